@@ -1,0 +1,165 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * catalog.c: lookups in the GPU and model catalogs, precision names, and
+ * the edit distance behind "did you mean". Parsing lives in loader.c.
+ */
+#include "model/catalog.h"
+
+#include <ctype.h>
+#include <string.h>
+#include <strings.h>
+
+#include "model/alloc.h"
+
+static const char *const prec_names[DAM_PREC_COUNT] = {
+    "fp32", "tf32", "fp16", "bf16", "fp8", "int8"};
+static const double prec_bytes[DAM_PREC_COUNT] = {4, 4, 2, 2, 1, 1};
+
+const char *dam_precision_name(dam_precision p)
+{
+    return (unsigned)p < DAM_PREC_COUNT ? prec_names[p] : "?";
+}
+
+double dam_precision_bytes(dam_precision p)
+{
+    return (unsigned)p < DAM_PREC_COUNT ? prec_bytes[p] : 0.0;
+}
+
+int dam_precision_parse(const char *s, dam_precision *out)
+{
+    for (int i = 0; i < DAM_PREC_COUNT; i++)
+        if (strcasecmp(s, prec_names[i]) == 0) {
+            *out = (dam_precision)i;
+            return 0;
+        }
+    return -1;
+}
+
+static const char *const phase_names[DAM_PHASE_KIND_COUNT] = {
+    "matmul", "attention", "elementwise", "embedding"};
+
+const char *dam_phase_kind_name(dam_phase_kind k)
+{
+    return (unsigned)k < DAM_PHASE_KIND_COUNT ? phase_names[k] : "?";
+}
+
+int dam_phase_kind_parse(const char *s, dam_phase_kind *out)
+{
+    for (int i = 0; i < DAM_PHASE_KIND_COUNT; i++)
+        if (strcasecmp(s, phase_names[i]) == 0) {
+            *out = (dam_phase_kind)i;
+            return 0;
+        }
+    return -1;
+}
+
+void dam_catalog_free(dam_catalog *c)
+{
+    if (!c)
+        return;
+    dam_free(c->gpus);
+    dam_free(c->models);
+    memset(c, 0, sizeof *c);
+}
+
+const dam_gpu *dam_catalog_gpu(const dam_catalog *c, const char *id)
+{
+    for (size_t i = 0; i < c->ngpus; i++)
+        if (strcasecmp(c->gpus[i].id, id) == 0)
+            return &c->gpus[i];
+    return NULL;
+}
+
+const dam_model_spec *dam_catalog_model(const dam_catalog *c, const char *id)
+{
+    for (size_t i = 0; i < c->nmodels; i++)
+        if (strcasecmp(c->models[i].id, id) == 0)
+            return &c->models[i];
+    return NULL;
+}
+
+size_t dam_edit_distance(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    size_t *row = dam_malloc((lb + 1) * sizeof *row);
+    for (size_t j = 0; j <= lb; j++)
+        row[j] = j;
+    for (size_t i = 1; i <= la; i++) {
+        size_t diag = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= lb; j++) {
+            size_t up = row[j];
+            int same = tolower((unsigned char)a[i - 1]) ==
+                       tolower((unsigned char)b[j - 1]);
+            size_t best = diag + (same ? 0 : 1);
+            if (row[j] + 1 < best)
+                best = row[j] + 1;
+            if (row[j - 1] + 1 < best)
+                best = row[j - 1] + 1;
+            row[j] = best;
+            diag = up;
+        }
+    }
+    size_t d = row[lb];
+    dam_free(row);
+    return d;
+}
+
+/* The closest id, if within a third of the longer string (at least 2 edits),
+ * or if one contains the other. */
+static const char *suggest(const char *id, const char *(*key)(const void *, size_t),
+                           const void *arr, size_t n)
+{
+    const char *best = NULL;
+    size_t bestd = (size_t)-1;
+    for (size_t i = 0; i < n; i++) {
+        const char *k = key(arr, i);
+        size_t d = dam_edit_distance(id, k);
+        if (d < bestd) {
+            bestd = d;
+            best = k;
+        }
+    }
+    if (!best)
+        return NULL;
+    size_t la = strlen(id), lb = strlen(best);
+    size_t lim = (la > lb ? la : lb) / 3;
+    if (lim < 2)
+        lim = 2;
+    return bestd <= lim ? best : NULL;
+}
+
+static const char *gpu_key(const void *arr, size_t i)
+{
+    return ((const dam_gpu *)arr)[i].id;
+}
+
+static const char *model_key(const void *arr, size_t i)
+{
+    return ((const dam_model_spec *)arr)[i].id;
+}
+
+const char *dam_catalog_suggest_gpu(const dam_catalog *c, const char *id)
+{
+    return suggest(id, gpu_key, c->gpus, c->ngpus);
+}
+
+const char *dam_catalog_suggest_model(const dam_catalog *c, const char *id)
+{
+    return suggest(id, model_key, c->models, c->nmodels);
+}
+
+double dam_gpu_ridge(const dam_gpu *g, dam_precision p)
+{
+    if ((unsigned)p >= DAM_PREC_COUNT || g->mem_bw <= 0.0)
+        return 0.0;
+    return g->peak[p] / g->mem_bw;
+}
+
+double dam_model_phase_flops(const dam_model_spec *m)
+{
+    double f = 0.0;
+    for (int i = 0; i < m->nphases; i++)
+        f += m->phases[i].flops;
+    return f;
+}

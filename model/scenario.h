@@ -1,0 +1,256 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * scenario.h: one question about one ML system, as plain data.
+ *
+ * A dam_scenario is what a scenario file says after loading (loader.c):
+ * every value converted once to SI units (seconds, bytes, bytes/s, FLOP,
+ * FLOP/s, W, USD), every catalog reference resolved to a copy of its entry.
+ * It holds no pointers, so it copies by assignment: levers (lever.h) take
+ * one and return a new one, and solvers only read it. Nothing here knows
+ * libconfig, time-stepping or output.
+ *
+ * Invariant after a successful load: every count is >= 1 where the schema
+ * says so, every bandwidth and rate is > 0, efficiencies are in (0, 1],
+ * and the precision is supported by the GPU (peak > 0).
+ */
+#ifndef DAM_SCENARIO_H
+#define DAM_SCENARIO_H
+
+#include "model/catalog.h"
+
+typedef enum {
+    DAM_MODE_TRAINING = 0, /* loader -> queue -> H2D -> fwd/bwd -> sync -> optimizer */
+    DAM_MODE_INFERENCE,    /* offline batch inference: loader -> queue -> H2D -> fwd */
+    DAM_MODE_SERVING       /* arrivals -> preprocess -> batch -> H2D -> fwd -> post */
+} dam_mode;
+
+const char *dam_mode_name(dam_mode m);
+
+/* Probability distributions for service times (solver/rng.h samples them). */
+typedef enum {
+    DAM_DIST_DETERMINISTIC = 0,
+    DAM_DIST_EXPONENTIAL,
+    DAM_DIST_LOGNORMAL, /* parameterised by mean and coefficient of variation */
+    DAM_DIST_UNIFORM,   /* mean +- sqrt(3) * cv * mean */
+    DAM_DIST_NORMAL,    /* truncated at zero */
+    DAM_DIST_EMPIRICAL  /* resampled from a file of values */
+} dam_dist_kind;
+
+typedef enum {
+    DAM_STORAGE_LOCAL_NVME = 0,
+    DAM_STORAGE_NETWORK_FS,
+    DAM_STORAGE_PAGE_CACHE,
+    DAM_STORAGE_HDD,
+    DAM_STORAGE_OBJECT_STORE
+} dam_storage_kind;
+
+const char *dam_storage_name(dam_storage_kind k);
+
+typedef enum {
+    DAM_SPARSITY_NONE = 0,
+    DAM_SPARSITY_STRUCTURED,   /* channels/heads removed: FLOPs and bytes shrink */
+    DAM_SPARSITY_UNSTRUCTURED, /* scattered zeros: bytes may shrink, no dense speed-up */
+    DAM_SPARSITY_2TO4          /* 2 of every 4 weights zero: tensor-core speed-up where supported */
+} dam_sparsity_kind;
+
+const char *dam_sparsity_name(dam_sparsity_kind k);
+
+typedef enum { DAM_ARRIVAL_POISSON = 0, DAM_ARRIVAL_DETERMINISTIC, DAM_ARRIVAL_TRACE } dam_arrival_kind;
+
+/* The hardware: one node type, repeated. */
+typedef struct dam_machine {
+    dam_gpu gpu;              /* resolved catalog entry (or inline) */
+    int gpus_per_node;        /* >= 1 */
+    int nodes;                /* >= 1 */
+    int cpu_cores;            /* host cores per node, >= 1 */
+    double pcie_bw;           /* effective host-to-device bytes/s per PCIe link */
+    int gpus_per_pcie_link;   /* GPUs sharing one host bridge, >= 1 */
+    double pageable_fraction; /* pageable copies run at this fraction of pcie_bw, (0, 1] */
+    dam_storage_kind storage_kind;
+    double storage_bw;        /* node's storage read bandwidth, bytes/s */
+    double storage_latency;   /* per-read latency, s */
+    double intra_busbw;       /* intra-node all-reduce bus bandwidth, bytes/s */
+    double inter_busbw;       /* inter-node all-reduce bus bandwidth per node, bytes/s */
+    double net_latency;       /* per-hop collective latency (alpha), s */
+} dam_machine;
+
+/* What runs on the GPU. */
+typedef struct dam_workload {
+    dam_model_spec model;     /* resolved catalog entry (or inline) */
+    dam_precision precision;  /* compute precision */
+    int batch_size;           /* per GPU, >= 1 */
+    double eta;               /* achieved fraction of peak on compute-bound phases, (0, 1] */
+    double eta_mem;           /* achieved fraction of HBM bandwidth on memory-bound phases, (0, 1] */
+    int kernels_per_step;     /* launches per step (fwd+bwd+optimizer) */
+    double launch_s;          /* per-launch overhead, s */
+    double framework_overhead_s; /* per-step host overhead, s */
+    int cuda_graphs;          /* 1: launches captured in a graph (launch cost ~0) */
+    int activation_recompute; /* 1: forward recomputed in backward */
+    double grad_bytes;        /* bytes per gradient element sent in all-reduce */
+    double optimizer_bytes;   /* optimizer state bytes per parameter (Adam mixed: 12) */
+    double master_bytes;      /* bytes per parameter of the weights in memory */
+    double compute_cv;        /* step-to-step compute jitter, coefficient of variation */
+    /* Effects of levers on the work (1 = unchanged). */
+    double flops_scale;       /* multiplies every phase's FLOPs */
+    double bytes_scale;       /* multiplies every phase's HBM bytes */
+    double weight_scale;      /* multiplies weight bytes (pruned or compressed storage) */
+    double matmul_peak_scale; /* multiplies R_peak on matmul phases (2:4 sparsity) */
+    dam_sparsity_kind sparsity_kind;
+    double sparsity;          /* fraction of weights removed, [0, 1) */
+} dam_workload;
+
+/* The input data and its epoch structure (training and inference). */
+typedef struct dam_data {
+    double samples;           /* samples per epoch */
+    double raw_bytes;         /* bytes per sample on storage */
+    double input_bytes;       /* bytes per sample copied to the GPU (0 = none) */
+    double decode_s;          /* CPU seconds per sample to decode and augment */
+    dam_dist_kind decode_dist;/* distribution of decode time */
+    double decode_cv;         /* coefficient of variation of decode time */
+    double epochs;            /* passes over the data */
+    int decode_on_gpu;        /* 1: decode runs on the GPU (e.g. DALI / nvJPEG) */
+    double gpu_decode_s;      /* GPU seconds per sample when decode_on_gpu */
+    int sharded;              /* 1: sequential shards (one latency per shard, not per file) */
+    double shard_bytes;       /* bytes per shard when sharded */
+} dam_data;
+
+/* How the loader, copies and gradient sync overlap. */
+typedef struct dam_pipeline {
+    int loader_workers;       /* per GPU, >= 1 */
+    int prefetch_factor;      /* batches queued per worker, >= 1 */
+    int pin_memory;           /* 1: pinned host buffers (full PCIe rate) */
+    int overlap_transfer;     /* 1: copy of batch k+1 overlaps compute of batch k */
+    double bucket_bytes;      /* gradient bucket size, bytes */
+    int overlap_sync;         /* 1: all-reduce overlaps backward */
+    int warmup_steps;         /* steps excluded from statistics */
+    int steps;                /* measured steps per replication */
+    int replications;         /* independent replications for confidence intervals */
+} dam_pipeline;
+
+/* The service (serving mode). */
+typedef struct dam_serving {
+    dam_arrival_kind arrival;
+    double rate;              /* requests per second (poisson, deterministic) */
+    char trace[256];          /* CSV of arrival timestamps (arrival = trace) */
+    double preprocess_s;      /* CPU seconds per request */
+    dam_dist_kind preprocess_dist;
+    double preprocess_cv;
+    int preprocess_workers;   /* CPU workers, >= 1 */
+    double postprocess_s;     /* seconds per request after compute */
+    int max_batch;            /* dynamic batcher limit, >= 1 */
+    double batch_timeout_s;   /* wait from a forming batch's first request */
+    int replicas;             /* GPUs serving one queue, >= 1 */
+    double slo_p99_s;         /* latency objective at p99 */
+    double request_bytes;     /* bytes per request copied to the GPU */
+    double requests;          /* simulated requests per replication */
+} dam_serving;
+
+/* The quality the run buys. */
+typedef struct dam_quality {
+    char metric[32];          /* "top-1 %", "loss", ... */
+    double value;             /* baseline quality */
+    int higher_is_better;     /* 1 for accuracy, 0 for loss */
+    int from_scaling_law;     /* 1: value is the Chinchilla-fit loss of (N, D) */
+    double tokens;            /* training tokens D (language models; 0 = samples*seq_len*epochs) */
+} dam_quality;
+
+/* What an hour costs. */
+typedef struct dam_cost {
+    double gpu_hour_usd;      /* price per GPU-hour */
+    double pue;               /* power usage effectiveness, >= 1 */
+    double kwh_usd;           /* electricity price per kWh */
+} dam_cost;
+
+/* Levers (lever.h applies them). One named lever may hold several ops. */
+typedef enum {
+    DAM_LEVER_GPU = 0,    /* swap GPU; gpus_per_node / nodes to scale */
+    DAM_LEVER_QUANTIZE,   /* weights and activations to a narrower format */
+    DAM_LEVER_PRUNE,      /* sparsity, structured / unstructured / 2:4 */
+    DAM_LEVER_PREFETCH,   /* loader workers, prefetch, pinning, overlap, buckets */
+    DAM_LEVER_CHINCHILLA, /* rebalance N and D at fixed compute */
+    DAM_LEVER_PRECISION,  /* mixed precision (compute format) */
+    DAM_LEVER_FUSE,       /* kernel fusion: fewer launches, less elementwise traffic */
+    DAM_LEVER_CUDA_GRAPHS,/* launches captured once */
+    DAM_LEVER_DATA_FORMAT,/* sequential shards, GPU decode */
+    DAM_LEVER_BATCH_SIZE, /* per-GPU batch */
+    DAM_LEVER_DISTILL,    /* a smaller student */
+    DAM_LEVER_SERVING,    /* replicas, max_batch, timeout, preprocess workers */
+    DAM_LEVER_KIND_COUNT
+} dam_lever_kind;
+
+const char *dam_lever_kind_name(dam_lever_kind k);
+
+/* One op of a lever. Fields a kind does not use stay at their "unset" value:
+ * -1 for ints, < 0 for doubles, "" for strings. */
+typedef struct dam_lever_op {
+    dam_lever_kind kind;
+    char gpu[DAM_ID_MAX];     /* gpu: new catalog id, "" = keep */
+    int gpus_per_node;        /* gpu: -1 = keep */
+    int nodes;                /* gpu: -1 = keep */
+    int precision;            /* quantize / precision: a dam_precision, -1 = unset */
+    double accuracy_delta;    /* quantize / prune / distill: quality change (metric units) */
+    int has_accuracy_delta;   /* 1 when accuracy_delta was given */
+    double sparsity;          /* prune: fraction removed */
+    dam_sparsity_kind sparsity_kind;
+    int loader_workers;       /* prefetch: -1 = keep */
+    int prefetch_factor;
+    int pin_memory;
+    int overlap_transfer;
+    int overlap_sync;
+    double bucket_bytes;      /* < 0 = keep */
+    double tokens_per_param;  /* chinchilla: 0 = compute-optimal point of the fit */
+    double fuse_fraction;     /* fuse: share of elementwise traffic and launches removed */
+    int cuda_graphs;          /* cuda_graphs: 1 on, 0 off */
+    int sharded;              /* data_format: -1 keep */
+    int decode_on_gpu;        /* data_format: -1 keep */
+    double gpu_decode_s;      /* data_format: < 0 keep */
+    int batch_size;           /* batch_size: -1 keep */
+    double student_params;    /* distill: student parameter count */
+    int replicas;             /* serving: -1 keep */
+    int max_batch;
+    double batch_timeout_s;
+    int preprocess_workers;
+} dam_lever_op;
+
+#define DAM_LEVER_MAX_OPS 8
+#define DAM_MAX_LEVERS 16
+
+typedef struct dam_lever {
+    char name[64];            /* as the user named it */
+    int nops;
+    dam_lever_op ops[DAM_LEVER_MAX_OPS];
+    int line;                 /* line in the scenario file, 0 from the command line */
+} dam_lever;
+
+/* Initialise an op of a kind with every field "unset". */
+void dam_lever_op_init(dam_lever_op *op, dam_lever_kind kind);
+
+/* The whole scenario. */
+typedef struct dam_scenario {
+    char file[256];           /* where it was loaded from ("<embedded>" for the default) */
+    char name[128];
+    char question[256];
+    dam_mode mode;
+    unsigned long seed;
+    dam_machine machine;
+    dam_workload workload;
+    dam_data data;
+    dam_pipeline pipeline;
+    dam_serving serving;
+    dam_quality quality;
+    dam_cost cost;
+    int nlevers;
+    dam_lever levers[DAM_MAX_LEVERS];
+    char applied[256];        /* names of levers applied so far, "" for a baseline */
+} dam_scenario;
+
+/* Total GPUs (gpus_per_node * nodes). */
+int dam_scenario_gpus(const dam_scenario *s);
+/* Global batch (batch_size * total GPUs). */
+double dam_scenario_global_batch(const dam_scenario *s);
+/* Steps per epoch (ceil(samples / global batch)). */
+double dam_scenario_steps_per_epoch(const dam_scenario *s);
+/* Peak FLOP/s of the scenario's GPU at its precision. */
+double dam_scenario_peak(const dam_scenario *s);
+
+#endif

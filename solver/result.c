@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* result.c: names of terms and bounds, and the D·A·M axis of each bound. */
+#include "solver/result.h"
+
+static const char *const term_names[DAM_TERM_COUNT] = {
+    "data wait", "exposed transfer", "compute", "exposed communication",
+    "overhead"};
+
+const char *dam_term_name(dam_term t)
+{
+    return (unsigned)t < DAM_TERM_COUNT ? term_names[t] : "?";
+}
+
+static const char *const bound_names[DAM_BOUND_COUNT] = {
+    "data", "transfer", "compute", "memory", "communication", "latency",
+    "queueing"};
+
+/* Axis of each bound, after the reference texts: memory-bound execution
+ * sits on the Data/Machine boundary, compute-bound couples Algorithm work
+ * with Machine throughput, latency-bound is cross-axis overhead. */
+static const char *const bound_axes[DAM_BOUND_COUNT] = {
+    "Data", "Data/Machine", "Algorithm/Machine", "Data/Machine", "Machine",
+    "Algorithm/Machine", "Machine"};
+
+const char *dam_bound_name(dam_bound b)
+{
+    return (unsigned)b < DAM_BOUND_COUNT ? bound_names[b] : "?";
+}
+
+const char *dam_bound_axis(dam_bound b)
+{
+    return (unsigned)b < DAM_BOUND_COUNT ? bound_axes[b] : "?";
+}

@@ -1,0 +1,172 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * result.h: what the solvers compute, as plain data for render/ and cli/.
+ *
+ * The analytic solver (analytic.h) fills the iron-law terms, bounds and
+ * roofline; the discrete-event simulator (sim.h) fills the simulated
+ * figures and marks has_sim; diagnosis (diagnose.h) reads either. All times
+ * are seconds per step (training, inference) or per request (serving) unless
+ * a name says otherwise. Renderers draw these numbers and compute none.
+ */
+#ifndef DAM_RESULT_H
+#define DAM_RESULT_H
+
+#include "model/scenario.h"
+
+/* The terms a step decomposes into (breakdown charts use this order). */
+typedef enum {
+    DAM_TERM_DATA = 0,     /* data wait: loader (storage + decode) not hidden */
+    DAM_TERM_TRANSFER,     /* exposed host-to-device copy */
+    DAM_TERM_COMPUTE,      /* forward + backward + optimizer on the GPU */
+    DAM_TERM_COMM,         /* exposed gradient all-reduce */
+    DAM_TERM_OVERHEAD,     /* launches + framework overhead (L_lat) */
+    DAM_TERM_COUNT
+} dam_term;
+
+const char *dam_term_name(dam_term t);
+
+/* What binds the step. */
+typedef enum {
+    DAM_BOUND_DATA = 0,    /* the input pipeline (storage, decode) */
+    DAM_BOUND_TRANSFER,    /* host-to-device copies */
+    DAM_BOUND_COMPUTE,     /* GPU arithmetic (compute-bound phases) */
+    DAM_BOUND_MEMORY,      /* GPU memory bandwidth (memory-bound phases) */
+    DAM_BOUND_COMM,        /* gradient synchronisation */
+    DAM_BOUND_LATENCY,     /* launches, framework overhead, serial depth */
+    DAM_BOUND_QUEUEING,    /* serving: utilisation near one */
+    DAM_BOUND_COUNT
+} dam_bound;
+
+const char *dam_bound_name(dam_bound b);  /* "data", "compute", ... */
+const char *dam_bound_axis(dam_bound b);  /* "Data", "Machine", "Data/Machine", ... */
+
+/* Roofline of one compute phase (forward + backward together). */
+typedef struct dam_phase_result {
+    char name[32];
+    dam_phase_kind kind;
+    double flops;          /* FLOPs per step on one GPU */
+    double bytes;          /* HBM bytes per step on one GPU */
+    double intensity;      /* flops / bytes, FLOP/byte */
+    double ridge;          /* GPU ridge point at the phase's peak, FLOP/byte */
+    double peak;           /* FLOP/s ceiling used (with sparsity speed-up) */
+    double t_compute;      /* flops / (peak * eta), s */
+    double t_memory;       /* bytes / (mem_bw * eta_mem), s */
+    double time;           /* max of the two, s */
+    int memory_bound;      /* 1 when intensity < ridge */
+} dam_phase_result;
+
+/* One iron-law stage: D_vol/BW, O/(R_peak*eta), L_lat. */
+typedef struct dam_stage {
+    char name[24];         /* "storage", "decode", "transfer", "forward", ... */
+    double bytes;          /* D_vol moved per step, bytes */
+    double bw;             /* BW it moves at, bytes/s (0 = none) */
+    double t_data;         /* D_vol / BW, s */
+    double ops;            /* O, FLOP (or CPU-seconds of decode as core-s) */
+    double rate;           /* R_peak * eta, FLOP/s */
+    double t_ops;          /* O / (R_peak * eta), s */
+    double t_lat;          /* L_lat, s */
+    double time;           /* this stage's time per step, s */
+} dam_stage;
+
+#define DAM_MAX_STAGES 10
+
+/* Memory footprint on one GPU. */
+typedef struct dam_memory {
+    double weights;        /* bytes */
+    double gradients;      /* bytes */
+    double optimizer;      /* bytes */
+    double activations;    /* bytes */
+    double total;          /* bytes */
+    double capacity;       /* device memory, bytes */
+    int fits;              /* 1 when total <= capacity */
+    double shortfall;      /* total - capacity when it does not fit, bytes */
+} dam_memory;
+
+/* Streaming statistics of one quantity over simulated steps. */
+typedef struct dam_stat {
+    double mean, sd, p50, p95, p99, min, max;
+    double ci95;           /* half-width of the 95 % CI of the mean over replications */
+    double n;              /* observations */
+} dam_stat;
+
+/* Per-stage accounting from the simulator: fractions of simulated time. */
+typedef struct dam_stage_time {
+    char name[24];
+    double busy, idle, blocked, starved; /* seconds summed over entities */
+    int entities;                        /* workers, links, GPUs it sums */
+} dam_stage_time;
+
+#define DAM_MAX_STAGE_TIMES 12
+
+/* Serving figures (per request). */
+typedef struct dam_serving_result {
+    dam_stat latency;           /* end to end, s */
+    dam_stat phase[6];          /* queue, batching, preprocess, transfer, compute, postprocess */
+    double throughput;          /* requests/s */
+    double utilization;         /* GPU busy fraction */
+    double slo_attainment;      /* fraction of requests within slo */
+    double cost_per_1k;         /* USD per 1,000 requests */
+    double mean_batch;          /* mean formed batch */
+    double t_batch1;            /* compute time of a batch of one, s */
+    double t_batch_max;         /* compute time of a full batch, s */
+} dam_serving_result;
+
+/* Everything known about one scenario after solving. */
+typedef struct dam_result {
+    dam_mode mode;
+    int gpus;                   /* total GPUs */
+    double global_batch;        /* samples per step, all GPUs */
+
+    /* Iron law, per step on one GPU. */
+    int nstages;
+    dam_stage stages[DAM_MAX_STAGES];
+    double t_data;              /* data term: loader delivery time per batch, s */
+    double t_transfer;          /* H2D copy time per batch, s */
+    double t_compute;           /* fwd + bwd + optimizer time, s */
+    double t_comm;              /* gradient all-reduce total, s */
+    double t_latency;           /* L_lat: launches + framework, s */
+    double t_seq;               /* everything in series, s */
+    double t_pipe;              /* perfect-overlap lower bound, s */
+
+    /* The step as configured (analytic estimate or simulated mean). */
+    double step;                /* s */
+    double terms[DAM_TERM_COUNT];  /* exposed time of each term, sums to step */
+    double throughput;          /* samples/s, all GPUs */
+    double tokens_per_s;        /* tokens/s, all GPUs (language models) */
+    double steps_per_epoch;
+    double epoch_time;          /* s */
+    double run_time;            /* s, all epochs */
+    double mfu;                 /* model FLOPs utilisation, [0, 1] */
+    double io_overhead;         /* data wait / step */
+    double model_flops_step;    /* model FLOPs per step per GPU (fwd + bwd, no recompute) */
+
+    int nphases;
+    dam_phase_result phases[DAM_MAX_PHASES + 1]; /* + optimizer */
+    dam_memory memory;
+
+    /* Cost of the whole run. */
+    double gpu_hours;
+    double cost_usd;
+    double energy_kwh;
+
+    /* Quality after the run (scenario value, or fit loss). */
+    double quality;
+
+    /* Discrete-event simulation (has_sim = 1 when it ran). */
+    int has_sim;
+    int replications;
+    double sim_steps;           /* measured steps per replication */
+    dam_stat sim_step;          /* step time, s */
+    dam_stat sim_data_wait;     /* data wait per step, s */
+    double sim_exposed_transfer;/* mean per step, s */
+    double sim_exposed_comm;    /* mean per step, s */
+    int nstage_times;
+    dam_stage_time stage_times[DAM_MAX_STAGE_TIMES];
+    double events;              /* events processed */
+
+    dam_serving_result serving; /* serving mode only */
+
+    dam_bound bound;            /* what binds */
+} dam_result;
+
+#endif

@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * check.h: the test harness. A test is a plain program with one line per
+ * check (in the manner of GSL's gsl_test_rel); each line names what it checks.
+ * The program's exit status is the number of failed checks (capped), and its
+ * last line reads "N passed, N failed".
+ */
+#ifndef DAM_CHECK_H
+#define DAM_CHECK_H
+
+/* Record one check: ok is the verdict, the rest describes it. */
+void dam_check(int ok, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* |got - want| <= rel * |want| (or <= rel when want is 0). */
+void dam_check_rel(double got, double want, double rel, const char *what);
+/* got == want exactly. */
+void dam_check_int(long got, long want, const char *what);
+/* Strings equal. */
+void dam_check_str(const char *got, const char *want, const char *what);
+/* Print the summary line and return the exit status for main. */
+int dam_check_done(void);
+
+#endif
