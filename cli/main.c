@@ -1,8 +1,373 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* main.c: the damsim command (being built). */
+/*
+ * main.c: the damsim command. Parses the command line (getopt_long), loads
+ * catalogs and scenarios, wires load -> levers -> solve -> diagnose ->
+ * render, and owns the terminal and exit codes: 0 success, 1 runtime
+ * failure, 2 bad usage or bad input (with "file:line: error: message").
+ * This is the only layer that prints or exits.
+ */
+#include <getopt.h>
+#include <gsl/gsl_errno.h>
+#include <stdarg.h>
 #include <stdio.h>
-int main(void)
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "model/alloc.h"
+#include "model/embedded.h"
+#include "model/loader.h"
+
+#define FLAGSHIP "resnet50-dgx-a100.cfg"
+
+static const char usage_text[] =
+    "usage: damsim [COMMAND] [OPTIONS] [SCENARIO.cfg ...]\n"
+    "\n"
+    "A what-if simulator and capacity planner for ML systems: where a step's\n"
+    "time goes (Data, Algorithm, Machine), what binds, and which levers pay.\n"
+    "\n"
+    "commands:\n"
+    "  (none)                 the flagship what-if on the embedded default\n"
+    "                         scenario (ResNet-50 on a DGX A100: would H100s "
+    "help?)\n"
+    "  run SCENARIO           breakdown, D.A.M diagnosis and scorecard\n"
+    "  catalog [gpus|models]  what the catalogs hold\n"
+    "  check SCENARIO         validate only\n"
+    "\n"
+    "common options:\n"
+    "  --json                 machine-readable output\n"
+    "  --gpus FILE            GPU catalog merged over the built-in one\n"
+    "  --models FILE          model catalog merged over the built-in one\n"
+    "  -q, --quiet            no warnings\n"
+    "  -h, --help             this help (damsim COMMAND --help for one "
+    "command)\n"
+    "  --version              the version\n"
+    "\n"
+    "exit codes: 0 success, 1 runtime failure, 2 bad usage or input.\n";
+
+void dam_cli_usage(FILE *f)
 {
-    printf("damsim %s\n", DAM_VERSION);
+    fputs(usage_text, f);
+}
+
+/* ---- shared plumbing --------------------------------------------------- */
+
+int dam_cli_report_diag(const dam_diag *d, int quiet)
+{
+    char line[1024];
+    for (size_t i = 0; i < d->n; i++) {
+        if (quiet && d->items[i].sev == DAM_SEV_WARNING)
+            continue;
+        dam_error_format(&d->items[i], line, sizeof line);
+        fprintf(stderr, "%s\n", line);
+    }
+    if (d->truncated)
+        fprintf(stderr, "damsim: too many errors (more than %d); stopping\n",
+                DAM_DIAG_MAX);
+    return d->nerr ? 2 : 0;
+}
+
+int dam_cli_load_catalog(dam_cli *c)
+{
+    dam_diag d;
+    dam_diag_init(&d);
+    const dam_embedded_file *g = dam_embedded_find("gpus.cfg");
+    const dam_embedded_file *m = dam_embedded_find("models.cfg");
+    int rc = DAM_OK;
+    if (g && m) {
+        rc |= dam_catalog_load_gpus(&c->cat, "<built-in>/data/gpus.cfg",
+                                    g->text, &d);
+        rc |= dam_catalog_load_models(&c->cat, "<built-in>/data/models.cfg",
+                                      m->text, &d);
+    }
+    if (c->gpus_file)
+        rc |= dam_catalog_load_gpus(&c->cat, c->gpus_file, NULL, &d);
+    if (c->models_file)
+        rc |= dam_catalog_load_models(&c->cat, c->models_file, NULL, &d);
+    int code = dam_cli_report_diag(&d, c->quiet);
+    dam_diag_free(&d);
+    return rc != DAM_OK || code ? 2 : 0;
+}
+
+int dam_cli_load_scenario(dam_cli *c, const char *path, dam_scenario *s)
+{
+    dam_diag d;
+    dam_diag_init(&d);
+    int rc;
+    if (path) {
+        rc = dam_scenario_load(s, path, NULL, &c->cat, &d);
+    } else {
+        const dam_embedded_file *f = dam_embedded_find(FLAGSHIP);
+        rc = dam_scenario_load(s, "<built-in>/scenarios/" FLAGSHIP, f->text,
+                               &c->cat, &d);
+    }
+    int code = dam_cli_report_diag(&d, c->quiet);
+    dam_diag_free(&d);
+    return rc != DAM_OK || code ? 2 : 0;
+}
+
+int dam_cli_emit(dam_cli *c, const dam_buf *b)
+{
+    const char *text = dam_buf_str(b);
+    if (c->out_file) {
+        dam_error e;
+        if (dam_write_file_atomic(c->out_file, text, b->len, &e) != DAM_OK) {
+            char line[1024];
+            dam_error_format(&e, line, sizeof line);
+            fprintf(stderr, "%s\n", line);
+            return 1;
+        }
+        return 0;
+    }
+    fputs(text, stdout);
+    if (fflush(stdout) != 0)
+        return 1;
     return 0;
+}
+
+/* ---- option parsing ---------------------------------------------------- */
+
+enum {
+    OPT_JSON = 256,
+    OPT_CSV,
+    OPT_GPUS,
+    OPT_MODELS,
+    OPT_SEED,
+    OPT_REPS,
+    OPT_STEPS,
+    OPT_ANALYTIC,
+    OPT_TRACE,
+    OPT_LEVER,
+    OPT_COMBINE,
+    OPT_BUDGET,
+    OPT_DEADLINE,
+    OPT_SLO,
+    OPT_RATE,
+    OPT_VERSION,
+    OPT_COST
+};
+
+static const struct option long_opts[] = {
+    {"json", no_argument, 0, OPT_JSON},
+    {"csv", no_argument, 0, OPT_CSV},
+    {"gpus", required_argument, 0, OPT_GPUS},
+    {"models", required_argument, 0, OPT_MODELS},
+    {"seed", required_argument, 0, OPT_SEED},
+    {"replications", required_argument, 0, OPT_REPS},
+    {"steps", required_argument, 0, OPT_STEPS},
+    {"analytic", no_argument, 0, OPT_ANALYTIC},
+    {"trace", required_argument, 0, OPT_TRACE},
+    {"lever", required_argument, 0, OPT_LEVER},
+    {"combine", required_argument, 0, OPT_COMBINE},
+    {"budget", required_argument, 0, OPT_BUDGET},
+    {"deadline", required_argument, 0, OPT_DEADLINE},
+    {"slo-p99-ms", required_argument, 0, OPT_SLO},
+    {"rate", required_argument, 0, OPT_RATE},
+    {"cost", required_argument, 0, OPT_COST},
+    {"output", required_argument, 0, 'o'},
+    {"quiet", no_argument, 0, 'q'},
+    {"help", no_argument, 0, 'h'},
+    {"version", no_argument, 0, OPT_VERSION},
+    {0, 0, 0, 0}};
+
+/* Parse a whole non-negative number; -1 if not one. */
+static long parse_count(const char *s)
+{
+    char *end;
+    long v = strtol(s, &end, 10);
+    return (*s && !*end && v >= 0) ? v : -1;
+}
+
+static int bad_usage(const char *fmt, ...)
+    __attribute__((format(printf, 1, 2)));
+
+static int bad_usage(const char *fmt, ...)
+{
+    va_list ap;
+    fprintf(stderr, "damsim: ");
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "\n(see 'damsim --help')\n");
+    return 2;
+}
+
+static int parse_options(dam_cli *c, int argc, char **argv)
+{
+    int opt;
+    optind = 1;
+    opterr = 0;
+    while ((opt = getopt_long(argc, argv, "o:qh", long_opts, NULL)) != -1) {
+        long v;
+        switch (opt) {
+        case OPT_JSON: c->json = 1; break;
+        case OPT_CSV: c->csv = 1; break;
+        case OPT_GPUS: c->gpus_file = optarg; break;
+        case OPT_MODELS: c->models_file = optarg; break;
+        case OPT_SEED:
+            if ((v = parse_count(optarg)) < 0)
+                return bad_usage("--seed needs a whole number, got '%s'",
+                                 optarg);
+            c->seed = v;
+            c->have_seed = 1;
+            break;
+        case OPT_REPS:
+            if ((v = parse_count(optarg)) < 1 || v > 10000)
+                return bad_usage("--replications needs 1 to 10000, got '%s'",
+                                 optarg);
+            c->replications = (int)v;
+            break;
+        case OPT_STEPS:
+            if ((v = parse_count(optarg)) < 1 || v > 100000000)
+                return bad_usage("--steps needs a whole number >= 1, got '%s'",
+                                 optarg);
+            c->steps = (int)v;
+            break;
+        case OPT_ANALYTIC: c->analytic = 1; break;
+        case OPT_TRACE: c->trace_file = optarg; break;
+        case OPT_LEVER:
+            if (c->nlever_args >= DAM_MAX_LEVERS)
+                return bad_usage("at most 16 --lever options");
+            c->lever_args[c->nlever_args++] = optarg;
+            break;
+        case OPT_COMBINE: c->combine = optarg; break;
+        case OPT_BUDGET: c->budget = optarg; break;
+        case OPT_DEADLINE: c->deadline = optarg; break;
+        case OPT_SLO: c->slo = optarg; break;
+        case OPT_RATE: c->rate = optarg; break;
+        case OPT_COST: c->cost_measure = optarg; break;
+        case 'o': c->out_file = optarg; break;
+        case 'q': c->quiet = 1; break;
+        case 'h': c->help = 1; break;
+        case OPT_VERSION: c->version = 1; break;
+        case ':':
+            return bad_usage("option '%s' needs a value", argv[optind - 1]);
+        default:
+            return bad_usage("unknown option '%s'", argv[optind - 1]);
+        }
+    }
+    c->args = argv + optind;
+    c->nargs = argc - optind;
+    return 0;
+}
+
+/* ---- catalog and check --------------------------------------------------- */
+
+static const char catalog_help[] =
+    "usage: damsim catalog [gpus|models] [--json] [--gpus FILE] [--models "
+    "FILE]\n"
+    "\n"
+    "Lists the GPU catalog (dense peaks per precision, 2:4 sparsity, HBM,\n"
+    "bandwidth, TDP and the bf16 ridge point) or the model catalog (size,\n"
+    "forward FLOPs, phases, calibrated efficiencies). Without a word, both.\n";
+
+static int cmd_catalog(dam_cli *c)
+{
+    if (c->help) {
+        fputs(catalog_help, stdout);
+        return 0;
+    }
+    const char *what = c->nargs > 0 ? c->args[0] : "all";
+    int gpus = strcmp(what, "gpus") == 0 || strcmp(what, "all") == 0;
+    int models = strcmp(what, "models") == 0 || strcmp(what, "all") == 0;
+    if ((!gpus && !models) || c->nargs > 1)
+        return bad_usage("catalog takes 'gpus' or 'models', got '%s'", what);
+    dam_buf b = {0};
+    if (c->json) {
+        dam_cli_catalog_json(&b, &c->cat, gpus, models);
+    } else {
+        if (gpus)
+            dam_text_catalog_gpus(&b, &c->cat);
+        if (gpus && models)
+            dam_buf_printf(&b, "\n");
+        if (models)
+            dam_text_catalog_models(&b, &c->cat);
+    }
+    int rc = dam_cli_emit(c, &b);
+    dam_buf_free(&b);
+    return rc;
+}
+
+static const char check_help[] =
+    "usage: damsim check SCENARIO.cfg ...\n"
+    "\n"
+    "Validates scenario files without solving them: every problem is shown as\n"
+    "'file:line: error: message' (warnings too, unless --quiet). Exit code 0\n"
+    "when all are valid, 2 otherwise.\n";
+
+static int cmd_check(dam_cli *c)
+{
+    if (c->help) {
+        fputs(check_help, stdout);
+        return 0;
+    }
+    if (c->nargs < 1)
+        return bad_usage("check needs a scenario file");
+    int rc = 0;
+    for (int i = 0; i < c->nargs; i++) {
+        dam_scenario *s = dam_malloc(sizeof *s);
+        if (dam_cli_load_scenario(c, c->args[i], s) != 0)
+            rc = 2;
+        else if (!c->quiet)
+            printf("%s: ok\n", c->args[i]);
+        dam_free(s);
+    }
+    return rc;
+}
+
+/* ---- dispatch ------------------------------------------------------------ */
+
+typedef struct command {
+    const char *name;
+    int (*run)(dam_cli *);
+} command;
+
+static const command commands[] = {
+    {"run", dam_cmd_run},
+    {"catalog", cmd_catalog},
+    {"check", cmd_check},
+    {NULL, NULL}};
+
+int main(int argc, char **argv)
+{
+    gsl_set_error_handler_off();
+    dam_cli c;
+    memset(&c, 0, sizeof c);
+    const command *cmd = NULL;
+    int first = 1;
+    if (argc > 1 && argv[1][0] != '-') {
+        for (const command *k = commands; k->name; k++)
+            if (strcmp(argv[1], k->name) == 0)
+                cmd = k;
+        if (!cmd) {
+            fprintf(stderr, "damsim: unknown command '%s'\n", argv[1]);
+            dam_cli_usage(stderr);
+            return 2;
+        }
+        first = 2;
+    }
+    /* getopt sees argv[0] then the options of this command. */
+    int sub_argc = argc - first + 1;
+    char **sub_argv = dam_malloc(sizeof(char *) * (size_t)(sub_argc + 1));
+    sub_argv[0] = argv[0];
+    for (int i = first; i < argc; i++)
+        sub_argv[i - first + 1] = argv[i];
+    sub_argv[sub_argc] = NULL;
+    int rc = parse_options(&c, sub_argc, sub_argv);
+    if (rc == 0 && c.version) {
+        printf("damsim %s\n", DAM_VERSION);
+    } else if (rc == 0 && c.help && !cmd) {
+        dam_cli_usage(stdout);
+    } else if (rc == 0) {
+        rc = dam_cli_load_catalog(&c);
+        if (rc == 0) {
+            if (cmd)
+                rc = cmd->run(&c);
+            else
+                rc = dam_cmd_flagship(&c);
+        }
+    }
+    dam_catalog_free(&c.cat);
+    dam_free(sub_argv);
+    return rc;
 }

@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * cli.h: what the damsim subcommands share: the parsed command line, the
+ * catalog, and the helpers that load, report and write. Only cli/ prints.
+ */
+#ifndef DAM_CLI_H
+#define DAM_CLI_H
+
+#include <stdio.h>
+
+#include "model/catalog.h"
+#include "model/error.h"
+#include "model/scenario.h"
+#include "render/buf.h"
+#include "render/json.h"
+#include "render/text.h"
+#include "solver/analytic.h"
+#include "solver/diagnose.h"
+
+/* The parsed command line and the loaded catalog. */
+typedef struct dam_cli {
+    int json, csv, quiet, help, version, analytic;
+    const char *gpus_file, *models_file; /* catalog overrides */
+    const char *out_file;                /* -o */
+    const char *trace_file;              /* --trace */
+    long seed;
+    int have_seed;
+    int replications;                    /* 0 = scenario's */
+    int steps;                           /* 0 = scenario's */
+    const char *lever_args[16];          /* --lever k=v */
+    int nlever_args;
+    const char *combine;                 /* --combine a,b */
+    const char *budget, *deadline, *slo, *rate, *cost_measure;
+    char **args;                         /* positional arguments */
+    int nargs;
+    dam_catalog cat;
+} dam_cli;
+
+void dam_cli_usage(FILE *f);
+/* Print diagnostics as file:line: messages; 2 if any error, else 0. */
+int dam_cli_report_diag(const dam_diag *d, int quiet);
+/* Built-in catalogs, then --gpus/--models over them; 0 or 2. */
+int dam_cli_load_catalog(dam_cli *c);
+/* Load path (NULL: the embedded flagship) into s, applying --seed etc.; 0 or 2. */
+int dam_cli_load_scenario(dam_cli *c, const char *path, dam_scenario *s);
+/* Write b to -o (atomically) or stdout; 0 or 1. */
+int dam_cli_emit(dam_cli *c, const dam_buf *b);
+/* Catalog listing as JSON. */
+void dam_cli_catalog_json(dam_buf *b, const dam_catalog *cat, int gpus,
+                          int models);
+
+/* Subcommands: each returns the exit code. */
+int dam_cmd_run(dam_cli *c);
+int dam_cmd_flagship(dam_cli *c);
+
+#endif

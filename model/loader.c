@@ -1,0 +1,1340 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * loader.c: libconfig files -> dam_scenario / dam_catalog.
+ *
+ * Design. One small schema walker (the "ld" context and its get_* helpers)
+ * reads every value: it checks the type, the range and converts to SI with a
+ * scale factor, and reports a problem as "file:line: error: ..." into the
+ * dam_diag, then goes on, so one run shows every problem of a file (up to
+ * DAM_DIAG_MAX). Each group lists its allowed keys; anything else is an
+ * unknown key with a "did you mean" suggestion. Cross-field checks (the GPU
+ * supports the precision, workers against cores) run after the fields, with
+ * the line of the key that is inconsistent.
+ *
+ * Key names carry their unit (`_gbs` GB/s decimal, `_gib` GiB, `_ms`
+ * milliseconds, `_us` microseconds, `_mb` MB decimal); the struct fields are
+ * SI. Strings are copied out before config_destroy.
+ */
+#include "model/loader.h"
+
+#include <libconfig.h>
+#include <math.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include "model/alloc.h"
+
+#define GB 1e9
+#define GIB 1073741824.0
+#define MB 1e6
+#define MS 1e-3
+#define US 1e-6
+#define TFLOPS 1e12
+
+/* Range classes for numbers. */
+typedef enum {
+    R_ANY,     /* any finite value */
+    R_POS,     /* > 0 */
+    R_NONNEG,  /* >= 0 */
+    R_UNIT,    /* (0, 1] */
+    R_FRAC,    /* [0, 1) */
+    R_GE1      /* >= 1 */
+} range;
+
+typedef struct ld {
+    dam_diag *d;      /* where problems go */
+    const char *file; /* file name for messages */
+} ld;
+
+static int line_of(const config_setting_t *s)
+{
+    return s ? (int)config_setting_source_line(s) : 0;
+}
+
+static const char *type_name(const config_setting_t *s)
+{
+    switch (config_setting_type(s)) {
+    case CONFIG_TYPE_INT:
+    case CONFIG_TYPE_INT64: return "an integer";
+    case CONFIG_TYPE_FLOAT: return "a number";
+    case CONFIG_TYPE_STRING: return "a string";
+    case CONFIG_TYPE_BOOL: return "a boolean";
+    case CONFIG_TYPE_GROUP: return "a group";
+    case CONFIG_TYPE_ARRAY: return "an array";
+    case CONFIG_TYPE_LIST: return "a list";
+    default: return "nothing";
+    }
+}
+
+/* "machine.host" + "." + "pcie_gbs" */
+static void path_join(char *buf, size_t n, const char *where, const char *key)
+{
+    if (where && where[0])
+        snprintf(buf, n, "%s.%s", where, key);
+    else
+        snprintf(buf, n, "%s", key);
+}
+
+/* Report keys of group g not in allowed (NULL-terminated). */
+static void check_keys(ld *L, const config_setting_t *g,
+                       const char *const *allowed, const char *where)
+{
+    int n = config_setting_length(g);
+    for (int i = 0; i < n; i++) {
+        const config_setting_t *c = config_setting_get_elem(g, (unsigned)i);
+        const char *name = config_setting_name(c);
+        if (!name)
+            continue;
+        int ok = 0;
+        const char *best = NULL;
+        size_t bestd = (size_t)-1;
+        for (const char *const *a = allowed; *a; a++) {
+            if (strcmp(*a, name) == 0) {
+                ok = 1;
+                break;
+            }
+            size_t dd = dam_edit_distance(name, *a);
+            if (dd < bestd) {
+                bestd = dd;
+                best = *a;
+            }
+        }
+        if (ok)
+            continue;
+        char full[160];
+        path_join(full, sizeof full, where, name);
+        if (best && bestd <= 3)
+            dam_diag_error(L->d, L->file, line_of(c),
+                           "unknown key '%s' (did you mean '%s'?)", full, best);
+        else
+            dam_diag_error(L->d, L->file, line_of(c), "unknown key '%s'", full);
+    }
+}
+
+/* The member key of g; reports a missing required key at g's line. */
+static config_setting_t *member(ld *L, const config_setting_t *g,
+                                const char *key, const char *where,
+                                int required)
+{
+    config_setting_t *s = g ? config_setting_get_member(g, key) : NULL;
+    if (!s && required) {
+        char full[160];
+        path_join(full, sizeof full, where, key);
+        dam_diag_error(L->d, L->file, line_of(g), "missing required key '%s'",
+                       full);
+    }
+    return s;
+}
+
+/* A group member (or NULL); reports a wrong type. */
+static config_setting_t *group(ld *L, const config_setting_t *g,
+                               const char *key, const char *where,
+                               int required)
+{
+    config_setting_t *s = member(L, g, key, where, required);
+    if (s && !config_setting_is_group(s)) {
+        char full[160];
+        path_join(full, sizeof full, where, key);
+        dam_diag_error(L->d, L->file, line_of(s),
+                       "'%s' must be a group { ... }, got %s", full,
+                       type_name(s));
+        return NULL;
+    }
+    return s;
+}
+
+static const char *range_text(range r)
+{
+    switch (r) {
+    case R_POS: return "greater than 0";
+    case R_NONNEG: return "0 or more";
+    case R_UNIT: return "in (0, 1]";
+    case R_FRAC: return "in [0, 1)";
+    case R_GE1: return "1 or more";
+    default: return "finite";
+    }
+}
+
+static int in_range(double v, range r)
+{
+    if (!isfinite(v))
+        return 0;
+    switch (r) {
+    case R_POS: return v > 0.0;
+    case R_NONNEG: return v >= 0.0;
+    case R_UNIT: return v > 0.0 && v <= 1.0;
+    case R_FRAC: return v >= 0.0 && v < 1.0;
+    case R_GE1: return v >= 1.0;
+    default: return 1;
+    }
+}
+
+/*
+ * A number: int or float accepted. On success *out = value * scale and 1 is
+ * returned; 0 when absent (error if required) or wrong.
+ */
+static int get_num(ld *L, const config_setting_t *g, const char *key,
+                   const char *where, int required, range r, double scale,
+                   double *out)
+{
+    config_setting_t *s = member(L, g, key, where, required);
+    if (!s)
+        return 0;
+    char full[160];
+    path_join(full, sizeof full, where, key);
+    double v;
+    switch (config_setting_type(s)) {
+    case CONFIG_TYPE_INT:
+    case CONFIG_TYPE_INT64:
+        v = (double)config_setting_get_int64(s);
+        break;
+    case CONFIG_TYPE_FLOAT:
+        v = config_setting_get_float(s);
+        break;
+    default:
+        dam_diag_error(L->d, L->file, line_of(s),
+                       "'%s' must be a number, got %s", full, type_name(s));
+        return 0;
+    }
+    if (!in_range(v, r)) {
+        dam_diag_error(L->d, L->file, line_of(s),
+                       "'%s' must be %s, got %g", full, range_text(r), v);
+        return 0;
+    }
+    *out = v * scale;
+    return 1;
+}
+
+/* An integer within [lo, hi]. */
+static int get_int(ld *L, const config_setting_t *g, const char *key,
+                   const char *where, int required, long lo, long hi, int *out)
+{
+    config_setting_t *s = member(L, g, key, where, required);
+    if (!s)
+        return 0;
+    char full[160];
+    path_join(full, sizeof full, where, key);
+    int t = config_setting_type(s);
+    if (t != CONFIG_TYPE_INT && t != CONFIG_TYPE_INT64) {
+        dam_diag_error(L->d, L->file, line_of(s),
+                       "'%s' must be an integer, got %s", full, type_name(s));
+        return 0;
+    }
+    long long v = config_setting_get_int64(s);
+    if (v < lo || v > hi) {
+        dam_diag_error(L->d, L->file, line_of(s),
+                       "'%s' must be between %ld and %ld, got %lld", full, lo,
+                       hi, v);
+        return 0;
+    }
+    *out = (int)v;
+    return 1;
+}
+
+static int get_bool(ld *L, const config_setting_t *g, const char *key,
+                    const char *where, int required, int *out)
+{
+    config_setting_t *s = member(L, g, key, where, required);
+    if (!s)
+        return 0;
+    if (config_setting_type(s) != CONFIG_TYPE_BOOL) {
+        char full[160];
+        path_join(full, sizeof full, where, key);
+        dam_diag_error(L->d, L->file, line_of(s),
+                       "'%s' must be true or false, got %s", full,
+                       type_name(s));
+        return 0;
+    }
+    *out = config_setting_get_bool(s);
+    return 1;
+}
+
+static int get_str(ld *L, const config_setting_t *g, const char *key,
+                   const char *where, int required, char *out, size_t n)
+{
+    config_setting_t *s = member(L, g, key, where, required);
+    if (!s)
+        return 0;
+    char full[160];
+    path_join(full, sizeof full, where, key);
+    if (config_setting_type(s) != CONFIG_TYPE_STRING) {
+        dam_diag_error(L->d, L->file, line_of(s),
+                       "'%s' must be a string, got %s", full, type_name(s));
+        return 0;
+    }
+    const char *v = config_setting_get_string(s);
+    if (strlen(v) >= n) {
+        dam_diag_error(L->d, L->file, line_of(s),
+                       "'%s' is too long (%zu characters, at most %zu)", full,
+                       strlen(v), n - 1);
+        return 0;
+    }
+    snprintf(out, n, "%s", v);
+    return 1;
+}
+
+/* A string that must be one of names (NULL-terminated); *out = its index. */
+static int get_choice(ld *L, const config_setting_t *g, const char *key,
+                      const char *where, int required,
+                      const char *const *names, int *out)
+{
+    char v[64];
+    if (!get_str(L, g, key, where, required, v, sizeof v))
+        return 0;
+    for (int i = 0; names[i]; i++)
+        if (strcasecmp(v, names[i]) == 0) {
+            *out = i;
+            return 1;
+        }
+    char full[160], list[256] = "";
+    path_join(full, sizeof full, where, key);
+    for (int i = 0; names[i]; i++) {
+        strncat(list, i ? ", " : "", sizeof list - strlen(list) - 1);
+        strncat(list, names[i], sizeof list - strlen(list) - 1);
+    }
+    dam_diag_error(L->d, L->file, line_of(member(L, g, key, where, 0)),
+                   "'%s' must be one of %s, got \"%s\"", full, list, v);
+    return 0;
+}
+
+static const char *const prec_names[] = {"fp32", "tf32", "fp16", "bf16",
+                                         "fp8",  "int8", NULL};
+
+/* ---- catalog entries ------------------------------------------------- */
+
+static const char *const gpu_keys[] = {
+    "id", "name", "base", "peak_tflops", "sparsity_2to4", "hbm_gib", "hbm_gbs",
+    "nvlink_gbs", "pcie_gbs", "tdp_w", "price_usd_hour", "source", NULL};
+
+/*
+ * Parse one GPU group into g. In a catalog (catalog = 1) the datasheet keys
+ * are required; inline in a scenario, g may start from a catalog entry
+ * ("base") and only the keys given change.
+ */
+static void parse_gpu(ld *L, const config_setting_t *gs, dam_gpu *g,
+                      const char *where, int catalog, int have_base)
+{
+    int req = catalog || !have_base;
+    check_keys(L, gs, gpu_keys, where);
+    get_str(L, gs, "id", where, catalog, g->id, sizeof g->id);
+    get_str(L, gs, "name", where, catalog, g->name, sizeof g->name);
+    config_setting_t *pk = group(L, gs, "peak_tflops", where, req);
+    if (pk) {
+        char w[96];
+        path_join(w, sizeof w, where, "peak_tflops");
+        check_keys(L, pk, prec_names, w);
+        int any = 0;
+        for (int p = 0; p < DAM_PREC_COUNT; p++) {
+            double v;
+            if (get_num(L, pk, prec_names[p], w, 0, R_POS, TFLOPS, &v)) {
+                g->peak[p] = v;
+                any = 1;
+            } else if (!have_base) {
+                g->peak[p] = 0.0;
+            }
+        }
+        if (!any && !have_base)
+            dam_diag_error(L->d, L->file, line_of(pk),
+                           "'%s' needs at least one precision", w);
+    }
+    get_bool(L, gs, "sparsity_2to4", where, catalog, &g->sparsity_2to4);
+    get_num(L, gs, "hbm_gib", where, req, R_POS, GIB, &g->mem_bytes);
+    get_num(L, gs, "hbm_gbs", where, req, R_POS, GB, &g->mem_bw);
+    get_num(L, gs, "nvlink_gbs", where, 0, R_NONNEG, GB, &g->link_bw);
+    get_num(L, gs, "pcie_gbs", where, catalog, R_POS, GB, &g->pcie_bw);
+    get_num(L, gs, "tdp_w", where, catalog, R_POS, 1.0, &g->tdp_w);
+    get_num(L, gs, "price_usd_hour", where, 0, R_POS, 1.0, &g->price_hour);
+    get_str(L, gs, "source", where, catalog, g->source, sizeof g->source);
+    g->line = line_of(gs);
+}
+
+static const char *const model_keys[] = {
+    "id", "name", "base", "family", "params", "seq_len", "flops_per_sample",
+    "input_bytes", "raw_bytes", "activation_bytes", "layers",
+    "kernels_per_step", "phases", "efficiency", "quality", "source",
+    "efficiency_source", NULL};
+static const char *const phase_keys[] = {"name", "kind", "flops", "act_bytes",
+                                         "weight_frac", NULL};
+static const char *const phase_kinds[] = {"matmul", "attention", "elementwise",
+                                          "embedding", NULL};
+static const char *const families[] = {"vision", "language", "recommender",
+                                       "custom", NULL};
+static const char *const mquality_keys[] = {"metric", "value", NULL};
+
+static void parse_model(ld *L, const config_setting_t *ms, dam_model_spec *m,
+                        const char *where, int catalog, int have_base)
+{
+    int req = catalog || !have_base;
+    check_keys(L, ms, model_keys, where);
+    get_str(L, ms, "id", where, catalog, m->id, sizeof m->id);
+    get_str(L, ms, "name", where, catalog, m->name, sizeof m->name);
+    int fam;
+    if (get_choice(L, ms, "family", where, catalog, families, &fam))
+        snprintf(m->family, sizeof m->family, "%s", families[fam]);
+    else if (!have_base && !m->family[0])
+        snprintf(m->family, sizeof m->family, "custom");
+    get_num(L, ms, "params", where, req, R_POS, 1.0, &m->params);
+    if (!get_num(L, ms, "seq_len", where, 0, R_GE1, 1.0, &m->seq_len) &&
+        !have_base)
+        m->seq_len = 1.0;
+    get_num(L, ms, "input_bytes", where, catalog, R_NONNEG, 1.0,
+            &m->input_bytes);
+    get_num(L, ms, "raw_bytes", where, catalog, R_NONNEG, 1.0, &m->raw_bytes);
+    get_num(L, ms, "activation_bytes", where, catalog, R_NONNEG, 1.0,
+            &m->act_mem_bytes);
+    get_int(L, ms, "layers", where, catalog, 1, 100000, &m->layers);
+    if (!m->layers)
+        m->layers = 1;
+    get_int(L, ms, "kernels_per_step", where, 0, 0, 10000000,
+            &m->kernels_per_step);
+
+    double fps = 0.0;
+    int have_fps =
+        get_num(L, ms, "flops_per_sample", where, 0, R_POS, 1.0, &fps);
+    config_setting_t *ph = member(L, ms, "phases", where, 0);
+    char w[96];
+    path_join(w, sizeof w, where, "phases");
+    if (ph) {
+        if (!config_setting_is_list(ph)) {
+            dam_diag_error(L->d, L->file, line_of(ph),
+                           "'%s' must be a list ( {...}, ... ), got %s", w,
+                           type_name(ph));
+        } else {
+            int n = config_setting_length(ph);
+            if (n < 1 || n > DAM_MAX_PHASES) {
+                dam_diag_error(L->d, L->file, line_of(ph),
+                               "'%s' must hold 1 to %d phases, got %d", w,
+                               DAM_MAX_PHASES, n);
+                n = n > DAM_MAX_PHASES ? DAM_MAX_PHASES : n;
+            }
+            m->nphases = 0;
+            for (int i = 0; i < n; i++) {
+                config_setting_t *p = config_setting_get_elem(ph, (unsigned)i);
+                char pw[112];
+                snprintf(pw, sizeof pw, "%s[%d]", w, i);
+                if (!config_setting_is_group(p)) {
+                    dam_diag_error(L->d, L->file, line_of(p),
+                                   "'%s' must be a group, got %s", pw,
+                                   type_name(p));
+                    continue;
+                }
+                dam_phase *q = &m->phases[m->nphases++];
+                memset(q, 0, sizeof *q);
+                check_keys(L, p, phase_keys, pw);
+                get_str(L, p, "name", pw, 1, q->name, sizeof q->name);
+                int k = 0;
+                get_choice(L, p, "kind", pw, 1, phase_kinds, &k);
+                q->kind = (dam_phase_kind)k;
+                get_num(L, p, "flops", pw, 1, R_NONNEG, 1.0, &q->flops);
+                get_num(L, p, "act_bytes", pw, 1, R_NONNEG, 1.0,
+                        &q->act_bytes);
+                get_num(L, p, "weight_frac", pw, 1, R_NONNEG, 1.0,
+                        &q->weight_frac);
+            }
+        }
+    } else if (have_fps) {
+        /* No phases given: one compute-bound matmul phase. */
+        m->nphases = 1;
+        memset(&m->phases[0], 0, sizeof m->phases[0]);
+        snprintf(m->phases[0].name, sizeof m->phases[0].name, "compute");
+        m->phases[0].kind = DAM_PHASE_MATMUL;
+        m->phases[0].flops = fps;
+        m->phases[0].weight_frac = 1.0;
+    } else if (req) {
+        dam_diag_error(L->d, L->file, line_of(ms),
+                       "'%s' needs 'phases' or 'flops_per_sample'", where);
+    }
+    double sum = dam_model_phase_flops(m);
+    if (have_fps && ph && sum > 0.0 && fabs(sum - fps) > 0.01 * fps)
+        dam_diag_error(L->d, L->file, line_of(member(L, ms, "flops_per_sample",
+                                                     where, 0)),
+                       "'%s.flops_per_sample' is %g but its phases sum to %g "
+                       "(more than 1 %% apart)",
+                       where, fps, sum);
+    m->flops_per_sample = sum > 0.0 ? sum : fps;
+
+    config_setting_t *ef = group(L, ms, "efficiency", where, 0);
+    if (ef) {
+        char ew[96];
+        path_join(ew, sizeof ew, where, "efficiency");
+        check_keys(L, ef, prec_names, ew);
+        for (int p = 0; p < DAM_PREC_COUNT; p++)
+            get_num(L, ef, prec_names[p], ew, 0, R_UNIT, 1.0, &m->eta[p]);
+    }
+    config_setting_t *qs = group(L, ms, "quality", where, 0);
+    if (qs) {
+        char qw[96];
+        path_join(qw, sizeof qw, where, "quality");
+        check_keys(L, qs, mquality_keys, qw);
+        get_str(L, qs, "metric", qw, 1, m->metric, sizeof m->metric);
+        get_num(L, qs, "value", qw, 1, R_ANY, 1.0, &m->quality);
+    }
+    get_str(L, ms, "source", where, catalog, m->source, sizeof m->source);
+    get_str(L, ms, "efficiency_source", where, 0, m->eta_source,
+            sizeof m->eta_source);
+    m->line = line_of(ms);
+}
+
+/* ---- reading a file -------------------------------------------------- */
+
+/* Read a config from text or path; a syntax error goes into d. */
+static int read_config(config_t *cfg, const char *path, const char *text,
+                       dam_diag *d)
+{
+    config_init(cfg);
+    int ok = text ? config_read_string(cfg, text)
+                  : config_read_file(cfg, path);
+    if (ok == CONFIG_TRUE)
+        return DAM_OK;
+    if (config_error_type(cfg) == CONFIG_ERR_FILE_IO)
+        dam_diag_error(d, path, 0, "cannot read the file");
+    else
+        dam_diag_error(d, path, config_error_line(cfg), "%s",
+                       config_error_text(cfg));
+    config_destroy(cfg);
+    return DAM_EINPUT;
+}
+
+typedef void (*entry_parser)(ld *, const config_setting_t *, void *,
+                             const char *);
+
+static void gpu_entry(ld *L, const config_setting_t *s, void *out,
+                      const char *where)
+{
+    memset(out, 0, sizeof(dam_gpu));
+    parse_gpu(L, s, out, where, 1, 0);
+}
+
+static void model_entry(ld *L, const config_setting_t *s, void *out,
+                        const char *where)
+{
+    memset(out, 0, sizeof(dam_model_spec));
+    parse_model(L, s, out, where, 1, 0);
+}
+
+/*
+ * Load the list `key` of a catalog file into a fresh array of elem-sized
+ * entries whose id (a char array at offset 0) is unique.
+ */
+static int load_list(const char *path, const char *text, const char *key,
+                     size_t elem, size_t line_off, entry_parser parse,
+                     void **items, size_t *count, dam_diag *d)
+{
+    config_t cfg;
+    if (read_config(&cfg, path, text, d) != DAM_OK)
+        return DAM_EINPUT;
+    ld L = {d, path};
+    int before = d->nerr;
+    const config_setting_t *root = config_root_setting(&cfg);
+    const char *const top[] = {key, NULL};
+    check_keys(&L, root, top, "");
+    config_setting_t *list = member(&L, root, key, "", 1);
+    char *arr = NULL;
+    size_t n = 0;
+    if (list && !config_setting_is_list(list)) {
+        dam_diag_error(d, path, line_of(list),
+                       "'%s' must be a list ( {...}, ... ), got %s", key,
+                       type_name(list));
+    } else if (list) {
+        int len = config_setting_length(list);
+        arr = dam_calloc((size_t)len + 1, elem);
+        for (int i = 0; i < len; i++) {
+            config_setting_t *e = config_setting_get_elem(list, (unsigned)i);
+            char where[64];
+            snprintf(where, sizeof where, "%s[%d]", key, i);
+            if (!config_setting_is_group(e)) {
+                dam_diag_error(d, path, line_of(e),
+                               "'%s' must be a group, got %s", where,
+                               type_name(e));
+                continue;
+            }
+            char *slot = arr + n * elem;
+            parse(&L, e, slot, where);
+            for (size_t j = 0; j < n; j++)
+                if (strcasecmp(arr + j * elem, slot) == 0)
+                    dam_diag_error(d, path, line_of(e),
+                                   "duplicate id \"%s\" (first defined at "
+                                   "line %d)",
+                                   slot, *(const int *)(arr + j * elem +
+                                                        line_off));
+            n++;
+        }
+    }
+    config_destroy(&cfg);
+    if (d->nerr > before) {
+        dam_free(arr);
+        return DAM_EINPUT;
+    }
+    *items = arr;
+    *count = n;
+    return DAM_OK;
+}
+
+/* Merge src entries into dst by id (string at offset 0). */
+static void merge(void **dst, size_t *ndst, const void *src, size_t nsrc,
+                  size_t elem)
+{
+    char *d = *dst;
+    size_t n = *ndst;
+    d = dam_realloc(d, (n + nsrc + 1) * elem);
+    for (size_t i = 0; i < nsrc; i++) {
+        const char *e = (const char *)src + i * elem;
+        size_t j;
+        for (j = 0; j < n; j++)
+            if (strcasecmp(d + j * elem, e) == 0)
+                break;
+        memcpy(d + j * elem, e, elem);
+        if (j == n)
+            n++;
+    }
+    *dst = d;
+    *ndst = n;
+}
+
+int dam_catalog_load_gpus(dam_catalog *cat, const char *path, const char *text,
+                          dam_diag *d)
+{
+    void *items = NULL;
+    size_t n = 0;
+    if (load_list(path, text, "gpus", sizeof(dam_gpu),
+                  offsetof(dam_gpu, line), gpu_entry, &items, &n, d) != DAM_OK)
+        return DAM_EINPUT;
+    void *arr = cat->gpus;
+    merge(&arr, &cat->ngpus, items, n, sizeof(dam_gpu));
+    cat->gpus = arr;
+    snprintf(cat->gpu_file, sizeof cat->gpu_file, "%s", path);
+    dam_free(items);
+    return DAM_OK;
+}
+
+int dam_catalog_load_models(dam_catalog *cat, const char *path,
+                            const char *text, dam_diag *d)
+{
+    void *items = NULL;
+    size_t n = 0;
+    if (load_list(path, text, "models", sizeof(dam_model_spec),
+                  offsetof(dam_model_spec, line), model_entry, &items, &n, d) != DAM_OK)
+        return DAM_EINPUT;
+    void *arr = cat->models;
+    merge(&arr, &cat->nmodels, items, n, sizeof(dam_model_spec));
+    cat->models = arr;
+    snprintf(cat->model_file, sizeof cat->model_file, "%s", path);
+    dam_free(items);
+    return DAM_OK;
+}
+
+/* ---- scenario -------------------------------------------------------- */
+
+static const char *const top_keys[] = {"scenario", "catalogs", "machine",
+                                       "workload", "data",     "pipeline",
+                                       "serving",  "quality",  "cost",
+                                       "levers",   NULL};
+static const char *const scen_keys[] = {"name", "question", "mode", "seed",
+                                        NULL};
+static const char *const modes[] = {"training", "inference", "serving", NULL};
+static const char *const cat_keys[] = {"gpus", "models", NULL};
+static const char *const machine_keys[] = {"gpu",  "gpus_per_node", "nodes",
+                                           "host", "storage", "network", NULL};
+static const char *const host_keys[] = {"cpu_cores", "pcie_gbs",
+                                        "gpus_per_pcie_link",
+                                        "pageable_fraction", NULL};
+static const char *const storage_keys[] = {"kind", "read_gbs", "latency_ms",
+                                           NULL};
+static const char *const storage_kinds[] = {"local_nvme", "network_fs",
+                                            "page_cache", "hdd",
+                                            "object_store", NULL};
+static const char *const network_keys[] = {"intra_busbw_gbs",
+                                           "inter_busbw_gbs", "latency_us",
+                                           NULL};
+static const char *const workload_keys[] = {
+    "model", "precision", "batch_size", "efficiency", "memory_efficiency",
+    "kernels_per_step", "launch_us", "framework_overhead_ms", "cuda_graphs",
+    "activation_recompute", "optimizer", "compute_cv", NULL};
+static const char *const optimizers[] = {"adam", "sgd", NULL};
+static const char *const data_keys[] = {
+    "samples", "raw_bytes_per_sample", "input_bytes_per_sample", "decode_ms",
+    "decode_cv", "decode_dist", "epochs", "decode_on_gpu", "gpu_decode_ms",
+    "sharded", "shard_mb", "tokens", NULL};
+static const char *const dists[] = {"deterministic", "exponential",
+                                    "lognormal", "uniform", "normal", NULL};
+static const char *const pipeline_keys[] = {
+    "loader_workers", "prefetch_factor", "pin_memory", "overlap_transfer",
+    "bucket_mb", "overlap_sync", "warmup_steps", "steps", "replications",
+    NULL};
+static const char *const serving_keys[] = {
+    "arrival", "rate_per_s", "trace", "preprocess_ms", "preprocess_cv",
+    "preprocess_dist", "preprocess_workers", "postprocess_ms", "max_batch",
+    "batch_timeout_ms", "replicas", "slo_p99_ms", "request_bytes",
+    "requests", NULL};
+static const char *const arrivals[] = {"poisson", "deterministic", "trace",
+                                       NULL};
+static const char *const quality_keys[] = {"metric", "value",
+                                           "higher_is_better",
+                                           "from_scaling_law", "tokens", NULL};
+static const char *const cost_keys[] = {"gpu_hour_usd", "pue", "kwh_usd",
+                                        NULL};
+
+/* Resolve a catalog path relative to the scenario's folder. */
+static void relative_to(char *out, size_t n, const char *scenario,
+                        const char *p)
+{
+    const char *slash = strrchr(scenario, '/');
+    if (p[0] == '/' || !slash)
+        snprintf(out, n, "%s", p);
+    else
+        snprintf(out, n, "%.*s/%s", (int)(slash - scenario), scenario, p);
+}
+
+static void load_catalogs(ld *L, const config_setting_t *root,
+                          dam_catalog *cat)
+{
+    config_setting_t *c = group(L, root, "catalogs", "", 0);
+    if (!c)
+        return;
+    check_keys(L, c, cat_keys, "catalogs");
+    char p[256], full[512];
+    if (get_str(L, c, "gpus", "catalogs", 0, p, sizeof p)) {
+        relative_to(full, sizeof full, L->file, p);
+        dam_catalog_load_gpus(cat, full, NULL, L->d);
+    }
+    if (get_str(L, c, "models", "catalogs", 0, p, sizeof p)) {
+        relative_to(full, sizeof full, L->file, p);
+        dam_catalog_load_models(cat, full, NULL, L->d);
+    }
+}
+
+/* machine.gpu: an id string or an inline group (optionally "base" = id). */
+static void load_gpu(ld *L, const config_setting_t *m, const dam_catalog *cat,
+                     dam_gpu *g)
+{
+    config_setting_t *s = member(L, m, "gpu", "machine", 1);
+    if (!s)
+        return;
+    char id[DAM_ID_MAX] = "";
+    int inline_group = config_setting_is_group(s);
+    if (inline_group) {
+        get_str(L, s, "base", "machine.gpu", 0, id, sizeof id);
+    } else if (config_setting_type(s) == CONFIG_TYPE_STRING) {
+        snprintf(id, sizeof id, "%s", config_setting_get_string(s));
+    } else {
+        dam_diag_error(L->d, L->file, line_of(s),
+                       "'machine.gpu' must be a catalog id or a group, got %s",
+                       type_name(s));
+        return;
+    }
+    if (id[0]) {
+        const dam_gpu *e = dam_catalog_gpu(cat, id);
+        if (!e) {
+            const char *sug = dam_catalog_suggest_gpu(cat, id);
+            if (sug)
+                dam_diag_error(L->d, L->file, line_of(s),
+                               "unknown GPU \"%s\" (did you mean \"%s\"?)", id,
+                               sug);
+            else
+                dam_diag_error(L->d, L->file, line_of(s),
+                               "unknown GPU \"%s\" (see 'damsim catalog "
+                               "gpus')",
+                               id);
+            return;
+        }
+        *g = *e;
+    }
+    if (inline_group) {
+        parse_gpu(L, s, g, "machine.gpu", 0, id[0] != 0);
+        if (!g->id[0])
+            snprintf(g->id, sizeof g->id, "custom");
+        if (!g->name[0])
+            snprintf(g->name, sizeof g->name, "%s (inline)", g->id);
+        g->line = line_of(s);
+    }
+}
+
+static void load_model(ld *L, const config_setting_t *w,
+                       const dam_catalog *cat, dam_model_spec *m)
+{
+    config_setting_t *s = member(L, w, "model", "workload", 1);
+    if (!s)
+        return;
+    char id[DAM_ID_MAX] = "";
+    int inline_group = config_setting_is_group(s);
+    if (inline_group) {
+        get_str(L, s, "base", "workload.model", 0, id, sizeof id);
+    } else if (config_setting_type(s) == CONFIG_TYPE_STRING) {
+        snprintf(id, sizeof id, "%s", config_setting_get_string(s));
+    } else {
+        dam_diag_error(L->d, L->file, line_of(s),
+                       "'workload.model' must be a catalog id or a group, got "
+                       "%s",
+                       type_name(s));
+        return;
+    }
+    if (id[0]) {
+        const dam_model_spec *e = dam_catalog_model(cat, id);
+        if (!e) {
+            const char *sug = dam_catalog_suggest_model(cat, id);
+            if (sug)
+                dam_diag_error(L->d, L->file, line_of(s),
+                               "unknown model \"%s\" (did you mean \"%s\"?)",
+                               id, sug);
+            else
+                dam_diag_error(L->d, L->file, line_of(s),
+                               "unknown model \"%s\" (see 'damsim catalog "
+                               "models')",
+                               id);
+            return;
+        }
+        *m = *e;
+    }
+    if (inline_group) {
+        parse_model(L, s, m, "workload.model", 0, id[0] != 0);
+        if (!m->id[0])
+            snprintf(m->id, sizeof m->id, "custom");
+        if (!m->name[0])
+            snprintf(m->name, sizeof m->name, "%s (inline)", m->id);
+        m->line = line_of(s);
+    }
+}
+
+/* Defaults before reading: what a scenario gets when it says nothing. */
+static void defaults(dam_scenario *s)
+{
+    memset(s, 0, sizeof *s);
+    s->seed = 1;
+    s->machine.nodes = 1;
+    s->machine.gpus_per_pcie_link = 1;
+    s->machine.pageable_fraction = 0.5;
+    s->workload.eta_mem = 0.85;
+    s->workload.launch_s = 4.0 * US;
+    s->workload.optimizer_bytes = 8.0; /* Adam: m and v in fp32 */
+    s->workload.master_bytes = 4.0;    /* fp32 weights or master copy */
+    s->workload.flops_scale = 1.0;
+    s->workload.bytes_scale = 1.0;
+    s->workload.weight_scale = 1.0;
+    s->workload.matmul_peak_scale = 1.0;
+    s->data.epochs = 1.0;
+    s->data.shard_bytes = 128.0 * MB;
+    s->data.decode_dist = DAM_DIST_LOGNORMAL;
+    s->pipeline.prefetch_factor = 2;
+    s->pipeline.pin_memory = 1;
+    s->pipeline.bucket_bytes = 25.0 * MB;
+    s->pipeline.overlap_sync = 1;
+    s->pipeline.warmup_steps = 5;
+    s->pipeline.steps = 100;
+    s->pipeline.replications = 5;
+    s->serving.preprocess_workers = 1;
+    s->serving.max_batch = 1;
+    s->serving.replicas = 1;
+    s->serving.requests = 20000;
+    s->serving.preprocess_dist = DAM_DIST_DETERMINISTIC;
+    s->quality.higher_is_better = 1;
+    s->cost.pue = 1.0;
+}
+
+/* ---- levers ---------------------------------------------------------- */
+
+static const char *const lever_keys[] = {
+    "name", "gpu", "gpus_per_node", "nodes", "quantize", "prune", "prefetch",
+    "chinchilla", "precision", "fuse", "cuda_graphs", "data_format",
+    "batch_size", "distill", "serving", NULL};
+static const char *const quantize_keys[] = {"precision", "accuracy_delta",
+                                            NULL};
+static const char *const prune_keys[] = {"sparsity", "kind", "accuracy_delta",
+                                         NULL};
+static const char *const sparsity_kinds[] = {"none", "structured",
+                                             "unstructured", "2:4", NULL};
+static const char *const prefetch_keys[] = {
+    "loader_workers", "prefetch_factor", "pin_memory", "overlap_transfer",
+    "overlap_sync", "bucket_mb", NULL};
+static const char *const chin_keys[] = {"tokens_per_param", NULL};
+static const char *const fuse_keys[] = {"fraction", NULL};
+static const char *const format_keys[] = {"sharded", "decode_on_gpu",
+                                          "gpu_decode_ms", NULL};
+static const char *const distill_keys[] = {"params", "accuracy_delta", NULL};
+static const char *const lserving_keys[] = {"replicas", "max_batch",
+                                            "batch_timeout_ms",
+                                            "preprocess_workers", NULL};
+
+static dam_lever_op *new_op(ld *L, dam_lever *lv, dam_lever_kind k, int line)
+{
+    if (lv->nops >= DAM_LEVER_MAX_OPS) {
+        dam_diag_error(L->d, L->file, line, "lever '%s' has more than %d parts",
+                       lv->name, DAM_LEVER_MAX_OPS);
+        return NULL;
+    }
+    dam_lever_op *op = &lv->ops[lv->nops++];
+    dam_lever_op_init(op, k);
+    return op;
+}
+
+static void accuracy(ld *L, const config_setting_t *g, const char *w,
+                     dam_lever_op *op)
+{
+    if (get_num(L, g, "accuracy_delta", w, 0, R_ANY, 1.0, &op->accuracy_delta))
+        op->has_accuracy_delta = 1;
+}
+
+static void load_lever(ld *L, const config_setting_t *e, dam_lever *lv,
+                       const char *w)
+{
+    memset(lv, 0, sizeof *lv);
+    lv->line = line_of(e);
+    check_keys(L, e, lever_keys, w);
+    get_str(L, e, "name", w, 1, lv->name, sizeof lv->name);
+    int n = config_setting_length(e);
+    for (int i = 0; i < n; i++) {
+        const config_setting_t *c = config_setting_get_elem(e, (unsigned)i);
+        const char *k = config_setting_name(c);
+        int line = line_of(c);
+        char kw[128];
+        path_join(kw, sizeof kw, w, k);
+        dam_lever_op *op = NULL;
+        if (strcmp(k, "gpu") == 0) {
+            if ((op = new_op(L, lv, DAM_LEVER_GPU, line)))
+                get_str(L, e, "gpu", w, 1, op->gpu, sizeof op->gpu);
+        } else if (strcmp(k, "gpus_per_node") == 0 || strcmp(k, "nodes") == 0) {
+            if ((op = new_op(L, lv, DAM_LEVER_GPU, line)))
+                get_int(L, e, k, w, 1, 1, 1000000,
+                        k[0] == 'n' ? &op->nodes : &op->gpus_per_node);
+        } else if (strcmp(k, "quantize") == 0 ||
+                   strcmp(k, "precision") == 0) {
+            dam_lever_kind kind =
+                k[0] == 'q' ? DAM_LEVER_QUANTIZE : DAM_LEVER_PRECISION;
+            if (!(op = new_op(L, lv, kind, line)))
+                continue;
+            int p = -1;
+            if (config_setting_is_group(c)) {
+                check_keys(L, c, quantize_keys, kw);
+                get_choice(L, c, "precision", kw, 1, prec_names, &p);
+                accuracy(L, c, kw, op);
+            } else {
+                get_choice(L, e, k, w, 1, prec_names, &p);
+            }
+            op->precision = p;
+        } else if (strcmp(k, "prune") == 0) {
+            if (!(op = new_op(L, lv, DAM_LEVER_PRUNE, line)) ||
+                !(c = group(L, e, k, w, 1)))
+                continue;
+            check_keys(L, c, prune_keys, kw);
+            int sk = DAM_SPARSITY_STRUCTURED;
+            get_choice(L, c, "kind", kw, 1, sparsity_kinds, &sk);
+            op->sparsity_kind = (dam_sparsity_kind)sk;
+            if (!get_num(L, c, "sparsity", kw, sk != DAM_SPARSITY_2TO4, R_FRAC,
+                         1.0, &op->sparsity))
+                op->sparsity = sk == DAM_SPARSITY_2TO4 ? 0.5 : -1.0;
+            accuracy(L, c, kw, op);
+        } else if (strcmp(k, "prefetch") == 0) {
+            if (!(op = new_op(L, lv, DAM_LEVER_PREFETCH, line)) ||
+                !(c = group(L, e, k, w, 1)))
+                continue;
+            check_keys(L, c, prefetch_keys, kw);
+            get_int(L, c, "loader_workers", kw, 0, 0, 4096,
+                    &op->loader_workers);
+            get_int(L, c, "prefetch_factor", kw, 0, 1, 4096,
+                    &op->prefetch_factor);
+            get_bool(L, c, "pin_memory", kw, 0, &op->pin_memory);
+            get_bool(L, c, "overlap_transfer", kw, 0, &op->overlap_transfer);
+            get_bool(L, c, "overlap_sync", kw, 0, &op->overlap_sync);
+            get_num(L, c, "bucket_mb", kw, 0, R_POS, MB, &op->bucket_bytes);
+        } else if (strcmp(k, "chinchilla") == 0) {
+            if (!(op = new_op(L, lv, DAM_LEVER_CHINCHILLA, line)))
+                continue;
+            op->tokens_per_param = 0.0;
+            if (config_setting_is_group(c)) {
+                check_keys(L, c, chin_keys, kw);
+                get_num(L, c, "tokens_per_param", kw, 0, R_POS, 1.0,
+                        &op->tokens_per_param);
+            } else if (config_setting_type(c) != CONFIG_TYPE_STRING ||
+                       strcmp(config_setting_get_string(c), "optimal") != 0) {
+                dam_diag_error(L->d, L->file, line,
+                               "'%s' must be \"optimal\" or a group { "
+                               "tokens_per_param = ...; }",
+                               kw);
+            }
+        } else if (strcmp(k, "fuse") == 0) {
+            if (!(op = new_op(L, lv, DAM_LEVER_FUSE, line)) ||
+                !(c = group(L, e, k, w, 1)))
+                continue;
+            check_keys(L, c, fuse_keys, kw);
+            get_num(L, c, "fraction", kw, 1, R_UNIT, 1.0, &op->fuse_fraction);
+        } else if (strcmp(k, "cuda_graphs") == 0) {
+            if ((op = new_op(L, lv, DAM_LEVER_CUDA_GRAPHS, line)))
+                get_bool(L, e, k, w, 1, &op->cuda_graphs);
+        } else if (strcmp(k, "data_format") == 0) {
+            if (!(op = new_op(L, lv, DAM_LEVER_DATA_FORMAT, line)) ||
+                !(c = group(L, e, k, w, 1)))
+                continue;
+            check_keys(L, c, format_keys, kw);
+            get_bool(L, c, "sharded", kw, 0, &op->sharded);
+            get_bool(L, c, "decode_on_gpu", kw, 0, &op->decode_on_gpu);
+            get_num(L, c, "gpu_decode_ms", kw, 0, R_NONNEG, MS,
+                    &op->gpu_decode_s);
+        } else if (strcmp(k, "batch_size") == 0) {
+            if ((op = new_op(L, lv, DAM_LEVER_BATCH_SIZE, line)))
+                get_int(L, e, k, w, 1, 1, 100000000, &op->batch_size);
+        } else if (strcmp(k, "distill") == 0) {
+            if (!(op = new_op(L, lv, DAM_LEVER_DISTILL, line)) ||
+                !(c = group(L, e, k, w, 1)))
+                continue;
+            check_keys(L, c, distill_keys, kw);
+            get_num(L, c, "params", kw, 1, R_POS, 1.0, &op->student_params);
+            accuracy(L, c, kw, op);
+        } else if (strcmp(k, "serving") == 0) {
+            if (!(op = new_op(L, lv, DAM_LEVER_SERVING, line)) ||
+                !(c = group(L, e, k, w, 1)))
+                continue;
+            check_keys(L, c, lserving_keys, kw);
+            get_int(L, c, "replicas", kw, 0, 1, 1000000, &op->replicas);
+            get_int(L, c, "max_batch", kw, 0, 1, 1000000, &op->max_batch);
+            get_num(L, c, "batch_timeout_ms", kw, 0, R_NONNEG, MS,
+                    &op->batch_timeout_s);
+            get_int(L, c, "preprocess_workers", kw, 0, 1, 1000000,
+                    &op->preprocess_workers);
+        }
+    }
+    if (lv->nops == 0)
+        dam_diag_error(L->d, L->file, lv->line,
+                       "lever '%s' changes nothing (give e.g. gpu, quantize, "
+                       "prune, prefetch, chinchilla)",
+                       lv->name);
+}
+
+/* ---- the scenario, group by group ------------------------------------ */
+
+static void load_machine(ld *L, const config_setting_t *root,
+                         const dam_catalog *cat, dam_scenario *s)
+{
+    config_setting_t *m = group(L, root, "machine", "", 1);
+    if (!m)
+        return;
+    dam_machine *mc = &s->machine;
+    check_keys(L, m, machine_keys, "machine");
+    load_gpu(L, m, cat, &mc->gpu);
+    get_int(L, m, "gpus_per_node", "machine", 1, 1, 4096, &mc->gpus_per_node);
+    get_int(L, m, "nodes", "machine", 0, 1, 1000000, &mc->nodes);
+    config_setting_t *h = group(L, m, "host", "machine", 1);
+    if (h) {
+        check_keys(L, h, host_keys, "machine.host");
+        get_int(L, h, "cpu_cores", "machine.host", 1, 1, 100000,
+                &mc->cpu_cores);
+        get_num(L, h, "pcie_gbs", "machine.host", 1, R_POS, GB, &mc->pcie_bw);
+        if (get_int(L, h, "gpus_per_pcie_link", "machine.host", 0, 1, 4096,
+                    &mc->gpus_per_pcie_link) &&
+            mc->gpus_per_node > 0 && mc->gpus_per_pcie_link > mc->gpus_per_node)
+            dam_diag_error(L->d, L->file,
+                           line_of(member(L, h, "gpus_per_pcie_link", "", 0)),
+                           "'machine.host.gpus_per_pcie_link' (%d) exceeds "
+                           "'machine.gpus_per_node' (%d)",
+                           mc->gpus_per_pcie_link, mc->gpus_per_node);
+        get_num(L, h, "pageable_fraction", "machine.host", 0, R_UNIT, 1.0,
+                &mc->pageable_fraction);
+    }
+    config_setting_t *st = group(L, m, "storage", "machine", 1);
+    if (st) {
+        check_keys(L, st, storage_keys, "machine.storage");
+        int k = 0;
+        if (get_choice(L, st, "kind", "machine.storage", 0, storage_kinds, &k))
+            mc->storage_kind = (dam_storage_kind)k;
+        get_num(L, st, "read_gbs", "machine.storage", 1, R_POS, GB,
+                &mc->storage_bw);
+        get_num(L, st, "latency_ms", "machine.storage", 0, R_NONNEG, MS,
+                &mc->storage_latency);
+    }
+    int multi_gpu = mc->gpus_per_node > 1, multi_node = mc->nodes > 1;
+    config_setting_t *nw = group(L, m, "network", "machine",
+                                 multi_gpu || multi_node);
+    if (nw) {
+        check_keys(L, nw, network_keys, "machine.network");
+        get_num(L, nw, "intra_busbw_gbs", "machine.network", multi_gpu, R_POS,
+                GB, &mc->intra_busbw);
+        get_num(L, nw, "inter_busbw_gbs", "machine.network", multi_node, R_POS,
+                GB, &mc->inter_busbw);
+        get_num(L, nw, "latency_us", "machine.network", 0, R_NONNEG, US,
+                &mc->net_latency);
+    }
+}
+
+static void load_workload(ld *L, const config_setting_t *root,
+                          const dam_catalog *cat, dam_scenario *s)
+{
+    config_setting_t *w = group(L, root, "workload", "", 1);
+    if (!w)
+        return;
+    dam_workload *wl = &s->workload;
+    check_keys(L, w, workload_keys, "workload");
+    load_model(L, w, cat, &wl->model);
+    int p = DAM_BF16;
+    int have_p = get_choice(L, w, "precision", "workload", 1, prec_names, &p);
+    wl->precision = (dam_precision)p;
+    get_int(L, w, "batch_size", "workload", 1, 1, 100000000, &wl->batch_size);
+    int have_eta = get_num(L, w, "efficiency", "workload", 0, R_UNIT, 1.0,
+                           &wl->eta);
+    get_num(L, w, "memory_efficiency", "workload", 0, R_UNIT, 1.0,
+            &wl->eta_mem);
+    if (!get_int(L, w, "kernels_per_step", "workload", 0, 0, 100000000,
+                 &wl->kernels_per_step))
+        wl->kernels_per_step = wl->model.kernels_per_step;
+    get_num(L, w, "launch_us", "workload", 0, R_NONNEG, US, &wl->launch_s);
+    get_num(L, w, "framework_overhead_ms", "workload", 0, R_NONNEG, MS,
+            &wl->framework_overhead_s);
+    get_bool(L, w, "cuda_graphs", "workload", 0, &wl->cuda_graphs);
+    get_bool(L, w, "activation_recompute", "workload", 0,
+             &wl->activation_recompute);
+    int opt = 0;
+    if (get_choice(L, w, "optimizer", "workload", 0, optimizers, &opt))
+        wl->optimizer_bytes = opt == 0 ? 8.0 : 4.0; /* Adam m+v; SGD momentum */
+    get_num(L, w, "compute_cv", "workload", 0, R_NONNEG, 1.0, &wl->compute_cv);
+    wl->grad_bytes = dam_precision_bytes(wl->precision) >= 4.0 ? 4.0 : 2.0;
+
+    /* Cross-checks against the GPU and the model. */
+    const dam_gpu *g = &s->machine.gpu;
+    int gline = line_of(member(L, w, "precision", "", 0));
+    if (have_p && g->id[0] && g->peak[p] <= 0.0) {
+        char list[128] = "";
+        for (int i = 0; i < DAM_PREC_COUNT; i++)
+            if (g->peak[i] > 0.0) {
+                strncat(list, list[0] ? ", " : "",
+                        sizeof list - strlen(list) - 1);
+                strncat(list, dam_precision_name((dam_precision)i),
+                        sizeof list - strlen(list) - 1);
+            }
+        dam_diag_error(L->d, L->file, gline,
+                       "precision \"%s\" is not supported by GPU \"%s\" "
+                       "(supported: %s)",
+                       prec_names[p], g->id, list);
+    }
+    if (!have_eta && wl->model.id[0] && have_p) {
+        if (wl->model.eta[p] > 0.0)
+            wl->eta = wl->model.eta[p];
+        else
+            dam_diag_error(L->d, L->file, line_of(w),
+                           "model \"%s\" has no calibrated efficiency at "
+                           "\"%s\"; give 'workload.efficiency'",
+                           wl->model.id, prec_names[p]);
+    }
+}
+
+static void load_data(ld *L, const config_setting_t *root, dam_scenario *s,
+                      int required)
+{
+    config_setting_t *d = group(L, root, "data", "", required);
+    dam_data *dt = &s->data;
+    const dam_model_spec *m = &s->workload.model;
+    dt->raw_bytes = m->raw_bytes;
+    dt->input_bytes = m->input_bytes;
+    if (!d)
+        return;
+    check_keys(L, d, data_keys, "data");
+    get_num(L, d, "samples", "data", 1, R_POS, 1.0, &dt->samples);
+    get_num(L, d, "raw_bytes_per_sample", "data", 0, R_NONNEG, 1.0,
+            &dt->raw_bytes);
+    get_num(L, d, "input_bytes_per_sample", "data", 0, R_NONNEG, 1.0,
+            &dt->input_bytes);
+    get_num(L, d, "decode_ms", "data", 0, R_NONNEG, MS, &dt->decode_s);
+    get_num(L, d, "decode_cv", "data", 0, R_NONNEG, 1.0, &dt->decode_cv);
+    int k = 0;
+    if (get_choice(L, d, "decode_dist", "data", 0, dists, &k))
+        dt->decode_dist = (dam_dist_kind)k;
+    get_num(L, d, "epochs", "data", 0, R_POS, 1.0, &dt->epochs);
+    get_bool(L, d, "decode_on_gpu", "data", 0, &dt->decode_on_gpu);
+    get_num(L, d, "gpu_decode_ms", "data", 0, R_NONNEG, MS,
+            &dt->gpu_decode_s);
+    get_bool(L, d, "sharded", "data", 0, &dt->sharded);
+    get_num(L, d, "shard_mb", "data", 0, R_POS, MB, &dt->shard_bytes);
+    get_num(L, d, "tokens", "data", 0, R_POS, 1.0, &s->quality.tokens);
+}
+
+static void load_pipeline(ld *L, const config_setting_t *root,
+                          dam_scenario *s, int required)
+{
+    config_setting_t *p = group(L, root, "pipeline", "", required);
+    if (!p)
+        return;
+    dam_pipeline *pl = &s->pipeline;
+    check_keys(L, p, pipeline_keys, "pipeline");
+    if (get_int(L, p, "loader_workers", "pipeline", 1, 0, 4096,
+                &pl->loader_workers) &&
+        s->machine.cpu_cores > 0 &&
+        pl->loader_workers * s->machine.gpus_per_node > s->machine.cpu_cores)
+        dam_diag_warn(L->d, L->file,
+                      line_of(member(L, p, "loader_workers", "", 0)),
+                      "%d loader workers per GPU x %d GPUs = %d workers on %d "
+                      "cores: they will share cores",
+                      pl->loader_workers, s->machine.gpus_per_node,
+                      pl->loader_workers * s->machine.gpus_per_node,
+                      s->machine.cpu_cores);
+    get_int(L, p, "prefetch_factor", "pipeline", 0, 1, 4096,
+            &pl->prefetch_factor);
+    get_bool(L, p, "pin_memory", "pipeline", 0, &pl->pin_memory);
+    get_bool(L, p, "overlap_transfer", "pipeline", 0, &pl->overlap_transfer);
+    get_num(L, p, "bucket_mb", "pipeline", 0, R_POS, MB, &pl->bucket_bytes);
+    get_bool(L, p, "overlap_sync", "pipeline", 0, &pl->overlap_sync);
+    get_int(L, p, "warmup_steps", "pipeline", 0, 0, 1000000,
+            &pl->warmup_steps);
+    get_int(L, p, "steps", "pipeline", 0, 1, 100000000, &pl->steps);
+    get_int(L, p, "replications", "pipeline", 0, 1, 10000, &pl->replications);
+}
+
+static void load_serving(ld *L, const config_setting_t *root, dam_scenario *s)
+{
+    int required = s->mode == DAM_MODE_SERVING;
+    config_setting_t *v = group(L, root, "serving", "", required);
+    if (!v)
+        return;
+    if (!required) {
+        dam_diag_error(L->d, L->file, line_of(v),
+                       "'serving' is only allowed with scenario.mode = "
+                       "\"serving\"");
+        return;
+    }
+    dam_serving *sv = &s->serving;
+    check_keys(L, v, serving_keys, "serving");
+    int a = 0;
+    get_choice(L, v, "arrival", "serving", 1, arrivals, &a);
+    sv->arrival = (dam_arrival_kind)a;
+    get_num(L, v, "rate_per_s", "serving", a != DAM_ARRIVAL_TRACE, R_POS, 1.0,
+            &sv->rate);
+    get_str(L, v, "trace", "serving", a == DAM_ARRIVAL_TRACE, sv->trace,
+            sizeof sv->trace);
+    get_num(L, v, "preprocess_ms", "serving", 1, R_NONNEG, MS,
+            &sv->preprocess_s);
+    get_num(L, v, "preprocess_cv", "serving", 0, R_NONNEG, 1.0,
+            &sv->preprocess_cv);
+    int k = 0;
+    if (get_choice(L, v, "preprocess_dist", "serving", 0, dists, &k))
+        sv->preprocess_dist = (dam_dist_kind)k;
+    else if (sv->preprocess_cv > 0.0)
+        sv->preprocess_dist = DAM_DIST_LOGNORMAL;
+    get_int(L, v, "preprocess_workers", "serving", 0, 1, 1000000,
+            &sv->preprocess_workers);
+    get_num(L, v, "postprocess_ms", "serving", 0, R_NONNEG, MS,
+            &sv->postprocess_s);
+    get_int(L, v, "max_batch", "serving", 0, 1, 1000000, &sv->max_batch);
+    get_num(L, v, "batch_timeout_ms", "serving", 0, R_NONNEG, MS,
+            &sv->batch_timeout_s);
+    get_int(L, v, "replicas", "serving", 0, 1, 1000000, &sv->replicas);
+    get_num(L, v, "slo_p99_ms", "serving", 1, R_POS, MS, &sv->slo_p99_s);
+    sv->request_bytes = s->workload.model.input_bytes;
+    get_num(L, v, "request_bytes", "serving", 0, R_NONNEG, 1.0,
+            &sv->request_bytes);
+    get_num(L, v, "requests", "serving", 0, R_GE1, 1.0, &sv->requests);
+}
+
+static void load_quality_cost(ld *L, const config_setting_t *root,
+                              dam_scenario *s)
+{
+    dam_quality *q = &s->quality;
+    const dam_model_spec *m = &s->workload.model;
+    snprintf(q->metric, sizeof q->metric, "%s", m->metric);
+    q->value = m->quality;
+    config_setting_t *g = group(L, root, "quality", "", 0);
+    if (g) {
+        check_keys(L, g, quality_keys, "quality");
+        get_str(L, g, "metric", "quality", 1, q->metric, sizeof q->metric);
+        get_num(L, g, "value", "quality", 0, R_ANY, 1.0, &q->value);
+        get_bool(L, g, "higher_is_better", "quality", 0, &q->higher_is_better);
+        get_bool(L, g, "from_scaling_law", "quality", 0, &q->from_scaling_law);
+        get_num(L, g, "tokens", "quality", 0, R_POS, 1.0, &q->tokens);
+        if (q->from_scaling_law)
+            q->higher_is_better = 0;
+    }
+    dam_cost *c = &s->cost;
+    c->gpu_hour_usd = s->machine.gpu.price_hour;
+    config_setting_t *k = group(L, root, "cost", "", 0);
+    if (k) {
+        check_keys(L, k, cost_keys, "cost");
+        get_num(L, k, "gpu_hour_usd", "cost", 0, R_NONNEG, 1.0,
+                &c->gpu_hour_usd);
+        get_num(L, k, "pue", "cost", 0, R_GE1, 1.0, &c->pue);
+        get_num(L, k, "kwh_usd", "cost", 0, R_NONNEG, 1.0, &c->kwh_usd);
+    }
+}
+
+static void load_levers(ld *L, const config_setting_t *root, dam_scenario *s)
+{
+    config_setting_t *lv = member(L, root, "levers", "", 0);
+    if (!lv)
+        return;
+    if (!config_setting_is_list(lv)) {
+        dam_diag_error(L->d, L->file, line_of(lv),
+                       "'levers' must be a list ( {...}, ... ), got %s",
+                       type_name(lv));
+        return;
+    }
+    int n = config_setting_length(lv);
+    if (n > DAM_MAX_LEVERS) {
+        dam_diag_error(L->d, L->file, line_of(lv),
+                       "'levers' holds %d levers, at most %d", n,
+                       DAM_MAX_LEVERS);
+        n = DAM_MAX_LEVERS;
+    }
+    for (int i = 0; i < n; i++) {
+        config_setting_t *e = config_setting_get_elem(lv, (unsigned)i);
+        char w[32];
+        snprintf(w, sizeof w, "levers[%d]", i);
+        if (!config_setting_is_group(e)) {
+            dam_diag_error(L->d, L->file, line_of(e),
+                           "'%s' must be a group, got %s", w, type_name(e));
+            continue;
+        }
+        dam_lever *l = &s->levers[s->nlevers++];
+        load_lever(L, e, l, w);
+        for (int j = 0; j < s->nlevers - 1; j++)
+            if (l->name[0] && strcmp(s->levers[j].name, l->name) == 0)
+                dam_diag_error(L->d, L->file, l->line,
+                               "duplicate lever name \"%s\" (first defined at "
+                               "line %d)",
+                               l->name, s->levers[j].line);
+    }
+}
+
+int dam_scenario_load(dam_scenario *s, const char *path, const char *text,
+                      dam_catalog *cat, dam_diag *d)
+{
+    config_t cfg;
+    defaults(s);
+    snprintf(s->file, sizeof s->file, "%s", path);
+    if (read_config(&cfg, path, text, d) != DAM_OK)
+        return DAM_EINPUT;
+    ld L = {d, path};
+    int before = d->nerr;
+    const config_setting_t *root = config_root_setting(&cfg);
+    check_keys(&L, root, top_keys, "");
+
+    config_setting_t *sc = group(&L, root, "scenario", "", 1);
+    if (sc) {
+        check_keys(&L, sc, scen_keys, "scenario");
+        get_str(&L, sc, "name", "scenario", 1, s->name, sizeof s->name);
+        get_str(&L, sc, "question", "scenario", 1, s->question,
+                sizeof s->question);
+        int m = 0;
+        get_choice(&L, sc, "mode", "scenario", 1, modes, &m);
+        s->mode = (dam_mode)m;
+        int seed = 1;
+        if (get_int(&L, sc, "seed", "scenario", 0, 0, 2147483647L, &seed))
+            s->seed = (unsigned long)seed;
+    }
+    load_catalogs(&L, root, cat);
+    load_machine(&L, root, cat, s);
+    load_workload(&L, root, cat, s);
+    int batchy = s->mode != DAM_MODE_SERVING;
+    load_data(&L, root, s, batchy);
+    load_pipeline(&L, root, s, batchy);
+    if (!batchy) {
+        const char *const only_batch[] = {"data", "pipeline"};
+        for (int i = 0; i < 2; i++) {
+            config_setting_t *x = member(&L, root, only_batch[i], "", 0);
+            if (x)
+                dam_diag_error(d, path, line_of(x),
+                               "'%s' is not used in serving mode (the "
+                               "'serving' group describes requests)",
+                               only_batch[i]);
+        }
+    }
+    load_serving(&L, root, s);
+    load_quality_cost(&L, root, s);
+    load_levers(&L, root, s);
+    config_destroy(&cfg);
+    return d->nerr > before ? DAM_EINPUT : DAM_OK;
+}

@@ -1,0 +1,279 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* json.c: results as JSON through jansson (see json.h). */
+#include "render/json.h"
+
+#include <jansson.h>
+#include <math.h>
+#include <stdlib.h>
+
+#include "render/text.h"
+
+json_t *dam_json_num(double v)
+{
+    return isfinite(v) ? json_real(v) : json_null();
+}
+
+#define NUM(o, k, v) json_object_set_new(o, k, dam_json_num(v))
+#define INT(o, k, v) json_object_set_new(o, k, json_integer(v))
+#define STR(o, k, v) json_object_set_new(o, k, json_string(v))
+#define BOOL(o, k, v) json_object_set_new(o, k, json_boolean(v))
+
+static json_t *stat_json(const dam_stat *st)
+{
+    json_t *o = json_object();
+    NUM(o, "mean", st->mean);
+    NUM(o, "ci95", st->ci95);
+    NUM(o, "sd", st->sd);
+    NUM(o, "p50", st->p50);
+    NUM(o, "p95", st->p95);
+    NUM(o, "p99", st->p99);
+    NUM(o, "min", st->min);
+    NUM(o, "max", st->max);
+    NUM(o, "n", st->n);
+    return o;
+}
+
+json_t *dam_json_scenario(const dam_scenario *s)
+{
+    json_t *o = json_object();
+    STR(o, "file", s->file);
+    STR(o, "name", s->name);
+    STR(o, "question", s->question);
+    STR(o, "mode", dam_mode_name(s->mode));
+    INT(o, "seed", (json_int_t)s->seed);
+    if (s->applied[0])
+        STR(o, "levers_applied", s->applied);
+    json_t *m = json_object();
+    STR(m, "gpu", s->machine.gpu.id);
+    INT(m, "gpus_per_node", s->machine.gpus_per_node);
+    INT(m, "nodes", s->machine.nodes);
+    INT(m, "cpu_cores", s->machine.cpu_cores);
+    NUM(m, "pcie_bytes_per_s", s->machine.pcie_bw);
+    INT(m, "gpus_per_pcie_link", s->machine.gpus_per_pcie_link);
+    STR(m, "storage", dam_storage_name(s->machine.storage_kind));
+    NUM(m, "storage_bytes_per_s", s->machine.storage_bw);
+    NUM(m, "storage_latency_s", s->machine.storage_latency);
+    NUM(m, "intra_busbw_bytes_per_s", s->machine.intra_busbw);
+    NUM(m, "inter_busbw_bytes_per_s", s->machine.inter_busbw);
+    json_object_set_new(o, "machine", m);
+    json_t *w = json_object();
+    STR(w, "model", s->workload.model.id);
+    NUM(w, "params", s->workload.model.params * s->workload.weight_scale);
+    STR(w, "precision", dam_precision_name(s->workload.precision));
+    INT(w, "batch_size", s->workload.batch_size);
+    NUM(w, "efficiency", s->workload.eta);
+    NUM(w, "memory_efficiency", s->workload.eta_mem);
+    INT(w, "kernels_per_step", s->workload.kernels_per_step);
+    NUM(w, "launch_s", s->workload.launch_s);
+    NUM(w, "framework_overhead_s", s->workload.framework_overhead_s);
+    BOOL(w, "cuda_graphs", s->workload.cuda_graphs);
+    json_object_set_new(o, "workload", w);
+    if (s->mode != DAM_MODE_SERVING) {
+        json_t *d = json_object();
+        NUM(d, "samples", s->data.samples);
+        NUM(d, "raw_bytes_per_sample", s->data.raw_bytes);
+        NUM(d, "input_bytes_per_sample", s->data.input_bytes);
+        NUM(d, "decode_s", s->data.decode_s);
+        NUM(d, "epochs", s->data.epochs);
+        json_object_set_new(o, "data", d);
+        json_t *p = json_object();
+        INT(p, "loader_workers", s->pipeline.loader_workers);
+        INT(p, "prefetch_factor", s->pipeline.prefetch_factor);
+        BOOL(p, "pin_memory", s->pipeline.pin_memory);
+        BOOL(p, "overlap_transfer", s->pipeline.overlap_transfer);
+        BOOL(p, "overlap_sync", s->pipeline.overlap_sync);
+        NUM(p, "bucket_bytes", s->pipeline.bucket_bytes);
+        json_object_set_new(o, "pipeline", p);
+    }
+    return o;
+}
+
+json_t *dam_json_result(const dam_scenario *s, const dam_result *r,
+                        const dam_diagnosis *d)
+{
+    json_t *o = json_object();
+    char answer[512];
+    dam_text_answer(answer, sizeof answer, s, r, d);
+    STR(o, "question", s->question);
+    STR(o, "answer", answer);
+    STR(o, "bound", dam_bound_name(r->bound));
+    STR(o, "axis", d->axis);
+    NUM(o, "step_s", r->step);
+    STR(o, "step_source", r->has_sim ? "simulated" : "analytic");
+    INT(o, "gpus", r->gpus);
+    NUM(o, "global_batch", r->global_batch);
+    NUM(o, "throughput_samples_per_s", r->throughput);
+    NUM(o, "throughput_tokens_per_s", r->tokens_per_s);
+    NUM(o, "steps_per_epoch", r->steps_per_epoch);
+    NUM(o, "epoch_s", r->epoch_time);
+    NUM(o, "run_s", r->run_time);
+    NUM(o, "mfu", r->mfu);
+    NUM(o, "io_overhead", r->io_overhead);
+    NUM(o, "model_flops_per_step", r->model_flops_step);
+    NUM(o, "quality", r->quality);
+
+    json_t *terms = json_object();
+    for (int t = 0; t < DAM_TERM_COUNT; t++)
+        NUM(terms, dam_term_name((dam_term)t), r->terms[t]);
+    json_object_set_new(o, "terms_s", terms);
+
+    json_t *il = json_object();
+    NUM(il, "data_s", r->t_data);
+    NUM(il, "transfer_s", r->t_transfer);
+    NUM(il, "compute_s", r->t_compute);
+    NUM(il, "communication_s", r->t_comm);
+    NUM(il, "latency_s", r->t_latency);
+    NUM(il, "t_seq_s", r->t_seq);
+    NUM(il, "t_pipe_s", r->t_pipe);
+    json_object_set_new(o, "iron_law", il);
+
+    json_t *stages = json_array();
+    for (int i = 0; i < r->nstages; i++) {
+        const dam_stage *st = &r->stages[i];
+        json_t *e = json_object();
+        STR(e, "stage", st->name);
+        NUM(e, "d_vol_bytes", st->bytes);
+        NUM(e, "bw_bytes_per_s", st->bw);
+        NUM(e, "d_over_bw_s", st->t_data);
+        NUM(e, "ops", st->ops);
+        NUM(e, "rate", st->rate);
+        NUM(e, "o_over_r_eta_s", st->t_ops);
+        NUM(e, "l_lat_s", st->t_lat);
+        NUM(e, "time_s", st->time);
+        json_array_append_new(stages, e);
+    }
+    json_object_set_new(o, "stages", stages);
+
+    json_t *phases = json_array();
+    for (int i = 0; i < r->nphases; i++) {
+        const dam_phase_result *p = &r->phases[i];
+        json_t *e = json_object();
+        STR(e, "phase", p->name);
+        STR(e, "kind", dam_phase_kind_name(p->kind));
+        NUM(e, "flops", p->flops);
+        NUM(e, "bytes", p->bytes);
+        NUM(e, "intensity_flop_per_byte", p->intensity);
+        NUM(e, "ridge_flop_per_byte", p->ridge);
+        NUM(e, "peak_flops", p->peak);
+        NUM(e, "t_compute_s", p->t_compute);
+        NUM(e, "t_memory_s", p->t_memory);
+        NUM(e, "time_s", p->time);
+        STR(e, "bound", p->memory_bound ? "memory" : "compute");
+        json_array_append_new(phases, e);
+    }
+    json_object_set_new(o, "roofline", phases);
+
+    json_t *mem = json_object();
+    NUM(mem, "weights_bytes", r->memory.weights);
+    NUM(mem, "gradients_bytes", r->memory.gradients);
+    NUM(mem, "optimizer_bytes", r->memory.optimizer);
+    NUM(mem, "activations_bytes", r->memory.activations);
+    NUM(mem, "total_bytes", r->memory.total);
+    NUM(mem, "capacity_bytes", r->memory.capacity);
+    BOOL(mem, "fits", r->memory.fits);
+    NUM(mem, "shortfall_bytes", r->memory.shortfall);
+    json_object_set_new(o, "memory", mem);
+
+    json_t *cost = json_object();
+    NUM(cost, "gpu_hours", r->gpu_hours);
+    NUM(cost, "usd", r->cost_usd);
+    NUM(cost, "kwh", r->energy_kwh);
+    json_object_set_new(o, "cost", cost);
+
+    if (r->has_sim) {
+        json_t *sim = json_object();
+        INT(sim, "replications", r->replications);
+        NUM(sim, "steps_per_replication", r->sim_steps);
+        json_object_set_new(sim, "step_s", stat_json(&r->sim_step));
+        json_object_set_new(sim, "data_wait_s", stat_json(&r->sim_data_wait));
+        NUM(sim, "exposed_transfer_s", r->sim_exposed_transfer);
+        NUM(sim, "exposed_communication_s", r->sim_exposed_comm);
+        NUM(sim, "events", r->events);
+        json_t *acc = json_array();
+        for (int i = 0; i < r->nstage_times; i++) {
+            const dam_stage_time *st = &r->stage_times[i];
+            json_t *e = json_object();
+            STR(e, "stage", st->name);
+            INT(e, "entities", st->entities);
+            NUM(e, "busy_s", st->busy);
+            NUM(e, "idle_s", st->idle);
+            NUM(e, "blocked_s", st->blocked);
+            NUM(e, "starved_s", st->starved);
+            json_array_append_new(acc, e);
+        }
+        json_object_set_new(sim, "accounting", acc);
+        json_object_set_new(o, "simulation", sim);
+    }
+    if (s->mode == DAM_MODE_SERVING) {
+        static const char *const names[6] = {"queue", "batching",
+                                             "preprocess", "transfer",
+                                             "compute", "postprocess"};
+        json_t *sv = json_object();
+        json_object_set_new(sv, "latency_s",
+                            stat_json(&r->serving.latency));
+        json_t *ph = json_object();
+        for (int i = 0; i < 6; i++)
+            json_object_set_new(ph, names[i],
+                                stat_json(&r->serving.phase[i]));
+        json_object_set_new(sv, "phases_s", ph);
+        NUM(sv, "throughput_per_s", r->serving.throughput);
+        NUM(sv, "utilization", r->serving.utilization);
+        NUM(sv, "slo_attainment", r->serving.slo_attainment);
+        NUM(sv, "cost_per_1k_usd", r->serving.cost_per_1k);
+        NUM(sv, "mean_batch", r->serving.mean_batch);
+        NUM(sv, "t_batch1_s", r->serving.t_batch1);
+        NUM(sv, "t_batch_max_s", r->serving.t_batch_max);
+        json_object_set_new(o, "serving", sv);
+    }
+
+    json_t *dg = json_object();
+    STR(dg, "headline", d->headline);
+    json_t *ev = json_array();
+    for (int i = 0; i < d->nevidence; i++)
+        json_array_append_new(ev, json_string(d->evidence[i]));
+    json_object_set_new(dg, "evidence", ev);
+    json_t *sy = json_array();
+    for (int i = 0; i < d->nsymptoms; i++)
+        json_array_append_new(sy, json_string(d->symptoms[i]));
+    json_object_set_new(dg, "symptoms", sy);
+    json_t *wk = json_array(), *ws = json_array();
+    for (int i = 0; i < d->nworks; i++) {
+        json_t *e = json_object();
+        STR(e, "lever", dam_lever_kind_name(d->works[i].kind));
+        STR(e, "why", d->works[i].why);
+        json_array_append_new(wk, e);
+    }
+    for (int i = 0; i < d->nwasted; i++) {
+        json_t *e = json_object();
+        STR(e, "lever", dam_lever_kind_name(d->wasted[i].kind));
+        STR(e, "why", d->wasted[i].why);
+        json_array_append_new(ws, e);
+    }
+    json_object_set_new(dg, "works", wk);
+    json_object_set_new(dg, "wasted", ws);
+    STR(dg, "anti_pattern", d->anti_pattern);
+    json_t *sc = json_array();
+    for (int i = 0; i < d->nscore; i++) {
+        json_t *e = json_object();
+        STR(e, "axis", d->score[i].axis);
+        STR(e, "metric", d->score[i].metric);
+        NUM(e, "value", d->score[i].value);
+        STR(e, "verdict", dam_score_name(d->score[i].verdict));
+        STR(e, "rule", d->score[i].rule);
+        json_array_append_new(sc, e);
+    }
+    json_object_set_new(dg, "scorecard", sc);
+    json_object_set_new(o, "diagnosis", dg);
+    return o;
+}
+
+void dam_json_dump(dam_buf *b, json_t *v)
+{
+    char *text = json_dumps(v, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
+                                   JSON_REAL_PRECISION(10));
+    if (text) {
+        dam_buf_printf(b, "%s\n", text);
+        free(text);
+    }
+    json_decref(v);
+}

@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * json.h: machine-readable output through jansson (escaping and number
+ * formatting done by the library). Every number of the result is there;
+ * a non-finite number is written as null, never as NaN.
+ */
+#ifndef DAM_JSON_H
+#define DAM_JSON_H
+
+#include "render/buf.h"
+#include "solver/diagnose.h"
+
+struct json_t;
+
+/* The scenario's inputs as a JSON object (new reference). */
+struct json_t *dam_json_scenario(const dam_scenario *s);
+/* A result and its diagnosis as a JSON object (new reference). */
+struct json_t *dam_json_result(const dam_scenario *s, const dam_result *r,
+                               const dam_diagnosis *d);
+/* Serialise a JSON value (indent 2, key order kept) into b and release it. */
+void dam_json_dump(dam_buf *b, struct json_t *v);
+/* A number, or null when not finite. */
+struct json_t *dam_json_num(double v);
+
+#endif

@@ -1,0 +1,269 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * text.c: terminal reports. The run report is meant to be read in ten
+ * seconds: question and answer first, then where the step goes (each term
+ * with its share, the binding one marked), the iron law per stage, the
+ * roofline, memory, the diagnosis and the scorecard. Every number comes
+ * from the result; nothing is computed here but shares and unit scaling.
+ */
+#include "render/text.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "render/units.h"
+
+static void rule(dam_buf *b)
+{
+    dam_buf_printf(b, "%s\n",
+                   "------------------------------------------------------"
+                   "------------------------");
+}
+
+/* The one-sentence answer to the scenario's question. */
+void dam_text_answer(char *buf, size_t n, const dam_scenario *s,
+                     const dam_result *r, const dam_diagnosis *d)
+{
+    const char *lead;
+    switch (r->bound) {
+    case DAM_BOUND_DATA:
+    case DAM_BOUND_TRANSFER:
+        lead = "fix the data path first; a faster GPU would idle faster";
+        break;
+    case DAM_BOUND_COMPUTE:
+        lead = "GPU arithmetic binds: a faster GPU, lower precision or less "
+               "work will pay";
+        break;
+    case DAM_BOUND_MEMORY:
+        lead = "HBM bandwidth binds: more bandwidth, narrower types or "
+               "fusion will pay; more FLOP/s alone will not";
+        break;
+    case DAM_BOUND_COMM:
+        lead = "gradient sync binds: overlap, larger buckets or a faster "
+               "network will pay";
+        break;
+    case DAM_BOUND_LATENCY:
+        lead = "fixed overhead binds: fuse, capture graphs or batch more";
+        break;
+    default:
+        lead = "queueing binds: add capacity or cut service time";
+    }
+    snprintf(buf, n, "%s (%s).", lead, d->headline);
+}
+
+void dam_text_run(dam_buf *b, const dam_scenario *s, const dam_result *r,
+                  const dam_diagnosis *d)
+{
+    char t1[48], t2[48], t3[48], t4[48];
+    char answer[512];
+    dam_text_answer(answer, sizeof answer, s, r, d);
+
+    dam_buf_printf(b, "%s\n", s->name);
+    dam_buf_printf(b, "  %s, %d x %s (%d node%s), %s, batch %d per GPU\n",
+                   s->workload.model.name, dam_scenario_gpus(s),
+                   s->machine.gpu.id, s->machine.nodes,
+                   s->machine.nodes == 1 ? "" : "s",
+                   dam_precision_name(s->workload.precision),
+                   s->workload.batch_size);
+    rule(b);
+    dam_buf_printf(b, "Question  %s\n", s->question);
+    dam_buf_printf(b, "Answer    %s\n", answer);
+    dam_buf_printf(b, "Binding   %s  [axis: %s]\n", dam_bound_name(r->bound),
+                   d->axis);
+    rule(b);
+
+    dam_fmt_time(t1, sizeof t1, r->step);
+    dam_fmt_si(t2, sizeof t2, r->throughput, "samples/s");
+    dam_buf_printf(b, "Step %s (%s)   throughput %s", t1,
+                   r->has_sim ? "simulated mean" : "analytic", t2);
+    if (r->tokens_per_s > 0.0 && s->workload.model.seq_len > 1.0) {
+        dam_fmt_si(t3, sizeof t3, r->tokens_per_s, "tokens/s");
+        dam_buf_printf(b, " (%s)", t3);
+    }
+    dam_buf_printf(b, "   MFU %.1f %%\n", r->mfu * 100.0);
+    if (r->has_sim) {
+        dam_fmt_time(t1, sizeof t1, r->sim_step.ci95);
+        dam_fmt_time(t2, sizeof t2, r->sim_step.p50);
+        dam_fmt_time(t3, sizeof t3, r->sim_step.p99);
+        dam_buf_printf(b, "     +- %s (95 %% CI, %d replications x %.0f "
+                          "steps), p50 %s, p99 %s\n",
+                       t1, r->replications, r->sim_steps, t2, t3);
+    }
+    if (s->mode != DAM_MODE_SERVING) {
+        dam_fmt_time(t1, sizeof t1, r->epoch_time);
+        dam_fmt_time(t2, sizeof t2, r->run_time);
+        dam_buf_printf(b, "Epoch %s   run %s (%.4g epochs)   %.4g "
+                          "GPU-hours   $%.0f   %.0f kWh\n",
+                       t1, t2, s->data.epochs, r->gpu_hours, r->cost_usd,
+                       r->energy_kwh);
+    }
+    dam_buf_printf(b, "\nWhere the step goes\n");
+    double step = r->step > 0.0 ? r->step : 1.0;
+    int bind_term = -1;
+    switch (r->bound) {
+    case DAM_BOUND_DATA: bind_term = DAM_TERM_DATA; break;
+    case DAM_BOUND_TRANSFER: bind_term = DAM_TERM_TRANSFER; break;
+    case DAM_BOUND_COMPUTE:
+    case DAM_BOUND_MEMORY: bind_term = DAM_TERM_COMPUTE; break;
+    case DAM_BOUND_COMM: bind_term = DAM_TERM_COMM; break;
+    case DAM_BOUND_LATENCY: bind_term = DAM_TERM_OVERHEAD; break;
+    default: break;
+    }
+    for (int t = 0; t < DAM_TERM_COUNT; t++) {
+        dam_fmt_time(t1, sizeof t1, r->terms[t]);
+        int bar = (int)lround(r->terms[t] / step * 30.0);
+        char bars[32];
+        memset(bars, '#', (size_t)bar);
+        bars[bar] = '\0';
+        dam_buf_printf(b, "  %-22s %10s %6.1f %%  %-30s%s\n",
+                       dam_term_name((dam_term)t), t1,
+                       r->terms[t] / step * 100.0, bars,
+                       t == bind_term ? " <- binds" : "");
+    }
+
+    dam_buf_printf(b, "\nIron law per stage (one GPU, one step)\n");
+    dam_buf_printf(b, "  %-11s %10s %12s %10s %11s %10s %9s %10s\n", "stage",
+                   "D_vol", "BW", "D/BW", "O", "R*eta", "O/(R*eta)", "L_lat");
+    for (int i = 0; i < r->nstages; i++) {
+        const dam_stage *st = &r->stages[i];
+        char v[8][32];
+        dam_fmt_bytes(v[0], 32, st->bytes);
+        dam_fmt_si(v[1], 32, st->bw, "B/s");
+        dam_fmt_time(v[2], 32, st->t_data);
+        if (strcmp(st->name, "decode") == 0) {
+            snprintf(v[3], 32, "%.3g core-s", st->ops);
+            snprintf(v[4], 32, "%.3g cores", st->rate);
+        } else {
+            dam_fmt_si(v[3], 32, st->ops, "FLOP");
+            dam_fmt_si(v[4], 32, st->rate, "FLOP/s");
+        }
+        dam_fmt_time(v[5], 32, st->t_ops);
+        dam_fmt_time(v[6], 32, st->t_lat);
+        dam_buf_printf(b, "  %-11s %10s %12s %10s %11s %10s %9s %10s\n",
+                       st->name, st->bytes > 0 ? v[0] : "-",
+                       st->bw > 0 ? v[1] : "-", st->t_data > 0 ? v[2] : "-",
+                       st->ops > 0 ? v[3] : "-", st->rate > 0 ? v[4] : "-",
+                       st->t_ops > 0 ? v[5] : "-", st->t_lat > 0 ? v[6] : "-");
+    }
+    if (s->mode != DAM_MODE_SERVING) {
+        dam_fmt_time(t1, sizeof t1, r->t_seq);
+        dam_fmt_time(t2, sizeof t2, r->t_pipe);
+        dam_fmt_time(t3, sizeof t3, r->step);
+        dam_buf_printf(b, "  T_seq (no overlap) %s   T_pipe (perfect overlap) "
+                          ">= %s   configured %s\n",
+                       t1, t2, t3);
+    }
+
+    double ridge = dam_gpu_ridge(&s->machine.gpu, s->workload.precision);
+    dam_buf_printf(b, "\nRoofline on %s at %s (ridge %.0f FLOP/byte)\n",
+                   s->machine.gpu.id,
+                   dam_precision_name(s->workload.precision), ridge);
+    for (int i = 0; i < r->nphases; i++) {
+        const dam_phase_result *p = &r->phases[i];
+        dam_fmt_si(t1, sizeof t1, p->flops, "FLOP");
+        dam_fmt_bytes(t2, sizeof t2, p->bytes);
+        dam_fmt_time(t3, sizeof t3, p->time);
+        dam_buf_printf(b, "  %-14s %11s %11s  %8.1f FLOP/B  %-14s %10s\n",
+                       p->name, t1, t2, p->intensity,
+                       p->memory_bound ? "memory-bound" : "compute-bound",
+                       t3);
+    }
+    dam_fmt_bytes(t1, sizeof t1, r->memory.total);
+    dam_fmt_bytes(t2, sizeof t2, r->memory.capacity);
+    dam_fmt_bytes(t3, sizeof t3, r->memory.weights);
+    dam_fmt_bytes(t4, sizeof t4, r->memory.activations);
+    dam_buf_printf(b, "\nMemory %s of %s: %s (weights %s, activations %s)\n",
+                   t1, t2,
+                   r->memory.fits ? "fits" : "DOES NOT FIT", t3, t4);
+    if (!r->memory.fits) {
+        dam_fmt_bytes(t1, sizeof t1, r->memory.shortfall);
+        dam_buf_printf(b, "  short by %s\n", t1);
+    }
+
+    dam_buf_printf(b, "\nDiagnosis (a hypothesis with its evidence)\n");
+    dam_buf_printf(b, "  %s\n", d->headline);
+    for (int i = 0; i < d->nevidence; i++)
+        dam_buf_printf(b, "  - %s\n", d->evidence[i]);
+    for (int i = 0; i < d->nsymptoms; i++)
+        dam_buf_printf(b, "  ! %s\n", d->symptoms[i]);
+    dam_buf_printf(b, "  Works:\n");
+    for (int i = 0; i < d->nworks; i++)
+        dam_buf_printf(b, "    + %-12s %s\n",
+                       dam_lever_kind_name(d->works[i].kind),
+                       d->works[i].why);
+    dam_buf_printf(b, "  Wasted:\n");
+    for (int i = 0; i < d->nwasted; i++)
+        dam_buf_printf(b, "    - %-12s %s\n",
+                       dam_lever_kind_name(d->wasted[i].kind),
+                       d->wasted[i].why);
+    if (d->anti_pattern[0])
+        dam_buf_printf(b, "  Trap to avoid: %s\n", d->anti_pattern);
+
+    dam_buf_printf(b, "\nScorecard\n");
+    for (int i = 0; i < d->nscore; i++) {
+        const dam_score_row *row = &d->score[i];
+        dam_buf_printf(b, "  %-10s %-22s %14s  %-11s (%s)\n", row->axis,
+                       row->metric, row->shown, dam_score_name(row->verdict),
+                       row->rule);
+    }
+}
+
+void dam_text_catalog_gpus(dam_buf *b, const dam_catalog *c)
+{
+    dam_buf_printf(b, "%-18s %8s %8s %8s %8s %8s %6s %7s %7s %6s %7s\n", "id",
+                   "fp32", "tf32", "bf16", "fp8", "int8", "2:4", "HBM",
+                   "GB/s", "TDP", "ridge");
+    dam_buf_printf(b, "%-18s %8s %8s %8s %8s %8s %6s %7s %7s %6s %7s\n", "",
+                   "TFLOP/s", "TFLOP/s", "TFLOP/s", "TFLOP/s", "TOP/s", "",
+                   "GiB", "", "W", "bf16");
+    for (size_t i = 0; i < c->ngpus; i++) {
+        const dam_gpu *g = &c->gpus[i];
+        char v[5][16];
+        const int cols[5] = {DAM_FP32, DAM_TF32, DAM_BF16, DAM_FP8, DAM_INT8};
+        for (int k = 0; k < 5; k++) {
+            if (g->peak[cols[k]] > 0.0)
+                snprintf(v[k], 16, "%.1f", g->peak[cols[k]] / 1e12);
+            else
+                snprintf(v[k], 16, "-");
+        }
+        char ridge[16];
+        double rb = dam_gpu_ridge(g, g->peak[DAM_BF16] > 0 ? DAM_BF16
+                                                           : DAM_FP16);
+        snprintf(ridge, sizeof ridge, "%.0f", rb);
+        dam_buf_printf(b, "%-18s %8s %8s %8s %8s %8s %6s %7.0f %7.0f %6.0f "
+                          "%7s\n",
+                       g->id, v[0], v[1], v[2], v[3], v[4],
+                       g->sparsity_2to4 ? "yes" : "no",
+                       g->mem_bytes / 1073741824.0, g->mem_bw / 1e9, g->tdp_w,
+                       ridge);
+    }
+    dam_buf_printf(b, "\nridge = peak / HBM bandwidth (FLOP per byte) at bf16 "
+                      "(fp16 where bf16 is unsupported); peaks are dense.\n");
+}
+
+void dam_text_catalog_models(dam_buf *b, const dam_catalog *c)
+{
+    dam_buf_printf(b, "%-14s %-12s %10s %8s %12s %7s %10s %s\n", "id",
+                   "family", "params", "seq", "fwd FLOP", "phases", "input B",
+                   "eta (calibrated)");
+    for (size_t i = 0; i < c->nmodels; i++) {
+        const dam_model_spec *m = &c->models[i];
+        char p[32], f[32], in[32], eta[96] = "";
+        dam_fmt_si(p, sizeof p, m->params, "");
+        dam_fmt_si(f, sizeof f, m->flops_per_sample, "");
+        dam_fmt_bytes(in, sizeof in, m->input_bytes);
+        for (int k = 0; k < DAM_PREC_COUNT; k++)
+            if (m->eta[k] > 0.0) {
+                char one[24];
+                snprintf(one, sizeof one, "%s%s %.2f", eta[0] ? ", " : "",
+                         dam_precision_name((dam_precision)k), m->eta[k]);
+                strncat(eta, one, sizeof eta - strlen(eta) - 1);
+            }
+        dam_buf_printf(b, "%-14s %-12s %10s %8.0f %12s %7d %10s %s\n", m->id,
+                       m->family, p, m->seq_len, f, m->nphases, in,
+                       eta[0] ? eta : "-");
+    }
+    dam_buf_printf(b, "\nfwd FLOP per sample (a sample is a sequence of seq "
+                      "tokens for language models).\n");
+}

@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* text.h: terminal reports built into a dam_buf (cli/ prints them). */
+#ifndef DAM_TEXT_H
+#define DAM_TEXT_H
+
+#include "render/buf.h"
+#include "solver/diagnose.h"
+
+/* The run report: question, answer, breakdown, iron law, roofline, memory,
+ * diagnosis, scorecard. */
+void dam_text_run(dam_buf *b, const dam_scenario *s, const dam_result *r,
+                  const dam_diagnosis *d);
+/* The one-sentence answer to the scenario's question, into buf. */
+void dam_text_answer(char *buf, size_t n, const dam_scenario *s,
+                     const dam_result *r, const dam_diagnosis *d);
+/* `damsim catalog gpus` / `models`. */
+void dam_text_catalog_gpus(dam_buf *b, const dam_catalog *c);
+void dam_text_catalog_models(dam_buf *b, const dam_catalog *c);
+
+#endif

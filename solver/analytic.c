@@ -1,0 +1,463 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * analytic.c: the iron law and the roofline, stage by stage (see
+ * analytic.h and MODEL.md sections 1 and 2).
+ *
+ * Conventions. Phase act_bytes in the catalog are at 2 bytes per element;
+ * they scale with the precision's element size. Weights are read once per
+ * pass at the precision's element size. Backward costs twice the forward
+ * FLOPs and bytes (activation gradients and weight gradients); activation
+ * recomputation adds one more forward. The optimizer is a memory-bound
+ * update over fp32 master weights and optimizer state.
+ */
+#include "solver/analytic.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+/* Passes over the forward work in one step: fwd + 2x bwd (+ recompute). */
+static double pass_factor(const dam_scenario *s)
+{
+    if (s->mode != DAM_MODE_TRAINING)
+        return 1.0;
+    return s->workload.activation_recompute ? 4.0 : 3.0;
+}
+
+double dam_analytic_phase_time(const dam_scenario *s, int i, double b,
+                               dam_phase_result *out)
+{
+    const dam_workload *w = &s->workload;
+    const dam_phase *p = &w->model.phases[i];
+    const dam_gpu *g = &s->machine.gpu;
+    double elem = dam_precision_bytes(w->precision);
+    double flops = b * p->flops * w->flops_scale;
+    double bytes = b * p->act_bytes * (elem / 2.0) * w->bytes_scale +
+                   w->model.params * p->weight_frac * elem * w->weight_scale;
+    double peak = g->peak[w->precision];
+    if (p->kind == DAM_PHASE_MATMUL)
+        peak *= w->matmul_peak_scale;
+    double tc = peak > 0.0 ? flops / (peak * w->eta) : 0.0;
+    double tm = bytes / (g->mem_bw * w->eta_mem);
+    if (out) {
+        memset(out, 0, sizeof *out);
+        snprintf(out->name, sizeof out->name, "%s", p->name);
+        out->kind = p->kind;
+        out->flops = flops;
+        out->bytes = bytes;
+        out->intensity = bytes > 0.0 ? flops / bytes : 0.0;
+        out->peak = peak;
+        out->ridge = peak / g->mem_bw;
+        out->t_compute = tc;
+        out->t_memory = tm;
+        out->time = tc > tm ? tc : tm;
+        out->memory_bound = tm > tc;
+    }
+    return tc > tm ? tc : tm;
+}
+
+double dam_analytic_grad_bytes(const dam_scenario *s)
+{
+    const dam_workload *w = &s->workload;
+    return w->model.params * w->weight_scale * w->grad_bytes;
+}
+
+double dam_analytic_allreduce(const dam_scenario *s, double bytes)
+{
+    const dam_machine *m = &s->machine;
+    double t = 0.0;
+    int gn = m->gpus_per_node, nn = m->nodes;
+    /* Hierarchical ring: intra-node over NVLink, then across nodes; nccl
+     * bus bandwidth convention: time = bytes * 2(n-1)/n / busbw. */
+    if (gn > 1 && m->intra_busbw > 0.0)
+        t += bytes * 2.0 * (gn - 1) / gn / m->intra_busbw;
+    if (nn > 1 && m->inter_busbw > 0.0)
+        t += bytes * 2.0 * (nn - 1) / nn / m->inter_busbw;
+    return t;
+}
+
+double dam_analytic_allreduce_latency(const dam_scenario *s)
+{
+    const dam_machine *m = &s->machine;
+    int hops = 0;
+    if (m->gpus_per_node > 1)
+        hops += 2 * (m->gpus_per_node - 1);
+    if (m->nodes > 1)
+        hops += 2 * (m->nodes - 1);
+    return hops * m->net_latency;
+}
+
+double dam_analytic_overhead(const dam_scenario *s)
+{
+    const dam_workload *w = &s->workload;
+    double launches = w->cuda_graphs ? 1.0 : (double)w->kernels_per_step;
+    return launches * w->launch_s + w->framework_overhead_s;
+}
+
+double dam_analytic_optimizer(const dam_scenario *s)
+{
+    if (s->mode != DAM_MODE_TRAINING)
+        return 0.0;
+    const dam_workload *w = &s->workload;
+    double elem = dam_precision_bytes(w->precision);
+    /* read + write master weights and optimizer state, read the gradient,
+     * write the low-precision copy of the weights when there is one */
+    double per_param = 2.0 * (w->master_bytes + w->optimizer_bytes) +
+                       w->grad_bytes + (elem < 4.0 ? elem : 0.0);
+    return w->model.params * w->weight_scale * per_param /
+           (s->machine.gpu.mem_bw * w->eta_mem);
+}
+
+double dam_analytic_h2d_bw(const dam_scenario *s)
+{
+    const dam_machine *m = &s->machine;
+    int share = m->gpus_per_pcie_link < m->gpus_per_node
+                    ? m->gpus_per_pcie_link
+                    : m->gpus_per_node;
+    double bw = m->pcie_bw * (s->pipeline.pin_memory ? 1.0
+                                                     : m->pageable_fraction);
+    return bw / (share > 0 ? share : 1);
+}
+
+double dam_analytic_model_flops(const dam_scenario *s)
+{
+    const dam_workload *w = &s->workload;
+    double f = s->workload.batch_size * w->model.flops_per_sample *
+               w->flops_scale;
+    return s->mode == DAM_MODE_TRAINING ? 3.0 * f : f;
+}
+
+static dam_stage *stage(dam_result *r, const char *name)
+{
+    dam_stage *st = &r->stages[r->nstages++];
+    memset(st, 0, sizeof *st);
+    snprintf(st->name, sizeof st->name, "%s", name);
+    return st;
+}
+
+/* Loader: storage read and CPU decode for one GPU's batch. */
+static double loader(const dam_scenario *s, dam_result *r)
+{
+    const dam_machine *m = &s->machine;
+    const dam_data *d = &s->data;
+    double b = s->workload.batch_size;
+    int gn = m->gpus_per_node;
+    int wk = s->pipeline.loader_workers;
+    double lat_reads = d->sharded && d->shard_bytes > 0.0
+                           ? ceil(b * d->raw_bytes / d->shard_bytes)
+                           : b;
+
+    dam_stage *st = stage(r, "storage");
+    st->bytes = b * d->raw_bytes;
+    st->bw = m->storage_bw / gn; /* every GPU's loader reads at once */
+    st->t_data = st->bytes / st->bw;
+    st->t_lat = lat_reads * m->storage_latency / (wk > 0 ? wk : 1);
+    st->time = st->t_data + st->t_lat;
+
+    dam_stage *dc = stage(r, "decode");
+    double cores = wk > 0 ? wk : 1;
+    double per_gpu_cores = (double)m->cpu_cores / gn;
+    if (cores > per_gpu_cores)
+        cores = per_gpu_cores;
+    dc->ops = d->decode_on_gpu ? 0.0 : b * d->decode_s; /* core-seconds */
+    dc->rate = cores;
+    dc->t_ops = dc->ops / cores;
+    dc->time = dc->t_ops;
+
+    if (wk == 0) /* the training loop loads: read then decode, in series */
+        return st->time + dc->time;
+    /* W workers each build whole batches; the node's cores and storage cap
+     * the rate. Per batch per GPU: */
+    double per_worker = (st->time * wk + dc->ops) / wk;
+    double t = per_worker;
+    if (dc->t_ops > t)
+        t = dc->t_ops;
+    if (st->t_data > t)
+        t = st->t_data;
+    return t;
+}
+
+/* Fill the memory footprint. */
+static void memory(const dam_scenario *s, dam_result *r)
+{
+    const dam_workload *w = &s->workload;
+    dam_memory *m = &r->memory;
+    double elem = dam_precision_bytes(w->precision);
+    double n = w->model.params * w->weight_scale;
+    m->weights = n * elem;
+    if (s->mode == DAM_MODE_TRAINING) {
+        m->gradients = n * w->grad_bytes;
+        m->optimizer = n * (w->optimizer_bytes +
+                            (elem < 4.0 ? w->master_bytes : 0.0));
+        double act = w->batch_size * w->model.act_mem_bytes * (elem / 2.0);
+        /* checkpointing keeps about sqrt(layers) of them (Chen et al. 2016) */
+        if (w->activation_recompute)
+            act /= sqrt((double)w->model.layers);
+        m->activations = act;
+    } else {
+        double b = s->mode == DAM_MODE_SERVING ? s->serving.max_batch
+                                               : w->batch_size;
+        /* inference keeps about one layer's activations live (in + out) */
+        m->activations = 2.0 * b * w->model.act_mem_bytes * (elem / 2.0) /
+                         w->model.layers;
+    }
+    m->total = m->weights + m->gradients + m->optimizer + m->activations;
+    m->capacity = s->machine.gpu.mem_bytes;
+    m->fits = m->total <= m->capacity;
+    m->shortfall = m->fits ? 0.0 : m->total - m->capacity;
+}
+
+/* Cost of running gpus for seconds. */
+static void cost(const dam_scenario *s, dam_result *r, double seconds)
+{
+    double gh = r->gpus * seconds / 3600.0;
+    r->gpu_hours = gh;
+    r->cost_usd = gh * s->cost.gpu_hour_usd;
+    r->energy_kwh = gh * s->machine.gpu.tdp_w * s->cost.pue / 1000.0;
+}
+
+/* Serving: one request's phases at a batch of one (queueing is the DES's). */
+static void solve_serving(const dam_scenario *s, dam_result *r)
+{
+    const dam_serving *v = &s->serving;
+    dam_stage *pre = stage(r, "preprocess");
+    pre->ops = v->preprocess_s;
+    pre->rate = 1.0;
+    pre->t_ops = v->preprocess_s;
+    pre->time = pre->t_ops;
+
+    dam_stage *tr = stage(r, "transfer");
+    tr->bytes = v->request_bytes;
+    tr->bw = dam_analytic_h2d_bw(s);
+    tr->t_data = tr->bytes / tr->bw;
+    tr->time = tr->t_data;
+
+    dam_stage *fw = stage(r, "forward");
+    double t = 0.0;
+    for (int i = 0; i < s->workload.model.nphases; i++) {
+        t += dam_analytic_phase_time(s, i, 1.0, &r->phases[i]);
+        fw->ops += r->phases[i].flops;
+        fw->bytes += r->phases[i].bytes;
+    }
+    r->nphases = s->workload.model.nphases;
+    fw->t_ops = t;
+    fw->rate = fw->ops / (t > 0.0 ? t : 1.0);
+    fw->bw = s->machine.gpu.mem_bw;
+    fw->t_lat = dam_analytic_overhead(s);
+    fw->time = t + fw->t_lat;
+
+    dam_stage *post = stage(r, "postprocess");
+    post->t_ops = v->postprocess_s;
+    post->time = v->postprocess_s;
+
+    r->t_data = pre->time;
+    r->t_transfer = tr->time;
+    r->t_compute = t;
+    r->t_latency = fw->t_lat + post->time;
+    r->t_seq = pre->time + tr->time + fw->time + post->time;
+    double mx = pre->time > tr->time ? pre->time : tr->time;
+    r->t_pipe = (mx > t ? mx : t) + r->t_latency;
+    r->step = r->t_seq;
+    r->terms[DAM_TERM_DATA] = pre->time;
+    r->terms[DAM_TERM_TRANSFER] = tr->time;
+    r->terms[DAM_TERM_COMPUTE] = t;
+    r->terms[DAM_TERM_OVERHEAD] = r->t_latency;
+    r->serving.t_batch1 = fw->time;
+    r->model_flops_step = dam_analytic_model_flops(s) / s->workload.batch_size;
+    double peak = dam_scenario_peak(s);
+    r->mfu = peak > 0.0 ? r->model_flops_step / (r->step * peak) : 0.0;
+    /* A full batch, for the weight-bandwidth versus compute story. */
+    double tb = 0.0;
+    for (int i = 0; i < s->workload.model.nphases; i++)
+        tb += dam_analytic_phase_time(s, i, v->max_batch, NULL);
+    r->serving.t_batch_max = tb + fw->t_lat;
+    r->throughput = v->rate;
+    memory(s, r);
+    double horizon = v->rate > 0.0 ? v->requests / v->rate : 0.0;
+    cost(s, r, horizon);
+    r->serving.cost_per_1k =
+        v->rate > 0.0 ? 1000.0 / v->rate * s->serving.replicas *
+                            s->cost.gpu_hour_usd / 3600.0
+                      : 0.0;
+}
+
+void dam_analytic_solve(const dam_scenario *s, dam_result *r)
+{
+    memset(r, 0, sizeof *r);
+    r->mode = s->mode;
+    r->gpus = dam_scenario_gpus(s);
+    r->global_batch = dam_scenario_global_batch(s);
+    r->quality = s->quality.value;
+    if (s->mode == DAM_MODE_SERVING) {
+        r->gpus = s->serving.replicas;
+        solve_serving(s, r);
+        r->bound = DAM_BOUND_LATENCY;
+        return;
+    }
+    const dam_workload *w = &s->workload;
+    double b = w->batch_size;
+
+    double t_load = loader(s, r);
+
+    dam_stage *tr = stage(r, "transfer");
+    tr->bytes = b * s->data.input_bytes;
+    tr->bw = dam_analytic_h2d_bw(s);
+    tr->t_data = tr->bytes / tr->bw;
+    tr->time = tr->t_data;
+
+    /* Compute phases: forward, and backward as twice the forward. */
+    double fwd = 0.0, mem_time = 0.0;
+    double pf = pass_factor(s);
+    for (int i = 0; i < w->model.nphases; i++) {
+        dam_phase_result *ph = &r->phases[i];
+        double t = dam_analytic_phase_time(s, i, b, ph);
+        fwd += t;
+        ph->flops *= pf;
+        ph->bytes *= pf;
+        ph->t_compute *= pf;
+        ph->t_memory *= pf;
+        ph->time *= pf;
+        if (ph->memory_bound)
+            mem_time += ph->time;
+    }
+    r->nphases = w->model.nphases;
+    dam_stage *fs = stage(r, "forward");
+    dam_stage *bs = NULL;
+    fs->t_ops = fwd;
+    double gpu_decode = s->data.decode_on_gpu ? b * s->data.gpu_decode_s : 0.0;
+    fs->time = fwd + gpu_decode;
+    double bwd = 0.0;
+    if (s->mode == DAM_MODE_TRAINING) {
+        bs = stage(r, "backward");
+        bwd = fwd * (pf - 1.0);
+        bs->t_ops = bwd;
+        bs->time = bwd;
+    }
+    double opt = dam_analytic_optimizer(s);
+    if (s->mode == DAM_MODE_TRAINING) {
+        dam_stage *os = stage(r, "optimizer");
+        double elem = dam_precision_bytes(w->precision);
+        os->bytes = w->model.params * w->weight_scale *
+                    (2.0 * (w->master_bytes + w->optimizer_bytes) +
+                     w->grad_bytes + (elem < 4.0 ? elem : 0.0));
+        os->bw = s->machine.gpu.mem_bw * w->eta_mem;
+        os->t_data = opt;
+        os->time = opt;
+        dam_phase_result *ph = &r->phases[r->nphases++];
+        memset(ph, 0, sizeof *ph);
+        snprintf(ph->name, sizeof ph->name, "optimizer");
+        ph->kind = DAM_PHASE_ELEMENTWISE;
+        ph->bytes = os->bytes;
+        ph->flops = 10.0 * w->model.params * w->weight_scale;
+        ph->intensity = ph->flops / ph->bytes;
+        ph->peak = dam_scenario_peak(s);
+        ph->ridge = ph->peak / s->machine.gpu.mem_bw;
+        ph->t_memory = opt;
+        ph->t_compute = ph->peak > 0.0 ? ph->flops / (ph->peak * w->eta) : 0.0;
+        ph->time = opt;
+        ph->memory_bound = 1;
+        mem_time += opt;
+    }
+    /* Annotate rates of the compute stages for the breakdown table. */
+    for (int i = 0; i < r->nstages; i++) {
+        dam_stage *st = &r->stages[i];
+        if (st == fs || st == bs) {
+            double share = st == fs ? 1.0 : pf - 1.0;
+            st->ops = dam_analytic_model_flops(s) / (s->mode ==
+                      DAM_MODE_TRAINING ? 3.0 : 1.0) * share;
+            st->rate = dam_scenario_peak(s) * w->eta;
+        }
+    }
+    double t_compute = fwd + bwd + opt + gpu_decode;
+
+    /* Gradient sync. */
+    double t_comm = 0.0, exposed_comm = 0.0;
+    if (s->mode == DAM_MODE_TRAINING && r->gpus > 1) {
+        dam_stage *sy = stage(r, "sync");
+        double gbytes = dam_analytic_grad_bytes(s);
+        double nb = ceil(gbytes / s->pipeline.bucket_bytes);
+        if (nb < 1.0)
+            nb = 1.0;
+        sy->bytes = gbytes;
+        double bw_time = dam_analytic_allreduce(s, gbytes);
+        sy->bw = bw_time > 0.0 ? gbytes / bw_time : 0.0;
+        sy->t_data = bw_time;
+        sy->t_lat = nb * dam_analytic_allreduce_latency(s);
+        t_comm = sy->t_data + sy->t_lat;
+        sy->time = t_comm;
+        if (s->pipeline.overlap_sync) {
+            double last = t_comm / nb;
+            double rest = t_comm - bwd * (nb - 1.0) / nb;
+            exposed_comm = last > rest ? last : rest;
+        } else {
+            exposed_comm = t_comm;
+        }
+    }
+
+    double lat = dam_analytic_overhead(s);
+    dam_stage *ov = stage(r, "overhead");
+    ov->t_lat = lat;
+    ov->time = lat;
+
+    r->t_data = t_load;
+    r->t_transfer = tr->time;
+    r->t_compute = t_compute;
+    r->t_comm = t_comm;
+    r->t_latency = lat;
+    r->t_seq = t_load + tr->time + t_compute + t_comm + lat;
+    double mx = t_load;
+    if (tr->time > mx)
+        mx = tr->time;
+    if (t_compute > mx)
+        mx = t_compute;
+    if (t_comm > mx)
+        mx = t_comm;
+    r->t_pipe = mx + lat;
+
+    /* The configured pipeline's steady state. */
+    double gpu = t_compute + lat + exposed_comm;
+    double xfer = s->pipeline.overlap_transfer
+                      ? (tr->time > gpu ? tr->time - gpu : 0.0)
+                      : tr->time;
+    gpu += xfer;
+    double data_wait;
+    if (s->pipeline.loader_workers == 0)
+        data_wait = t_load;
+    else
+        data_wait = t_load > gpu ? t_load - gpu : 0.0;
+    r->terms[DAM_TERM_DATA] = data_wait;
+    r->terms[DAM_TERM_TRANSFER] = xfer;
+    r->terms[DAM_TERM_COMPUTE] = t_compute;
+    r->terms[DAM_TERM_COMM] = exposed_comm;
+    r->terms[DAM_TERM_OVERHEAD] = lat;
+    r->step = data_wait + gpu;
+
+    /* What binds: with a decoupled loader, the loader binds whenever the
+     * GPU waits for it; otherwise the largest term does. */
+    if (s->pipeline.loader_workers > 0 && data_wait > 0.0) {
+        r->bound = DAM_BOUND_DATA;
+    } else {
+        int best = DAM_TERM_DATA;
+        for (int t = 1; t < DAM_TERM_COUNT; t++)
+            if (r->terms[t] > r->terms[best])
+                best = t;
+        static const dam_bound map[DAM_TERM_COUNT] = {
+            DAM_BOUND_DATA, DAM_BOUND_TRANSFER, DAM_BOUND_COMPUTE,
+            DAM_BOUND_COMM, DAM_BOUND_LATENCY};
+        r->bound = map[best];
+        if (r->bound == DAM_BOUND_COMPUTE && mem_time > 0.5 * t_compute)
+            r->bound = DAM_BOUND_MEMORY;
+    }
+
+    r->model_flops_step = dam_analytic_model_flops(s);
+    r->throughput = r->global_batch / r->step;
+    r->tokens_per_s = r->throughput * w->model.seq_len;
+    double peak = dam_scenario_peak(s);
+    r->mfu = peak > 0.0 ? r->model_flops_step / (r->step * peak) : 0.0;
+    r->io_overhead = data_wait / r->step;
+    r->steps_per_epoch = dam_scenario_steps_per_epoch(s);
+    r->epoch_time = r->steps_per_epoch * r->step;
+    r->run_time = r->epoch_time * s->data.epochs;
+    memory(s, r);
+    cost(s, r, r->run_time);
+}

@@ -1,0 +1,340 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * diagnose.c: binding axis, evidence, scorecard and lever advice (see
+ * diagnose.h). The thresholds are the reference texts' screening signals:
+ * I/O overhead investigate above 10 %, strong below 1 %; MFU investigate
+ * below 30 % (large models), strong above 50 %; accelerator utilisation
+ * below 80 % suggests starvation. The works/wasted table follows "What
+ * Works vs. What Is Wasted": a memory-bound step gains nothing from more
+ * FLOP/s, a compute-bound one nothing from more bandwidth, a latency-bound
+ * one nothing from either, and a data-bound one nothing from the GPU at all.
+ */
+#include "solver/diagnose.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+const char *dam_score_name(dam_score s)
+{
+    switch (s) {
+    case DAM_SCORE_STRONG: return "strong";
+    case DAM_SCORE_OK: return "ok";
+    case DAM_SCORE_INVESTIGATE: return "investigate";
+    }
+    return "?";
+}
+
+static void line(char (*arr)[DAM_DIAG_TEXT], int *n, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void line(char (*arr)[DAM_DIAG_TEXT], int *n, const char *fmt, ...)
+{
+    if (*n >= DAM_DIAG_LINES)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(arr[*n], DAM_DIAG_TEXT, fmt, ap);
+    va_end(ap);
+    (*n)++;
+}
+
+/*
+ * Lever kinds against bounds: 1 works (moves the binding term), 0 wasted,
+ * -1 depends on the lever's settings. Rows: bound; columns: lever kind in
+ * dam_lever_kind order (gpu, quantize, prune, prefetch, chinchilla,
+ * precision, fuse, cuda_graphs, data_format, batch_size, distill, serving).
+ */
+static const signed char table[DAM_BOUND_COUNT][DAM_LEVER_KIND_COUNT] = {
+    /* data      */ {0, 0, 0, 1, -1, 0, 0, 0, 1, -1, 0, -1},
+    /* transfer  */ {0, 1, 0, 1, -1, 0, 0, 0, 1, -1, 0, -1},
+    /* compute   */ {1, 1, 1, 0, 1, 1, 0, 0, 0, -1, 1, -1},
+    /* memory    */ {-1, 1, 1, 0, 1, 1, 1, 0, 0, 1, 1, -1},
+    /* comm      */ {-1, 1, 1, 1, -1, 0, 0, 0, 0, 1, 1, -1},
+    /* latency   */ {0, 0, 0, 0, -1, 0, 1, 1, 0, 1, 1, 1},
+    /* queueing  */ {1, 1, 1, 0, 0, 1, 1, 1, 0, 1, 1, 1},
+};
+
+int dam_diagnose_lever_works(const dam_result *r, dam_lever_kind k)
+{
+    if ((unsigned)r->bound >= DAM_BOUND_COUNT ||
+        (unsigned)k >= DAM_LEVER_KIND_COUNT)
+        return -1;
+    return table[r->bound][k];
+}
+
+const char *dam_diagnose_anti_pattern(const dam_result *r, dam_lever_kind k)
+{
+    if (dam_diagnose_lever_works(r, k) != 0)
+        return NULL;
+    int machine = k == DAM_LEVER_GPU;
+    int algorithm = k == DAM_LEVER_PRUNE || k == DAM_LEVER_DISTILL ||
+                    k == DAM_LEVER_QUANTIZE || k == DAM_LEVER_PRECISION;
+    switch (r->bound) {
+    case DAM_BOUND_DATA:
+    case DAM_BOUND_TRANSFER:
+        if (machine)
+            return "the hardware crutch: a faster accelerator behind a slow "
+                   "loader just idles faster";
+        if (algorithm)
+            return "the model twiddle: changing the model while the input "
+                   "pipeline binds";
+        return "optimising a term that does not bind";
+    case DAM_BOUND_COMM:
+        if (algorithm)
+            return "the model twiddle: changing the model while the network "
+                   "binds";
+        return "optimising a term that does not bind";
+    case DAM_BOUND_COMPUTE:
+        if (k == DAM_LEVER_FUSE || k == DAM_LEVER_CUDA_GRAPHS)
+            return "the premature optimiser: kernel work before the "
+                   "operation count is settled";
+        return "more bandwidth for a compute-bound step";
+    case DAM_BOUND_MEMORY:
+        return "more FLOP/s for a memory-bound step";
+    case DAM_BOUND_LATENCY:
+        return "more compute or bandwidth for a latency-bound step";
+    default:
+        return "optimising a term that does not bind";
+    }
+}
+
+/* Why a lever kind works or not, in one line with the numbers. */
+static void reason(const dam_result *r, dam_lever_kind k, int works, char *buf,
+                   size_t n)
+{
+    double step = r->step > 0.0 ? r->step : 1.0;
+    double share_data = r->terms[DAM_TERM_DATA] / step * 100.0;
+    double share_comp = r->terms[DAM_TERM_COMPUTE] / step * 100.0;
+    double share_lat = r->terms[DAM_TERM_OVERHEAD] / step * 100.0;
+    double share_comm = r->terms[DAM_TERM_COMM] / step * 100.0;
+    switch (k) {
+    case DAM_LEVER_GPU:
+        snprintf(buf, n,
+                 works ? "compute is %.0f %% of the step" :
+                         "compute is only %.0f %% of the step; the GPU already "
+                         "waits",
+                 share_comp);
+        break;
+    case DAM_LEVER_PREFETCH:
+        snprintf(buf, n,
+                 works ? "data wait is %.0f %% of the step; more workers, "
+                         "prefetch and overlap hide it" :
+                         "data wait is %.0f %% of the step: nothing to hide",
+                 share_data);
+        break;
+    case DAM_LEVER_DATA_FORMAT:
+        snprintf(buf, n,
+                 works ? "the loader binds (%.0f %% wait): shards and GPU "
+                         "decode cut storage and CPU work" :
+                         "the loader is not binding (%.0f %% wait)",
+                 share_data);
+        break;
+    case DAM_LEVER_FUSE:
+    case DAM_LEVER_CUDA_GRAPHS:
+        snprintf(buf, n,
+                 works ? "launch and framework overhead is %.0f %% of the "
+                         "step" :
+                         "overhead is only %.0f %% of the step",
+                 share_lat);
+        break;
+    case DAM_LEVER_QUANTIZE:
+    case DAM_LEVER_PRECISION:
+    case DAM_LEVER_PRUNE:
+    case DAM_LEVER_DISTILL:
+        snprintf(buf, n,
+                 works ? "GPU work is %.0f %% of the step; fewer or narrower "
+                         "operations shorten it" :
+                         "GPU work is %.0f %% of the step and does not bind",
+                 share_comp + share_comm);
+        break;
+    case DAM_LEVER_BATCH_SIZE:
+        snprintf(buf, n, "larger batches amortise overhead (%.0f %%) and sync "
+                         "(%.0f %%)",
+                 share_lat, share_comm);
+        break;
+    default:
+        snprintf(buf, n, "%s", works ? "moves the binding term" :
+                                       "does not move the binding term");
+    }
+}
+
+static void score(dam_diagnosis *d, const char *axis, const char *metric,
+                  double v, const char *shown, const char *rule, dam_score s)
+{
+    dam_score_row *row = &d->score[d->nscore++];
+    snprintf(row->axis, sizeof row->axis, "%s", axis);
+    snprintf(row->metric, sizeof row->metric, "%s", metric);
+    row->value = v;
+    snprintf(row->shown, sizeof row->shown, "%s", shown);
+    snprintf(row->rule, sizeof row->rule, "%s", rule);
+    row->verdict = s;
+}
+
+static void ms(char *buf, size_t n, double s)
+{
+    snprintf(buf, n, "%.3g ms", s * 1e3);
+}
+
+void dam_diagnose(const dam_scenario *s, const dam_result *r,
+                  dam_diagnosis *d)
+{
+    memset(d, 0, sizeof *d);
+    d->bound = r->bound;
+    snprintf(d->axis, sizeof d->axis, "%s", dam_bound_axis(r->bound));
+    double step = r->step > 0.0 ? r->step : 1.0;
+    char a[32], b[32], c[32];
+
+    /* Headline and evidence. */
+    ms(a, sizeof a, r->step);
+    switch (r->bound) {
+    case DAM_BOUND_DATA:
+        ms(b, sizeof b, r->t_data);
+        ms(c, sizeof c, r->terms[DAM_TERM_COMPUTE] +
+                            r->terms[DAM_TERM_OVERHEAD] +
+                            r->terms[DAM_TERM_COMM]);
+        snprintf(d->headline, sizeof d->headline,
+                 "data-bound: the input pipeline needs %s per batch, the GPU "
+                 "%s; the step is %s",
+                 b, c, a);
+        break;
+    case DAM_BOUND_TRANSFER:
+        ms(b, sizeof b, r->t_transfer);
+        snprintf(d->headline, sizeof d->headline,
+                 "transfer-bound: host-to-device copies take %s of a %s step",
+                 b, a);
+        break;
+    case DAM_BOUND_COMPUTE:
+        ms(b, sizeof b, r->t_compute);
+        snprintf(d->headline, sizeof d->headline,
+                 "compute-bound: GPU arithmetic takes %s of a %s step (MFU "
+                 "%.0f %%)",
+                 b, a, r->mfu * 100.0);
+        break;
+    case DAM_BOUND_MEMORY:
+        ms(b, sizeof b, r->t_compute);
+        snprintf(d->headline, sizeof d->headline,
+                 "memory-bound: GPU time %s of a %s step is mostly HBM "
+                 "traffic below the ridge point",
+                 b, a);
+        break;
+    case DAM_BOUND_COMM:
+        ms(b, sizeof b, r->terms[DAM_TERM_COMM]);
+        snprintf(d->headline, sizeof d->headline,
+                 "communication-bound: %s of exposed gradient all-reduce in a "
+                 "%s step",
+                 b, a);
+        break;
+    case DAM_BOUND_LATENCY:
+        ms(b, sizeof b, r->t_latency);
+        snprintf(d->headline, sizeof d->headline,
+                 "latency-bound: launches and fixed overhead take %s of a %s "
+                 "step",
+                 b, a);
+        break;
+    default:
+        snprintf(d->headline, sizeof d->headline, "%s-bound",
+                 dam_bound_name(r->bound));
+    }
+    for (int t = 0; t < DAM_TERM_COUNT; t++) {
+        if (r->terms[t] <= 0.0)
+            continue;
+        ms(b, sizeof b, r->terms[t]);
+        line(d->evidence, &d->nevidence, "%s %s (%.1f %% of the step)",
+             dam_term_name((dam_term)t), b, r->terms[t] / step * 100.0);
+    }
+    if (s->mode != DAM_MODE_SERVING) {
+        ms(a, sizeof a, r->t_seq);
+        ms(b, sizeof b, r->t_pipe);
+        line(d->evidence, &d->nevidence,
+             "iron law: %s with nothing overlapped, %s with perfect overlap",
+             a, b);
+    }
+    int nmem = 0, ncomp = 0;
+    for (int i = 0; i < r->nphases; i++)
+        *(r->phases[i].memory_bound ? &nmem : &ncomp) += 1;
+    if (r->nphases)
+        line(d->evidence, &d->nevidence,
+             "roofline: %d phase%s compute-bound, %d memory-bound at %s on "
+             "%s",
+             ncomp, ncomp == 1 ? "" : "s", nmem,
+             dam_precision_name(s->workload.precision), s->machine.gpu.id);
+
+    /* Scorecard. */
+    if (s->mode != DAM_MODE_SERVING) {
+        snprintf(a, sizeof a, "%.1f %%", r->io_overhead * 100.0);
+        score(d, "Data", "I/O overhead", r->io_overhead, a,
+              "investigate > 10 %, strong < 1 %",
+              r->io_overhead > 0.10   ? DAM_SCORE_INVESTIGATE
+              : r->io_overhead < 0.01 ? DAM_SCORE_STRONG
+                                      : DAM_SCORE_OK);
+    }
+    snprintf(a, sizeof a, "%.1f %%", r->mfu * 100.0);
+    score(d, "Machine", "MFU", r->mfu, a, "investigate < 30 %, strong > 50 %",
+          r->mfu < 0.30   ? DAM_SCORE_INVESTIGATE
+          : r->mfu > 0.50 ? DAM_SCORE_STRONG
+                          : DAM_SCORE_OK);
+    double lat_share = r->t_latency / step;
+    snprintf(a, sizeof a, "%.1f %%", lat_share * 100.0);
+    score(d, "Algorithm", "launch/overhead share", lat_share, a,
+          "investigate > 10 %, strong < 2 %",
+          lat_share > 0.10   ? DAM_SCORE_INVESTIGATE
+          : lat_share < 0.02 ? DAM_SCORE_STRONG
+                             : DAM_SCORE_OK);
+    double memfrac = r->memory.capacity > 0.0
+                         ? r->memory.total / r->memory.capacity
+                         : 0.0;
+    snprintf(a, sizeof a, "%.0f %% of HBM", memfrac * 100.0);
+    score(d, "Machine", "memory footprint", memfrac, a,
+          "investigate > 100 %, strong < 80 %",
+          memfrac > 1.0   ? DAM_SCORE_INVESTIGATE
+          : memfrac < 0.8 ? DAM_SCORE_STRONG
+                          : DAM_SCORE_OK);
+
+    /* Diagnostic matrix: symptoms with their hypotheses. */
+    double busy = 1.0 - r->terms[DAM_TERM_DATA] / step -
+                  r->terms[DAM_TERM_TRANSFER] / step;
+    if (s->mode != DAM_MODE_SERVING && busy < 0.80)
+        line(d->symptoms, &d->nsymptoms,
+             "low accelerator utilisation (%.0f %% busy): data/host "
+             "starvation; prefetch, parallelise, or cut launches",
+             busy * 100.0);
+    if (r->terms[DAM_TERM_COMM] > 0.10 * step)
+        line(d->symptoms, &d->nsymptoms,
+             "high inter-GPU overhead (%.0f %% exposed all-reduce): bucket "
+             "the all-reduce and overlap it with backward",
+             r->terms[DAM_TERM_COMM] / step * 100.0);
+    if (s->mode == DAM_MODE_TRAINING && r->mfu < 0.30)
+        line(d->symptoms, &d->nsymptoms,
+             "high training cost (MFU %.0f %%): reduce the largest loss or "
+             "resize",
+             r->mfu * 100.0);
+    if (!r->memory.fits) {
+        line(d->symptoms, &d->nsymptoms,
+             "out of memory: %.1f GB needed, %.1f GB on the GPU (short by "
+             "%.1f GB); checkpoint, shard, quantize or shrink the batch",
+             r->memory.total / 1e9, r->memory.capacity / 1e9,
+             r->memory.shortfall / 1e9);
+    }
+    if (s->mode == DAM_MODE_SERVING && s->serving.max_batch == 1)
+        line(d->symptoms, &d->nsymptoms,
+             "batch size one: launch overhead and serial depth may bind");
+
+    /* Levers that work and that are wasted. */
+    for (int k = 0; k < DAM_LEVER_KIND_COUNT; k++) {
+        int w = dam_diagnose_lever_works(r, (dam_lever_kind)k);
+        if (w < 0)
+            continue;
+        if (s->mode != DAM_MODE_SERVING && k == DAM_LEVER_SERVING)
+            continue;
+        if (k == DAM_LEVER_CHINCHILLA)
+            continue;
+        dam_advice *adv = w ? &d->works[d->nworks++] : &d->wasted[d->nwasted++];
+        adv->kind = (dam_lever_kind)k;
+        reason(r, (dam_lever_kind)k, w, adv->why, sizeof adv->why);
+    }
+    const char *ap = dam_diagnose_anti_pattern(r, DAM_LEVER_GPU);
+    if (!ap)
+        ap = dam_diagnose_anti_pattern(r, DAM_LEVER_PRUNE);
+    snprintf(d->anti_pattern, sizeof d->anti_pattern, "%s", ap ? ap : "");
+}

@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * diagnose.h: the D·A·M diagnosis of a solved scenario.
+ *
+ * From a dam_result it names the binding term and axis with the numbers
+ * that support it (a hypothesis with its evidence, never a bare verdict),
+ * screens the scorecard indicators (I/O overhead, MFU, memory fit, launch
+ * share), matches the symptoms of the diagnostic matrix, and sorts lever
+ * kinds into those that move the binding term (works) and those that would
+ * be wasted, naming the anti-pattern. Text is produced here as data (short
+ * strings); cli/ and render/ decide how to show it.
+ */
+#ifndef DAM_DIAGNOSE_H
+#define DAM_DIAGNOSE_H
+
+#include "solver/result.h"
+
+#define DAM_DIAG_LINES 8
+#define DAM_DIAG_TEXT 200
+
+/* Screening verdict of one scorecard indicator. */
+typedef enum {
+    DAM_SCORE_STRONG = 0, /* a strong signal: nothing to chase here */
+    DAM_SCORE_OK,         /* between the thresholds */
+    DAM_SCORE_INVESTIGATE /* past the screening threshold */
+} dam_score;
+
+const char *dam_score_name(dam_score s);
+
+/* One scorecard row. */
+typedef struct dam_score_row {
+    char axis[16];       /* "Data", "Algorithm", "Machine" */
+    char metric[32];     /* "I/O overhead", "MFU", ... */
+    double value;        /* the measured value (fraction or ratio) */
+    char shown[32];      /* value as shown ("12.3 %") */
+    char rule[64];       /* the thresholds ("investigate > 10 %, strong < 1 %") */
+    dam_score verdict;
+} dam_score_row;
+
+/* One lever kind and why it would work or be wasted here. */
+typedef struct dam_advice {
+    dam_lever_kind kind;        /* the lever */
+    char why[DAM_DIAG_TEXT];    /* the reason, with numbers */
+} dam_advice;
+
+typedef struct dam_diagnosis {
+    dam_bound bound;                     /* binding term */
+    char axis[24];                       /* D·A·M axis or boundary */
+    char headline[DAM_DIAG_TEXT];        /* one sentence: what binds and by how much */
+    int nevidence;
+    char evidence[DAM_DIAG_LINES][DAM_DIAG_TEXT]; /* supporting numbers */
+    int nsymptoms;
+    char symptoms[DAM_DIAG_LINES][DAM_DIAG_TEXT]; /* diagnostic-matrix matches */
+    int nscore;
+    dam_score_row score[6];
+    int nworks;
+    dam_advice works[DAM_LEVER_KIND_COUNT];
+    int nwasted;
+    dam_advice wasted[DAM_LEVER_KIND_COUNT];
+    char anti_pattern[DAM_DIAG_TEXT];    /* the trap a wasted lever falls into */
+} dam_diagnosis;
+
+/* Diagnose r (solved from s) into d. */
+void dam_diagnose(const dam_scenario *s, const dam_result *r,
+                  dam_diagnosis *d);
+
+/* Would a lever of this kind move the binding term of r? 1 works, 0 wasted,
+ * -1 when it depends (the lever's own effect decides). */
+int dam_diagnose_lever_works(const dam_result *r, dam_lever_kind k);
+
+/* The named anti-pattern for spending on kind k when r binds elsewhere,
+ * or NULL. */
+const char *dam_diagnose_anti_pattern(const dam_result *r, dam_lever_kind k);
+
+#endif
