@@ -694,14 +694,25 @@ static void load_catalogs(ld *L, const config_setting_t *root,
     if (!c)
         return;
     check_keys(L, c, cat_keys, "catalogs");
-    char p[256], full[512];
-    if (get_str(L, c, "gpus", "catalogs", 0, p, sizeof p)) {
+    static const char *const kinds[2] = {"gpus", "models"};
+    for (int k = 0; k < 2; k++) {
+        char p[256], full[512];
+        if (!get_str(L, c, kinds[k], "catalogs", 0, p, sizeof p))
+            continue;
         relative_to(full, sizeof full, L->file, p);
-        dam_catalog_load_gpus(cat, full, NULL, L->d);
-    }
-    if (get_str(L, c, "models", "catalogs", 0, p, sizeof p)) {
-        relative_to(full, sizeof full, L->file, p);
-        dam_catalog_load_models(cat, full, NULL, L->d);
+        FILE *f = fopen(full, "r");
+        if (!f) {
+            dam_diag_error(L->d, L->file,
+                           line_of(member(L, c, kinds[k], "", 0)),
+                           "cannot read the %s catalog \"%s\"", kinds[k],
+                           full);
+            continue;
+        }
+        fclose(f);
+        if (k == 0)
+            dam_catalog_load_gpus(cat, full, NULL, L->d);
+        else
+            dam_catalog_load_models(cat, full, NULL, L->d);
     }
 }
 
@@ -1090,7 +1101,10 @@ static void load_workload(ld *L, const config_setting_t *root,
     /* Cross-checks against the GPU and the model. */
     const dam_gpu *g = &s->machine.gpu;
     int gline = line_of(member(L, w, "precision", "", 0));
-    if (have_p && g->id[0] && g->peak[p] <= 0.0) {
+    int gpu_known = 0;
+    for (int i = 0; i < DAM_PREC_COUNT; i++)
+        gpu_known |= g->peak[i] > 0.0;
+    if (have_p && gpu_known && g->peak[p] <= 0.0) {
         char list[128] = "";
         for (int i = 0; i < DAM_PREC_COUNT; i++)
             if (g->peak[i] > 0.0) {

@@ -94,9 +94,15 @@ void dam_text_run(dam_buf *b, const dam_scenario *s, const dam_result *r,
         dam_fmt_time(t1, sizeof t1, r->epoch_time);
         dam_fmt_time(t2, sizeof t2, r->run_time);
         dam_buf_printf(b, "Epoch %s   run %s (%.4g epochs)   %.4g "
-                          "GPU-hours   $%.0f   %.0f kWh\n",
-                       t1, t2, s->data.epochs, r->gpu_hours, r->cost_usd,
-                       r->energy_kwh);
+                          "GPU-hours",
+                       t1, t2, s->data.epochs, r->gpu_hours);
+        if (s->cost.gpu_hour_usd > 0.0)
+            dam_buf_printf(b, "   $%.0f", r->cost_usd);
+        else
+            dam_buf_printf(b, "   $ n/a (no price per GPU-hour)");
+        if (s->machine.gpu.tdp_w > 0.0)
+            dam_buf_printf(b, "   %.0f kWh", r->energy_kwh);
+        dam_buf_printf(b, "\n");
     }
     dam_buf_printf(b, "\nWhere the step goes\n");
     double step = r->step > 0.0 ? r->step : 1.0;
@@ -156,7 +162,7 @@ void dam_text_run(dam_buf *b, const dam_scenario *s, const dam_result *r,
     }
 
     double ridge = dam_gpu_ridge(&s->machine.gpu, s->workload.precision);
-    dam_buf_printf(b, "\nRoofline on %s at %s (ridge %.0f FLOP/byte)\n",
+    dam_buf_printf(b, "\nRoofline on %s at %s (ridge %.3g FLOP/byte)\n",
                    s->machine.gpu.id,
                    dam_precision_name(s->workload.precision), ridge);
     for (int i = 0; i < r->nphases; i++) {

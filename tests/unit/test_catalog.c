@@ -1,0 +1,100 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * test_catalog.c: every built-in catalog entry loads, every number is
+ * positive and finite, the required entries are there, ridge points are
+ * what the datasheets imply, and "did you mean" finds near misses.
+ */
+#include <gsl/gsl_errno.h>
+#include <math.h>
+#include <stdio.h>
+
+#include "check.h"
+#include "model/embedded.h"
+#include "model/loader.h"
+
+static int pos(double v)
+{
+    return isfinite(v) && v > 0.0;
+}
+
+int main(void)
+{
+    gsl_set_error_handler_off();
+    dam_catalog cat = {0};
+    dam_diag d;
+    dam_diag_init(&d);
+    int rg = dam_catalog_load_gpus(&cat, "gpus.cfg",
+                                   dam_embedded_find("gpus.cfg")->text, &d);
+    int rm = dam_catalog_load_models(&cat, "models.cfg",
+                                     dam_embedded_find("models.cfg")->text, &d);
+    dam_check_int(rg, DAM_OK, "gpus.cfg loads");
+    dam_check_int(rm, DAM_OK, "models.cfg loads");
+    dam_check_int(d.nerr, 0, "no diagnostics");
+    dam_diag_free(&d);
+
+    const char *const gpus[] = {"V100-SXM2-32GB", "A100-SXM4-40GB",
+                                "A100-SXM4-80GB", "A100-PCIE-80GB",
+                                "H100-SXM5-80GB", "H100-PCIE-80GB",
+                                "H200-SXM-141GB", "L4", "T4", "MI300X"};
+    for (size_t i = 0; i < sizeof gpus / sizeof gpus[0]; i++)
+        dam_check(dam_catalog_gpu(&cat, gpus[i]) != NULL, "GPU %s present",
+                  gpus[i]);
+    for (size_t i = 0; i < cat.ngpus; i++) {
+        const dam_gpu *g = &cat.gpus[i];
+        int any = 0, ok = 1;
+        for (int p = 0; p < DAM_PREC_COUNT; p++) {
+            ok &= isfinite(g->peak[p]) && g->peak[p] >= 0.0;
+            any |= g->peak[p] > 0.0;
+        }
+        dam_check(ok && any && pos(g->mem_bytes) && pos(g->mem_bw) &&
+                      pos(g->pcie_bw) && pos(g->tdp_w) &&
+                      isfinite(g->link_bw) && g->link_bw >= 0.0 &&
+                      g->source[0],
+                  "%s: every number positive and finite, source given",
+                  g->id);
+    }
+    const char *const models[] = {"resnet50", "bert-base", "bert-large",
+                                  "gpt2-xl", "llama2-7b", "llama2-70b"};
+    for (size_t i = 0; i < sizeof models / sizeof models[0]; i++)
+        dam_check(dam_catalog_model(&cat, models[i]) != NULL,
+                  "model %s present", models[i]);
+    int recommender = 0;
+    for (size_t i = 0; i < cat.nmodels; i++) {
+        const dam_model_spec *m = &cat.models[i];
+        int ok = pos(m->params) && pos(m->flops_per_sample) &&
+                 pos(m->seq_len) && m->nphases >= 1 && m->source[0] &&
+                 isfinite(m->input_bytes) && isfinite(m->raw_bytes) &&
+                 m->layers >= 1;
+        for (int k = 0; k < m->nphases; k++)
+            ok &= isfinite(m->phases[k].flops) &&
+                  isfinite(m->phases[k].act_bytes) &&
+                  m->phases[k].weight_frac >= 0.0;
+        int eta = 0;
+        for (int p = 0; p < DAM_PREC_COUNT; p++)
+            eta |= m->eta[p] > 0.0 && m->eta[p] <= 1.0;
+        dam_check(ok && eta, "%s: every number positive and finite, an "
+                             "efficiency and a source given",
+                  m->id);
+        recommender |= m->family[0] == 'r';
+    }
+    dam_check(recommender, "a recommender is in the catalog");
+
+    const dam_gpu *a100 = dam_catalog_gpu(&cat, "A100-SXM4-80GB");
+    if (a100) {
+        dam_check_rel(dam_gpu_ridge(a100, DAM_BF16), 312e12 / 2.039e12, 1e-9,
+                      "A100 bf16 ridge 312e12 / 2.039e12");
+        dam_check(fabs(dam_gpu_ridge(a100, DAM_BF16) - 153.0) < 0.5,
+                  "A100 bf16 ridge is about 153 FLOP/byte");
+        dam_check(a100->peak[DAM_FP8] == 0.0, "A100 has no fp8");
+    }
+    const dam_gpu *h100 = dam_catalog_gpu(&cat, "H100-SXM5-80GB");
+    if (h100)
+        dam_check_rel(dam_gpu_ridge(h100, DAM_BF16), 989.4e12 / 3.35e12, 1e-3,
+                      "H100 SXM bf16 ridge 989.4e12 / 3.35e12");
+    const char *sug = dam_catalog_suggest_gpu(&cat, "a100-sxm4-80");
+    dam_check_str(sug, "A100-SXM4-80GB", "did you mean for a near miss");
+    dam_check(dam_catalog_suggest_gpu(&cat, "TPUv5") == NULL,
+              "no suggestion for something far off");
+    dam_catalog_free(&cat);
+    return dam_check_done();
+}

@@ -1,0 +1,111 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * test_iron_law.c: the analytic solver against the reference text's worked
+ * examples (400 + 167 + 5 = 572 ms, data-bound; 0.17 + 0.64 + 0.05 = 0.86 s,
+ * compute-bound), unit conversion of the loader, and the iron-law ordering
+ * T_pipe <= step <= T_seq on every shipped scenario.
+ */
+#include <gsl/gsl_errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "check.h"
+#include "model/embedded.h"
+#include "model/loader.h"
+#include "solver/analytic.h"
+#include "solver/diagnose.h"
+
+static dam_catalog cat;
+
+static int load(const char *name, dam_scenario *s)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/scenarios/%s", DAM_SOURCE_DIR, name);
+    dam_diag d;
+    dam_diag_init(&d);
+    int rc = dam_scenario_load(s, path, NULL, &cat, &d);
+    for (size_t i = 0; i < d.n; i++)
+        printf("  %s:%d: %s\n", d.items[i].file, d.items[i].line,
+               d.items[i].msg);
+    dam_diag_free(&d);
+    return rc;
+}
+
+int main(void)
+{
+    gsl_set_error_handler_off();
+    dam_diag d;
+    dam_diag_init(&d);
+    dam_catalog_load_gpus(&cat, "gpus.cfg", dam_embedded_find("gpus.cfg")->text,
+                          &d);
+    dam_catalog_load_models(&cat, "models.cfg",
+                            dam_embedded_find("models.cfg")->text, &d);
+    dam_check_int(d.nerr, 0, "built-in catalogs load");
+    dam_diag_free(&d);
+
+    static dam_scenario s;
+    static dam_result r;
+    static dam_diagnosis dg;
+
+    dam_check_int(load("iron-law-data-bound.cfg", &s), DAM_OK,
+                  "data-bound example loads");
+    dam_check_rel(s.machine.storage_bw, 100e6, 1e-12, "read_gbs 0.1 -> 1e8 B/s");
+    dam_check_rel(s.workload.framework_overhead_s, 5e-3, 1e-12,
+                  "framework_overhead_ms 5 -> 0.005 s");
+    dam_analytic_solve(&s, &r);
+    dam_check_rel(r.t_data, 0.400, 1e-12, "data term 40 MB / 100 MB/s = 400 ms");
+    dam_check_rel(r.t_compute, 2e9 / (20e9 * 0.6), 1e-9,
+                  "compute term 2 GFLOP / (20 GFLOP/s * 0.6) = 167 ms");
+    dam_check_rel(r.t_latency, 0.005, 1e-12, "overhead term 5 ms");
+    dam_check_rel(r.t_seq, 0.4 + 2.0 / 12.0 + 0.005, 1e-9, "T_seq = 572 ms");
+    dam_check_rel(r.step, 0.572, 1e-3, "step 572 ms (to the text's rounding)");
+    dam_check_str(dam_bound_name(r.bound), "data", "data-bound label");
+    dam_diagnose(&s, &r, &dg);
+    dam_check_str(dg.axis, "Data", "binding axis Data");
+    dam_check(dam_diagnose_lever_works(&r, DAM_LEVER_GPU) == 0,
+              "a faster GPU is wasted on the data-bound step");
+    dam_check(dam_diagnose_lever_works(&r, DAM_LEVER_PREFETCH) == 1,
+              "prefetching works on the data-bound step");
+    dam_check(strstr(dg.anti_pattern, "hardware crutch") != NULL,
+              "the anti-pattern is named: %s", dg.anti_pattern);
+
+    dam_check_int(load("iron-law-compute-bound.cfg", &s), DAM_OK,
+                  "compute-bound example loads");
+    dam_analytic_solve(&s, &r);
+    dam_check_rel(r.t_data, 0.17, 1e-12, "data term 0.17 s");
+    dam_check_rel(r.t_compute, 0.64, 1e-9, "compute term 0.64 s");
+    dam_check_rel(r.t_latency, 0.05, 1e-12, "overhead term 0.05 s");
+    dam_check_rel(r.step, 0.86, 1e-9, "step 0.86 s");
+    dam_check_str(dam_bound_name(r.bound), "compute", "compute-bound label");
+    dam_check(dam_diagnose_lever_works(&r, DAM_LEVER_GPU) == 1,
+              "a faster GPU works on the compute-bound step");
+
+    /* Overlap: with loader workers the loader runs beside the GPU. */
+    s.pipeline.loader_workers = 1;
+    dam_analytic_solve(&s, &r);
+    dam_check_rel(r.step, 0.64 + 0.05, 1e-9,
+                  "with a loader worker the compute-bound step is 0.69 s");
+    dam_check(r.t_pipe <= r.step + 1e-12 && r.step <= r.t_seq + 1e-12,
+              "T_pipe %.4g <= step %.4g <= T_seq %.4g", r.t_pipe, r.step,
+              r.t_seq);
+
+    const char *const all[] = {"resnet50-dgx-a100.cfg", "iron-law-data-bound.cfg",
+                               "iron-law-compute-bound.cfg"};
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
+        if (load(all[i], &s) != DAM_OK) {
+            dam_check(0, "%s loads", all[i]);
+            continue;
+        }
+        dam_analytic_solve(&s, &r);
+        double sum = 0.0;
+        for (int t = 0; t < DAM_TERM_COUNT; t++)
+            sum += r.terms[t];
+        dam_check_rel(sum, r.step, 1e-12, "terms add up to the step");
+        dam_check(r.t_pipe <= r.step * (1 + 1e-12) &&
+                      r.step <= r.t_seq * (1 + 1e-12),
+                  "%s: T_pipe %.4g <= step %.4g <= T_seq %.4g", all[i],
+                  r.t_pipe, r.step, r.t_seq);
+    }
+    dam_catalog_free(&cat);
+    return dam_check_done();
+}
