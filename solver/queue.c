@@ -21,50 +21,52 @@ struct waiter {
     dam_des_arg item; /* putter: the held item */
 };
 
-/* Ring buffer of elements of size esz; cap is a power of two or 0. */
-struct ring {
-    unsigned char *buf;
-    size_t esz, cap, head, n;
-};
+/* A power-of-two ring buffer of T, doubling when full. The element type is
+ * fixed per ring so copies are plain assignments (no memcpy calls). */
+#define RING(name, T)                                                       \
+    struct name {                                                           \
+        T *buf;                                                             \
+        size_t cap, head, n;                                                \
+    };                                                                      \
+    static void name##_grow(struct name *r)                                 \
+    {                                                                       \
+        size_t ncap = r->cap ? 2 * r->cap : 8;                              \
+        T *nb = dam_malloc(ncap * sizeof *nb);                              \
+        for (size_t i = 0; i < r->n; i++)                                   \
+            nb[i] = r->buf[(r->head + i) & (r->cap - 1)];                   \
+        dam_free(r->buf);                                                   \
+        r->buf = nb;                                                        \
+        r->cap = ncap;                                                      \
+        r->head = 0;                                                        \
+    }                                                                       \
+    static inline void name##_push(struct name *r, T e)                     \
+    {                                                                       \
+        if (r->n == r->cap)                                                 \
+            name##_grow(r);                                                 \
+        r->buf[(r->head + r->n) & (r->cap - 1)] = e;                        \
+        r->n++;                                                             \
+    }                                                                       \
+    static inline T name##_pop(struct name *r)                              \
+    {                                                                       \
+        T e = r->buf[r->head];                                              \
+        r->head = (r->head + 1) & (r->cap - 1);                             \
+        r->n--;                                                             \
+        return e;                                                           \
+    }
+
+RING(iring, dam_des_arg)
+RING(wring, struct waiter)
 
 struct dam_queue {
     dam_des *des;
     size_t capacity;       /* 0 = unbounded */
-    struct ring items;     /* dam_des_arg */
-    struct ring putters;   /* struct waiter, blocked putters */
-    struct ring getters;   /* struct waiter, waiting getters */
+    struct iring items;    /* items held */
+    struct wring putters;  /* blocked putters */
+    struct wring getters;  /* waiting getters */
     double t_last;         /* integrals are up to this time, s */
     dam_queue_stats st;    /* accounting (elapsed filled on read) */
     double t_start;        /* creation or reset time, s */
 };
-
-static void ring_grow(struct ring *r)
-{
-    size_t ncap = r->cap ? 2 * r->cap : 8;
-    unsigned char *nb = dam_malloc(ncap * r->esz);
-    for (size_t i = 0; i < r->n; i++)
-        memcpy(nb + i * r->esz,
-               r->buf + ((r->head + i) & (r->cap - 1)) * r->esz, r->esz);
-    dam_free(r->buf);
-    r->buf = nb;
-    r->cap = ncap;
-    r->head = 0;
-}
-
-static inline void ring_push(struct ring *r, const void *e)
-{
-    if (r->n == r->cap)
-        ring_grow(r);
-    memcpy(r->buf + ((r->head + r->n) & (r->cap - 1)) * r->esz, e, r->esz);
-    r->n++;
-}
-
-static inline void ring_pop(struct ring *r, void *e)
-{
-    memcpy(e, r->buf + r->head * r->esz, r->esz);
-    r->head = (r->head + 1) & (r->cap - 1);
-    r->n--;
-}
 
 /* Bring the integrals up to now. */
 static inline void account(dam_queue *q)
@@ -83,9 +85,6 @@ dam_queue *dam_queue_create(dam_des *des, size_t capacity)
     dam_queue *q = dam_calloc(1, sizeof *q);
     q->des = des;
     q->capacity = capacity;
-    q->items.esz = sizeof(dam_des_arg);
-    q->putters.esz = sizeof(struct waiter);
-    q->getters.esz = sizeof(struct waiter);
     q->t_last = q->t_start = dam_des_now(des);
     return q;
 }
@@ -114,15 +113,14 @@ int dam_queue_put(dam_queue *q, dam_des_arg item, dam_des_fn resume,
 {
     account(q);
     if (q->getters.n > 0) { /* the queue is empty: hand over directly */
-        struct waiter w;
-        ring_pop(&q->getters, &w);
+        struct waiter w = wring_pop(&q->getters);
         q->st.puts++;
         q->st.gets++;
         w.fn(q->des, w.ctx, item);
         return 1;
     }
     if (q->capacity == 0 || q->items.n < q->capacity) {
-        ring_push(&q->items, &item);
+        iring_push(&q->items, item);
         q->st.puts++;
         if (q->items.n > q->st.max_depth)
             q->st.max_depth = q->items.n;
@@ -130,7 +128,7 @@ int dam_queue_put(dam_queue *q, dam_des_arg item, dam_des_fn resume,
     }
     if (resume != NULL) {
         struct waiter w = {resume, ctx, item};
-        ring_push(&q->putters, &w);
+        wring_push(&q->putters, w);
     }
     return 0;
 }
@@ -140,12 +138,11 @@ int dam_queue_get(dam_queue *q, dam_des_arg *out, dam_des_fn resume,
 {
     account(q);
     if (q->items.n > 0) {
-        ring_pop(&q->items, out);
+        *out = iring_pop(&q->items);
         q->st.gets++;
         if (q->putters.n > 0) { /* space freed: admit the first putter */
-            struct waiter w;
-            ring_pop(&q->putters, &w);
-            ring_push(&q->items, &w.item);
+            struct waiter w = wring_pop(&q->putters);
+            iring_push(&q->items, w.item);
             q->st.puts++;
             w.fn(q->des, w.ctx, w.item);
         }
@@ -153,7 +150,7 @@ int dam_queue_get(dam_queue *q, dam_des_arg *out, dam_des_fn resume,
     }
     if (resume != NULL) {
         struct waiter w = {resume, ctx, {0}};
-        ring_push(&q->getters, &w);
+        wring_push(&q->getters, w);
     }
     return 0;
 }
