@@ -1,0 +1,98 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * link.h: capacity-shared links with max-min fair sharing, on the
+ * discrete-event engine (des.h).
+ *
+ * A link has a capacity in units per second (bytes/s for storage, PCIe,
+ * NVLink, network; cores for a CPU pool). A flow carries an amount of work
+ * (units) across one or more links, optionally capped at a rate; at every
+ * instant the rates are the max-min fair allocation (progressive filling)
+ * over all links. When the last unit of a flow is delivered its callback
+ * runs. A CPU pool of c cores is a link of capacity c whose flows are each
+ * capped at 1 (core).
+ *
+ * Two ways of keeping rates, chosen per link and switched automatically:
+ *  - fast (virtual time): the link carries only single-link flows that all
+ *    have the same cap (or none). Then every flow gets r = min(cap, C/n),
+ *    and a virtual clock V (service per flow) advances at r. A flow starting
+ *    at V0 with work w finishes when V reaches V0 + w, so flows sit in a
+ *    heap by that finishing value and the link keeps one completion event.
+ *    A start or an end is O(log n), whatever n is.
+ *  - general: any flow crossing several links, or caps that differ, puts
+ *    the links it touches in this mode. Each flow keeps (remaining, rate,
+ *    last update) and its own completion event; a start or end recomputes
+ *    progressive filling over the connected component of links (through
+ *    shared flows) and moves only the events whose rate changed. Cost
+ *    O(F log F + F L) for F flows and L links in the component. A link
+ *    returns to fast mode once its flows qualify again.
+ *
+ * A link's busy time is the integral of its utilisation (used/capacity),
+ * so busy/elapsed is its mean utilisation.
+ */
+#ifndef DAM_LINK_H
+#define DAM_LINK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/error.h"
+#include "solver/des.h"
+
+/* Most links one flow may cross. */
+#define DAM_LINK_MAXPATH 8
+
+/* A set of links and the flows on them, bound to one simulation (opaque). */
+typedef struct dam_link_net dam_link_net;
+
+/* Names a flow while it runs; 0 names none. */
+typedef uint64_t dam_link_flow;
+
+/* A new, empty network on des. Never NULL. Must not outlive des. */
+dam_link_net *dam_link_net_create(dam_des *des);
+/* Free the network and its flows (no callbacks run); NULL is a no-op. */
+void dam_link_net_free(dam_link_net *net);
+/* Drop every flow (cancelling their events, running no callbacks) and zero
+ * every link's accounting from now; links and capacities stay. */
+void dam_link_net_reset(dam_link_net *net);
+/* 1 (default): use the virtual-time path where it applies; 0: always the
+ * general path (for validating one against the other). Set before flows
+ * start. */
+void dam_link_net_set_fast(dam_link_net *net, int on);
+
+/* Add a link of capacity (units/s, >= 0). Returns its index (0, 1, ...),
+ * or -1 with err filled when capacity is negative or not finite. */
+int dam_link_add(dam_link_net *net, double capacity, dam_error *err);
+
+/* Start a flow of work units over links[0..nlinks-1] (distinct indices,
+ * 1 <= nlinks <= DAM_LINK_MAXPATH) with rate cap (units/s; 0 or +inf for
+ * none). When it completes, done(des, ctx, arg) runs from the event loop.
+ * Zero work completes at now (done runs as an event). The flow's id goes
+ * to *id when id is non-NULL (0 for zero work). Returns DAM_OK, or
+ * DAM_EINPUT with err filled (err may be NULL) on bad arguments. */
+int dam_link_flow_start(dam_link_net *net, const int *links, int nlinks,
+                        double work, double cap, dam_des_fn done, void *ctx,
+                        dam_des_arg arg, dam_link_flow *id, dam_error *err);
+
+/* Current rate of a running flow, units/s (0 when not running). */
+double dam_link_flow_rate(const dam_link_net *net, dam_link_flow id);
+/* Work still to deliver, units (0 when not running). */
+double dam_link_flow_remaining(const dam_link_net *net, dam_link_flow id);
+
+/* Number of links. */
+int dam_link_count(const dam_link_net *net);
+/* Capacity of link, units/s. */
+double dam_link_capacity(const dam_link_net *net, int link);
+/* Flows on link now. */
+size_t dam_link_flows(const dam_link_net *net, int link);
+/* Units/s in use on link now (sum of its flows' rates). */
+double dam_link_used(const dam_link_net *net, int link);
+/* Integral of utilisation (used/capacity) since creation or reset, s. */
+double dam_link_busy(const dam_link_net *net, int link);
+/* Time with at least one flow on link since creation or reset, s. */
+double dam_link_active(const dam_link_net *net, int link);
+/* Units delivered over link since creation or reset. */
+double dam_link_delivered(const dam_link_net *net, int link);
+/* 1 when link is in the virtual-time mode now, 0 in the general mode. */
+int dam_link_is_fast(const dam_link_net *net, int link);
+
+#endif

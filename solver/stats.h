@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * stats.h: streaming statistics of one simulated quantity, and confidence
+ * intervals over replications.
+ *
+ * A dam_stats keeps count, mean, sd, min and max (gsl_rstat) and the p50,
+ * p95 and p99 quantiles by the P-squared algorithm (gsl_rstat_quantile), so
+ * its memory is constant in the number of observations. Quantiles are
+ * estimates (exact only for small counts); fine for reports, not for
+ * validation of tails far beyond p99.
+ */
+#ifndef DAM_STATS_H
+#define DAM_STATS_H
+
+#include <stddef.h>
+
+#include "model/error.h"
+#include "solver/result.h"
+
+/* Streaming accumulator (opaque). */
+typedef struct dam_stats dam_stats;
+
+/* A new, empty accumulator. Never NULL. */
+dam_stats *dam_stats_create(void);
+/* Free; NULL is a no-op. */
+void dam_stats_free(dam_stats *s);
+/* Forget every observation. */
+void dam_stats_reset(dam_stats *s);
+/* Add one observation (NaN is ignored). */
+void dam_stats_add(dam_stats *s, double x);
+/* Observations added. */
+size_t dam_stats_count(const dam_stats *s);
+/* Mean of the observations (0 when none). */
+double dam_stats_mean(const dam_stats *s);
+/* Fill out from the observations: mean, sd, min, max, p50, p95, p99, n;
+ * ci95 is set to 0 (one run has no replication interval). With no
+ * observations every field is 0. */
+void dam_stats_fill(const dam_stats *s, dam_stat *out);
+
+/* Summarise per-replication values x[0..n-1] (e.g. each replication's
+ * mean): out->mean is their mean, sd their sample sd, min/max/p50/p95/p99
+ * over them, n = n, and ci95 the half-width t(0.975, n-1) * sd / sqrt(n)
+ * of Student's interval (0 when n < 2). Returns DAM_OK, or DAM_EINPUT with
+ * err filled (err may be NULL) when n == 0. */
+int dam_stats_replications(const double *x, size_t n, dam_stat *out,
+                           dam_error *err);
+
+#endif

@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * links.c: benchmark of a shared link's cost per flow completion. Usage:
+ * links N. One link of capacity 1 holds n concurrent flows (n = 1,000 and
+ * n = 100,000) of random sizes; each completion starts a new flow, so n
+ * stays constant, until N flows have completed. Prints the wall time per
+ * completion for both n and their ratio (virtual time: should grow no
+ * faster than log n, i.e. ratio well under 100, near log(1e5)/log(1e3)
+ * = 1.67 plus cache effects). Also runs n = 1,000 with mixed caps (general
+ * path, O(n) per event) for comparison.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include <gsl/gsl_errno.h>
+
+#include "solver/des.h"
+#include "solver/link.h"
+#include "solver/rng.h"
+
+struct bench {
+    dam_link_net *net;
+    gsl_rng *r;
+    int link;
+    uint64_t done, target;
+    int mixed;   /* 1: caps differ between flows (general path) */
+};
+
+static void start(struct bench *b);
+
+static void finished(dam_des *des, void *ctx, dam_des_arg arg)
+{
+    struct bench *b = ctx;
+    if (++b->done < b->target)
+        start(b);
+    else
+        dam_des_stop(des);
+}
+
+static void start(struct bench *b)
+{
+    int links[1] = {b->link};
+    double work = 0.5 + gsl_rng_uniform(b->r);
+    double cap = b->mixed ? 1e-6 * (1.0 + (double)(b->done % 7)) : 0.0;
+    dam_link_flow_start(b->net, links, 1, work, cap, finished, b,
+                        dam_des_u(0), NULL, NULL);
+}
+
+static double wall(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* Seconds of wall time per completion with n concurrent flows. */
+static double run(uint64_t n, uint64_t completions, int mixed)
+{
+    dam_des *des = dam_des_create();
+    struct bench b = {dam_link_net_create(des), dam_rng_create(1, 0), 0, 0,
+                      0, mixed};
+    b.link = dam_link_add(b.net, 1.0, NULL);
+    b.target = UINT64_MAX;
+    for (uint64_t i = 0; i < n; i++)
+        start(&b);
+    b.target = completions;
+    double t0 = wall();
+    dam_des_run(des);
+    double dt = wall() - t0;
+    printf("  n = %6llu%s: %llu completions in %.3f s, %.1f ns each, "
+           "link fast path: %s\n", (unsigned long long)n,
+           mixed ? " (mixed caps)" : "", (unsigned long long)b.done, dt,
+           dt / (double)b.done * 1e9,
+           dam_link_is_fast(b.net, b.link) ? "yes" : "no");
+    dam_rng_free(b.r);
+    dam_link_net_free(b.net);
+    dam_des_free(des);
+    return dt / (double)b.done;
+}
+
+int main(int argc, char **argv)
+{
+    gsl_set_error_handler_off();
+    uint64_t n = argc > 1 ? strtoull(argv[1], NULL, 10) : 1000000;
+    printf("links: %llu completions per size\n", (unsigned long long)n);
+    double a = run(1000, n, 0);
+    double b = run(100000, n, 0);
+    printf("per-completion time ratio n=100000 / n=1000: %.2f "
+           "(log ratio %.2f, linear ratio 100)\n", b / a, 5.0 / 3.0);
+    run(1000, n / 100 > 0 ? n / 100 : 1, 1);
+    return 0;
+}

@@ -1,0 +1,176 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * test_des_rng.c: random streams and distributions (solver/rng.h) and
+ * streaming statistics (solver/stats.h): determinism, independence of
+ * streams (common random numbers), sample moments of each distribution,
+ * quantiles, and Student's interval over replications.
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <gsl/gsl_errno.h>
+
+#include "check.h"
+#include "solver/rng.h"
+#include "solver/stats.h"
+
+static void test_streams(void)
+{
+    gsl_rng *a = dam_rng_create(42, 7), *b = dam_rng_create(42, 7);
+    int same = 1;
+    for (int i = 0; i < 1000; i++)
+        same = same && gsl_rng_get(a) == gsl_rng_get(b);
+    dam_check(same, "same seed and stream give the same sequence");
+
+    gsl_rng *c = dam_rng_create(42, 8), *d = dam_rng_create(43, 7);
+    dam_rng_reseed(a, 42, 7);
+    int diff_stream = 0, diff_seed = 0;
+    for (int i = 0; i < 100; i++) {
+        unsigned long x = gsl_rng_get(a);
+        diff_stream += x != gsl_rng_get(c);
+        diff_seed += x != gsl_rng_get(d);
+    }
+    dam_check(diff_stream > 95, "another stream id gives another sequence");
+    dam_check(diff_seed > 95, "another seed gives another sequence");
+
+    /* Common random numbers: stream B's draws do not depend on how many
+     * draws stream A made, nor on the order the streams were created. */
+    gsl_rng *a1 = dam_rng_create(5, 1), *b1 = dam_rng_create(5, 2);
+    gsl_rng *b2 = dam_rng_create(5, 2), *a2 = dam_rng_create(5, 1);
+    for (int i = 0; i < 500; i++)
+        gsl_rng_get(a1); /* A draws a lot in run 1 only */
+    same = 1;
+    for (int i = 0; i < 1000; i++)
+        same = same && gsl_rng_get(b1) == gsl_rng_get(b2);
+    dam_check(same, "drawing from stream A leaves stream B unchanged");
+    dam_check(dam_rng_mix(5, 1) != dam_rng_mix(5, 2) &&
+                  dam_rng_mix(5, 1) != dam_rng_mix(6, 1),
+              "seed mixing separates neighbouring streams");
+    dam_rng_free(a);
+    dam_rng_free(b);
+    dam_rng_free(c);
+    dam_rng_free(d);
+    dam_rng_free(a1);
+    dam_rng_free(a2);
+    dam_rng_free(b1);
+    dam_rng_free(b2);
+    dam_rng_free(NULL);
+}
+
+/* Sample mean and cv of n draws. */
+static void moments(const dam_dist *dist, gsl_rng *r, int n, double *mean,
+                    double *cv, double *lo)
+{
+    double s = 0, s2 = 0, mn = HUGE_VAL;
+    for (int i = 0; i < n; i++) {
+        double x = dam_dist_sample(dist, r);
+        s += x;
+        s2 += x * x;
+        if (x < mn)
+            mn = x;
+    }
+    *mean = s / n;
+    *cv = sqrt(s2 / n - *mean * *mean) / *mean;
+    *lo = mn;
+}
+
+static void test_dists(void)
+{
+    gsl_rng *r = dam_rng_create(2024, 0);
+    double m, cv, lo;
+    const int n = 200000;
+    dam_dist det = {DAM_DIST_DETERMINISTIC, 2.5, 0.3, NULL, 0};
+    dam_check_rel(dam_dist_sample(&det, r), 2.5, 0, "deterministic gives mean");
+    dam_dist ex = {DAM_DIST_EXPONENTIAL, 2.0, 0, NULL, 0};
+    moments(&ex, r, n, &m, &cv, &lo);
+    dam_check_rel(m, 2.0, 0.01, "exponential mean");
+    dam_check_rel(cv, 1.0, 0.01, "exponential cv is 1");
+    dam_dist ln = {DAM_DIST_LOGNORMAL, 3.0, 0.5, NULL, 0};
+    moments(&ln, r, n, &m, &cv, &lo);
+    dam_check_rel(m, 3.0, 0.01, "lognormal mean from (mean, cv)");
+    dam_check_rel(cv, 0.5, 0.02, "lognormal cv from (mean, cv)");
+    dam_dist un = {DAM_DIST_UNIFORM, 1.0, 0.2, NULL, 0};
+    moments(&un, r, n, &m, &cv, &lo);
+    dam_check_rel(m, 1.0, 0.01, "uniform mean");
+    dam_check_rel(cv, 0.2, 0.01, "uniform cv (half-width sqrt(3) cv mean)");
+    dam_check(lo >= 1.0 - sqrt(3.0) * 0.2, "uniform stays in its range");
+    dam_dist nm = {DAM_DIST_NORMAL, 1.0, 0.1, NULL, 0};
+    moments(&nm, r, n, &m, &cv, &lo);
+    dam_check_rel(m, 1.0, 0.01, "normal mean (truncation negligible)");
+    dam_check_rel(cv, 0.1, 0.02, "normal cv");
+    dam_dist nw = {DAM_DIST_NORMAL, 1.0, 1.0, NULL, 0};
+    moments(&nw, r, n, &m, &cv, &lo);
+    dam_check(lo > 0.0, "normal truncated at zero never draws <= 0");
+    dam_check_rel(m, dam_dist_mean(&nw), 0.01,
+                  "truncated normal mean matches its formula");
+    double vals[3] = {1.0, 2.0, 6.0};
+    dam_dist em = {DAM_DIST_EMPIRICAL, 0, 0, vals, 3};
+    int only = 1;
+    for (int i = 0; i < 1000; i++) {
+        double x = dam_dist_sample(&em, r);
+        only = only && (x == 1.0 || x == 2.0 || x == 6.0);
+    }
+    dam_check(only, "empirical draws only the given values");
+    moments(&em, r, n, &m, &cv, &lo);
+    dam_check_rel(m, 3.0, 0.01, "empirical mean");
+    dam_check_rel(dam_dist_mean(&em), 3.0, 1e-12, "empirical dam_dist_mean");
+    dam_dist lz = {DAM_DIST_LOGNORMAL, 3.0, 0.0, NULL, 0};
+    dam_check_rel(dam_dist_sample(&lz, r), 3.0, 0, "cv 0 is deterministic");
+
+    dam_error e;
+    dam_dist bad = {DAM_DIST_UNIFORM, 1.0, 0.9, NULL, 0};
+    dam_check(dam_dist_check(&bad, &e) == DAM_EINPUT,
+              "uniform with cv > 1/sqrt(3) refused: %s", e.msg);
+    dam_dist none = {DAM_DIST_EMPIRICAL, 0, 0, NULL, 0};
+    dam_check(dam_dist_check(&none, &e) == DAM_EINPUT,
+              "empirical without values refused: %s", e.msg);
+    dam_check(dam_dist_check(&ln, &e) == DAM_OK, "lognormal accepted");
+    dam_rng_free(r);
+}
+
+static void test_stats(void)
+{
+    dam_stats *s = dam_stats_create();
+    dam_stat st;
+    /* 1..10000: mean 5000.5, sd sqrt(n(n+1)/12) = 2886.896, p50 ~ 5000. */
+    for (int i = 1; i <= 10000; i++)
+        dam_stats_add(s, (double)((i * 7919) % 10000 + 1));
+    dam_stats_fill(s, &st);
+    dam_check_rel(st.mean, 5000.5, 1e-12, "streaming mean");
+    dam_check_rel(st.sd, sqrt(10000.0 * 10001.0 / 12.0), 1e-9, "streaming sd");
+    dam_check(st.min == 1.0 && st.max == 10000.0, "streaming min and max");
+    dam_check_rel(st.p50, 5000.0, 0.01, "P2 median");
+    dam_check_rel(st.p95, 9500.0, 0.01, "P2 p95");
+    dam_check_rel(st.p99, 9900.0, 0.01, "P2 p99");
+    dam_check_int((long)st.n, 10000, "count");
+    dam_stats_reset(s);
+    dam_stats_fill(s, &st);
+    dam_check(st.n == 0 && st.mean == 0, "reset empties");
+    dam_stats_free(s);
+    dam_stats_free(NULL);
+
+    /* 20 replications 1..20: mean 10.5, sd sqrt(35), t(0.975, 19) =
+     * 2.093024, half-width 2.093024 * 5.91608 / sqrt(20) = 2.768845. */
+    double x[20];
+    for (int i = 0; i < 20; i++)
+        x[i] = (double)(20 - i);
+    dam_stats_replications(x, 20, &st, NULL);
+    dam_check_rel(st.mean, 10.5, 1e-12, "replication mean");
+    dam_check_rel(st.sd, sqrt(35.0), 1e-12, "replication sd");
+    dam_check_rel(st.ci95, 2.093024 * sqrt(35.0) / sqrt(20.0), 1e-6,
+                  "95 % CI half-width by Student's t");
+    dam_check_rel(st.p50, 10.5, 1e-12, "replication median");
+    dam_error e;
+    dam_check(dam_stats_replications(x, 0, &st, &e) == DAM_EINPUT,
+              "no replications refused: %s", e.msg);
+}
+
+int main(void)
+{
+    gsl_set_error_handler_off();
+    test_streams();
+    test_dists();
+    test_stats();
+    return dam_check_done();
+}
