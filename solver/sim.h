@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * sim.h: the discrete-event simulations of a scenario, built on the engine
+ * (des.h, link.h, queue.h, rng.h, stats.h). Training and offline inference
+ * run the pipeline of MODEL.md section 2 (sim_training.c); serving runs the
+ * request pipeline of section 4 (sim_serving.c). Both fill the simulated
+ * fields of a dam_result that the analytic solver filled first, so the
+ * report shows bounds and simulation side by side, and the diagnosis runs on
+ * simulated numbers.
+ */
+#ifndef DAM_SIM_H
+#define DAM_SIM_H
+
+#include "model/error.h"
+#include "solver/result.h"
+#include "solver/trace.h"
+
+/* How to simulate. Zero fields take the scenario's values. */
+typedef struct dam_sim_options {
+    unsigned long seed;   /* base seed; 0 = scenario's */
+    int have_seed;        /* 1 when seed overrides the scenario's */
+    int replications;     /* independent replications (0 = scenario's) */
+    int steps;            /* measured steps (training) or requests (serving); 0 = scenario's */
+    int warmup;           /* steps excluded (-1 = scenario's) */
+    int trace_steps;      /* steps to record into the trace (0 = none) */
+} dam_sim_options;
+
+/*
+ * Simulate a training or inference scenario. r must hold the analytic
+ * solution of s (dam_analytic_solve); the simulated fields are added and
+ * r->step, r->terms, r->bound and the derived figures are replaced by the
+ * simulated ones. trace may be NULL. Returns DAM_OK or an error code with
+ * err filled.
+ */
+int dam_sim_training(const dam_scenario *s, const dam_sim_options *opt,
+                     dam_result *r, dam_trace *trace, dam_error *err);
+
+/* Simulate a serving scenario (same contract). */
+int dam_sim_serving(const dam_scenario *s, const dam_sim_options *opt,
+                    dam_result *r, dam_trace *trace, dam_error *err);
+
+#endif
