@@ -122,6 +122,12 @@ static const char *suggest(const char *id, const char *(*key)(const void *, size
     }
     if (!best)
         return NULL;
+    /* a prefix of a longer id ("H100-SXM5" for "H100-SXM5-80GB") */
+    for (size_t i = 0; i < n; i++) {
+        const char *k = key(arr, i);
+        if (strlen(id) >= 3 && strncasecmp(k, id, strlen(id)) == 0)
+            return k;
+    }
     size_t la = strlen(id), lb = strlen(best);
     size_t lim = (la > lb ? la : lb) / 3;
     if (lim < 2)
@@ -162,4 +168,16 @@ double dam_model_phase_flops(const dam_model_spec *m)
     for (int i = 0; i < m->nphases; i++)
         f += m->phases[i].flops;
     return f;
+}
+
+double dam_model_eta(const dam_model_spec *m, const char *gpu,
+                     dam_precision p)
+{
+    if ((unsigned)p >= DAM_PREC_COUNT)
+        return 0.0;
+    for (int i = 0; i < m->ngpu_eta; i++)
+        if (strcasecmp(m->gpu_eta[i].gpu, gpu) == 0 &&
+            m->gpu_eta[i].eta[p] > 0.0)
+            return m->gpu_eta[i].eta[p];
+    return m->eta[p];
 }

@@ -88,6 +88,11 @@ typedef struct dam_model_spec {
     int layers;                   /* layers (gradient buckets fill in reverse layer order) */
     int kernels_per_step;         /* kernel launches per training step, 0 = derive */
     double eta[DAM_PREC_COUNT];   /* calibrated compute efficiency per precision; 0 = none */
+    int ngpu_eta;                 /* entries used in gpu_eta */
+    struct {
+        char gpu[DAM_ID_MAX];         /* a GPU id this calibration is for */
+        double eta[DAM_PREC_COUNT];   /* efficiency per precision on it; 0 = none */
+    } gpu_eta[4];                 /* per-GPU calibrations, preferred over eta */
     double quality;               /* reference quality (e.g. top-1 %), 0 = none */
     char metric[32];              /* its metric */
     char source[DAM_SOURCE_MAX];  /* where size and FLOPs come from */
@@ -118,6 +123,9 @@ size_t dam_edit_distance(const char *a, const char *b);
 
 /* Ridge point of a GPU at a precision: peak / mem_bw, FLOP per byte (0 if unsupported). */
 double dam_gpu_ridge(const dam_gpu *g, dam_precision p);
+/* The calibrated efficiency of model m on GPU gpu at precision p: the
+ * per-GPU entry when there is one, else the model's default; 0 = none. */
+double dam_model_eta(const dam_model_spec *m, const char *gpu, dam_precision p);
 /* Sum of phase FLOPs (the forward FLOPs per sample). */
 double dam_model_phase_flops(const dam_model_spec *m);
 

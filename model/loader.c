@@ -353,8 +353,8 @@ static void parse_gpu(ld *L, const config_setting_t *gs, dam_gpu *g,
 static const char *const model_keys[] = {
     "id", "name", "base", "family", "params", "seq_len", "flops_per_sample",
     "input_bytes", "raw_bytes", "activation_bytes", "layers",
-    "kernels_per_step", "phases", "efficiency", "quality", "source",
-    "efficiency_source", NULL};
+    "kernels_per_step", "phases", "efficiency", "gpu_efficiency", "quality",
+    "source", "efficiency_source", NULL};
 static const char *const phase_keys[] = {"name", "kind", "flops", "act_bytes",
                                          "weight_frac", NULL};
 static const char *const phase_kinds[] = {"matmul", "attention", "elementwise",
@@ -462,6 +462,41 @@ static void parse_model(ld *L, const config_setting_t *ms, dam_model_spec *m,
         check_keys(L, ef, prec_names, ew);
         for (int p = 0; p < DAM_PREC_COUNT; p++)
             get_num(L, ef, prec_names[p], ew, 0, R_UNIT, 1.0, &m->eta[p]);
+    }
+    config_setting_t *ge = member(L, ms, "gpu_efficiency", where, 0);
+    if (ge) {
+        char gw[96];
+        path_join(gw, sizeof gw, where, "gpu_efficiency");
+        int n = config_setting_is_list(ge) ? config_setting_length(ge) : -1;
+        if (n < 0 || n > 4) {
+            dam_diag_error(L->d, L->file, line_of(ge),
+                           "'%s' must be a list of at most 4 groups { gpu = "
+                           "\"...\"; bf16 = ...; }",
+                           gw);
+            n = 0;
+        }
+        static const char *const ge_keys[] = {"gpu",  "fp32", "tf32", "fp16",
+                                              "bf16", "fp8",  "int8", NULL};
+        m->ngpu_eta = 0;
+        for (int i = 0; i < n; i++) {
+            config_setting_t *e = config_setting_get_elem(ge, (unsigned)i);
+            char ew[112];
+            snprintf(ew, sizeof ew, "%s[%d]", gw, i);
+            if (!config_setting_is_group(e)) {
+                dam_diag_error(L->d, L->file, line_of(e),
+                               "'%s' must be a group, got %s", ew,
+                               type_name(e));
+                continue;
+            }
+            check_keys(L, e, ge_keys, ew);
+            int k = m->ngpu_eta++;
+            memset(&m->gpu_eta[k], 0, sizeof m->gpu_eta[k]);
+            get_str(L, e, "gpu", ew, 1, m->gpu_eta[k].gpu,
+                    sizeof m->gpu_eta[k].gpu);
+            for (int p = 0; p < DAM_PREC_COUNT; p++)
+                get_num(L, e, prec_names[p], ew, 0, R_UNIT, 1.0,
+                        &m->gpu_eta[k].eta[p]);
+        }
     }
     config_setting_t *qs = group(L, ms, "quality", where, 0);
     if (qs) {
@@ -1119,8 +1154,9 @@ static void load_workload(ld *L, const config_setting_t *root,
                        prec_names[p], g->id, list);
     }
     if (!have_eta && wl->model.id[0] && have_p) {
-        if (wl->model.eta[p] > 0.0)
-            wl->eta = wl->model.eta[p];
+        double e = dam_model_eta(&wl->model, g->id, (dam_precision)p);
+        if (e > 0.0)
+            wl->eta = e;
         else
             dam_diag_error(L->d, L->file, line_of(w),
                            "model \"%s\" has no calibrated efficiency at "

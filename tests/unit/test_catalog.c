@@ -69,15 +69,22 @@ int main(void)
             ok &= isfinite(m->phases[k].flops) &&
                   isfinite(m->phases[k].act_bytes) &&
                   m->phases[k].weight_frac >= 0.0;
-        int eta = 0;
         for (int p = 0; p < DAM_PREC_COUNT; p++)
-            eta |= m->eta[p] > 0.0 && m->eta[p] <= 1.0;
-        dam_check(ok && eta, "%s: every number positive and finite, an "
-                             "efficiency and a source given",
+            ok &= isfinite(m->eta[p]) && m->eta[p] >= 0.0 && m->eta[p] <= 1.0;
+        dam_check(ok, "%s: every number positive and finite, efficiencies "
+                      "in (0, 1], a source given",
                   m->id);
         recommender |= m->family[0] == 'r';
     }
     dam_check(recommender, "a recommender is in the catalog");
+    const dam_model_spec *rn = dam_catalog_model(&cat, "resnet50");
+    if (rn) {
+        dam_check(dam_model_eta(rn, "A100-SXM4-80GB", DAM_BF16) > 0.0,
+                  "resnet50 has a bf16 efficiency on A100");
+        dam_check(dam_model_eta(rn, "V100-SXM2-32GB", DAM_FP16) !=
+                      dam_model_eta(rn, "A100-SXM4-80GB", DAM_FP16),
+                  "a per-GPU efficiency overrides the default");
+    }
 
     const dam_gpu *a100 = dam_catalog_gpu(&cat, "A100-SXM4-80GB");
     if (a100) {
