@@ -191,6 +191,24 @@ static int flag_set(const ctx *c, int v, const char *what, int *err)
     return 1;
 }
 
+/* A "did you mean" for a GPU id: the catalog's edit-distance suggestion,
+ * else the first id that contains the typed one (a shortened name such as
+ * "H100-SXM5"), case-insensitively. NULL when nothing is close. */
+static const char *near_gpu(const dam_catalog *cat, const char *id)
+{
+    const char *near = dam_catalog_suggest_gpu(cat, id);
+    size_t n = strlen(id);
+    if (near || n < 3)
+        return near;
+    for (size_t i = 0; i < cat->ngpus; i++) {
+        const char *k = cat->gpus[i].id;
+        for (; *k; k++)
+            if (strncasecmp(k, id, n) == 0)
+                return cat->gpus[i].id;
+    }
+    return NULL;
+}
+
 /* ---- ops ----------------------------------------------------------------- */
 
 static int op_gpu(const ctx *c, const dam_lever_op *op,
@@ -204,7 +222,7 @@ static int op_gpu(const ctx *c, const dam_lever_op *op,
         if (!cat)
             return fail(c, "no GPU catalog to look up '%s' in", op->gpu);
         if (!g) {
-            const char *near = dam_catalog_suggest_gpu(cat, op->gpu);
+            const char *near = near_gpu(cat, op->gpu);
             if (near)
                 return fail(c, "unknown gpu '%s' (did you mean '%s'?)",
                             op->gpu, near);
