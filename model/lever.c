@@ -232,6 +232,12 @@ static int op_gpu(const ctx *c, const dam_lever_op *op,
             return unsupported(c, s->workload.precision, g);
         double old_link = m->gpu.link_bw;
         m->gpu = *g;
+        /* The price follows the GPU: the lever's, else the catalog's; an
+         * unknown price (0) keeps the old one. */
+        if (op->gpu_hour_usd > 0.0)
+            s->cost.gpu_hour_usd = op->gpu_hour_usd;
+        else if (g->price_hour > 0.0)
+            s->cost.gpu_hour_usd = g->price_hour;
         if (old_link > 0.0 && g->link_bw > 0.0)
             m->intra_busbw *= g->link_bw / old_link;
         if (s->workload.sparsity_kind == DAM_SPARSITY_2TO4)
@@ -635,7 +641,7 @@ int dam_lever_apply(const dam_scenario *in, const dam_lever *lever,
 /* The keys of "key=value", the op kind each makes, and what options it
  * takes after a comma. */
 typedef enum {
-    OPT_NONE = 0, OPT_DELTA, OPT_FIT, OPT_SHARD, OPT_DECODE
+    OPT_NONE = 0, OPT_DELTA, OPT_FIT, OPT_SHARD, OPT_DECODE, OPT_PRICE
 } opt_kind;
 
 static const struct {
@@ -643,7 +649,7 @@ static const struct {
     dam_lever_kind kind;
     opt_kind opt;
 } keys[] = {
-    {"gpu", DAM_LEVER_GPU, OPT_NONE},
+    {"gpu", DAM_LEVER_GPU, OPT_PRICE},
     {"gpus", DAM_LEVER_GPU, OPT_NONE},
     {"gpus_per_node", DAM_LEVER_GPU, OPT_NONE},
     {"nodes", DAM_LEVER_GPU, OPT_NONE},
@@ -671,7 +677,7 @@ static const struct {
 #define NKEYS (sizeof keys / sizeof keys[0])
 
 static const char *const opt_names[] = {"", "delta", "fit", "shard_mb",
-                                        "gpu_decode_ms"};
+                                        "gpu_decode_ms", "gpu_hour_usd"};
 
 /* Closest of n words to w, or NULL when none is close (as catalog.c). */
 static const char *closest(const char *w, const char *const *words, size_t n)
@@ -909,6 +915,11 @@ static int parse_option(const char *kv, opt_kind ok, char *opt,
         if (parse_num(v, &x) != 0 || !(x > 0.0))
             break;
         op->gpu_decode_s = x * 1e-3;
+        return DAM_OK;
+    case OPT_PRICE:
+        if (parse_num(v, &x) != 0 || !(x > 0.0))
+            break;
+        op->gpu_hour_usd = x;
         return DAM_OK;
     case OPT_NONE:
         break;

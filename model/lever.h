@@ -21,8 +21,10 @@
  * Per op kind (moves: the iron-law variables; mem: memory footprint;
  * quality: quality.value, in the scenario's metric):
  *
- * gpu          machine.gpu := catalog entry (R_peak, HBM BW, memory, TDP,
- *              price); intra-node busbw scales with the NVLink ratio of new
+ * gpu          machine.gpu := catalog entry (R_peak, HBM BW, memory, TDP);
+ *              cost.gpu_hour_usd := the op's gpu_hour_usd, else the new
+ *              entry's price_hour (kept when that is 0: unknown);
+ *              intra-node busbw scales with the NVLink ratio of new
  *              to old GPU; gpus_per_node / nodes / gpus scale out or in (BW
  *              of the all-reduce, number of replicas). eta, eta_mem and every
  *              loader, storage, PCIe and inter-node field are kept. A 2:4-
@@ -143,7 +145,7 @@ int dam_levers_apply_all(const dam_scenario *in, const dam_lever *levers,
 /* Parse one command-line lever "key=value[,option=value...]" into a lever
  * of one op, named after the string. Keys and values:
  *
- *   gpu=ID                      swap the GPU (checked at apply time)
+ *   gpu=ID[,gpu_hour_usd=X]     swap the GPU (checked at apply time)
  *   gpus=N  gpus_per_node=N  nodes=N     scale out / in
  *   quantize=P[,delta=X]        P in fp16 bf16 fp8 int8
  *   precision=P[,delta=X]       P in fp32 tf32 fp16 bf16 fp8 int8

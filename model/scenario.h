@@ -217,6 +217,8 @@ typedef struct dam_lever_op {
     int gpus;                 /* gpu: total GPUs (nodes follow), <= 0 = keep */
     double shard_bytes;       /* data_format: bytes per shard, <= 0 = keep */
     int fit;                  /* chinchilla: a dam_scaling_fit_id, 0 = Hoffmann 2022 */
+    double gpu_hour_usd;      /* gpu: price of the new GPU, USD per GPU-hour,
+                                 <= 0 = its catalog price_hour */
 } dam_lever_op;
 
 #define DAM_LEVER_MAX_OPS 8

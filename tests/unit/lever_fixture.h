@@ -54,6 +54,7 @@ static inline void fixture_catalog(dam_catalog *cat)
     fixture_gpu(&cat->gpus[1], "H100-SXM5-80GB", 67e12, 494.7e12, 989.4e12,
                 989.4e12, 1978.9e12, 1978.9e12, 3350e9, 900e9, 700.0, 1);
     cat->gpus[1].mem_bytes = 80.0 * 1073741824.0;
+    cat->gpus[1].price_hour = 3.0; /* fixture prices, not quotes */
     fixture_gpu(&cat->gpus[2], "V100-SXM2-32GB", 15.7e12, 0.0, 125e12, 0.0,
                 0.0, 0.0, 900e9, 300e9, 300.0, 0);
     cat->gpus[2].mem_bytes = 32.0 * 1073741824.0;

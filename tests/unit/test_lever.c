@@ -58,6 +58,13 @@ static void test_gpu(const dam_catalog *cat)
     dam_check_rel(out->machine.storage_bw, in->machine.storage_bw, 0.0,
                   "gpu: storage kept");
     dam_check_str(out->applied, "H100", "gpu: applied names the lever");
+    dam_check_rel(out->cost.gpu_hour_usd, 3.0, 0.0,
+                  "gpu H100: price follows the catalog entry");
+    dam_check_rel(out->machine.gpu.tdp_w, 700.0, 0.0, "gpu H100: TDP");
+    op->gpu_hour_usd = 4.5;
+    dam_check_int(apply(in, &l, cat, out, &err), DAM_OK, "gpu H100 $4.5");
+    dam_check_rel(out->cost.gpu_hour_usd, 4.5, 0.0,
+                  "gpu H100: the lever's price wins");
 
     /* Unknown id: did you mean. */
     snprintf(op->gpu, sizeof op->gpu, "H100-SXM5-80G");

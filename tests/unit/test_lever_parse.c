@@ -40,6 +40,8 @@ static void test_good(void)
               "gpu id");
     dam_check_str(lv.name, "gpu=H100-SXM5-80GB", "name is the string");
     dam_check_int(lv.line, 0, "command-line lever: line 0");
+    op = ok("gpu=H100-SXM5-80GB,gpu_hour_usd=4.5");
+    dam_check_rel(op->gpu_hour_usd, 4.5, 0.0, "gpu with a price");
     op = ok("gpus=16");
     dam_check_int(op->gpus, 16, "gpus 16");
     dam_check_int(op->nodes, -1, "gpus: nodes unset");
