@@ -49,8 +49,16 @@ int dam_cli_emit(dam_cli *c, const dam_buf *b);
 void dam_cli_catalog_json(dam_buf *b, const dam_catalog *cat, int gpus,
                           int models);
 
+/* The solver the options ask for (analytic, or simulated by default once
+ * the simulator is in), as a what-if solver callback. */
+#include "solver/whatif.h"
+void dam_cli_solver(dam_cli *c, dam_whatif_solver *fn, void **ctx);
+/* The what-if of path (NULL: the embedded flagship). */
+int dam_cli_whatif(dam_cli *c, const char *path);
+
 /* Subcommands: each returns the exit code. */
 int dam_cmd_run(dam_cli *c);
+int dam_cmd_whatif(dam_cli *c);
 int dam_cmd_flagship(dam_cli *c);
 
 #endif

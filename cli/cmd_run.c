@@ -67,7 +67,23 @@ int dam_cmd_flagship(dam_cli *c)
                 c->args[0]);
         return 2;
     }
-    return run_one(c, NULL);
+    return dam_cli_whatif(c, NULL);
+}
+
+/* The analytic solver as a what-if callback. */
+static int solve_analytic(const dam_scenario *s, void *ctx, dam_result *r,
+                          dam_error *err)
+{
+    (void)ctx;
+    (void)err;
+    dam_analytic_solve(s, r);
+    return DAM_OK;
+}
+
+void dam_cli_solver(dam_cli *c, dam_whatif_solver *fn, void **ctx)
+{
+    *fn = solve_analytic;
+    *ctx = c;
 }
 
 void dam_cli_catalog_json(dam_buf *b, const dam_catalog *cat, int gpus,

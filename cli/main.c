@@ -31,6 +31,7 @@ static const char usage_text[] =
     "                         scenario (ResNet-50 on a DGX A100: would H100s "
     "help?)\n"
     "  run SCENARIO           breakdown, D.A.M diagnosis and scorecard\n"
+    "  whatif SCENARIO        each lever alone and combined\n"
     "  catalog [gpus|models]  what the catalogs hold\n"
     "  check SCENARIO         validate only\n"
     "\n"
@@ -324,6 +325,7 @@ typedef struct command {
 
 static const command commands[] = {
     {"run", dam_cmd_run},
+    {"whatif", dam_cmd_whatif},
     {"catalog", cmd_catalog},
     {"check", cmd_check},
     {NULL, NULL}};

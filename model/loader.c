@@ -881,7 +881,8 @@ static void defaults(dam_scenario *s)
 /* ---- levers ---------------------------------------------------------- */
 
 static const char *const lever_keys[] = {
-    "name", "gpu", "gpus_per_node", "nodes", "quantize", "prune", "prefetch",
+    "name", "gpu", "gpus_per_node", "nodes", "gpu_hour_usd", "quantize",
+    "prune", "prefetch",
     "chinchilla", "precision", "fuse", "cuda_graphs", "data_format",
     "batch_size", "distill", "serving", NULL};
 static const char *const quantize_keys[] = {"precision", "accuracy_delta",
@@ -939,6 +940,15 @@ static void load_lever(ld *L, const config_setting_t *e, dam_lever *lv,
         if (strcmp(k, "gpu") == 0) {
             if ((op = new_op(L, lv, DAM_LEVER_GPU, line)))
                 get_str(L, e, "gpu", w, 1, op->gpu, sizeof op->gpu);
+        } else if (strcmp(k, "gpu_hour_usd") == 0) {
+            /* the price of the GPU this lever moves to: joins its gpu op */
+            dam_lever_op *g = NULL;
+            for (int j = 0; j < lv->nops; j++)
+                if (lv->ops[j].kind == DAM_LEVER_GPU)
+                    g = &lv->ops[j];
+            if (!g && !(g = new_op(L, lv, DAM_LEVER_GPU, line)))
+                continue;
+            get_num(L, e, k, w, 1, R_POS, 1.0, &g->gpu_hour_usd);
         } else if (strcmp(k, "gpus_per_node") == 0 || strcmp(k, "nodes") == 0) {
             if ((op = new_op(L, lv, DAM_LEVER_GPU, line)))
                 get_int(L, e, k, w, 1, 1, 1000000,

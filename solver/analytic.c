@@ -12,6 +12,8 @@
  */
 #include "solver/analytic.h"
 
+#include "model/quality.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -207,13 +209,19 @@ static void memory(const dam_scenario *s, dam_result *r)
     m->shortfall = m->fits ? 0.0 : m->total - m->capacity;
 }
 
-/* Cost of running gpus for seconds. */
+/* Cost of running the result's GPUs for seconds (model/quality.c). */
 static void cost(const dam_scenario *s, dam_result *r, double seconds)
 {
-    double gh = r->gpus * seconds / 3600.0;
-    r->gpu_hours = gh;
-    r->cost_usd = gh * s->cost.gpu_hour_usd;
-    r->energy_kwh = gh * s->machine.gpu.tdp_w * s->cost.pue / 1000.0;
+    dam_quality_cost c;
+    double price = s->cost.gpu_hour_usd > 0.0 ? s->cost.gpu_hour_usd
+                                              : s->machine.gpu.price_hour;
+    double pue = s->cost.pue > 0.0 ? s->cost.pue : 1.0;
+    if (dam_quality_run_cost(r->gpus, seconds, price, s->machine.gpu.tdp_w,
+                             pue, s->cost.kwh_usd, &c, NULL) != DAM_OK)
+        memset(&c, 0, sizeof c);
+    r->gpu_hours = c.gpu_hours;
+    r->cost_usd = c.usd;
+    r->energy_kwh = c.kwh;
 }
 
 /* Serving: one request's phases at a batch of one (queueing is the DES's). */
@@ -287,7 +295,7 @@ void dam_analytic_solve(const dam_scenario *s, dam_result *r)
     r->mode = s->mode;
     r->gpus = dam_scenario_gpus(s);
     r->global_batch = dam_scenario_global_batch(s);
-    r->quality = s->quality.value;
+    r->quality = dam_quality_after(s);
     if (s->mode == DAM_MODE_SERVING) {
         r->gpus = s->serving.replicas;
         solve_serving(s, r);
