@@ -202,6 +202,13 @@ void dam_axis_format(char *buf, size_t n, double v, double step, double ref,
     if (num[0] == '-' && strspn(num + 1, "0.") == strlen(num + 1))
         memmove(num, num + 1, strlen(num)); /* "-0.0" -> "0.0" */
 
+    /* a zero needs no prefix where the prefix is glued to the number */
+    if (strspn(num, "-0.") == strlen(num) &&
+        (unit == DAM_AXIS_COUNT || unit == DAM_AXIS_USD ||
+         unit == DAM_AXIS_PLAIN)) {
+        snprintf(num, sizeof num, "0");
+        e3 = emin > 0 ? emin : 0;
+    }
     int pi = (e3 - emin) / 3;
     switch (unit) {
     case DAM_AXIS_SECONDS:

@@ -306,8 +306,8 @@ static void draw_key(cairo_t *cr, const dam_legend_item *it, double x,
             double d[2] = {4, 2.5};
             cairo_set_dash(cr, d, 2, 0);
         }
-        cairo_move_to(cr, x - 3, y);
-        cairo_line_to(cr, x + s + 3, y);
+        cairo_move_to(cr, x - 2, y);
+        cairo_line_to(cr, x + s + 1, y);
         cairo_stroke(cr);
         break;
     case DAM_KEY_MARKER:
@@ -377,12 +377,15 @@ int dam_draw_axis_prepare(cairo_t *cr, dam_draw_axis *a,
                              "axis \"%s\": cannot show the range [%g, %g]%s",
                              spec->title ? spec->title : "", lo, hi,
                              spec->log ? " on a log scale" : "");
-    double per = vertical ? 34.0 : 58.0;
+    double per = vertical ? 30.0 : 58.0;
     size_t maxt = (size_t)(length / per);
     if (maxt < 3)
         maxt = 3;
     if (maxt > 10)
         maxt = 10;
+    /* exact ends drop the ticks outside them: ask for room for two */
+    if (spec->exact)
+        maxt += 2;
 
     if (!spec->log) {
         dam_axis_ticks(lo, hi, maxt, t, &n, &step);

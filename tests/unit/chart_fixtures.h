@@ -167,7 +167,7 @@ static void fx_chinchilla_fill(fx_chinchilla *f)
         f->curves[c].optimum = best;
     }
     f->chart.title = "Is a 7B model right for 1e21 FLOP? No: the optimum "
-                     "is near 1B parameters";
+                     "is about 2B parameters";
     f->chart.subtitle = "Iso-FLOP curves of the Hoffmann et al. (2022) fit; "
                         "dots mark each budget's optimum";
     f->chart.curves = f->curves;
