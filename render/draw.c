@@ -64,10 +64,11 @@ void dam_draw_set_ink(cairo_t *cr, dam_color c)
 
 void dam_draw_font(cairo_t *cr, dam_font f)
 {
-    static const double size[] = {14.0, 10.0, 9.5, 8.5, 8.0,
-                                  8.0,  20.0, 11.0, 11.0};
+    static const double size[] = {14.0, 10.0, 9.5,  8.5, 8.0,
+                                  8.0,  20.0, 11.0, 11.0, 9.5};
     int bold = f == DAM_FONT_TITLE || f == DAM_FONT_NOTE_BOLD ||
-               f == DAM_FONT_HEADING || f == DAM_FONT_BODY_BOLD;
+               f == DAM_FONT_HEADING || f == DAM_FONT_BODY_BOLD ||
+               f == DAM_FONT_AXIS_BOLD;
     cairo_select_font_face(cr, "DejaVu Sans", CAIRO_FONT_SLANT_NORMAL,
                            bold ? CAIRO_FONT_WEIGHT_BOLD
                                 : CAIRO_FONT_WEIGHT_NORMAL);

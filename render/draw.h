@@ -69,7 +69,8 @@ typedef enum dam_font {
     DAM_FONT_NOTE_BOLD, /* 8 pt bold: emphasised annotations */
     DAM_FONT_HEADING,   /* 20 pt bold: report headings */
     DAM_FONT_BODY,      /* 11 pt: report body text */
-    DAM_FONT_BODY_BOLD  /* 11 pt bold: report emphasis */
+    DAM_FONT_BODY_BOLD, /* 11 pt bold: report emphasis */
+    DAM_FONT_AXIS_BOLD  /* 9.5 pt bold: table headers */
 } dam_font;
 
 /* Select font f on cr. */
