@@ -76,10 +76,9 @@ int dam_chart_serving_draw(cairo_t *cr, const dam_rect *r,
     dam_rect lr = {r->x, y, r->w, r->h};
     y += dam_draw_legend(cr, &lr, items, ni);
 
-    double xlo = INFINITY, xhi = -INFINITY, ylo = INFINITY, yhi = -INFINITY;
+    double xhi = -INFINITY, ylo = INFINITY, yhi = -INFINITY;
     for (size_t i = 0; i < c->nseries; i++)
         for (size_t j = 0; j < c->series[i].n; j++) {
-            xlo = fmin(xlo, c->series[i].x[j]);
             xhi = fmax(xhi, c->series[i].x[j]);
             ylo = fmin(ylo, c->series[i].y[j]);
             yhi = fmax(yhi, c->series[i].y[j]);
@@ -96,7 +95,6 @@ int dam_chart_serving_draw(cairo_t *cr, const dam_rect *r,
                              c->y_log ? yhi * 1.3 : (yhi > 0 ? yhi : 1),
                              c->y_log, c->y_log, DAM_AXIS_SECONDS, NULL,
                              "latency"};
-    (void)xlo;
     if ((rc = dam_draw_xy_frame(cr, &area, &xs, &ys, &plot, &xa, &ya, err)))
         return rc;
 

@@ -53,7 +53,9 @@ int main(void)
     dam_axis_ticks(0.0042, 0.0091, 6, t, &n, &step);
     dam_check(step == 0.002 && t[0] == 0.004 && t[n - 1] == 0.01,
               "ticks [0.0042, 0.0091] max 6: step 0.002, 0.004..0.01");
-    dam_check(t[0] >= 0 || t[0] == 0, "no -0 tick");
+    dam_axis_ticks(-0.3, 0.3, 7, t, &n, &step);
+    dam_check(n == 7 && t[3] == 0 && !signbit(t[3]),
+              "ticks [-0.3, 0.3]: the middle tick is +0, not -0");
 
     /* degenerate and bad ranges */
     dam_check_int(dam_axis_ticks(5, 5, 6, t, &n, &step), DAM_OK,
