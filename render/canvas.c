@@ -110,7 +110,10 @@ static void destroy(dam_canvas *c, int remove_tmp)
 }
 
 /* Write the collected SVG with "surfaceN" ids (after '"' or '#')
- * renumbered 1, 2, ... in order of first appearance. */
+ * renumbered 1, 2, ... in order of first appearance. cairo draws text as
+ * glyph outlines, so user text never appears there to be mistaken for an
+ * id. A chart has one or two surfaces; past 64 distinct ids the rest would
+ * share number 65 (not reached by anything render/ draws). */
 static void write_svg(dam_canvas *c)
 {
     static const char key[] = "surface";

@@ -144,8 +144,8 @@ int dam_chart_levers_draw(cairo_t *cr, const dam_rect *r,
 
         double x0 = fmin(one, xe), x1 = fmax(one, xe);
         if (x1 - x0 < 1.5) { /* no change: a visible sliver */
-            x0 = one - 0.75;
-            x1 = one + 0.75;
+            x0 = one - 2.5;
+            x1 = one + 2.5;
         }
         cairo_rectangle(cr, x0, cy - th / 2, x1 - x0, th);
         dam_draw_set_color(cr, verdict_colors[l->verdict], 1);
