@@ -44,7 +44,9 @@ asan)
     cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DDAM_SANITIZE=ON \
         -DDAM_WERROR=$werror >/dev/null
     cmake --build build-asan -j "$jobs"
-    ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+    ASAN_OPTIONS=detect_leaks=1 \
+    LSAN_OPTIONS=suppressions="$PWD/tests/lsan.supp" \
+    UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
         ctest --test-dir build-asan --output-on-failure -j "$jobs"
     ;;
 *)
