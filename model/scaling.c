@@ -95,7 +95,7 @@ int dam_scaling_split(double c, double r, double *n, double *d,
 
 double dam_scaling_optimal_ratio(const dam_scaling_fit *f, double c)
 {
-    double n, d;
+    double n = 0.0, d = 0.0;
     if (dam_scaling_optimal(f, c, &n, &d, NULL) != DAM_OK)
         return NAN;
     return d / n;
