@@ -56,6 +56,9 @@ void dam_cli_solver(dam_cli *c, dam_whatif_solver *fn, void **ctx);
 /* The what-if of path (NULL: the embedded flagship). */
 int dam_cli_whatif(dam_cli *c, const char *path);
 
+/* `plan --budget`: the compute-optimal model and the GPUs to train it. */
+int dam_cli_plan_budget(dam_cli *c, const dam_scenario *s);
+
 /* Subcommands: each returns the exit code. */
 int dam_cmd_run(dam_cli *c);
 int dam_cmd_whatif(dam_cli *c);

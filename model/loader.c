@@ -686,7 +686,7 @@ static const char *const network_keys[] = {"intra_busbw_gbs",
 static const char *const workload_keys[] = {
     "model", "precision", "batch_size", "efficiency", "memory_efficiency",
     "kernels_per_step", "launch_us", "framework_overhead_ms", "cuda_graphs",
-    "activation_recompute", "optimizer", "compute_cv", NULL};
+    "activation_recompute", "optimizer", "compute_cv", "zero_stage", NULL};
 static const char *const optimizers[] = {"adam", "sgd", NULL};
 static const char *const data_keys[] = {
     "samples", "raw_bytes_per_sample", "input_bytes_per_sample", "decode_ms",
@@ -1141,6 +1141,7 @@ static void load_workload(ld *L, const config_setting_t *root,
     if (get_choice(L, w, "optimizer", "workload", 0, optimizers, &opt))
         wl->optimizer_bytes = opt == 0 ? 8.0 : 4.0; /* Adam m+v; SGD momentum */
     get_num(L, w, "compute_cv", "workload", 0, R_NONNEG, 1.0, &wl->compute_cv);
+    get_int(L, w, "zero_stage", "workload", 0, 0, 3, &wl->zero_stage);
     wl->grad_bytes = dam_precision_bytes(wl->precision) >= 4.0 ? 4.0 : 2.0;
 
     /* Cross-checks against the GPU and the model. */
@@ -1296,8 +1297,12 @@ static void load_quality_cost(ld *L, const config_setting_t *root,
         get_bool(L, g, "higher_is_better", "quality", 0, &q->higher_is_better);
         get_bool(L, g, "from_scaling_law", "quality", 0, &q->from_scaling_law);
         get_num(L, g, "tokens", "quality", 0, R_POS, 1.0, &q->tokens);
-        if (q->from_scaling_law)
+        if (q->from_scaling_law) {
+            /* the value is the fit's loss unless the file gives one */
             q->higher_is_better = 0;
+            if (!member(L, g, "value", "quality", 0))
+                q->value = 0.0;
+        }
     }
     dam_cost *c = &s->cost;
     c->gpu_hour_usd = s->machine.gpu.price_hour;

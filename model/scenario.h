@@ -97,6 +97,9 @@ typedef struct dam_workload {
     double matmul_peak_scale; /* multiplies R_peak on matmul phases (2:4 sparsity) */
     dam_sparsity_kind sparsity_kind;
     double sparsity;          /* fraction of weights removed, [0, 1) */
+    int zero_stage;           /* ZeRO/FSDP sharding over data-parallel ranks:
+                               * 0 none, 1 optimizer states, 2 + gradients,
+                               * 3 + parameters (Rajbhandari et al. 2020) */
 } dam_workload;
 
 /* The input data and its epoch structure (training and inference). */

@@ -167,8 +167,19 @@ double dam_draw_wrap(cairo_t *cr, double x, double y, double w, const char *s,
             const char *we = q;
             while (*we && *we != ' ')
                 we++;
-            snprintf(cand, sizeof cand, "%s%s%.*s", line, line[0] ? " " : "",
-                     (int)(we - q), q);
+            /* line + " " + word, cut at the buffer's end */
+            size_t ll = strlen(line), wl = (size_t)(we - q);
+            size_t room = sizeof cand - 1;
+            size_t sp = ll && ll < room ? 1 : 0;
+            if (ll > room)
+                ll = room;
+            if (wl > room - ll - sp)
+                wl = room - ll - sp;
+            memcpy(cand, line, ll);
+            if (sp)
+                cand[ll] = ' ';
+            memcpy(cand + ll + sp, q, wl);
+            cand[ll + sp + wl] = '\0';
             if (line[0] && dam_draw_text_width(cr, cand) > w)
                 break;
             memcpy(line, cand, sizeof line);

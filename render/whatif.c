@@ -28,6 +28,19 @@ static const dam_whatif_row *best_row(const dam_whatif *w)
     return best;
 }
 
+/* A count in at most 6 characters: 25.85, 1.70e4 -> "17.0k", "3.1M". */
+static void compact(char *buf, size_t n, double v)
+{
+    if (!isfinite(v))
+        snprintf(buf, n, "n/a");
+    else if (fabs(v) < 1e4)
+        snprintf(buf, n, "%.4g", v);
+    else if (fabs(v) < 1e7)
+        snprintf(buf, n, "%.3gk", v / 1e3);
+    else
+        snprintf(buf, n, "%.3gM", v / 1e6);
+}
+
 static void money(char *buf, size_t n, double usd)
 {
     if (!(usd > 0.0))
@@ -124,12 +137,13 @@ void dam_whatif_text(dam_buf *b, const dam_whatif *w)
             snprintf(binds, sizeof binds, "%s -> %s",
                      dam_bound_name(base->result.bound),
                      dam_bound_name(r->result.bound));
-        char sp[16];
+        char sp[16], gh[16], kwh[16];
         snprintf(sp, sizeof sp, "%.2fx", r->speedup);
-        dam_buf_printf(b, "%-26.26s %9s %9s %8s %9.4g %8s %7.4g %9s %9s %-22s "
+        compact(gh, sizeof gh, r->cost.gpu_hours);
+        compact(kwh, sizeof kwh, r->cost.kwh);
+        dam_buf_printf(b, "%-26.26s %9s %9s %8s %9s %8s %7s %9s %9s %-22s "
                           "%s\n",
-                       r->name, step, run, sp, r->cost.gpu_hours, cost,
-                       r->cost.kwh, q, roc, binds,
+                       r->name, step, run, sp, gh, cost, kwh, q, roc, binds,
                        dam_verdict_name(r->verdict));
     }
     dam_buf_printf(b, "\nquality: the change in %s (\"?\": a lever's effect on "

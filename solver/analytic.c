@@ -61,7 +61,11 @@ double dam_analytic_phase_time(const dam_scenario *s, int i, double b,
 double dam_analytic_grad_bytes(const dam_scenario *s)
 {
     const dam_workload *w = &s->workload;
-    return w->model.params * w->weight_scale * w->grad_bytes;
+    /* ZeRO-3 gathers the parameters in forward and backward and
+     * reduce-scatters the gradients: 1.5x the all-reduce volume
+     * (Rajbhandari et al. 2020, section 7.2.2) */
+    double zero = w->zero_stage >= 3 ? 1.5 : 1.0;
+    return w->model.params * w->weight_scale * w->grad_bytes * zero;
 }
 
 double dam_analytic_allreduce(const dam_scenario *s, double bytes)
@@ -188,9 +192,15 @@ static void memory(const dam_scenario *s, dam_result *r)
     double n = w->model.params * w->weight_scale;
     m->weights = n * elem;
     if (s->mode == DAM_MODE_TRAINING) {
-        m->gradients = n * w->grad_bytes;
+        /* ZeRO shards states over the data-parallel ranks */
+        double ranks = dam_scenario_gpus(s);
+        int z = w->zero_stage;
+        m->gradients = n * w->grad_bytes / (z >= 2 ? ranks : 1.0);
         m->optimizer = n * (w->optimizer_bytes +
-                            (elem < 4.0 ? w->master_bytes : 0.0));
+                            (elem < 4.0 ? w->master_bytes : 0.0)) /
+                       (z >= 1 ? ranks : 1.0);
+        if (z >= 3)
+            m->weights /= ranks;
         double act = w->batch_size * w->model.act_mem_bytes * (elem / 2.0);
         /* checkpointing keeps about sqrt(layers) of them (Chen et al. 2016) */
         if (w->activation_recompute)

@@ -122,7 +122,10 @@ static void judge(const dam_whatif_row *base, dam_whatif_row *row,
     double cost_ratio = base->cost.gpu_hours > 0.0
                             ? row->cost.gpu_hours / base->cost.gpu_hours
                             : 1.0;
-    int better_quality = row->quality_gain > 1e-9 && !row->quality_unknown;
+    /* a material gain: 0.01 nats of loss, or 0.1 of an accuracy point */
+    double material = hib ? 0.1 : 0.01;
+    int better_quality = row->quality_gain > material &&
+                         !row->quality_unknown;
     if (row->run_change <= -0.02 || (better_quality && cost_ratio <= 1.02)) {
         row->verdict = DAM_VERDICT_WORKS;
         if (row->run_change <= -0.02)
@@ -132,6 +135,13 @@ static void judge(const dam_whatif_row *base, dam_whatif_row *row,
             snprintf(row->why, sizeof row->why,
                      "quality %+.3g at %.0f %% of the GPU-hours: %s",
                      row->quality_gain, cost_ratio * 100.0, attr);
+    } else if (row->kind == DAM_LEVER_CHINCHILLA) {
+        /* judged on quality at the same compute, not on time */
+        row->verdict = DAM_VERDICT_WASTED;
+        snprintf(row->why, sizeof row->why,
+                 "already near the compute-optimal point: quality %+.3g at "
+                 "%.0f %% of the GPU-hours",
+                 row->quality_gain, cost_ratio * 100.0);
     } else if (row->run_change >= 0.02 && !better_quality) {
         row->verdict = DAM_VERDICT_HURTS;
         snprintf(row->why, sizeof row->why, "%.2fx (slower): %s",
@@ -226,9 +236,30 @@ int dam_whatif_run(const dam_scenario *base, const dam_lever *extra,
             pick[np++] = found;
         }
     } else {
-        for (int i = 0; i < n; i++)
-            if (w->rows[i + 1].verdict == DAM_VERDICT_WORKS)
-                pick[np++] = i;
+        /* Greedy: the fastest working levers first, each only if it moves
+         * none of the kinds already chosen (so "H100" and "H100 + FP8" do
+         * not stack). */
+        int used[DAM_LEVER_KIND_COUNT] = {0};
+        for (;;) {
+            int best = -1;
+            for (int i = 0; i < n; i++) {
+                const dam_whatif_row *row = &w->rows[i + 1];
+                int clash = 0, taken = 0;
+                for (int k = 0; k < np; k++)
+                    taken |= pick[k] == i;
+                for (int o = 0; o < all[i].nops; o++)
+                    clash |= used[all[i].ops[o].kind];
+                if (taken || clash || row->verdict != DAM_VERDICT_WORKS)
+                    continue;
+                if (best < 0 || row->speedup > w->rows[best + 1].speedup)
+                    best = i;
+            }
+            if (best < 0)
+                break;
+            pick[np++] = best;
+            for (int o = 0; o < all[best].nops; o++)
+                used[all[best].ops[o].kind] = 1;
+        }
     }
     if (np >= 2) {
         dam_whatif_row *row = &w->rows[w->nrows++];
