@@ -22,7 +22,7 @@ static const dam_color term_colors[DAM_TERM_COUNT] = {
     DAM_COLOR_SKY         /* overhead */
 };
 
-static const dam_color span_colors[DAM_SPAN_KIND_COUNT] = {
+static const dam_color span_colors[DAM_CHART_SPAN_KIND_COUNT] = {
     DAM_COLOR_GREEN,      /* load */
     DAM_COLOR_ORANGE,     /* transfer */
     DAM_COLOR_BLUE,       /* compute */
@@ -39,7 +39,7 @@ dam_color dam_chart_term_color(dam_term t)
 
 dam_color dam_chart_span_color(dam_chart_span_kind k)
 {
-    return (unsigned)k < DAM_SPAN_KIND_COUNT ? span_colors[k] : DAM_COLOR_GREY;
+    return (unsigned)k < DAM_CHART_SPAN_KIND_COUNT ? span_colors[k] : DAM_COLOR_GREY;
 }
 
 static const char *chart_title(const dam_chart *c)

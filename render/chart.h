@@ -57,14 +57,14 @@ typedef struct dam_chart_breakdown {
 
 /* What an interval is doing (sets its colour). */
 typedef enum dam_chart_span_kind {
-    DAM_SPAN_LOAD = 0,  /* loader: read and decode */
-    DAM_SPAN_TRANSFER,  /* host-to-device copy */
-    DAM_SPAN_COMPUTE,   /* GPU forward, backward, optimizer */
-    DAM_SPAN_COMM,      /* gradient all-reduce */
-    DAM_SPAN_OVERHEAD,  /* launches, framework */
-    DAM_SPAN_BLOCKED,   /* waiting for room in a full queue */
-    DAM_SPAN_STALL,     /* waiting for data: drawn hatched vermillion */
-    DAM_SPAN_KIND_COUNT
+    DAM_CHART_SPAN_LOAD = 0,  /* loader: read and decode */
+    DAM_CHART_SPAN_TRANSFER,  /* host-to-device copy */
+    DAM_CHART_SPAN_COMPUTE,   /* GPU forward, backward, optimizer */
+    DAM_CHART_SPAN_COMM,      /* gradient all-reduce */
+    DAM_CHART_SPAN_OVERHEAD,  /* launches, framework */
+    DAM_CHART_SPAN_BLOCKED,   /* waiting for room in a full queue */
+    DAM_CHART_SPAN_STALL,     /* waiting for data: drawn hatched vermillion */
+    DAM_CHART_SPAN_KIND_COUNT
 } dam_chart_span_kind;
 
 /* One interval on a lane. */
@@ -147,9 +147,9 @@ typedef struct dam_chart_roofline {
 
 /* A lever's verdict (bar colour). */
 typedef enum dam_chart_verdict {
-    DAM_VERDICT_WORKS = 0, /* worth it: green */
-    DAM_VERDICT_WASTED,    /* money or effort for little: vermillion */
-    DAM_VERDICT_NEUTRAL    /* no real change: grey */
+    DAM_CHART_VERDICT_WORKS = 0, /* worth it: green */
+    DAM_CHART_VERDICT_WASTED,    /* money or effort for little: vermillion */
+    DAM_CHART_VERDICT_NEUTRAL    /* no real change: grey */
 } dam_chart_verdict;
 
 /* One lever's outcome. */

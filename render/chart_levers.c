@@ -29,7 +29,7 @@ static int check(const dam_chart_levers *c, dam_error *err)
                                  "levers chart: lever \"%s\": speed-up must "
                                  "be finite and > 0, got %g",
                                  l->name ? l->name : "", l->speedup);
-        if ((unsigned)l->verdict > DAM_VERDICT_NEUTRAL)
+        if ((unsigned)l->verdict > DAM_CHART_VERDICT_NEUTRAL)
             return dam_error_set(err, "", 0,
                                  "levers chart: lever \"%s\": unknown "
                                  "verdict %d",

@@ -15,7 +15,7 @@
 
 #include "render/chart.h"
 
-static const char *const kind_names[DAM_SPAN_KIND_COUNT] = {
+static const char *const kind_names[DAM_CHART_SPAN_KIND_COUNT] = {
     "loading", "H2D copy", "compute", "all-reduce", "overhead",
     "blocked (queue full)", "stall (waiting for data)"};
 
@@ -33,7 +33,7 @@ static int check(const dam_chart_timeline *c, dam_error *err)
                     "finite start <= end, got [%g, %g]",
                     c->lanes[i].name ? c->lanes[i].name : "", j + 1, s->start,
                     s->end);
-            if ((unsigned)s->kind >= DAM_SPAN_KIND_COUNT)
+            if ((unsigned)s->kind >= DAM_CHART_SPAN_KIND_COUNT)
                 return dam_error_set(err, "", 0,
                                      "timeline chart: lane \"%s\" interval "
                                      "%zu: unknown kind %d",
@@ -93,9 +93,9 @@ int dam_chart_timeline_draw(cairo_t *cr, const dam_rect *r,
     double y = r->y + dam_draw_title(cr, r, c->title, c->subtitle);
 
     /* legend: kinds that appear */
-    dam_legend_item items[DAM_SPAN_KIND_COUNT];
+    dam_legend_item items[DAM_CHART_SPAN_KIND_COUNT];
     size_t ni = 0;
-    for (int k = 0; k < DAM_SPAN_KIND_COUNT; k++) {
+    for (int k = 0; k < DAM_CHART_SPAN_KIND_COUNT; k++) {
         int used = 0;
         for (size_t i = 0; i < c->nlanes; i++)
             for (size_t j = 0; j < c->lanes[i].nspans; j++)
@@ -104,7 +104,7 @@ int dam_chart_timeline_draw(cairo_t *cr, const dam_rect *r,
             continue;
         items[ni].label = kind_names[k];
         items[ni].color = dam_chart_span_color((dam_chart_span_kind)k);
-        items[ni].key = k == DAM_SPAN_STALL || k == DAM_SPAN_BLOCKED
+        items[ni].key = k == DAM_CHART_SPAN_STALL || k == DAM_CHART_SPAN_BLOCKED
                             ? DAM_KEY_HATCH
                             : DAM_KEY_BOX;
         items[ni++].marker = DAM_MARK_CIRCLE;
@@ -183,7 +183,7 @@ int dam_chart_timeline_draw(cairo_t *cr, const dam_rect *r,
                 x1 = x0 + 0.5;
             dam_rect box = {x0, cy - th / 2, x1 - x0, th};
             dam_color col = dam_chart_span_color(s->kind);
-            if (s->kind == DAM_SPAN_STALL || s->kind == DAM_SPAN_BLOCKED) {
+            if (s->kind == DAM_CHART_SPAN_STALL || s->kind == DAM_CHART_SPAN_BLOCKED) {
                 dam_draw_hatch(cr, &box, col);
             } else {
                 cairo_rectangle(cr, box.x, box.y, box.w, box.h);
@@ -202,8 +202,8 @@ int dam_chart_timeline_draw(cairo_t *cr, const dam_rect *r,
                                                                    lanes.w);
                 if (dam_draw_text_width(cr, s->label) + 6 < vx1 - vx0 &&
                     dam_draw_text_height(cr) < th) {
-                    if (s->kind == DAM_SPAN_STALL ||
-                        s->kind == DAM_SPAN_BLOCKED) {
+                    if (s->kind == DAM_CHART_SPAN_STALL ||
+                        s->kind == DAM_CHART_SPAN_BLOCKED) {
                         /* a white plate under text on hatching */
                         dam_rect tb = dam_draw_text_box(
                             cr, (vx0 + vx1) / 2, cy, s->label, 0.5, 0.5);

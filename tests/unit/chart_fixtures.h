@@ -38,39 +38,39 @@ static const dam_chart_breakdown fx_breakdown = {
 
 /* Timeline: 4 loader workers, PCIe, GPU, network over three steps. */
 static const dam_chart_span fx_w0[] = {
-    {0.000, 0.180, DAM_SPAN_LOAD, "batch 0"},
-    {0.180, 0.360, DAM_SPAN_LOAD, "batch 4"}};
+    {0.000, 0.180, DAM_CHART_SPAN_LOAD, "batch 0"},
+    {0.180, 0.360, DAM_CHART_SPAN_LOAD, "batch 4"}};
 static const dam_chart_span fx_w1[] = {
-    {0.000, 0.190, DAM_SPAN_LOAD, "batch 1"},
-    {0.190, 0.370, DAM_SPAN_LOAD, "batch 5"}};
+    {0.000, 0.190, DAM_CHART_SPAN_LOAD, "batch 1"},
+    {0.190, 0.370, DAM_CHART_SPAN_LOAD, "batch 5"}};
 static const dam_chart_span fx_w2[] = {
-    {0.000, 0.200, DAM_SPAN_LOAD, "batch 2"},
-    {0.200, 0.385, DAM_SPAN_LOAD, "batch 6"}};
+    {0.000, 0.200, DAM_CHART_SPAN_LOAD, "batch 2"},
+    {0.200, 0.385, DAM_CHART_SPAN_LOAD, "batch 6"}};
 static const dam_chart_span fx_w3[] = {
-    {0.000, 0.210, DAM_SPAN_LOAD, "batch 3"},
-    {0.210, 0.395, DAM_SPAN_LOAD, "batch 7"}};
+    {0.000, 0.210, DAM_CHART_SPAN_LOAD, "batch 3"},
+    {0.210, 0.395, DAM_CHART_SPAN_LOAD, "batch 7"}};
 static const dam_chart_span fx_pcie[] = {
-    {0.180, 0.182, DAM_SPAN_TRANSFER, NULL},
-    {0.190, 0.192, DAM_SPAN_TRANSFER, NULL},
-    {0.226, 0.228, DAM_SPAN_TRANSFER, NULL},
-    {0.272, 0.274, DAM_SPAN_TRANSFER, NULL},
-    {0.360, 0.362, DAM_SPAN_TRANSFER, NULL}};
+    {0.180, 0.182, DAM_CHART_SPAN_TRANSFER, NULL},
+    {0.190, 0.192, DAM_CHART_SPAN_TRANSFER, NULL},
+    {0.226, 0.228, DAM_CHART_SPAN_TRANSFER, NULL},
+    {0.272, 0.274, DAM_CHART_SPAN_TRANSFER, NULL},
+    {0.360, 0.362, DAM_CHART_SPAN_TRANSFER, NULL}};
 static const dam_chart_span fx_gpu[] = {
-    {0.000, 0.182, DAM_SPAN_STALL, "waiting for data"},
-    {0.182, 0.185, DAM_SPAN_OVERHEAD, NULL},
-    {0.185, 0.220, DAM_SPAN_COMPUTE, "step 1"},
-    {0.224, 0.227, DAM_SPAN_OVERHEAD, NULL},
-    {0.228, 0.263, DAM_SPAN_COMPUTE, "step 2"},
-    {0.267, 0.270, DAM_SPAN_OVERHEAD, NULL},
-    {0.274, 0.309, DAM_SPAN_COMPUTE, "step 3"},
-    {0.313, 0.362, DAM_SPAN_STALL, "stall"},
-    {0.362, 0.365, DAM_SPAN_OVERHEAD, NULL},
-    {0.365, 0.400, DAM_SPAN_COMPUTE, "step 4"}};
+    {0.000, 0.182, DAM_CHART_SPAN_STALL, "waiting for data"},
+    {0.182, 0.185, DAM_CHART_SPAN_OVERHEAD, NULL},
+    {0.185, 0.220, DAM_CHART_SPAN_COMPUTE, "step 1"},
+    {0.224, 0.227, DAM_CHART_SPAN_OVERHEAD, NULL},
+    {0.228, 0.263, DAM_CHART_SPAN_COMPUTE, "step 2"},
+    {0.267, 0.270, DAM_CHART_SPAN_OVERHEAD, NULL},
+    {0.274, 0.309, DAM_CHART_SPAN_COMPUTE, "step 3"},
+    {0.313, 0.362, DAM_CHART_SPAN_STALL, "stall"},
+    {0.362, 0.365, DAM_CHART_SPAN_OVERHEAD, NULL},
+    {0.365, 0.400, DAM_CHART_SPAN_COMPUTE, "step 4"}};
 static const dam_chart_span fx_net[] = {
-    {0.220, 0.224, DAM_SPAN_COMM, NULL},
-    {0.263, 0.267, DAM_SPAN_COMM, NULL},
-    {0.309, 0.313, DAM_SPAN_COMM, NULL},
-    {0.400, 0.404, DAM_SPAN_COMM, NULL}};
+    {0.220, 0.224, DAM_CHART_SPAN_COMM, NULL},
+    {0.263, 0.267, DAM_CHART_SPAN_COMM, NULL},
+    {0.309, 0.313, DAM_CHART_SPAN_COMM, NULL},
+    {0.400, 0.404, DAM_CHART_SPAN_COMM, NULL}};
 static const dam_chart_lane fx_lanes[] = {
     {"loader worker 0", fx_w0, 2}, {"loader worker 1", fx_w1, 2},
     {"loader worker 2", fx_w2, 2}, {"loader worker 3", fx_w3, 2},
@@ -107,13 +107,13 @@ static const dam_chart_roofline fx_roofline = {
     "A100 as configured", "H100"};
 
 static const dam_chart_lever fx_levers_in[] = {
-    {"workers=16", 1.62, DAM_VERDICT_WORKS, 12300, 0},
-    {"GPU decode (DALI)", 2.23, DAM_VERDICT_WORKS, 9000, -3300},
-    {"NVMe page cache", 1.31, DAM_VERDICT_WORKS, 15100, 2800},
-    {"H100 swap", 1.03, DAM_VERDICT_WASTED, 30400, 18100},
-    {"batch 512", 1.00, DAM_VERDICT_NEUTRAL, 12300, 0},
-    {"fp32 instead of bf16", 0.87, DAM_VERDICT_WASTED, 14100, 1800},
-    {"H100 + GPU decode", 4.56, DAM_VERDICT_WORKS, 13500, 1200}};
+    {"workers=16", 1.62, DAM_CHART_VERDICT_WORKS, 12300, 0},
+    {"GPU decode (DALI)", 2.23, DAM_CHART_VERDICT_WORKS, 9000, -3300},
+    {"NVMe page cache", 1.31, DAM_CHART_VERDICT_WORKS, 15100, 2800},
+    {"H100 swap", 1.03, DAM_CHART_VERDICT_WASTED, 30400, 18100},
+    {"batch 512", 1.00, DAM_CHART_VERDICT_NEUTRAL, 12300, 0},
+    {"fp32 instead of bf16", 0.87, DAM_CHART_VERDICT_WASTED, 14100, 1800},
+    {"H100 + GPU decode", 4.56, DAM_CHART_VERDICT_WORKS, 13500, 1200}};
 static const dam_chart_levers fx_levers = {
     "Which lever pays? GPU decode: 2.2x faster for $3.3k less; an H100 "
     "alone buys 3% for $18k",

@@ -75,12 +75,12 @@ int main(void)
     c.kind = DAM_CHART_TIMELINE;
     c.u.timeline = &tl;
     draw_ok(&c, "timeline of empty lanes");
-    dam_chart_span back = {2, 1, DAM_SPAN_COMPUTE, NULL};
+    dam_chart_span back = {2, 1, DAM_CHART_SPAN_COMPUTE, NULL};
     dam_chart_lane bl = {"bad", &back, 1};
     tl.lanes = &bl;
     tl.nlanes = 1;
     draw_fails(&c, "timeline with end < start");
-    dam_chart_span ok = {0, 1, DAM_SPAN_STALL, "stall"};
+    dam_chart_span ok = {0, 1, DAM_CHART_SPAN_STALL, "stall"};
     dam_chart_lane gl = {"gpu", &ok, 1};
     dam_chart_sample unordered[2] = {{1, 0}, {0, 1}};
     tl.lanes = &gl;
@@ -103,8 +103,8 @@ int main(void)
     draw_fails(&c, "roofline point at intensity 0");
 
     /* levers: all neutral; a non-finite cost shows n/a */
-    dam_chart_lever lv[2] = {{"same", 1.0, DAM_VERDICT_NEUTRAL, NAN, NAN},
-                             {"slower", 0.5, DAM_VERDICT_WASTED, 1e6, 1e5}};
+    dam_chart_lever lv[2] = {{"same", 1.0, DAM_CHART_VERDICT_NEUTRAL, NAN, NAN},
+                             {"slower", 0.5, DAM_CHART_VERDICT_WASTED, 1e6, 1e5}};
     dam_chart_levers lc = {"t", NULL, lv, 2};
     c.kind = DAM_CHART_LEVERS;
     c.u.levers = &lc;
