@@ -3,6 +3,7 @@
 #include <jansson.h>
 #include <stdio.h>
 
+#include "cli/charts.h"
 #include "cli/cli.h"
 #include "model/alloc.h"
 
@@ -38,6 +39,13 @@ static int run_one(dam_cli *c, const char *path)
         }
         rc = dam_cli_emit(c, &b);
         dam_buf_free(&b);
+        if (rc == 0) {
+            dam_chartset *cs = dam_malloc(sizeof *cs);
+            dam_chartset_run(cs, s, r, NULL);
+            rc = dam_cli_charts(c, cs);
+            dam_chartset_free(cs);
+            dam_free(cs);
+        }
     }
     dam_free(d);
     dam_free(r);

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cli/charts.h"
 #include "cli/cli.h"
 #include "model/alloc.h"
 #include "model/lever.h"
@@ -90,6 +91,15 @@ int dam_cli_whatif(dam_cli *c, const char *path)
             dam_whatif_text(&b, w);
         rc = dam_cli_emit(c, &b);
         dam_buf_free(&b);
+        if (rc == 0) {
+            char answer[1024];
+            dam_whatif_answer(answer, sizeof answer, w);
+            dam_chartset *cs = dam_malloc(sizeof *cs);
+            dam_chartset_whatif(cs, w, answer);
+            rc = dam_cli_charts(c, cs);
+            dam_chartset_free(cs);
+            dam_free(cs);
+        }
     }
     dam_free(w);
     dam_free(extra);
