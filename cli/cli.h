@@ -55,8 +55,11 @@ void dam_cli_catalog_json(dam_buf *b, const dam_catalog *cat, int gpus,
  * the simulator is in), as a what-if solver callback. */
 #include "solver/whatif.h"
 void dam_cli_solver(dam_cli *c, dam_whatif_solver *fn, void **ctx);
-/* The what-if of path (NULL: the embedded flagship). */
+/* The what-if of path (NULL: the embedded flagship), printed. */
 int dam_cli_whatif(dam_cli *c, const char *path);
+/* Load path, parse --lever/--combine/--cost and run the what-if into w;
+ * the exit code (0, 1 or 2). */
+int dam_cli_whatif_solve(dam_cli *c, const char *path, dam_whatif *w);
 
 /* `plan --budget`: the compute-optimal model and the GPUs to train it. */
 int dam_cli_plan_budget(dam_cli *c, const dam_scenario *s);
@@ -68,6 +71,8 @@ int dam_cli_charts(dam_cli *c, const struct dam_chartset *cs);
 /* Subcommands: each returns the exit code. */
 int dam_cmd_run(dam_cli *c);
 int dam_cmd_whatif(dam_cli *c);
+int dam_cmd_compare(dam_cli *c);
+int dam_cmd_report(dam_cli *c);
 int dam_cmd_flagship(dam_cli *c);
 
 #endif

@@ -40,11 +40,10 @@ static int split(char *s, const char **out, int max)
     return n;
 }
 
-int dam_cli_whatif(dam_cli *c, const char *path)
+int dam_cli_whatif_solve(dam_cli *c, const char *path, dam_whatif *w)
 {
     dam_scenario *s = dam_malloc(sizeof *s);
     dam_lever *extra = dam_calloc(DAM_MAX_LEVERS, sizeof *extra);
-    dam_whatif *w = dam_malloc(sizeof *w);
     char combine[1024] = "";
     int rc = dam_cli_load_scenario(c, path, s);
     for (int i = 0; rc == 0 && i < c->nlever_args; i++) {
@@ -81,6 +80,15 @@ int dam_cli_whatif(dam_cli *c, const char *path)
             rc = 2;
         }
     }
+    dam_free(extra);
+    dam_free(s);
+    return rc;
+}
+
+int dam_cli_whatif(dam_cli *c, const char *path)
+{
+    dam_whatif *w = dam_malloc(sizeof *w);
+    int rc = dam_cli_whatif_solve(c, path, w);
     if (rc == 0) {
         dam_buf b = {0};
         if (c->json)
@@ -102,8 +110,6 @@ int dam_cli_whatif(dam_cli *c, const char *path)
         }
     }
     dam_free(w);
-    dam_free(extra);
-    dam_free(s);
     return rc;
 }
 

@@ -33,6 +33,8 @@ static const char usage_text[] =
     "help?)\n"
     "  run SCENARIO           breakdown, D.A.M diagnosis and scorecard\n"
     "  whatif SCENARIO        each lever alone and combined\n"
+    "  compare A B ...        scenarios side by side\n"
+    "  report SCENARIO -o F   a PDF for a budget review\n"
     "  catalog [gpus|models]  what the catalogs hold\n"
     "  check SCENARIO         validate only\n"
     "\n"
@@ -355,6 +357,8 @@ typedef struct command {
 static const command commands[] = {
     {"run", dam_cmd_run},
     {"whatif", dam_cmd_whatif},
+    {"compare", dam_cmd_compare},
+    {"report", dam_cmd_report},
     {"catalog", cmd_catalog},
     {"check", cmd_check},
     {NULL, NULL}};
