@@ -22,13 +22,7 @@ static dam_catalog cat;
 
 static int load(const char *name, dam_scenario *s)
 {
-    char path[512];
-    snprintf(path, sizeof path, "%s/scenarios/%s", DAM_SOURCE_DIR, name);
-    dam_diag d;
-    dam_diag_init(&d);
-    int rc = dam_scenario_load(s, path, NULL, &cat, &d);
-    dam_diag_free(&d);
-    return rc;
+    return dam_test_scenario(name, &cat, s);
 }
 
 static const dam_whatif_row *row(const dam_whatif *w, const char *name)
@@ -49,13 +43,7 @@ static void verdict(const dam_whatif *w, const char *name, dam_verdict v)
 int main(void)
 {
     gsl_set_error_handler_off();
-    dam_diag d;
-    dam_diag_init(&d);
-    dam_catalog_load_gpus(&cat, "gpus.cfg", dam_embedded_find("gpus.cfg")->text,
-                          &d);
-    dam_catalog_load_models(&cat, "models.cfg",
-                            dam_embedded_find("models.cfg")->text, &d);
-    dam_diag_free(&d);
+    dam_test_catalog(&cat);
 
     dam_scenario *s = dam_malloc(sizeof *s);
     dam_whatif *w = dam_malloc(sizeof *w);
