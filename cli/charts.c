@@ -323,7 +323,7 @@ void dam_chartset_whatif(dam_chartset *cs, const dam_whatif *w,
             continue;
         ceiling(cs, &r->scenario);
         char prefix[80];
-        snprintf(prefix, sizeof prefix, "%s: ", r->name);
+        snprintf(prefix, sizeof prefix, "%.70s: ", r->name);
         phases(cs, &r->result, DAM_GROUP_AFTER, prefix);
         after = "with a lever";
     }
@@ -339,7 +339,7 @@ void dam_chartset_whatif(dam_chartset *cs, const dam_whatif *w,
         if (r->verdict == DAM_VERDICT_FAILED || r->quality_unknown ||
             !(r->cost.usd > 0.0) || !isfinite(r->quality))
             continue;
-        snprintf(pts[np].label, sizeof pts[np].label, "%s", r->name);
+        snprintf(pts[np].label, sizeof pts[np].label, "%.63s", r->name);
         pts[np].cost = r->cost.usd;
         pts[np].quality = r->quality;
         known++;
