@@ -45,6 +45,17 @@
  * are measured per rank after warm-up and pooled over ranks and
  * replications; the 95 % interval comes from the per-replication means.
  *
+ * Stage accounting (r->stage_times, summed over entities, mean of
+ * replications): workers, cores, storage, PCIe and network over the
+ * measured window (from the last rank's end of warm-up to the last rank's
+ * last measured step); GPUs over their own measured steps (busy = overhead
+ * + compute, starved = data wait + exposed transfer, blocked = exposed
+ * communication).
+ *
+ * Binding term: analytic.c's rule on the simulated terms, except that a
+ * data wait under 2 % of the step counts as queueing noise, not as a
+ * binding loader.
+ *
  * Common random numbers: one MT19937 stream per worker and per GPU, seeded
  * from (seed of the replication, stable entity index), so a lever that
  * changes only the GPU leaves every loader draw unchanged.
