@@ -3,6 +3,7 @@
 #include <jansson.h>
 #include <stdio.h>
 
+#include "cli/charts.h"
 #include "cli/cli.h"
 #include "model/alloc.h"
 #include "render/trace_json.h"
@@ -34,6 +35,18 @@ static const char run_help[] =
 /* Steps of the timeline written by --trace. */
 #define TRACE_STEPS 5
 
+/* The simulation options the command line asks for. */
+static dam_sim_options sim_options(const dam_cli *c)
+{
+    dam_sim_options o = {0};
+    o.have_seed = c->have_seed;
+    o.seed = (unsigned long)c->seed;
+    o.replications = c->replications;
+    o.steps = c->steps;
+    o.warmup = -1;
+    return o;
+}
+
 /* Simulate s into r (which holds its analytic solution) unless --analytic
  * or serving; write --trace. Returns an exit code. */
 static int simulate(dam_cli *c, const dam_scenario *s, dam_result *r)
@@ -44,12 +57,7 @@ static int simulate(dam_cli *c, const dam_scenario *s, dam_result *r)
                             "inference simulation; no trace written\n");
         return 0;
     }
-    dam_sim_options o = {0};
-    o.have_seed = c->have_seed;
-    o.seed = (unsigned long)c->seed;
-    o.replications = c->replications;
-    o.steps = c->steps;
-    o.warmup = -1;
+    dam_sim_options o = sim_options(c);
     o.trace_steps = c->trace_file ? TRACE_STEPS : 0;
     dam_trace tr;
     dam_trace_init(&tr);
@@ -102,6 +110,13 @@ static int run_one(dam_cli *c, const char *path)
         }
         rc = dam_cli_emit(c, &b);
         dam_buf_free(&b);
+        if (rc == 0) {
+            dam_chartset *cs = dam_malloc(sizeof *cs);
+            dam_chartset_run(cs, s, r, NULL);
+            rc = dam_cli_charts(c, cs);
+            dam_chartset_free(cs);
+            dam_free(cs);
+        }
     }
     dam_free(d);
     dam_free(r);
@@ -131,7 +146,28 @@ int dam_cmd_flagship(dam_cli *c)
                 c->args[0]);
         return 2;
     }
-    return run_one(c, NULL);
+    return dam_cli_whatif(c, NULL);
+}
+
+/* The what-if callback: the analytic solver, then (unless --analytic, and
+ * not for serving) the simulation with the command line's seed, steps and
+ * replications. Every variant gets the same seed, so the levers are
+ * compared on common random numbers. */
+static int solve(const dam_scenario *s, void *ctx, dam_result *r,
+                 dam_error *err)
+{
+    const dam_cli *c = ctx;
+    dam_analytic_solve(s, r);
+    if (c->analytic || s->mode == DAM_MODE_SERVING)
+        return DAM_OK;
+    dam_sim_options o = sim_options(c);
+    return dam_sim_training(s, &o, r, NULL, err);
+}
+
+void dam_cli_solver(dam_cli *c, dam_whatif_solver *fn, void **ctx)
+{
+    *fn = solve;
+    *ctx = c;
 }
 
 void dam_cli_catalog_json(dam_buf *b, const dam_catalog *cat, int gpus,

@@ -76,6 +76,16 @@ assert any(x['ph']=='M' and x['args'].get('name')=='node0/gpu0' for x in e)"
 check "-o writes the report to a file" "$damsim" run "$src/scenarios/iron-law-data-bound.cfg" -o report.txt
 check "the file holds the report" grep -q "Question" report.txt
 check "no temporary file is left" sh -c "! ls | grep -q tmp"
+check "whatif --help" "$damsim" whatif --help
+check "whatif --json is JSON" sh -c "'$damsim' whatif --json '$src/scenarios/resnet50-dgx-a100.cfg' | python3 -m json.tool"
+check "whatif --csv has a header and a row per option" sh -c "test \$('$damsim' whatif --csv '$src/scenarios/resnet50-dgx-a100.cfg' | wc -l) -ge 6"
+check "the flagship answers the H100 question" sh -c "'$damsim' | grep -q '^Answer    H100: no'"
+"$damsim" whatif --json "$src/scenarios/llama2-7b-pretrain.cfg" >w1.json
+"$damsim" whatif --json "$src/scenarios/llama2-7b-pretrain.cfg" >w2.json
+check "whatif: same scenario, byte-identical JSON" cmp w1.json w2.json
+code "whatif: a bad --lever" 2 "$damsim" whatif --lever frobs=3 "$src/scenarios/resnet50-dgx-a100.cfg"
+code "whatif: --combine names an unknown lever" 2 "$damsim" whatif --combine nope "$src/scenarios/resnet50-dgx-a100.cfg"
+code "whatif: a bad --cost" 2 "$damsim" whatif --cost yen "$src/scenarios/resnet50-dgx-a100.cfg"
 code "unknown command" 2 "$damsim" frobnicate
 code "unknown option" 2 "$damsim" run --frob "$src/scenarios/iron-law-data-bound.cfg"
 code "run without a file" 2 "$damsim" run
