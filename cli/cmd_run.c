@@ -6,16 +6,84 @@
 #include "cli/charts.h"
 #include "cli/cli.h"
 #include "model/alloc.h"
+#include "render/trace_json.h"
+#include "solver/sim.h"
 
 static const char run_help[] =
     "usage: damsim run SCENARIO.cfg [--json] [-o FILE] [--seed N]\n"
+    "                  [--replications N] [--steps N] [--analytic]\n"
+    "                  [--trace FILE.json]\n"
     "\n"
-    "Solves the scenario: the step time and where it goes (data wait,\n"
-    "exposed transfer, compute, exposed communication, overhead), the iron\n"
-    "law per stage with its sequential sum and overlapped bound, the\n"
-    "roofline of each compute phase, memory footprint, cost, the D.A.M\n"
-    "diagnosis (binding axis, levers that work and that would be wasted)\n"
-    "and the scorecard. --json writes every number.\n";
+    "Simulates the scenario (discrete-event: every loader worker, link, GPU\n"
+    "and collective) and shows the analytic iron-law bounds beside it: the\n"
+    "step time and where it goes (data wait, exposed transfer, compute,\n"
+    "exposed communication, overhead), the iron law per stage with its\n"
+    "sequential sum and overlapped bound, the roofline of each compute\n"
+    "phase, memory footprint, cost, the D.A.M diagnosis (binding axis,\n"
+    "levers that work and that would be wasted) and the scorecard.\n"
+    "\n"
+    "  --analytic          the analytic solver alone (no simulation)\n"
+    "  --seed N            random seed (default: the scenario's)\n"
+    "  --replications N    independent replications for the 95 % interval\n"
+    "  --steps N           measured steps per replication\n"
+    "  --trace FILE.json   the first steps' timeline as a Chrome trace\n"
+    "                      (open in Perfetto or chrome://tracing)\n"
+    "  --json              every number, machine-readable\n"
+    "\n"
+    "Serving scenarios are solved analytically here.\n";
+
+/* Steps of the timeline written by --trace. */
+#define TRACE_STEPS 5
+
+/* The simulation options the command line asks for. */
+static dam_sim_options sim_options(const dam_cli *c)
+{
+    dam_sim_options o = {0};
+    o.have_seed = c->have_seed;
+    o.seed = (unsigned long)c->seed;
+    o.replications = c->replications;
+    o.steps = c->steps;
+    o.warmup = -1;
+    return o;
+}
+
+/* Simulate s into r (which holds its analytic solution) unless --analytic
+ * or serving; write --trace. Returns an exit code. */
+static int simulate(dam_cli *c, const dam_scenario *s, dam_result *r)
+{
+    if (c->analytic || s->mode == DAM_MODE_SERVING) {
+        if (c->trace_file)
+            fprintf(stderr, "damsim: warning: --trace needs the training or "
+                            "inference simulation; no trace written\n");
+        return 0;
+    }
+    dam_sim_options o = sim_options(c);
+    o.trace_steps = c->trace_file ? TRACE_STEPS : 0;
+    dam_trace tr;
+    dam_trace_init(&tr);
+    dam_error e;
+    char line[1024];
+    int rc = dam_sim_training(s, &o, r, c->trace_file ? &tr : NULL, &e);
+    if (rc != DAM_OK) {
+        dam_error_format(&e, line, sizeof line);
+        fprintf(stderr, "%s\n", line);
+        dam_trace_free(&tr);
+        return rc == DAM_EINPUT ? 2 : 1;
+    }
+    if (c->trace_file) {
+        dam_buf b = {0};
+        dam_trace_json(&b, &tr);
+        if (dam_write_file_atomic(c->trace_file, dam_buf_str(&b), b.len,
+                                  &e) != DAM_OK) {
+            dam_error_format(&e, line, sizeof line);
+            fprintf(stderr, "%s\n", line);
+            rc = 1;
+        }
+        dam_buf_free(&b);
+    }
+    dam_trace_free(&tr);
+    return rc;
+}
 
 static int run_one(dam_cli *c, const char *path)
 {
@@ -27,6 +95,9 @@ static int run_one(dam_cli *c, const char *path)
         if (c->have_seed)
             s->seed = (unsigned long)c->seed;
         dam_analytic_solve(s, r);
+        rc = simulate(c, s, r);
+    }
+    if (rc == 0) {
         dam_diagnose(s, r, d);
         dam_buf b = {0};
         if (c->json) {
@@ -78,19 +149,24 @@ int dam_cmd_flagship(dam_cli *c)
     return dam_cli_whatif(c, NULL);
 }
 
-/* The analytic solver as a what-if callback. */
-static int solve_analytic(const dam_scenario *s, void *ctx, dam_result *r,
-                          dam_error *err)
+/* The what-if callback: the analytic solver, then (unless --analytic, and
+ * not for serving) the simulation with the command line's seed, steps and
+ * replications. Every variant gets the same seed, so the levers are
+ * compared on common random numbers. */
+static int solve(const dam_scenario *s, void *ctx, dam_result *r,
+                 dam_error *err)
 {
-    (void)ctx;
-    (void)err;
+    const dam_cli *c = ctx;
     dam_analytic_solve(s, r);
-    return DAM_OK;
+    if (c->analytic || s->mode == DAM_MODE_SERVING)
+        return DAM_OK;
+    dam_sim_options o = sim_options(c);
+    return dam_sim_training(s, &o, r, NULL, err);
 }
 
 void dam_cli_solver(dam_cli *c, dam_whatif_solver *fn, void **ctx)
 {
-    *fn = solve_analytic;
+    *fn = solve;
     *ctx = c;
 }
 

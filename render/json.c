@@ -189,6 +189,12 @@ json_t *dam_json_result(const dam_scenario *s, const dam_result *r,
         NUM(sim, "exposed_transfer_s", r->sim_exposed_transfer);
         NUM(sim, "exposed_communication_s", r->sim_exposed_comm);
         NUM(sim, "events", r->events);
+        NUM(sim, "analytic_step_s", r->analytic_step);
+        json_t *at = json_object();
+        for (int t = 0; t < DAM_TERM_COUNT; t++)
+            NUM(at, dam_term_name((dam_term)t), r->analytic_terms[t]);
+        json_object_set_new(sim, "analytic_terms_s", at);
+        STR(sim, "analytic_bound", dam_bound_name(r->analytic_bound));
         json_t *acc = json_array();
         for (int i = 0; i < r->nstage_times; i++) {
             const dam_stage_time *st = &r->stage_times[i];

@@ -104,7 +104,12 @@ void dam_text_run(dam_buf *b, const dam_scenario *s, const dam_result *r,
             dam_buf_printf(b, "   %.0f kWh", r->energy_kwh);
         dam_buf_printf(b, "\n");
     }
-    dam_buf_printf(b, "\nWhere the step goes\n");
+    int side = r->has_sim && r->analytic_step > 0.0;
+    if (side)
+        dam_buf_printf(b, "\nWhere the step goes %44s %10s\n", "simulated",
+                       "analytic");
+    else
+        dam_buf_printf(b, "\nWhere the step goes\n");
     double step = r->step > 0.0 ? r->step : 1.0;
     int bind_term = -1;
     switch (r->bound) {
@@ -122,10 +127,49 @@ void dam_text_run(dam_buf *b, const dam_scenario *s, const dam_result *r,
         char bars[32];
         memset(bars, '#', (size_t)bar);
         bars[bar] = '\0';
-        dam_buf_printf(b, "  %-22s %10s %6.1f %%  %-30s%s\n",
-                       dam_term_name((dam_term)t), t1,
-                       r->terms[t] / step * 100.0, bars,
-                       t == bind_term ? " <- binds" : "");
+        if (side) {
+            dam_fmt_time(t2, sizeof t2, r->analytic_terms[t]);
+            dam_buf_printf(b, "  %-22s %6.1f %%  %-30s %10s %10s%s\n",
+                           dam_term_name((dam_term)t),
+                           r->terms[t] / step * 100.0, bars, t1, t2,
+                           t == bind_term ? " <- binds" : "");
+        } else {
+            dam_buf_printf(b, "  %-22s %10s %6.1f %%  %-30s%s\n",
+                           dam_term_name((dam_term)t), t1,
+                           r->terms[t] / step * 100.0, bars,
+                           t == bind_term ? " <- binds" : "");
+        }
+    }
+    if (side) {
+        dam_fmt_time(t1, sizeof t1, r->step);
+        dam_fmt_time(t2, sizeof t2, r->analytic_step);
+        dam_buf_printf(b, "  %-22s %8s  %-30s %10s %10s\n", "step", "", "",
+                       t1, t2);
+        if (r->analytic_bound != r->bound)
+            dam_buf_printf(b, "  (the analytic estimate says %s binds; the "
+                              "simulation, with contention and variance, "
+                              "says %s)\n",
+                           dam_bound_name(r->analytic_bound),
+                           dam_bound_name(r->bound));
+    }
+    if (r->has_sim && r->nstage_times > 0) {
+        dam_buf_printf(b, "\nSimulated time by stage (measured window, "
+                          "mean of replications)\n");
+        dam_buf_printf(b, "  %-18s %8s %8s %8s %8s %8s\n", "stage",
+                       "entities", "busy", "idle", "blocked", "starved");
+        for (int i = 0; i < r->nstage_times; i++) {
+            const dam_stage_time *st = &r->stage_times[i];
+            double tot = st->busy + st->idle + st->blocked + st->starved;
+            if (tot <= 0.0)
+                tot = 1.0;
+            dam_buf_printf(b, "  %-18s %8d %7.1f%% %7.1f%% %7.1f%% "
+                              "%7.1f%%\n",
+                           st->name, st->entities, st->busy / tot * 100.0,
+                           st->idle / tot * 100.0,
+                           st->blocked / tot * 100.0,
+                           st->starved / tot * 100.0);
+        }
+        dam_buf_printf(b, "  %.0f events simulated\n", r->events);
     }
 
     dam_buf_printf(b, "\nIron law per stage (one GPU, one step)\n");
@@ -156,9 +200,17 @@ void dam_text_run(dam_buf *b, const dam_scenario *s, const dam_result *r,
         dam_fmt_time(t1, sizeof t1, r->t_seq);
         dam_fmt_time(t2, sizeof t2, r->t_pipe);
         dam_fmt_time(t3, sizeof t3, r->step);
-        dam_buf_printf(b, "  T_seq (no overlap) %s   T_pipe (perfect overlap) "
-                          ">= %s   configured %s\n",
-                       t1, t2, t3);
+        if (r->has_sim && r->analytic_step > 0.0) {
+            dam_fmt_time(t4, sizeof t4, r->analytic_step);
+            dam_buf_printf(b, "  T_seq (no overlap) %s   T_pipe (perfect "
+                              "overlap) >= %s\n  analytic step %s   "
+                              "simulated step %s\n",
+                           t1, t2, t4, t3);
+        } else {
+            dam_buf_printf(b, "  T_seq (no overlap) %s   T_pipe (perfect "
+                              "overlap) >= %s   configured %s\n",
+                           t1, t2, t3);
+        }
     }
 
     double ridge = dam_gpu_ridge(&s->machine.gpu, s->workload.precision);

@@ -162,7 +162,11 @@ typedef struct dam_result {
     double sim_exposed_comm;    /* mean per step, s */
     int nstage_times;
     dam_stage_time stage_times[DAM_MAX_STAGE_TIMES];
-    double events;              /* events processed */
+    double events;              /* events processed, all replications */
+    double analytic_step;       /* the analytic solver's step, kept when
+                                   the simulation replaces step, s */
+    double analytic_terms[DAM_TERM_COUNT]; /* its terms, s */
+    dam_bound analytic_bound;   /* what bound analytically */
 
     dam_serving_result serving; /* serving mode only */
 

@@ -15,7 +15,26 @@
 #include "solver/result.h"
 #include "solver/trace.h"
 
-/* How to simulate. Zero fields take the scenario's values. */
+/*
+ * Observers and fault hooks for tests (all optional; NULL / 0 = none).
+ * Callbacks run inside the simulation, in simulated-time order, on the
+ * calling thread; they must not call back into the simulator.
+ */
+typedef struct dam_sim_observer {
+    /* Each batch's total CPU decode time drawn by a loader worker (core-s);
+     * worker is the global worker index (node, GPU, worker in that order),
+     * rep the replication. */
+    void (*decode)(void *ctx, int rep, long worker, double core_s);
+    /* Each completed step of each rank (warm-up included): step index from
+     * 0, its duration (s) and end time (s). */
+    void (*step)(void *ctx, int rep, int rank, int step, double seconds,
+                 double end);
+    void *ctx;            /* passed to every callback */
+} dam_sim_observer;
+
+/* How to simulate. Zero fields take the scenario's values, except warmup
+ * (set it to -1 for the scenario's). A NULL options pointer means all
+ * scenario values. */
 typedef struct dam_sim_options {
     unsigned long seed;   /* base seed; 0 = scenario's */
     int have_seed;        /* 1 when seed overrides the scenario's */
@@ -23,6 +42,10 @@ typedef struct dam_sim_options {
     int steps;            /* measured steps (training) or requests (serving); 0 = scenario's */
     int warmup;           /* steps excluded (-1 = scenario's) */
     int trace_steps;      /* steps to record into the trace (0 = none) */
+    const dam_sim_observer *observer; /* tests: draws and steps (NULL = none) */
+    int slow_rank;        /* tests: the rank whose loader decode is slowed */
+    double slow_decode;   /* tests: decode-time multiplier of slow_rank's
+                             workers (0 = no straggler) */
 } dam_sim_options;
 
 /*

@@ -54,6 +54,25 @@ check "data-bound example: step 0.572 s" python3 -c "
 import json; r=json.load(open('db.json'))['result']
 assert abs(r['step_s']-0.572)/0.572 < 0.001, r['step_s']
 assert r['bound']=='data', r['bound']"
+check "the flagship is simulated by default" python3 -c "
+import json; r=json.load(open('a.json'))['result']
+assert r['step_source']=='simulated', r['step_source']
+s=r['simulation']; assert s['analytic_step_s'] > 0 and s['events'] > 0"
+"$damsim" run --json --analytic "$src/scenarios/resnet50-dgx-a100.cfg" >an.json
+check "--analytic solves without simulating" python3 -c "
+import json; r=json.load(open('an.json'))['result']
+assert r['step_source']=='analytic' and 'simulation' not in r"
+"$damsim" run --json --seed 3 --replications 2 --steps 30 "$src/scenarios/resnet50-dgx-a100.cfg" >s1.json
+"$damsim" run --json --seed 3 --replications 2 --steps 30 "$src/scenarios/resnet50-dgx-a100.cfg" >s2.json
+check "--seed: byte-identical again" cmp s1.json s2.json
+check "--seed/--replications/--steps are applied" python3 -c "
+import json; d=json.load(open('s1.json')); s=d['result']['simulation']
+assert d['scenario']['seed']==3 and s['replications']==2 and s['steps_per_replication']==30"
+check "--trace writes a Chrome trace" "$damsim" run "$src/scenarios/resnet50-dgx-a100.cfg" --trace trace.json
+check "the trace is JSON with spans, thread names and counters" python3 -c "
+import json; e=json.load(open('trace.json'))['traceEvents']
+ph=set(x['ph'] for x in e); assert {'X','M','C'} <= ph, ph
+assert any(x['ph']=='M' and x['args'].get('name')=='node0/gpu0' for x in e)"
 check "-o writes the report to a file" "$damsim" run "$src/scenarios/iron-law-data-bound.cfg" -o report.txt
 check "the file holds the report" grep -q "Question" report.txt
 check "no temporary file is left" sh -c "! ls | grep -q tmp"

@@ -1,0 +1,210 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * test_sim_training.c: validation of the training/inference simulation
+ * against the analytic model it shares its costs with (MODEL.md sections
+ * 1-3):
+ *  - deterministic service times with nothing overlapped (no loader
+ *    workers, no copy overlap, no sync overlap): the simulated step is the
+ *    analytic T_seq to 1e-9, on the worked examples and on multi-GPU,
+ *    multi-node training with gradient sync;
+ *  - deterministic with overlap: T_pipe <= simulated step <= T_seq on the
+ *    flagship and variants;
+ *  - loader-bound scenarios run at the loader's rate computed by hand
+ *    (cores, storage, workers) within 2 %;
+ *  - the simulated terms sum to the simulated step.
+ * Steps are multiples of the worker count, so that lockstep deterministic
+ * loaders (every worker finishing together) are measured over whole cycles.
+ */
+#include <gsl/gsl_errno.h>
+#include <math.h>
+#include <stdio.h>
+
+#include "check.h"
+#include "sim_util.h"
+
+static dam_scenario s, base;
+static dam_result r;
+
+static double term_sum(const dam_result *res)
+{
+    double sum = 0.0;
+    for (int t = 0; t < DAM_TERM_COUNT; t++)
+        sum += res->terms[t];
+    return sum;
+}
+
+/* Simulated step equals T_seq (nothing overlaps, deterministic). */
+static void check_tseq(const char *what)
+{
+    dam_sim_options o = sim_opts(2, 6, 2, 0);
+    if (sim_run(&s, &o, &r) != DAM_OK) {
+        dam_check(0, "%s: simulates", what);
+        return;
+    }
+    dam_check_rel(r.step, r.t_seq, 1e-9, what);
+    dam_check_rel(term_sum(&r), r.step, 1e-9, "  terms sum to the step");
+    dam_check(r.sim_step.sd <= 1e-9 * r.step, "  every step the same (sd "
+              "%.3g s)", r.sim_step.sd);
+}
+
+/* T_pipe <= simulated step <= T_seq (deterministic, with overlap). */
+static void check_bounds(const char *what, int steps)
+{
+    dam_sim_options o = sim_opts(16, steps, 1, 0);
+    if (sim_run(&s, &o, &r) != DAM_OK) {
+        dam_check(0, "%s: simulates", what);
+        return;
+    }
+    dam_check(r.t_pipe <= r.step * (1 + 1e-9) &&
+                  r.step <= r.t_seq * (1 + 1e-9),
+              "%s: T_pipe %.6g <= simulated %.6g <= T_seq %.6g (analytic "
+              "step %.6g)", what, r.t_pipe, r.step, r.t_seq,
+              r.analytic_step);
+    dam_check_rel(term_sum(&r), r.step, 1e-9, "  terms sum to the step");
+}
+
+/* Loader-bound: throughput equals the hand-computed rate within 2 %. */
+static void check_rate(const char *what, double step_by_hand)
+{
+    int W = s.pipeline.loader_workers;
+    dam_sim_options o = sim_opts(2 * W, 12 * W, 1, 0);
+    if (sim_run(&s, &o, &r) != DAM_OK) {
+        dam_check(0, "%s: simulates", what);
+        return;
+    }
+    double want = dam_scenario_global_batch(&s) / step_by_hand;
+    dam_check_rel(r.throughput, want, 0.02, what);
+    printf("  %s: %.1f samples/s simulated, %.1f by hand\n", what,
+           r.throughput, want);
+    dam_check_str(dam_bound_name(r.bound), "data", "  bound by data");
+}
+
+int main(void)
+{
+    gsl_set_error_handler_off();
+    dam_check_int(sim_catalogs(), 0, "built-in catalogs load");
+
+    /* ---- nothing overlaps: T_seq exactly ------------------------------ */
+    dam_check_int(sim_load("iron-law-data-bound.cfg", &s), DAM_OK,
+                  "data-bound example loads");
+    check_tseq("data-bound example: simulated step == T_seq");
+    dam_check_rel(r.step, 0.572, 1e-3, "  the step is 572 ms");
+    dam_check_str(dam_bound_name(r.bound), "data", "  and data binds");
+
+    dam_check_int(sim_load("iron-law-compute-bound.cfg", &s), DAM_OK,
+                  "compute-bound example loads");
+    check_tseq("compute-bound example: simulated step == T_seq");
+    dam_check_str(dam_bound_name(r.bound), "compute", "  compute binds");
+
+    dam_check_int(sim_load("resnet50-dgx-a100.cfg", &base), DAM_OK,
+                  "flagship loads");
+    sim_deterministic(&base);
+
+    s = base;
+    s.pipeline.loader_workers = 0;
+    s.pipeline.overlap_transfer = 0;
+    s.pipeline.overlap_sync = 0;
+    check_tseq("8 GPUs, sync, no overlap: simulated step == T_seq");
+    dam_check(r.sim_exposed_comm > 0.0, "  the all-reduce is exposed "
+              "(%.3g s)", r.sim_exposed_comm);
+
+    s.machine.nodes = 4;
+    s.pipeline.pin_memory = 0;
+    s.pipeline.bucket_bytes = 7e6;
+    check_tseq("4 nodes x 8 GPUs, pageable, 8 buckets: step == T_seq");
+
+    s = base;
+    s.pipeline.loader_workers = 0;
+    s.pipeline.overlap_transfer = 0;
+    s.pipeline.overlap_sync = 0;
+    s.workload.activation_recompute = 1;
+    s.data.sharded = 1;
+    s.machine.gpus_per_pcie_link = 4;
+    check_tseq("recompute, shards, 4 GPUs per PCIe link: step == T_seq");
+
+    s.data.decode_on_gpu = 1;
+    s.data.gpu_decode_s = 5e-5;
+    check_tseq("GPU decode: step == T_seq");
+
+    s = base;
+    s.mode = DAM_MODE_INFERENCE;
+    s.pipeline.loader_workers = 0;
+    s.pipeline.overlap_transfer = 0;
+    check_tseq("offline inference, 8 GPUs: step == T_seq");
+
+    /* ---- overlap: between the bounds ----------------------------------- */
+    s = base;
+    check_bounds("flagship (deterministic)", 96);
+    dam_check_str(dam_bound_name(r.bound), "data", "  data binds");
+    s.pipeline.overlap_transfer = 1;
+    check_bounds("flagship + overlap_transfer", 96);
+    s.pipeline.loader_workers = 16;
+    s.pipeline.prefetch_factor = 4;
+    check_bounds("flagship + 16 workers, prefetch 4", 96);
+    s.pipeline.pin_memory = 0;
+    check_bounds("  + pageable copies", 96);
+    s = base;
+    s.machine.gpu = *dam_catalog_gpu(&sim_cat, "H100-SXM5-80GB");
+    check_bounds("flagship on H100", 96);
+    s = base;
+    s.data.decode_on_gpu = 1;
+    s.data.gpu_decode_s = 5e-5;
+    check_bounds("flagship + GPU decode", 48);
+    dam_check(r.bound != DAM_BOUND_DATA, "  no longer data-bound (%s)",
+              dam_bound_name(r.bound));
+    s.machine.nodes = 4;
+    s.pipeline.overlap_sync = 0;
+    check_bounds("  + 4 nodes, sync after backward", 48);
+    s.pipeline.overlap_sync = 1;
+    check_bounds("  + 4 nodes, sync overlapped", 48);
+
+    /* ---- loader-bound rates by hand ------------------------------------ */
+    /* Tiny compute, offline inference: only the loader binds. */
+    base.mode = DAM_MODE_INFERENCE;
+    base.workload.flops_scale = 1e-6;
+    base.workload.bytes_scale = 1e-6;
+    base.machine.storage_latency = 0.0;
+    double b = base.workload.batch_size, raw = base.data.raw_bytes;
+
+    /* Cores: 32 workers on 16 cores, each decode 256 x 6 ms: the node
+     * makes 16 / 1.536 batches/s for 8 GPUs. */
+    s = base;
+    s.machine.cpu_cores = 16;
+    s.pipeline.loader_workers = 4;
+    s.machine.storage_bw = 1e12;
+    check_rate("cores bind: 8 x 256 / (8 x 1.536 / 16)",
+               8.0 * b * s.data.decode_s / 16.0);
+
+    /* Storage: 0.5 GB/s for 8 GPUs' 28.16 MB batches; decode negligible. */
+    s = base;
+    s.machine.storage_bw = 0.5e9;
+    s.data.decode_s = 1e-5;
+    s.pipeline.loader_workers = 4;
+    check_rate("storage binds: 8 x 28.16 MB / 0.5 GB/s per step",
+               8.0 * b * raw / s.machine.storage_bw);
+
+    /* Workers: 2 per GPU, 1 GPU, plenty of cores; the two read together
+     * (half the storage each), then decode on a core each. */
+    s = base;
+    s.machine.gpus_per_node = 1;
+    s.machine.gpus_per_pcie_link = 1;
+    s.machine.storage_latency = 1e-4;
+    s.machine.storage_bw = 10e9;
+    s.pipeline.loader_workers = 2;
+    double cycle = b * 1e-4 + b * raw / (s.machine.storage_bw / 2.0) +
+                   b * s.data.decode_s;
+    check_rate("workers bind: 2 workers / (latency + read + decode)",
+               cycle / 2.0);
+
+    /* Stochastic decode: same rate on average (cores bind). */
+    s = base;
+    s.machine.cpu_cores = 16;
+    s.pipeline.loader_workers = 4;
+    s.machine.storage_bw = 1e12;
+    s.data.decode_cv = 0.5;
+    check_rate("cores bind with decode cv 0.5",
+               8.0 * b * s.data.decode_s / 16.0);
+
+    dam_catalog_free(&sim_cat);
+    return dam_check_done();
+}
