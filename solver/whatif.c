@@ -82,8 +82,8 @@ static void attribution(const dam_whatif_row *base, dam_whatif_row *row,
         if (fabs(row->saved[t]) > fabs(row->saved[best]))
             best = t;
     double pct = row->step_change * 100.0;
-    if (fabs(total) < 1e-12 || fabs(pct) < 0.05) {
-        snprintf(buf, n, "step time unchanged");
+    if (fabs(total) < 1e-12 || fabs(pct) < 0.5) {
+        snprintf(buf, n, "step time unchanged (within 0.5 %%)");
         return;
     }
     if (total > 0.0 && from_bind / total < 0.05)
@@ -112,7 +112,9 @@ static void judge(const dam_whatif_row *base, dam_whatif_row *row,
     double c0 = dam_quality_cost_in(&base->cost, measure);
     double c1 = dam_quality_cost_in(&row->cost, measure);
     row->roc_defined = 0;
-    if (fabs(c1 - c0) > 1e-9 * (fabs(c0) + 1e-300) &&
+    /* RoC only where the cost moved by more than 1 %: below that it is
+     * the simulation's noise divided into the quality change */
+    if (fabs(c1 - c0) > 0.01 * fabs(c0) &&
         dam_quality_roc(base->quality, c0, row->quality, c1, hib, &row->roc,
                         NULL) == DAM_OK)
         row->roc_defined = 1;
