@@ -16,6 +16,7 @@
 #include "render/text.h"
 #include "solver/analytic.h"
 #include "solver/diagnose.h"
+#include "solver/sim.h"
 
 /* The parsed command line and the loaded catalog. */
 typedef struct dam_cli {
@@ -49,8 +50,18 @@ int dam_cli_emit(dam_cli *c, const dam_buf *b);
 void dam_cli_catalog_json(dam_buf *b, const dam_catalog *cat, int gpus,
                           int models);
 
+/* Serving (serving.c): simulation options from the command line, with the
+ * arrival trace read when serving.arrival = "trace" (*arrivals is owned by
+ * the caller: dam_free it); 0 or 2 (bad trace, reported). */
+int dam_cli_serving_options(dam_cli *c, const dam_scenario *s,
+                            dam_sim_options *opt, double **arrivals);
+/* Simulate serving scenario s into r (r holds its analytic solution);
+ * errors reported; 0, 1 or 2. */
+int dam_cli_serving_sim(dam_cli *c, const dam_scenario *s, dam_result *r);
+
 /* Subcommands: each returns the exit code. */
 int dam_cmd_run(dam_cli *c);
+int dam_cmd_plan(dam_cli *c);
 int dam_cmd_flagship(dam_cli *c);
 
 #endif

@@ -26,6 +26,10 @@ static int run_one(dam_cli *c, const char *path)
         if (c->have_seed)
             s->seed = (unsigned long)c->seed;
         dam_analytic_solve(s, r);
+        if (s->mode == DAM_MODE_SERVING && !c->analytic)
+            rc = dam_cli_serving_sim(c, s, r);
+    }
+    if (rc == 0) {
         dam_diagnose(s, r, d);
         dam_buf b = {0};
         if (c->json) {

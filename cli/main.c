@@ -31,6 +31,8 @@ static const char usage_text[] =
     "                         scenario (ResNet-50 on a DGX A100: would H100s "
     "help?)\n"
     "  run SCENARIO           breakdown, D.A.M diagnosis and scorecard\n"
+    "  plan SCENARIO          capacity planning: replicas per GPU for a\n"
+    "                         latency SLO at a rate (--slo-p99-ms, --rate)\n"
     "  catalog [gpus|models]  what the catalogs hold\n"
     "  check SCENARIO         validate only\n"
     "\n"
@@ -324,6 +326,7 @@ typedef struct command {
 
 static const command commands[] = {
     {"run", dam_cmd_run},
+    {"plan", dam_cmd_plan},
     {"catalog", cmd_catalog},
     {"check", cmd_check},
     {NULL, NULL}};
