@@ -78,6 +78,13 @@ dam_bound dam_diagnose_serving_bound(const dam_scenario *s,
 void dam_diagnose_serving(const dam_scenario *s, const dam_result *r,
                           dam_diagnosis *d);
 
+/* What changed between two simulated serving results a (before) and b
+ * (after), e.g. max_batch 1 and 16: the phase (DAM_SPHASE_*) whose mean
+ * moved most, and a sentence with both p99s against b's SLO and that
+ * phase's means into buf (n bytes). Returns the phase index. */
+int dam_diagnose_serving_change(const dam_result *a, const dam_result *b,
+                                char *buf, size_t n);
+
 /* Would a lever of this kind move the binding term of r? 1 works, 0 wasted,
  * -1 when it depends (the lever's own effect decides). */
 int dam_diagnose_lever_works(const dam_result *r, dam_lever_kind k);

@@ -386,3 +386,31 @@ void dam_diagnose_serving(const dam_scenario *s, const dam_result *r,
         ap = "more compute or bandwidth for a latency-bound batch";
     snprintf(d->anti_pattern, sizeof d->anti_pattern, "%s", ap ? ap : "");
 }
+
+int dam_diagnose_serving_change(const dam_result *a, const dam_result *b,
+                                char *buf, size_t n)
+{
+    const dam_serving_result *x = &a->serving, *y = &b->serving;
+    int best = 0;
+    double most = -1.0;
+    for (int i = 0; i < DAM_SPHASE_COUNT; i++) {
+        double dlt = y->phase[i].mean - x->phase[i].mean;
+        if (dlt < 0.0)
+            dlt = -dlt;
+        if (dlt > most) {
+            most = dlt;
+            best = i;
+        }
+    }
+    double slo = y->slo_s;
+    int ma = x->latency.p99 + x->p99_ci95 <= slo;
+    int mb = y->latency.p99 + y->p99_ci95 <= slo;
+    snprintf(buf, n,
+             "p99 %.3g ms -> %.3g ms against a %.3g ms SLO (%s -> %s): the "
+             "%s phase changed most, mean %.3g ms -> %.3g ms",
+             ms(x->latency.p99), ms(y->latency.p99), ms(slo),
+             ma ? "meets" : "misses", mb ? "meets" : "misses",
+             dam_serving_phase_name(best), ms(x->phase[best].mean),
+             ms(y->phase[best].mean));
+    return best;
+}
