@@ -189,6 +189,29 @@ int main(void)
     dam_check(strstr(dg.anti_pattern, "hardware crutch") != NULL,
               "anti-pattern: %s", dg.anti_pattern);
 
+    /* A recorded timeline of the first requests. */
+    dam_trace tr;
+    dam_trace_init(&tr);
+    dam_sim_options topt = opt;
+    topt.trace_steps = 5;
+    dam_error te;
+    dam_check_int(dam_sim_serving(&s, &topt, &r2, &tr, &te), DAM_OK,
+                  "simulation with a trace");
+    int npre = 0, ncopy = 0, nfwd = 0;
+    for (size_t i = 0; i < tr.nspans; i++) {
+        npre += tr.spans[i].kind == DAM_SPAN_PREPROCESS;
+        ncopy += tr.spans[i].kind == DAM_SPAN_COPY;
+        nfwd += tr.spans[i].kind == DAM_SPAN_FORWARD;
+    }
+    dam_check(npre == 5 && ncopy == 5 && nfwd == 5 && tr.nlanes == 6,
+              "trace: 5 preprocess, copy and forward spans on 6 lanes "
+              "(got %d, %d, %d on %zu)",
+              npre, ncopy, nfwd, tr.nlanes);
+    dam_check(tr.nspans > 0 && fabs(tr.spans[0].end - tr.spans[0].start -
+                                    12e-3) < 1e-12,
+              "the first span is a 12 ms preprocess");
+    dam_trace_free(&tr);
+
     /* Same seed, same numbers. */
     dam_check_int(simulate(&s, &opt, &r2), DAM_OK, "second run");
     dam_check(memcmp(&r.serving, &r2.serving, sizeof r.serving) == 0,
