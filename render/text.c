@@ -140,7 +140,8 @@ void dam_text_run(dam_buf *b, const dam_scenario *s, const dam_result *r,
 
     dam_buf_printf(b, "%s\n", s->name);
     if (s->mode == DAM_MODE_SERVING)
-        dam_buf_printf(b, "  %s, %d x %s (replicas), %s, max batch %d\n",
+        dam_buf_printf(b, "  %s, %d x %s (replicas serving one queue), %s, "
+                          "max batch %d\n",
                        s->workload.model.name, s->serving.replicas,
                        s->machine.gpu.id,
                        dam_precision_name(s->workload.precision),
@@ -200,7 +201,10 @@ void dam_text_run(dam_buf *b, const dam_scenario *s, const dam_result *r,
     double step = r->step > 0.0 ? r->step : 1.0;
     int bind_term = -1;
     switch (r->bound) {
-    case DAM_BOUND_DATA: bind_term = DAM_TERM_DATA; break;
+    case DAM_BOUND_DATA:
+    case DAM_BOUND_PREPROCESS:
+    case DAM_BOUND_QUEUEING: bind_term = DAM_TERM_DATA; break;
+    case DAM_BOUND_WEIGHTS: bind_term = DAM_TERM_COMPUTE; break;
     case DAM_BOUND_TRANSFER: bind_term = DAM_TERM_TRANSFER; break;
     case DAM_BOUND_COMPUTE:
     case DAM_BOUND_MEMORY: bind_term = DAM_TERM_COMPUTE; break;
