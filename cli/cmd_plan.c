@@ -69,24 +69,25 @@ static void plan_text(dam_buf *b, const dam_scenario *s, const dam_plan *p)
     dam_buf_printf(b, "  headroom: simulated p99 + its 95 %% CI half-width "
                       "<= SLO, replicas <= %.0f %% busy\n\n",
                    DAM_PLAN_MAX_UTIL * 100.0);
-    dam_buf_printf(b, "  %-18s %8s %10s %10s %6s %10s %10s\n", "gpu",
-                   "replicas", "p99", "n-1: p99", "util", "$/hour",
+    dam_buf_printf(b, "  %-18s %8s %10s %6s %17s %10s %10s\n", "gpu",
+                   "replicas", "p99", "util", "one fewer: p99", "$/hour",
                    "$/1k req");
     int first = 1;
     for (int i = 0; i < p->noptions; i++) {
         const dam_plan_option *o = &p->options[i];
         if (!o->feasible)
             continue;
-        char fewer[24] = "-", ph[24] = "n/a", pk[24] = "n/a";
+        char fewer[40] = "-", ph[24] = "n/a", pk[24] = "n/a";
         if (o->fewer_p99_known)
-            snprintf(fewer, sizeof fewer, "%.4g ms", o->fewer_p99 * 1e3);
+            snprintf(fewer, sizeof fewer, "%.4g ms, %.0f%%",
+                     o->fewer_p99 * 1e3, o->fewer_util * 100.0);
         if (o->price_hour > 0.0) {
             snprintf(ph, sizeof ph, "%.2f", o->cost_hour);
-            snprintf(pk, sizeof pk, "%.4f", o->cost_per_1k);
+            snprintf(pk, sizeof pk, "%.3g", o->cost_per_1k);
         }
-        dam_buf_printf(b, "  %-18s %8d %7.4g ms %10s %5.0f%% %10s %10s%s\n",
-                       o->gpu, o->replicas, o->p99 * 1e3, fewer,
-                       o->utilization * 100.0, ph, pk,
+        dam_buf_printf(b, "  %-18s %8d %7.4g ms %5.0f%% %17s %10s %10s%s\n",
+                       o->gpu, o->replicas, o->p99 * 1e3,
+                       o->utilization * 100.0, fewer, ph, pk,
                        first && o->price_hour > 0.0 ? "  <- cheapest" : "");
         if (o->price_hour > 0.0)
             first = 0;
@@ -164,6 +165,10 @@ static json_t *plan_json(const dam_scenario *s, const dam_plan *p)
             json_object_set_new(e, "one_fewer_p99_s",
                                 x->fewer_p99_known
                                     ? dam_json_num(x->fewer_p99)
+                                    : json_null());
+            json_object_set_new(e, "one_fewer_utilization",
+                                x->fewer_p99_known
+                                    ? dam_json_num(x->fewer_util)
                                     : json_null());
         } else {
             json_object_set_new(e, "why", json_string(x->why));

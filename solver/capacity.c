@@ -132,7 +132,7 @@ static int plan_gpu(const dam_scenario *s, double slo, double rate,
     int n = n0d < 1.0 ? 1 : (int)n0d;
     dam_result *r = dam_malloc(sizeof *r);
     int fail_n = n - 1, meet_n = 0, rc = DAM_OK;
-    double fail_p99 = -1.0, prev = INFINITY;
+    double fail_p99 = -1.0, fail_util = 0.0, prev = INFINITY;
     for (;;) {
         if ((rc = dam_capacity_simulate(s, rate, n, opt, r, err)) != DAM_OK)
             goto done;
@@ -143,6 +143,7 @@ static int plan_gpu(const dam_scenario *s, double slo, double rate,
         }
         fail_n = n;
         fail_p99 = r->serving.latency.p99;
+        fail_util = r->serving.utilization;
         if (r->serving.latency.p99 >= 0.98 * prev &&
             r->serving.utilization < 0.5) {
             snprintf(o->why, sizeof o->why,
@@ -180,6 +181,7 @@ static int plan_gpu(const dam_scenario *s, double slo, double rate,
         } else {
             fail_n = mid;
             fail_p99 = r->serving.latency.p99;
+            fail_util = r->serving.utilization;
         }
     }
     if (fail_n >= 1 && fail_p99 < 0.0) {
@@ -189,12 +191,14 @@ static int plan_gpu(const dam_scenario *s, double slo, double rate,
             goto done;
         (*evals)++;
         fail_p99 = r->serving.latency.p99;
+        fail_util = r->serving.utilization;
     }
     o->feasible = 1;
     o->replicas = meet_n;
     if (fail_n >= 1) {
         o->fewer_p99_known = 1;
         o->fewer_p99 = fail_p99;
+        o->fewer_util = fail_util;
     }
     o->cost_hour = o->price_hour * meet_n;
     o->cost_per_1k = o->throughput > 0.0

@@ -49,6 +49,7 @@ typedef struct dam_plan_option {
     double cost_per_1k;     /* USD per 1,000 requests */
     int fewer_p99_known;    /* 1 when replicas - 1 >= 1 was simulated */
     double fewer_p99;       /* p99 with one replica fewer, s */
+    double fewer_util;      /* replica utilisation with one fewer */
     char why[160];          /* the reason when not feasible */
 } dam_plan_option;
 
