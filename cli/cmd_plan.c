@@ -250,7 +250,7 @@ static int plan_training(dam_cli *c, const dam_scenario *s)
     if (!c->budget) {
         fprintf(stderr,
                 "damsim: %s: plan needs a serving scenario (for "
-                "--slo-p99-ms/--rate) or --budget USD for a %s scenario\n"
+                "--slo-p99-ms/--rate), or --budget USD for this %s scenario\n"
                 "(see 'damsim plan --help')\n",
                 s->file, dam_mode_name(s->mode));
         return 2;
