@@ -54,7 +54,7 @@ static int usage_error(const char *msg, const char *arg)
     return 2;
 }
 
-static void plan_text(dam_buf *b, const dam_scenario *s, const dam_plan *p)
+static void plan_text(dam_buf *b, const dam_scenario *s, const dam_capacity_result *p)
 {
     const dam_serving *v = &s->serving;
     dam_buf_printf(b, "Capacity plan: %s\n", s->name);
@@ -68,13 +68,13 @@ static void plan_text(dam_buf *b, const dam_scenario *s, const dam_plan *p)
                    v->preprocess_workers);
     dam_buf_printf(b, "  headroom: simulated p99 + its 95 %% CI half-width "
                       "<= SLO, replicas <= %.0f %% busy\n\n",
-                   DAM_PLAN_MAX_UTIL * 100.0);
+                   DAM_CAPACITY_MAX_UTIL * 100.0);
     dam_buf_printf(b, "  %-18s %8s %10s %6s %17s %10s %10s\n", "gpu",
                    "replicas", "p99", "util", "one fewer: p99", "$/hour",
                    "$/1k req");
     int first = 1;
     for (int i = 0; i < p->noptions; i++) {
-        const dam_plan_option *o = &p->options[i];
+        const dam_capacity_option *o = &p->options[i];
         if (!o->feasible)
             continue;
         char fewer[40] = "-", ph[24] = "n/a", pk[24] = "n/a";
@@ -125,7 +125,7 @@ static void plan_text(dam_buf *b, const dam_scenario *s, const dam_plan *p)
     dam_buf_printf(b, "(%d simulations)\n", p->evaluations);
 }
 
-static json_t *plan_json(const dam_scenario *s, const dam_plan *p)
+static json_t *plan_json(const dam_scenario *s, const dam_capacity_result *p)
 {
     json_t *o = json_object();
     json_object_set_new(o, "scenario", json_string(s->name));
@@ -137,7 +137,7 @@ static json_t *plan_json(const dam_scenario *s, const dam_plan *p)
                                     "replica utilization <= 0.9"));
     json_t *a = json_array();
     for (int i = 0; i < p->noptions; i++) {
-        const dam_plan_option *x = &p->options[i];
+        const dam_capacity_option *x = &p->options[i];
         json_t *e = json_object();
         json_object_set_new(e, "gpu", json_string(x->gpu));
         json_object_set_new(e, "supported", json_boolean(x->supported));
@@ -223,7 +223,7 @@ static int plan_serving(dam_cli *c, const dam_scenario *s)
     opt.narrivals = 0;
     if (rc != 0)
         return rc;
-    dam_plan *p = dam_malloc(sizeof *p);
+    dam_capacity_result *p = dam_malloc(sizeof *p);
     dam_error e;
     int st = dam_capacity_plan(s, &c->cat, slo, rate, &opt, p, &e);
     if (st != DAM_OK) {

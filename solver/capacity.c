@@ -100,7 +100,7 @@ static double cpu_capacity(const dam_scenario *s)
 
 /* The fewest replicas of s (GPU already swapped) meeting slo at rate. */
 static int plan_gpu(const dam_scenario *s, double slo, double rate,
-                    const dam_sim_options *opt, dam_plan_option *o,
+                    const dam_sim_options *opt, dam_capacity_option *o,
                     int *evals, dam_error *err)
 {
     const dam_serving *v = &s->serving;
@@ -123,10 +123,10 @@ static int plan_gpu(const dam_scenario *s, double slo, double rate,
     }
     double mu = replica_capacity(s);
     double n0d = ceil(rate / mu);
-    if (!(n0d <= DAM_PLAN_MAX_REPLICAS)) {
+    if (!(n0d <= DAM_CAPACITY_MAX_REPLICAS)) {
         snprintf(o->why, sizeof o->why,
                  "needs more than %d replicas (%.4g requests/s each)",
-                 DAM_PLAN_MAX_REPLICAS, mu);
+                 DAM_CAPACITY_MAX_REPLICAS, mu);
         return DAM_OK;
     }
     int n = n0d < 1.0 ? 1 : (int)n0d;
@@ -137,7 +137,7 @@ static int plan_gpu(const dam_scenario *s, double slo, double rate,
         if ((rc = dam_capacity_simulate(s, rate, n, opt, r, err)) != DAM_OK)
             goto done;
         (*evals)++;
-        if (dam_capacity_meets(r, slo, DAM_PLAN_MAX_UTIL)) {
+        if (dam_capacity_meets(r, slo, DAM_CAPACITY_MAX_UTIL)) {
             meet_n = n;
             break;
         }
@@ -154,13 +154,13 @@ static int plan_gpu(const dam_scenario *s, double slo, double rate,
             goto done;
         }
         prev = r->serving.latency.p99;
-        if (n >= DAM_PLAN_MAX_REPLICAS) {
+        if (n >= DAM_CAPACITY_MAX_REPLICAS) {
             snprintf(o->why, sizeof o->why,
                      "misses the SLO even with %d replicas (p99 %.3g ms)", n,
                      r->serving.latency.p99 * 1e3);
             goto done;
         }
-        n = 2 * n < DAM_PLAN_MAX_REPLICAS ? 2 * n : DAM_PLAN_MAX_REPLICAS;
+        n = 2 * n < DAM_CAPACITY_MAX_REPLICAS ? 2 * n : DAM_CAPACITY_MAX_REPLICAS;
     }
     /* Record the meeting count, then bisect below it. */
     o->p99 = r->serving.latency.p99;
@@ -172,7 +172,7 @@ static int plan_gpu(const dam_scenario *s, double slo, double rate,
         if ((rc = dam_capacity_simulate(s, rate, mid, opt, r, err)) != DAM_OK)
             goto done;
         (*evals)++;
-        if (dam_capacity_meets(r, slo, DAM_PLAN_MAX_UTIL)) {
+        if (dam_capacity_meets(r, slo, DAM_CAPACITY_MAX_UTIL)) {
             meet_n = mid;
             o->p99 = r->serving.latency.p99;
             o->p99_ci95 = r->serving.p99_ci95;
@@ -211,7 +211,7 @@ done:
 
 /* Order: feasible by cost per 1k (unknown price last), then infeasible,
  * then unsupported; ties by replicas then id. */
-static int rank(const dam_plan_option *o)
+static int rank(const dam_capacity_option *o)
 {
     if (!o->supported)
         return 3;
@@ -220,7 +220,7 @@ static int rank(const dam_plan_option *o)
     return o->price_hour > 0.0 ? 0 : 1;
 }
 
-static int before(const dam_plan_option *a, const dam_plan_option *b)
+static int before(const dam_capacity_option *a, const dam_capacity_option *b)
 {
     int ra = rank(a), rb = rank(b);
     if (ra != rb)
@@ -287,7 +287,7 @@ done:
 
 int dam_capacity_plan(const dam_scenario *s, const dam_catalog *cat,
                       double slo_s, double rate, const dam_sim_options *opt,
-                      dam_plan *plan, dam_error *err)
+                      dam_capacity_result *plan, dam_error *err)
 {
     memset(plan, 0, sizeof *plan);
     if (s->mode != DAM_MODE_SERVING)
@@ -305,10 +305,10 @@ int dam_capacity_plan(const dam_scenario *s, const dam_catalog *cat,
     plan->rate = rate;
     dam_scenario *c = dam_malloc(sizeof *c);
     int rc = DAM_OK;
-    for (size_t i = 0; i < cat->ngpus && plan->noptions < DAM_PLAN_MAX;
+    for (size_t i = 0; i < cat->ngpus && plan->noptions < DAM_CAPACITY_MAX;
          i++) {
         const dam_gpu *g = &cat->gpus[i];
-        dam_plan_option *o = &plan->options[plan->noptions++];
+        dam_capacity_option *o = &plan->options[plan->noptions++];
         memset(o, 0, sizeof *o);
         snprintf(o->gpu, sizeof o->gpu, "%s", g->id);
         if (g->peak[s->workload.precision] <= 0.0) {
@@ -339,7 +339,7 @@ int dam_capacity_plan(const dam_scenario *s, const dam_catalog *cat,
     }
     /* Insertion sort: a few dozen entries. */
     for (int i = 1; i < plan->noptions; i++) {
-        dam_plan_option t = plan->options[i];
+        dam_capacity_option t = plan->options[i];
         int j = i - 1;
         while (j >= 0 && before(&t, &plan->options[j])) {
             plan->options[j + 1] = plan->options[j];

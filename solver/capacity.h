@@ -13,7 +13,7 @@
  * "Meets with headroom" is dam_capacity_meets: the simulated p99 plus the
  * half-width of its 95 % CI over replications is at most the SLO (so a
  * plan that meets only by luck of the draw is rejected) and, for replica
- * plans, the replicas are at most DAM_PLAN_MAX_UTIL busy (a deterministic
+ * plans, the replicas are at most DAM_CAPACITY_MAX_UTIL busy (a deterministic
  * load at utilisation 1 meets its SLO in simulation and nowhere else).
  * The highest-rate question uses the SLO test alone. Every candidate
  * is a copy of the scenario with the GPU swapped as the gpu lever does
@@ -31,11 +31,11 @@
 #include "model/error.h"
 #include "solver/sim.h"
 
-#define DAM_PLAN_MAX 32   /* GPUs a plan considers */
-#define DAM_PLAN_MAX_REPLICAS 4096 /* largest replica count searched */
+#define DAM_CAPACITY_MAX 32   /* GPUs a plan considers */
+#define DAM_CAPACITY_MAX_REPLICAS 4096 /* largest replica count searched */
 
 /* One GPU's answer. */
-typedef struct dam_plan_option {
+typedef struct dam_capacity_option {
     char gpu[DAM_ID_MAX];   /* catalog id */
     int supported;          /* 0: precision unsupported (skipped) */
     int feasible;           /* 1: replicas meets the SLO */
@@ -51,14 +51,14 @@ typedef struct dam_plan_option {
     double fewer_p99;       /* p99 with one replica fewer, s */
     double fewer_util;      /* replica utilisation with one fewer */
     char why[160];          /* the reason when not feasible */
-} dam_plan_option;
+} dam_capacity_option;
 
 /* A whole plan. */
-typedef struct dam_plan {
+typedef struct dam_capacity_result {
     double slo_s;                     /* p99 objective, s */
     double rate;                      /* arrival rate planned for, 1/s */
     int noptions;
-    dam_plan_option options[DAM_PLAN_MAX]; /* feasible by cost per 1k
+    dam_capacity_option options[DAM_CAPACITY_MAX]; /* feasible by cost per 1k
                                               (unknown prices last), then
                                               infeasible, then unsupported */
     int max_rate_found;               /* 1 when some rate meets the SLO */
@@ -66,10 +66,10 @@ typedef struct dam_plan {
     double max_rate_p99;              /* p99 at that rate, s */
     double max_rate_upper;            /* the bisection's failing end, 1/s */
     int evaluations;                  /* simulations run */
-} dam_plan;
+} dam_capacity_result;
 
 /* Replica utilisation a replica plan may reach (headroom for bursts). */
-#define DAM_PLAN_MAX_UTIL 0.9
+#define DAM_CAPACITY_MAX_UTIL 0.9
 
 /* 1 when the simulated result r meets slo_s with headroom: p99 + p99_ci95
  * <= slo_s and replica utilisation <= max_util (1 = no utilisation
@@ -87,14 +87,14 @@ int dam_capacity_simulate(const dam_scenario *s, double rate, int replicas,
                           dam_error *err);
 
 /*
- * Question 1 for every GPU of cat (at most DAM_PLAN_MAX) and question 2
+ * Question 1 for every GPU of cat (at most DAM_CAPACITY_MAX) and question 2
  * for s's own deployment, into plan. Returns DAM_OK, or DAM_EINPUT when s
  * is not a serving scenario or slo_s / rate are not positive, with err
  * filled.
  */
 int dam_capacity_plan(const dam_scenario *s, const dam_catalog *cat,
                       double slo_s, double rate, const dam_sim_options *opt,
-                      dam_plan *plan, dam_error *err);
+                      dam_capacity_result *plan, dam_error *err);
 
 /* Question 2 alone: the highest rate at which s meets slo_s (0 in *rate
  * and *found = 0 when none does), with the p99 there. */

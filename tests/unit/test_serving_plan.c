@@ -46,7 +46,7 @@ int main(void)
     memset(&opt, 0, sizeof opt);
     opt.steps = 5000;
     opt.replications = 3;
-    static dam_plan p;
+    static dam_capacity_result p;
     static dam_result r;
     dam_error e;
     double slo = 30e-3, rate = 1500.0;
@@ -54,7 +54,7 @@ int main(void)
                   DAM_OK, "plan for 1,500 requests/s within 30 ms");
     int feasible = 0;
     for (int i = 0; i < p.noptions; i++) {
-        const dam_plan_option *o = &p.options[i];
+        const dam_capacity_option *o = &p.options[i];
         printf("  %-16s feasible %d replicas %d p99 %.3g ms util %.2f "
                "$%.4f/1k %s\n",
                o->gpu, o->feasible, o->replicas, o->p99 * 1e3,
@@ -67,14 +67,14 @@ int main(void)
         c = s;
         c.machine.gpu = *g;
         dam_capacity_simulate(&c, rate, o->replicas, &opt, &r, &e);
-        dam_check(dam_capacity_meets(&r, slo, DAM_PLAN_MAX_UTIL),
+        dam_check(dam_capacity_meets(&r, slo, DAM_CAPACITY_MAX_UTIL),
                   "%s x %d re-simulated meets the SLO (p99 %.3g +- %.2g ms, "
                   "%.0f %% busy)",
                   o->gpu, o->replicas, r.serving.latency.p99 * 1e3,
                   r.serving.p99_ci95 * 1e3, r.serving.utilization * 100.0);
         if (o->replicas > 1) {
             dam_capacity_simulate(&c, rate, o->replicas - 1, &opt, &r, &e);
-            dam_check(!dam_capacity_meets(&r, slo, DAM_PLAN_MAX_UTIL),
+            dam_check(!dam_capacity_meets(&r, slo, DAM_CAPACITY_MAX_UTIL),
                       "%s x %d (one fewer) does not (p99 %.3g ms, %.0f %% "
                       "busy)",
                       o->gpu, o->replicas - 1, r.serving.latency.p99 * 1e3,
