@@ -23,6 +23,7 @@ typedef struct dam_cli {
     int json, csv, quiet, help, version, analytic;
     const char *gpus_file, *models_file; /* catalog overrides */
     const char *out_file;                /* -o */
+    const char *format;                  /* --format for chart folders */
     const char *trace_file;              /* --trace */
     long seed;
     int have_seed;
@@ -44,7 +45,8 @@ int dam_cli_report_diag(const dam_diag *d, int quiet);
 int dam_cli_load_catalog(dam_cli *c);
 /* Load path (NULL: the embedded flagship) into s, applying --seed etc.; 0 or 2. */
 int dam_cli_load_scenario(dam_cli *c, const char *path, dam_scenario *s);
-/* Write b to -o (atomically) or stdout; 0 or 1. */
+/* Write b to -o when it names a text file (atomically), else to stdout;
+ * 0 or 1. */
 int dam_cli_emit(dam_cli *c, const dam_buf *b);
 /* Catalog listing as JSON. */
 void dam_cli_catalog_json(dam_buf *b, const dam_catalog *cat, int gpus,
@@ -58,9 +60,33 @@ int dam_cli_serving_options(dam_cli *c, const dam_scenario *s,
 /* Simulate serving scenario s into r (r holds its analytic solution);
  * errors reported; 0, 1 or 2. */
 int dam_cli_serving_sim(dam_cli *c, const dam_scenario *s, dam_result *r);
+/* The same as a what-if solver callback (ctx is the dam_cli): analytic
+ * then simulated, errors into err (nothing printed). */
+int dam_cli_serving_solve(const dam_scenario *s, void *ctx, dam_result *r,
+                          dam_error *err);
+
+/* The solver the options ask for (analytic, or simulated by default once
+ * the simulator is in), as a what-if solver callback. */
+#include "solver/whatif.h"
+void dam_cli_solver(dam_cli *c, dam_whatif_solver *fn, void **ctx);
+/* The what-if of path (NULL: the embedded flagship), printed. */
+int dam_cli_whatif(dam_cli *c, const char *path);
+/* Load path, parse --lever/--combine/--cost and run the what-if into w;
+ * the exit code (0, 1 or 2). */
+int dam_cli_whatif_solve(dam_cli *c, const char *path, dam_whatif *w);
+
+/* `plan --budget`: the compute-optimal model and the GPUs to train it. */
+int dam_cli_plan_budget(dam_cli *c, const dam_scenario *s);
+
+/* Write the charts of a set when -o names a chart or a folder; 0 or 1. */
+struct dam_chartset;
+int dam_cli_charts(dam_cli *c, const struct dam_chartset *cs);
 
 /* Subcommands: each returns the exit code. */
 int dam_cmd_run(dam_cli *c);
+int dam_cmd_whatif(dam_cli *c);
+int dam_cmd_compare(dam_cli *c);
+int dam_cmd_report(dam_cli *c);
 int dam_cmd_plan(dam_cli *c);
 int dam_cmd_flagship(dam_cli *c);
 

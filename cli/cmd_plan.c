@@ -3,8 +3,8 @@
  * cmd_plan.c: `damsim plan`, capacity and budget planning. One entry,
  * dam_cmd_plan, picks the question from the scenario and the options:
  * a serving scenario plans replicas for an SLO at a rate (solver/
- * capacity.h); a training scenario will plan against --budget (Chinchilla,
- * not yet here). Only this file prints the plan.
+ * capacity.h); a training scenario plans against --budget (Chinchilla:
+ * cli/plan_budget.c prints that one). Only cli/ prints.
  */
 #include <jansson.h>
 #include <math.h>
@@ -19,7 +19,7 @@
 static const char plan_help[] =
     "usage: damsim plan SCENARIO.cfg [--slo-p99-ms X] [--rate R] [--json]\n"
     "                  [--seed N] [--replications N] [--steps N]\n"
-    "       damsim plan SCENARIO.cfg --budget USD     (training; to come)\n"
+    "       damsim plan SCENARIO.cfg --budget B [--deadline T]   (training)\n"
     "\n"
     "Serving scenarios: for every GPU in the catalog that runs the\n"
     "scenario's precision and holds its weights, the fewest replicas whose\n"
@@ -244,20 +244,18 @@ static int plan_serving(dam_cli *c, const dam_scenario *s)
     return rc;
 }
 
-/* Training: a budget plan (Chinchilla) belongs here. */
+/* Training: the budget plan (Chinchilla; cli/plan_budget.c). */
 static int plan_training(dam_cli *c, const dam_scenario *s)
 {
     if (!c->budget) {
         fprintf(stderr,
                 "damsim: %s: plan needs a serving scenario (for "
-                "--slo-p99-ms/--rate), or --budget USD for this %s scenario\n"
+                "--slo-p99-ms/--rate), or --budget for this %s scenario\n"
                 "(see 'damsim plan --help')\n",
                 s->file, dam_mode_name(s->mode));
         return 2;
     }
-    fprintf(stderr, "damsim: plan --budget (training) is not available in "
-                    "this build yet\n");
-    return 2;
+    return dam_cli_plan_budget(c, s);
 }
 
 int dam_cmd_plan(dam_cli *c)

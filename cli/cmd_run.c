@@ -3,6 +3,7 @@
 #include <jansson.h>
 #include <stdio.h>
 
+#include "cli/charts.h"
 #include "cli/cli.h"
 #include "model/alloc.h"
 
@@ -42,6 +43,13 @@ static int run_one(dam_cli *c, const char *path)
         }
         rc = dam_cli_emit(c, &b);
         dam_buf_free(&b);
+        if (rc == 0) {
+            dam_chartset *cs = dam_malloc(sizeof *cs);
+            dam_chartset_run(cs, s, r, NULL);
+            rc = dam_cli_charts(c, cs);
+            dam_chartset_free(cs);
+            dam_free(cs);
+        }
     }
     dam_free(d);
     dam_free(r);
@@ -71,7 +79,24 @@ int dam_cmd_flagship(dam_cli *c)
                 c->args[0]);
         return 2;
     }
-    return run_one(c, NULL);
+    return dam_cli_whatif(c, NULL);
+}
+
+/* The analytic solver as a what-if callback. */
+static int solve_analytic(const dam_scenario *s, void *ctx, dam_result *r,
+                          dam_error *err)
+{
+    (void)err;
+    if (s->mode == DAM_MODE_SERVING && !((dam_cli *)ctx)->analytic)
+        return dam_cli_serving_solve(s, ctx, r, err);
+    dam_analytic_solve(s, r);
+    return DAM_OK;
+}
+
+void dam_cli_solver(dam_cli *c, dam_whatif_solver *fn, void **ctx)
+{
+    *fn = solve_analytic;
+    *ctx = c;
 }
 
 void dam_cli_catalog_json(dam_buf *b, const dam_catalog *cat, int gpus,

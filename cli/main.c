@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/charts.h"
 #include "cli/cli.h"
 #include "model/alloc.h"
 #include "model/embedded.h"
@@ -31,13 +32,20 @@ static const char usage_text[] =
     "                         scenario (ResNet-50 on a DGX A100: would H100s "
     "help?)\n"
     "  run SCENARIO           breakdown, D.A.M diagnosis and scorecard\n"
+    "  whatif SCENARIO        each lever alone and combined\n"
+    "  compare A B ...        scenarios side by side\n"
     "  plan SCENARIO          capacity planning: replicas per GPU for a\n"
-    "                         latency SLO at a rate (--slo-p99-ms, --rate)\n"
+    "                         latency SLO at a rate (--slo-p99-ms, --rate),\n"
+    "                         or the model and GPUs for a --budget\n"
+    "  report SCENARIO -o F   a PDF for a budget review\n"
     "  catalog [gpus|models]  what the catalogs hold\n"
     "  check SCENARIO         validate only\n"
     "\n"
     "common options:\n"
     "  --json                 machine-readable output\n"
+    "  -o FILE|DIR            write the output to FILE (.txt, .json, .csv),\n"
+    "                         one chart to FILE.png|.svg|.pdf, or every chart\n"
+    "                         into DIR (with --format png|svg|pdf)\n"
     "  --gpus FILE            GPU catalog merged over the built-in one\n"
     "  --models FILE          model catalog merged over the built-in one\n"
     "  -q, --quiet            no warnings\n"
@@ -111,7 +119,7 @@ int dam_cli_load_scenario(dam_cli *c, const char *path, dam_scenario *s)
 int dam_cli_emit(dam_cli *c, const dam_buf *b)
 {
     const char *text = dam_buf_str(b);
-    if (c->out_file) {
+    if (c->out_file && dam_output_of(c->out_file) == DAM_OUT_TEXT) {
         dam_error e;
         if (dam_write_file_atomic(c->out_file, text, b->len, &e) != DAM_OK) {
             char line[1024];
@@ -124,6 +132,22 @@ int dam_cli_emit(dam_cli *c, const dam_buf *b)
     fputs(text, stdout);
     if (fflush(stdout) != 0)
         return 1;
+    return 0;
+}
+
+int dam_cli_charts(dam_cli *c, const dam_chartset *cs)
+{
+    if (!c->out_file || dam_output_of(c->out_file) == DAM_OUT_TEXT)
+        return 0;
+    dam_error e;
+    memset(&e, 0, sizeof e);
+    int rc = dam_chartset_write(cs, c->out_file, c->format, &e);
+    if (rc != DAM_OK) {
+        char line[1024];
+        dam_error_format(&e, line, sizeof line);
+        fprintf(stderr, "%s\n", line);
+        return rc == DAM_EINPUT ? 2 : 1;
+    }
     return 0;
 }
 
@@ -146,7 +170,8 @@ enum {
     OPT_SLO,
     OPT_RATE,
     OPT_VERSION,
-    OPT_COST
+    OPT_COST,
+    OPT_FORMAT
 };
 
 static const struct option long_opts[] = {
@@ -166,6 +191,7 @@ static const struct option long_opts[] = {
     {"slo-p99-ms", required_argument, 0, OPT_SLO},
     {"rate", required_argument, 0, OPT_RATE},
     {"cost", required_argument, 0, OPT_COST},
+    {"format", required_argument, 0, OPT_FORMAT},
     {"output", required_argument, 0, 'o'},
     {"quiet", no_argument, 0, 'q'},
     {"help", no_argument, 0, 'h'},
@@ -238,6 +264,13 @@ static int parse_options(dam_cli *c, int argc, char **argv)
         case OPT_SLO: c->slo = optarg; break;
         case OPT_RATE: c->rate = optarg; break;
         case OPT_COST: c->cost_measure = optarg; break;
+        case OPT_FORMAT:
+            if (strcmp(optarg, "png") && strcmp(optarg, "svg") &&
+                strcmp(optarg, "pdf"))
+                return bad_usage("--format takes png, svg or pdf, got '%s'",
+                                 optarg);
+            c->format = optarg;
+            break;
         case 'o': c->out_file = optarg; break;
         case 'q': c->quiet = 1; break;
         case 'h': c->help = 1; break;
@@ -326,7 +359,10 @@ typedef struct command {
 
 static const command commands[] = {
     {"run", dam_cmd_run},
+    {"whatif", dam_cmd_whatif},
+    {"compare", dam_cmd_compare},
     {"plan", dam_cmd_plan},
+    {"report", dam_cmd_report},
     {"catalog", cmd_catalog},
     {"check", cmd_check},
     {NULL, NULL}};

@@ -58,3 +58,37 @@ int dam_cli_serving_sim(dam_cli *c, const dam_scenario *s, dam_result *r)
     dam_free(arr);
     return rc;
 }
+
+int dam_cli_serving_solve(const dam_scenario *s, void *ctx, dam_result *r,
+                          dam_error *err)
+{
+    dam_cli *c = ctx;
+    dam_sim_options opt;
+    memset(&opt, 0, sizeof opt);
+    if (c->have_seed) {
+        opt.seed = (unsigned long)c->seed;
+        opt.have_seed = 1;
+    }
+    opt.replications = c->replications;
+    opt.steps = c->steps;
+    double *arr = NULL;
+    if (s->serving.arrival == DAM_ARRIVAL_TRACE) {
+        char path[512];
+        dam_arrivals_path(path, sizeof path, s);
+        dam_diag d;
+        dam_diag_init(&d);
+        size_t n = 0;
+        int rc = dam_arrivals_load(path, &arr, &n, &d);
+        if (rc != DAM_OK && d.n > 0)
+            *err = d.items[0];
+        dam_diag_free(&d);
+        if (rc != DAM_OK)
+            return rc;
+        opt.arrivals = arr;
+        opt.narrivals = n;
+    }
+    dam_analytic_solve(s, r);
+    int rc = dam_sim_serving(s, &opt, r, NULL, err);
+    dam_free(arr);
+    return rc;
+}

@@ -686,7 +686,7 @@ static const char *const network_keys[] = {"intra_busbw_gbs",
 static const char *const workload_keys[] = {
     "model", "precision", "batch_size", "efficiency", "memory_efficiency",
     "kernels_per_step", "launch_us", "framework_overhead_ms", "cuda_graphs",
-    "activation_recompute", "optimizer", "compute_cv", NULL};
+    "activation_recompute", "optimizer", "compute_cv", "zero_stage", NULL};
 static const char *const optimizers[] = {"adam", "sgd", NULL};
 static const char *const data_keys[] = {
     "samples", "raw_bytes_per_sample", "input_bytes_per_sample", "decode_ms",
@@ -883,7 +883,8 @@ static void defaults(dam_scenario *s)
 /* ---- levers ---------------------------------------------------------- */
 
 static const char *const lever_keys[] = {
-    "name", "gpu", "gpus_per_node", "nodes", "quantize", "prune", "prefetch",
+    "name", "gpu", "gpus_per_node", "nodes", "gpu_hour_usd", "quantize",
+    "prune", "prefetch",
     "chinchilla", "precision", "fuse", "cuda_graphs", "data_format",
     "batch_size", "distill", "serving", NULL};
 static const char *const quantize_keys[] = {"precision", "accuracy_delta",
@@ -941,6 +942,15 @@ static void load_lever(ld *L, const config_setting_t *e, dam_lever *lv,
         if (strcmp(k, "gpu") == 0) {
             if ((op = new_op(L, lv, DAM_LEVER_GPU, line)))
                 get_str(L, e, "gpu", w, 1, op->gpu, sizeof op->gpu);
+        } else if (strcmp(k, "gpu_hour_usd") == 0) {
+            /* the price of the GPU this lever moves to: joins its gpu op */
+            dam_lever_op *g = NULL;
+            for (int j = 0; j < lv->nops; j++)
+                if (lv->ops[j].kind == DAM_LEVER_GPU)
+                    g = &lv->ops[j];
+            if (!g && !(g = new_op(L, lv, DAM_LEVER_GPU, line)))
+                continue;
+            get_num(L, e, k, w, 1, R_POS, 1.0, &g->gpu_hour_usd);
         } else if (strcmp(k, "gpus_per_node") == 0 || strcmp(k, "nodes") == 0) {
             if ((op = new_op(L, lv, DAM_LEVER_GPU, line)))
                 get_int(L, e, k, w, 1, 1, 1000000,
@@ -1133,6 +1143,7 @@ static void load_workload(ld *L, const config_setting_t *root,
     if (get_choice(L, w, "optimizer", "workload", 0, optimizers, &opt))
         wl->optimizer_bytes = opt == 0 ? 8.0 : 4.0; /* Adam m+v; SGD momentum */
     get_num(L, w, "compute_cv", "workload", 0, R_NONNEG, 1.0, &wl->compute_cv);
+    get_int(L, w, "zero_stage", "workload", 0, 0, 3, &wl->zero_stage);
     wl->grad_bytes = dam_precision_bytes(wl->precision) >= 4.0 ? 4.0 : 2.0;
 
     /* Cross-checks against the GPU and the model. */
@@ -1293,8 +1304,12 @@ static void load_quality_cost(ld *L, const config_setting_t *root,
         get_bool(L, g, "higher_is_better", "quality", 0, &q->higher_is_better);
         get_bool(L, g, "from_scaling_law", "quality", 0, &q->from_scaling_law);
         get_num(L, g, "tokens", "quality", 0, R_POS, 1.0, &q->tokens);
-        if (q->from_scaling_law)
+        if (q->from_scaling_law) {
+            /* the value is the fit's loss unless the file gives one */
             q->higher_is_better = 0;
+            if (!member(L, g, "value", "quality", 0))
+                q->value = 0.0;
+        }
     }
     dam_cost *c = &s->cost;
     c->gpu_hour_usd = s->machine.gpu.price_hour;

@@ -97,6 +97,9 @@ typedef struct dam_workload {
     double matmul_peak_scale; /* multiplies R_peak on matmul phases (2:4 sparsity) */
     dam_sparsity_kind sparsity_kind;
     double sparsity;          /* fraction of weights removed, [0, 1) */
+    int zero_stage;           /* ZeRO/FSDP sharding over data-parallel ranks:
+                               * 0 none, 1 optimizer states, 2 + gradients,
+                               * 3 + parameters (Rajbhandari et al. 2020) */
 } dam_workload;
 
 /* The input data and its epoch structure (training and inference). */
@@ -160,6 +163,9 @@ typedef struct dam_quality {
     int higher_is_better;     /* 1 for accuracy, 0 for loss */
     int from_scaling_law;     /* 1: value is the Chinchilla-fit loss of (N, D) */
     double tokens;            /* training tokens D (language models; 0 = samples*seq_len*epochs) */
+    int delta_unknown;        /* levers applied whose quality change is unknown
+                                 (no accuracy_delta and no sourced default):
+                                 value is then only the known part */
 } dam_quality;
 
 /* What an hour costs. */
@@ -218,6 +224,12 @@ typedef struct dam_lever_op {
     int max_batch;
     double batch_timeout_s;
     int preprocess_workers;
+    /* Added for the lever module (zero = keep, so memset ops stay valid). */
+    int gpus;                 /* gpu: total GPUs (nodes follow), <= 0 = keep */
+    double shard_bytes;       /* data_format: bytes per shard, <= 0 = keep */
+    int fit;                  /* chinchilla: a dam_scaling_fit_id, 0 = Hoffmann 2022 */
+    double gpu_hour_usd;      /* gpu: price of the new GPU, USD per GPU-hour,
+                                 <= 0 = its catalog price_hour */
 } dam_lever_op;
 
 #define DAM_LEVER_MAX_OPS 8

@@ -12,6 +12,8 @@
  */
 #include "solver/analytic.h"
 
+#include "model/quality.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -59,7 +61,11 @@ double dam_analytic_phase_time(const dam_scenario *s, int i, double b,
 double dam_analytic_grad_bytes(const dam_scenario *s)
 {
     const dam_workload *w = &s->workload;
-    return w->model.params * w->weight_scale * w->grad_bytes;
+    /* ZeRO-3 gathers the parameters in forward and backward and
+     * reduce-scatters the gradients: 1.5x the all-reduce volume
+     * (Rajbhandari et al. 2020, section 7.2.2) */
+    double zero = w->zero_stage >= 3 ? 1.5 : 1.0;
+    return w->model.params * w->weight_scale * w->grad_bytes * zero;
 }
 
 double dam_analytic_allreduce(const dam_scenario *s, double bytes)
@@ -186,9 +192,15 @@ static void memory(const dam_scenario *s, dam_result *r)
     double n = w->model.params * w->weight_scale;
     m->weights = n * elem;
     if (s->mode == DAM_MODE_TRAINING) {
-        m->gradients = n * w->grad_bytes;
+        /* ZeRO shards states over the data-parallel ranks */
+        double ranks = dam_scenario_gpus(s);
+        int z = w->zero_stage;
+        m->gradients = n * w->grad_bytes / (z >= 2 ? ranks : 1.0);
         m->optimizer = n * (w->optimizer_bytes +
-                            (elem < 4.0 ? w->master_bytes : 0.0));
+                            (elem < 4.0 ? w->master_bytes : 0.0)) /
+                       (z >= 1 ? ranks : 1.0);
+        if (z >= 3)
+            m->weights /= ranks;
         double act = w->batch_size * w->model.act_mem_bytes * (elem / 2.0);
         /* checkpointing keeps about sqrt(layers) of them (Chen et al. 2016) */
         if (w->activation_recompute)
@@ -207,13 +219,19 @@ static void memory(const dam_scenario *s, dam_result *r)
     m->shortfall = m->fits ? 0.0 : m->total - m->capacity;
 }
 
-/* Cost of running gpus for seconds. */
+/* Cost of running the result's GPUs for seconds (model/quality.c). */
 static void cost(const dam_scenario *s, dam_result *r, double seconds)
 {
-    double gh = r->gpus * seconds / 3600.0;
-    r->gpu_hours = gh;
-    r->cost_usd = gh * s->cost.gpu_hour_usd;
-    r->energy_kwh = gh * s->machine.gpu.tdp_w * s->cost.pue / 1000.0;
+    dam_quality_cost c;
+    double price = s->cost.gpu_hour_usd > 0.0 ? s->cost.gpu_hour_usd
+                                              : s->machine.gpu.price_hour;
+    double pue = s->cost.pue > 0.0 ? s->cost.pue : 1.0;
+    if (dam_quality_run_cost(r->gpus, seconds, price, s->machine.gpu.tdp_w,
+                             pue, s->cost.kwh_usd, &c, NULL) != DAM_OK)
+        memset(&c, 0, sizeof c);
+    r->gpu_hours = c.gpu_hours;
+    r->cost_usd = c.usd;
+    r->energy_kwh = c.kwh;
 }
 
 /* Serving: one request's phases at a batch of one (queueing is the DES's). */
@@ -287,7 +305,7 @@ void dam_analytic_solve(const dam_scenario *s, dam_result *r)
     r->mode = s->mode;
     r->gpus = dam_scenario_gpus(s);
     r->global_batch = dam_scenario_global_batch(s);
-    r->quality = s->quality.value;
+    r->quality = dam_quality_after(s);
     if (s->mode == DAM_MODE_SERVING) {
         r->gpus = s->serving.replicas;
         solve_serving(s, r);

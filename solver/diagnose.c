@@ -175,9 +175,15 @@ static void score(dam_diagnosis *d, const char *axis, const char *metric,
     row->verdict = s;
 }
 
+/* A duration for a sentence: "572 ms", "5.02 s", "3.2 us". */
 static void ms(char *buf, size_t n, double s)
 {
-    snprintf(buf, n, "%.3g ms", s * 1e3);
+    if (s >= 1.0)
+        snprintf(buf, n, "%.3g s", s);
+    else if (s >= 1e-3 || s == 0.0)
+        snprintf(buf, n, "%.3g ms", s * 1e3);
+    else
+        snprintf(buf, n, "%.3g us", s * 1e6);
 }
 
 void dam_diagnose(const dam_scenario *s, const dam_result *r,

@@ -74,6 +74,34 @@ assert r['bound'] == 'preprocessing', r['bound']"
 check "plan --json is JSON" sh -c "'$damsim' plan --json --steps 2000 --replications 2 '$src/scenarios/resnet50-serving-l4.cfg' --slo-p99-ms 30 --rate 1000 | python3 -m json.tool"
 code "plan on a training scenario without --budget" 2 "$damsim" plan "$src/scenarios/iron-law-data-bound.cfg"
 code "plan with a bad --rate" 2 "$damsim" plan "$src/scenarios/serving-30ms-slo.cfg" --rate fast
+check "whatif --help" "$damsim" whatif --help
+check "whatif --json is JSON" sh -c "'$damsim' whatif --json '$src/scenarios/resnet50-dgx-a100.cfg' | python3 -m json.tool"
+check "whatif --csv has a header and a row per option" sh -c "test \$('$damsim' whatif --csv '$src/scenarios/resnet50-dgx-a100.cfg' | wc -l) -ge 6"
+check "the flagship answers the H100 question" sh -c "'$damsim' | grep -q '^Answer    H100: no'"
+"$damsim" whatif --json "$src/scenarios/llama2-7b-pretrain.cfg" >w1.json
+"$damsim" whatif --json "$src/scenarios/llama2-7b-pretrain.cfg" >w2.json
+check "whatif: same scenario, byte-identical JSON" cmp w1.json w2.json
+code "whatif: a bad --lever" 2 "$damsim" whatif --lever frobs=3 "$src/scenarios/resnet50-dgx-a100.cfg"
+code "whatif: --combine names an unknown lever" 2 "$damsim" whatif --combine nope "$src/scenarios/resnet50-dgx-a100.cfg"
+code "whatif: a bad --cost" 2 "$damsim" whatif --cost yen "$src/scenarios/resnet50-dgx-a100.cfg"
+check "compare --help" "$damsim" compare --help
+check "compare two scenarios" sh -c "'$damsim' compare '$src/scenarios/iron-law-data-bound.cfg' '$src/scenarios/iron-law-compute-bound.cfg' | grep -q 'Inputs that differ'"
+check "compare --json is JSON" sh -c "'$damsim' compare --json '$src/scenarios/iron-law-data-bound.cfg' '$src/scenarios/iron-law-compute-bound.cfg' | python3 -m json.tool"
+code "compare needs two files" 2 "$damsim" compare "$src/scenarios/iron-law-data-bound.cfg"
+check "run -o DIR writes charts" "$damsim" run "$src/scenarios/resnet50-dgx-a100.cfg" -o charts
+check "the run's charts are PNG files" sh -c "head -c 8 charts/breakdown.png | od -c | grep -q 'P   N   G'"
+check "whatif -o DIR --format svg writes SVG charts" "$damsim" whatif "$src/scenarios/llama2-7b-pretrain.cfg" -o svg --format svg
+check "the what-if's charts include levers, roofline and Chinchilla" sh -c "test -f svg/levers.svg -a -f svg/roofline.svg -a -f svg/chinchilla.svg"
+check "whatif -o FILE.pdf writes one chart" "$damsim" whatif "$src/scenarios/resnet50-dgx-a100.cfg" -o one.pdf
+check "report --help" "$damsim" report --help
+check "report writes a PDF" "$damsim" report "$src/scenarios/resnet50-dgx-a100.cfg" -o review.pdf
+check "the report is a PDF of several pages" python3 -c "
+import re; d=open('review.pdf','rb').read()
+assert d.startswith(b'%PDF-'); n=len(re.findall(rb'/Type\s*/Page[^s]', d)); assert n >= 6, n"
+"$damsim" report "$src/scenarios/resnet50-dgx-a100.cfg" -o review2.pdf >/dev/null
+check "the same report twice is byte-identical" cmp review.pdf review2.pdf
+code "report needs a .pdf" 2 "$damsim" report "$src/scenarios/resnet50-dgx-a100.cfg" -o review.png
+code "--format of nothing" 2 "$damsim" run --format gif "$src/scenarios/resnet50-dgx-a100.cfg"
 code "unknown command" 2 "$damsim" frobnicate
 code "unknown option" 2 "$damsim" run --frob "$src/scenarios/iron-law-data-bound.cfg"
 code "run without a file" 2 "$damsim" run

@@ -3,6 +3,9 @@
  * the counters here are the one piece of static state outside cli/. */
 #include "check.h"
 
+#include "model/embedded.h"
+#include "model/loader.h"
+
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -47,4 +50,30 @@ int dam_check_done(void)
 {
     printf("%d passed, %d failed\n", passed, failed);
     return failed > 100 ? 100 : failed;
+}
+
+void dam_test_catalog(dam_catalog *cat)
+{
+    dam_diag d;
+    dam_diag_init(&d);
+    dam_catalog_load_gpus(cat, "gpus.cfg", dam_embedded_find("gpus.cfg")->text,
+                          &d);
+    dam_catalog_load_models(cat, "models.cfg",
+                            dam_embedded_find("models.cfg")->text, &d);
+    dam_check_int(d.nerr, 0, "built-in catalogs load");
+    dam_diag_free(&d);
+}
+
+int dam_test_scenario(const char *name, dam_catalog *cat, dam_scenario *s)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/scenarios/%s", DAM_SOURCE_DIR, name);
+    dam_diag d;
+    dam_diag_init(&d);
+    int rc = dam_scenario_load(s, path, NULL, cat, &d);
+    for (size_t i = 0; i < d.n; i++)
+        printf("  %s:%d: %s\n", d.items[i].file, d.items[i].line,
+               d.items[i].msg);
+    dam_diag_free(&d);
+    return rc;
 }

@@ -20,4 +20,14 @@ void dam_check_str(const char *got, const char *want, const char *what);
 /* Print the summary line and return the exit status for main. */
 int dam_check_done(void);
 
+/* Fixtures shared by the tests. */
+struct dam_catalog;
+struct dam_scenario;
+/* Load the built-in catalogs into cat (checks that they load). */
+void dam_test_catalog(struct dam_catalog *cat);
+/* Load scenarios/NAME from the source tree, printing any diagnostics;
+ * returns the loader's code. */
+int dam_test_scenario(const char *name, struct dam_catalog *cat,
+                      struct dam_scenario *s);
+
 #endif

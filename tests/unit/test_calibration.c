@@ -97,14 +97,8 @@ static void scenario_text(const meas *m, char *buf, size_t n)
 int main(void)
 {
     gsl_set_error_handler_off();
+    dam_test_catalog(&cat);
     dam_diag d;
-    dam_diag_init(&d);
-    dam_catalog_load_gpus(&cat, "gpus.cfg", dam_embedded_find("gpus.cfg")->text,
-                          &d);
-    dam_catalog_load_models(&cat, "models.cfg",
-                            dam_embedded_find("models.cfg")->text, &d);
-    dam_check_int(d.nerr, 0, "built-in catalogs load");
-    dam_diag_free(&d);
 
     static dam_scenario s;
     static dam_result r;

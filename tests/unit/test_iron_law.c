@@ -19,29 +19,13 @@ static dam_catalog cat;
 
 static int load(const char *name, dam_scenario *s)
 {
-    char path[512];
-    snprintf(path, sizeof path, "%s/scenarios/%s", DAM_SOURCE_DIR, name);
-    dam_diag d;
-    dam_diag_init(&d);
-    int rc = dam_scenario_load(s, path, NULL, &cat, &d);
-    for (size_t i = 0; i < d.n; i++)
-        printf("  %s:%d: %s\n", d.items[i].file, d.items[i].line,
-               d.items[i].msg);
-    dam_diag_free(&d);
-    return rc;
+    return dam_test_scenario(name, &cat, s);
 }
 
 int main(void)
 {
     gsl_set_error_handler_off();
-    dam_diag d;
-    dam_diag_init(&d);
-    dam_catalog_load_gpus(&cat, "gpus.cfg", dam_embedded_find("gpus.cfg")->text,
-                          &d);
-    dam_catalog_load_models(&cat, "models.cfg",
-                            dam_embedded_find("models.cfg")->text, &d);
-    dam_check_int(d.nerr, 0, "built-in catalogs load");
-    dam_diag_free(&d);
+    dam_test_catalog(&cat);
 
     static dam_scenario s;
     static dam_result r;

@@ -1,0 +1,458 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * charts.c: from results to the chart inputs of render/chart.h, and the
+ * files they go to. A dam_chartset owns every array and string the chart
+ * structs point into, so it lives as long as the charts are drawn. Titles
+ * state the question and the answer. Nothing here is model arithmetic:
+ * frontier and iso-FLOP curves come from model/quality and model/scaling.
+ */
+#include "cli/charts.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "model/alloc.h"
+#include "model/quality.h"
+#include "model/scaling.h"
+#include "render/units.h"
+
+static dam_chart *add(dam_chartset *cs, dam_chart_kind k, const char *name)
+{
+    dam_chart *c = &cs->charts[cs->ncharts];
+    snprintf(cs->names[cs->ncharts], sizeof cs->names[0], "%s", name);
+    cs->ncharts++;
+    c->kind = k;
+    return c;
+}
+
+static char *title_slot(dam_chartset *cs)
+{
+    return cs->titles[cs->ntitles++];
+}
+
+/* A bar of the breakdown chart. */
+static void bar(dam_chartset *cs, const char *label, const dam_result *r)
+{
+    if (cs->nbars >= DAM_CHARTSET_BARS)
+        return;
+    dam_chart_bar *b = &cs->bars[cs->nbars];
+    snprintf(cs->bar_labels[cs->nbars], sizeof cs->bar_labels[0], "%s",
+             label);
+    b->label = cs->bar_labels[cs->nbars];
+    for (int t = 0; t < DAM_TERM_COUNT; t++)
+        b->terms[t] = r->terms[t];
+    b->bound = r->bound;
+    cs->nbars++;
+}
+
+static void breakdown(dam_chartset *cs, const char *title,
+                      const char *subtitle)
+{
+    cs->breakdown.title = title;
+    cs->breakdown.subtitle = subtitle;
+    cs->breakdown.bars = cs->bars;
+    cs->breakdown.nbars = cs->nbars;
+    cs->breakdown.axis_title = "time per step (exposed)";
+    add(cs, DAM_CHART_BREAKDOWN, "breakdown")->u.breakdown = &cs->breakdown;
+}
+
+/* A GPU ceiling, once per (GPU, precision). */
+static void ceiling(dam_chartset *cs, const dam_scenario *s)
+{
+    char label[64];
+    snprintf(label, sizeof label, "%s %s", s->machine.gpu.id,
+             dam_precision_name(s->workload.precision));
+    for (size_t i = 0; i < cs->nceilings; i++)
+        if (strcmp(cs->ceil_labels[i], label) == 0)
+            return;
+    if (cs->nceilings >= DAM_CHARTSET_CEILINGS)
+        return;
+    snprintf(cs->ceil_labels[cs->nceilings], sizeof cs->ceil_labels[0], "%s",
+             label);
+    dam_chart_ceiling *c = &cs->ceilings[cs->nceilings++];
+    c->label = cs->ceil_labels[cs->nceilings - 1];
+    c->peak = dam_scenario_peak(s) * s->workload.matmul_peak_scale;
+    c->bw = s->machine.gpu.mem_bw;
+}
+
+/* The phases of r as roofline points. */
+static void phases(dam_chartset *cs, const dam_result *r, dam_chart_group g,
+                   const char *prefix)
+{
+    for (int i = 0; i < r->nphases && cs->npoints < DAM_CHARTSET_POINTS; i++) {
+        const dam_phase_result *p = &r->phases[i];
+        if (!(p->bytes > 0.0) || !(p->flops > 0.0) || !(p->time > 0.0))
+            continue;
+        snprintf(cs->point_labels[cs->npoints], sizeof cs->point_labels[0],
+                 "%s%s", prefix, p->name);
+        dam_chart_roofpoint *pt = &cs->points[cs->npoints];
+        pt->label = cs->point_labels[cs->npoints];
+        pt->intensity = p->intensity;
+        pt->flops = p->flops / p->time;
+        pt->group = g;
+        cs->npoints++;
+    }
+}
+
+static void roofline(dam_chartset *cs, const char *title, const char *sub,
+                     const char *after)
+{
+    cs->roofline.title = title;
+    cs->roofline.subtitle = sub;
+    cs->roofline.ceilings = cs->ceilings;
+    cs->roofline.nceilings = cs->nceilings;
+    cs->roofline.points = cs->points;
+    cs->roofline.npoints = cs->npoints;
+    cs->roofline.before_label = "as configured";
+    cs->roofline.after_label = after;
+    add(cs, DAM_CHART_ROOFLINE, "roofline")->u.roofline = &cs->roofline;
+}
+
+/* Short answer for a run: "data-bound: step 206 ms, MFU 10 %". */
+static void run_answer(char *buf, size_t n, const dam_result *r)
+{
+    char t[32];
+    dam_fmt_time(t, sizeof t, r->step);
+    snprintf(buf, n, "%s-bound: step %s, MFU %.0f %%",
+             dam_bound_name(r->bound), t, r->mfu * 100.0);
+}
+
+static void subtitle_of(char *buf, size_t n, const dam_scenario *s,
+                        const dam_result *r)
+{
+    snprintf(buf, n, "%s: %s, %d x %s, %s, batch %d/GPU (%s)", s->name,
+             s->workload.model.name, dam_scenario_gpus(s), s->machine.gpu.id,
+             dam_precision_name(s->workload.precision), s->workload.batch_size,
+             r->has_sim ? "simulated" : "analytic");
+}
+
+/* Timeline from a recorded trace: lanes, spans and the first counter. */
+static void timeline(dam_chartset *cs, const dam_trace *tr, const char *title,
+                     const char *sub)
+{
+    if (!tr || tr->nlanes == 0 || tr->nspans == 0)
+        return;
+    size_t nl = tr->nlanes < DAM_CHARTSET_LANES ? tr->nlanes
+                                                : DAM_CHARTSET_LANES;
+    cs->lanes = dam_calloc(nl, sizeof *cs->lanes);
+    cs->spans = dam_calloc(tr->nspans, sizeof *cs->spans);
+    size_t *count = dam_calloc(nl, sizeof *count);
+    for (size_t i = 0; i < tr->nspans; i++)
+        if ((size_t)tr->spans[i].lane < nl)
+            count[tr->spans[i].lane]++;
+    size_t off = 0;
+    for (size_t l = 0; l < nl; l++) {
+        cs->lanes[l].name = tr->lanes[l].name;
+        cs->lanes[l].spans = cs->spans + off;
+        cs->lanes[l].nspans = 0;
+        off += count[l];
+    }
+    for (size_t i = 0; i < tr->nspans; i++) {
+        const dam_trace_span *sp = &tr->spans[i];
+        if ((size_t)sp->lane >= nl)
+            continue;
+        dam_chart_lane *lane = &cs->lanes[sp->lane];
+        dam_chart_span *out = (dam_chart_span *)&lane->spans[lane->nspans++];
+        out->start = sp->start;
+        out->end = sp->end;
+        out->label = NULL;
+        switch (sp->kind) {
+        case DAM_SPAN_READ:
+        case DAM_SPAN_DECODE:
+        case DAM_SPAN_PREPROCESS:
+            out->kind = DAM_CHART_SPAN_LOAD;
+            break;
+        case DAM_SPAN_COPY: out->kind = DAM_CHART_SPAN_TRANSFER; break;
+        case DAM_SPAN_ALLREDUCE: out->kind = DAM_CHART_SPAN_COMM; break;
+        case DAM_SPAN_OVERHEAD:
+        case DAM_SPAN_POSTPROCESS:
+            out->kind = DAM_CHART_SPAN_OVERHEAD;
+            break;
+        case DAM_SPAN_STALL: out->kind = DAM_CHART_SPAN_STALL; break;
+        case DAM_SPAN_BLOCKED: out->kind = DAM_CHART_SPAN_BLOCKED; break;
+        default: out->kind = DAM_CHART_SPAN_COMPUTE;
+        }
+    }
+    dam_free(count);
+    /* the first counter's samples (queue depth of the first GPU) */
+    size_t ns = 0;
+    const char *name = tr->ncounters ? tr->counters[0].name : NULL;
+    cs->samples = dam_calloc(tr->ncounters + 1, sizeof *cs->samples);
+    for (size_t i = 0; i < tr->ncounters; i++)
+        if (strcmp(tr->counters[i].name, name) == 0) {
+            cs->samples[ns].t = tr->counters[i].t;
+            cs->samples[ns].value = tr->counters[i].value;
+            ns++;
+        }
+    cs->timeline.title = title;
+    cs->timeline.subtitle = sub;
+    cs->timeline.lanes = cs->lanes;
+    cs->timeline.nlanes = nl;
+    cs->timeline.samples = cs->samples;
+    cs->timeline.nsamples = ns;
+    cs->timeline.counter_title = name ? name : "queue depth";
+    add(cs, DAM_CHART_TIMELINE, "timeline")->u.timeline = &cs->timeline;
+}
+
+void dam_chartset_run(dam_chartset *cs, const dam_scenario *s,
+                      const dam_result *r, const dam_trace *trace)
+{
+    memset(cs, 0, sizeof *cs);
+    char ans[160];
+    run_answer(ans, sizeof ans, r);
+    char *title = title_slot(cs);
+    snprintf(title, sizeof cs->titles[0], "%s %s", s->question, ans);
+    char *sub = title_slot(cs);
+    subtitle_of(sub, sizeof cs->titles[0], s, r);
+    bar(cs, s->name, r);
+    breakdown(cs, title, sub);
+    ceiling(cs, s);
+    phases(cs, r, DAM_GROUP_BEFORE, "");
+    roofline(cs, title, sub, NULL);
+    timeline(cs, trace, title, sub);
+}
+
+/* Iso-FLOP curves at a tenth, one and ten times the scenario's compute. */
+static void chinchilla(dam_chartset *cs, const dam_scenario *s,
+                       const char *title, const char *sub)
+{
+    const dam_scaling_fit *f = &dam_scaling_hoffmann2022;
+    double n = s->workload.model.params * s->workload.weight_scale;
+    double d = dam_quality_tokens(s);
+    if (!(n > 0.0) || !(d > 0.0))
+        return;
+    double c = dam_scaling_compute(n, d);
+    size_t nc = 0;
+    for (int k = -1; k <= 1; k++) {
+        double ck = c * pow(10.0, k);
+        double lo = 0.0, hi = 0.0;
+        if (dam_scaling_optimal(f, ck, &lo, &hi, NULL) != DAM_OK)
+            continue;
+        double nopt = lo;
+        if (dam_scaling_isoflop(f, ck, nopt / 30.0, nopt * 30.0,
+                                DAM_CHARTSET_ISO, cs->iso_n[nc], NULL,
+                                cs->iso_l[nc], NULL) != DAM_OK)
+            continue;
+        size_t best = 0;
+        for (size_t i = 1; i < DAM_CHARTSET_ISO; i++)
+            if (cs->iso_l[nc][i] < cs->iso_l[nc][best])
+                best = i;
+        int ex = (int)floor(log10(ck));
+        snprintf(cs->curve_labels[nc], sizeof cs->curve_labels[0],
+                 "%.2ge%d FLOP", ck / pow(10.0, ex), ex);
+        dam_chart_curve *cu = &cs->curves[nc];
+        cu->label = cs->curve_labels[nc];
+        cu->params = cs->iso_n[nc];
+        cu->loss = cs->iso_l[nc];
+        cu->n = DAM_CHARTSET_ISO;
+        cu->optimum = best;
+        nc++;
+    }
+    if (nc == 0)
+        return;
+    snprintf(cs->mark_label, sizeof cs->mark_label, "%s",
+             s->workload.model.name);
+    cs->chin.title = title;
+    cs->chin.subtitle = sub;
+    cs->chin.curves = cs->curves;
+    cs->chin.ncurves = nc;
+    cs->chin.model.label = cs->mark_label;
+    cs->chin.model.params = n;
+    cs->chin.model.loss = dam_scaling_loss(f, n, d);
+    add(cs, DAM_CHART_CHINCHILLA, "chinchilla")->u.chinchilla = &cs->chin;
+}
+
+void dam_chartset_whatif(dam_chartset *cs, const dam_whatif *w,
+                         const char *answer)
+{
+    memset(cs, 0, sizeof *cs);
+    const dam_whatif_row *base = &w->rows[0];
+    const dam_scenario *s = &base->scenario;
+    char *title = title_slot(cs);
+    snprintf(title, sizeof cs->titles[0], "%s %s", s->question, answer);
+    char *sub = title_slot(cs);
+    subtitle_of(sub, sizeof cs->titles[0], s, &base->result);
+
+    for (int i = 0; i < w->nrows; i++)
+        if (w->rows[i].verdict != DAM_VERDICT_FAILED)
+            bar(cs, w->rows[i].name, &w->rows[i].result);
+    breakdown(cs, title, sub);
+
+    /* levers */
+    size_t nl = 0;
+    for (int i = 1; i < w->nrows && nl < DAM_CHARTSET_BARS; i++) {
+        const dam_whatif_row *r = &w->rows[i];
+        if (r->verdict == DAM_VERDICT_FAILED)
+            continue;
+        dam_chart_lever *l = &cs->levers[nl++];
+        l->name = r->name;
+        l->speedup = r->speedup;
+        l->verdict = r->verdict == DAM_VERDICT_WORKS ? DAM_CHART_VERDICT_WORKS
+                     : r->verdict == DAM_VERDICT_WASTED
+                         ? DAM_CHART_VERDICT_WASTED
+                         : DAM_CHART_VERDICT_NEUTRAL;
+        l->cost_usd = r->cost.usd > 0.0 ? r->cost.usd : (double)NAN;
+        l->cost_delta_usd = r->cost.usd > 0.0 && base->cost.usd > 0.0
+                                ? r->cost.usd - base->cost.usd
+                                : (double)NAN;
+    }
+    if (nl > 0) {
+        cs->levers_chart.title = title;
+        cs->levers_chart.subtitle = sub;
+        cs->levers_chart.levers = cs->levers;
+        cs->levers_chart.nlevers = nl;
+        add(cs, DAM_CHART_LEVERS, "levers")->u.levers = &cs->levers_chart;
+    }
+
+    /* roofline: the baseline's GPU, and any lever that moves GPU or
+     * precision (its phases as "after" points) */
+    ceiling(cs, s);
+    phases(cs, &base->result, DAM_GROUP_BEFORE, "");
+    const char *after = NULL;
+    for (int i = 1; i < w->nrows; i++) {
+        const dam_whatif_row *r = &w->rows[i];
+        if (r->verdict == DAM_VERDICT_FAILED || r->is_combination)
+            continue;
+        if (strcmp(r->scenario.machine.gpu.id, s->machine.gpu.id) == 0 &&
+            r->scenario.workload.precision == s->workload.precision &&
+            r->scenario.workload.matmul_peak_scale ==
+                s->workload.matmul_peak_scale)
+            continue;
+        ceiling(cs, &r->scenario);
+        char prefix[80];
+        snprintf(prefix, sizeof prefix, "%.70s: ", r->name);
+        phases(cs, &r->result, DAM_GROUP_AFTER, prefix);
+        after = "with a lever";
+    }
+    roofline(cs, title, sub, after);
+
+    /* return on compute: quality against cost, frontier and marginals */
+    dam_quality_point pts[DAM_CHARTSET_BARS];
+    size_t np = 0;
+    int hib = s->quality.higher_is_better;
+    int known = 0;
+    for (int i = 0; i < w->nrows && np < DAM_CHARTSET_BARS; i++) {
+        const dam_whatif_row *r = &w->rows[i];
+        if (r->verdict == DAM_VERDICT_FAILED || r->quality_unknown ||
+            !(r->cost.usd > 0.0) || !isfinite(r->quality))
+            continue;
+        snprintf(pts[np].label, sizeof pts[np].label, "%.63s", r->name);
+        pts[np].cost = r->cost.usd;
+        pts[np].quality = r->quality;
+        known++;
+        np++;
+    }
+    if (np >= 2 && s->quality.metric[0]) {
+        size_t idx[DAM_CHARTSET_BARS];
+        size_t nf = dam_quality_pareto(pts, np, hib, idx);
+        for (size_t i = 0; i < np; i++) {
+            snprintf(cs->roc_labels[i], sizeof cs->roc_labels[0], "%.63s",
+                     pts[i].label);
+            cs->roc_pts[i].label = cs->roc_labels[i];
+            cs->roc_pts[i].cost = pts[i].cost;
+            cs->roc_pts[i].quality = pts[i].quality;
+            cs->roc_pts[i].on_frontier = 0;
+            for (size_t k = 0; k < nf; k++)
+                cs->roc_pts[i].on_frontier |= idx[k] == i;
+        }
+        size_t nseg = 0;
+        for (size_t k = 0; k + 1 < nf; k++) {
+            const dam_quality_point *a = &pts[idx[k]], *b = &pts[idx[k + 1]];
+            double roc;
+            if (dam_quality_roc(a->quality, a->cost, b->quality, b->cost, hib,
+                                &roc, NULL) != DAM_OK)
+                continue;
+            cs->roc_seg[nseg].from = idx[k];
+            cs->roc_seg[nseg].to = idx[k + 1];
+            cs->roc_seg[nseg].marginal = roc;
+            nseg++;
+        }
+        snprintf(cs->roc_ytitle, sizeof cs->roc_ytitle, "%s%s",
+                 s->quality.metric, hib ? " (higher is better)"
+                                        : " (lower is better)");
+        cs->roc.title = title;
+        cs->roc.subtitle = sub;
+        cs->roc.points = cs->roc_pts;
+        cs->roc.npoints = np;
+        cs->roc.segments = cs->roc_seg;
+        cs->roc.nsegments = nseg;
+        cs->roc.x_title = "cost of the run";
+        cs->roc.x_unit = DAM_AXIS_USD;
+        cs->roc.y_title = cs->roc_ytitle;
+        cs->roc.y_unit = DAM_AXIS_PLAIN;
+        cs->roc.marginal_unit = "per $";
+        add(cs, DAM_CHART_ROC, "roc")->u.roc = &cs->roc;
+    }
+    (void)known;
+    if (s->mode == DAM_MODE_TRAINING &&
+        strcmp(s->workload.model.family, "language") == 0)
+        chinchilla(cs, s, title, sub);
+}
+
+void dam_chartset_compare(dam_chartset *cs, const dam_scenario *const *s,
+                          const dam_result *const *r, int n, const char *title)
+{
+    memset(cs, 0, sizeof *cs);
+    char *t = title_slot(cs);
+    snprintf(t, sizeof cs->titles[0], "%s", title);
+    for (int i = 0; i < n; i++)
+        bar(cs, s[i]->name, r[i]);
+    breakdown(cs, t, NULL);
+}
+
+void dam_chartset_free(dam_chartset *cs)
+{
+    dam_free(cs->lanes);
+    dam_free(cs->spans);
+    dam_free(cs->samples);
+    cs->lanes = NULL;
+    cs->spans = NULL;
+    cs->samples = NULL;
+}
+
+/* Extension of path ("png"), or "" when none. */
+static const char *extension(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    const char *dot = strrchr(path, '.');
+    return dot && (!slash || dot > slash) ? dot + 1 : "";
+}
+
+dam_output_kind dam_output_of(const char *path)
+{
+    struct stat st;
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+        return DAM_OUT_DIR;
+    const char *e = extension(path);
+    if (!strcmp(e, "png") || !strcmp(e, "svg") || !strcmp(e, "pdf"))
+        return DAM_OUT_CHART;
+    if (!*e)
+        return DAM_OUT_DIR;
+    return DAM_OUT_TEXT;
+}
+
+int dam_chartset_write(const dam_chartset *cs, const char *out,
+                       const char *format, dam_error *err)
+{
+    if (cs->ncharts == 0)
+        return dam_error_set(err, out, 0, "no chart to write");
+    if (dam_output_of(out) == DAM_OUT_CHART)
+        return dam_chart_write(out, 0, 0, &cs->charts[0], err);
+    if (mkdir(out, 0777) != 0 && errno != EEXIST)
+        return dam_error_set(err, out, 0, "cannot create the folder: %s",
+                             strerror(errno)) == DAM_EINPUT
+                   ? DAM_ERUNTIME
+                   : DAM_ERUNTIME;
+    for (size_t i = 0; i < cs->ncharts; i++) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s.%s", out, cs->names[i],
+                 format ? format : "png");
+        int rc = dam_chart_write(path, 0, 0, &cs->charts[i], err);
+        if (rc != DAM_OK)
+            return rc;
+    }
+    return DAM_OK;
+}

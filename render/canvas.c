@@ -1,0 +1,313 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * canvas.c: surfaces that write atomically (see canvas.h).
+ *
+ * Design note: cairo writes through a stream callback into a FILE on a
+ * temporary created with O_EXCL (named from the process id and the
+ * canvas's address, so concurrent canvases in threads or processes never
+ * collide, and created 0666 so the umask decides the final mode as for any
+ * other output). Write errors are remembered by the callback and by the
+ * FILE; cairo's status is sticky, so it is checked once, at close.
+ *
+ * Same input, same bytes: cairo 1.16 stamps the clock into a PDF's
+ * /CreationDate unless one is set, so we set fixed dates (1.16 writes a
+ * date it is given without the optional "D:" prefix). Its SVG names the
+ * page group "surfaceN" after a process-wide surface counter, so SVG is
+ * collected in memory and those ids renumbered in order of appearance
+ * before it is written.
+ */
+#include "render/canvas.h"
+
+#include <cairo-pdf.h>
+#include <cairo-svg.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include "model/alloc.h"
+
+struct dam_canvas {
+    dam_canvas_format fmt;    /* output kind */
+    char *path;               /* final path (owned) */
+    char *tmp;                /* temporary path beside it (owned) */
+    FILE *fp;                 /* open temporary */
+    int write_failed;         /* 1 once a stream write has failed */
+    unsigned char *mem;       /* SVG collected in memory (owned) */
+    size_t nmem, capmem;      /* its length and capacity, bytes */
+    cairo_surface_t *surface; /* the surface drawn on */
+    cairo_t *cr;              /* its context */
+};
+
+int dam_canvas_format_of(const char *path, dam_canvas_format *fmt,
+                         dam_error *err)
+{
+    const char *dot = path ? strrchr(path, '.') : NULL;
+    const char *slash = path ? strrchr(path, '/') : NULL;
+    if (dot && (!slash || dot > slash)) {
+        if (strcasecmp(dot, ".png") == 0) {
+            *fmt = DAM_CANVAS_PNG;
+            return DAM_OK;
+        }
+        if (strcasecmp(dot, ".svg") == 0) {
+            *fmt = DAM_CANVAS_SVG;
+            return DAM_OK;
+        }
+        if (strcasecmp(dot, ".pdf") == 0) {
+            *fmt = DAM_CANVAS_PDF;
+            return DAM_OK;
+        }
+    }
+    return dam_error_set(err, path ? path : "", 0,
+                         "unknown chart format: expected a name ending in "
+                         "\".png\", \".svg\" or \".pdf\"");
+}
+
+/* cairo's write callback: append to the temporary, remember failure. */
+static cairo_status_t write_cb(void *closure, const unsigned char *data,
+                               unsigned int len)
+{
+    dam_canvas *c = closure;
+    if (c->fmt == DAM_CANVAS_SVG) {
+        c->mem = dam_grow(c->mem, 1, c->nmem + len, &c->capmem);
+        memcpy(c->mem + c->nmem, data, len);
+        c->nmem += len;
+        return CAIRO_STATUS_SUCCESS;
+    }
+    if (fwrite(data, 1, len, c->fp) != len) {
+        c->write_failed = 1;
+        return CAIRO_STATUS_WRITE_ERROR;
+    }
+    return CAIRO_STATUS_SUCCESS;
+}
+
+static int runtime(dam_error *err, const char *path, const char *what,
+                   const char *why)
+{
+    dam_error_set(err, path, 0, "cannot write chart: %s: %s", what, why);
+    return DAM_ERUNTIME;
+}
+
+/* Free everything; remove the temporary when it still exists. */
+static void destroy(dam_canvas *c, int remove_tmp)
+{
+    if (c->cr)
+        cairo_destroy(c->cr);
+    if (c->surface)
+        cairo_surface_destroy(c->surface);
+    if (c->fp)
+        fclose(c->fp);
+    if (remove_tmp && c->tmp)
+        remove(c->tmp);
+    dam_free(c->tmp);
+    dam_free(c->path);
+    dam_free(c->mem);
+    dam_free(c);
+}
+
+/* Write the collected SVG with "surfaceN" ids (after '"' or '#')
+ * renumbered 1, 2, ... in order of first appearance. cairo draws text as
+ * glyph outlines, so user text never appears there to be mistaken for an
+ * id. A chart has one or two surfaces; past 64 distinct ids the rest would
+ * share number 65 (not reached by anything render/ draws). */
+static void write_svg(dam_canvas *c)
+{
+    static const char key[] = "surface";
+    const size_t kl = sizeof key - 1;
+    unsigned long old[64];
+    size_t nold = 0, i = 0, from = 0;
+
+    while (i + kl < c->nmem) {
+        if ((c->mem[i] == '"' || c->mem[i] == '#') &&
+            memcmp(c->mem + i + 1, key, kl) == 0 && i + 1 + kl < c->nmem &&
+            c->mem[i + 1 + kl] >= '0' && c->mem[i + 1 + kl] <= '9') {
+            size_t j = i + 1 + kl;
+            unsigned long v = 0;
+            while (j < c->nmem && c->mem[j] >= '0' && c->mem[j] <= '9')
+                v = v * 10 + (unsigned long)(c->mem[j++] - '0');
+            size_t k = 0;
+            while (k < nold && old[k] != v)
+                k++;
+            if (k == nold && nold < 64)
+                old[nold++] = v;
+            fwrite(c->mem + from, 1, i + 1 + kl - from, c->fp);
+            fprintf(c->fp, "%zu", k + 1);
+            from = i = j;
+            continue;
+        }
+        i++;
+    }
+    fwrite(c->mem + from, 1, c->nmem - from, c->fp);
+}
+
+static void white_page(cairo_t *cr)
+{
+    cairo_save(cr);
+    cairo_set_source_rgb(cr, 1, 1, 1);
+    cairo_paint(cr);
+    cairo_restore(cr);
+}
+
+int dam_canvas_open(dam_canvas **out, const char *path, double width,
+                    double height, const char *title, dam_error *err)
+{
+    dam_canvas_format fmt;
+    int rc;
+
+    *out = NULL;
+    if ((rc = dam_canvas_format_of(path, &fmt, err)) != DAM_OK)
+        return rc;
+    if (!isfinite(width) || !isfinite(height) || width <= 0 || height <= 0 ||
+        width > 14400 || height > 14400)
+        return dam_error_set(err, path, 0,
+                             "chart size must be in (0, 14400] points, "
+                             "got %g x %g", width, height);
+
+    dam_canvas *c = dam_calloc(1, sizeof *c);
+    c->fmt = fmt;
+    c->path = dam_strdup(path);
+    size_t tn = strlen(path) + 64;
+    c->tmp = dam_malloc(tn);
+    int fd = -1;
+    for (unsigned i = 0; i < 100 && fd < 0; i++) {
+        snprintf(c->tmp, tn, "%s.%ld.%lx.%u.tmp", path, (long)getpid(),
+                 (unsigned long)(uintptr_t)c, i);
+        fd = open(c->tmp, O_WRONLY | O_CREAT | O_EXCL, 0666);
+        if (fd < 0 && errno != EEXIST)
+            break;
+    }
+    if (fd < 0) {
+        rc = runtime(err, path, "cannot create a temporary file",
+                     strerror(errno));
+        dam_free(c->tmp);
+        c->tmp = NULL;
+        destroy(c, 0);
+        return rc;
+    }
+    c->fp = fdopen(fd, "wb");
+    if (!c->fp) {
+        close(fd);
+        rc = runtime(err, path, "fdopen", strerror(errno));
+        destroy(c, 1);
+        return rc;
+    }
+
+    switch (fmt) {
+    case DAM_CANVAS_PNG:
+        c->surface = cairo_image_surface_create(
+            CAIRO_FORMAT_ARGB32, (int)ceil(width * DAM_CANVAS_PNG_SCALE),
+            (int)ceil(height * DAM_CANVAS_PNG_SCALE));
+        break;
+    case DAM_CANVAS_SVG:
+        c->surface = cairo_svg_surface_create_for_stream(write_cb, c, width,
+                                                         height);
+        break;
+    case DAM_CANVAS_PDF:
+        c->surface = cairo_pdf_surface_create_for_stream(write_cb, c, width,
+                                                         height);
+        cairo_pdf_surface_set_metadata(c->surface,
+                                       CAIRO_PDF_METADATA_CREATE_DATE,
+                                       DAM_CANVAS_PDF_DATE);
+        cairo_pdf_surface_set_metadata(c->surface,
+                                       CAIRO_PDF_METADATA_MOD_DATE,
+                                       DAM_CANVAS_PDF_DATE);
+        cairo_pdf_surface_set_metadata(c->surface,
+                                       CAIRO_PDF_METADATA_CREATOR, "damsim");
+        if (title)
+            cairo_pdf_surface_set_metadata(c->surface,
+                                           CAIRO_PDF_METADATA_TITLE, title);
+        break;
+    }
+    cairo_status_t st = cairo_surface_status(c->surface);
+    if (st != CAIRO_STATUS_SUCCESS) {
+        rc = runtime(err, path, "cairo", cairo_status_to_string(st));
+        destroy(c, 1);
+        return rc;
+    }
+    c->cr = cairo_create(c->surface);
+    if (fmt == DAM_CANVAS_PNG)
+        cairo_scale(c->cr, DAM_CANVAS_PNG_SCALE, DAM_CANVAS_PNG_SCALE);
+    /* Unhinted metrics: text measures the same on every surface kind. */
+    cairo_font_options_t *fo = cairo_font_options_create();
+    cairo_font_options_set_hint_metrics(fo, CAIRO_HINT_METRICS_OFF);
+    cairo_font_options_set_hint_style(fo, CAIRO_HINT_STYLE_NONE);
+    cairo_set_font_options(c->cr, fo);
+    cairo_font_options_destroy(fo);
+    white_page(c->cr);
+    *out = c;
+    return DAM_OK;
+}
+
+cairo_t *dam_canvas_cr(dam_canvas *c)
+{
+    return c->cr;
+}
+
+dam_canvas_format dam_canvas_format_get(const dam_canvas *c)
+{
+    return c->fmt;
+}
+
+int dam_canvas_new_page(dam_canvas *c, dam_error *err)
+{
+    if (c->fmt != DAM_CANVAS_PDF)
+        return dam_error_set(err, c->path, 0,
+                             "only PDF output has several pages");
+    cairo_show_page(c->cr);
+    white_page(c->cr);
+    return DAM_OK;
+}
+
+int dam_canvas_close(dam_canvas *c, dam_error *err)
+{
+    cairo_status_t st = cairo_status(c->cr);
+    int rc;
+
+    if (st == CAIRO_STATUS_SUCCESS) {
+        cairo_destroy(c->cr);
+        c->cr = NULL;
+        if (c->fmt == DAM_CANVAS_PNG) {
+            cairo_surface_flush(c->surface);
+            st = cairo_surface_write_to_png_stream(c->surface, write_cb, c);
+        } else {
+            cairo_surface_finish(c->surface);
+            st = cairo_surface_status(c->surface);
+        }
+    }
+    if (st != CAIRO_STATUS_SUCCESS || c->write_failed) {
+        rc = runtime(err, c->path, "cairo",
+                     c->write_failed ? "write error"
+                                     : cairo_status_to_string(st));
+        destroy(c, 1);
+        return rc;
+    }
+    cairo_surface_destroy(c->surface);
+    c->surface = NULL;
+    if (c->fmt == DAM_CANVAS_SVG)
+        write_svg(c);
+    int bad = fflush(c->fp) != 0 || ferror(c->fp);
+    bad |= fclose(c->fp) != 0;
+    c->fp = NULL;
+    if (bad) {
+        rc = runtime(err, c->path, "write", strerror(errno));
+        destroy(c, 1);
+        return rc;
+    }
+    if (rename(c->tmp, c->path) != 0) {
+        rc = runtime(err, c->path, "rename", strerror(errno));
+        destroy(c, 1);
+        return rc;
+    }
+    destroy(c, 0);
+    return DAM_OK;
+}
+
+void dam_canvas_discard(dam_canvas *c)
+{
+    if (c)
+        destroy(c, 1);
+}

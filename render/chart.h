@@ -1,0 +1,336 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * chart.h: the charts damsim draws, each from a plain input struct.
+ *
+ * Every chart has two entry points: dam_chart_<kind>_draw draws onto a
+ * caller's cairo_t inside a rectangle (so the PDF report can put it on a
+ * page), and dam_chart_<kind>_write is a thin wrapper that opens a canvas
+ * for a file (format from the extension: .png, .svg, .pdf), draws, and
+ * writes atomically. dam_chart_draw / dam_chart_write do the same for a
+ * tagged dam_chart.
+ *
+ * Design note: the inputs are numbers already computed by solver/ and
+ * picked by cli/; render/ only draws them. Pointers in the inputs are
+ * borrowed for the duration of the call. Every number is checked before
+ * anything is drawn: a non-finite or out-of-domain value is a DAM_EINPUT
+ * error naming the chart, item and field, never a NaN on the page. Each
+ * chart's title should state the question and its answer; the caller
+ * writes both.
+ */
+#ifndef DAM_RENDER_CHART_H
+#define DAM_RENDER_CHART_H
+
+#include <cairo.h>
+#include <stddef.h>
+
+#include "model/error.h"
+#include "render/axis.h"
+#include "render/canvas.h"
+#include "render/draw.h"
+#include "solver/result.h"
+
+#define DAM_CHART_WIDTH 720.0  /* default page width of a chart file, pt */
+#define DAM_CHART_HEIGHT 450.0 /* default page height, pt */
+
+/* ---- breakdown: where a step's time goes ---------------------------- */
+
+/* One stacked bar: a scenario or a lever applied to it. */
+typedef struct dam_chart_bar {
+    const char *label;            /* scenario or lever name */
+    double terms[DAM_TERM_COUNT]; /* exposed time per step, s, by dam_term;
+                                     finite and >= 0 */
+    dam_bound bound;              /* what binds: its term is outlined
+                                     (memory -> compute, latency ->
+                                     overhead, queueing -> none) */
+} dam_chart_bar;
+
+/* Stacked horizontal bars, one per scenario or lever, total at the end. */
+typedef struct dam_chart_breakdown {
+    const char *title;        /* the question and the answer */
+    const char *subtitle;     /* context, may be NULL */
+    const dam_chart_bar *bars;/* bars, drawn top to bottom */
+    size_t nbars;             /* at least 1 */
+    const char *axis_title;   /* x axis title; NULL: "time per step" */
+} dam_chart_breakdown;
+
+/* ---- timeline: a Gantt of the first simulated steps ----------------- */
+
+/* What an interval is doing (sets its colour). */
+typedef enum dam_chart_span_kind {
+    DAM_CHART_SPAN_LOAD = 0,  /* loader: read and decode */
+    DAM_CHART_SPAN_TRANSFER,  /* host-to-device copy */
+    DAM_CHART_SPAN_COMPUTE,   /* GPU forward, backward, optimizer */
+    DAM_CHART_SPAN_COMM,      /* gradient all-reduce */
+    DAM_CHART_SPAN_OVERHEAD,  /* launches, framework */
+    DAM_CHART_SPAN_BLOCKED,   /* waiting for room in a full queue */
+    DAM_CHART_SPAN_STALL,     /* waiting for data: drawn hatched vermillion */
+    DAM_CHART_SPAN_KIND_COUNT
+} dam_chart_span_kind;
+
+/* One interval on a lane. */
+typedef struct dam_chart_span {
+    double start, end;        /* s from the start of the simulation;
+                                 finite, start <= end */
+    dam_chart_span_kind kind; /* colour and meaning */
+    const char *label;        /* drawn inside when it fits; may be NULL */
+} dam_chart_span;
+
+/* One lane: a worker, a link, a GPU. */
+typedef struct dam_chart_lane {
+    const char *name;            /* lane title at the left */
+    const dam_chart_span *spans; /* intervals, any order */
+    size_t nspans;
+} dam_chart_lane;
+
+/* One sample of a counter: the value holds from t to the next sample. */
+typedef struct dam_chart_sample {
+    double t;     /* s */
+    double value; /* counter value from t on (e.g. batches in the queue) */
+} dam_chart_sample;
+
+/* Lanes of intervals over time, with a counter's step curve beneath. */
+typedef struct dam_chart_timeline {
+    const char *title;              /* the question and the answer */
+    const char *subtitle;           /* may be NULL */
+    const dam_chart_lane *lanes;    /* lanes, top to bottom (>= 1) */
+    size_t nlanes;
+    const dam_chart_sample *samples;/* counter samples in time order; may be
+                                       NULL (then no lower panel) */
+    size_t nsamples;
+    const char *counter_title;      /* lower panel's y title, e.g. "queue
+                                       depth (batches)" */
+    double counter_capacity;        /* a dashed line at this value; 0: none */
+    double t0, t1;                  /* window shown, s; t1 <= t0: from the
+                                       data */
+} dam_chart_timeline;
+
+/* ---- roofline -------------------------------------------------------- */
+
+/* One machine's roof. */
+typedef struct dam_chart_ceiling {
+    const char *label; /* e.g. "A100 bf16" */
+    double peak;       /* FLOP/s, > 0 */
+    double bw;         /* memory bandwidth, bytes/s, > 0 */
+} dam_chart_ceiling;
+
+/* Which side of a what-if a point belongs to (marker and colour). */
+typedef enum dam_chart_group {
+    DAM_GROUP_BEFORE = 0, /* as configured: hollow circle */
+    DAM_GROUP_AFTER       /* with the lever: filled diamond */
+} dam_chart_group;
+
+/* One measured or predicted kernel or phase. */
+typedef struct dam_chart_roofpoint {
+    const char *label;     /* e.g. "forward" */
+    double intensity;      /* FLOP/byte, > 0 */
+    double flops;          /* achieved FLOP/s, > 0 */
+    dam_chart_group group; /* before or after */
+} dam_chart_roofpoint;
+
+/* Log-log roofline: ceilings, their ridge points, and points. Ceiling i
+ * takes series colour i; points before take the first ceiling's colour,
+ * points after the second's, so "A100 then H100" reads as one story. */
+typedef struct dam_chart_roofline {
+    const char *title;                 /* the question and the answer */
+    const char *subtitle;              /* may be NULL */
+    const dam_chart_ceiling *ceilings; /* at least 1 */
+    size_t nceilings;
+    const dam_chart_roofpoint *points; /* may be empty */
+    size_t npoints;
+    const char *before_label;          /* legend for DAM_GROUP_BEFORE;
+                                          NULL: "as configured" */
+    const char *after_label;           /* legend for DAM_GROUP_AFTER;
+                                          NULL: "with the lever" */
+} dam_chart_roofline;
+
+/* ---- levers: what each lever buys ---------------------------------- */
+
+/* A lever's verdict (bar colour). */
+typedef enum dam_chart_verdict {
+    DAM_CHART_VERDICT_WORKS = 0, /* worth it: green */
+    DAM_CHART_VERDICT_WASTED,    /* money or effort for little: vermillion */
+    DAM_CHART_VERDICT_NEUTRAL    /* no real change: grey */
+} dam_chart_verdict;
+
+/* One lever's outcome. */
+typedef struct dam_chart_lever {
+    const char *name;          /* lever, e.g. "workers=16" */
+    double speedup;            /* step-time ratio before/after, > 0 */
+    dam_chart_verdict verdict; /* colour */
+    double cost_usd;           /* run cost with the lever, USD (non-finite:
+                                  shown as "n/a") */
+    double cost_delta_usd;     /* change against the baseline, USD
+                                  (non-finite: not shown) */
+} dam_chart_lever;
+
+/* Horizontal speed-up bars from the 1.0x line, with a cost column. */
+typedef struct dam_chart_levers {
+    const char *title;            /* the question and the answer */
+    const char *subtitle;         /* may be NULL */
+    const dam_chart_lever *levers;/* bars top to bottom (>= 1) */
+    size_t nlevers;
+} dam_chart_levers;
+
+/* ---- return on compute --------------------------------------------- */
+
+/* One configuration: what it costs and the quality it reaches. */
+typedef struct dam_chart_roc_point {
+    const char *label; /* configuration name */
+    double cost;       /* in the x unit (e.g. USD or GPU-hours), finite */
+    double quality;    /* in the y unit (e.g. accuracy points), finite */
+    int on_frontier;   /* 1: on the Pareto frontier (filled marker) */
+} dam_chart_roc_point;
+
+/* One frontier segment between two points, with its marginal return. */
+typedef struct dam_chart_roc_segment {
+    size_t from, to; /* indices into points */
+    double marginal; /* quality gained per unit of cost along it */
+} dam_chart_roc_segment;
+
+/* Quality against cost, frontier drawn and annotated. */
+typedef struct dam_chart_roc {
+    const char *title;                    /* the question and the answer */
+    const char *subtitle;                 /* may be NULL */
+    const dam_chart_roc_point *points;    /* at least 1 */
+    size_t npoints;
+    const dam_chart_roc_segment *segments;/* frontier, may be empty */
+    size_t nsegments;
+    const char *x_title;                  /* e.g. "cost of the run" */
+    dam_axis_unit x_unit;                 /* e.g. DAM_AXIS_USD */
+    const char *x_unit_name;              /* for DAM_AXIS_SI */
+    int x_log;                            /* 1: log cost axis (cost > 0) */
+    const char *y_title;                  /* e.g. "top-1 accuracy (%)" */
+    dam_axis_unit y_unit;                 /* e.g. DAM_AXIS_PLAIN */
+    const char *y_unit_name;              /* for DAM_AXIS_SI */
+    const char *marginal_unit;            /* after the marginal, e.g.
+                                             "pt/$1k"; may be NULL */
+} dam_chart_roc;
+
+/* ---- chinchilla: compute-optimal model size ------------------------ */
+
+/* One iso-FLOP curve. */
+typedef struct dam_chart_curve {
+    const char *label;    /* the budget, e.g. "1e21 FLOP" */
+    const double *params; /* parameters, > 0, increasing */
+    const double *loss;   /* loss at each size, finite */
+    size_t n;             /* points (>= 2) */
+    size_t optimum;       /* index of the curve's minimum (marked) */
+} dam_chart_curve;
+
+/* A single marked point. */
+typedef struct dam_chart_mark {
+    const char *label; /* NULL: no mark */
+    double params;     /* > 0 */
+    double loss;       /* finite */
+} dam_chart_mark;
+
+/* Loss against parameters (log x) at several fixed budgets. */
+typedef struct dam_chart_chinchilla {
+    const char *title;            /* the question and the answer */
+    const char *subtitle;         /* may be NULL */
+    const dam_chart_curve *curves;/* at least 1 */
+    size_t ncurves;
+    dam_chart_mark model;         /* the scenario's model */
+} dam_chart_chinchilla;
+
+/* ---- serving: latency against load -------------------------------- */
+
+/* One line: y against x. */
+typedef struct dam_chart_series {
+    const char *label; /* e.g. "p99" */
+    const double *x;   /* offered load, requests/s, finite, >= 0 */
+    const double *y;   /* latency, s, finite, > 0 on a log axis */
+    size_t n;          /* points (>= 1) */
+} dam_chart_series;
+
+/* Latency percentiles against offered load, with the SLO. */
+typedef struct dam_chart_serving {
+    const char *title;              /* the question and the answer */
+    const char *subtitle;           /* may be NULL */
+    const dam_chart_series *series; /* e.g. p50, p95, p99 (>= 1) */
+    size_t nseries;
+    double slo;                     /* latency objective, s; 0: none */
+    const char *slo_label;          /* e.g. "SLO p99 200 ms"; may be NULL */
+    int y_log;                      /* 1: log latency axis */
+} dam_chart_serving;
+
+/* ---- any chart ----------------------------------------------------- */
+
+/* The chart kinds. */
+typedef enum dam_chart_kind {
+    DAM_CHART_BREAKDOWN = 0,
+    DAM_CHART_TIMELINE,
+    DAM_CHART_ROOFLINE,
+    DAM_CHART_LEVERS,
+    DAM_CHART_ROC,
+    DAM_CHART_CHINCHILLA,
+    DAM_CHART_SERVING
+} dam_chart_kind;
+
+/* A chart of any kind: kind says which member of u is set. */
+typedef struct dam_chart {
+    dam_chart_kind kind;
+    union {
+        const dam_chart_breakdown *breakdown;
+        const dam_chart_timeline *timeline;
+        const dam_chart_roofline *roofline;
+        const dam_chart_levers *levers;
+        const dam_chart_roc *roc;
+        const dam_chart_chinchilla *chinchilla;
+        const dam_chart_serving *serving;
+    } u;
+} dam_chart;
+
+/*
+ * Draw chart c onto cr inside r (points). Returns DAM_OK, or DAM_EINPUT
+ * with err filled (bad input, or r too small) having drawn nothing useful.
+ * Checks cr's status on the way out: DAM_ERUNTIME if cairo failed.
+ */
+int dam_chart_draw(cairo_t *cr, const dam_rect *r, const dam_chart *c,
+                   dam_error *err);
+
+/*
+ * Write chart c to path (format from the extension) at width x height
+ * points (<= 0: DAM_CHART_WIDTH x DAM_CHART_HEIGHT). Returns DAM_OK;
+ * DAM_EINPUT for a bad extension or input; DAM_ERUNTIME for cairo or I/O
+ * failure. On any error no file is created or changed at path.
+ */
+int dam_chart_write(const char *path, double width, double height,
+                    const dam_chart *c, dam_error *err);
+
+/* The same, one pair per kind (see dam_chart_draw / dam_chart_write). */
+int dam_chart_breakdown_draw(cairo_t *cr, const dam_rect *r,
+                             const dam_chart_breakdown *c, dam_error *err);
+int dam_chart_breakdown_write(const char *path, double width, double height,
+                              const dam_chart_breakdown *c, dam_error *err);
+int dam_chart_timeline_draw(cairo_t *cr, const dam_rect *r,
+                            const dam_chart_timeline *c, dam_error *err);
+int dam_chart_timeline_write(const char *path, double width, double height,
+                             const dam_chart_timeline *c, dam_error *err);
+int dam_chart_roofline_draw(cairo_t *cr, const dam_rect *r,
+                            const dam_chart_roofline *c, dam_error *err);
+int dam_chart_roofline_write(const char *path, double width, double height,
+                             const dam_chart_roofline *c, dam_error *err);
+int dam_chart_levers_draw(cairo_t *cr, const dam_rect *r,
+                          const dam_chart_levers *c, dam_error *err);
+int dam_chart_levers_write(const char *path, double width, double height,
+                           const dam_chart_levers *c, dam_error *err);
+int dam_chart_roc_draw(cairo_t *cr, const dam_rect *r, const dam_chart_roc *c,
+                       dam_error *err);
+int dam_chart_roc_write(const char *path, double width, double height,
+                        const dam_chart_roc *c, dam_error *err);
+int dam_chart_chinchilla_draw(cairo_t *cr, const dam_rect *r,
+                              const dam_chart_chinchilla *c, dam_error *err);
+int dam_chart_chinchilla_write(const char *path, double width,
+                               double height, const dam_chart_chinchilla *c,
+                               dam_error *err);
+int dam_chart_serving_draw(cairo_t *cr, const dam_rect *r,
+                           const dam_chart_serving *c, dam_error *err);
+int dam_chart_serving_write(const char *path, double width, double height,
+                            const dam_chart_serving *c, dam_error *err);
+
+/* Colour of a breakdown term and of a timeline span kind. */
+dam_color dam_chart_term_color(dam_term t);
+dam_color dam_chart_span_color(dam_chart_span_kind k);
+
+#endif

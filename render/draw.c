@@ -1,0 +1,781 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * draw.c: the drawing kit (see draw.h).
+ *
+ * Design note: fonts are cairo's "toy" faces (DejaVu Sans through
+ * fontconfig), enough for labels in Latin script. Layout works in points
+ * on the caller's cairo_t; each helper saves and restores cr's state except
+ * for the font and source it is documented to use.
+ */
+#include "render/draw.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "model/alloc.h"
+
+#define PI 3.14159265358979323846
+
+static const dam_rgb palette[DAM_COLOR_COUNT] = {
+    {0.000, 0.000, 0.000}, /* black */
+    {0.902, 0.624, 0.000}, /* orange E69F00 */
+    {0.337, 0.706, 0.914}, /* sky blue 56B4E9 */
+    {0.000, 0.620, 0.451}, /* bluish green 009E73 */
+    {0.941, 0.894, 0.259}, /* yellow F0E442 */
+    {0.000, 0.447, 0.698}, /* blue 0072B2 */
+    {0.835, 0.369, 0.000}, /* vermillion D55E00 */
+    {0.800, 0.475, 0.655}, /* reddish purple CC79A7 */
+    {0.600, 0.600, 0.600}, /* grey 999999 */
+    {0.902, 0.902, 0.902}, /* light grey E6E6E6 */
+};
+
+static const dam_color series[] = {
+    DAM_COLOR_BLUE,   DAM_COLOR_ORANGE, DAM_COLOR_GREEN, DAM_COLOR_VERMILLION,
+    DAM_COLOR_PURPLE, DAM_COLOR_SKY,    DAM_COLOR_BLACK};
+
+dam_rgb dam_draw_rgb(dam_color c)
+{
+    return (unsigned)c < DAM_COLOR_COUNT ? palette[c] : palette[0];
+}
+
+dam_color dam_draw_series_color(size_t i)
+{
+    return series[i % (sizeof series / sizeof series[0])];
+}
+
+void dam_draw_set_color(cairo_t *cr, dam_color c, double alpha)
+{
+    dam_rgb k = dam_draw_rgb(c);
+    cairo_set_source_rgba(cr, k.r, k.g, k.b, alpha);
+}
+
+void dam_draw_set_ink(cairo_t *cr, dam_color c)
+{
+    dam_rgb k = dam_draw_rgb(c);
+    double lum = 0.299 * k.r + 0.587 * k.g + 0.114 * k.b;
+    if (lum > 0.5)
+        cairo_set_source_rgb(cr, 0, 0, 0);
+    else
+        cairo_set_source_rgb(cr, 1, 1, 1);
+}
+
+/* ---- text ---------------------------------------------------------- */
+
+void dam_draw_font(cairo_t *cr, dam_font f)
+{
+    static const double size[] = {14.0, 10.0, 9.5,  8.5, 8.0,
+                                  8.0,  20.0, 11.0, 11.0, 9.5};
+    int bold = f == DAM_FONT_TITLE || f == DAM_FONT_NOTE_BOLD ||
+               f == DAM_FONT_HEADING || f == DAM_FONT_BODY_BOLD ||
+               f == DAM_FONT_AXIS_BOLD;
+    cairo_select_font_face(cr, "DejaVu Sans", CAIRO_FONT_SLANT_NORMAL,
+                           bold ? CAIRO_FONT_WEIGHT_BOLD
+                                : CAIRO_FONT_WEIGHT_NORMAL);
+    cairo_set_font_size(cr, size[f]);
+}
+
+double dam_draw_text_width(cairo_t *cr, const char *s)
+{
+    cairo_text_extents_t te;
+    cairo_text_extents(cr, s ? s : "", &te);
+    return te.x_advance;
+}
+
+double dam_draw_text_height(cairo_t *cr)
+{
+    cairo_font_extents_t fe;
+    cairo_font_extents(cr, &fe);
+    return fe.ascent + fe.descent;
+}
+
+dam_rect dam_draw_text_box(cairo_t *cr, double x, double y, const char *s,
+                           double ax, double ay)
+{
+    double w = dam_draw_text_width(cr, s), h = dam_draw_text_height(cr);
+    dam_rect r = {x - ax * w, y - ay * h, w, h};
+    return r;
+}
+
+void dam_draw_text(cairo_t *cr, double x, double y, const char *s, double ax,
+                   double ay)
+{
+    cairo_font_extents_t fe;
+    if (!s || !*s)
+        return;
+    cairo_font_extents(cr, &fe);
+    double w = dam_draw_text_width(cr, s);
+    cairo_move_to(cr, x - ax * w, y - ay * (fe.ascent + fe.descent) +
+                                      fe.ascent);
+    cairo_show_text(cr, s);
+    cairo_new_path(cr);
+}
+
+void dam_draw_text_up(cairo_t *cr, double x, double y, const char *s)
+{
+    cairo_save(cr);
+    cairo_translate(cr, x, y);
+    cairo_rotate(cr, -PI / 2);
+    dam_draw_text(cr, 0, 0, s, 0.5, 0.5);
+    cairo_restore(cr);
+}
+
+void dam_draw_fit(cairo_t *cr, const char *s, double maxw, char *out,
+                  size_t n)
+{
+    static const char ell[] = "…";
+    snprintf(out, n, "%s", s ? s : "");
+    if (dam_draw_text_width(cr, out) <= maxw)
+        return;
+    size_t L = strlen(out);
+    while (L > 0) {
+        L--;
+        /* never cut inside a UTF-8 sequence */
+        while (L > 0 && ((unsigned char)out[L] & 0xC0) == 0x80)
+            L--;
+        if (L + sizeof ell > n)
+            continue;
+        memcpy(out + L, ell, sizeof ell);
+        if (dam_draw_text_width(cr, out) <= maxw)
+            return;
+    }
+    out[0] = '\0';
+}
+
+double dam_draw_wrap(cairo_t *cr, double x, double y, double w, const char *s,
+                     int maxlines, int draw)
+{
+    char line[1024], cand[1024];
+    double lh = dam_draw_text_height(cr) * 1.2;
+    int lines = 0;
+    const char *p = s ? s : "";
+
+    while (*p == ' ')
+        p++;
+    while (*p && lines < maxlines) {
+        if (lines == maxlines - 1) {
+            /* the last line takes the rest, cut to fit */
+            dam_draw_fit(cr, p, w, line, sizeof line);
+            if (draw)
+                dam_draw_text(cr, x, y + lines * lh, line, 0, 0);
+            lines++;
+            break;
+        }
+        line[0] = '\0';
+        const char *q = p, *end = p;
+        while (*q) {
+            const char *we = q;
+            while (*we && *we != ' ')
+                we++;
+            /* line + " " + word, cut at the buffer's end */
+            size_t ll = strlen(line), wl = (size_t)(we - q);
+            size_t room = sizeof cand - 1;
+            size_t sp = ll && ll < room ? 1 : 0;
+            if (ll > room)
+                ll = room;
+            if (wl > room - ll - sp)
+                wl = room - ll - sp;
+            memcpy(cand, line, ll);
+            if (sp)
+                cand[ll] = ' ';
+            memcpy(cand + ll + sp, q, wl);
+            cand[ll + sp + wl] = '\0';
+            if (line[0] && dam_draw_text_width(cr, cand) > w)
+                break;
+            memcpy(line, cand, sizeof line);
+            end = we;
+            q = we;
+            while (*q == ' ')
+                q++;
+            end = q;
+        }
+        if (dam_draw_text_width(cr, line) > w) {
+            char fit[1024];
+            dam_draw_fit(cr, line, w, fit, sizeof fit);
+            memcpy(line, fit, sizeof line);
+        }
+        if (draw)
+            dam_draw_text(cr, x, y + lines * lh, line, 0, 0);
+        lines++;
+        p = end;
+    }
+    return lines * lh;
+}
+
+double dam_draw_title(cairo_t *cr, const dam_rect *r, const char *title,
+                      const char *subtitle)
+{
+    double h = 0;
+    cairo_save(cr);
+    if (title && *title) {
+        dam_draw_font(cr, DAM_FONT_TITLE);
+        dam_draw_set_color(cr, DAM_COLOR_BLACK, 1);
+        h += dam_draw_wrap(cr, r->x, r->y, r->w, title, 3, 1);
+    }
+    if (subtitle && *subtitle) {
+        dam_draw_font(cr, DAM_FONT_SUBTITLE);
+        cairo_set_source_rgb(cr, 0.3, 0.3, 0.3);
+        h += 2;
+        h += dam_draw_wrap(cr, r->x, r->y + h, r->w, subtitle, 3, 1);
+    }
+    cairo_restore(cr);
+    return h > 0 ? h + 6 : 0;
+}
+
+/* ---- shapes -------------------------------------------------------- */
+
+void dam_draw_marker(cairo_t *cr, dam_marker m, double x, double y, double r,
+                     dam_color c, int filled)
+{
+    cairo_save(cr);
+    cairo_new_path(cr);
+    switch (m) {
+    case DAM_MARK_TRIANGLE:
+        cairo_move_to(cr, x, y - r * 1.15);
+        cairo_line_to(cr, x + r, y + r * 0.75);
+        cairo_line_to(cr, x - r, y + r * 0.75);
+        cairo_close_path(cr);
+        break;
+    case DAM_MARK_SQUARE:
+        cairo_rectangle(cr, x - r * 0.85, y - r * 0.85, r * 1.7, r * 1.7);
+        break;
+    case DAM_MARK_DIAMOND:
+        cairo_move_to(cr, x, y - r * 1.2);
+        cairo_line_to(cr, x + r, y);
+        cairo_line_to(cr, x, y + r * 1.2);
+        cairo_line_to(cr, x - r, y);
+        cairo_close_path(cr);
+        break;
+    case DAM_MARK_STAR:
+        for (int i = 0; i < 10; i++) {
+            double a = -PI / 2 + i * PI / 5, rr = i % 2 ? r * 0.5 : r * 1.3;
+            if (i == 0)
+                cairo_move_to(cr, x + rr * cos(a), y + rr * sin(a));
+            else
+                cairo_line_to(cr, x + rr * cos(a), y + rr * sin(a));
+        }
+        cairo_close_path(cr);
+        break;
+    case DAM_MARK_CIRCLE:
+    default:
+        cairo_arc(cr, x, y, r, 0, 2 * PI);
+        cairo_close_path(cr);
+        break;
+    }
+    if (filled) {
+        dam_draw_set_color(cr, c, 1);
+        cairo_fill_preserve(cr);
+        cairo_set_source_rgb(cr, 1, 1, 1);
+        cairo_set_line_width(cr, 0.8);
+        cairo_stroke(cr);
+    } else {
+        cairo_set_source_rgb(cr, 1, 1, 1);
+        cairo_fill_preserve(cr);
+        dam_draw_set_color(cr, c, 1);
+        cairo_set_line_width(cr, 1.5);
+        cairo_stroke(cr);
+    }
+    cairo_restore(cr);
+}
+
+void dam_draw_hatch(cairo_t *cr, const dam_rect *r, dam_color c)
+{
+    cairo_save(cr);
+    cairo_rectangle(cr, r->x, r->y, r->w, r->h);
+    cairo_clip(cr);
+    dam_draw_set_color(cr, c, 0.18);
+    cairo_paint(cr);
+    dam_draw_set_color(cr, c, 1);
+    cairo_set_line_width(cr, 1.0);
+    /* lines at 45 degrees, 4 pt apart, anchored to the page so that
+     * neighbouring hatched boxes line up */
+    double s = 4.0;
+    double k0 = floor((r->x + r->y) / s) * s;
+    for (double k = k0; k <= r->x + r->w + r->y + r->h + s; k += s) {
+        cairo_move_to(cr, k - r->y, r->y);
+        cairo_line_to(cr, k - (r->y + r->h), r->y + r->h);
+    }
+    cairo_stroke(cr);
+    cairo_restore(cr);
+}
+
+/* ---- legend -------------------------------------------------------- */
+
+static void draw_key(cairo_t *cr, const dam_legend_item *it, double x,
+                     double y, double s)
+{
+    dam_rect box = {x, y - s / 2, s, s};
+    cairo_save(cr);
+    switch (it->key) {
+    case DAM_KEY_HATCH:
+        dam_draw_hatch(cr, &box, it->color);
+        break;
+    case DAM_KEY_LINE:
+    case DAM_KEY_DASH:
+        dam_draw_set_color(cr, it->color, 1);
+        cairo_set_line_width(cr, 2.0);
+        if (it->key == DAM_KEY_DASH) {
+            double d[2] = {4, 2.5};
+            cairo_set_dash(cr, d, 2, 0);
+        }
+        cairo_move_to(cr, x - 2, y);
+        cairo_line_to(cr, x + s + 1, y);
+        cairo_stroke(cr);
+        break;
+    case DAM_KEY_MARKER:
+    case DAM_KEY_HOLLOW:
+        dam_draw_marker(cr, it->marker, x + s / 2, y, s * 0.45, it->color,
+                        it->key == DAM_KEY_MARKER);
+        break;
+    case DAM_KEY_OUTLINE:
+        cairo_rectangle(cr, box.x + 1, box.y + 1, box.w - 2, box.h - 2);
+        cairo_set_source_rgb(cr, 0, 0, 0);
+        cairo_set_line_width(cr, 2.0);
+        cairo_stroke(cr);
+        break;
+    case DAM_KEY_BOX:
+    default:
+        cairo_rectangle(cr, box.x, box.y, box.w, box.h);
+        dam_draw_set_color(cr, it->color, 1);
+        cairo_fill(cr);
+        break;
+    }
+    cairo_restore(cr);
+}
+
+double dam_draw_legend(cairo_t *cr, const dam_rect *r,
+                       const dam_legend_item *items, size_t n)
+{
+    if (!n)
+        return 0;
+    cairo_save(cr);
+    dam_draw_font(cr, DAM_FONT_AXIS);
+    double th = dam_draw_text_height(cr), s = 9.0, rowh = th + 5;
+    double x = r->x, y = r->y + rowh / 2;
+    for (size_t i = 0; i < n; i++) {
+        char lab[256];
+        dam_draw_fit(cr, items[i].label, r->w - s - 8, lab, sizeof lab);
+        double w = s + 5 + dam_draw_text_width(cr, lab);
+        if (x > r->x && x + w > r->x + r->w) {
+            x = r->x;
+            y += rowh;
+        }
+        draw_key(cr, &items[i], x, y, s);
+        cairo_set_source_rgb(cr, 0.15, 0.15, 0.15);
+        dam_draw_text(cr, x + s + 5, y, lab, 0, 0.5);
+        x += w + 16;
+    }
+    cairo_restore(cr);
+    return y + rowh / 2 - r->y + 6;
+}
+
+/* ---- axes ---------------------------------------------------------- */
+
+int dam_draw_axis_prepare(cairo_t *cr, dam_draw_axis *a,
+                          const dam_draw_axis_spec *spec, double length,
+                          int vertical, dam_error *err)
+{
+    double lo = spec->lo, hi = spec->hi, t[DAM_AXIS_MAX_TICKS];
+    double mn[DAM_AXIS_MAX_TICKS], step = 0, ref = 0;
+    size_t n = 0, nm = 0;
+
+    memset(a, 0, sizeof *a);
+    a->vertical = vertical;
+    a->title = spec->title;
+    a->map.log = spec->log;
+    if (!isfinite(lo) || !isfinite(hi) || lo > hi ||
+        (spec->log && !(lo > 0.0)))
+        return dam_error_set(err, "", 0,
+                             "axis \"%s\": cannot show the range [%g, %g]%s",
+                             spec->title ? spec->title : "", lo, hi,
+                             spec->log ? " on a log scale" : "");
+    double per = vertical ? 30.0 : 58.0;
+    size_t maxt = (size_t)(length / per);
+    if (maxt < 3)
+        maxt = 3;
+    if (maxt > 10)
+        maxt = 10;
+    /* exact ends drop the ticks outside them: ask for room for two */
+    if (spec->exact)
+        maxt += 2;
+
+    if (!spec->log) {
+        dam_axis_ticks(lo, hi, maxt, t, &n, &step);
+        if (spec->exact && lo < hi) {
+            a->map.lo = lo;
+            a->map.hi = hi;
+        } else {
+            a->map.lo = t[0];
+            a->map.hi = t[n - 1];
+        }
+        double eps = (a->map.hi - a->map.lo) * 1e-9;
+        for (size_t i = 0; i < n; i++)
+            if (t[i] >= a->map.lo - eps && t[i] <= a->map.hi + eps) {
+                a->ticks[a->nticks] = t[i];
+                a->major[a->nticks++] = 1;
+                if (fabs(t[i]) > ref)
+                    ref = fabs(t[i]);
+            }
+    } else {
+        dam_axis_log_ticks(lo, hi, maxt, t, &n, mn, &nm);
+        if (spec->exact && lo < hi) {
+            a->map.lo = lo;
+            a->map.hi = hi;
+        } else {
+            a->map.lo = t[0];
+            a->map.hi = t[n - 1];
+        }
+        double l0 = a->map.lo * (1 - 1e-9), l1 = a->map.hi * (1 + 1e-9);
+        size_t kept = 0;
+        for (size_t i = 0; i < n; i++)
+            kept += t[i] >= l0 && t[i] <= l1;
+        /* few decades in view: label the 2s and 5s too, in order */
+        size_t i = 0, j = 0;
+        while (i < n || j < nm) {
+            int take_major = j >= nm || (i < n && t[i] <= mn[j]);
+            double v = take_major ? t[i++] : mn[j++];
+            if (v < l0 || v > l1)
+                continue;
+            if (take_major || kept < 3) {
+                a->ticks[a->nticks] = v;
+                a->major[a->nticks++] = take_major;
+            } else {
+                a->minor[a->nminor++] = v;
+            }
+        }
+    }
+
+    cairo_save(cr);
+    dam_draw_font(cr, DAM_FONT_TICK);
+    a->label_h = dam_draw_text_height(cr);
+    for (size_t i = 0; i < a->nticks; i++) {
+        dam_axis_format(a->labels[i], DAM_AXIS_LABEL_MAX, a->ticks[i],
+                        spec->log ? 0.0 : step, spec->log ? 0.0 : ref,
+                        spec->unit, spec->unit_name);
+        a->widths[i] = dam_draw_text_width(cr, a->labels[i]);
+        if (a->widths[i] > a->label_w)
+            a->label_w = a->widths[i];
+        a->shown[i] = 1;
+    }
+    cairo_restore(cr);
+    return DAM_OK;
+}
+
+double dam_draw_axis_margin(cairo_t *cr, const dam_draw_axis *a)
+{
+    double title = 0;
+    if (a->title && *a->title) {
+        cairo_save(cr);
+        dam_draw_font(cr, DAM_FONT_AXIS);
+        title = dam_draw_text_height(cr) + 6;
+        cairo_restore(cr);
+    }
+    if (a->vertical)
+        return a->label_w + 8 + title;
+    return a->label_h + 6 + title;
+}
+
+/* 1 when the labels marked in shown do not collide at their positions. */
+static int labels_clear(const dam_draw_axis *a, const int *shown)
+{
+    double prev = 0, prevw = 0;
+    int have = 0;
+    for (size_t i = 0; i < a->nticks; i++) {
+        if (!shown[i])
+            continue;
+        double p = dam_axis_map(&a->map, a->ticks[i]);
+        if (have) {
+            double need = a->vertical ? a->label_h + 2
+                                      : (prevw + a->widths[i]) / 2 + 8;
+            if (fabs(p - prev) < need)
+                return 0;
+        }
+        prev = p;
+        prevw = a->widths[i];
+        have = 1;
+    }
+    return 1;
+}
+
+void dam_draw_axis_place(cairo_t *cr, dam_draw_axis *a, double p0, double p1)
+{
+    int trial[DAM_AXIS_MAX_TICKS];
+    size_t nmaj = 0;
+
+    (void)cr;
+    a->map.p0 = p0;
+    a->map.p1 = p1;
+    for (size_t i = 0; i < a->nticks; i++) {
+        a->shown[i] = 1;
+        nmaj += a->major[i];
+    }
+    if (labels_clear(a, a->shown))
+        return;
+    /* first drop labels of minor ticks, then every k-th major */
+    if (nmaj >= 2 && nmaj < a->nticks) {
+        for (size_t i = 0; i < a->nticks; i++)
+            trial[i] = a->major[i];
+        if (labels_clear(a, trial)) {
+            memcpy(a->shown, trial, sizeof(int) * a->nticks);
+            return;
+        }
+    }
+    int only_major = nmaj >= 2;
+    for (size_t k = 2; k <= a->nticks; k++) {
+        size_t m = 0;
+        for (size_t i = 0; i < a->nticks; i++) {
+            trial[i] = 0;
+            if (only_major && !a->major[i])
+                continue;
+            trial[i] = m++ % k == 0;
+        }
+        if (labels_clear(a, trial)) {
+            memcpy(a->shown, trial, sizeof(int) * a->nticks);
+            return;
+        }
+    }
+    for (size_t i = 0; i < a->nticks; i++)
+        a->shown[i] = i == 0;
+}
+
+void dam_draw_axis_grid(cairo_t *cr, const dam_draw_axis *a,
+                        const dam_rect *plot)
+{
+    cairo_save(cr);
+    cairo_set_line_width(cr, 0.5);
+    dam_draw_set_color(cr, DAM_COLOR_LIGHT, 0.7);
+    for (size_t i = 0; i < a->nminor; i++) {
+        double p = dam_axis_map(&a->map, a->minor[i]);
+        if (a->vertical) {
+            cairo_move_to(cr, plot->x, p);
+            cairo_line_to(cr, plot->x + plot->w, p);
+        } else {
+            cairo_move_to(cr, p, plot->y);
+            cairo_line_to(cr, p, plot->y + plot->h);
+        }
+    }
+    cairo_stroke(cr);
+    cairo_set_line_width(cr, 0.8);
+    dam_draw_set_color(cr, DAM_COLOR_LIGHT, 1);
+    for (size_t i = 0; i < a->nticks; i++) {
+        double p = dam_axis_map(&a->map, a->ticks[i]);
+        if (a->vertical) {
+            cairo_move_to(cr, plot->x, p);
+            cairo_line_to(cr, plot->x + plot->w, p);
+        } else {
+            cairo_move_to(cr, p, plot->y);
+            cairo_line_to(cr, p, plot->y + plot->h);
+        }
+    }
+    cairo_stroke(cr);
+    cairo_restore(cr);
+}
+
+void dam_draw_axis_draw(cairo_t *cr, const dam_draw_axis *a,
+                        const dam_rect *plot, int labels)
+{
+    cairo_save(cr);
+    cairo_set_source_rgb(cr, 0.35, 0.35, 0.35);
+    cairo_set_line_width(cr, 1.0);
+    if (a->vertical) {
+        cairo_move_to(cr, plot->x, plot->y);
+        cairo_line_to(cr, plot->x, plot->y + plot->h);
+    } else {
+        cairo_move_to(cr, plot->x, plot->y + plot->h);
+        cairo_line_to(cr, plot->x + plot->w, plot->y + plot->h);
+    }
+    for (size_t i = 0; i < a->nticks; i++) {
+        double p = dam_axis_map(&a->map, a->ticks[i]);
+        if (a->vertical) {
+            cairo_move_to(cr, plot->x - 4, p);
+            cairo_line_to(cr, plot->x, p);
+        } else {
+            cairo_move_to(cr, p, plot->y + plot->h);
+            cairo_line_to(cr, p, plot->y + plot->h + 4);
+        }
+    }
+    cairo_stroke(cr);
+    if (!labels) {
+        cairo_restore(cr);
+        return;
+    }
+    dam_draw_font(cr, DAM_FONT_TICK);
+    cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
+    for (size_t i = 0; i < a->nticks; i++) {
+        if (!a->shown[i])
+            continue;
+        double p = dam_axis_map(&a->map, a->ticks[i]);
+        if (a->vertical)
+            dam_draw_text(cr, plot->x - 6, p, a->labels[i], 1, 0.5);
+        else
+            dam_draw_text(cr, p, plot->y + plot->h + 5, a->labels[i], 0.5, 0);
+    }
+    if (a->title && *a->title) {
+        dam_draw_font(cr, DAM_FONT_AXIS);
+        cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
+        double th = dam_draw_text_height(cr);
+        if (a->vertical) {
+            char t[256];
+            dam_draw_fit(cr, a->title, plot->h, t, sizeof t);
+            dam_draw_text_up(cr, plot->x - a->label_w - 10 - th / 2,
+                             plot->y + plot->h / 2, t);
+        } else {
+            char t[256];
+            dam_draw_fit(cr, a->title, plot->w, t, sizeof t);
+            dam_draw_text(cr, plot->x + plot->w / 2,
+                          plot->y + plot->h + 6 + a->label_h + 4, t, 0.5, 0);
+        }
+    }
+    cairo_restore(cr);
+}
+
+int dam_draw_xy_frame(cairo_t *cr, const dam_rect *area,
+                      const dam_draw_axis_spec *xs,
+                      const dam_draw_axis_spec *ys, dam_rect *plot,
+                      dam_draw_axis *xa, dam_draw_axis *ya, dam_error *err)
+{
+    int rc;
+    if ((rc = dam_draw_axis_prepare(cr, xa, xs, area->w * 0.8, 0, err)))
+        return rc;
+    if ((rc = dam_draw_axis_prepare(cr, ya, ys, area->h * 0.75, 1, err)))
+        return rc;
+    double left = dam_draw_axis_margin(cr, ya);
+    double bottom = dam_draw_axis_margin(cr, xa);
+    double top = ya->label_h / 2 + 2;
+    double right = 10;
+    if (xa->nticks)
+        right = fmax(right, xa->widths[xa->nticks - 1] / 2 + 2);
+    plot->x = area->x + left;
+    plot->y = area->y + top;
+    plot->w = area->w - left - right;
+    plot->h = area->h - top - bottom;
+    if (plot->w < 40 || plot->h < 40)
+        return dam_error_set(err, "", 0,
+                             "chart area %.0f x %.0f pt is too small to draw",
+                             area->w, area->h);
+    dam_draw_axis_place(cr, xa, plot->x, plot->x + plot->w);
+    dam_draw_axis_place(cr, ya, plot->y + plot->h, plot->y);
+    dam_draw_axis_grid(cr, xa, plot);
+    dam_draw_axis_grid(cr, ya, plot);
+    dam_draw_axis_draw(cr, xa, plot, 1);
+    dam_draw_axis_draw(cr, ya, plot, 1);
+    return DAM_OK;
+}
+
+/* ---- label placement ---------------------------------------------- */
+
+void dam_draw_placer_init(dam_draw_placer *p, const dam_rect *bounds)
+{
+    memset(p, 0, sizeof *p);
+    p->bounds = *bounds;
+}
+
+void dam_draw_placer_block(dam_draw_placer *p, const dam_rect *r)
+{
+    p->used = dam_grow(p->used, sizeof *p->used, p->n + 1, &p->cap);
+    p->used[p->n++] = *r;
+}
+
+void dam_draw_placer_block_line(dam_draw_placer *p, double x0, double y0,
+                                double x1, double y1)
+{
+    double len = hypot(x1 - x0, y1 - y0);
+    int n = (int)ceil(len / 4.0);
+    if (n > 2000)
+        n = 2000;
+    for (int i = 0; i <= n; i++) {
+        double t = n ? (double)i / n : 0;
+        dam_rect r = {x0 + t * (x1 - x0) - 1.5, y0 + t * (y1 - y0) - 1.5, 3,
+                      3};
+        dam_draw_placer_block(p, &r);
+    }
+}
+
+static double overlap(const dam_rect *a, const dam_rect *b)
+{
+    double w = fmin(a->x + a->w, b->x + b->w) - fmax(a->x, b->x);
+    double h = fmin(a->y + a->h, b->y + b->h) - fmax(a->y, b->y);
+    return w > 0 && h > 0 ? w * h : 0;
+}
+
+/* Overlap with used boxes plus ten times the area outside the bounds. */
+static double badness(const dam_draw_placer *p, const dam_rect *r)
+{
+    double s = 0;
+    for (size_t i = 0; i < p->n; i++)
+        s += overlap(r, &p->used[i]);
+    double inside = overlap(r, &p->bounds);
+    s += 10 * (r->w * r->h - inside);
+    return s;
+}
+
+int dam_draw_placer_label(cairo_t *cr, dam_draw_placer *p, double x,
+                          double y, double gap, const char *s)
+{
+    /* direction (dx, dy) and text anchors for each candidate */
+    static const double dir[8][4] = {
+        {1, 0, 0, 0.5},      {-1, 0, 1, 0.5},    {0, -1, 0.5, 1},
+        {0, 1, 0.5, 0},      {0.7, -0.7, 0, 1},  {-0.7, -0.7, 1, 1},
+        {0.7, 0.7, 0, 0},    {-0.7, 0.7, 1, 0}};
+    static const double dist[3] = {1.0, 2.6, 4.2};
+    dam_rect best = {0, 0, 0, 0};
+    double best_bad = INFINITY;
+    int best_far = 0;
+
+    if (!s || !*s)
+        return 1;
+    for (int d = 0; d < 3 && best_bad > 0; d++)
+        for (int i = 0; i < 8 && best_bad > 0; i++) {
+            double g = gap * dist[d] + (d ? 4 : 0);
+            double ax = x + dir[i][0] * g, ay = y + dir[i][1] * g;
+            dam_rect r = dam_draw_text_box(cr, ax, ay, s, dir[i][2],
+                                           dir[i][3]);
+            double b = badness(p, &r) + d * 0.01;
+            if (b < best_bad) {
+                best_bad = b;
+                best = r;
+                best_far = d > 0;
+            }
+        }
+    if (best_far) {
+        /* a leader from the point's edge to the label's nearest corner */
+        double cx = fmin(fmax(x, best.x), best.x + best.w);
+        double cy = fmin(fmax(y, best.y), best.y + best.h);
+        double len = hypot(cx - x, cy - y);
+        if (len > gap) {
+            cairo_save(cr);
+            cairo_set_line_width(cr, 0.6);
+            cairo_move_to(cr, x + (cx - x) * gap / len,
+                          y + (cy - y) * gap / len);
+            cairo_line_to(cr, cx, cy);
+            cairo_stroke(cr);
+            cairo_restore(cr);
+        }
+    }
+    dam_draw_text(cr, best.x, best.y, s, 0, 0);
+    dam_draw_placer_block(p, &best);
+    return best_bad < 0.5;
+}
+
+size_t dam_draw_placer_best(const dam_draw_placer *p, const dam_rect *cands,
+                            size_t n)
+{
+    size_t best = 0;
+    double bb = INFINITY;
+    for (size_t i = 0; i < n; i++) {
+        double b = badness(p, &cands[i]);
+        if (b < bb) {
+            bb = b;
+            best = i;
+        }
+        if (b <= 0)
+            break;
+    }
+    return best;
+}
+
+void dam_draw_placer_free(dam_draw_placer *p)
+{
+    dam_free(p->used);
+    memset(p, 0, sizeof *p);
+}

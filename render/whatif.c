@@ -1,0 +1,264 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * whatif.c: the what-if table as text, CSV and JSON. The answer line picks
+ * the first lever (the one the question is usually about) and the option
+ * with the shortest run; everything shown comes from the rows.
+ */
+#include "render/whatif.h"
+
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "render/json.h"
+#include "render/units.h"
+
+/* The option with the shortest time among those that work. */
+static const dam_whatif_row *best_row(const dam_whatif *w)
+{
+    const dam_whatif_row *best = NULL;
+    for (int i = 1; i < w->nrows; i++) {
+        const dam_whatif_row *r = &w->rows[i];
+        if (r->verdict != DAM_VERDICT_WORKS)
+            continue;
+        if (!best || r->speedup > best->speedup)
+            best = r;
+    }
+    return best;
+}
+
+/* A count in at most 6 characters: 25.85, 1.70e4 -> "17.0k", "3.1M". */
+static void compact(char *buf, size_t n, double v)
+{
+    if (!isfinite(v))
+        snprintf(buf, n, "n/a");
+    else if (fabs(v) < 1e4)
+        snprintf(buf, n, "%.4g", v);
+    else if (fabs(v) < 1e7)
+        snprintf(buf, n, "%.3gk", v / 1e3);
+    else
+        snprintf(buf, n, "%.3gM", v / 1e6);
+}
+
+static void money(char *buf, size_t n, double usd)
+{
+    if (!(usd > 0.0))
+        snprintf(buf, n, "n/a");
+    else if (usd >= 1e6)
+        snprintf(buf, n, "$%.3gM", usd / 1e6);
+    else if (usd >= 1e4)
+        snprintf(buf, n, "$%.3gk", usd / 1e3);
+    else
+        snprintf(buf, n, "$%.0f", usd);
+}
+
+void dam_whatif_answer(char *buf, size_t n, const dam_whatif *w)
+{
+    const dam_whatif_row *base = &w->rows[0];
+    if (w->nrows < 2) {
+        snprintf(buf, n, "no levers to compare; %s binds",
+                 dam_bound_name(base->result.bound));
+        return;
+    }
+    const dam_whatif_row *first = &w->rows[1];
+    const dam_whatif_row *best = best_row(w);
+    size_t len = 0;
+    if (first->verdict == DAM_VERDICT_FAILED)
+        len += (size_t)snprintf(buf, n, "%s cannot apply (%s)", first->name,
+                                first->error);
+    else
+        len += (size_t)snprintf(buf, n, "%s: %s, %s", first->name,
+                                first->verdict == DAM_VERDICT_WORKS ? "yes"
+                                : first->verdict == DAM_VERDICT_HURTS
+                                    ? "no, it is slower"
+                                    : "no",
+                                first->why);
+    if (len < n && best && best != first)
+        snprintf(buf + len, n - len, ". Best option: %s, %.2fx faster",
+                 best->name, best->speedup);
+    else if (len < n && !best)
+        snprintf(buf + len, n - len, ". No lever here shortens the run");
+}
+
+void dam_whatif_text(dam_buf *b, const dam_whatif *w)
+{
+    const dam_whatif_row *base = &w->rows[0];
+    const dam_scenario *s = &base->scenario;
+    char answer[1024];
+    dam_whatif_answer(answer, sizeof answer, w);
+    dam_buf_printf(b, "%s\n", s->name);
+    dam_buf_printf(b, "  %s, %d x %s, %s, batch %d per GPU (%s)\n",
+                   s->workload.model.name, dam_scenario_gpus(s),
+                   s->machine.gpu.id, dam_precision_name(s->workload.precision),
+                   s->workload.batch_size,
+                   base->result.has_sim ? "simulated" : "analytic");
+    dam_buf_printf(b, "Question  %s\n", s->question);
+    dam_buf_printf(b, "Answer    %s.\n", answer);
+    dam_buf_printf(b, "Binding   %s [%s]: %s\n\n",
+                   dam_bound_name(base->result.bound), base->diagnosis.axis,
+                   base->diagnosis.headline);
+
+    int serving = s->mode == DAM_MODE_SERVING;
+    dam_buf_printf(b, "%-26s %9s %9s %8s %9s %8s %7s %9s %9s %-22s %s\n",
+                   "option", serving ? "latency" : "step",
+                   serving ? "" : "run", "speedup", "GPU-h", "cost", "kWh",
+                   "quality", "RoC", "binds (before -> after)", "verdict");
+    for (int i = 0; i < w->nrows; i++) {
+        const dam_whatif_row *r = &w->rows[i];
+        char step[24], run[24], cost[24], q[24], roc[24], binds[48];
+        if (r->verdict == DAM_VERDICT_FAILED) {
+            dam_buf_printf(b, "%-26.26s %9s %9s %8s %9s %8s %7s %9s %9s %-22s "
+                              "%s\n",
+                           r->name, "-", "-", "-", "-", "-", "-", "-", "-", "-",
+                           dam_verdict_name(r->verdict));
+            continue;
+        }
+        dam_fmt_time(step, sizeof step, r->result.step);
+        if (serving)
+            snprintf(run, sizeof run, "%s", "");
+        else
+            dam_fmt_time(run, sizeof run, r->result.run_time);
+        money(cost, sizeof cost, r->cost.usd);
+        if (i == 0)
+            snprintf(q, sizeof q, "%.4g", r->quality);
+        else if (r->quality_unknown)
+            snprintf(q, sizeof q, "%.4g?", r->quality);
+        else
+            snprintf(q, sizeof q, "%+.3g", r->quality_gain);
+        if (r->roc_defined && !r->quality_unknown)
+            snprintf(roc, sizeof roc, "%.3g", r->roc == 0.0 ? 0.0 : r->roc);
+        else
+            snprintf(roc, sizeof roc, "-");
+        if (i == 0)
+            snprintf(binds, sizeof binds, "%s",
+                     dam_bound_name(r->result.bound));
+        else
+            snprintf(binds, sizeof binds, "%s -> %s",
+                     dam_bound_name(base->result.bound),
+                     dam_bound_name(r->result.bound));
+        char sp[16], gh[16], kwh[16];
+        snprintf(sp, sizeof sp, "%.2fx", r->speedup);
+        compact(gh, sizeof gh, r->cost.gpu_hours);
+        compact(kwh, sizeof kwh, r->cost.kwh);
+        dam_buf_printf(b, "%-26.26s %9s %9s %8s %9s %8s %7s %9s %9s %-22s "
+                          "%s\n",
+                       r->name, step, run, sp, gh, cost, kwh, q, roc, binds,
+                       dam_verdict_name(r->verdict));
+    }
+    dam_buf_printf(b, "\nquality: the change in %s (\"?\": a lever's effect on "
+                      "it is unknown); RoC: quality change per %s of extra "
+                      "cost\n",
+                   s->quality.metric[0] ? s->quality.metric : "quality",
+                   dam_quality_measure_name(w->measure));
+    dam_buf_printf(b, "\nWhy\n");
+    for (int i = 1; i < w->nrows; i++) {
+        const dam_whatif_row *r = &w->rows[i];
+        dam_buf_printf(b, "  %-28.28s %-7s %s\n", r->name,
+                       dam_verdict_name(r->verdict),
+                       r->verdict == DAM_VERDICT_FAILED ? r->error : r->why);
+        if (r->verdict == DAM_VERDICT_WASTED && r->anti_pattern[0])
+            dam_buf_printf(b, "  %-28s %-7s trap: %s\n", "", "",
+                           r->anti_pattern);
+    }
+}
+
+void dam_whatif_csv(dam_buf *b, const dam_whatif *w)
+{
+    dam_buf_printf(b, "option,verdict,step_s,epoch_s,run_s,speedup,"
+                      "gpu_hours,usd,kwh,quality,quality_gain,"
+                      "quality_unknown,roc,bound_before,bound_after");
+    for (int t = 0; t < DAM_TERM_COUNT; t++)
+        dam_buf_printf(b, ",saved_%s_s", dam_term_name((dam_term)t));
+    dam_buf_printf(b, "\n");
+    for (int i = 0; i < w->nrows; i++) {
+        const dam_whatif_row *r = &w->rows[i];
+        /* names are user text: quote them, doubling quotes */
+        dam_buf_printf(b, "\"");
+        for (const char *c = r->name; *c; c++)
+            dam_buf_printf(b, *c == '"' ? "\"\"" : "%c", *c);
+        dam_buf_printf(b, "\",%s", dam_verdict_name(r->verdict));
+        if (r->verdict == DAM_VERDICT_FAILED) {
+            dam_buf_printf(b, ",,,,,,,,,,,,,");
+            for (int t = 0; t < DAM_TERM_COUNT; t++)
+                dam_buf_printf(b, ",");
+            dam_buf_printf(b, "\n");
+            continue;
+        }
+        const dam_result *x = &r->result;
+        dam_buf_printf(b, ",%.9g,%.9g,%.9g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%d,",
+                       x->step, x->epoch_time, x->run_time, r->speedup,
+                       r->cost.gpu_hours, r->cost.usd, r->cost.kwh,
+                       r->quality, r->quality_gain, r->quality_unknown);
+        if (r->roc_defined)
+            dam_buf_printf(b, "%.6g", r->roc);
+        dam_buf_printf(b, ",%s,%s", dam_bound_name(w->rows[0].result.bound),
+                       dam_bound_name(x->bound));
+        for (int t = 0; t < DAM_TERM_COUNT; t++)
+            dam_buf_printf(b, ",%.9g", r->saved[t]);
+        dam_buf_printf(b, "\n");
+    }
+}
+
+struct json_t *dam_whatif_json(const dam_whatif *w)
+{
+    json_t *o = json_object();
+    char answer[1024];
+    dam_whatif_answer(answer, sizeof answer, w);
+    const dam_whatif_row *base = &w->rows[0];
+    json_object_set_new(o, "scenario", dam_json_scenario(&base->scenario));
+    json_object_set_new(o, "question", json_string(base->scenario.question));
+    json_object_set_new(o, "answer", json_string(answer));
+    json_object_set_new(o, "roc_cost_measure",
+                        json_string(dam_quality_measure_name(w->measure)));
+    json_t *rows = json_array();
+    for (int i = 0; i < w->nrows; i++) {
+        const dam_whatif_row *r = &w->rows[i];
+        json_t *e = json_object();
+        json_object_set_new(e, "option", json_string(r->name));
+        json_object_set_new(e, "combination", json_boolean(r->is_combination));
+        json_object_set_new(e, "verdict",
+                            json_string(dam_verdict_name(r->verdict)));
+        json_object_set_new(e, "why", json_string(r->why));
+        if (r->anti_pattern[0])
+            json_object_set_new(e, "anti_pattern",
+                                json_string(r->anti_pattern));
+        if (r->verdict == DAM_VERDICT_FAILED) {
+            json_object_set_new(e, "error", json_string(r->error));
+            json_array_append_new(rows, e);
+            continue;
+        }
+        json_object_set_new(e, "levers_applied",
+                            json_string(r->scenario.applied));
+        json_object_set_new(e, "speedup", dam_json_num(r->speedup));
+        json_object_set_new(e, "step_change", dam_json_num(r->step_change));
+        json_object_set_new(e, "run_change", dam_json_num(r->run_change));
+        json_t *c = json_object();
+        json_object_set_new(c, "gpu_hours", dam_json_num(r->cost.gpu_hours));
+        json_object_set_new(c, "usd", dam_json_num(r->cost.usd));
+        json_object_set_new(c, "kwh", dam_json_num(r->cost.kwh));
+        json_object_set_new(e, "cost", c);
+        json_object_set_new(e, "quality", dam_json_num(r->quality));
+        json_object_set_new(e, "quality_gain", dam_json_num(r->quality_gain));
+        json_object_set_new(e, "quality_unknown",
+                            json_boolean(r->quality_unknown));
+        json_object_set_new(e, "roc", r->roc_defined
+                                          ? dam_json_num(r->roc)
+                                          : json_null());
+        json_object_set_new(e, "bound_before",
+                            json_string(dam_bound_name(base->result.bound)));
+        json_object_set_new(e, "bound_after",
+                            json_string(dam_bound_name(r->result.bound)));
+        json_t *sv = json_object();
+        for (int t = 0; t < DAM_TERM_COUNT; t++)
+            json_object_set_new(sv, dam_term_name((dam_term)t),
+                                dam_json_num(r->saved[t]));
+        json_object_set_new(e, "saved_per_step_s", sv);
+        json_object_set_new(e, "result",
+                            dam_json_result(&r->scenario, &r->result,
+                                            &r->diagnosis));
+        json_array_append_new(rows, e);
+    }
+    json_object_set_new(o, "options", rows);
+    return o;
+}

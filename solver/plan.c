@@ -1,0 +1,201 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * plan.c: budget planning (see plan.h).
+ *
+ * Method. The scenario's data is first rescaled so that its training compute
+ * 6 N D equals the budget; the chinchilla lever then moves N and D to the
+ * fit's optimum at that compute (so the model's FLOPs, memory and gradient
+ * bytes follow the new N). For each GPU kind that supports the scenario's
+ * precision, the gpu lever swaps it in and the analytic solver gives the
+ * throughput on one node; the GPU count that meets the deadline is found
+ * by re-solving at the estimated count (nodes of gpus_per_node) until the
+ * run fits the deadline, which accounts for the all-reduce growing with
+ * the job. Options are sorted: feasible first, then by cost (unknown prices
+ * last), then by GPU count.
+ */
+#include "solver/plan.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/alloc.h"
+#include "model/lever.h"
+#include "model/quality.h"
+#include "solver/analytic.h"
+
+/* Solve s with `gpus` GPUs in nodes of the scenario's shape. */
+static void solve_at(dam_scenario *s, int gpus, dam_result *r)
+{
+    int gpn = s->machine.gpus_per_node;
+    if (gpus < gpn) {
+        s->machine.gpus_per_node = gpus;
+        s->machine.nodes = 1;
+    } else {
+        s->machine.nodes = (gpus + gpn - 1) / gpn;
+        if (s->machine.nodes > 1 && !(s->machine.inter_busbw > 0.0))
+            s->machine.inter_busbw = s->machine.intra_busbw > 0.0
+                                         ? s->machine.intra_busbw / 2.0
+                                         : 25e9;
+    }
+    dam_analytic_solve(s, r);
+}
+
+static int cmp_option(const void *a, const void *b)
+{
+    const dam_plan_option *x = a, *y = b;
+    if (x->feasible != y->feasible)
+        return y->feasible - x->feasible;
+    int xp = x->cost_usd > 0.0, yp = y->cost_usd > 0.0;
+    if (xp != yp)
+        return yp - xp;
+    if (xp && x->cost_usd != y->cost_usd)
+        return x->cost_usd < y->cost_usd ? -1 : 1;
+    if (x->gpus != y->gpus)
+        return x->gpus - y->gpus;
+    return strcmp(x->gpu, y->gpu);
+}
+
+int dam_plan_budget(const dam_scenario *s, const dam_catalog *cat,
+                    dam_budget_kind k, double budget, double deadline,
+                    const dam_scaling_fit *fit, dam_plan *p, dam_error *err)
+{
+    memset(p, 0, sizeof *p);
+    p->kind = k;
+    p->budget = budget;
+    p->deadline = deadline;
+    p->fit = fit ? fit : &dam_scaling_hoffmann2022;
+    if (s->mode != DAM_MODE_TRAINING)
+        return dam_error_set(err, s->file, 0,
+                             "plan --budget needs a training scenario, got "
+                             "mode \"%s\"",
+                             dam_mode_name(s->mode));
+    if (!(budget > 0.0) || !isfinite(budget))
+        return dam_error_set(err, s->file, 0, "the budget must be > 0");
+    if (!(deadline > 0.0) || !isfinite(deadline))
+        return dam_error_set(err, s->file, 0, "the deadline must be > 0");
+
+    dam_scenario *base = dam_malloc(sizeof *base);
+    dam_scenario *cur = dam_malloc(sizeof *cur);
+    dam_result *r = dam_malloc(sizeof *r);
+    int rc = DAM_OK;
+    *base = *s;
+    p->n_now = s->workload.model.params;
+    p->d_now = dam_quality_tokens(s);
+    p->loss_now = dam_scaling_loss(p->fit, p->n_now, p->d_now);
+
+    /* The budget as FLOPs. */
+    if (k == DAM_BUDGET_FLOPS) {
+        p->flops = budget;
+    } else {
+        dam_analytic_solve(s, r);
+        double per_gpu = r->model_flops_step / r->step; /* FLOP/s per GPU */
+        double price = s->cost.gpu_hour_usd > 0.0 ? s->cost.gpu_hour_usd
+                                                  : s->machine.gpu.price_hour;
+        double gh = budget;
+        if (k == DAM_BUDGET_USD) {
+            if (!(price > 0.0)) {
+                rc = dam_error_set(err, s->file, 0,
+                                   "a dollar budget needs a price: set "
+                                   "cost.gpu_hour_usd");
+                goto done;
+            }
+            gh = budget / price;
+        }
+        p->flops = gh * 3600.0 * per_gpu;
+    }
+
+    /* Rescale the data to the budget, then move to the optimum. */
+    if (!(p->d_now > 0.0) || !(p->n_now > 0.0)) {
+        rc = dam_error_set(err, s->file, 0,
+                           "the scenario has no training tokens to plan "
+                           "from");
+        goto done;
+    }
+    double scale = p->flops / dam_scaling_compute(p->n_now, p->d_now);
+    base->data.epochs *= scale;
+    if (base->quality.tokens > 0.0)
+        base->quality.tokens *= scale;
+    dam_lever lv;
+    memset(&lv, 0, sizeof lv);
+    snprintf(lv.name, sizeof lv.name, "compute-optimal");
+    lv.nops = 1;
+    dam_lever_op_init(&lv.ops[0], DAM_LEVER_CHINCHILLA);
+    lv.ops[0].tokens_per_param = 0.0;
+    lv.ops[0].fit = p->fit == &dam_scaling_epoch2024 ? DAM_SCALING_EPOCH2024
+                                                     : DAM_SCALING_HOFFMANN2022;
+    if ((rc = dam_lever_apply(base, &lv, cat, base, err)) != DAM_OK)
+        goto done;
+    p->n_opt = base->workload.model.params;
+    p->d_opt = dam_quality_tokens(base);
+    p->loss = dam_scaling_loss(p->fit, p->n_opt, p->d_opt);
+    p->tokens_per_param = p->d_opt / p->n_opt;
+
+    for (size_t g = 0; g < cat->ngpus && p->noptions < DAM_PLAN_MAX; g++) {
+        const dam_gpu *gpu = &cat->gpus[g];
+        if (!(gpu->peak[s->workload.precision] > 0.0))
+            continue;
+        dam_lever gl;
+        memset(&gl, 0, sizeof gl);
+        snprintf(gl.name, sizeof gl.name, "%s", gpu->id);
+        gl.nops = 1;
+        dam_lever_op_init(&gl.ops[0], DAM_LEVER_GPU);
+        snprintf(gl.ops[0].gpu, sizeof gl.ops[0].gpu, "%s", gpu->id);
+        dam_error e;
+        if (dam_lever_apply(base, &gl, cat, cur, &e) != DAM_OK)
+            continue;
+        dam_plan_option *o = &p->options[p->noptions++];
+        memset(o, 0, sizeof *o);
+        snprintf(o->gpu, sizeof o->gpu, "%s", gpu->id);
+        o->price_hour = strcmp(gpu->id, s->machine.gpu.id) == 0 &&
+                                s->cost.gpu_hour_usd > 0.0
+                            ? s->cost.gpu_hour_usd
+                            : gpu->price_hour;
+        int gpn = cur->machine.gpus_per_node;
+        int n = gpn;
+        double limit = 1e6;
+        for (int it = 0; it < 8; it++) {
+            dam_scenario trial = *cur;
+            solve_at(&trial, n, r);
+            o->gpus = n;
+            o->run_time = r->run_time;
+            o->tokens_per_s = r->tokens_per_s;
+            o->mfu = r->mfu;
+            o->fits_memory = r->memory.fits;
+            o->memory_bytes = r->memory.total;
+            if (r->run_time <= deadline)
+                break;
+            double want = n * r->run_time / deadline * 1.02;
+            int next = (int)ceil(want / gpn) * gpn;
+            if (next <= n)
+                next = n + gpn;
+            if (next > limit) {
+                n = -1;
+                break;
+            }
+            n = next;
+        }
+        o->feasible = n > 0 && o->run_time <= deadline;
+        o->gpu_hours = o->gpus * o->run_time / 3600.0;
+        o->cost_usd = o->price_hour > 0.0 ? o->gpu_hours * o->price_hour : 0.0;
+        if (!o->feasible)
+            snprintf(o->note, sizeof o->note,
+                     "cannot finish by the deadline with up to %.0f GPUs "
+                     "(communication grows with the job)",
+                     limit);
+        else if (!o->fits_memory)
+            snprintf(o->note, sizeof o->note,
+                     "%.0f GB per GPU with plain data parallelism: needs "
+                     "sharding or model parallelism",
+                     o->memory_bytes / 1e9);
+        else if (!(o->price_hour > 0.0))
+            snprintf(o->note, sizeof o->note, "no price in the catalog");
+    }
+    qsort(p->options, (size_t)p->noptions, sizeof p->options[0], cmp_option);
+done:
+    dam_free(r);
+    dam_free(cur);
+    dam_free(base);
+    return rc;
+}

@@ -1,0 +1,293 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * whatif.c: options solved and compared (see whatif.h).
+ *
+ * Verdict rule. Let T be the time to train (run time), T0 the baseline's.
+ * A lever "works" when T <= 0.98 T0 (at least 2 % faster) or, at no more
+ * than 2 % extra cost, it improves quality (a Chinchilla rebalance buys a
+ * lower loss for the same compute). It "hurts" when T >= 1.02 T0 and buys
+ * no quality. Otherwise it is "wasted": whatever it changed did not bind,
+ * and the anti-pattern for spending on that kind of lever while the
+ * baseline binds where it does is named. The 2 % threshold is below the
+ * calibration error of the catalog (10 %) on purpose: it separates "moves
+ * nothing" from "moves something", not "moves enough to buy".
+ */
+#include "solver/whatif.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "model/alloc.h"
+#include "model/lever.h"
+#include "solver/analytic.h"
+
+static const char *const verdict_names[] = {"baseline", "works", "wasted",
+                                            "hurts", "failed"};
+
+const char *dam_verdict_name(dam_verdict v)
+{
+    return (unsigned)v <= DAM_VERDICT_FAILED ? verdict_names[v] : "?";
+}
+
+static int solve(const dam_scenario *s, const dam_whatif_options *opt,
+                 dam_result *r, dam_error *err)
+{
+    if (opt->solve)
+        return opt->solve(s, opt->solve_ctx, r, err);
+    dam_analytic_solve(s, r);
+    return DAM_OK;
+}
+
+/* The binding term of a result, as a term index. */
+static int binding_term(const dam_result *r)
+{
+    switch (r->bound) {
+    case DAM_BOUND_DATA: return DAM_TERM_DATA;
+    case DAM_BOUND_TRANSFER: return DAM_TERM_TRANSFER;
+    case DAM_BOUND_COMM: return DAM_TERM_COMM;
+    case DAM_BOUND_LATENCY: return DAM_TERM_OVERHEAD;
+    default: return DAM_TERM_COMPUTE;
+    }
+}
+
+/* Time the option takes: the run for batch modes, a request for serving. */
+static double horizon(const dam_result *r)
+{
+    return r->mode == DAM_MODE_SERVING ? r->step : r->run_time;
+}
+
+static void cost_of(const dam_scenario *s, const dam_result *r,
+                    dam_quality_cost *c)
+{
+    c->gpu_hours = r->gpu_hours;
+    c->usd = r->cost_usd;
+    c->kwh = r->energy_kwh;
+    c->gpu_usd = r->cost_usd;
+    c->energy_usd = 0.0;
+    (void)s;
+}
+
+/* Attribution sentence: "-22 % step time, none of it from the data term". */
+static void attribution(const dam_whatif_row *base, dam_whatif_row *row,
+                        char *buf, size_t n)
+{
+    double total = 0.0;
+    for (int t = 0; t < DAM_TERM_COUNT; t++)
+        total += row->saved[t];
+    int bt = binding_term(&base->result);
+    double from_bind = row->saved[bt];
+    int best = 0;
+    for (int t = 1; t < DAM_TERM_COUNT; t++)
+        if (fabs(row->saved[t]) > fabs(row->saved[best]))
+            best = t;
+    double pct = row->step_change * 100.0;
+    if (fabs(total) < 1e-12 || fabs(pct) < 0.05) {
+        snprintf(buf, n, "step time unchanged");
+        return;
+    }
+    if (total > 0.0 && from_bind / total < 0.05)
+        snprintf(buf, n, "%+.0f %% step time, none of it from the %s term "
+                         "(it binds)",
+                 pct, dam_term_name((dam_term)bt));
+    else
+        snprintf(buf, n, "%+.0f %% step time, %.0f %% of the change from "
+                         "the %s term",
+                 pct, total != 0.0 ? row->saved[best] / total * 100.0 : 0.0,
+                 dam_term_name((dam_term)best));
+}
+
+static void judge(const dam_whatif_row *base, dam_whatif_row *row,
+                  dam_quality_measure measure)
+{
+    const dam_result *r0 = &base->result, *r = &row->result;
+    double t0 = horizon(r0), t = horizon(r);
+    row->speedup = t > 0.0 ? t0 / t : 0.0;
+    row->step_change = r0->step > 0.0 ? (r->step - r0->step) / r0->step : 0.0;
+    row->run_change = t0 > 0.0 ? (t - t0) / t0 : 0.0;
+    for (int k = 0; k < DAM_TERM_COUNT; k++)
+        row->saved[k] = r0->terms[k] - r->terms[k];
+    int hib = base->scenario.quality.higher_is_better;
+    row->quality_gain = dam_quality_gain(base->quality, row->quality, hib);
+    double c0 = dam_quality_cost_in(&base->cost, measure);
+    double c1 = dam_quality_cost_in(&row->cost, measure);
+    row->roc_defined = 0;
+    if (fabs(c1 - c0) > 1e-9 * (fabs(c0) + 1e-300) &&
+        dam_quality_roc(base->quality, c0, row->quality, c1, hib, &row->roc,
+                        NULL) == DAM_OK)
+        row->roc_defined = 1;
+
+    char attr[120];
+    attribution(base, row, attr, sizeof attr);
+    double cost_ratio = base->cost.gpu_hours > 0.0
+                            ? row->cost.gpu_hours / base->cost.gpu_hours
+                            : 1.0;
+    /* a material gain: 0.01 nats of loss, or 0.1 of an accuracy point */
+    double material = hib ? 0.1 : 0.01;
+    int better_quality = row->quality_gain > material &&
+                         !row->quality_unknown;
+    if (row->run_change <= -0.02 || (better_quality && cost_ratio <= 1.02)) {
+        row->verdict = DAM_VERDICT_WORKS;
+        if (row->run_change <= -0.02)
+            snprintf(row->why, sizeof row->why, "%.2fx faster: %s",
+                     row->speedup, attr);
+        else
+            snprintf(row->why, sizeof row->why,
+                     "quality %+.3g at %.0f %% of the GPU-hours: %s",
+                     row->quality_gain, cost_ratio * 100.0, attr);
+    } else if (row->kind == DAM_LEVER_CHINCHILLA) {
+        /* judged on quality at the same compute, not on time */
+        row->verdict = DAM_VERDICT_WASTED;
+        snprintf(row->why, sizeof row->why,
+                 "already near the compute-optimal point: quality %+.3g at "
+                 "%.0f %% of the GPU-hours",
+                 row->quality_gain, cost_ratio * 100.0);
+    } else if (row->run_change >= 0.02 && !better_quality) {
+        row->verdict = DAM_VERDICT_HURTS;
+        snprintf(row->why, sizeof row->why, "%.2fx (slower): %s",
+                 row->speedup, attr);
+    } else {
+        row->verdict = DAM_VERDICT_WASTED;
+        snprintf(row->why, sizeof row->why, "%.2fx: %s; %s binds",
+                 row->speedup, attr, dam_bound_name(r0->bound));
+        const char *ap = dam_diagnose_anti_pattern(r0, row->kind);
+        snprintf(row->anti_pattern, sizeof row->anti_pattern, "%s",
+                 ap ? ap : "optimising a term that does not bind");
+    }
+}
+
+/* Solve row->scenario and fill the row's numbers. */
+static int fill(dam_whatif_row *row, const dam_whatif_options *opt,
+                dam_error *err)
+{
+    int rc = solve(&row->scenario, opt, &row->result, err);
+    if (rc != DAM_OK)
+        return rc;
+    dam_diagnose(&row->scenario, &row->result, &row->diagnosis);
+    cost_of(&row->scenario, &row->result, &row->cost);
+    row->quality = row->result.quality;
+    row->quality_unknown = row->scenario.quality.delta_unknown > 0;
+    return DAM_OK;
+}
+
+static void name_of(dam_whatif_row *row, const dam_lever *lv)
+{
+    snprintf(row->name, sizeof row->name, "%s", lv->name);
+    row->kind = lv->nops > 0 ? lv->ops[0].kind : DAM_LEVER_GPU;
+}
+
+int dam_whatif_run(const dam_scenario *base, const dam_lever *extra,
+                   int nextra, const dam_catalog *cat,
+                   const dam_whatif_options *opt, dam_whatif *w,
+                   dam_error *err)
+{
+    memset(w, 0, sizeof *w);
+    w->measure = opt->measure;
+    /* All the levers: the scenario's, then the command line's. */
+    dam_lever *all = dam_calloc(DAM_MAX_LEVERS * 2, sizeof *all);
+    int n = 0;
+    for (int i = 0; i < base->nlevers; i++)
+        all[n++] = base->levers[i];
+    for (int i = 0; i < nextra && n < DAM_MAX_LEVERS; i++)
+        all[n++] = extra[i];
+
+    dam_whatif_row *b = &w->rows[w->nrows++];
+    snprintf(b->name, sizeof b->name, "baseline");
+    b->scenario = *base;
+    b->verdict = DAM_VERDICT_BASELINE;
+    int rc = fill(b, opt, err);
+    if (rc != DAM_OK) {
+        dam_free(all);
+        return rc;
+    }
+    b->speedup = 1.0;
+
+    for (int i = 0; i < n && w->nrows < DAM_WHATIF_MAX - 1; i++) {
+        dam_whatif_row *row = &w->rows[w->nrows++];
+        name_of(row, &all[i]);
+        dam_error e;
+        memset(&e, 0, sizeof e);
+        if (dam_lever_apply(base, &all[i], cat, &row->scenario, &e) !=
+                DAM_OK ||
+            fill(row, opt, &e) != DAM_OK) {
+            row->verdict = DAM_VERDICT_FAILED;
+            dam_error_format(&e, row->error, sizeof row->error);
+            snprintf(row->why, sizeof row->why, "cannot apply: %.290s", e.msg);
+            continue;
+        }
+        judge(b, row, opt->measure);
+    }
+
+    /* The combination: named, or every lever that works. */
+    int pick[DAM_MAX_LEVERS * 2], np = 0;
+    if (opt->ncombine > 0) {
+        for (int c = 0; c < opt->ncombine; c++) {
+            int found = -1;
+            for (int i = 0; i < n; i++)
+                if (strcmp(all[i].name, opt->combine[c]) == 0)
+                    found = i;
+            if (found < 0) {
+                rc = dam_error_set(err, base->file, 0,
+                                   "--combine: no lever named \"%s\"",
+                                   opt->combine[c]);
+                dam_free(all);
+                return rc;
+            }
+            pick[np++] = found;
+        }
+    } else {
+        /* Greedy: the fastest working levers first, each only if it moves
+         * none of the kinds already chosen (so "H100" and "H100 + FP8" do
+         * not stack). */
+        int used[DAM_LEVER_KIND_COUNT] = {0};
+        for (;;) {
+            int best = -1;
+            for (int i = 0; i < n; i++) {
+                const dam_whatif_row *row = &w->rows[i + 1];
+                int clash = 0, taken = 0;
+                for (int k = 0; k < np; k++)
+                    taken |= pick[k] == i;
+                for (int o = 0; o < all[i].nops; o++)
+                    clash |= used[all[i].ops[o].kind];
+                if (taken || clash || row->verdict != DAM_VERDICT_WORKS)
+                    continue;
+                if (best < 0 || row->speedup > w->rows[best + 1].speedup)
+                    best = i;
+            }
+            if (best < 0)
+                break;
+            pick[np++] = best;
+            for (int o = 0; o < all[best].nops; o++)
+                used[all[best].ops[o].kind] = 1;
+        }
+    }
+    if (np >= 2) {
+        dam_whatif_row *row = &w->rows[w->nrows++];
+        row->is_combination = 1;
+        row->kind = all[pick[0]].nops ? all[pick[0]].ops[0].kind
+                                      : DAM_LEVER_GPU;
+        dam_scenario *cur = dam_malloc(sizeof *cur);
+        *cur = *base;
+        dam_error e;
+        memset(&e, 0, sizeof e);
+        int ok = 1;
+        row->name[0] = '\0';
+        for (int k = 0; k < np && ok; k++) {
+            size_t len = strlen(row->name);
+            snprintf(row->name + len, sizeof row->name - len, "%s%s",
+                     k ? " + " : "", all[pick[k]].name);
+            ok = dam_lever_apply(cur, &all[pick[k]], cat, cur, &e) == DAM_OK;
+        }
+        row->scenario = *cur;
+        dam_free(cur);
+        if (!ok || fill(row, opt, &e) != DAM_OK) {
+            row->verdict = DAM_VERDICT_FAILED;
+            dam_error_format(&e, row->error, sizeof row->error);
+            snprintf(row->why, sizeof row->why, "cannot apply: %.290s", e.msg);
+        } else {
+            judge(b, row, opt->measure);
+        }
+    }
+    dam_free(all);
+    return DAM_OK;
+}

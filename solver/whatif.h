@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * whatif.h: a scenario, each lever alone, and combinations, solved and
+ * compared.
+ *
+ * For every option it records the step, epoch and run time, the speed-up
+ * over the baseline, the cost (GPU-hours, dollars, kWh), the quality
+ * change, the return on compute, the binding term before and after, the
+ * attribution of the time saved to each iron-law term, and a verdict:
+ * "works" when the option shortens the run by moving the baseline's
+ * binding term (or buys quality at no extra cost), "wasted" when it moves
+ * terms that do not bind (with the reference texts' anti-pattern), "hurts"
+ * when it makes the run slower, "failed" when the lever cannot apply (its
+ * error is kept). The caller chooses the solver (analytic or simulated).
+ */
+#ifndef DAM_WHATIF_H
+#define DAM_WHATIF_H
+
+#include "model/catalog.h"
+#include "model/quality.h"
+#include "solver/diagnose.h"
+
+typedef enum {
+    DAM_VERDICT_BASELINE = 0,
+    DAM_VERDICT_WORKS,
+    DAM_VERDICT_WASTED,
+    DAM_VERDICT_HURTS,
+    DAM_VERDICT_FAILED
+} dam_verdict;
+
+const char *dam_verdict_name(dam_verdict v);
+
+#define DAM_WHATIF_MAX (DAM_MAX_LEVERS + 4)
+
+/* One option: the baseline, one lever, or a combination. */
+typedef struct dam_whatif_row {
+    char name[128];             /* "baseline", a lever's name, "a + b" */
+    dam_lever_kind kind;        /* first op's kind (levers), for advice */
+    int is_combination;         /* 1 for a combination of levers */
+    dam_scenario scenario;      /* the scenario after the lever(s) */
+    dam_result result;          /* its solution */
+    dam_diagnosis diagnosis;    /* and diagnosis */
+    double speedup;             /* baseline run time / this run time */
+    double step_change;         /* (step - baseline step) / baseline step */
+    double run_change;          /* (run - baseline run) / baseline run */
+    dam_quality_cost cost;      /* of the whole run */
+    double quality;             /* quality after the lever(s) */
+    double quality_gain;        /* positive = better, in the metric's units */
+    int quality_unknown;        /* 1 when a lever's quality effect is unknown */
+    double roc;                 /* quality gain per unit of extra cost (0 if no cost change) */
+    int roc_defined;            /* 1 when the cost changed, so RoC is defined */
+    double saved[DAM_TERM_COUNT]; /* baseline term - this term, s per step */
+    dam_verdict verdict;
+    char why[320];              /* the verdict in a sentence, with numbers */
+    char anti_pattern[DAM_DIAG_TEXT]; /* for wasted levers: the trap's name */
+    char error[1024];           /* for failed levers: the message */
+} dam_whatif_row;
+
+typedef struct dam_whatif {
+    int nrows;
+    dam_whatif_row rows[DAM_WHATIF_MAX]; /* rows[0] is the baseline */
+    dam_quality_measure measure;         /* cost measure of RoC */
+} dam_whatif;
+
+/* How to solve one scenario: fills r from s; DAM_OK or an error code. */
+typedef int (*dam_whatif_solver)(const dam_scenario *s, void *ctx,
+                                 dam_result *r, dam_error *err);
+
+typedef struct dam_whatif_options {
+    dam_whatif_solver solve;    /* NULL: the analytic solver */
+    void *solve_ctx;            /* passed to solve */
+    dam_quality_measure measure;/* cost measure for RoC */
+    const char *combine[DAM_MAX_LEVERS]; /* lever names to combine, in order */
+    int ncombine;               /* 0: combine every lever that works (if >= 2) */
+} dam_whatif_options;
+
+/*
+ * Solve base, each of its levers plus extra (may be NULL / 0) alone, and the
+ * combination. Fills w (large: allocate it). Returns DAM_OK, or DAM_EINPUT
+ * when a --combine name is unknown or the baseline cannot be solved (err
+ * filled). A lever that fails to apply is a "failed" row, not an error.
+ */
+int dam_whatif_run(const dam_scenario *base, const dam_lever *extra,
+                   int nextra, const dam_catalog *cat,
+                   const dam_whatif_options *opt, dam_whatif *w,
+                   dam_error *err);
+
+
+#endif

@@ -1,0 +1,136 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * test_whatif.c: verdicts of the what-if on the shipped scenarios. On the
+ * data-bound flagship a faster GPU is wasted (the hardware crutch) while
+ * more loader workers and GPU decode work; on the compute-bound language
+ * model the faster GPU works; a command-line lever composes with the file's;
+ * --combine applies levers in the order given; a lever that cannot apply is
+ * a failed row, not an error.
+ */
+#include <gsl/gsl_errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "check.h"
+#include "model/alloc.h"
+#include "model/embedded.h"
+#include "model/lever.h"
+#include "model/loader.h"
+#include "solver/whatif.h"
+
+static dam_catalog cat;
+
+static int load(const char *name, dam_scenario *s)
+{
+    return dam_test_scenario(name, &cat, s);
+}
+
+static const dam_whatif_row *row(const dam_whatif *w, const char *name)
+{
+    for (int i = 0; i < w->nrows; i++)
+        if (strcmp(w->rows[i].name, name) == 0)
+            return &w->rows[i];
+    return NULL;
+}
+
+static void verdict(const dam_whatif *w, const char *name, dam_verdict v)
+{
+    const dam_whatif_row *r = row(w, name);
+    dam_check(r && r->verdict == v, "%s: %s (%s)", name, dam_verdict_name(v),
+              r ? r->why : "missing");
+}
+
+int main(void)
+{
+    gsl_set_error_handler_off();
+    dam_test_catalog(&cat);
+
+    dam_scenario *s = dam_malloc(sizeof *s);
+    dam_whatif *w = dam_malloc(sizeof *w);
+    dam_whatif_options opt;
+    memset(&opt, 0, sizeof opt);
+    dam_error e;
+
+    dam_check_int(load("resnet50-dgx-a100.cfg", s), DAM_OK, "flagship loads");
+    dam_check_int(dam_whatif_run(s, NULL, 0, &cat, &opt, w, &e), DAM_OK,
+                  "flagship what-if runs");
+    dam_check_str(dam_bound_name(w->rows[0].result.bound), "data",
+                  "the flagship is data-bound");
+    verdict(w, "H100", DAM_VERDICT_WASTED);
+    const dam_whatif_row *h = row(w, "H100");
+    dam_check(h && strstr(h->anti_pattern, "hardware crutch"),
+              "the H100 row names the hardware crutch");
+    dam_check(h && h->saved[DAM_TERM_DATA] <= 0.0,
+              "none of the H100's change comes from the data term");
+    dam_check(h && h->cost.usd > w->rows[0].cost.usd,
+              "the H100 costs more for the same run");
+    verdict(w, "more workers", DAM_VERDICT_WORKS);
+    verdict(w, "GPU decode", DAM_VERDICT_WORKS);
+    const dam_whatif_row *mw = row(w, "more workers");
+    dam_check(mw && mw->saved[DAM_TERM_DATA] > 0.5 * (mw->saved[0] +
+                  mw->saved[1] + mw->saved[2] + mw->saved[3] + mw->saved[4]),
+              "most of the workers' saving comes from the data term");
+    verdict(w, "INT8", DAM_VERDICT_WASTED);
+
+    /* A command-line lever, and a named combination in the given order. */
+    dam_lever extra;
+    dam_check_int(dam_lever_parse_kv("loader_workers=16", &extra, &e), DAM_OK,
+                  "--lever loader_workers=16 parses");
+    opt.combine[0] = "GPU decode";
+    opt.combine[1] = "H100";
+    opt.ncombine = 2;
+    dam_check_int(dam_whatif_run(s, &extra, 1, &cat, &opt, w, &e), DAM_OK,
+                  "what-if with a command-line lever and --combine");
+    verdict(w, "loader_workers=16", DAM_VERDICT_WORKS);
+    const dam_whatif_row *c = &w->rows[w->nrows - 1];
+    dam_check(c->is_combination && strcmp(c->name, "GPU decode + H100") == 0,
+              "the combination is named in order: %s", c->name);
+    dam_check(c->scenario.workload.batch_size == s->workload.batch_size &&
+                  strcmp(c->scenario.machine.gpu.id, "H100-SXM5-80GB") == 0 &&
+                  c->scenario.data.decode_on_gpu == 1,
+              "the combination holds both levers");
+    opt.combine[0] = "no such lever";
+    opt.ncombine = 1;
+    dam_check(dam_whatif_run(s, NULL, 0, &cat, &opt, w, &e) == DAM_EINPUT &&
+                  strstr(e.msg, "no such lever"),
+              "--combine with an unknown name is an input error: %s", e.msg);
+    opt.ncombine = 0;
+
+    /* A lever that cannot apply: fp8 on an A100. */
+    dam_lever fp8;
+    dam_lever_parse_kv("quantize=fp8", &fp8, &e);
+    dam_check_int(dam_whatif_run(s, &fp8, 1, &cat, &opt, w, &e), DAM_OK,
+                  "a failing lever does not fail the what-if");
+    verdict(w, "quantize=fp8", DAM_VERDICT_FAILED);
+    const dam_whatif_row *f = row(w, "quantize=fp8");
+    dam_check(f && strstr(f->error, "not supported"),
+              "its error says why: %s", f ? f->error : "");
+
+    /* The compute-bound language model: the faster GPU works. */
+    dam_check_int(load("llama2-7b-pretrain.cfg", s), DAM_OK,
+                  "Llama-2-7B scenario loads");
+    dam_check_int(dam_whatif_run(s, NULL, 0, &cat, &opt, w, &e), DAM_OK,
+                  "Llama-2-7B what-if runs");
+    dam_check_str(dam_bound_name(w->rows[0].result.bound), "compute",
+                  "the language model is compute-bound");
+    verdict(w, "H100", DAM_VERDICT_WORKS);
+    verdict(w, "H100 + FP8", DAM_VERDICT_WORKS);
+    verdict(w, "more loader workers", DAM_VERDICT_WASTED);
+    const dam_whatif_row *h7 = row(w, "H100");
+    dam_check(h7 && h7->speedup > 2.0 && h7->speedup < 3.5,
+              "H100 over A100 at bf16: %.2fx (peak ratio 3.17x)",
+              h7 ? h7->speedup : 0.0);
+    dam_check(row(w, "H100 + H100 + FP8") == NULL,
+              "overlapping levers are not stacked in the default combination");
+    const dam_whatif_row *ch = row(w, "compute-optimal N, D");
+    dam_check(ch && ch->quality_gain > 0.0 &&
+                  ch->cost.gpu_hours < 1.1 * w->rows[0].cost.gpu_hours,
+              "the Chinchilla rebalance lowers the loss at about the same "
+              "compute (%+.4g)",
+              ch ? ch->quality_gain : 0.0);
+
+    dam_free(w);
+    dam_free(s);
+    dam_catalog_free(&cat);
+    return dam_check_done();
+}
