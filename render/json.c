@@ -248,7 +248,7 @@ json_t *dam_json_result(const dam_scenario *s, const dam_result *r,
             const dam_serving_result *x = &r->serving;
             NUM(sv, "slo_p99_s", x->slo_s);
             NUM(sv, "p99_ci95_s", x->p99_ci95);
-            BOOL(sv, "slo_met", x->latency.p99 + x->p99_ci95 <= x->slo_s);
+            BOOL(sv, "slo_met", dam_serving_slo_met(x));
             json_object_set_new(sv, "preprocess_queue_s",
                                 stat_json(&x->preprocess_queue));
             NUM(sv, "gpu_busy", x->gpu_busy);

@@ -63,7 +63,7 @@ void dam_text_answer(char *buf, size_t n, const dam_scenario *s,
     }
     if (s->mode == DAM_MODE_SERVING && r->has_sim) {
         const dam_serving_result *sv = &r->serving;
-        int met = sv->latency.p99 + sv->p99_ci95 <= s->serving.slo_p99_s;
+        int met = dam_serving_slo_met(sv);
         snprintf(buf, n, "%s; %s (%s).",
                  met ? "the SLO is met" : "the SLO is missed", lead,
                  d->headline);
@@ -106,7 +106,7 @@ static void serving_section(dam_buf *b, const dam_scenario *s,
     dam_fmt_time(t1, sizeof t1, sv->latency.p99);
     dam_fmt_time(t2, sizeof t2, sv->p99_ci95);
     dam_fmt_time(t3, sizeof t3, v->slo_p99_s);
-    int meets = sv->latency.p99 + sv->p99_ci95 <= v->slo_p99_s;
+    int meets = dam_serving_slo_met(sv);
     dam_buf_printf(b, "  SLO p99 <= %s: p99 %s +- %s -> %s; %.2f %% of "
                       "requests within\n",
                    t3, t1, t2,

@@ -33,7 +33,8 @@
 int dam_capacity_meets(const dam_result *r, double slo_s, double max_util)
 {
     return r->has_sim &&
-           r->serving.latency.p99 + r->serving.p99_ci95 <= slo_s &&
+           r->serving.latency.p99 + r->serving.p99_ci95 <=
+               slo_s * (1.0 + 1e-9) &&
            r->serving.utilization <= max_util;
 }
 

@@ -158,7 +158,7 @@ void dam_diagnose_serving(const dam_scenario *s, const dam_result *r,
     double lat = p.lat > 0.0 ? p.lat : 1.0;
     double slo = v->slo_p99_s;
     double p99 = sv->latency.p99;
-    int meets = p99 + sv->p99_ci95 <= slo;
+    int meets = dam_serving_slo_met(sv);
     d->bound = r->bound;
     snprintf(d->axis, sizeof d->axis, "%s", dam_bound_axis(r->bound));
 
@@ -403,8 +403,8 @@ int dam_diagnose_serving_change(const dam_result *a, const dam_result *b,
         }
     }
     double slo = y->slo_s;
-    int ma = x->latency.p99 + x->p99_ci95 <= slo;
-    int mb = y->latency.p99 + y->p99_ci95 <= slo;
+    int ma = x->latency.p99 + x->p99_ci95 <= slo * (1.0 + 1e-9);
+    int mb = dam_serving_slo_met(y);
     snprintf(buf, n,
              "p99 %.3g ms -> %.3g ms against a %.3g ms SLO (%s -> %s): the "
              "%s phase changed most, mean %.3g ms -> %.3g ms",

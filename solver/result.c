@@ -39,3 +39,8 @@ const char *dam_bound_axis(dam_bound b)
 {
     return (unsigned)b < DAM_BOUND_COUNT ? bound_axes[b] : "?";
 }
+
+int dam_serving_slo_met(const dam_serving_result *sv)
+{
+    return sv->latency.p99 + sv->p99_ci95 <= sv->slo_s * (1.0 + 1e-9);
+}

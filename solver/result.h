@@ -140,6 +140,11 @@ typedef struct dam_serving_result {
     double slo_s;               /* the SLO the attainment is against, s */
 } dam_serving_result;
 
+/* 1 when a simulated serving result meets its SLO with the headroom of
+ * its interval: p99 + p99_ci95 <= slo_s (to a relative 1e-9, so that a
+ * deterministic p99 equal to the SLO meets it). */
+int dam_serving_slo_met(const dam_serving_result *sv);
+
 /* Everything known about one scenario after solving. */
 typedef struct dam_result {
     dam_mode mode;
