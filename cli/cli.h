@@ -16,6 +16,7 @@
 #include "render/text.h"
 #include "solver/analytic.h"
 #include "solver/diagnose.h"
+#include "solver/sim.h"
 
 /* The parsed command line and the loaded catalog. */
 typedef struct dam_cli {
@@ -51,6 +52,19 @@ int dam_cli_emit(dam_cli *c, const dam_buf *b);
 void dam_cli_catalog_json(dam_buf *b, const dam_catalog *cat, int gpus,
                           int models);
 
+/* Serving (serving.c): simulation options from the command line, with the
+ * arrival trace read when serving.arrival = "trace" (*arrivals is owned by
+ * the caller: dam_free it); 0 or 2 (bad trace, reported). */
+int dam_cli_serving_options(dam_cli *c, const dam_scenario *s,
+                            dam_sim_options *opt, double **arrivals);
+/* Simulate serving scenario s into r (r holds its analytic solution);
+ * errors reported; 0, 1 or 2. */
+int dam_cli_serving_sim(dam_cli *c, const dam_scenario *s, dam_result *r);
+/* The same as a what-if solver callback (ctx is the dam_cli): analytic
+ * then simulated, errors into err (nothing printed). */
+int dam_cli_serving_solve(const dam_scenario *s, void *ctx, dam_result *r,
+                          dam_error *err);
+
 /* The solver the options ask for (analytic, or simulated by default once
  * the simulator is in), as a what-if solver callback. */
 #include "solver/whatif.h"
@@ -73,6 +87,7 @@ int dam_cmd_run(dam_cli *c);
 int dam_cmd_whatif(dam_cli *c);
 int dam_cmd_compare(dam_cli *c);
 int dam_cmd_report(dam_cli *c);
+int dam_cmd_plan(dam_cli *c);
 int dam_cmd_flagship(dam_cli *c);
 
 #endif

@@ -95,7 +95,10 @@ static int run_one(dam_cli *c, const char *path)
         if (c->have_seed)
             s->seed = (unsigned long)c->seed;
         dam_analytic_solve(s, r);
-        rc = simulate(c, s, r);
+        if (s->mode == DAM_MODE_SERVING && !c->analytic)
+            rc = dam_cli_serving_sim(c, s, r);
+        else
+            rc = simulate(c, s, r);
     }
     if (rc == 0) {
         dam_diagnose(s, r, d);
@@ -157,6 +160,8 @@ static int solve(const dam_scenario *s, void *ctx, dam_result *r,
                  dam_error *err)
 {
     const dam_cli *c = ctx;
+    if (s->mode == DAM_MODE_SERVING && !c->analytic)
+        return dam_cli_serving_solve(s, ctx, r, err);
     dam_analytic_solve(s, r);
     if (c->analytic || s->mode == DAM_MODE_SERVING)
         return DAM_OK;

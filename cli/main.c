@@ -34,6 +34,9 @@ static const char usage_text[] =
     "  run SCENARIO           breakdown, D.A.M diagnosis and scorecard\n"
     "  whatif SCENARIO        each lever alone and combined\n"
     "  compare A B ...        scenarios side by side\n"
+    "  plan SCENARIO          capacity planning: replicas per GPU for a\n"
+    "                         latency SLO at a rate (--slo-p99-ms, --rate),\n"
+    "                         or the model and GPUs for a --budget\n"
     "  report SCENARIO -o F   a PDF for a budget review\n"
     "  catalog [gpus|models]  what the catalogs hold\n"
     "  check SCENARIO         validate only\n"
@@ -363,6 +366,7 @@ static const command commands[] = {
     {"run", dam_cmd_run},
     {"whatif", dam_cmd_whatif},
     {"compare", dam_cmd_compare},
+    {"plan", dam_cmd_plan},
     {"report", dam_cmd_report},
     {"catalog", cmd_catalog},
     {"check", cmd_check},

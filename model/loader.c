@@ -702,7 +702,7 @@ static const char *const serving_keys[] = {
     "arrival", "rate_per_s", "trace", "preprocess_ms", "preprocess_cv",
     "preprocess_dist", "preprocess_workers", "postprocess_ms", "max_batch",
     "batch_timeout_ms", "replicas", "slo_p99_ms", "request_bytes",
-    "requests", NULL};
+    "requests", "replications", "compute_dist", NULL};
 static const char *const arrivals[] = {"poisson", "deterministic", "trace",
                                        NULL};
 static const char *const quality_keys[] = {"metric", "value",
@@ -879,6 +879,8 @@ static void defaults(dam_scenario *s)
     s->serving.replicas = 1;
     s->serving.requests = 20000;
     s->serving.preprocess_dist = DAM_DIST_DETERMINISTIC;
+    s->serving.replications = 5;
+    s->serving.compute_dist = DAM_DIST_DETERMINISTIC;
     s->quality.higher_is_better = 1;
     s->cost.pue = 1.0;
 }
@@ -1285,6 +1287,11 @@ static void load_serving(ld *L, const config_setting_t *root, dam_scenario *s)
     get_num(L, v, "request_bytes", "serving", 0, R_NONNEG, 1.0,
             &sv->request_bytes);
     get_num(L, v, "requests", "serving", 0, R_GE1, 1.0, &sv->requests);
+    get_int(L, v, "replications", "serving", 0, 1, 10000, &sv->replications);
+    if (get_choice(L, v, "compute_dist", "serving", 0, dists, &k))
+        sv->compute_dist = (dam_dist_kind)k;
+    else if (s->workload.compute_cv > 0.0)
+        sv->compute_dist = DAM_DIST_LOGNORMAL;
 }
 
 static void load_quality_cost(ld *L, const config_setting_t *root,

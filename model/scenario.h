@@ -146,6 +146,14 @@ typedef struct dam_serving {
     double slo_p99_s;         /* latency objective at p99 */
     double request_bytes;     /* bytes per request copied to the GPU */
     double requests;          /* simulated requests per replication */
+    int replications;         /* independent replications of the serving
+                                 simulation (serving.replications, default 5;
+                                 pipeline.replications is training's) */
+    dam_dist_kind compute_dist; /* distribution of a batch's compute time
+                                   around T(b) with cv workload.compute_cv
+                                   (serving.compute_dist; default
+                                   deterministic, lognormal when compute_cv
+                                   > 0) */
 } dam_serving;
 
 /* The quality the run buys. */

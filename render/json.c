@@ -84,6 +84,27 @@ json_t *dam_json_scenario(const dam_scenario *s)
         BOOL(p, "overlap_sync", s->pipeline.overlap_sync);
         NUM(p, "bucket_bytes", s->pipeline.bucket_bytes);
         json_object_set_new(o, "pipeline", p);
+    } else {
+        const dam_serving *v = &s->serving;
+        static const char *const arr[] = {"poisson", "deterministic",
+                                          "trace"};
+        json_t *sv = json_object();
+        STR(sv, "arrival", arr[v->arrival]);
+        NUM(sv, "rate_per_s", v->rate);
+        if (v->arrival == DAM_ARRIVAL_TRACE)
+            STR(sv, "trace", v->trace);
+        NUM(sv, "preprocess_s", v->preprocess_s);
+        NUM(sv, "preprocess_cv", v->preprocess_cv);
+        INT(sv, "preprocess_workers", v->preprocess_workers);
+        NUM(sv, "postprocess_s", v->postprocess_s);
+        INT(sv, "max_batch", v->max_batch);
+        NUM(sv, "batch_timeout_s", v->batch_timeout_s);
+        INT(sv, "replicas", v->replicas);
+        NUM(sv, "slo_p99_s", v->slo_p99_s);
+        NUM(sv, "request_bytes", v->request_bytes);
+        NUM(sv, "requests", v->requests);
+        INT(sv, "replications", v->replications);
+        json_object_set_new(o, "serving", sv);
     }
     return o;
 }
@@ -229,6 +250,20 @@ json_t *dam_json_result(const dam_scenario *s, const dam_result *r,
         NUM(sv, "mean_batch", r->serving.mean_batch);
         NUM(sv, "t_batch1_s", r->serving.t_batch1);
         NUM(sv, "t_batch_max_s", r->serving.t_batch_max);
+        if (r->has_sim) {
+            const dam_serving_result *x = &r->serving;
+            NUM(sv, "slo_p99_s", x->slo_s);
+            NUM(sv, "p99_ci95_s", x->p99_ci95);
+            BOOL(sv, "slo_met", dam_serving_slo_met(x));
+            json_object_set_new(sv, "preprocess_queue_s",
+                                stat_json(&x->preprocess_queue));
+            NUM(sv, "gpu_busy", x->gpu_busy);
+            NUM(sv, "cpu_utilization", x->cpu_utilization);
+            NUM(sv, "compute_roofline_s", x->compute_roof);
+            NUM(sv, "compute_overhead_s", x->compute_overhead);
+            NUM(sv, "batch_weight_read_s", x->batch_weight_time);
+            NUM(sv, "batch_flop_s", x->batch_flop_time);
+        }
         json_object_set_new(o, "serving", sv);
     }
 

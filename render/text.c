@@ -44,12 +44,91 @@ void dam_text_answer(char *buf, size_t n, const dam_scenario *s,
                "network will pay";
         break;
     case DAM_BOUND_LATENCY:
-        lead = "fixed overhead binds: fuse, capture graphs or batch more";
+        lead = s->mode == DAM_MODE_SERVING
+                   ? "fixed latency binds (batching wait, launches, serial "
+                     "depth): tune the batcher, fuse or capture graphs"
+                   : "fixed overhead binds: fuse, capture graphs or batch "
+                     "more";
+        break;
+    case DAM_BOUND_PREPROCESS:
+        lead = "preprocessing binds: speed it up or offload it; a faster GPU "
+               "only shortens inference";
+        break;
+    case DAM_BOUND_WEIGHTS:
+        lead = "weight reads bind: more HBM bandwidth, narrower weights or "
+               "larger batches will pay; more FLOP/s will not";
         break;
     default:
         lead = "queueing binds: add capacity or cut service time";
     }
+    if (s->mode == DAM_MODE_SERVING && r->has_sim) {
+        const dam_serving_result *sv = &r->serving;
+        int met = dam_serving_slo_met(sv);
+        snprintf(buf, n, "%s; %s (%s).",
+                 met ? "the SLO is met" : "the SLO is missed", lead,
+                 d->headline);
+        return;
+    }
     snprintf(buf, n, "%s (%s).", lead, d->headline);
+}
+
+/* Serving: per-phase latency table, SLO, throughput, utilisation, cost. */
+static void serving_section(dam_buf *b, const dam_scenario *s,
+                            const dam_result *r)
+{
+    const dam_serving_result *sv = &r->serving;
+    const dam_serving *v = &s->serving;
+    char t1[48], t2[48], t3[48], t4[48];
+    dam_buf_printf(b, "\nServing: %d replica%s, max batch %d, timeout %.3g "
+                      "ms, %d preprocess worker%s, %s arrivals",
+                   v->replicas, v->replicas == 1 ? "" : "s", v->max_batch,
+                   v->batch_timeout_s * 1e3, v->preprocess_workers,
+                   v->preprocess_workers == 1 ? "" : "s",
+                   v->arrival == DAM_ARRIVAL_POISSON         ? "Poisson"
+                   : v->arrival == DAM_ARRIVAL_DETERMINISTIC ? "deterministic"
+                                                             : "trace");
+    if (v->arrival != DAM_ARRIVAL_TRACE)
+        dam_buf_printf(b, " at %.4g/s", v->rate);
+    dam_buf_printf(b, "\n  %-12s %10s %10s %10s %10s\n", "phase", "mean",
+                   "p50", "p95", "p99");
+    for (int i = 0; i <= DAM_SPHASE_COUNT; i++) {
+        const dam_stat *st = i < DAM_SPHASE_COUNT ? &sv->phase[i]
+                                                  : &sv->latency;
+        dam_fmt_time(t1, sizeof t1, st->mean);
+        dam_fmt_time(t2, sizeof t2, st->p50);
+        dam_fmt_time(t3, sizeof t3, st->p95);
+        dam_fmt_time(t4, sizeof t4, st->p99);
+        dam_buf_printf(b, "  %-12s %10s %10s %10s %10s\n",
+                       i < DAM_SPHASE_COUNT ? dam_serving_phase_name(i)
+                                            : "end to end",
+                       t1, t2, t3, t4);
+    }
+    dam_fmt_time(t1, sizeof t1, sv->latency.p99);
+    dam_fmt_time(t2, sizeof t2, sv->p99_ci95);
+    dam_fmt_time(t3, sizeof t3, v->slo_p99_s);
+    int meets = dam_serving_slo_met(sv);
+    dam_buf_printf(b, "  SLO p99 <= %s: p99 %s +- %s -> %s; %.2f %% of "
+                      "requests within\n",
+                   t3, t1, t2,
+                   meets ? "MET"
+                   : sv->latency.p99 <= v->slo_p99_s ? "MET without headroom"
+                                                     : "MISSED",
+                   sv->slo_attainment * 100.0);
+    dam_buf_printf(b, "  throughput %.4g requests/s   replicas busy %.1f %% "
+                      "(computing %.1f %%)   CPU pool %.1f %%   mean batch "
+                      "%.2f\n",
+                   sv->throughput, sv->utilization * 100.0,
+                   sv->gpu_busy * 100.0, sv->cpu_utilization * 100.0,
+                   sv->mean_batch);
+    if (s->cost.gpu_hour_usd > 0.0)
+        dam_buf_printf(b, "  cost $%.4g per 1,000 requests ($%.4g per hour "
+                          "for %d GPU%s)\n",
+                       sv->cost_per_1k, s->cost.gpu_hour_usd * v->replicas,
+                       v->replicas, v->replicas == 1 ? "" : "s");
+    else
+        dam_buf_printf(b, "  cost n/a (no price per GPU-hour)\n");
+    dam_buf_printf(b, "  (%d replications x %.0f requests after warm-up)\n",
+                   r->replications, r->sim_steps);
 }
 
 void dam_text_run(dam_buf *b, const dam_scenario *s, const dam_result *r,
@@ -60,12 +139,21 @@ void dam_text_run(dam_buf *b, const dam_scenario *s, const dam_result *r,
     dam_text_answer(answer, sizeof answer, s, r, d);
 
     dam_buf_printf(b, "%s\n", s->name);
-    dam_buf_printf(b, "  %s, %d x %s (%d node%s), %s, batch %d per GPU\n",
-                   s->workload.model.name, dam_scenario_gpus(s),
-                   s->machine.gpu.id, s->machine.nodes,
-                   s->machine.nodes == 1 ? "" : "s",
-                   dam_precision_name(s->workload.precision),
-                   s->workload.batch_size);
+    if (s->mode == DAM_MODE_SERVING)
+        dam_buf_printf(b, "  %s, %d x %s (replicas serving one queue), %s, "
+                          "max batch %d\n",
+                       s->workload.model.name, s->serving.replicas,
+                       s->machine.gpu.id,
+                       dam_precision_name(s->workload.precision),
+                       s->serving.max_batch);
+    else
+        dam_buf_printf(b, "  %s, %d x %s (%d node%s), %s, batch %d per "
+                          "GPU\n",
+                       s->workload.model.name, dam_scenario_gpus(s),
+                       s->machine.gpu.id, s->machine.nodes,
+                       s->machine.nodes == 1 ? "" : "s",
+                       dam_precision_name(s->workload.precision),
+                       s->workload.batch_size);
     rule(b);
     dam_buf_printf(b, "Question  %s\n", s->question);
     dam_buf_printf(b, "Answer    %s\n", answer);
@@ -75,7 +163,10 @@ void dam_text_run(dam_buf *b, const dam_scenario *s, const dam_result *r,
 
     dam_fmt_time(t1, sizeof t1, r->step);
     dam_fmt_si(t2, sizeof t2, r->throughput, "samples/s");
-    dam_buf_printf(b, "Step %s (%s)   throughput %s", t1,
+    if (s->mode == DAM_MODE_SERVING)
+        dam_fmt_si(t2, sizeof t2, r->throughput, "requests/s");
+    dam_buf_printf(b, "%s %s (%s)   throughput %s",
+                   s->mode == DAM_MODE_SERVING ? "Latency" : "Step", t1,
                    r->has_sim ? "simulated mean" : "analytic", t2);
     if (r->tokens_per_s > 0.0 && s->workload.model.seq_len > 1.0) {
         dam_fmt_si(t3, sizeof t3, r->tokens_per_s, "tokens/s");
@@ -104,6 +195,8 @@ void dam_text_run(dam_buf *b, const dam_scenario *s, const dam_result *r,
             dam_buf_printf(b, "   %.0f kWh", r->energy_kwh);
         dam_buf_printf(b, "\n");
     }
+    if (s->mode == DAM_MODE_SERVING && r->has_sim)
+        serving_section(b, s, r);
     int side = r->has_sim && r->analytic_step > 0.0;
     if (side)
         dam_buf_printf(b, "\nWhere the step goes %44s %10s\n", "simulated",
@@ -113,7 +206,10 @@ void dam_text_run(dam_buf *b, const dam_scenario *s, const dam_result *r,
     double step = r->step > 0.0 ? r->step : 1.0;
     int bind_term = -1;
     switch (r->bound) {
-    case DAM_BOUND_DATA: bind_term = DAM_TERM_DATA; break;
+    case DAM_BOUND_DATA:
+    case DAM_BOUND_PREPROCESS:
+    case DAM_BOUND_QUEUEING: bind_term = DAM_TERM_DATA; break;
+    case DAM_BOUND_WEIGHTS: bind_term = DAM_TERM_COMPUTE; break;
     case DAM_BOUND_TRANSFER: bind_term = DAM_TERM_TRANSFER; break;
     case DAM_BOUND_COMPUTE:
     case DAM_BOUND_MEMORY: bind_term = DAM_TERM_COMPUTE; break;
@@ -181,7 +277,8 @@ void dam_text_run(dam_buf *b, const dam_scenario *s, const dam_result *r,
         dam_fmt_bytes(v[0], 32, st->bytes);
         dam_fmt_si(v[1], 32, st->bw, "B/s");
         dam_fmt_time(v[2], 32, st->t_data);
-        if (strcmp(st->name, "decode") == 0) {
+        if (strcmp(st->name, "decode") == 0 ||
+            strcmp(st->name, "preprocess") == 0) {
             snprintf(v[3], 32, "%.3g core-s", st->ops);
             snprintf(v[4], 32, "%.3g cores", st->rate);
         } else {

@@ -53,6 +53,8 @@ static const signed char table[DAM_BOUND_COUNT][DAM_LEVER_KIND_COUNT] = {
     /* comm      */ {-1, 1, 1, 1, -1, 0, 0, 0, 0, 1, 1, -1},
     /* latency   */ {0, 0, 0, 0, -1, 0, 1, 1, 0, 1, 1, 1},
     /* queueing  */ {1, 1, 1, 0, 0, 1, 1, 1, 0, 1, 1, 1},
+    /* preprocess*/ {0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1},
+    /* weights   */ {-1, 1, 1, 0, 0, 1, 0, 0, 0, 1, 1, 1},
 };
 
 int dam_diagnose_lever_works(const dam_result *r, dam_lever_kind k)
@@ -73,6 +75,7 @@ const char *dam_diagnose_anti_pattern(const dam_result *r, dam_lever_kind k)
     switch (r->bound) {
     case DAM_BOUND_DATA:
     case DAM_BOUND_TRANSFER:
+    case DAM_BOUND_PREPROCESS:
         if (machine)
             return "the hardware crutch: a faster accelerator behind a slow "
                    "loader just idles faster";
@@ -91,6 +94,7 @@ const char *dam_diagnose_anti_pattern(const dam_result *r, dam_lever_kind k)
                    "operation count is settled";
         return "more bandwidth for a compute-bound step";
     case DAM_BOUND_MEMORY:
+    case DAM_BOUND_WEIGHTS:
         return "more FLOP/s for a memory-bound step";
     case DAM_BOUND_LATENCY:
         return "more compute or bandwidth for a latency-bound step";
@@ -185,6 +189,10 @@ static void ms(char *buf, size_t n, double s)
 void dam_diagnose(const dam_scenario *s, const dam_result *r,
                   dam_diagnosis *d)
 {
+    if (s->mode == DAM_MODE_SERVING && r->has_sim) {
+        dam_diagnose_serving(s, r, d);
+        return;
+    }
     memset(d, 0, sizeof *d);
     d->bound = r->bound;
     snprintf(d->axis, sizeof d->axis, "%s", dam_bound_axis(r->bound));

@@ -64,6 +64,27 @@ typedef struct dam_diagnosis {
 void dam_diagnose(const dam_scenario *s, const dam_result *r,
                   dam_diagnosis *d);
 
+/* Serving (diagnose_serving.c): what binds a simulated serving result:
+ * the largest mean phase, with the CPU side (preprocess + wait for a
+ * worker) as preprocessing, the wait for a replica as queueing, batching
+ * wait and postprocess as latency, and compute split into latency (launch
+ * and framework at least half of it), weight-bandwidth (weight reads of
+ * the mean batch above its FLOP time), memory or compute. */
+dam_bound dam_diagnose_serving_bound(const dam_scenario *s,
+                                     const dam_result *r);
+/* The serving diagnosis (dam_diagnose calls it in serving mode): headline,
+ * per-phase evidence, the SLO and what a faster GPU could and could not
+ * buy, the diagnostic-matrix symptom, scorecard and serving levers. */
+void dam_diagnose_serving(const dam_scenario *s, const dam_result *r,
+                          dam_diagnosis *d);
+
+/* What changed between two simulated serving results a (before) and b
+ * (after), e.g. max_batch 1 and 16: the phase (DAM_SPHASE_*) whose mean
+ * moved most, and a sentence with both p99s against b's SLO and that
+ * phase's means into buf (n bytes). Returns the phase index. */
+int dam_diagnose_serving_change(const dam_result *a, const dam_result *b,
+                                char *buf, size_t n);
+
 /* Would a lever of this kind move the binding term of r? 1 works, 0 wasted,
  * -1 when it depends (the lever's own effect decides). */
 int dam_diagnose_lever_works(const dam_result *r, dam_lever_kind k);

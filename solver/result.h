@@ -34,6 +34,8 @@ typedef enum {
     DAM_BOUND_COMM,        /* gradient synchronisation */
     DAM_BOUND_LATENCY,     /* launches, framework overhead, serial depth */
     DAM_BOUND_QUEUEING,    /* serving: utilisation near one */
+    DAM_BOUND_PREPROCESS,  /* serving: the CPU preprocessing pool */
+    DAM_BOUND_WEIGHTS,     /* serving: weight reads per small batch (HBM) */
     DAM_BOUND_COUNT
 } dam_bound;
 
@@ -98,7 +100,20 @@ typedef struct dam_stage_time {
 
 #define DAM_MAX_STAGE_TIMES 12
 
-/* Serving figures (per request). */
+/* Serving figures (per request). phase[] order: */
+enum {
+    DAM_SPHASE_QUEUE = 0,  /* waits for a CPU worker and for a free replica */
+    DAM_SPHASE_BATCHING,   /* wait for the batch to fill or time out */
+    DAM_SPHASE_PREPROCESS, /* CPU preprocessing */
+    DAM_SPHASE_TRANSFER,   /* host-to-device copy of the batch */
+    DAM_SPHASE_COMPUTE,    /* the batch's forward pass incl. launches */
+    DAM_SPHASE_POSTPROCESS,/* after compute */
+    DAM_SPHASE_COUNT
+};
+
+/* Name of a serving phase ("queue", "batching", ...). */
+const char *dam_serving_phase_name(int phase);
+
 typedef struct dam_serving_result {
     dam_stat latency;           /* end to end, s */
     dam_stat phase[6];          /* queue, batching, preprocess, transfer, compute, postprocess */
@@ -109,7 +124,26 @@ typedef struct dam_serving_result {
     double mean_batch;          /* mean formed batch */
     double t_batch1;            /* compute time of a batch of one, s */
     double t_batch_max;         /* compute time of a full batch, s */
+    /* Added with the serving simulator (sim_serving.c). */
+    double p99_ci95;            /* half-width of the 95 % CI of the p99
+                                   latency over replications, s */
+    dam_stat preprocess_queue;  /* wait for a CPU worker (part of phase[0]), s */
+    double gpu_busy;            /* fraction of replica time computing (the
+                                   copy excluded; utilization includes it) */
+    double cpu_utilization;     /* preprocessing pool busy fraction */
+    double compute_roof;        /* mean roofline part of a request's compute
+                                   phase (weights + FLOPs), s */
+    double compute_overhead;    /* mean launch + framework part of it, s */
+    double batch_weight_time;   /* weight reads of the mean batch: weight
+                                   bytes / (BW * eta_mem), s */
+    double batch_flop_time;     /* FLOP time of the mean batch, s */
+    double slo_s;               /* the SLO the attainment is against, s */
 } dam_serving_result;
+
+/* 1 when a simulated serving result meets its SLO with the headroom of
+ * its interval: p99 + p99_ci95 <= slo_s (to a relative 1e-9, so that a
+ * deterministic p99 equal to the SLO meets it). */
+int dam_serving_slo_met(const dam_serving_result *sv);
 
 /* Everything known about one scenario after solving. */
 typedef struct dam_result {

@@ -11,6 +11,8 @@
 #ifndef DAM_SIM_H
 #define DAM_SIM_H
 
+#include <stddef.h>
+
 #include "model/error.h"
 #include "solver/result.h"
 #include "solver/trace.h"
@@ -46,6 +48,12 @@ typedef struct dam_sim_options {
     int slow_rank;        /* tests: the rank whose loader decode is slowed */
     double slow_decode;   /* tests: decode-time multiplier of slow_rank's
                              workers (0 = no straggler) */
+    /* Serving with serving.arrival = "trace": the arrival times, s,
+     * nondecreasing, owned by the caller (cli/ reads them with
+     * dam_arrivals_load, model/arrivals.h; the simulator opens no files).
+     * Ignored for other arrival kinds. */
+    const double *arrivals;
+    size_t narrivals;     /* entries in arrivals */
 } dam_sim_options;
 
 /*
@@ -58,7 +66,20 @@ typedef struct dam_sim_options {
 int dam_sim_training(const dam_scenario *s, const dam_sim_options *opt,
                      dam_result *r, dam_trace *trace, dam_error *err);
 
-/* Simulate a serving scenario (same contract). */
+/*
+ * Simulate a serving scenario (same contract; sim_serving.c). Requests
+ * arrive (Poisson, deterministic or opt->arrivals), are preprocessed on a
+ * pool of serving.preprocess_workers CPU workers, wait for a dynamic
+ * batcher, are copied to one of serving.replicas GPUs over its PCIe link,
+ * computed as a batch and postprocessed. opt->steps is the number of
+ * requests (0 = serving.requests; a trace gives at most its length),
+ * opt->warmup the requests excluded from statistics (<= 0: the first 10 %),
+ * opt->replications the replications (0 = serving.replications). Fills
+ * r->serving, r->sim_step (end-to-end latency), r->step (its mean),
+ * r->terms (see sim_serving.c for the mapping), r->throughput, r->bound
+ * and has_sim. Returns DAM_EINPUT when arrival = "trace" and no arrivals
+ * were given, or a distribution's parameters are invalid.
+ */
 int dam_sim_serving(const dam_scenario *s, const dam_sim_options *opt,
                     dam_result *r, dam_trace *trace, dam_error *err);
 

@@ -857,7 +857,7 @@ static void account(struct sim *sm, dam_result *r, int first)
 int dam_sim_training(const dam_scenario *s, const dam_sim_options *opt,
                      dam_result *r, dam_trace *trace, dam_error *err)
 {
-    static const dam_sim_options none = {0, 0, 0, 0, -1, 0, NULL, 0, 0.0};
+    static const dam_sim_options none = {0, 0, 0, 0, -1, 0, NULL, 0, 0.0, NULL, 0};
     dam_error tmp;
     if (!err)
         err = &tmp;

@@ -76,6 +76,23 @@ assert any(x['ph']=='M' and x['args'].get('name')=='node0/gpu0' for x in e)"
 check "-o writes the report to a file" "$damsim" run "$src/scenarios/iron-law-data-bound.cfg" -o report.txt
 check "the file holds the report" grep -q "Question" report.txt
 check "no temporary file is left" sh -c "! ls | grep -q tmp"
+check "plan --help" "$damsim" plan --help
+"$damsim" run "$src/scenarios/serving-30ms-slo.cfg" >serving.txt 2>&1
+check "serving run prints the per-phase table" grep -q "^  batching  *8 ms" serving.txt
+check "serving run says the SLO is missed" grep -q "MISSED" serving.txt
+"$damsim" run --json "$src/scenarios/resnet50-serving-l4.cfg" >s1.json
+"$damsim" run --json "$src/scenarios/resnet50-serving-l4.cfg" >s2.json
+check "serving: same seed, byte-identical JSON" cmp s1.json s2.json
+check "serving JSON: 40 ms example phases" python3 -c "
+import json, subprocess
+r = json.loads(subprocess.check_output(['$damsim', 'run', '--json', '$src/scenarios/serving-30ms-slo.cfg']))['result']
+ph = r['serving']['phases_s']
+for k, v in (('preprocess', .012), ('batching', .008), ('transfer', .010), ('compute', .010)):
+    assert abs(ph[k]['mean'] - v) < 1e-9, (k, ph[k])
+assert r['bound'] == 'preprocessing', r['bound']"
+check "plan --json is JSON" sh -c "'$damsim' plan --json --steps 2000 --replications 2 '$src/scenarios/resnet50-serving-l4.cfg' --slo-p99-ms 30 --rate 1000 | python3 -m json.tool"
+code "plan on a training scenario without --budget" 2 "$damsim" plan "$src/scenarios/iron-law-data-bound.cfg"
+code "plan with a bad --rate" 2 "$damsim" plan "$src/scenarios/serving-30ms-slo.cfg" --rate fast
 check "whatif --help" "$damsim" whatif --help
 check "whatif --json is JSON" sh -c "'$damsim' whatif --json '$src/scenarios/resnet50-dgx-a100.cfg' | python3 -m json.tool"
 check "whatif --csv has a header and a row per option" sh -c "test \$('$damsim' whatif --csv '$src/scenarios/resnet50-dgx-a100.cfg' | wc -l) -ge 6"

@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * serving.c: the command-line side of serving scenarios, shared by `run`
+ * and `plan`: reads the arrival trace (the simulator opens no files),
+ * turns --seed, --replications and --steps into dam_sim_options, runs the
+ * serving simulation and reports its errors.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "model/alloc.h"
+#include "model/arrivals.h"
+
+int dam_cli_serving_options(dam_cli *c, const dam_scenario *s,
+                            dam_sim_options *opt, double **arrivals)
+{
+    memset(opt, 0, sizeof *opt);
+    *arrivals = NULL;
+    if (c->have_seed) {
+        opt->seed = (unsigned long)c->seed;
+        opt->have_seed = 1;
+    }
+    opt->replications = c->replications;
+    opt->steps = c->steps;
+    if (s->serving.arrival != DAM_ARRIVAL_TRACE)
+        return 0;
+    char path[512];
+    dam_arrivals_path(path, sizeof path, s);
+    dam_diag d;
+    dam_diag_init(&d);
+    size_t n = 0;
+    int rc = dam_arrivals_load(path, arrivals, &n, &d);
+    int code = dam_cli_report_diag(&d, c->quiet);
+    dam_diag_free(&d);
+    if (rc != DAM_OK || code)
+        return 2;
+    opt->arrivals = *arrivals;
+    opt->narrivals = n;
+    return 0;
+}
+
+int dam_cli_serving_sim(dam_cli *c, const dam_scenario *s, dam_result *r)
+{
+    dam_sim_options opt;
+    double *arr = NULL;
+    int rc = dam_cli_serving_options(c, s, &opt, &arr);
+    if (rc == 0) {
+        dam_error e;
+        int st = dam_sim_serving(s, &opt, r, NULL, &e);
+        if (st != DAM_OK) {
+            char line[1024];
+            dam_error_format(&e, line, sizeof line);
+            fprintf(stderr, "%s\n", line);
+            rc = st == DAM_EINPUT ? 2 : 1;
+        }
+    }
+    dam_free(arr);
+    return rc;
+}
+
+int dam_cli_serving_solve(const dam_scenario *s, void *ctx, dam_result *r,
+                          dam_error *err)
+{
+    dam_cli *c = ctx;
+    dam_sim_options opt;
+    memset(&opt, 0, sizeof opt);
+    if (c->have_seed) {
+        opt.seed = (unsigned long)c->seed;
+        opt.have_seed = 1;
+    }
+    opt.replications = c->replications;
+    opt.steps = c->steps;
+    double *arr = NULL;
+    if (s->serving.arrival == DAM_ARRIVAL_TRACE) {
+        char path[512];
+        dam_arrivals_path(path, sizeof path, s);
+        dam_diag d;
+        dam_diag_init(&d);
+        size_t n = 0;
+        int rc = dam_arrivals_load(path, &arr, &n, &d);
+        if (rc != DAM_OK && d.n > 0)
+            *err = d.items[0];
+        dam_diag_free(&d);
+        if (rc != DAM_OK)
+            return rc;
+        opt.arrivals = arr;
+        opt.narrivals = n;
+    }
+    dam_analytic_solve(s, r);
+    int rc = dam_sim_serving(s, &opt, r, NULL, err);
+    dam_free(arr);
+    return rc;
+}

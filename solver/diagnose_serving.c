@@ -1,0 +1,416 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * diagnose_serving.c: the D·A·M diagnosis of a simulated serving scenario
+ * (diagnose.h). The diagnostic matrix's row "High Latency (P99): confirm
+ * with phase p99 and queue depth, optimise the dominant phase" is the
+ * method: the largest mean phase of a request names what binds, and every
+ * lever is judged by the phase it moves against the SLO.
+ *
+ * Four serving regimes are named, each with its numbers:
+ *  - latency-bound: a batch of one (or a small one) whose compute is
+ *    mostly launches and framework overhead, or a batching wait that the
+ *    load never fills (the timeout binds);
+ *  - queueing: the wait for a free replica dominates (utilisation near 1);
+ *  - preprocessing-bound: the CPU side (preprocess service plus the wait
+ *    for a worker) is the largest phase, the pool saturated or not;
+ *  - weight-bandwidth-bound: compute dominates and at the mean batch the
+ *    weight reads (weights / BW) take longer than the FLOPs.
+ * A faster GPU only moves the compute phase: the report says what the
+ * other phases leave even with inference at zero and what a GPU 30 %
+ * faster at inference would give (the reference's 10 ms -> 7 ms).
+ * Nothing here prints; the numbers come from the result.
+ */
+#include "solver/diagnose.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+static void add(char (*arr)[DAM_DIAG_TEXT], int *n, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void add(char (*arr)[DAM_DIAG_TEXT], int *n, const char *fmt, ...)
+{
+    if (*n >= DAM_DIAG_LINES)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(arr[*n], DAM_DIAG_TEXT, fmt, ap);
+    va_end(ap);
+    (*n)++;
+}
+
+/* Milliseconds, 3 significant digits. */
+static double ms(double s)
+{
+    return s * 1e3;
+}
+
+/* The split of a request's mean latency into the contributions a bound
+ * is chosen from. */
+typedef struct parts {
+    double cpu;      /* preprocess + wait for a worker */
+    double gpuq;     /* wait for a replica */
+    double batching; /* wait for the batch to fill or time out */
+    double transfer; /* host-to-device copy */
+    double compute;  /* the batch's compute */
+    double post;     /* postprocess */
+    double lat;      /* mean latency */
+} parts;
+
+static void split(const dam_result *r, parts *p)
+{
+    const dam_serving_result *sv = &r->serving;
+    double preq = sv->preprocess_queue.mean;
+    p->cpu = sv->phase[DAM_SPHASE_PREPROCESS].mean + preq;
+    p->gpuq = sv->phase[DAM_SPHASE_QUEUE].mean - preq;
+    if (p->gpuq < 0.0)
+        p->gpuq = 0.0;
+    p->batching = sv->phase[DAM_SPHASE_BATCHING].mean;
+    p->transfer = sv->phase[DAM_SPHASE_TRANSFER].mean;
+    p->compute = sv->phase[DAM_SPHASE_COMPUTE].mean;
+    p->post = sv->phase[DAM_SPHASE_POSTPROCESS].mean;
+    p->lat = sv->latency.mean;
+}
+
+/* Which contribution is largest: 0 cpu, 1 gpuq, 2 batching, 3 transfer,
+ * 4 compute, 5 post (ties go to the earlier one). */
+static int largest(const parts *p)
+{
+    double v[6] = {p->cpu, p->gpuq, p->batching, p->transfer, p->compute,
+                   p->post};
+    int best = 0;
+    for (int i = 1; i < 6; i++)
+        if (v[i] > v[best] * (1.0 + 1e-9))
+            best = i;
+    return best;
+}
+
+dam_bound dam_diagnose_serving_bound(const dam_scenario *s,
+                                     const dam_result *r)
+{
+    const dam_serving_result *sv = &r->serving;
+    parts p;
+    split(r, &p);
+    switch (largest(&p)) {
+    case 0: return DAM_BOUND_PREPROCESS;
+    case 1: return DAM_BOUND_QUEUEING;
+    case 2: return DAM_BOUND_LATENCY;
+    case 3: return DAM_BOUND_TRANSFER;
+    case 5: return DAM_BOUND_LATENCY;
+    default: break;
+    }
+    double c = sv->compute_roof + sv->compute_overhead;
+    if (c > 0.0 && sv->compute_overhead >= 0.5 * c)
+        return DAM_BOUND_LATENCY;
+    if (sv->batch_weight_time > sv->batch_flop_time)
+        return DAM_BOUND_WEIGHTS;
+    int mem = 0;
+    for (int i = 0; i < r->nphases; i++)
+        mem += r->phases[i].memory_bound;
+    return r->nphases > 0 && 2 * mem > r->nphases ? DAM_BOUND_MEMORY
+                                                    : DAM_BOUND_COMPUTE;
+}
+
+static void score(dam_diagnosis *d, const char *axis, const char *metric,
+                  double v, const char *shown, const char *rule, dam_score s)
+{
+    if (d->nscore >= (int)(sizeof d->score / sizeof d->score[0]))
+        return;
+    dam_score_row *row = &d->score[d->nscore++];
+    snprintf(row->axis, sizeof row->axis, "%s", axis);
+    snprintf(row->metric, sizeof row->metric, "%s", metric);
+    row->value = v;
+    snprintf(row->shown, sizeof row->shown, "%s", shown);
+    snprintf(row->rule, sizeof row->rule, "%s", rule);
+    row->verdict = s;
+}
+
+static void advise(dam_diagnosis *d, dam_lever_kind k, int works,
+                   const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+static void advise(dam_diagnosis *d, dam_lever_kind k, int works,
+                   const char *fmt, ...)
+{
+    dam_advice *a = works ? &d->works[d->nworks++] : &d->wasted[d->nwasted++];
+    a->kind = k;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(a->why, sizeof a->why, fmt, ap);
+    va_end(ap);
+}
+
+static const char *const part_names[6] = {
+    "preprocessing (CPU)", "queue wait for a replica", "batching wait",
+    "host-to-device transfer", "inference (compute)", "postprocessing"};
+
+void dam_diagnose_serving(const dam_scenario *s, const dam_result *r,
+                          dam_diagnosis *d)
+{
+    memset(d, 0, sizeof *d);
+    const dam_serving_result *sv = &r->serving;
+    const dam_serving *v = &s->serving;
+    parts p;
+    split(r, &p);
+    int big = largest(&p);
+    double pv[6] = {p.cpu, p.gpuq, p.batching, p.transfer, p.compute,
+                    p.post};
+    double lat = p.lat > 0.0 ? p.lat : 1.0;
+    double slo = v->slo_p99_s;
+    double p99 = sv->latency.p99;
+    int meets = dam_serving_slo_met(sv);
+    d->bound = r->bound;
+    snprintf(d->axis, sizeof d->axis, "%s", dam_bound_axis(r->bound));
+
+    /* Headline: what binds, by how much, against the SLO. */
+    const char *regime;
+    switch (r->bound) {
+    case DAM_BOUND_PREPROCESS: regime = "preprocessing-bound"; break;
+    case DAM_BOUND_QUEUEING: regime = "queueing"; break;
+    case DAM_BOUND_WEIGHTS: regime = "weight-bandwidth-bound"; break;
+    case DAM_BOUND_LATENCY: regime = "latency-bound"; break;
+    case DAM_BOUND_TRANSFER: regime = "transfer-bound"; break;
+    case DAM_BOUND_MEMORY: regime = "memory-bound"; break;
+    default: regime = "compute-bound"; break;
+    }
+    snprintf(d->headline, sizeof d->headline,
+             "%s: %s is the largest phase, %.3g of %.3g ms (%.0f %%); p99 "
+             "%.3g ms %s the %.3g ms SLO",
+             regime, part_names[big], ms(pv[big]), ms(p.lat),
+             pv[big] / lat * 100.0, ms(p99),
+             meets ? "meets" : (p99 <= slo ? "is too close to" : "misses"),
+             ms(slo));
+
+    /* Evidence. */
+    add(d->evidence, &d->nevidence,
+        "mean per request: queue %.3g ms (CPU worker %.3g, replica %.3g), "
+        "batching %.3g, preprocess %.3g, transfer %.3g, compute %.3g, "
+        "postprocess %.3g ms",
+        ms(sv->phase[DAM_SPHASE_QUEUE].mean), ms(sv->preprocess_queue.mean),
+        ms(p.gpuq), ms(p.batching), ms(sv->phase[DAM_SPHASE_PREPROCESS].mean),
+        ms(p.transfer), ms(p.compute), ms(p.post));
+    add(d->evidence, &d->nevidence,
+        "end to end: mean %.3g ms, p50 %.3g, p95 %.3g, p99 %.3g +- %.2g ms; "
+        "%.1f %% of requests within %.3g ms",
+        ms(p.lat), ms(sv->latency.p50), ms(sv->latency.p95), ms(p99),
+        ms(sv->p99_ci95), sv->slo_attainment * 100.0, ms(slo));
+    double rest = p.lat - p.compute;
+    double faster = p.lat - 0.3 * p.compute;
+    add(d->evidence, &d->nevidence,
+        "a GPU 30 %% faster at inference (%.3g -> %.3g ms) gives about %.3g "
+        "ms; with inference at zero the other phases still take %.3g ms "
+        "(%s the %.3g ms SLO)",
+        ms(p.compute), ms(0.7 * p.compute), ms(faster), ms(rest),
+        rest >= slo ? "not under" : "under", ms(slo));
+    add(d->evidence, &d->nevidence,
+        "load: %.4g requests/s; replicas held %.0f %% (computing %.0f %%), "
+        "CPU pool %.0f %% busy (%d workers); mean batch %.2g of %d",
+        sv->throughput, sv->utilization * 100.0, sv->gpu_busy * 100.0,
+        sv->cpu_utilization * 100.0, v->preprocess_workers, sv->mean_batch,
+        v->max_batch);
+    double c = sv->compute_roof + sv->compute_overhead;
+    add(d->evidence, &d->nevidence,
+        "compute of the mean batch: weight reads %.3g ms, FLOPs %.3g ms, "
+        "launch + framework %.3g ms; a batch of one takes %.3g ms, of %d "
+        "%.3g ms",
+        ms(sv->batch_weight_time), ms(sv->batch_flop_time),
+        ms(sv->compute_overhead), ms(sv->t_batch1), v->max_batch,
+        ms(sv->t_batch_max));
+    if (r->memory.capacity > 0.0)
+        add(d->evidence, &d->nevidence,
+            "memory per replica %.3g GB of %.3g GB (%s)",
+            r->memory.total / 1e9, r->memory.capacity / 1e9,
+            r->memory.fits ? "fits" : "does not fit");
+
+    /* Symptoms (diagnostic matrix). */
+    if (!meets)
+        add(d->symptoms, &d->nsymptoms,
+            "high latency (P99 %.3g ms vs SLO %.3g ms): optimise the dominant "
+            "phase, %s (%.3g ms)",
+            ms(p99), ms(slo), part_names[big], ms(pv[big]));
+    if (sv->cpu_utilization > 0.9)
+        add(d->symptoms, &d->nsymptoms,
+            "CPU preprocessing pool saturated (%.0f %% busy): requests wait "
+            "%.3g ms for a worker",
+            sv->cpu_utilization * 100.0, ms(sv->preprocess_queue.mean));
+    if (sv->utilization > 0.8)
+        add(d->symptoms, &d->nsymptoms,
+            "replicas %.0f %% busy: queue wait grows as 1/(1 - utilisation)",
+            sv->utilization * 100.0);
+    if (v->max_batch == 1 && c > 0.0 && sv->compute_overhead > 0.3 * c)
+        add(d->symptoms, &d->nsymptoms,
+            "batch size one: launches and framework are %.0f %% of compute",
+            sv->compute_overhead / c * 100.0);
+    if (p.batching > 0.1 * lat && sv->mean_batch < 0.5 * v->max_batch)
+        add(d->symptoms, &d->nsymptoms,
+            "batches leave at the %.3g ms timeout holding %.2g of %d "
+            "requests: the load does not fill them",
+            ms(v->batch_timeout_s), sv->mean_batch, v->max_batch);
+    if (!r->memory.fits)
+        add(d->symptoms, &d->nsymptoms,
+            "out of memory: %.1f GB needed, %.1f GB on the GPU",
+            r->memory.total / 1e9, r->memory.capacity / 1e9);
+
+    /* Scorecard. */
+    char a[32];
+    snprintf(a, sizeof a, "%.2f %%", sv->slo_attainment * 100.0);
+    score(d, "Machine", "SLO attainment", sv->slo_attainment, a,
+          "investigate < 99 %, strong >= 99.9 %",
+          sv->slo_attainment < 0.99     ? DAM_SCORE_INVESTIGATE
+          : sv->slo_attainment >= 0.999 ? DAM_SCORE_STRONG
+                                        : DAM_SCORE_OK);
+    snprintf(a, sizeof a, "%.1f %%", sv->utilization * 100.0);
+    score(d, "Machine", "replica utilisation", sv->utilization, a,
+          "investigate > 80 % (queueing), strong 40-70 %",
+          sv->utilization > 0.80 ? DAM_SCORE_INVESTIGATE
+          : sv->utilization >= 0.40 && sv->utilization <= 0.70
+              ? DAM_SCORE_STRONG
+              : DAM_SCORE_OK);
+    snprintf(a, sizeof a, "%.1f %%", sv->cpu_utilization * 100.0);
+    score(d, "Data", "CPU pool utilisation", sv->cpu_utilization, a,
+          "investigate > 80 %, strong < 60 %",
+          sv->cpu_utilization > 0.80   ? DAM_SCORE_INVESTIGATE
+          : sv->cpu_utilization < 0.60 ? DAM_SCORE_STRONG
+                                       : DAM_SCORE_OK);
+    snprintf(a, sizeof a, "%.1f %%", r->mfu * 100.0);
+    score(d, "Machine", "MFU", r->mfu, a, "investigate < 30 %, strong > 50 %",
+          r->mfu < 0.30   ? DAM_SCORE_INVESTIGATE
+          : r->mfu > 0.50 ? DAM_SCORE_STRONG
+                          : DAM_SCORE_OK);
+    double ls = c > 0.0 ? sv->compute_overhead / c : 0.0;
+    snprintf(a, sizeof a, "%.1f %%", ls * 100.0);
+    score(d, "Algorithm", "launch share of compute", ls, a,
+          "investigate > 30 %, strong < 5 %",
+          ls > 0.30   ? DAM_SCORE_INVESTIGATE
+          : ls < 0.05 ? DAM_SCORE_STRONG
+                      : DAM_SCORE_OK);
+    double memfrac = r->memory.capacity > 0.0
+                         ? r->memory.total / r->memory.capacity
+                         : 0.0;
+    snprintf(a, sizeof a, "%.0f %% of HBM", memfrac * 100.0);
+    score(d, "Machine", "memory footprint", memfrac, a,
+          "investigate > 100 %, strong < 80 %",
+          memfrac > 1.0   ? DAM_SCORE_INVESTIGATE
+          : memfrac < 0.8 ? DAM_SCORE_STRONG
+                          : DAM_SCORE_OK);
+
+    /* Levers: each judged by the phase it moves. */
+    int compute_binds = big == 4;
+    int weights = r->bound == DAM_BOUND_WEIGHTS;
+    if (compute_binds && rest < slo)
+        advise(d, DAM_LEVER_GPU, 1,
+               "inference is the largest phase (%.3g of %.3g ms); the rest "
+               "leaves %.3g ms under the SLO%s",
+               ms(p.compute), ms(p.lat), ms(slo - rest),
+               weights ? "; pick a GPU with more HBM bandwidth, not FLOP/s"
+                       : "");
+    else if (compute_binds)
+        advise(d, DAM_LEVER_GPU, 0,
+               "inference binds, but the other phases alone take %.3g ms, "
+               "not under the %.3g ms SLO",
+               ms(rest), ms(slo));
+    else
+        advise(d, DAM_LEVER_GPU, 0,
+               "inference is %.3g of %.3g ms (%.0f %%): a 30 %% faster GPU "
+               "gives ~%.3g ms; %s binds, and without inference %.3g ms "
+               "remain",
+               ms(p.compute), ms(p.lat), p.compute / lat * 100.0, ms(faster),
+               part_names[big], ms(rest));
+    int algo = compute_binds && sv->compute_roof > sv->compute_overhead;
+    advise(d, DAM_LEVER_QUANTIZE, algo,
+           algo ? "narrower weights shorten the binding inference (%.3g "
+                  "ms, of which weight reads %.3g ms)" :
+                  "inference (%.3g ms, of which weight reads %.3g ms) is "
+                  "not the binding phase",
+           ms(p.compute), ms(sv->batch_weight_time));
+    advise(d, DAM_LEVER_PRUNE, algo,
+           algo ? "fewer weights and FLOPs shorten the binding compute "
+                  "(%.3g ms)" :
+                  "the model's work (%.3g ms) is not what binds",
+           ms(p.compute));
+    advise(d, DAM_LEVER_DISTILL, algo,
+           algo ? "a smaller student shortens the binding compute (%.3g ms)"
+                : "the model's work (%.3g ms) is not what binds",
+           ms(p.compute));
+    int launches = compute_binds && c > 0.0 && sv->compute_overhead >= 0.3 * c;
+    advise(d, DAM_LEVER_CUDA_GRAPHS, launches,
+           launches ? "launches and framework are %.0f %% of the binding "
+                      "compute: one graph launch per batch" :
+                      "launches and framework are only %.0f %% of compute, "
+                      "or compute does not bind",
+           c > 0.0 ? sv->compute_overhead / c * 100.0 : 0.0);
+    advise(d, DAM_LEVER_FUSE, launches,
+           launches ? "fusion removes launches (%.0f %% of compute)" :
+                      "launches are %.0f %% of compute, or compute does not "
+                      "bind",
+           c > 0.0 ? sv->compute_overhead / c * 100.0 : 0.0);
+    /* The serving lever: replicas, preprocess workers, batching. */
+    if (big == 1 || sv->utilization > 0.8)
+        advise(d, DAM_LEVER_SERVING, 1,
+               "replicas: %.0f %% busy, requests wait %.3g ms for one",
+               sv->utilization * 100.0, ms(p.gpuq));
+    else if (big == 0 && sv->cpu_utilization > 0.8)
+        advise(d, DAM_LEVER_SERVING, 1,
+               "preprocess workers: the pool is %.0f %% busy and requests "
+               "wait %.3g ms for a worker",
+               sv->cpu_utilization * 100.0, ms(sv->preprocess_queue.mean));
+    else if (p.batching > 0.1 * lat)
+        advise(d, DAM_LEVER_SERVING, 1,
+               "batching: the timeout of %.3g ms adds %.3g ms per request at "
+               "a mean batch of %.2g; cut batch_timeout or max_batch",
+               ms(v->batch_timeout_s), ms(p.batching), sv->mean_batch);
+    else if (weights && v->max_batch < 2)
+        advise(d, DAM_LEVER_SERVING, 1,
+               "batching: weights are read once per batch (%.3g ms); a "
+               "larger max_batch amortises them across requests",
+               ms(sv->batch_weight_time));
+    else
+        advise(d, DAM_LEVER_SERVING, 0,
+               "no queue (%.3g ms), batching wait (%.3g ms) or saturated "
+               "pool (%.0f %%) to relieve",
+               ms(p.gpuq), ms(p.batching), sv->cpu_utilization * 100.0);
+    advise(d, DAM_LEVER_DATA_FORMAT, big == 0,
+           big == 0 ? "preprocessing binds (%.3g ms): move decode to the GPU "
+                      "or make it cheaper" :
+                      "preprocessing (%.3g ms) does not bind",
+           ms(p.cpu));
+
+    const char *ap = NULL;
+    if (!compute_binds)
+        ap = big == 0 ? "the hardware crutch: a faster GPU behind slow "
+                        "preprocessing just idles faster"
+                      : "a faster GPU for a phase that is not inference";
+    else if (weights)
+        ap = "more FLOP/s for a weight-bandwidth-bound batch";
+    else if (r->bound == DAM_BOUND_LATENCY)
+        ap = "more compute or bandwidth for a latency-bound batch";
+    snprintf(d->anti_pattern, sizeof d->anti_pattern, "%s", ap ? ap : "");
+}
+
+int dam_diagnose_serving_change(const dam_result *a, const dam_result *b,
+                                char *buf, size_t n)
+{
+    const dam_serving_result *x = &a->serving, *y = &b->serving;
+    int best = 0;
+    double most = -1.0;
+    for (int i = 0; i < DAM_SPHASE_COUNT; i++) {
+        double dlt = y->phase[i].mean - x->phase[i].mean;
+        if (dlt < 0.0)
+            dlt = -dlt;
+        if (dlt > most) {
+            most = dlt;
+            best = i;
+        }
+    }
+    double slo = y->slo_s;
+    int ma = x->latency.p99 + x->p99_ci95 <= slo * (1.0 + 1e-9);
+    int mb = dam_serving_slo_met(y);
+    snprintf(buf, n,
+             "p99 %.3g ms -> %.3g ms against a %.3g ms SLO (%s -> %s): the "
+             "%s phase changed most, mean %.3g ms -> %.3g ms",
+             ms(x->latency.p99), ms(y->latency.p99), ms(slo),
+             ma ? "meets" : "misses", mb ? "meets" : "misses",
+             dam_serving_phase_name(best), ms(x->phase[best].mean),
+             ms(y->phase[best].mean));
+    return best;
+}
