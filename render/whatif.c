@@ -45,6 +45,8 @@ static void money(char *buf, size_t n, double usd)
 {
     if (!(usd > 0.0))
         snprintf(buf, n, "n/a");
+    else if (usd < 10.0)
+        snprintf(buf, n, "$%.3g", usd);
     else if (usd >= 1e6)
         snprintf(buf, n, "$%.3gM", usd / 1e6);
     else if (usd >= 1e4)
@@ -72,13 +74,21 @@ void dam_whatif_answer(char *buf, size_t n, const dam_whatif *w)
                                 first->verdict == DAM_VERDICT_WORKS ? "yes"
                                 : first->verdict == DAM_VERDICT_HURTS
                                     ? "no, it is slower"
+                                : first->verdict == DAM_VERDICT_SHORT
+                                    ? "not enough"
                                     : "no",
                                 first->why);
     if (len < n && best && best != first)
-        snprintf(buf + len, n - len, ". Best option: %s, %.2fx faster",
-                 best->name, best->speedup);
+        snprintf(buf + len, n - len, ". Best option: %s, %.2fx faster%s",
+                 best->name, best->speedup,
+                 base->scenario.mode == DAM_MODE_SERVING
+                     ? " and within the SLO"
+                     : "");
     else if (len < n && !best)
-        snprintf(buf + len, n - len, ". No lever here shortens the run");
+        snprintf(buf + len, n - len, ". No option here %s",
+                 base->scenario.mode == DAM_MODE_SERVING
+                     ? "meets the SLO"
+                     : "shortens the run");
 }
 
 void dam_whatif_text(dam_buf *b, const dam_whatif *w)
@@ -101,8 +111,9 @@ void dam_whatif_text(dam_buf *b, const dam_whatif *w)
 
     int serving = s->mode == DAM_MODE_SERVING;
     dam_buf_printf(b, "%-26s %9s %9s %8s %9s %8s %7s %9s %9s %-22s %s\n",
-                   "option", serving ? "latency" : "step",
-                   serving ? "" : "run", "speedup", "GPU-h", "cost", "kWh",
+                   "option", serving ? "mean" : "step",
+                   serving ? "p99" : "run", "speedup", "GPU-h",
+                   serving ? "$/1k req" : "cost", "kWh",
                    "quality", "RoC", "binds (before -> after)", "verdict");
     for (int i = 0; i < w->nrows; i++) {
         const dam_whatif_row *r = &w->rows[i];
@@ -116,7 +127,7 @@ void dam_whatif_text(dam_buf *b, const dam_whatif *w)
         }
         dam_fmt_time(step, sizeof step, r->result.step);
         if (serving)
-            snprintf(run, sizeof run, "%s", "");
+            dam_fmt_time(run, sizeof run, r->result.serving.latency.p99);
         else
             dam_fmt_time(run, sizeof run, r->result.run_time);
         money(cost, sizeof cost, r->cost.usd);
@@ -146,6 +157,11 @@ void dam_whatif_text(dam_buf *b, const dam_whatif *w)
                        r->name, step, run, sp, gh, cost, kwh, q, roc, binds,
                        dam_verdict_name(r->verdict));
     }
+    if (serving && base->result.serving.slo_s > 0.0)
+        dam_buf_printf(b, "\nSLO: p99 <= %.3g ms; \"short\": faster, but p99 "
+                          "still misses it; GPU-h and cost per 1,000 "
+                          "requests\n",
+                       base->result.serving.slo_s * 1e3);
     dam_buf_printf(b, "\nquality: the change in %s (\"?\": a lever's effect on "
                       "it is unknown); RoC: quality change per %s of extra "
                       "cost\n",

@@ -23,11 +23,11 @@
 #include "solver/analytic.h"
 
 static const char *const verdict_names[] = {"baseline", "works", "wasted",
-                                            "hurts", "failed"};
+                                            "hurts", "failed", "short"};
 
 const char *dam_verdict_name(dam_verdict v)
 {
-    return (unsigned)v <= DAM_VERDICT_FAILED ? verdict_names[v] : "?";
+    return (unsigned)v <= DAM_VERDICT_SHORT ? verdict_names[v] : "?";
 }
 
 static int solve(const dam_scenario *s, const dam_whatif_options *opt,
@@ -43,7 +43,9 @@ static int solve(const dam_scenario *s, const dam_whatif_options *opt,
 static int binding_term(const dam_result *r)
 {
     switch (r->bound) {
-    case DAM_BOUND_DATA: return DAM_TERM_DATA;
+    case DAM_BOUND_DATA:
+    case DAM_BOUND_PREPROCESS:
+    case DAM_BOUND_QUEUEING: return DAM_TERM_DATA;
     case DAM_BOUND_TRANSFER: return DAM_TERM_TRANSFER;
     case DAM_BOUND_COMM: return DAM_TERM_COMM;
     case DAM_BOUND_LATENCY: return DAM_TERM_OVERHEAD;
@@ -57,15 +59,25 @@ static double horizon(const dam_result *r)
     return r->mode == DAM_MODE_SERVING ? r->step : r->run_time;
 }
 
+/* Cost of an option: the whole run, or 1,000 requests when serving. */
 static void cost_of(const dam_scenario *s, const dam_result *r,
                     dam_quality_cost *c)
 {
-    c->gpu_hours = r->gpu_hours;
-    c->usd = r->cost_usd;
-    c->kwh = r->energy_kwh;
-    c->gpu_usd = r->cost_usd;
-    c->energy_usd = 0.0;
-    (void)s;
+    memset(c, 0, sizeof *c);
+    if (s->mode == DAM_MODE_SERVING) {
+        double tp = r->serving.throughput > 0.0 ? r->serving.throughput
+                                                : s->serving.rate;
+        if (tp > 0.0)
+            c->gpu_hours = 1000.0 / tp * s->serving.replicas / 3600.0;
+        c->usd = r->serving.cost_per_1k;
+        c->kwh = c->gpu_hours * s->machine.gpu.tdp_w *
+                 (s->cost.pue > 0.0 ? s->cost.pue : 1.0) / 1000.0;
+    } else {
+        c->gpu_hours = r->gpu_hours;
+        c->usd = r->cost_usd;
+        c->kwh = r->energy_kwh;
+    }
+    c->gpu_usd = c->usd;
 }
 
 /* Attribution sentence: "-22 % step time, none of it from the data term". */
@@ -121,6 +133,35 @@ static void judge(const dam_whatif_row *base, dam_whatif_row *row,
 
     char attr[120];
     attribution(base, row, attr, sizeof attr);
+    if (r->mode == DAM_MODE_SERVING && r->has_sim && r0->has_sim &&
+        r->serving.slo_s > 0.0) {
+        int met0 = dam_serving_slo_met(&r0->serving);
+        int met = dam_serving_slo_met(&r->serving);
+        double p99 = r->serving.latency.p99 * 1e3;
+        double slo = r->serving.slo_s * 1e3;
+        if (met && !met0) {
+            row->verdict = DAM_VERDICT_WORKS;
+            snprintf(row->why, sizeof row->why,
+                     "meets the SLO: p99 %.3g ms <= %.3g ms (%s)", p99, slo,
+                     attr);
+            return;
+        }
+        if (!met) {
+            row->verdict = row->run_change <= -0.02 ? DAM_VERDICT_SHORT
+                           : row->run_change >= 0.02 ? DAM_VERDICT_HURTS
+                                                     : DAM_VERDICT_WASTED;
+            snprintf(row->why, sizeof row->why,
+                     "p99 %.3g ms still misses the %.3g ms SLO; %s binds "
+                     "(%s)",
+                     p99, slo, dam_bound_name(r->bound), attr);
+            if (row->verdict == DAM_VERDICT_WASTED) {
+                const char *ap = dam_diagnose_anti_pattern(r0, row->kind);
+                snprintf(row->anti_pattern, sizeof row->anti_pattern, "%s",
+                         ap ? ap : "optimising a phase that does not bind");
+            }
+            return;
+        }
+    }
     double cost_ratio = base->cost.gpu_hours > 0.0
                             ? row->cost.gpu_hours / base->cost.gpu_hours
                             : 1.0;
@@ -251,7 +292,8 @@ int dam_whatif_run(const dam_scenario *base, const dam_lever *extra,
                     taken |= pick[k] == i;
                 for (int o = 0; o < all[i].nops; o++)
                     clash |= used[all[i].ops[o].kind];
-                if (taken || clash || row->verdict != DAM_VERDICT_WORKS)
+                if (taken || clash || (row->verdict != DAM_VERDICT_WORKS &&
+                                       row->verdict != DAM_VERDICT_SHORT))
                     continue;
                 if (best < 0 || row->speedup > w->rows[best + 1].speedup)
                     best = i;

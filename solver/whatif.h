@@ -11,7 +11,10 @@
  * binding term (or buys quality at no extra cost), "wasted" when it moves
  * terms that do not bind (with the reference texts' anti-pattern), "hurts"
  * when it makes the run slower, "failed" when the lever cannot apply (its
- * error is kept). The caller chooses the solver (analytic or simulated).
+ * error is kept). For serving, the time is a request's latency and the
+ * service level objective decides: a lever that speeds requests up but
+ * leaves p99 above the SLO is "short", one that brings p99 under it works.
+ * The cost of a serving option is per 1,000 requests. The caller chooses the solver (analytic or simulated).
  */
 #ifndef DAM_WHATIF_H
 #define DAM_WHATIF_H
@@ -25,7 +28,8 @@ typedef enum {
     DAM_VERDICT_WORKS,
     DAM_VERDICT_WASTED,
     DAM_VERDICT_HURTS,
-    DAM_VERDICT_FAILED
+    DAM_VERDICT_FAILED,
+    DAM_VERDICT_SHORT     /* serving: faster, but the SLO is still missed */
 } dam_verdict;
 
 const char *dam_verdict_name(dam_verdict v);
