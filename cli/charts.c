@@ -8,6 +8,7 @@
  */
 #include "cli/charts.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -115,6 +116,16 @@ static void roofline(dam_chartset *cs, const char *title, const char *sub,
 static void run_answer(char *buf, size_t n, const dam_result *r)
 {
     char t[32];
+    if (r->mode == DAM_MODE_SERVING && r->has_sim &&
+        r->serving.slo_s > 0.0) {
+        char u[32];
+        dam_fmt_time(t, sizeof t, r->serving.latency.p99);
+        dam_fmt_time(u, sizeof u, r->serving.slo_s);
+        snprintf(buf, n, "p99 %s %s the %s SLO; %s binds", t,
+                 dam_serving_slo_met(&r->serving) ? "meets" : "misses", u,
+                 dam_bound_name(r->bound));
+        return;
+    }
     dam_fmt_time(t, sizeof t, r->step);
     snprintf(buf, n, "%s-bound: step %s, MFU %.0f %%",
              dam_bound_name(r->bound), t, r->mfu * 100.0);
@@ -129,32 +140,49 @@ static void subtitle_of(char *buf, size_t n, const dam_scenario *s,
              r->has_sim ? "simulated" : "analytic");
 }
 
+/* Lanes worth a picture: with many, those of the first GPU (its loader
+ * workers, its PCIe link, its compute) and the network. */
+static int lane_shown(const dam_trace *tr, size_t l)
+{
+    if (tr->nlanes <= 16)
+        return 1;
+    const char *n = tr->lanes[l].name;
+    return strstr(n, "gpu0/") != NULL || strcmp(n, "node0/gpu0") == 0 ||
+           strcmp(n, "node0/pcie0") == 0 || strcmp(n, "network") == 0;
+}
+
 /* Timeline from a recorded trace: lanes, spans and the first counter. */
 static void timeline(dam_chartset *cs, const dam_trace *tr, const char *title,
                      const char *sub)
 {
     if (!tr || tr->nlanes == 0 || tr->nspans == 0)
         return;
-    size_t nl = tr->nlanes < DAM_CHARTSET_LANES ? tr->nlanes
-                                                : DAM_CHARTSET_LANES;
-    cs->lanes = dam_calloc(nl, sizeof *cs->lanes);
+    int *map = dam_malloc(tr->nlanes * sizeof *map);
+    size_t nl = 0;
+    for (size_t l = 0; l < tr->nlanes; l++)
+        map[l] = lane_shown(tr, l) && nl < DAM_CHARTSET_LANES ? (int)nl++
+                                                              : -1;
+    cs->lanes = dam_calloc(nl ? nl : 1, sizeof *cs->lanes);
     cs->spans = dam_calloc(tr->nspans, sizeof *cs->spans);
-    size_t *count = dam_calloc(nl, sizeof *count);
+    size_t *count = dam_calloc(nl ? nl : 1, sizeof *count);
     for (size_t i = 0; i < tr->nspans; i++)
-        if ((size_t)tr->spans[i].lane < nl)
-            count[tr->spans[i].lane]++;
+        if (map[tr->spans[i].lane] >= 0)
+            count[map[tr->spans[i].lane]]++;
     size_t off = 0;
-    for (size_t l = 0; l < nl; l++) {
-        cs->lanes[l].name = tr->lanes[l].name;
-        cs->lanes[l].spans = cs->spans + off;
-        cs->lanes[l].nspans = 0;
-        off += count[l];
+    for (size_t l = 0; l < tr->nlanes; l++) {
+        if (map[l] < 0)
+            continue;
+        dam_chart_lane *lane = &cs->lanes[map[l]];
+        lane->name = tr->lanes[l].name;
+        lane->spans = cs->spans + off;
+        lane->nspans = 0;
+        off += count[map[l]];
     }
     for (size_t i = 0; i < tr->nspans; i++) {
         const dam_trace_span *sp = &tr->spans[i];
-        if ((size_t)sp->lane >= nl)
+        if (map[sp->lane] < 0)
             continue;
-        dam_chart_lane *lane = &cs->lanes[sp->lane];
+        dam_chart_lane *lane = &cs->lanes[map[sp->lane]];
         dam_chart_span *out = (dam_chart_span *)&lane->spans[lane->nspans++];
         out->start = sp->start;
         out->end = sp->end;
@@ -177,9 +205,17 @@ static void timeline(dam_chartset *cs, const dam_trace *tr, const char *title,
         }
     }
     dam_free(count);
+    dam_free(map);
     /* the first counter's samples (queue depth of the first GPU) */
     size_t ns = 0;
     const char *name = tr->ncounters ? tr->counters[0].name : NULL;
+    for (size_t i = 0; i < tr->ncounters; i++)
+        if (strstr(tr->counters[i].name, "gpu0") &&
+            !isdigit((unsigned char)*(strstr(tr->counters[i].name, "gpu0") +
+                                      4))) {
+            name = tr->counters[i].name;
+            break;
+        }
     cs->samples = dam_calloc(tr->ncounters + 1, sizeof *cs->samples);
     for (size_t i = 0; i < tr->ncounters; i++)
         if (strcmp(tr->counters[i].name, name) == 0) {
@@ -195,6 +231,37 @@ static void timeline(dam_chartset *cs, const dam_trace *tr, const char *title,
     cs->timeline.nsamples = ns;
     cs->timeline.counter_title = name ? name : "queue depth";
     add(cs, DAM_CHART_TIMELINE, "timeline")->u.timeline = &cs->timeline;
+}
+
+void dam_chartset_serving_load(dam_chartset *cs, const double *rate,
+                               const double *const pct[3], size_t n,
+                               double slo, const char *title)
+{
+    if (n < 1 || cs->ncharts >= DAM_CHARTSET_MAX)
+        return;
+    static const char *const names[3] = {"p50", "p95", "p99"};
+    for (int k = 0; k < 3; k++) {
+        cs->series[k].label = names[k];
+        cs->series[k].x = rate;
+        cs->series[k].y = pct[k];
+        cs->series[k].n = n;
+    }
+    snprintf(cs->slo_label, sizeof cs->slo_label, "SLO p99 %.3g ms",
+             slo * 1e3);
+    cs->serving.title = title;
+    cs->serving.subtitle = cs->ntitles > 1 ? cs->titles[1] : NULL;
+    cs->serving.series = cs->series;
+    cs->serving.nseries = 3;
+    cs->serving.slo = slo;
+    cs->serving.slo_label = slo > 0.0 ? cs->slo_label : NULL;
+    double lo = HUGE_VAL, hi = 0.0;
+    for (int k = 0; k < 3; k++)
+        for (size_t i = 0; i < n; i++) {
+            lo = pct[k][i] < lo ? pct[k][i] : lo;
+            hi = pct[k][i] > hi ? pct[k][i] : hi;
+        }
+    cs->serving.y_log = lo > 0.0 && hi / lo > 10.0;
+    add(cs, DAM_CHART_SERVING, "serving")->u.serving = &cs->serving;
 }
 
 void dam_chartset_run(dam_chartset *cs, const dam_scenario *s,

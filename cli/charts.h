@@ -50,6 +50,9 @@ typedef struct dam_chartset {
     dam_chart_span *spans;              /* owned */
     dam_chart_sample *samples;          /* owned */
     dam_chart_timeline timeline;
+    dam_chart_series series[3];
+    char slo_label[48];
+    dam_chart_serving serving;
 } dam_chartset;
 
 /* What -o names. */
@@ -71,6 +74,11 @@ void dam_chartset_whatif(dam_chartset *cs, const dam_whatif *w,
 void dam_chartset_compare(dam_chartset *cs, const dam_scenario *const *s,
                           const dam_result *const *r, int n,
                           const char *title);
+/* Add a serving chart: p50, p95 and p99 latency (s) at each offered load
+ * rate[i] (requests/s); pct[k][i]. The arrays must outlive the set. */
+void dam_chartset_serving_load(dam_chartset *cs, const double *rate,
+                               const double *const pct[3], size_t n,
+                               double slo, const char *title);
 /* Free what the set owns. */
 void dam_chartset_free(dam_chartset *cs);
 /* Write: to one file (the first chart) or into a folder (every chart, as

@@ -2,6 +2,7 @@
 /* cmd_run.c: `damsim run` and the flagship default. */
 #include <jansson.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "cli/charts.h"
 #include "cli/cli.h"
@@ -47,9 +48,17 @@ static dam_sim_options sim_options(const dam_cli *c)
     return o;
 }
 
+/* 1 when -o asks for charts. */
+static int want_charts(const dam_cli *c)
+{
+    return c->out_file && dam_output_of(c->out_file) != DAM_OUT_TEXT;
+}
+
 /* Simulate s into r (which holds its analytic solution) unless --analytic
- * or serving; write --trace. Returns an exit code. */
-static int simulate(dam_cli *c, const dam_scenario *s, dam_result *r)
+ * or serving; write --trace; keep the trace in *keep for the timeline
+ * chart when charts are asked for (caller frees). Returns an exit code. */
+static int simulate(dam_cli *c, const dam_scenario *s, dam_result *r,
+                    dam_trace *keep)
 {
     if (c->analytic || s->mode == DAM_MODE_SERVING) {
         if (c->trace_file)
@@ -58,12 +67,13 @@ static int simulate(dam_cli *c, const dam_scenario *s, dam_result *r)
         return 0;
     }
     dam_sim_options o = sim_options(c);
-    o.trace_steps = c->trace_file ? TRACE_STEPS : 0;
+    int record = c->trace_file || want_charts(c);
+    o.trace_steps = record ? TRACE_STEPS : 0;
     dam_trace tr;
     dam_trace_init(&tr);
     dam_error e;
     char line[1024];
-    int rc = dam_sim_training(s, &o, r, c->trace_file ? &tr : NULL, &e);
+    int rc = dam_sim_training(s, &o, r, record ? &tr : NULL, &e);
     if (rc != DAM_OK) {
         dam_error_format(&e, line, sizeof line);
         fprintf(stderr, "%s\n", line);
@@ -81,8 +91,46 @@ static int simulate(dam_cli *c, const dam_scenario *s, dam_result *r)
         }
         dam_buf_free(&b);
     }
+    if (keep && rc == 0) {
+        *keep = tr;
+        return rc;
+    }
     dam_trace_free(&tr);
     return rc;
+}
+
+/* Latency percentiles of a serving scenario at loads around its own (a
+ * quarter to twice the rate), for the serving chart. */
+static void serving_sweep(dam_cli *c, const dam_scenario *s, dam_chartset *cs,
+                          double *rate, double *pct[3], size_t *n)
+{
+    static const double mult[] = {0.25, 0.5, 0.75, 1.0, 1.25, 1.5, 1.75, 2.0};
+    *n = 0;
+    if (s->serving.arrival == DAM_ARRIVAL_TRACE || !(s->serving.rate > 0.0))
+        return;
+    dam_scenario *x = dam_malloc(sizeof *x);
+    dam_result *r = dam_malloc(sizeof *r);
+    for (size_t i = 0; i < sizeof mult / sizeof mult[0]; i++) {
+        *x = *s;
+        x->serving.rate = s->serving.rate * mult[i];
+        dam_sim_options o;
+        memset(&o, 0, sizeof o);
+        o.have_seed = c->have_seed;
+        o.seed = (unsigned long)c->seed;
+        o.warmup = -1;
+        dam_error e;
+        dam_analytic_solve(x, r);
+        if (dam_sim_serving(x, &o, r, NULL, &e) != DAM_OK)
+            continue;
+        rate[*n] = x->serving.rate;
+        pct[0][*n] = r->serving.latency.p50;
+        pct[1][*n] = r->serving.latency.p95;
+        pct[2][*n] = r->serving.latency.p99;
+        (*n)++;
+    }
+    dam_free(r);
+    dam_free(x);
+    (void)cs;
 }
 
 static int run_one(dam_cli *c, const char *path)
@@ -90,6 +138,8 @@ static int run_one(dam_cli *c, const char *path)
     dam_scenario *s = dam_malloc(sizeof *s);
     dam_result *r = dam_malloc(sizeof *r);
     dam_diagnosis *d = dam_malloc(sizeof *d);
+    dam_trace trace;
+    dam_trace_init(&trace);
     int rc = dam_cli_load_scenario(c, path, s);
     if (rc == 0) {
         if (c->have_seed)
@@ -98,7 +148,7 @@ static int run_one(dam_cli *c, const char *path)
         if (s->mode == DAM_MODE_SERVING && !c->analytic)
             rc = dam_cli_serving_sim(c, s, r);
         else
-            rc = simulate(c, s, r);
+            rc = simulate(c, s, r, &trace);
     }
     if (rc == 0) {
         dam_diagnose(s, r, d);
@@ -113,14 +163,26 @@ static int run_one(dam_cli *c, const char *path)
         }
         rc = dam_cli_emit(c, &b);
         dam_buf_free(&b);
-        if (rc == 0) {
+        if (rc == 0 && want_charts(c)) {
             dam_chartset *cs = dam_malloc(sizeof *cs);
-            dam_chartset_run(cs, s, r, NULL);
+            dam_chartset_run(cs, s, r, &trace);
+            double rate[8], p[3][8];
+            double *pct[3] = {p[0], p[1], p[2]};
+            size_t n = 0;
+            if (s->mode == DAM_MODE_SERVING && !c->analytic)
+                serving_sweep(c, s, cs, rate, pct, &n);
+            if (n > 0) {
+                const double *cp[3] = {p[0], p[1], p[2]};
+                dam_chartset_serving_load(cs, rate, cp, n,
+                                          s->serving.slo_p99_s,
+                                          cs->titles[0]);
+            }
             rc = dam_cli_charts(c, cs);
             dam_chartset_free(cs);
             dam_free(cs);
         }
     }
+    dam_trace_free(&trace);
     dam_free(d);
     dam_free(r);
     dam_free(s);

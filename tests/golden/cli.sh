@@ -109,6 +109,8 @@ check "compare --json is JSON" sh -c "'$damsim' compare --json '$src/scenarios/i
 code "compare needs two files" 2 "$damsim" compare "$src/scenarios/iron-law-data-bound.cfg"
 check "run -o DIR writes charts" "$damsim" run "$src/scenarios/resnet50-dgx-a100.cfg" -o charts
 check "the run's charts are PNG files" sh -c "head -c 8 charts/breakdown.png | od -c | grep -q 'P   N   G'"
+check "a simulated run's charts include the timeline" test -f charts/timeline.png
+check "a serving run's charts include latency against load" sh -c "'$damsim' run '$src/scenarios/resnet50-serving-l4.cfg' -o srv >/dev/null && test -f srv/serving.png"
 check "whatif -o DIR --format svg writes SVG charts" "$damsim" whatif "$src/scenarios/llama2-7b-pretrain.cfg" -o svg --format svg
 check "the what-if's charts include levers, roofline and Chinchilla" sh -c "test -f svg/levers.svg -a -f svg/roofline.svg -a -f svg/chinchilla.svg"
 check "whatif -o FILE.pdf writes one chart" "$damsim" whatif "$src/scenarios/resnet50-dgx-a100.cfg" -o one.pdf
