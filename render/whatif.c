@@ -167,6 +167,24 @@ void dam_whatif_text(dam_buf *b, const dam_whatif *w)
                       "cost\n",
                    s->quality.metric[0] ? s->quality.metric : "quality",
                    dam_quality_measure_name(w->measure));
+    if (w->nfrontier > 0) {
+        dam_buf_printf(b, "\nReturn on compute along the cost frontier (%s "
+                          "per %s):\n",
+                       s->quality.metric[0] ? s->quality.metric : "quality",
+                       dam_quality_measure_name(w->measure));
+        for (int k = 0; k < w->nfrontier; k++) {
+            const dam_whatif_row *r = &w->rows[w->frontier[k]];
+            dam_buf_printf(b, "  %-28.28s %10.4g %s, quality %.4g", r->name,
+                           dam_quality_cost_in(&r->cost, w->measure),
+                           dam_quality_measure_name(w->measure), r->quality);
+            if (k + 1 < w->nfrontier)
+                dam_buf_printf(b, "   -> next: %+.3g per %s\n",
+                               w->marginal[k],
+                               dam_quality_measure_name(w->measure));
+            else
+                dam_buf_printf(b, "\n");
+        }
+    }
     dam_buf_printf(b, "\nWhy\n");
     for (int i = 1; i < w->nrows; i++) {
         const dam_whatif_row *r = &w->rows[i];
@@ -276,5 +294,19 @@ struct json_t *dam_whatif_json(const dam_whatif *w)
         json_array_append_new(rows, e);
     }
     json_object_set_new(o, "options", rows);
+    json_t *fr = json_array();
+    for (int k = 0; k < w->nfrontier; k++) {
+        const dam_whatif_row *r = &w->rows[w->frontier[k]];
+        json_t *e = json_object();
+        json_object_set_new(e, "option", json_string(r->name));
+        json_object_set_new(e, "cost", dam_json_num(dam_quality_cost_in(
+                                           &r->cost, w->measure)));
+        json_object_set_new(e, "quality", dam_json_num(r->quality));
+        json_object_set_new(e, "marginal_roc_to_next",
+                            k + 1 < w->nfrontier ? dam_json_num(w->marginal[k])
+                                                 : json_null());
+        json_array_append_new(fr, e);
+    }
+    json_object_set_new(o, "frontier", fr);
     return o;
 }

@@ -213,6 +213,37 @@ static int fill(dam_whatif_row *row, const dam_whatif_options *opt,
     return DAM_OK;
 }
 
+/* The cost-quality frontier of the options whose quality effect is known,
+ * and the marginal return on compute along it (model/quality.c). */
+static void frontier(dam_whatif *w, int hib)
+{
+    dam_quality_point pts[DAM_WHATIF_MAX];
+    int map[DAM_WHATIF_MAX];
+    size_t n = 0;
+    for (int i = 0; i < w->nrows; i++) {
+        const dam_whatif_row *r = &w->rows[i];
+        double c = dam_quality_cost_in(&r->cost, w->measure);
+        if (r->verdict == DAM_VERDICT_FAILED || r->quality_unknown ||
+            !(c > 0.0) || !isfinite(r->quality))
+            continue;
+        snprintf(pts[n].label, sizeof pts[n].label, "%.63s", r->name);
+        pts[n].cost = c;
+        pts[n].quality = r->quality;
+        map[n++] = i;
+    }
+    size_t idx[DAM_WHATIF_MAX];
+    size_t nf = n ? dam_quality_pareto(pts, n, hib, idx) : 0;
+    w->nfrontier = (int)nf;
+    for (size_t k = 0; k < nf; k++) {
+        w->frontier[k] = map[idx[k]];
+        w->marginal[k] = 0.0;
+        if (k + 1 < nf)
+            dam_quality_roc(pts[idx[k]].quality, pts[idx[k]].cost,
+                            pts[idx[k + 1]].quality, pts[idx[k + 1]].cost,
+                            hib, &w->marginal[k], NULL);
+    }
+}
+
 static void name_of(dam_whatif_row *row, const dam_lever *lv)
 {
     snprintf(row->name, sizeof row->name, "%s", lv->name);
@@ -332,6 +363,7 @@ int dam_whatif_run(const dam_scenario *base, const dam_lever *extra,
             judge(b, row, opt->measure);
         }
     }
+    frontier(w, base->quality.higher_is_better);
     dam_free(all);
     return DAM_OK;
 }

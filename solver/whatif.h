@@ -64,6 +64,12 @@ typedef struct dam_whatif {
     int nrows;
     dam_whatif_row rows[DAM_WHATIF_MAX]; /* rows[0] is the baseline */
     dam_quality_measure measure;         /* cost measure of RoC */
+    /* The cost-quality frontier (options no other beats on both), in
+     * increasing cost, and the marginal return on compute between
+     * successive options on it: quality gained per unit of measure. */
+    int nfrontier;
+    int frontier[DAM_WHATIF_MAX];        /* row indices */
+    double marginal[DAM_WHATIF_MAX];     /* marginal[i]: frontier i -> i+1 */
 } dam_whatif;
 
 /* How to solve one scenario: fills r from s; DAM_OK or an error code. */
