@@ -152,15 +152,31 @@ static int run_one(dam_cli *c, const char *path)
     }
     if (rc == 0) {
         dam_diagnose(s, r, d);
+        dam_uncertainty *u = NULL;
+        if (s->nuncertain > 0) {
+            u = dam_malloc(sizeof *u);
+            dam_error e;
+            if (dam_uncertainty_run(s, DAM_UNCERTAINTY_SAMPLES, s->seed, u,
+                                    &e) != DAM_OK) {
+                dam_free(u);
+                u = NULL;
+            }
+        }
         dam_buf b = {0};
         if (c->json) {
             json_t *o = json_object();
             json_object_set_new(o, "scenario", dam_json_scenario(s));
             json_object_set_new(o, "result", dam_json_result(s, r, d));
+            if (u)
+                json_object_set_new(o, "uncertainty",
+                                    dam_json_uncertainty(s, u));
             dam_json_dump(&b, o);
         } else {
             dam_text_run(&b, s, r, d);
+            if (u)
+                dam_text_uncertainty(&b, s, u);
         }
+        dam_free(u);
         rc = dam_cli_emit(c, &b);
         dam_buf_free(&b);
         if (rc == 0 && want_charts(c)) {

@@ -9,6 +9,7 @@
 #include "model/alloc.h"
 #include "model/lever.h"
 #include "render/whatif.h"
+#include "solver/uncertainty.h"
 
 static const char whatif_help[] =
     "usage: damsim whatif SCENARIO.cfg [--lever KEY=VALUE ...] [--combine "
@@ -58,6 +59,7 @@ int dam_cli_whatif_solve(dam_cli *c, const char *path, dam_whatif *w)
     memset(&opt, 0, sizeof opt);
     dam_cli_solver(c, &opt.solve, &opt.solve_ctx);
     opt.measure = DAM_QUALITY_USD;
+    opt.uncertainty_samples = DAM_UNCERTAINTY_SAMPLES;
     if (rc == 0 && c->cost_measure &&
         dam_quality_measure_parse(c->cost_measure, &opt.measure) != 0) {
         fprintf(stderr, "damsim: --cost takes gpu-hours, usd or kwh, got "

@@ -46,6 +46,8 @@ typedef enum {
 typedef struct ld {
     dam_diag *d;      /* where problems go */
     const char *file; /* file name for messages */
+    dam_scenario *scen; /* the scenario being read (NULL for catalogs): its
+                         * doubles may be given as distributions */
 } ld;
 
 static int line_of(const config_setting_t *s)
@@ -171,9 +173,118 @@ static int in_range(double v, range r)
     }
 }
 
+static int get_num(ld *L, const config_setting_t *g, const char *key,
+                   const char *where, int required, range r, double scale,
+                   double *out);
+static int get_choice(ld *L, const config_setting_t *g, const char *key,
+                      const char *where, int required,
+                      const char *const *names, int *out);
+
+/* Bounds of a range class, for keeping samples inside it. */
+static void range_bounds(range r, double *lo, double *hi)
+{
+    *lo = -HUGE_VAL;
+    *hi = HUGE_VAL;
+    switch (r) {
+    case R_POS: *lo = 1e-300; break;
+    case R_NONNEG: *lo = 0.0; break;
+    case R_UNIT: *lo = 1e-6; *hi = 1.0; break;
+    case R_FRAC: *lo = 0.0; *hi = 1.0 - 1e-9; break;
+    case R_GE1: *lo = 1.0; break;
+    default: break;
+    }
+}
+
+static const char *const unc_keys[] = {"dist", "min", "max", "mode", "mean",
+                                       "sd", "cv", NULL};
+static const char *const unc_kinds[] = {"uniform", "normal", "lognormal",
+                                        "triangular", NULL};
+
 /*
- * A number: int or float accepted. On success *out = value * scale and 1 is
- * returned; 0 when absent (error if required) or wrong.
+ * A number given as a distribution: { dist = "uniform"; min = ..; max = ..; }
+ * (or normal mean/sd, lognormal mean/cv, triangular min/mode/max). The
+ * scenario field gets the mean; the input is recorded so that run and
+ * whatif can sample it. Only scenario doubles may be uncertain.
+ */
+static int get_uncertain(ld *L, config_setting_t *s, const char *full,
+                         range r, double scale, double *out)
+{
+    int line = line_of(s);
+    dam_scenario *sc = L->scen;
+    if (!sc || (char *)out < (char *)sc ||
+        (char *)out >= (char *)(sc + 1)) {
+        dam_diag_error(L->d, L->file, line,
+                       "'%s' must be a number (distributions are allowed "
+                       "only for scenario inputs)",
+                       full);
+        return 0;
+    }
+    if (sc->nuncertain >= DAM_MAX_UNCERTAIN) {
+        dam_diag_error(L->d, L->file, line,
+                       "at most %d inputs may be distributions",
+                       DAM_MAX_UNCERTAIN);
+        return 0;
+    }
+    check_keys(L, s, unc_keys, full);
+    int k = 0;
+    if (!get_choice(L, s, "dist", full, 1, unc_kinds, &k))
+        return 0;
+    dam_uncertain u;
+    memset(&u, 0, sizeof u);
+    snprintf(u.key, sizeof u.key, "%s", full);
+    u.offset = (size_t)((char *)out - (char *)sc);
+    u.kind = (dam_uncertain_kind)k;
+    u.line = line;
+    u.scale = scale;
+    range_bounds(r, &u.lo, &u.hi);
+    int ok = 1;
+    switch (u.kind) {
+    case DAM_UNCERTAIN_UNIFORM:
+        ok &= get_num(L, s, "min", full, 1, r, scale, &u.a);
+        ok &= get_num(L, s, "max", full, 1, r, scale, &u.b);
+        if (ok && !(u.b > u.a)) {
+            dam_diag_error(L->d, L->file, line,
+                           "'%s': max must be greater than min", full);
+            return 0;
+        }
+        break;
+    case DAM_UNCERTAIN_TRIANGULAR:
+        ok &= get_num(L, s, "min", full, 1, r, scale, &u.a);
+        ok &= get_num(L, s, "mode", full, 1, r, scale, &u.b);
+        ok &= get_num(L, s, "max", full, 1, r, scale, &u.c);
+        if (ok && !(u.a <= u.b && u.b <= u.c && u.c > u.a)) {
+            dam_diag_error(L->d, L->file, line,
+                           "'%s': need min <= mode <= max and min < max",
+                           full);
+            return 0;
+        }
+        break;
+    case DAM_UNCERTAIN_NORMAL:
+        ok &= get_num(L, s, "mean", full, 1, r, scale, &u.a);
+        ok &= get_num(L, s, "sd", full, 1, R_POS, scale, &u.b);
+        break;
+    case DAM_UNCERTAIN_LOGNORMAL:
+        ok &= get_num(L, s, "mean", full, 1, R_POS, scale, &u.a);
+        ok &= get_num(L, s, "cv", full, 1, R_POS, 1.0, &u.b);
+        break;
+    }
+    if (!ok)
+        return 0;
+    *out = dam_uncertain_mean(&u);
+    if (!in_range(*out / scale, r)) {
+        dam_diag_error(L->d, L->file, line,
+                       "'%s': the mean %g is not %s", full, *out / scale,
+                       range_text(r));
+        return 0;
+    }
+    sc->uncertain[sc->nuncertain++] = u;
+    return 1;
+}
+
+/*
+ * A number: int or float accepted, or (in a scenario) a distribution. On
+ * success *out = value * scale and 1 is returned; 0 when absent (error if
+ * required) or wrong.
  */
 static int get_num(ld *L, const config_setting_t *g, const char *key,
                    const char *where, int required, range r, double scale,
@@ -193,6 +304,8 @@ static int get_num(ld *L, const config_setting_t *g, const char *key,
     case CONFIG_TYPE_FLOAT:
         v = config_setting_get_float(s);
         break;
+    case CONFIG_TYPE_GROUP:
+        return get_uncertain(L, s, full, r, scale, out);
     default:
         dam_diag_error(L->d, L->file, line_of(s),
                        "'%s' must be a number, got %s", full, type_name(s));
@@ -560,7 +673,7 @@ static int load_list(const char *path, const char *text, const char *key,
     config_t cfg;
     if (read_config(&cfg, path, text, d) != DAM_OK)
         return DAM_EINPUT;
-    ld L = {d, path};
+    ld L = {d, path, NULL};
     int before = d->nerr;
     const config_setting_t *root = config_root_setting(&cfg);
     const char *const top[] = {key, NULL};
@@ -1374,7 +1487,7 @@ int dam_scenario_load(dam_scenario *s, const char *path, const char *text,
     snprintf(s->file, sizeof s->file, "%s", path);
     if (read_config(&cfg, path, text, d) != DAM_OK)
         return DAM_EINPUT;
-    ld L = {d, path};
+    ld L = {d, path, s};
     int before = d->nerr;
     const config_setting_t *root = config_root_setting(&cfg);
     check_keys(&L, root, top_keys, "");

@@ -2,6 +2,7 @@
 /* scenario.c: names of the scenario's enumerations and derived sizes. */
 #include "model/scenario.h"
 
+#include <gsl/gsl_cdf.h>
 #include <math.h>
 #include <string.h>
 
@@ -87,4 +88,63 @@ double dam_scenario_steps_per_epoch(const dam_scenario *s)
 double dam_scenario_peak(const dam_scenario *s)
 {
     return s->machine.gpu.peak[s->workload.precision];
+}
+
+const char *dam_uncertain_kind_name(dam_uncertain_kind k)
+{
+    switch (k) {
+    case DAM_UNCERTAIN_UNIFORM: return "uniform";
+    case DAM_UNCERTAIN_NORMAL: return "normal";
+    case DAM_UNCERTAIN_LOGNORMAL: return "lognormal";
+    case DAM_UNCERTAIN_TRIANGULAR: return "triangular";
+    }
+    return "?";
+}
+
+double dam_uncertain_mean(const dam_uncertain *u)
+{
+    switch (u->kind) {
+    case DAM_UNCERTAIN_UNIFORM: return 0.5 * (u->a + u->b);
+    case DAM_UNCERTAIN_TRIANGULAR: return (u->a + u->b + u->c) / 3.0;
+    default: return u->a;
+    }
+}
+
+double dam_uncertain_quantile(const dam_uncertain *u, double q)
+{
+    double v;
+    switch (u->kind) {
+    case DAM_UNCERTAIN_UNIFORM:
+        v = u->a + (u->b - u->a) * q;
+        break;
+    case DAM_UNCERTAIN_NORMAL:
+        v = u->a + u->b * gsl_cdf_ugaussian_Pinv(q);
+        break;
+    case DAM_UNCERTAIN_LOGNORMAL: {
+        /* mean m and cv: sigma^2 = ln(1 + cv^2), mu = ln m - sigma^2 / 2 */
+        double s2 = log1p(u->b * u->b);
+        v = exp(log(u->a) - 0.5 * s2 + sqrt(s2) * gsl_cdf_ugaussian_Pinv(q));
+        break;
+    }
+    case DAM_UNCERTAIN_TRIANGULAR: {
+        double a = u->a, m = u->b, b = u->c;
+        double f = (m - a) / (b - a);
+        v = q < f ? a + sqrt(q * (b - a) * (m - a))
+                  : b - sqrt((1.0 - q) * (b - a) * (b - m));
+        break;
+    }
+    default:
+        v = u->a;
+    }
+    return v;
+}
+
+void dam_uncertain_set(dam_scenario *s, int i, double v)
+{
+    const dam_uncertain *u = &s->uncertain[i];
+    if (v < u->lo)
+        v = u->lo;
+    if (v > u->hi)
+        v = u->hi;
+    memcpy((char *)s + u->offset, &v, sizeof v);
 }

@@ -245,6 +245,29 @@ typedef struct dam_lever {
 /* Initialise an op of a kind with every field "unset". */
 void dam_lever_op_init(dam_lever_op *op, dam_lever_kind kind);
 
+/* An input given as a distribution instead of a number (SCENARIO.md):
+ * "run" and "whatif" sample it and report intervals. */
+typedef enum {
+    DAM_UNCERTAIN_UNIFORM = 0, /* a = min, b = max */
+    DAM_UNCERTAIN_NORMAL,      /* a = mean, b = standard deviation */
+    DAM_UNCERTAIN_LOGNORMAL,   /* a = mean, b = coefficient of variation */
+    DAM_UNCERTAIN_TRIANGULAR   /* a = min, b = mode, c = max */
+} dam_uncertain_kind;
+
+const char *dam_uncertain_kind_name(dam_uncertain_kind k);
+
+typedef struct dam_uncertain {
+    char key[64];             /* "workload.efficiency" */
+    size_t offset;            /* byte offset of the double in dam_scenario */
+    dam_uncertain_kind kind;
+    double a, b, c;           /* parameters, SI (see the kinds) */
+    double lo, hi;            /* samples are kept inside [lo, hi] (the key's range) */
+    double scale;             /* SI per unit of the key (1e-3 for _ms): for display */
+    int line;                 /* line in the scenario file */
+} dam_uncertain;
+
+#define DAM_MAX_UNCERTAIN 16
+
 /* The whole scenario. */
 typedef struct dam_scenario {
     char file[256];           /* where it was loaded from ("<embedded>" for the default) */
@@ -262,7 +285,17 @@ typedef struct dam_scenario {
     int nlevers;
     dam_lever levers[DAM_MAX_LEVERS];
     char applied[256];        /* names of levers applied so far, "" for a baseline */
+    int nuncertain;           /* inputs given as distributions */
+    dam_uncertain uncertain[DAM_MAX_UNCERTAIN]; /* their values above are the means */
 } dam_scenario;
+
+/* The value of uncertain input u at quantile q in (0, 1). */
+double dam_uncertain_quantile(const dam_uncertain *u, double q);
+/* The mean of uncertain input u. */
+double dam_uncertain_mean(const dam_uncertain *u);
+/* Set input i of s to v (kept inside its range); s must be the scenario the
+ * input belongs to (or a copy of it). */
+void dam_uncertain_set(dam_scenario *s, int i, double v);
 
 /* Total GPUs (gpus_per_node * nodes). */
 int dam_scenario_gpus(const dam_scenario *s);

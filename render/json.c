@@ -318,3 +318,57 @@ void dam_json_dump(dam_buf *b, json_t *v)
     }
     json_decref(v);
 }
+
+static json_t *interval_json(const dam_interval *iv)
+{
+    json_t *o = json_object();
+    NUM(o, "p05", iv->lo);
+    NUM(o, "p50", iv->median);
+    NUM(o, "p95", iv->hi);
+    return o;
+}
+
+json_t *dam_json_uncertainty(const dam_scenario *s, const dam_uncertainty *u)
+{
+    json_t *o = json_object();
+    INT(o, "samples", u->samples);
+    json_t *in = json_array();
+    for (int i = 0; i < s->nuncertain; i++) {
+        const dam_uncertain *x = &s->uncertain[i];
+        json_t *e = json_object();
+        STR(e, "key", x->key);
+        STR(e, "dist", dam_uncertain_kind_name(x->kind));
+        /* parameters in the key's own unit (cv is a ratio) */
+        double sc = x->scale > 0.0 ? x->scale : 1.0;
+        NUM(e, "a", x->a / sc);
+        NUM(e, "b", x->kind == DAM_UNCERTAIN_LOGNORMAL ? x->b : x->b / sc);
+        if (x->kind == DAM_UNCERTAIN_TRIANGULAR)
+            NUM(e, "c", x->c / sc);
+        INT(e, "line", x->line);
+        json_array_append_new(in, e);
+    }
+    json_object_set_new(o, "inputs", in);
+    json_object_set_new(o, "step_s", interval_json(&u->step));
+    json_object_set_new(o, "run_s", interval_json(&u->run_time));
+    json_object_set_new(o, "throughput", interval_json(&u->throughput));
+    json_object_set_new(o, "cost_usd", interval_json(&u->cost_usd));
+    json_t *pb = json_object();
+    for (int k = 0; k < DAM_BOUND_COUNT; k++)
+        if (u->p_bound[k] > 0.0)
+            NUM(pb, dam_bound_name((dam_bound)k), u->p_bound[k]);
+    json_object_set_new(o, "share_of_samples_bound_by", pb);
+    json_t *tor = json_array();
+    for (int i = 0; i < u->ninputs; i++) {
+        const dam_uncertainty_input *x = &u->inputs[i];
+        json_t *e = json_object();
+        STR(e, "key", x->key);
+        NUM(e, "value_p05", x->value_lo / x->scale);
+        NUM(e, "value_p95", x->value_hi / x->scale);
+        NUM(e, "step_at_p05_s", x->step_lo);
+        NUM(e, "step_at_p95_s", x->step_hi);
+        NUM(e, "swing_s", x->swing);
+        json_array_append_new(tor, e);
+    }
+    json_object_set_new(o, "tornado", tor);
+    return o;
+}

@@ -17,6 +17,10 @@ struct json_t *dam_json_scenario(const dam_scenario *s);
 /* A result and its diagnosis as a JSON object (new reference). */
 struct json_t *dam_json_result(const dam_scenario *s, const dam_result *r,
                                const dam_diagnosis *d);
+/* Intervals over uncertain inputs (new reference). */
+#include "solver/uncertainty.h"
+struct json_t *dam_json_uncertainty(const dam_scenario *s,
+                                    const dam_uncertainty *u);
 /* Serialise a JSON value (indent 2, key order kept) into b and release it. */
 void dam_json_dump(dam_buf *b, struct json_t *v);
 /* A number, or null when not finite. */

@@ -422,3 +422,45 @@ void dam_text_catalog_models(dam_buf *b, const dam_catalog *c)
     dam_buf_printf(b, "\nfwd FLOP per sample (a sample is a sequence of seq "
                       "tokens for language models).\n");
 }
+
+void dam_text_uncertainty(dam_buf *b, const dam_scenario *s,
+                          const dam_uncertainty *u)
+{
+    char t1[48], t2[48], t3[48];
+    dam_buf_printf(b, "\nUncertain inputs (%d, %d analytic samples; 90 %% "
+                      "intervals)\n",
+                   s->nuncertain, u->samples);
+    dam_fmt_time(t1, sizeof t1, u->step.lo);
+    dam_fmt_time(t2, sizeof t2, u->step.median);
+    dam_fmt_time(t3, sizeof t3, u->step.hi);
+    dam_buf_printf(b, "  step            %s to %s (median %s)\n", t1, t3, t2);
+    if (s->mode != DAM_MODE_SERVING) {
+        dam_fmt_time(t1, sizeof t1, u->run_time.lo);
+        dam_fmt_time(t3, sizeof t3, u->run_time.hi);
+        dam_buf_printf(b, "  time to train   %s to %s\n", t1, t3);
+        if (u->cost_usd.hi > 0.0)
+            dam_buf_printf(b, "  cost            $%.0f to $%.0f\n",
+                           u->cost_usd.lo, u->cost_usd.hi);
+    }
+    dam_buf_printf(b, "  binds           ");
+    int first = 1;
+    for (int k = 0; k < DAM_BOUND_COUNT; k++)
+        if (u->p_bound[k] > 0.0) {
+            dam_buf_printf(b, "%s%s %.0f %%", first ? "" : ", ",
+                           dam_bound_name((dam_bound)k), u->p_bound[k] * 100);
+            first = 0;
+        }
+    dam_buf_printf(b, " of samples\n  Which assumption matters most (step "
+                      "with each input at its 5th and 95th percentile):\n");
+    for (int i = 0; i < u->ninputs; i++) {
+        const dam_uncertainty_input *in = &u->inputs[i];
+        dam_fmt_time(t1, sizeof t1, in->step_lo);
+        dam_fmt_time(t2, sizeof t2, in->step_hi);
+        dam_fmt_time(t3, sizeof t3, in->swing);
+        dam_buf_printf(b, "    %-34s %-10s %10.4g .. %-10.4g -> %s .. %s "
+                          "(swing %s)\n",
+                       in->key, dam_uncertain_kind_name(in->kind),
+                       in->value_lo / in->scale, in->value_hi / in->scale, t1,
+                       t2, t3);
+    }
+}

@@ -13,6 +13,10 @@ void dam_text_run(dam_buf *b, const dam_scenario *s, const dam_result *r,
 /* The one-sentence answer to the scenario's question, into buf. */
 void dam_text_answer(char *buf, size_t n, const dam_scenario *s,
                      const dam_result *r, const dam_diagnosis *d);
+/* Intervals over the uncertain inputs and the tornado of their swings. */
+#include "solver/uncertainty.h"
+void dam_text_uncertainty(dam_buf *b, const dam_scenario *s,
+                          const dam_uncertainty *u);
 /* `damsim catalog gpus` / `models`. */
 void dam_text_catalog_gpus(dam_buf *b, const dam_catalog *c);
 void dam_text_catalog_models(dam_buf *b, const dam_catalog *c);

@@ -185,6 +185,20 @@ void dam_whatif_text(dam_buf *b, const dam_whatif *w)
                 dam_buf_printf(b, "\n");
         }
     }
+    if (w->nrows > 1 && w->rows[1].has_interval) {
+        dam_buf_printf(b, "\nOver the uncertain inputs (%d of them; analytic, "
+                          "the same draws for every option):\n",
+                       s->nuncertain);
+        for (int i = 1; i < w->nrows; i++) {
+            const dam_whatif_row *r = &w->rows[i];
+            if (!r->has_interval)
+                continue;
+            dam_buf_printf(b, "  %-28.28s speed-up %.2fx to %.2fx (90 %%), "
+                              "at least 2 %% faster in %.0f %% of draws\n",
+                           r->name, r->speedup_lo, r->speedup_hi,
+                           r->p_faster * 100.0);
+        }
+    }
     dam_buf_printf(b, "\nWhy\n");
     for (int i = 1; i < w->nrows; i++) {
         const dam_whatif_row *r = &w->rows[i];
@@ -265,6 +279,14 @@ struct json_t *dam_whatif_json(const dam_whatif *w)
         json_object_set_new(e, "levers_applied",
                             json_string(r->scenario.applied));
         json_object_set_new(e, "speedup", dam_json_num(r->speedup));
+        if (r->has_interval) {
+            json_t *iv = json_object();
+            json_object_set_new(iv, "p05", dam_json_num(r->speedup_lo));
+            json_object_set_new(iv, "p95", dam_json_num(r->speedup_hi));
+            json_object_set_new(iv, "share_of_draws_faster",
+                                dam_json_num(r->p_faster));
+            json_object_set_new(e, "speedup_over_uncertain_inputs", iv);
+        }
         json_object_set_new(e, "step_change", dam_json_num(r->step_change));
         json_object_set_new(e, "run_change", dam_json_num(r->run_change));
         json_t *c = json_object();

@@ -58,6 +58,12 @@ typedef struct dam_whatif_row {
     char why[320];              /* the verdict in a sentence, with numbers */
     char anti_pattern[DAM_DIAG_TEXT]; /* for wasted levers: the trap's name */
     char error[1024];           /* for failed levers: the message */
+    /* Over the scenario's uncertain inputs (analytic, common draws for
+     * every option): the 90 % interval of the speed-up and the share of
+     * draws in which the option is at least 2 % faster. */
+    int has_interval;
+    double speedup_lo, speedup_hi;
+    double p_faster;
 } dam_whatif_row;
 
 typedef struct dam_whatif {
@@ -82,6 +88,7 @@ typedef struct dam_whatif_options {
     dam_quality_measure measure;/* cost measure for RoC */
     const char *combine[DAM_MAX_LEVERS]; /* lever names to combine, in order */
     int ncombine;               /* 0: combine every lever that works (if >= 2) */
+    int uncertainty_samples;    /* draws over uncertain inputs (0: none) */
 } dam_whatif_options;
 
 /*

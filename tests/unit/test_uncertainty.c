@@ -1,0 +1,154 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * test_uncertainty.c: inputs given as distributions. The loader keeps the
+ * mean as the value and records the input; quantiles follow each
+ * distribution's inverse CDF; the Monte Carlo interval brackets the nominal
+ * step, is reproducible for a seed, and the tornado names the input; the
+ * what-if's paired intervals agree with its verdicts.
+ */
+#include <gsl/gsl_errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "check.h"
+#include "model/alloc.h"
+#include "model/loader.h"
+#include "solver/analytic.h"
+#include "solver/uncertainty.h"
+#include "solver/whatif.h"
+
+static const char base_text[] =
+    "scenario: { name = \"u\"; question = \"q?\"; mode = \"training\"; };\n"
+    "machine: { gpu = \"A100-SXM4-80GB\"; gpus_per_node = 1;\n"
+    "  host: { cpu_cores = 16; pcie_gbs = 25.0; };\n"
+    "  storage: { read_gbs = 10.0; }; };\n"
+    "workload: { model = \"resnet50\"; precision = \"bf16\"; batch_size = 256;\n"
+    "  efficiency = %s; };\n"
+    "data: { samples = 1.0e6; decode_ms = %s; };\n"
+    "pipeline: { loader_workers = 8; };\n";
+
+static int load_text(dam_catalog *cat, const char *eta, const char *decode,
+                     dam_scenario *s, dam_diag *d)
+{
+    char text[2048];
+    snprintf(text, sizeof text, base_text, eta, decode);
+    dam_diag_init(d);
+    return dam_scenario_load(s, "u.cfg", text, cat, d);
+}
+
+int main(void)
+{
+    gsl_set_error_handler_off();
+    dam_catalog cat = {0};
+    dam_test_catalog(&cat);
+    dam_scenario *s = dam_malloc(sizeof *s);
+    dam_diag d;
+
+    dam_check_int(load_text(&cat,
+                            "{ dist = \"uniform\"; min = 0.3; max = 0.5; }",
+                            "{ dist = \"triangular\"; min = 2.0; mode = 4.0; "
+                            "max = 9.0; }",
+                            s, &d),
+                  DAM_OK, "distributions load");
+    dam_diag_free(&d);
+    dam_check_int(s->nuncertain, 2, "two uncertain inputs recorded");
+    dam_check_rel(s->workload.eta, 0.4, 1e-12, "uniform: the value is the mean");
+    dam_check_rel(s->data.decode_s, 5e-3, 1e-12,
+                  "triangular: the mean (2 + 4 + 9) / 3 ms, in seconds");
+    const dam_uncertain *ue = &s->uncertain[0], *ud = &s->uncertain[1];
+    dam_check_str(ue->key, "workload.efficiency", "the input's key");
+    dam_check_rel(dam_uncertain_quantile(ue, 0.05), 0.31, 1e-12,
+                  "uniform 5th percentile");
+    /* triangular(2, 4, 9) ms: F(mode) = 2/7; q = 0.5 is right of the mode:
+     * x = 9 - sqrt(0.5 * 7 * 5) */
+    dam_check_rel(dam_uncertain_quantile(ud, 0.5),
+                  (9.0 - sqrt(0.5 * 7.0 * 5.0)) * 1e-3, 1e-12,
+                  "triangular median by its inverse CDF");
+    dam_check_rel(dam_uncertain_quantile(ud, 0.1),
+                  (2.0 + sqrt(0.1 * 7.0 * 2.0)) * 1e-3, 1e-12,
+                  "triangular 10th percentile (left of the mode)");
+    dam_uncertain ln = {0};
+    ln.kind = DAM_UNCERTAIN_LOGNORMAL;
+    ln.a = 2.0;
+    ln.b = 0.5;
+    dam_check_rel(dam_uncertain_quantile(&ln, 0.5), 2.0 / sqrt(1.25), 1e-9,
+                  "lognormal median = mean / sqrt(1 + cv^2)");
+    dam_uncertain nm = {0};
+    nm.kind = DAM_UNCERTAIN_NORMAL;
+    nm.a = 3.0;
+    nm.b = 1.0;
+    dam_check_rel(dam_uncertain_quantile(&nm, 0.975), 3.0 + 1.959963985, 1e-8,
+                  "normal 97.5th percentile");
+    dam_scenario *x = dam_malloc(sizeof *x);
+    *x = *s;
+    dam_uncertain_set(x, 0, 1.7);
+    dam_check_rel(x->workload.eta, 1.0, 1e-12,
+                  "a sample is kept inside the key's range (eta <= 1)");
+
+    /* Monte Carlo: intervals bracket the nominal, reproducibly. */
+    dam_result r;
+    dam_analytic_solve(s, &r);
+    dam_uncertainty u1, u2;
+    dam_error e;
+    dam_check_int(dam_uncertainty_run(s, 300, 7, &u1, &e), DAM_OK,
+                  "Monte Carlo runs");
+    dam_check(u1.step.lo < r.step && r.step < u1.step.hi,
+              "the 90 %% interval %.4g..%.4g brackets the nominal step %.4g",
+              u1.step.lo, u1.step.hi, r.step);
+    dam_uncertainty_run(s, 300, 7, &u2, &e);
+    dam_check(memcmp(&u1, &u2, sizeof u1) == 0,
+              "the same seed gives the same intervals");
+    dam_check(u1.ninputs == 2 && u1.inputs[0].swing >= u1.inputs[1].swing,
+              "the tornado is sorted by swing (%s first)", u1.inputs[0].key);
+    double share = 0.0;
+    for (int k = 0; k < DAM_BOUND_COUNT; k++)
+        share += u1.p_bound[k];
+    dam_check_rel(share, 1.0, 1e-9, "bound shares add up to one");
+
+    /* Errors. */
+    dam_check_int(load_text(&cat, "{ dist = \"uniform\"; min = 0.5; max = 0.3; }",
+                            "5.0", s, &d),
+                  DAM_EINPUT, "max below min is an input error");
+    dam_check(d.n > 0 && strstr(d.items[0].msg, "max must be greater"),
+              "it says so: %s", d.n ? d.items[0].msg : "");
+    dam_diag_free(&d);
+    dam_check_int(load_text(&cat, "{ dist = \"gamma\"; mean = 0.4; }", "5.0",
+                            s, &d),
+                  DAM_EINPUT, "an unknown distribution is an input error");
+    dam_diag_free(&d);
+    dam_check_int(load_text(&cat, "{ dist = \"uniform\"; min = 0.5; max = 1.5; }",
+                            "5.0", s, &d),
+                  DAM_EINPUT, "a distribution outside the key's range is an "
+                              "input error");
+    dam_diag_free(&d);
+
+    /* The what-if's paired intervals on the flagship. */
+    dam_check_int(dam_test_scenario("resnet50-dgx-a100.cfg", &cat, s), DAM_OK,
+                  "flagship loads");
+    dam_check(s->nuncertain == 1, "the flagship's decode time is a range");
+    dam_whatif *w = dam_malloc(sizeof *w);
+    dam_whatif_options opt;
+    memset(&opt, 0, sizeof opt);
+    opt.uncertainty_samples = 200;
+    dam_check_int(dam_whatif_run(s, NULL, 0, &cat, &opt, w, &e), DAM_OK,
+                  "what-if with intervals");
+    for (int i = 1; i < w->nrows; i++) {
+        const dam_whatif_row *row = &w->rows[i];
+        if (strcmp(row->name, "H100") == 0)
+            dam_check(row->has_interval && row->p_faster < 0.05,
+                      "H100 is faster in almost no draw (%.0f %%)",
+                      row->p_faster * 100);
+        if (strcmp(row->name, "more workers") == 0)
+            dam_check(row->has_interval && row->p_faster > 0.95 &&
+                          row->speedup_lo > 1.0,
+                      "more workers is faster in nearly every draw (%.0f %%, "
+                      "%.2fx..%.2fx)",
+                      row->p_faster * 100, row->speedup_lo, row->speedup_hi);
+    }
+    dam_free(w);
+    dam_free(x);
+    dam_free(s);
+    dam_catalog_free(&cat);
+    return dam_check_done();
+}
