@@ -21,6 +21,7 @@
 #include <math.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -804,7 +805,7 @@ static const char *const optimizers[] = {"adam", "sgd", NULL};
 static const char *const data_keys[] = {
     "samples", "raw_bytes_per_sample", "input_bytes_per_sample", "decode_ms",
     "decode_cv", "decode_dist", "epochs", "decode_on_gpu", "gpu_decode_ms",
-    "sharded", "shard_mb", "tokens", NULL};
+    "sharded", "shard_mb", "tokens", "decode_samples_file", NULL};
 static const char *const dists[] = {"deterministic", "exponential",
                                     "lognormal", "uniform", "normal", NULL};
 static const char *const pipeline_keys[] = {
@@ -1296,6 +1297,72 @@ static void load_workload(ld *L, const config_setting_t *root,
     }
 }
 
+/*
+ * Measured decode times, one per line in milliseconds ('#' starts a
+ * comment), for the empirical distribution: the simulator resamples them.
+ * Errors name the samples file and its line.
+ */
+static void load_decode_samples(ld *L, const config_setting_t *at,
+                                const char *name, dam_scenario *s)
+{
+    char path[512];
+    relative_to(path, sizeof path, L->file, name);
+    FILE *fp = fopen(path, "r");
+    if (!fp) {
+        dam_diag_error(L->d, L->file, line_of(at),
+                       "cannot read the decode samples \"%s\"", path);
+        return;
+    }
+    dam_data *d = &s->data;
+    char buf[256];
+    int line = 0, errs = 0;
+    d->ndecode_samples = 0;
+    while (fgets(buf, sizeof buf, fp)) {
+        line++;
+        char *hash = strchr(buf, '#');
+        if (hash)
+            *hash = '\0';
+        char *p = buf;
+        while (*p == ' ' || *p == '\t')
+            p++;
+        if (*p == '\0' || *p == '\n' || *p == '\r')
+            continue;
+        char *end;
+        double v = strtod(p, &end);
+        while (*end == ' ' || *end == '\t' || *end == '\n' || *end == '\r')
+            end++;
+        if (end == p || *end || !isfinite(v) || v < 0.0) {
+            dam_diag_error(L->d, path, line,
+                           "expected a decode time in ms (>= 0), got \"%.40s\"",
+                           p);
+            if (++errs >= 10)
+                break;
+            continue;
+        }
+        if (d->ndecode_samples >= DAM_MAX_DECODE_SAMPLES) {
+            dam_diag_error(L->d, path, line,
+                           "more than %d decode samples", DAM_MAX_DECODE_SAMPLES);
+            break;
+        }
+        d->decode_samples[d->ndecode_samples++] = v * MS;
+    }
+    fclose(fp);
+    if (errs || d->ndecode_samples == 0) {
+        if (!errs)
+            dam_diag_error(L->d, path, 0, "no decode samples in the file");
+        return;
+    }
+    double sum = 0.0, sq = 0.0;
+    for (int i = 0; i < d->ndecode_samples; i++)
+        sum += d->decode_samples[i];
+    double mean = sum / d->ndecode_samples;
+    for (int i = 0; i < d->ndecode_samples; i++)
+        sq += (d->decode_samples[i] - mean) * (d->decode_samples[i] - mean);
+    d->decode_dist = DAM_DIST_EMPIRICAL;
+    d->decode_s = mean;
+    d->decode_cv = mean > 0.0 ? sqrt(sq / d->ndecode_samples) / mean : 0.0;
+}
+
 static void load_data(ld *L, const config_setting_t *root, dam_scenario *s,
                       int required)
 {
@@ -1324,6 +1391,10 @@ static void load_data(ld *L, const config_setting_t *root, dam_scenario *s,
     get_bool(L, d, "sharded", "data", 0, &dt->sharded);
     get_num(L, d, "shard_mb", "data", 0, R_POS, MB, &dt->shard_bytes);
     get_num(L, d, "tokens", "data", 0, R_POS, 1.0, &s->quality.tokens);
+    char f[256];
+    if (get_str(L, d, "decode_samples_file", "data", 0, f, sizeof f))
+        load_decode_samples(L, member(L, d, "decode_samples_file", "", 0), f,
+                            s);
 }
 
 static void load_pipeline(ld *L, const config_setting_t *root,

@@ -102,6 +102,8 @@ typedef struct dam_workload {
                                * 3 + parameters (Rajbhandari et al. 2020) */
 } dam_workload;
 
+#define DAM_MAX_DECODE_SAMPLES 1024
+
 /* The input data and its epoch structure (training and inference). */
 typedef struct dam_data {
     double samples;           /* samples per epoch */
@@ -115,6 +117,8 @@ typedef struct dam_data {
     double gpu_decode_s;      /* GPU seconds per sample when decode_on_gpu */
     int sharded;              /* 1: sequential shards (one latency per shard, not per file) */
     double shard_bytes;       /* bytes per shard when sharded */
+    int ndecode_samples;      /* measured decode times (decode_dist empirical) */
+    double decode_samples[DAM_MAX_DECODE_SAMPLES]; /* s each; resampled by the simulator */
 } dam_data;
 
 /* How the loader, copies and gradient sync overlap. */

@@ -752,15 +752,14 @@ static int constants(struct sim *sm, dam_error *err)
     sm->bwd = sm->fwd * (pf - 1.0);
     sm->opt_t = dam_analytic_optimizer(s);
     sm->cpu_decode = !d->decode_on_gpu && d->decode_s > 0.0;
-    sm->decode = (dam_dist){d->decode_dist, d->decode_s, d->decode_cv, NULL,
-                            0};
+    /* empirical: the measured samples of the scenario, resampled */
+    int emp = d->decode_dist == DAM_DIST_EMPIRICAL;
+    sm->decode = (dam_dist){d->decode_dist, d->decode_s, d->decode_cv,
+                            emp ? d->decode_samples : NULL,
+                            emp ? (size_t)d->ndecode_samples : 0};
     int rc = dam_dist_check(&sm->decode, err);
     if (rc != DAM_OK)
         return rc;
-    if (d->decode_dist == DAM_DIST_EMPIRICAL)
-        return dam_error_set(err, s->file, 0, "'data.decode_dist' "
-                             "empirical is not supported by the training "
-                             "simulation");
     sm->decode_fixed = d->decode_dist == DAM_DIST_DETERMINISTIC ||
                        (d->decode_cv == 0.0 &&
                         d->decode_dist != DAM_DIST_EXPONENTIAL);
