@@ -25,10 +25,8 @@ const char *dam_score_name(dam_score s)
     return "?";
 }
 
-static void line(char (*arr)[DAM_DIAG_TEXT], int *n, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static void line(char (*arr)[DAM_DIAG_TEXT], int *n, const char *fmt, ...)
+void dam_diagnose_add(char (*arr)[DAM_DIAG_TEXT], int *n, const char *fmt,
+                      ...)
 {
     if (*n >= DAM_DIAG_LINES)
         return;
@@ -163,9 +161,12 @@ static void reason(const dam_result *r, dam_lever_kind k, int works, char *buf,
     }
 }
 
-static void score(dam_diagnosis *d, const char *axis, const char *metric,
-                  double v, const char *shown, const char *rule, dam_score s)
+void dam_diagnose_score(dam_diagnosis *d, const char *axis,
+                        const char *metric, double v, const char *shown,
+                        const char *rule, dam_score s)
 {
+    if (d->nscore >= (int)(sizeof d->score / sizeof d->score[0]))
+        return;
     dam_score_row *row = &d->score[d->nscore++];
     snprintf(row->axis, sizeof row->axis, "%s", axis);
     snprintf(row->metric, sizeof row->metric, "%s", metric);
@@ -173,6 +174,30 @@ static void score(dam_diagnosis *d, const char *axis, const char *metric,
     snprintf(row->shown, sizeof row->shown, "%s", shown);
     snprintf(row->rule, sizeof row->rule, "%s", rule);
     row->verdict = s;
+}
+
+void dam_diagnose_score_mfu(dam_diagnosis *d, const dam_result *r)
+{
+    char a[32];
+    snprintf(a, sizeof a, "%.1f %%", r->mfu * 100.0);
+    dam_diagnose_score(d, "Machine", "MFU", r->mfu, a, "investigate < 30 %, strong > 50 %",
+          r->mfu < 0.30   ? DAM_SCORE_INVESTIGATE
+          : r->mfu > 0.50 ? DAM_SCORE_STRONG
+                          : DAM_SCORE_OK);
+}
+
+void dam_diagnose_score_memory(dam_diagnosis *d, const dam_result *r)
+{
+    char a[32];
+    double memfrac = r->memory.capacity > 0.0
+                         ? r->memory.total / r->memory.capacity
+                         : 0.0;
+    snprintf(a, sizeof a, "%.0f %% of HBM", memfrac * 100.0);
+    dam_diagnose_score(d, "Machine", "memory footprint", memfrac, a,
+          "investigate > 100 %, strong < 80 %",
+          memfrac > 1.0   ? DAM_SCORE_INVESTIGATE
+          : memfrac < 0.8 ? DAM_SCORE_STRONG
+                          : DAM_SCORE_OK);
 }
 
 /* A duration for a sentence: "572 ms", "5.02 s", "3.2 us". */
@@ -254,13 +279,13 @@ void dam_diagnose(const dam_scenario *s, const dam_result *r,
         if (r->terms[t] <= 0.0)
             continue;
         ms(b, sizeof b, r->terms[t]);
-        line(d->evidence, &d->nevidence, "%s %s (%.1f %% of the step)",
+        dam_diagnose_add(d->evidence, &d->nevidence, "%s %s (%.1f %% of the step)",
              dam_term_name((dam_term)t), b, r->terms[t] / step * 100.0);
     }
     if (s->mode != DAM_MODE_SERVING) {
         ms(a, sizeof a, r->t_seq);
         ms(b, sizeof b, r->t_pipe);
-        line(d->evidence, &d->nevidence,
+        dam_diagnose_add(d->evidence, &d->nevidence,
              "iron law: %s with nothing overlapped, %s with perfect overlap",
              a, b);
     }
@@ -268,7 +293,7 @@ void dam_diagnose(const dam_scenario *s, const dam_result *r,
     for (int i = 0; i < r->nphases; i++)
         *(r->phases[i].memory_bound ? &nmem : &ncomp) += 1;
     if (r->nphases)
-        line(d->evidence, &d->nevidence,
+        dam_diagnose_add(d->evidence, &d->nevidence,
              "roofline: %d phase%s compute-bound, %d memory-bound at %s on "
              "%s",
              ncomp, ncomp == 1 ? "" : "s", nmem,
@@ -277,61 +302,49 @@ void dam_diagnose(const dam_scenario *s, const dam_result *r,
     /* Scorecard. */
     if (s->mode != DAM_MODE_SERVING) {
         snprintf(a, sizeof a, "%.1f %%", r->io_overhead * 100.0);
-        score(d, "Data", "I/O overhead", r->io_overhead, a,
+        dam_diagnose_score(d, "Data", "I/O overhead", r->io_overhead, a,
               "investigate > 10 %, strong < 1 %",
               r->io_overhead > 0.10   ? DAM_SCORE_INVESTIGATE
               : r->io_overhead < 0.01 ? DAM_SCORE_STRONG
                                       : DAM_SCORE_OK);
     }
-    snprintf(a, sizeof a, "%.1f %%", r->mfu * 100.0);
-    score(d, "Machine", "MFU", r->mfu, a, "investigate < 30 %, strong > 50 %",
-          r->mfu < 0.30   ? DAM_SCORE_INVESTIGATE
-          : r->mfu > 0.50 ? DAM_SCORE_STRONG
-                          : DAM_SCORE_OK);
+    dam_diagnose_score_mfu(d, r);
     double lat_share = r->t_latency / step;
     snprintf(a, sizeof a, "%.1f %%", lat_share * 100.0);
-    score(d, "Algorithm", "launch/overhead share", lat_share, a,
+    dam_diagnose_score(d, "Algorithm", "launch/overhead share", lat_share, a,
           "investigate > 10 %, strong < 2 %",
           lat_share > 0.10   ? DAM_SCORE_INVESTIGATE
           : lat_share < 0.02 ? DAM_SCORE_STRONG
                              : DAM_SCORE_OK);
-    double memfrac = r->memory.capacity > 0.0
-                         ? r->memory.total / r->memory.capacity
-                         : 0.0;
-    snprintf(a, sizeof a, "%.0f %% of HBM", memfrac * 100.0);
-    score(d, "Machine", "memory footprint", memfrac, a,
-          "investigate > 100 %, strong < 80 %",
-          memfrac > 1.0   ? DAM_SCORE_INVESTIGATE
-          : memfrac < 0.8 ? DAM_SCORE_STRONG
-                          : DAM_SCORE_OK);
+    dam_diagnose_score_memory(d, r);
 
     /* Diagnostic matrix: symptoms with their hypotheses. */
     double busy = 1.0 - r->terms[DAM_TERM_DATA] / step -
                   r->terms[DAM_TERM_TRANSFER] / step;
     if (s->mode != DAM_MODE_SERVING && busy < 0.80)
-        line(d->symptoms, &d->nsymptoms,
+        dam_diagnose_add(d->symptoms, &d->nsymptoms,
              "low accelerator utilisation (%.0f %% busy): data/host "
              "starvation; prefetch, parallelise, or cut launches",
              busy * 100.0);
     if (r->terms[DAM_TERM_COMM] > 0.10 * step)
-        line(d->symptoms, &d->nsymptoms,
+        dam_diagnose_add(d->symptoms, &d->nsymptoms,
              "high inter-GPU overhead (%.0f %% exposed all-reduce): bucket "
              "the all-reduce and overlap it with backward",
              r->terms[DAM_TERM_COMM] / step * 100.0);
     if (s->mode == DAM_MODE_TRAINING && r->mfu < 0.30)
-        line(d->symptoms, &d->nsymptoms,
+        dam_diagnose_add(d->symptoms, &d->nsymptoms,
              "high training cost (MFU %.0f %%): reduce the largest loss or "
              "resize",
              r->mfu * 100.0);
     if (!r->memory.fits) {
-        line(d->symptoms, &d->nsymptoms,
+        dam_diagnose_add(d->symptoms, &d->nsymptoms,
              "out of memory: %.1f GB needed, %.1f GB on the GPU (short by "
              "%.1f GB); checkpoint, shard, quantize or shrink the batch",
              r->memory.total / 1e9, r->memory.capacity / 1e9,
              r->memory.shortfall / 1e9);
     }
     if (s->mode == DAM_MODE_SERVING && s->serving.max_batch == 1)
-        line(d->symptoms, &d->nsymptoms,
+        dam_diagnose_add(d->symptoms, &d->nsymptoms,
              "batch size one: launch overhead and serial depth may bind");
 
     /* Levers that work and that are wasted. */

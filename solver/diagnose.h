@@ -60,6 +60,18 @@ typedef struct dam_diagnosis {
     char anti_pattern[DAM_DIAG_TEXT];    /* the trap a wasted lever falls into */
 } dam_diagnosis;
 
+/* Helpers shared by the training and serving diagnoses. */
+/* Append a formatted line to arr (at most DAM_DIAG_LINES lines). */
+void dam_diagnose_add(char (*arr)[DAM_DIAG_TEXT], int *n, const char *fmt,
+                      ...) __attribute__((format(printf, 3, 4)));
+/* Append a scorecard row. */
+void dam_diagnose_score(dam_diagnosis *d, const char *axis,
+                        const char *metric, double v, const char *shown,
+                        const char *rule, dam_score s);
+/* The rows every diagnosis has: MFU, and the memory footprint. */
+void dam_diagnose_score_mfu(dam_diagnosis *d, const dam_result *r);
+void dam_diagnose_score_memory(dam_diagnosis *d, const dam_result *r);
+
 /* Diagnose r (solved from s) into d. */
 void dam_diagnose(const dam_scenario *s, const dam_result *r,
                   dam_diagnosis *d);

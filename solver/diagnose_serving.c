@@ -26,20 +26,6 @@
 #include <stdio.h>
 #include <string.h>
 
-static void add(char (*arr)[DAM_DIAG_TEXT], int *n, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static void add(char (*arr)[DAM_DIAG_TEXT], int *n, const char *fmt, ...)
-{
-    if (*n >= DAM_DIAG_LINES)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(arr[*n], DAM_DIAG_TEXT, fmt, ap);
-    va_end(ap);
-    (*n)++;
-}
-
 /* Milliseconds, 3 significant digits. */
 static double ms(double s)
 {
@@ -112,20 +98,6 @@ dam_bound dam_diagnose_serving_bound(const dam_scenario *s,
                                                     : DAM_BOUND_COMPUTE;
 }
 
-static void score(dam_diagnosis *d, const char *axis, const char *metric,
-                  double v, const char *shown, const char *rule, dam_score s)
-{
-    if (d->nscore >= (int)(sizeof d->score / sizeof d->score[0]))
-        return;
-    dam_score_row *row = &d->score[d->nscore++];
-    snprintf(row->axis, sizeof row->axis, "%s", axis);
-    snprintf(row->metric, sizeof row->metric, "%s", metric);
-    row->value = v;
-    snprintf(row->shown, sizeof row->shown, "%s", shown);
-    snprintf(row->rule, sizeof row->rule, "%s", rule);
-    row->verdict = s;
-}
-
 static void advise(dam_diagnosis *d, dam_lever_kind k, int works,
                    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
@@ -182,34 +154,34 @@ void dam_diagnose_serving(const dam_scenario *s, const dam_result *r,
              ms(slo));
 
     /* Evidence. */
-    add(d->evidence, &d->nevidence,
+    dam_diagnose_add(d->evidence, &d->nevidence,
         "mean per request: queue %.3g ms (CPU worker %.3g, replica %.3g), "
         "batching %.3g, preprocess %.3g, transfer %.3g, compute %.3g, "
         "postprocess %.3g ms",
         ms(sv->phase[DAM_SPHASE_QUEUE].mean), ms(sv->preprocess_queue.mean),
         ms(p.gpuq), ms(p.batching), ms(sv->phase[DAM_SPHASE_PREPROCESS].mean),
         ms(p.transfer), ms(p.compute), ms(p.post));
-    add(d->evidence, &d->nevidence,
+    dam_diagnose_add(d->evidence, &d->nevidence,
         "end to end: mean %.3g ms, p50 %.3g, p95 %.3g, p99 %.3g +- %.2g ms; "
         "%.1f %% of requests within %.3g ms",
         ms(p.lat), ms(sv->latency.p50), ms(sv->latency.p95), ms(p99),
         ms(sv->p99_ci95), sv->slo_attainment * 100.0, ms(slo));
     double rest = p.lat - p.compute;
     double faster = p.lat - 0.3 * p.compute;
-    add(d->evidence, &d->nevidence,
+    dam_diagnose_add(d->evidence, &d->nevidence,
         "a GPU 30 %% faster at inference (%.3g -> %.3g ms) gives about %.3g "
         "ms; with inference at zero the other phases still take %.3g ms "
         "(%s the %.3g ms SLO)",
         ms(p.compute), ms(0.7 * p.compute), ms(faster), ms(rest),
         rest >= slo ? "not under" : "under", ms(slo));
-    add(d->evidence, &d->nevidence,
+    dam_diagnose_add(d->evidence, &d->nevidence,
         "load: %.4g requests/s; replicas held %.0f %% (computing %.0f %%), "
         "CPU pool %.0f %% busy (%d workers); mean batch %.2g of %d",
         sv->throughput, sv->utilization * 100.0, sv->gpu_busy * 100.0,
         sv->cpu_utilization * 100.0, v->preprocess_workers, sv->mean_batch,
         v->max_batch);
     double c = sv->compute_roof + sv->compute_overhead;
-    add(d->evidence, &d->nevidence,
+    dam_diagnose_add(d->evidence, &d->nevidence,
         "compute of the mean batch: weight reads %.3g ms, FLOPs %.3g ms, "
         "launch + framework %.3g ms; a batch of one takes %.3g ms, of %d "
         "%.3g ms",
@@ -217,82 +189,70 @@ void dam_diagnose_serving(const dam_scenario *s, const dam_result *r,
         ms(sv->compute_overhead), ms(sv->t_batch1), v->max_batch,
         ms(sv->t_batch_max));
     if (r->memory.capacity > 0.0)
-        add(d->evidence, &d->nevidence,
+        dam_diagnose_add(d->evidence, &d->nevidence,
             "memory per replica %.3g GB of %.3g GB (%s)",
             r->memory.total / 1e9, r->memory.capacity / 1e9,
             r->memory.fits ? "fits" : "does not fit");
 
     /* Symptoms (diagnostic matrix). */
     if (!meets)
-        add(d->symptoms, &d->nsymptoms,
+        dam_diagnose_add(d->symptoms, &d->nsymptoms,
             "high latency (P99 %.3g ms vs SLO %.3g ms): optimise the dominant "
             "phase, %s (%.3g ms)",
             ms(p99), ms(slo), part_names[big], ms(pv[big]));
     if (sv->cpu_utilization > 0.9)
-        add(d->symptoms, &d->nsymptoms,
+        dam_diagnose_add(d->symptoms, &d->nsymptoms,
             "CPU preprocessing pool saturated (%.0f %% busy): requests wait "
             "%.3g ms for a worker",
             sv->cpu_utilization * 100.0, ms(sv->preprocess_queue.mean));
     if (sv->utilization > 0.8)
-        add(d->symptoms, &d->nsymptoms,
+        dam_diagnose_add(d->symptoms, &d->nsymptoms,
             "replicas %.0f %% busy: queue wait grows as 1/(1 - utilisation)",
             sv->utilization * 100.0);
     if (v->max_batch == 1 && c > 0.0 && sv->compute_overhead > 0.3 * c)
-        add(d->symptoms, &d->nsymptoms,
+        dam_diagnose_add(d->symptoms, &d->nsymptoms,
             "batch size one: launches and framework are %.0f %% of compute",
             sv->compute_overhead / c * 100.0);
     if (p.batching > 0.1 * lat && sv->mean_batch < 0.5 * v->max_batch)
-        add(d->symptoms, &d->nsymptoms,
+        dam_diagnose_add(d->symptoms, &d->nsymptoms,
             "batches leave at the %.3g ms timeout holding %.2g of %d "
             "requests: the load does not fill them",
             ms(v->batch_timeout_s), sv->mean_batch, v->max_batch);
     if (!r->memory.fits)
-        add(d->symptoms, &d->nsymptoms,
+        dam_diagnose_add(d->symptoms, &d->nsymptoms,
             "out of memory: %.1f GB needed, %.1f GB on the GPU",
             r->memory.total / 1e9, r->memory.capacity / 1e9);
 
     /* Scorecard. */
     char a[32];
     snprintf(a, sizeof a, "%.2f %%", sv->slo_attainment * 100.0);
-    score(d, "Machine", "SLO attainment", sv->slo_attainment, a,
+    dam_diagnose_score(d, "Machine", "SLO attainment", sv->slo_attainment, a,
           "investigate < 99 %, strong >= 99.9 %",
           sv->slo_attainment < 0.99     ? DAM_SCORE_INVESTIGATE
           : sv->slo_attainment >= 0.999 ? DAM_SCORE_STRONG
                                         : DAM_SCORE_OK);
     snprintf(a, sizeof a, "%.1f %%", sv->utilization * 100.0);
-    score(d, "Machine", "replica utilisation", sv->utilization, a,
+    dam_diagnose_score(d, "Machine", "replica utilisation", sv->utilization, a,
           "investigate > 80 % (queueing), strong 40-70 %",
           sv->utilization > 0.80 ? DAM_SCORE_INVESTIGATE
           : sv->utilization >= 0.40 && sv->utilization <= 0.70
               ? DAM_SCORE_STRONG
               : DAM_SCORE_OK);
     snprintf(a, sizeof a, "%.1f %%", sv->cpu_utilization * 100.0);
-    score(d, "Data", "CPU pool utilisation", sv->cpu_utilization, a,
+    dam_diagnose_score(d, "Data", "CPU pool utilisation", sv->cpu_utilization, a,
           "investigate > 80 %, strong < 60 %",
           sv->cpu_utilization > 0.80   ? DAM_SCORE_INVESTIGATE
           : sv->cpu_utilization < 0.60 ? DAM_SCORE_STRONG
                                        : DAM_SCORE_OK);
-    snprintf(a, sizeof a, "%.1f %%", r->mfu * 100.0);
-    score(d, "Machine", "MFU", r->mfu, a, "investigate < 30 %, strong > 50 %",
-          r->mfu < 0.30   ? DAM_SCORE_INVESTIGATE
-          : r->mfu > 0.50 ? DAM_SCORE_STRONG
-                          : DAM_SCORE_OK);
+    dam_diagnose_score_mfu(d, r);
     double ls = c > 0.0 ? sv->compute_overhead / c : 0.0;
     snprintf(a, sizeof a, "%.1f %%", ls * 100.0);
-    score(d, "Algorithm", "launch share of compute", ls, a,
+    dam_diagnose_score(d, "Algorithm", "launch share of compute", ls, a,
           "investigate > 30 %, strong < 5 %",
           ls > 0.30   ? DAM_SCORE_INVESTIGATE
           : ls < 0.05 ? DAM_SCORE_STRONG
                       : DAM_SCORE_OK);
-    double memfrac = r->memory.capacity > 0.0
-                         ? r->memory.total / r->memory.capacity
-                         : 0.0;
-    snprintf(a, sizeof a, "%.0f %% of HBM", memfrac * 100.0);
-    score(d, "Machine", "memory footprint", memfrac, a,
-          "investigate > 100 %, strong < 80 %",
-          memfrac > 1.0   ? DAM_SCORE_INVESTIGATE
-          : memfrac < 0.8 ? DAM_SCORE_STRONG
-                          : DAM_SCORE_OK);
+    dam_diagnose_score_memory(d, r);
 
     /* Levers: each judged by the phase it moves. */
     int compute_binds = big == 4;
