@@ -66,6 +66,7 @@
  */
 #include "solver/sim.h"
 
+#include <gsl/gsl_randist.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -225,10 +226,26 @@ static double draw_decode(struct worker *w)
     double t;
     if (sm->decode_fixed) {
         t = sm->b * sm->decode.mean;
-    } else {
+    } else if (sm->decode.kind == DAM_DIST_EMPIRICAL) {
+        /* measured samples: resampled one by one */
         t = 0.0;
         for (int i = 0; i < (int)sm->b; i++)
             t += dam_dist_sample(&sm->decode, w->rng);
+    } else if (sm->decode.kind == DAM_DIST_EXPONENTIAL) {
+        /* the sum of b exponentials of mean m is exactly Gamma(b, m) */
+        t = gsl_ran_gamma(w->rng, sm->b, sm->decode.mean);
+    } else {
+        /* One draw per batch with the exact mean and variance of the sum
+         * of b independent draws (b m, cv / sqrt(b)): normal for normal,
+         * lognormal (Fenton-Wilkinson) for lognormal and uniform. At a
+         * batch of 256 the sum is all but normal, and one draw instead of
+         * 256 makes large jobs 10x cheaper to simulate. */
+        dam_dist bd = sm->decode;
+        if (bd.kind == DAM_DIST_UNIFORM)
+            bd.kind = DAM_DIST_LOGNORMAL;
+        bd.mean = sm->b * sm->decode.mean;
+        bd.cv = sm->decode.cv / sqrt(sm->b);
+        t = dam_dist_sample(&bd, w->rng);
     }
     const dam_sim_options *o = sm->opt;
     if (o->slow_decode > 0.0 && w->g->rank == o->slow_rank)
