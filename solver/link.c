@@ -1,22 +1,34 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * link.c: max-min fair links (see link.h for the two modes).
+ * link.c: max-min fair links (see link.h for the three modes).
  *
  * Storage: flows live in one pool (indices, never pointers, across calls
  * that may grow it; a free list; a generation per slot so stale ids are
  * harmless). Each link keeps an array of its flows' slots; each flow keeps,
- * per link it crosses, its index in that array. In fast mode the array is
- * a binary heap ordered by (finishing virtual time, start sequence); in
- * general mode it is unordered and removal swaps with the last entry.
+ * per link it crosses, its index in that array. In the equal-cap fast mode
+ * the array is a binary heap ordered by (finishing virtual time, start
+ * sequence); in general mode it is unordered and removal swaps with the
+ * last entry. In the mixed-cap mode the array is unused and four heaps
+ * hold the flows: the level set by (finishing V, seq) and by (cap, seq)
+ * least first, the capped set by (finishing time, seq) and by (cap, seq)
+ * most first; pos[0] is a flow's index in its set's finishing heap, cpos
+ * in its set's cap heap. The boundary is a cut in the order (cap, seq).
  *
- * Invariants: a fast link holds only single-link flows of cap link->capf;
- * a flow is in general mode exactly when its links are; a general flow's
- * `work` is its remaining work at t_last, a fast flow's `work` is its
- * finishing virtual time. A link's accounting integrals are brought up to
- * now before its rate changes (account()).
+ * Invariants: an equal-cap fast link holds only single-link flows of cap
+ * link->capf; a mixed link only single-link flows, every capped cap <= L
+ * <= every level cap (to rounding), with L = (C - sum of capped caps) /
+ * (level flows); a flow is in general mode exactly when its links are; a
+ * general flow's `work` is its remaining work at t_last, an equal-cap or
+ * level flow's `work` is its finishing virtual time, a capped flow's its
+ * finishing time. A link's accounting integrals are brought up to now
+ * before its rate changes (account()). The sum of capped caps is kept
+ * compensated (Neumaier) and reset to 0 when the capped set empties, so
+ * it does not drift over millions of events.
  *
  * Determinism: component order follows link and flow-array order, sorts
- * break ties by start sequence, and rescheduling happens in that order.
+ * and heaps break ties by start sequence, and rescheduling happens in that
+ * order. Links whose flows share one cap take exactly the path they took
+ * before the mixed mode existed.
  */
 #include "solver/link.h"
 
