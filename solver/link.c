@@ -1,22 +1,34 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * link.c: max-min fair links (see link.h for the two modes).
+ * link.c: max-min fair links (see link.h for the three modes).
  *
  * Storage: flows live in one pool (indices, never pointers, across calls
  * that may grow it; a free list; a generation per slot so stale ids are
  * harmless). Each link keeps an array of its flows' slots; each flow keeps,
- * per link it crosses, its index in that array. In fast mode the array is
- * a binary heap ordered by (finishing virtual time, start sequence); in
- * general mode it is unordered and removal swaps with the last entry.
+ * per link it crosses, its index in that array. In the equal-cap fast mode
+ * the array is a binary heap ordered by (finishing virtual time, start
+ * sequence); in general mode it is unordered and removal swaps with the
+ * last entry. In the mixed-cap mode the array is unused and four heaps
+ * hold the flows: the level set by (finishing V, seq) and by (cap, seq)
+ * least first, the capped set by (finishing time, seq) and by (cap, seq)
+ * most first; pos[0] is a flow's index in its set's finishing heap, cpos
+ * in its set's cap heap. The boundary is a cut in the order (cap, seq).
  *
- * Invariants: a fast link holds only single-link flows of cap link->capf;
- * a flow is in general mode exactly when its links are; a general flow's
- * `work` is its remaining work at t_last, a fast flow's `work` is its
- * finishing virtual time. A link's accounting integrals are brought up to
- * now before its rate changes (account()).
+ * Invariants: an equal-cap fast link holds only single-link flows of cap
+ * link->capf; a mixed link only single-link flows, every capped cap <= L
+ * <= every level cap (to rounding), with L = (C - sum of capped caps) /
+ * (level flows); a flow is in general mode exactly when its links are; a
+ * general flow's `work` is its remaining work at t_last, an equal-cap or
+ * level flow's `work` is its finishing virtual time, a capped flow's its
+ * finishing time. A link's accounting integrals are brought up to now
+ * before its rate changes (account()). The sum of capped caps is kept
+ * compensated (Neumaier) and reset to 0 when the capped set empties, so
+ * it does not drift over millions of events.
  *
  * Determinism: component order follows link and flow-array order, sorts
- * break ties by start sequence, and rescheduling happens in that order.
+ * and heaps break ties by start sequence, and rescheduling happens in that
+ * order. Links whose flows share one cap take exactly the path they took
+ * before the mixed mode existed.
  */
 #include "solver/link.h"
 
@@ -28,7 +40,9 @@
 #define NONE UINT32_MAX
 
 struct flow {
-    double work;        /* fast: finishing V; general: remaining at t_last */
+    double work;        /* fast, and mixed level set: finishing V, units;
+                         * mixed capped set: finishing time, s;
+                         * general: remaining at t_last, units */
     double rate;        /* general: current rate, units/s */
     double t_last;      /* general: when work was last brought up to date */
     double cap;         /* rate cap, units/s (HUGE_VAL = none) */
@@ -41,23 +55,42 @@ struct flow {
     uint32_t gen;       /* slot generation */
     uint32_t mark;      /* component search stamp */
     uint32_t next_free; /* free list link */
+    uint32_t cpos;      /* mixed: index in its set's heap by cap */
+    int capped;         /* mixed: 1 in the capped set, 0 in the level set */
     int fixed;          /* progressive filling scratch */
     int nlinks;         /* links crossed */
     int link[DAM_LINK_MAXPATH];      /* their indices */
     uint32_t pos[DAM_LINK_MAXPATH];  /* index in each link's flow array */
 };
 
+/* A binary heap of flow slots; which order and which position field it
+ * keeps depends on the kind it is used with (enum hkind). */
+struct heap {
+    uint32_t *a;        /* flow slots, heap-ordered */
+    size_t n;           /* entries */
+    size_t cap;         /* allocated entries of a */
+};
+
 struct link {
     double C;           /* capacity, units/s */
-    int fast;           /* 1: virtual-time mode */
+    int fast;           /* 1: virtual-time mode (equal or mixed caps) */
+    int mixed;          /* fast with caps that differ: the two-set mode */
     uint32_t *fl;       /* flow slots on the link (a heap when fast) */
     size_t n;           /* flows on the link */
     size_t fl_cap;      /* allocated entries of fl */
     double capf;        /* fast: the common cap of its flows */
     double V;           /* fast: service per flow so far, units */
     double tV;          /* fast: time V refers to, s */
-    double r;           /* fast: rate of each flow, units/s */
+    double r;           /* fast: rate of each (mixed: each level) flow,
+                         * units/s */
     dam_des_id ev;      /* fast: next completion event, 0 none */
+    int evk;            /* mixed: 1 when ev completes a capped flow */
+    struct heap lfin;   /* mixed: level flows by (finishing V, seq) */
+    struct heap lcap;   /* mixed: level flows by (cap, seq), least first */
+    struct heap kfin;   /* mixed: capped flows by (finishing time, seq) */
+    struct heap kcap;   /* mixed: capped flows by (cap, seq), most first */
+    double ks, kc;      /* mixed: sum of the capped flows' caps, units/s,
+                         * as a Neumaier sum and its compensation */
     double used;        /* units/s in use now */
     double t_acc;       /* integrals are up to this time, s */
     double busy;        /* integral of used/C, s */
@@ -98,6 +131,7 @@ struct capkey {
 
 static void fast_done(dam_des *des, void *ctx, dam_des_arg arg);
 static void gen_done(dam_des *des, void *ctx, dam_des_arg arg);
+static void mixed_done(dam_des *des, dam_link_net *net, int li);
 
 /* ---- accounting ---------------------------------------------------- */
 
@@ -247,6 +281,10 @@ static void fast_done(dam_des *des, void *ctx, dam_des_arg arg)
     dam_link_net *net = ctx;
     int li = (int)arg.u;
     struct link *l = &net->links[li];
+    if (l->mixed) {
+        mixed_done(des, net, li);
+        return;
+    }
     l->ev = 0;
     account(net, l);
     fast_advance(net, l);
@@ -264,12 +302,387 @@ static void fast_done(dam_des *des, void *ctx, dam_des_arg arg)
     done(des, dctx, darg);
 }
 
+/* ---- mixed mode: single-link flows with caps that differ -------------- */
+
+/* The orders a struct heap keeps: by (work, seq), least first, positions
+ * in pos[0]; by (cap, seq) least first or most first, positions in cpos.
+ * Level and capped flows are cut from one total order, (cap, seq). */
+enum hkind { HFIN, HCMIN, HCMAX };
+
+static inline int hbefore(const struct flow *a, const struct flow *b,
+                          enum hkind kind)
+{
+    switch (kind) {
+    case HFIN:
+        return a->work < b->work || (a->work == b->work && a->seq < b->seq);
+    case HCMIN:
+        return a->cap < b->cap || (a->cap == b->cap && a->seq < b->seq);
+    default:
+        return a->cap > b->cap || (a->cap == b->cap && a->seq > b->seq);
+    }
+}
+
+static inline void hset(struct flow *fs, struct heap *h, enum hkind kind,
+                        size_t i, uint32_t k)
+{
+    h->a[i] = k;
+    if (kind == HFIN)
+        fs[k].pos[0] = (uint32_t)i;
+    else
+        fs[k].cpos = (uint32_t)i;
+}
+
+static void heap_up(struct flow *fs, struct heap *h, enum hkind kind,
+                    size_t i, uint32_t k)
+{
+    while (i > 0) {
+        size_t p = (i - 1) >> 1;
+        if (!hbefore(&fs[k], &fs[h->a[p]], kind))
+            break;
+        hset(fs, h, kind, i, h->a[p]);
+        i = p;
+    }
+    hset(fs, h, kind, i, k);
+}
+
+static void heap_down(struct flow *fs, struct heap *h, enum hkind kind,
+                      size_t i, uint32_t k)
+{
+    size_t n = h->n;
+    for (;;) {
+        size_t c = 2 * i + 1;
+        if (c >= n)
+            break;
+        if (c + 1 < n && hbefore(&fs[h->a[c + 1]], &fs[h->a[c]], kind))
+            c++;
+        if (!hbefore(&fs[h->a[c]], &fs[k], kind))
+            break;
+        hset(fs, h, kind, i, h->a[c]);
+        i = c;
+    }
+    hset(fs, h, kind, i, k);
+}
+
+static void heap_push(struct flow *fs, struct heap *h, enum hkind kind,
+                      uint32_t k)
+{
+    if (h->n == h->cap)
+        h->a = dam_grow(h->a, sizeof *h->a, h->n + 1, &h->cap);
+    h->n++;
+    heap_up(fs, h, kind, h->n - 1, k);
+}
+
+/* Remove the entry at index i. */
+static void heap_remove(struct flow *fs, struct heap *h, enum hkind kind,
+                        size_t i)
+{
+    uint32_t last = h->a[--h->n];
+    if (i == h->n)
+        return;
+    if (i > 0 && hbefore(&fs[last], &fs[h->a[(i - 1) >> 1]], kind))
+        heap_up(fs, h, kind, i, last);
+    else
+        heap_down(fs, h, kind, i, last);
+}
+
+/* Order h->a[0..n-1] into a heap, O(n). */
+static void heapify(struct flow *fs, struct heap *h, enum hkind kind)
+{
+    for (size_t i = 0; i < h->n; i++)
+        hset(fs, h, kind, i, h->a[i]);
+    for (size_t i = h->n / 2; i-- > 0;)
+        heap_down(fs, h, kind, i, h->a[i]);
+}
+
+static void heap_reserve(struct heap *h, size_t need)
+{
+    if (h->cap < need)
+        h->a = dam_grow(h->a, sizeof *h->a, need, &h->cap);
+}
+
+/* Add x to the capped caps' sum (Neumaier: the compensation keeps the sum
+ * exact to rounding after millions of additions and removals). */
+static void ksum_add(struct link *l, double x)
+{
+    double t = l->ks + x;
+    if (fabs(l->ks) >= fabs(x))
+        l->kc += (l->ks - t) + x;
+    else
+        l->kc += (x - t) + l->ks;
+    l->ks = t;
+}
+
+static inline double ksum(const struct link *l)
+{
+    return l->ks + l->kc;
+}
+
+/* The fair level L = (C - sum of capped caps) / (level flows); with no
+ * level flow, +inf when the capped flows fit and -inf when they do not. */
+static double mixed_level(const struct link *l)
+{
+    double s = ksum(l);
+    if (l->lfin.n == 0)
+        return s <= l->C ? HUGE_VAL : -HUGE_VAL;
+    return (l->C - s) / (double)l->lfin.n;
+}
+
+/* Bring the level clock V up to now. */
+static inline void mixed_advance(dam_link_net *net, struct link *l)
+{
+    double now = dam_des_now(net->des);
+    if (l->lfin.n > 0)
+        l->V += l->r * (now - l->tV);
+    l->tV = now;
+}
+
+/* The least-cap level flow joins the capped set (V is up to date). */
+static void move_down(dam_link_net *net, struct link *l, double now)
+{
+    struct flow *fs = net->flows;
+    uint32_t k = l->lcap.a[0];
+    struct flow *f = &fs[k];
+    heap_remove(fs, &l->lcap, HCMIN, 0);
+    heap_remove(fs, &l->lfin, HFIN, f->pos[0]);
+    double rem = f->work - l->V;
+    f->work = now + (rem > 0.0 ? rem : 0.0) / f->cap;
+    f->capped = 1;
+    heap_push(fs, &l->kfin, HFIN, k);
+    heap_push(fs, &l->kcap, HCMAX, k);
+    ksum_add(l, f->cap);
+}
+
+/* The greatest-cap capped flow joins the level set (V is up to date). */
+static void move_up(dam_link_net *net, struct link *l, double now)
+{
+    struct flow *fs = net->flows;
+    uint32_t k = l->kcap.a[0];
+    struct flow *f = &fs[k];
+    heap_remove(fs, &l->kcap, HCMAX, 0);
+    heap_remove(fs, &l->kfin, HFIN, f->pos[0]);
+    ksum_add(l, -f->cap);
+    if (l->kcap.n == 0)
+        l->ks = l->kc = 0.0;
+    if (l->lfin.n == 0)
+        l->V = 0.0; /* rebase while no flow reads V */
+    double rem = (f->work - now) * f->cap;
+    f->work = l->V + (rem > 0.0 ? rem : 0.0);
+    f->capped = 0;
+    heap_push(fs, &l->lfin, HFIN, k);
+    heap_push(fs, &l->lcap, HCMIN, k);
+}
+
+/* Move flows across the boundary until every capped cap is <= L <= every
+ * level cap, then set the level rate and the link's use. Each move raises
+ * L, and L never passes the true level (sum min(c_i, L) = C); after one
+ * arrival only moves up are needed, after one departure (or from all
+ * flows in the level set) only moves down, so the first direction taken
+ * is kept: that also stops any cycle that rounding near c == L could
+ * cause. */
+static void mixed_balance(dam_link_net *net, struct link *l)
+{
+    const struct flow *fs = net->flows;
+    double now = dam_des_now(net->des);
+    int dir = 0;
+    for (;;) {
+        double L = mixed_level(l);
+        if (dir <= 0 && l->lcap.n > 0 && fs[l->lcap.a[0]].cap < L) {
+            move_down(net, l, now);
+            dir = -1;
+        } else if (dir >= 0 && l->kcap.n > 0 && fs[l->kcap.a[0]].cap > L) {
+            move_up(net, l, now);
+            dir = 1;
+        } else {
+            break;
+        }
+    }
+    double s = ksum(l);
+    if (l->lfin.n == 0) {
+        l->r = 0.0;
+        l->V = 0.0;
+        l->used = s;
+        return;
+    }
+    double L = (l->C - s) / (double)l->lfin.n;
+    l->r = L > 0.0 ? L : 0.0;
+    l->used = L > 0.0 ? l->C : s;
+}
+
+/* (Re)schedule the link's one completion event: the earlier of the first
+ * level flow to reach its finishing V and the first capped flow's
+ * finishing time (a capped flow first on a tie). */
+static void mixed_schedule(dam_link_net *net, struct link *l, int li)
+{
+    const struct flow *fs = net->flows;
+    double now = dam_des_now(net->des), t = HUGE_VAL;
+    int evk = 0;
+    if (l->lfin.n > 0 && l->r > 0.0) {
+        double dv = fs[l->lfin.a[0]].work - l->V;
+        t = now + (dv > 0.0 ? dv / l->r : 0.0);
+    }
+    if (l->kfin.n > 0 && fs[l->kfin.a[0]].work <= t) {
+        t = fs[l->kfin.a[0]].work;
+        evk = 1;
+    }
+    if (t == HUGE_VAL) {
+        if (l->ev != 0)
+            dam_des_cancel(net->des, l->ev);
+        l->ev = 0;
+        return;
+    }
+    l->evk = evk;
+    if (l->ev == 0 || !dam_des_reschedule(net->des, l->ev, t))
+        l->ev = dam_des_at(net->des, t, fast_done, net,
+                           dam_des_u((uint64_t)li));
+}
+
+/* Empty mixed state; the link keeps its heaps' memory. */
+static void mixed_clear(struct link *l)
+{
+    l->mixed = 0;
+    l->lfin.n = l->lcap.n = l->kfin.n = l->kcap.n = 0;
+    l->ks = l->kc = 0.0;
+}
+
+/* A flow of the link's completion event is done: returns its slot. */
+static uint32_t mixed_pop(dam_link_net *net, struct link *l)
+{
+    struct flow *fs = net->flows;
+    uint32_t k;
+    if (l->evk) {
+        k = l->kfin.a[0];
+        heap_remove(fs, &l->kfin, HFIN, 0);
+        heap_remove(fs, &l->kcap, HCMAX, fs[k].cpos);
+        ksum_add(l, -fs[k].cap);
+        if (l->kcap.n == 0)
+            l->ks = l->kc = 0.0;
+    } else {
+        k = l->lfin.a[0];
+        heap_remove(fs, &l->lfin, HFIN, 0);
+        heap_remove(fs, &l->lcap, HCMIN, fs[k].cpos);
+    }
+    l->n--;
+    return k;
+}
+
+/* Add single-link flow k with work units to mixed link li, now. */
+static void mixed_start(dam_link_net *net, int li, uint32_t k, double work)
+{
+    struct link *l = &net->links[li];
+    struct flow *fs = net->flows, *f = &fs[k];
+    double now = dam_des_now(net->des);
+    account(net, l);
+    mixed_advance(net, l);
+    if (f->cap < HUGE_VAL && f->cap <= mixed_level(l)) {
+        f->capped = 1;
+        f->work = now + work / f->cap;
+        heap_push(fs, &l->kfin, HFIN, k);
+        heap_push(fs, &l->kcap, HCMAX, k);
+        ksum_add(l, f->cap);
+    } else {
+        if (l->lfin.n == 0)
+            l->V = 0.0;
+        f->capped = 0;
+        f->work = l->V + work;
+        heap_push(fs, &l->lfin, HFIN, k);
+        heap_push(fs, &l->lcap, HCMIN, k);
+    }
+    l->n++;
+    mixed_balance(net, l);
+    mixed_schedule(net, l, li);
+}
+
+/* Equal-cap fast link -> mixed: the heap by finishing V becomes the level
+ * set as it stands (V kept), then the boundary settles. O(n + moves). */
+static void to_mixed(dam_link_net *net, struct link *l, int li)
+{
+    struct flow *fs = net->flows;
+    account(net, l);
+    fast_advance(net, l);
+    mixed_clear(l);
+    heap_reserve(&l->lfin, l->n);
+    heap_reserve(&l->lcap, l->n);
+    for (size_t i = 0; i < l->n; i++) {
+        fs[l->fl[i]].capped = 0;
+        l->lfin.a[i] = l->lcap.a[i] = l->fl[i];
+    }
+    l->lfin.n = l->lcap.n = l->n;
+    heapify(fs, &l->lfin, HFIN);
+    heapify(fs, &l->lcap, HCMIN);
+    l->mixed = 1;
+    mixed_balance(net, l);
+    mixed_schedule(net, l, li);
+}
+
+static void mixed_done(dam_des *des, dam_link_net *net, int li)
+{
+    struct link *l = &net->links[li];
+    l->ev = 0;
+    account(net, l);
+    mixed_advance(net, l);
+    uint32_t k = mixed_pop(net, l);
+    if (l->n == 0) {
+        mixed_clear(l); /* back to the equal-cap mode */
+        l->r = l->used = l->V = 0.0;
+    } else {
+        mixed_balance(net, l);
+        mixed_schedule(net, l, li);
+    }
+    struct flow *f = &net->flows[k];
+    dam_des_fn done = f->done;
+    void *dctx = f->ctx;
+    dam_des_arg darg = f->arg;
+    flow_release(net, k);
+    done(des, dctx, darg);
+}
+
 /* ---- general mode: progressive filling over a component --------------- */
+
+/* Mixed link -> general: every flow's remaining work and rate now, in
+ * the link's unordered array. */
+static void mixed_to_general(dam_link_net *net, struct link *l)
+{
+    double now = dam_des_now(net->des);
+    size_t i = 0;
+    mixed_advance(net, l);
+    if (l->fl_cap < l->n)
+        l->fl = dam_grow(l->fl, sizeof *l->fl, l->n, &l->fl_cap);
+    for (size_t j = 0; j < l->lfin.n; j++, i++) {
+        struct flow *f = &net->flows[l->lfin.a[j]];
+        double rem = f->work - l->V;
+        f->work = rem > 0.0 ? rem : 0.0;
+        f->rate = l->r;
+        l->fl[i] = l->lfin.a[j];
+    }
+    for (size_t j = 0; j < l->kfin.n; j++, i++) {
+        struct flow *f = &net->flows[l->kfin.a[j]];
+        double rem = (f->work - now) * f->cap;
+        f->work = rem > 0.0 ? rem : 0.0;
+        f->rate = f->cap;
+        l->fl[i] = l->kfin.a[j];
+    }
+    for (i = 0; i < l->n; i++) {
+        struct flow *f = &net->flows[l->fl[i]];
+        f->t_last = now;
+        f->ev = 0;
+        f->pos[0] = (uint32_t)i;
+    }
+    mixed_clear(l);
+    l->V = 0.0;
+}
 
 static void to_general(dam_link_net *net, struct link *l)
 {
     double now = dam_des_now(net->des);
     account(net, l);
+    if (l->mixed) {
+        mixed_to_general(net, l);
+        if (l->ev != 0)
+            dam_des_cancel(net->des, l->ev);
+        l->ev = 0;
+        l->fast = 0;
+        return;
+    }
     fast_advance(net, l);
     for (size_t i = 0; i < l->n; i++) {
         struct flow *f = &net->flows[l->fl[i]];
@@ -286,16 +699,55 @@ static void to_general(dam_link_net *net, struct link *l)
     l->fast = 0;
 }
 
-/* Back to fast mode when every flow is single-link with one cap. */
+/* General -> mixed: every flow joins the level set with V = 0, then the
+ * boundary settles. */
+static void general_to_mixed(dam_link_net *net, struct link *l, int li)
+{
+    struct flow *fs = net->flows;
+    double now = dam_des_now(net->des);
+    account(net, l);
+    mixed_clear(l);
+    l->fast = 1;
+    l->mixed = 1;
+    l->V = 0.0;
+    l->tV = now;
+    heap_reserve(&l->lfin, l->n);
+    heap_reserve(&l->lcap, l->n);
+    for (size_t i = 0; i < l->n; i++) {
+        uint32_t k = l->fl[i];
+        struct flow *f = &fs[k];
+        double rem = f->work - f->rate * (now - f->t_last);
+        f->work = rem > 0.0 ? rem : 0.0; /* finishing V, with V = 0 now */
+        if (f->ev != 0)
+            dam_des_cancel(net->des, f->ev);
+        f->ev = 0;
+        f->capped = 0;
+        l->lfin.a[i] = l->lcap.a[i] = k;
+    }
+    l->lfin.n = l->lcap.n = l->n;
+    heapify(fs, &l->lfin, HFIN);
+    heapify(fs, &l->lcap, HCMIN);
+    mixed_balance(net, l);
+    mixed_schedule(net, l, li);
+}
+
+/* Back to a fast mode when every flow is single-link: the equal-cap mode
+ * when they share one cap, the mixed mode otherwise. */
 static void maybe_fast(dam_link_net *net, struct link *l, int li)
 {
     if (!net->fast_enabled || l->fast)
         return;
     double capf = l->n > 0 ? net->flows[l->fl[0]].cap : HUGE_VAL;
+    int equal = 1;
     for (size_t i = 0; i < l->n; i++) {
         const struct flow *f = &net->flows[l->fl[i]];
-        if (f->nlinks != 1 || f->cap != capf)
+        if (f->nlinks != 1)
             return;
+        equal = equal && f->cap == capf;
+    }
+    if (!equal) {
+        general_to_mixed(net, l, li);
+        return;
     }
     double now = dam_des_now(net->des);
     account(net, l);
@@ -518,8 +970,14 @@ void dam_link_net_free(dam_link_net *net)
 {
     if (net == NULL)
         return;
-    for (int i = 0; i < net->nlinks; i++)
-        dam_free(net->links[i].fl);
+    for (int i = 0; i < net->nlinks; i++) {
+        struct link *l = &net->links[i];
+        dam_free(l->fl);
+        dam_free(l->lfin.a);
+        dam_free(l->lcap.a);
+        dam_free(l->kfin.a);
+        dam_free(l->kcap.a);
+    }
     dam_free(net->links);
     dam_free(net->flows);
     dam_free(net->cl);
@@ -547,6 +1005,7 @@ void dam_link_net_reset(dam_link_net *net)
         l->ev = 0;
         l->n = 0;
         l->fast = 1;
+        mixed_clear(l);
         l->V = l->r = l->used = 0.0;
         l->busy = l->active = l->delivered = 0.0;
         l->tV = l->t_acc = now;
@@ -634,7 +1093,13 @@ int dam_link_flow_start(dam_link_net *net, const int *links, int nlinks,
 
     struct link *l = &net->links[links[0]];
     if (nlinks == 1 && l->fast && net->fast_enabled &&
-        (l->n == 0 || l->capf == cap)) {
+        (l->mixed || (l->n > 0 && l->capf != cap))) {
+        if (!l->mixed)
+            to_mixed(net, l, links[0]);
+        mixed_start(net, links[0], k, work);
+        return DAM_OK;
+    }
+    if (nlinks == 1 && l->fast && net->fast_enabled) {
         account(net, l);
         fast_advance(net, l);
         if (l->n == 0)
@@ -670,6 +1135,8 @@ double dam_link_flow_rate(const dam_link_net *net, dam_link_flow id)
     if (f == NULL)
         return 0.0;
     const struct link *l = &net->links[f->link[0]];
+    if (l->mixed && f->capped)
+        return f->cap;
     return l->fast ? l->r : f->rate;
 }
 
@@ -680,7 +1147,9 @@ double dam_link_flow_remaining(const dam_link_net *net, dam_link_flow id)
         return 0.0;
     double now = dam_des_now(net->des), rem;
     const struct link *l = &net->links[f->link[0]];
-    if (l->fast)
+    if (l->mixed && f->capped)
+        rem = (f->work - now) * f->cap;
+    else if (l->fast)
         rem = f->work - (l->V + l->r * (now - l->tV));
     else
         rem = f->work - f->rate * (now - f->t_last);

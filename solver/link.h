@@ -11,20 +11,33 @@
  * runs. A CPU pool of c cores is a link of capacity c whose flows are each
  * capped at 1 (core).
  *
- * Two ways of keeping rates, chosen per link and switched automatically:
- *  - fast (virtual time): the link carries only single-link flows that all
- *    have the same cap (or none). Then every flow gets r = min(cap, C/n),
- *    and a virtual clock V (service per flow) advances at r. A flow starting
- *    at V0 with work w finishes when V reaches V0 + w, so flows sit in a
- *    heap by that finishing value and the link keeps one completion event.
- *    A start or an end is O(log n), whatever n is.
- *  - general: any flow crossing several links, or caps that differ, puts
- *    the links it touches in this mode. Each flow keeps (remaining, rate,
- *    last update) and its own completion event; a start or end recomputes
- *    progressive filling over the connected component of links (through
- *    shared flows) and moves only the events whose rate changed. Cost
- *    O(F log F + F L) for F flows and L links in the component. A link
- *    returns to fast mode once its flows qualify again.
+ * Three ways of keeping rates, chosen per link and switched automatically:
+ *  - fast, equal caps (virtual time): the link carries only single-link
+ *    flows that all have the same cap (or none). Then every flow gets
+ *    r = min(cap, C/n), and a virtual clock V (service per flow) advances
+ *    at r. A flow starting at V0 with work w finishes when V reaches
+ *    V0 + w, so flows sit in a heap by that finishing value and the link
+ *    keeps one completion event. A start or an end is O(log n).
+ *  - fast, mixed caps: single-link flows whose caps differ. The fair level
+ *    L solves sum_i min(c_i, L) = C; flows with c_i < L run at their cap
+ *    (the capped set), the rest at L (the level set). Level flows share a
+ *    virtual clock as above; a capped flow's rate stays c_i while it is
+ *    capped, so it keeps its real finishing time. Each set is kept twice,
+ *    in a heap by finishing value and a heap by cap (the capped set's
+ *    greatest cap and the level set's least face each other across L). A
+ *    start or an end moves flows across the boundary one at a time, each
+ *    move O(log n) (remaining work converted between the two forms), and
+ *    the link keeps one completion event, the earlier of the two sets'
+ *    next. Typically a few moves per event; caps bunched at the level
+ *    (many flows sharing the cap L crosses) can move many at once. The
+ *    link returns to the equal-cap mode when it empties.
+ *  - general: any flow crossing several links puts the links it touches
+ *    in this mode. Each flow keeps (remaining, rate, last update) and its
+ *    own completion event; a start or end recomputes progressive filling
+ *    over the connected component of links (through shared flows) and
+ *    moves only the events whose rate changed. Cost O(F log F + F L) for
+ *    F flows and L links in the component. A link returns to a fast mode
+ *    once all its flows are single-link again.
  *
  * A link's busy time is the integral of its utilisation (used/capacity),
  * so busy/elapsed is its mean utilisation.
@@ -54,9 +67,9 @@ void dam_link_net_free(dam_link_net *net);
 /* Drop every flow (cancelling their events, running no callbacks) and zero
  * every link's accounting from now; links and capacities stay. */
 void dam_link_net_reset(dam_link_net *net);
-/* 1 (default): use the virtual-time path where it applies; 0: always the
- * general path (for validating one against the other). Set before flows
- * start. */
+/* 1 (default): use the fast (virtual-time) modes where they apply; 0:
+ * always the general path (for validating one against the other). Set
+ * before flows start. */
 void dam_link_net_set_fast(dam_link_net *net, int on);
 
 /* Add a link of capacity (units/s, >= 0). Returns its index (0, 1, ...),
@@ -92,7 +105,8 @@ double dam_link_busy(const dam_link_net *net, int link);
 double dam_link_active(const dam_link_net *net, int link);
 /* Units delivered over link since creation or reset. */
 double dam_link_delivered(const dam_link_net *net, int link);
-/* 1 when link is in the virtual-time mode now, 0 in the general mode. */
+/* 1 when link is in a fast mode now (equal or mixed caps), 0 in the
+ * general mode. */
 int dam_link_is_fast(const dam_link_net *net, int link);
 
 #endif

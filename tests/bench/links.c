@@ -6,8 +6,15 @@
  * stays constant, until N flows have completed. Prints the wall time per
  * completion for both n and their ratio (virtual time: should grow no
  * faster than log n, i.e. ratio well under 100, near log(1e5)/log(1e3)
- * = 1.67 plus cache effects). Also runs n = 1,000 with mixed caps (general
- * path, O(n) per event) for comparison.
+ * = 1.67 plus cache effects), for three kinds of caps:
+ *  - equal (none): the equal-cap virtual-time mode;
+ *  - mixed: caps of 1 to 7 units/s times 1e-6 that all fit (every flow
+ *    runs at its cap), the mixed-cap mode's capped set;
+ *  - mixed, level binds: a third of the flows uncapped, the rest capped
+ *    at 0.2 to 1.8 times the fair share 1/n, so the fair level binds and
+ *    the boundary between capped and level flows moves on most events.
+ * Last, the mixed caps at n = 1,000 on the general path (progressive
+ * filling, O(n log n) per event) with N/100 completions, for comparison.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,12 +26,16 @@
 #include "solver/link.h"
 #include "solver/rng.h"
 
+/* Kinds of caps the flows get. */
+enum caps { EQUAL, MIXED, BINDING };
+
 struct bench {
     dam_link_net *net;
     gsl_rng *r;
     int link;
     uint64_t done, target;
-    int mixed;   /* 1: caps differ between flows (general path) */
+    enum caps caps;  /* which caps new flows get */
+    double n;        /* concurrent flows */
 };
 
 static void start(struct bench *b);
@@ -42,7 +53,13 @@ static void start(struct bench *b)
 {
     int links[1] = {b->link};
     double work = 0.5 + gsl_rng_uniform(b->r);
-    double cap = b->mixed ? 1e-6 * (1.0 + (double)(b->done % 7)) : 0.0;
+    double cap = 0.0;
+    if (b->caps == MIXED) {
+        cap = 1e-6 * (1.0 + (double)(b->done % 7));
+    } else if (b->caps == BINDING) {
+        double u = gsl_rng_uniform(b->r);
+        cap = u < 1.0 / 3.0 ? 0.0 : (0.2 + 1.6 * (u - 1.0 / 3.0) * 1.5) / b->n;
+    }
     dam_link_flow_start(b->net, links, 1, work, cap, finished, b,
                         dam_des_u(0), NULL, NULL);
 }
@@ -54,12 +71,16 @@ static double wall(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-/* Seconds of wall time per completion with n concurrent flows. */
-static double run(uint64_t n, uint64_t completions, int mixed)
+/* Seconds of wall time per completion with n concurrent flows; fast 0
+ * forces the general path. */
+static double run(uint64_t n, uint64_t completions, enum caps caps, int fast)
 {
+    static const char *name[] = {"", " (mixed caps)",
+                                 " (mixed caps, level binds)"};
     dam_des *des = dam_des_create();
     struct bench b = {dam_link_net_create(des), dam_rng_create(1, 0), 0, 0,
-                      0, mixed};
+                      0, caps, (double)n};
+    dam_link_net_set_fast(b.net, fast);
     b.link = dam_link_add(b.net, 1.0, NULL);
     b.target = UINT64_MAX;
     for (uint64_t i = 0; i < n; i++)
@@ -69,9 +90,8 @@ static double run(uint64_t n, uint64_t completions, int mixed)
     dam_des_run(des);
     double dt = wall() - t0;
     printf("  n = %6llu%s: %llu completions in %.3f s, %.1f ns each, "
-           "link fast path: %s\n", (unsigned long long)n,
-           mixed ? " (mixed caps)" : "", (unsigned long long)b.done, dt,
-           dt / (double)b.done * 1e9,
+           "link fast path: %s\n", (unsigned long long)n, name[caps],
+           (unsigned long long)b.done, dt, dt / (double)b.done * 1e9,
            dam_link_is_fast(b.net, b.link) ? "yes" : "no");
     dam_rng_free(b.r);
     dam_link_net_free(b.net);
@@ -84,10 +104,13 @@ int main(int argc, char **argv)
     gsl_set_error_handler_off();
     uint64_t n = argc > 1 ? strtoull(argv[1], NULL, 10) : 1000000;
     printf("links: %llu completions per size\n", (unsigned long long)n);
-    double a = run(1000, n, 0);
-    double b = run(100000, n, 0);
-    printf("per-completion time ratio n=100000 / n=1000: %.2f "
-           "(log ratio %.2f, linear ratio 100)\n", b / a, 5.0 / 3.0);
-    run(1000, n / 100 > 0 ? n / 100 : 1, 1);
+    for (int c = EQUAL; c <= BINDING; c++) {
+        double a = run(1000, n, (enum caps)c, 1);
+        double b = run(100000, n, (enum caps)c, 1);
+        printf("per-completion time ratio n=100000 / n=1000: %.2f "
+               "(log ratio %.2f, linear ratio 100)\n", b / a, 5.0 / 3.0);
+    }
+    printf("general path, for comparison:\n");
+    run(1000, n / 100 > 0 ? n / 100 : 1, MIXED, 0);
     return 0;
 }

@@ -244,8 +244,190 @@ static void test_midway(int fast)
     dam_des_free(des);
 }
 
+/* Mixed caps on one link, all flows from t = 0, capacity 1: A capped at
+ * 0.1 (work 1), B at 0.3 (work 0.9), C and D uncapped (works 1.5, 0.6).
+ * 0.1 + 0.3 + 2L = 1: L = 0.3, all but A at 0.3 (B's cap ties L). D done
+ * at 2; then A 0.8, B 0.3, C 0.9 left; 0.1 + 0.3 + L = 1: C at 0.6, B at
+ * its cap: B done at 3, C has 0.3 left, A 0.7. Then A 0.1, C 0.9: C done
+ * at 3 + 1/3; A has 0.7 - 1/30 = 2/3 left at 0.1: done at 10. Busy =
+ * delivered = 4 (the link is full until 10/3, then 0.1 used). */
+static void test_mixed_caps(int fast)
+{
+    dam_des *des = dam_des_create();
+    dam_link_net *net = dam_link_net_create(des);
+    dam_link_net_set_fast(net, fast);
+    struct done d = {{0}};
+    int l = dam_link_add(net, 1.0, NULL);
+    const char *m = fast ? "fast" : "general";
+    char what[128];
+    dam_link_flow a, b, c;
+    int links[1] = {l};
+    dam_link_flow_start(net, links, 1, 1.0, 0.1, on_done, &d, dam_des_u(0),
+                        &a, NULL);
+    dam_link_flow_start(net, links, 1, 0.9, 0.3, on_done, &d, dam_des_u(1),
+                        &b, NULL);
+    dam_link_flow_start(net, links, 1, 1.5, 0, on_done, &d, dam_des_u(2),
+                        &c, NULL);
+    start(net, l, 0.6, 0, &d, 3);
+    snprintf(what, sizeof what, "%s: caps 0.1, 0.3, none, none: %s", m,
+             fast ? "one link with mixed caps stays fast" : "general mode");
+    dam_check(dam_link_is_fast(net, l) == fast, "%s", what);
+    snprintf(what, sizeof what, "%s: flow capped at 0.1 runs at 0.1", m);
+    dam_check_rel(dam_link_flow_rate(net, a), 0.1, TOL, what);
+    snprintf(what, sizeof what, "%s: uncapped flows at the level 0.3", m);
+    dam_check_rel(dam_link_flow_rate(net, c), 0.3, TOL, what);
+    snprintf(what, sizeof what, "%s: the link is full (used 1)", m);
+    dam_check_rel(dam_link_used(net, l), 1.0, TOL, what);
+    dam_des_run_until(des, 2.5);
+    snprintf(what, sizeof what, "%s: at 2.5 the uncapped flow runs at 0.6",
+             m);
+    dam_check_rel(dam_link_flow_rate(net, c), 0.6, TOL, what);
+    snprintf(what, sizeof what, "%s: at 2.5 B has 0.15 left at its cap", m);
+    dam_check_rel(dam_link_flow_remaining(net, b), 0.15, TOL, what);
+    snprintf(what, sizeof what, "%s: at 2.5 A has 0.75 left", m);
+    dam_check_rel(dam_link_flow_remaining(net, a), 0.75, TOL, what);
+    dam_des_run(des);
+    snprintf(what, sizeof what, "%s: uncapped D (0.6) done at 2", m);
+    dam_check_rel(d.t[3], 2.0, TOL, what);
+    snprintf(what, sizeof what, "%s: B capped at 0.3 done at 3", m);
+    dam_check_rel(d.t[1], 3.0, TOL, what);
+    snprintf(what, sizeof what, "%s: uncapped C (1.5) done at 10/3", m);
+    dam_check_rel(d.t[2], 10.0 / 3.0, TOL, what);
+    snprintf(what, sizeof what, "%s: A capped at 0.1 done at 10", m);
+    dam_check_rel(d.t[0], 10.0, TOL, what);
+    snprintf(what, sizeof what, "%s: delivered 4 units", m);
+    dam_check_rel(dam_link_delivered(net, l), 4.0, TOL, what);
+    snprintf(what, sizeof what, "%s: busy 4 s (full to 10/3, then 10 %%)", m);
+    dam_check_rel(dam_link_busy(net, l), 4.0, TOL, what);
+    snprintf(what, sizeof what, "%s: active 10 s", m);
+    dam_check_rel(dam_link_active(net, l), 10.0, TOL, what);
+
+    /* All capped and the caps fit: caps 0.1 and 0.3 on capacity 1, works
+     * 1 and 0.3: done at 10 and 1, the link never full: busy 0.4 * 1 +
+     * 0.1 * 9 = 1.3. */
+    dam_des_reset(des);
+    dam_link_net_reset(net);
+    start(net, l, 1.0, 0.1, &d, 0);
+    start(net, l, 0.3, 0.3, &d, 1);
+    snprintf(what, sizeof what, "%s: caps that fit: used 0.4", m);
+    dam_check_rel(dam_link_used(net, l), 0.4, TOL, what);
+    dam_des_run(des);
+    snprintf(what, sizeof what, "%s: caps that fit: 0.3 at 0.3 done at 1", m);
+    dam_check_rel(d.t[1], 1.0, TOL, what);
+    snprintf(what, sizeof what, "%s: caps that fit: 1 at 0.1 done at 10", m);
+    dam_check_rel(d.t[0], 10.0, TOL, what);
+    snprintf(what, sizeof what, "%s: caps that fit: busy 1.3 s", m);
+    dam_check_rel(dam_link_busy(net, l), 1.3, TOL, what);
+    if (fast)
+        dam_check(dam_link_is_fast(net, l),
+                  "fast: an emptied mixed link is fast again");
+    dam_link_net_free(net);
+    dam_des_free(des);
+}
+
+/* Starts and ends mid-way, a flow crossing the boundary both ways;
+ * capacity 1, caps A 0.1, B 0.25, C, D, E none.
+ * 0-1: B (work 1.2) at its cap 0.25, C (work 4) at 0.75.
+ * At 1: B 0.95 left, C 3.25. A (work 1), D (0.45), E (0.675) start:
+ * 0.1 + 4L = 1, L = 0.225 < 0.25: B now runs at the level, with C, D, E.
+ * D done at 1 + 0.45 / 0.225 = 3. At 3: A 0.8, B 0.5, C 2.8, E 0.225
+ * left; 0.1 + 0.25 + 2L = 1: L = 0.325 rises above B's cap, B is capped
+ * again. E done at 3 + 0.225 / 0.325 = 3 + 9/13. Then A 0.1, B 0.25, C
+ * 0.65: B (4.25/13 left) done at 3 + 9/13 + 17/13 = 5; C has 1.725 left,
+ * A 0.6. Then C at 0.9: done at 5 + 23/12; A 0.6 - 2.3/12 = 0.408333 left
+ * at 0.1: done at 11. Delivered 7.325 units, busy 7.325 s, active 11 s. */
+static void test_mixed_midway(int fast)
+{
+    dam_des *des = dam_des_create();
+    dam_link_net *net = dam_link_net_create(des);
+    dam_link_net_set_fast(net, fast);
+    struct done d = {{0}};
+    int l = dam_link_add(net, 1.0, NULL);
+    const char *m = fast ? "fast" : "general";
+    char what[128];
+    dam_link_flow b;
+    int links[1] = {l};
+    dam_link_flow_start(net, links, 1, 1.2, 0.25, on_done, &d, dam_des_u(1),
+                        &b, NULL);
+    start(net, l, 4.0, 0, &d, 2);
+    struct later la = {net, &d, l, 1.0, 0.1, 0};
+    struct later ld = {net, &d, l, 0.45, 0, 3};
+    struct later le = {net, &d, l, 0.675, 0, 4};
+    dam_des_at(des, 1.0, start_later, &la, dam_des_u(0));
+    dam_des_at(des, 1.0, start_later, &ld, dam_des_u(0));
+    dam_des_at(des, 1.0, start_later, &le, dam_des_u(0));
+    dam_des_run_until(des, 0.5);
+    snprintf(what, sizeof what, "%s: B below the level runs at its cap", m);
+    dam_check_rel(dam_link_flow_rate(net, b), 0.25, TOL, what);
+    dam_des_run_until(des, 2.0);
+    snprintf(what, sizeof what, "%s: level 0.225 falls below B's cap 0.25",
+             m);
+    dam_check_rel(dam_link_flow_rate(net, b), 0.225, TOL, what);
+    snprintf(what, sizeof what, "%s: B has 0.725 left at 2", m);
+    dam_check_rel(dam_link_flow_remaining(net, b), 0.725, TOL, what);
+    dam_des_run_until(des, 3.5);
+    snprintf(what, sizeof what, "%s: level 0.325 rises above B's cap", m);
+    dam_check_rel(dam_link_flow_rate(net, b), 0.25, TOL, what);
+    dam_des_run(des);
+    snprintf(what, sizeof what, "%s: D done at 3", m);
+    dam_check_rel(d.t[3], 3.0, TOL, what);
+    snprintf(what, sizeof what, "%s: E done at 3 + 9/13", m);
+    dam_check_rel(d.t[4], 3.0 + 9.0 / 13.0, TOL, what);
+    snprintf(what, sizeof what, "%s: B done at 5", m);
+    dam_check_rel(d.t[1], 5.0, TOL, what);
+    snprintf(what, sizeof what, "%s: C done at 5 + 23/12", m);
+    dam_check_rel(d.t[2], 5.0 + 23.0 / 12.0, TOL, what);
+    snprintf(what, sizeof what, "%s: A done at 11", m);
+    dam_check_rel(d.t[0], 11.0, TOL, what);
+    snprintf(what, sizeof what, "%s: delivered 7.325 units", m);
+    dam_check_rel(dam_link_delivered(net, l), 7.325, TOL, what);
+    snprintf(what, sizeof what, "%s: busy 7.325 s", m);
+    dam_check_rel(dam_link_busy(net, l), 7.325, TOL, what);
+    snprintf(what, sizeof what, "%s: active 11 s", m);
+    dam_check_rel(dam_link_active(net, l), 11.0, TOL, what);
+    dam_link_net_free(net);
+    dam_des_free(des);
+}
+
+/* Equal caps, then a different cap joins (equal-cap mode -> mixed), on
+ * capacity 1: X and Y capped at 0.4 (works 0.8, 2), both at 0.4. At 1,
+ * X has 0.4 left, Y 1.6, and Z uncapped (work 0.4) starts: 3L = 1 gives
+ * L = 1/3 < 0.4, all at 1/3. Z done at 2.2, X at 2.2 too (0.4 at 1/3 is
+ * 1.2 s). Y then has 1.6 - 0.4 = 1.2 left at its cap 0.4: done at 5.2. */
+static void test_equal_to_mixed(int fast)
+{
+    dam_des *des = dam_des_create();
+    dam_link_net *net = dam_link_net_create(des);
+    dam_link_net_set_fast(net, fast);
+    struct done d = {{0}};
+    int l = dam_link_add(net, 1.0, NULL);
+    const char *m = fast ? "fast" : "general";
+    char what[128];
+    start(net, l, 0.8, 0.4, &d, 0);
+    start(net, l, 2.0, 0.4, &d, 1);
+    struct later lz = {net, &d, l, 0.4, 0, 2};
+    dam_des_at(des, 1.0, start_later, &lz, dam_des_u(0));
+    dam_des_run(des);
+    snprintf(what, sizeof what, "%s: equal caps then one uncapped: Z at 2.2",
+             m);
+    dam_check_rel(d.t[2], 2.2, TOL, what);
+    snprintf(what, sizeof what, "%s: X (cap 0.4) done at 2.2", m);
+    dam_check_rel(d.t[0], 2.2, TOL, what);
+    snprintf(what, sizeof what, "%s: Y (cap 0.4) done at 5.2", m);
+    dam_check_rel(d.t[1], 5.2, TOL, what);
+    snprintf(what, sizeof what, "%s: delivered 3.2 units", m);
+    dam_check_rel(dam_link_delivered(net, l), 3.2, TOL, what);
+    dam_link_net_free(net);
+    dam_des_free(des);
+}
+
 /* Random arrivals of flows on one link (equal caps): the virtual-time path
- * and the general path must agree on every completion time. */
+ * and the general path must agree on every completion time. With random
+ * caps (cap < 0), caps are log-uniform over 0.005-2 or none (one in four),
+ * so the boundary between capped and level flows moves both ways; with
+ * two links (cross), flows go to either link and one in ten (short and
+ * uncapped) crosses both, switching the links between the mixed and the
+ * general mode. */
 struct rnd {
     dam_link_net *net;
     struct done *d;
@@ -253,49 +435,101 @@ struct rnd {
     int link;
     uint64_t next, n;
     double cap;
+    int cross;      /* 1: a second link (index link + 1) and crossing flows */
+    double gap;     /* mean gap between arrivals is gap / 2, s */
+    int mixed_fast; /* times a fast link was seen with mixed caps running */
 };
 
 static void rnd_arrive(dam_des *des, void *ctx, dam_des_arg arg)
 {
     struct rnd *s = ctx;
     double work = 0.1 + gsl_rng_uniform(s->r);
-    start(s->net, s->link, work, s->cap, s->d, s->next);
+    double cap = s->cap;
+    if (cap < 0.0) {
+        double u = gsl_rng_uniform(s->r);
+        cap = u < 0.25 ? 0.0 : 0.005 * exp(gsl_rng_uniform(s->r) * log(400));
+    }
+    if (!s->cross) {
+        start(s->net, s->link, work, cap, s->d, s->next);
+    } else {
+        double u = gsl_rng_uniform(s->r);
+        int links[2] = {s->link, s->link + 1};
+        int nl = u < 0.1 ? 2 : 1;
+        if (u >= 0.55)
+            links[0] = s->link + 1;
+        if (nl == 2) { /* short and uncapped: the links switch often */
+            cap = 0.0;
+            work *= 0.1;
+        }
+        int rc = dam_link_flow_start(s->net, links, nl, work, cap, on_done,
+                                     s->d, dam_des_u(s->next), NULL, NULL);
+        if (rc != 0)
+            dam_check(0, "flow %llu did not start",
+                      (unsigned long long)s->next);
+    }
+    if (s->cap < 0.0 && dam_link_is_fast(s->net, s->link) &&
+        dam_link_flows(s->net, s->link) > 2)
+        s->mixed_fast++;
     if (++s->next < s->n)
-        dam_des_after(des, 0.05 * gsl_rng_uniform(s->r), rnd_arrive, s,
+        dam_des_after(des, s->gap * gsl_rng_uniform(s->r), rnd_arrive, s,
                       dam_des_u(0));
 }
 
-static void run_random(int fast, double cap, struct done *d)
+/* Run 400 random flows; returns how often the first link was seen fast
+ * with more than two flows (random caps only). */
+static int run_random(int fast, double cap, int cross, struct done *d)
 {
     dam_des *des = dam_des_create();
     dam_link_net *net = dam_link_net_create(des);
     dam_link_net_set_fast(net, fast);
     gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
-    gsl_rng_set(r, 777);
-    struct rnd s = {net, d, r, dam_link_add(net, 4.0, NULL), 0, 400, cap};
+    gsl_rng_set(r, cross ? 4242 : 777);
+    struct rnd s = {net, d, r, dam_link_add(net, 4.0, NULL), 0, 400, cap,
+                    cross, cross ? 0.3 : cap < 0.0 ? 0.15 : 0.05, 0};
+    if (cross)
+        dam_link_add(net, 3.0, NULL);
     dam_des_at(des, 0.0, rnd_arrive, &s, dam_des_u(0));
     dam_des_run(des);
+    if (fast)
+        dam_check(dam_link_is_fast(net, s.link) &&
+                      (!cross || dam_link_is_fast(net, s.link + 1)),
+                  "random flows (cap %g%s): links end in fast mode", cap,
+                  cross ? ", two links" : "");
     gsl_rng_free(r);
     dam_link_net_free(net);
     dam_des_free(des);
+    return s.mixed_fast;
 }
 
 static void test_fast_vs_general(void)
 {
     static struct done a, b;
-    double caps[2] = {0.0, 1.0};
-    for (int c = 0; c < 2; c++) {
-        run_random(1, caps[c], &a);
-        run_random(0, caps[c], &b);
+    double caps[4] = {0.0, 1.0, -1.0, -1.0};
+    int cross[4] = {0, 0, 0, 1};
+    for (int c = 0; c < 4; c++) {
+        a = b = (struct done){{0}};
+        int seen = run_random(1, caps[c], cross[c], &a);
+        run_random(0, caps[c], cross[c], &b);
         double worst = 0.0;
+        int all = 1;
         for (int i = 0; i < 400; i++) {
+            all = all && a.t[i] > 0.0 && b.t[i] > 0.0;
             double e = fabs(a.t[i] - b.t[i]) / b.t[i];
             if (e > worst)
                 worst = e;
         }
+        const char *kind = caps[c] >= 0.0 ? "equal caps"
+                           : cross[c]     ? "random caps, two links"
+                                          : "random caps";
+        dam_check(all, "400 random flows (%s, cap %g): all complete", kind,
+                  caps[c]);
         dam_check(worst < 1e-9,
-                  "400 random flows (cap %g): fast and general paths agree "
-                  "(worst rel diff %.2e)", caps[c], worst);
+                  "400 random flows (%s, cap %g): fast and general paths "
+                  "agree (worst rel diff %.2e)", kind, caps[c], worst);
+        if (caps[c] < 0.0)
+            dam_check(seen > (cross[c] ? 20 : 200),
+                      "400 random flows (%s): the link ran mixed caps on "
+                      "the fast path (%d arrivals seen)", kind, seen);
     }
 }
 
@@ -331,6 +565,12 @@ int main(void)
     test_two_links();
     test_midway(1);
     test_midway(0);
+    test_mixed_caps(1);
+    test_mixed_caps(0);
+    test_mixed_midway(1);
+    test_mixed_midway(0);
+    test_equal_to_mixed(1);
+    test_equal_to_mixed(0);
     test_fast_vs_general();
     test_errors();
     return dam_check_done();
