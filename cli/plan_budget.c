@@ -73,24 +73,36 @@ static int parse_deadline(const char *arg, double *seconds)
 
 static const char *const budget_units[] = {"FLOPs", "GPU-hours", "USD"};
 
+/* A count as "5.16 B", "323 B", "1.4 T", "66 M". */
+static void count(char *buf, size_t n, double v)
+{
+    if (v >= 1e12)
+        snprintf(buf, n, "%.3g T", v / 1e12);
+    else if (v >= 1e9)
+        snprintf(buf, n, "%.3g B", v / 1e9);
+    else if (v >= 1e6)
+        snprintf(buf, n, "%.3g M", v / 1e6);
+    else
+        snprintf(buf, n, "%.3g", v);
+}
+
 static void plan_text(dam_buf *b, const dam_scenario *s, const dam_plan *p)
 {
     char t1[48], t2[48], t3[48];
     dam_buf_printf(b, "%s\n", s->name);
     dam_buf_printf(b, "Question  %s\n", s->question);
-    dam_fmt_si(t1, sizeof t1, p->flops, "FLOP");
     dam_fmt_time(t2, sizeof t2, p->deadline);
-    dam_buf_printf(b, "Budget    %.4g %s = %s of training compute; deadline "
-                      "%s\n",
-                   p->budget, budget_units[p->kind], t1, t2);
-    dam_fmt_si(t1, sizeof t1, p->n_opt, "");
-    dam_fmt_si(t2, sizeof t2, p->d_opt, "");
-    dam_buf_printf(b, "Optimum   N = %sparameters, D = %stokens (%.1f tokens "
+    dam_buf_printf(b, "Budget    %.4g %s = %.3g FLOP of training compute; "
+                      "deadline %s\n",
+                   p->budget, budget_units[p->kind], p->flops, t2);
+    count(t1, sizeof t1, p->n_opt);
+    count(t2, sizeof t2, p->d_opt);
+    dam_buf_printf(b, "Optimum   N = %s parameters, D = %s tokens (%.1f tokens "
                       "per parameter), predicted loss %.4f\n",
                    t1, t2, p->tokens_per_param, p->loss);
-    dam_fmt_si(t1, sizeof t1, p->n_now, "");
-    dam_fmt_si(t2, sizeof t2, p->d_now, "");
-    dam_buf_printf(b, "Now       N = %sparameters, D = %stokens, loss %.4f "
+    count(t1, sizeof t1, p->n_now);
+    count(t2, sizeof t2, p->d_now);
+    dam_buf_printf(b, "Now       N = %s parameters, D = %s tokens, loss %.4f "
                       "(%s fit)\n\n",
                    t1, t2, p->loss_now, p->fit->id);
     dam_buf_printf(b, "%-18s %7s %12s %7s %10s %12s %10s  %s\n", "GPU", "GPUs",
@@ -100,12 +112,18 @@ static void plan_text(dam_buf *b, const dam_scenario *s, const dam_plan *p)
         dam_fmt_si(t1, sizeof t1, o->tokens_per_s, "");
         dam_fmt_time(t2, sizeof t2, o->run_time);
         if (o->cost_usd > 0.0)
-            snprintf(t3, sizeof t3, "$%.3g", o->cost_usd);
+            snprintf(t3, sizeof t3, o->cost_usd >= 1e4 ? "$%.3gk" : "$%.0f",
+                     o->cost_usd >= 1e4 ? o->cost_usd / 1e3 : o->cost_usd);
         else
             snprintf(t3, sizeof t3, "n/a");
-        dam_buf_printf(b, "%-18s %7d %12s %6.1f%% %10s %12.4g %10s  %s\n",
-                       o->gpu, o->gpus, t1, o->mfu * 100.0, t2, o->gpu_hours,
-                       t3, o->feasible ? o->note : "NOT FEASIBLE");
+        char gh[32];
+        if (o->gpu_hours < 1e4)
+            snprintf(gh, sizeof gh, "%.4g", o->gpu_hours);
+        else
+            snprintf(gh, sizeof gh, "%.3gk", o->gpu_hours / 1e3);
+        dam_buf_printf(b, "%-18s %7d %12s %6.1f%% %10s %12s %10s  %s\n",
+                       o->gpu, o->gpus, t1, o->mfu * 100.0, t2, gh, t3,
+                       o->feasible ? o->note : "NOT FEASIBLE");
     }
     dam_buf_printf(b, "\nEach option: the compute-optimal model on that GPU, "
                       "solved analytically with the scenario's node shape, "

@@ -565,8 +565,41 @@ static int op_serving(const ctx *c, const dam_lever_op *op, dam_scenario *s)
     return any ? DAM_OK : fail(c, "serving op sets nothing");
 }
 
+static int apply_op_kind(const ctx *c, const dam_lever_op *op,
+                         const dam_catalog *cat, dam_scenario *s);
+
+/*
+ * Apply one op. The efficiency follows the catalog across GPU and
+ * precision changes: when the scenario's eta is the calibrated value of
+ * its model on its GPU at its precision, it becomes the calibrated value
+ * on the new GPU or precision (data/models.cfg `efficiency`,
+ * `gpu_efficiency`); when there is none there, the old value is kept and
+ * workload.eta_carried says so. An eta the scenario set itself is kept.
+ */
 static int apply_op(const ctx *c, const dam_lever_op *op,
                     const dam_catalog *cat, dam_scenario *s)
+{
+    dam_workload *w = &s->workload;
+    double before = dam_model_eta(&w->model, s->machine.gpu.id, w->precision);
+    int from_catalog = before > 0.0 && w->eta == before;
+    char gpu[DAM_ID_MAX];
+    snprintf(gpu, sizeof gpu, "%s", s->machine.gpu.id);
+    dam_precision prec = w->precision;
+    int rc = apply_op_kind(c, op, cat, s);
+    if (rc != DAM_OK)
+        return rc;
+    if (strcmp(gpu, s->machine.gpu.id) == 0 && prec == w->precision)
+        return DAM_OK;
+    double after = dam_model_eta(&w->model, s->machine.gpu.id, w->precision);
+    if (from_catalog && after > 0.0)
+        w->eta = after;
+    else if (after <= 0.0)
+        w->eta_carried = 1;
+    return DAM_OK;
+}
+
+static int apply_op_kind(const ctx *c, const dam_lever_op *op,
+                         const dam_catalog *cat, dam_scenario *s)
 {
     switch (op->kind) {
     case DAM_LEVER_GPU: return op_gpu(c, op, cat, s);

@@ -100,6 +100,8 @@ typedef struct dam_workload {
     int zero_stage;           /* ZeRO/FSDP sharding over data-parallel ranks:
                                * 0 none, 1 optimizer states, 2 + gradients,
                                * 3 + parameters (Rajbhandari et al. 2020) */
+    int eta_carried;          /* 1: a lever moved to a GPU/precision with no
+                               * calibrated eta, and the old one was kept */
 } dam_workload;
 
 #define DAM_MAX_DECODE_SAMPLES 1024

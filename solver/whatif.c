@@ -112,8 +112,29 @@ static void attribution(const dam_whatif_row *base, dam_whatif_row *row,
                  dam_term_name((dam_term)best));
 }
 
+static void judge_row(const dam_whatif_row *base, dam_whatif_row *row,
+                      dam_quality_measure measure);
+
+/* Judge a row, then add the caveat of a carried-over efficiency. */
 static void judge(const dam_whatif_row *base, dam_whatif_row *row,
                   dam_quality_measure measure)
+{
+    judge_row(base, row, measure);
+    const dam_workload *w = &row->scenario.workload;
+    if (w->eta_carried && !base->scenario.workload.eta_carried) {
+        char note[160], gpu[DAM_ID_MAX];
+        snprintf(gpu, sizeof gpu, "%s", row->scenario.machine.gpu.id);
+        snprintf(note, sizeof note,
+                 " [eta %.2f carried over: no calibrated efficiency for %s "
+                 "on %s, so this is optimistic]",
+                 w->eta, dam_precision_name(w->precision), gpu);
+        size_t n = strlen(row->why);
+        snprintf(row->why + n, sizeof row->why - n, "%s", note);
+    }
+}
+
+static void judge_row(const dam_whatif_row *base, dam_whatif_row *row,
+                      dam_quality_measure measure)
 {
     const dam_result *r0 = &base->result, *r = &row->result;
     double t0 = horizon(r0), t = horizon(r);
