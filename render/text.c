@@ -178,8 +178,10 @@ void dam_text_run(dam_buf *b, const dam_scenario *s, const dam_result *r,
         dam_fmt_time(t2, sizeof t2, r->sim_step.p50);
         dam_fmt_time(t3, sizeof t3, r->sim_step.p99);
         dam_buf_printf(b, "     +- %s (95 %% CI, %d replications x %.0f "
-                          "steps), p50 %s, p99 %s\n",
-                       t1, r->replications, r->sim_steps, t2, t3);
+                          "%s), p50 %s, p99 %s\n",
+                       t1, r->replications, r->sim_steps,
+                       s->mode == DAM_MODE_SERVING ? "requests" : "steps", t2,
+                       t3);
     }
     if (s->mode != DAM_MODE_SERVING) {
         dam_fmt_time(t1, sizeof t1, r->epoch_time);
