@@ -59,6 +59,8 @@ json_t *dam_json_scenario(const dam_scenario *s)
     json_t *w = json_object();
     STR(w, "model", s->workload.model.id);
     NUM(w, "params", s->workload.model.params * s->workload.weight_scale);
+    NUM(w, "flops_per_sample",
+        s->workload.model.flops_per_sample * s->workload.flops_scale);
     STR(w, "precision", dam_precision_name(s->workload.precision));
     INT(w, "batch_size", s->workload.batch_size);
     NUM(w, "efficiency", s->workload.eta);
