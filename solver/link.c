@@ -4,15 +4,21 @@
  *
  * Storage: flows live in one pool (indices, never pointers, across calls
  * that may grow it; a free list; a generation per slot so stale ids are
- * harmless). Each link keeps an array of its flows' slots; each flow keeps,
- * per link it crosses, its index in that array. In the equal-cap fast mode
- * the array is a binary heap ordered by (finishing virtual time, start
- * sequence); in general mode it is unordered and removal swaps with the
- * last entry. In the mixed-cap mode the array is unused and four heaps
- * hold the flows: the level set by (finishing V, seq) and by (cap, seq)
- * least first, the capped set by (finishing time, seq) and by (cap, seq)
- * most first; pos[0] is a flow's index in its set's finishing heap, cpos
- * in its set's cap heap. The boundary is a cut in the order (cap, seq).
+ * harmless). In general mode each link keeps an unordered array of its
+ * flows' slots (fl; removal swaps with the last entry) and each flow keeps,
+ * per link it crosses, its index in that array (pos). The fast modes keep
+ * binary heaps whose entries carry their ordering key and start sequence
+ * beside the slot, so sifting reads only the contiguous heap array and
+ * never the (large, scattered) flow structs. The equal-cap mode has one
+ * heap, lfin, by (finishing virtual time, seq), and tracks no positions:
+ * it only ever removes the root. The mixed-cap mode has four: the level
+ * set by (finishing V, seq) and by (cap, seq) least first, the capped set
+ * by (finishing time, seq) and by (cap, seq) most first (key -cap, seq
+ * complemented, so every heap is least first); a flow's index in its
+ * set's finishing heap is net->fpos[slot], in its cap heap net->cpos[slot]
+ * (compact arrays, not the flow structs), written on every move and
+ * rebuilt in O(n) on entering the mode. The boundary is a cut in the
+ * order (cap, seq).
  *
  * Invariants: an equal-cap fast link holds only single-link flows of cap
  * link->capf; a mixed link only single-link flows, every capped cap <= L
@@ -20,10 +26,12 @@
  * (level flows); a flow is in general mode exactly when its links are; a
  * general flow's `work` is its remaining work at t_last, an equal-cap or
  * level flow's `work` is its finishing virtual time, a capped flow's its
- * finishing time. A link's accounting integrals are brought up to now
- * before its rate changes (account()). The sum of capped caps is kept
- * compensated (Neumaier) and reset to 0 when the capped set empties, so
- * it does not drift over millions of events.
+ * finishing time; a fast flow's heap entries copy its work, cap and seq,
+ * which do not change while it sits in a heap. A link's accounting
+ * integrals are brought up to now before its rate changes (account()).
+ * The sum of capped caps is kept compensated (Neumaier) and reset to 0
+ * when the capped set empties, so it does not drift over millions of
+ * events.
  *
  * Determinism: component order follows link and flow-array order, sorts
  * and heaps break ties by start sequence, and rescheduling happens in that
@@ -55,18 +63,28 @@ struct flow {
     uint32_t gen;       /* slot generation */
     uint32_t mark;      /* component search stamp */
     uint32_t next_free; /* free list link */
-    uint32_t cpos;      /* mixed: index in its set's heap by cap */
     int capped;         /* mixed: 1 in the capped set, 0 in the level set */
     int fixed;          /* progressive filling scratch */
     int nlinks;         /* links crossed */
     int link[DAM_LINK_MAXPATH];      /* their indices */
-    uint32_t pos[DAM_LINK_MAXPATH];  /* index in each link's flow array */
+    uint32_t pos[DAM_LINK_MAXPATH];  /* general: index in each link's
+                                      * flow array */
 };
 
-/* A binary heap of flow slots; which order and which position field it
- * keeps depends on the kind it is used with (enum hkind). */
+/* A heap entry: the flow's ordering key beside its slot, so comparisons
+ * stay in the heap array. Ordered by (key, seq), least first. */
+struct hent {
+    double key;         /* finishing V (units) or time (s), or cap
+                         * (units/s; negated in a most-first heap) */
+    uint64_t seq;       /* start sequence (complemented in a most-first
+                         * heap) */
+    uint32_t slot;      /* flow slot */
+};
+
+/* A binary heap of entries; positions go to a per-slot array passed to
+ * each call (NULL: none kept). */
 struct heap {
-    uint32_t *a;        /* flow slots, heap-ordered */
+    struct hent *a;     /* entries, heap-ordered */
     size_t n;           /* entries */
     size_t cap;         /* allocated entries of a */
 };
@@ -75,7 +93,7 @@ struct link {
     double C;           /* capacity, units/s */
     int fast;           /* 1: virtual-time mode (equal or mixed caps) */
     int mixed;          /* fast with caps that differ: the two-set mode */
-    uint32_t *fl;       /* flow slots on the link (a heap when fast) */
+    uint32_t *fl;       /* general: flow slots on the link, unordered */
     size_t n;           /* flows on the link */
     size_t fl_cap;      /* allocated entries of fl */
     double capf;        /* fast: the common cap of its flows */
@@ -85,7 +103,8 @@ struct link {
                          * units/s */
     dam_des_id ev;      /* fast: next completion event, 0 none */
     int evk;            /* mixed: 1 when ev completes a capped flow */
-    struct heap lfin;   /* mixed: level flows by (finishing V, seq) */
+    struct heap lfin;   /* equal caps: all flows, mixed: level flows, by
+                         * (finishing V, seq) */
     struct heap lcap;   /* mixed: level flows by (cap, seq), least first */
     struct heap kfin;   /* mixed: capped flows by (finishing time, seq) */
     struct heap kcap;   /* mixed: capped flows by (cap, seq), most first */
@@ -108,6 +127,9 @@ struct dam_link_net {
     size_t links_cap;
     struct flow *flows;     /* flow pool */
     size_t nflows, flows_cap;
+    uint32_t *fpos;         /* mixed: index of each slot in its set's
+                             * finishing heap (flows_cap entries) */
+    uint32_t *cpos;         /* mixed: index in its set's cap heap */
     uint32_t free_head;     /* first free flow slot */
     uint64_t seq;           /* next start sequence */
     uint32_t stamp;         /* component search stamp */
@@ -157,9 +179,14 @@ static uint32_t flow_take(dam_link_net *net)
         net->free_head = net->flows[k].next_free;
         return k;
     }
-    if (net->nflows == net->flows_cap)
+    if (net->nflows == net->flows_cap) {
         net->flows = dam_grow(net->flows, sizeof *net->flows,
                               net->nflows + 1, &net->flows_cap);
+        net->fpos = dam_realloc(net->fpos,
+                                net->flows_cap * sizeof *net->fpos);
+        net->cpos = dam_realloc(net->cpos,
+                                net->flows_cap * sizeof *net->cpos);
+    }
     k = (uint32_t)net->nflows++;
     net->flows[k].gen = 1;
     net->flows[k].mark = 0;
@@ -195,48 +222,107 @@ static void fl_push(struct link *l, uint32_t k)
     l->fl[l->n++] = k;
 }
 
-/* ---- fast mode: heap of flows by (finishing V, seq) ------------------ */
+/* ---- heaps of entries by (key, seq), least first ---------------------- */
 
-static inline int fbefore(const struct flow *a, const struct flow *b)
+static inline int hless(const struct hent *a, const struct hent *b)
 {
-    return a->work < b->work || (a->work == b->work && a->seq < b->seq);
+    return a->key < b->key || (a->key == b->key && a->seq < b->seq);
 }
 
-static void fheap_up(dam_link_net *net, struct link *l, size_t i, uint32_t k)
+/* Entries of flow k: by finishing value (work), by cap least first, by
+ * cap most first. */
+static inline struct hent fin_ent(const struct flow *f, uint32_t k)
 {
-    struct flow *fs = net->flows;
+    return (struct hent){f->work, f->seq, k};
+}
+
+static inline struct hent cmin_ent(const struct flow *f, uint32_t k)
+{
+    return (struct hent){f->cap, f->seq, k};
+}
+
+static inline struct hent cmax_ent(const struct flow *f, uint32_t k)
+{
+    return (struct hent){-f->cap, ~f->seq, k};
+}
+
+/* Put e at index i of h, noting its index in pos (when kept). */
+static inline void hset(struct heap *h, uint32_t *pos, size_t i,
+                        struct hent e)
+{
+    h->a[i] = e;
+    if (pos != NULL)
+        pos[e.slot] = (uint32_t)i;
+}
+
+static inline void heap_up(struct heap *h, uint32_t *pos, size_t i,
+                           struct hent e)
+{
     while (i > 0) {
         size_t p = (i - 1) >> 1;
-        if (!fbefore(&fs[k], &fs[l->fl[p]]))
+        if (!hless(&e, &h->a[p]))
             break;
-        l->fl[i] = l->fl[p];
-        fs[l->fl[i]].pos[0] = (uint32_t)i;
+        hset(h, pos, i, h->a[p]);
         i = p;
     }
-    l->fl[i] = k;
-    fs[k].pos[0] = (uint32_t)i;
+    hset(h, pos, i, e);
 }
 
-static void fheap_down(dam_link_net *net, struct link *l, size_t i,
-                       uint32_t k)
+static inline void heap_down(struct heap *h, uint32_t *pos, size_t i,
+                             struct hent e)
 {
-    struct flow *fs = net->flows;
-    size_t n = l->n;
+    size_t n = h->n;
+    const struct hent *a = h->a;
     for (;;) {
         size_t c = 2 * i + 1;
         if (c >= n)
             break;
-        if (c + 1 < n && fbefore(&fs[l->fl[c + 1]], &fs[l->fl[c]]))
+        if (c + 1 < n && hless(&a[c + 1], &a[c]))
             c++;
-        if (!fbefore(&fs[l->fl[c]], &fs[k]))
+        if (!hless(&a[c], &e))
             break;
-        l->fl[i] = l->fl[c];
-        fs[l->fl[i]].pos[0] = (uint32_t)i;
+        hset(h, pos, i, a[c]);
         i = c;
     }
-    l->fl[i] = k;
-    fs[k].pos[0] = (uint32_t)i;
+    hset(h, pos, i, e);
 }
+
+static inline void heap_push(struct heap *h, uint32_t *pos, struct hent e)
+{
+    if (h->n == h->cap)
+        h->a = dam_grow(h->a, sizeof *h->a, h->n + 1, &h->cap);
+    h->n++;
+    heap_up(h, pos, h->n - 1, e);
+}
+
+/* Remove the entry at index i. */
+static inline void heap_remove(struct heap *h, uint32_t *pos, size_t i)
+{
+    struct hent last = h->a[--h->n];
+    if (i == h->n)
+        return;
+    if (i > 0 && hless(&last, &h->a[(i - 1) >> 1]))
+        heap_up(h, pos, i, last);
+    else
+        heap_down(h, pos, i, last);
+}
+
+/* Order h->a[0..n-1] into a heap, O(n). */
+static void heapify(struct heap *h, uint32_t *pos)
+{
+    for (size_t i = 0; i < h->n; i++)
+        hset(h, pos, i, h->a[i]);
+    for (size_t i = h->n / 2; i-- > 0;)
+        heap_down(h, pos, i, h->a[i]);
+}
+
+static void heap_reserve(struct heap *h, size_t need)
+{
+    if (h->cap < need)
+        h->a = dam_grow(h->a, sizeof *h->a, need, &h->cap);
+}
+
+/* ---- fast mode, equal caps: lfin by (finishing V, seq), no positions -- */
 
 /* Bring V up to now. */
 static inline void fast_advance(dam_link_net *net, struct link *l)
@@ -270,7 +356,7 @@ static void fast_schedule(dam_link_net *net, struct link *l, int li)
         l->ev = 0;
         return;
     }
-    double dv = net->flows[l->fl[0]].work - l->V;
+    double dv = l->lfin.a[0].key - l->V;
     double t = dam_des_now(net->des) + (dv > 0.0 ? dv / l->r : 0.0);
     if (l->ev == 0 || !dam_des_reschedule(net->des, l->ev, t))
         l->ev = dam_des_at(net->des, t, fast_done, net, dam_des_u((uint64_t)li));
@@ -288,10 +374,9 @@ static void fast_done(dam_des *des, void *ctx, dam_des_arg arg)
     l->ev = 0;
     account(net, l);
     fast_advance(net, l);
-    uint32_t k = l->fl[0];
-    uint32_t last = l->fl[--l->n];
-    if (l->n > 0)
-        fheap_down(net, l, 0, last);
+    uint32_t k = l->lfin.a[0].slot;
+    heap_remove(&l->lfin, NULL, 0);
+    l->n--;
     fast_rate(l);
     fast_schedule(net, l, li);
     struct flow *f = &net->flows[k];
@@ -303,102 +388,6 @@ static void fast_done(dam_des *des, void *ctx, dam_des_arg arg)
 }
 
 /* ---- mixed mode: single-link flows with caps that differ -------------- */
-
-/* The orders a struct heap keeps: by (work, seq), least first, positions
- * in pos[0]; by (cap, seq) least first or most first, positions in cpos.
- * Level and capped flows are cut from one total order, (cap, seq). */
-enum hkind { HFIN, HCMIN, HCMAX };
-
-static inline int hbefore(const struct flow *a, const struct flow *b,
-                          enum hkind kind)
-{
-    switch (kind) {
-    case HFIN:
-        return a->work < b->work || (a->work == b->work && a->seq < b->seq);
-    case HCMIN:
-        return a->cap < b->cap || (a->cap == b->cap && a->seq < b->seq);
-    default:
-        return a->cap > b->cap || (a->cap == b->cap && a->seq > b->seq);
-    }
-}
-
-static inline void hset(struct flow *fs, struct heap *h, enum hkind kind,
-                        size_t i, uint32_t k)
-{
-    h->a[i] = k;
-    if (kind == HFIN)
-        fs[k].pos[0] = (uint32_t)i;
-    else
-        fs[k].cpos = (uint32_t)i;
-}
-
-static void heap_up(struct flow *fs, struct heap *h, enum hkind kind,
-                    size_t i, uint32_t k)
-{
-    while (i > 0) {
-        size_t p = (i - 1) >> 1;
-        if (!hbefore(&fs[k], &fs[h->a[p]], kind))
-            break;
-        hset(fs, h, kind, i, h->a[p]);
-        i = p;
-    }
-    hset(fs, h, kind, i, k);
-}
-
-static void heap_down(struct flow *fs, struct heap *h, enum hkind kind,
-                      size_t i, uint32_t k)
-{
-    size_t n = h->n;
-    for (;;) {
-        size_t c = 2 * i + 1;
-        if (c >= n)
-            break;
-        if (c + 1 < n && hbefore(&fs[h->a[c + 1]], &fs[h->a[c]], kind))
-            c++;
-        if (!hbefore(&fs[h->a[c]], &fs[k], kind))
-            break;
-        hset(fs, h, kind, i, h->a[c]);
-        i = c;
-    }
-    hset(fs, h, kind, i, k);
-}
-
-static void heap_push(struct flow *fs, struct heap *h, enum hkind kind,
-                      uint32_t k)
-{
-    if (h->n == h->cap)
-        h->a = dam_grow(h->a, sizeof *h->a, h->n + 1, &h->cap);
-    h->n++;
-    heap_up(fs, h, kind, h->n - 1, k);
-}
-
-/* Remove the entry at index i. */
-static void heap_remove(struct flow *fs, struct heap *h, enum hkind kind,
-                        size_t i)
-{
-    uint32_t last = h->a[--h->n];
-    if (i == h->n)
-        return;
-    if (i > 0 && hbefore(&fs[last], &fs[h->a[(i - 1) >> 1]], kind))
-        heap_up(fs, h, kind, i, last);
-    else
-        heap_down(fs, h, kind, i, last);
-}
-
-/* Order h->a[0..n-1] into a heap, O(n). */
-static void heapify(struct flow *fs, struct heap *h, enum hkind kind)
-{
-    for (size_t i = 0; i < h->n; i++)
-        hset(fs, h, kind, i, h->a[i]);
-    for (size_t i = h->n / 2; i-- > 0;)
-        heap_down(fs, h, kind, i, h->a[i]);
-}
-
-static void heap_reserve(struct heap *h, size_t need)
-{
-    if (h->cap < need)
-        h->a = dam_grow(h->a, sizeof *h->a, need, &h->cap);
-}
 
 /* Add x to the capped caps' sum (Neumaier: the compensation keeps the sum
  * exact to rounding after millions of additions and removals). */
@@ -439,27 +428,25 @@ static inline void mixed_advance(dam_link_net *net, struct link *l)
 /* The least-cap level flow joins the capped set (V is up to date). */
 static void move_down(dam_link_net *net, struct link *l, double now)
 {
-    struct flow *fs = net->flows;
-    uint32_t k = l->lcap.a[0];
-    struct flow *f = &fs[k];
-    heap_remove(fs, &l->lcap, HCMIN, 0);
-    heap_remove(fs, &l->lfin, HFIN, f->pos[0]);
+    uint32_t k = l->lcap.a[0].slot;
+    struct flow *f = &net->flows[k];
+    heap_remove(&l->lcap, net->cpos, 0);
+    heap_remove(&l->lfin, net->fpos, net->fpos[k]);
     double rem = f->work - l->V;
     f->work = now + (rem > 0.0 ? rem : 0.0) / f->cap;
     f->capped = 1;
-    heap_push(fs, &l->kfin, HFIN, k);
-    heap_push(fs, &l->kcap, HCMAX, k);
+    heap_push(&l->kfin, net->fpos, fin_ent(f, k));
+    heap_push(&l->kcap, net->cpos, cmax_ent(f, k));
     ksum_add(l, f->cap);
 }
 
 /* The greatest-cap capped flow joins the level set (V is up to date). */
 static void move_up(dam_link_net *net, struct link *l, double now)
 {
-    struct flow *fs = net->flows;
-    uint32_t k = l->kcap.a[0];
-    struct flow *f = &fs[k];
-    heap_remove(fs, &l->kcap, HCMAX, 0);
-    heap_remove(fs, &l->kfin, HFIN, f->pos[0]);
+    uint32_t k = l->kcap.a[0].slot;
+    struct flow *f = &net->flows[k];
+    heap_remove(&l->kcap, net->cpos, 0);
+    heap_remove(&l->kfin, net->fpos, net->fpos[k]);
     ksum_add(l, -f->cap);
     if (l->kcap.n == 0)
         l->ks = l->kc = 0.0;
@@ -468,8 +455,8 @@ static void move_up(dam_link_net *net, struct link *l, double now)
     double rem = (f->work - now) * f->cap;
     f->work = l->V + (rem > 0.0 ? rem : 0.0);
     f->capped = 0;
-    heap_push(fs, &l->lfin, HFIN, k);
-    heap_push(fs, &l->lcap, HCMIN, k);
+    heap_push(&l->lfin, net->fpos, fin_ent(f, k));
+    heap_push(&l->lcap, net->cpos, cmin_ent(f, k));
 }
 
 /* Move flows across the boundary until every capped cap is <= L <= every
@@ -478,18 +465,17 @@ static void move_up(dam_link_net *net, struct link *l, double now)
  * arrival only moves up are needed, after one departure (or from all
  * flows in the level set) only moves down, so the first direction taken
  * is kept: that also stops any cycle that rounding near c == L could
- * cause. */
+ * cause. The cap heaps' roots hold the caps (negated in kcap). */
 static void mixed_balance(dam_link_net *net, struct link *l)
 {
-    const struct flow *fs = net->flows;
     double now = dam_des_now(net->des);
     int dir = 0;
     for (;;) {
         double L = mixed_level(l);
-        if (dir <= 0 && l->lcap.n > 0 && fs[l->lcap.a[0]].cap < L) {
+        if (dir <= 0 && l->lcap.n > 0 && l->lcap.a[0].key < L) {
             move_down(net, l, now);
             dir = -1;
-        } else if (dir >= 0 && l->kcap.n > 0 && fs[l->kcap.a[0]].cap > L) {
+        } else if (dir >= 0 && l->kcap.n > 0 && -l->kcap.a[0].key > L) {
             move_up(net, l, now);
             dir = 1;
         } else {
@@ -513,15 +499,14 @@ static void mixed_balance(dam_link_net *net, struct link *l)
  * finishing time (a capped flow first on a tie). */
 static void mixed_schedule(dam_link_net *net, struct link *l, int li)
 {
-    const struct flow *fs = net->flows;
     double now = dam_des_now(net->des), t = HUGE_VAL;
     int evk = 0;
     if (l->lfin.n > 0 && l->r > 0.0) {
-        double dv = fs[l->lfin.a[0]].work - l->V;
+        double dv = l->lfin.a[0].key - l->V;
         t = now + (dv > 0.0 ? dv / l->r : 0.0);
     }
-    if (l->kfin.n > 0 && fs[l->kfin.a[0]].work <= t) {
-        t = fs[l->kfin.a[0]].work;
+    if (l->kfin.n > 0 && l->kfin.a[0].key <= t) {
+        t = l->kfin.a[0].key;
         evk = 1;
     }
     if (t == HUGE_VAL) {
@@ -547,19 +532,18 @@ static void mixed_clear(struct link *l)
 /* A flow of the link's completion event is done: returns its slot. */
 static uint32_t mixed_pop(dam_link_net *net, struct link *l)
 {
-    struct flow *fs = net->flows;
     uint32_t k;
     if (l->evk) {
-        k = l->kfin.a[0];
-        heap_remove(fs, &l->kfin, HFIN, 0);
-        heap_remove(fs, &l->kcap, HCMAX, fs[k].cpos);
-        ksum_add(l, -fs[k].cap);
+        k = l->kfin.a[0].slot;
+        heap_remove(&l->kfin, net->fpos, 0);
+        heap_remove(&l->kcap, net->cpos, net->cpos[k]);
+        ksum_add(l, -net->flows[k].cap);
         if (l->kcap.n == 0)
             l->ks = l->kc = 0.0;
     } else {
-        k = l->lfin.a[0];
-        heap_remove(fs, &l->lfin, HFIN, 0);
-        heap_remove(fs, &l->lcap, HCMIN, fs[k].cpos);
+        k = l->lfin.a[0].slot;
+        heap_remove(&l->lfin, net->fpos, 0);
+        heap_remove(&l->lcap, net->cpos, net->cpos[k]);
     }
     l->n--;
     return k;
@@ -569,46 +553,48 @@ static uint32_t mixed_pop(dam_link_net *net, struct link *l)
 static void mixed_start(dam_link_net *net, int li, uint32_t k, double work)
 {
     struct link *l = &net->links[li];
-    struct flow *fs = net->flows, *f = &fs[k];
+    struct flow *f = &net->flows[k];
     double now = dam_des_now(net->des);
     account(net, l);
     mixed_advance(net, l);
     if (f->cap < HUGE_VAL && f->cap <= mixed_level(l)) {
         f->capped = 1;
         f->work = now + work / f->cap;
-        heap_push(fs, &l->kfin, HFIN, k);
-        heap_push(fs, &l->kcap, HCMAX, k);
+        heap_push(&l->kfin, net->fpos, fin_ent(f, k));
+        heap_push(&l->kcap, net->cpos, cmax_ent(f, k));
         ksum_add(l, f->cap);
     } else {
         if (l->lfin.n == 0)
             l->V = 0.0;
         f->capped = 0;
         f->work = l->V + work;
-        heap_push(fs, &l->lfin, HFIN, k);
-        heap_push(fs, &l->lcap, HCMIN, k);
+        heap_push(&l->lfin, net->fpos, fin_ent(f, k));
+        heap_push(&l->lcap, net->cpos, cmin_ent(f, k));
     }
     l->n++;
     mixed_balance(net, l);
     mixed_schedule(net, l, li);
 }
 
-/* Equal-cap fast link -> mixed: the heap by finishing V becomes the level
- * set as it stands (V kept), then the boundary settles. O(n + moves). */
+/* Equal-cap fast link -> mixed: its heap by finishing V becomes the level
+ * set as it stands (V kept; positions noted now), the cap heap is built
+ * from it, then the boundary settles. O(n + moves). */
 static void to_mixed(dam_link_net *net, struct link *l, int li)
 {
     struct flow *fs = net->flows;
     account(net, l);
     fast_advance(net, l);
-    mixed_clear(l);
-    heap_reserve(&l->lfin, l->n);
+    l->lcap.n = l->kfin.n = l->kcap.n = 0;
+    l->ks = l->kc = 0.0;
     heap_reserve(&l->lcap, l->n);
     for (size_t i = 0; i < l->n; i++) {
-        fs[l->fl[i]].capped = 0;
-        l->lfin.a[i] = l->lcap.a[i] = l->fl[i];
+        uint32_t k = l->lfin.a[i].slot;
+        fs[k].capped = 0;
+        l->lcap.a[i] = cmin_ent(&fs[k], k);
     }
-    l->lfin.n = l->lcap.n = l->n;
-    heapify(fs, &l->lfin, HFIN);
-    heapify(fs, &l->lcap, HCMIN);
+    l->lcap.n = l->n;
+    heapify(&l->lfin, net->fpos);
+    heapify(&l->lcap, net->cpos);
     l->mixed = 1;
     mixed_balance(net, l);
     mixed_schedule(net, l, li);
@@ -648,18 +634,18 @@ static void mixed_to_general(dam_link_net *net, struct link *l)
     if (l->fl_cap < l->n)
         l->fl = dam_grow(l->fl, sizeof *l->fl, l->n, &l->fl_cap);
     for (size_t j = 0; j < l->lfin.n; j++, i++) {
-        struct flow *f = &net->flows[l->lfin.a[j]];
+        struct flow *f = &net->flows[l->lfin.a[j].slot];
         double rem = f->work - l->V;
         f->work = rem > 0.0 ? rem : 0.0;
         f->rate = l->r;
-        l->fl[i] = l->lfin.a[j];
+        l->fl[i] = l->lfin.a[j].slot;
     }
     for (size_t j = 0; j < l->kfin.n; j++, i++) {
-        struct flow *f = &net->flows[l->kfin.a[j]];
+        struct flow *f = &net->flows[l->kfin.a[j].slot];
         double rem = (f->work - now) * f->cap;
         f->work = rem > 0.0 ? rem : 0.0;
         f->rate = f->cap;
-        l->fl[i] = l->kfin.a[j];
+        l->fl[i] = l->kfin.a[j].slot;
     }
     for (i = 0; i < l->n; i++) {
         struct flow *f = &net->flows[l->fl[i]];
@@ -684,15 +670,20 @@ static void to_general(dam_link_net *net, struct link *l)
         return;
     }
     fast_advance(net, l);
+    if (l->fl_cap < l->n)
+        l->fl = dam_grow(l->fl, sizeof *l->fl, l->n, &l->fl_cap);
     for (size_t i = 0; i < l->n; i++) {
-        struct flow *f = &net->flows[l->fl[i]];
+        uint32_t k = l->lfin.a[i].slot;
+        struct flow *f = &net->flows[k];
         double rem = f->work - l->V;
         f->work = rem > 0.0 ? rem : 0.0;
         f->rate = l->r;
         f->t_last = now;
         f->ev = 0;
         f->pos[0] = (uint32_t)i;
+        l->fl[i] = k;
     }
+    l->lfin.n = 0;
     if (l->ev != 0)
         dam_des_cancel(net->des, l->ev);
     l->ev = 0;
@@ -722,11 +713,12 @@ static void general_to_mixed(dam_link_net *net, struct link *l, int li)
             dam_des_cancel(net->des, f->ev);
         f->ev = 0;
         f->capped = 0;
-        l->lfin.a[i] = l->lcap.a[i] = k;
+        l->lfin.a[i] = fin_ent(f, k);
+        l->lcap.a[i] = cmin_ent(f, k);
     }
     l->lfin.n = l->lcap.n = l->n;
-    heapify(fs, &l->lfin, HFIN);
-    heapify(fs, &l->lcap, HCMIN);
+    heapify(&l->lfin, net->fpos);
+    heapify(&l->lcap, net->cpos);
     mixed_balance(net, l);
     mixed_schedule(net, l, li);
 }
@@ -755,9 +747,9 @@ static void maybe_fast(dam_link_net *net, struct link *l, int li)
     l->capf = capf;
     l->V = 0.0;
     l->tV = now;
-    size_t n = l->n;
-    l->n = 0;
-    for (size_t i = 0; i < n; i++) {
+    l->lfin.n = 0;
+    heap_reserve(&l->lfin, l->n);
+    for (size_t i = 0; i < l->n; i++) {
         uint32_t k = l->fl[i];
         struct flow *f = &net->flows[k];
         double rem = f->work - f->rate * (now - f->t_last);
@@ -765,13 +757,11 @@ static void maybe_fast(dam_link_net *net, struct link *l, int li)
         if (f->ev != 0)
             dam_des_cancel(net->des, f->ev);
         f->ev = 0;
-        l->n++;
-        fheap_up(net, l, l->n - 1, k);
+        heap_push(&l->lfin, NULL, fin_ent(f, k));
     }
     fast_rate(l);
     fast_schedule(net, l, li);
 }
-
 
 static int capkey_cmp(const void *a, const void *b)
 {
@@ -980,6 +970,8 @@ void dam_link_net_free(dam_link_net *net)
     }
     dam_free(net->links);
     dam_free(net->flows);
+    dam_free(net->fpos);
+    dam_free(net->cpos);
     dam_free(net->cl);
     dam_free(net->cf);
     dam_free(net->keys);
@@ -1105,8 +1097,8 @@ int dam_link_flow_start(dam_link_net *net, const int *links, int nlinks,
         if (l->n == 0)
             l->capf = cap;
         f->work = l->V + work;
-        fl_push(l, k);
-        fheap_up(net, l, l->n - 1, k);
+        heap_push(&l->lfin, NULL, fin_ent(f, k));
+        l->n++;
         fast_rate(l);
         fast_schedule(net, l, links[0]);
         return DAM_OK;
