@@ -35,6 +35,13 @@ static const char plan_help[] =
     "--steps sets the simulated requests and --replications the\n"
     "replications of every simulation (fewer: faster, wider intervals).\n"
     "\n"
+    "Training scenarios (language models): --budget B in training FLOPs\n"
+    "(1e23), GPU-hours on the scenario's GPU (5e4gpu-h) or dollars ($2e6).\n"
+    "The compute-optimal parameters and tokens of the Chinchilla fit for\n"
+    "that budget, the loss it predicts, and for every GPU in the catalog the\n"
+    "number needed to finish by --deadline T (30d, 720h, 90min; default\n"
+    "30 days) and what that costs, each solved with the model resized.\n"
+    "\n"
     "exit codes: 0 plan made, 1 runtime failure, 2 bad usage or input.\n";
 
 /* Parse a positive finite number; -1 when not one. */

@@ -123,6 +123,11 @@ assert d.startswith(b'%PDF-'); n=len(re.findall(rb'/Type\s*/Page[^s]', d)); asse
 check "the same report twice is byte-identical" cmp review.pdf review2.pdf
 code "report needs a .pdf" 2 "$damsim" report "$src/scenarios/resnet50-dgx-a100.cfg" -o review.png
 code "--format of nothing" 2 "$damsim" run --format gif "$src/scenarios/resnet50-dgx-a100.cfg"
+check "plan --budget on the language model" sh -c "'$damsim' plan '$src/scenarios/llama2-7b-pretrain.cfg' --budget 1e22 --deadline 30d | grep -q '^Optimum'"
+check "plan --budget --json is JSON" sh -c "'$damsim' plan --json '$src/scenarios/llama2-7b-pretrain.cfg' --budget 5e4gpu-h | python3 -m json.tool"
+code "plan: a bad --budget" 2 "$damsim" plan "$src/scenarios/llama2-7b-pretrain.cfg" --budget lots
+code "plan: a bad --deadline" 2 "$damsim" plan "$src/scenarios/llama2-7b-pretrain.cfg" --budget 1e22 --deadline soon
+code "plan --budget on a vision scenario" 2 "$damsim" plan "$src/scenarios/iron-law-data-bound.cfg" --budget 1e22
 code "unknown command" 2 "$damsim" frobnicate
 code "unknown option" 2 "$damsim" run --frob "$src/scenarios/iron-law-data-bound.cfg"
 code "run without a file" 2 "$damsim" run
