@@ -128,6 +128,17 @@ check "plan --budget --json is JSON" sh -c "'$damsim' plan --json '$src/scenario
 code "plan: a bad --budget" 2 "$damsim" plan "$src/scenarios/llama2-7b-pretrain.cfg" --budget lots
 code "plan: a bad --deadline" 2 "$damsim" plan "$src/scenarios/llama2-7b-pretrain.cfg" --budget 1e22 --deadline soon
 code "plan --budget on a vision scenario" 2 "$damsim" plan "$src/scenarios/iron-law-data-bound.cfg" --budget 1e22
+cat >mygpus.cfg <<'CFG'
+gpus = ( { id = "MY-ACCEL"; name = "An accelerator of our own"; peak_tflops = { bf16 = 500.0; };
+  sparsity_2to4 = false; hbm_gib = 96.0; hbm_gbs = 3000.0; pcie_gbs = 64.0; tdp_w = 500.0;
+  source = "test fixture"; } );
+CFG
+sed 's/gpu = "A100-SXM4-80GB";/gpu = "MY-ACCEL";/' "$src/scenarios/resnet50-dgx-a100.cfg" | sed '/name = "H100"/d' >mine.cfg
+code "an unknown GPU without the catalog file" 2 "$damsim" check mine.cfg
+check "--gpus FILE adds a GPU the scenario can use" "$damsim" check --gpus mygpus.cfg mine.cfg
+check "--gpus FILE: the catalog lists it" sh -c "'$damsim' catalog gpus --gpus mygpus.cfg | grep -q MY-ACCEL"
+sed 's/^scenario: {/catalogs: { gpus = "mygpus.cfg"; };\nscenario: {/' mine.cfg >mine2.cfg
+check "a scenario's catalogs group adds it too" "$damsim" run --analytic mine2.cfg
 code "unknown command" 2 "$damsim" frobnicate
 code "unknown option" 2 "$damsim" run --frob "$src/scenarios/iron-law-data-bound.cfg"
 code "run without a file" 2 "$damsim" run
