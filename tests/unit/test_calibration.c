@@ -146,6 +146,48 @@ int main(void)
                   "%s: model %.4g within 10 %% of measured %.4g", m->id, got,
                   m->value);
     }
+    /* Out of sample: inference throughput, which no eta was fitted on.
+     * The training-calibrated defaults must predict NVIDIA's ResNet-50
+     * inference figures (batch 256, public-cases.csv dle_rn50_inf_*) within
+     * 20 %: a looser bound than the fitted cases, since forward-only kernels
+     * (and cuDNN's fp32 algorithms) differ from training's. */
+    static const struct {
+        const char *id, *gpu, *prec;
+        double img_s;
+    } inf[] = {
+        {"dle_rn50_inf_v100_amp_bs256", "V100-SXM2-32GB", "fp16", 3382},
+        {"dle_rn50_inf_v100_fp32_bs256", "V100-SXM2-32GB", "fp32", 1261},
+        {"dle_rn50_inf_t4_amp_bs256", "T4", "fp16", 1198},
+        {"dle_rn50_inf_t4_fp32_bs256", "T4", "fp32", 415},
+    };
+    for (size_t i = 0; i < sizeof inf / sizeof inf[0]; i++) {
+        snprintf(text, sizeof text,
+                 "scenario: { name = \"%s\"; question = \"q\"; mode = "
+                 "\"inference\"; };\n"
+                 "machine: { gpu = \"%s\"; gpus_per_node = 1;\n"
+                 "  host: { cpu_cores = 64; pcie_gbs = 12.0; };\n"
+                 "  storage: { kind = \"page_cache\"; read_gbs = 100.0; }; };\n"
+                 "workload: { model = \"resnet50\"; precision = \"%s\"; "
+                 "batch_size = 256; };\n"
+                 "data: { samples = 50000.0; decode_ms = 0.0; };\n"
+                 "pipeline: { loader_workers = 8; overlap_transfer = true; };\n",
+                 inf[i].id, inf[i].gpu, inf[i].prec);
+        dam_diag_init(&d);
+        int rc = dam_scenario_load(&s, inf[i].id, text, &cat, &d);
+        dam_diag_free(&d);
+        if (rc != DAM_OK) {
+            dam_check(0, "%s: scenario loads", inf[i].id);
+            continue;
+        }
+        dam_analytic_solve(&s, &r);
+        printf("%-28s %10.4g %10.4g %8.3f %8.3f  (out of sample)\n",
+               inf[i].id, inf[i].img_s, r.throughput,
+               r.throughput / inf[i].img_s, s.workload.eta);
+        dam_check(fabs(r.throughput / inf[i].img_s - 1.0) <= 0.20,
+                  "%s: inference %.4g img/s within 20 %% of measured %.4g "
+                  "(eta fitted on training)",
+                  inf[i].id, r.throughput, inf[i].img_s);
+    }
     dam_catalog_free(&cat);
     return dam_check_done();
 }
