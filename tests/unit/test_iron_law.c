@@ -64,6 +64,25 @@ int main(void)
     dam_check(dam_diagnose_lever_works(&r, DAM_LEVER_GPU) == 1,
               "a faster GPU works on the compute-bound step");
 
+    /* All-reduce against nccl-tests' convention (public-cases.csv
+     * nccl_busbw_factor_allreduce_n8, nccl_a100_allreduce_busbw): on 8 ranks
+     * busbw = algbw x 2(n-1)/n = 1.75 algbw, so 8 GB at 230 GB/s busbw
+     * moves at an algorithm bandwidth of 230 / 1.75 GB/s. */
+    {
+        dam_scenario a = s;
+        a.machine.gpus_per_node = 8;
+        a.machine.nodes = 1;
+        a.machine.intra_busbw = 230e9;
+        double t = dam_analytic_allreduce(&a, 8e9);
+        dam_check_rel(8e9 / t, 230e9 / 1.75, 1e-12,
+                      "8 ranks: algbw = busbw / 1.75 (nccl-tests)");
+        a.machine.nodes = 4;
+        a.machine.inter_busbw = 47e9; /* one NDR 400 NIC (nccl_ndr400_per_nic) */
+        double t4 = dam_analytic_allreduce(&a, 8e9);
+        dam_check_rel(t4 - t, 8e9 * 2.0 * 3.0 / 4.0 / 47e9, 1e-12,
+                      "4 nodes add the inter-node ring at its bus bandwidth");
+    }
+
     /* Overlap: with loader workers the loader runs beside the GPU. */
     s.pipeline.loader_workers = 1;
     dam_analytic_solve(&s, &r);
