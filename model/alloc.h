@@ -2,14 +2,23 @@
 /*
  * alloc.h: the one choke point for memory (as Lua's lua_Alloc, Redis's
  * zmalloc). Every allocation in damsim goes through these; out of memory
- * is not an error a caller can handle sensibly in a simulator, so it stops
- * the process here, the single documented exception to "nothing below cli/
- * exits".
+ * is not an error a caller can handle sensibly in a simulator, so the
+ * choke point hands it to dam_out_of_memory, which the program provides:
+ * cli/ reports it and exits with the runtime-failure code; test and
+ * benchmark programs provide their own. The libraries never exit.
  */
 #ifndef DAM_ALLOC_H
 #define DAM_ALLOC_H
 
 #include <stddef.h>
+
+/* What the program does when memory runs out (n: the bytes asked for).
+ * Provided by the program, not by the libraries; must not return. */
+_Noreturn void dam_out_of_memory(size_t n);
+
+/* p, or the out-of-memory path when p is NULL: for allocations made by
+ * other libraries (GSL), so that every failure ends the same way. */
+void *dam_alloc_check(void *p, size_t n);
 
 /* malloc that never returns NULL (n == 0 gives a unique pointer). */
 void *dam_malloc(size_t n);

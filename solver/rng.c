@@ -41,9 +41,9 @@ void dam_rng_reseed(gsl_rng *r, uint64_t seed, uint64_t stream)
 
 gsl_rng *dam_rng_create(uint64_t seed, uint64_t stream)
 {
-    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
-    if (r == NULL) /* only on out of memory: stop as dam_malloc would */
-        r = dam_malloc((size_t)-1 / 2);
+    /* GSL returns NULL only when out of memory */
+    gsl_rng *r = dam_alloc_check(gsl_rng_alloc(gsl_rng_mt19937),
+                                 sizeof(gsl_rng));
     dam_rng_reseed(r, seed, stream);
     return r;
 }

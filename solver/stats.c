@@ -23,10 +23,10 @@ struct dam_stats {
     gsl_rstat_quantile_workspace *q99; /* p99 by P-squared */
 };
 
-/* GSL returns NULL only when out of memory: stop as dam_malloc does. */
+/* GSL returns NULL only when out of memory: the common path. */
 static void *must(void *p)
 {
-    return p != NULL ? p : dam_malloc((size_t)-1 / 2);
+    return dam_alloc_check(p, 0);
 }
 
 dam_stats *dam_stats_create(void)
