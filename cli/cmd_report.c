@@ -148,8 +148,13 @@ static int build(dam_cli *c, const dam_whatif *w, const char *out)
             put(&lev, t_(&P, x->result.step));
             put(&lev, t_(&P, x->result.run_time));
             put(&lev, keep(&P, "%.2fx", x->speedup));
-            put(&lev, keep(&P, "%.4g", x->cost.gpu_hours));
-            put(&lev, x->cost.usd > 0 ? keep(&P, "$%.0f", x->cost.usd) : "n/a");
+            put(&lev, x->cost.gpu_hours >= 1e4
+                          ? keep(&P, "%.3gk", x->cost.gpu_hours / 1e3)
+                          : keep(&P, "%.4g", x->cost.gpu_hours));
+            put(&lev, !(x->cost.usd > 0) ? "n/a"
+                      : x->cost.usd >= 1e4
+                          ? keep(&P, "$%.3gk", x->cost.usd / 1e3)
+                          : keep(&P, "$%.0f", x->cost.usd));
             put(&lev, keep(&P, "%.4g%s", x->quality,
                            x->quality_unknown ? "?" : ""));
             put(&lev, dam_bound_name(x->result.bound));
@@ -172,18 +177,28 @@ static int build(dam_cli *c, const dam_whatif *w, const char *out)
         put(&stg, st->bytes > 0 ? keep(&P, "%s", b1) : "-");
         put(&stg, st->bw > 0 ? keep(&P, "%s", b2) : "-");
         put(&stg, st->t_data > 0 ? t_(&P, st->t_data) : "-");
-        put(&stg, st->ops > 0 ? keep(&P, "%s", b3) : "-");
-        put(&stg, st->rate > 0 ? keep(&P, "%s", b4) : "-");
+        put(&stg, st->ops <= 0 ? "-"
+                  : strcmp(st->name, "decode") == 0
+                      ? keep(&P, "%.3g core-s", st->ops)
+                      : keep(&P, "%sFLOP", b3));
+        put(&stg, st->rate <= 0 ? "-"
+                  : strcmp(st->name, "decode") == 0
+                      ? keep(&P, "%.3g cores", st->rate)
+                      : keep(&P, "%sFLOP/s", b4));
         put(&stg, st->t_ops > 0 ? t_(&P, st->t_ops) : "-");
         put(&stg, st->t_lat > 0 ? t_(&P, st->t_lat) : "-");
         put(&stg, t_(&P, st->time));
     }
-    put(&stg, "T_seq / T_pipe / step");
-    for (int k = 0; k < 5; k++)
-        put(&stg, "");
-    put(&stg, t_(&P, r->t_seq));
-    put(&stg, t_(&P, r->t_pipe));
-    put(&stg, t_(&P, r->step));
+    static const char *const totals[3] = {"T_seq (nothing overlapped)",
+                                          "T_pipe (perfect overlap)",
+                                          "step (as configured)"};
+    double tv[3] = {r->t_seq, r->t_pipe, r->step};
+    for (int k = 0; k < 3; k++) {
+        put(&stg, totals[k]);
+        for (int j = 0; j < 7; j++)
+            put(&stg, "");
+        put(&stg, t_(&P, tv[k]));
+    }
     /* Roofline phases. */
     static const char *const ph_head[] = {"phase", "FLOP", "bytes",
                                           "FLOP/byte", "ridge", "bound",
