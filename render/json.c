@@ -211,6 +211,7 @@ json_t *dam_json_result(const dam_scenario *s, const dam_result *r,
         json_object_set_new(sim, "data_wait_s", stat_json(&r->sim_data_wait));
         NUM(sim, "exposed_transfer_s", r->sim_exposed_transfer);
         NUM(sim, "exposed_communication_s", r->sim_exposed_comm);
+        NUM(sim, "waiting_for_slower_ranks_s", r->sim_peer_wait);
         NUM(sim, "events", r->events);
         NUM(sim, "analytic_step_s", r->analytic_step);
         json_t *at = json_object();

@@ -282,6 +282,14 @@ void dam_diagnose(const dam_scenario *s, const dam_result *r,
         dam_diagnose_add(d->evidence, &d->nevidence, "%s %s (%.1f %% of the step)",
              dam_term_name((dam_term)t), b, r->terms[t] / step * 100.0);
     }
+    if (r->has_sim && r->sim_peer_wait > 0.02 * step) {
+        ms(b, sizeof b, r->sim_peer_wait);
+        dam_diagnose_add(d->evidence, &d->nevidence,
+                         "%s of the exposed communication is waiting for "
+                         "slower ranks (stragglers): the slowest rank's data "
+                         "or compute sets every rank's pace",
+                         b);
+    }
     if (s->mode != DAM_MODE_SERVING) {
         ms(a, sizeof a, r->t_seq);
         ms(b, sizeof b, r->t_pipe);

@@ -194,6 +194,8 @@ typedef struct dam_result {
     dam_stat sim_data_wait;     /* data wait per step, s */
     double sim_exposed_transfer;/* mean per step, s */
     double sim_exposed_comm;    /* mean per step, s */
+    double sim_peer_wait;       /* of it, waiting for slower ranks to finish
+                                 * backward (stragglers), mean per step, s */
     int nstage_times;
     dam_stage_time stage_times[DAM_MAX_STAGE_TIMES];
     double events;              /* events processed, all replications */

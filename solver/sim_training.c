@@ -124,6 +124,7 @@ struct gpu {
     double t_wait;          /* start of the current wait, s */
     double t_copy;          /* start of the copy in progress, s */
     double t_bwd_end;       /* end of backward this step, s */
+    double peer;            /* this step's wait for slower ranks, s */
     double dur_opt;         /* optimizer time this step, s */
     double p[DAM_TERM_COUNT]; /* pieces of the current step, s */
     /* copy stream (overlap_transfer) */
@@ -176,6 +177,10 @@ struct sim {
     double *bfrac;           /* share of backward done when bucket is ready */
     double *ready_max;       /* latest ready time of each bucket, s */
     int registered;          /* ranks registered this step */
+    double bwd_end_max;      /* latest end of backward among registered ranks, s */
+    double step_bwd_end_max; /* that of the step whose schedule is made, s */
+    double sum_peer;         /* exposed communication spent waiting for
+                              * slower ranks, summed over observations, s */
     double net_free;         /* end of the last scheduled collective, s */
     double net_busy;         /* collective seconds scheduled */
     int sync_done_step;      /* last step whose collectives ended */
@@ -349,6 +354,8 @@ static void sync_register(struct sim *sm, struct gpu *g, double t_b0,
                           double bwd)
 {
     double t_end = t_b0 + bwd;
+    if (t_end > sm->bwd_end_max)
+        sm->bwd_end_max = t_end;
     for (int i = 0; i < sm->nb; i++) {
         double t = sm->s->pipeline.overlap_sync && i < sm->nb - 1
                        ? t_b0 + bwd * sm->bfrac[i]
@@ -368,6 +375,8 @@ static void sync_register(struct sim *sm, struct gpu *g, double t_b0,
     }
     sm->net_free = t;
     sm->registered = 0;
+    sm->step_bwd_end_max = sm->bwd_end_max;
+    sm->bwd_end_max = -HUGE_VAL;
     dam_des_at(sm->des, t, sync_done, sm, dam_des_u((uint64_t)g->step));
 }
 
@@ -397,6 +406,7 @@ static void record(struct sim *sm, struct gpu *g, int k, double step)
     sm->sum_step += step;
     for (int t = 0; t < DAM_TERM_COUNT; t++)
         sm->sum_p[t] += g->p[t];
+    sm->sum_peer += g->peer;
     sm->nobs += 1.0;
     sm->gpu_busy += g->p[DAM_TERM_COMPUTE] + g->p[DAM_TERM_OVERHEAD];
     sm->gpu_starved += g->p[DAM_TERM_DATA] + g->p[DAM_TERM_TRANSFER];
@@ -429,6 +439,11 @@ static void gpu_optimizer(struct gpu *g)
     double now = dam_des_now(sm->des);
     g->state = G_RUN;
     g->p[DAM_TERM_COMM] = now - g->t_bwd_end;
+    /* the part of it spent waiting for slower ranks to finish backward */
+    double peer = sm->step_bwd_end_max - g->t_bwd_end;
+    g->peer = peer > 0.0 ? (peer < g->p[DAM_TERM_COMM] ? peer
+                                                       : g->p[DAM_TERM_COMM])
+                         : 0.0;
     if (g->dur_opt > 0.0) {
         span(sm, g->lane, DAM_SPAN_OPTIMIZER, now, now + g->dur_opt,
              g->step);
@@ -649,6 +664,8 @@ static int run_replication(struct sim *sm, dam_error *err)
     }
     sm->horizon = HUGE_VAL;
     sm->registered = 0;
+    sm->bwd_end_max = sm->step_bwd_end_max = -HUGE_VAL;
+    sm->sum_peer = 0.0;
     sm->net_free = 0.0;
     sm->net_busy = 0.0;
     sm->sync_done_step = -1;
@@ -935,6 +952,7 @@ int dam_sim_training(const dam_scenario *s, const dam_sim_options *opt,
         rep_wait = dam_calloc((size_t)reps, sizeof *rep_wait);
     }
     double sum_p[DAM_TERM_COUNT] = {0}, nobs = 0.0, events = 0.0;
+    double sum_peer = 0.0;
     for (int k = 0; k < reps && rc == DAM_OK; k++) {
         sm->rep = k;
         sm->seed = dam_rng_mix(seed, (uint64_t)k);
@@ -948,6 +966,7 @@ int dam_sim_training(const dam_scenario *s, const dam_sim_options *opt,
             rep_wait[k] = sm->sum_p[DAM_TERM_DATA] / sm->nobs;
             for (int t = 0; t < DAM_TERM_COUNT; t++)
                 sum_p[t] += sm->sum_p[t];
+            sum_peer += sm->sum_peer;
             nobs += sm->nobs;
             events += (double)dam_des_events(sm->des);
             account(sm, r, k == 0);
@@ -987,6 +1006,7 @@ int dam_sim_training(const dam_scenario *s, const dam_sim_options *opt,
         r->sim_data_wait.mean = r->terms[DAM_TERM_DATA];
         r->sim_exposed_transfer = r->terms[DAM_TERM_TRANSFER];
         r->sim_exposed_comm = r->terms[DAM_TERM_COMM];
+        r->sim_peer_wait = sum_peer / nobs;
         for (int i = 0; i < r->nstage_times; i++) {
             dam_stage_time *t = &r->stage_times[i];
             t->busy /= reps;

@@ -176,6 +176,10 @@ int main(void)
     dam_check(r.sim_exposed_comm > 0.1 * r.step,
               "  and the fast ranks' wait shows as exposed communication "
               "(%.3g of %.3g s)", r.sim_exposed_comm, r.step);
+    dam_check(r.sim_peer_wait > 0.8 * r.sim_exposed_comm &&
+                  r.sim_peer_wait <= r.sim_exposed_comm * (1 + 1e-12),
+              "  most of which is waiting for the slower rank (%.3g of %.3g s)",
+              r.sim_peer_wait, r.sim_exposed_comm);
 
     /* ---- trace -------------------------------------------------------- */
     dam_trace tr;
