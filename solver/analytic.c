@@ -332,7 +332,7 @@ void dam_analytic_solve(const dam_scenario *s, dam_result *r)
     tr->time = tr->t_data;
 
     /* Compute phases: forward, and backward as twice the forward. */
-    double fwd = 0.0, mem_time = 0.0;
+    double fwd = 0.0;
     double pf = pass_factor(s);
     for (int i = 0; i < w->model.nphases; i++) {
         dam_phase_result *ph = &r->phases[i];
@@ -343,8 +343,6 @@ void dam_analytic_solve(const dam_scenario *s, dam_result *r)
         ph->t_compute *= pf;
         ph->t_memory *= pf;
         ph->time *= pf;
-        if (ph->memory_bound)
-            mem_time += ph->time;
     }
     r->nphases = w->model.nphases;
     dam_stage *fs = stage(r, "forward");
@@ -382,7 +380,6 @@ void dam_analytic_solve(const dam_scenario *s, dam_result *r)
         ph->t_compute = ph->peak > 0.0 ? ph->flops / (ph->peak * w->eta) : 0.0;
         ph->time = opt;
         ph->memory_bound = 1;
-        mem_time += opt;
     }
     /* Annotate rates of the compute stages for the breakdown table. */
     for (int i = 0; i < r->nstages; i++) {
@@ -461,23 +458,8 @@ void dam_analytic_solve(const dam_scenario *s, dam_result *r)
     r->terms[DAM_TERM_OVERHEAD] = lat;
     r->step = data_wait + gpu;
 
-    /* What binds: with a decoupled loader, the loader binds whenever the
-     * GPU waits for it; otherwise the largest term does. */
-    if (s->pipeline.loader_workers > 0 && data_wait > 0.0) {
-        r->bound = DAM_BOUND_DATA;
-    } else {
-        int best = DAM_TERM_DATA;
-        for (int t = 1; t < DAM_TERM_COUNT; t++)
-            if (r->terms[t] > r->terms[best])
-                best = t;
-        static const dam_bound map[DAM_TERM_COUNT] = {
-            DAM_BOUND_DATA, DAM_BOUND_TRANSFER, DAM_BOUND_COMPUTE,
-            DAM_BOUND_COMM, DAM_BOUND_LATENCY};
-        r->bound = map[best];
-        if (r->bound == DAM_BOUND_COMPUTE && mem_time > 0.5 * t_compute)
-            r->bound = DAM_BOUND_MEMORY;
-    }
 
+    r->bound = dam_analytic_bound(r, s->pipeline.loader_workers > 0, 0.0);
     r->model_flops_step = dam_analytic_model_flops(s);
     r->throughput = r->global_batch / r->step;
     r->tokens_per_s = r->throughput * w->model.seq_len;
@@ -489,4 +471,26 @@ void dam_analytic_solve(const dam_scenario *s, dam_result *r)
     r->run_time = r->epoch_time * s->data.epochs;
     memory(s, r);
     cost(s, r, r->run_time);
+}
+
+dam_bound dam_analytic_bound(const dam_result *r, int decoupled,
+                             double data_floor)
+{
+    if (decoupled && r->terms[DAM_TERM_DATA] > data_floor)
+        return DAM_BOUND_DATA;
+    int best = DAM_TERM_DATA;
+    for (int t = 1; t < DAM_TERM_COUNT; t++)
+        if (r->terms[t] > r->terms[best])
+            best = t;
+    static const dam_bound map[DAM_TERM_COUNT] = {
+        DAM_BOUND_DATA, DAM_BOUND_TRANSFER, DAM_BOUND_COMPUTE, DAM_BOUND_COMM,
+        DAM_BOUND_LATENCY};
+    dam_bound b = map[best];
+    double mem_time = 0.0;
+    for (int i = 0; i < r->nphases; i++)
+        if (r->phases[i].memory_bound)
+            mem_time += r->phases[i].time;
+    if (b == DAM_BOUND_COMPUTE && mem_time > 0.5 * r->t_compute)
+        b = DAM_BOUND_MEMORY;
+    return b;
 }

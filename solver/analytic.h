@@ -20,6 +20,16 @@
 /* Solve s analytically into r (r is overwritten). */
 void dam_analytic_solve(const dam_scenario *s, dam_result *r);
 
+/*
+ * What binds, from r's terms and phases (the one rule both solvers use):
+ * with a decoupled loader (loader workers > 0) the loader binds whenever
+ * the data wait exceeds data_floor (s); otherwise the largest term does,
+ * and compute becomes memory when memory-bound phases take more than half
+ * of r->t_compute.
+ */
+dam_bound dam_analytic_bound(const dam_result *r, int decoupled,
+                             double data_floor);
+
 /* Pieces the simulator reuses, so both solvers share one cost model. */
 
 /* Time of one forward pass of phase i on a batch of b samples, s. */

@@ -1034,25 +1034,7 @@ int dam_sim_training(const dam_scenario *s, const dam_sim_options *opt,
         /* What binds, by analytic.c's rule on the simulated terms; a data
          * wait under 2 % of the step is queueing noise of a loader that
          * keeps up on average, not a binding loader. */
-        if (sm->W > 0 && r->terms[DAM_TERM_DATA] > 0.02 * step) {
-            r->bound = DAM_BOUND_DATA;
-        } else {
-            int best = DAM_TERM_DATA;
-            for (int t = 1; t < DAM_TERM_COUNT; t++)
-                if (r->terms[t] > r->terms[best])
-                    best = t;
-            static const dam_bound map[DAM_TERM_COUNT] = {
-                DAM_BOUND_DATA, DAM_BOUND_TRANSFER, DAM_BOUND_COMPUTE,
-                DAM_BOUND_COMM, DAM_BOUND_LATENCY};
-            r->bound = map[best];
-            double mem_time = 0.0;
-            for (int i = 0; i < r->nphases; i++)
-                if (r->phases[i].memory_bound)
-                    mem_time += r->phases[i].time;
-            if (r->bound == DAM_BOUND_COMPUTE &&
-                mem_time > 0.5 * r->t_compute)
-                r->bound = DAM_BOUND_MEMORY;
-        }
+        r->bound = dam_analytic_bound(r, sm->W > 0, 0.02 * step);
     }
     if (sm->gpus)
         for (int i = 0; i < sm->G; i++)
