@@ -412,17 +412,27 @@ void dam_text_catalog_models(dam_buf *b, const dam_catalog *c)
                    "eta (calibrated)");
     for (size_t i = 0; i < c->nmodels; i++) {
         const dam_model_spec *m = &c->models[i];
-        char p[32], f[32], in[32], eta[96] = "";
+        char p[32], f[32], in[32], eta[256] = "";
         dam_fmt_si(p, sizeof p, m->params, "");
         dam_fmt_si(f, sizeof f, m->flops_per_sample, "");
         dam_fmt_bytes(in, sizeof in, m->input_bytes);
         for (int k = 0; k < DAM_PREC_COUNT; k++)
             if (m->eta[k] > 0.0) {
                 char one[24];
-                snprintf(one, sizeof one, "%s%s %.2f", eta[0] ? ", " : "",
+                snprintf(one, sizeof one, "%s%s %.3g", eta[0] ? ", " : "",
                          dam_precision_name((dam_precision)k), m->eta[k]);
                 strncat(eta, one, sizeof eta - strlen(eta) - 1);
             }
+        for (int g = 0; g < m->ngpu_eta; g++)
+            for (int k = 0; k < DAM_PREC_COUNT; k++)
+                if (m->gpu_eta[g].eta[k] > 0.0) {
+                    char one[80];
+                    snprintf(one, sizeof one, "%s%s %s %.3g",
+                             eta[0] ? ", " : "", m->gpu_eta[g].gpu,
+                             dam_precision_name((dam_precision)k),
+                             m->gpu_eta[g].eta[k]);
+                    strncat(eta, one, sizeof eta - strlen(eta) - 1);
+                }
         dam_buf_printf(b, "%-14s %-12s %10s %8.0f %12s %7d %10s %s\n", m->id,
                        m->family, p, m->seq_len, f, m->nphases, in,
                        eta[0] ? eta : "-");
