@@ -139,23 +139,49 @@ int dam_cmd_compare(dam_cli *c)
     if (rc != 0)
         goto done;
 
-    out_row rows[] = {
-        {"step", {0}, 0},          {"throughput (samples/s)", {0}, 1},
-        {"epoch", {0}, 0},         {"run", {0}, 0},
-        {"MFU", {0}, 2},           {"I/O overhead", {0}, 2},
-        {"GPU-hours", {0}, 1},     {"cost (USD)", {0}, 1},
-        {"energy (kWh)", {0}, 1},  {"T_seq", {0}, 0},
-        {"T_pipe", {0}, 0},
-    };
-    size_t nrows = sizeof rows / sizeof rows[0];
+    /* Outputs: the batch figures, the serving figures, or both when the
+     * scenarios mix modes. */
+    int any_batch = 0, any_serving = 0;
     for (int i = 0; i < n; i++) {
-        double v[] = {r[i].step,        r[i].throughput, r[i].epoch_time,
-                      r[i].run_time,    r[i].mfu,        r[i].io_overhead,
-                      r[i].gpu_hours,   r[i].cost_usd,   r[i].energy_kwh,
-                      r[i].t_seq,       r[i].t_pipe};
-        for (size_t k = 0; k < nrows; k++)
-            rows[k].v[i] = v[k];
+        if (s[i].mode == DAM_MODE_SERVING)
+            any_serving = 1;
+        else
+            any_batch = 1;
     }
+    out_row rows[24];
+    size_t nrows = 0;
+#define ROW(label, unit, expr)                                                \
+    do {                                                                      \
+        rows[nrows].name = label;                                             \
+        rows[nrows].kind = unit;                                              \
+        for (int i = 0; i < n; i++)                                           \
+            rows[nrows].v[i] = (expr);                                        \
+        nrows++;                                                              \
+    } while (0)
+    ROW(any_serving && !any_batch ? "mean latency" : "step", 0, r[i].step);
+    ROW("throughput (per s)", 1, s[i].mode == DAM_MODE_SERVING
+                                     ? r[i].serving.throughput
+                                     : r[i].throughput);
+    ROW("MFU", 2, r[i].mfu);
+    if (any_batch) {
+        ROW("epoch", 0, r[i].epoch_time);
+        ROW("run", 0, r[i].run_time);
+        ROW("I/O overhead", 2, r[i].io_overhead);
+        ROW("GPU-hours", 1, r[i].gpu_hours);
+        ROW("cost (USD)", 1, r[i].cost_usd);
+        ROW("energy (kWh)", 1, r[i].energy_kwh);
+        ROW("T_seq", 0, r[i].t_seq);
+        ROW("T_pipe", 0, r[i].t_pipe);
+    }
+    if (any_serving) {
+        ROW("p50 latency", 0, r[i].serving.latency.p50);
+        ROW("p99 latency", 0, r[i].serving.latency.p99);
+        ROW("SLO p99", 0, s[i].serving.slo_p99_s);
+        ROW("SLO attainment", 2, r[i].serving.slo_attainment);
+        ROW("GPU utilisation", 2, r[i].serving.utilization);
+        ROW("USD per 1,000 requests", 1, r[i].serving.cost_per_1k);
+    }
+#undef ROW
 
     dam_buf b = {0};
     if (c->json) {
