@@ -39,6 +39,8 @@ typedef struct dam_cli {
 } dam_cli;
 
 void dam_cli_usage(FILE *f);
+/* Print one error as "file:line: error: message" on stderr. */
+void dam_cli_error(const dam_error *e);
 /* Print diagnostics as file:line: messages; 2 if any error, else 0. */
 int dam_cli_report_diag(const dam_diag *d, int quiet);
 /* Built-in catalogs, then --gpus/--models over them; 0 or 2. */

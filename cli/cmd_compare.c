@@ -125,9 +125,7 @@ int dam_cmd_compare(dam_cli *c)
         dam_error e;
         memset(&e, 0, sizeof e);
         if (solve(&s[i], ctx, &r[i], &e) != DAM_OK) {
-            char line[1024];
-            dam_error_format(&e, line, sizeof line);
-            fprintf(stderr, "%s\n", line);
+            dam_cli_error(&e);
             rc = 1;
         }
         dam_diagnose(&s[i], &r[i], &d[i]);

@@ -234,9 +234,7 @@ static int plan_serving(dam_cli *c, const dam_scenario *s)
     dam_error e;
     int st = dam_capacity_plan(s, &c->cat, slo, rate, &opt, p, &e);
     if (st != DAM_OK) {
-        char line[1024];
-        dam_error_format(&e, line, sizeof line);
-        fprintf(stderr, "%s\n", line);
+        dam_cli_error(&e);
         dam_free(p);
         return st == DAM_EINPUT ? 2 : 1;
     }

@@ -358,9 +358,7 @@ static int build(dam_cli *c, const dam_whatif *w, const char *out)
     memset(&e, 0, sizeof e);
     int rc = dam_report_write(out, &rep, &e);
     if (rc != DAM_OK) {
-        char line[1024];
-        dam_error_format(&e, line, sizeof line);
-        fprintf(stderr, "%s\n", line);
+        dam_cli_error(&e);
         rc = rc == DAM_EINPUT ? 2 : 1;
     } else if (!c->quiet) {
         printf("%s: %zu pages\n", out, dam_report_page_count(&rep));

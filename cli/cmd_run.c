@@ -72,11 +72,9 @@ static int simulate(dam_cli *c, const dam_scenario *s, dam_result *r,
     dam_trace tr;
     dam_trace_init(&tr);
     dam_error e;
-    char line[1024];
     int rc = dam_sim_training(s, &o, r, record ? &tr : NULL, &e);
     if (rc != DAM_OK) {
-        dam_error_format(&e, line, sizeof line);
-        fprintf(stderr, "%s\n", line);
+        dam_cli_error(&e);
         dam_trace_free(&tr);
         return rc == DAM_EINPUT ? 2 : 1;
     }
@@ -85,8 +83,7 @@ static int simulate(dam_cli *c, const dam_scenario *s, dam_result *r,
         dam_trace_json(&b, &tr);
         if (dam_write_file_atomic(c->trace_file, dam_buf_str(&b), b.len,
                                   &e) != DAM_OK) {
-            dam_error_format(&e, line, sizeof line);
-            fprintf(stderr, "%s\n", line);
+            dam_cli_error(&e);
             rc = 1;
         }
         dam_buf_free(&b);

@@ -76,9 +76,7 @@ int dam_cli_whatif_solve(dam_cli *c, const char *path, dam_whatif *w)
         memset(&e, 0, sizeof e);
         if (dam_whatif_run(s, extra, c->nlever_args, &c->cat, &opt, w, &e) !=
             DAM_OK) {
-            char line[1024];
-            dam_error_format(&e, line, sizeof line);
-            fprintf(stderr, "%s\n", line);
+            dam_cli_error(&e);
             rc = 2;
         }
     }

@@ -67,6 +67,13 @@ void dam_cli_usage(FILE *f)
 
 /* ---- shared plumbing --------------------------------------------------- */
 
+void dam_cli_error(const dam_error *e)
+{
+    char line[1024];
+    dam_error_format(e, line, sizeof line);
+    fprintf(stderr, "%s\n", line);
+}
+
 int dam_cli_report_diag(const dam_diag *d, int quiet)
 {
     char line[1024];
@@ -127,9 +134,7 @@ int dam_cli_emit(dam_cli *c, const dam_buf *b)
     if (c->out_file && dam_output_of(c->out_file) == DAM_OUT_TEXT) {
         dam_error e;
         if (dam_write_file_atomic(c->out_file, text, b->len, &e) != DAM_OK) {
-            char line[1024];
-            dam_error_format(&e, line, sizeof line);
-            fprintf(stderr, "%s\n", line);
+            dam_cli_error(&e);
             return 1;
         }
         return 0;
@@ -148,9 +153,7 @@ int dam_cli_charts(dam_cli *c, const dam_chartset *cs)
     memset(&e, 0, sizeof e);
     int rc = dam_chartset_write(cs, c->out_file, c->format, &e);
     if (rc != DAM_OK) {
-        char line[1024];
-        dam_error_format(&e, line, sizeof line);
-        fprintf(stderr, "%s\n", line);
+        dam_cli_error(&e);
         return rc == DAM_EINPUT ? 2 : 1;
     }
     return 0;

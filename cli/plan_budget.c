@@ -194,9 +194,7 @@ int dam_cli_plan_budget(dam_cli *c, const dam_scenario *s)
     int rc = 0;
     if (dam_plan_budget(s, &c->cat, k, budget, deadline, NULL, p, &e) !=
         DAM_OK) {
-        char line[1024];
-        dam_error_format(&e, line, sizeof line);
-        fprintf(stderr, "%s\n", line);
+        dam_cli_error(&e);
         rc = 2;
     } else {
         dam_buf b = {0};

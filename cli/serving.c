@@ -49,9 +49,7 @@ int dam_cli_serving_sim(dam_cli *c, const dam_scenario *s, dam_result *r)
         dam_error e;
         int st = dam_sim_serving(s, &opt, r, NULL, &e);
         if (st != DAM_OK) {
-            char line[1024];
-            dam_error_format(&e, line, sizeof line);
-            fprintf(stderr, "%s\n", line);
+            dam_cli_error(&e);
             rc = st == DAM_EINPUT ? 2 : 1;
         }
     }

@@ -195,4 +195,23 @@ static const dam_chart_serving fx_serving = {
     "ResNet-50 inference, dynamic batching up to 32, 5 ms batching window",
     fx_series, 3, 0.200, "SLO: p99 <= 200 ms", 0};
 
+/* One chart of every kind, in dam_chart_kind order (ch filled first). */
+static void fx_all_charts(dam_chart charts[7], const fx_chinchilla *ch)
+{
+    charts[0].kind = DAM_CHART_BREAKDOWN;
+    charts[0].u.breakdown = &fx_breakdown;
+    charts[1].kind = DAM_CHART_TIMELINE;
+    charts[1].u.timeline = &fx_timeline;
+    charts[2].kind = DAM_CHART_ROOFLINE;
+    charts[2].u.roofline = &fx_roofline;
+    charts[3].kind = DAM_CHART_LEVERS;
+    charts[3].u.levers = &fx_levers;
+    charts[4].kind = DAM_CHART_ROC;
+    charts[4].u.roc = &fx_roc;
+    charts[5].kind = DAM_CHART_CHINCHILLA;
+    charts[5].u.chinchilla = &ch->chart;
+    charts[6].kind = DAM_CHART_SERVING;
+    charts[6].u.serving = &fx_serving;
+}
+
 #endif

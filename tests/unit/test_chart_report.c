@@ -67,20 +67,7 @@ int main(void)
     fx_chinchilla ch;
     fx_chinchilla_fill(&ch);
     dam_chart charts[7];
-    charts[0].kind = DAM_CHART_BREAKDOWN;
-    charts[0].u.breakdown = &fx_breakdown;
-    charts[1].kind = DAM_CHART_TIMELINE;
-    charts[1].u.timeline = &fx_timeline;
-    charts[2].kind = DAM_CHART_ROOFLINE;
-    charts[2].u.roofline = &fx_roofline;
-    charts[3].kind = DAM_CHART_LEVERS;
-    charts[3].u.levers = &fx_levers;
-    charts[4].kind = DAM_CHART_ROC;
-    charts[4].u.roc = &fx_roc;
-    charts[5].kind = DAM_CHART_CHINCHILLA;
-    charts[5].u.chinchilla = &ch.chart;
-    charts[6].kind = DAM_CHART_SERVING;
-    charts[6].u.serving = &fx_serving;
+    fx_all_charts(charts, &ch);
 
     /* a 60-row table of replications: three pages */
     static char text[NROWS][4][32];
