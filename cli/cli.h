@@ -50,9 +50,6 @@ int dam_cli_load_scenario(dam_cli *c, const char *path, dam_scenario *s);
 /* Write b to -o when it names a text file (atomically), else to stdout;
  * 0 or 1. */
 int dam_cli_emit(dam_cli *c, const dam_buf *b);
-/* Catalog listing as JSON. */
-void dam_cli_catalog_json(dam_buf *b, const dam_catalog *cat, int gpus,
-                          int models);
 
 /* Serving (serving.c): simulation options from the command line, with the
  * arrival trace read when serving.arrival = "trace" (*arrivals is owned by
@@ -79,6 +76,16 @@ int dam_cli_whatif_solve(dam_cli *c, const char *path, dam_whatif *w);
 
 /* `plan --budget`: the compute-optimal model and the GPUs to train it. */
 int dam_cli_plan_budget(dam_cli *c, const dam_scenario *s);
+
+/* What -o names. */
+typedef enum {
+    DAM_OUT_TEXT = 0, /* a file for the text/JSON/CSV output */
+    DAM_OUT_CHART,    /* one chart: .png, .svg or .pdf */
+    DAM_OUT_DIR       /* a folder (existing, or a path without extension) */
+} dam_output_kind;
+
+/* The kind of output path names. */
+dam_output_kind dam_output_of(const char *path);
 
 /* Write the charts of a set when -o names a chart or a folder; 0 or 1. */
 struct dam_chartset;

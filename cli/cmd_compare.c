@@ -1,22 +1,18 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * cmd_compare.c: `damsim compare A.cfg B.cfg ...`: the scenarios side by
- * side. Every input that differs (the scenarios flattened to key = value,
- * compared key by key), every output with its difference from the first
- * scenario, the step per iron-law term, and a breakdown chart with -o.
+ * cmd_compare.c: `damsim compare A.cfg B.cfg ...`: loads and solves the
+ * scenarios; render/compare.c lays out the side-by-side table or JSON and
+ * render/chartset.c the breakdown chart written with -o.
  */
-#include <jansson.h>
-#include <math.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
-#include "cli/charts.h"
+#include "render/chartset.h"
 #include "cli/cli.h"
 #include "model/alloc.h"
-#include "render/units.h"
+#include "render/compare.h"
 
-#define MAX_CMP 8
+#define MAX_CMP DAM_COMPARE_MAX
 
 static const char compare_help[] =
     "usage: damsim compare A.cfg B.cfg [C.cfg ...] [--json] [-o FILE|DIR]\n"
@@ -24,78 +20,6 @@ static const char compare_help[] =
     "Solves each scenario (up to 8) and shows them side by side: every input\n"
     "that differs, every output with its change from the first scenario,\n"
     "and the step per iron-law term. -o writes a breakdown chart.\n";
-
-/* Flatten a JSON object into "a.b.c" -> compact value strings. */
-typedef struct flat {
-    char **keys, **vals;
-    size_t n, cap;
-} flat;
-
-static void flat_add(flat *f, const char *k, const char *v)
-{
-    if (f->n == f->cap) {
-        f->cap = f->cap ? 2 * f->cap : 64;
-        f->keys = dam_realloc(f->keys, f->cap * sizeof *f->keys);
-        f->vals = dam_realloc(f->vals, f->cap * sizeof *f->vals);
-    }
-    f->keys[f->n] = dam_strdup(k);
-    f->vals[f->n] = dam_strdup(v);
-    f->n++;
-}
-
-static void flatten(flat *f, const char *prefix, json_t *v)
-{
-    if (json_is_object(v)) {
-        const char *k;
-        json_t *x;
-        json_object_foreach(v, k, x) {
-            char p[256];
-            snprintf(p, sizeof p, "%s%s%s", prefix, prefix[0] ? "." : "", k);
-            flatten(f, p, x);
-        }
-        return;
-    }
-    char *s = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT |
-                                JSON_REAL_PRECISION(6));
-    flat_add(f, prefix, s ? s : "null");
-    free(s);
-}
-
-static const char *flat_get(const flat *f, const char *k)
-{
-    for (size_t i = 0; i < f->n; i++)
-        if (strcmp(f->keys[i], k) == 0)
-            return f->vals[i];
-    return "-";
-}
-
-static void flat_free(flat *f)
-{
-    for (size_t i = 0; i < f->n; i++) {
-        dam_free(f->keys[i]);
-        dam_free(f->vals[i]);
-    }
-    dam_free(f->keys);
-    dam_free(f->vals);
-}
-
-/* One output row: name, value per scenario, unit kind (0 time, 1 number,
- * 2 percent). */
-typedef struct out_row {
-    const char *name;
-    double v[MAX_CMP];
-    int kind;
-} out_row;
-
-static void cell(char *buf, size_t n, double v, int kind)
-{
-    if (kind == 0)
-        dam_fmt_time(buf, n, v);
-    else if (kind == 2)
-        snprintf(buf, n, "%.1f %%", v * 100.0);
-    else
-        snprintf(buf, n, "%.4g", v);
-}
 
 int dam_cmd_compare(dam_cli *c)
 {
@@ -113,7 +37,6 @@ int dam_cmd_compare(dam_cli *c)
     dam_scenario *s = dam_calloc((size_t)n, sizeof *s);
     dam_result *r = dam_calloc((size_t)n, sizeof *r);
     dam_diagnosis *d = dam_calloc((size_t)n, sizeof *d);
-    flat *fl = dam_calloc((size_t)n, sizeof *fl);
     int rc = 0;
     dam_whatif_solver solve;
     void *ctx;
@@ -129,147 +52,12 @@ int dam_cmd_compare(dam_cli *c)
             rc = 1;
         }
         dam_diagnose(&s[i], &r[i], &d[i]);
-        json_t *j = dam_json_scenario(&s[i]);
-        json_object_del(j, "file");
-        flatten(&fl[i], "", j);
-        json_decref(j);
     }
     if (rc != 0)
         goto done;
 
-    /* Outputs: the batch figures, the serving figures, or both when the
-     * scenarios mix modes. */
-    int any_batch = 0, any_serving = 0;
-    for (int i = 0; i < n; i++) {
-        if (s[i].mode == DAM_MODE_SERVING)
-            any_serving = 1;
-        else
-            any_batch = 1;
-    }
-    out_row rows[24];
-    size_t nrows = 0;
-#define ROW(label, unit, expr)                                                \
-    do {                                                                      \
-        rows[nrows].name = label;                                             \
-        rows[nrows].kind = unit;                                              \
-        for (int i = 0; i < n; i++)                                           \
-            rows[nrows].v[i] = (expr);                                        \
-        nrows++;                                                              \
-    } while (0)
-    ROW(any_serving && !any_batch ? "mean latency" : "step", 0, r[i].step);
-    ROW("throughput (per s)", 1, s[i].mode == DAM_MODE_SERVING
-                                     ? r[i].serving.throughput
-                                     : r[i].throughput);
-    ROW("MFU", 2, r[i].mfu);
-    if (any_batch) {
-        ROW("epoch", 0, r[i].epoch_time);
-        ROW("run", 0, r[i].run_time);
-        ROW("I/O overhead", 2, r[i].io_overhead);
-        ROW("GPU-hours", 1, r[i].gpu_hours);
-        ROW("cost (USD)", 1, r[i].cost_usd);
-        ROW("energy (kWh)", 1, r[i].energy_kwh);
-        ROW("T_seq", 0, r[i].t_seq);
-        ROW("T_pipe", 0, r[i].t_pipe);
-    }
-    if (any_serving) {
-        ROW("p50 latency", 0, r[i].serving.latency.p50);
-        ROW("p99 latency", 0, r[i].serving.latency.p99);
-        ROW("SLO p99", 0, s[i].serving.slo_p99_s);
-        ROW("SLO attainment", 2, r[i].serving.slo_attainment);
-        ROW("GPU utilisation", 2, r[i].serving.utilization);
-        ROW("USD per 1,000 requests", 1, r[i].serving.cost_per_1k);
-    }
-#undef ROW
-
     dam_buf b = {0};
-    if (c->json) {
-        json_t *o = json_object();
-        json_t *sc = json_array();
-        for (int i = 0; i < n; i++) {
-            json_t *e = json_object();
-            json_object_set_new(e, "scenario", dam_json_scenario(&s[i]));
-            json_object_set_new(e, "result",
-                                dam_json_result(&s[i], &r[i], &d[i]));
-            json_array_append_new(sc, e);
-        }
-        json_object_set_new(o, "scenarios", sc);
-        json_t *diff = json_array();
-        for (size_t k = 0; k < fl[0].n; k++) {
-            const char *key = fl[0].keys[k];
-            int differs = 0;
-            for (int i = 1; i < n; i++)
-                differs |= strcmp(flat_get(&fl[i], key), fl[0].vals[k]) != 0;
-            if (differs)
-                json_array_append_new(diff, json_string(key));
-        }
-        json_object_set_new(o, "inputs_that_differ", diff);
-        dam_json_dump(&b, o);
-    } else {
-        dam_buf_printf(&b, "%-28s", "");
-        for (int i = 0; i < n; i++)
-            dam_buf_printf(&b, " %-22.22s", s[i].name);
-        dam_buf_printf(&b, "\n\nInputs that differ\n");
-        int ndiff = 0;
-        /* keys of every scenario, in first-seen order */
-        flat all = {0};
-        for (int i = 0; i < n; i++)
-            for (size_t k = 0; k < fl[i].n; k++)
-                if (strcmp(flat_get(&all, fl[i].keys[k]), "-") == 0)
-                    flat_add(&all, fl[i].keys[k], "");
-        for (size_t k = 0; k < all.n; k++) {
-            const char *key = all.keys[k];
-            int differs = 0;
-            for (int i = 1; i < n; i++)
-                differs |= strcmp(flat_get(&fl[i], key),
-                                  flat_get(&fl[0], key)) != 0;
-            if (!differs)
-                continue;
-            ndiff++;
-            dam_buf_printf(&b, "  %-26.26s", key);
-            for (int i = 0; i < n; i++)
-                dam_buf_printf(&b, " %-22.22s", flat_get(&fl[i], key));
-            dam_buf_printf(&b, "\n");
-        }
-        flat_free(&all);
-        if (!ndiff)
-            dam_buf_printf(&b, "  (none)\n");
-        dam_buf_printf(&b, "\nOutputs (change from the first)\n");
-        for (size_t k = 0; k < nrows; k++) {
-            dam_buf_printf(&b, "  %-26s", rows[k].name);
-            for (int i = 0; i < n; i++) {
-                char v[32], cellbuf[80];
-                cell(v, sizeof v, rows[k].v[i], rows[k].kind);
-                if (i > 0 && rows[k].v[0] != 0.0 && isfinite(rows[k].v[i]))
-                    snprintf(cellbuf, sizeof cellbuf, "%s (%+.0f %%)", v,
-                             (rows[k].v[i] / rows[k].v[0] - 1.0) * 100.0);
-                else
-                    snprintf(cellbuf, sizeof cellbuf, "%s", v);
-                dam_buf_printf(&b, " %-22.22s", cellbuf);
-            }
-            dam_buf_printf(&b, "\n");
-        }
-        dam_buf_printf(&b, "  %-26s", "binding");
-        for (int i = 0; i < n; i++)
-            dam_buf_printf(&b, " %-22.22s", dam_bound_name(r[i].bound));
-        dam_buf_printf(&b, "\n\nStep per iron-law term\n");
-        for (int t = 0; t < DAM_TERM_COUNT; t++) {
-            dam_buf_printf(&b, "  %-26s", dam_term_name((dam_term)t));
-            for (int i = 0; i < n; i++) {
-                char v[32], cellbuf[80];
-                dam_fmt_time(v, sizeof v, r[i].terms[t]);
-                double dlt = r[i].terms[t] - r[0].terms[t];
-                char dv[32];
-                dam_fmt_time(dv, sizeof dv, fabs(dlt));
-                if (i > 0 && fabs(dlt) > 1e-12)
-                    snprintf(cellbuf, sizeof cellbuf, "%s (%c%s)", v,
-                             dlt > 0 ? '+' : '-', dv);
-                else
-                    snprintf(cellbuf, sizeof cellbuf, "%s", v);
-                dam_buf_printf(&b, " %-22.22s", cellbuf);
-            }
-            dam_buf_printf(&b, "\n");
-        }
-    }
+    dam_compare_write(&b, s, r, d, n, c->json);
     rc = dam_cli_emit(c, &b);
     dam_buf_free(&b);
     if (rc == 0) {
@@ -289,9 +77,6 @@ int dam_cmd_compare(dam_cli *c)
         dam_free(cs);
     }
 done:
-    for (int i = 0; i < n; i++)
-        flat_free(&fl[i]);
-    dam_free(fl);
     dam_free(d);
     dam_free(r);
     dam_free(s);

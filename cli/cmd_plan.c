@@ -4,9 +4,9 @@
  * dam_cmd_plan, picks the question from the scenario and the options:
  * a serving scenario plans replicas for an SLO at a rate (solver/
  * capacity.h); a training scenario plans against --budget (Chinchilla:
- * cli/plan_budget.c prints that one). Only cli/ prints.
+ * cli/plan_budget.c parses that one). The tables and JSON are laid out by
+ * render/plan_report.c. Only cli/ prints.
  */
-#include <jansson.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +14,7 @@
 
 #include "cli/cli.h"
 #include "model/alloc.h"
+#include "render/plan_report.h"
 #include "solver/capacity.h"
 
 static const char plan_help[] =
@@ -61,145 +62,6 @@ static int usage_error(const char *msg, const char *arg)
     return 2;
 }
 
-static void plan_text(dam_buf *b, const dam_scenario *s, const dam_capacity_result *p)
-{
-    const dam_serving *v = &s->serving;
-    dam_buf_printf(b, "Capacity plan: %s\n", s->name);
-    dam_buf_printf(b, "  SLO p99 <= %.4g ms at %.4g requests/s (%s arrivals); "
-                      "max batch %d, timeout %.3g ms, %d preprocess "
-                      "workers\n",
-                   p->slo_s * 1e3, p->rate,
-                   v->arrival == DAM_ARRIVAL_DETERMINISTIC ? "deterministic"
-                                                           : "Poisson",
-                   v->max_batch, v->batch_timeout_s * 1e3,
-                   v->preprocess_workers);
-    dam_buf_printf(b, "  headroom: simulated p99 + its 95 %% CI half-width "
-                      "<= SLO, replicas <= %.0f %% busy\n\n",
-                   DAM_CAPACITY_MAX_UTIL * 100.0);
-    dam_buf_printf(b, "  %-18s %8s %10s %6s %17s %10s %10s\n", "gpu",
-                   "replicas", "p99", "util", "one fewer: p99", "$/hour",
-                   "$/1k req");
-    int first = 1;
-    for (int i = 0; i < p->noptions; i++) {
-        const dam_capacity_option *o = &p->options[i];
-        if (!o->feasible)
-            continue;
-        char fewer[40] = "-", ph[24] = "n/a", pk[24] = "n/a";
-        if (o->fewer_p99_known)
-            snprintf(fewer, sizeof fewer, "%.4g ms, %.0f%%",
-                     o->fewer_p99 * 1e3, o->fewer_util * 100.0);
-        if (o->price_hour > 0.0) {
-            snprintf(ph, sizeof ph, "%.2f", o->cost_hour);
-            snprintf(pk, sizeof pk, "%.3g", o->cost_per_1k);
-        }
-        dam_buf_printf(b, "  %-18s %8d %7.4g ms %5.0f%% %17s %10s %10s%s\n",
-                       o->gpu, o->replicas, o->p99 * 1e3,
-                       o->utilization * 100.0, fewer, ph, pk,
-                       first && o->price_hour > 0.0 ? "  <- cheapest" : "");
-        if (o->price_hour > 0.0)
-            first = 0;
-    }
-    int ninf = 0;
-    for (int i = 0; i < p->noptions; i++)
-        if (p->options[i].supported && !p->options[i].feasible) {
-            if (!ninf++)
-                dam_buf_printf(b, "\n  Cannot meet the SLO:\n");
-            dam_buf_printf(b, "    %-18s %s\n", p->options[i].gpu,
-                           p->options[i].why);
-        }
-    int nun = 0;
-    for (int i = 0; i < p->noptions; i++)
-        if (!p->options[i].supported) {
-            dam_buf_printf(b, "%s%s", nun++ ? ", " : "\n  Skipped (no "
-                                                     "support for the "
-                                                     "precision): ",
-                           p->options[i].gpu);
-        }
-    if (nun)
-        dam_buf_printf(b, "\n");
-    dam_buf_printf(b, "\nThis deployment (%d x %s): ", v->replicas,
-                   s->machine.gpu.id);
-    if (p->max_rate_found)
-        dam_buf_printf(b, "meets the SLO up to about %.4g requests/s (p99 "
-                          "%.4g ms there; misses at %.4g/s)\n",
-                       p->max_rate, p->max_rate_p99 * 1e3,
-                       p->max_rate_upper);
-    else
-        dam_buf_printf(b, "no arrival rate meets the SLO (stable up to "
-                          "%.4g requests/s); the latency floor is not the "
-                          "load\n",
-                       p->max_rate_upper);
-    dam_buf_printf(b, "(%d simulations)\n", p->evaluations);
-}
-
-static json_t *plan_json(const dam_scenario *s, const dam_capacity_result *p)
-{
-    json_t *o = json_object();
-    json_object_set_new(o, "scenario", json_string(s->name));
-    json_object_set_new(o, "file", json_string(s->file));
-    json_object_set_new(o, "slo_p99_s", dam_json_num(p->slo_s));
-    json_object_set_new(o, "rate_per_s", dam_json_num(p->rate));
-    json_object_set_new(o, "headroom",
-                        json_string("p99 + ci95 half-width <= slo and "
-                                    "replica utilization <= 0.9"));
-    json_t *a = json_array();
-    for (int i = 0; i < p->noptions; i++) {
-        const dam_capacity_option *x = &p->options[i];
-        json_t *e = json_object();
-        json_object_set_new(e, "gpu", json_string(x->gpu));
-        json_object_set_new(e, "supported", json_boolean(x->supported));
-        json_object_set_new(e, "feasible", json_boolean(x->feasible));
-        if (x->feasible) {
-            json_object_set_new(e, "replicas", json_integer(x->replicas));
-            json_object_set_new(e, "p99_s", dam_json_num(x->p99));
-            json_object_set_new(e, "p99_ci95_s", dam_json_num(x->p99_ci95));
-            json_object_set_new(e, "utilization",
-                                dam_json_num(x->utilization));
-            json_object_set_new(e, "throughput_per_s",
-                                dam_json_num(x->throughput));
-            json_object_set_new(e, "price_usd_hour",
-                                x->price_hour > 0.0
-                                    ? dam_json_num(x->price_hour)
-                                    : json_null());
-            json_object_set_new(e, "cost_usd_hour",
-                                x->price_hour > 0.0
-                                    ? dam_json_num(x->cost_hour)
-                                    : json_null());
-            json_object_set_new(e, "cost_per_1k_usd",
-                                x->price_hour > 0.0
-                                    ? dam_json_num(x->cost_per_1k)
-                                    : json_null());
-            json_object_set_new(e, "one_fewer_p99_s",
-                                x->fewer_p99_known
-                                    ? dam_json_num(x->fewer_p99)
-                                    : json_null());
-            json_object_set_new(e, "one_fewer_utilization",
-                                x->fewer_p99_known
-                                    ? dam_json_num(x->fewer_util)
-                                    : json_null());
-        } else {
-            json_object_set_new(e, "why", json_string(x->why));
-        }
-        json_array_append_new(a, e);
-    }
-    json_object_set_new(o, "options", a);
-    json_t *m = json_object();
-    json_object_set_new(m, "gpu", json_string(s->machine.gpu.id));
-    json_object_set_new(m, "replicas", json_integer(s->serving.replicas));
-    json_object_set_new(m, "found", json_boolean(p->max_rate_found));
-    json_object_set_new(m, "max_rate_per_s",
-                        p->max_rate_found ? dam_json_num(p->max_rate)
-                                          : json_null());
-    json_object_set_new(m, "p99_s", p->max_rate_found
-                                        ? dam_json_num(p->max_rate_p99)
-                                        : json_null());
-    json_object_set_new(m, "misses_at_per_s",
-                        dam_json_num(p->max_rate_upper));
-    json_object_set_new(o, "this_deployment", m);
-    json_object_set_new(o, "simulations", json_integer(p->evaluations));
-    return o;
-}
-
 /* Serving: replicas per GPU for the SLO at the rate, and the top rate. */
 static int plan_serving(dam_cli *c, const dam_scenario *s)
 {
@@ -240,9 +102,9 @@ static int plan_serving(dam_cli *c, const dam_scenario *s)
     }
     dam_buf b = {0};
     if (c->json)
-        dam_json_dump(&b, plan_json(s, p));
+        dam_json_dump(&b, dam_plan_report_capacity_json(s, p));
     else
-        plan_text(&b, s, p);
+        dam_plan_report_capacity_text(&b, s, p);
     rc = dam_cli_emit(c, &b);
     dam_buf_free(&b);
     dam_free(p);

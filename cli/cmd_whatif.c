@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli/charts.h"
+#include "render/chartset.h"
 #include "cli/cli.h"
 #include "model/alloc.h"
 #include "model/lever.h"

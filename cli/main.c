@@ -12,8 +12,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
-#include "cli/charts.h"
+#include "render/chartset.h"
 #include "cli/cli.h"
 #include "model/alloc.h"
 #include "model/embedded.h"
@@ -145,13 +146,38 @@ int dam_cli_emit(dam_cli *c, const dam_buf *b)
     return 0;
 }
 
+/* Extension of path ("png"), or "" when none. */
+static const char *extension(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    const char *dot = strrchr(path, '.');
+    return dot && (!slash || dot > slash) ? dot + 1 : "";
+}
+
+dam_output_kind dam_output_of(const char *path)
+{
+    struct stat st;
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+        return DAM_OUT_DIR;
+    const char *e = extension(path);
+    if (!strcmp(e, "png") || !strcmp(e, "svg") || !strcmp(e, "pdf"))
+        return DAM_OUT_CHART;
+    if (!*e)
+        return DAM_OUT_DIR;
+    return DAM_OUT_TEXT;
+}
+
 int dam_cli_charts(dam_cli *c, const dam_chartset *cs)
 {
-    if (!c->out_file || dam_output_of(c->out_file) == DAM_OUT_TEXT)
+    dam_output_kind k = c->out_file ? dam_output_of(c->out_file)
+                                    : DAM_OUT_TEXT;
+    if (k == DAM_OUT_TEXT)
         return 0;
     dam_error e;
     memset(&e, 0, sizeof e);
-    int rc = dam_chartset_write(cs, c->out_file, c->format, &e);
+    int rc = k == DAM_OUT_CHART
+                 ? dam_chartset_write_one(cs, c->out_file, &e)
+                 : dam_chartset_write_dir(cs, c->out_file, c->format, &e);
     if (rc != DAM_OK) {
         dam_cli_error(&e);
         return rc == DAM_EINPUT ? 2 : 1;
@@ -317,7 +343,7 @@ static int cmd_catalog(dam_cli *c)
         return bad_usage("catalog takes 'gpus' or 'models', got '%s'", what);
     dam_buf b = {0};
     if (c->json) {
-        dam_cli_catalog_json(&b, &c->cat, gpus, models);
+        dam_json_dump(&b, dam_json_catalog(&c->cat, gpus, models));
     } else {
         if (gpus)
             dam_text_catalog_gpus(&b, &c->cat);

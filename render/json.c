@@ -375,3 +375,75 @@ json_t *dam_json_uncertainty(const dam_scenario *s, const dam_uncertainty *u)
     json_object_set_new(o, "tornado", tor);
     return o;
 }
+
+json_t *dam_json_catalog(const dam_catalog *cat, int gpus, int models)
+{
+    json_t *o = json_object();
+    if (gpus) {
+        json_t *a = json_array();
+        for (size_t i = 0; i < cat->ngpus; i++) {
+            const dam_gpu *g = &cat->gpus[i];
+            json_t *e = json_object();
+            json_object_set_new(e, "id", json_string(g->id));
+            json_object_set_new(e, "name", json_string(g->name));
+            json_t *pk = json_object();
+            for (int p = 0; p < DAM_PREC_COUNT; p++)
+                if (g->peak[p] > 0.0)
+                    json_object_set_new(pk, dam_precision_name((dam_precision)p),
+                                        dam_json_num(g->peak[p]));
+            json_object_set_new(e, "peak_flops", pk);
+            json_t *rd = json_object();
+            for (int p = 0; p < DAM_PREC_COUNT; p++)
+                if (g->peak[p] > 0.0)
+                    json_object_set_new(rd, dam_precision_name((dam_precision)p),
+                                        dam_json_num(dam_gpu_ridge(g, (dam_precision)p)));
+            json_object_set_new(e, "ridge_flop_per_byte", rd);
+            json_object_set_new(e, "sparsity_2to4", json_boolean(g->sparsity_2to4));
+            json_object_set_new(e, "memory_bytes", dam_json_num(g->mem_bytes));
+            json_object_set_new(e, "memory_bytes_per_s", dam_json_num(g->mem_bw));
+            json_object_set_new(e, "nvlink_bytes_per_s", dam_json_num(g->link_bw));
+            json_object_set_new(e, "pcie_bytes_per_s", dam_json_num(g->pcie_bw));
+            json_object_set_new(e, "tdp_w", dam_json_num(g->tdp_w));
+            json_object_set_new(e, "price_usd_hour", dam_json_num(g->price_hour));
+            json_object_set_new(e, "source", json_string(g->source));
+            json_array_append_new(a, e);
+        }
+        json_object_set_new(o, "gpus", a);
+    }
+    if (models) {
+        json_t *a = json_array();
+        for (size_t i = 0; i < cat->nmodels; i++) {
+            const dam_model_spec *m = &cat->models[i];
+            json_t *e = json_object();
+            json_object_set_new(e, "id", json_string(m->id));
+            json_object_set_new(e, "name", json_string(m->name));
+            json_object_set_new(e, "family", json_string(m->family));
+            json_object_set_new(e, "params", dam_json_num(m->params));
+            json_object_set_new(e, "seq_len", dam_json_num(m->seq_len));
+            json_object_set_new(e, "flops_per_sample", dam_json_num(m->flops_per_sample));
+            json_object_set_new(e, "input_bytes", dam_json_num(m->input_bytes));
+            json_object_set_new(e, "raw_bytes", dam_json_num(m->raw_bytes));
+            json_t *ph = json_array();
+            for (int k = 0; k < m->nphases; k++) {
+                json_t *p = json_object();
+                json_object_set_new(p, "name", json_string(m->phases[k].name));
+                json_object_set_new(p, "kind", json_string(dam_phase_kind_name(m->phases[k].kind)));
+                json_object_set_new(p, "flops", dam_json_num(m->phases[k].flops));
+                json_object_set_new(p, "act_bytes", dam_json_num(m->phases[k].act_bytes));
+                json_object_set_new(p, "weight_frac", dam_json_num(m->phases[k].weight_frac));
+                json_array_append_new(ph, p);
+            }
+            json_object_set_new(e, "phases", ph);
+            json_t *eta = json_object();
+            for (int p = 0; p < DAM_PREC_COUNT; p++)
+                if (m->eta[p] > 0.0)
+                    json_object_set_new(eta, dam_precision_name((dam_precision)p),
+                                        dam_json_num(m->eta[p]));
+            json_object_set_new(e, "efficiency", eta);
+            json_object_set_new(e, "source", json_string(m->source));
+            json_array_append_new(a, e);
+        }
+        json_object_set_new(o, "models", a);
+    }
+    return o;
+}

@@ -21,6 +21,11 @@ struct json_t *dam_json_result(const dam_scenario *s, const dam_result *r,
 #include "solver/uncertainty.h"
 struct json_t *dam_json_uncertainty(const dam_scenario *s,
                                     const dam_uncertainty *u);
+/* The GPU catalog (gpus), the model catalog (models) or both as one JSON
+ * object with "gpus" and "models" arrays (new reference). */
+#include "model/catalog.h"
+struct json_t *dam_json_catalog(const dam_catalog *cat, int gpus,
+                                int models);
 /* Serialise a JSON value (indent 2, key order kept) into b and release it. */
 void dam_json_dump(dam_buf *b, struct json_t *v);
 /* A number, or null when not finite. */

@@ -1,12 +1,11 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * charts.c: from results to the chart inputs of render/chart.h, and the
- * files they go to. A dam_chartset owns every array and string the chart
- * structs point into, so it lives as long as the charts are drawn. Titles
- * state the question and the answer. Nothing here is model arithmetic:
- * frontier and iso-FLOP curves come from model/quality and model/scaling.
+ * chartset.c: from results to the chart inputs of render/chart.h, and the
+ * files they go to (see chartset.h). Titles state the question and the
+ * answer. Nothing here is model arithmetic: frontiers come from
+ * model/quality and iso-FLOP curves from solver/isoflop.
  */
-#include "cli/charts.h"
+#include "render/chartset.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -17,7 +16,6 @@
 
 #include "model/alloc.h"
 #include "model/quality.h"
-#include "model/scaling.h"
 #include "render/units.h"
 
 static dam_chart *add(dam_chartset *cs, dam_chart_kind k, const char *name)
@@ -282,53 +280,34 @@ void dam_chartset_run(dam_chartset *cs, const dam_scenario *s,
     timeline(cs, trace, title, sub);
 }
 
-/* Iso-FLOP curves at a tenth, one and ten times the scenario's compute. */
+/* Iso-FLOP curves at a tenth, one and ten times the scenario's compute
+ * (solver/isoflop), with the scenario's model marked. */
 static void chinchilla(dam_chartset *cs, const dam_scenario *s,
                        const char *title, const char *sub)
 {
-    const dam_scaling_fit *f = &dam_scaling_hoffmann2022;
-    double n = s->workload.model.params * s->workload.weight_scale;
-    double d = dam_quality_tokens(s);
-    if (!(n > 0.0) || !(d > 0.0))
+    if (dam_isoflop_of(s, &cs->iso, NULL) != DAM_OK)
         return;
-    double c = dam_scaling_compute(n, d);
-    size_t nc = 0;
-    for (int k = -1; k <= 1; k++) {
-        double ck = c * pow(10.0, k);
-        double lo = 0.0, hi = 0.0;
-        if (dam_scaling_optimal(f, ck, &lo, &hi, NULL) != DAM_OK)
-            continue;
-        double nopt = lo;
-        if (dam_scaling_isoflop(f, ck, nopt / 30.0, nopt * 30.0,
-                                DAM_CHARTSET_ISO, cs->iso_n[nc], NULL,
-                                cs->iso_l[nc], NULL) != DAM_OK)
-            continue;
-        size_t best = 0;
-        for (size_t i = 1; i < DAM_CHARTSET_ISO; i++)
-            if (cs->iso_l[nc][i] < cs->iso_l[nc][best])
-                best = i;
-        int ex = (int)floor(log10(ck));
-        snprintf(cs->curve_labels[nc], sizeof cs->curve_labels[0],
-                 "%.2ge%d FLOP", ck / pow(10.0, ex), ex);
-        dam_chart_curve *cu = &cs->curves[nc];
-        cu->label = cs->curve_labels[nc];
-        cu->params = cs->iso_n[nc];
-        cu->loss = cs->iso_l[nc];
-        cu->n = DAM_CHARTSET_ISO;
-        cu->optimum = best;
-        nc++;
+    for (size_t k = 0; k < cs->iso.ncurves; k++) {
+        const dam_isoflop_curve *ic = &cs->iso.curves[k];
+        int ex = (int)floor(log10(ic->compute));
+        snprintf(cs->curve_labels[k], sizeof cs->curve_labels[0],
+                 "%.2ge%d FLOP", ic->compute / pow(10.0, ex), ex);
+        dam_chart_curve *cu = &cs->curves[k];
+        cu->label = cs->curve_labels[k];
+        cu->params = ic->params;
+        cu->loss = ic->loss;
+        cu->n = ic->n;
+        cu->optimum = ic->optimum;
     }
-    if (nc == 0)
-        return;
     snprintf(cs->mark_label, sizeof cs->mark_label, "%s",
              s->workload.model.name);
     cs->chin.title = title;
     cs->chin.subtitle = sub;
     cs->chin.curves = cs->curves;
-    cs->chin.ncurves = nc;
+    cs->chin.ncurves = cs->iso.ncurves;
     cs->chin.model.label = cs->mark_label;
-    cs->chin.model.params = n;
-    cs->chin.model.loss = dam_scaling_loss(f, n, d);
+    cs->chin.model.params = cs->iso.model_params;
+    cs->chin.model.loss = cs->iso.model_loss;
     add(cs, DAM_CHART_CHINCHILLA, "chinchilla")->u.chinchilla = &cs->chin;
 }
 
@@ -480,42 +459,27 @@ void dam_chartset_free(dam_chartset *cs)
     cs->samples = NULL;
 }
 
-/* Extension of path ("png"), or "" when none. */
-static const char *extension(const char *path)
-{
-    const char *slash = strrchr(path, '/');
-    const char *dot = strrchr(path, '.');
-    return dot && (!slash || dot > slash) ? dot + 1 : "";
-}
-
-dam_output_kind dam_output_of(const char *path)
-{
-    struct stat st;
-    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
-        return DAM_OUT_DIR;
-    const char *e = extension(path);
-    if (!strcmp(e, "png") || !strcmp(e, "svg") || !strcmp(e, "pdf"))
-        return DAM_OUT_CHART;
-    if (!*e)
-        return DAM_OUT_DIR;
-    return DAM_OUT_TEXT;
-}
-
-int dam_chartset_write(const dam_chartset *cs, const char *out,
-                       const char *format, dam_error *err)
+int dam_chartset_write_one(const dam_chartset *cs, const char *path,
+                           dam_error *err)
 {
     if (cs->ncharts == 0)
-        return dam_error_set(err, out, 0, "no chart to write");
-    if (dam_output_of(out) == DAM_OUT_CHART)
-        return dam_chart_write(out, 0, 0, &cs->charts[0], err);
-    if (mkdir(out, 0777) != 0 && errno != EEXIST)
-        return dam_error_set(err, out, 0, "cannot create the folder: %s",
-                             strerror(errno)) == DAM_EINPUT
-                   ? DAM_ERUNTIME
-                   : DAM_ERUNTIME;
+        return dam_error_set(err, path, 0, "no chart to write");
+    return dam_chart_write(path, 0, 0, &cs->charts[0], err);
+}
+
+int dam_chartset_write_dir(const dam_chartset *cs, const char *dir,
+                           const char *format, dam_error *err)
+{
+    if (cs->ncharts == 0)
+        return dam_error_set(err, dir, 0, "no chart to write");
+    if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+        dam_error_set(err, dir, 0, "cannot create the folder: %s",
+                      strerror(errno));
+        return DAM_ERUNTIME;
+    }
     for (size_t i = 0; i < cs->ncharts; i++) {
         char path[4096];
-        snprintf(path, sizeof path, "%s/%s.%s", out, cs->names[i],
+        snprintf(path, sizeof path, "%s/%s.%s", dir, cs->names[i],
                  format ? format : "png");
         int rc = dam_chart_write(path, 0, 0, &cs->charts[i], err);
         if (rc != DAM_OK)

@@ -1,12 +1,20 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * charts.h: the charts of a command, built from its results. A chartset
- * owns the arrays and strings its chart structs point into.
+ * chartset.h: the charts of a command (run, what-if, compare), built from
+ * its results: which charts, their titles (the question and the answer),
+ * and the inputs of render/chart.h picked from the results.
+ *
+ * Design note: a chartset owns every array and string its chart structs
+ * point into, so it lives as long as the charts are drawn, and it holds no
+ * model arithmetic: frontiers come from model/quality, iso-FLOP curves from
+ * solver/isoflop. Only the three timeline arrays are heap-allocated
+ * (dam_chartset_free releases them).
  */
-#ifndef DAM_CLI_CHARTS_H
-#define DAM_CLI_CHARTS_H
+#ifndef DAM_RENDER_CHARTSET_H
+#define DAM_RENDER_CHARTSET_H
 
 #include "render/chart.h"
+#include "solver/isoflop.h"
 #include "solver/trace.h"
 #include "solver/whatif.h"
 
@@ -15,7 +23,6 @@
 #define DAM_CHARTSET_CEILINGS 8
 #define DAM_CHARTSET_POINTS 96
 #define DAM_CHARTSET_LANES 40
-#define DAM_CHARTSET_ISO 48
 
 typedef struct dam_chartset {
     size_t ncharts;
@@ -41,9 +48,9 @@ typedef struct dam_chartset {
     dam_chart_roc_segment roc_seg[DAM_CHARTSET_BARS];
     char roc_ytitle[96];
     dam_chart_roc roc;
-    double iso_n[3][DAM_CHARTSET_ISO], iso_l[3][DAM_CHARTSET_ISO];
-    dam_chart_curve curves[3];
-    char curve_labels[3][32];
+    dam_isoflop iso;                    /* the Chinchilla chart's curves */
+    dam_chart_curve curves[DAM_ISOFLOP_CURVES];
+    char curve_labels[DAM_ISOFLOP_CURVES][32];
     char mark_label[96];
     dam_chart_chinchilla chin;
     dam_chart_lane *lanes;              /* owned */
@@ -54,15 +61,6 @@ typedef struct dam_chartset {
     char slo_label[48];
     dam_chart_serving serving;
 } dam_chartset;
-
-/* What -o names. */
-typedef enum {
-    DAM_OUT_TEXT = 0, /* a file for the text/JSON/CSV output */
-    DAM_OUT_CHART,    /* one chart: .png, .svg or .pdf */
-    DAM_OUT_DIR       /* a folder (existing, or a path without extension) */
-} dam_output_kind;
-
-dam_output_kind dam_output_of(const char *path);
 
 /* Charts of a run: breakdown, roofline, timeline (when traced). */
 void dam_chartset_run(dam_chartset *cs, const dam_scenario *s,
@@ -81,9 +79,14 @@ void dam_chartset_serving_load(dam_chartset *cs, const double *rate,
                                double slo, const char *title);
 /* Free what the set owns. */
 void dam_chartset_free(dam_chartset *cs);
-/* Write: to one file (the first chart) or into a folder (every chart, as
- * NAME.FORMAT). DAM_OK or an error code with err filled. */
-int dam_chartset_write(const dam_chartset *cs, const char *out,
-                       const char *format, dam_error *err);
+/* Write the first chart to path (format from its extension: .png, .svg,
+ * .pdf). DAM_OK, or an error code with err filled (nothing written). */
+int dam_chartset_write_one(const dam_chartset *cs, const char *path,
+                           dam_error *err);
+/* Write every chart into the folder dir (created when missing) as
+ * NAME.FORMAT (format "png", "svg" or "pdf"; NULL: "png"). DAM_OK, or an
+ * error code with err filled. */
+int dam_chartset_write_dir(const dam_chartset *cs, const char *dir,
+                           const char *format, dam_error *err);
 
 #endif

@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * compare.h: scenarios side by side, from their solved results: every
+ * input that differs, every output with its change from the first
+ * scenario, and the step per iron-law term; or all of it as JSON.
+ */
+#ifndef DAM_RENDER_COMPARE_H
+#define DAM_RENDER_COMPARE_H
+
+#include "render/buf.h"
+#include "solver/diagnose.h"
+
+#define DAM_COMPARE_MAX 8 /* most scenarios side by side */
+
+/* The comparison of n (2 .. DAM_COMPARE_MAX) scenarios s[i] with results
+ * r[i] and diagnoses d[i], as a table (as_json 0) or JSON (1), into b. */
+void dam_compare_write(dam_buf *b, const dam_scenario *s, const dam_result *r,
+                       const dam_diagnosis *d, int n, int as_json);
+
+#endif

@@ -1,0 +1,262 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * plan_report.c: the two plans as tables and JSON: the serving capacity
+ * plan (replicas per GPU for a p99 SLO at a rate, solver/capacity.h) and
+ * the training budget plan (Chinchilla optimum and GPUs per deadline,
+ * solver/plan.h). Numbers come from the plans; this file only lays them
+ * out.
+ */
+#include "render/plan_report.h"
+
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "render/json.h"
+#include "render/units.h"
+
+void dam_plan_report_capacity_text(dam_buf *b, const dam_scenario *s,
+                                   const dam_capacity_result *p)
+{
+    const dam_serving *v = &s->serving;
+    dam_buf_printf(b, "Capacity plan: %s\n", s->name);
+    dam_buf_printf(b, "  SLO p99 <= %.4g ms at %.4g requests/s (%s arrivals); "
+                      "max batch %d, timeout %.3g ms, %d preprocess "
+                      "workers\n",
+                   p->slo_s * 1e3, p->rate,
+                   v->arrival == DAM_ARRIVAL_DETERMINISTIC ? "deterministic"
+                                                           : "Poisson",
+                   v->max_batch, v->batch_timeout_s * 1e3,
+                   v->preprocess_workers);
+    dam_buf_printf(b, "  headroom: simulated p99 + its 95 %% CI half-width "
+                      "<= SLO, replicas <= %.0f %% busy\n\n",
+                   DAM_CAPACITY_MAX_UTIL * 100.0);
+    dam_buf_printf(b, "  %-18s %8s %10s %6s %17s %10s %10s\n", "gpu",
+                   "replicas", "p99", "util", "one fewer: p99", "$/hour",
+                   "$/1k req");
+    int first = 1;
+    for (int i = 0; i < p->noptions; i++) {
+        const dam_capacity_option *o = &p->options[i];
+        if (!o->feasible)
+            continue;
+        char fewer[40] = "-", ph[24] = "n/a", pk[24] = "n/a";
+        if (o->fewer_p99_known)
+            snprintf(fewer, sizeof fewer, "%.4g ms, %.0f%%",
+                     o->fewer_p99 * 1e3, o->fewer_util * 100.0);
+        if (o->price_hour > 0.0) {
+            snprintf(ph, sizeof ph, "%.2f", o->cost_hour);
+            snprintf(pk, sizeof pk, "%.3g", o->cost_per_1k);
+        }
+        dam_buf_printf(b, "  %-18s %8d %7.4g ms %5.0f%% %17s %10s %10s%s\n",
+                       o->gpu, o->replicas, o->p99 * 1e3,
+                       o->utilization * 100.0, fewer, ph, pk,
+                       first && o->price_hour > 0.0 ? "  <- cheapest" : "");
+        if (o->price_hour > 0.0)
+            first = 0;
+    }
+    int ninf = 0;
+    for (int i = 0; i < p->noptions; i++)
+        if (p->options[i].supported && !p->options[i].feasible) {
+            if (!ninf++)
+                dam_buf_printf(b, "\n  Cannot meet the SLO:\n");
+            dam_buf_printf(b, "    %-18s %s\n", p->options[i].gpu,
+                           p->options[i].why);
+        }
+    int nun = 0;
+    for (int i = 0; i < p->noptions; i++)
+        if (!p->options[i].supported) {
+            dam_buf_printf(b, "%s%s", nun++ ? ", " : "\n  Skipped (no "
+                                                     "support for the "
+                                                     "precision): ",
+                           p->options[i].gpu);
+        }
+    if (nun)
+        dam_buf_printf(b, "\n");
+    dam_buf_printf(b, "\nThis deployment (%d x %s): ", v->replicas,
+                   s->machine.gpu.id);
+    if (p->max_rate_found)
+        dam_buf_printf(b, "meets the SLO up to about %.4g requests/s (p99 "
+                          "%.4g ms there; misses at %.4g/s)\n",
+                       p->max_rate, p->max_rate_p99 * 1e3,
+                       p->max_rate_upper);
+    else
+        dam_buf_printf(b, "no arrival rate meets the SLO (stable up to "
+                          "%.4g requests/s); the latency floor is not the "
+                          "load\n",
+                       p->max_rate_upper);
+    dam_buf_printf(b, "(%d simulations)\n", p->evaluations);
+}
+
+json_t *dam_plan_report_capacity_json(const dam_scenario *s,
+                                      const dam_capacity_result *p)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "scenario", json_string(s->name));
+    json_object_set_new(o, "file", json_string(s->file));
+    json_object_set_new(o, "slo_p99_s", dam_json_num(p->slo_s));
+    json_object_set_new(o, "rate_per_s", dam_json_num(p->rate));
+    json_object_set_new(o, "headroom",
+                        json_string("p99 + ci95 half-width <= slo and "
+                                    "replica utilization <= 0.9"));
+    json_t *a = json_array();
+    for (int i = 0; i < p->noptions; i++) {
+        const dam_capacity_option *x = &p->options[i];
+        json_t *e = json_object();
+        json_object_set_new(e, "gpu", json_string(x->gpu));
+        json_object_set_new(e, "supported", json_boolean(x->supported));
+        json_object_set_new(e, "feasible", json_boolean(x->feasible));
+        if (x->feasible) {
+            json_object_set_new(e, "replicas", json_integer(x->replicas));
+            json_object_set_new(e, "p99_s", dam_json_num(x->p99));
+            json_object_set_new(e, "p99_ci95_s", dam_json_num(x->p99_ci95));
+            json_object_set_new(e, "utilization",
+                                dam_json_num(x->utilization));
+            json_object_set_new(e, "throughput_per_s",
+                                dam_json_num(x->throughput));
+            json_object_set_new(e, "price_usd_hour",
+                                x->price_hour > 0.0
+                                    ? dam_json_num(x->price_hour)
+                                    : json_null());
+            json_object_set_new(e, "cost_usd_hour",
+                                x->price_hour > 0.0
+                                    ? dam_json_num(x->cost_hour)
+                                    : json_null());
+            json_object_set_new(e, "cost_per_1k_usd",
+                                x->price_hour > 0.0
+                                    ? dam_json_num(x->cost_per_1k)
+                                    : json_null());
+            json_object_set_new(e, "one_fewer_p99_s",
+                                x->fewer_p99_known
+                                    ? dam_json_num(x->fewer_p99)
+                                    : json_null());
+            json_object_set_new(e, "one_fewer_utilization",
+                                x->fewer_p99_known
+                                    ? dam_json_num(x->fewer_util)
+                                    : json_null());
+        } else {
+            json_object_set_new(e, "why", json_string(x->why));
+        }
+        json_array_append_new(a, e);
+    }
+    json_object_set_new(o, "options", a);
+    json_t *m = json_object();
+    json_object_set_new(m, "gpu", json_string(s->machine.gpu.id));
+    json_object_set_new(m, "replicas", json_integer(s->serving.replicas));
+    json_object_set_new(m, "found", json_boolean(p->max_rate_found));
+    json_object_set_new(m, "max_rate_per_s",
+                        p->max_rate_found ? dam_json_num(p->max_rate)
+                                          : json_null());
+    json_object_set_new(m, "p99_s", p->max_rate_found
+                                        ? dam_json_num(p->max_rate_p99)
+                                        : json_null());
+    json_object_set_new(m, "misses_at_per_s",
+                        dam_json_num(p->max_rate_upper));
+    json_object_set_new(o, "this_deployment", m);
+    json_object_set_new(o, "simulations", json_integer(p->evaluations));
+    return o;
+}
+
+static const char *const budget_units[] = {"FLOPs", "GPU-hours", "USD"};
+
+/* A count as "5.16 B", "323 B", "1.4 T", "66 M". */
+static void count(char *buf, size_t n, double v)
+{
+    if (v >= 1e12)
+        snprintf(buf, n, "%.3g T", v / 1e12);
+    else if (v >= 1e9)
+        snprintf(buf, n, "%.3g B", v / 1e9);
+    else if (v >= 1e6)
+        snprintf(buf, n, "%.3g M", v / 1e6);
+    else
+        snprintf(buf, n, "%.3g", v);
+}
+
+void dam_plan_report_budget_text(dam_buf *b, const dam_scenario *s,
+                                 const dam_plan *p)
+{
+    char t1[48], t2[48], t3[48];
+    dam_buf_printf(b, "%s\n", s->name);
+    dam_buf_printf(b, "Question  %s\n", s->question);
+    dam_fmt_time(t2, sizeof t2, p->deadline);
+    dam_buf_printf(b, "Budget    %.4g %s = %.3g FLOP of training compute; "
+                      "deadline %s\n",
+                   p->budget, budget_units[p->kind], p->flops, t2);
+    count(t1, sizeof t1, p->n_opt);
+    count(t2, sizeof t2, p->d_opt);
+    dam_buf_printf(b, "Optimum   N = %s parameters, D = %s tokens (%.1f tokens "
+                      "per parameter), predicted loss %.4f\n",
+                   t1, t2, p->tokens_per_param, p->loss);
+    count(t1, sizeof t1, p->n_now);
+    count(t2, sizeof t2, p->d_now);
+    dam_buf_printf(b, "Now       N = %s parameters, D = %s tokens, loss %.4f "
+                      "(%s fit)\n\n",
+                   t1, t2, p->loss_now, p->fit->id);
+    dam_buf_printf(b, "%-18s %7s %12s %7s %10s %12s %10s  %s\n", "GPU", "GPUs",
+                   "tokens/s", "MFU", "run", "GPU-hours", "cost", "note");
+    for (int i = 0; i < p->noptions; i++) {
+        const dam_plan_option *o = &p->options[i];
+        dam_fmt_si(t1, sizeof t1, o->tokens_per_s, "");
+        dam_fmt_time(t2, sizeof t2, o->run_time);
+        if (o->cost_usd > 0.0)
+            snprintf(t3, sizeof t3, o->cost_usd >= 1e4 ? "$%.3gk" : "$%.0f",
+                     o->cost_usd >= 1e4 ? o->cost_usd / 1e3 : o->cost_usd);
+        else
+            snprintf(t3, sizeof t3, "n/a");
+        char gh[32];
+        if (o->gpu_hours < 1e4)
+            snprintf(gh, sizeof gh, "%.4g", o->gpu_hours);
+        else
+            snprintf(gh, sizeof gh, "%.3gk", o->gpu_hours / 1e3);
+        dam_buf_printf(b, "%-18s %7d %12s %6.1f%% %10s %12s %10s  %s\n",
+                       o->gpu, o->gpus, t1, o->mfu * 100.0, t2, gh, t3,
+                       o->feasible ? o->note : "NOT FEASIBLE");
+    }
+    dam_buf_printf(b, "\nEach option: the compute-optimal model on that GPU, "
+                      "solved analytically with the scenario's node shape, "
+                      "efficiency and data pipeline.\n");
+}
+
+json_t *dam_plan_report_budget_json(const dam_scenario *s,
+                                    const dam_plan *p)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "scenario", dam_json_scenario(s));
+    json_object_set_new(o, "budget", dam_json_num(p->budget));
+    json_object_set_new(o, "budget_unit",
+                        json_string(budget_units[p->kind]));
+    json_object_set_new(o, "budget_flops", dam_json_num(p->flops));
+    json_object_set_new(o, "deadline_s", dam_json_num(p->deadline));
+    json_object_set_new(o, "fit", json_string(p->fit->id));
+    json_object_set_new(o, "n_opt", dam_json_num(p->n_opt));
+    json_object_set_new(o, "d_opt", dam_json_num(p->d_opt));
+    json_object_set_new(o, "tokens_per_param",
+                        dam_json_num(p->tokens_per_param));
+    json_object_set_new(o, "loss", dam_json_num(p->loss));
+    json_object_set_new(o, "n_now", dam_json_num(p->n_now));
+    json_object_set_new(o, "d_now", dam_json_num(p->d_now));
+    json_object_set_new(o, "loss_now", dam_json_num(p->loss_now));
+    json_t *a = json_array();
+    for (int i = 0; i < p->noptions; i++) {
+        const dam_plan_option *x = &p->options[i];
+        json_t *e = json_object();
+        json_object_set_new(e, "gpu", json_string(x->gpu));
+        json_object_set_new(e, "feasible", json_boolean(x->feasible));
+        json_object_set_new(e, "gpus", json_integer(x->gpus));
+        json_object_set_new(e, "tokens_per_s", dam_json_num(x->tokens_per_s));
+        json_object_set_new(e, "mfu", dam_json_num(x->mfu));
+        json_object_set_new(e, "run_s", dam_json_num(x->run_time));
+        json_object_set_new(e, "gpu_hours", dam_json_num(x->gpu_hours));
+        json_object_set_new(e, "price_usd_hour", dam_json_num(x->price_hour));
+        json_object_set_new(e, "cost_usd", x->cost_usd > 0.0
+                                               ? dam_json_num(x->cost_usd)
+                                               : json_null());
+        json_object_set_new(e, "fits_memory", json_boolean(x->fits_memory));
+        json_object_set_new(e, "memory_bytes", dam_json_num(x->memory_bytes));
+        json_object_set_new(e, "note", json_string(x->note));
+        json_array_append_new(a, e);
+    }
+    json_object_set_new(o, "options", a);
+    return o;
+}
+

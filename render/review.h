@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * review.h: the budget-review document of a what-if: the summary (question,
+ * answer, key numbers), the what-if's charts, the lever table, the iron law
+ * per stage, the roofline phases, the diagnosis, and every input with its
+ * source, laid out as a dam_report that render/report.c writes.
+ *
+ * Design note: this is where the review's content is chosen and formatted;
+ * report.c only lays pages out. The review owns every string, table and
+ * chart it builds and borrows the what-if (whose scenario strings it points
+ * at): the what-if must outlive the review.
+ */
+#ifndef DAM_RENDER_REVIEW_H
+#define DAM_RENDER_REVIEW_H
+
+#include "render/chartset.h"
+#include "render/report.h"
+#include "solver/whatif.h"
+
+#define DAM_REVIEW_TABLES 4 /* lever table, iron law, roofline, diagnosis */
+
+/* Storage behind a review (private to review.c). */
+typedef struct dam_review_store dam_review_store;
+
+/* A built review. */
+typedef struct dam_review {
+    dam_report report;                         /* the document; points into
+                                                  what follows */
+    dam_report_table tables[DAM_REVIEW_TABLES];/* report.tables */
+    dam_chartset *charts;                      /* report.charts; owned */
+    dam_review_store *store;                   /* strings and cells; owned */
+} dam_review;
+
+/* Build the review of what-if w into rv; version is the program's version
+ * for the context line (copied). Free with dam_review_free. */
+void dam_review_build(dam_review *rv, const dam_whatif *w,
+                      const char *version);
+/* Release what rv owns; rv is zeroed (a zeroed review is a no-op). */
+void dam_review_free(dam_review *rv);
+
+#endif
