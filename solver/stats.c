@@ -1,13 +1,33 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * stats.c: streaming statistics over gsl_rstat (see stats.h).
+ * stats.c: streaming statistics (see stats.h).
  *
- * The median comes from gsl_rstat's own P-squared estimator; p95 and p99
- * each keep one more gsl_rstat_quantile workspace (five markers each).
+ * Moments, min and max come from gsl_rstat. Quantiles come from a
+ * log-bucketed histogram in the manner of HdrHistogram, not from the
+ * P-squared estimator: P-squared moves its markers one step per
+ * observation and is biased on autocorrelated streams (a queue's
+ * latencies), which gave the M/M/1 p99 50 % too high at some seeds. A
+ * histogram is order-independent, so pooling replications is harmless.
+ *
+ * Buckets. A double's bits are mapped to an unsigned key that sorts as
+ * the values do (sign bit set for x >= 0, all bits flipped for x < 0).
+ * The top 12 bits of the key (sign and exponent) pick a block, the next
+ * MBITS bits of the mantissa a bucket in it, so a bucket spans a relative
+ * width of at most 2^-MBITS (0.1 %). Blocks of SUB counts are allocated
+ * when first touched: memory grows with the decades the data spans (8 KiB
+ * per binade), never with the number of observations; 4,096 blocks bound
+ * it. A quantile follows gsl_stats_quantile_from_sorted_data (linear
+ * between the order statistics at floor and ceil of (n - 1) p); the k-th
+ * order statistic is placed at the (k + 1/2)-th of c equal steps across
+ * its bucket and clamped to [min, max], so every reported quantile is
+ * within one bucket width of the exact one, and exact when all values in
+ * its bucket are equal and at an extreme (a constant stream). The two
+ * buckets at +0 and -0 report 0 (runs of zero waits stay exact).
  */
 #include "solver/stats.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <string.h>
 
 #include <gsl/gsl_cdf.h>
@@ -17,10 +37,22 @@
 
 #include "model/alloc.h"
 
+enum {
+    MBITS = 10,          /* mantissa bits per bucket: relative width 2^-10 */
+    SUB = 1 << MBITS,    /* buckets per block */
+    NBLK = 1 << 12,      /* blocks: sign bit and 11 exponent bits */
+    SHIFT = 52 - MBITS   /* key bits below a bucket */
+};
+
+/* One binade's buckets. */
+typedef struct block {
+    uint64_t n;          /* observations in the block */
+    uint64_t c[SUB];     /* observations per bucket */
+} block;
+
 struct dam_stats {
-    gsl_rstat_workspace *rs;           /* count, mean, sd, min, max, p50 */
-    gsl_rstat_quantile_workspace *q95; /* p95 by P-squared */
-    gsl_rstat_quantile_workspace *q99; /* p99 by P-squared */
+    gsl_rstat_workspace *rs; /* count, mean, sd, min, max */
+    block *blk[NBLK];        /* NULL until touched */
 };
 
 /* GSL returns NULL only when out of memory: the common path. */
@@ -29,12 +61,26 @@ static void *must(void *p)
     return dam_alloc_check(p, 0);
 }
 
+/* The order-preserving key of x, and back. */
+static uint64_t key_of(double x)
+{
+    uint64_t u;
+    memcpy(&u, &x, sizeof u);
+    return (u >> 63) ? ~u : u | (UINT64_C(1) << 63);
+}
+
+static double value_of(uint64_t k)
+{
+    uint64_t u = (k >> 63) ? k & ~(UINT64_C(1) << 63) : ~k;
+    double x;
+    memcpy(&x, &u, sizeof x);
+    return x;
+}
+
 dam_stats *dam_stats_create(void)
 {
     dam_stats *s = dam_calloc(1, sizeof *s);
     s->rs = must(gsl_rstat_alloc());
-    s->q95 = must(gsl_rstat_quantile_alloc(0.95));
-    s->q99 = must(gsl_rstat_quantile_alloc(0.99));
     return s;
 }
 
@@ -43,16 +89,17 @@ void dam_stats_free(dam_stats *s)
     if (s == NULL)
         return;
     gsl_rstat_free(s->rs);
-    gsl_rstat_quantile_free(s->q95);
-    gsl_rstat_quantile_free(s->q99);
+    for (int b = 0; b < NBLK; b++)
+        dam_free(s->blk[b]);
     dam_free(s);
 }
 
 void dam_stats_reset(dam_stats *s)
 {
     gsl_rstat_reset(s->rs);
-    gsl_rstat_quantile_reset(s->q95);
-    gsl_rstat_quantile_reset(s->q99);
+    for (int b = 0; b < NBLK; b++)
+        if (s->blk[b] != NULL)
+            memset(s->blk[b], 0, sizeof *s->blk[b]);
 }
 
 void dam_stats_add(dam_stats *s, double x)
@@ -60,8 +107,12 @@ void dam_stats_add(dam_stats *s, double x)
     if (isnan(x))
         return;
     gsl_rstat_add(x, s->rs);
-    gsl_rstat_quantile_add(x, s->q95);
-    gsl_rstat_quantile_add(x, s->q99);
+    uint64_t k = key_of(x);
+    block **b = &s->blk[k >> 52];
+    if (*b == NULL)
+        *b = dam_calloc(1, sizeof **b);
+    (*b)->n++;
+    (*b)->c[(k >> SHIFT) & (SUB - 1)]++;
 }
 
 size_t dam_stats_count(const dam_stats *s)
@@ -72,6 +123,54 @@ size_t dam_stats_count(const dam_stats *s)
 double dam_stats_mean(const dam_stats *s)
 {
     return gsl_rstat_n(s->rs) > 0 ? gsl_rstat_mean(s->rs) : 0.0;
+}
+
+/* The i-th smallest observation (0-based, i < n), to within its bucket. */
+static double order_stat(const dam_stats *s, uint64_t i)
+{
+    double lo = gsl_rstat_min(s->rs), hi = gsl_rstat_max(s->rs);
+    for (uint64_t b = 0; b < NBLK; b++) {
+        const block *bl = s->blk[b];
+        if (bl == NULL || i >= bl->n) {
+            i -= bl != NULL ? bl->n : 0;
+            continue;
+        }
+        for (uint64_t j = 0; j < SUB; j++) {
+            if (i >= bl->c[j]) {
+                i -= bl->c[j];
+                continue;
+            }
+            uint64_t k = (b << 52) | (j << SHIFT);
+            double a = value_of(k);
+            double z = value_of(k + (UINT64_C(1) << SHIFT) - 1);
+            /* The buckets at +0 and -0 hold zeros (and subnormals). */
+            if (a == 0.0 || z == 0.0)
+                return 0.0 < lo ? lo : 0.0 > hi ? hi : 0.0;
+            double x = a + (z - a) * ((double)i + 0.5) / (double)bl->c[j];
+            if (!isfinite(x))
+                x = a;
+            return x < lo ? lo : x > hi ? hi : x;
+        }
+    }
+    return hi;
+}
+
+double dam_stats_quantile(const dam_stats *s, double p)
+{
+    size_t n = gsl_rstat_n(s->rs);
+    if (n == 0)
+        return 0.0;
+    if (!(p > 0.0))
+        return gsl_rstat_min(s->rs);
+    if (p >= 1.0)
+        return gsl_rstat_max(s->rs);
+    double h = (double)(n - 1) * p;
+    uint64_t i = (uint64_t)h;
+    double f = h - (double)i;
+    double x = order_stat(s, i);
+    if (f > 0.0 && i + 1 < n)
+        x += f * (order_stat(s, i + 1) - x);
+    return x;
 }
 
 void dam_stats_fill(const dam_stats *s, dam_stat *out)
@@ -85,9 +184,9 @@ void dam_stats_fill(const dam_stats *s, dam_stat *out)
     out->sd = n > 1 ? gsl_rstat_sd(s->rs) : 0.0;
     out->min = gsl_rstat_min(s->rs);
     out->max = gsl_rstat_max(s->rs);
-    out->p50 = gsl_rstat_median(s->rs);
-    out->p95 = gsl_rstat_quantile_get(s->q95);
-    out->p99 = gsl_rstat_quantile_get(s->q99);
+    out->p50 = dam_stats_quantile(s, 0.50);
+    out->p95 = dam_stats_quantile(s, 0.95);
+    out->p99 = dam_stats_quantile(s, 0.99);
 }
 
 int dam_stats_replications(const double *x, size_t n, dam_stat *out,

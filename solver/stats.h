@@ -3,11 +3,12 @@
  * stats.h: streaming statistics of one simulated quantity, and confidence
  * intervals over replications.
  *
- * A dam_stats keeps count, mean, sd, min and max (gsl_rstat) and the p50,
- * p95 and p99 quantiles by the P-squared algorithm (gsl_rstat_quantile), so
- * its memory is constant in the number of observations. Quantiles are
- * estimates (exact only for small counts); fine for reports, not for
- * validation of tails far beyond p99.
+ * A dam_stats keeps count, mean, sd, min and max (gsl_rstat) and a
+ * log-bucketed histogram of the observations, so its memory does not grow
+ * with their number (it grows with the binades they span, 8 KiB each).
+ * Any quantile is within 0.1 % (relative) of the exact sample quantile,
+ * whatever the order of the observations: accumulators may pool
+ * replications or autocorrelated streams.
  */
 #ifndef DAM_STATS_H
 #define DAM_STATS_H
@@ -32,6 +33,10 @@ void dam_stats_add(dam_stats *s, double x);
 size_t dam_stats_count(const dam_stats *s);
 /* Mean of the observations (0 when none). */
 double dam_stats_mean(const dam_stats *s);
+/* The p-quantile (0 <= p <= 1) of the observations, as
+ * gsl_stats_quantile_from_sorted_data would give on them sorted, to within
+ * 0.1 % relative; min at p = 0, max at p = 1, 0 when none. */
+double dam_stats_quantile(const dam_stats *s, double p);
 /* Fill out from the observations: mean, sd, min, max, p50, p95, p99, n;
  * ci95 is set to 0 (one run has no replication interval). With no
  * observations every field is 0. */

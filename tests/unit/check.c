@@ -9,7 +9,10 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include <gsl/gsl_cdf.h>
 
 static int passed, failed;
 
@@ -50,6 +53,30 @@ int dam_check_done(void)
 {
     printf("%d passed, %d failed\n", passed, failed);
     return failed > 100 ? 100 : failed;
+}
+
+uint64_t dam_test_seed(uint64_t seed)
+{
+    const char *b = getenv("DAM_TEST_SEED_BASE");
+    long long base = b != NULL ? strtoll(b, NULL, 10) : 0;
+    return seed + (uint64_t)base * UINT64_C(1000003);
+}
+
+int dam_test_min_cover(int n, double c, double alpha, double *rate)
+{
+    /* P(X <= k - 1) for X ~ Bin(n, c): the largest k keeping it <= alpha */
+    int k = 0;
+    while (k < n && gsl_cdf_binomial_P((unsigned)k, c, (unsigned)n) <= alpha)
+        k++;
+    if (rate != NULL)
+        *rate = k > 0 ? gsl_cdf_binomial_P((unsigned)(k - 1), c, (unsigned)n)
+                      : 0.0;
+    return k;
+}
+
+double dam_test_t(double alpha, double df)
+{
+    return gsl_cdf_tdist_Pinv(1.0 - alpha / 2.0, df);
 }
 
 void dam_test_catalog(dam_catalog *cat)

@@ -8,6 +8,8 @@
 #ifndef DAM_CHECK_H
 #define DAM_CHECK_H
 
+#include <stdint.h>
+
 /* Record one check: ok is the verdict, the rest describes it. */
 void dam_check(int ok, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
@@ -19,6 +21,21 @@ void dam_check_int(long got, long want, const char *what);
 void dam_check_str(const char *got, const char *want, const char *what);
 /* Print the summary line and return the exit status for main. */
 int dam_check_done(void);
+
+/* Seeds of stochastic checks. Every seed a stochastic test uses goes
+ * through here: unchanged by default, moved to another seed base when the
+ * environment sets DAM_TEST_SEED_BASE=B (an integer, B != 0): seed +
+ * B * 1000003. Rerunning the suite under many bases shows that its checks
+ * hold on any seed (tests/VALIDATION.md, "Seed robustness"). */
+uint64_t dam_test_seed(uint64_t seed);
+/* The least k such that n intervals of nominal coverage c, independent,
+ * hold the true value at least k times except with probability <= alpha
+ * (binomial lower tail); *rate gets that probability, the check's false
+ * alarm rate (rate may be NULL). */
+int dam_test_min_cover(int n, double c, double alpha, double *rate);
+/* Student's two-sided quantile: half-width factor t(1 - alpha/2, df) of a
+ * (1 - alpha) interval. */
+double dam_test_t(double alpha, double df);
 
 /* Fixtures shared by the tests. */
 struct dam_catalog;
