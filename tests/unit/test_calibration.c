@@ -1,7 +1,21 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * test_calibration.c: the catalog's default efficiencies reproduce the
- * published measurements of shared/validation/public-cases.csv within 10 %.
+ * test_calibration.c: the catalog's default efficiencies against the
+ * published measurements of shared/validation/public-cases.csv.
+ *
+ * In sample: FIT RESIDUALS, not validation. Every training case below is a
+ * measurement a default eta was fitted on (data/models.cfg names each), so
+ * its check only says the fit still holds. Each is bounded by its own
+ * residual, rounded up to the next per cent (table `residual`): a change
+ * to the model that moves a fitted case shows. Seven cases have an eta of
+ * their own (the five MPT rows, Megatron 145.6B, PaLM's MFU): their
+ * residual is eta's rounding to two digits, so they pass by construction.
+ * The ResNet-50 rows share one eta between the 1- and 8-GPU runs of a
+ * precision (V100 and A100 apart): their residuals measure how well one
+ * eta fits both GPU counts.
+ *
+ * Out of sample: the inference cases at the end (no eta was fitted on
+ * inference), bound 20 %.
  *
  * Each case is a scenario written the way the measurement was taken: the
  * GPU, the GPU count, the precision and batch, and an input pipeline fast
@@ -69,6 +83,39 @@ static const meas cases[] = {
      * GPU's share with rematerialisation, as PaLM trained */
     {"palm_540b_mfu", "A100-SXM4-80GB", "llama2-70b", "bf16", 8, 1, 1, 1, 46.2, 1, 0, 0, 1},
 };
+
+/* Bound of each fitted case: |model / measured - 1| at the time of the
+ * fit, rounded up to the next per cent (in-sample residuals; see above). */
+static const struct {
+    const char *id;
+    double tol;        /* bound on |model / measured - 1| */
+    const char *fit;   /* how the case relates to the fit */
+} residual[] = {
+    {"dle_rn50_a100_1gpu_amp", 0.09, "fp16 eta shared with 8 GPUs"},
+    {"dle_rn50_a100_8gpu_amp", 0.09, "fp16 eta shared with 1 GPU"},
+    {"dle_rn50_v100_1gpu_amp", 0.08, "V100 fp16 eta shared with 8 GPUs"},
+    {"dle_rn50_v100_8gpu_amp", 0.07, "V100 fp16 eta shared with 1 GPU"},
+    {"dle_rn50_a100_1gpu_tf32", 0.02, "tf32 eta shared with 8 GPUs"},
+    {"dle_rn50_a100_8gpu_tf32", 0.03, "tf32 eta shared with 1 GPU"},
+    {"dle_rn50_v100_1gpu_fp32", 0.05, "fp32 eta shared with 8 GPUs"},
+    {"dle_rn50_v100_8gpu_fp32", 0.02, "fp32 eta shared with 1 GPU"},
+    {"llmf_MPT-1B_2048_8_a100", 0.01, "own eta: by construction"},
+    {"llmf_MPT-7B_2048_8_a100", 0.01, "own eta: by construction"},
+    {"llmf_MPT-13B_2048_8_a100", 0.01, "own eta: by construction"},
+    {"llmf_MPT-30B_2048_8_a100", 0.01, "own eta: by construction"},
+    {"llmf_MPT-70B_2048_64_a100", 0.01, "own eta: by construction"},
+    {"megatron21_145.6B_tflops", 0.01, "own eta: by construction"},
+    {"palm_540b_mfu", 0.01, "own eta: by construction"},
+};
+
+/* The residual row of case id (NULL when the case has none). */
+static int residual_of(const char *id)
+{
+    for (size_t i = 0; i < sizeof residual / sizeof residual[0]; i++)
+        if (strcmp(residual[i].id, id) == 0)
+            return (int)i;
+    return -1;
+}
 
 /* A scenario for one measurement, as text. */
 static void scenario_text(const meas *m, char *buf, size_t n)
@@ -142,15 +189,21 @@ int main(void)
             printf("  %s\n", e.msg);
         printf("%-28s %10.4g %10.4g %8.3f %8.3f %8.3f\n", m->id, m->value,
                got, got / m->value, s.workload.eta, fit);
-        dam_check(fabs(got / m->value - 1.0) <= 0.10,
-                  "%s: model %.4g within 10 %% of measured %.4g", m->id, got,
-                  m->value);
+        int k = residual_of(m->id);
+        double tol = k >= 0 ? residual[k].tol : 0.0;
+        dam_check(k >= 0 && fabs(got / m->value - 1.0) <= tol,
+                  "%s: fit residual (in sample; %s): model %.4g within "
+                  "%.0f %% of measured %.4g", m->id,
+                  k >= 0 ? residual[k].fit : "no residual bound", got,
+                  tol * 100.0, m->value);
     }
     /* Out of sample: inference throughput, which no eta was fitted on.
      * The training-calibrated defaults must predict NVIDIA's ResNet-50
      * inference figures (batch 256, public-cases.csv dle_rn50_inf_*) within
      * 20 %: a looser bound than the fitted cases, since forward-only kernels
-     * (and cuDNN's fp32 algorithms) differ from training's. */
+     * (and cuDNN's fp32 algorithms) differ from training's. Added in one
+     * commit with its figures (0.83 to 1.11); the record does not show
+     * whether 20 % was fixed before they were seen. */
     static const struct {
         const char *id, *gpu, *prec;
         double img_s;
@@ -184,8 +237,8 @@ int main(void)
                inf[i].id, inf[i].img_s, r.throughput,
                r.throughput / inf[i].img_s, s.workload.eta);
         dam_check(fabs(r.throughput / inf[i].img_s - 1.0) <= 0.20,
-                  "%s: inference %.4g img/s within 20 %% of measured %.4g "
-                  "(eta fitted on training)",
+                  "%s: out of sample: inference %.4g img/s within 20 %% of "
+                  "measured %.4g (eta fitted on training)",
                   inf[i].id, r.throughput, inf[i].img_s);
     }
     dam_catalog_free(&cat);
