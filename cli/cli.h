@@ -39,6 +39,9 @@ typedef struct dam_cli {
 } dam_cli;
 
 void dam_cli_usage(FILE *f);
+/* SIGINT/SIGTERM: remove temporary output files, say so, exit 130/143
+ * (signals.c). */
+void dam_cli_signals_install(void);
 /* Print one error as "file:line: error: message" on stderr. */
 void dam_cli_error(const dam_error *e);
 /* Print diagnostics as file:line: messages; 2 if any error, else 0. */

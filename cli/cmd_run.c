@@ -81,10 +81,11 @@ static int simulate(dam_cli *c, const dam_scenario *s, dam_result *r,
     if (c->trace_file) {
         dam_buf b = {0};
         dam_trace_json(&b, &tr);
-        if (dam_write_file_atomic(c->trace_file, dam_buf_str(&b), b.len,
-                                  &e) != DAM_OK) {
+        int w = dam_write_file_atomic(c->trace_file, dam_buf_str(&b), b.len,
+                                      &e);
+        if (w != DAM_OK) {
             dam_cli_error(&e);
-            rc = 1;
+            rc = w == DAM_EINPUT ? 2 : 1;
         }
         dam_buf_free(&b);
     }

@@ -6,7 +6,9 @@
  * failure, 2 bad usage or bad input (with "file:line: error: message").
  * This is the only layer that prints or exits.
  */
+#include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <gsl/gsl_errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -19,6 +21,7 @@
 #include "model/alloc.h"
 #include "model/embedded.h"
 #include "model/loader.h"
+#include "render/outfile.h"
 
 #define FLAGSHIP "resnet50-dgx-a100.cfg"
 
@@ -134,9 +137,10 @@ int dam_cli_emit(dam_cli *c, const dam_buf *b)
     const char *text = dam_buf_str(b);
     if (c->out_file && dam_output_of(c->out_file) == DAM_OUT_TEXT) {
         dam_error e;
-        if (dam_write_file_atomic(c->out_file, text, b->len, &e) != DAM_OK) {
+        int rc = dam_write_file_atomic(c->out_file, text, b->len, &e);
+        if (rc != DAM_OK) {
             dam_cli_error(&e);
-            return 1;
+            return rc == DAM_EINPUT ? 2 : 1;
         }
         return 0;
     }
@@ -232,11 +236,15 @@ static const struct option long_opts[] = {
     {"version", no_argument, 0, OPT_VERSION},
     {0, 0, 0, 0}};
 
-/* Parse a whole non-negative number; -1 if not one. */
+/* Parse a whole non-negative number; -1 if not one (or beyond LONG_MAX:
+ * strtol's ERANGE, never silently clamped). */
 static long parse_count(const char *s)
 {
     char *end;
+    errno = 0;
     long v = strtol(s, &end, 10);
+    if (errno == ERANGE)
+        return -1;
     return (*s && !*end && v >= 0) ? v : -1;
 }
 
@@ -259,7 +267,8 @@ static int parse_options(dam_cli *c, int argc, char **argv)
     int opt;
     optind = 1;
     opterr = 0;
-    while ((opt = getopt_long(argc, argv, "o:qh", long_opts, NULL)) != -1) {
+    /* ':' first: a missing value is reported apart from an unknown option */
+    while ((opt = getopt_long(argc, argv, ":o:qh", long_opts, NULL)) != -1) {
         long v;
         switch (opt) {
         case OPT_JSON: c->json = 1; break;
@@ -268,8 +277,8 @@ static int parse_options(dam_cli *c, int argc, char **argv)
         case OPT_MODELS: c->models_file = optarg; break;
         case OPT_SEED:
             if ((v = parse_count(optarg)) < 0)
-                return bad_usage("--seed needs a whole number, got '%s'",
-                                 optarg);
+                return bad_usage("--seed needs a whole number from 0 to %ld, "
+                                 "got '%.40s'", LONG_MAX, optarg);
             c->seed = v;
             c->have_seed = 1;
             break;
@@ -310,13 +319,32 @@ static int parse_options(dam_cli *c, int argc, char **argv)
         case 'h': c->help = 1; break;
         case OPT_VERSION: c->version = 1; break;
         case ':':
-            return bad_usage("option '%s' needs a value", argv[optind - 1]);
+            return bad_usage("missing value for option '%.40s'",
+                             argv[optind - 1]);
         default:
-            return bad_usage("unknown option '%s'", argv[optind - 1]);
+            return bad_usage("unknown option '%.40s'", argv[optind - 1]);
         }
     }
+    if (c->json && c->csv)
+        return bad_usage("--json and --csv exclude each other: choose one");
     c->args = argv + optind;
     c->nargs = argc - optind;
+    return 0;
+}
+
+/* Refuse output targets that are not regular files before any work is
+ * done (they are checked again when written). */
+static int check_targets(const dam_cli *c)
+{
+    dam_error e;
+    const char *t[2] = {c->trace_file, NULL};
+    if (c->out_file && dam_output_of(c->out_file) != DAM_OUT_DIR)
+        t[1] = c->out_file;
+    for (int i = 0; i < 2; i++)
+        if (t[i] && dam_outfile_check_target(t[i], &e) != DAM_OK) {
+            dam_cli_error(&e);
+            return 2;
+        }
     return 0;
 }
 
@@ -404,6 +432,7 @@ static const command commands[] = {
 int main(int argc, char **argv)
 {
     gsl_set_error_handler_off();
+    dam_cli_signals_install();
     dam_cli c;
     memset(&c, 0, sizeof c);
     const command *cmd = NULL;
@@ -427,6 +456,8 @@ int main(int argc, char **argv)
         sub_argv[i - first + 1] = argv[i];
     sub_argv[sub_argc] = NULL;
     int rc = parse_options(&c, sub_argc, sub_argv);
+    if (rc == 0)
+        rc = check_targets(&c);
     if (rc == 0 && c.version) {
         printf("damsim %s\n", DAM_VERSION);
     } else if (rc == 0 && c.help && !cmd) {

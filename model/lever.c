@@ -272,6 +272,10 @@ static int op_gpu(const ctx *c, const dam_lever_op *op,
         }
         any = 1;
     }
+    if (dam_scenario_gpus(s) > DAM_MAX_GPUS)
+        return fail(c, "%d GPUs per node x %d nodes = %lld GPUs; damsim "
+                    "models at most %d", m->gpus_per_node, m->nodes,
+                    (long long)dam_scenario_gpus(s), DAM_MAX_GPUS);
     return any ? DAM_OK : fail(c, "gpu op sets nothing (give gpu, gpus, "
                                "gpus_per_node or nodes)");
 }

@@ -1190,6 +1190,15 @@ static void load_machine(ld *L, const config_setting_t *root,
     load_gpu(L, m, cat, &mc->gpu);
     get_int(L, m, "gpus_per_node", "machine", 1, 1, 4096, &mc->gpus_per_node);
     get_int(L, m, "nodes", "machine", 0, 1, 1000000, &mc->nodes);
+    if (dam_scenario_gpus(s) > DAM_MAX_GPUS) {
+        config_setting_t *at = member(L, m, "nodes", "", 0);
+        dam_diag_error(L->d, L->file,
+                       line_of(at ? at : member(L, m, "gpus_per_node", "", 0)),
+                       "%d GPUs per node x %d nodes = %lld GPUs; damsim "
+                       "models at most %d",
+                       mc->gpus_per_node, mc->nodes,
+                       (long long)dam_scenario_gpus(s), DAM_MAX_GPUS);
+    }
     config_setting_t *h = group(L, m, "host", "machine", 1);
     if (h) {
         check_keys(L, h, host_keys, "machine.host");

@@ -37,13 +37,13 @@ int dam_quality_measure_parse(const char *s, dam_quality_measure *out)
     return -1;
 }
 
-int dam_quality_run_cost(int gpus, double run_time_s, double gpu_hour_usd,
+int dam_quality_run_cost(int64_t gpus, double run_time_s, double gpu_hour_usd,
                          double tdp_w, double pue, double kwh_usd,
                          dam_quality_cost *out, dam_error *err)
 {
     if (gpus < 1)
         return dam_error_set(err, "", 0, "cost: GPU count must be >= 1 "
-                             "(got %d)", gpus);
+                             "(got %lld)", (long long)gpus);
     if (!(run_time_s >= 0.0) || !isfinite(run_time_s))
         return dam_error_set(err, "", 0, "cost: run time must be >= 0 s "
                              "(got %g)", run_time_s);

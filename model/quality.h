@@ -60,7 +60,7 @@ typedef struct dam_quality_cost {
  * gpu_hour_usd per GPU-hour (>= 0), tdp_w watts per GPU (>= 0), pue (>= 1)
  * and kwh_usd per kWh (>= 0). Returns DAM_OK, or DAM_EINPUT with err filled
  * when an argument is out of range. */
-int dam_quality_run_cost(int gpus, double run_time_s, double gpu_hour_usd,
+int dam_quality_run_cost(int64_t gpus, double run_time_s, double gpu_hour_usd,
                          double tdp_w, double pue, double kwh_usd,
                          dam_quality_cost *out, dam_error *err);
 

@@ -69,9 +69,9 @@ void dam_lever_op_init(dam_lever_op *op, dam_lever_kind kind)
     op->batch_timeout_s = -1.0;
 }
 
-int dam_scenario_gpus(const dam_scenario *s)
+int64_t dam_scenario_gpus(const dam_scenario *s)
 {
-    return s->machine.gpus_per_node * s->machine.nodes;
+    return (int64_t)s->machine.gpus_per_node * (int64_t)s->machine.nodes;
 }
 
 double dam_scenario_global_batch(const dam_scenario *s)

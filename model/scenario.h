@@ -16,6 +16,8 @@
 #ifndef DAM_SCENARIO_H
 #define DAM_SCENARIO_H
 
+#include <stdint.h>
+
 #include "model/catalog.h"
 
 typedef enum {
@@ -105,6 +107,10 @@ typedef struct dam_workload {
 } dam_workload;
 
 #define DAM_MAX_DECODE_SAMPLES 1024
+
+/* The largest machine damsim models: 2^20 GPUs (the largest training
+ * clusters of 2024 hold about 1e5; a count beyond this is a typo). */
+#define DAM_MAX_GPUS 1048576
 
 /* The input data and its epoch structure (training and inference). */
 typedef struct dam_data {
@@ -303,8 +309,9 @@ double dam_uncertain_mean(const dam_uncertain *u);
  * input belongs to (or a copy of it). */
 void dam_uncertain_set(dam_scenario *s, int i, double v);
 
-/* Total GPUs (gpus_per_node * nodes). */
-int dam_scenario_gpus(const dam_scenario *s);
+/* Total GPUs (gpus_per_node * nodes), in 64 bits: the product of two
+ * loaded counts never overflows (the loader caps it at DAM_MAX_GPUS). */
+int64_t dam_scenario_gpus(const dam_scenario *s);
 /* Global batch (batch_size * total GPUs). */
 double dam_scenario_global_batch(const dam_scenario *s);
 /* Steps per epoch (ceil(samples / global batch)). */

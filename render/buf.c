@@ -6,10 +6,10 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "model/alloc.h"
 #include "model/error.h"
+#include "render/outfile.h"
 
 void dam_buf_append(dam_buf *b, const char *s, size_t n)
 {
@@ -48,21 +48,14 @@ void dam_buf_free(dam_buf *b)
 int dam_write_file_atomic(const char *path, const char *data, size_t n,
                           dam_error *err)
 {
-    char tmp[4096];
-    snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
-    FILE *f = fopen(tmp, "wb");
-    if (!f) {
+    dam_outfile o;
+    int rc = dam_outfile_open(&o, path, err);
+    if (rc != DAM_OK)
+        return rc;
+    if (fwrite(data, 1, n, o.fp) != n) {
         dam_error_set(err, path, 0, "cannot write: %s", strerror(errno));
+        dam_outfile_abort(&o);
         return DAM_ERUNTIME;
     }
-    size_t w = fwrite(data, 1, n, f);
-    int bad = w != n;
-    if (fclose(f) != 0)
-        bad = 1;
-    if (bad || rename(tmp, path) != 0) {
-        dam_error_set(err, path, 0, "cannot write: %s", strerror(errno));
-        remove(tmp);
-        return DAM_ERUNTIME;
-    }
-    return DAM_OK;
+    return dam_outfile_commit(&o, err);
 }

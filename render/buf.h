@@ -24,8 +24,9 @@ const char *dam_buf_str(const dam_buf *b);
 /* Free the storage; the buffer is empty and reusable. */
 void dam_buf_free(dam_buf *b);
 
-/* Write text to path atomically (temporary name, then rename). Returns
- * DAM_OK or DAM_ERUNTIME with err filled. */
+/* Write text to path atomically (render/outfile.h: an exclusive temporary
+ * beside it, then rename). Returns DAM_OK, DAM_EINPUT (the target is not a
+ * regular file) or DAM_ERUNTIME (I/O), with err filled. */
 struct dam_error;
 int dam_write_file_atomic(const char *path, const char *data, size_t n,
                           struct dam_error *err);

@@ -2,11 +2,9 @@
 /*
  * canvas.c: surfaces that write atomically (see canvas.h).
  *
- * Design note: cairo writes through a stream callback into a FILE on a
- * temporary created with O_EXCL (named from the process id and the
- * canvas's address, so concurrent canvases in threads or processes never
- * collide, and created 0666 so the umask decides the final mode as for any
- * other output). Write errors are remembered by the callback and by the
+ * Design note: cairo writes through a stream callback into the temporary
+ * of a dam_outfile (outfile.h: the target checked, the temporary created
+ * exclusively beside it, renamed at close). Write errors are remembered by the callback and by the
  * FILE; cairo's status is sticky, so it is checked once, at close.
  *
  * Same input, same bytes: cairo 1.16 stamps the clock into a PDF's
@@ -21,21 +19,19 @@
 #include <cairo-pdf.h>
 #include <cairo-svg.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <math.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
-#include <unistd.h>
 
 #include "model/alloc.h"
+#include "render/outfile.h"
 
 struct dam_canvas {
     dam_canvas_format fmt;    /* output kind */
-    char *path;               /* final path (owned) */
-    char *tmp;                /* temporary path beside it (owned) */
-    FILE *fp;                 /* open temporary */
+    char *path;               /* final path as given (owned) */
+    dam_outfile out;          /* the temporary and its target */
+    FILE *fp;                 /* out.fp: the open temporary */
     int write_failed;         /* 1 once a stream write has failed */
     unsigned char *mem;       /* SVG collected in memory (owned) */
     size_t nmem, capmem;      /* its length and capacity, bytes */
@@ -93,17 +89,13 @@ static int runtime(dam_error *err, const char *path, const char *what,
 }
 
 /* Free everything; remove the temporary when it still exists. */
-static void destroy(dam_canvas *c, int remove_tmp)
+static void destroy(dam_canvas *c)
 {
     if (c->cr)
         cairo_destroy(c->cr);
     if (c->surface)
         cairo_surface_destroy(c->surface);
-    if (c->fp)
-        fclose(c->fp);
-    if (remove_tmp && c->tmp)
-        remove(c->tmp);
-    dam_free(c->tmp);
+    dam_outfile_abort(&c->out);
     dam_free(c->path);
     dam_free(c->mem);
     dam_free(c);
@@ -155,7 +147,7 @@ static void white_page(cairo_t *cr)
 int dam_canvas_open(dam_canvas **out, const char *path, double width,
                     double height, const char *title, dam_error *err)
 {
-    dam_canvas_format fmt;
+    dam_canvas_format fmt = DAM_CANVAS_PNG;
     int rc;
 
     *out = NULL;
@@ -170,31 +162,12 @@ int dam_canvas_open(dam_canvas **out, const char *path, double width,
     dam_canvas *c = dam_calloc(1, sizeof *c);
     c->fmt = fmt;
     c->path = dam_strdup(path);
-    size_t tn = strlen(path) + 64;
-    c->tmp = dam_malloc(tn);
-    int fd = -1;
-    for (unsigned i = 0; i < 100 && fd < 0; i++) {
-        snprintf(c->tmp, tn, "%s.%ld.%lx.%u.tmp", path, (long)getpid(),
-                 (unsigned long)(uintptr_t)c, i);
-        fd = open(c->tmp, O_WRONLY | O_CREAT | O_EXCL, 0666);
-        if (fd < 0 && errno != EEXIST)
-            break;
-    }
-    if (fd < 0) {
-        rc = runtime(err, path, "cannot create a temporary file",
-                     strerror(errno));
-        dam_free(c->tmp);
-        c->tmp = NULL;
-        destroy(c, 0);
+    rc = dam_outfile_open(&c->out, path, err);
+    if (rc != DAM_OK) {
+        destroy(c);
         return rc;
     }
-    c->fp = fdopen(fd, "wb");
-    if (!c->fp) {
-        close(fd);
-        rc = runtime(err, path, "fdopen", strerror(errno));
-        destroy(c, 1);
-        return rc;
-    }
+    c->fp = c->out.fp;
 
     switch (fmt) {
     case DAM_CANVAS_PNG:
@@ -225,7 +198,7 @@ int dam_canvas_open(dam_canvas **out, const char *path, double width,
     cairo_status_t st = cairo_surface_status(c->surface);
     if (st != CAIRO_STATUS_SUCCESS) {
         rc = runtime(err, path, "cairo", cairo_status_to_string(st));
-        destroy(c, 1);
+        destroy(c);
         return rc;
     }
     c->cr = cairo_create(c->surface);
@@ -282,32 +255,21 @@ int dam_canvas_close(dam_canvas *c, dam_error *err)
         rc = runtime(err, c->path, "cairo",
                      c->write_failed ? "write error"
                                      : cairo_status_to_string(st));
-        destroy(c, 1);
+        destroy(c);
         return rc;
     }
     cairo_surface_destroy(c->surface);
     c->surface = NULL;
     if (c->fmt == DAM_CANVAS_SVG)
         write_svg(c);
-    int bad = fflush(c->fp) != 0 || ferror(c->fp);
-    bad |= fclose(c->fp) != 0;
     c->fp = NULL;
-    if (bad) {
-        rc = runtime(err, c->path, "write", strerror(errno));
-        destroy(c, 1);
-        return rc;
-    }
-    if (rename(c->tmp, c->path) != 0) {
-        rc = runtime(err, c->path, "rename", strerror(errno));
-        destroy(c, 1);
-        return rc;
-    }
-    destroy(c, 0);
-    return DAM_OK;
+    rc = dam_outfile_commit(&c->out, err);
+    destroy(c);
+    return rc;
 }
 
 void dam_canvas_discard(dam_canvas *c)
 {
     if (c)
-        destroy(c, 1);
+        destroy(c);
 }

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "model/alloc.h"
 #include "model/quality.h"
@@ -132,8 +133,9 @@ static void run_answer(char *buf, size_t n, const dam_result *r)
 static void subtitle_of(char *buf, size_t n, const dam_scenario *s,
                         const dam_result *r)
 {
-    snprintf(buf, n, "%s: %s, %d x %s, %s, batch %d/GPU (%s)", s->name,
-             s->workload.model.name, dam_scenario_gpus(s), s->machine.gpu.id,
+    snprintf(buf, n, "%s: %s, %lld x %s, %s, batch %d/GPU (%s)", s->name,
+             s->workload.model.name, (long long)dam_scenario_gpus(s),
+             s->machine.gpu.id,
              dam_precision_name(s->workload.precision), s->workload.batch_size,
              r->has_sim ? "simulated" : "analytic");
 }
@@ -472,18 +474,29 @@ int dam_chartset_write_dir(const dam_chartset *cs, const char *dir,
 {
     if (cs->ncharts == 0)
         return dam_error_set(err, dir, 0, "no chart to write");
-    if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+    /* A folder made here is removed again, with the charts written into
+     * it, when a chart fails: a failed -o DIR leaves nothing behind. */
+    int created = mkdir(dir, 0777) == 0;
+    if (!created && errno != EEXIST) {
         dam_error_set(err, dir, 0, "cannot create the folder: %s",
                       strerror(errno));
         return DAM_ERUNTIME;
     }
-    for (size_t i = 0; i < cs->ncharts; i++) {
-        char path[4096];
-        snprintf(path, sizeof path, "%s/%s.%s", dir, cs->names[i],
+    int rc = DAM_OK;
+    size_t done = 0;
+    char path[4096];
+    for (; done < cs->ncharts && rc == DAM_OK; done++) {
+        snprintf(path, sizeof path, "%s/%s.%s", dir, cs->names[done],
                  format ? format : "png");
-        int rc = dam_chart_write(path, 0, 0, &cs->charts[i], err);
-        if (rc != DAM_OK)
-            return rc;
+        rc = dam_chart_write(path, 0, 0, &cs->charts[done], err);
     }
-    return DAM_OK;
+    if (rc != DAM_OK && created) {
+        for (size_t i = 0; i + 1 < done; i++) {
+            snprintf(path, sizeof path, "%s/%s.%s", dir, cs->names[i],
+                     format ? format : "png");
+            remove(path);
+        }
+        rmdir(dir);
+    }
+    return rc;
 }

@@ -147,9 +147,10 @@ void dam_text_run(dam_buf *b, const dam_scenario *s, const dam_result *r,
                        dam_precision_name(s->workload.precision),
                        s->serving.max_batch);
     else
-        dam_buf_printf(b, "  %s, %d x %s (%d node%s), %s, batch %d per "
+        dam_buf_printf(b, "  %s, %lld x %s (%d node%s), %s, batch %d per "
                           "GPU\n",
-                       s->workload.model.name, dam_scenario_gpus(s),
+                       s->workload.model.name,
+                       (long long)dam_scenario_gpus(s),
                        s->machine.gpu.id, s->machine.nodes,
                        s->machine.nodes == 1 ? "" : "s",
                        dam_precision_name(s->workload.precision),

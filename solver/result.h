@@ -148,7 +148,7 @@ int dam_serving_slo_met(const dam_serving_result *sv);
 /* Everything known about one scenario after solving. */
 typedef struct dam_result {
     dam_mode mode;
-    int gpus;                   /* total GPUs */
+    int64_t gpus;               /* total GPUs (64-bit: products of counts) */
     double global_batch;        /* samples per step, all GPUs */
 
     /* Iron law, per step on one GPU. */
