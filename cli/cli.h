@@ -33,6 +33,16 @@ typedef struct dam_cli {
     int nlever_args;
     const char *combine;                 /* --combine a,b */
     const char *budget, *deadline, *slo, *rate, *cost_measure;
+    const char *vary[8];                 /* sweep --vary KEY=... */
+    int nvary;
+    unsigned long long samples;          /* sweep --samples (0 = grid) */
+    const char *method;                  /* sweep --method */
+    int simulate;                        /* sweep --simulate */
+    int jobs;                            /* -j N threads (0 = the cores) */
+    const char *pareto, *heatmap;        /* sweep chart files */
+    const char *metric;                  /* sweep --metric of the heat map */
+    const char *trace_steps;             /* --trace-steps A:B or N */
+    const char *trace_ranks;             /* --trace-ranks list or all */
     char **args;                         /* positional arguments */
     int nargs;
     dam_catalog cat;
@@ -101,5 +111,6 @@ int dam_cmd_compare(dam_cli *c);
 int dam_cmd_report(dam_cli *c);
 int dam_cmd_plan(dam_cli *c);
 int dam_cmd_flagship(dam_cli *c);
+int dam_cmd_sweep(dam_cli *c);
 
 #endif

@@ -42,6 +42,9 @@ static const char usage_text[] =
     "                         latency SLO at a rate (--slo-p99-ms, --rate),\n"
     "                         or the model and GPUs for a --budget\n"
     "  report SCENARIO -o F   a PDF for a budget review\n"
+    "  sweep SCENARIO --vary KEY=V1,V2,...\n"
+    "                         many points (a grid or a sample), one row\n"
+    "                         each, on -j N threads or under mpirun\n"
     "  catalog [gpus|models]  what the catalogs hold\n"
     "  check SCENARIO         validate only\n"
     "\n"
@@ -209,7 +212,16 @@ enum {
     OPT_RATE,
     OPT_VERSION,
     OPT_COST,
-    OPT_FORMAT
+    OPT_FORMAT,
+    OPT_VARY,
+    OPT_SAMPLES,
+    OPT_METHOD,
+    OPT_SIMULATE,
+    OPT_PARETO,
+    OPT_HEATMAP,
+    OPT_METRIC,
+    OPT_TRACE_STEPS,
+    OPT_TRACE_RANKS
 };
 
 static const struct option long_opts[] = {
@@ -230,6 +242,16 @@ static const struct option long_opts[] = {
     {"rate", required_argument, 0, OPT_RATE},
     {"cost", required_argument, 0, OPT_COST},
     {"format", required_argument, 0, OPT_FORMAT},
+    {"vary", required_argument, 0, OPT_VARY},
+    {"samples", required_argument, 0, OPT_SAMPLES},
+    {"method", required_argument, 0, OPT_METHOD},
+    {"simulate", no_argument, 0, OPT_SIMULATE},
+    {"pareto", required_argument, 0, OPT_PARETO},
+    {"heatmap", required_argument, 0, OPT_HEATMAP},
+    {"metric", required_argument, 0, OPT_METRIC},
+    {"trace-steps", required_argument, 0, OPT_TRACE_STEPS},
+    {"trace-ranks", required_argument, 0, OPT_TRACE_RANKS},
+    {"jobs", required_argument, 0, 'j'},
     {"output", required_argument, 0, 'o'},
     {"quiet", no_argument, 0, 'q'},
     {"help", no_argument, 0, 'h'},
@@ -268,7 +290,7 @@ static int parse_options(dam_cli *c, int argc, char **argv)
     optind = 1;
     opterr = 0;
     /* ':' first: a missing value is reported apart from an unknown option */
-    while ((opt = getopt_long(argc, argv, ":o:qh", long_opts, NULL)) != -1) {
+    while ((opt = getopt_long(argc, argv, ":o:qhj:", long_opts, NULL)) != -1) {
         long v;
         switch (opt) {
         case OPT_JSON: c->json = 1; break;
@@ -313,6 +335,30 @@ static int parse_options(dam_cli *c, int argc, char **argv)
                 return bad_usage("--format takes png, svg or pdf, got '%s'",
                                  optarg);
             c->format = optarg;
+            break;
+        case OPT_VARY:
+            if (c->nvary >= 8)
+                return bad_usage("at most 8 --vary options");
+            c->vary[c->nvary++] = optarg;
+            break;
+        case OPT_SAMPLES:
+            if ((v = parse_count(optarg)) < 1)
+                return bad_usage("--samples needs a whole number >= 1, got "
+                                 "'%s'", optarg);
+            c->samples = (unsigned long long)v;
+            break;
+        case OPT_METHOD: c->method = optarg; break;
+        case OPT_SIMULATE: c->simulate = 1; break;
+        case OPT_PARETO: c->pareto = optarg; break;
+        case OPT_HEATMAP: c->heatmap = optarg; break;
+        case OPT_METRIC: c->metric = optarg; break;
+        case OPT_TRACE_STEPS: c->trace_steps = optarg; break;
+        case OPT_TRACE_RANKS: c->trace_ranks = optarg; break;
+        case 'j':
+            if ((v = parse_count(optarg)) < 1 || v > 1024)
+                return bad_usage("-j needs 1 to 1024 threads, got '%s'",
+                                 optarg);
+            c->jobs = (int)v;
             break;
         case 'o': c->out_file = optarg; break;
         case 'q': c->quiet = 1; break;
@@ -425,6 +471,7 @@ static const command commands[] = {
     {"compare", dam_cmd_compare},
     {"plan", dam_cmd_plan},
     {"report", dam_cmd_report},
+    {"sweep", dam_cmd_sweep},
     {"catalog", cmd_catalog},
     {"check", cmd_check},
     {NULL, NULL}};

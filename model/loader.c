@@ -17,7 +17,9 @@
  */
 #include "model/loader.h"
 
+#include <errno.h>
 #include <libconfig.h>
+#include <stdint.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -1559,8 +1561,137 @@ static void load_levers(ld *L, const config_setting_t *root, dam_scenario *s)
     }
 }
 
+/* ---- overrides (sweep points) ------------------------------------------ */
+
+/* Parse v as a whole number (C syntax, no trailing text); 1 on success. */
+static int text_int(const char *v, long long *out)
+{
+    char *end;
+    errno = 0;
+    long long x = strtoll(v, &end, 10);
+    if (!*v || *end || errno)
+        return 0;
+    *out = x;
+    return 1;
+}
+
+/* Parse v as a finite number; 1 on success. */
+static int text_num(const char *v, double *out)
+{
+    char *end;
+    double x = strtod(v, &end);
+    if (!*v || *end || !isfinite(x))
+        return 0;
+    *out = x;
+    return 1;
+}
+
+/* Parse v as a boolean word; 1 on success. */
+static int text_bool(const char *v, int *out)
+{
+    static const char *const yes[] = {"true", "1", "yes", "on"};
+    static const char *const no[] = {"false", "0", "no", "off"};
+    for (int i = 0; i < 4; i++) {
+        if (strcasecmp(v, yes[i]) == 0)
+            return *out = 1, 1;
+        if (strcasecmp(v, no[i]) == 0)
+            return *out = 0, 1;
+    }
+    return 0;
+}
+
+/* The libconfig type v reads as on its own. */
+static int type_of_text(const char *v)
+{
+    long long i;
+    double x;
+    int b;
+    if (text_int(v, &i))
+        return (i >= INT32_MIN && i <= INT32_MAX) ? CONFIG_TYPE_INT
+                                                  : CONFIG_TYPE_INT64;
+    if (text_num(v, &x))
+        return CONFIG_TYPE_FLOAT;
+    if (text_bool(v, &b))
+        return CONFIG_TYPE_BOOL;
+    return CONFIG_TYPE_STRING;
+}
+
+/* Store v into scalar setting s of type t; 0 when v does not read as t. */
+static int set_scalar(config_setting_t *s, int t, const char *v)
+{
+    long long i;
+    double x;
+    int b;
+    switch (t) {
+    case CONFIG_TYPE_INT:
+    case CONFIG_TYPE_INT64:
+        return text_int(v, &i) && config_setting_set_int64(s, i);
+    case CONFIG_TYPE_FLOAT:
+        return text_num(v, &x) && config_setting_set_float(s, x);
+    case CONFIG_TYPE_BOOL:
+        return text_bool(v, &b) && config_setting_set_bool(s, b);
+    default:
+        return config_setting_set_string(s, v) == CONFIG_TRUE;
+    }
+}
+
+/*
+ * Apply one override to the tree. The file's type wins where the value
+ * reads as it (so "8" stays an integer and "2.5" for an integer key is
+ * reported by the schema as a float); otherwise the setting is replaced by
+ * one of the value's own type and the schema reports what it expected.
+ */
+static void apply_override(config_t *cfg, const char *path,
+                           const dam_setting *o, dam_diag *d)
+{
+    char key[256];
+    if (!o->key || !o->key[0] || strlen(o->key) >= sizeof key) {
+        dam_diag_error(d, path, 0, "cannot set an empty or over-long key");
+        return;
+    }
+    snprintf(key, sizeof key, "%s", o->key);
+    config_setting_t *g = config_root_setting(cfg);
+    char *name = key;
+    for (char *dot; (dot = strchr(name, '.')) != NULL; name = dot + 1) {
+        *dot = '\0';
+        config_setting_t *c = config_setting_get_member(g, name);
+        if (!c)
+            c = config_setting_add(g, name, CONFIG_TYPE_GROUP);
+        if (!c || config_setting_type(c) != CONFIG_TYPE_GROUP) {
+            dam_diag_error(d, path, line_of(c),
+                           "cannot set '%s': '%s' is not a group", o->key,
+                           name);
+            return;
+        }
+        g = c;
+    }
+    config_setting_t *s = config_setting_get_member(g, name);
+    if (s && config_setting_is_scalar(s) &&
+        set_scalar(s, config_setting_type(s), o->value))
+        return;
+    int line = line_of(s);
+    if (s)
+        config_setting_remove(g, name);
+    int t = type_of_text(o->value);
+    s = config_setting_add(g, name, t);
+    if (!s || !set_scalar(s, t, o->value)) {
+        dam_diag_error(d, path, line, "cannot set '%s' to \"%s\"", o->key,
+                       o->value);
+        return;
+    }
+    /* keep the replaced value's line for messages */
+    s->line = (unsigned int)line;
+}
+
 int dam_scenario_load(dam_scenario *s, const char *path, const char *text,
                       dam_catalog *cat, dam_diag *d)
+{
+    return dam_scenario_load_with(s, path, text, cat, NULL, d);
+}
+
+int dam_scenario_load_with(dam_scenario *s, const char *path,
+                           const char *text, dam_catalog *cat,
+                           const dam_load_options *opt, dam_diag *d)
 {
     config_t cfg;
     defaults(s);
@@ -1569,6 +1700,8 @@ int dam_scenario_load(dam_scenario *s, const char *path, const char *text,
         return DAM_EINPUT;
     ld L = {d, path, s};
     int before = d->nerr;
+    for (int i = 0; opt && i < opt->noverrides; i++)
+        apply_override(&cfg, path, &opt->overrides[i], d);
     const config_setting_t *root = config_root_setting(&cfg);
     check_keys(&L, root, top_keys, "");
 
@@ -1585,7 +1718,13 @@ int dam_scenario_load(dam_scenario *s, const char *path, const char *text,
         if (get_int(&L, sc, "seed", "scenario", 0, 0, 2147483647L, &seed))
             s->seed = (unsigned long)seed;
     }
-    load_catalogs(&L, root, cat);
+    if (opt && opt->skip_catalogs) {
+        config_setting_t *c = group(&L, root, "catalogs", "", 0);
+        if (c)
+            check_keys(&L, c, cat_keys, "catalogs");
+    } else {
+        load_catalogs(&L, root, cat);
+    }
     load_machine(&L, root, cat, s);
     load_workload(&L, root, cat, s);
     int batchy = s->mode != DAM_MODE_SERVING;

@@ -36,4 +36,37 @@ int dam_catalog_load_models(dam_catalog *cat, const char *path,
 int dam_scenario_load(dam_scenario *s, const char *path, const char *text,
                       dam_catalog *cat, dam_diag *d);
 
+/* One scenario key set over a file's own value ("pipeline.loader_workers",
+ * "8"): what `damsim sweep --vary` changes per point. */
+typedef struct dam_setting {
+    const char *key;   /* dotted path from the file's root */
+    const char *value; /* as written on a command line */
+} dam_setting;
+
+/* How dam_scenario_load_with reads a file (all zero: as dam_scenario_load). */
+typedef struct dam_load_options {
+    const dam_setting *overrides; /* set before the schema is read, in order */
+    int noverrides;
+    int skip_catalogs; /* 1: the "catalogs" group is checked but its files
+                        * are not merged (cat already holds them), so cat is
+                        * only read: loads may then run on several threads
+                        * sharing one catalog */
+} dam_load_options;
+
+/*
+ * dam_scenario_load with options. An override replaces the file's value of
+ * its key (or adds the key, creating its groups), taking the type of the
+ * value it replaces: a number for a number (an integer where the file has
+ * an integer), true/false (also 1/0, yes/no, on/off) for a boolean, the
+ * text as is for a string; a new key or a distribution replaced by a value
+ * takes the type the value's text has. The scenario is then read and
+ * checked exactly as a file that says so, with every message naming the
+ * file and the line of the value replaced (0 for an added key). An
+ * override that cannot be applied (a path through a non-group, an empty
+ * key) is an error in d. Same return contract as dam_scenario_load.
+ */
+int dam_scenario_load_with(dam_scenario *s, const char *path,
+                           const char *text, dam_catalog *cat,
+                           const dam_load_options *opt, dam_diag *d);
+
 #endif

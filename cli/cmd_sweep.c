@@ -1,0 +1,456 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * cmd_sweep.c: `damsim sweep`: many points of one scenario, on threads
+ * (and on MPI ranks, sweep_mpi.c), streamed in point order.
+ *
+ * Design. Points are cut into chunks of consecutive indices. Worker threads
+ * take chunks in order from a counter, solve them (solver/sweep.h) and
+ * format their rows into the chunk's buffer; this thread writes buffers in
+ * chunk order as they become ready, so the output is the same bytes for
+ * any number of threads: a row depends on its index alone and formatting
+ * is deterministic. At most `window` chunks are in flight, which bounds
+ * memory whatever the sweep's size. Writes happen in whole chunks of whole
+ * rows: an interrupt (Ctrl-C) stops at a chunk boundary, so no row is torn.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "cli/sweep.h"
+#include "model/alloc.h"
+#include "render/outfile.h"
+#include "render/sweep.h"
+
+static const char sweep_help[] =
+    "usage: damsim sweep SCENARIO.cfg --vary KEY=V1,V2,... [--vary ...]\n"
+    "                    [--vary KEY=LO:HI:N[:log]] [--samples N --method\n"
+    "                    random|lhs] [--simulate [--seed N]] [-j N]\n"
+    "                    [--json] [-o FILE.csv|FILE.jsonl]\n"
+    "                    [--pareto FILE.png|svg|pdf]\n"
+    "                    [--heatmap FILE.png|svg|pdf [--metric M]]\n"
+    "\n"
+    "Solves the scenario at every point of a grid (or a sample) of varied\n"
+    "keys and writes one row per point, in point order: the varied values,\n"
+    "step_s, throughput_per_s, run_time_s, gpu_hours, cost_usd, energy_kwh,\n"
+    "bound (what binds), fits_memory, 90 % intervals where the scenario has\n"
+    "uncertain inputs, and error (a point that fails is a row with its\n"
+    "error). CSV by default; --json or -o FILE.jsonl for JSON Lines.\n"
+    "\n"
+    "  --vary KEY=V1,V2,...    a scenario key (machine.gpu, workload.\n"
+    "                          batch_size, ...) or a lever key (gpu,\n"
+    "                          batch_size, precision, ...) and its values\n"
+    "  --vary KEY=LO:HI:N[:log]  N values from LO to HI (log-spaced with\n"
+    "                          :log); whole-number bounds give whole numbers\n"
+    "  --samples N             draw N points instead of the full grid\n"
+    "  --method random|lhs     how --samples draws (lhs: Latin hypercube)\n"
+    "  --simulate              the discrete-event simulation per point\n"
+    "                          (default: the analytic solver)\n"
+    "  --seed N                seed; each point's seed is mixed from it and\n"
+    "                          the point's number\n"
+    "  -j N                    threads (default: the cores); the output is\n"
+    "                          the same bytes for any N\n"
+    "  --pareto FILE           the time-cost Pareto front as a chart\n"
+    "  --heatmap FILE          a heat map over the first two varied keys\n"
+    "  --metric M              the heat map's colour: step, throughput,\n"
+    "                          run_time, cost (default), energy\n"
+    "\n"
+    "Grid order: the first --vary varies slowest. Scenario keys are set\n"
+    "first (the point is loaded and checked as a file would be), then the\n"
+    "levers are applied in the order given. Under mpirun the points are\n"
+    "split over ranks and rank 0 writes them, identical to -j 1. Ctrl-C\n"
+    "stops after the last complete row (exit code 130).\n";
+
+/* ---- one chunk of rows ---------------------------------------------------- */
+
+typedef struct slot {
+    dam_buf text;          /* the chunk's formatted rows */
+    dam_cli_sweep_fig *fig;/* the chunk's figures for charts (or NULL) */
+    uint64_t chunk;        /* which chunk it holds */
+    int ready;             /* 1: text is complete */
+} slot;
+
+/* Solve and format chunk c into b (and its figures into fig). Returns 0,
+ * or 1 when stopped by an interrupt before the end. */
+int dam_cli_sweep_chunk(const dam_cli_sweep *r, dam_sweep_worker *w,
+                        dam_sweep_row *row, uint64_t c, dam_buf *b,
+                        dam_cli_sweep_fig *fig)
+{
+    uint64_t lo = c * r->chunk, hi = lo + r->chunk;
+    if (hi > r->sw->npoints)
+        hi = r->sw->npoints;
+    for (uint64_t i = lo; i < hi; i++) {
+        if (dam_cli_interrupted())
+            return 1;
+        dam_sweep_eval(w, i, row);
+        if (r->json)
+            dam_sweep_jsonl_row(b, r->sw, row);
+        else
+            dam_sweep_csv_row(b, r->sw, row);
+        if (fig) {
+            dam_cli_sweep_fig *f = &fig[i - lo];
+            f->ok = row->ok;
+            f->fits = row->fits;
+            f->step = row->step;
+            f->throughput = row->throughput;
+            f->run_time = row->run_time;
+            f->cost = row->cost_usd;
+            f->energy = row->energy_kwh;
+        }
+    }
+    return 0;
+}
+
+/* ---- threads -------------------------------------------------------------- */
+
+typedef struct pool {
+    const dam_cli_sweep *r;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;     /* a slot became ready, or free */
+    uint64_t next;         /* next chunk to hand out */
+    uint64_t written;      /* chunks written so far */
+    int stop;              /* 1: workers stop taking chunks */
+    slot *slots;
+    uint64_t window;       /* slots */
+} pool;
+
+static void *worker_main(void *arg)
+{
+    pool *p = arg;
+    const dam_cli_sweep *r = p->r;
+    dam_sweep_worker *w = dam_sweep_worker_create(r->sw);
+    dam_sweep_row *row = dam_malloc(sizeof *row);
+    for (;;) {
+        pthread_mutex_lock(&p->mu);
+        while (!p->stop && p->next < r->nchunks &&
+               p->next >= p->written + p->window)
+            pthread_cond_wait(&p->cv, &p->mu);
+        if (p->stop || p->next >= r->nchunks) {
+            pthread_mutex_unlock(&p->mu);
+            break;
+        }
+        uint64_t c = p->next++;
+        slot *s = &p->slots[c % p->window];
+        pthread_mutex_unlock(&p->mu);
+
+        int cut = dam_cli_sweep_chunk(r, w, row, c, &s->text, s->fig);
+
+        pthread_mutex_lock(&p->mu);
+        if (cut) {
+            p->stop = 1;
+        } else {
+            s->chunk = c;
+            s->ready = 1;
+        }
+        pthread_cond_broadcast(&p->cv);
+        pthread_mutex_unlock(&p->mu);
+        if (cut)
+            break;
+    }
+    dam_free(row);
+    dam_sweep_worker_free(w);
+    return NULL;
+}
+
+/* Run r's chunks on r->jobs threads, writing each in order to out.
+ * Returns 0, 1 (write error) or 130 (interrupted). */
+int dam_cli_sweep_threads(dam_cli_sweep *r, FILE *out)
+{
+    pool p;
+    memset(&p, 0, sizeof p);
+    p.r = r;
+    p.window = (uint64_t)r->jobs * 4;
+    p.slots = dam_calloc((size_t)p.window, sizeof *p.slots);
+    for (uint64_t i = 0; i < p.window && r->figs; i++)
+        p.slots[i].fig = dam_calloc((size_t)r->chunk, sizeof(dam_cli_sweep_fig));
+    pthread_mutex_init(&p.mu, NULL);
+    pthread_cond_init(&p.cv, NULL);
+    pthread_t *th = dam_calloc((size_t)r->jobs, sizeof *th);
+    int nth = 0;
+    for (int i = 0; i < r->jobs; i++)
+        if (pthread_create(&th[nth], NULL, worker_main, &p) == 0)
+            nth++;
+    int rc = nth ? 0 : 1;
+    if (!nth)
+        fprintf(stderr, "damsim: cannot start a thread\n");
+    for (uint64_t c = 0; c < r->nchunks && rc == 0; c++) {
+        slot *s = &p.slots[c % p.window];
+        pthread_mutex_lock(&p.mu);
+        while (!(s->ready && s->chunk == c) && !p.stop &&
+               !dam_cli_interrupted()) {
+            struct timespec ts;
+            clock_gettime(CLOCK_REALTIME, &ts);
+            ts.tv_nsec += 100000000L;
+            if (ts.tv_nsec >= 1000000000L) {
+                ts.tv_sec++;
+                ts.tv_nsec -= 1000000000L;
+            }
+            pthread_cond_timedwait(&p.cv, &p.mu, &ts);
+            pthread_mutex_unlock(&p.mu);
+            dam_cli_progress_update(&r->progress, c * r->chunk);
+            pthread_mutex_lock(&p.mu);
+        }
+        int ready = s->ready && s->chunk == c;
+        pthread_mutex_unlock(&p.mu);
+        if (!ready) {
+            rc = 130;
+            break;
+        }
+        rc = dam_cli_sweep_emit(r, out, &s->text, s->fig, c);
+        pthread_mutex_lock(&p.mu);
+        s->ready = 0;
+        p.written = c + 1;
+        pthread_cond_broadcast(&p.cv);
+        pthread_mutex_unlock(&p.mu);
+        if (rc == 0 && dam_cli_interrupted())
+            rc = 130;
+    }
+    pthread_mutex_lock(&p.mu);
+    p.stop = 1;
+    pthread_cond_broadcast(&p.cv);
+    pthread_mutex_unlock(&p.mu);
+    for (int i = 0; i < nth; i++)
+        pthread_join(th[i], NULL);
+    for (uint64_t i = 0; i < p.window; i++) {
+        dam_buf_free(&p.slots[i].text);
+        dam_free(p.slots[i].fig);
+    }
+    dam_free(p.slots);
+    dam_free(th);
+    pthread_cond_destroy(&p.cv);
+    pthread_mutex_destroy(&p.mu);
+    return rc;
+}
+
+/* Write chunk c's text to out and keep its figures; 0 or 1. */
+int dam_cli_sweep_emit(dam_cli_sweep *r, FILE *out, dam_buf *text,
+                       const dam_cli_sweep_fig *fig, uint64_t c)
+{
+    int rc = 0;
+    if (text->len && fwrite(text->data, 1, text->len, out) != text->len)
+        rc = 1;
+    text->len = 0;
+    if (text->data)
+        text->data[0] = '\0';
+    uint64_t lo = c * r->chunk, hi = lo + r->chunk;
+    if (hi > r->sw->npoints)
+        hi = r->sw->npoints;
+    if (r->figs && fig)
+        memcpy(r->figs + lo, fig, (size_t)(hi - lo) * sizeof *fig);
+    r->done = hi;
+    dam_cli_progress_update(&r->progress, hi);
+    return rc;
+}
+
+/* ---- the command ------------------------------------------------------------ */
+
+/* Read all of f into a NUL-terminated string (caller frees); NULL on a
+ * read error. */
+static char *slurp(FILE *f)
+{
+    size_t n = 0, cap = 4096;
+    char *s = dam_malloc(cap);
+    for (;;) {
+        if (n + 1 >= cap)
+            s = dam_grow(s, 1, cap * 2, &cap);
+        size_t got = fread(s + n, 1, cap - n - 1, f);
+        n += got;
+        if (got == 0)
+            break;
+    }
+    if (ferror(f)) {
+        dam_free(s);
+        return NULL;
+    }
+    s[n] = '\0';
+    return s;
+}
+
+char *dam_cli_read_text(const char *path, const char **name)
+{
+    if (strcmp(path, "-") == 0) {
+        *name = "<stdin>";
+        return slurp(stdin);
+    }
+    *name = path;
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return NULL;
+    char *s = slurp(f);
+    fclose(f);
+    return s;
+}
+
+/* Parse the command line's sweep options into sw; 0 or 2. */
+static int sweep_options(dam_cli *c, dam_sweep *sw)
+{
+    dam_sweep_init(sw);
+    for (int i = 0; i < c->nvary; i++) {
+        dam_error e;
+        memset(&e, 0, sizeof e);
+        if (dam_sweep_add(sw, c->vary[i], &e) != DAM_OK) {
+            dam_cli_error(&e);
+            return 2;
+        }
+    }
+    if (c->method) {
+        if (strcmp(c->method, "grid") == 0)
+            sw->method = DAM_SWEEP_GRID;
+        else if (strcmp(c->method, "random") == 0)
+            sw->method = DAM_SWEEP_RANDOM;
+        else if (strcmp(c->method, "lhs") == 0)
+            sw->method = DAM_SWEEP_LHS;
+        else {
+            fprintf(stderr, "damsim: --method takes grid, random or lhs, "
+                            "got '%s'\n", c->method);
+            return 2;
+        }
+    }
+    sw->samples = c->samples;
+    sw->have_seed = c->have_seed;
+    sw->seed = (unsigned long)c->seed;
+    sw->simulate = c->simulate;
+    sw->replications = c->replications;
+    sw->steps = c->steps;
+    return 0;
+}
+
+/* Chunk size: about 64 chunks per thread, at most 4096 rows, fewer when
+ * every point is simulated (a chunk should take well under a second). */
+static uint64_t chunk_size(const dam_sweep *sw, int workers)
+{
+    uint64_t c = sw->npoints / ((uint64_t)workers * 64);
+    uint64_t max = sw->simulate ? 4 : 4096;
+    if (c > max)
+        c = max;
+    return c ? c : 1;
+}
+
+/* 1 when path ends with ext. */
+static int ends_with(const char *path, const char *ext)
+{
+    size_t n = strlen(path), e = strlen(ext);
+    return n >= e && strcmp(path + n - e, ext) == 0;
+}
+
+int dam_cli_sweep_run(dam_cli *c, const dam_sweep *sw)
+{
+    int rank = 0, size = dam_cli_mpi_start(&rank);
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    dam_cli_sweep r;
+    memset(&r, 0, sizeof r);
+    r.sw = sw;
+    r.json = c->json || (c->out_file && (ends_with(c->out_file, ".jsonl") ||
+                                         ends_with(c->out_file, ".json")));
+    r.jobs = c->jobs > 0 ? c->jobs : size > 1 ? 1 : cores > 0 ? (int)cores : 1;
+    r.chunk = chunk_size(sw, size > 1 ? size : r.jobs);
+    r.nchunks = (sw->npoints + r.chunk - 1) / r.chunk;
+    if ((c->pareto || c->heatmap) && rank == 0)
+        r.figs = dam_calloc((size_t)sw->npoints, sizeof *r.figs);
+
+    FILE *out = stdout;
+    dam_outfile of;
+    memset(&of, 0, sizeof of);
+    if (rank == 0 && c->out_file) {
+        dam_error e;
+        int orc = dam_outfile_open(&of, c->out_file, &e);
+        if (orc != DAM_OK) {
+            dam_cli_error(&e);
+            dam_free(r.figs);
+            dam_cli_mpi_end();
+            return orc == DAM_EINPUT ? 2 : 1;
+        }
+        out = of.fp;
+    }
+    int rc = 0;
+    if (rank == 0 && !r.json) {
+        dam_buf h = {0};
+        dam_sweep_csv_header(&h, sw);
+        if (fwrite(h.data, 1, h.len, out) != h.len)
+            rc = 1;
+        dam_buf_free(&h);
+    }
+    dam_cli_catch_interrupt();
+    if (rank == 0)
+        dam_cli_progress_start(&r.progress, "points", (double)sw->npoints,
+                               c->quiet);
+    if (rc == 0)
+        rc = size > 1 ? dam_cli_sweep_mpi(&r, out, rank, size)
+                      : dam_cli_sweep_threads(&r, out);
+    dam_cli_progress_end(&r.progress);
+    if (rank == 0) {
+        if (out == stdout && fflush(out) != 0 && rc == 0)
+            rc = 1;
+        if (out != stdout) {
+            /* complete rows are kept on an interrupt too */
+            dam_error e;
+            if (rc == 0 || rc == 130) {
+                if (dam_outfile_commit(&of, &e) != DAM_OK) {
+                    dam_cli_error(&e);
+                    rc = 1;
+                }
+            } else {
+                dam_outfile_abort(&of);
+            }
+        }
+        if (rc == 1 && out == stdout)
+            fprintf(stderr, "damsim: cannot write the output: %s\n",
+                    strerror(errno));
+        if (rc == 130)
+            fprintf(stderr, "damsim: interrupted: the first %llu of %llu "
+                            "rows were written whole\n",
+                    (unsigned long long)r.done,
+                    (unsigned long long)sw->npoints);
+        if (rc == 0 && r.figs)
+            rc = dam_cli_sweep_charts(c, sw, r.figs);
+    }
+    dam_free(r.figs);
+    if (rc == 130)
+        rc = dam_cli_interrupt_code();
+    if (rc >= 128 && size > 1)
+        dam_cli_mpi_abort(rc);
+    dam_cli_mpi_end();
+    return rc;
+}
+
+int dam_cmd_sweep(dam_cli *c)
+{
+    if (c->help) {
+        fputs(sweep_help, stdout);
+        return 0;
+    }
+    if (c->nargs != 1) {
+        fprintf(stderr, "damsim: sweep needs one scenario file (or - for "
+                        "standard input)\n(see 'damsim sweep --help')\n");
+        return 2;
+    }
+    dam_sweep sw;
+    int rc = sweep_options(c, &sw);
+    const char *name = c->args[0];
+    char *text = NULL;
+    if (rc == 0) {
+        text = dam_cli_read_text(c->args[0], &name);
+        if (!text) {
+            fprintf(stderr, "%s: error: cannot read the file: %s\n",
+                    c->args[0], strerror(errno));
+            rc = 2;
+        }
+    }
+    if (rc == 0) {
+        dam_diag d;
+        dam_diag_init(&d);
+        int prc = dam_sweep_prepare(&sw, name, text, &c->cat, &d);
+        rc = dam_cli_report_diag(&d, c->quiet);
+        dam_diag_free(&d);
+        if (prc != DAM_OK)
+            rc = 2;
+    }
+    dam_free(text);
+    if (rc == 0)
+        rc = dam_cli_sweep_run(c, &sw);
+    dam_sweep_free(&sw);
+    return rc;
+}

@@ -1,0 +1,646 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * sweep.c: points of a sweep and their rows (see sweep.h).
+ *
+ * Design. A point is (sweep, index) -> values -> scenario -> result ->
+ * row, with no state that outlives the point except caches that give the
+ * same bytes as recomputing: a worker keeps the scenario of the last
+ * combination of reloaded keys and rewrites the patched keys' bytes in it
+ * at every point, so consecutive points that differ only in patched keys
+ * (the inner keys of a grid) cost one solve each.
+ *
+ * A scenario key is patched only when it is in `independent` below (the
+ * loader reads it alone: no other key's check or default involves it) and
+ * every one of its values, loaded on its own at prepare time, changes at
+ * most 8 bytes of the scenario, within one span shared by all its values
+ * and apart from every other patched key's span. Anything else is reloaded
+ * per combination, which is exact by construction.
+ */
+#include "solver/sweep.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/alloc.h"
+#include "model/lever.h"
+#include "model/loader.h"
+#include "solver/analytic.h"
+#include "solver/rng.h"
+#include "solver/sim.h"
+
+/*
+ * Scenario keys the loader reads with a type and range check of their own
+ * and nothing else (loader.c: no cross-check names them and no default is
+ * derived from them). workload.compute_cv is not here: serving derives
+ * compute_dist from it; nor are counts of GPUs (the network group is
+ * required by them) or catalog ids (they bring defaults with them).
+ */
+static const char *const independent[] = {
+    "pipeline.loader_workers", "pipeline.prefetch_factor",
+    "pipeline.pin_memory", "pipeline.overlap_transfer", "pipeline.bucket_mb",
+    "pipeline.overlap_sync", "pipeline.warmup_steps", "pipeline.steps",
+    "pipeline.replications", "data.samples", "data.decode_ms",
+    "data.decode_cv", "data.epochs", "data.gpu_decode_ms", "data.shard_mb",
+    "data.decode_on_gpu", "data.sharded", "data.raw_bytes_per_sample",
+    "data.input_bytes_per_sample", "cost.gpu_hour_usd", "cost.pue",
+    "cost.kwh_usd", "workload.batch_size", "workload.efficiency",
+    "workload.memory_efficiency", "workload.launch_us",
+    "workload.framework_overhead_ms", "workload.cuda_graphs",
+    "workload.activation_recompute", "workload.kernels_per_step",
+    "machine.host.pcie_gbs", "machine.host.pageable_fraction",
+    "machine.host.cpu_cores", "machine.storage.read_gbs",
+    "machine.storage.latency_ms", "machine.network.latency_us",
+    "serving.rate_per_s", "serving.preprocess_ms", "serving.preprocess_cv",
+    "serving.preprocess_workers", "serving.postprocess_ms",
+    "serving.max_batch", "serving.batch_timeout_ms", "serving.replicas",
+    "serving.slo_p99_ms", "serving.request_bytes", "serving.requests",
+    "serving.replications", NULL};
+
+static int is_independent(const char *key)
+{
+    for (int i = 0; independent[i]; i++)
+        if (strcmp(key, independent[i]) == 0)
+            return 1;
+    return 0;
+}
+
+/* ---- building a sweep ------------------------------------------------ */
+
+void dam_sweep_init(dam_sweep *sw)
+{
+    memset(sw, 0, sizeof *sw);
+    sw->uncertainty_samples = DAM_UNCERTAINTY_SAMPLES;
+}
+
+static void key_free(dam_sweep_key *k)
+{
+    for (int v = 0; k->errors && v < k->nvalues; v++)
+        dam_free(k->errors[v]);
+    dam_free(k->errors);
+    dam_free(k->patch);
+    dam_free(k->values);
+    dam_free(k->levers);
+}
+
+void dam_sweep_free(dam_sweep *sw)
+{
+    for (int i = 0; i < sw->nkeys; i++)
+        key_free(&sw->keys[i]);
+    dam_free(sw->path);
+    dam_free(sw->text);
+    dam_free(sw->base);
+    dam_free(sw->lhs);
+    dam_sweep_init(sw);
+}
+
+/* A number with nothing after it; 1 on success. integer: no '.', 'e'. */
+static int parse_number(const char *s, size_t n, double *out, int *integer)
+{
+    char buf[64];
+    if (n == 0 || n >= sizeof buf)
+        return 0;
+    memcpy(buf, s, n);
+    buf[n] = '\0';
+    char *end;
+    double v = strtod(buf, &end);
+    if (*end || !isfinite(v))
+        return 0;
+    *out = v;
+    *integer = strpbrk(buf, ".eEnN") == NULL;
+    return 1;
+}
+
+/* LO:HI:N[:log] into k; 1 when text is one (0: a list value). */
+static int parse_range(dam_sweep_key *k, const char *text)
+{
+    const char *c1 = strchr(text, ':');
+    const char *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
+    if (!c1 || !c2)
+        return 0;
+    const char *c3 = strchr(c2 + 1, ':');
+    int i1, i2, in;
+    double n;
+    if (!parse_number(text, (size_t)(c1 - text), &k->lo, &i1) ||
+        !parse_number(c1 + 1, (size_t)(c2 - c1 - 1), &k->hi, &i2) ||
+        !parse_number(c2 + 1, c3 ? (size_t)(c3 - c2 - 1) : strlen(c2 + 1),
+                      &n, &in))
+        return 0;
+    if (c3 && strcmp(c3 + 1, "log") != 0)
+        return 0;
+    k->log = c3 != NULL;
+    k->integer = i1 && i2;
+    k->n = in && n >= 1 && n <= DAM_SWEEP_MAX_VALUES ? (int)n : -1;
+    k->range = 1;
+    return 1;
+}
+
+/* The value of a range at fraction u in [0, 1] as text. */
+static void range_value(const dam_sweep_key *k, double u, char *out)
+{
+    double v = k->log ? exp(log(k->lo) + u * (log(k->hi) - log(k->lo)))
+                      : k->lo + u * (k->hi - k->lo);
+    if (u >= 1.0)
+        v = k->hi; /* the upper end exactly, whatever the rounding */
+    if (k->integer)
+        snprintf(out, DAM_SWEEP_VALUE_MAX, "%.0f", nearbyint(v));
+    else
+        snprintf(out, DAM_SWEEP_VALUE_MAX, "%.10g", v);
+}
+
+/* Parse key=value for a lever key into lv. */
+static int lever_of(const char *key, const char *value, dam_lever *lv,
+                    dam_error *err)
+{
+    char kv[DAM_SWEEP_VALUE_MAX + 80];
+    snprintf(kv, sizeof kv, "%s=%s", key, value);
+    return dam_lever_parse_kv(kv, lv, err);
+}
+
+int dam_sweep_add(dam_sweep *sw, const char *arg, dam_error *err)
+{
+    const char *eq = strchr(arg, '=');
+    if (!eq || eq == arg || !eq[1])
+        return dam_error_set(err, "", 0,
+                             "--vary takes KEY=V1,V2,... or KEY=LO:HI:N"
+                             "[:log], got '%s'", arg);
+    if (sw->nkeys >= DAM_SWEEP_MAX_KEYS)
+        return dam_error_set(err, "", 0, "at most %d --vary keys",
+                             DAM_SWEEP_MAX_KEYS);
+    dam_sweep_key k;
+    memset(&k, 0, sizeof k);
+    size_t kn = (size_t)(eq - arg);
+    if (kn >= sizeof k.key)
+        return dam_error_set(err, "", 0, "--vary key too long: '%s'", arg);
+    memcpy(k.key, arg, kn);
+    k.lever = strchr(k.key, '.') == NULL;
+    if (strncmp(k.key, "catalogs.", 9) == 0 || strcmp(k.key, "catalogs") == 0)
+        return dam_error_set(err, "", 0,
+                             "'%s' cannot be varied (give the catalog with "
+                             "--gpus or --models)", k.key);
+    for (int i = 0; i < sw->nkeys; i++)
+        if (strcmp(sw->keys[i].key, k.key) == 0)
+            return dam_error_set(err, "", 0, "'%s' is varied twice", k.key);
+    const char *text = eq + 1;
+    if (!strchr(text, ',') && parse_range(&k, text)) {
+        if (k.n < 1)
+            return dam_error_set(err, "", 0,
+                                 "'%s': N in LO:HI:N must be a whole number "
+                                 "from 1 to %d", k.key, DAM_SWEEP_MAX_VALUES);
+        if (!(k.hi >= k.lo))
+            return dam_error_set(err, "", 0, "'%s': HI must be >= LO in "
+                                 "LO:HI:N", k.key);
+        if (k.log && !(k.lo > 0.0))
+            return dam_error_set(err, "", 0, "'%s': a log range needs LO > 0",
+                                 k.key);
+        k.nvalues = k.n;
+        k.values = dam_calloc((size_t)k.n, sizeof *k.values);
+        for (int v = 0; v < k.n; v++)
+            range_value(&k, k.n > 1 ? (double)v / (k.n - 1) : 0.0,
+                        k.values[v]);
+    } else {
+        k.range = 0;
+        int n = 1;
+        for (const char *p = text; *p; p++)
+            n += *p == ',';
+        if (n > DAM_SWEEP_MAX_VALUES)
+            return dam_error_set(err, "", 0, "'%s': more than %d values",
+                                 k.key, DAM_SWEEP_MAX_VALUES);
+        k.values = dam_calloc((size_t)n, sizeof *k.values);
+        const char *p = text;
+        for (int v = 0; v < n; v++) {
+            const char *e = strchr(p, ',');
+            size_t len = e ? (size_t)(e - p) : strlen(p);
+            if (len == 0 || len >= DAM_SWEEP_VALUE_MAX) {
+                dam_free(k.values);
+                return dam_error_set(err, "", 0,
+                                     "'%s': value %d is empty or longer than "
+                                     "%d characters", k.key, v + 1,
+                                     DAM_SWEEP_VALUE_MAX - 1);
+            }
+            memcpy(k.values[v], p, len);
+            p = e ? e + 1 : p + len;
+        }
+        k.nvalues = n;
+    }
+    if (k.lever) {
+        /* A value that does not parse is a typo on the command line:
+         * reported now. Whether it applies is the point's business. */
+        k.set = DAM_SWEEP_SET_LEVER;
+        k.levers = dam_calloc((size_t)k.nvalues, sizeof *k.levers);
+        for (int v = 0; v < k.nvalues; v++)
+            if (lever_of(k.key, k.values[v], &k.levers[v], err) != DAM_OK) {
+                key_free(&k);
+                return DAM_EINPUT;
+            }
+    }
+    sw->keys[sw->nkeys++] = k;
+    return DAM_OK;
+}
+
+/* ---- prepare ------------------------------------------------------------ */
+
+/* Load sw's text with n overrides into s; the first error into msg
+ * (NULL: don't keep it). */
+static int load_point(const dam_sweep *sw, const dam_setting *ov, int n,
+                      dam_scenario *s, char *msg, size_t len)
+{
+    dam_diag d;
+    dam_diag_init(&d);
+    dam_load_options o = {ov, n, 1};
+    int rc = dam_scenario_load_with(s, sw->path, sw->text,
+                                    (dam_catalog *)sw->cat, &o, &d);
+    if (rc != DAM_OK && msg) {
+        msg[0] = '\0';
+        for (size_t i = 0; i < d.n; i++)
+            if (d.items[i].sev == DAM_SEV_ERROR) {
+                dam_error_format(&d.items[i], msg, len);
+                break;
+            }
+    }
+    dam_diag_free(&d);
+    return rc;
+}
+
+/*
+ * Decide whether scenario key k may be patched: load each value alone and
+ * find the bytes it changes. Returns 1 and fills k's patch when all values
+ * change one span of <= 8 bytes that no earlier patched key uses.
+ */
+static int try_patch(dam_sweep *sw, int ki, dam_scenario *tmp)
+{
+    dam_sweep_key *k = &sw->keys[ki];
+    if (k->lever || !is_independent(k->key))
+        return 0;
+    const unsigned char *b = (const unsigned char *)sw->base;
+    const unsigned char *t = (const unsigned char *)tmp;
+    size_t lo = sizeof *tmp, hi = 0;
+    char **errors = dam_calloc((size_t)k->nvalues, sizeof *errors);
+    unsigned char (*bytes)[8] = NULL;
+    size_t nb = 0;
+    int ok = 1;
+    /* First pass: the span all values change. */
+    for (int v = 0; v < k->nvalues && ok; v++) {
+        dam_setting ov = {k->key, k->values[v]};
+        char msg[600];
+        if (load_point(sw, &ov, 1, tmp, msg, sizeof msg) != DAM_OK) {
+            errors[v] = dam_strdup(msg);
+            continue;
+        }
+        for (size_t i = 0; i < sizeof *tmp; i++)
+            if (b[i] != t[i]) {
+                lo = i < lo ? i : lo;
+                hi = i + 1 > hi ? i + 1 : hi;
+            }
+        ok = hi <= lo || hi - lo <= 8;
+    }
+    if (ok && hi > lo) {
+        for (int j = 0; j < sw->nkeys && ok; j++) {
+            const dam_sweep_key *o = &sw->keys[j];
+            if (j != ki && o->set == DAM_SWEEP_SET_PATCH && o->width &&
+                lo < o->offset + o->width && o->offset < hi)
+                ok = 0;
+        }
+    }
+    if (ok) {
+        /* Second pass: each value's bytes of the span. */
+        bytes = dam_calloc((size_t)k->nvalues, sizeof *bytes);
+        for (int v = 0; v < k->nvalues; v++) {
+            if (errors[v] || hi <= lo)
+                continue;
+            dam_setting ov = {k->key, k->values[v]};
+            load_point(sw, &ov, 1, tmp, NULL, 0);
+            memcpy(bytes[v], t + lo, hi - lo);
+        }
+        nb = hi > lo ? hi - lo : 0;
+    }
+    if (!ok) {
+        for (int v = 0; v < k->nvalues; v++)
+            dam_free(errors[v]);
+        dam_free(errors);
+        return 0;
+    }
+    k->set = DAM_SWEEP_SET_PATCH;
+    k->offset = nb ? lo : 0;
+    k->width = nb;
+    k->patch = bytes;
+    k->errors = errors;
+    return 1;
+}
+
+/* Fisher-Yates permutation of 0..n-1 from a (seed, stream) generator. */
+static void permute(uint32_t *p, uint64_t n, uint64_t seed, uint64_t stream)
+{
+    for (uint64_t i = 0; i < n; i++)
+        p[i] = (uint32_t)i;
+    uint64_t h = dam_rng_mix(seed, stream);
+    for (uint64_t i = n; i > 1; i--) {
+        h = dam_rng_mix(h, i);
+        uint64_t j = h % i;
+        uint32_t x = p[i - 1];
+        p[i - 1] = p[j];
+        p[j] = x;
+    }
+}
+
+int dam_sweep_prepare(dam_sweep *sw, const char *path, const char *text,
+                      dam_catalog *cat, dam_diag *d)
+{
+    if (sw->nkeys == 0) {
+        dam_diag_error(d, "", 0, "a sweep needs at least one --vary KEY=...");
+        return DAM_EINPUT;
+    }
+    sw->path = dam_strdup(path);
+    sw->text = dam_strdup(text);
+    sw->cat = cat;
+    sw->base = dam_malloc(sizeof *sw->base);
+    if (dam_scenario_load(sw->base, path, text, cat, d) != DAM_OK)
+        return DAM_EINPUT;
+    if (!sw->have_seed)
+        sw->seed = sw->base->seed;
+    sw->uncertain = sw->base->nuncertain > 0;
+
+    if (sw->method == DAM_SWEEP_GRID) {
+        if (sw->samples) {
+            dam_diag_error(d, "", 0, "--samples needs --method random or lhs");
+            return DAM_EINPUT;
+        }
+        double n = 1.0;
+        for (int i = 0; i < sw->nkeys; i++)
+            n *= sw->keys[i].nvalues;
+        if (n > 9.0e15) {
+            dam_diag_error(d, "", 0, "the grid has %.3g points (at most 9e15)",
+                           n);
+            return DAM_EINPUT;
+        }
+        sw->npoints = (uint64_t)n;
+        dam_scenario *tmp = dam_malloc(sizeof *tmp);
+        for (int i = 0; i < sw->nkeys; i++)
+            if (!sw->keys[i].lever)
+                try_patch(sw, i, tmp);
+        dam_free(tmp);
+    } else {
+        if (sw->samples < 1 || sw->samples > 0xffffffffULL) {
+            dam_diag_error(d, "", 0,
+                           "--method random or lhs needs --samples N "
+                           "(1 to 4294967295)");
+            return DAM_EINPUT;
+        }
+        sw->npoints = sw->samples;
+        if (sw->method == DAM_SWEEP_LHS) {
+            sw->lhs = dam_malloc((size_t)sw->nkeys * sw->samples *
+                                 sizeof *sw->lhs);
+            for (int i = 0; i < sw->nkeys; i++)
+                permute(sw->lhs + (size_t)i * sw->samples, sw->samples,
+                        sw->seed, 0x5eed0000ULL + (uint64_t)i);
+        }
+    }
+    return DAM_OK;
+}
+
+/* ---- points ------------------------------------------------------------- */
+
+/* Uniform in [0, 1) from (seed, point, key): 53 bits of a mixed hash. */
+static double unit(uint64_t seed, uint64_t i, int key)
+{
+    uint64_t h = dam_rng_mix(dam_rng_mix(seed, i), 0x7a11ULL + (uint64_t)key);
+    return (double)(h >> 11) * 0x1.0p-53;
+}
+
+/* Index of each key's value on a grid (values[] order), or -1 when the
+ * point draws from a range. */
+static void point_index(const dam_sweep *sw, uint64_t i, int *idx,
+                        double *u)
+{
+    if (sw->method == DAM_SWEEP_GRID) {
+        for (int k = sw->nkeys - 1; k >= 0; k--) {
+            uint64_t n = (uint64_t)sw->keys[k].nvalues;
+            idx[k] = (int)(i % n);
+            i /= n;
+        }
+        return;
+    }
+    for (int k = 0; k < sw->nkeys; k++) {
+        double x = unit(sw->seed, i, k);
+        if (sw->method == DAM_SWEEP_LHS)
+            x = (sw->lhs[(size_t)k * sw->samples + i] + x) /
+                (double)sw->samples;
+        const dam_sweep_key *key = &sw->keys[k];
+        if (key->range) {
+            idx[k] = -1;
+            u[k] = x;
+        } else {
+            int v = (int)(x * key->nvalues);
+            idx[k] = v < key->nvalues ? v : key->nvalues - 1;
+        }
+    }
+}
+
+void dam_sweep_point(const dam_sweep *sw, uint64_t i,
+                     char values[][DAM_SWEEP_VALUE_MAX])
+{
+    int idx[DAM_SWEEP_MAX_KEYS];
+    double u[DAM_SWEEP_MAX_KEYS];
+    point_index(sw, i, idx, u);
+    for (int k = 0; k < sw->nkeys; k++) {
+        if (idx[k] >= 0)
+            memcpy(values[k], sw->keys[k].values[idx[k]],
+                   DAM_SWEEP_VALUE_MAX);
+        else
+            range_value(&sw->keys[k], u[k], values[k]);
+    }
+}
+
+/* ---- workers ----------------------------------------------------------- */
+
+struct dam_sweep_worker {
+    const dam_sweep *sw;
+    dam_scenario *loaded;   /* base + reloaded keys + patched keys */
+    dam_scenario *cur;      /* loaded + levers */
+    char loaded_key[DAM_SWEEP_MAX_KEYS * DAM_SWEEP_VALUE_MAX + 1]; /* its
+                                  reloaded values, NUL-separated */
+    int loaded_ok;          /* 0: the cached combination failed */
+    char loaded_err[600];
+    int have_loaded;        /* 0 until the first point */
+    dam_result *r;
+    dam_lever levers[DAM_SWEEP_MAX_KEYS];
+};
+
+dam_sweep_worker *dam_sweep_worker_create(const dam_sweep *sw)
+{
+    dam_sweep_worker *w = dam_calloc(1, sizeof *w);
+    w->sw = sw;
+    w->loaded = dam_malloc(sizeof *w->loaded);
+    w->cur = dam_malloc(sizeof *w->cur);
+    w->r = dam_malloc(sizeof *w->r);
+    return w;
+}
+
+void dam_sweep_worker_free(dam_sweep_worker *w)
+{
+    if (!w)
+        return;
+    dam_free(w->loaded);
+    dam_free(w->cur);
+    dam_free(w->r);
+    dam_free(w);
+}
+
+static void fail_row(dam_sweep_row *row, const char *msg)
+{
+    row->ok = 0;
+    snprintf(row->error, sizeof row->error, "%s", msg);
+}
+
+/* The scenario of the point's reloaded keys into w->loaded (cached). */
+static int load_combination(dam_sweep_worker *w,
+                            char values[][DAM_SWEEP_VALUE_MAX])
+{
+    const dam_sweep *sw = w->sw;
+    char key[sizeof w->loaded_key];
+    size_t used = 0;
+    dam_setting ov[DAM_SWEEP_MAX_KEYS];
+    int n = 0;
+    for (int k = 0; k < sw->nkeys; k++) {
+        if (sw->keys[k].set != DAM_SWEEP_SET_RELOAD)
+            continue;
+        size_t len = strlen(values[k]);
+        memcpy(key + used, values[k], len + 1);
+        used += len + 1;
+        ov[n].key = sw->keys[k].key;
+        ov[n].value = values[k];
+        n++;
+    }
+    if (w->have_loaded && memcmp(key, w->loaded_key, used) == 0 &&
+        w->loaded_key[used] == '\1')
+        return w->loaded_ok;
+    if (n == 0) {
+        *w->loaded = *sw->base;
+        w->loaded_ok = 1;
+    } else {
+        w->loaded_ok = load_point(sw, ov, n, w->loaded, w->loaded_err,
+                                  sizeof w->loaded_err) == DAM_OK;
+    }
+    memcpy(w->loaded_key, key, used);
+    w->loaded_key[used] = '\1'; /* end mark: no value holds it */
+    w->have_loaded = 1;
+    return w->loaded_ok;
+}
+
+/* Solve w->cur (the point's scenario) into row. */
+static void solve_point(dam_sweep_worker *w, const dam_scenario *s,
+                        uint64_t i, dam_sweep_row *row)
+{
+    const dam_sweep *sw = w->sw;
+    dam_result *r = w->r;
+    uint64_t seed = dam_rng_mix(sw->seed, i);
+    dam_analytic_solve(s, r);
+    if (sw->simulate) {
+        dam_sim_options o;
+        memset(&o, 0, sizeof o);
+        o.seed = (unsigned long)seed;
+        o.have_seed = 1;
+        o.replications = sw->replications;
+        o.steps = sw->steps;
+        o.warmup = -1;
+        dam_error e;
+        memset(&e, 0, sizeof e);
+        int rc = s->mode == DAM_MODE_SERVING
+                     ? dam_sim_serving(s, &o, r, NULL, &e)
+                     : dam_sim_training(s, &o, r, NULL, &e);
+        if (rc != DAM_OK) {
+            dam_error_format(&e, row->error, sizeof row->error);
+            row->ok = 0;
+            return;
+        }
+    }
+    row->ok = 1;
+    row->step = r->step;
+    row->throughput = r->throughput;
+    row->run_time = r->run_time;
+    row->gpu_hours = r->gpu_hours;
+    row->cost_usd = r->cost_usd;
+    row->energy_kwh = r->energy_kwh;
+    row->bound = r->bound;
+    row->fits = r->memory.fits;
+    if (s->nuncertain > 0) {
+        dam_uncertainty u;
+        dam_error e;
+        /* one seed for every point (common random numbers): differences
+         * between rows are the varied keys', not sampling noise */
+        if (dam_uncertainty_run(s, sw->uncertainty_samples, sw->seed, &u,
+                                &e) == DAM_OK) {
+            row->has_interval = 1;
+            row->step_i = u.step;
+            row->run_time_i = u.run_time;
+            row->cost_i = u.cost_usd;
+        }
+    }
+}
+
+void dam_sweep_eval(dam_sweep_worker *w, uint64_t i, dam_sweep_row *row)
+{
+    const dam_sweep *sw = w->sw;
+    int idx[DAM_SWEEP_MAX_KEYS];
+    double u[DAM_SWEEP_MAX_KEYS];
+    row->index = i;
+    row->ok = 0;
+    row->error[0] = '\0';
+    row->has_interval = 0;
+    point_index(sw, i, idx, u);
+    for (int k = 0; k < sw->nkeys; k++) {
+        if (idx[k] >= 0)
+            memcpy(row->values[k], sw->keys[k].values[idx[k]],
+                   DAM_SWEEP_VALUE_MAX);
+        else
+            range_value(&sw->keys[k], u[k], row->values[k]);
+    }
+    if (!load_combination(w, row->values)) {
+        fail_row(row, w->loaded_err);
+        return;
+    }
+    /* patched keys: every point writes all of them (the cache holds the
+     * previous point's bytes) */
+    for (int k = 0; k < sw->nkeys; k++) {
+        const dam_sweep_key *key = &sw->keys[k];
+        if (key->set != DAM_SWEEP_SET_PATCH)
+            continue;
+        if (key->errors[idx[k]]) {
+            fail_row(row, key->errors[idx[k]]);
+            return;
+        }
+        if (key->width)
+            memcpy((unsigned char *)w->loaded + key->offset,
+                   key->patch[idx[k]], key->width);
+    }
+    int nl = 0;
+    for (int k = 0; k < sw->nkeys; k++) {
+        const dam_sweep_key *key = &sw->keys[k];
+        if (key->set != DAM_SWEEP_SET_LEVER)
+            continue;
+        if (idx[k] >= 0) {
+            w->levers[nl++] = key->levers[idx[k]];
+        } else {
+            dam_error e;
+            if (lever_of(key->key, row->values[k], &w->levers[nl], &e) !=
+                DAM_OK) {
+                dam_error_format(&e, row->error, sizeof row->error);
+                return;
+            }
+            nl++;
+        }
+    }
+    const dam_scenario *s = w->loaded;
+    if (nl) {
+        dam_error e;
+        memset(&e, 0, sizeof e);
+        if (dam_levers_apply_all(w->loaded, w->levers, nl, sw->cat, w->cur,
+                                 &e) != DAM_OK) {
+            dam_error_format(&e, row->error, sizeof row->error);
+            return;
+        }
+        s = w->cur;
+    }
+    solve_point(w, s, i, row);
+}

@@ -1,0 +1,164 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * sweep.h: many scenarios from one: a grid or a sample over varied keys,
+ * each point solved and reduced to one row (`damsim sweep`).
+ *
+ * A varied key is either a scenario key ("pipeline.loader_workers",
+ * "machine.gpu": anything a scenario file may say) or a lever key ("gpu",
+ * "batch_size": the keys of dam_lever_parse_kv). A point's scenario is the
+ * base file with the point's scenario keys set (dam_scenario_load_with, so
+ * every check a file gets applies), then the point's levers applied in the
+ * order the keys were given. Points are numbered 0 .. n-1: on a grid the
+ * first key varies slowest; --samples draws n points at random or by Latin
+ * hypercube. Everything a row holds is a function of (sweep, index) alone:
+ * the simulation's seed and the uncertainty sample's seed are mixed from
+ * the sweep's seed and the index, so rows are the same whichever worker,
+ * thread or MPI rank evaluates them, in whatever order.
+ *
+ * Cost. Reloading a scenario costs about 100 us; a sweep avoids it for
+ * scenario keys that the loader reads on their own (no other key checks or
+ * derives from them: the list is in sweep.c) and whose values are listed or
+ * on a grid: at prepare time each value is loaded once and kept as the few
+ * bytes it changes, which a point then writes in place. Levers cost a copy
+ * of the scenario per point (a few us). The analytic solve is under 1 us.
+ *
+ * Threads: a prepared dam_sweep is only read by evaluation, so any number
+ * of workers (one per thread) may evaluate points of one sweep at once.
+ * Nothing here prints, exits or knows about threads or ranks.
+ */
+#ifndef DAM_SWEEP_H
+#define DAM_SWEEP_H
+
+#include <stdint.h>
+
+#include "model/catalog.h"
+#include "model/error.h"
+#include "solver/result.h"
+#include "solver/uncertainty.h"
+
+#define DAM_SWEEP_MAX_KEYS 8      /* varied keys per sweep */
+#define DAM_SWEEP_MAX_VALUES 100000 /* values of one key (list or grid) */
+#define DAM_SWEEP_VALUE_MAX 64    /* characters of one value, with the NUL */
+
+typedef enum {
+    DAM_SWEEP_GRID = 0, /* every combination */
+    DAM_SWEEP_RANDOM,   /* independent uniform draws per point */
+    DAM_SWEEP_LHS       /* Latin hypercube: each key's range in n strata */
+} dam_sweep_method;
+
+/* How a key's value reaches a point's scenario. */
+typedef enum {
+    DAM_SWEEP_SET_RELOAD = 0, /* scenario key: reload with the value set */
+    DAM_SWEEP_SET_PATCH,      /* scenario key: bytes written in place */
+    DAM_SWEEP_SET_LEVER       /* lever key: a lever applied */
+} dam_sweep_set;
+
+/* One varied key. */
+typedef struct dam_sweep_key {
+    char key[64];         /* as given: "machine.gpu", "batch_size" */
+    int lever;            /* 1: a lever key (no dot) */
+    dam_sweep_set set;    /* decided by dam_sweep_prepare */
+    int range;            /* 1: LO:HI:N[:log], else a list */
+    double lo, hi;        /* range bounds (units of the key) */
+    int log;              /* 1: log-spaced / log-uniform (lo, hi > 0) */
+    int integer;          /* 1: both bounds written as integers: values
+                           * are rounded to whole numbers */
+    int n;                /* grid values of a range (>= 1) */
+    int nvalues;          /* values on a grid (list entries, or n) */
+    char (*values)[DAM_SWEEP_VALUE_MAX]; /* their text (owned) */
+    /* DAM_SWEEP_SET_PATCH: offset of the bytes in dam_scenario, their
+     * count (<= 8) and each value's bytes; a value that does not load has
+     * its message in errors[v] (NULL when it loads). */
+    size_t offset, width;
+    unsigned char (*patch)[8];
+    char **errors;
+    /* DAM_SWEEP_SET_LEVER with listed values: the lever of each value. */
+    dam_lever *levers;
+} dam_sweep_key;
+
+/* The sweep: keys, how points are drawn and how they are solved. */
+typedef struct dam_sweep {
+    int nkeys;
+    dam_sweep_key keys[DAM_SWEEP_MAX_KEYS];
+    dam_sweep_method method;
+    uint64_t samples;     /* points drawn by random / lhs */
+    unsigned long seed;   /* mixed with the point index (scenario's if 0) */
+    int have_seed;        /* 1: seed set by the caller */
+    int simulate;         /* 1: the discrete-event simulation per point */
+    int replications;     /* simulation replications (0 = scenario's) */
+    int steps;            /* simulated steps (0 = scenario's) */
+    int uncertainty_samples; /* Monte Carlo samples per point where the
+                              * scenario has uncertain inputs (default
+                              * DAM_UNCERTAINTY_SAMPLES) */
+    /* Set by dam_sweep_prepare. */
+    char *path;           /* scenario name for messages (owned) */
+    char *text;           /* the scenario file's text (owned) */
+    const dam_catalog *cat; /* resolves ids; must outlive the sweep */
+    dam_scenario *base; /* the file as loaded (owned) */
+    int uncertain;        /* 1: the base has uncertain inputs: rows carry
+                           * 90 % intervals */
+    uint32_t *lhs;        /* lhs: nkeys permutations of samples strata */
+    uint64_t npoints;     /* points in the sweep */
+} dam_sweep;
+
+/* One solved point. Figures are for the whole run unless named per step. */
+typedef struct dam_sweep_row {
+    uint64_t index;       /* point number */
+    char values[DAM_SWEEP_MAX_KEYS][DAM_SWEEP_VALUE_MAX]; /* each key's value */
+    int ok;               /* 0: the point failed; error says why */
+    char error[600];      /* "file:line: error: message" or a lever's error */
+    double step;          /* s per step (per request when serving) */
+    double throughput;    /* samples/s (requests/s serving), all GPUs */
+    double run_time;      /* s, all epochs */
+    double gpu_hours;     /* GPU-hours of the run */
+    double cost_usd;      /* USD of the run */
+    double energy_kwh;    /* kWh of the run (with PUE) */
+    dam_bound bound;      /* what binds */
+    int fits;             /* 1: fits in GPU memory */
+    int has_interval;     /* 1: the intervals below are set */
+    dam_interval step_i, run_time_i, cost_i; /* 90 % intervals */
+} dam_sweep_row;
+
+/* A fresh sweep with no keys (grid, scenario seed). Free with
+ * dam_sweep_free. */
+void dam_sweep_init(dam_sweep *sw);
+/* Free what sw owns; sw may be reused after dam_sweep_init. */
+void dam_sweep_free(dam_sweep *sw);
+
+/*
+ * Add a varied key from "KEY=V1,V2,..." or "KEY=LO:HI:N[:log]". A key with
+ * a dot is a scenario key, otherwise a lever key. Returns DAM_OK or
+ * DAM_EINPUT (err: a malformed argument, a repeated key, too many keys,
+ * "catalogs." keys, a bad range, a lever value that does not parse).
+ */
+int dam_sweep_add(dam_sweep *sw, const char *arg, dam_error *err);
+
+/*
+ * Load the base scenario (path names it; text is its content) with cat
+ * (merging the file's own catalogs into it), decide how each key reaches
+ * a point, and number the points. After this, cat is only read. Returns
+ * DAM_OK; DAM_EINPUT with the base file's problems in d, or a sweep that
+ * cannot be drawn (no keys, samples with grid, too many points).
+ */
+int dam_sweep_prepare(dam_sweep *sw, const char *path, const char *text,
+                      dam_catalog *cat, dam_diag *d);
+
+/* What one worker keeps between points (scratch scenarios, the last
+ * loaded combination). One per thread. */
+typedef struct dam_sweep_worker dam_sweep_worker;
+
+/* A worker for sw (which must outlive it). Never NULL. */
+dam_sweep_worker *dam_sweep_worker_create(const dam_sweep *sw);
+/* Free a worker; NULL is a no-op. */
+void dam_sweep_worker_free(dam_sweep_worker *w);
+
+/* The values of point i (0 <= i < npoints) as text, into values. */
+void dam_sweep_point(const dam_sweep *sw, uint64_t i,
+                     char values[][DAM_SWEEP_VALUE_MAX]);
+
+/* Solve point i into row. A point that does not load, whose lever fails or
+ * whose simulation fails becomes a row with ok = 0 and its message; this
+ * never fails otherwise. The row depends on (sw, i) only. */
+void dam_sweep_eval(dam_sweep_worker *w, uint64_t i, dam_sweep_row *row);
+
+#endif
