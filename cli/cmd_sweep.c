@@ -373,7 +373,6 @@ int dam_cli_sweep_run(dam_cli *c, const dam_sweep *sw)
             rc = 1;
         dam_buf_free(&h);
     }
-    dam_cli_catch_interrupt();
     if (rank == 0)
         dam_cli_progress_start(&r.progress, "points", (double)sw->npoints,
                                c->quiet);
@@ -427,6 +426,7 @@ int dam_cmd_sweep(dam_cli *c)
                         "standard input)\n(see 'damsim sweep --help')\n");
         return 2;
     }
+    dam_cli_catch_interrupt();
     dam_sweep sw;
     int rc = sweep_options(c, &sw);
     const char *name = c->args[0];

@@ -18,6 +18,7 @@
 
 #include "render/chartset.h"
 #include "cli/cli.h"
+#include "cli/sweep.h"
 #include "model/alloc.h"
 #include "model/embedded.h"
 #include "model/loader.h"
@@ -123,7 +124,18 @@ int dam_cli_load_scenario(dam_cli *c, const char *path, dam_scenario *s)
     dam_diag d;
     dam_diag_init(&d);
     int rc;
-    if (path) {
+    if (path && strcmp(path, "-") == 0) {
+        /* standard input: read once, named "<stdin>" in messages */
+        const char *name;
+        char *text = dam_cli_read_text(path, &name);
+        if (!text) {
+            fprintf(stderr, "<stdin>: error: cannot read standard input\n");
+            dam_diag_free(&d);
+            return 2;
+        }
+        rc = dam_scenario_load(s, name, text, &c->cat, &d);
+        dam_free(text);
+    } else if (path) {
         rc = dam_scenario_load(s, path, NULL, &c->cat, &d);
     } else {
         const dam_embedded_file *f = dam_embedded_find(FLAGSHIP);

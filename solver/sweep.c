@@ -58,6 +58,11 @@ static const char *const independent[] = {
     "serving.slo_p99_ms", "serving.request_bytes", "serving.requests",
     "serving.replications", NULL};
 
+const char *const *dam_sweep_patchable(void)
+{
+    return independent;
+}
+
 static int is_independent(const char *key)
 {
     for (int i = 0; independent[i]; i++)
@@ -377,7 +382,7 @@ int dam_sweep_prepare(dam_sweep *sw, const char *path, const char *text,
         sw->npoints = (uint64_t)n;
         dam_scenario *tmp = dam_malloc(sizeof *tmp);
         for (int i = 0; i < sw->nkeys; i++)
-            if (!sw->keys[i].lever)
+            if (!sw->keys[i].lever && !sw->no_patch)
                 try_patch(sw, i, tmp);
         dam_free(tmp);
     } else {
@@ -461,7 +466,6 @@ struct dam_sweep_worker {
     char loaded_key[DAM_SWEEP_MAX_KEYS * DAM_SWEEP_VALUE_MAX + 1]; /* its
                                   reloaded values, NUL-separated */
     int loaded_ok;          /* 0: the cached combination failed */
-    char loaded_err[600];
     int have_loaded;        /* 0 until the first point */
     dam_result *r;
     dam_lever levers[DAM_SWEEP_MAX_KEYS];
@@ -487,10 +491,21 @@ void dam_sweep_worker_free(dam_sweep_worker *w)
     dam_free(w);
 }
 
-static void fail_row(dam_sweep_row *row, const char *msg)
+/* A point that does not load: load it whole, every scenario key set, so
+ * that the message is the one a file with all its values gets (the
+ * loader's first error), whichever keys were patched. */
+static void fail_whole(dam_sweep_worker *w, dam_sweep_row *row)
 {
+    const dam_sweep *sw = w->sw;
+    dam_setting ov[DAM_SWEEP_MAX_KEYS];
+    int n = 0;
+    for (int j = 0; j < sw->nkeys; j++)
+        if (!sw->keys[j].lever) {
+            ov[n].key = sw->keys[j].key;
+            ov[n++].value = row->values[j];
+        }
+    load_point(sw, ov, n, w->cur, row->error, sizeof row->error);
     row->ok = 0;
-    snprintf(row->error, sizeof row->error, "%s", msg);
 }
 
 /* The scenario of the point's reloaded keys into w->loaded (cached). */
@@ -519,8 +534,7 @@ static int load_combination(dam_sweep_worker *w,
         *w->loaded = *sw->base;
         w->loaded_ok = 1;
     } else {
-        w->loaded_ok = load_point(sw, ov, n, w->loaded, w->loaded_err,
-                                  sizeof w->loaded_err) == DAM_OK;
+        w->loaded_ok = load_point(sw, ov, n, w->loaded, NULL, 0) == DAM_OK;
     }
     memcpy(w->loaded_key, key, used);
     w->loaded_key[used] = '\1'; /* end mark: no value holds it */
@@ -597,7 +611,7 @@ void dam_sweep_eval(dam_sweep_worker *w, uint64_t i, dam_sweep_row *row)
             range_value(&sw->keys[k], u[k], row->values[k]);
     }
     if (!load_combination(w, row->values)) {
-        fail_row(row, w->loaded_err);
+        fail_whole(w, row);
         return;
     }
     /* patched keys: every point writes all of them (the cache holds the
@@ -607,7 +621,7 @@ void dam_sweep_eval(dam_sweep_worker *w, uint64_t i, dam_sweep_row *row)
         if (key->set != DAM_SWEEP_SET_PATCH)
             continue;
         if (key->errors[idx[k]]) {
-            fail_row(row, key->errors[idx[k]]);
+            fail_whole(w, row);
             return;
         }
         if (key->width)

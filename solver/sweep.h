@@ -87,6 +87,8 @@ typedef struct dam_sweep {
     int simulate;         /* 1: the discrete-event simulation per point */
     int replications;     /* simulation replications (0 = scenario's) */
     int steps;            /* simulated steps (0 = scenario's) */
+    int no_patch;         /* 1: reload every scenario key (the reference
+                           * the patched path is tested against) */
     int uncertainty_samples; /* Monte Carlo samples per point where the
                               * scenario has uncertain inputs (default
                               * DAM_UNCERTAINTY_SAMPLES) */
@@ -118,6 +120,9 @@ typedef struct dam_sweep_row {
     int has_interval;     /* 1: the intervals below are set */
     dam_interval step_i, run_time_i, cost_i; /* 90 % intervals */
 } dam_sweep_row;
+
+/* The scenario keys that may be patched in place (NULL-terminated). */
+const char *const *dam_sweep_patchable(void);
 
 /* A fresh sweep with no keys (grid, scenario seed). Free with
  * dam_sweep_free. */

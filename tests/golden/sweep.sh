@@ -1,0 +1,85 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
+# `damsim sweep` end to end: the issue's example, the same bytes for any -j,
+# JSON Lines, error rows, usage errors, Ctrl-C between rows, `run -`.
+# usage: sweep.sh DAMSIM SOURCE_DIR
+damsim=$1
+src=$2
+pass=0
+fail=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+ok() { # description, then a command that must succeed
+    what=$1; shift
+    if "$@" >/dev/null 2>&1; then
+        echo "PASS: $what"; pass=$((pass + 1))
+    else
+        echo "FAIL: $what"; fail=$((fail + 1))
+    fi
+}
+code() { # description, expected exit code, command...
+    what=$1; want=$2; shift 2
+    "$@" >/dev/null 2>&1
+    got=$?
+    if [ "$got" -eq "$want" ]; then
+        echo "PASS: $what (exit $got)"; pass=$((pass + 1))
+    else
+        echo "FAIL: $what: exit $got, want $want"; fail=$((fail + 1))
+    fi
+}
+cd "$tmp" || exit 2
+flag="$src/scenarios/resnet50-dgx-a100.cfg"
+llama="$src/scenarios/llama2-7b-pretrain.cfg"
+
+ok "the issue's sweep writes sweep.csv" "$damsim" sweep "$flag" \
+    --vary machine.gpu=A100-SXM4-80GB,H100-SXM5-80GB \
+    --vary pipeline.loader_workers=8:64:8 -o sweep.csv
+ok "sweep.csv: a header and 16 rows" test "$(wc -l <sweep.csv)" -eq 17
+ok "sweep.csv: no row failed" sh -c "! awk -F, 'NR>1 && \$NF!=\"\"' sweep.csv | grep -q ."
+ok "sweep.csv: H100 with 64 workers is faster than with 8" sh -c \
+    "awk -F, '\$1==\"H100-SXM5-80GB\" && \$2==8 {a=\$3} \$1==\"H100-SXM5-80GB\" && \$2==64 {b=\$3} END {exit !(b < a)}' sweep.csv"
+
+vary="--vary gpu=A100-SXM4-80GB,H100-SXM5-80GB --vary workload.batch_size=1:64:16 --vary pipeline.loader_workers=1:16:4:log --vary precision=bf16,fp8"
+"$damsim" sweep "$llama" $vary -j 1 >j1.csv 2>/dev/null
+"$damsim" sweep "$llama" $vary -j 2 >j2.csv 2>/dev/null
+"$damsim" sweep "$llama" $vary -j 3 >j3.csv 2>/dev/null
+ok "-j 1, -j 2, -j 3: the same bytes" sh -c "cmp j1.csv j2.csv && cmp j1.csv j3.csv"
+ok "fp8 on an A100 is a row with its error" grep -q "A100-SXM4-80GB,.*,fp8,,.*not supported" j1.csv
+"$damsim" sweep "$flag" --vary batch_size=64,128 --vary data.decode_ms=4,8 --simulate --steps 40 --replications 2 -j 1 >s1.csv 2>/dev/null
+"$damsim" sweep "$flag" --vary batch_size=64,128 --vary data.decode_ms=4,8 --simulate --steps 40 --replications 2 -j 2 >s2.csv 2>/dev/null
+ok "--simulate: the same bytes for -j 1 and -j 2" cmp s1.csv s2.csv
+ok "--simulate: 4 rows" test "$(wc -l <s1.csv)" -eq 5
+"$damsim" sweep "$llama" --vary cost.pue=1:1.5:9 --vary gpu=A100-SXM4-80GB,H100-SXM5-80GB --samples 40 --method lhs -j 1 >l1.csv
+"$damsim" sweep "$llama" --vary cost.pue=1:1.5:9 --vary gpu=A100-SXM4-80GB,H100-SXM5-80GB --samples 40 --method lhs -j 2 >l2.csv
+ok "--method lhs: the same bytes for -j 1 and -j 2" cmp l1.csv l2.csv
+ok "--json: every line is a JSON object" sh -c "'$damsim' sweep '$llama' --vary batch_size=1,2,x2 --json 2>/dev/null; '$damsim' sweep '$llama' --vary workload.batch_size=0,2 --json | python3 -c 'import json,sys; [json.loads(l) for l in sys.stdin]'"
+ok "-o FILE.jsonl writes JSON Lines" sh -c "'$damsim' sweep '$llama' --vary workload.batch_size=2,4 -o r.jsonl && python3 -c 'import json; [json.loads(l) for l in open(\"r.jsonl\")]'"
+code "a lever value that does not parse" 2 "$damsim" sweep "$llama" --vary batch_size=x
+code "no --vary" 2 "$damsim" sweep "$llama"
+code "--samples without a method" 2 "$damsim" sweep "$llama" --vary cost.pue=1:2:3 --samples 4
+code "a bad --method" 2 "$damsim" sweep "$llama" --vary cost.pue=1:2:3 --samples 4 --method sobol
+code "-j 0" 2 "$damsim" sweep "$llama" --vary cost.pue=1:2:3 -j 0
+code "a bad scenario file" 2 "$damsim" sweep no-such.cfg --vary cost.pue=1:2:3
+
+# Ctrl-C: a long sweep stopped mid-way keeps whole rows and says so.
+"$damsim" sweep "$llama" --vary workload.batch_size=1:1000:1000 \
+    --vary cost.pue=1:2:1000 --vary cost.kwh_usd=0:1:1000 -j 2 -o big.csv 2>int.err &
+pid=$!
+n=0 # interrupt once rows are flowing (at most 20 s)
+while [ "$n" -lt 200 ] && [ "$(cat big.csv 2>/dev/null | wc -l)" -lt 2 ] &&
+    [ "$(cat big.csv.tmp* 2>/dev/null | wc -l)" -lt 2 ]; do
+    sleep 0.1; n=$((n + 1))
+done
+kill -INT $pid
+wait $pid
+got=$?
+ok "Ctrl-C exits 130" test "$got" -eq 130
+ok "Ctrl-C: the rows written are kept" test "$(wc -l <big.csv)" -gt 1
+ok "Ctrl-C: every line is a whole row" sh -c "awk -F, 'NR==1 {n=NF} NF!=n {exit 1}' big.csv && tail -c 1 big.csv | od -c | grep -q '\\\\n'"
+ok "Ctrl-C: says how far it got" grep -q "interrupted" int.err
+ok "Ctrl-C: no temporary file left" sh -c "! ls big.csv.tmp* 2>/dev/null"
+
+ok "run - reads the scenario from standard input" sh -c "'$damsim' run --analytic - <'$llama' | grep -q Binding"
+ok "sweep - reads it too" sh -c "'$damsim' sweep - --vary batch_size=2,4 <'$llama' | grep -q '^4,'"
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
