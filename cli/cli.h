@@ -43,6 +43,7 @@ typedef struct dam_cli {
     const char *metric;                  /* sweep --metric of the heat map */
     const char *trace_steps;             /* --trace-steps A:B or N */
     const char *trace_ranks;             /* --trace-ranks list or all */
+    const char *fit;            /* --fit: a scaling-law fit name, or NULL */
     char **args;                         /* positional arguments */
     int nargs;
     dam_catalog cat;

@@ -25,11 +25,13 @@ static const char whatif_help[] =
     "verdict (works / wasted / hurts) and the share of the time saved that\n"
     "came from each iron-law term.\n"
     "\n"
-    "--lever examples: gpu=H100-SXM5-80GB  quantize=int8  prune=2:4\n"
-    "  prune=structured:0.3  loader_workers=16  prefetch_factor=4\n"
-    "  overlap_transfer=1  chinchilla=optimal  chinchilla=20  batch_size=512\n"
-    "  cuda_graphs=1  decode_on_gpu=1,gpu_decode_ms=0.05  sharded=1\n"
-    "  distill=66e6,delta=-1.0  gpus=16  nodes=2  replicas=4  max_batch=32\n"
+    "--lever KEY=VALUE[,KEY=VALUE...]: KEY is a lever (its value, *\n"
+    "below) or a key of one lever; the keys after a comma belong to the\n"
+    "same lever. The same names, units and ranges as a scenario's levers\n"
+    "(scenarios/README.md). The levers:\n"
+    "\n"
+    "%s"
+    "\n"
     "--analytic solves without simulation.\n";
 
 /* Split "a,b,c" into names (in place). */
@@ -49,7 +51,8 @@ int dam_cli_whatif_solve(dam_cli *c, const char *path, dam_whatif *w)
     int rc = dam_cli_load_scenario(c, path, s);
     for (int i = 0; rc == 0 && i < c->nlever_args; i++) {
         dam_error e;
-        if (dam_lever_parse_kv(c->lever_args[i], &extra[i], &e) != DAM_OK) {
+        if (dam_lever_parse_kv(c->lever_args[i], &extra[i], &e) != DAM_OK ||
+            dam_lever_check(&extra[i], "", &c->cat, &e) != DAM_OK) {
             fprintf(stderr, "damsim: --lever %s: %s\n", c->lever_args[i],
                     e.msg);
             rc = 2;
@@ -116,7 +119,11 @@ int dam_cli_whatif(dam_cli *c, const char *path)
 int dam_cmd_whatif(dam_cli *c)
 {
     if (c->help) {
-        fputs(whatif_help, stdout);
+        size_t n = dam_lever_help(NULL, 0, 0) + 1;
+        char *levers = dam_malloc(n);
+        dam_lever_help(levers, n, 0);
+        printf(whatif_help, levers);
+        dam_free(levers);
         return 0;
     }
     if (c->nargs != 1) {

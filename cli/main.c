@@ -21,6 +21,7 @@
 #include "cli/sweep.h"
 #include "model/alloc.h"
 #include "model/embedded.h"
+#include "model/lever.h"
 #include "model/loader.h"
 #include "render/outfile.h"
 
@@ -46,7 +47,7 @@ static const char usage_text[] =
     "  sweep SCENARIO --vary KEY=V1,V2,...\n"
     "                         many points (a grid or a sample), one row\n"
     "                         each, on -j N threads or under mpirun\n"
-    "  catalog [gpus|models]  what the catalogs hold\n"
+    "  catalog [gpus|models|levers]  what the catalogs hold\n"
     "  check SCENARIO         validate only\n"
     "\n"
     "common options:\n"
@@ -233,7 +234,8 @@ enum {
     OPT_HEATMAP,
     OPT_METRIC,
     OPT_TRACE_STEPS,
-    OPT_TRACE_RANKS
+    OPT_TRACE_RANKS,
+    OPT_FIT
 };
 
 static const struct option long_opts[] = {
@@ -264,6 +266,7 @@ static const struct option long_opts[] = {
     {"trace-steps", required_argument, 0, OPT_TRACE_STEPS},
     {"trace-ranks", required_argument, 0, OPT_TRACE_RANKS},
     {"jobs", required_argument, 0, 'j'},
+    {"fit", required_argument, 0, OPT_FIT},
     {"output", required_argument, 0, 'o'},
     {"quiet", no_argument, 0, 'q'},
     {"help", no_argument, 0, 'h'},
@@ -341,6 +344,7 @@ static int parse_options(dam_cli *c, int argc, char **argv)
         case OPT_SLO: c->slo = optarg; break;
         case OPT_RATE: c->rate = optarg; break;
         case OPT_COST: c->cost_measure = optarg; break;
+        case OPT_FIT: c->fit = optarg; break;
         case OPT_FORMAT:
             if (strcmp(optarg, "png") && strcmp(optarg, "svg") &&
                 strcmp(optarg, "pdf"))
@@ -409,12 +413,13 @@ static int check_targets(const dam_cli *c)
 /* ---- catalog and check --------------------------------------------------- */
 
 static const char catalog_help[] =
-    "usage: damsim catalog [gpus|models] [--json] [--gpus FILE] [--models "
-    "FILE]\n"
+    "usage: damsim catalog [gpus|models|levers] [--json] [--gpus FILE] "
+    "[--models FILE]\n"
     "\n"
     "Lists the GPU catalog (dense peaks per precision, 2:4 sparsity, HBM,\n"
     "bandwidth, TDP and the bf16 ridge point) or the model catalog (size,\n"
-    "forward FLOPs, phases, calibrated efficiencies). Without a word, both.\n";
+    "forward FLOPs, phases, calibrated efficiencies). Without a word, both.\n"
+    "'levers' lists the lever types, their keys, units and ranges.\n";
 
 static int cmd_catalog(dam_cli *c)
 {
@@ -423,10 +428,22 @@ static int cmd_catalog(dam_cli *c)
         return 0;
     }
     const char *what = c->nargs > 0 ? c->args[0] : "all";
+    if (strcmp(what, "levers") == 0 && c->nargs == 1 && !c->json) {
+        dam_buf b = {0};
+        size_t n = dam_lever_help(NULL, 0, 0) + 1;
+        char *t = dam_malloc(n);
+        dam_lever_help(t, n, 0);
+        dam_buf_printf(&b, "%s", t);
+        dam_free(t);
+        int rc = dam_cli_emit(c, &b);
+        dam_buf_free(&b);
+        return rc;
+    }
     int gpus = strcmp(what, "gpus") == 0 || strcmp(what, "all") == 0;
     int models = strcmp(what, "models") == 0 || strcmp(what, "all") == 0;
     if ((!gpus && !models) || c->nargs > 1)
-        return bad_usage("catalog takes 'gpus' or 'models', got '%s'", what);
+        return bad_usage("catalog takes 'gpus', 'models' or 'levers', got "
+                         "'%s'", what);
     dam_buf b = {0};
     if (c->json) {
         dam_json_dump(&b, dam_json_catalog(&c->cat, gpus, models));

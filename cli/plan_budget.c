@@ -16,6 +16,8 @@
 
 #include "cli/cli.h"
 #include "model/alloc.h"
+#include "model/scaling.h"
+#include "model/suggest.h"
 #include "render/plan_report.h"
 #include "solver/plan.h"
 
@@ -87,11 +89,24 @@ int dam_cli_plan_budget(dam_cli *c, const dam_scenario *s)
                 c->deadline);
         return 2;
     }
+    const dam_scaling_fit *fit = NULL;
+    if (c->fit) {
+        dam_scaling_fit_id id;
+        if (dam_scaling_fit_parse(c->fit, &id) != 0) {
+            const char *near = dam_suggest_list(c->fit, dam_scaling_fit_names);
+            fprintf(stderr, "damsim: --fit takes approach1 (default), "
+                            "approach2, approach3 or epoch2024, got '%s'%s%s%s\n",
+                    c->fit, near ? " (did you mean '" : "", near ? near : "",
+                    near ? "'?)" : "");
+            return 2;
+        }
+        fit = dam_scaling_fit_get(id);
+    }
     dam_plan *p = dam_malloc(sizeof *p);
     dam_error e;
     memset(&e, 0, sizeof e);
     int rc = 0;
-    if (dam_plan_budget(s, &c->cat, k, budget, deadline, NULL, p, &e) !=
+    if (dam_plan_budget(s, &c->cat, k, budget, deadline, fit, p, &e) !=
         DAM_OK) {
         dam_cli_error(&e);
         rc = 2;

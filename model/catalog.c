@@ -78,63 +78,6 @@ const dam_model_spec *dam_catalog_model(const dam_catalog *c, const char *id)
     return NULL;
 }
 
-size_t dam_edit_distance(const char *a, const char *b)
-{
-    size_t la = strlen(a), lb = strlen(b);
-    size_t *row = dam_malloc((lb + 1) * sizeof *row);
-    for (size_t j = 0; j <= lb; j++)
-        row[j] = j;
-    for (size_t i = 1; i <= la; i++) {
-        size_t diag = row[0];
-        row[0] = i;
-        for (size_t j = 1; j <= lb; j++) {
-            size_t up = row[j];
-            int same = tolower((unsigned char)a[i - 1]) ==
-                       tolower((unsigned char)b[j - 1]);
-            size_t best = diag + (same ? 0 : 1);
-            if (row[j] + 1 < best)
-                best = row[j] + 1;
-            if (row[j - 1] + 1 < best)
-                best = row[j - 1] + 1;
-            row[j] = best;
-            diag = up;
-        }
-    }
-    size_t d = row[lb];
-    dam_free(row);
-    return d;
-}
-
-/* The closest id, if within a third of the longer string (at least 2 edits),
- * or if one contains the other. */
-static const char *suggest(const char *id, const char *(*key)(const void *, size_t),
-                           const void *arr, size_t n)
-{
-    const char *best = NULL;
-    size_t bestd = (size_t)-1;
-    for (size_t i = 0; i < n; i++) {
-        const char *k = key(arr, i);
-        size_t d = dam_edit_distance(id, k);
-        if (d < bestd) {
-            bestd = d;
-            best = k;
-        }
-    }
-    if (!best)
-        return NULL;
-    /* a prefix of a longer id ("H100-SXM5" for "H100-SXM5-80GB") */
-    for (size_t i = 0; i < n; i++) {
-        const char *k = key(arr, i);
-        if (strlen(id) >= 3 && strncasecmp(k, id, strlen(id)) == 0)
-            return k;
-    }
-    size_t la = strlen(id), lb = strlen(best);
-    size_t lim = (la > lb ? la : lb) / 3;
-    if (lim < 2)
-        lim = 2;
-    return bestd <= lim ? best : NULL;
-}
-
 static const char *gpu_key(const void *arr, size_t i)
 {
     return ((const dam_gpu *)arr)[i].id;
@@ -147,12 +90,12 @@ static const char *model_key(const void *arr, size_t i)
 
 const char *dam_catalog_suggest_gpu(const dam_catalog *c, const char *id)
 {
-    return suggest(id, gpu_key, c->gpus, c->ngpus);
+    return dam_suggest(id, gpu_key, c->gpus, c->ngpus);
 }
 
 const char *dam_catalog_suggest_model(const dam_catalog *c, const char *id)
 {
-    return suggest(id, model_key, c->models, c->nmodels);
+    return dam_suggest(id, model_key, c->models, c->nmodels);
 }
 
 double dam_gpu_ridge(const dam_gpu *g, dam_precision p)

@@ -13,6 +13,8 @@
 
 #include <stddef.h>
 
+#include "model/suggest.h"
+
 /* Numeric formats. Order matters: tables are indexed by it. */
 typedef enum {
     DAM_FP32 = 0, /* IEEE single, non-tensor (CUDA cores) */
@@ -34,6 +36,9 @@ int dam_precision_parse(const char *s, dam_precision *out);
 #define DAM_NAME_MAX 96
 #define DAM_SOURCE_MAX 640
 #define DAM_MAX_PHASES 8
+#define DAM_MAX_GPU_ETA 4        /* per-GPU efficiency entries of a model */
+#define DAM_CATALOG_MAX_GPUS 128 /* GPUs a catalog may hold (the loader
+                                    refuses more; plans list every one) */
 
 /* One accelerator from its datasheet. */
 typedef struct dam_gpu {
@@ -92,7 +97,7 @@ typedef struct dam_model_spec {
     struct {
         char gpu[DAM_ID_MAX];         /* a GPU id this calibration is for */
         double eta[DAM_PREC_COUNT];   /* efficiency per precision on it; 0 = none */
-    } gpu_eta[4];                 /* per-GPU calibrations, preferred over eta */
+    } gpu_eta[DAM_MAX_GPU_ETA];   /* per-GPU calibrations, preferred over eta */
     double quality;               /* reference quality (e.g. top-1 %), 0 = none */
     char metric[32];              /* its metric */
     char source[DAM_SOURCE_MAX];  /* where size and FLOPs come from */
@@ -115,11 +120,10 @@ void dam_catalog_free(dam_catalog *c);
 /* Look up by id (case-insensitive); NULL when absent. */
 const dam_gpu *dam_catalog_gpu(const dam_catalog *c, const char *id);
 const dam_model_spec *dam_catalog_model(const dam_catalog *c, const char *id);
-/* Closest id by edit distance, for "did you mean"; NULL when none is close. */
+/* The closest id for "did you mean" (model/suggest.h's rule); NULL when
+ * none is close. */
 const char *dam_catalog_suggest_gpu(const dam_catalog *c, const char *id);
 const char *dam_catalog_suggest_model(const dam_catalog *c, const char *id);
-/* Edit distance (case-insensitive Levenshtein), for suggestions. */
-size_t dam_edit_distance(const char *a, const char *b);
 
 /* Ridge point of a GPU at a precision: peak / mem_bw, FLOP per byte (0 if unsupported). */
 double dam_gpu_ridge(const dam_gpu *g, dam_precision p);

@@ -1,20 +1,25 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * lever.c: levers as pure functions on scenarios (see lever.h for what
- * each op moves, its defaults and their sources).
+ * lever.c: the lever table, its parsers' common half, and the levers as
+ * pure functions on scenarios (see lever.h for what each op moves, its
+ * defaults and their sources).
  *
- * Design notes. dam_lever_apply copies the input into a heap scratch
+ * Design notes. The table (types[] near the end) is the only place a lever
+ * type or key is spelled: each key carries its field's offset in
+ * dam_lever_op, its value type, unit and range, so one setter serves the
+ * scenario loader (typed values) and the command line (text), and ranges
+ * are checked once. dam_lever_apply copies the input into a heap scratch
  * scenario, applies the ops there, and copies the scratch to out only on
  * success, so a failing lever leaves out as it was and in is never written
- * (out may alias in). Each op is one static function; they share a small
+ * (out may alias in). Each op is one static apply function; they share a
  * context that formats "lever 'NAME': ..." errors. Nothing here prints.
- * The command-line parser maps "key=value[,opt=value]" to one op.
  */
 #include "model/lever.h"
 
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,14 +28,9 @@
 #include "model/alloc.h"
 #include "model/quality.h"
 #include "model/scaling.h"
+#include "model/suggest.h"
 
-/* Where errors of the lever being applied point. */
-typedef struct ctx {
-    const dam_lever *lever; /* the lever (for its name) */
-    const char *file;       /* scenario file, "" for command-line levers */
-    int line;               /* lever's line, 0 when unknown */
-    dam_error *err;         /* caller's error, may be NULL */
-} ctx;
+typedef dam_lever_ctx ctx;
 
 static int fail(const ctx *c, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
@@ -134,13 +134,46 @@ int dam_lever_quantize_default(const dam_scenario *s, dam_precision p,
     return 0;
 }
 
-/* quality += delta when given; else the default, or mark it unknown. */
-static void add_delta(dam_scenario *s, const dam_lever_op *op, int have_default,
-                      double def)
+/* Does scenario op o state the same change as op (same kind and target)?
+ * Then its quality delta is the scenario's assumption for this change. */
+static int same_change(const dam_lever_op *o, const dam_lever_op *op)
 {
-    if (op->has_accuracy_delta)
+    if (o->kind != op->kind)
+        return 0;
+    switch (op->kind) {
+    case DAM_LEVER_QUANTIZE:
+    case DAM_LEVER_PRECISION:
+        return o->precision == op->precision;
+    case DAM_LEVER_PRUNE:
+        return o->sparsity_kind == op->sparsity_kind &&
+               (op->sparsity_kind == DAM_SPARSITY_2TO4 ||
+                o->sparsity == op->sparsity);
+    case DAM_LEVER_DISTILL:
+        return o->student_params == op->student_params;
+    default:
+        return 0;
+    }
+}
+
+/* quality += the op's delta when given; else the scenario's own delta for
+ * the same change (one of its levers states it); else the sourced default;
+ * else mark it unknown. */
+static void add_delta(dam_scenario *s, const dam_lever_op *op,
+                      int have_default, double def)
+{
+    if (op->has_accuracy_delta) {
         s->quality.value += op->accuracy_delta;
-    else if (have_default)
+        return;
+    }
+    for (int i = 0; i < s->nlevers; i++)
+        for (int j = 0; j < s->levers[i].nops; j++) {
+            const dam_lever_op *o = &s->levers[i].ops[j];
+            if (o->has_accuracy_delta && same_change(o, op)) {
+                s->quality.value += o->accuracy_delta;
+                return;
+            }
+        }
+    if (have_default)
         s->quality.value += def;
     else
         s->quality.delta_unknown++;
@@ -179,37 +212,38 @@ static void scale_model(dam_workload *w, double k, int width_depth)
     }
 }
 
-/* Is a 0/1 flag set (>= 0), and valid? */
-static int flag_set(const ctx *c, int v, const char *what, int *err)
+/* A training run made longer by a named method (dense training before a
+ * 2:4 pruning, quantization-aware training): both must be given. */
+static int train_method(const ctx *c, const dam_lever_op *op,
+                        dam_scenario *s, const char *what)
 {
-    if (v < 0)
-        return 0;
-    if (v > 1) {
-        *err = fail(c, "%s must be 0 or 1 (got %d)", what, v);
-        return 0;
-    }
-    return 1;
-}
-
-/* A "did you mean" for a GPU id: the catalog's edit-distance suggestion,
- * else the first id that contains the typed one (a shortened name such as
- * "H100-SXM5"), case-insensitively. NULL when nothing is close. */
-static const char *near_gpu(const dam_catalog *cat, const char *id)
-{
-    const char *near = dam_catalog_suggest_gpu(cat, id);
-    size_t n = strlen(id);
-    if (near || n < 3)
-        return near;
-    for (size_t i = 0; i < cat->ngpus; i++) {
-        const char *k = cat->gpus[i].id;
-        for (; *k; k++)
-            if (strncasecmp(k, id, n) == 0)
-                return cat->gpus[i].id;
-    }
-    return NULL;
+    if (!op->train_method[0] || !(op->train_cost >= 0.0))
+        return fail(c, "%s is an inference format; in training name the "
+                    "method that makes it trainable and its cost: "
+                    "train_method = \"...\" and train_cost = extra training "
+                    "as a fraction of the run (e.g. 1.0 to train dense, "
+                    "prune and retrain as long again)", what);
+    s->workload.retrain_fraction += op->train_cost;
+    return DAM_OK;
 }
 
 /* ---- ops ----------------------------------------------------------------- */
+
+/* The scenario's own price for GPU id: its base GPU's, or the price one of
+ * its levers gives that GPU; 0 when it names none. */
+static double scenario_price(const dam_scenario *s, const char *id)
+{
+    if (s->cost.base_gpu[0] && strcasecmp(s->cost.base_gpu, id) == 0)
+        return s->cost.base_gpu_hour_usd;
+    for (int i = 0; i < s->nlevers; i++)
+        for (int j = 0; j < s->levers[i].nops; j++) {
+            const dam_lever_op *o = &s->levers[i].ops[j];
+            if (o->kind == DAM_LEVER_GPU && o->gpu_hour_usd > 0.0 &&
+                strcasecmp(o->gpu, id) == 0)
+                return o->gpu_hour_usd;
+        }
+    return 0.0;
+}
 
 static int op_gpu(const ctx *c, const dam_lever_op *op,
                   const dam_catalog *cat, dam_scenario *s)
@@ -222,7 +256,7 @@ static int op_gpu(const ctx *c, const dam_lever_op *op,
         if (!cat)
             return fail(c, "no GPU catalog to look up '%s' in", op->gpu);
         if (!g) {
-            const char *near = near_gpu(cat, op->gpu);
+            const char *near = dam_catalog_suggest_gpu(cat, op->gpu);
             if (near)
                 return fail(c, "unknown gpu '%s' (did you mean '%s'?)",
                             op->gpu, near);
@@ -232,28 +266,24 @@ static int op_gpu(const ctx *c, const dam_lever_op *op,
             return unsupported(c, s->workload.precision, g);
         double old_link = m->gpu.link_bw;
         m->gpu = *g;
-        /* The price follows the GPU: the lever's, else the catalog's; an
-         * unknown price (0) keeps the old one. */
-        if (op->gpu_hour_usd > 0.0)
-            s->cost.gpu_hour_usd = op->gpu_hour_usd;
-        else if (g->price_hour > 0.0)
-            s->cost.gpu_hour_usd = g->price_hour;
+        /* the price: the op's, else the scenario's own for this GPU, else
+         * the catalog's; none of them: unknown (0), never the old GPU's */
+        double own = scenario_price(s, g->id);
+        if (op->gpu_hour_usd <= 0.0)
+            s->cost.gpu_hour_usd = own > 0.0 ? own : g->price_hour;
         if (old_link > 0.0 && g->link_bw > 0.0)
             m->intra_busbw *= g->link_bw / old_link;
         if (s->workload.sparsity_kind == DAM_SPARSITY_2TO4)
             s->workload.matmul_peak_scale = g->sparsity_2to4 ? 2.0 : 1.0;
         any = 1;
     }
+    if (op->gpu_hour_usd > 0.0) /* alone: re-prices the GPU in use */
+        s->cost.gpu_hour_usd = op->gpu_hour_usd, any = 1;
     if (op->gpus_per_node >= 0) {
-        if (op->gpus_per_node < 1)
-            return fail(c, "gpus_per_node must be >= 1 (got %d)",
-                        op->gpus_per_node);
         m->gpus_per_node = op->gpus_per_node;
         any = 1;
     }
     if (op->nodes >= 0) {
-        if (op->nodes < 1)
-            return fail(c, "nodes must be >= 1 (got %d)", op->nodes);
         m->nodes = op->nodes;
         any = 1;
     }
@@ -277,7 +307,7 @@ static int op_gpu(const ctx *c, const dam_lever_op *op,
                     "models at most %d", m->gpus_per_node, m->nodes,
                     (long long)dam_scenario_gpus(s), DAM_MAX_GPUS);
     return any ? DAM_OK : fail(c, "gpu op sets nothing (give gpu, gpus, "
-                               "gpus_per_node or nodes)");
+                               "gpus_per_node, nodes or gpu_hour_usd)");
 }
 
 /* Shared by quantize and precision: switch the compute format to p. */
@@ -307,13 +337,24 @@ static int set_precision(const ctx *c, dam_scenario *s, int p, int quantize)
     return DAM_OK;
 }
 
-static int op_quantize(const ctx *c, const dam_lever_op *op, dam_scenario *s)
+static int op_quantize(const ctx *c, const dam_lever_op *op,
+                       const dam_catalog *cat, dam_scenario *s)
 {
+    double def = 0.0;
+    const char *src = NULL;
+    if (s->mode == DAM_MODE_TRAINING && op->precision == DAM_INT8) {
+        /* quantization-aware training: the run computes at its own
+         * precision and grows by the method's cost */
+        int rc = train_method(c, op, s, "INT8");
+        if (rc != DAM_OK)
+            return rc;
+        int have = dam_lever_quantize_default(s, DAM_INT8, &def, &src);
+        add_delta(s, op, have, def);
+        return DAM_OK;
+    }
     int rc = set_precision(c, s, op->precision, 1);
     if (rc != DAM_OK)
         return rc;
-    double def = 0.0;
-    const char *src = NULL;
     int have = dam_lever_quantize_default(s, s->workload.precision, &def,
                                           &src);
     add_delta(s, op, have, def);
@@ -321,8 +362,12 @@ static int op_quantize(const ctx *c, const dam_lever_op *op, dam_scenario *s)
 }
 
 static int op_precision(const ctx *c, const dam_lever_op *op,
-                        dam_scenario *s)
+                        const dam_catalog *cat, dam_scenario *s)
 {
+    if (s->mode == DAM_MODE_TRAINING && op->precision == DAM_INT8)
+        return fail(c, "int8 is not a training format (for a model served "
+                    "in INT8 use quantize = \"int8\" with train_method and "
+                    "train_cost)");
     int rc = set_precision(c, s, op->precision, 0);
     if (rc != DAM_OK)
         return rc;
@@ -331,14 +376,13 @@ static int op_precision(const ctx *c, const dam_lever_op *op,
     return DAM_OK;
 }
 
-static int op_prune(const ctx *c, const dam_lever_op *op, dam_scenario *s)
+static int op_prune(const ctx *c, const dam_lever_op *op,
+                    const dam_catalog *cat, dam_scenario *s)
 {
     dam_workload *w = &s->workload;
     double sp = op->sparsity, b = weight_elem_bytes(w);
 
     switch (op->sparsity_kind) {
-    case DAM_SPARSITY_NONE:
-        return fail(c, "prune needs a kind: structured, unstructured or 2:4");
     case DAM_SPARSITY_STRUCTURED:
     case DAM_SPARSITY_UNSTRUCTURED:
         if (!(sp > 0.0 && sp < 1.0))
@@ -368,66 +412,54 @@ static int op_prune(const ctx *c, const dam_lever_op *op, dam_scenario *s)
                         "structured or unstructured instead)",
                         s->machine.gpu.id);
         sp = 0.5;
-        w->matmul_peak_scale = 2.0;
-        w->weight_scale *= 0.5 + 0.125 / b;
+        if (s->mode == DAM_MODE_TRAINING) {
+            /* trained dense with masks: no training speed-up */
+            int rc = train_method(c, op, s, "2:4 sparsity");
+            if (rc != DAM_OK)
+                return rc;
+        } else {
+            w->matmul_peak_scale = 2.0;
+            w->weight_scale *= 0.5 + 0.125 / b;
+        }
         add_delta(s, op, 1, 0.0);
         break;
     default:
-        return fail(c, "unknown sparsity kind %d", (int)op->sparsity_kind);
+        return fail(c, "prune needs a kind: structured, unstructured or 2:4");
     }
     w->sparsity = 1.0 - (1.0 - (w->sparsity > 0.0 ? w->sparsity : 0.0))
                             * (1.0 - sp);
-    w->sparsity_kind = op->sparsity_kind;
+    w->sparsity_kind = (dam_sparsity_kind)op->sparsity_kind;
     return DAM_OK;
 }
 
 static int op_prefetch(const ctx *c, const dam_lever_op *op,
-                       dam_scenario *s)
+                       const dam_catalog *cat, dam_scenario *s)
 {
     dam_pipeline *p = &s->pipeline;
-    int any = 0, rc = DAM_OK;
+    int any = 0;
 
-    if (op->loader_workers >= 0) {
-        if (op->loader_workers < 1)
-            return fail(c, "loader_workers must be >= 1 (got %d)",
-                        op->loader_workers);
-        p->loader_workers = op->loader_workers;
-        any = 1;
-    }
-    if (op->prefetch_factor >= 0) {
-        if (op->prefetch_factor < 1)
-            return fail(c, "prefetch_factor must be >= 1 (got %d)",
-                        op->prefetch_factor);
-        p->prefetch_factor = op->prefetch_factor;
-        any = 1;
-    }
-    if (flag_set(c, op->pin_memory, "pin_memory", &rc))
+    if (op->loader_workers >= 0)
+        p->loader_workers = op->loader_workers, any = 1;
+    if (op->prefetch_factor >= 0)
+        p->prefetch_factor = op->prefetch_factor, any = 1;
+    if (op->pin_memory >= 0)
         p->pin_memory = op->pin_memory, any = 1;
-    if (flag_set(c, op->overlap_transfer, "overlap_transfer", &rc))
+    if (op->overlap_transfer >= 0)
         p->overlap_transfer = op->overlap_transfer, any = 1;
-    if (flag_set(c, op->overlap_sync, "overlap_sync", &rc))
+    if (op->overlap_sync >= 0)
         p->overlap_sync = op->overlap_sync, any = 1;
-    if (rc != DAM_OK)
-        return rc;
-    if (op->bucket_bytes >= 0.0) {
-        if (!(op->bucket_bytes > 0.0))
-            return fail(c, "bucket_bytes must be > 0 (got %g)",
-                        op->bucket_bytes);
-        p->bucket_bytes = op->bucket_bytes;
-        any = 1;
-    }
+    if (op->bucket_bytes > 0.0)
+        p->bucket_bytes = op->bucket_bytes, any = 1;
     return any ? DAM_OK : fail(c, "prefetch op sets nothing");
 }
 
 static int op_chinchilla(const ctx *c, const dam_lever_op *op,
-                         dam_scenario *s)
+                         const dam_catalog *cat, dam_scenario *s)
 {
     dam_workload *w = &s->workload;
-    const dam_scaling_fit *f = dam_scaling_fit_get((dam_scaling_fit_id)op->fit);
-
-    if (s->mode != DAM_MODE_TRAINING)
-        return fail(c, "chinchilla rebalances training compute, but the "
-                    "scenario's mode is '%s'", dam_mode_name(s->mode));
+    const dam_scaling_fit *f =
+        dam_scaling_fit_get((dam_scaling_fit_id)(op->fit >= 0 ? op->fit
+                                                             : s->quality.fit));
     if (!f)
         return fail(c, "unknown scaling-law fit %d", op->fit);
     if (w->model.family[0] && strcmp(w->model.family, "language") != 0
@@ -447,7 +479,11 @@ static int op_chinchilla(const ctx *c, const dam_lever_op *op,
     if (rc != DAM_OK)
         return fail(c, "cannot split a budget of %g FLOPs", cbudget);
 
-    double l0 = dam_scaling_loss(f, n, d), l1 = dam_scaling_loss(f, n2, d2);
+    const dam_scaling_fit *lf = dam_scaling_fit_get(
+        (dam_scaling_fit_id)s->quality.fit);
+    if (!lf)
+        lf = f;
+    double l0 = dam_scaling_loss(lf, n, d), l1 = dam_scaling_loss(lf, n2, d2);
     scale_model(w, n2 / n, 1);
     s->data.samples *= d2 / d;
     if (s->quality.tokens > 0.0)
@@ -461,12 +497,13 @@ static int op_chinchilla(const ctx *c, const dam_lever_op *op,
     return DAM_OK;
 }
 
-static int op_fuse(const ctx *c, const dam_lever_op *op, dam_scenario *s)
+static int op_fuse(const ctx *c, const dam_lever_op *op,
+                   const dam_catalog *cat, dam_scenario *s)
 {
     double f = op->fuse_fraction;
     dam_workload *w = &s->workload;
     if (!(f >= 0.0 && f <= 1.0))
-        return fail(c, "fuse_fraction must be in [0, 1] (got %g)", f);
+        return fail(c, "fuse needs a fraction in [0, 1] (got %g)", f);
     for (int i = 0; i < w->model.nphases; i++)
         if (w->model.phases[i].kind == DAM_PHASE_ELEMENTWISE)
             w->model.phases[i].act_bytes *= 1.0 - f;
@@ -478,27 +515,23 @@ static int op_fuse(const ctx *c, const dam_lever_op *op, dam_scenario *s)
 }
 
 static int op_cuda_graphs(const ctx *c, const dam_lever_op *op,
-                          dam_scenario *s)
+                          const dam_catalog *cat, dam_scenario *s)
 {
-    int rc = DAM_OK;
-    if (!flag_set(c, op->cuda_graphs, "cuda_graphs", &rc))
-        return rc != DAM_OK ? rc : fail(c, "cuda_graphs must be 0 or 1");
+    if (op->cuda_graphs < 0)
+        return fail(c, "cuda_graphs needs true or false");
     s->workload.cuda_graphs = op->cuda_graphs;
     return DAM_OK;
 }
 
 static int op_data_format(const ctx *c, const dam_lever_op *op,
-                          dam_scenario *s)
+                          const dam_catalog *cat, dam_scenario *s)
 {
     dam_data *d = &s->data;
-    int any = 0, rc = DAM_OK;
+    int any = 0;
 
-    if (s->mode == DAM_MODE_SERVING)
-        return fail(c, "data_format applies to training and inference; in "
-                    "serving, preprocessing is serving.preprocess_s");
     if (op->shard_bytes > 0.0)
         d->shard_bytes = op->shard_bytes, any = 1;
-    if (flag_set(c, op->sharded, "sharded", &rc)) {
+    if (op->sharded >= 0) {
         d->sharded = op->sharded;
         if (d->sharded && !(d->shard_bytes > 0.0))
             d->shard_bytes = DAM_LEVER_DEFAULT_SHARD_BYTES;
@@ -506,121 +539,860 @@ static int op_data_format(const ctx *c, const dam_lever_op *op,
     }
     if (op->gpu_decode_s >= 0.0)
         d->gpu_decode_s = op->gpu_decode_s, any = 1;
-    if (flag_set(c, op->decode_on_gpu, "decode_on_gpu", &rc)) {
-        d->decode_on_gpu = op->decode_on_gpu;
-        any = 1;
-    }
-    if (rc != DAM_OK)
-        return rc;
+    if (op->decode_on_gpu >= 0)
+        d->decode_on_gpu = op->decode_on_gpu, any = 1;
     if (d->decode_on_gpu && !(d->gpu_decode_s > 0.0))
-        return fail(c, "decode_on_gpu needs gpu_decode_s, the GPU seconds "
-                    "per sample (the scenario has none)");
+        return fail(c, "decode_on_gpu needs gpu_decode_ms, the GPU time per "
+                    "sample (the scenario has none)");
     return any ? DAM_OK : fail(c, "data_format op sets nothing");
 }
 
 static int op_batch_size(const ctx *c, const dam_lever_op *op,
-                         dam_scenario *s)
+                         const dam_catalog *cat, dam_scenario *s)
 {
-    if (s->mode == DAM_MODE_SERVING)
-        return fail(c, "batch_size applies to training and inference; in "
-                    "serving use max_batch");
     if (op->batch_size < 1)
-        return fail(c, "batch_size must be >= 1 (got %d)", op->batch_size);
+        return fail(c, "batch_size needs a value");
     s->workload.batch_size = op->batch_size;
     return DAM_OK;
 }
 
-static int op_distill(const ctx *c, const dam_lever_op *op, dam_scenario *s)
+static int op_distill(const ctx *c, const dam_lever_op *op,
+                      const dam_catalog *cat, dam_scenario *s)
 {
     double n = s->workload.model.params, st = op->student_params;
     if (!(st > 0.0) || !(st < n))
-        return fail(c, "student_params must be in (0, %g), the teacher's "
-                    "parameters (got %g)", n, st);
+        return fail(c, "params (the student's parameter count) must be in "
+                    "(0, %g), the teacher's parameters (got %g)", n, st);
     scale_model(&s->workload, st / n, 0);
     add_delta(s, op, 0, 0.0);
     return DAM_OK;
 }
 
-static int op_serving(const ctx *c, const dam_lever_op *op, dam_scenario *s)
+static int op_serving(const ctx *c, const dam_lever_op *op,
+                      const dam_catalog *cat, dam_scenario *s)
 {
     dam_serving *v = &s->serving;
     int any = 0;
-    if (s->mode != DAM_MODE_SERVING)
-        return fail(c, "serving levers apply to serving scenarios, but the "
-                    "mode is '%s'", dam_mode_name(s->mode));
-    if (op->replicas >= 0) {
-        if (op->replicas < 1)
-            return fail(c, "replicas must be >= 1 (got %d)", op->replicas);
+    if (op->replicas >= 0)
         v->replicas = op->replicas, any = 1;
-    }
-    if (op->max_batch >= 0) {
-        if (op->max_batch < 1)
-            return fail(c, "max_batch must be >= 1 (got %d)", op->max_batch);
+    if (op->max_batch >= 0)
         v->max_batch = op->max_batch, any = 1;
-    }
     if (op->batch_timeout_s >= 0.0)
         v->batch_timeout_s = op->batch_timeout_s, any = 1;
-    if (op->preprocess_workers >= 0) {
-        if (op->preprocess_workers < 1)
-            return fail(c, "preprocess_workers must be >= 1 (got %d)",
-                        op->preprocess_workers);
+    if (op->preprocess_workers >= 0)
         v->preprocess_workers = op->preprocess_workers, any = 1;
-    }
     return any ? DAM_OK : fail(c, "serving op sets nothing");
 }
 
-static int apply_op_kind(const ctx *c, const dam_lever_op *op,
-                         const dam_catalog *cat, dam_scenario *s);
+/* ---- where each type can move a bound (the table's "can") -------------- */
+
+/* Is there a precision other than the current one that this GPU runs
+ * faster, valid in the scenario's mode (narrower only when narrow)? */
+static int faster_precision(const dam_scenario *s, int narrow)
+{
+    const dam_gpu *g = &s->machine.gpu;
+    dam_precision p0 = s->workload.precision;
+    for (int p = 0; p < DAM_PREC_COUNT; p++) {
+        if (p == (int)p0 || !(g->peak[p] > g->peak[p0]))
+            continue;
+        if (p == DAM_INT8 && s->mode == DAM_MODE_TRAINING)
+            continue; /* an inference format */
+        if (narrow && dam_precision_bytes((dam_precision)p) >
+                          dam_precision_bytes(p0))
+            continue;
+        return 1;
+    }
+    return 0;
+}
+
+static int can_quantize(const dam_scenario *s, dam_bound b)
+{
+    return faster_precision(s, 1) ||
+           (b != DAM_BOUND_COMPUTE && s->mode != DAM_MODE_TRAINING);
+}
+
+static int can_precision(const dam_scenario *s, dam_bound b)
+{
+    return faster_precision(s, 0);
+}
+
+static int can_prune(const dam_scenario *s, dam_bound b)
+{
+    /* in training, 2:4 trains dense; structured pruning still shrinks */
+    return 1;
+}
+
+static int can_prefetch(const dam_scenario *s, dam_bound b)
+{
+    const dam_pipeline *p = &s->pipeline;
+    switch (b) {
+    case DAM_BOUND_DATA:
+        return p->loader_workers * s->machine.gpus_per_node <
+               s->machine.cpu_cores;
+    case DAM_BOUND_TRANSFER:
+        return !p->pin_memory || !p->overlap_transfer;
+    case DAM_BOUND_COMM:
+        return !p->overlap_sync;
+    default:
+        return 1;
+    }
+}
+
+static int can_data_format(const dam_scenario *s, dam_bound b)
+{
+    const dam_data *d = &s->data;
+    if (b == DAM_BOUND_TRANSFER)
+        return !d->decode_on_gpu && d->raw_bytes < d->input_bytes;
+    return !d->sharded || !d->decode_on_gpu;
+}
+
+static int can_cuda_graphs(const dam_scenario *s, dam_bound b)
+{
+    return !s->workload.cuda_graphs;
+}
+
+static int can_fuse(const dam_scenario *s, dam_bound b)
+{
+    if (b != DAM_BOUND_MEMORY)
+        return 1;
+    for (int i = 0; i < s->workload.model.nphases; i++)
+        if (s->workload.model.phases[i].kind == DAM_PHASE_ELEMENTWISE)
+            return 1;
+    return 0;
+}
+
+/* ---- main-value syntaxes -------------------------------------------------- */
+
+/* Parse a whole string as a finite double. */
+static int parse_num(const char *s, double *out)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (end == s || *end || errno == ERANGE || !isfinite(v))
+        return -1;
+    *out = v;
+    return 0;
+}
+
+static int parse_bool(const char *s, int *out)
+{
+    static const char *const yes[] = {"1", "true", "yes", "on"};
+    static const char *const no[] = {"0", "false", "no", "off"};
+    for (size_t i = 0; i < 4; i++) {
+        if (strcasecmp(s, yes[i]) == 0)
+            return *out = 1, 0;
+        if (strcasecmp(s, no[i]) == 0)
+            return *out = 0, 0;
+    }
+    return -1;
+}
+
+static const char *const sparsity_kinds[] = {"none", "structured",
+                                             "unstructured", "2:4", NULL};
+
+/* Mark key `name` of the op's type as given. */
+static void mark(dam_lever_op *op, const char *name)
+{
+    const dam_lever_type *t = dam_lever_type_get(op->kind);
+    const dam_lever_key *k = dam_lever_key_find(t, name);
+    if (k)
+        op->set |= 1u << (unsigned)(k - t->keys);
+}
+
+/* prune: "KIND:S", "S:KIND", "2:4" or "S:2:4". */
+static int main_prune(const char *v, dam_lever_op *op, char *why, size_t n)
+{
+    char buf[64];
+    static const char expect[] = "prune expects structured:S, "
+                                 "unstructured:S or 2:4, with S in (0, 1)";
+    if (strlen(v) >= sizeof buf)
+        return snprintf(why, n, "%s", expect), -1;
+    if (strcmp(v, "2:4") == 0) {
+        op->sparsity_kind = DAM_SPARSITY_2TO4;
+        op->sparsity = 0.5;
+        mark(op, "kind");
+        mark(op, "sparsity");
+        return 0;
+    }
+    strcpy(buf, v);
+    char *colon = strchr(buf, ':');
+    if (!colon)
+        return snprintf(why, n, "%s", expect), -1;
+    *colon = '\0';
+    const char *a = buf, *b = colon + 1;
+    double s;
+    if (parse_num(a, &s) == 0) { /* S:KIND */
+        const char *t = a;
+        a = b;
+        b = t;
+    } else if (parse_num(b, &s) != 0) {
+        return snprintf(why, n, "%s", expect), -1;
+    }
+    int kind = -1;
+    for (int i = 1; sparsity_kinds[i]; i++)
+        if (strcasecmp(a, sparsity_kinds[i]) == 0)
+            kind = i;
+    if (kind < 0 || !(s > 0.0 && s < 1.0))
+        return snprintf(why, n, "%s", expect), -1;
+    op->sparsity_kind = kind;
+    op->sparsity = s;
+    mark(op, "kind");
+    mark(op, "sparsity");
+    return 0;
+}
+
+/* chinchilla: "optimal" or tokens per parameter. */
+static int main_chinchilla(const char *v, dam_lever_op *op, char *why,
+                           size_t n)
+{
+    double x;
+    if (strcasecmp(v, "optimal") == 0)
+        op->tokens_per_param = 0.0;
+    else if (parse_num(v, &x) == 0 && x > 0.0)
+        op->tokens_per_param = x;
+    else
+        return snprintf(why, n, "chinchilla expects 'optimal' or tokens per "
+                        "parameter > 0"), -1;
+    mark(op, "tokens_per_param");
+    return 0;
+}
+
+/* ---- the table ------------------------------------------------------------ */
+
+static const char *const precision_names[] = {"fp32", "tf32", "fp16", "bf16",
+                                              "fp8",  "int8", NULL};
+
+#define OFF(f) offsetof(dam_lever_op, f)
+#define INF HUGE_VAL
+/* name, alias, type, unit, scale, lo, hi, lo_open, hi_open, offset, size,
+ * choices, help */
+#define KINT(name, f, lo, help) \
+    {name, NULL, DAM_LKEY_INT, "", 1.0, lo, INF, 0, 1, OFF(f), 0, NULL, help}
+#define KNUM(name, f, unit, scale, lo, hi, lo_open, hi_open, help) \
+    {name, NULL, DAM_LKEY_NUM, unit, scale, lo, hi, lo_open, hi_open, OFF(f), \
+     0, NULL, help}
+#define KBOOL(name, f, help) \
+    {name, NULL, DAM_LKEY_BOOL, "", 1.0, 0, 1, 0, 0, OFF(f), 0, NULL, help}
+#define KCHOICE(name, f, choices, help) \
+    {name, NULL, DAM_LKEY_CHOICE, "", 1.0, 0, 0, 0, 0, OFF(f), 0, choices, help}
+#define KTEXT(name, f, help) \
+    {name, NULL, DAM_LKEY_TEXT, "", 1.0, 0, 0, 0, 0, OFF(f), \
+     sizeof(((dam_lever_op *)0)->f), NULL, help}
+#define KDELTA \
+    {"accuracy_delta", "delta", DAM_LKEY_NUM, "metric units", 1.0, -INF, INF, \
+     1, 1, OFF(accuracy_delta), 0, NULL, \
+     "quality change it causes (else the scenario's own, else the default)"}
+#define KMETHOD \
+    KTEXT("train_method", train_method, \
+          "training: the method that makes the format trainable")
+#define KCOST \
+    KNUM("train_cost", train_cost, "fraction of the run", 1.0, 0, INF, 0, 1, \
+         "training: the extra training the method costs")
+
+static const dam_lever_key gpu_keys[] = {
+    KTEXT("gpu", gpu, "catalog id of the GPU to run on"),
+    KINT("gpus", gpus, 1, "total GPUs (nodes follow)"),
+    KINT("gpus_per_node", gpus_per_node, 1, "GPUs per node"),
+    KINT("nodes", nodes, 1, "nodes"),
+    KNUM("gpu_hour_usd", gpu_hour_usd, "USD per GPU-hour", 1.0, 0, INF, 1, 1,
+         "price of the GPU (alone: re-prices the GPU in use)"),
+};
+static const dam_lever_key quantize_keys[] = {
+    KCHOICE("precision", precision, precision_names,
+            "fp16, bf16, fp8 or int8"),
+    KDELTA, KMETHOD, KCOST,
+};
+static const dam_lever_key precision_keys[] = {
+    KCHOICE("precision", precision, precision_names, "the compute format"),
+    KDELTA,
+};
+static const dam_lever_key prune_keys[] = {
+    KCHOICE("kind", sparsity_kind, sparsity_kinds,
+            "structured, unstructured or 2:4"),
+    KNUM("sparsity", sparsity, "fraction", 1.0, 0, 1, 1, 1,
+         "share of the weights removed"),
+    KDELTA, KMETHOD, KCOST,
+};
+static const dam_lever_key prefetch_keys[] = {
+    KINT("loader_workers", loader_workers, 1, "loader processes per GPU"),
+    KINT("prefetch_factor", prefetch_factor, 1, "batches queued per worker"),
+    KBOOL("pin_memory", pin_memory, "pinned host buffers"),
+    KBOOL("overlap_transfer", overlap_transfer,
+          "copy batch k+1 while batch k computes"),
+    KBOOL("overlap_sync", overlap_sync, "all-reduce overlaps backward"),
+    KNUM("bucket_mb", bucket_bytes, "MB", 1e6, 0, INF, 1, 1,
+         "gradient bucket size"),
+};
+static const dam_lever_key chinchilla_keys[] = {
+    KNUM("tokens_per_param", tokens_per_param, "tokens per parameter", 1.0, 0,
+         INF, 0, 1, "D = r N; 0: the fit's compute-optimal point"),
+    KCHOICE("fit", fit, dam_scaling_fit_names,
+            "the scaling-law fit (default: the scenario's quality.fit)"),
+};
+static const dam_lever_key fuse_keys[] = {
+    KNUM("fraction", fuse_fraction, "fraction", 1.0, 0, 1, 0, 0,
+         "share of elementwise traffic and launches fused away"),
+};
+static const dam_lever_key graphs_keys[] = {
+    KBOOL("cuda_graphs", cuda_graphs, "launches captured in a graph"),
+};
+static const dam_lever_key format_keys[] = {
+    KBOOL("sharded", sharded, "sequential shards, one latency per shard"),
+    KNUM("shard_mb", shard_bytes, "MB", 1e6, 0, INF, 1, 1, "bytes per shard"),
+    KBOOL("decode_on_gpu", decode_on_gpu,
+          "decode on the GPU (DALI, nvJPEG): the copy carries encoded bytes"),
+    KNUM("gpu_decode_ms", gpu_decode_s, "ms", 1e-3, 0, INF, 1, 1,
+         "GPU time to decode one sample"),
+};
+static const dam_lever_key batch_keys[] = {
+    KINT("batch_size", batch_size, 1, "samples per GPU per step"),
+};
+static const dam_lever_key distill_keys[] = {
+    KNUM("params", student_params, "parameters", 1.0, 0, INF, 1, 1,
+         "the student's parameter count"),
+    KDELTA,
+};
+static const dam_lever_key serving_keys[] = {
+    KINT("replicas", replicas, 1, "GPUs serving one queue"),
+    KINT("max_batch", max_batch, 1, "dynamic batcher limit"),
+    KNUM("batch_timeout_ms", batch_timeout_s, "ms", 1e-3, 0, INF, 0, 1,
+         "wait from a forming batch's first request"),
+    KINT("preprocess_workers", preprocess_workers, 1, "CPU workers"),
+};
+
+#define KEYS(a) a, sizeof a / sizeof a[0]
+#define B(x) DAM_BOUND_BIT(DAM_BOUND_##x)
+#define M(x) DAM_MODE_BIT(DAM_MODE_##x)
+#define BATCH_MODES (M(TRAINING) | M(INFERENCE))
+#define QUALITY_FLOAT                                                      \
+    "fp16/bf16 0 (Micikevicius et al. 2018), fp8 0 (Micikevicius et al. "  \
+    "2022), int8 -0.5 points on a % metric (half the 1 % bound of Wu et "   \
+    "al. 2020), else unknown"
+
+static const dam_lever_type types[DAM_LEVER_KIND_COUNT] = {
+    [DAM_LEVER_GPU] = {
+        DAM_LEVER_GPU, "gpu", "swap the GPU, scale out or in, or re-price",
+        KEYS(gpu_keys), 0, NULL, DAM_MODES_ALL,
+        "the GPU must run the scenario's precision",
+        op_gpu, B(COMPUTE) | B(MEMORY) | B(WEIGHTS) | B(QUEUEING),
+        B(COMM), NULL, "a faster GPU shortens the GPU's own work", 0,
+        "none: the same model", "gpu=H100-SXM5-80GB"},
+    [DAM_LEVER_QUANTIZE] = {
+        DAM_LEVER_QUANTIZE, "quantize",
+        "weights and activations to a narrower format",
+        KEYS(quantize_keys), 0, NULL, DAM_MODES_ALL,
+        "the GPU must have the format's peak; int8 in training needs "
+        "train_method and train_cost",
+        op_quantize, B(COMPUTE) | B(MEMORY) | B(WEIGHTS) | B(QUEUEING), 0,
+        can_quantize, "narrower operations run faster and move fewer bytes",
+        0, QUALITY_FLOAT, "quantize=int8"},
+    [DAM_LEVER_PRUNE] = {
+        DAM_LEVER_PRUNE, "prune", "remove weights (structured, unstructured, "
+        "2:4)", KEYS(prune_keys), -1, main_prune, DAM_MODES_ALL,
+        "2:4 needs sparse tensor cores; in training it needs train_method "
+        "and train_cost",
+        op_prune, B(COMPUTE) | B(MEMORY) | B(WEIGHTS) | B(QUEUEING), 0,
+        can_prune, "fewer operations and bytes", 0,
+        "2:4: 0 after fine-tuning (Mishra et al. 2021, arXiv 2104.08378); "
+        "structured, unstructured: unknown",
+        "prune=2:4"},
+    [DAM_LEVER_PREFETCH] = {
+        DAM_LEVER_PREFETCH, "prefetch",
+        "loader workers, prefetch, pinning and overlap",
+        KEYS(prefetch_keys), -1, NULL, BATCH_MODES, NULL, op_prefetch,
+        B(DATA) | B(TRANSFER) | B(COMM), 0, can_prefetch,
+        "more workers and prefetch hide the loader; pinning and overlap "
+        "hide copies and all-reduce", 0, "none",
+        "loader_workers=16,prefetch_factor=4"},
+    [DAM_LEVER_CHINCHILLA] = {
+        DAM_LEVER_CHINCHILLA, "chinchilla",
+        "rebalance parameters and tokens at fixed compute",
+        KEYS(chinchilla_keys), -1, main_chinchilla, M(TRAINING),
+        "language models", op_chinchilla, 0, 0, NULL,
+        "a lower loss for the same compute", 1,
+        "the fit's loss L(N', D') - L(N, D) (model/scaling.h)",
+        "chinchilla=optimal"},
+    [DAM_LEVER_PRECISION] = {
+        DAM_LEVER_PRECISION, "precision", "the compute format (mixed "
+        "precision)", KEYS(precision_keys), 0, NULL, DAM_MODES_ALL,
+        "the GPU must have the format's peak; int8 not in training",
+        op_precision, B(COMPUTE) | B(MEMORY) | B(WEIGHTS) | B(QUEUEING), 0,
+        can_precision, "a format with a higher peak", 0, QUALITY_FLOAT,
+        "precision=bf16"},
+    [DAM_LEVER_FUSE] = {
+        DAM_LEVER_FUSE, "fuse", "kernel fusion: fewer launches, less "
+        "elementwise traffic", KEYS(fuse_keys), 0, NULL, DAM_MODES_ALL, NULL,
+        op_fuse, B(MEMORY) | B(LATENCY), 0, can_fuse,
+        "fused kernels skip round trips to HBM and launches", 0, "none",
+        "fuse=0.5"},
+    [DAM_LEVER_CUDA_GRAPHS] = {
+        DAM_LEVER_CUDA_GRAPHS, "cuda_graphs", "launches captured once",
+        KEYS(graphs_keys), 0, NULL, DAM_MODES_ALL, NULL, op_cuda_graphs,
+        B(LATENCY), 0, can_cuda_graphs, "one launch per step", 0, "none",
+        "cuda_graphs=1"},
+    [DAM_LEVER_DATA_FORMAT] = {
+        DAM_LEVER_DATA_FORMAT, "data_format", "sequential shards, GPU decode",
+        KEYS(format_keys), -1, NULL, BATCH_MODES, NULL, op_data_format,
+        B(DATA) | B(TRANSFER), 0, can_data_format,
+        "shards cut storage latency; GPU decode frees the CPU and copies "
+        "encoded bytes", 0, "none",
+        "decode_on_gpu=1,gpu_decode_ms=0.05"},
+    [DAM_LEVER_BATCH_SIZE] = {
+        DAM_LEVER_BATCH_SIZE, "batch_size", "per-GPU batch",
+        KEYS(batch_keys), 0, NULL, BATCH_MODES,
+        "activations must fit in memory", op_batch_size,
+        B(LATENCY) | B(COMM), B(MEMORY) | B(COMPUTE), NULL,
+        "larger batches amortise fixed overhead and sync", 0,
+        "not modelled (large-batch effects)", "batch_size=512"},
+    [DAM_LEVER_DISTILL] = {
+        DAM_LEVER_DISTILL, "distill", "a smaller student model",
+        KEYS(distill_keys), 0, NULL, DAM_MODES_ALL, NULL, op_distill,
+        B(COMPUTE) | B(MEMORY) | B(WEIGHTS) | B(COMM) | B(QUEUEING), 0, NULL,
+        "a smaller model does less work", 0,
+        "accuracy_delta when given, else unknown", "distill=66e6"},
+    [DAM_LEVER_SERVING] = {
+        DAM_LEVER_SERVING, "serving", "replicas, batching and preprocessing",
+        KEYS(serving_keys), -1, NULL, M(SERVING), NULL, op_serving,
+        B(QUEUEING) | B(LATENCY) | B(PREPROCESS) | B(WEIGHTS), 0, NULL,
+        "more replicas, batching or CPU workers", 0, "none",
+        "replicas=4"},
+};
+
+const dam_lever_type *dam_lever_type_get(dam_lever_kind k)
+{
+    return (unsigned)k < DAM_LEVER_KIND_COUNT ? &types[k] : NULL;
+}
+
+const char *dam_lever_kind_name(dam_lever_kind k)
+{
+    const dam_lever_type *t = dam_lever_type_get(k);
+    return t ? t->name : "?";
+}
+
+const dam_lever_type *dam_lever_type_find(const char *name)
+{
+    for (int i = 0; i < DAM_LEVER_KIND_COUNT; i++)
+        if (strcmp(types[i].name, name) == 0)
+            return &types[i];
+    return NULL;
+}
+
+const dam_lever_key *dam_lever_key_find(const dam_lever_type *t,
+                                        const char *name)
+{
+    if (!t)
+        return NULL;
+    for (size_t i = 0; i < t->nkeys; i++)
+        if (strcmp(t->keys[i].name, name) == 0 ||
+            (t->keys[i].alias && strcmp(t->keys[i].alias, name) == 0))
+            return &t->keys[i];
+    return NULL;
+}
+
+int dam_lever_key_owners(const char *name, const dam_lever_type **out,
+                         int max)
+{
+    int n = 0;
+    for (int i = 0; i < DAM_LEVER_KIND_COUNT; i++)
+        if (dam_lever_key_find(&types[i], name)) {
+            if (n < max)
+                out[n] = &types[i];
+            n++;
+        }
+    return n;
+}
+
+/* The i-th name of types and keys together (types first). */
+static const char *member_name(const void *ctx_, size_t i)
+{
+    if (i < DAM_LEVER_KIND_COUNT)
+        return types[i].name;
+    i -= DAM_LEVER_KIND_COUNT;
+    for (int t = 0; t < DAM_LEVER_KIND_COUNT; t++) {
+        if (i < types[t].nkeys)
+            return types[t].keys[i].name;
+        i -= types[t].nkeys;
+    }
+    return NULL;
+}
+
+const char *dam_lever_suggest(const char *name)
+{
+    size_t n = DAM_LEVER_KIND_COUNT;
+    for (int t = 0; t < DAM_LEVER_KIND_COUNT; t++)
+        n += types[t].nkeys;
+    return dam_suggest(name, member_name, NULL, n);
+}
+
+/* "training and inference" from a mode set. */
+static void modes_text(unsigned modes, char *buf, size_t n)
+{
+    const char *names[3];
+    int k = 0;
+    for (int m = 0; m < 3; m++)
+        if (modes & DAM_MODE_BIT(m))
+            names[k++] = dam_mode_name((dam_mode)m);
+    if (k == 3)
+        snprintf(buf, n, "every mode");
+    else if (k == 2)
+        snprintf(buf, n, "%s and %s", names[0], names[1]);
+    else if (k == 1)
+        snprintf(buf, n, "%s", names[0]);
+    else
+        snprintf(buf, n, "no mode");
+}
+
+int dam_lever_valid_mode(const dam_lever_type *t, const dam_scenario *s,
+                         char *why, size_t n)
+{
+    if (t->modes & DAM_MODE_BIT(s->mode))
+        return 1;
+    char m[48];
+    modes_text(t->modes, m, sizeof m);
+    snprintf(why, n, "%s applies to %s scenarios, but the mode is '%s'",
+             t->name, m, dam_mode_name(s->mode));
+    return 0;
+}
+
+int dam_lever_can_move(const dam_lever_type *t, const dam_scenario *s,
+                       dam_bound b)
+{
+    if (!(t->modes & DAM_MODE_BIT(s->mode)))
+        return 0;
+    if (t->relieves & DAM_BOUND_BIT(b))
+        return t->can ? t->can(s, b) : 1;
+    if (t->depends & DAM_BOUND_BIT(b))
+        return -1;
+    return 0;
+}
+
+/* ---- setting keys ----------------------------------------------------------- */
+
+void dam_lever_op_start(dam_lever_op *op, const dam_lever_type *t)
+{
+    dam_lever_op_init(op, t->kind);
+}
+
+/* "must be a whole number >= 1", "must be in (0, 1)". */
+static void range_text(const dam_lever_key *k, char *buf, size_t n)
+{
+    const char *what = k->type == DAM_LKEY_INT ? "a whole number " : "";
+    int lo = isfinite(k->lo), hi = isfinite(k->hi);
+    if (lo && hi)
+        snprintf(buf, n, "%sin %c%g, %g%c", what, k->lo_open ? '(' : '[',
+                 k->lo, k->hi, k->hi_open ? ')' : ']');
+    else if (lo)
+        snprintf(buf, n, "%s%s %g", what, k->lo_open ? ">" : ">=", k->lo);
+    else if (hi)
+        snprintf(buf, n, "%s%s %g", what, k->hi_open ? "<" : "<=", k->hi);
+    else
+        snprintf(buf, n, "%sany number", what);
+}
+
+static int in_range(const dam_lever_key *k, double v)
+{
+    if (!isfinite(v))
+        return 0;
+    if (isfinite(k->lo) && (k->lo_open ? !(v > k->lo) : !(v >= k->lo)))
+        return 0;
+    if (isfinite(k->hi) && (k->hi_open ? !(v < k->hi) : !(v <= k->hi)))
+        return 0;
+    return 1;
+}
+
+/* Store v into k's field and mark it given. */
+static void store(dam_lever_op *op, const dam_lever_type *t,
+                  const dam_lever_key *k, double num, int ival,
+                  const char *text)
+{
+    char *base = (char *)op;
+    switch (k->type) {
+    case DAM_LKEY_NUM:
+        *(double *)(void *)(base + k->offset) = num * k->scale;
+        break;
+    case DAM_LKEY_INT:
+    case DAM_LKEY_BOOL:
+    case DAM_LKEY_CHOICE:
+        *(int *)(void *)(base + k->offset) = ival;
+        break;
+    case DAM_LKEY_TEXT:
+        snprintf(base + k->offset, k->size, "%s", text ? text : "");
+        break;
+    }
+    op->set |= 1u << (unsigned)(k - t->keys);
+    if (k->offset == offsetof(dam_lever_op, accuracy_delta))
+        op->has_accuracy_delta = 1;
+}
+
+/* A number for k: range-checked and stored. */
+static int set_number(dam_lever_op *op, const dam_lever_type *t,
+                      const dam_lever_key *k, double v, int integral,
+                      const char *shown, char *why, size_t n)
+{
+    char r[64];
+    range_text(k, r, sizeof r);
+    if ((k->type == DAM_LKEY_INT && (!integral || v != floor(v) ||
+                                     fabs(v) > 2147483647.0)) ||
+        !in_range(k, v)) {
+        snprintf(why, n, "%s (%s) must be %s (got %s)", k->name, k->help, r,
+                 shown);
+        return -1;
+    }
+    store(op, t, k, v, k->type == DAM_LKEY_INT ? (int)v : 0, NULL);
+    return 0;
+}
+
+/* A choice by name, with "did you mean". */
+static int set_choice(dam_lever_op *op, const dam_lever_type *t,
+                      const dam_lever_key *k, const char *text, char *why,
+                      size_t n)
+{
+    for (int i = 0; k->choices[i]; i++)
+        if (strcasecmp(k->choices[i], text) == 0) {
+            store(op, t, k, 0.0, i, NULL);
+            return 0;
+        }
+    char list[160] = "";
+    size_t used = 0;
+    for (int i = 0; k->choices[i] && used < sizeof list; i++)
+        used += (size_t)snprintf(list + used, sizeof list - used, "%s%s",
+                                 i ? ", " : "", k->choices[i]);
+    const char *near = dam_suggest_list(text, k->choices);
+    if (near)
+        snprintf(why, n, "unknown %s '%s' (did you mean '%s'?)", k->name,
+                 text, near);
+    else
+        snprintf(why, n, "unknown %s '%s' (expected %s)", k->name, text,
+                 list);
+    return -1;
+}
+
+int dam_lever_set_value(dam_lever_op *op, const dam_lever_type *t,
+                        const dam_lever_key *k, const dam_lever_value *v,
+                        char *why, size_t n)
+{
+    char shown[64];
+    switch (k->type) {
+    case DAM_LKEY_INT:
+    case DAM_LKEY_NUM:
+        if (v->is != DAM_LVAL_NUM) {
+            snprintf(why, n, "%s expects a number (%s)", k->name, k->help);
+            return -1;
+        }
+        snprintf(shown, sizeof shown, "%g", v->num);
+        return set_number(op, t, k, v->num,
+                          v->integral || k->type == DAM_LKEY_NUM, shown, why,
+                          n);
+    case DAM_LKEY_BOOL:
+        if (v->is != DAM_LVAL_BOOL) {
+            snprintf(why, n, "%s expects true or false", k->name);
+            return -1;
+        }
+        store(op, t, k, 0.0, v->boolean ? 1 : 0, NULL);
+        return 0;
+    case DAM_LKEY_CHOICE:
+    case DAM_LKEY_TEXT:
+        if (v->is != DAM_LVAL_TEXT) {
+            snprintf(why, n, "%s expects a string (%s)", k->name, k->help);
+            return -1;
+        }
+        return dam_lever_set_text(op, t, k, v->text, why, n);
+    }
+    return -1;
+}
+
+int dam_lever_set_text(dam_lever_op *op, const dam_lever_type *t,
+                       const dam_lever_key *k, const char *text, char *why,
+                       size_t n)
+{
+    double x;
+    int b;
+    char shown[80];
+    if (!text[0]) {
+        snprintf(why, n, "'%s' needs a value", k->name);
+        return -1;
+    }
+    switch (k->type) {
+    case DAM_LKEY_INT:
+    case DAM_LKEY_NUM:
+        snprintf(shown, sizeof shown, "'%.64s'", text);
+        if (parse_num(text, &x) != 0) {
+            snprintf(why, n, "bad value %s for '%s' (expected a number: %s)",
+                     shown, k->name, k->help);
+            return -1;
+        }
+        return set_number(op, t, k, x, 1, shown, why, n);
+    case DAM_LKEY_BOOL:
+        if (parse_bool(text, &b) != 0) {
+            snprintf(why, n, "%s expected 1/0, true/false, yes/no or on/off "
+                     "(got '%.64s')", k->name, text);
+            return -1;
+        }
+        store(op, t, k, 0.0, b, NULL);
+        return 0;
+    case DAM_LKEY_CHOICE:
+        return set_choice(op, t, k, text, why, n);
+    case DAM_LKEY_TEXT:
+        if (strlen(text) >= k->size) {
+            snprintf(why, n, "%s '%.40s...' is too long (at most %zu "
+                     "characters)", k->name, text, k->size - 1);
+            return -1;
+        }
+        store(op, t, k, 0.0, 0, text);
+        return 0;
+    }
+    return -1;
+}
+
+int dam_lever_set_main(dam_lever_op *op, const dam_lever_type *t,
+                       const char *text, char *why, size_t n)
+{
+    if (t->parse_main)
+        return t->parse_main(text, op, why, n);
+    if (t->main_key < 0) {
+        char keys[200] = "";
+        size_t used = 0;
+        for (size_t i = 0; i < t->nkeys && used < sizeof keys; i++)
+            used += (size_t)snprintf(keys + used, sizeof keys - used, "%s%s",
+                                     i ? ", " : "", t->keys[i].name);
+        snprintf(why, n, "%s has no value of its own: give its keys (%s)",
+                 t->name, keys);
+        return -1;
+    }
+    return dam_lever_set_text(op, t, &t->keys[t->main_key], text, why, n);
+}
+
+int dam_lever_key_is_set(const dam_lever_op *op, const dam_lever_type *t,
+                         const dam_lever_key *k)
+{
+    return (op->set >> (unsigned)(k - t->keys)) & 1u;
+}
+
+/* Was key k given on op (its field off its unset value)? Then *v is the
+ * value in written units (NUM, INT, BOOL, CHOICE). */
+static int key_given(const dam_lever_key *k, const dam_lever_op *op,
+                     double *v)
+{
+    const char *base = (const char *)op;
+    switch (k->type) {
+    case DAM_LKEY_NUM:
+        *v = *(const double *)(const void *)(base + k->offset) / k->scale;
+        if (k->offset == offsetof(dam_lever_op, accuracy_delta))
+            return op->has_accuracy_delta;
+        return !(*v < 0.0);
+    case DAM_LKEY_INT:
+    case DAM_LKEY_BOOL:
+    case DAM_LKEY_CHOICE:
+        *v = *(const int *)(const void *)(base + k->offset);
+        return !(*v < 0.0);
+    case DAM_LKEY_TEXT:
+        *v = 0.0;
+        return base[k->offset] != '\0';
+    }
+    return 0;
+}
+
+/* Every given key of op in its range (ops may be built in code, not only
+ * by the parsers): 0, or -1 with why. */
+static int check_keys(const dam_lever_type *t, const dam_lever_op *op,
+                      char *why, size_t n)
+{
+    for (size_t i = 0; i < t->nkeys; i++) {
+        const dam_lever_key *k = &t->keys[i];
+        double v;
+        if (!key_given(k, op, &v))
+            continue;
+        int ok = 1;
+        if (k->type == DAM_LKEY_BOOL)
+            ok = v == 0.0 || v == 1.0;
+        else if (k->type == DAM_LKEY_CHOICE) {
+            int m = 0;
+            while (k->choices[m])
+                m++;
+            ok = v < m;
+        } else if (k->type != DAM_LKEY_TEXT)
+            ok = in_range(k, v);
+        if (!ok) {
+            char r[64];
+            if (k->type == DAM_LKEY_BOOL)
+                snprintf(r, sizeof r, "0 or 1");
+            else if (k->type == DAM_LKEY_CHOICE)
+                snprintf(r, sizeof r, "one of its choices");
+            else
+                range_text(k, r, sizeof r);
+            snprintf(why, n, "%s (%s) must be %s (got %g)", k->name, k->help,
+                     r, v);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* ---- applying ----------------------------------------------------------------- */
+
+int dam_lever_check(const dam_lever *lever, const char *file,
+                    const dam_catalog *cat, dam_error *err)
+{
+    ctx c = {lever, lever->line > 0 ? file : "", lever->line, err};
+    for (int i = 0; i < lever->nops; i++) {
+        const dam_lever_op *op = &lever->ops[i];
+        if (op->kind != DAM_LEVER_GPU || !op->gpu[0] || !cat)
+            continue;
+        if (dam_catalog_gpu(cat, op->gpu))
+            continue;
+        const char *near = dam_catalog_suggest_gpu(cat, op->gpu);
+        if (near)
+            return fail(&c, "unknown gpu '%s' (did you mean '%s'?)", op->gpu,
+                        near);
+        return fail(&c, "unknown gpu '%s' (not in the catalog; 'damsim "
+                    "catalog gpus' lists the ids)", op->gpu);
+    }
+    return DAM_OK;
+}
 
 /*
- * Apply one op. The efficiency follows the catalog across GPU and
- * precision changes: when the scenario's eta is the calibrated value of
- * its model on its GPU at its precision, it becomes the calibrated value
- * on the new GPU or precision (data/models.cfg `efficiency`,
- * `gpu_efficiency`); when there is none there, the old value is kept and
- * workload.eta_carried says so. An eta the scenario set itself is kept.
+ * The efficiency follows the catalog across GPU and precision changes:
+ * when the scenario's eta is the calibrated value of its model on its GPU
+ * at its precision, it becomes the calibrated value on the new GPU or
+ * precision (data/models.cfg `efficiency`, `gpu_efficiency`); when there
+ * is none there, the old value is kept and workload.eta_carried says so.
+ * An eta the scenario set itself is kept.
  */
-static int apply_op(const ctx *c, const dam_lever_op *op,
-                    const dam_catalog *cat, dam_scenario *s)
+static void follow_eta(dam_scenario *s, double before, const char *gpu,
+                       dam_precision prec)
 {
     dam_workload *w = &s->workload;
-    double before = dam_model_eta(&w->model, s->machine.gpu.id, w->precision);
     int from_catalog = before > 0.0 && w->eta == before;
-    char gpu[DAM_ID_MAX];
-    snprintf(gpu, sizeof gpu, "%s", s->machine.gpu.id);
-    dam_precision prec = w->precision;
-    int rc = apply_op_kind(c, op, cat, s);
-    if (rc != DAM_OK)
-        return rc;
     if (strcmp(gpu, s->machine.gpu.id) == 0 && prec == w->precision)
-        return DAM_OK;
+        return;
     double after = dam_model_eta(&w->model, s->machine.gpu.id, w->precision);
     if (from_catalog && after > 0.0)
         w->eta = after;
     else if (after <= 0.0)
         w->eta_carried = 1;
-    return DAM_OK;
 }
 
-static int apply_op_kind(const ctx *c, const dam_lever_op *op,
-                         const dam_catalog *cat, dam_scenario *s)
+/* Apply one op: its type's mode check, its apply function, then eta. */
+static int apply_op(const ctx *c, const dam_lever_op *op,
+                    const dam_catalog *cat, dam_scenario *s)
 {
-    switch (op->kind) {
-    case DAM_LEVER_GPU: return op_gpu(c, op, cat, s);
-    case DAM_LEVER_QUANTIZE: return op_quantize(c, op, s);
-    case DAM_LEVER_PRUNE: return op_prune(c, op, s);
-    case DAM_LEVER_PREFETCH: return op_prefetch(c, op, s);
-    case DAM_LEVER_CHINCHILLA: return op_chinchilla(c, op, s);
-    case DAM_LEVER_PRECISION: return op_precision(c, op, s);
-    case DAM_LEVER_FUSE: return op_fuse(c, op, s);
-    case DAM_LEVER_CUDA_GRAPHS: return op_cuda_graphs(c, op, s);
-    case DAM_LEVER_DATA_FORMAT: return op_data_format(c, op, s);
-    case DAM_LEVER_BATCH_SIZE: return op_batch_size(c, op, s);
-    case DAM_LEVER_DISTILL: return op_distill(c, op, s);
-    case DAM_LEVER_SERVING: return op_serving(c, op, s);
-    case DAM_LEVER_KIND_COUNT: break;
-    }
-    return fail(c, "unknown lever kind %d", (int)op->kind);
+    const dam_lever_type *t = dam_lever_type_get(op->kind);
+    char why[160];
+    if (!t)
+        return fail(c, "unknown lever kind %d", (int)op->kind);
+    if (!dam_lever_valid_mode(t, s, why, sizeof why) ||
+        check_keys(t, op, why, sizeof why) != 0)
+        return fail(c, "%s", why);
+    dam_workload *w = &s->workload;
+    double before = dam_model_eta(&w->model, s->machine.gpu.id, w->precision);
+    char gpu[DAM_ID_MAX];
+    snprintf(gpu, sizeof gpu, "%s", s->machine.gpu.id);
+    dam_precision prec = w->precision;
+    int rc = t->apply(c, op, cat, s);
+    if (rc == DAM_OK)
+        follow_eta(s, before, gpu, prec);
+    return rc;
 }
 
 /* Append name to applied as "a + b", truncating if it must. */
@@ -673,303 +1445,23 @@ int dam_lever_apply(const dam_scenario *in, const dam_lever *lever,
     return dam_levers_apply_all(in, lever, 1, cat, out, err);
 }
 
-/* ---- command-line parsing ------------------------------------------------ */
+/* ---- the command line --------------------------------------------------------- */
 
-/* The keys of "key=value", the op kind each makes, and what options it
- * takes after a comma. */
-typedef enum {
-    OPT_NONE = 0, OPT_DELTA, OPT_FIT, OPT_SHARD, OPT_DECODE, OPT_PRICE
-} opt_kind;
-
-static const struct {
-    const char *key;
-    dam_lever_kind kind;
-    opt_kind opt;
-} keys[] = {
-    {"gpu", DAM_LEVER_GPU, OPT_PRICE},
-    {"gpus", DAM_LEVER_GPU, OPT_NONE},
-    {"gpus_per_node", DAM_LEVER_GPU, OPT_NONE},
-    {"nodes", DAM_LEVER_GPU, OPT_NONE},
-    {"quantize", DAM_LEVER_QUANTIZE, OPT_DELTA},
-    {"precision", DAM_LEVER_PRECISION, OPT_DELTA},
-    {"prune", DAM_LEVER_PRUNE, OPT_DELTA},
-    {"loader_workers", DAM_LEVER_PREFETCH, OPT_NONE},
-    {"prefetch_factor", DAM_LEVER_PREFETCH, OPT_NONE},
-    {"pin_memory", DAM_LEVER_PREFETCH, OPT_NONE},
-    {"overlap_transfer", DAM_LEVER_PREFETCH, OPT_NONE},
-    {"overlap_sync", DAM_LEVER_PREFETCH, OPT_NONE},
-    {"bucket_mb", DAM_LEVER_PREFETCH, OPT_NONE},
-    {"chinchilla", DAM_LEVER_CHINCHILLA, OPT_FIT},
-    {"fuse", DAM_LEVER_FUSE, OPT_NONE},
-    {"cuda_graphs", DAM_LEVER_CUDA_GRAPHS, OPT_NONE},
-    {"sharded", DAM_LEVER_DATA_FORMAT, OPT_SHARD},
-    {"decode_on_gpu", DAM_LEVER_DATA_FORMAT, OPT_DECODE},
-    {"batch_size", DAM_LEVER_BATCH_SIZE, OPT_NONE},
-    {"distill", DAM_LEVER_DISTILL, OPT_DELTA},
-    {"replicas", DAM_LEVER_SERVING, OPT_NONE},
-    {"max_batch", DAM_LEVER_SERVING, OPT_NONE},
-    {"batch_timeout_ms", DAM_LEVER_SERVING, OPT_NONE},
-    {"preprocess_workers", DAM_LEVER_SERVING, OPT_NONE},
-};
-#define NKEYS (sizeof keys / sizeof keys[0])
-
-static const char *const opt_names[] = {"", "delta", "fit", "shard_mb",
-                                        "gpu_decode_ms", "gpu_hour_usd"};
-
-/* Closest of n words to w, or NULL when none is close (as catalog.c). */
-static const char *closest(const char *w, const char *const *words, size_t n)
+/* "quantize, precision, prune or distill" */
+static void owners_text(const dam_lever_type *const *o, int n, char *buf,
+                        size_t len)
 {
-    const char *best = NULL;
-    size_t bestd = (size_t)-1;
-    for (size_t i = 0; i < n; i++) {
-        size_t d = dam_edit_distance(w, words[i]);
-        if (d < bestd)
-            bestd = d, best = words[i];
-    }
-    if (!best)
-        return NULL;
-    size_t la = strlen(w), lb = strlen(best);
-    size_t lim = (la > lb ? la : lb) / 3;
-    return bestd <= (lim < 2 ? 2 : lim) ? best : NULL;
-}
-
-/* Parse a whole string as a finite double. */
-static int parse_num(const char *s, double *out)
-{
-    char *end;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (end == s || *end || errno == ERANGE || !isfinite(v))
-        return -1;
-    *out = v;
-    return 0;
-}
-
-/* Parse a whole string as an int (also "1e3" style when integral). */
-static int parse_int(const char *s, int *out)
-{
-    double v;
-    if (parse_num(s, &v) != 0 || v != floor(v) || v < -2147483647.0
-        || v > 2147483647.0)
-        return -1;
-    *out = (int)v;
-    return 0;
-}
-
-static int parse_bool(const char *s, int *out)
-{
-    static const char *const yes[] = {"1", "true", "yes", "on"};
-    static const char *const no[] = {"0", "false", "no", "off"};
-    for (size_t i = 0; i < 4; i++) {
-        if (strcasecmp(s, yes[i]) == 0)
-            return *out = 1, 0;
-        if (strcasecmp(s, no[i]) == 0)
-            return *out = 0, 0;
-    }
-    return -1;
-}
-
-/* Parse "KIND:S", "S:KIND", "2:4" or "S:2:4" into op. */
-static int parse_prune(const char *v, dam_lever_op *op)
-{
-    char buf[64];
-    if (strlen(v) >= sizeof buf)
-        return -1;
-    if (strcmp(v, "2:4") == 0) {
-        op->sparsity_kind = DAM_SPARSITY_2TO4;
-        op->sparsity = 0.5;
-        return 0;
-    }
-    strcpy(buf, v);
-    char *colon = strchr(buf, ':');
-    if (!colon)
-        return -1;
-    *colon = '\0';
-    const char *a = buf, *b = colon + 1;
-    double s;
-    if (parse_num(a, &s) == 0) { /* S:KIND */
-        const char *t = a;
-        a = b;
-        b = t;
-    } else if (parse_num(b, &s) != 0) {
-        return -1;
-    }
-    /* a is the kind now, s the sparsity. */
-    if (strcasecmp(a, "structured") == 0)
-        op->sparsity_kind = DAM_SPARSITY_STRUCTURED;
-    else if (strcasecmp(a, "unstructured") == 0)
-        op->sparsity_kind = DAM_SPARSITY_UNSTRUCTURED;
-    else if (strcmp(a, "2:4") == 0)
-        op->sparsity_kind = DAM_SPARSITY_2TO4;
-    else
-        return -1;
-    op->sparsity = s;
-    return 0;
-}
-
-/* Set the main value of key k on op. Returns DAM_OK or an error. */
-static int parse_value(const char *kv, const char *key, const char *v,
-                       dam_lever_op *op, dam_error *err)
-{
-    int i = 0, b = 0;
-    double x = 0.0;
-#define BAD(what) \
-    dam_error_set(err, "", 0, "lever '%s': %s (got '%s')", kv, what, v)
-
-    if (strcmp(key, "gpu") == 0) {
-        if (!v[0] || strlen(v) >= sizeof op->gpu)
-            return BAD("gpu needs a catalog id");
-        snprintf(op->gpu, sizeof op->gpu, "%s", v);
-    } else if (strcmp(key, "quantize") == 0 || strcmp(key, "precision") == 0) {
-        dam_precision p;
-        if (dam_precision_parse(v, &p) != 0) {
-            const char *names[DAM_PREC_COUNT];
-            for (int k = 0; k < DAM_PREC_COUNT; k++)
-                names[k] = dam_precision_name((dam_precision)k);
-            const char *near = closest(v, names, DAM_PREC_COUNT);
-            if (near)
-                return dam_error_set(err, "", 0,
-                                     "lever '%s': unknown precision '%s' "
-                                     "(did you mean '%s'?)", kv, v, near);
-            return BAD("unknown precision (expected fp32, tf32, fp16, bf16, "
-                       "fp8 or int8)");
-        }
-        op->precision = (int)p;
-    } else if (strcmp(key, "prune") == 0) {
-        if (parse_prune(v, op) != 0)
-            return BAD("prune expects structured:S, unstructured:S or 2:4 "
-                       "with S in (0, 1)");
-    } else if (strcmp(key, "chinchilla") == 0) {
-        if (strcasecmp(v, "optimal") == 0)
-            op->tokens_per_param = 0.0;
-        else if (parse_num(v, &x) == 0 && x > 0.0)
-            op->tokens_per_param = x;
-        else
-            return BAD("chinchilla expects 'optimal' or tokens per parameter "
-                       "> 0");
-    } else if (strcmp(key, "fuse") == 0) {
-        if (parse_num(v, &x) != 0 || x < 0.0 || x > 1.0)
-            return BAD("fuse expects a fraction in [0, 1]");
-        op->fuse_fraction = x;
-    } else if (strcmp(key, "bucket_mb") == 0) {
-        if (parse_num(v, &x) != 0 || !(x > 0.0))
-            return BAD("bucket_mb expects megabytes > 0");
-        op->bucket_bytes = x * 1e6;
-    } else if (strcmp(key, "batch_timeout_ms") == 0) {
-        if (parse_num(v, &x) != 0 || x < 0.0)
-            return BAD("batch_timeout_ms expects milliseconds >= 0");
-        op->batch_timeout_s = x * 1e-3;
-    } else if (strcmp(key, "distill") == 0) {
-        if (parse_num(v, &x) != 0 || !(x > 0.0))
-            return BAD("distill expects the student's parameter count > 0");
-        op->student_params = x;
-    } else if (strcmp(key, "pin_memory") == 0
-               || strcmp(key, "overlap_transfer") == 0
-               || strcmp(key, "overlap_sync") == 0
-               || strcmp(key, "cuda_graphs") == 0
-               || strcmp(key, "sharded") == 0
-               || strcmp(key, "decode_on_gpu") == 0) {
-        if (parse_bool(v, &b) != 0)
-            return BAD("expected 1/0, true/false, yes/no or on/off");
-        if (strcmp(key, "pin_memory") == 0)
-            op->pin_memory = b;
-        else if (strcmp(key, "overlap_transfer") == 0)
-            op->overlap_transfer = b;
-        else if (strcmp(key, "overlap_sync") == 0)
-            op->overlap_sync = b;
-        else if (strcmp(key, "cuda_graphs") == 0)
-            op->cuda_graphs = b;
-        else if (strcmp(key, "sharded") == 0)
-            op->sharded = b;
-        else
-            op->decode_on_gpu = b;
-    } else { /* the integer counts */
-        if (parse_int(v, &i) != 0 || i < 1)
-            return BAD("expected a whole number >= 1");
-        if (strcmp(key, "gpus") == 0)
-            op->gpus = i;
-        else if (strcmp(key, "gpus_per_node") == 0)
-            op->gpus_per_node = i;
-        else if (strcmp(key, "nodes") == 0)
-            op->nodes = i;
-        else if (strcmp(key, "loader_workers") == 0)
-            op->loader_workers = i;
-        else if (strcmp(key, "prefetch_factor") == 0)
-            op->prefetch_factor = i;
-        else if (strcmp(key, "batch_size") == 0)
-            op->batch_size = i;
-        else if (strcmp(key, "replicas") == 0)
-            op->replicas = i;
-        else if (strcmp(key, "max_batch") == 0)
-            op->max_batch = i;
-        else
-            op->preprocess_workers = i;
-    }
-#undef BAD
-    return DAM_OK;
-}
-
-/* Parse one ",option=value" of a key taking option kind ok. */
-static int parse_option(const char *kv, opt_kind ok, char *opt,
-                        dam_lever_op *op, dam_error *err)
-{
-    char *eq = strchr(opt, '=');
-    double x;
-    if (!eq)
-        return dam_error_set(err, "", 0, "lever '%s': option '%s' needs "
-                             "name=value", kv, opt);
-    *eq = '\0';
-    const char *name = opt, *v = eq + 1;
-    if (ok == OPT_NONE || strcmp(name, opt_names[ok]) != 0) {
-        if (ok == OPT_NONE)
-            return dam_error_set(err, "", 0, "lever '%s': this key takes no "
-                                 "options (got '%s')", kv, name);
-        return dam_error_set(err, "", 0, "lever '%s': unknown option '%s' "
-                             "(expected '%s')", kv, name, opt_names[ok]);
-    }
-    switch (ok) {
-    case OPT_DELTA:
-        if (parse_num(v, &x) != 0)
-            break;
-        op->accuracy_delta = x;
-        op->has_accuracy_delta = 1;
-        return DAM_OK;
-    case OPT_FIT: {
-        dam_scaling_fit_id id;
-        if (dam_scaling_fit_parse(v, &id) != 0)
-            return dam_error_set(err, "", 0, "lever '%s': unknown fit '%s' "
-                                 "(expected hoffmann2022 or epoch2024)",
-                                 kv, v);
-        op->fit = (int)id;
-        return DAM_OK;
-    }
-    case OPT_SHARD:
-        if (parse_num(v, &x) != 0 || !(x > 0.0))
-            break;
-        op->shard_bytes = x * 1e6;
-        return DAM_OK;
-    case OPT_DECODE:
-        if (parse_num(v, &x) != 0 || !(x > 0.0))
-            break;
-        op->gpu_decode_s = x * 1e-3;
-        return DAM_OK;
-    case OPT_PRICE:
-        if (parse_num(v, &x) != 0 || !(x > 0.0))
-            break;
-        op->gpu_hour_usd = x;
-        return DAM_OK;
-    case OPT_NONE:
-        break;
-    }
-    return dam_error_set(err, "", 0, "lever '%s': bad value '%s' for '%s'",
-                         kv, v, name);
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < n && used < len; i++)
+        used += (size_t)snprintf(buf + used, len - used, "%s%s",
+                                 i == 0 ? "" : i + 1 == n ? " or " : ", ",
+                                 o[i]->name);
 }
 
 int dam_lever_parse_kv(const char *kv, dam_lever *lever, dam_error *err)
 {
-    char buf[256];
-    const char *names[NKEYS];
-    size_t k;
+    char buf[256], why[400];
 
     memset(lever, 0, sizeof *lever);
     if (!kv || !kv[0])
@@ -978,26 +1470,38 @@ int dam_lever_parse_kv(const char *kv, dam_lever *lever, dam_error *err)
         return dam_error_set(err, "", 0, "lever: '%.40s...' is too long "
                              "(at most %zu characters)", kv, sizeof buf - 1);
     strcpy(buf, kv);
+    char *opts = strchr(buf, ',');
+    if (opts)
+        *opts++ = '\0';
     char *eq = strchr(buf, '=');
     if (!eq)
         return dam_error_set(err, "", 0, "lever '%s': expected key=value",
                              kv);
     *eq = '\0';
-    const char *key = buf;
-    char *val = eq + 1;
+    const char *key = buf, *val = eq + 1;
 
-    for (k = 0; k < NKEYS; k++)
-        if (strcmp(key, keys[k].key) == 0)
-            break;
-    if (k == NKEYS) {
-        for (size_t j = 0; j < NKEYS; j++)
-            names[j] = keys[j].key;
-        const char *near = closest(key, names, NKEYS);
-        if (near)
+    const dam_lever_type *t = dam_lever_type_find(key);
+    const dam_lever_key *k = NULL;
+    if (!t) {
+        const dam_lever_type *o[DAM_LEVER_KIND_COUNT];
+        int no = dam_lever_key_owners(key, o, DAM_LEVER_KIND_COUNT);
+        if (no == 0) {
+            const char *near = dam_lever_suggest(key);
+            if (near)
+                return dam_error_set(err, "", 0, "lever '%s': unknown key "
+                                     "'%s' (did you mean '%s'?)", kv, key,
+                                     near);
             return dam_error_set(err, "", 0, "lever '%s': unknown key '%s' "
-                                 "(did you mean '%s'?)", kv, key, near);
-        return dam_error_set(err, "", 0, "lever '%s': unknown key '%s'", kv,
-                             key);
+                                 "(see 'damsim whatif --help')", kv, key);
+        }
+        if (no > 1) {
+            owners_text(o, no, why, sizeof why);
+            return dam_error_set(err, "", 0, "lever '%s': '%s' is a key of "
+                                 "%s: name the lever first (e.g. %s=...,%s=%s)",
+                                 kv, key, why, o[0]->name, key, val);
+        }
+        t = o[0];
+        k = dam_lever_key_find(t, key);
     }
 
     /* The name is the string itself, cut to fit. */
@@ -1009,21 +1513,132 @@ int dam_lever_parse_kv(const char *kv, dam_lever *lever, dam_error *err)
     lever->nops = 1;
     lever->line = 0;
     dam_lever_op *op = &lever->ops[0];
-    dam_lever_op_init(op, keys[k].kind);
+    dam_lever_op_start(op, t);
 
-    char *opts = strchr(val, ',');
-    if (opts)
-        *opts++ = '\0';
     if (!val[0])
         return dam_error_set(err, "", 0, "lever '%s': '%s' needs a value",
                              kv, key);
-    int rc = parse_value(kv, key, val, op, err);
-    while (rc == DAM_OK && opts) {
+    int rc = k ? dam_lever_set_text(op, t, k, val, why, sizeof why)
+               : dam_lever_set_main(op, t, val, why, sizeof why);
+    if (rc != 0)
+        return dam_error_set(err, "", 0, "lever '%s': %s", kv, why);
+    while (opts) {
         char *next = strchr(opts, ',');
         if (next)
             *next++ = '\0';
-        rc = parse_option(kv, keys[k].opt, opts, op, err);
+        char *oeq = strchr(opts, '=');
+        if (!oeq)
+            return dam_error_set(err, "", 0, "lever '%s': option '%s' needs "
+                                 "name=value", kv, opts);
+        *oeq = '\0';
+        const dam_lever_key *ok = dam_lever_key_find(t, opts);
+        if (!ok) {
+            const char *names[16];
+            size_t m = 0;
+            for (size_t i = 0; i < t->nkeys && m < 15; i++)
+                names[m++] = t->keys[i].name;
+            names[m] = NULL;
+            const char *near = dam_suggest_list(opts, names);
+            if (near)
+                return dam_error_set(err, "", 0, "lever '%s': unknown option "
+                                     "'%s' for %s (did you mean '%s'?)", kv,
+                                     opts, t->name, near);
+            return dam_error_set(err, "", 0, "lever '%s': unknown option "
+                                 "'%s' for %s (its keys: see 'damsim whatif "
+                                 "--help')", kv, opts, t->name);
+        }
+        if (dam_lever_set_text(op, t, ok, oeq + 1, why, sizeof why) != 0)
+            return dam_error_set(err, "", 0, "lever '%s': %s", kv, why);
         opts = next;
     }
-    return rc;
+    return DAM_OK;
+}
+
+/* ---- help ----------------------------------------------------------------------- */
+
+/* Appends to a buffer, counting what it would need. */
+typedef struct out {
+    char *buf;
+    size_t n, used;
+} out;
+
+static void put(out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void put(out *o, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    size_t room = o->used < o->n ? o->n - o->used : 0;
+    int k = vsnprintf(room ? o->buf + o->used : NULL, room, fmt, ap);
+    va_end(ap);
+    if (k > 0)
+        o->used += (size_t)k;
+}
+
+/* One key as "loader_workers (whole number >= 1)". */
+static void key_text(out *o, const dam_lever_key *k)
+{
+    char r[64];
+    switch (k->type) {
+    case DAM_LKEY_INT:
+    case DAM_LKEY_NUM:
+        range_text(k, r, sizeof r);
+        put(o, "%s (%s%s%s)", k->name, k->unit, k->unit[0] ? ", " : "", r);
+        break;
+    case DAM_LKEY_BOOL:
+        put(o, "%s (true/false)", k->name);
+        break;
+    case DAM_LKEY_CHOICE:
+        put(o, "%s (one of ", k->name);
+        for (int i = 0; k->choices[i]; i++)
+            put(o, "%s%s", i ? ", " : "", k->choices[i]);
+        put(o, ")");
+        break;
+    case DAM_LKEY_TEXT:
+        put(o, "%s (text)", k->name);
+        break;
+    }
+}
+
+size_t dam_lever_help(char *buf, size_t n, int markdown)
+{
+    out o = {buf, n, 0};
+    if (n)
+        buf[0] = '\0';
+    if (markdown)
+        put(&o, "| lever | keys (units, ranges) | valid | quality effect "
+                "| example |\n|---|---|---|---|---|\n");
+    for (int i = 0; i < DAM_LEVER_KIND_COUNT; i++) {
+        const dam_lever_type *t = &types[i];
+        char m[48];
+        modes_text(t->modes, m, sizeof m);
+        if (markdown)
+            put(&o, "| `%s` | ", t->name);
+        else
+            put(&o, "  %s: %s\n    keys: ", t->name, t->summary);
+        for (size_t j = 0; j < t->nkeys; j++) {
+            if (j)
+                put(&o, ", ");
+            if ((int)j == t->main_key || (t->parse_main && j == 0))
+                put(&o, "%s", markdown ? "**" : "*");
+            key_text(&o, &t->keys[j]);
+            if ((int)j == t->main_key || (t->parse_main && j == 0))
+                put(&o, "%s", markdown ? "**" : "*");
+        }
+        if (markdown)
+            put(&o, " | %s%s%s | %s | `%s` |\n", m, t->valid ? "; " : "",
+                t->valid ? t->valid : "", t->quality, t->example);
+        else
+            put(&o, "\n    valid: %s%s%s\n    quality: %s\n    e.g. --lever "
+                    "%s\n", m, t->valid ? "; " : "", t->valid ? t->valid : "",
+                t->quality, t->example);
+    }
+    if (markdown)
+        put(&o, "\nBold: the key `lever = value` sets (`prune = \"2:4\"`, "
+                "`chinchilla = \"optimal\"` have a syntax of their own).\n");
+    else
+        put(&o, "  *: the key KEY=VALUE sets when KEY is the lever's name "
+                "(prune=2:4, prune=structured:0.3 and chinchilla=optimal|R "
+                "have a syntax of their own)\n");
+    return o.used;
 }

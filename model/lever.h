@@ -1,119 +1,94 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * lever.h: levers, the what-if moves. A lever is a pure function from a
- * scenario to a new scenario: the input is never changed, the output is a
- * copy with the lever's ops applied in order and the lever's name appended
- * to out->applied. Levers compose by applying one after another, and order
- * can matter (quantize to fp8 on an A100 fails; swap to an H100 first and
- * it works).
+ * lever.h: levers, the what-if moves, and the one table of lever types.
  *
- * Design notes. Each op moves named terms of the iron law
+ * A lever is a pure function from a scenario to a new scenario: the input
+ * is never changed, the output is a copy with the lever's ops applied in
+ * order and the lever's name appended to out->applied. Levers compose by
+ * applying one after another, and order can matter (quantize to fp8 on an
+ * A100 fails; swap to an H100 first and it works).
+ *
+ * The table. Every lever type is one entry of a const table
+ * (dam_lever_type, as GSL's rng types are): its name, its keys with units
+ * and ranges, the modes where it is valid, its apply function, the bounds
+ * it relieves and the scenario states in which it can, its quality effect
+ * with a source, and an example. The scenario-file loader, the
+ * command-line parser, the diagnosis (which levers work where) and the help
+ * text all read this table, so a lever and its keys are spelled in one
+ * place, and adding a lever is one dam_lever_kind, its fields in
+ * dam_lever_op (model/scenario.h), one entry and its apply function.
+ *
+ * Writing levers. In a scenario file a lever is a group in the `levers`
+ * list with a `name`, and members that are either
+ *   - a lever type with its main value:  quantize = "int8";  prune = "2:4";
+ *   - a lever type with a group of keys: prefetch = { loader_workers = 16; };
+ *   - a key of a lever type, alone:      gpus = 16;  accuracy_delta = -0.4;
+ *     (it joins the lever's latest op of a type that has the key, or starts
+ *     one when only one type has it).
+ * On the command line, --lever KEY=VALUE[,KEY=VALUE...]: the first KEY is a
+ * type (its main value) or a key of exactly one type; the rest are keys of
+ * that type. The same words, units and ranges in both places.
+ *
+ * Effects (what each op moves, in the iron law
  *     T = D_vol/BW + O/(R_peak * eta) + L_lat
- * through fields of dam_scenario, so solvers need no knowledge of levers.
- * Work is changed either through the workload's scale fields (flops_scale,
- * bytes_scale, weight_scale, matmul_peak_scale) or, where only some phases
- * change, in the scenario's own copy of the model's phases. The precision
- * of weights and activations is implied by workload.precision: the solver
- * multiplies phase act_bytes (given at 2 bytes per element) by
- * dam_precision_bytes(precision) / 2; the bytes of the weights are
- * dam_lever_weight_bytes() below (params * bytes per element * weight_scale).
+ * through fields of dam_scenario, so solvers need no knowledge of levers):
  *
- * Per op kind (moves: the iron-law variables; mem: memory footprint;
- * quality: quality.value, in the scenario's metric):
- *
- * gpu          machine.gpu := catalog entry (R_peak, HBM BW, memory, TDP);
- *              cost.gpu_hour_usd := the op's gpu_hour_usd, else the new
- *              entry's price_hour (kept when that is 0: unknown);
- *              intra-node busbw scales with the NVLink ratio of new
- *              to old GPU; gpus_per_node / nodes / gpus scale out or in (BW
- *              of the all-reduce, number of replicas). eta, eta_mem and every
- *              loader, storage, PCIe and inter-node field are kept. A 2:4-
- *              sparse workload keeps its speed-up only where the new GPU has
- *              sparse tensor cores (else matmul_peak_scale drops to 1).
- *              Errors: unknown id (with "did you mean"), precision with zero
- *              peak on the new GPU, gpus not a multiple of gpus_per_node.
+ * gpu          machine.gpu := catalog entry (R_peak, HBM BW, memory, TDP).
+ *              Price: the op's gpu_hour_usd, else the scenario's own price
+ *              for that GPU (cost.gpu_hour_usd for the GPU it runs on, or
+ *              the gpu_hour_usd a scenario lever gives that GPU), else the
+ *              catalog's price_hour (0 when none is known: unknown), so the
+ *              same lever costs the same wherever it is written. gpu_hour_usd
+ *              alone re-prices the GPU the scenario runs on. Intra-node busbw
+ *              scales with the NVLink ratio of new to old GPU; gpus_per_node
+ *              / nodes / gpus scale out or in. eta follows the catalog (see
+ *              apply); loader, storage, PCIe and inter-node fields are kept.
+ *              A 2:4-sparse workload keeps its speed-up only where the new
+ *              GPU has sparse tensor cores.
  * quantize     precision := fp16 | bf16 | fp8 | int8, never wider than the
- *              current format. Moves R_peak (the new precision's peak, an
- *              error where it is 0: never a silent speed-up) and D_vol
- *              (activations scale with bytes per element). mem: weights are
- *              stored in the new format in inference and serving
- *              (master_bytes := bytes of the new precision: fp16 -> int8
- *              halves them); in training master_bytes follows only when it
- *              equalled the old format's bytes (quantization-aware training
- *              keeps wider master weights otherwise). quality += delta;
- *              without one: fp16/bf16 0 (Micikevicius et al. 2018, Mixed
- *              Precision Training, ICLR: matches fp32), fp8 0 (Micikevicius
- *              et al. 2022, FP8 Formats for Deep Learning, arXiv 2209.05433:
- *              matches 16-bit within run-to-run noise), int8 -0.5 points for
- *              an accuracy metric in % (Wu et al. 2020, arXiv 2004.09602:
- *              8-bit post-training workflow within 1 % of float on every
- *              network studied; -0.5 is half that bound, a damsim choice),
- *              int8 on any other metric: unknown (quality.delta_unknown++).
- * precision    the compute format (mixed precision), any of fp32 .. int8:
- *              same mechanics as quantize (R_peak, D_vol, master_bytes when
- *              it equalled the old format), widening allowed; quality +=
- *              delta when given; without one floating formats count as 0
- *              (same sources as above) and int8 as unknown.
- * prune        structured s in (0,1): O and D_vol shrink: flops_scale and
- *              bytes_scale *= (1-s); params *= (1-s), so weights, gradients
- *              and optimizer state follow (weight_scale untouched: it would
- *              count the shrink twice); act_mem_bytes *= (1-s).
- *              unstructured s in (0,1): O and R_peak unchanged (dense
- *              hardware gets no speed-up); weight bytes shrink only when a
- *              sparse format pays: kept values plus a 2-byte index each cost
- *              (1-s)(b+2) per element against b dense, so weight_scale *=
- *              min(1, (1-s)(b+2)/b) with b the weight bytes per element: it
- *              pays above 50 % sparsity for fp16 and 67 % for int8.
- *              2:4 (s = 0.5 exactly): matmul_peak_scale := 2 (R_peak of
- *              matmul phases) where gpu.sparsity_2to4, an ERROR on a GPU
- *              without sparse tensor cores (the lever would buy nothing);
- *              weight_scale *= 0.5 + 0.125/b (half the values plus a 2-bit
- *              index per kept value). quality += delta; default 0 for 2:4
- *              (Mishra et al. 2021, Accelerating Sparse Deep Neural
- *              Networks, arXiv 2104.08378: accuracy kept after fine-tuning),
- *              unknown for structured and unstructured.
- * prefetch     overlap of Data with Machine: loader_workers (>= 1),
- *              prefetch_factor (>= 1), pin_memory, overlap_transfer,
- *              overlap_sync (0/1), bucket_bytes (> 0); only the set ones.
- *              Moves exposed data wait and transfer/comm overlap, not the
- *              terms themselves. No quality change.
- * chinchilla   training only. At fixed C = 6 N D (N = model.params, D =
- *              dam_quality_tokens()), move to the fit's compute-optimal
- *              point (tokens_per_param <= 0) or to D = r N. Moves O (model
- *              FLOPs per token), weights, gradients and optimizer state via
- *              params, and the number of steps via data.samples (epochs
- *              kept; quality.tokens := D' when it was set). Shape rule:
- *              width and depth grow together (d_model ~ n_layer ~ N^(1/3)),
- *              so matmul FLOPs scale by k = N'/N, attention, elementwise and
- *              embedding FLOPs and all activation bytes by k^(2/3), layers
- *              and kernels per step by k^(1/3). quality: a loss metric moves
- *              by L(N',D') - L(N,D) (set to L(N',D') when it comes from the
- *              fit and was unset); an accuracy metric is unknown. Errors:
- *              serving/inference mode, a non-language model family, N or D
- *              not > 0.
- * fuse         fuse_fraction f in [0,1]: elementwise phases' act_bytes *=
- *              (1-f) (D_vol on HBM) and kernels_per_step *= (1-f) (L_lat).
- * cuda_graphs  workload.cuda_graphs := 0/1: launch cost ~0 (L_lat).
- * data_format  training/inference: sharded (0/1; shard_bytes, default 1e9
- *              bytes: WebDataset-style shards "often ~1 GB", Hugging Face Hub
- *              WebDataset docs) moves storage latency (one per shard);
- *              decode_on_gpu (0/1) with gpu_decode_s (required when the
- *              scenario has none) moves decode from CPU cores to the GPU.
- * batch_size   per-GPU batch (>= 1), training/inference: O and D_vol per
- *              step, steps per epoch, activation memory; large-batch effects
- *              on quality are not modelled.
- * distill      student_params in (0, params): a shallower student (as
- *              DistilBERT halves the layers): params, every phase's FLOPs and
- *              act_bytes, act_mem_bytes, layers and kernels scale by
- *              k = student/teacher. quality += delta, else unknown. In
- *              training the teacher's forward passes for soft targets are
- *              not counted.
- * serving      serving mode only: replicas, max_batch (>= 1),
- *              batch_timeout_s (>= 0), preprocess_workers (>= 1).
+ *              current format. Moves R_peak and D_vol; in inference and
+ *              serving the weights are stored in the new format. INT8 is an
+ *              inference format: in training it needs train_method and
+ *              train_cost (quantization-aware training), and then the run
+ *              computes at its training precision and grows by train_cost;
+ *              FP8 training only where the GPU has FP8 peak.
+ * precision    the compute format (mixed precision), fp32 .. fp8 in
+ *              training, int8 as well in inference and serving: same
+ *              mechanics as quantize, widening allowed.
+ * prune        structured s in (0,1): O, D_vol, params and activations
+ *              shrink by (1-s). unstructured s: weight bytes shrink only
+ *              where a sparse format pays ((1-s)(b+2) < b). 2:4: R_peak of
+ *              matmul phases doubles where the GPU has sparse tensor cores
+ *              (an error elsewhere), weights shrink to 0.5 + 0.125/b; in
+ *              training it needs train_method and train_cost (e.g. dense
+ *              training, then 2:4 pruning and retraining), and training then
+ *              runs dense (masked) for 1 + train_cost of the run: the sparse
+ *              speed-up is the inference model's.
+ * prefetch     loader_workers, prefetch_factor, pin_memory,
+ *              overlap_transfer, overlap_sync, bucket_mb: overlap of Data
+ *              with Machine (the sum-to-max move); only the keys given.
+ * chinchilla   training, language models: at fixed C = 6 N D move to the
+ *              fit's compute-optimal point or to D = r N (model/scaling.h);
+ *              width and depth grow together. Loss moves by the fit's
+ *              L(N', D') - L(N, D).
+ * fuse         fraction f: elementwise act_bytes and launches *= (1 - f).
+ * cuda_graphs  launch cost ~0 (L_lat).
+ * data_format  sharded (shard_mb), decode_on_gpu (gpu_decode_ms): storage
+ *              latency per shard; decode moves from CPU cores to the GPU
+ *              and the copy carries the encoded bytes.
+ * batch_size   per-GPU batch: O and D_vol per step, steps per epoch,
+ *              activation memory; large-batch quality effects not modelled.
+ * distill      a shallower student of `params` parameters: everything scales
+ *              by student/teacher; quality from accuracy_delta, else unknown.
+ * serving      replicas, max_batch, batch_timeout_ms, preprocess_workers.
+ *
+ * Quality: each op adds its accuracy_delta when given, else the type's
+ * sourced default, else counts as unknown (quality.delta_unknown): a row
+ * with an unknown quality effect is never called the best option.
  *
  * Errors are DAM_EINPUT with a message "lever 'NAME': ..." (with the
  * scenario file and the lever's line when it came from a file). An op that
- * sets nothing is an error too (a lever that does nothing is a typo).
+ * sets nothing is an error (a lever that does nothing is a typo).
  *
  * What it does not know: time. A lever changes what the system is; the
  * solvers say what that does to the step.
@@ -121,6 +96,9 @@
 #ifndef DAM_LEVER_H
 #define DAM_LEVER_H
 
+#include <stddef.h>
+
+#include "model/bound.h"
 #include "model/catalog.h"
 #include "model/error.h"
 #include "model/scenario.h"
@@ -128,6 +106,136 @@
 /* Default shard size when a data_format lever turns sharding on and
  * neither the lever nor the scenario gives one, bytes. */
 #define DAM_LEVER_DEFAULT_SHARD_BYTES 1e9
+
+/* The bit of mode m in a set of modes. */
+#define DAM_MODE_BIT(m) (1u << (unsigned)(m))
+#define DAM_MODES_ALL                                                      \
+    (DAM_MODE_BIT(DAM_MODE_TRAINING) | DAM_MODE_BIT(DAM_MODE_INFERENCE) |  \
+     DAM_MODE_BIT(DAM_MODE_SERVING))
+
+/* How a key's value is written and stored. */
+typedef enum {
+    DAM_LKEY_INT = 0, /* a whole number, stored in an int field */
+    DAM_LKEY_NUM,     /* a number, stored as a double times scale (SI) */
+    DAM_LKEY_BOOL,    /* true/false (1/0, yes/no, on/off), in an int field */
+    DAM_LKEY_CHOICE,  /* one of choices[], its index stored in an int field */
+    DAM_LKEY_TEXT     /* a string (a GPU id, a method), in a char array */
+} dam_lever_key_type;
+
+/* One key of a lever type. */
+typedef struct dam_lever_key {
+    const char *name;            /* as written: "bucket_mb" */
+    const char *alias;           /* an older spelling also accepted, or NULL */
+    dam_lever_key_type type;
+    const char *unit;            /* unit as written ("MB", "ms"), "" for none */
+    double scale;                /* SI per written unit (1e6 for MB) */
+    double lo, hi;               /* allowed range, written units (INT, NUM) */
+    int lo_open, hi_open;        /* 1: that bound itself is excluded */
+    size_t offset;               /* of its field in dam_lever_op */
+    size_t size;                 /* TEXT: size of the char array, bytes */
+    const char *const *choices;  /* CHOICE: NULL-terminated names */
+    const char *help;            /* what it sets, one phrase */
+} dam_lever_key;
+
+/* Context of an op being applied (for error messages). */
+typedef struct dam_lever_ctx {
+    const dam_lever *lever;      /* the lever (for its name) */
+    const char *file;            /* scenario file, "" for command-line levers */
+    int line;                    /* lever's line, 0 when unknown */
+    dam_error *err;              /* caller's error, may be NULL */
+} dam_lever_ctx;
+
+/* Apply one op to s in place; DAM_OK or DAM_EINPUT (err via ctx). */
+typedef int (*dam_lever_apply_fn)(const dam_lever_ctx *c,
+                                  const dam_lever_op *op,
+                                  const dam_catalog *cat, dam_scenario *s);
+
+/* Could a lever of this type, in scenario s, move bound b? (refines
+ * relieves by the scenario's state: pinning already on, no narrower
+ * precision on this GPU...). 1 yes, 0 no. */
+typedef int (*dam_lever_can_fn)(const dam_scenario *s, dam_bound b);
+
+/* Parse the main value of a type written as text ("2:4", "optimal"). 0 on
+ * success; -1 with the reason in why. */
+typedef int (*dam_lever_main_fn)(const char *text, dam_lever_op *op,
+                                 char *why, size_t n);
+
+/* One lever type: the entry of the table. */
+typedef struct dam_lever_type {
+    dam_lever_kind kind;         /* equals its index in the table */
+    const char *name;            /* "prefetch" */
+    const char *summary;         /* what it changes, one line */
+    const dam_lever_key *keys;   /* its keys */
+    size_t nkeys;
+    int main_key;                /* key set by "type = value", -1: none */
+    dam_lever_main_fn parse_main;/* special syntax of the main value, or NULL */
+    unsigned modes;              /* DAM_MODE_BIT set where it is valid */
+    const char *valid;           /* further limits (devices, training), prose */
+    dam_lever_apply_fn apply;
+    unsigned relieves;           /* DAM_BOUND_BIT set of bounds it can move */
+    unsigned depends;            /* bounds where it depends on its settings */
+    dam_lever_can_fn can;        /* refines relieves for a scenario, or NULL */
+    const char *moves;           /* how it relieves them, one phrase */
+    int quality_lever;           /* 1: judged on quality at equal compute */
+    const char *quality;         /* its quality effect and source, one line */
+    const char *example;         /* a command-line example */
+} dam_lever_type;
+
+/* The table, indexed by dam_lever_kind (DAM_LEVER_KIND_COUNT entries). */
+const dam_lever_type *dam_lever_type_get(dam_lever_kind k);
+/* The type named name (case-sensitive), or NULL. */
+const dam_lever_type *dam_lever_type_find(const char *name);
+/* The key of t named name (or its alias), or NULL. */
+const dam_lever_key *dam_lever_key_find(const dam_lever_type *t,
+                                        const char *name);
+/* The types with a key named name, written to out (up to max); returns how
+ * many there are. */
+int dam_lever_key_owners(const char *name, const dam_lever_type **out,
+                         int max);
+/* "did you mean" for an unknown lever member (types and keys), or NULL. */
+const char *dam_lever_suggest(const char *name);
+/* Is a lever of type t valid in scenario s (mode)? 1 yes; 0 with the
+ * reason in why. */
+int dam_lever_valid_mode(const dam_lever_type *t, const dam_scenario *s,
+                         char *why, size_t n);
+/* Could a lever of type t move bound b in scenario s? 1 works, 0 wasted,
+ * -1 it depends on the lever's settings (relieves, depends and can). */
+int dam_lever_can_move(const dam_lever_type *t, const dam_scenario *s,
+                       dam_bound b);
+
+/* A value as a scenario file types it. */
+typedef struct dam_lever_value {
+    enum { DAM_LVAL_NUM, DAM_LVAL_BOOL, DAM_LVAL_TEXT } is;
+    double num;                  /* DAM_LVAL_NUM */
+    int integral;                /* DAM_LVAL_NUM: 1 when written as an integer */
+    int boolean;                 /* DAM_LVAL_BOOL */
+    const char *text;            /* DAM_LVAL_TEXT */
+} dam_lever_value;
+
+/* Initialise op as an op of type t with every field unset. */
+void dam_lever_op_start(dam_lever_op *op, const dam_lever_type *t);
+/* Set key k of t on op from a typed value (scenario files). 0 on success;
+ * -1 with the reason in why ("must be >= 1 (got 0)"). */
+int dam_lever_set_value(dam_lever_op *op, const dam_lever_type *t,
+                        const dam_lever_key *k, const dam_lever_value *v,
+                        char *why, size_t n);
+/* Same from text (the command line): numbers as C numbers (1e9). */
+int dam_lever_set_text(dam_lever_op *op, const dam_lever_type *t,
+                       const dam_lever_key *k, const char *text, char *why,
+                       size_t n);
+/* Set t's main value from text ("int8", "2:4", "optimal"); -1 with why,
+ * also when t has no main value. */
+int dam_lever_set_main(dam_lever_op *op, const dam_lever_type *t,
+                       const char *text, char *why, size_t n);
+/* 1 when key k of t was set on op. */
+int dam_lever_key_is_set(const dam_lever_op *op, const dam_lever_type *t,
+                         const dam_lever_key *k);
+
+/* Check what a lever names against the catalog before anything runs: GPU
+ * ids exist (with "did you mean"). DAM_OK or DAM_EINPUT with err filled
+ * (file and line from the lever when it came from a file). */
+int dam_lever_check(const dam_lever *lever, const char *file,
+                    const dam_catalog *cat, dam_error *err);
 
 /* Apply lever's ops in order to a copy of in, written to out (out may be
  * in). cat resolves gpu ids (may be NULL when no op swaps a GPU). Returns
@@ -142,30 +250,18 @@ int dam_levers_apply_all(const dam_scenario *in, const dam_lever *levers,
                          int n, const dam_catalog *cat, dam_scenario *out,
                          dam_error *err);
 
-/* Parse one command-line lever "key=value[,option=value...]" into a lever
- * of one op, named after the string. Keys and values:
- *
- *   gpu=ID[,gpu_hour_usd=X]     swap the GPU (checked at apply time)
- *   gpus=N  gpus_per_node=N  nodes=N     scale out / in
- *   quantize=P[,delta=X]        P in fp16 bf16 fp8 int8
- *   precision=P[,delta=X]       P in fp32 tf32 fp16 bf16 fp8 int8
- *   prune=KIND:S[,delta=X]      KIND structured | unstructured, S in (0,1);
- *   prune=S:KIND                  also accepted; 2:4 is prune=2:4 or
- *                                 prune=0.5:2:4
- *   loader_workers=N  prefetch_factor=N  pin_memory=B  overlap_transfer=B
- *   overlap_sync=B  bucket_mb=X (decimal MB)
- *   chinchilla=optimal|R[,fit=hoffmann2022|epoch2024]  R tokens per param
- *   fuse=F                      fraction in [0,1]
- *   cuda_graphs=B
- *   sharded=B[,shard_mb=X]      decode_on_gpu=B[,gpu_decode_ms=X]
- *   batch_size=N
- *   distill=N[,delta=X]         student parameters, e.g. 66e6
- *   replicas=N  max_batch=N  batch_timeout_ms=X  preprocess_workers=N
- *
- * B is 1/0, true/false, yes/no or on/off. Numbers are C numbers (1e9).
- * Returns DAM_OK, or DAM_EINPUT with a message naming the key and value
- * (and "did you mean" for a near-miss key or value). */
+/* Parse one command-line lever "KEY=VALUE[,KEY=VALUE...]" into a lever of
+ * one op, named after the string (see above; the keys are the table's, so
+ * `damsim whatif --help` lists them). B values are 1/0, true/false, yes/no
+ * or on/off; numbers are C numbers (1e9). Returns DAM_OK, or DAM_EINPUT
+ * with a message naming the key and value (and "did you mean" for a
+ * near-miss key or value). */
 int dam_lever_parse_kv(const char *kv, dam_lever *lever, dam_error *err);
+
+/* The lever reference from the table, as text (for --help) or as the
+ * Markdown table of scenarios/README.md (markdown = 1), into buf (n
+ * bytes, truncated to fit). Returns the length it needed. */
+size_t dam_lever_help(char *buf, size_t n, int markdown);
 
 /* Bytes of the weights held on one GPU: params * element bytes *
  * weight_scale, the element bytes being workload.master_bytes when > 0, else

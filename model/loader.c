@@ -28,6 +28,9 @@
 #include <strings.h>
 
 #include "model/alloc.h"
+#include "model/lever.h"
+#include "model/scaling.h"
+#include "model/suggest.h"
 
 #define GB 1e9
 #define GIB 1073741824.0
@@ -82,7 +85,8 @@ static void path_join(char *buf, size_t n, const char *where, const char *key)
         snprintf(buf, n, "%s", key);
 }
 
-/* Report keys of group g not in allowed (NULL-terminated). */
+/* Report keys of group g not in allowed (NULL-terminated), with the one
+ * "did you mean" rule (model/suggest.h). */
 static void check_keys(ld *L, const config_setting_t *g,
                        const char *const *allowed, const char *where)
 {
@@ -93,24 +97,14 @@ static void check_keys(ld *L, const config_setting_t *g,
         if (!name)
             continue;
         int ok = 0;
-        const char *best = NULL;
-        size_t bestd = (size_t)-1;
-        for (const char *const *a = allowed; *a; a++) {
-            if (strcmp(*a, name) == 0) {
-                ok = 1;
-                break;
-            }
-            size_t dd = dam_edit_distance(name, *a);
-            if (dd < bestd) {
-                bestd = dd;
-                best = *a;
-            }
-        }
+        for (const char *const *a = allowed; *a && !ok; a++)
+            ok = strcmp(*a, name) == 0;
         if (ok)
             continue;
         char full[160];
         path_join(full, sizeof full, where, name);
-        if (best && bestd <= 3)
+        const char *best = dam_suggest_list(name, allowed);
+        if (best)
             dam_diag_error(L->d, L->file, line_of(c),
                            "unknown key '%s' (did you mean '%s'?)", full, best);
         else
@@ -584,11 +578,11 @@ static void parse_model(ld *L, const config_setting_t *ms, dam_model_spec *m,
         char gw[96];
         path_join(gw, sizeof gw, where, "gpu_efficiency");
         int n = config_setting_is_list(ge) ? config_setting_length(ge) : -1;
-        if (n < 0 || n > 4) {
+        if (n < 0 || n > DAM_MAX_GPU_ETA) {
             dam_diag_error(L->d, L->file, line_of(ge),
-                           "'%s' must be a list of at most 4 groups { gpu = "
+                           "'%s' must be a list of at most %d groups { gpu = "
                            "\"...\"; bf16 = ...; }",
-                           gw);
+                           gw, DAM_MAX_GPU_ETA);
             n = 0;
         }
         static const char *const ge_keys[] = {"gpu",  "fp32", "tf32", "fp16",
@@ -753,8 +747,16 @@ int dam_catalog_load_gpus(dam_catalog *cat, const char *path, const char *text,
                   offsetof(dam_gpu, line), gpu_entry, &items, &n, d) != DAM_OK)
         return DAM_EINPUT;
     void *arr = cat->gpus;
+    size_t before = cat->ngpus;
     merge(&arr, &cat->ngpus, items, n, sizeof(dam_gpu));
     cat->gpus = arr;
+    if (cat->ngpus > DAM_CATALOG_MAX_GPUS) {
+        dam_diag_error(d, path, 0, "the GPU catalog would hold %zu GPUs, at "
+                       "most %d", cat->ngpus, DAM_CATALOG_MAX_GPUS);
+        cat->ngpus = before;
+        dam_free(items);
+        return DAM_EINPUT;
+    }
     snprintf(cat->gpu_file, sizeof cat->gpu_file, "%s", path);
     dam_free(items);
     return DAM_OK;
@@ -823,7 +825,8 @@ static const char *const arrivals[] = {"poisson", "deterministic", "trace",
                                        NULL};
 static const char *const quality_keys[] = {"metric", "value",
                                            "higher_is_better",
-                                           "from_scaling_law", "tokens", NULL};
+                                           "from_scaling_law", "tokens", "fit",
+                                           NULL};
 static const char *const cost_keys[] = {"gpu_hour_usd", "pue", "kwh_usd",
                                         NULL};
 
@@ -1003,30 +1006,44 @@ static void defaults(dam_scenario *s)
 
 /* ---- levers ---------------------------------------------------------- */
 
-static const char *const lever_keys[] = {
-    "name", "gpu", "gpus_per_node", "nodes", "gpu_hour_usd", "quantize",
-    "prune", "prefetch",
-    "chinchilla", "precision", "fuse", "cuda_graphs", "data_format",
-    "batch_size", "distill", "serving", NULL};
-static const char *const quantize_keys[] = {"precision", "accuracy_delta",
-                                            NULL};
-static const char *const prune_keys[] = {"sparsity", "kind", "accuracy_delta",
-                                         NULL};
-static const char *const sparsity_kinds[] = {"none", "structured",
-                                             "unstructured", "2:4", NULL};
-static const char *const prefetch_keys[] = {
-    "loader_workers", "prefetch_factor", "pin_memory", "overlap_transfer",
-    "overlap_sync", "bucket_mb", NULL};
-static const char *const chin_keys[] = {"tokens_per_param", NULL};
-static const char *const fuse_keys[] = {"fraction", NULL};
-static const char *const format_keys[] = {"sharded", "decode_on_gpu",
-                                          "gpu_decode_ms", NULL};
-static const char *const distill_keys[] = {"params", "accuracy_delta", NULL};
-static const char *const lserving_keys[] = {"replicas", "max_batch",
-                                            "batch_timeout_ms",
-                                            "preprocess_workers", NULL};
+/*
+ * Levers are read through the lever table (lever.h): a member of a lever
+ * group is a lever type (with its main value or a group of its keys) or a
+ * key of a type (joining the lever's latest op of a type that has it). The
+ * table spells every name, unit and range; this reader only converts
+ * libconfig settings into typed values and reports where they are wrong.
+ */
 
-static dam_lever_op *new_op(ld *L, dam_lever *lv, dam_lever_kind k, int line)
+/* A libconfig scalar as a lever value; 0 when it is not a scalar. */
+static int lever_value(const config_setting_t *c, dam_lever_value *v)
+{
+    memset(v, 0, sizeof *v);
+    switch (config_setting_type(c)) {
+    case CONFIG_TYPE_INT:
+    case CONFIG_TYPE_INT64:
+        v->is = DAM_LVAL_NUM;
+        v->num = (double)config_setting_get_int64(c);
+        v->integral = 1;
+        return 1;
+    case CONFIG_TYPE_FLOAT:
+        v->is = DAM_LVAL_NUM;
+        v->num = config_setting_get_float(c);
+        return 1;
+    case CONFIG_TYPE_BOOL:
+        v->is = DAM_LVAL_BOOL;
+        v->boolean = config_setting_get_bool(c);
+        return 1;
+    case CONFIG_TYPE_STRING:
+        v->is = DAM_LVAL_TEXT;
+        v->text = config_setting_get_string(c);
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+static dam_lever_op *new_op(ld *L, dam_lever *lv, const dam_lever_type *t,
+                            int line)
 {
     if (lv->nops >= DAM_LEVER_MAX_OPS) {
         dam_diag_error(L->d, L->file, line, "lever '%s' has more than %d parts",
@@ -1034,23 +1051,57 @@ static dam_lever_op *new_op(ld *L, dam_lever *lv, dam_lever_kind k, int line)
         return NULL;
     }
     dam_lever_op *op = &lv->ops[lv->nops++];
-    dam_lever_op_init(op, k);
+    dam_lever_op_start(op, t);
     return op;
 }
 
-static void accuracy(ld *L, const config_setting_t *g, const char *w,
-                     dam_lever_op *op)
+/* Set key k of t on op from setting c (its path is kw). */
+static void lever_key(ld *L, dam_lever_op *op, const dam_lever_type *t,
+                      const dam_lever_key *k, const config_setting_t *c,
+                      const char *kw)
 {
-    if (get_num(L, g, "accuracy_delta", w, 0, R_ANY, 1.0, &op->accuracy_delta))
-        op->has_accuracy_delta = 1;
+    dam_lever_value v;
+    char why[400];
+    if (!lever_value(c, &v)) {
+        dam_diag_error(L->d, L->file, line_of(c), "'%s' must be a value, "
+                       "got %s", kw, type_name(c));
+        return;
+    }
+    if (dam_lever_set_value(op, t, k, &v, why, sizeof why) != 0)
+        dam_diag_error(L->d, L->file, line_of(c), "'%s': %s", kw, why);
+}
+
+/* "lever = value": t's main value from a scalar. */
+static void lever_main(ld *L, dam_lever_op *op, const dam_lever_type *t,
+                       const config_setting_t *c, const char *kw)
+{
+    dam_lever_value v;
+    char why[400], num[40];
+    if (!lever_value(c, &v)) {
+        dam_diag_error(L->d, L->file, line_of(c), "'%s' must be a value or "
+                       "a group of its keys, got %s", kw, type_name(c));
+        return;
+    }
+    int rc;
+    if (t->main_key >= 0)
+        rc = dam_lever_set_value(op, t, &t->keys[t->main_key], &v, why,
+                                 sizeof why);
+    else if (v.is == DAM_LVAL_NUM) { /* "chinchilla = 20" */
+        snprintf(num, sizeof num, "%.17g", v.num);
+        rc = dam_lever_set_main(op, t, num, why, sizeof why);
+    } else if (v.is == DAM_LVAL_TEXT)
+        rc = dam_lever_set_main(op, t, v.text, why, sizeof why);
+    else
+        rc = dam_lever_set_main(op, t, "", why, sizeof why);
+    if (rc != 0)
+        dam_diag_error(L->d, L->file, line_of(c), "'%s': %s", kw, why);
 }
 
 static void load_lever(ld *L, const config_setting_t *e, dam_lever *lv,
-                       const char *w)
+                       const char *w, const dam_catalog *cat)
 {
     memset(lv, 0, sizeof *lv);
     lv->line = line_of(e);
-    check_keys(L, e, lever_keys, w);
     get_str(L, e, "name", w, 1, lv->name, sizeof lv->name);
     int n = config_setting_length(e);
     for (int i = 0; i < n; i++) {
@@ -1059,124 +1110,84 @@ static void load_lever(ld *L, const config_setting_t *e, dam_lever *lv,
         int line = line_of(c);
         char kw[128];
         path_join(kw, sizeof kw, w, k);
-        dam_lever_op *op = NULL;
-        if (strcmp(k, "gpu") == 0) {
-            if ((op = new_op(L, lv, DAM_LEVER_GPU, line)))
-                get_str(L, e, "gpu", w, 1, op->gpu, sizeof op->gpu);
-        } else if (strcmp(k, "gpu_hour_usd") == 0) {
-            /* the price of the GPU this lever moves to: joins its gpu op */
-            dam_lever_op *g = NULL;
-            for (int j = 0; j < lv->nops; j++)
-                if (lv->ops[j].kind == DAM_LEVER_GPU)
-                    g = &lv->ops[j];
-            if (!g && !(g = new_op(L, lv, DAM_LEVER_GPU, line)))
+        if (strcmp(k, "name") == 0)
+            continue;
+        const dam_lever_type *t = dam_lever_type_find(k);
+        dam_lever_op *op;
+        if (t) {
+            if (!(op = new_op(L, lv, t, line)))
                 continue;
-            get_num(L, e, k, w, 1, R_POS, 1.0, &g->gpu_hour_usd);
-        } else if (strcmp(k, "gpus_per_node") == 0 || strcmp(k, "nodes") == 0) {
-            if ((op = new_op(L, lv, DAM_LEVER_GPU, line)))
-                get_int(L, e, k, w, 1, 1, 1000000,
-                        k[0] == 'n' ? &op->nodes : &op->gpus_per_node);
-        } else if (strcmp(k, "quantize") == 0 ||
-                   strcmp(k, "precision") == 0) {
-            dam_lever_kind kind =
-                k[0] == 'q' ? DAM_LEVER_QUANTIZE : DAM_LEVER_PRECISION;
-            if (!(op = new_op(L, lv, kind, line)))
+            if (!config_setting_is_group(c)) {
+                lever_main(L, op, t, c, kw);
                 continue;
-            int p = -1;
-            if (config_setting_is_group(c)) {
-                check_keys(L, c, quantize_keys, kw);
-                get_choice(L, c, "precision", kw, 1, prec_names, &p);
-                accuracy(L, c, kw, op);
-            } else {
-                get_choice(L, e, k, w, 1, prec_names, &p);
             }
-            op->precision = p;
-        } else if (strcmp(k, "prune") == 0) {
-            if (!(op = new_op(L, lv, DAM_LEVER_PRUNE, line)) ||
-                !(c = group(L, e, k, w, 1)))
-                continue;
-            check_keys(L, c, prune_keys, kw);
-            int sk = DAM_SPARSITY_STRUCTURED;
-            get_choice(L, c, "kind", kw, 1, sparsity_kinds, &sk);
-            op->sparsity_kind = (dam_sparsity_kind)sk;
-            if (!get_num(L, c, "sparsity", kw, sk != DAM_SPARSITY_2TO4, R_FRAC,
-                         1.0, &op->sparsity))
-                op->sparsity = sk == DAM_SPARSITY_2TO4 ? 0.5 : -1.0;
-            accuracy(L, c, kw, op);
-        } else if (strcmp(k, "prefetch") == 0) {
-            if (!(op = new_op(L, lv, DAM_LEVER_PREFETCH, line)) ||
-                !(c = group(L, e, k, w, 1)))
-                continue;
-            check_keys(L, c, prefetch_keys, kw);
-            get_int(L, c, "loader_workers", kw, 0, 0, 4096,
-                    &op->loader_workers);
-            get_int(L, c, "prefetch_factor", kw, 0, 1, 4096,
-                    &op->prefetch_factor);
-            get_bool(L, c, "pin_memory", kw, 0, &op->pin_memory);
-            get_bool(L, c, "overlap_transfer", kw, 0, &op->overlap_transfer);
-            get_bool(L, c, "overlap_sync", kw, 0, &op->overlap_sync);
-            get_num(L, c, "bucket_mb", kw, 0, R_POS, MB, &op->bucket_bytes);
-        } else if (strcmp(k, "chinchilla") == 0) {
-            if (!(op = new_op(L, lv, DAM_LEVER_CHINCHILLA, line)))
-                continue;
-            op->tokens_per_param = 0.0;
-            if (config_setting_is_group(c)) {
-                check_keys(L, c, chin_keys, kw);
-                get_num(L, c, "tokens_per_param", kw, 0, R_POS, 1.0,
-                        &op->tokens_per_param);
-            } else if (config_setting_type(c) != CONFIG_TYPE_STRING ||
-                       strcmp(config_setting_get_string(c), "optimal") != 0) {
-                dam_diag_error(L->d, L->file, line,
-                               "'%s' must be \"optimal\" or a group { "
-                               "tokens_per_param = ...; }",
-                               kw);
+            int m = config_setting_length(c);
+            for (int j = 0; j < m; j++) {
+                const config_setting_t *kc =
+                    config_setting_get_elem(c, (unsigned)j);
+                const char *kn = config_setting_name(kc);
+                const dam_lever_key *key = dam_lever_key_find(t, kn);
+                char kkw[160];
+                path_join(kkw, sizeof kkw, kw, kn);
+                if (!key) {
+                    const char *names[16];
+                    size_t nn = 0;
+                    for (size_t q = 0; q < t->nkeys && nn < 15; q++)
+                        names[nn++] = t->keys[q].name;
+                    names[nn] = NULL;
+                    const char *near = dam_suggest_list(kn, names);
+                    if (near)
+                        dam_diag_error(L->d, L->file, line_of(kc),
+                                       "unknown key '%s' (did you mean "
+                                       "'%s'?)", kkw, near);
+                    else
+                        dam_diag_error(L->d, L->file, line_of(kc),
+                                       "unknown key '%s' (%s takes: see "
+                                       "scenarios/README.md)", kkw, t->name);
+                    continue;
+                }
+                lever_key(L, op, t, key, kc, kkw);
             }
-        } else if (strcmp(k, "fuse") == 0) {
-            if (!(op = new_op(L, lv, DAM_LEVER_FUSE, line)) ||
-                !(c = group(L, e, k, w, 1)))
-                continue;
-            check_keys(L, c, fuse_keys, kw);
-            get_num(L, c, "fraction", kw, 1, R_UNIT, 1.0, &op->fuse_fraction);
-        } else if (strcmp(k, "cuda_graphs") == 0) {
-            if ((op = new_op(L, lv, DAM_LEVER_CUDA_GRAPHS, line)))
-                get_bool(L, e, k, w, 1, &op->cuda_graphs);
-        } else if (strcmp(k, "data_format") == 0) {
-            if (!(op = new_op(L, lv, DAM_LEVER_DATA_FORMAT, line)) ||
-                !(c = group(L, e, k, w, 1)))
-                continue;
-            check_keys(L, c, format_keys, kw);
-            get_bool(L, c, "sharded", kw, 0, &op->sharded);
-            get_bool(L, c, "decode_on_gpu", kw, 0, &op->decode_on_gpu);
-            get_num(L, c, "gpu_decode_ms", kw, 0, R_NONNEG, MS,
-                    &op->gpu_decode_s);
-        } else if (strcmp(k, "batch_size") == 0) {
-            if ((op = new_op(L, lv, DAM_LEVER_BATCH_SIZE, line)))
-                get_int(L, e, k, w, 1, 1, 100000000, &op->batch_size);
-        } else if (strcmp(k, "distill") == 0) {
-            if (!(op = new_op(L, lv, DAM_LEVER_DISTILL, line)) ||
-                !(c = group(L, e, k, w, 1)))
-                continue;
-            check_keys(L, c, distill_keys, kw);
-            get_num(L, c, "params", kw, 1, R_POS, 1.0, &op->student_params);
-            accuracy(L, c, kw, op);
-        } else if (strcmp(k, "serving") == 0) {
-            if (!(op = new_op(L, lv, DAM_LEVER_SERVING, line)) ||
-                !(c = group(L, e, k, w, 1)))
-                continue;
-            check_keys(L, c, lserving_keys, kw);
-            get_int(L, c, "replicas", kw, 0, 1, 1000000, &op->replicas);
-            get_int(L, c, "max_batch", kw, 0, 1, 1000000, &op->max_batch);
-            get_num(L, c, "batch_timeout_ms", kw, 0, R_NONNEG, MS,
-                    &op->batch_timeout_s);
-            get_int(L, c, "preprocess_workers", kw, 0, 1, 1000000,
-                    &op->preprocess_workers);
+            continue;
         }
+        /* A key alone: it joins the latest op of a type that has it. */
+        const dam_lever_type *own[DAM_LEVER_KIND_COUNT];
+        int no = dam_lever_key_owners(k, own, DAM_LEVER_KIND_COUNT);
+        if (no == 0) {
+            const char *near = dam_lever_suggest(k);
+            if (near)
+                dam_diag_error(L->d, L->file, line, "unknown key '%s' (did "
+                               "you mean '%s'?)", kw, near);
+            else
+                dam_diag_error(L->d, L->file, line, "unknown key '%s'", kw);
+            continue;
+        }
+        op = NULL;
+        for (int j = lv->nops - 1; j >= 0 && !op; j--)
+            for (int q = 0; q < no; q++)
+                if (lv->ops[j].kind == own[q]->kind)
+                    op = &lv->ops[j];
+        if (!op && no > 1) {
+            dam_diag_error(L->d, L->file, line, "'%s' belongs to a lever "
+                           "(%s, %s, ...): write it after one, or inside its "
+                           "group", kw, own[0]->name, own[1]->name);
+            continue;
+        }
+        t = op ? dam_lever_type_get(op->kind) : own[0];
+        if (!op && !(op = new_op(L, lv, t, line)))
+            continue;
+        lever_key(L, op, t, dam_lever_key_find(t, k), c, kw);
     }
     if (lv->nops == 0)
         dam_diag_error(L->d, L->file, lv->line,
                        "lever '%s' changes nothing (give e.g. gpu, quantize, "
-                       "prune, prefetch, chinchilla)",
+                       "prune, prefetch, chinchilla: see scenarios/README.md)",
                        lv->name);
+    dam_error err;
+    memset(&err, 0, sizeof err);
+    if (dam_lever_check(lv, L->file, cat, &err) != DAM_OK)
+        dam_diag_error(L->d, L->file, err.line ? err.line : lv->line, "%s",
+                       err.msg);
 }
 
 /* ---- the scenario, group by group ------------------------------------ */
@@ -1504,6 +1515,9 @@ static void load_quality_cost(ld *L, const config_setting_t *root,
         get_bool(L, g, "higher_is_better", "quality", 0, &q->higher_is_better);
         get_bool(L, g, "from_scaling_law", "quality", 0, &q->from_scaling_law);
         get_num(L, g, "tokens", "quality", 0, R_POS, 1.0, &q->tokens);
+        int fit = DAM_SCALING_DEFAULT;
+        if (get_choice(L, g, "fit", "quality", 0, dam_scaling_fit_names, &fit))
+            q->fit = fit;
         if (q->from_scaling_law) {
             /* the value is the fit's loss unless the file gives one */
             q->higher_is_better = 0;
@@ -1521,9 +1535,12 @@ static void load_quality_cost(ld *L, const config_setting_t *root,
         get_num(L, k, "pue", "cost", 0, R_GE1, 1.0, &c->pue);
         get_num(L, k, "kwh_usd", "cost", 0, R_NONNEG, 1.0, &c->kwh_usd);
     }
+    snprintf(c->base_gpu, sizeof c->base_gpu, "%s", s->machine.gpu.id);
+    c->base_gpu_hour_usd = c->gpu_hour_usd;
 }
 
-static void load_levers(ld *L, const config_setting_t *root, dam_scenario *s)
+static void load_levers(ld *L, const config_setting_t *root,
+                        const dam_catalog *cat, dam_scenario *s)
 {
     config_setting_t *lv = member(L, root, "levers", "", 0);
     if (!lv)
@@ -1551,7 +1568,7 @@ static void load_levers(ld *L, const config_setting_t *root, dam_scenario *s)
             continue;
         }
         dam_lever *l = &s->levers[s->nlevers++];
-        load_lever(L, e, l, w);
+        load_lever(L, e, l, w, cat);
         for (int j = 0; j < s->nlevers - 1; j++)
             if (l->name[0] && strcmp(s->levers[j].name, l->name) == 0)
                 dam_diag_error(L->d, L->file, l->line,
@@ -1743,7 +1760,7 @@ int dam_scenario_load_with(dam_scenario *s, const char *path,
     }
     load_serving(&L, root, s);
     load_quality_cost(&L, root, s);
-    load_levers(&L, root, s);
+    load_levers(&L, root, cat, s);
     config_destroy(&cfg);
     return d->nerr > before ? DAM_EINPUT : DAM_OK;
 }

@@ -101,7 +101,8 @@ double dam_quality_fit_loss(const dam_scenario *s, const dam_scaling_fit *f)
 double dam_quality_after(const dam_scenario *s)
 {
     if (s->quality.from_scaling_law && !(s->quality.value > 0.0))
-        return dam_quality_fit_loss(s, &dam_scaling_hoffmann2022);
+        return dam_quality_fit_loss(
+            s, dam_scaling_fit_get((dam_scaling_fit_id)s->quality.fit));
     return s->quality.value;
 }
 

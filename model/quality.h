@@ -82,7 +82,7 @@ double dam_quality_fit_loss(const dam_scenario *s, const dam_scaling_fit *f);
 
 /* Quality of a scenario after its levers: quality.value, which levers have
  * already moved; when the value comes from the scaling law and was left
- * unset (<= 0), the Hoffmann 2022 loss of (params, tokens). */
+ * unset (<= 0), the loss of (params, tokens) under quality.fit. */
 double dam_quality_after(const dam_scenario *s);
 
 /* Quality gain from q0 to q1: q1 - q0 when higher is better, q0 - q1 for a

@@ -39,15 +39,6 @@ const char *dam_sparsity_name(dam_sparsity_kind k)
     return "?";
 }
 
-static const char *const lever_names[DAM_LEVER_KIND_COUNT] = {
-    "gpu", "quantize", "prune", "prefetch", "chinchilla", "precision", "fuse",
-    "cuda_graphs", "data_format", "batch_size", "distill", "serving"};
-
-const char *dam_lever_kind_name(dam_lever_kind k)
-{
-    return (unsigned)k < DAM_LEVER_KIND_COUNT ? lever_names[k] : "?";
-}
-
 void dam_lever_op_init(dam_lever_op *op, dam_lever_kind kind)
 {
     memset(op, 0, sizeof *op);
@@ -67,6 +58,11 @@ void dam_lever_op_init(dam_lever_op *op, dam_lever_kind kind)
     op->student_params = -1.0;
     op->replicas = op->max_batch = op->preprocess_workers = -1;
     op->batch_timeout_s = -1.0;
+    op->train_cost = -1.0;
+    op->gpus = -1;
+    op->gpu_hour_usd = -1.0;
+    op->shard_bytes = -1.0;
+    op->fit = -1; /* the scenario's quality.fit */
 }
 
 int64_t dam_scenario_gpus(const dam_scenario *s)
@@ -147,4 +143,15 @@ void dam_uncertain_set(dam_scenario *s, int i, double v)
     if (v > u->hi)
         v = u->hi;
     memcpy((char *)s + u->offset, &v, sizeof v);
+}
+
+double dam_scenario_run_epochs(const dam_scenario *s)
+{
+    double r = s->workload.retrain_fraction;
+    return s->data.epochs * (1.0 + (r > 0.0 ? r : 0.0));
+}
+
+double dam_scenario_copy_bytes(const dam_scenario *s)
+{
+    return s->data.decode_on_gpu ? s->data.raw_bytes : s->data.input_bytes;
 }

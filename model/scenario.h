@@ -104,6 +104,9 @@ typedef struct dam_workload {
                                * 3 + parameters (Rajbhandari et al. 2020) */
     int eta_carried;          /* 1: a lever moved to a GPU/precision with no
                                * calibrated eta, and the old one was kept */
+    double retrain_fraction;  /* extra training a lever's train_method adds
+                               * (dense training before pruning, QAT), as a
+                               * fraction of the run; 0 = none */
 } dam_workload;
 
 #define DAM_MAX_DECODE_SAMPLES 1024
@@ -175,6 +178,8 @@ typedef struct dam_quality {
     int higher_is_better;     /* 1 for accuracy, 0 for loss */
     int from_scaling_law;     /* 1: value is the Chinchilla-fit loss of (N, D) */
     double tokens;            /* training tokens D (language models; 0 = samples*seq_len*epochs) */
+    int fit;                  /* scaling-law fit of the loss and of the
+                                 chinchilla lever: a dam_scaling_fit_id */
     int delta_unknown;        /* levers applied whose quality change is unknown
                                  (no accuracy_delta and no sourced default):
                                  value is then only the known part */
@@ -185,6 +190,9 @@ typedef struct dam_cost {
     double gpu_hour_usd;      /* price per GPU-hour */
     double pue;               /* power usage effectiveness, >= 1 */
     double kwh_usd;           /* electricity price per kWh */
+    char base_gpu[DAM_ID_MAX];/* the GPU the scenario itself runs on, and */
+    double base_gpu_hour_usd; /* its price as the scenario gives it (a gpu
+                                 lever back to that GPU costs this) */
 } dam_cost;
 
 /* Levers (lever.h applies them). One named lever may hold several ops. */
@@ -204,20 +212,32 @@ typedef enum {
     DAM_LEVER_KIND_COUNT
 } dam_lever_kind;
 
+/* Name of a lever kind (its lever.h table entry's name). */
 const char *dam_lever_kind_name(dam_lever_kind k);
 
-/* One op of a lever. Fields a kind does not use stay at their "unset" value:
- * -1 for ints, < 0 for doubles, "" for strings. */
+/* One op of a lever: the fields of every lever type's keys (lever.h's
+ * table says which type uses which). Fields a type does not use stay at
+ * their "unset" value: -1 for ints, < 0 for doubles, "" for strings
+ * (accuracy_delta: has_accuracy_delta). */
 typedef struct dam_lever_op {
     dam_lever_kind kind;
+    unsigned set;             /* bit i: key i of the type's table entry given */
     char gpu[DAM_ID_MAX];     /* gpu: new catalog id, "" = keep */
     int gpus_per_node;        /* gpu: -1 = keep */
     int nodes;                /* gpu: -1 = keep */
+    int gpus;                 /* gpu: total GPUs (nodes follow), -1 = keep */
+    double gpu_hour_usd;      /* gpu: price, USD per GPU-hour, < 0 = the
+                                 scenario's price for that GPU, else the
+                                 catalog's price_hour */
     int precision;            /* quantize / precision: a dam_precision, -1 = unset */
-    double accuracy_delta;    /* quantize / prune / distill: quality change (metric units) */
+    double accuracy_delta;    /* quantize / precision / prune / distill:
+                                 quality change (metric units) */
     int has_accuracy_delta;   /* 1 when accuracy_delta was given */
+    char train_method[32];    /* quantize / prune in training: the method
+                                 that makes the format trainable, "" = none */
+    double train_cost;        /* its extra training, fraction of the run, < 0 unset */
     double sparsity;          /* prune: fraction removed */
-    dam_sparsity_kind sparsity_kind;
+    int sparsity_kind;        /* prune: a dam_sparsity_kind */
     int loader_workers;       /* prefetch: -1 = keep */
     int prefetch_factor;
     int pin_memory;
@@ -225,9 +245,12 @@ typedef struct dam_lever_op {
     int overlap_sync;
     double bucket_bytes;      /* < 0 = keep */
     double tokens_per_param;  /* chinchilla: 0 = compute-optimal point of the fit */
+    int fit;                  /* chinchilla: a dam_scaling_fit_id, -1 = the
+                                 scenario's quality.fit */
     double fuse_fraction;     /* fuse: share of elementwise traffic and launches removed */
     int cuda_graphs;          /* cuda_graphs: 1 on, 0 off */
     int sharded;              /* data_format: -1 keep */
+    double shard_bytes;       /* data_format: bytes per shard, < 0 = keep */
     int decode_on_gpu;        /* data_format: -1 keep */
     double gpu_decode_s;      /* data_format: < 0 keep */
     int batch_size;           /* batch_size: -1 keep */
@@ -236,12 +259,6 @@ typedef struct dam_lever_op {
     int max_batch;
     double batch_timeout_s;
     int preprocess_workers;
-    /* Added for the lever module (zero = keep, so memset ops stay valid). */
-    int gpus;                 /* gpu: total GPUs (nodes follow), <= 0 = keep */
-    double shard_bytes;       /* data_format: bytes per shard, <= 0 = keep */
-    int fit;                  /* chinchilla: a dam_scaling_fit_id, 0 = Hoffmann 2022 */
-    double gpu_hour_usd;      /* gpu: price of the new GPU, USD per GPU-hour,
-                                 <= 0 = its catalog price_hour */
 } dam_lever_op;
 
 #define DAM_LEVER_MAX_OPS 8
@@ -318,5 +335,10 @@ double dam_scenario_global_batch(const dam_scenario *s);
 double dam_scenario_steps_per_epoch(const dam_scenario *s);
 /* Peak FLOP/s of the scenario's GPU at its precision. */
 double dam_scenario_peak(const dam_scenario *s);
+/* Passes over the data the run costs: data.epochs * (1 + retrain_fraction). */
+double dam_scenario_run_epochs(const dam_scenario *s);
+/* Bytes per sample copied host to device: the encoded (raw) bytes when
+ * decode runs on the GPU, else the decoded input bytes. */
+double dam_scenario_copy_bytes(const dam_scenario *s);
 
 #endif

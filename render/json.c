@@ -235,15 +235,12 @@ json_t *dam_json_result(const dam_scenario *s, const dam_result *r,
         json_object_set_new(o, "simulation", sim);
     }
     if (s->mode == DAM_MODE_SERVING) {
-        static const char *const names[6] = {"queue", "batching",
-                                             "preprocess", "transfer",
-                                             "compute", "postprocess"};
         json_t *sv = json_object();
         json_object_set_new(sv, "latency_s",
                             stat_json(&r->serving.latency));
         json_t *ph = json_object();
-        for (int i = 0; i < 6; i++)
-            json_object_set_new(ph, names[i],
+        for (int i = 0; i < DAM_SPHASE_COUNT; i++)
+            json_object_set_new(ph, dam_serving_phase_name(i),
                                 stat_json(&r->serving.phase[i]));
         json_object_set_new(sv, "phases_s", ph);
         NUM(sv, "throughput_per_s", r->serving.throughput);

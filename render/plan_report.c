@@ -184,14 +184,15 @@ void dam_plan_report_budget_text(dam_buf *b, const dam_scenario *s,
                    p->budget, budget_units[p->kind], p->flops, t2);
     count(t1, sizeof t1, p->n_opt);
     count(t2, sizeof t2, p->d_opt);
+    dam_buf_printf(b, "Fit       %s: %s\n", p->fit->name, p->fit->source);
     dam_buf_printf(b, "Optimum   N = %s parameters, D = %s tokens (%.1f tokens "
-                      "per parameter), predicted loss %.4f\n",
-                   t1, t2, p->tokens_per_param, p->loss);
+                      "per parameter), predicted loss %.4f (loss: %s)\n",
+                   t1, t2, p->tokens_per_param, p->loss, p->fit->loss_fit);
     count(t1, sizeof t1, p->n_now);
     count(t2, sizeof t2, p->d_now);
-    dam_buf_printf(b, "Now       N = %s parameters, D = %s tokens, loss %.4f "
-                      "(%s fit)\n\n",
-                   t1, t2, p->loss_now, p->fit->id);
+    dam_buf_printf(b, "Now       N = %s parameters, D = %s tokens, loss %.4f\n"
+                      "\n",
+                   t1, t2, p->loss_now);
     dam_buf_printf(b, "%-18s %7s %12s %7s %10s %12s %10s  %s\n", "GPU", "GPUs",
                    "tokens/s", "MFU", "run", "GPU-hours", "cost", "note");
     for (int i = 0; i < p->noptions; i++) {
@@ -227,7 +228,9 @@ json_t *dam_plan_report_budget_json(const dam_scenario *s,
                         json_string(budget_units[p->kind]));
     json_object_set_new(o, "budget_flops", dam_json_num(p->flops));
     json_object_set_new(o, "deadline_s", dam_json_num(p->deadline));
-    json_object_set_new(o, "fit", json_string(p->fit->id));
+    json_object_set_new(o, "fit", json_string(p->fit->name));
+    json_object_set_new(o, "fit_source", json_string(p->fit->source));
+    json_object_set_new(o, "loss_from", json_string(p->fit->loss_fit));
     json_object_set_new(o, "n_opt", dam_json_num(p->n_opt));
     json_object_set_new(o, "d_opt", dam_json_num(p->d_opt));
     json_object_set_new(o, "tokens_per_param",

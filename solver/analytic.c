@@ -326,7 +326,7 @@ void dam_analytic_solve(const dam_scenario *s, dam_result *r)
     double t_load = loader(s, r);
 
     dam_stage *tr = stage(r, "transfer");
-    tr->bytes = b * s->data.input_bytes;
+    tr->bytes = b * dam_scenario_copy_bytes(s);
     tr->bw = dam_analytic_h2d_bw(s);
     tr->t_data = tr->bytes / tr->bw;
     tr->time = tr->t_data;
@@ -468,7 +468,7 @@ void dam_analytic_solve(const dam_scenario *s, dam_result *r)
     r->io_overhead = data_wait / r->step;
     r->steps_per_epoch = dam_scenario_steps_per_epoch(s);
     r->epoch_time = r->steps_per_epoch * r->step;
-    r->run_time = r->epoch_time * s->data.epochs;
+    r->run_time = r->epoch_time * dam_scenario_run_epochs(s);
     memory(s, r);
     cost(s, r, r->run_time);
 }

@@ -4,12 +4,16 @@
  * diagnose.h). The thresholds are the reference texts' screening signals:
  * I/O overhead investigate above 10 %, strong below 1 %; MFU investigate
  * below 30 % (large models), strong above 50 %; accelerator utilisation
- * below 80 % suggests starvation. The works/wasted table follows "What
- * Works vs. What Is Wasted": a memory-bound step gains nothing from more
- * FLOP/s, a compute-bound one nothing from more bandwidth, a latency-bound
- * one nothing from either, and a data-bound one nothing from the GPU at all.
+ * below 80 % suggests starvation. Which levers work comes from the lever
+ * table (model/lever.h: the bounds each type relieves, refined by the
+ * scenario's state), after "What Works vs. What Is Wasted": a memory-bound
+ * step gains nothing from more FLOP/s, a compute-bound one nothing from more
+ * bandwidth, a latency-bound one nothing from either, and a data-bound one
+ * nothing from the GPU at all.
  */
 #include "solver/diagnose.h"
+
+#include "model/lever.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -37,35 +41,19 @@ void dam_diagnose_add(char (*arr)[DAM_DIAG_TEXT], int *n, const char *fmt,
     (*n)++;
 }
 
-/*
- * Lever kinds against bounds: 1 works (moves the binding term), 0 wasted,
- * -1 depends on the lever's settings. Rows: bound; columns: lever kind in
- * dam_lever_kind order (gpu, quantize, prune, prefetch, chinchilla,
- * precision, fuse, cuda_graphs, data_format, batch_size, distill, serving).
- */
-static const signed char table[DAM_BOUND_COUNT][DAM_LEVER_KIND_COUNT] = {
-    /* data      */ {0, 0, 0, 1, -1, 0, 0, 0, 1, -1, 0, -1},
-    /* transfer  */ {0, 1, 0, 1, -1, 0, 0, 0, 1, -1, 0, -1},
-    /* compute   */ {1, 1, 1, 0, 1, 1, 0, 0, 0, -1, 1, -1},
-    /* memory    */ {-1, 1, 1, 0, 1, 1, 1, 0, 0, 1, 1, -1},
-    /* comm      */ {-1, 1, 1, 1, -1, 0, 0, 0, 0, 1, 1, -1},
-    /* latency   */ {0, 0, 0, 0, -1, 0, 1, 1, 0, 1, 1, 1},
-    /* queueing  */ {1, 1, 1, 0, 0, 1, 1, 1, 0, 1, 1, 1},
-    /* preprocess*/ {0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1},
-    /* weights   */ {-1, 1, 1, 0, 0, 1, 0, 0, 0, 1, 1, 1},
-};
-
-int dam_diagnose_lever_works(const dam_result *r, dam_lever_kind k)
+int dam_diagnose_lever_works(const dam_scenario *s, const dam_result *r,
+                             dam_lever_kind k)
 {
-    if ((unsigned)r->bound >= DAM_BOUND_COUNT ||
-        (unsigned)k >= DAM_LEVER_KIND_COUNT)
+    const dam_lever_type *t = dam_lever_type_get(k);
+    if (!t || (unsigned)r->bound >= DAM_BOUND_COUNT)
         return -1;
-    return table[r->bound][k];
+    return dam_lever_can_move(t, s, r->bound);
 }
 
-const char *dam_diagnose_anti_pattern(const dam_result *r, dam_lever_kind k)
+const char *dam_diagnose_anti_pattern(const dam_scenario *s,
+                                      const dam_result *r, dam_lever_kind k)
 {
-    if (dam_diagnose_lever_works(r, k) != 0)
+    if (dam_diagnose_lever_works(s, r, k) != 0)
         return NULL;
     int machine = k == DAM_LEVER_GPU;
     int algorithm = k == DAM_LEVER_PRUNE || k == DAM_LEVER_DISTILL ||
@@ -101,64 +89,40 @@ const char *dam_diagnose_anti_pattern(const dam_result *r, dam_lever_kind k)
     }
 }
 
-/* Why a lever kind works or not, in one line with the numbers. */
-static void reason(const dam_result *r, dam_lever_kind k, int works, char *buf,
-                   size_t n)
+/* The share of the step the term behind bound b takes, and its name. */
+static double bound_share(const dam_result *r, dam_bound b, const char **what)
 {
     double step = r->step > 0.0 ? r->step : 1.0;
-    double share_data = r->terms[DAM_TERM_DATA] / step * 100.0;
-    double share_comp = r->terms[DAM_TERM_COMPUTE] / step * 100.0;
-    double share_lat = r->terms[DAM_TERM_OVERHEAD] / step * 100.0;
-    double share_comm = r->terms[DAM_TERM_COMM] / step * 100.0;
-    switch (k) {
-    case DAM_LEVER_GPU:
-        snprintf(buf, n,
-                 works ? "compute is %.0f %% of the step" :
-                         "compute is only %.0f %% of the step; the GPU already "
-                         "waits",
-                 share_comp);
+    int t;
+    switch (b) {
+    case DAM_BOUND_DATA: t = DAM_TERM_DATA, *what = "data wait"; break;
+    case DAM_BOUND_TRANSFER:
+        t = DAM_TERM_TRANSFER, *what = "exposed transfer";
         break;
-    case DAM_LEVER_PREFETCH:
-        snprintf(buf, n,
-                 works ? "data wait is %.0f %% of the step; more workers, "
-                         "prefetch and overlap hide it" :
-                         "data wait is %.0f %% of the step: nothing to hide",
-                 share_data);
-        break;
-    case DAM_LEVER_DATA_FORMAT:
-        snprintf(buf, n,
-                 works ? "the loader binds (%.0f %% wait): shards and GPU "
-                         "decode cut storage and CPU work" :
-                         "the loader is not binding (%.0f %% wait)",
-                 share_data);
-        break;
-    case DAM_LEVER_FUSE:
-    case DAM_LEVER_CUDA_GRAPHS:
-        snprintf(buf, n,
-                 works ? "launch and framework overhead is %.0f %% of the "
-                         "step" :
-                         "overhead is only %.0f %% of the step",
-                 share_lat);
-        break;
-    case DAM_LEVER_QUANTIZE:
-    case DAM_LEVER_PRECISION:
-    case DAM_LEVER_PRUNE:
-    case DAM_LEVER_DISTILL:
-        snprintf(buf, n,
-                 works ? "GPU work is %.0f %% of the step; fewer or narrower "
-                         "operations shorten it" :
-                         "GPU work is %.0f %% of the step and does not bind",
-                 share_comp + share_comm);
-        break;
-    case DAM_LEVER_BATCH_SIZE:
-        snprintf(buf, n, "larger batches amortise overhead (%.0f %%) and sync "
-                         "(%.0f %%)",
-                 share_lat, share_comm);
-        break;
-    default:
-        snprintf(buf, n, "%s", works ? "moves the binding term" :
-                                       "does not move the binding term");
+    case DAM_BOUND_COMM: t = DAM_TERM_COMM, *what = "exposed communication"; break;
+    case DAM_BOUND_LATENCY: t = DAM_TERM_OVERHEAD, *what = "overhead"; break;
+    default: t = DAM_TERM_COMPUTE, *what = "GPU work"; break;
     }
+    return r->terms[t] / step * 100.0;
+}
+
+/* Why a lever type works or not, in one line with the numbers: what it
+ * moves (the lever table's phrase) against what binds. */
+static void reason(const dam_scenario *s, const dam_result *r,
+                   dam_lever_kind k, int works, char *buf, size_t n)
+{
+    const dam_lever_type *t = dam_lever_type_get(k);
+    const char *what;
+    double share = bound_share(r, r->bound, &what);
+    if (works)
+        snprintf(buf, n, "%s binds (%s %.0f %% of the step): %s",
+                 dam_bound_name(r->bound), what, share, t->moves);
+    else if (t->relieves & DAM_BOUND_BIT(r->bound))
+        snprintf(buf, n, "%s binds, but this scenario already has what %s "
+                 "offers there", dam_bound_name(r->bound), t->name);
+    else
+        snprintf(buf, n, "moves nothing that binds: %s binds (%s %.0f %% of "
+                 "the step)", dam_bound_name(r->bound), what, share);
 }
 
 void dam_diagnose_score(dam_diagnosis *d, const char *axis,
@@ -357,19 +321,18 @@ void dam_diagnose(const dam_scenario *s, const dam_result *r,
 
     /* Levers that work and that are wasted. */
     for (int k = 0; k < DAM_LEVER_KIND_COUNT; k++) {
-        int w = dam_diagnose_lever_works(r, (dam_lever_kind)k);
+        const dam_lever_type *t = dam_lever_type_get((dam_lever_kind)k);
+        if (t->quality_lever || !(t->modes & DAM_MODE_BIT(s->mode)))
+            continue;
+        int w = dam_diagnose_lever_works(s, r, (dam_lever_kind)k);
         if (w < 0)
-            continue;
-        if (s->mode != DAM_MODE_SERVING && k == DAM_LEVER_SERVING)
-            continue;
-        if (k == DAM_LEVER_CHINCHILLA)
             continue;
         dam_advice *adv = w ? &d->works[d->nworks++] : &d->wasted[d->nwasted++];
         adv->kind = (dam_lever_kind)k;
-        reason(r, (dam_lever_kind)k, w, adv->why, sizeof adv->why);
+        reason(s, r, (dam_lever_kind)k, w, adv->why, sizeof adv->why);
     }
-    const char *ap = dam_diagnose_anti_pattern(r, DAM_LEVER_GPU);
+    const char *ap = dam_diagnose_anti_pattern(s, r, DAM_LEVER_GPU);
     if (!ap)
-        ap = dam_diagnose_anti_pattern(r, DAM_LEVER_PRUNE);
+        ap = dam_diagnose_anti_pattern(s, r, DAM_LEVER_PRUNE);
     snprintf(d->anti_pattern, sizeof d->anti_pattern, "%s", ap ? ap : "");
 }

@@ -97,12 +97,15 @@ void dam_diagnose_serving(const dam_scenario *s, const dam_result *r,
 int dam_diagnose_serving_change(const dam_result *a, const dam_result *b,
                                 char *buf, size_t n);
 
-/* Would a lever of this kind move the binding term of r? 1 works, 0 wasted,
- * -1 when it depends (the lever's own effect decides). */
-int dam_diagnose_lever_works(const dam_result *r, dam_lever_kind k);
+/* Would a lever of this kind move the binding term of r (solved from s)?
+ * 1 works, 0 wasted, -1 when it depends (the lever's own effect decides).
+ * From the lever table: the bounds the type relieves, refined by s. */
+int dam_diagnose_lever_works(const dam_scenario *s, const dam_result *r,
+                             dam_lever_kind k);
 
 /* The named anti-pattern for spending on kind k when r binds elsewhere,
  * or NULL. */
-const char *dam_diagnose_anti_pattern(const dam_result *r, dam_lever_kind k);
+const char *dam_diagnose_anti_pattern(const dam_scenario *s,
+                                      const dam_result *r, dam_lever_kind k);
 
 #endif

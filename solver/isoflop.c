@@ -15,7 +15,10 @@
 
 int dam_isoflop_of(const dam_scenario *s, dam_isoflop *out, dam_error *err)
 {
-    const dam_scaling_fit *f = &dam_scaling_hoffmann2022;
+    const dam_scaling_fit *f =
+        dam_scaling_fit_get((dam_scaling_fit_id)s->quality.fit);
+    if (!f)
+        f = dam_scaling_fit_get(DAM_SCALING_DEFAULT);
     memset(out, 0, sizeof *out);
     double n = s->workload.model.params * s->workload.weight_scale;
     double d = dam_quality_tokens(s);

@@ -5,8 +5,8 @@
  * predicted loss of every model size that spends exactly that compute,
  * the size that minimises it, and where the scenario's own model sits.
  *
- * Design note: pure arithmetic on model/scaling (the Hoffmann et al. 2022
- * fit); it reads the scenario and fills a caller's struct, so the charts
+ * Design note: pure arithmetic on model/scaling (the scenario's
+ * quality.fit); it reads the scenario and fills a caller's struct, so the charts
  * (render/) only draw what is computed here. Sizes span a factor of 30 on
  * either side of each budget's optimum, log-spaced.
  */

@@ -65,7 +65,10 @@ int dam_plan_budget(const dam_scenario *s, const dam_catalog *cat,
     p->kind = k;
     p->budget = budget;
     p->deadline = deadline;
-    p->fit = fit ? fit : &dam_scaling_hoffmann2022;
+    p->fit = fit ? fit
+                 : dam_scaling_fit_get((dam_scaling_fit_id)s->quality.fit);
+    if (!p->fit)
+        p->fit = dam_scaling_fit_get(DAM_SCALING_DEFAULT);
     if (s->mode != DAM_MODE_TRAINING)
         return dam_error_set(err, s->file, 0,
                              "plan --budget needs a training scenario, got "
@@ -123,8 +126,7 @@ int dam_plan_budget(const dam_scenario *s, const dam_catalog *cat,
     lv.nops = 1;
     dam_lever_op_init(&lv.ops[0], DAM_LEVER_CHINCHILLA);
     lv.ops[0].tokens_per_param = 0.0;
-    lv.ops[0].fit = p->fit == &dam_scaling_epoch2024 ? DAM_SCALING_EPOCH2024
-                                                     : DAM_SCALING_HOFFMANN2022;
+    lv.ops[0].fit = (int)p->fit->id;
     if ((rc = dam_lever_apply(base, &lv, cat, base, err)) != DAM_OK)
         goto done;
     p->n_opt = base->workload.model.params;
@@ -148,10 +150,7 @@ int dam_plan_budget(const dam_scenario *s, const dam_catalog *cat,
         dam_plan_option *o = &p->options[p->noptions++];
         memset(o, 0, sizeof *o);
         snprintf(o->gpu, sizeof o->gpu, "%s", gpu->id);
-        o->price_hour = strcmp(gpu->id, s->machine.gpu.id) == 0 &&
-                                s->cost.gpu_hour_usd > 0.0
-                            ? s->cost.gpu_hour_usd
-                            : gpu->price_hour;
+        o->price_hour = cur->cost.gpu_hour_usd; /* the gpu lever's price */
         int gpn = cur->machine.gpus_per_node;
         int n = gpn;
         double limit = 1e6;

@@ -37,7 +37,7 @@ typedef struct dam_plan_option {
     char note[160];           /* why not feasible, or a caveat */
 } dam_plan_option;
 
-#define DAM_PLAN_MAX 32
+#define DAM_PLAN_MAX DAM_CATALOG_MAX_GPUS /* one option per catalog GPU */
 
 typedef struct dam_plan {
     dam_budget_kind kind;

@@ -11,6 +11,7 @@
 #ifndef DAM_RESULT_H
 #define DAM_RESULT_H
 
+#include "model/bound.h"
 #include "model/scenario.h"
 
 /* The terms a step decomposes into (breakdown charts use this order). */
@@ -24,23 +25,6 @@ typedef enum {
 } dam_term;
 
 const char *dam_term_name(dam_term t);
-
-/* What binds the step. */
-typedef enum {
-    DAM_BOUND_DATA = 0,    /* the input pipeline (storage, decode) */
-    DAM_BOUND_TRANSFER,    /* host-to-device copies */
-    DAM_BOUND_COMPUTE,     /* GPU arithmetic (compute-bound phases) */
-    DAM_BOUND_MEMORY,      /* GPU memory bandwidth (memory-bound phases) */
-    DAM_BOUND_COMM,        /* gradient synchronisation */
-    DAM_BOUND_LATENCY,     /* launches, framework overhead, serial depth */
-    DAM_BOUND_QUEUEING,    /* serving: utilisation near one */
-    DAM_BOUND_PREPROCESS,  /* serving: the CPU preprocessing pool */
-    DAM_BOUND_WEIGHTS,     /* serving: weight reads per small batch (HBM) */
-    DAM_BOUND_COUNT
-} dam_bound;
-
-const char *dam_bound_name(dam_bound b);  /* "data", "compute", ... */
-const char *dam_bound_axis(dam_bound b);  /* "Data", "Machine", "Data/Machine", ... */
 
 /* Roofline of one compute phase (forward + backward together). */
 typedef struct dam_phase_result {
@@ -116,7 +100,7 @@ const char *dam_serving_phase_name(int phase);
 
 typedef struct dam_serving_result {
     dam_stat latency;           /* end to end, s */
-    dam_stat phase[6];          /* queue, batching, preprocess, transfer, compute, postprocess */
+    dam_stat phase[DAM_SPHASE_COUNT]; /* queue, batching, preprocess, transfer, compute, postprocess */
     double throughput;          /* requests/s */
     double utilization;         /* GPU busy fraction */
     double slo_attainment;      /* fraction of requests within slo */

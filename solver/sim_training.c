@@ -774,7 +774,7 @@ static int constants(struct sim *sm, dam_error *err)
                        ? ceil(sm->read_bytes / d->shard_bytes)
                        : sm->b;
     sm->read_lat = reads * s->machine.storage_latency;
-    sm->copy_bytes = sm->b * d->input_bytes;
+    sm->copy_bytes = sm->b * dam_scenario_copy_bytes(s);
     sm->ovh = dam_analytic_overhead(s);
     sm->gdec = d->decode_on_gpu ? sm->b * d->gpu_decode_s : 0.0;
     sm->fwd = 0.0;
@@ -1025,7 +1025,7 @@ int dam_sim_training(const dam_scenario *s, const dam_sim_options *opt,
                      : 0.0;
         r->io_overhead = step > 0.0 ? r->terms[DAM_TERM_DATA] / step : 0.0;
         r->epoch_time = r->steps_per_epoch * step;
-        r->run_time = r->epoch_time * s->data.epochs;
+        r->run_time = r->epoch_time * dam_scenario_run_epochs(s);
         double gh = r->gpus * r->run_time / 3600.0;
         r->gpu_hours = gh;
         r->cost_usd = gh * s->cost.gpu_hour_usd;

@@ -179,7 +179,7 @@ static void judge_row(const dam_whatif_row *base, dam_whatif_row *row,
                      "(%s)",
                      p99, slo, dam_bound_name(r->bound), attr);
             if (row->verdict == DAM_VERDICT_WASTED) {
-                const char *ap = dam_diagnose_anti_pattern(r0, row->kind);
+                const char *ap = dam_diagnose_anti_pattern(&base->scenario, r0, row->kind);
                 snprintf(row->anti_pattern, sizeof row->anti_pattern, "%s",
                          ap ? ap : "optimising a phase that does not bind");
             }
@@ -217,7 +217,7 @@ static void judge_row(const dam_whatif_row *base, dam_whatif_row *row,
         row->verdict = DAM_VERDICT_WASTED;
         snprintf(row->why, sizeof row->why, "%.2fx: %s; %s binds",
                  row->speedup, attr, dam_bound_name(r0->bound));
-        const char *ap = dam_diagnose_anti_pattern(r0, row->kind);
+        const char *ap = dam_diagnose_anti_pattern(&base->scenario, r0, row->kind);
         snprintf(row->anti_pattern, sizeof row->anti_pattern, "%s",
                  ap ? ap : "optimising a term that does not bind");
     }

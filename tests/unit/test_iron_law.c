@@ -46,9 +46,9 @@ int main(void)
     dam_check_str(dam_bound_name(r.bound), "data", "data-bound label");
     dam_diagnose(&s, &r, &dg);
     dam_check_str(dg.axis, "Data", "binding axis Data");
-    dam_check(dam_diagnose_lever_works(&r, DAM_LEVER_GPU) == 0,
+    dam_check(dam_diagnose_lever_works(&s, &r, DAM_LEVER_GPU) == 0,
               "a faster GPU is wasted on the data-bound step");
-    dam_check(dam_diagnose_lever_works(&r, DAM_LEVER_PREFETCH) == 1,
+    dam_check(dam_diagnose_lever_works(&s, &r, DAM_LEVER_PREFETCH) == 1,
               "prefetching works on the data-bound step");
     dam_check(strstr(dg.anti_pattern, "hardware crutch") != NULL,
               "the anti-pattern is named: %s", dg.anti_pattern);
@@ -61,7 +61,7 @@ int main(void)
     dam_check_rel(r.t_latency, 0.05, 1e-12, "overhead term 0.05 s");
     dam_check_rel(r.step, 0.86, 1e-9, "step 0.86 s");
     dam_check_str(dam_bound_name(r.bound), "compute", "compute-bound label");
-    dam_check(dam_diagnose_lever_works(&r, DAM_LEVER_GPU) == 1,
+    dam_check(dam_diagnose_lever_works(&s, &r, DAM_LEVER_GPU) == 1,
               "a faster GPU works on the compute-bound step");
 
     /* All-reduce against nccl-tests' convention (public-cases.csv

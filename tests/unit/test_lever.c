@@ -168,25 +168,44 @@ static void test_quantize(const dam_catalog *cat)
                   "quantize int8 -> bf16 (wider): DAM_EINPUT");
     dam_check(has(err.msg, "wider"), "widening message: %s", err.msg);
 
-    /* A loss metric has no int8 default: marked unknown. */
+    /* INT8 in training: an inference format, unless the lever names the
+     * method that makes it trainable and its cost; then the run computes
+     * at its own precision and grows by the cost. */
     fixture_resnet(in, cat);
     snprintf(in->quality.metric, sizeof in->quality.metric, "loss");
     in->quality.higher_is_better = 0;
     in->quality.value = 2.0;
     op = fixture_lever(&l, "INT8", DAM_LEVER_QUANTIZE);
     op->precision = DAM_INT8;
+    dam_check_int(apply(in, &l, cat, out, &err), DAM_EINPUT,
+                  "quantize int8 in training without a method: DAM_EINPUT");
+    dam_check(has(err.msg, "inference format") && has(err.msg, "train_cost"),
+              "int8 training message: %s", err.msg);
+    snprintf(op->train_method, sizeof op->train_method, "QAT");
+    op->train_cost = 0.1;
     dam_check_int(apply(in, &l, cat, out, &err), DAM_OK,
-                  "quantize int8 (training, loss): ok");
+                  "quantize int8 in training with QAT and its cost: ok");
+    dam_check_int(out->workload.precision, DAM_BF16,
+                  "QAT: training computes at its own precision");
+    dam_check_rel(dam_scenario_run_epochs(out), in->data.epochs * 1.1, 1e-12,
+                  "QAT: the run grows by train_cost");
     dam_check_int(out->quality.delta_unknown, 1,
                   "int8 on a loss metric: quality change unknown");
     dam_check_rel(out->quality.value, 2.0, 0.0, "loss unchanged");
+
+    /* FP8 training on an H100: weights held in the compute format follow
+     * it; fp32 master weights stay. */
+    fixture_resnet(in, cat);
+    in->machine.gpu = *dam_catalog_gpu(cat, "H100-SXM5-80GB");
+    op = fixture_lever(&l, "FP8", DAM_LEVER_QUANTIZE);
+    op->precision = DAM_FP8;
+    dam_check_int(apply(in, &l, cat, out, &err), DAM_OK,
+                  "quantize fp8 (training, H100): ok");
     dam_check_rel(out->workload.master_bytes, 1.0, 0.0,
                   "training: weights held in the compute format follow it");
-
-    /* Training with fp32 master weights under bf16: they stay. */
     in->workload.master_bytes = 4;
     dam_check_int(apply(in, &l, cat, out, &err), DAM_OK,
-                  "quantize int8 (fp32 master): ok");
+                  "quantize fp8 (fp32 master): ok");
     dam_check_rel(out->workload.master_bytes, 4.0, 0.0,
                   "training: fp32 master weights kept");
 
@@ -294,9 +313,27 @@ static void test_prune(const dam_catalog *cat)
     dam_check_int(apply(in, &l, cat, out, &err), DAM_EINPUT,
                   "unstructured 1.0: DAM_EINPUT");
 
-    /* 2:4 on an A100: sparse tensor cores double matmul peak. */
+    /* 2:4 in training: an inference format unless a method is named;
+     * with one, training runs dense (masked) for 1 + train_cost. */
     op = fixture_lever(&l, "2:4", DAM_LEVER_PRUNE);
     op->sparsity_kind = DAM_SPARSITY_2TO4;
+    dam_check_int(apply(in, &l, cat, out, &err), DAM_EINPUT,
+                  "prune 2:4 in training without a method: DAM_EINPUT");
+    snprintf(op->train_method, sizeof op->train_method, "dense, prune, "
+             "retrain");
+    op->train_cost = 1.0;
+    dam_check_int(apply(in, &l, cat, out, &err), DAM_OK,
+                  "prune 2:4 in training with a method: ok");
+    dam_check_rel(out->workload.matmul_peak_scale, 1.0, 0.0,
+                  "2:4 in training: no training speed-up");
+    dam_check_rel(dam_scenario_run_epochs(out), 2.0 * in->data.epochs, 1e-12,
+                  "2:4 in training: the run doubles (train_cost 1)");
+    op->train_method[0] = '\0';
+    op->train_cost = -1.0;
+
+    /* 2:4 on an A100 in inference: sparse tensor cores double matmul
+     * peak. */
+    in->mode = DAM_MODE_INFERENCE;
     dam_check_int(apply(in, &l, cat, out, &err), DAM_OK, "prune 2:4: ok");
     dam_check_rel(out->workload.matmul_peak_scale, 2.0, 0.0,
                   "2:4 on A100: matmul_peak_scale 2");
@@ -362,7 +399,8 @@ static void test_pipeline_levers(const dam_catalog *cat)
     op->loader_workers = 0;
     dam_check_int(apply(in, &l, cat, out, &err), DAM_EINPUT,
                   "prefetch workers 0: DAM_EINPUT");
-    dam_check(has(err.msg, "loader_workers must be >= 1 (got 0)"),
+    dam_check(has(err.msg, "loader_workers (loader processes per GPU) must "
+                  "be a whole number >= 1 (got 0)"),
               "workers 0 message: %s", err.msg);
     op = fixture_lever(&l, "flags", DAM_LEVER_PREFETCH);
     op->pin_memory = 2;
@@ -402,7 +440,7 @@ static void test_pipeline_levers(const dam_catalog *cat)
     op->decode_on_gpu = 1;
     dam_check_int(apply(in, &l, cat, out, &err), DAM_EINPUT,
                   "decode_on_gpu without gpu_decode_s: DAM_EINPUT");
-    dam_check(has(err.msg, "gpu_decode_s"), "decode message: %s", err.msg);
+    dam_check(has(err.msg, "gpu_decode_ms"), "decode message: %s", err.msg);
     op->gpu_decode_s = 0.2e-3;
     dam_check_int(apply(in, &l, cat, out, &err), DAM_OK,
                   "decode_on_gpu with gpu_decode_s: ok");
@@ -526,6 +564,7 @@ static void test_compose(const dam_catalog *cat)
     /* Order that matters without errors: 2:4 prune computes its weight
      * metadata at the precision in force (bf16 vs int8). */
     fixture_resnet(in, cat);
+    in->mode = DAM_MODE_INFERENCE;
     dam_lever pq[2];
     dam_lever_op *p = fixture_lever(&pq[0], "2:4", DAM_LEVER_PRUNE);
     p->sparsity_kind = DAM_SPARSITY_2TO4;

@@ -24,7 +24,7 @@ static void test_optimal(const dam_catalog *cat)
     fixture_lm(in, cat);
     /* Make it under-trained: 1.3e9 params on 5.2e9 tokens (4 per param). */
     in->data.samples = 5.2e9 / 2048;
-    const dam_scaling_fit *f = &dam_scaling_hoffmann2022;
+    const dam_scaling_fit *f = dam_scaling_fit_get(DAM_SCALING_DEFAULT);
     double n = 1.3e9, d = 5.2e9, c = 6.0 * n * d, nopt, dopt;
     dam_scaling_optimal(f, c, &nopt, &dopt, NULL);
 
@@ -83,7 +83,7 @@ static void test_optimal(const dam_catalog *cat)
     l.ops[0].fit = DAM_SCALING_EPOCH2024;
     dam_check_int(dam_lever_apply(in, &l, cat, out, &err), DAM_OK,
                   "chinchilla with Epoch fit: ok");
-    dam_scaling_optimal(&dam_scaling_epoch2024, c, &nopt, &dopt, NULL);
+    dam_scaling_optimal(dam_scaling_fit_get(DAM_SCALING_EPOCH2024), c, &nopt, &dopt, NULL);
     dam_check_rel(out->workload.model.params, nopt, 1e-12,
                   "Epoch fit: its own N_opt");
     dam_free(in);
@@ -111,7 +111,7 @@ static void test_ratio_and_errors(const dam_catalog *cat)
               "Gopher's budget at 20 tok/param: ~Chinchilla's 70e9 (%.3g)",
               n2);
     dam_check(dam_quality_after(out)
-                  < dam_scaling_loss(&dam_scaling_hoffmann2022, 280e9, 300e9),
+                  < dam_scaling_loss(dam_scaling_fit_get(DAM_SCALING_DEFAULT), 280e9, 300e9),
               "lower loss than Gopher at the same compute");
 
     dam_scenario *v = dam_malloc(sizeof *v);

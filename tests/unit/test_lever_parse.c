@@ -85,11 +85,14 @@ static void test_good(void)
     dam_check_rel(op->bucket_bytes, 50e6, 0.0, "bucket_mb 50 -> bytes");
     op = ok("chinchilla=optimal");
     dam_check(op->kind == DAM_LEVER_CHINCHILLA && op->tokens_per_param == 0.0
-                  && op->fit == DAM_SCALING_HOFFMANN2022,
-              "chinchilla optimal");
-    op = ok("chinchilla=20,fit=epoch");
-    dam_check(op->tokens_per_param == 20.0 && op->fit == 1,
+                  && op->fit == -1,
+              "chinchilla optimal, the scenario's fit");
+    op = ok("chinchilla=20,fit=epoch2024");
+    dam_check(op->tokens_per_param == 20.0
+                  && op->fit == DAM_SCALING_EPOCH2024,
               "chinchilla 20, Epoch fit");
+    op = ok("chinchilla=optimal,fit=approach2");
+    dam_check_int(op->fit, DAM_SCALING_APPROACH2, "chinchilla, approach 2");
     op = ok("fuse=0.5");
     dam_check_rel(op->fuse_fraction, 0.5, 0.0, "fuse 0.5");
     op = ok("cuda_graphs=1");
@@ -123,19 +126,27 @@ static void test_bad(void)
     bad("frobnicate=1", "unknown key 'frobnicate'");
     bad("quantize=int4", "unknown precision 'int4' (did you mean 'int8'?)");
     bad("quantize=", "needs a value");
-    bad("quantize=int8,delta=abc", "bad value 'abc' for 'delta'");
+    bad("quantize=int8,delta=abc", "bad value 'abc' for 'accuracy_delta'");
     bad("quantize=int8,fit=epoch", "unknown option 'fit'");
-    bad("loader_workers=16,delta=1", "takes no options");
+    bad("loader_workers=16,delta=1", "unknown option 'delta' for prefetch");
+    bad("loader_workers=16,prefetch_fact=2",
+        "unknown option 'prefetch_fact' for prefetch (did you mean "
+        "'prefetch_factor'?)");
+    bad("accuracy_delta=-1", "'accuracy_delta' is a key of quantize, prune, "
+        "precision or distill");
+    bad("prefetch=1", "prefetch has no value of its own");
     bad("loader_workers=0", "whole number >= 1");
     bad("loader_workers=2.5", "whole number >= 1");
     bad("prune=0.3", "prune expects");
     bad("prune=sideways:0.3", "prune expects");
     bad("cuda_graphs=maybe", "expected 1/0");
-    bad("fuse=2", "fraction in [0, 1]");
+    bad("fuse=2", "fraction (share of elementwise traffic and launches "
+        "fused away) must be in [0, 1] (got '2')");
     bad("chinchilla=huge", "'optimal' or tokens per parameter");
     bad("chinchilla=optimal,fit=kaplan", "unknown fit 'kaplan'");
     bad("distill=-5", "student's parameter count");
-    bad("batch_timeout_ms=-1", "milliseconds >= 0");
+    bad("batch_timeout_ms=-1", "batch_timeout_ms (wait from a forming "
+        "batch's first request) must be >= 0 (got '-1')");
 }
 
 /* Parse, then apply: the whole command-line path. */
@@ -159,8 +170,17 @@ static void test_apply(const dam_catalog *cat)
                   "supported by 'A100-SXM4-80GB' (supported: fp32, tf32, "
                   "fp16, bf16, int8)", "fp8 message from the command line");
     ok("prune=0.5:2:4");
+    dam_check_int(dam_lever_apply(in, &lv, cat, out, &err), DAM_EINPUT,
+                  "apply prune=0.5:2:4 in training: DAM_EINPUT (no method)");
+    ok("prune=2:4,train_method=asp,train_cost=1");
     dam_check_int(dam_lever_apply(in, &lv, cat, out, &err), DAM_OK,
-                  "apply prune=0.5:2:4");
+                  "apply prune=2:4 in training with a method and its cost");
+    dam_check_rel(dam_scenario_run_epochs(out), 2.0 * in->data.epochs, 1e-12,
+                  "training 2:4 with train_cost 1: twice the run");
+    in->mode = DAM_MODE_INFERENCE;
+    ok("prune=0.5:2:4");
+    dam_check_int(dam_lever_apply(in, &lv, cat, out, &err), DAM_OK,
+                  "apply prune=0.5:2:4 (inference)");
     dam_check_rel(out->workload.matmul_peak_scale, 2.0, 0.0,
                   "prune=0.5:2:4 doubles matmul peak on A100");
     dam_free(in);

@@ -31,11 +31,11 @@ int main(void)
                                   p, &e),
                   DAM_OK, "plan for 1e22 FLOPs");
     double n, d;
-    dam_scaling_optimal(&dam_scaling_hoffmann2022, c, &n, &d, NULL);
+    dam_scaling_optimal(dam_scaling_fit_get(DAM_SCALING_DEFAULT), c, &n, &d, NULL);
     dam_check_rel(p->n_opt, n, 1e-6, "N is the fit's optimum at the budget");
     dam_check_rel(p->d_opt, d, 1e-6, "D is the fit's optimum at the budget");
     dam_check_rel(6.0 * p->n_opt * p->d_opt, c, 1e-6, "6 N D = the budget");
-    dam_check(p->loss < dam_scaling_loss(&dam_scaling_hoffmann2022, 6.74e9,
+    dam_check(p->loss < dam_scaling_loss(dam_scaling_fit_get(DAM_SCALING_DEFAULT), 6.74e9,
                                          c / (6.0 * 6.74e9)),
               "the optimum's loss beats a 7B model at the same compute");
     int feasible = 0, sorted = 1;

@@ -116,7 +116,7 @@ static void test_after(const dam_catalog *cat)
     fixture_lm(s, cat);
     dam_check_rel(dam_quality_tokens(s), 26e9, 1e-12,
                   "tokens = samples * seq_len * epochs");
-    double l = dam_scaling_loss(&dam_scaling_hoffmann2022, 1.3e9, 26e9);
+    double l = dam_scaling_loss(dam_scaling_fit_get(DAM_SCALING_DEFAULT), 1.3e9, 26e9);
     dam_check_rel(dam_quality_after(s), l, 1e-12,
                   "quality of an unset scaling-law value: the fit's loss");
     s->quality.tokens = 30e9;
