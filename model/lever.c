@@ -1017,6 +1017,16 @@ static const char *member_name(const void *ctx_, size_t i)
     return NULL;
 }
 
+static const char *key_name(const void *t, size_t i)
+{
+    return ((const dam_lever_type *)t)->keys[i].name;
+}
+
+const char *dam_lever_suggest_key(const dam_lever_type *t, const char *name)
+{
+    return dam_suggest(name, key_name, t, t->nkeys);
+}
+
 const char *dam_lever_suggest(const char *name)
 {
     size_t n = DAM_LEVER_KIND_COUNT;
@@ -1533,12 +1543,7 @@ int dam_lever_parse_kv(const char *kv, dam_lever *lever, dam_error *err)
         *oeq = '\0';
         const dam_lever_key *ok = dam_lever_key_find(t, opts);
         if (!ok) {
-            const char *names[16];
-            size_t m = 0;
-            for (size_t i = 0; i < t->nkeys && m < 15; i++)
-                names[m++] = t->keys[i].name;
-            names[m] = NULL;
-            const char *near = dam_suggest_list(opts, names);
+            const char *near = dam_lever_suggest_key(t, opts);
             if (near)
                 return dam_error_set(err, "", 0, "lever '%s': unknown option "
                                      "'%s' for %s (did you mean '%s'?)", kv,

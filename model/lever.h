@@ -194,6 +194,8 @@ int dam_lever_key_owners(const char *name, const dam_lever_type **out,
                          int max);
 /* "did you mean" for an unknown lever member (types and keys), or NULL. */
 const char *dam_lever_suggest(const char *name);
+/* "did you mean" among the keys of t, or NULL. */
+const char *dam_lever_suggest_key(const dam_lever_type *t, const char *name);
 /* Is a lever of type t valid in scenario s (mode)? 1 yes; 0 with the
  * reason in why. */
 int dam_lever_valid_mode(const dam_lever_type *t, const dam_scenario *s,

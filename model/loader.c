@@ -1130,12 +1130,7 @@ static void load_lever(ld *L, const config_setting_t *e, dam_lever *lv,
                 char kkw[160];
                 path_join(kkw, sizeof kkw, kw, kn);
                 if (!key) {
-                    const char *names[16];
-                    size_t nn = 0;
-                    for (size_t q = 0; q < t->nkeys && nn < 15; q++)
-                        names[nn++] = t->keys[q].name;
-                    names[nn] = NULL;
-                    const char *near = dam_suggest_list(kn, names);
+                    const char *near = dam_lever_suggest_key(t, kn);
                     if (near)
                         dam_diag_error(L->d, L->file, line_of(kc),
                                        "unknown key '%s' (did you mean "
