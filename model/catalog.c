@@ -98,6 +98,33 @@ const char *dam_catalog_suggest_model(const dam_catalog *c, const char *id)
     return dam_suggest(id, model_key, c->models, c->nmodels);
 }
 
+static const char *const gen_names[DAM_GEN_COUNT] = {
+    "unknown", "volta", "turing", "ampere", "ada", "hopper", "blackwell",
+    "cdna3"};
+
+const char *dam_gpu_gen_name(dam_gpu_gen g)
+{
+    return (unsigned)g < DAM_GEN_COUNT ? gen_names[g] : "?";
+}
+
+int dam_gpu_gen_parse(const char *s, dam_gpu_gen *out)
+{
+    for (int i = 0; i < DAM_GEN_COUNT; i++)
+        if (strcasecmp(s, gen_names[i]) == 0) {
+            *out = (dam_gpu_gen)i;
+            return 0;
+        }
+    return -1;
+}
+
+static const char *const layer_kind_names[DAM_LAYER_KIND_COUNT] = {
+    "conv", "linear", "pool", "add", "embedding", "bmm", "elementwise"};
+
+const char *dam_layer_kind_name(dam_layer_kind k)
+{
+    return (unsigned)k < DAM_LAYER_KIND_COUNT ? layer_kind_names[k] : "?";
+}
+
 double dam_gpu_ridge(const dam_gpu *g, dam_precision p)
 {
     if ((unsigned)p >= DAM_PREC_COUNT || g->mem_bw <= 0.0)

@@ -40,6 +40,72 @@ int dam_precision_parse(const char *s, dam_precision *out);
 #define DAM_CATALOG_MAX_GPUS 128 /* GPUs a catalog may hold (the loader
                                     refuses more; plans list every one) */
 
+/* GPU generations: they pick per-generation defaults of the device model
+ * (GEMM tile, fused-attention efficiency) when an entry does not give them. */
+typedef enum {
+    DAM_GEN_UNKNOWN = 0,
+    DAM_GEN_VOLTA,     /* V100 */
+    DAM_GEN_TURING,    /* T4, Quadro RTX */
+    DAM_GEN_AMPERE,    /* A100, A10, RTX 30xx, RTX A6000 */
+    DAM_GEN_ADA,       /* L4, RTX 40xx, RTX 6000 Ada */
+    DAM_GEN_HOPPER,    /* H100, H200, GH200 */
+    DAM_GEN_BLACKWELL, /* B200 */
+    DAM_GEN_CDNA3,     /* MI300X */
+    DAM_GEN_COUNT
+} dam_gpu_gen;
+
+const char *dam_gpu_gen_name(dam_gpu_gen g);
+int dam_gpu_gen_parse(const char *s, dam_gpu_gen *out);
+
+/* A constant of the device or framework model with its standard
+ * uncertainty (one standard deviation, same unit as v; 0 = exact). */
+typedef struct dam_est {
+    double v;  /* value, SI (a fraction, seconds or bytes/s) */
+    double sd; /* standard uncertainty of v, same unit */
+} dam_est;
+
+/*
+ * The device model's constants of one GPU (MODEL.md section 8; device.h
+ * costs operators with them; data/README.md "Device model" gives every
+ * value's source and fit). A field with v == 0 is "not given": the loader
+ * fills it from the generation's default (device.c), so a loaded entry
+ * always has every constant.
+ */
+typedef struct dam_device {
+    dam_est gemm[DAM_PREC_COUNT]; /* c_g,p: achieved fraction of the dense
+                                   * peak on a large GEMM at a full wave
+                                   * (sustained clock under the power
+                                   * limit x instruction efficiency) */
+    dam_est mem;        /* m_g: achieved fraction of mem_bw, streaming kernels */
+    dam_est attn_fwd;   /* fused attention forward, fraction of the peak */
+    dam_est attn_bwd;   /* fused attention backward, fraction of the peak */
+    dam_est kernel_gap; /* GPU time per kernel boundary, queued launches, s */
+    dam_est graph_gap;  /* the same inside a CUDA graph, s */
+    dam_est h2d;        /* achieved pinned host-to-device copy, bytes/s */
+    dam_est pageable;   /* pageable copies as a fraction of pinned */
+    dam_est busbw;      /* nccl-tests all-reduce bus bandwidth within one
+                         * node over its GPU fabric (Ring), bytes/s;
+                         * 0 = no GPU fabric (PCIe cards) */
+    double tile_m;      /* GEMM output tile rows of the library (elements) */
+    double tile_n;      /* GEMM output tile columns */
+} dam_device;
+
+/*
+ * Constants of the software stack (framework and kernel libraries) that
+ * transfer across GPUs: they belong to the workload, not to a device. The
+ * host cost per kernel and per step are the workload's launch_s and
+ * framework_overhead_s (scenario.h); their uncertainties are here.
+ */
+typedef struct dam_framework {
+    dam_est conv;       /* implicit-GEMM convolution (cuDNN) throughput as a
+                         * fraction of a GEMM of the same shape */
+    dam_est mem;        /* framework memory-bound kernels (norms, activations,
+                         * optimizer) as a fraction of the device's
+                         * streaming rate m_g */
+    double launch_sd;   /* uncertainty of workload.launch_s, s */
+    double step_sd;     /* uncertainty of workload.framework_overhead_s, s */
+} dam_framework;
+
 /* One accelerator from its datasheet. */
 typedef struct dam_gpu {
     char id[DAM_ID_MAX];          /* catalog key, e.g. "A100-SXM4-80GB" */
@@ -52,6 +118,13 @@ typedef struct dam_gpu {
     double pcie_bw;               /* PCIe total, bytes/s */
     double tdp_w;                 /* board power, W */
     double price_hour;            /* reference price, USD per GPU-hour (0 = unknown) */
+    dam_gpu_gen gen;              /* architecture generation */
+    int sms;                      /* streaming multiprocessors (AMD: compute units) */
+    double boost_hz;              /* maximum boost clock, Hz (0 = unknown) */
+    double sustained_hz;          /* clock sustained under a full tensor load at
+                                   * the power limit, Hz (0 = unknown) */
+    double l2_bytes;              /* last-level on-chip cache, bytes (0 = unknown) */
+    dam_device dev;               /* device-model constants (complete after load) */
     char source[DAM_SOURCE_MAX];  /* where the numbers come from */
     int line;                     /* line in its catalog file, 0 if inline */
 } dam_gpu;
@@ -76,6 +149,88 @@ typedef struct dam_phase {
     double act_bytes;      /* HBM bytes per sample (activations in+out) at 2 bytes/element */
     double weight_frac;    /* share of the parameters this phase reads once per pass */
 } dam_phase;
+
+/*
+ * Architecture numbers: what the operator graph (graph.h) is built from.
+ * A model has either a transformer config or a layer table (CNNs, MLPs,
+ * recommenders); a model with neither (arch kind none) is costed from its
+ * phases and an efficiency, the legacy path.
+ */
+typedef enum {
+    DAM_ARCH_NONE = 0,    /* phases + efficiency only */
+    DAM_ARCH_TRANSFORMER, /* dam_transformer */
+    DAM_ARCH_LAYERS       /* a table of dam_layer rows */
+} dam_arch_kind;
+
+/* How attention runs: one fused kernel (FlashAttention-class) or materialised
+ * score matrices (two batched GEMMs, softmax, dropout). */
+typedef enum { DAM_ATTN_FLASH = 0, DAM_ATTN_EAGER } dam_attn_impl;
+
+/* A transformer from its config (HF config.json names in comments). */
+typedef struct dam_transformer {
+    int layers;       /* blocks (num_hidden_layers) */
+    int hidden;       /* model width d (hidden_size) */
+    int heads;        /* attention heads (num_attention_heads) */
+    int kv_heads;     /* key/value heads (num_key_value_heads; = heads for MHA) */
+    int head_dim;     /* per head (default hidden / heads) */
+    int ffn;          /* MLP inner size per expert (intermediate_size) */
+    int vocab;        /* vocabulary size */
+    int max_pos;      /* rows of a learned position table (0 = none) */
+    int experts;      /* MoE experts per layer (0 or 1 = dense MLP) */
+    int top_k;        /* experts per token (MoE) */
+    int gated;        /* 1: gated MLP (SwiGLU/GeGLU, three matrices) */
+    int causal;       /* 1: decoder (causal mask: half the score work) */
+    int attn;         /* a dam_attn_impl */
+    int rotary;       /* 1: rotary position embedding on q and k */
+    int bias;         /* 1: linear layers carry biases */
+    int tied;         /* 1: the LM head reuses the input embedding */
+    int lm_head;      /* 1: projection to the vocabulary at the end */
+    int dropout;      /* 1: dropout layers active in training */
+    int rmsnorm;      /* 1: RMSNorm, 0: LayerNorm */
+} dam_transformer;
+
+/* Kinds of row in a layer table. */
+typedef enum {
+    DAM_LAYER_CONV = 0,  /* convolution (implicit GEMM), optional BN/ReLU */
+    DAM_LAYER_LINEAR,    /* fully connected, optional ReLU */
+    DAM_LAYER_POOL,      /* max/avg pooling */
+    DAM_LAYER_ADD,       /* residual add, optional ReLU */
+    DAM_LAYER_EMBEDDING, /* table lookups */
+    DAM_LAYER_BMM,       /* batched matmul of activations (no weights) */
+    DAM_LAYER_ELEMENTWISE, /* any other memory-bound kernel */
+    DAM_LAYER_KIND_COUNT
+} dam_layer_kind;
+
+const char *dam_layer_kind_name(dam_layer_kind k);
+
+/* One row of a layer table: `count` identical layers. */
+typedef struct dam_layer {
+    dam_layer_kind kind;
+    int in;        /* conv: input channels; linear: in features; embedding: dim */
+    int out;       /* conv: output channels; linear: out features;
+                    * pool/add/elementwise: channels */
+    int kernel;    /* conv/pool window (square) */
+    int stride;    /* conv/pool stride */
+    int groups;    /* conv groups (1 = dense) */
+    int hw;        /* output spatial size (square); 1 for vectors */
+    int bn;        /* conv: followed by batch-norm */
+    int relu;      /* followed by ReLU */
+    int sparse;    /* embedding: sparse gradient and update (rows touched only) */
+    double rows;   /* embedding: table rows in all */
+    double lookups;/* embedding: rows gathered per sample */
+    double m, n, k;/* bmm: per-sample matrix product m x k times k x n */
+    double elems;  /* elementwise: elements read + written per sample */
+    double count;  /* identical rows */
+} dam_layer;
+
+#define DAM_MAX_LAYERS 64
+
+typedef struct dam_arch {
+    dam_arch_kind kind;
+    dam_transformer tf;            /* kind transformer */
+    int nlayers;                   /* kind layers: rows used */
+    dam_layer layer[DAM_MAX_LAYERS];
+} dam_arch;
 
 /* One network: its size, work and bytes, with sources. */
 typedef struct dam_model_spec {
@@ -102,6 +257,7 @@ typedef struct dam_model_spec {
     char metric[32];              /* its metric */
     char source[DAM_SOURCE_MAX];  /* where size and FLOPs come from */
     char eta_source[DAM_SOURCE_MAX]; /* how eta was calibrated */
+    dam_arch arch;                /* architecture (graph.h builds from it) */
     int line;                     /* line in its catalog file, 0 if inline */
 } dam_model_spec;
 

@@ -31,6 +31,8 @@
 #include "model/lever.h"
 #include "model/scaling.h"
 #include "model/suggest.h"
+#include "model/device.h"
+#include "model/graph.h"
 
 #define GB 1e9
 #define GIB 1073741824.0
@@ -228,7 +230,7 @@ static int get_uncertain(ld *L, config_setting_t *s, const char *full,
         return 0;
     dam_uncertain u;
     memset(&u, 0, sizeof u);
-    snprintf(u.key, sizeof u.key, "%s", full);
+    snprintf(u.key, sizeof u.key, "%.*s", (int)sizeof u.key - 1, full);
     u.offset = (size_t)((char *)out - (char *)sc);
     u.kind = (dam_uncertain_kind)k;
     u.line = line;
@@ -416,7 +418,97 @@ static const char *const prec_names[] = {"fp32", "tf32", "fp16", "bf16",
 
 static const char *const gpu_keys[] = {
     "id", "name", "base", "peak_tflops", "sparsity_2to4", "hbm_gib", "hbm_gbs",
-    "nvlink_gbs", "pcie_gbs", "tdp_w", "price_usd_hour", "source", NULL};
+    "nvlink_gbs", "pcie_gbs", "tdp_w", "price_usd_hour", "generation", "sms",
+    "boost_mhz", "sustained_mhz", "l2_mib", "device", "source", NULL};
+static const char *const gen_choices[] = {"unknown", "volta", "turing",
+                                          "ampere", "ada", "hopper",
+                                          "blackwell", "cdna3", NULL};
+
+/*
+ * A GPU's device-model constants (device.h): every device-scope constant
+ * of the table, each with its uncertainty "<key>_sd"; per-precision ones
+ * as a group (gemm_frac = { bf16 = 0.87; bf16_sd = 0.02; }). Values are in
+ * the constant's display unit. Missing ones are filled from the
+ * generation's defaults afterwards (dam_device_complete).
+ */
+static void device_value(ld *L, const config_setting_t *g, const char *key,
+                         const char *w, const dam_param_info *pi, double *v,
+                         double *sd)
+{
+    double x;
+    if (get_num(L, g, key, w, 0, R_NONNEG, pi->scale, &x)) {
+        if (x < pi->lo || x > pi->hi)
+            dam_diag_error(L->d, L->file, line_of(member(L, g, key, "", 0)),
+                           "'%s.%s' must be between %g and %g, got %g", w,
+                           key, pi->lo / pi->scale, pi->hi / pi->scale,
+                           x / pi->scale);
+        else
+            *v = x;
+    }
+    char k[48];
+    snprintf(k, sizeof k, "%s_sd", key);
+    get_num(L, g, k, w, 0, R_NONNEG, pi->scale, sd);
+}
+
+static void parse_device(ld *L, const config_setting_t *gs, dam_gpu *g,
+                         const char *where)
+{
+    config_setting_t *dv = group(L, gs, "device", where, 0);
+    if (!dv)
+        return;
+    char w[96];
+    path_join(w, sizeof w, where, "device");
+    const char *allowed[64];
+    char sdk[24][48];
+    int na = 0, ns = 0;
+    static const char *const prec_sd[] = {"fp32", "fp32_sd", "tf32",
+                                          "tf32_sd", "fp16", "fp16_sd",
+                                          "bf16", "bf16_sd", "fp8",
+                                          "fp8_sd", "int8", "int8_sd", NULL};
+    for (int i = 0; i < dam_param_count() && na < 60 && ns < 24; i++) {
+        const dam_param_info *pi = dam_param_get(i);
+        if (pi->scope != DAM_PARAM_DEVICE)
+            continue;
+        int dup = 0;
+        for (int j = 0; j < na; j++)
+            dup |= strcmp(allowed[j], pi->field) == 0;
+        if (dup)
+            continue;
+        allowed[na++] = pi->field;
+        if (pi->prec < 0) {
+            snprintf(sdk[ns], sizeof sdk[ns], "%s_sd", pi->field);
+            allowed[na++] = sdk[ns++];
+        }
+    }
+    allowed[na++] = "tile_m";
+    allowed[na++] = "tile_n";
+    allowed[na] = NULL;
+    check_keys(L, dv, allowed, w);
+    for (int i = 0; i < dam_param_count(); i++) {
+        const dam_param_info *pi = dam_param_get(i);
+        double *v, *sd;
+        if (pi->scope != DAM_PARAM_DEVICE ||
+            dam_param_ref_gpu(i, g, &v, &sd) != 0)
+            continue;
+        if (pi->prec < 0) {
+            device_value(L, dv, pi->field, w, pi, v, sd);
+            continue;
+        }
+        char gw[112];
+        path_join(gw, sizeof gw, w, pi->field);
+        config_setting_t *pg = group(L, dv, pi->field, w, 0);
+        if (!pg)
+            continue;
+        if (pi->prec == 0)
+            check_keys(L, pg, prec_sd, gw);
+        device_value(L, pg, prec_names[pi->prec], gw, pi, v, sd);
+    }
+    double t;
+    if (get_num(L, dv, "tile_m", w, 0, R_GE1, 1.0, &t))
+        g->dev.tile_m = t;
+    if (get_num(L, dv, "tile_n", w, 0, R_GE1, 1.0, &t))
+        g->dev.tile_n = t;
+}
 
 /*
  * Parse one GPU group into g. In a catalog (catalog = 1) the datasheet keys
@@ -456,6 +548,15 @@ static void parse_gpu(ld *L, const config_setting_t *gs, dam_gpu *g,
     get_num(L, gs, "pcie_gbs", where, catalog, R_POS, GB, &g->pcie_bw);
     get_num(L, gs, "tdp_w", where, catalog, R_POS, 1.0, &g->tdp_w);
     get_num(L, gs, "price_usd_hour", where, 0, R_POS, 1.0, &g->price_hour);
+    int gen = 0;
+    if (get_choice(L, gs, "generation", where, 0, gen_choices, &gen))
+        g->gen = (dam_gpu_gen)gen;
+    get_int(L, gs, "sms", where, 0, 1, 100000, &g->sms);
+    get_num(L, gs, "boost_mhz", where, 0, R_POS, 1e6, &g->boost_hz);
+    get_num(L, gs, "sustained_mhz", where, 0, R_POS, 1e6, &g->sustained_hz);
+    get_num(L, gs, "l2_mib", where, 0, R_POS, 1048576.0, &g->l2_bytes);
+    parse_device(L, gs, g, where);
+    dam_device_complete(g);
     get_str(L, gs, "source", where, catalog, g->source, sizeof g->source);
     g->line = line_of(gs);
 }
@@ -464,7 +565,166 @@ static const char *const model_keys[] = {
     "id", "name", "base", "family", "params", "seq_len", "flops_per_sample",
     "input_bytes", "raw_bytes", "activation_bytes", "layers",
     "kernels_per_step", "phases", "efficiency", "gpu_efficiency", "quality",
-    "source", "efficiency_source", NULL};
+    "arch", "source", "efficiency_source", NULL};
+
+/* ---- architectures (graph.h builds from them) ------------------------ */
+
+static const char *const arch_kinds[] = {"none", "transformer", "layers",
+                                         NULL};
+static const char *const tf_keys[] = {
+    "kind", "layers", "hidden", "heads", "kv_heads", "head_dim", "ffn",
+    "vocab", "max_positions", "experts", "top_k", "gated_mlp", "causal",
+    "attention", "rotary", "bias", "tied_embeddings", "lm_head", "dropout",
+    "norm", NULL};
+static const char *const attn_impls[] = {"flash", "eager", NULL};
+static const char *const norms[] = {"layernorm", "rmsnorm", NULL};
+static const char *const layers_keys[] = {"kind", "table", NULL};
+static const char *const layer_keys[] = {
+    "kind", "in", "out", "kernel", "stride", "groups", "hw", "bn", "relu",
+    "sparse", "rows", "lookups", "m", "n", "k", "elems", "count", NULL};
+static const char *const layer_kinds[] = {"conv", "linear", "pool", "add",
+                                          "embedding", "bmm", "elementwise",
+                                          NULL};
+
+static void parse_transformer(ld *L, const config_setting_t *a,
+                              dam_transformer *t, const char *w)
+{
+    check_keys(L, a, tf_keys, w);
+    memset(t, 0, sizeof *t);
+    get_int(L, a, "layers", w, 1, 1, 100000, &t->layers);
+    get_int(L, a, "hidden", w, 1, 1, 10000000, &t->hidden);
+    get_int(L, a, "heads", w, 1, 1, 100000, &t->heads);
+    if (!get_int(L, a, "kv_heads", w, 0, 1, 100000, &t->kv_heads))
+        t->kv_heads = t->heads;
+    get_int(L, a, "head_dim", w, 0, 1, 100000, &t->head_dim);
+    get_int(L, a, "ffn", w, 1, 1, 100000000, &t->ffn);
+    get_int(L, a, "vocab", w, 1, 1, 100000000, &t->vocab);
+    get_int(L, a, "max_positions", w, 0, 0, 100000000, &t->max_pos);
+    get_int(L, a, "experts", w, 0, 0, 100000, &t->experts);
+    get_int(L, a, "top_k", w, 0, 0, 100000, &t->top_k);
+    get_bool(L, a, "gated_mlp", w, 0, &t->gated);
+    t->causal = 1;
+    get_bool(L, a, "causal", w, 0, &t->causal);
+    int k = 0;
+    if (get_choice(L, a, "attention", w, 0, attn_impls, &k))
+        t->attn = k;
+    get_bool(L, a, "rotary", w, 0, &t->rotary);
+    get_bool(L, a, "bias", w, 0, &t->bias);
+    get_bool(L, a, "tied_embeddings", w, 0, &t->tied);
+    t->lm_head = 1;
+    get_bool(L, a, "lm_head", w, 0, &t->lm_head);
+    get_bool(L, a, "dropout", w, 0, &t->dropout);
+    k = 0;
+    if (get_choice(L, a, "norm", w, 0, norms, &k))
+        t->rmsnorm = k;
+    int line = line_of(a);
+    if (t->heads > 0 && t->kv_heads > 0 &&
+        (t->kv_heads > t->heads || t->heads % t->kv_heads != 0))
+        dam_diag_error(L->d, L->file, line,
+                       "'%s': kv_heads (%d) must divide heads (%d)", w,
+                       t->kv_heads, t->heads);
+    if (!t->head_dim && t->heads > 0 && t->hidden % t->heads != 0)
+        dam_diag_error(L->d, L->file, line,
+                       "'%s': heads (%d) do not divide hidden (%d); give "
+                       "head_dim",
+                       w, t->heads, t->hidden);
+    if (t->experts > 1 && (t->top_k < 1 || t->top_k > t->experts))
+        dam_diag_error(L->d, L->file, line,
+                       "'%s': top_k must be between 1 and experts (%d), got "
+                       "%d",
+                       w, t->experts, t->top_k);
+}
+
+static void parse_layer(ld *L, const config_setting_t *r, dam_layer *l,
+                        const char *w)
+{
+    check_keys(L, r, layer_keys, w);
+    memset(l, 0, sizeof *l);
+    int k = 0;
+    if (!get_choice(L, r, "kind", w, 1, layer_kinds, &k))
+        return;
+    l->kind = (dam_layer_kind)k;
+    l->stride = 1;
+    l->groups = 1;
+    l->hw = 1;
+    l->kernel = 1;
+    l->count = 1.0;
+    int conv = k == DAM_LAYER_CONV, lin = k == DAM_LAYER_LINEAR;
+    int spatial = conv || k == DAM_LAYER_POOL || k == DAM_LAYER_ADD;
+    get_int(L, r, "in", w, conv || lin || k == DAM_LAYER_EMBEDDING, 1,
+            100000000, &l->in);
+    get_int(L, r, "out", w, k != DAM_LAYER_EMBEDDING && k != DAM_LAYER_BMM &&
+                                k != DAM_LAYER_ELEMENTWISE,
+            1, 100000000, &l->out);
+    get_int(L, r, "kernel", w, 0, 1, 1024, &l->kernel);
+    get_int(L, r, "stride", w, 0, 1, 1024, &l->stride);
+    get_int(L, r, "groups", w, 0, 1, 100000000, &l->groups);
+    get_int(L, r, "hw", w, spatial, 1, 1000000, &l->hw);
+    get_bool(L, r, "bn", w, 0, &l->bn);
+    get_bool(L, r, "relu", w, 0, &l->relu);
+    get_bool(L, r, "sparse", w, 0, &l->sparse);
+    int emb = k == DAM_LAYER_EMBEDDING, bmm = k == DAM_LAYER_BMM;
+    get_num(L, r, "rows", w, emb, R_POS, 1.0, &l->rows);
+    get_num(L, r, "lookups", w, emb, R_POS, 1.0, &l->lookups);
+    get_num(L, r, "m", w, bmm, R_POS, 1.0, &l->m);
+    get_num(L, r, "n", w, bmm, R_POS, 1.0, &l->n);
+    get_num(L, r, "k", w, bmm, R_POS, 1.0, &l->k);
+    get_num(L, r, "elems", w, k == DAM_LAYER_ELEMENTWISE, R_POS, 1.0,
+            &l->elems);
+    get_num(L, r, "count", w, 0, R_POS, 1.0, &l->count);
+    if (conv && l->groups > 0 &&
+        (l->in % l->groups != 0 || l->out % l->groups != 0))
+        dam_diag_error(L->d, L->file, line_of(r),
+                       "'%s': groups (%d) must divide in (%d) and out (%d)",
+                       w, l->groups, l->in, l->out);
+}
+
+/* arch = { kind = "transformer"; ... } or { kind = "layers"; table = (...) }. */
+static void parse_arch(ld *L, const config_setting_t *ms, dam_arch *a,
+                       const char *where)
+{
+    config_setting_t *as = group(L, ms, "arch", where, 0);
+    if (!as)
+        return;
+    char w[96];
+    path_join(w, sizeof w, where, "arch");
+    int k = 0;
+    if (!get_choice(L, as, "kind", w, 1, arch_kinds, &k))
+        return;
+    memset(a, 0, sizeof *a);
+    a->kind = (dam_arch_kind)k;
+    if (k == DAM_ARCH_TRANSFORMER) {
+        parse_transformer(L, as, &a->tf, w);
+    } else if (k == DAM_ARCH_LAYERS) {
+        check_keys(L, as, layers_keys, w);
+        config_setting_t *tb = member(L, as, "table", w, 1);
+        if (!tb)
+            return;
+        char tw[112];
+        path_join(tw, sizeof tw, w, "table");
+        int n = config_setting_is_list(tb) ? config_setting_length(tb) : -1;
+        if (n < 1 || n > DAM_MAX_LAYERS) {
+            dam_diag_error(L->d, L->file, line_of(tb),
+                           "'%s' must be a list of 1 to %d layer groups", tw,
+                           DAM_MAX_LAYERS);
+            return;
+        }
+        for (int i = 0; i < n; i++) {
+            config_setting_t *r = config_setting_get_elem(tb, (unsigned)i);
+            char rw[128];
+            snprintf(rw, sizeof rw, "%s[%d]", tw, i);
+            if (!config_setting_is_group(r)) {
+                dam_diag_error(L->d, L->file, line_of(r),
+                               "'%s' must be a group, got %s", rw,
+                               type_name(r));
+                continue;
+            }
+            parse_layer(L, r, &a->layer[a->nlayers++], rw);
+        }
+    } else {
+        check_keys(L, as, layers_keys, w);
+    }
+}
 static const char *const phase_keys[] = {"name", "kind", "flops", "act_bytes",
                                          "weight_frac", NULL};
 static const char *const phase_kinds[] = {"matmul", "attention", "elementwise",
@@ -477,6 +737,8 @@ static void parse_model(ld *L, const config_setting_t *ms, dam_model_spec *m,
                         const char *where, int catalog, int have_base)
 {
     int req = catalog || !have_base;
+    int errs0 = L->d->nerr;
+    int arch_key = member(L, ms, "arch", where, 0) != NULL;
     check_keys(L, ms, model_keys, where);
     get_str(L, ms, "id", where, catalog, m->id, sizeof m->id);
     get_str(L, ms, "name", where, catalog, m->name, sizeof m->name);
@@ -485,7 +747,8 @@ static void parse_model(ld *L, const config_setting_t *ms, dam_model_spec *m,
         snprintf(m->family, sizeof m->family, "%s", families[fam]);
     else if (!have_base && !m->family[0])
         snprintf(m->family, sizeof m->family, "custom");
-    get_num(L, ms, "params", where, req, R_POS, 1.0, &m->params);
+    int have_params = get_num(L, ms, "params", where, req && !arch_key,
+                              R_POS, 1.0, &m->params);
     if (!get_num(L, ms, "seq_len", where, 0, R_GE1, 1.0, &m->seq_len) &&
         !have_base)
         m->seq_len = 1.0;
@@ -552,9 +815,10 @@ static void parse_model(ld *L, const config_setting_t *ms, dam_model_spec *m,
         m->phases[0].kind = DAM_PHASE_MATMUL;
         m->phases[0].flops = fps;
         m->phases[0].weight_frac = 1.0;
-    } else if (req) {
+    } else if (req && !arch_key) {
         dam_diag_error(L->d, L->file, line_of(ms),
-                       "'%s' needs 'phases' or 'flops_per_sample'", where);
+                       "'%s' needs 'arch', 'phases' or 'flops_per_sample'",
+                       where);
     }
     double sum = dam_model_phase_flops(m);
     if (have_fps && ph && sum > 0.0 && fabs(sum - fps) > 0.01 * fps)
@@ -607,6 +871,27 @@ static void parse_model(ld *L, const config_setting_t *ms, dam_model_spec *m,
                 get_num(L, e, prec_names[p], ew, 0, R_UNIT, 1.0,
                         &m->gpu_eta[k].eta[p]);
         }
+    }
+    /* Architecture: phases and FLOPs follow from it. An inline model that
+     * gives its own work (phases or flops_per_sample) on top of a base
+     * with an architecture keeps its numbers and drops the architecture
+     * (the efficiency path). */
+    int had_arch = m->arch.kind != DAM_ARCH_NONE;
+    parse_arch(L, ms, &m->arch, where);
+    int own_arch = arch_key;
+    if (own_arch && m->arch.kind != DAM_ARCH_NONE && (ph || have_fps))
+        dam_diag_error(L->d, L->file, line_of(ph ? ph : ms),
+                       "'%s' gives 'arch' and '%s': the work follows from "
+                       "the architecture, remove one",
+                       where, ph ? "phases" : "flops_per_sample");
+    else if (had_arch && !own_arch && (ph || have_fps))
+        m->arch.kind = DAM_ARCH_NONE;
+    if (m->arch.kind != DAM_ARCH_NONE && L->d->nerr == errs0) {
+        dam_error e;
+        if (!(m->params > 0.0) || (own_arch && !have_params))
+            m->params = dam_graph_arch_params(&m->arch);
+        if (dam_graph_derive_phases(m, 0.0, &e) != DAM_OK)
+            dam_diag_error(L->d, L->file, line_of(ms), "%s", e.msg);
     }
     config_setting_t *qs = group(L, ms, "quality", where, 0);
     if (qs) {
@@ -804,7 +1089,8 @@ static const char *const network_keys[] = {"intra_busbw_gbs",
 static const char *const workload_keys[] = {
     "model", "precision", "batch_size", "efficiency", "memory_efficiency",
     "kernels_per_step", "launch_us", "framework_overhead_ms", "cuda_graphs",
-    "activation_recompute", "optimizer", "compute_cv", "zero_stage", NULL};
+    "activation_recompute", "optimizer", "compute_cv", "zero_stage",
+    "seq_len", NULL};
 static const char *const optimizers[] = {"adam", "sgd", NULL};
 static const char *const data_keys[] = {
     "samples", "raw_bytes_per_sample", "input_bytes_per_sample", "decode_ms",
@@ -1262,10 +1548,27 @@ static void load_workload(ld *L, const config_setting_t *root,
     int have_p = get_choice(L, w, "precision", "workload", 1, prec_names, &p);
     wl->precision = (dam_precision)p;
     get_int(L, w, "batch_size", "workload", 1, 1, 100000000, &wl->batch_size);
+    double seq = 0.0;
+    if (get_num(L, w, "seq_len", "workload", 0, R_GE1, 1.0, &seq)) {
+        dam_error e;
+        if (wl->model.arch.kind != DAM_ARCH_TRANSFORMER)
+            dam_diag_error(L->d, L->file,
+                           line_of(member(L, w, "seq_len", "", 0)),
+                           "'workload.seq_len' needs a model with a "
+                           "transformer architecture (\"%s\" has none)",
+                           wl->model.id);
+        else if (dam_graph_derive_phases(&wl->model, seq, &e) != DAM_OK)
+            dam_diag_error(L->d, L->file,
+                           line_of(member(L, w, "seq_len", "", 0)), "%s",
+                           e.msg);
+    }
+    wl->seq_len = wl->model.seq_len;
+    dam_framework_default(&wl->fw);
     int have_eta = get_num(L, w, "efficiency", "workload", 0, R_UNIT, 1.0,
                            &wl->eta);
-    get_num(L, w, "memory_efficiency", "workload", 0, R_UNIT, 1.0,
-            &wl->eta_mem);
+    wl->eta_given = have_eta;
+    wl->eta_mem_given = get_num(L, w, "memory_efficiency", "workload", 0,
+                                R_UNIT, 1.0, &wl->eta_mem);
     if (!get_int(L, w, "kernels_per_step", "workload", 0, 0, 100000000,
                  &wl->kernels_per_step))
         wl->kernels_per_step = wl->model.kernels_per_step;
@@ -1304,8 +1607,10 @@ static void load_workload(ld *L, const config_setting_t *root,
     }
     if (!have_eta && wl->model.id[0] && have_p) {
         double e = dam_model_eta(&wl->model, g->id, (dam_precision)p);
-        if (e > 0.0)
+        if (e > 0.0) {
             wl->eta = e;
+            wl->eta_given = 1;
+        }
         else
             dam_diag_error(L->d, L->file, line_of(w),
                            "model \"%s\" has no calibrated efficiency at "

@@ -107,6 +107,15 @@ typedef struct dam_workload {
     double retrain_fraction;  /* extra training a lever's train_method adds
                                * (dense training before pruning, QAT), as a
                                * fraction of the run; 0 = none */
+    /* The device and operator model (device.h, graph.h). */
+    int eta_given;            /* 1: eta came from the scenario or the model's
+                               * catalog entry: it overrides the device
+                               * model's compute fractions */
+    int eta_mem_given;        /* 1: memory_efficiency was given: it overrides
+                               * the GPU's achieved-bandwidth fraction */
+    dam_framework fw;         /* software-stack constants */
+    double seq_len;           /* tokens per sample (workload.seq_len, else
+                               * the model's) */
 } dam_workload;
 
 #define DAM_MAX_DECODE_SAMPLES 1024

@@ -1,0 +1,524 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * device.c: costing operators on a GPU (see device.h for the formulas),
+ * generation defaults of the device constants, and the table of constants
+ * by key.
+ *
+ * Hot path. dam_device_cost runs once per analytic evaluation, over every
+ * operator of a model's graph, so it avoids divisions where a reciprocal
+ * can be hoisted and ceil() from libm (a call without SSE4.1): ceil_pos
+ * below is two instructions for the positive, moderate values it sees.
+ */
+#include "model/device.h"
+
+#include <math.h>
+#include <stddef.h>
+#include <string.h>
+
+#define US 1e-6
+#define GB 1e9
+
+/* ceil for 0 <= x < 2^62 (tile and wave counts). */
+static inline double ceil_pos(double x)
+{
+    double t = (double)(long long)x;
+    return t < x ? t + 1.0 : t;
+}
+
+/* ---- generation defaults -------------------------------------------- */
+
+/*
+ * Defaults for constants a GPU entry does not give (data/README.md "Device
+ * model" has the derivations). Where a generation has no measurement the
+ * value is the across-GPU mean with a wide standard deviation, so that
+ * intervals show the ignorance.
+ *  - gemm: mean of the fitted c_g,p of the measured GPUs (gpus.cfg), sd
+ *    their spread widened to 0.08.
+ *  - mem: public-devices.csv membw_*_fluidx3d rows, mean 0.78 of the
+ *    datasheet bandwidth (0.66 to 0.85), sd 0.05.
+ *  - attention: public-devices.csv fa2_A100_kernel_eff ("50-73 % of peak
+ *    on A100", FlashAttention-2 forward and backward: forward 0.65,
+ *    backward 0.5); Hopper through PyTorch SDPA runs FlashAttention-2
+ *    kernels at fa_H100_FA2_fp16_* 309-370 of 989 TFLOP/s (0.35; backward
+ *    taken as 0.8 x forward, as on A100); other generations: no row,
+ *    Ampere's value with sd 0.15.
+ *  - kernel gaps: launch_B200_direct_total (a 24 us kernel took 28.3 us
+ *    launched directly, 25.8 us replayed from a CUDA graph) bounds the
+ *    GPU-side cost per kernel at 4.3 and 1.8 us including the launch
+ *    itself; back-to-back queued kernels pay only the GPU part: 1.0 +- 0.5
+ *    us eager, 0.5 +- 0.3 us in a graph.
+ *  - host copies: h2d_V100_gen3_bam 12 of 16 GB/s, h2d_A100_gen4_nvbw 25.1
+ *    of 32, h2d_H200_gen5_nvbw 55.4 of 64: pinned copies reach 0.8 of the
+ *    link per direction (sd 0.05); pageable: 0.5 +- 0.2 of pinned (no row;
+ *    the scenario key machine.host.pageable_fraction overrides).
+ */
+typedef struct gen_defaults {
+    double tile_m, tile_n;
+    int stream_k; /* cuBLASLt's stream-K / persistent kernels (Hopper and
+                   * later) hide wave quantization */
+    double attn_fwd, attn_fwd_sd, attn_bwd, attn_bwd_sd;
+} gen_defaults;
+
+static const gen_defaults gen_table[DAM_GEN_COUNT] = {
+    /* tiles: 128 x 128 CTA tiles of cuBLAS/CUTLASS 2.x kernels; Hopper and
+     * Blackwell warp-specialized kernels use 128 x 256 (CUTLASS 3.x
+     * examples/48_hopper_warp_specialized_gemm) */
+    [DAM_GEN_UNKNOWN] = {128, 128, 0, 0.55, 0.15, 0.45, 0.15},
+    [DAM_GEN_VOLTA] = {128, 128, 0, 0.45, 0.15, 0.35, 0.15},
+    [DAM_GEN_TURING] = {128, 128, 0, 0.45, 0.15, 0.35, 0.15},
+    [DAM_GEN_AMPERE] = {128, 128, 0, 0.65, 0.08, 0.50, 0.08},
+    [DAM_GEN_ADA] = {128, 128, 0, 0.60, 0.15, 0.45, 0.15},
+    [DAM_GEN_HOPPER] = {128, 256, 1, 0.35, 0.05, 0.28, 0.05},
+    [DAM_GEN_BLACKWELL] = {128, 256, 1, 0.45, 0.15, 0.36, 0.15},
+    [DAM_GEN_CDNA3] = {128, 128, 0, 0.40, 0.15, 0.32, 0.15},
+};
+
+static void fill(dam_est *e, double v, double sd)
+{
+    if (!(e->v > 0.0)) {
+        e->v = v;
+        e->sd = sd;
+    }
+}
+
+void dam_device_complete(dam_gpu *g)
+{
+    dam_device *d = &g->dev;
+    unsigned gi = (unsigned)g->gen < DAM_GEN_COUNT ? (unsigned)g->gen : 0u;
+    const gen_defaults *t = &gen_table[gi];
+    if (!(d->tile_m > 0.0))
+        d->tile_m = t->tile_m;
+    if (!(d->tile_n > 0.0))
+        d->tile_n = t->tile_n;
+    /* GEMM: a precision without its own fit takes the mean of the
+     * tensor-core fits of this GPU, else the catalog-wide prior */
+    double sum = 0.0;
+    int n = 0;
+    for (int p = DAM_TF32; p < DAM_PREC_COUNT; p++)
+        if (d->gemm[p].v > 0.0) {
+            sum += d->gemm[p].v;
+            n++;
+        }
+    double own = n > 0 ? sum / n : 0.0;
+    for (int p = 0; p < DAM_PREC_COUNT; p++) {
+        if (p == DAM_FP32)
+            fill(&d->gemm[p], 0.85, 0.08);
+        else if (own > 0.0)
+            fill(&d->gemm[p], own, 0.08);
+        else
+            fill(&d->gemm[p], 0.75, 0.10);
+    }
+    fill(&d->mem, 0.78, 0.05);
+    fill(&d->attn_fwd, t->attn_fwd, t->attn_fwd_sd);
+    fill(&d->attn_bwd, t->attn_bwd, t->attn_bwd_sd);
+    fill(&d->kernel_gap, 1.0 * US, 0.5 * US);
+    fill(&d->graph_gap, 0.5 * US, 0.3 * US);
+    if (g->pcie_bw > 0.0)
+        fill(&d->h2d, 0.8 * g->pcie_bw / 2.0, 0.05 * g->pcie_bw / 2.0);
+    fill(&d->pageable, 0.5, 0.2);
+    if (!(g->sms > 0))
+        g->sms = 1;
+}
+
+/*
+ * Framework defaults (PyTorch eager, cuDNN/cuBLAS). conv and mem start at
+ * 1 +- 0.15 (no effect, wide prior) until fitted on end-to-end
+ * measurements (data/README.md "Framework constants").
+ */
+void dam_framework_default(dam_framework *fw)
+{
+    fw->conv = (dam_est){1.0, 0.15};
+    fw->mem = (dam_est){1.0, 0.15};
+    fw->launch_sd = 2.0 * US;
+    fw->step_sd = 0.0;
+}
+
+/* ---- costing -------------------------------------------------------- */
+
+/* Everything a GEMM needs that is fixed for one costing run. */
+typedef struct gemm_ctx {
+    double rate;     /* achieved FLOP/s of a full wave (peak x c) */
+    double sms;      /* SMs */
+    double inv_sms;
+    double tm, tn;   /* tile */
+    double inv_bw;   /* s per byte at the achieved memory rate */
+    double elem;     /* bytes per GEMM operand element */
+    double legacy;   /* 1: no wave model (eta override) */
+    int stream_k;    /* 1: the library balances partial waves (Hopper+) */
+} gemm_ctx;
+
+/* Compute time of a GEMM on whole waves of tm x tn tiles, s. */
+static inline double waves_t(const gemm_ctx *c, double m, double n, double k,
+                             double groups, double tm, double tn)
+{
+    double tiles = ceil_pos(m / tm) * ceil_pos(n / tn) * groups;
+    double tile_flops = 2.0 * tm * tn;
+    if (c->stream_k) {
+        /* stream-K / persistent kernels spread the work evenly over the
+         * SMs; a GEMM too small to split (K chunks of 256) cannot use
+         * them all */
+        double chunks = tiles * floor(k / 256.0 > 1.0 ? k / 256.0 : 1.0);
+        double w = tiles * c->inv_sms;
+        if (chunks < c->sms)
+            w = tiles / chunks;
+        return w * c->sms * tile_flops * k / c->rate;
+    }
+    if (tiles >= c->sms) {
+        double waves = ceil_pos(tiles * c->inv_sms - 1e-9);
+        return waves * c->sms * tile_flops * k / c->rate;
+    }
+    /* split-K over the idle SMs, chunks of at least 256 */
+    double split = floor(c->sms / (tiles > 1.0 ? tiles : 1.0));
+    double maxs = floor(k / 256.0);
+    if (split > maxs)
+        split = maxs;
+    if (split < 1.0)
+        split = 1.0;
+    return c->sms * tile_flops * ceil_pos(k / split) / c->rate;
+}
+
+/* Time of one GEMM and whether compute bound. */
+static inline double gemm_t(const gemm_ctx *c, double m, double n, double k,
+                            double groups, int *cb)
+{
+    double flops = 2.0 * m * n * k * groups;
+    double tc;
+    if (c->legacy) {
+        tc = flops / c->rate;
+    } else {
+        /* small M or N: the library picks a narrower tile (down to 16) */
+        double tm = c->tm, tn = c->tn;
+        while (tm > 16.0 && m <= 0.5 * tm)
+            tm *= 0.5;
+        while (tn > 16.0 && n <= 0.5 * tn)
+            tn *= 0.5;
+        tc = waves_t(c, m, n, k, groups, tm, tn);
+        /* a few waves: the library also has a tile of half the width,
+         * about 5 % slower per tile (less reuse), and takes the faster */
+        if (!c->stream_k && tn >= 64.0 && tc < 8.0 * c->sms * 2.0 * tm * tn *
+                                                     k / c->rate) {
+            double t2 = waves_t(c, m, n, k, groups, tm, 0.5 * tn) / 0.95;
+            if (t2 < tc)
+                tc = t2;
+        }
+        if (tc < flops / c->rate)
+            tc = flops / c->rate;
+    }
+    double bytes = c->elem * (m * k + k * n + m * n) * groups;
+    double tm_ = bytes * c->inv_bw;
+    if (cb)
+        *cb = tc >= tm_;
+    return tc > tm_ ? tc : tm_;
+}
+
+static double gemm_peak(const dam_gpu *g, dam_precision p)
+{
+    double pk = (unsigned)p < DAM_PREC_COUNT ? g->peak[p] : 0.0;
+    return pk > 0.0 ? pk : g->peak[DAM_FP32];
+}
+
+static void gemm_setup(gemm_ctx *c, const dam_gpu *g, dam_precision p,
+                       double elem, double mem_frac)
+{
+    double c_g = g->dev.gemm[(unsigned)p < DAM_PREC_COUNT ? p : 0].v;
+    c->rate = gemm_peak(g, p) * (c_g > 0.0 ? c_g : 0.75);
+    c->sms = g->sms > 0 ? g->sms : 1;
+    c->inv_sms = 1.0 / c->sms;
+    c->tm = g->dev.tile_m > 0.0 ? g->dev.tile_m : 128.0;
+    c->tn = g->dev.tile_n > 0.0 ? g->dev.tile_n : 128.0;
+    c->inv_bw = 1.0 / (g->mem_bw * mem_frac);
+    c->elem = elem;
+    c->legacy = 0.0;
+    unsigned gi = (unsigned)g->gen < DAM_GEN_COUNT ? (unsigned)g->gen : 0u;
+    c->stream_k = gen_table[gi].stream_k;
+}
+
+double dam_device_gemm_time(const dam_gpu *gpu, dam_precision p, double m,
+                            double n, double k, double groups, double elem,
+                            int *compute_bound)
+{
+    gemm_ctx c;
+    double mf = gpu->dev.mem.v > 0.0 ? gpu->dev.mem.v : 0.78;
+    gemm_setup(&c, gpu, p, elem, mf);
+    return gemm_t(&c, m, n, k, groups > 0.0 ? groups : 1.0, compute_bound);
+}
+
+double dam_device_gemm_rate(const dam_gpu *gpu, dam_precision p)
+{
+    double c_g = gpu->dev.gemm[(unsigned)p < DAM_PREC_COUNT ? p : 0].v;
+    return gemm_peak(gpu, p) * (c_g > 0.0 ? c_g : 0.75);
+}
+
+double dam_device_mem_time(const dam_gpu *gpu, double bytes)
+{
+    double mf = gpu->dev.mem.v > 0.0 ? gpu->dev.mem.v : 0.78;
+    return bytes / (gpu->mem_bw * mf);
+}
+
+double dam_device_collective_time(dam_comm_kind kind, double bytes, int ranks,
+                                  double busbw, double alpha)
+{
+    if (ranks < 2 || !(busbw > 0.0))
+        return 0.0;
+    double n = ranks;
+    double f = kind == DAM_COMM_ALLREDUCE ? 2.0 * (n - 1.0) / n
+                                          : (n - 1.0) / n;
+    double hops = kind == DAM_COMM_ALLREDUCE ? 2.0 * (n - 1.0) : n - 1.0;
+    return bytes * f / busbw + hops * alpha;
+}
+
+double dam_device_h2d_time(const dam_gpu *gpu, double bytes, int pinned)
+{
+    double bw = gpu->dev.h2d.v > 0.0 ? gpu->dev.h2d.v : 0.4 * gpu->pcie_bw;
+    if (!pinned)
+        bw *= gpu->dev.pageable.v > 0.0 ? gpu->dev.pageable.v : 0.5;
+    return bw > 0.0 ? bytes / bw : 0.0;
+}
+
+static double or1(double v)
+{
+    return v > 0.0 ? v : 1.0;
+}
+
+double dam_device_cost(const dam_graph *g, const dam_cost_opts *o,
+                       dam_graph_cost *out)
+{
+    const dam_gpu *gpu = o->gpu;
+    dam_framework fwd;
+    const dam_framework *fw = o->fw;
+    if (!fw) {
+        dam_framework_default(&fwd);
+        fw = &fwd;
+    }
+    memset(out, 0, sizeof *out);
+    double b = or1(o->b);
+    double pelem = dam_precision_bytes(o->prec);
+    double act = o->act_elem > 0.0 ? o->act_elem : pelem;
+    double fs = or1(o->flops_scale), bs = or1(o->bytes_scale);
+    double ws = or1(o->weight_scale), ps = or1(o->matmul_peak_scale);
+    double mfrac = o->mem_frac > 0.0 ? o->mem_frac
+                   : gpu->dev.mem.v > 0.0 ? gpu->dev.mem.v : 0.78;
+    double mem_rate = gpu->mem_bw * mfrac;
+    double fw_mem = fw->mem.v > 0.0 ? fw->mem.v : 1.0;
+    double inv_mem_k = 1.0 / (mem_rate * (o->eta > 0.0 ? 1.0 : fw_mem));
+    double lowp = pelem < 4.0;
+
+    gemm_ctx gc, cc;
+    gemm_setup(&gc, gpu, o->prec, pelem, mfrac);
+    gc.rate *= ps;
+    if (o->eta > 0.0) {
+        gc.rate = gemm_peak(gpu, o->prec) * ps * o->eta;
+        gc.legacy = 1.0;
+    }
+    cc = gc; /* convolutions: the framework's conv factor */
+    if (!gc.legacy)
+        cc.rate *= fw->conv.v > 0.0 ? fw->conv.v : 1.0;
+    double attn_peak = gemm_peak(gpu, o->prec);
+    double af = o->eta > 0.0 ? o->eta : gpu->dev.attn_fwd.v;
+    double ab = o->eta > 0.0 ? o->eta : gpu->dev.attn_bwd.v;
+    double inv_af = 1.0 / (attn_peak * (af > 0.0 ? af : 0.5));
+    double inv_ab = 1.0 / (attn_peak * (ab > 0.0 ? ab : 0.4));
+    double gap = o->cuda_graphs ? gpu->dev.graph_gap.v : gpu->dev.kernel_gap.v;
+
+    for (int i = 0; i < g->nops; i++) {
+        const dam_op *op = &g->ops[i];
+        if (o->pass_mask && !(o->pass_mask & (1 << op->pass)))
+            continue;
+        double t = 0.0, fl = 0.0, by = 0.0, kern, cnt;
+        int cb = 0;
+        switch (op->kind) {
+        case DAM_OP_GEMM: {
+            double m = op->m, k = op->k, gr = op->groups;
+            if (op->scale == DAM_SCALE_M)
+                m *= b;
+            else if (op->scale == DAM_SCALE_K)
+                k *= b;
+            else if (op->scale == DAM_SCALE_GROUPS)
+                gr *= b;
+            const gemm_ctx *c = op->flags & DAM_OPF_CONV ? &cc : &gc;
+            t = gemm_t(c, m, op->n, k, gr, &cb) * fs;
+            fl = 2.0 * m * op->n * k * gr * fs;
+            by = pelem * (m * k + k * op->n + m * op->n) * gr;
+            cnt = op->count;
+            kern = op->kernels;
+            break;
+        }
+        case DAM_OP_ATTN: {
+            double sc = op->scale == DAM_SCALE_NONE ? 1.0 : b;
+            fl = op->flops * sc * fs;
+            by = op->elems * sc * act * bs;
+            double tc = fl * (op->pass == DAM_PASS_BWD ? inv_ab : inv_af);
+            double tmm = by / mem_rate;
+            cb = tc >= tmm;
+            t = cb ? tc : tmm;
+            cnt = op->count;
+            kern = op->kernels;
+            break;
+        }
+        case DAM_OP_MEM: {
+            if ((op->flags & DAM_OPF_LOWP) && !lowp)
+                continue;
+            double sc = op->scale == DAM_SCALE_NONE ? 1.0 : b;
+            by = op->elems * sc * act * bs + op->weight_elems * act * ws +
+                 op->fixed_bytes * ws;
+            fl = op->flops * sc;
+            t = by * inv_mem_k;
+            cnt = 1.0; /* merged: totals */
+            kern = op->kernels;
+            break;
+        }
+        case DAM_OP_COMM: {
+            double sc = op->scale == DAM_SCALE_NONE ? 1.0 : b;
+            double bytes = op->elems * sc * act;
+            out->comm_bytes += op->count * bytes;
+            if (o->comm_busbw > 0.0) {
+                double tcm = op->count *
+                             dam_device_collective_time(
+                                 (dam_comm_kind)op->comm, bytes, op->ranks,
+                                 o->comm_busbw, o->comm_alpha);
+                out->comm_time += tcm;
+                out->pass_time[op->pass] += tcm;
+            }
+            continue;
+        }
+        default:
+            continue;
+        }
+        double tt = cnt * t, kk = cnt * kern;
+        out->kernel_time += tt;
+        out->pass_time[op->pass] += tt + kk * gap;
+        out->flops += cnt * fl;
+        out->bytes += cnt * by;
+        out->kernels += kk;
+        if (op->phase < DAM_MAX_PHASES) {
+            dam_phase_cost *p = &out->phase[op->phase];
+            p->flops += cnt * fl;
+            p->bytes += cnt * by;
+            p->time += tt;
+            if (cb)
+                p->t_compute += tt;
+            else
+                p->t_memory += tt;
+            p->kernels += kk;
+        }
+    }
+    out->gap_time = out->kernels * gap;
+    out->time = out->kernel_time + out->gap_time + out->comm_time;
+    out->host_time = o->cuda_graphs ? o->launch_s : out->kernels * o->launch_s;
+    out->host_excess = out->host_time > out->time - out->comm_time
+                           ? out->host_time - (out->time - out->comm_time)
+                           : 0.0;
+    return out->time;
+}
+
+/* ---- constants by key ----------------------------------------------- */
+
+#define DEV(f) offsetof(dam_device, f)
+#define FWK(f) offsetof(dam_framework, f)
+
+typedef struct param_row {
+    dam_param_info info;
+    size_t off;   /* offset of the dam_est (device/framework) */
+    int special;  /* 1: workload.launch_s, 2: workload.framework_overhead_s */
+} param_row;
+
+static const param_row params[] = {
+#define GEMM(P, N)                                                          \
+    {{"gemm_frac", P, "achieved fraction of the " N " peak on a full-wave " \
+      "GEMM", DAM_PARAM_DEVICE, 0.05, 1.0, 1.0, ""},                        \
+     DEV(gemm[P]), 0}
+    GEMM(DAM_FP32, "fp32 (non-tensor)"),
+    GEMM(DAM_TF32, "tf32"),
+    GEMM(DAM_FP16, "fp16"),
+    GEMM(DAM_BF16, "bf16"),
+    GEMM(DAM_FP8, "fp8"),
+    GEMM(DAM_INT8, "int8"),
+#undef GEMM
+    {{"mem_frac", -1, "achieved fraction of the memory bandwidth, streaming kernels", DAM_PARAM_DEVICE, 0.1, 1.0, 1.0, ""}, DEV(mem), 0},
+    {{"attn_fwd_frac", -1, "fused attention forward, fraction of the peak", DAM_PARAM_DEVICE, 0.05, 1.0, 1.0, ""}, DEV(attn_fwd), 0},
+    {{"attn_bwd_frac", -1, "fused attention backward, fraction of the peak", DAM_PARAM_DEVICE, 0.05, 1.0, 1.0, ""}, DEV(attn_bwd), 0},
+    {{"kernel_gap_us", -1, "GPU time per kernel boundary, eager stream", DAM_PARAM_DEVICE, 0.0, 100e-6, US, "us"}, DEV(kernel_gap), 0},
+    {{"graph_gap_us", -1, "GPU time per kernel boundary inside a CUDA graph", DAM_PARAM_DEVICE, 0.0, 100e-6, US, "us"}, DEV(graph_gap), 0},
+    {{"h2d_gbs", -1, "achieved pinned host-to-device copy bandwidth", DAM_PARAM_DEVICE, 0.1e9, 1e12, GB, "GB/s"}, DEV(h2d), 0},
+    {{"pageable_frac", -1, "pageable copies as a fraction of pinned", DAM_PARAM_DEVICE, 0.01, 1.0, 1.0, ""}, DEV(pageable), 0},
+    {{"allreduce_busbw_gbs", -1, "nccl-tests all-reduce bus bandwidth in one node", DAM_PARAM_DEVICE, 0.0, 1e13, GB, "GB/s"}, DEV(busbw), 0},
+    {{"conv_frac", -1, "convolution (cuDNN implicit GEMM) rate relative to a GEMM of its shape", DAM_PARAM_FRAMEWORK, 0.05, 2.0, 1.0, ""}, FWK(conv), 0},
+    {{"framework_mem_frac", -1, "framework memory-bound kernels relative to streaming", DAM_PARAM_FRAMEWORK, 0.05, 2.0, 1.0, ""}, FWK(mem), 0},
+    {{"launch_us", -1, "host time per eager kernel launch", DAM_PARAM_FRAMEWORK, 0.0, 1e-3, US, "us"}, 0, 1},
+    {{"framework_overhead_ms", -1, "host time per step outside kernels", DAM_PARAM_FRAMEWORK, 0.0, 10.0, 1e-3, "ms"}, 0, 2},
+};
+
+#define NPARAMS ((int)(sizeof params / sizeof params[0]))
+
+int dam_param_count(void)
+{
+    return NPARAMS;
+}
+
+const dam_param_info *dam_param_get(int i)
+{
+    return i >= 0 && i < NPARAMS ? &params[i].info : NULL;
+}
+
+int dam_param_find(const char *field, int prec)
+{
+    for (int i = 0; i < NPARAMS; i++)
+        if (strcmp(params[i].info.field, field) == 0 &&
+            params[i].info.prec == prec)
+            return i;
+    return -1;
+}
+
+int dam_param_ref_gpu(int i, dam_gpu *gpu, double **value, double **sd)
+{
+    if (i < 0 || i >= NPARAMS || params[i].info.scope != DAM_PARAM_DEVICE)
+        return -1;
+    dam_est *e = (dam_est *)((char *)&gpu->dev + params[i].off);
+    *value = &e->v;
+    *sd = &e->sd;
+    return 0;
+}
+
+int dam_param_ref(int i, dam_scenario *s, double **value, double **sd)
+{
+    if (i < 0 || i >= NPARAMS)
+        return -1;
+    if (params[i].info.scope == DAM_PARAM_DEVICE)
+        return dam_param_ref_gpu(i, &s->machine.gpu, value, sd);
+    dam_workload *w = &s->workload;
+    switch (params[i].special) {
+    case 1:
+        *value = &w->launch_s;
+        *sd = &w->fw.launch_sd;
+        return 0;
+    case 2:
+        *value = &w->framework_overhead_s;
+        *sd = &w->fw.step_sd;
+        return 0;
+    default: {
+        dam_est *e = (dam_est *)((char *)&w->fw + params[i].off);
+        *value = &e->v;
+        *sd = &e->sd;
+        return 0;
+    }
+    }
+}
+
+void dam_cost_opts_scenario(const dam_scenario *s, double b,
+                            dam_cost_opts *o)
+{
+    const dam_workload *w = &s->workload;
+    memset(o, 0, sizeof *o);
+    o->gpu = &s->machine.gpu;
+    o->fw = &w->fw;
+    o->prec = w->precision;
+    o->b = b;
+    o->eta = w->eta_given ? w->eta : 0.0;
+    o->mem_frac = w->eta_mem_given ? w->eta_mem : 0.0;
+    o->launch_s = w->launch_s;
+    o->cuda_graphs = w->cuda_graphs;
+    o->flops_scale = w->flops_scale;
+    o->bytes_scale = w->bytes_scale;
+    o->weight_scale = w->weight_scale;
+    o->matmul_peak_scale = w->matmul_peak_scale;
+}

@@ -1,0 +1,288 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * test_device.c: the device model (model/device.h).
+ *
+ * Labels. "by construction": a property of the formulas (rooflines, wave
+ * counts, monotonicity, the constants table). "fit residual (in sample)":
+ * a catalog constant was fitted on that measurement, so agreement is
+ * expected. "out of sample": a public measurement no constant was fitted
+ * on (public-devices.csv rows named in each check), predicted within
+ * three standard deviations of the constant it uses.
+ */
+#include <gsl/gsl_errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "check.h"
+#include "model/device.h"
+#include "model/graph.h"
+#include "model/loader.h"
+
+static const dam_gpu *gpu(const dam_catalog *c, const char *id)
+{
+    const dam_gpu *g = dam_catalog_gpu(c, id);
+    dam_check(g != NULL, "catalog has GPU %s", id);
+    return g;
+}
+
+/* Achieved TFLOP/s of an M x N x K GEMM. */
+static double tflops(const dam_gpu *g, dam_precision p, double m, double n,
+                     double k)
+{
+    double t = dam_device_gemm_time(g, p, m, n, k, 1.0,
+                                    dam_precision_bytes(p), NULL);
+    return 2.0 * m * n * k / t / 1e12;
+}
+
+static void complete(const dam_catalog *cat)
+{
+    for (size_t i = 0; i < cat->ngpus; i++) {
+        const dam_gpu *g = &cat->gpus[i];
+        const dam_device *d = &g->dev;
+        int ok = g->sms > 0 && d->tile_m > 0 && d->tile_n > 0 &&
+                 d->mem.v > 0 && d->mem.v <= 1 && d->attn_fwd.v > 0 &&
+                 d->attn_bwd.v > 0 && d->kernel_gap.v > 0 &&
+                 d->graph_gap.v > 0 && d->h2d.v > 0 && d->pageable.v > 0;
+        for (int p = 0; p < DAM_PREC_COUNT; p++)
+            ok &= d->gemm[p].v > 0.0 && d->gemm[p].v <= 1.2 &&
+                  d->gemm[p].sd >= 0.0;
+        dam_check(ok, "%s: every device constant set (by construction of "
+                      "dam_device_complete)",
+                  g->id);
+        dam_check(g->gen != DAM_GEN_UNKNOWN, "%s: generation given", g->id);
+    }
+}
+
+/* GEMM rows of public-devices.csv the catalog's gemm_frac came from. */
+static void fit_residuals(const dam_catalog *cat)
+{
+    static const struct {
+        const char *gpu, *row;
+        dam_precision p;
+        double m, n, k, tf;
+    } rows[] = {
+        {"A100-SXM4-80GB", "gemm_A100-SXM4_bf16_mamf", DAM_BF16, 1024, 10240,
+         5120, 271.2},
+        {"A100-PCIE-80GB", "gemm_A100-PCIe_bf16_mamf", DAM_BF16, 2048, 5120,
+         6144, 252.9},
+        {"H100-SXM5-80GB", "gemm_H100-SXM5_bf16_mamf", DAM_BF16, 2048, 2048,
+         13312, 794.5},
+        {"H100-SXM5-80GB", "gemm_H100-SXM5_fp8_mamf", DAM_FP8, 1024, 9216,
+         14336, 1402.6},
+        {"H200-SXM-141GB", "gemm_H200_fp8_mamf", DAM_FP8, 1280, 4096, 12032,
+         1453.4},
+        {"B200-HGX-180GB", "gemm_B200_bf16_mamf", DAM_BF16, 1792, 16128, 3072,
+         1745.0},
+        {"B200-HGX-180GB", "gemm_B200_fp8_mamf", DAM_FP8, 15360, 4096, 3072,
+         3432.5},
+        {"MI300X", "gemm_MI300X_fp8_maf", DAM_FP8, 4096, 3648, 32896, 1273.0},
+        {"L4", "gemm_L4_bf16_8192", DAM_BF16, 8192, 8192, 8192, 59.4},
+        {"L4", "gemm_L4_fp16_8192", DAM_FP16, 8192, 8192, 8192, 53.8},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        const dam_gpu *g = gpu(cat, rows[i].gpu);
+        if (!g)
+            continue;
+        double got = tflops(g, rows[i].p, rows[i].m, rows[i].n, rows[i].k);
+        double sd = g->dev.gemm[rows[i].p].sd * g->peak[rows[i].p] / 1e12;
+        dam_check(fabs(got - rows[i].tf) <= sd + 0.01 * rows[i].tf,
+                  "fit residual (in sample) %s: model %.1f TFLOP/s, "
+                  "measured %.1f (sd %.1f)",
+                  rows[i].row, got, rows[i].tf, sd);
+    }
+}
+
+/* Rows no constant was fitted on. */
+static void out_of_sample(const dam_catalog *cat)
+{
+    static const struct {
+        const char *gpu, *row;
+        dam_precision p;
+        double n, tf;
+    } rows[] = {
+        /* square shapes on B200: c was fitted on the best-shape search */
+        {"B200-HGX-180GB", "gemm_B200_bf16_4096", DAM_BF16, 4096, 1410.0},
+        {"B200-HGX-180GB", "gemm_B200_bf16_8192", DAM_BF16, 8192, 1420.0},
+        /* L4 at 2048^3, before its 72 W limit throttles: c was fitted on
+         * 8192^3 */
+        {"L4", "gemm_L4_bf16_2048", DAM_BF16, 2048, 70.89},
+        {"L4", "gemm_L4_fp16_2048", DAM_FP16, 2048, 68.83},
+        /* H200 bf16 is taken as H100's (same die, same limit) */
+        {"H200-SXM-141GB", "gemm_H200_bf16_zz", DAM_BF16, 8192, 790.29},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        const dam_gpu *g = gpu(cat, rows[i].gpu);
+        if (!g)
+            continue;
+        double n = rows[i].n;
+        double got = tflops(g, rows[i].p, n, n, n);
+        double sd = g->dev.gemm[rows[i].p].sd * g->peak[rows[i].p] / 1e12;
+        dam_check(fabs(got - rows[i].tf) <= 3.0 * sd,
+                  "out of sample %s: model %.1f TFLOP/s, measured %.1f "
+                  "(%+.0f %%, sd %.1f)",
+                  rows[i].row, got, rows[i].tf,
+                  100.0 * (got / rows[i].tf - 1.0), sd);
+    }
+}
+
+static void gemm_model(const dam_catalog *cat)
+{
+    const dam_gpu *a = gpu(cat, "A100-SXM4-80GB");
+    const dam_gpu *h = gpu(cat, "H100-SXM5-80GB");
+    if (!a || !h)
+        return;
+    /* a large full-wave GEMM runs at c x peak */
+    double big = 128.0 * 108 * 4;
+    dam_check_rel(tflops(a, DAM_BF16, big, 1024, 8192) * 1e12,
+                  dam_device_gemm_rate(a, DAM_BF16), 0.01,
+                  "A100: 4 full waves run at c x peak (by construction)");
+    /* one tile more than the SMs: a second wave (or half tiles) */
+    double t1 = dam_device_gemm_time(a, DAM_BF16, 128 * 54, 256, 8192, 1, 2,
+                                     NULL);
+    double t2 = dam_device_gemm_time(a, DAM_BF16, 128 * 55, 256, 8192, 1, 2,
+                                     NULL);
+    dam_check(t2 / t1 > 1.4 && t2 / t1 < 2.05,
+              "A100: 110 tiles on 108 SMs cost %.2f x 108 tiles (a second "
+              "wave or narrower tiles; by construction)",
+              t2 / t1);
+    t1 = dam_device_gemm_time(h, DAM_BF16, 128 * 132, 256, 8192, 1, 2, NULL);
+    t2 = dam_device_gemm_time(h, DAM_BF16, 128 * 133, 256, 8192, 1, 2, NULL);
+    dam_check(t2 / t1 < 1.02,
+              "H100 (stream-K): 133 tiles cost %.3f x 132 tiles", t2 / t1);
+    /* a decode GEMM (one row) is bound by reading the weights */
+    double w = 2.0 * 8192 * 8192;
+    double td = dam_device_gemm_time(h, DAM_BF16, 1, 8192, 8192, 1, 2, NULL);
+    dam_check_rel(td, w / (h->mem_bw * h->dev.mem.v), 0.01,
+                  "H100: 1-row GEMM time = weight bytes / achieved bandwidth");
+    /* rooflines and monotonicity over a sweep */
+    int roof = 1, mono = 1;
+    double prev = 0.0;
+    for (double m = 1; m <= 65536; m *= 2) {
+        int cb;
+        double t = dam_device_gemm_time(a, DAM_FP16, m, 4096, 4096, 1, 2,
+                                        &cb);
+        double fl = 2.0 * m * 4096 * 4096;
+        double by = 2.0 * (m * 4096 * 2 + 4096.0 * 4096);
+        roof &= t >= fl / a->peak[DAM_FP16] && t >= by / a->mem_bw;
+        mono &= t >= prev;
+        prev = t;
+    }
+    dam_check(roof, "GEMM time above both rooflines (by construction)");
+    dam_check(mono, "GEMM time grows with M (by construction)");
+}
+
+static void graph_cost(const dam_catalog *cat)
+{
+    static dam_graph g;
+    const dam_model_spec *m = dam_catalog_model(cat, "resnet50");
+    const dam_gpu *a = gpu(cat, "A100-SXM4-80GB");
+    if (!m || !a)
+        return;
+    dam_graph_opts o;
+    memset(&o, 0, sizeof o);
+    dam_error e;
+    dam_check_int(dam_graph_build(&g, m, &o, &e), DAM_OK, "ResNet-50 builds");
+    dam_framework fw;
+    dam_framework_default(&fw);
+    dam_cost_opts co;
+    memset(&co, 0, sizeof co);
+    co.gpu = a;
+    co.fw = &fw;
+    co.prec = DAM_BF16;
+    co.b = 256;
+    co.launch_s = 4e-6;
+    dam_graph_cost c;
+    double t = dam_device_cost(&g, &co, &c);
+    double sum = 0.0, ph = 0.0;
+    for (int p = 0; p < DAM_PASS_COUNT; p++)
+        sum += c.pass_time[p];
+    for (int i = 0; i < g.nphases; i++)
+        ph += c.phase[i].time;
+    dam_check(t > 0.0 && isfinite(t), "cost is positive: %.4g s", t);
+    dam_check_rel(sum, t, 1e-9, "pass times add up to the GPU time");
+    dam_check_rel(ph + c.gap_time, t, 1e-9,
+                  "phase times + kernel gaps = GPU time");
+    dam_check_rel(c.kernels, dam_graph_kernels(&g, -1), 1e-12,
+                  "launches = the graph's kernels");
+    dam_check_rel(c.gap_time, c.kernels * a->dev.kernel_gap.v, 1e-12,
+                  "gaps = launches x kernel_gap");
+    dam_check(c.host_excess == 0.0,
+              "batch 256: launches hide behind GPU work");
+    /* batch 1: the GPU is faster than the host issues kernels */
+    co.b = 1;
+    dam_device_cost(&g, &co, &c);
+    dam_check(c.host_excess > 0.0,
+              "batch 1: host launches exceed GPU work by %.3g s",
+              c.host_excess);
+    /* the legacy override: compute at peak x eta */
+    co.b = 256;
+    co.eta = 0.5;
+    dam_device_cost(&g, &co, &c);
+    double comp = 0.0;
+    for (int i = 0; i < g.nphases; i++)
+        comp += c.phase[i].t_compute;
+    dam_check(comp > 0.0 && comp <= c.flops / (a->peak[DAM_BF16] * 0.5) *
+                                         (1.0 + 1e-9),
+              "eta override: compute time <= FLOPs / (peak x eta)");
+    /* only the forward pass */
+    co.eta = 0.0;
+    co.pass_mask = 1 << DAM_PASS_FWD;
+    dam_graph_cost f;
+    dam_device_cost(&g, &co, &f);
+    dam_check(f.time > 0.0 && f.pass_time[DAM_PASS_BWD] == 0.0,
+              "pass mask costs the forward only");
+}
+
+static void params(const dam_catalog *cat)
+{
+    int n = dam_param_count();
+    dam_check(n >= 15, "%d constants in the table", n);
+    int gi = dam_param_find("gemm_frac", DAM_BF16);
+    int mi = dam_param_find("mem_frac", -1);
+    dam_check(gi >= 0 && mi >= 0 && dam_param_find("nope", -1) < 0,
+              "constants found by key and precision");
+    const dam_gpu *a0 = gpu(cat, "A100-SXM4-80GB");
+    if (!a0 || gi < 0 || mi < 0)
+        return;
+    dam_gpu a = *a0;
+    double *v, *sd;
+    dam_check_int(dam_param_ref_gpu(gi, &a, &v, &sd), 0, "ref gemm_frac");
+    dam_check_rel(*v, a0->dev.gemm[DAM_BF16].v, 0, "ref reads the value");
+    double r0 = dam_device_gemm_rate(&a, DAM_BF16);
+    *v *= 0.5;
+    dam_check_rel(dam_device_gemm_rate(&a, DAM_BF16), 0.5 * r0, 1e-12,
+                  "setting gemm_frac through its ref halves the rate");
+    dam_check_int(dam_param_ref_gpu(mi, &a, &v, &sd), 0, "ref mem_frac");
+    double tm = dam_device_mem_time(&a, 1e9);
+    *v *= 2.0;
+    dam_check_rel(dam_device_mem_time(&a, 1e9), 0.5 * tm, 1e-12,
+                  "doubling mem_frac halves a memory-bound kernel");
+    int fi = dam_param_find("conv_frac", -1);
+    dam_check(fi >= 0 && dam_param_get(fi)->scope == DAM_PARAM_FRAMEWORK &&
+                  dam_param_ref_gpu(fi, &a, &v, &sd) == -1,
+              "framework constants are not per GPU");
+    /* collectives: nccl-tests bus-bandwidth convention */
+    dam_check_rel(dam_device_collective_time(DAM_COMM_ALLREDUCE, 1e9, 8,
+                                             200e9, 0.0),
+                  1e9 * 2.0 * 7.0 / 8.0 / 200e9, 1e-12,
+                  "all-reduce time = 2 (n-1)/n bytes / busbw");
+    dam_check(dam_device_h2d_time(&a, 1e9, 0) >
+                  dam_device_h2d_time(&a, 1e9, 1),
+              "pageable copies are slower than pinned");
+}
+
+int main(void)
+{
+    gsl_set_error_handler_off();
+    dam_catalog cat = {0};
+    dam_test_catalog(&cat);
+    complete(&cat);
+    fit_residuals(&cat);
+    out_of_sample(&cat);
+    gemm_model(&cat);
+    graph_cost(&cat);
+    params(&cat);
+    dam_catalog_free(&cat);
+    return dam_check_done();
+}

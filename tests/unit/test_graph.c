@@ -1,0 +1,330 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * test_graph.c: operator graphs built from architecture numbers
+ * (model/graph.h). Checks against counts done by hand or published:
+ * parameters of every catalog architecture against the catalog's counted
+ * parameters; forward FLOPs of ResNet-50 (2 x 4.0892 GMAC) and of the
+ * transformers (the catalog convention); the backward is exactly twice the
+ * forward GEMM work; recomputation repeats the forward; tensor parallelism
+ * divides the per-rank GEMM work by t and adds two all-reduces per layer
+ * and pass; a pipeline stage holds its share of blocks; LLM serving
+ * iterations read the KV cache; inference folds batch-norm; bad options are
+ * errors. All checks are by construction (theory), none is fitted.
+ */
+#include <gsl/gsl_errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "check.h"
+#include "model/graph.h"
+#include "model/loader.h"
+
+/* FLOPs of the GEMMs of one pass (-1 all) at batch 1, per sample. */
+static double gemm_flops(const dam_graph *g, int pass)
+{
+    double f = 0.0;
+    for (int i = 0; i < g->nops; i++) {
+        const dam_op *o = &g->ops[i];
+        if (o->kind == DAM_OP_GEMM && (pass < 0 || o->pass == pass))
+            f += o->count * o->flops;
+    }
+    return f;
+}
+
+static double kind_sum(const dam_graph *g, int kind, int pass, int elems)
+{
+    double f = 0.0;
+    for (int i = 0; i < g->nops; i++) {
+        const dam_op *o = &g->ops[i];
+        if (o->kind != kind || (pass >= 0 && o->pass != pass))
+            continue;
+        double c = o->kind == DAM_OP_MEM ? 1.0 : o->count;
+        f += c * (elems ? o->elems : o->flops);
+    }
+    return f;
+}
+
+static const dam_model_spec *model(const dam_catalog *c, const char *id)
+{
+    const dam_model_spec *m = dam_catalog_model(c, id);
+    dam_check(m != NULL, "catalog has %s", id);
+    return m;
+}
+
+static int build(dam_graph *g, const dam_model_spec *m, dam_graph_mode mode,
+                 int tp, int recompute)
+{
+    dam_graph_opts o;
+    memset(&o, 0, sizeof o);
+    o.mode = mode;
+    o.tp = tp;
+    o.recompute = recompute;
+    dam_error e;
+    int rc = dam_graph_build(g, m, &o, &e);
+    if (rc != DAM_OK)
+        printf("# %s: %s\n", m->id, e.msg);
+    return rc;
+}
+
+static dam_graph g, h;
+
+static void params_all(const dam_catalog *cat)
+{
+    for (size_t i = 0; i < cat->nmodels; i++) {
+        const dam_model_spec *m = &cat->models[i];
+        if (m->arch.kind == DAM_ARCH_NONE)
+            continue;
+        /* BERT's catalog count includes the pooler (d^2 + d) and token
+         * types, which its graph leaves out: 0.6 % */
+        double tol = strncmp(m->id, "bert", 4) == 0 ? 0.01 : 0.001;
+        char what[96];
+        snprintf(what, sizeof what, "%s: parameters from its architecture",
+                 m->id);
+        dam_check_rel(dam_graph_arch_params(&m->arch), m->params, tol, what);
+        dam_check_int(build(&g, m, DAM_GRAPH_TRAIN, 1, 0), DAM_OK,
+                      "training graph builds");
+        dam_check(g.nops > 0 && g.nops <= DAM_MAX_OPS && !g.truncated,
+                  "%s: %d operators", m->id, g.nops);
+        /* backward GEMM work is twice the forward, less the dgrad of a
+         * network's first layer */
+        double fw = gemm_flops(&g, DAM_PASS_FWD);
+        double bw = gemm_flops(&g, DAM_PASS_BWD);
+        dam_check(bw <= 2.0 * fw * (1.0 + 1e-9) && bw >= 1.9 * fw,
+                  "%s: backward GEMMs %.4g = %.3f x forward", m->id, bw,
+                  bw / fw);
+        /* one merged memory-bound entry per pass and phase */
+        int dup = 0;
+        for (int a = 0; a < g.nops; a++)
+            for (int b = a + 1; b < g.nops; b++)
+                dup += g.ops[a].kind == DAM_OP_MEM &&
+                       g.ops[b].kind == DAM_OP_MEM &&
+                       g.ops[a].pass == g.ops[b].pass &&
+                       g.ops[a].phase == g.ops[b].phase &&
+                       g.ops[a].flags == g.ops[b].flags;
+        dam_check_int(dup, 0, "memory-bound kernels merged per pass/phase");
+    }
+}
+
+static void resnet(const dam_catalog *cat)
+{
+    const dam_model_spec *m = model(cat, "resnet50");
+    if (!m)
+        return;
+    build(&g, m, DAM_GRAPH_TRAIN, 1, 0);
+    /* 53 convolutions 4.0871 GMAC + fc 2.048 MMAC (He et al. 2016,
+     * counted layer by layer in data/README.md) */
+    dam_check_rel(gemm_flops(&g, DAM_PASS_FWD), 2.0 * 4.089184256e9, 1e-9,
+                  "ResNet-50 forward FLOPs = 2 x 4.0892 GMAC");
+    dam_check_rel(g.model_flops, 2.0 * 4.089184256e9, 1e-9,
+                  "ResNet-50 model FLOPs");
+    /* the stem has no dgrad: backward = 2 x forward - stem forward */
+    double stem = 2.0 * 112 * 112 * 64 * 3 * 49;
+    dam_check_rel(gemm_flops(&g, DAM_PASS_BWD),
+                  2.0 * gemm_flops(&g, DAM_PASS_FWD) - stem, 1e-9,
+                  "ResNet-50 backward = 2 x forward - stem dgrad");
+    double mem_train = kind_sum(&g, DAM_OP_MEM, DAM_PASS_FWD, 1);
+    build(&h, m, DAM_GRAPH_INFER, 1, 0);
+    dam_check_rel(gemm_flops(&h, -1), gemm_flops(&g, DAM_PASS_FWD), 1e-12,
+                  "inference forward = training forward GEMMs");
+    dam_check_int((long)gemm_flops(&h, DAM_PASS_BWD), 0,
+                  "inference has no backward");
+    double mem_inf = kind_sum(&h, DAM_OP_MEM, -1, 1);
+    dam_check(mem_inf < 0.2 * mem_train,
+              "inference folds BN and fuses ReLU/add: %.3g elements "
+              "against %.3g in training",
+              mem_inf, mem_train);
+}
+
+static void transformer(const dam_catalog *cat)
+{
+    const dam_model_spec *m = model(cat, "llama2-7b");
+    if (!m)
+        return;
+    build(&g, m, DAM_GRAPH_TRAIN, 1, 0);
+    double s = 4096, d = 4096, L = 32, V = 32000;
+    double lin = 32.0 * (4.0 * d * d + 3.0 * d * 11008.0);
+    /* model FLOPs per sequence: 2 P_lin s + 2 V d s + 4 L s^2 d */
+    double want = 2.0 * lin * s + 2.0 * V * d * s + 4.0 * L * s * s * d;
+    dam_check_rel(g.model_flops, want, 1e-9,
+                  "llama2-7b model FLOPs (catalog convention)");
+    dam_check_rel(gemm_flops(&g, DAM_PASS_FWD), 2.0 * lin * s + 2 * V * d * s,
+                  1e-9, "llama2-7b forward GEMM FLOPs = 2 (P_lin + V d) s");
+    /* flash attention executes half the square under the causal mask */
+    double att = kind_sum(&g, DAM_OP_ATTN, DAM_PASS_FWD, 0);
+    dam_check_rel(att, 4.0 * L * s * (s + 1.0) / 2.0 * d, 1e-9,
+                  "causal flash attention forward FLOPs = 2 L s (s+1) d");
+    dam_check_rel(kind_sum(&g, DAM_OP_ATTN, DAM_PASS_BWD, 0), 2.5 * att,
+                  1e-9, "attention backward = 2.5 x forward");
+    /* recomputation repeats every block's forward */
+    build(&h, m, DAM_GRAPH_TRAIN, 1, 1);
+    dam_check_rel(gemm_flops(&h, DAM_PASS_RECOMPUTE),
+                  2.0 * lin * s, 1e-9,
+                  "recomputation repeats the blocks' forward GEMMs");
+    /* tensor parallelism: t = 4 divides the blocks' GEMM work by 4 */
+    build(&h, m, DAM_GRAPH_TRAIN, 4, 0);
+    dam_check_rel(gemm_flops(&h, DAM_PASS_FWD),
+                  (2.0 * lin * s + 2.0 * V * d * s) / 4.0, 1e-9,
+                  "tp = 4: per-rank forward GEMMs / 4");
+    double comm = 0.0;
+    int nc = 0;
+    for (int i = 0; i < h.nops; i++)
+        if (h.ops[i].kind == DAM_OP_COMM && h.ops[i].pass == DAM_PASS_FWD) {
+            comm += h.ops[i].count;
+            nc += h.ops[i].ranks == 4 &&
+                  h.ops[i].comm == DAM_COMM_ALLREDUCE &&
+                  h.ops[i].elems == s * d;
+        }
+    dam_check_rel(comm, 2.0 * L, 1e-12,
+                  "tp = 4: two all-reduces per layer forward");
+    dam_check(nc > 0, "tp all-reduce of s x d elements over 4 ranks");
+    /* a pipeline stage of 8 of 32 blocks in the middle */
+    dam_graph_opts o;
+    memset(&o, 0, sizeof o);
+    o.layer_first = 8;
+    o.layer_count = 8;
+    dam_error e;
+    dam_check_int(dam_graph_build(&h, m, &o, &e), DAM_OK, "stage builds");
+    dam_check_rel(gemm_flops(&h, DAM_PASS_FWD), 2.0 * lin * s / 4.0, 1e-9,
+                  "stage of 8 blocks: a quarter of the block GEMMs, no head");
+    /* GQA: llama2-70b's KV cache */
+    const dam_model_spec *m70 = model(cat, "llama2-70b");
+    if (m70)
+        dam_check_rel(dam_graph_kv_bytes_per_token(&m70->arch.tf, 2.0),
+                      2.0 * 80 * 8 * 128 * 2, 1e-12,
+                      "llama2-70b KV bytes per token = 2 x 80 x 8 x 128 x 2");
+    /* errors */
+    dam_check_int(build(&h, m, DAM_GRAPH_TRAIN, 3, 0), DAM_EINPUT,
+                  "tp = 3 does not divide 32 heads: error");
+    o.layer_first = 30;
+    o.layer_count = 8;
+    dam_check_int(dam_graph_build(&h, m, &o, &e), DAM_EINPUT,
+                  "a stage past the last block: error");
+    dam_model_spec none = *m;
+    none.arch.kind = DAM_ARCH_NONE;
+    dam_check_int(build(&h, &none, DAM_GRAPH_TRAIN, 1, 0), DAM_EINPUT,
+                  "a model without architecture: error");
+}
+
+static void serving(const dam_catalog *cat)
+{
+    const dam_model_spec *m = model(cat, "llama2-70b");
+    if (!m)
+        return;
+    dam_llm_iter it;
+    memset(&it, 0, sizeof it);
+    it.decode_seqs = 16;
+    it.decode_ctx = 1000;
+    dam_error e;
+    dam_check_int(dam_graph_llm_iteration(&g, m, &it, &e), DAM_OK,
+                  "decode iteration builds");
+    /* every GEMM has 16 rows (the head samples 16 last tokens) */
+    int rows = 1;
+    for (int i = 0; i < g.nops; i++)
+        if (g.ops[i].kind == DAM_OP_GEMM)
+            rows &= g.ops[i].m == 16.0;
+    dam_check(rows, "decode GEMMs have one row per sequence");
+    /* attention reads K and V of 1001 tokens per sequence per layer */
+    double kv = kind_sum(&g, DAM_OP_ATTN, DAM_PASS_FWD, 1);
+    double want = 16.0 * 80 * (2.0 * 1001 * 8 * 128 + 2.0 * 64 * 128);
+    dam_check_rel(kv, want, 1e-9,
+                  "decode attention elements = KV cache + q, o");
+    /* prefill of 512 new tokens on 1 sequence with no past */
+    memset(&it, 0, sizeof it);
+    it.prefill_seqs = 1;
+    it.prefill_tokens = 512;
+    dam_check_int(dam_graph_llm_iteration(&h, m, &it, &e), DAM_OK,
+                  "prefill builds");
+    double gf = gemm_flops(&h, -1);
+    double lin = 80.0 * (2.0 * 8192.0 * 8192 + 2.0 * 8192 * 1024 +
+                         3.0 * 8192 * 28672);
+    dam_check_rel(gf, 2.0 * lin * 512 + 2.0 * 32000 * 8192, 1e-9,
+                  "prefill GEMMs = 2 P_lin n + one head row");
+    it.decode_seqs = -1;
+    dam_check_int(dam_graph_llm_iteration(&h, m, &it, &e), DAM_EINPUT,
+                  "negative sequences: error");
+}
+
+/* A minimal scenario around `workload` (the loader's view). */
+static int load(dam_catalog *cat, const char *workload, dam_scenario *sc,
+                char *msg, size_t n)
+{
+    char text[1024];
+    snprintf(text, sizeof text,
+             "scenario: { name = \"t\"; question = \"q\"; mode = "
+             "\"training\"; };\n"
+             "machine: { gpu = \"A100-SXM4-80GB\"; gpus_per_node = 1; host: "
+             "{ cpu_cores = 8; pcie_gbs = 25.0; }; storage: { kind = "
+             "\"local_nvme\"; read_gbs = 5.0; }; };\n"
+             "workload: { %s };\n"
+             "data: { samples = 1000.0; };\n"
+             "pipeline: { loader_workers = 1; };\n",
+             workload);
+    dam_diag d;
+    dam_diag_init(&d);
+    int rc = dam_scenario_load(sc, "t.cfg", text, cat, &d);
+    msg[0] = '\0';
+    if (d.n > 0)
+        snprintf(msg, n, "%s", d.items[0].msg);
+    dam_diag_free(&d);
+    return rc;
+}
+
+static dam_scenario sc;
+
+static void seq_len_key(dam_catalog *cat)
+{
+    char msg[512];
+    int rc = load(cat, "model = \"llama2-7b\"; precision = \"bf16\"; "
+                       "batch_size = 1; seq_len = 2048;",
+                  &sc, msg, sizeof msg);
+    dam_check_int(rc, DAM_OK, "workload.seq_len loads");
+    double s = 2048, d = 4096, L = 32, V = 32000;
+    double lin = 32.0 * (4.0 * d * d + 3.0 * d * 11008.0);
+    dam_check_rel(sc.workload.model.flops_per_sample,
+                  2.0 * lin * s + 2.0 * V * d * s + 4.0 * L * s * s * d, 1e-9,
+                  "workload.seq_len = 2048 re-derives the FLOPs per sample");
+    dam_check_rel(sc.workload.seq_len, 2048, 0, "workload.seq_len kept");
+    rc = load(cat, "model = \"resnet50\"; precision = \"bf16\"; "
+                   "batch_size = 1; seq_len = 2048;",
+              &sc, msg, sizeof msg);
+    dam_check(rc == DAM_EINPUT && strstr(msg, "seq_len") != NULL,
+              "workload.seq_len on a CNN is an error: %s", msg);
+    rc = load(cat, "model = { base = \"llama2-7b\"; arch = { kind = "
+                   "\"transformer\"; layers = 2; hidden = 64; heads = 3; "
+                   "ffn = 128; vocab = 100; }; }; precision = \"bf16\"; "
+                   "batch_size = 1; efficiency = 0.5;",
+              &sc, msg, sizeof msg);
+    dam_check(rc == DAM_EINPUT && strstr(msg, "divide") != NULL,
+              "heads not dividing hidden is an error: %s", msg);
+    rc = load(cat, "model = { base = \"llama2-7b\"; arch = { kind = "
+                   "\"transformer\"; layers = 2; hidden = 64; heads = 4; "
+                   "ffn = 128; vocab = 100; widht = 3; }; }; precision = "
+                   "\"bf16\"; batch_size = 1; efficiency = 0.5;",
+              &sc, msg, sizeof msg);
+    dam_check(rc == DAM_EINPUT && strstr(msg, "widht") != NULL,
+              "an unknown arch key is an error: %s", msg);
+    rc = load(cat, "model = { base = \"llama2-7b\"; arch = { kind = "
+                   "\"transformer\"; layers = 2; hidden = 64; heads = 4; "
+                   "ffn = 128; vocab = 100; }; }; precision = \"bf16\"; "
+                   "batch_size = 1; efficiency = 0.5;",
+              &sc, msg, sizeof msg);
+    dam_check_int(rc, DAM_OK, "an inline architecture loads");
+    dam_check_rel(sc.workload.model.params,
+                  dam_graph_arch_params(&sc.workload.model.arch), 1e-12,
+                  "an inline architecture without params: counted");
+}
+
+int main(void)
+{
+    gsl_set_error_handler_off();
+    dam_catalog cat = {0};
+    dam_test_catalog(&cat);
+    params_all(&cat);
+    resnet(&cat);
+    transformer(&cat);
+    serving(&cat);
+    seq_len_key(&cat);
+    dam_catalog_free(&cat);
+    return dam_check_done();
+}
