@@ -586,6 +586,22 @@ static const char *const layer_kinds[] = {"conv", "linear", "pool", "add",
                                           "embedding", "bmm", "elementwise",
                                           NULL};
 
+/* Element i of a list, which must be a group; its name "where[i]" goes to
+ * name. NULL (reported) when it is not a group. */
+static config_setting_t *list_group(ld *L, const config_setting_t *list,
+                                    int i, const char *where, char *name,
+                                    size_t n)
+{
+    config_setting_t *e = config_setting_get_elem(list, (unsigned)i);
+    snprintf(name, n, "%s[%d]", where, i);
+    if (!config_setting_is_group(e)) {
+        dam_diag_error(L->d, L->file, line_of(e),
+                       "'%s' must be a group, got %s", name, type_name(e));
+        return NULL;
+    }
+    return e;
+}
+
 static void parse_transformer(ld *L, const config_setting_t *a,
                               dam_transformer *t, const char *w)
 {
@@ -710,16 +726,10 @@ static void parse_arch(ld *L, const config_setting_t *ms, dam_arch *a,
             return;
         }
         for (int i = 0; i < n; i++) {
-            config_setting_t *r = config_setting_get_elem(tb, (unsigned)i);
             char rw[128];
-            snprintf(rw, sizeof rw, "%s[%d]", tw, i);
-            if (!config_setting_is_group(r)) {
-                dam_diag_error(L->d, L->file, line_of(r),
-                               "'%s' must be a group, got %s", rw,
-                               type_name(r));
-                continue;
-            }
-            parse_layer(L, r, &a->layer[a->nlayers++], rw);
+            config_setting_t *r = list_group(L, tb, i, tw, rw, sizeof rw);
+            if (r)
+                parse_layer(L, r, &a->layer[a->nlayers++], rw);
         }
     } else {
         check_keys(L, as, layers_keys, w);
@@ -784,15 +794,10 @@ static void parse_model(ld *L, const config_setting_t *ms, dam_model_spec *m,
             }
             m->nphases = 0;
             for (int i = 0; i < n; i++) {
-                config_setting_t *p = config_setting_get_elem(ph, (unsigned)i);
                 char pw[112];
-                snprintf(pw, sizeof pw, "%s[%d]", w, i);
-                if (!config_setting_is_group(p)) {
-                    dam_diag_error(L->d, L->file, line_of(p),
-                                   "'%s' must be a group, got %s", pw,
-                                   type_name(p));
+                config_setting_t *p = list_group(L, ph, i, w, pw, sizeof pw);
+                if (!p)
                     continue;
-                }
                 dam_phase *q = &m->phases[m->nphases++];
                 memset(q, 0, sizeof *q);
                 check_keys(L, p, phase_keys, pw);
