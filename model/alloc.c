@@ -2,13 +2,23 @@
 /*
  * alloc.c: allocation with one failure policy. Every allocation that fails
  * goes to dam_out_of_memory, which the program defines (cli/oom.c for
- * damsim): the libraries report nothing and never end the process.
+ * damsim): the libraries report nothing. A program built on libdamsim that
+ * defines none gets the weak default below, abort(): the library prints
+ * nothing, and a process that is out of memory has no better way out.
  */
 #include "model/alloc.h"
 
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* The default out-of-memory hook (a weak symbol: a program's own
+ * dam_out_of_memory replaces it at link time). */
+__attribute__((weak)) _Noreturn void dam_out_of_memory(size_t n)
+{
+    (void)n;
+    abort();
+}
 
 void *dam_alloc_check(void *p, size_t n)
 {

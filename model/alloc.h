@@ -12,8 +12,10 @@
 
 #include <stddef.h>
 
-/* What the program does when memory runs out (n: the bytes asked for).
- * Provided by the program, not by the libraries; must not return. */
+/* What the program does when memory runs out (n: the bytes asked for);
+ * must not return. A program may define it (damsim reports and exits 1);
+ * libdamsim's default, used when the program defines none, calls abort()
+ * (SIGABRT, no message). */
 _Noreturn void dam_out_of_memory(size_t n);
 
 /* p, or the out-of-memory path when p is NULL: for allocations made by

@@ -15,6 +15,15 @@
 
 #include "model/alloc.h"
 
+/* The default tracking hook for programs built on libdamsim that define
+ * none (weak: damsim's cli/signals.c replaces it): nothing is tracked, so
+ * such a program's own signal handling decides about temporaries. */
+__attribute__((weak)) void dam_outfile_track(const char *tmp, int live)
+{
+    (void)tmp;
+    (void)live;
+}
+
 static const char *kind_of(mode_t m)
 {
     if (S_ISDIR(m))

@@ -27,7 +27,8 @@
 
 /* Told by this module when temporary file tmp starts to exist (live = 1)
  * and when it is gone, renamed or removed (live = 0). Provided by the
- * program (cli/signals.c for damsim); must be cheap and must not fail. */
+ * program (cli/signals.c for damsim); must be cheap and must not fail.
+ * libdamsim's default, used when the program defines none, does nothing. */
 void dam_outfile_track(const char *tmp, int live);
 
 /* An output file being written. */
