@@ -2,6 +2,7 @@
 /* cmd_run.c: `damsim run` and the flagship default. */
 #include <jansson.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "render/chartset.h"
@@ -29,6 +30,11 @@ static const char run_help[] =
     "  --steps N           measured steps per replication\n"
     "  --trace FILE.json   the first steps' timeline as a Chrome trace\n"
     "                      (open in Perfetto or chrome://tracing)\n"
+    "  --trace-steps A:B   the steps it holds: A to B (from 0), or N for\n"
+    "                      the first N (default 5)\n"
+    "  --trace-ranks LIST  the ranks (GPUs) whose lanes it holds: all, or\n"
+    "                      0,3,8:15 (default: the GPUs of node 0); its\n"
+    "                      metadata (otherData) names the subset\n"
     "  --json              every number, machine-readable\n"
     "\n"
     "Serving scenarios are solved analytically here.\n";
@@ -46,6 +52,75 @@ static dam_sim_options sim_options(const dam_cli *c)
     o.steps = c->steps;
     o.warmup = -1;
     return o;
+}
+
+/* --trace-steps (A:B or N) and --trace-ranks (all, or a list of ranks
+ * and A:B ranges) into o (ranks: room for max); 0, or 2 after a message. */
+static int trace_subset(const dam_cli *c, dam_sim_options *o, int *ranks,
+                        int max)
+{
+    o->trace_first = 0;
+    o->trace_steps = TRACE_STEPS;
+    if (c->trace_steps) {
+        long a, z;
+        char tail;
+        if (sscanf(c->trace_steps, "%ld:%ld%c", &a, &z, &tail) == 2 &&
+            a >= 0 && z >= a && z - a < 100000) {
+            o->trace_first = (int)a;
+            o->trace_steps = (int)(z - a + 1);
+        } else if (sscanf(c->trace_steps, "%ld%c", &a, &tail) == 1 &&
+                   a >= 1 && a <= 100000) {
+            o->trace_steps = (int)a;
+        } else {
+            fprintf(stderr, "damsim: --trace-steps takes N (the first N "
+                            "steps) or A:B (steps A to B, from 0), got "
+                            "'%s'\n", c->trace_steps);
+            return 2;
+        }
+    }
+    if (!c->trace_ranks)
+        return 0;
+    if (strcmp(c->trace_ranks, "all") == 0) {
+        o->trace_ranks = NULL;
+        o->ntrace_ranks = 0;
+        /* every rank: listed in full below the cap */
+        for (int i = 0; i < max; i++)
+            ranks[i] = i;
+        o->trace_ranks = ranks;
+        o->ntrace_ranks = -1; /* fixed below once the GPUs are known */
+        return 0;
+    }
+    int n = 0;
+    const char *p = c->trace_ranks;
+    while (*p) {
+        char *end;
+        long a = strtol(p, &end, 10), z = a;
+        if (end == p || a < 0)
+            break;
+        if (*end == ':') {
+            const char *q = end + 1;
+            z = strtol(q, &end, 10);
+            if (end == q || z < a)
+                break;
+        }
+        for (long r = a; r <= z && n < max; r++)
+            if (n == 0 || r > ranks[n - 1])
+                ranks[n++] = (int)r;
+        p = end;
+        if (*p == ',')
+            p++;
+        else if (*p)
+            break;
+    }
+    if (*p || n == 0) {
+        fprintf(stderr, "damsim: --trace-ranks takes all or increasing "
+                        "ranks and ranges (0,3,8:15), got '%s'\n",
+                c->trace_ranks);
+        return 2;
+    }
+    o->trace_ranks = ranks;
+    o->ntrace_ranks = n;
+    return 0;
 }
 
 /* 1 when -o asks for charts. */
@@ -68,9 +143,17 @@ static int simulate(dam_cli *c, const dam_scenario *s, dam_result *r,
     }
     dam_sim_options o = sim_options(c);
     int record = c->trace_file || want_charts(c);
-    o.trace_steps = record ? TRACE_STEPS : 0;
+    int ranks[4096];
+    if (trace_subset(c, &o, ranks, 4096) != 0)
+        return 2;
+    if (!record)
+        o.trace_steps = 0;
     dam_trace tr;
     dam_trace_init(&tr);
+    if (o.ntrace_ranks < 0) { /* --trace-ranks all */
+        int g = dam_scenario_gpus(s);
+        o.ntrace_ranks = g < 4096 ? g : 4096;
+    }
     dam_error e;
     int rc = dam_sim_training(s, &o, r, record ? &tr : NULL, &e);
     if (rc != DAM_OK) {

@@ -75,6 +75,18 @@ void dam_trace_json(dam_buf *b, const dam_trace *t)
     json_t *o = json_object();
     json_object_set_new(o, "traceEvents", ev);
     json_object_set_new(o, "displayTimeUnit", json_string("ms"));
+    /* which subset of the run the trace holds (Trace Event Format's
+     * free-form "otherData") */
+    json_t *md = json_object();
+    json_object_set_new(md, "first_step", json_integer(t->first_step));
+    json_object_set_new(md, "steps", json_integer(t->nsteps));
+    json_object_set_new(md, "ranks", json_string(t->ranks));
+    json_object_set_new(md, "of_ranks", json_integer(t->total_ranks));
+    json_object_set_new(md, "note", json_string(
+        "spans of these steps of the first traced rank, on the lanes "
+        "(loader workers, host link, GPU) of these ranks; --trace-steps "
+        "and --trace-ranks choose them"));
+    json_object_set_new(o, "otherData", md);
     char *text = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER |
                                    JSON_REAL_PRECISION(12));
     if (text) {

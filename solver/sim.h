@@ -54,6 +54,10 @@ typedef struct dam_sim_options {
      * Ignored for other arrival kinds. */
     const double *arrivals;
     size_t narrivals;     /* entries in arrivals */
+    int trace_first;      /* first step recorded (0 = from the start) */
+    const int *trace_ranks; /* global GPU ranks whose lanes are recorded,
+                               increasing (NULL = every GPU of node 0) */
+    int ntrace_ranks;     /* entries in trace_ranks */
 } dam_sim_options;
 
 /*

@@ -188,6 +188,9 @@ struct sim {
 
     /* measurement */
     int warm, steps, nwarm, nmeas, trace_steps;
+    int trace_first, trace_rank0; /* first traced step; the rank whose
+                                     steps bound the trace window */
+    double trace_from;       /* trace recording starts, s */
     double horizon;          /* trace recording stops after, s */
     double t_meas0, t_end;
     struct acc a0, a1;
@@ -201,7 +204,7 @@ struct sim {
 static void span(struct sim *sm, int lane, dam_span_kind k, double a,
                  double b, int step)
 {
-    if (lane < 0 || !sm->traced || a > sm->horizon)
+    if (lane < 0 || !sm->traced || a > sm->horizon || b < sm->trace_from)
         return;
     dam_trace_span_add(sm->trace, lane, k, a, b, step);
 }
@@ -211,7 +214,7 @@ static void depth(struct sim *sm, struct gpu *g)
     if (g->lane < 0 || !sm->traced || sm->W == 0)
         return;
     double now = dam_des_now(sm->des);
-    if (now > sm->horizon)
+    if (now > sm->horizon || now < sm->trace_from)
         return;
     dam_trace_counter_add(sm->trace, g->qname, now,
                           (double)dam_queue_length(g->q));
@@ -393,7 +396,12 @@ static void record(struct sim *sm, struct gpu *g, int k, double step)
     const dam_sim_options *o = sm->opt;
     if (o->observer && o->observer->step)
         o->observer->step(o->observer->ctx, sm->rep, g->rank, k, step, now);
-    if (sm->traced && g->rank == 0 && k == sm->trace_steps - 1)
+    /* the window is the traced steps of the first traced rank */
+    if (sm->traced && g->rank == sm->trace_rank0 &&
+        k == sm->trace_first - 1)
+        sm->trace_from = now;
+    if (sm->traced && g->rank == sm->trace_rank0 &&
+        k == sm->trace_first + sm->trace_steps - 1)
         sm->horizon = now;
     if (k == sm->warm - 1 && ++sm->nwarm == sm->G) {
         sm->t_meas0 = now;
@@ -729,37 +737,79 @@ static void free_replication(struct sim *sm)
     sm->des = NULL;
 }
 
+/* 1 when rank r's lanes are recorded. */
+static int rank_traced(const struct sim *sm, int r)
+{
+    const dam_sim_options *o = sm->opt;
+    if (!o->trace_ranks)
+        return r < sm->gn;
+    for (int i = 0; i < o->ntrace_ranks; i++)
+        if (o->trace_ranks[i] == r)
+            return 1;
+    return 0;
+}
+
 static void lanes(struct sim *sm)
 {
     char name[48];
-    int gn = sm->gn, W = sm->W;
-    for (int i = 0; i < gn; i++) {
+    int gn = sm->gn, W = sm->W, ppl = sm->s->machine.gpus_per_pcie_link;
+    int last_link = -1, link_lane = -1;
+    for (int r = 0; r < sm->G; r++) {
+        if (!rank_traced(sm, r))
+            continue;
+        int n = r / gn, i = r % gn;
         for (int k = 0; k < (W > 0 ? W : 1); k++) {
-            struct worker *w = &sm->workers[i * (W > 0 ? W : 1) + k];
+            struct worker *w = &sm->workers[r * (W > 0 ? W : 1) + k];
             if (W > 0)
-                snprintf(name, sizeof name, "node0/gpu%d/worker%d", i, k);
+                snprintf(name, sizeof name, "node%d/gpu%d/worker%d", n, i, k);
             else
-                snprintf(name, sizeof name, "node0/gpu%d/loader", i);
+                snprintf(name, sizeof name, "node%d/gpu%d/loader", n, i);
             w->lane = dam_trace_lane_add(sm->trace, name, DAM_TRACE_LOADER);
         }
-    }
-    int first = -1;
-    for (int k = 0; k < sm->npcie; k++) {
-        snprintf(name, sizeof name, "node0/pcie%d", k);
-        int l = dam_trace_lane_add(sm->trace, name, DAM_TRACE_PCIE);
-        if (k == 0)
-            first = l;
-    }
-    for (int i = 0; i < gn; i++) {
-        struct gpu *g = &sm->gpus[i];
-        snprintf(name, sizeof name, "node0/gpu%d", i);
+        /* the host link this GPU copies over (one lane per link) */
+        int link = n * sm->npcie + i / ppl;
+        if (link != last_link) {
+            snprintf(name, sizeof name, "node%d/pcie%d", n, i / ppl);
+            link_lane = dam_trace_lane_add(sm->trace, name, DAM_TRACE_PCIE);
+            last_link = link;
+        }
+        struct gpu *g = &sm->gpus[r];
+        snprintf(name, sizeof name, "node%d/gpu%d", n, i);
         g->lane = dam_trace_lane_add(sm->trace, name, DAM_TRACE_GPU);
-        g->lane_pcie = first + i / sm->s->machine.gpus_per_pcie_link;
-        snprintf(g->qname, sizeof g->qname, "queue depth gpu%d", i);
+        g->lane_pcie = link_lane;
+        snprintf(g->qname, sizeof g->qname, "queue depth gpu%d", r);
     }
     if (sm->sync)
         sm->lane_net = dam_trace_lane_add(sm->trace, "network",
                                           DAM_TRACE_NET);
+}
+
+/* The trace's description of its subset: steps and ranks as ranges. */
+static void trace_subset(struct sim *sm, dam_trace *t)
+{
+    t->first_step = sm->trace_first;
+    t->nsteps = sm->trace_steps;
+    t->total_ranks = sm->G;
+    size_t used = 0;
+    t->ranks[0] = '\0';
+    for (int r = 0; r < sm->G; r++) {
+        if (!rank_traced(sm, r) || (r > 0 && rank_traced(sm, r - 1)))
+            continue;
+        int e = r;
+        while (e + 1 < sm->G && rank_traced(sm, e + 1))
+            e++;
+        int n = e > r ? snprintf(t->ranks + used, sizeof t->ranks - used,
+                                 "%s%d-%d", used ? "," : "", r, e)
+                      : snprintf(t->ranks + used, sizeof t->ranks - used,
+                                 "%s%d", used ? "," : "", r);
+        if (n < 0 || (size_t)n >= sizeof t->ranks - used) {
+            snprintf(t->ranks + (used < sizeof t->ranks - 4
+                                     ? used : sizeof t->ranks - 4),
+                     4, "...");
+            break;
+        }
+        used += (size_t)n;
+    }
 }
 
 /* Fill the simulator's constants from the scenario (analytic pieces). */
@@ -890,7 +940,8 @@ static void account(struct sim *sm, dam_result *r, int first)
 int dam_sim_training(const dam_scenario *s, const dam_sim_options *opt,
                      dam_result *r, dam_trace *trace, dam_error *err)
 {
-    static const dam_sim_options none = {0, 0, 0, 0, -1, 0, NULL, 0, 0.0, NULL, 0};
+    static const dam_sim_options none = {0, 0, 0, 0, -1, 0, NULL, 0, 0.0, NULL, 0,
+                                         0, NULL, 0};
     dam_error tmp;
     if (!err)
         err = &tmp;
@@ -916,12 +967,32 @@ int dam_sim_training(const dam_scenario *s, const dam_sim_options *opt,
                                      : s->pipeline.replications;
     uint64_t seed = opt->have_seed ? opt->seed : s->seed;
     sm->trace_steps = opt->trace_steps;
+    sm->trace_first = opt->trace_first > 0 ? opt->trace_first : 0;
     sm->lane_net = -1;
     int rc = DAM_OK;
     if (sm->G < 1 || sm->steps < 1 || reps < 1)
         rc = dam_error_set(err, s->file, 0, "nothing to simulate (%d GPUs, "
                            "%d steps, %d replications)", sm->G, sm->steps,
                            reps);
+    /* traced ranks: valid, and the first of them bounds the window */
+    sm->trace_rank0 = 0;
+    for (int i = 0; rc == DAM_OK && opt->trace_ranks &&
+                    i < opt->ntrace_ranks; i++) {
+        int rk = opt->trace_ranks[i];
+        if (rk < 0 || rk >= sm->G)
+            rc = dam_error_set(err, "", 0, "traced rank %d is not one of "
+                               "the %d GPUs (0 to %d)", rk, sm->G,
+                               sm->G - 1);
+        else if (i == 0 || rk < sm->trace_rank0)
+            sm->trace_rank0 = rk;
+    }
+    if (rc == DAM_OK && opt->trace_ranks && opt->ntrace_ranks < 1)
+        rc = dam_error_set(err, "", 0, "no rank to trace");
+    if (rc == DAM_OK && trace && sm->trace_steps > 0 &&
+        sm->trace_first >= sm->steps + sm->warm)
+        rc = dam_error_set(err, "", 0, "traced step %d is past the %d "
+                           "simulated steps", sm->trace_first,
+                           sm->steps + sm->warm);
     if (rc == DAM_OK)
         rc = constants(sm, err);
     double *rep_step = NULL, *rep_wait = NULL;
@@ -958,8 +1029,11 @@ int dam_sim_training(const dam_scenario *s, const dam_sim_options *opt,
         sm->seed = dam_rng_mix(seed, (uint64_t)k);
         sm->trace = trace;
         sm->traced = trace != NULL && k == 0 && sm->trace_steps > 0;
-        if (sm->traced)
+        sm->trace_from = sm->trace_first > 0 ? HUGE_VAL : 0.0;
+        if (sm->traced) {
             lanes(sm);
+            trace_subset(sm, trace);
+        }
         rc = run_replication(sm, err);
         if (rc == DAM_OK) {
             rep_step[k] = sm->sum_step / sm->nobs;

@@ -64,6 +64,11 @@ typedef struct dam_trace {
     dam_trace_counter *counters;
     size_t ncounters, cap_counters;
     double horizon;           /* recording stops after this simulated time, s */
+    double from;              /* recording starts at this simulated time, s */
+    int first_step;           /* first step recorded (0-based) */
+    int nsteps;               /* steps recorded */
+    int total_ranks;          /* GPUs in the simulation */
+    char ranks[200];          /* the ranks recorded, "0-7" or "0,3,8-15" */
 } dam_trace;
 
 void dam_trace_init(dam_trace *t);

@@ -81,5 +81,16 @@ ok "Ctrl-C: no temporary file left" sh -c "! ls big.csv.tmp* 2>/dev/null"
 
 ok "run - reads the scenario from standard input" sh -c "'$damsim' run --analytic - <'$llama' | grep -q Binding"
 ok "sweep - reads it too" sh -c "'$damsim' sweep - --vary batch_size=2,4 <'$llama' | grep -q '^4,'"
+"$damsim" run "$flag" --steps 30 --replications 1 --trace t.json --trace-steps 3:5 --trace-ranks 0,5:6 >/dev/null 2>&1
+ok "--trace-steps 3:5 --trace-ranks 0,5:6: the metadata names the subset" python3 -c "
+import json; t = json.load(open('t.json')); m = t['otherData']
+assert (m['first_step'], m['steps'], m['ranks'], m['of_ranks']) == (3, 3, '0,5-6', 8), m
+steps = {e['args']['step'] for e in t['traceEvents'] if e.get('ph') == 'X' and e['name'] == 'forward'}
+assert steps == {3, 4, 5}, steps
+lanes = [e['args']['name'] for e in t['traceEvents'] if e.get('name') == 'thread_name']
+assert 'node0/gpu5' in lanes and 'node0/gpu6' in lanes and 'node0/gpu1' not in lanes, lanes"
+code "--trace-ranks beyond the GPUs" 2 "$damsim" run "$flag" --trace t.json --trace-ranks 99
+code "a bad --trace-steps" 2 "$damsim" run "$flag" --trace t.json --trace-steps 5:2
+ok "--version" sh -c "'$damsim' --version | grep -q '^damsim [0-9]'"
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
