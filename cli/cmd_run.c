@@ -234,7 +234,7 @@ static int run_one(dam_cli *c, const char *path)
     if (rc == 0) {
         dam_diagnose(s, r, d);
         dam_uncertainty *u = NULL;
-        if (s->nuncertain > 0) {
+        if (dam_uncertainty_sources(s) > 0) {
             u = dam_malloc(sizeof *u);
             dam_error e;
             if (dam_uncertainty_run(s, DAM_UNCERTAINTY_SAMPLES, s->seed, u,
@@ -253,7 +253,7 @@ static int run_one(dam_cli *c, const char *path)
                                     dam_json_uncertainty(s, u));
             dam_json_dump(&b, o);
         } else {
-            dam_text_run(&b, s, r, d);
+            dam_text_run(&b, s, r, d, u);
             if (u)
                 dam_text_uncertainty(&b, s, u);
         }

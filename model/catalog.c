@@ -151,3 +151,15 @@ double dam_model_eta(const dam_model_spec *m, const char *gpu,
             return m->gpu_eta[i].eta[p];
     return m->eta[p];
 }
+
+double dam_model_eta_se(const dam_model_spec *m, const char *gpu,
+                        dam_precision p)
+{
+    if ((unsigned)p >= DAM_PREC_COUNT)
+        return 0.0;
+    for (int i = 0; i < m->ngpu_eta; i++)
+        if (strcasecmp(m->gpu_eta[i].gpu, gpu) == 0 &&
+            m->gpu_eta[i].eta[p] > 0.0)
+            return m->gpu_eta[i].eta_se[p];
+    return m->eta_se[p];
+}

@@ -743,6 +743,31 @@ static const char *const families[] = {"vision", "language", "recommender",
                                        "custom", NULL};
 static const char *const mquality_keys[] = {"metric", "value", NULL};
 
+/* Keys of an efficiency group: a value per precision and its standard
+ * error "<precision>_se" (constants.h). */
+static const char *const eff_keys[] = {
+    "fp32", "tf32", "fp16", "bf16", "fp8", "int8", "fp32_se", "tf32_se",
+    "fp16_se", "bf16_se", "fp8_se", "int8_se", NULL};
+static const char *const ge_eff_keys[] = {
+    "gpu", "fp32", "tf32", "fp16", "bf16", "fp8", "int8", "fp32_se",
+    "tf32_se", "fp16_se", "bf16_se", "fp8_se", "int8_se", NULL};
+
+/* One precision of an efficiency group: the value in (0, 1] and its
+ * standard error >= 0, which needs the value beside it. */
+static void get_eff(ld *L, const config_setting_t *g, const char *where,
+                    int p, double *eta, double *se)
+{
+    char sk[16];
+    snprintf(sk, sizeof sk, "%s_se", prec_names[p]);
+    int have = get_num(L, g, prec_names[p], where, 0, R_UNIT, 1.0, eta);
+    if (get_num(L, g, sk, where, 0, R_NONNEG, 1.0, se) && !have) {
+        char full[160];
+        path_join(full, sizeof full, where, sk);
+        dam_diag_error(L->d, L->file, line_of(member(L, g, sk, where, 0)),
+                       "'%s' needs '%s' beside it", full, prec_names[p]);
+    }
+}
+
 static void parse_model(ld *L, const config_setting_t *ms, dam_model_spec *m,
                         const char *where, int catalog, int have_base)
 {
@@ -838,9 +863,9 @@ static void parse_model(ld *L, const config_setting_t *ms, dam_model_spec *m,
     if (ef) {
         char ew[96];
         path_join(ew, sizeof ew, where, "efficiency");
-        check_keys(L, ef, prec_names, ew);
+        check_keys(L, ef, eff_keys, ew);
         for (int p = 0; p < DAM_PREC_COUNT; p++)
-            get_num(L, ef, prec_names[p], ew, 0, R_UNIT, 1.0, &m->eta[p]);
+            get_eff(L, ef, ew, p, &m->eta[p], &m->eta_se[p]);
     }
     config_setting_t *ge = member(L, ms, "gpu_efficiency", where, 0);
     if (ge) {
@@ -854,8 +879,6 @@ static void parse_model(ld *L, const config_setting_t *ms, dam_model_spec *m,
                            gw, DAM_MAX_GPU_ETA);
             n = 0;
         }
-        static const char *const ge_keys[] = {"gpu",  "fp32", "tf32", "fp16",
-                                              "bf16", "fp8",  "int8", NULL};
         m->ngpu_eta = 0;
         for (int i = 0; i < n; i++) {
             config_setting_t *e = config_setting_get_elem(ge, (unsigned)i);
@@ -867,14 +890,14 @@ static void parse_model(ld *L, const config_setting_t *ms, dam_model_spec *m,
                                type_name(e));
                 continue;
             }
-            check_keys(L, e, ge_keys, ew);
+            check_keys(L, e, ge_eff_keys, ew);
             int k = m->ngpu_eta++;
             memset(&m->gpu_eta[k], 0, sizeof m->gpu_eta[k]);
             get_str(L, e, "gpu", ew, 1, m->gpu_eta[k].gpu,
                     sizeof m->gpu_eta[k].gpu);
             for (int p = 0; p < DAM_PREC_COUNT; p++)
-                get_num(L, e, prec_names[p], ew, 0, R_UNIT, 1.0,
-                        &m->gpu_eta[k].eta[p]);
+                get_eff(L, e, ew, p, &m->gpu_eta[k].eta[p],
+                        &m->gpu_eta[k].eta_se[p]);
         }
     }
     /* Architecture: phases and FLOPs follow from it. An inline model that

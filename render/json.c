@@ -352,6 +352,8 @@ json_t *dam_json_uncertainty(const dam_scenario *s, const dam_uncertainty *u)
     json_object_set_new(o, "run_s", interval_json(&u->run_time));
     json_object_set_new(o, "throughput", interval_json(&u->throughput));
     json_object_set_new(o, "cost_usd", interval_json(&u->cost_usd));
+    json_object_set_new(o, "gpu_hours", interval_json(&u->gpu_hours));
+    INT(o, "calibrated_constants", u->nconstants);
     json_t *pb = json_object();
     for (int k = 0; k < DAM_BOUND_COUNT; k++)
         if (u->p_bound[k] > 0.0)
@@ -362,6 +364,10 @@ json_t *dam_json_uncertainty(const dam_scenario *s, const dam_uncertainty *u)
         const dam_uncertainty_input *x = &u->inputs[i];
         json_t *e = json_object();
         STR(e, "key", x->key);
+        STR(e, "source", x->constant ? (x->default_se ? "constant, default "
+                                                         "spread"
+                                                       : "constant, fitted")
+                                     : "input");
         NUM(e, "value_p05", x->value_lo / x->scale);
         NUM(e, "value_p95", x->value_hi / x->scale);
         NUM(e, "step_at_p05_s", x->step_lo);

@@ -131,8 +131,33 @@ static void serving_section(dam_buf *b, const dam_scenario *s,
                    r->replications, r->sim_steps);
 }
 
+/* "90 % interval" lines under the headline figures. */
+static void interval_lines(dam_buf *b, const dam_scenario *s,
+                           const dam_uncertainty *u)
+{
+    char t1[48], t2[48];
+    dam_fmt_time(t1, sizeof t1, u->step.lo);
+    dam_fmt_time(t2, sizeof t2, u->step.hi);
+    dam_buf_printf(b, "  90 %% interval  %s %s to %s",
+                   s->mode == DAM_MODE_SERVING ? "latency" : "step", t1, t2);
+    if (s->mode != DAM_MODE_SERVING) {
+        dam_fmt_time(t1, sizeof t1, u->run_time.lo);
+        dam_fmt_time(t2, sizeof t2, u->run_time.hi);
+        dam_buf_printf(b, "   run %s to %s   %.4g to %.4g GPU-hours", t1, t2,
+                       u->gpu_hours.lo, u->gpu_hours.hi);
+        if (s->cost.gpu_hour_usd > 0.0)
+            dam_buf_printf(b, "   $%.0f to $%.0f", u->cost_usd.lo,
+                           u->cost_usd.hi);
+    }
+    dam_buf_printf(b, "\n                  (analytic, %d draws over %d "
+                      "calibrated constant%s and %d uncertain input%s; "
+                      "see the end)\n",
+                   u->samples, u->nconstants, u->nconstants == 1 ? "" : "s",
+                   s->nuncertain, s->nuncertain == 1 ? "" : "s");
+}
+
 void dam_text_run(dam_buf *b, const dam_scenario *s, const dam_result *r,
-                  const dam_diagnosis *d)
+                  const dam_diagnosis *d, const dam_uncertainty *u)
 {
     char t1[48], t2[48], t3[48], t4[48];
     char answer[512];
@@ -198,6 +223,8 @@ void dam_text_run(dam_buf *b, const dam_scenario *s, const dam_result *r,
             dam_buf_printf(b, "   %.0f kWh", r->energy_kwh);
         dam_buf_printf(b, "\n");
     }
+    if (u)
+        interval_lines(b, s, u);
     if (s->mode == DAM_MODE_SERVING && r->has_sim)
         serving_section(b, s, r);
     int side = r->has_sim && r->analytic_step > 0.0;
@@ -446,9 +473,10 @@ void dam_text_uncertainty(dam_buf *b, const dam_scenario *s,
                           const dam_uncertainty *u)
 {
     char t1[48], t2[48], t3[48];
-    dam_buf_printf(b, "\nUncertain inputs (%d, %d analytic samples; 90 %% "
-                      "intervals)\n",
-                   s->nuncertain, u->samples);
+    dam_buf_printf(b, "\nUncertainty (%d uncertain input%s, %d calibrated "
+                      "constant%s; %d analytic draws; 90 %% intervals)\n",
+                   s->nuncertain, s->nuncertain == 1 ? "" : "s",
+                   u->nconstants, u->nconstants == 1 ? "" : "s", u->samples);
     dam_fmt_time(t1, sizeof t1, u->step.lo);
     dam_fmt_time(t2, sizeof t2, u->step.median);
     dam_fmt_time(t3, sizeof t3, u->step.hi);
@@ -457,6 +485,8 @@ void dam_text_uncertainty(dam_buf *b, const dam_scenario *s,
         dam_fmt_time(t1, sizeof t1, u->run_time.lo);
         dam_fmt_time(t3, sizeof t3, u->run_time.hi);
         dam_buf_printf(b, "  time to train   %s to %s\n", t1, t3);
+        dam_buf_printf(b, "  GPU-hours       %.4g to %.4g\n", u->gpu_hours.lo,
+                       u->gpu_hours.hi);
         if (u->cost_usd.hi > 0.0)
             dam_buf_printf(b, "  cost            $%.0f to $%.0f\n",
                            u->cost_usd.lo, u->cost_usd.hi);
@@ -478,8 +508,16 @@ void dam_text_uncertainty(dam_buf *b, const dam_scenario *s,
         dam_fmt_time(t3, sizeof t3, in->swing);
         dam_buf_printf(b, "    %-34s %-10s %10.4g .. %-10.4g -> %s .. %s "
                           "(swing %s)\n",
-                       in->key, dam_uncertain_kind_name(in->kind),
+                       in->key,
+                       in->constant ? (in->default_se ? "default" : "fitted")
+                                    : dam_uncertain_kind_name(in->kind),
                        in->value_lo / in->scale, in->value_hi / in->scale, t1,
                        t2, t3);
     }
+    if (u->nconstants > 0)
+        dam_buf_printf(b, "  Calibrated constants are drawn lognormally with "
+                          "their standard error (\"fitted\": from their "
+                          "fit or sources;\n  \"default\": the field's "
+                          "default spread, data/README.md), the same draw "
+                          "for every option.\n");
 }

@@ -5,16 +5,18 @@
 
 #include "render/buf.h"
 #include "solver/diagnose.h"
+#include "solver/uncertainty.h"
 
 /* The run report: question, answer, breakdown, iron law, roofline, memory,
- * diagnosis, scorecard. */
+ * diagnosis, scorecard. u (may be NULL): the 90 % intervals, shown under
+ * the step and run figures. */
 void dam_text_run(dam_buf *b, const dam_scenario *s, const dam_result *r,
-                  const dam_diagnosis *d);
+                  const dam_diagnosis *d, const dam_uncertainty *u);
 /* The one-sentence answer to the scenario's question, into buf. */
 void dam_text_answer(char *buf, size_t n, const dam_scenario *s,
                      const dam_result *r, const dam_diagnosis *d);
-/* Intervals over the uncertain inputs and the tornado of their swings. */
-#include "solver/uncertainty.h"
+/* Intervals over the uncertain inputs and calibrated constants, and the
+ * tornado of their swings. */
 void dam_text_uncertainty(dam_buf *b, const dam_scenario *s,
                           const dam_uncertainty *u);
 /* `damsim catalog gpus` / `models`. */

@@ -3,6 +3,8 @@
  * swings (see uncertainty.h). */
 #include "solver/uncertainty.h"
 
+#include <gsl/gsl_cdf.h>
+#include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 #include <math.h>
 #include <stdlib.h>
@@ -14,6 +16,23 @@
 
 /* Stream id of the uncertainty draws: apart from every simulation stream. */
 #define UNCERTAINTY_STREAM 0x756e6365ULL
+
+/* Most named quantities one set of draws holds (inputs and constants of
+ * every scenario of a question; beyond it, names share the last column). */
+#define MAX_COLUMNS 128
+
+/* One name's Latin-hypercube column. */
+typedef struct column {
+    char name[DAM_CONST_KEY_MAX + 8];
+    double *u;           /* n probabilities in (0, 1) */
+} column;
+
+struct dam_draws {
+    int n;               /* draws */
+    unsigned long seed;
+    int ncol;
+    column col[MAX_COLUMNS];
+};
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -60,34 +79,179 @@ void dam_uncertainty_apply(const dam_scenario *base, const dam_scenario *s,
     }
 }
 
+dam_draws *dam_draws_create(int n, unsigned long seed)
+{
+    dam_draws *d = dam_calloc(1, sizeof *d);
+    d->n = n < 10 ? 10 : n;
+    d->seed = seed;
+    return d;
+}
+
+void dam_draws_free(dam_draws *d)
+{
+    if (!d)
+        return;
+    for (int i = 0; i < d->ncol; i++)
+        dam_free(d->col[i].u);
+    dam_free(d);
+}
+
+int dam_draws_count(const dam_draws *d)
+{
+    return d->n;
+}
+
+/* FNV-1a of a name: the stream of its column. */
+static unsigned long long name_hash(const char *s)
+{
+    unsigned long long h = 1469598103934665603ULL;
+    for (; *s; s++) {
+        h ^= (unsigned char)*s;
+        h *= 1099511628211ULL;
+    }
+    return h;
+}
+
+static column *column_of(dam_draws *d, const char *name)
+{
+    for (int i = 0; i < d->ncol; i++)
+        if (strcmp(d->col[i].name, name) == 0)
+            return &d->col[i];
+    if (d->ncol == MAX_COLUMNS)
+        return &d->col[MAX_COLUMNS - 1];
+    column *c = &d->col[d->ncol++];
+    snprintf(c->name, sizeof c->name, "%s", name);
+    c->u = dam_malloc((size_t)d->n * sizeof *c->u);
+    gsl_rng *g = dam_rng_create(d->seed,
+                                UNCERTAINTY_STREAM ^ name_hash(name));
+    for (int k = 0; k < d->n; k++)
+        c->u[k] = (k + gsl_rng_uniform_pos(g)) / d->n;
+    gsl_ran_shuffle(g, c->u, (size_t)d->n, sizeof *c->u);
+    dam_rng_free(g);
+    return c;
+}
+
+double dam_draws_u(dam_draws *d, const char *name, int k)
+{
+    return column_of(d, name)->u[k % d->n];
+}
+
+/* A constant at probability u: lognormal about its value, relative spread
+ * se / value, inside its range. */
+static double constant_at(const dam_const_use *c, double u)
+{
+    if (c->se <= 0.0 || c->value <= 0.0)
+        return c->value;
+    double v = c->value * exp(gsl_cdf_ugaussian_Pinv(u) * c->se / c->value);
+    return v < c->lo ? c->lo : (v > c->hi ? c->hi : v);
+}
+
+int dam_draws_apply(dam_draws *d, int k, const dam_scenario *base,
+                    const dam_scenario *s, dam_scenario *x)
+{
+    double q[DAM_MAX_UNCERTAIN];
+    char name[DAM_CONST_KEY_MAX + 8];
+    for (int i = 0; i < base->nuncertain; i++) {
+        snprintf(name, sizeof name, "input/%s", base->uncertain[i].key);
+        q[i] = dam_draws_u(d, name, k);
+    }
+    dam_uncertainty_apply(base, s, q, x);
+    dam_const_use use[DAM_MAX_CONST_USES];
+    int nu = dam_scenario_constants(x, use, DAM_MAX_CONST_USES);
+    for (int i = 0; i < nu; i++) {
+        dam_const_key_format(&use[i].key, name, sizeof name);
+        dam_scenario_const_set(x, &use[i].key,
+                               constant_at(&use[i], dam_draws_u(d, name, k)));
+    }
+    return base->nuncertain + nu;
+}
+
+int dam_uncertainty_sources(const dam_scenario *s)
+{
+    dam_const_use use[DAM_MAX_CONST_USES];
+    int nu = dam_scenario_constants(s, use, DAM_MAX_CONST_USES), n = 0;
+    for (int i = 0; i < nu; i++)
+        n += use[i].se > 0.0;
+    return s->nuncertain + n;
+}
+
+static double horizon(const dam_result *r)
+{
+    return r->mode == DAM_MODE_SERVING ? r->step : r->run_time;
+}
+
+void dam_uncertainty_answer(dam_draws *d, const dam_scenario *base,
+                            const dam_scenario *s, const double *t_base,
+                            double *t_out, dam_answer_interval *a)
+{
+    int n = d->n;
+    memset(a, 0, sizeof *a);
+    dam_scenario *x = dam_malloc(sizeof *x);
+    dam_result *r = dam_malloc(sizeof *r);
+    double *v = dam_malloc((size_t)n * 6 * sizeof *v);
+    double *step = v, *run = v + n, *tp = v + 2 * n, *gh = v + 3 * n,
+           *cost = v + 4 * n, *sp = v + 5 * n;
+    int faster = 0, slower = 0;
+    for (int k = 0; k < n; k++) {
+        dam_draws_apply(d, k, base, s, x);
+        dam_analytic_solve(x, r);
+        double t = horizon(r);
+        step[k] = r->step;
+        run[k] = r->run_time;
+        tp[k] = r->throughput;
+        gh[k] = r->gpu_hours;
+        cost[k] = r->cost_usd;
+        if (t_out)
+            t_out[k] = t;
+        if (t_base) {
+            sp[k] = t > 0.0 ? t_base[k] / t : 0.0;
+            faster += sp[k] >= 1.0 + DAM_FASTER_BY;
+            slower += sp[k] > 0.0 && sp[k] <= 1.0 / (1.0 + DAM_FASTER_BY);
+        }
+    }
+    a->samples = n;
+    a->step = dam_interval_of(step, n);
+    a->run_time = dam_interval_of(run, n);
+    a->throughput = dam_interval_of(tp, n);
+    a->gpu_hours = dam_interval_of(gh, n);
+    a->cost_usd = dam_interval_of(cost, n);
+    if (t_base) {
+        a->has_speedup = 1;
+        a->speedup = dam_interval_of(sp, n);
+        a->p_faster = (double)faster / n;
+        a->p_slower = (double)slower / n;
+    }
+    dam_free(v);
+    dam_free(r);
+    dam_free(x);
+}
+
 int dam_uncertainty_run(const dam_scenario *s, int samples,
                         unsigned long seed, dam_uncertainty *u,
                         dam_error *err)
 {
     memset(u, 0, sizeof *u);
-    if (s->nuncertain == 0)
-        return dam_error_set(err, s->file, 0, "no uncertain inputs");
+    if (dam_uncertainty_sources(s) == 0)
+        return dam_error_set(err, s->file, 0,
+                             "no uncertain inputs or calibrated constants");
     if (samples < 10)
         return dam_error_set(err, s->file, 0,
                              "uncertainty needs at least 10 samples");
+    dam_draws *d = dam_draws_create(samples, seed);
     dam_scenario *x = dam_malloc(sizeof *x);
     dam_result *r = dam_malloc(sizeof *r);
-    double *step = dam_malloc((size_t)samples * sizeof *step);
-    double *run = dam_malloc((size_t)samples * sizeof *run);
-    double *tp = dam_malloc((size_t)samples * sizeof *tp);
-    double *cost = dam_malloc((size_t)samples * sizeof *cost);
-    gsl_rng *g = dam_rng_create(seed, UNCERTAINTY_STREAM);
-    double q[DAM_MAX_UNCERTAIN];
+    double *v = dam_malloc((size_t)samples * 5 * sizeof *v);
+    double *step = v, *run = v + samples, *tp = v + 2 * samples,
+           *cost = v + 3 * samples, *gh = v + 4 * samples;
     u->samples = samples;
     for (int k = 0; k < samples; k++) {
-        for (int i = 0; i < s->nuncertain; i++)
-            q[i] = gsl_rng_uniform_pos(g);
-        dam_uncertainty_apply(s, s, q, x);
+        dam_draws_apply(d, k, s, s, x);
         dam_analytic_solve(x, r);
         step[k] = r->step;
         run[k] = r->run_time;
         tp[k] = r->throughput;
         cost[k] = r->cost_usd;
+        gh[k] = r->gpu_hours;
         if ((unsigned)r->bound < DAM_BOUND_COUNT)
             u->p_bound[r->bound] += 1.0 / samples;
     }
@@ -95,6 +259,7 @@ int dam_uncertainty_run(const dam_scenario *s, int samples,
     u->run_time = dam_interval_of(run, samples);
     u->throughput = dam_interval_of(tp, samples);
     u->cost_usd = dam_interval_of(cost, samples);
+    u->gpu_hours = dam_interval_of(gh, samples);
 
     /* Tornado: one input at a time, the others at their means. */
     for (int i = 0; i < s->nuncertain; i++) {
@@ -115,7 +280,32 @@ int dam_uncertainty_run(const dam_scenario *s, int samples,
         in->step_hi = r->step;
         in->swing = fabs(in->step_hi - in->step_lo);
     }
-    /* largest swing first (insertion sort: at most 16) */
+    /* ... and each calibrated constant at its 5th and 95th percentile */
+    dam_const_use use[DAM_MAX_CONST_USES];
+    int nu = dam_scenario_constants(s, use, DAM_MAX_CONST_USES);
+    for (int i = 0; i < nu; i++) {
+        if (use[i].se <= 0.0)
+            continue;
+        dam_uncertainty_input *in = &u->inputs[u->ninputs++];
+        u->nconstants++;
+        dam_const_key_format(&use[i].key, in->key, sizeof in->key);
+        in->constant = 1;
+        in->default_se = use[i].default_se;
+        in->kind = DAM_UNCERTAIN_LOGNORMAL;
+        in->scale = 1.0;
+        in->value_lo = constant_at(&use[i], 0.05);
+        in->value_hi = constant_at(&use[i], 0.95);
+        *x = *s;
+        dam_scenario_const_set(x, &use[i].key, in->value_lo);
+        dam_analytic_solve(x, r);
+        in->step_lo = r->step;
+        *x = *s;
+        dam_scenario_const_set(x, &use[i].key, in->value_hi);
+        dam_analytic_solve(x, r);
+        in->step_hi = r->step;
+        in->swing = fabs(in->step_hi - in->step_lo);
+    }
+    /* largest swing first (insertion sort: a few dozen at most) */
     for (int i = 1; i < u->ninputs; i++)
         for (int j = i; j > 0 && u->inputs[j].swing > u->inputs[j - 1].swing;
              j--) {
@@ -123,12 +313,9 @@ int dam_uncertainty_run(const dam_scenario *s, int samples,
             u->inputs[j] = u->inputs[j - 1];
             u->inputs[j - 1] = t;
         }
-    dam_rng_free(g);
-    dam_free(cost);
-    dam_free(tp);
-    dam_free(run);
-    dam_free(step);
+    dam_free(v);
     dam_free(r);
     dam_free(x);
+    dam_draws_free(d);
     return DAM_OK;
 }

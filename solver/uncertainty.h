@@ -12,10 +12,29 @@
  * sorted by swing, which says which assumption matters most. The analytic
  * solver is used because it is deterministic and cheap enough for hundreds
  * of samples; the simulated figures sit beside it in the report.
+ *
+ * Intervals by default. Beside the inputs a scenario gives as
+ * distributions, every calibrated catalog constant its answer depends on
+ * (model/constants.h: an efficiency, with the standard error of its fit or
+ * the spread of its sources) is drawn too, so every answer has an interval
+ * without the user writing a distribution. A constant is drawn lognormally
+ * about its value with a relative spread of se / value, kept inside its
+ * range.
+ *
+ * Paired draws. Draws are made by name (dam_draws): the k-th draw of a
+ * quantity named "model/resnet50/efficiency/fp16" is the same number in
+ * every scenario that uses it, so a baseline and an option, or two
+ * scenarios compared, see the same constants in the same draw, and a ratio
+ * between them carries only the uncertainty of what differs. Each name's
+ * draws are a Latin hypercube column (one draw in each of n equal-
+ * probability strata, in an order shuffled from the seed and the name), so
+ * a few hundred draws give stable 5th and 95th percentiles, and the same
+ * seed gives the same intervals.
  */
 #ifndef DAM_UNCERTAINTY_H
 #define DAM_UNCERTAINTY_H
 
+#include "model/constants.h"
 #include "model/error.h"
 #include "solver/result.h"
 
@@ -28,7 +47,11 @@ typedef struct dam_interval {
 
 /* One input's swing. */
 typedef struct dam_uncertainty_input {
-    char key[64];           /* scenario key */
+    char key[DAM_CONST_KEY_MAX]; /* scenario key, or a constant's key */
+    int constant;           /* 1: a calibrated catalog constant (kind is then
+                               lognormal), 0: an input of the scenario */
+    int default_se;         /* constants: 1 when its spread is its field's
+                               default, not its own standard error */
     dam_uncertain_kind kind;
     double scale;           /* SI per unit of the key, for display */
     double value_lo;        /* the input at its 5th percentile (SI) */
@@ -44,10 +67,70 @@ typedef struct dam_uncertainty {
     dam_interval run_time;          /* s */
     dam_interval throughput;        /* samples/s */
     dam_interval cost_usd;          /* USD */
+    dam_interval gpu_hours;         /* GPU-hours of the run */
     double p_bound[DAM_BOUND_COUNT];/* share of samples in which each bound binds */
-    int ninputs;
-    dam_uncertainty_input inputs[DAM_MAX_UNCERTAIN]; /* largest swing first */
+    int nconstants;                 /* calibrated constants drawn */
+    int ninputs;                    /* entries in inputs */
+    dam_uncertainty_input inputs[DAM_MAX_UNCERTAIN + DAM_MAX_CONST_USES];
+                                    /* largest swing first */
 } dam_uncertainty;
+
+/* The 90 % intervals of one answer over the draws (analytic solver), and
+ * against a baseline solved on the same draws. Plain data for render/. */
+typedef struct dam_answer_interval {
+    int samples;            /* draws (0: no interval was computed) */
+    dam_interval step;      /* s per step (per request when serving) */
+    dam_interval run_time;  /* s, the whole run */
+    dam_interval throughput;/* samples/s, all GPUs */
+    dam_interval gpu_hours; /* GPU-hours of the run */
+    dam_interval cost_usd;  /* USD of the run (per 1,000 requests when serving) */
+    int has_speedup;        /* 1 when a baseline was given */
+    dam_interval speedup;   /* baseline time / this time, draw by draw */
+    double p_faster;        /* share of draws in which this is at least
+                               DAM_FASTER_BY faster than the baseline */
+    double p_slower;        /* share in which it is at least DAM_FASTER_BY
+                               slower */
+} dam_answer_interval;
+
+/* "Faster" in a draw means a speed-up of at least 1 + DAM_FASTER_BY. */
+#define DAM_FASTER_BY 0.02
+
+/* Named, paired draws (see above). Owned by the caller: create, use for
+ * every scenario of one question, free. */
+typedef struct dam_draws dam_draws;
+
+/* n draws (>= 10) from seed. Never NULL (allocation failure aborts). */
+dam_draws *dam_draws_create(int n, unsigned long seed);
+/* Free d; NULL is a no-op. */
+void dam_draws_free(dam_draws *d);
+/* The number of draws. */
+int dam_draws_count(const dam_draws *d);
+/* The probability (0, 1) of the quantity `name` in draw k of d. */
+double dam_draws_u(dam_draws *d, const char *name, int k);
+/*
+ * x = s in draw k: each uncertain input of base at its draw (except those
+ * whose value in s differs from base's: a lever set them) and each
+ * calibrated constant s uses at its draw. x may be s. Returns the number
+ * of quantities drawn.
+ */
+int dam_draws_apply(dam_draws *d, int k, const dam_scenario *base,
+                    const dam_scenario *s, dam_scenario *x);
+
+/* The number of quantities a scenario's draws move: its uncertain inputs
+ * and the calibrated constants it uses. 0 = its answer has no interval. */
+int dam_uncertainty_sources(const dam_scenario *s);
+
+/*
+ * Solve s (analytically) in every draw of d and fill a. base: the
+ * scenario whose inputs define the draws (s itself, or the baseline s was
+ * made from by levers). t_base (may be NULL): the baseline's time in each
+ * draw, for the speed-up; t_out (may be NULL, dam_draws_count entries):
+ * this scenario's time in each draw (run time; request latency when
+ * serving).
+ */
+void dam_uncertainty_answer(dam_draws *d, const dam_scenario *base,
+                            const dam_scenario *s, const double *t_base,
+                            double *t_out, dam_answer_interval *a);
 
 /* Default number of Monte Carlo samples. */
 #define DAM_UNCERTAINTY_SAMPLES 400
@@ -58,9 +141,9 @@ void dam_uncertainty_apply(const dam_scenario *base, const dam_scenario *s,
                            const double *q, dam_scenario *out);
 
 /*
- * Sample the uncertain inputs of s `samples` times (seeded from seed) and
- * fill u. Returns DAM_OK, or DAM_EINPUT when s has no uncertain input or
- * samples < 10.
+ * Sample the uncertain inputs and calibrated constants of s `samples`
+ * times (seeded from seed) and fill u. Returns DAM_OK, or DAM_EINPUT when
+ * s has neither (dam_uncertainty_sources is 0) or samples < 10.
  */
 int dam_uncertainty_run(const dam_scenario *s, int samples,
                         unsigned long seed, dam_uncertainty *u,

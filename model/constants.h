@@ -1,0 +1,114 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * constants.h: the calibrated constants of the catalogs, by name, with
+ * their uncertainty.
+ *
+ * A calibrated constant is a number in data/gpus.cfg or data/models.cfg
+ * that was fitted to measurements rather than read from a datasheet (an
+ * achieved fraction of peak, say). Each has a key, written
+ *
+ *     gpu/<GPU id>/<field>[/<precision>]
+ *     model/<model id>/<field>[/<precision>][@<GPU id>]
+ *
+ * ("model/resnet50/efficiency/fp16@V100-SXM2-32GB": ResNet-50's efficiency
+ * at fp16 on that GPU; without "@" the model's default on every GPU that
+ * has no entry of its own), a value and a standard error (se, the same
+ * units; 0 = none given). A table in constants.c lists the fields, their
+ * range and how to reach them in the catalog structs: `damsim calibrate`
+ * fits them (solver/calibrate.h), calibration overlays set them (loader.h),
+ * and the default intervals draw them (solver/uncertainty.h).
+ *
+ * A scenario holds copies of its catalog entries (scenario.h), so a
+ * constant can be set on a scenario without its catalog: that is how the
+ * fit and the interval draws move it, thousands of times, cheaply.
+ * dam_scenario_constants lists the constants a scenario's answer depends
+ * on, with the uncertainty each carries: its own se when the catalog gives
+ * one, else the default relative uncertainty of its field (measured by
+ * leave-one-GPU-out cross-validation, tests/VALIDATION.md). A value the
+ * scenario file sets itself (workload.efficiency) is the user's, not a
+ * catalog constant, and is not listed.
+ */
+#ifndef DAM_CONSTANTS_H
+#define DAM_CONSTANTS_H
+
+#include <stddef.h>
+
+#include "model/catalog.h"
+#include "model/error.h"
+#include "model/scenario.h"
+
+/* Who holds a constant. */
+typedef enum { DAM_CONST_GPU = 0, DAM_CONST_MODEL } dam_const_owner;
+
+/* The name of one constant. */
+typedef struct dam_const_key {
+    dam_const_owner owner;
+    char entry[DAM_ID_MAX];   /* the GPU's or the model's id */
+    char field[32];           /* "efficiency", ... (the table's field) */
+    int precision;            /* a dam_precision, or -1 when not per precision */
+    char on_gpu[DAM_ID_MAX];  /* model constants: the GPU it is specific to,
+                                 "" = the model's default */
+} dam_const_key;
+
+/* The longest key dam_const_key_format writes, with its terminator. */
+#define DAM_CONST_KEY_MAX (2 * DAM_ID_MAX + 48)
+
+/* Write k as its key string (see above) into buf (n bytes). */
+void dam_const_key_format(const dam_const_key *k, char *buf, size_t n);
+
+/* Parse a key string. Returns DAM_OK, or DAM_EINPUT with err's message
+ * (file and line left empty for the caller) for an unknown owner or field,
+ * a bad precision, a precision a field does not take or lacks, or an "@"
+ * on a constant that is not per GPU. */
+int dam_const_key_parse(const char *s, dam_const_key *k, dam_error *err);
+
+/* 1 when a and b name the same constant. */
+int dam_const_key_equal(const dam_const_key *a, const dam_const_key *b);
+
+/* A field's description: its admissible range and its unit ("" for a
+ * fraction), for messages and the fit's bounds. Returns 0 when the field
+ * is unknown. */
+int dam_const_field_info(dam_const_owner owner, const char *field, double *lo,
+                         double *hi, const char **unit);
+
+/* The value and se of k in catalog c. Returns DAM_OK, or DAM_EINPUT (err's
+ * message only) when the entry is unknown or the catalog has no value for
+ * k (an efficiency never calibrated at that precision). */
+int dam_catalog_const_get(const dam_catalog *c, const dam_const_key *k,
+                          double *value, double *se, dam_error *err);
+
+/* Set k's value and se in catalog c (a model's per-GPU entry is created
+ * when missing). Returns DAM_OK, or DAM_EINPUT (err's message only) for an
+ * unknown entry, a value outside the field's range, se < 0, or no room
+ * left for one more per-GPU entry. */
+int dam_catalog_const_set(dam_catalog *c, const dam_const_key *k,
+                          double value, double se, dam_error *err);
+
+/* A constant a scenario uses. */
+typedef struct dam_const_use {
+    dam_const_key key;
+    double value;     /* its value in the scenario */
+    double se;        /* its standard error, same units: the catalog's, or
+                         the field's default (see default_se) */
+    int default_se;   /* 1 when se is the field's default, not the catalog's */
+    double lo, hi;    /* admissible range (draws and fits stay inside) */
+} dam_const_use;
+
+/* Most constants one scenario uses. */
+#define DAM_MAX_CONST_USES 32
+
+/* List the catalog constants s depends on into out (at most max); returns
+ * their count. Constants the scenario overrides itself are left out. */
+int dam_scenario_constants(const dam_scenario *s, dam_const_use *out,
+                           int max);
+
+/* Set constant k to v on scenario s, in the copies it holds and in what
+ * follows from them (workload.efficiency, when it came from the catalog).
+ * Returns 1 when s uses k (and was changed), 0 when not. */
+int dam_scenario_const_set(dam_scenario *s, const dam_const_key *k, double v);
+
+/* The default relative standard error of a field without its own se
+ * (DAM_CONST_DEFAULT_REL_SE), as a fraction of the value. */
+double dam_const_default_rel_se(dam_const_owner owner, const char *field);
+
+#endif
