@@ -152,7 +152,7 @@ double dam_model_eta(const dam_model_spec *m, const char *gpu,
     return m->eta[p];
 }
 
-double dam_model_eta_se(const dam_model_spec *m, const char *gpu,
+double dam_model_eta_sd(const dam_model_spec *m, const char *gpu,
                         dam_precision p)
 {
     if ((unsigned)p >= DAM_PREC_COUNT)
@@ -160,6 +160,6 @@ double dam_model_eta_se(const dam_model_spec *m, const char *gpu,
     for (int i = 0; i < m->ngpu_eta; i++)
         if (strcasecmp(m->gpu_eta[i].gpu, gpu) == 0 &&
             m->gpu_eta[i].eta[p] > 0.0)
-            return m->gpu_eta[i].eta_se[p];
-    return m->eta_se[p];
+            return m->gpu_eta[i].eta_sd[p];
+    return m->eta_sd[p];
 }

@@ -248,12 +248,12 @@ typedef struct dam_model_spec {
     int layers;                   /* layers (gradient buckets fill in reverse layer order) */
     int kernels_per_step;         /* kernel launches per training step, 0 = derive */
     double eta[DAM_PREC_COUNT];   /* calibrated compute efficiency per precision; 0 = none */
-    double eta_se[DAM_PREC_COUNT];/* its standard error (same units); 0 = not given */
+    double eta_sd[DAM_PREC_COUNT];/* its uncertainty, 1 sd (constants.h); 0 = not given */
     int ngpu_eta;                 /* entries used in gpu_eta */
     struct {
         char gpu[DAM_ID_MAX];         /* a GPU id this calibration is for */
         double eta[DAM_PREC_COUNT];   /* efficiency per precision on it; 0 = none */
-        double eta_se[DAM_PREC_COUNT];/* its standard error; 0 = not given */
+        double eta_sd[DAM_PREC_COUNT];/* its uncertainty (1 sd); 0 = not given */
     } gpu_eta[DAM_MAX_GPU_ETA];   /* per-GPU calibrations, preferred over eta */
     double quality;               /* reference quality (e.g. top-1 %), 0 = none */
     char metric[32];              /* its metric */
@@ -288,8 +288,8 @@ double dam_gpu_ridge(const dam_gpu *g, dam_precision p);
 /* The calibrated efficiency of model m on GPU gpu at precision p: the
  * per-GPU entry when there is one, else the model's default; 0 = none. */
 double dam_model_eta(const dam_model_spec *m, const char *gpu, dam_precision p);
-/* The standard error of dam_model_eta's value (0 = not given). */
-double dam_model_eta_se(const dam_model_spec *m, const char *gpu,
+/* The uncertainty (1 sd) of dam_model_eta's value (0 = not given). */
+double dam_model_eta_sd(const dam_model_spec *m, const char *gpu,
                         dam_precision p);
 /* Sum of phase FLOPs (the forward FLOPs per sample). */
 double dam_model_phase_flops(const dam_model_spec *m);

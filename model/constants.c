@@ -5,7 +5,7 @@
  *
  * Each field has a row in `fields`: its owner, name, whether it is per
  * precision and per GPU, its range and unit, its default relative standard
- * error, and one accessor that finds the value and se slots in a catalog
+ * uncertainty, and one accessor that finds the value and sd slots in a catalog
  * entry (creating a per-GPU slot on request). Adding a calibrated field is
  * a row and an accessor; keys, overlays, fits and draws follow.
  */
@@ -17,10 +17,10 @@
 #include <string.h>
 #include <strings.h>
 
-/* Where a constant lives in an entry: its value and se slots. */
+/* Where a constant lives in an entry: its value and sd slots. */
 typedef struct slot {
     double *value;
-    double *se;
+    double *sd;
 } slot;
 
 /* Find (create == 1: make when missing) the slots of a field in entry
@@ -35,7 +35,7 @@ typedef struct field_def {
     int per_gpu;        /* 1: a model constant that may be specific to a GPU */
     double lo, hi;      /* admissible range */
     const char *unit;   /* "" for a fraction */
-    double rel_se;      /* default relative se when the catalog gives none */
+    double rel_sd;      /* default relative sd when the catalog gives none */
     accessor get;
 } field_def;
 
@@ -48,13 +48,13 @@ static int model_efficiency(void *entry, int p, const char *on_gpu,
     dam_model_spec *m = entry;
     if (!on_gpu[0]) {
         out->value = &m->eta[p];
-        out->se = &m->eta_se[p];
+        out->sd = &m->eta_sd[p];
         return 1;
     }
     for (int i = 0; i < m->ngpu_eta; i++)
         if (strcasecmp(m->gpu_eta[i].gpu, on_gpu) == 0) {
             out->value = &m->gpu_eta[i].eta[p];
-            out->se = &m->gpu_eta[i].eta_se[p];
+            out->sd = &m->gpu_eta[i].eta_sd[p];
             return 1;
         }
     if (!create || m->ngpu_eta >= DAM_MAX_GPU_ETA)
@@ -63,21 +63,21 @@ static int model_efficiency(void *entry, int p, const char *on_gpu,
     memset(&m->gpu_eta[k], 0, sizeof m->gpu_eta[k]);
     snprintf(m->gpu_eta[k].gpu, sizeof m->gpu_eta[k].gpu, "%s", on_gpu);
     out->value = &m->gpu_eta[k].eta[p];
-    out->se = &m->gpu_eta[k].eta_se[p];
+    out->sd = &m->gpu_eta[k].eta_sd[p];
     return 1;
 }
 
 /*
- * Default relative uncertainty of an efficiency that carries no se of its
+ * Default relative uncertainty of an efficiency that carries no sd of its
  * own: 0.10 (1 sd). Provisional: the spread of the catalog's own
  * calibrations of one family on one GPU (data/models.cfg: MPT 1B..70B on
  * A100 fit 0.63 to 0.78, sd 0.06 about 0.70 = 9 %; ResNet-50 fp16 on one
  * and eight A100s fits 0.52 and 0.35 about 0.415), rounded up.
  */
-#define EFFICIENCY_REL_SE 0.10
+#define EFFICIENCY_REL_SD 0.10
 
 static const field_def fields[] = {
-    {DAM_CONST_MODEL, "efficiency", 1, 1, 1e-4, 1.0, "", EFFICIENCY_REL_SE,
+    {DAM_CONST_MODEL, "efficiency", 1, 1, 1e-4, 1.0, "", EFFICIENCY_REL_SD,
      model_efficiency},
 };
 #define NFIELDS (sizeof fields / sizeof fields[0])
@@ -199,10 +199,10 @@ int dam_const_field_info(dam_const_owner owner, const char *field, double *lo,
     return 1;
 }
 
-double dam_const_default_rel_se(dam_const_owner owner, const char *field)
+double dam_const_default_rel_sd(dam_const_owner owner, const char *field)
 {
     const field_def *f = find_field(owner, field);
-    return f ? f->rel_se : 0.0;
+    return f ? f->rel_sd : 0.0;
 }
 
 /* The catalog entry k belongs to, or NULL. */
@@ -214,7 +214,7 @@ static void *entry_of(const dam_catalog *c, const dam_const_key *k)
 }
 
 int dam_catalog_const_get(const dam_catalog *c, const dam_const_key *k,
-                          double *value, double *se, dam_error *err)
+                          double *value, double *sd, dam_error *err)
 {
     const field_def *f = find_field(k->owner, k->field);
     void *e = entry_of(c, k);
@@ -231,12 +231,12 @@ int dam_catalog_const_get(const dam_catalog *c, const dam_const_key *k,
         return dam_error_set(err, "", 0, "constant \"%s\" has no value in "
                              "the catalog", name);
     *value = *sl.value;
-    *se = *sl.se;
+    *sd = *sl.sd;
     return DAM_OK;
 }
 
 int dam_catalog_const_set(dam_catalog *c, const dam_const_key *k,
-                          double value, double se, dam_error *err)
+                          double value, double sd, dam_error *err)
 {
     const field_def *f = find_field(k->owner, k->field);
     void *e = entry_of(c, k);
@@ -254,17 +254,17 @@ int dam_catalog_const_set(dam_catalog *c, const dam_const_key *k,
         return dam_error_set(err, "", 0,
                              "constant \"%s\" must be in [%g, %g], got %g",
                              name, f->lo, f->hi, value);
-    if (!(se >= 0.0) || !isfinite(se))
+    if (!(sd >= 0.0) || !isfinite(sd))
         return dam_error_set(err, "", 0,
-                             "the se of constant \"%s\" must be >= 0, got %g",
-                             name, se);
+                             "the sd of constant \"%s\" must be >= 0, got %g",
+                             name, sd);
     slot sl;
     if (!f->get(e, k->precision < 0 ? 0 : k->precision, k->on_gpu, 1, &sl))
         return dam_error_set(err, "", 0,
                              "constant \"%s\": no room for another per-GPU "
                              "entry (at most %d)", name, DAM_MAX_GPU_ETA);
     *sl.value = value;
-    *sl.se = se;
+    *sl.sd = sd;
     return DAM_OK;
 }
 
@@ -308,10 +308,10 @@ int dam_scenario_constants(const dam_scenario *s, dam_const_use *out,
             snprintf(u->key.on_gpu, sizeof u->key.on_gpu, "%s",
                      s->machine.gpu.id);
         u->value = w->eta;
-        u->se = dam_model_eta_se(&w->model, s->machine.gpu.id, w->precision);
-        if (u->se <= 0.0) {
-            u->se = EFFICIENCY_REL_SE * u->value;
-            u->default_se = 1;
+        u->sd = dam_model_eta_sd(&w->model, s->machine.gpu.id, w->precision);
+        if (u->sd <= 0.0) {
+            u->sd = EFFICIENCY_REL_SD * u->value;
+            u->default_sd = 1;
         }
         dam_const_field_info(DAM_CONST_MODEL, "efficiency", &u->lo, &u->hi,
                              NULL);
@@ -319,7 +319,8 @@ int dam_scenario_constants(const dam_scenario *s, dam_const_use *out,
     return n;
 }
 
-int dam_scenario_const_set(dam_scenario *s, const dam_const_key *k, double v)
+int dam_scenario_const_set(dam_scenario *s, const dam_const_key *k, double v,
+                           double sd)
 {
     dam_workload *w = &s->workload;
     if (k->owner != DAM_CONST_MODEL || strcmp(k->field, "efficiency") != 0 ||
@@ -334,8 +335,11 @@ int dam_scenario_const_set(dam_scenario *s, const dam_const_key *k, double v)
     if (!eta_from_catalog(s))
         return 0;
     slot sl;
-    if (model_efficiency(&w->model, k->precision, k->on_gpu, 0, &sl))
+    if (model_efficiency(&w->model, k->precision, k->on_gpu, 0, &sl)) {
         *sl.value = v;
+        if (sd >= 0.0)
+            *sl.sd = sd;
+    }
     w->eta = v;
     return 1;
 }

@@ -12,8 +12,13 @@
  *
  * ("model/resnet50/efficiency/fp16@V100-SXM2-32GB": ResNet-50's efficiency
  * at fp16 on that GPU; without "@" the model's default on every GPU that
- * has no entry of its own), a value and a standard error (se, the same
- * units; 0 = none given). A table in constants.c lists the fields, their
+ * has no entry of its own), a value and its uncertainty sd (one standard
+ * deviation, the same units; 0 = none given): what a prediction should
+ * allow for when it uses the value. A fit's sd combines the standard error
+ * of the fitted value with the scatter of the fit's residuals (a new case
+ * deviates from the fitted mean as the fitted cases did; calibrate.h); a
+ * value read from several sources has their spread. In the catalog files
+ * it is the sibling key "<key>_sd". A table in constants.c lists the fields, their
  * range and how to reach them in the catalog structs: `damsim calibrate`
  * fits them (solver/calibrate.h), calibration overlays set them (loader.h),
  * and the default intervals draw them (solver/uncertainty.h).
@@ -22,7 +27,7 @@
  * constant can be set on a scenario without its catalog: that is how the
  * fit and the interval draws move it, thousands of times, cheaply.
  * dam_scenario_constants lists the constants a scenario's answer depends
- * on, with the uncertainty each carries: its own se when the catalog gives
+ * on, with the uncertainty each carries: its own sd when the catalog gives
  * one, else the default relative uncertainty of its field (measured by
  * leave-one-GPU-out cross-validation, tests/VALIDATION.md). A value the
  * scenario file sets itself (workload.efficiency) is the user's, not a
@@ -71,26 +76,26 @@ int dam_const_key_equal(const dam_const_key *a, const dam_const_key *b);
 int dam_const_field_info(dam_const_owner owner, const char *field, double *lo,
                          double *hi, const char **unit);
 
-/* The value and se of k in catalog c. Returns DAM_OK, or DAM_EINPUT (err's
+/* The value and sd of k in catalog c. Returns DAM_OK, or DAM_EINPUT (err's
  * message only) when the entry is unknown or the catalog has no value for
  * k (an efficiency never calibrated at that precision). */
 int dam_catalog_const_get(const dam_catalog *c, const dam_const_key *k,
-                          double *value, double *se, dam_error *err);
+                          double *value, double *sd, dam_error *err);
 
-/* Set k's value and se in catalog c (a model's per-GPU entry is created
+/* Set k's value and sd in catalog c (a model's per-GPU entry is created
  * when missing). Returns DAM_OK, or DAM_EINPUT (err's message only) for an
- * unknown entry, a value outside the field's range, se < 0, or no room
+ * unknown entry, a value outside the field's range, sd < 0, or no room
  * left for one more per-GPU entry. */
 int dam_catalog_const_set(dam_catalog *c, const dam_const_key *k,
-                          double value, double se, dam_error *err);
+                          double value, double sd, dam_error *err);
 
 /* A constant a scenario uses. */
 typedef struct dam_const_use {
     dam_const_key key;
     double value;     /* its value in the scenario */
-    double se;        /* its standard error, same units: the catalog's, or
-                         the field's default (see default_se) */
-    int default_se;   /* 1 when se is the field's default, not the catalog's */
+    double sd;        /* its standard error, same units: the catalog's, or
+                         the field's default (see default_sd) */
+    int default_sd;   /* 1 when sd is the field's default, not the catalog's */
     double lo, hi;    /* admissible range (draws and fits stay inside) */
 } dam_const_use;
 
@@ -102,13 +107,15 @@ typedef struct dam_const_use {
 int dam_scenario_constants(const dam_scenario *s, dam_const_use *out,
                            int max);
 
-/* Set constant k to v on scenario s, in the copies it holds and in what
- * follows from them (workload.efficiency, when it came from the catalog).
- * Returns 1 when s uses k (and was changed), 0 when not. */
-int dam_scenario_const_set(dam_scenario *s, const dam_const_key *k, double v);
+/* Set constant k to v (and its sd, when sd >= 0) on scenario s, in the
+ * copies it holds and in what follows from them (workload.efficiency, when
+ * it came from the catalog). Returns 1 when s uses k (and was changed), 0
+ * when not. */
+int dam_scenario_const_set(dam_scenario *s, const dam_const_key *k, double v,
+                           double sd);
 
-/* The default relative standard error of a field without its own se
- * (DAM_CONST_DEFAULT_REL_SE), as a fraction of the value. */
-double dam_const_default_rel_se(dam_const_owner owner, const char *field);
+/* The default relative uncertainty of a field without its own sd, as a
+ * fraction of the value. */
+double dam_const_default_rel_sd(dam_const_owner owner, const char *field);
 
 #endif

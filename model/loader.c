@@ -744,23 +744,23 @@ static const char *const families[] = {"vision", "language", "recommender",
 static const char *const mquality_keys[] = {"metric", "value", NULL};
 
 /* Keys of an efficiency group: a value per precision and its standard
- * error "<precision>_se" (constants.h). */
+ * uncertainty "<precision>_sd" (constants.h). */
 static const char *const eff_keys[] = {
-    "fp32", "tf32", "fp16", "bf16", "fp8", "int8", "fp32_se", "tf32_se",
-    "fp16_se", "bf16_se", "fp8_se", "int8_se", NULL};
+    "fp32", "tf32", "fp16", "bf16", "fp8", "int8", "fp32_sd", "tf32_sd",
+    "fp16_sd", "bf16_sd", "fp8_sd", "int8_sd", NULL};
 static const char *const ge_eff_keys[] = {
-    "gpu", "fp32", "tf32", "fp16", "bf16", "fp8", "int8", "fp32_se",
-    "tf32_se", "fp16_se", "bf16_se", "fp8_se", "int8_se", NULL};
+    "gpu", "fp32", "tf32", "fp16", "bf16", "fp8", "int8", "fp32_sd",
+    "tf32_sd", "fp16_sd", "bf16_sd", "fp8_sd", "int8_sd", NULL};
 
 /* One precision of an efficiency group: the value in (0, 1] and its
- * standard error >= 0, which needs the value beside it. */
+ * uncertainty >= 0, which needs the value beside it. */
 static void get_eff(ld *L, const config_setting_t *g, const char *where,
-                    int p, double *eta, double *se)
+                    int p, double *eta, double *sd)
 {
     char sk[16];
-    snprintf(sk, sizeof sk, "%s_se", prec_names[p]);
+    snprintf(sk, sizeof sk, "%s_sd", prec_names[p]);
     int have = get_num(L, g, prec_names[p], where, 0, R_UNIT, 1.0, eta);
-    if (get_num(L, g, sk, where, 0, R_NONNEG, 1.0, se) && !have) {
+    if (get_num(L, g, sk, where, 0, R_NONNEG, 1.0, sd) && !have) {
         char full[160];
         path_join(full, sizeof full, where, sk);
         dam_diag_error(L->d, L->file, line_of(member(L, g, sk, where, 0)),
@@ -865,7 +865,7 @@ static void parse_model(ld *L, const config_setting_t *ms, dam_model_spec *m,
         path_join(ew, sizeof ew, where, "efficiency");
         check_keys(L, ef, eff_keys, ew);
         for (int p = 0; p < DAM_PREC_COUNT; p++)
-            get_eff(L, ef, ew, p, &m->eta[p], &m->eta_se[p]);
+            get_eff(L, ef, ew, p, &m->eta[p], &m->eta_sd[p]);
     }
     config_setting_t *ge = member(L, ms, "gpu_efficiency", where, 0);
     if (ge) {
@@ -897,7 +897,7 @@ static void parse_model(ld *L, const config_setting_t *ms, dam_model_spec *m,
                     sizeof m->gpu_eta[k].gpu);
             for (int p = 0; p < DAM_PREC_COUNT; p++)
                 get_eff(L, e, ew, p, &m->gpu_eta[k].eta[p],
-                        &m->gpu_eta[k].eta_se[p]);
+                        &m->gpu_eta[k].eta_sd[p]);
         }
     }
     /* Architecture: phases and FLOPs follow from it. An inline model that

@@ -364,7 +364,7 @@ json_t *dam_json_uncertainty(const dam_scenario *s, const dam_uncertainty *u)
         const dam_uncertainty_input *x = &u->inputs[i];
         json_t *e = json_object();
         STR(e, "key", x->key);
-        STR(e, "source", x->constant ? (x->default_se ? "constant, default "
+        STR(e, "source", x->constant ? (x->default_sd ? "constant, default "
                                                          "spread"
                                                        : "constant, fitted")
                                      : "input");

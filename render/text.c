@@ -509,14 +509,14 @@ void dam_text_uncertainty(dam_buf *b, const dam_scenario *s,
         dam_buf_printf(b, "    %-34s %-10s %10.4g .. %-10.4g -> %s .. %s "
                           "(swing %s)\n",
                        in->key,
-                       in->constant ? (in->default_se ? "default" : "fitted")
+                       in->constant ? (in->default_sd ? "default" : "fitted")
                                     : dam_uncertain_kind_name(in->kind),
                        in->value_lo / in->scale, in->value_hi / in->scale, t1,
                        t2, t3);
     }
     if (u->nconstants > 0)
         dam_buf_printf(b, "  Calibrated constants are drawn lognormally with "
-                          "their standard error (\"fitted\": from their "
+                          "their uncertainty (\"fitted\": from their "
                           "fit or sources;\n  \"default\": the field's "
                           "default spread, data/README.md), the same draw "
                           "for every option.\n");

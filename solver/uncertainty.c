@@ -137,12 +137,12 @@ double dam_draws_u(dam_draws *d, const char *name, int k)
 }
 
 /* A constant at probability u: lognormal about its value, relative spread
- * se / value, inside its range. */
+ * sd / value, inside its range. */
 static double constant_at(const dam_const_use *c, double u)
 {
-    if (c->se <= 0.0 || c->value <= 0.0)
+    if (c->sd <= 0.0 || c->value <= 0.0)
         return c->value;
-    double v = c->value * exp(gsl_cdf_ugaussian_Pinv(u) * c->se / c->value);
+    double v = c->value * exp(gsl_cdf_ugaussian_Pinv(u) * c->sd / c->value);
     return v < c->lo ? c->lo : (v > c->hi ? c->hi : v);
 }
 
@@ -161,7 +161,7 @@ int dam_draws_apply(dam_draws *d, int k, const dam_scenario *base,
     for (int i = 0; i < nu; i++) {
         dam_const_key_format(&use[i].key, name, sizeof name);
         dam_scenario_const_set(x, &use[i].key,
-                               constant_at(&use[i], dam_draws_u(d, name, k)));
+                               constant_at(&use[i], dam_draws_u(d, name, k)), -1.0);
     }
     return base->nuncertain + nu;
 }
@@ -171,7 +171,7 @@ int dam_uncertainty_sources(const dam_scenario *s)
     dam_const_use use[DAM_MAX_CONST_USES];
     int nu = dam_scenario_constants(s, use, DAM_MAX_CONST_USES), n = 0;
     for (int i = 0; i < nu; i++)
-        n += use[i].se > 0.0;
+        n += use[i].sd > 0.0;
     return s->nuncertain + n;
 }
 
@@ -284,23 +284,23 @@ int dam_uncertainty_run(const dam_scenario *s, int samples,
     dam_const_use use[DAM_MAX_CONST_USES];
     int nu = dam_scenario_constants(s, use, DAM_MAX_CONST_USES);
     for (int i = 0; i < nu; i++) {
-        if (use[i].se <= 0.0)
+        if (use[i].sd <= 0.0)
             continue;
         dam_uncertainty_input *in = &u->inputs[u->ninputs++];
         u->nconstants++;
         dam_const_key_format(&use[i].key, in->key, sizeof in->key);
         in->constant = 1;
-        in->default_se = use[i].default_se;
+        in->default_sd = use[i].default_sd;
         in->kind = DAM_UNCERTAIN_LOGNORMAL;
         in->scale = 1.0;
         in->value_lo = constant_at(&use[i], 0.05);
         in->value_hi = constant_at(&use[i], 0.95);
         *x = *s;
-        dam_scenario_const_set(x, &use[i].key, in->value_lo);
+        dam_scenario_const_set(x, &use[i].key, in->value_lo, -1.0);
         dam_analytic_solve(x, r);
         in->step_lo = r->step;
         *x = *s;
-        dam_scenario_const_set(x, &use[i].key, in->value_hi);
+        dam_scenario_const_set(x, &use[i].key, in->value_hi, -1.0);
         dam_analytic_solve(x, r);
         in->step_hi = r->step;
         in->swing = fabs(in->step_hi - in->step_lo);

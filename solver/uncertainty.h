@@ -15,10 +15,10 @@
  *
  * Intervals by default. Beside the inputs a scenario gives as
  * distributions, every calibrated catalog constant its answer depends on
- * (model/constants.h: an efficiency, with the standard error of its fit or
+ * (model/constants.h: an efficiency, with the uncertainty of its fit or
  * the spread of its sources) is drawn too, so every answer has an interval
  * without the user writing a distribution. A constant is drawn lognormally
- * about its value with a relative spread of se / value, kept inside its
+ * about its value with a relative spread of sd / value, kept inside its
  * range.
  *
  * Paired draws. Draws are made by name (dam_draws): the k-th draw of a
@@ -50,8 +50,8 @@ typedef struct dam_uncertainty_input {
     char key[DAM_CONST_KEY_MAX]; /* scenario key, or a constant's key */
     int constant;           /* 1: a calibrated catalog constant (kind is then
                                lognormal), 0: an input of the scenario */
-    int default_se;         /* constants: 1 when its spread is its field's
-                               default, not its own standard error */
+    int default_sd;         /* constants: 1 when its spread is its field's
+                               default, not its own */
     dam_uncertain_kind kind;
     double scale;           /* SI per unit of the key, for display */
     double value_lo;        /* the input at its 5th percentile (SI) */
