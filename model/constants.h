@@ -93,8 +93,8 @@ int dam_catalog_const_set(dam_catalog *c, const dam_const_key *k,
 typedef struct dam_const_use {
     dam_const_key key;
     double value;     /* its value in the scenario */
-    double sd;        /* its standard error, same units: the catalog's, or
-                         the field's default (see default_sd) */
+    double sd;        /* its uncertainty (1 sd), same units: the catalog's,
+                         or the field's default (see default_sd) */
     int default_sd;   /* 1 when sd is the field's default, not the catalog's */
     double lo, hi;    /* admissible range (draws and fits stay inside) */
 } dam_const_use;

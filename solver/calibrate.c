@@ -1,13 +1,27 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* calibrate.c: eta from a measured throughput by root finding (see
- * calibrate.h). Throughput is non-decreasing in eta, so the bracket
- * [1e-4, 1] holds the root whenever one exists. */
+/*
+ * calibrate.c: catalog constants fitted to measurements, and
+ * leave-one-GPU-out cross-validation (see calibrate.h); and eta from one
+ * measured throughput by root finding (throughput is non-decreasing in
+ * eta, so the bracket [1e-4, 1] holds the root whenever one exists).
+ *
+ * The fit's residual function sets the trial constants on every case
+ * (each row's scenario copy) and re-solves only the cases whose constants
+ * moved: a finite-difference Jacobian column moves one constant, so it
+ * costs the solves of the rows that use it, not of all rows.
+ */
 #include "solver/calibrate.h"
 
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_roots.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
 
 #include "model/alloc.h"
+#include "model/lever.h"
+#include "model/loader.h"
 #include "solver/analytic.h"
 
 typedef struct fit {
@@ -66,4 +80,648 @@ int dam_calibrate_eta(const dam_scenario *s, double throughput, double *eta,
     gsl_root_fsolver_free(solver);
     dam_free(f);
     return rc;
+}
+
+/* ---- fitting catalog constants to measurements ------------------------ */
+
+/* One measured scenario: a row of the file after loading. */
+typedef struct ccase {
+    dam_scenario *s;          /* the scenario with its levers applied */
+    const dam_measure *m;     /* its row */
+    int profile;              /* index into profiles, -1 when not a trace */
+    int nuse;                 /* parameters it uses */
+    int use[DAM_MAX_CONST_USES];   /* their indices */
+    double last[DAM_MAX_CONST_USES];/* values at the last solve */
+    int solved;               /* 1 once q holds a solve */
+    double q[2 + DAM_KCLASS_COUNT];/* step, throughput, class times */
+    int fitted;               /* 0: held out */
+} ccase;
+
+/* The whole problem, the residual function's context. */
+typedef struct problem {
+    ccase *cases;
+    int ncases;
+    dam_calib_row *rows;
+    int *row_case;            /* row -> case */
+    int nrows;
+    int *fit_rows;            /* residual i -> row */
+    int nfit;
+    dam_calib_const *consts;
+    int nconst;
+    dam_result *r;            /* scratch */
+} problem;
+
+enum { Q_STEP = 0, Q_THROUGHPUT = 1, Q_CLASS = 2 };
+
+void dam_calibrate_class_times(const dam_scenario *s, const dam_result *r,
+                               double t[DAM_KCLASS_COUNT])
+{
+    for (int k = 0; k < DAM_KCLASS_COUNT; k++)
+        t[k] = 0.0;
+    int nph = s->workload.model.nphases;
+    for (int i = 0; i < r->nphases && i < nph; i++) {
+        const dam_phase_result *ph = &r->phases[i];
+        if (ph->kind == DAM_PHASE_MATMUL)
+            t[DAM_KCLASS_GEMM] += ph->time;
+        else if (ph->kind == DAM_PHASE_ATTENTION)
+            t[DAM_KCLASS_ATTENTION] += ph->time;
+        else
+            t[DAM_KCLASS_ELEMENTWISE] += ph->time;
+    }
+    t[DAM_KCLASS_OPTIMIZER] = dam_analytic_optimizer(s);
+    t[DAM_KCLASS_COPY] = r->t_transfer;
+    t[DAM_KCLASS_NCCL] = r->t_comm;
+}
+
+/* Solve scenario x into the quantities q. */
+static void solve_q(const dam_scenario *x, dam_result *r, double *q)
+{
+    dam_analytic_solve(x, r);
+    q[Q_STEP] = r->step;
+    q[Q_THROUGHPUT] = r->throughput;
+    dam_calibrate_class_times(x, r, q + Q_CLASS);
+}
+
+static int row_q(const dam_calib_row *row)
+{
+    if (row->quantity == DAM_CALIB_STEP)
+        return Q_STEP;
+    if (row->quantity == DAM_CALIB_THROUGHPUT)
+        return Q_THROUGHPUT;
+    return Q_CLASS + (int)row->cls;
+}
+
+/* Set parameter values x on every case and re-solve those that moved. */
+static void update(problem *pb, const double *x)
+{
+    for (int c = 0; c < pb->ncases; c++) {
+        ccase *cc = &pb->cases[c];
+        int moved = !cc->solved;
+        for (int u = 0; u < cc->nuse; u++) {
+            double v = x[cc->use[u]];
+            if (v != cc->last[u]) {
+                dam_scenario_const_set(cc->s, &pb->consts[cc->use[u]].key, v,
+                                       -1.0);
+                cc->last[u] = v;
+                moved = 1;
+            }
+        }
+        if (moved) {
+            solve_q(cc->s, pb->r, cc->q);
+            cc->solved = 1;
+        }
+    }
+}
+
+static int residuals(const double *x, double *res, void *ctx)
+{
+    problem *pb = ctx;
+    update(pb, x);
+    for (int i = 0; i < pb->nfit; i++) {
+        const dam_calib_row *row = &pb->rows[pb->fit_rows[i]];
+        double pred = pb->cases[pb->row_case[pb->fit_rows[i]]].q[row_q(row)];
+        if (!(pred > 0.0) || !isfinite(pred))
+            return 1;
+        res[i] = log(pred / row->measured) / row->rel_error;
+    }
+    return 0;
+}
+
+/* Does key k match one of the fit prefixes? */
+static int wanted(const dam_calib_options *opt, const char *name)
+{
+    if (!opt || opt->nfit == 0)
+        return 1;
+    for (int i = 0; i < opt->nfit; i++)
+        if (strncmp(name, opt->fit[i], strlen(opt->fit[i])) == 0)
+            return 1;
+    return 0;
+}
+
+/* Parse and apply a row's levers to s. */
+static int apply_levers(const dam_measure *m, const dam_catalog *cat,
+                        dam_scenario *s, dam_error *err)
+{
+    char buf[512];
+    snprintf(buf, sizeof buf, "%s", m->levers);
+    dam_lever lv[DAM_MAX_LEVERS];
+    int n = 0;
+    char *save = NULL;
+    for (char *t = strtok_r(buf, " \t", &save); t;
+         t = strtok_r(NULL, " \t", &save)) {
+        if (n == DAM_MAX_LEVERS)
+            return dam_error_set(err, "", 0, "more than %d levers",
+                                 DAM_MAX_LEVERS);
+        if (dam_lever_parse_kv(t, &lv[n], err) != DAM_OK)
+            return DAM_EINPUT;
+        n++;
+    }
+    return n ? dam_levers_apply_all(s, lv, n, cat, s, err) : DAM_OK;
+}
+
+static void add_row(problem *pb, size_t *cap, int c, dam_calib_quantity q,
+                    int cls, double measured, const char *suffix)
+{
+    const ccase *cc = &pb->cases[c];
+    pb->rows = dam_grow(pb->rows, sizeof *pb->rows, (size_t)pb->nrows + 1,
+                        cap);
+    size_t rc_cap = *cap;
+    pb->row_case = dam_realloc(pb->row_case, rc_cap * sizeof(int));
+    dam_calib_row *row = &pb->rows[pb->nrows];
+    memset(row, 0, sizeof *row);
+    snprintf(row->id, sizeof row->id, "%s%s%s", cc->m->id, suffix[0] ? ":" : "",
+             suffix);
+    row->line = cc->m->line;
+    snprintf(row->gpu, sizeof row->gpu, "%s", cc->s->machine.gpu.id);
+    snprintf(row->model, sizeof row->model, "%s", cc->s->workload.model.id);
+    snprintf(row->scenario, sizeof row->scenario, "%s", cc->m->scenario);
+    row->gpus = dam_scenario_gpus(cc->s);
+    row->precision = (int)cc->s->workload.precision;
+    row->quantity = q;
+    row->cls = (dam_kernel_class)cls;
+    row->measured = measured;
+    row->rel_error = cc->m->rel_error;
+    row->held_out = !cc->fitted;
+    pb->row_case[pb->nrows++] = c;
+}
+
+static void problem_free(problem *pb, int keep_rows)
+{
+    for (int c = 0; c < pb->ncases; c++)
+        dam_free(pb->cases[c].s);
+    dam_free(pb->cases);
+    if (!keep_rows)
+        dam_free(pb->rows);
+    dam_free(pb->row_case);
+    dam_free(pb->fit_rows);
+    if (!keep_rows)
+        dam_free(pb->consts);
+    dam_free(pb->r);
+}
+
+/* Load each row's scenario and trace into cases and rows. */
+static int load_cases(const dam_measure_set *set, dam_catalog *cat,
+                      const dam_calib_options *opt, problem *pb,
+                      dam_calibration *out, int with_traces, dam_diag *d)
+{
+    int before = d->nerr;
+    pb->cases = dam_calloc(set->n ? set->n : 1, sizeof *pb->cases);
+    out->profiles = dam_calloc(set->n ? set->n : 1, sizeof *out->profiles);
+    size_t cap = 0;
+    for (size_t i = 0; i < set->n; i++) {
+        const dam_measure *m = &set->rows[i];
+        if (m->kind == DAM_MEASURE_TRACE && !with_traces)
+            continue;
+        dam_scenario *s = dam_malloc(sizeof *s);
+        dam_diag sd;
+        dam_diag_init(&sd);
+        if (dam_scenario_load(s, m->scenario, NULL, cat, &sd) != DAM_OK) {
+            for (size_t k = 0; k < sd.n; k++)
+                dam_diag_add(d, &sd.items[k]);
+            dam_diag_error(d, set->file, m->line,
+                           "the scenario \"%s\" of this row does not load",
+                           m->scenario);
+            dam_diag_free(&sd);
+            dam_free(s);
+            continue;
+        }
+        dam_diag_free(&sd);
+        dam_error e;
+        if (apply_levers(m, cat, s, &e) != DAM_OK) {
+            dam_diag_error(d, set->file, m->line, "levers: %s", e.msg);
+            dam_free(s);
+            continue;
+        }
+        int pidx = -1;
+        if (m->kind == DAM_MEASURE_TRACE) {
+            pidx = out->traces;
+            if (dam_profile_load(&out->profiles[pidx], m->trace, NULL, d) !=
+                DAM_OK) {
+                dam_diag_error(d, set->file, m->line,
+                               "the trace \"%s\" of this row does not load",
+                               m->trace);
+                dam_free(s);
+                continue;
+            }
+            out->traces++;
+        }
+        ccase *cc = &pb->cases[pb->ncases];
+        memset(cc, 0, sizeof *cc);
+        cc->s = s;
+        cc->m = m;
+        cc->profile = pidx;
+        cc->fitted = !(opt && opt->hold_out_gpu && opt->hold_out_gpu[0] &&
+                       strcasecmp(s->machine.gpu.id, opt->hold_out_gpu) == 0);
+        int c = pb->ncases++;
+        if (m->kind == DAM_MEASURE_STEP_TIME) {
+            add_row(pb, &cap, c, DAM_CALIB_STEP, 0, m->value, "");
+        } else if (m->kind == DAM_MEASURE_THROUGHPUT) {
+            add_row(pb, &cap, c, DAM_CALIB_THROUGHPUT, 0,
+                    dam_measure_si(m, s), "");
+        } else {
+            /* a trace: one residual per class both sides have, and the
+             * step; a class the model lacks is left out */
+            const dam_profile *p = &out->profiles[pidx];
+            double q[2 + DAM_KCLASS_COUNT];
+            dam_result *r = dam_malloc(sizeof *r);
+            solve_q(s, r, q);
+            dam_free(r);
+            for (int k = 0; k < DAM_KCLASS_COUNT; k++)
+                if (p->time_s[k] > 0.0 && q[Q_CLASS + k] > 0.0)
+                    add_row(pb, &cap, c, DAM_CALIB_CLASS, k, p->time_s[k],
+                            dam_kernel_class_name((dam_kernel_class)k));
+            if (p->step_s > 0.0)
+                add_row(pb, &cap, c, DAM_CALIB_STEP, 0, p->step_s, "step");
+        }
+    }
+    return d->nerr > before ? DAM_EINPUT : DAM_OK;
+}
+
+/* The parameters: every constant the fitted cases use (and the options
+ * want), in first-use order; each case's uses mapped to them. */
+static void collect_params(problem *pb, const dam_calib_options *opt)
+{
+    size_t cap = 0;
+    for (int pass = 0; pass < 2; pass++)
+        for (int c = 0; c < pb->ncases; c++) {
+            ccase *cc = &pb->cases[c];
+            if ((pass == 0) != (cc->fitted != 0))
+                continue;
+            dam_const_use use[DAM_MAX_CONST_USES];
+            int nu = dam_scenario_constants(cc->s, use, DAM_MAX_CONST_USES);
+            for (int u = 0; u < nu; u++) {
+                char name[DAM_CONST_KEY_MAX];
+                dam_const_key_format(&use[u].key, name, sizeof name);
+                if (!wanted(opt, name))
+                    continue;
+                int j = 0;
+                while (j < pb->nconst &&
+                       !dam_const_key_equal(&pb->consts[j].key, &use[u].key))
+                    j++;
+                if (j == pb->nconst) {
+                    if (pass == 1)
+                        continue; /* used by held-out cases only: not fitted */
+                    pb->consts = dam_grow(pb->consts, sizeof *pb->consts,
+                                          (size_t)pb->nconst + 1, &cap);
+                    dam_calib_const *k = &pb->consts[pb->nconst++];
+                    memset(k, 0, sizeof *k);
+                    k->key = use[u].key;
+                    snprintf(k->name, sizeof k->name, "%s", name);
+                    k->start = k->value = use[u].value;
+                    k->start_sd = use[u].sd;
+                    k->lo = use[u].lo;
+                    k->hi = use[u].hi;
+                }
+                cc->use[cc->nuse] = j;
+                cc->last[cc->nuse] = use[u].value;
+                cc->nuse++;
+            }
+        }
+}
+
+/* Median of |v| (v is reordered). */
+static double median_abs(double *v, int n)
+{
+    if (n <= 0)
+        return 0.0;
+    for (int i = 0; i < n; i++)
+        v[i] = fabs(v[i]);
+    return dam_interval_of(v, n).median;
+}
+
+/* Predict every row at the fitted constants, with intervals and the
+ * per-draw predictions. */
+static void predict(problem *pb, dam_calibration *out, int samples,
+                    unsigned long seed)
+{
+    for (int c = 0; c < pb->ncases; c++) {
+        ccase *cc = &pb->cases[c];
+        for (int u = 0; u < cc->nuse; u++) {
+            const dam_calib_const *k = &pb->consts[cc->use[u]];
+            dam_scenario_const_set(cc->s, &k->key, k->value, k->sd);
+        }
+        solve_q(cc->s, pb->r, cc->q);
+    }
+    dam_draws *dr = dam_draws_create(samples, seed);
+    out->samples = dam_draws_count(dr);
+    out->draws = dam_calloc((size_t)pb->nrows * (size_t)out->samples,
+                            sizeof *out->draws);
+    dam_scenario *x = dam_malloc(sizeof *x);
+    double q[2 + DAM_KCLASS_COUNT];
+    double *col = dam_malloc((size_t)out->samples * sizeof *col);
+    for (int c = 0; c < pb->ncases; c++) {
+        const ccase *cc = &pb->cases[c];
+        for (int k = 0; k < out->samples; k++) {
+            dam_draws_apply(dr, k, cc->s, cc->s, x);
+            solve_q(x, pb->r, q);
+            for (int i = 0; i < pb->nrows; i++)
+                if (pb->row_case[i] == c)
+                    out->draws[(size_t)i * out->samples + k] =
+                        q[row_q(&pb->rows[i])];
+        }
+    }
+    for (int i = 0; i < pb->nrows; i++) {
+        dam_calib_row *row = &pb->rows[i];
+        row->predicted = pb->cases[pb->row_case[i]].q[row_q(row)];
+        row->error = row->predicted / row->measured - 1.0;
+        memcpy(col, out->draws + (size_t)i * out->samples,
+               (size_t)out->samples * sizeof *col);
+        row->interval = dam_interval_of(col, out->samples);
+        row->covered = row->measured >= row->interval.lo &&
+                       row->measured <= row->interval.hi;
+    }
+    dam_free(col);
+    dam_free(x);
+    dam_draws_free(dr);
+}
+
+int dam_calibrate_run(const dam_measure_set *set, dam_catalog *cat,
+                      const dam_calib_options *opt, dam_calibration *out,
+                      dam_diag *d)
+{
+    memset(out, 0, sizeof *out);
+    problem pb;
+    memset(&pb, 0, sizeof pb);
+    pb.r = dam_malloc(sizeof *pb.r);
+    int samples = opt && opt->samples > 0 ? opt->samples
+                                          : DAM_UNCERTAINTY_SAMPLES;
+    unsigned long seed = opt && opt->seed ? opt->seed : 1;
+    if (load_cases(set, cat, opt, &pb, out, 1, d) != DAM_OK) {
+        problem_free(&pb, 0);
+        dam_calibration_free(out);
+        return DAM_EINPUT;
+    }
+    collect_params(&pb, opt);
+    /* start predictions (catalog constants), then the fitted rows */
+    for (int c = 0; c < pb.ncases; c++) {
+        solve_q(pb.cases[c].s, pb.r, pb.cases[c].q);
+        pb.cases[c].solved = 1;
+    }
+    pb.fit_rows = dam_calloc((size_t)pb.nrows + 1, sizeof(int));
+    double ss = 0.0;
+    for (int i = 0; i < pb.nrows; i++) {
+        dam_calib_row *row = &pb.rows[i];
+        row->start = pb.cases[pb.row_case[i]].q[row_q(row)];
+        if (!row->held_out) {
+            pb.fit_rows[pb.nfit++] = i;
+            double e = row->start / row->measured - 1.0;
+            ss += e * e;
+        }
+    }
+    out->rms_start = pb.nfit ? sqrt(ss / pb.nfit) : 0.0;
+    dam_fit_param *fp = dam_calloc((size_t)pb.nconst + 1, sizeof *fp);
+    for (int j = 0; j < pb.nconst; j++) {
+        snprintf(fp[j].name, sizeof fp[j].name, "%s", pb.consts[j].name);
+        fp[j].value = pb.consts[j].start;
+        fp[j].lo = pb.consts[j].lo;
+        fp[j].hi = pb.consts[j].hi;
+        /* a start on the boundary (eta = 1) moves just inside it */
+        double eps = 1e-6 * (fp[j].hi - fp[j].lo);
+        if (fp[j].value >= fp[j].hi - eps)
+            fp[j].value = fp[j].hi - eps;
+        if (fp[j].value <= fp[j].lo + eps)
+            fp[j].value = fp[j].lo + eps;
+    }
+    double *res = dam_calloc((size_t)pb.nfit + 1, sizeof *res);
+    dam_error e;
+    int rc = pb.nconst == 0
+                 ? dam_error_set(&e, "", 0,
+                                 "no calibrated constant is used by these "
+                                 "measurements (a scenario that sets "
+                                 "workload.efficiency itself has none)")
+                 : dam_fit_run(fp, pb.nconst, pb.nfit, residuals, &pb, res,
+                               &out->fit, &e);
+    if (rc != DAM_OK) {
+        dam_diag_error(d, set->file, 0, "%s", e.msg);
+        dam_free(res);
+        dam_free(fp);
+        problem_free(&pb, 0);
+        dam_calibration_free(out);
+        return rc;
+    }
+    /* residual scatter, sd of each constant */
+    double sl = 0.0;
+    for (int i = 0; i < pb.nfit; i++) {
+        double l = res[i] * pb.rows[pb.fit_rows[i]].rel_error;
+        sl += l * l;
+    }
+    out->residual_sd = out->fit.dof > 0 ? sqrt(sl / out->fit.dof) : 0.0;
+    for (int j = 0; j < pb.nconst; j++) {
+        dam_calib_const *k = &pb.consts[j];
+        k->value = fp[j].undetermined ? k->start : fp[j].value;
+        k->undetermined = fp[j].undetermined;
+        k->se = fp[j].se;
+        double rs = out->residual_sd * k->value;
+        k->sd = k->undetermined ? k->start_sd : sqrt(k->se * k->se + rs * rs);
+    }
+    for (int c = 0; c < pb.ncases; c++)
+        for (int u = 0; u < pb.cases[c].nuse; u++)
+            for (int i = 0; i < pb.nfit; i++)
+                if (pb.row_case[pb.fit_rows[i]] == c)
+                    pb.consts[pb.cases[c].use[u]].nrows++;
+    predict(&pb, out, samples, seed);
+    ss = 0.0;
+    for (int i = 0; i < pb.nfit; i++) {
+        double x = pb.rows[pb.fit_rows[i]].error;
+        ss += x * x;
+    }
+    out->rms_fit = pb.nfit ? sqrt(ss / pb.nfit) : 0.0;
+    snprintf(out->measurements, sizeof out->measurements, "%s", set->file);
+    if (opt && opt->hold_out_gpu)
+        snprintf(out->hold_out_gpu, sizeof out->hold_out_gpu, "%s",
+                 opt->hold_out_gpu);
+    out->nconst = pb.nconst;
+    out->consts = pb.consts;
+    out->nrows = pb.nrows;
+    out->rows = pb.rows;
+    out->nfitted = pb.nfit;
+    dam_free(res);
+    dam_free(fp);
+    problem_free(&pb, 1);
+    return DAM_OK;
+}
+
+void dam_calibration_free(dam_calibration *c)
+{
+    if (!c)
+        return;
+    dam_free(c->consts);
+    dam_free(c->rows);
+    dam_free(c->profiles);
+    dam_free(c->draws);
+    memset(c, 0, sizeof *c);
+}
+
+int dam_calibration_apply(const dam_calibration *cal, dam_catalog *c,
+                          dam_error *err)
+{
+    for (int j = 0; j < cal->nconst; j++) {
+        const dam_calib_const *k = &cal->consts[j];
+        if (k->undetermined)
+            continue;
+        if (dam_catalog_const_set(c, &k->key, k->value, k->sd, err) != DAM_OK)
+            return DAM_EINPUT;
+    }
+    return DAM_OK;
+}
+
+/* ---- leave one GPU out ------------------------------------------------ */
+
+/* The rows of set without its traces (a view: rows are copied). */
+static void without_traces(const dam_measure_set *set, dam_measure_set *out)
+{
+    memset(out, 0, sizeof *out);
+    snprintf(out->file, sizeof out->file, "%s", set->file);
+    out->rows = dam_calloc(set->n ? set->n : 1, sizeof *out->rows);
+    for (size_t i = 0; i < set->n; i++)
+        if (set->rows[i].kind != DAM_MEASURE_TRACE)
+            out->rows[out->n++] = set->rows[i];
+}
+
+/* The same workload on two GPUs: scenario, GPU count, precision and
+ * quantity agree. */
+static int same_case(const dam_calib_row *a, const dam_calib_row *b)
+{
+    return strcmp(a->scenario, b->scenario) == 0 && a->gpus == b->gpus &&
+           a->precision == b->precision && a->quantity == b->quantity &&
+           strcasecmp(a->gpu, b->gpu) != 0;
+}
+
+/* Speed-ups of held-out row i over every fitted row of the same case. */
+static void add_ratios(const dam_calibration *cal, int i, dam_crossval *out,
+                       size_t *cap, double *col)
+{
+    const dam_calib_row *a = &cal->rows[i];
+    int n = cal->samples;
+    for (int j = 0; j < cal->nrows; j++) {
+        const dam_calib_row *b = &cal->rows[j];
+        if (b->held_out || !same_case(a, b))
+            continue;
+        int thr = a->quantity == DAM_CALIB_THROUGHPUT;
+        out->ratios = dam_grow(out->ratios, sizeof *out->ratios,
+                               (size_t)out->nratios + 1, cap);
+        dam_crossval_ratio *x = &out->ratios[out->nratios++];
+        memset(x, 0, sizeof *x);
+        snprintf(x->gpu, sizeof x->gpu, "%s", a->gpu);
+        snprintf(x->other, sizeof x->other, "%s", b->gpu);
+        snprintf(x->id, sizeof x->id, "%s", a->id);
+        x->measured = thr ? a->measured / b->measured
+                          : b->measured / a->measured;
+        x->predicted = thr ? a->predicted / b->predicted
+                           : b->predicted / a->predicted;
+        x->error = x->predicted / x->measured - 1.0;
+        const double *da = cal->draws + (size_t)i * n;
+        const double *db = cal->draws + (size_t)j * n;
+        for (int k = 0; k < n; k++)
+            col[k] = thr ? da[k] / db[k] : db[k] / da[k];
+        x->interval = dam_interval_of(col, n);
+        x->covered = x->measured >= x->interval.lo &&
+                     x->measured <= x->interval.hi;
+    }
+}
+
+int dam_calibrate_crossval(const dam_measure_set *set, dam_catalog *cat,
+                           const dam_calib_options *opt, dam_crossval *out,
+                           dam_diag *d)
+{
+    memset(out, 0, sizeof *out);
+    dam_measure_set view;
+    without_traces(set, &view);
+    dam_calib_options o;
+    memset(&o, 0, sizeof o);
+    if (opt)
+        o = *opt;
+    o.hold_out_gpu = NULL;
+    dam_calibration all;
+    int rc = dam_calibrate_run(&view, cat, &o, &all, d);
+    if (rc != DAM_OK) {
+        dam_free(view.rows);
+        return rc;
+    }
+    size_t fcap = 0, rcap = 0, xcap = 0;
+    double *col = dam_malloc((size_t)all.samples * sizeof *col);
+    for (int g = 0; g < all.nrows; g++) {
+        int seen = 0;
+        for (int f = 0; f < out->nfolds && !seen; f++)
+            seen = strcasecmp(out->folds[f].gpu, all.rows[g].gpu) == 0;
+        if (seen)
+            continue;
+        o.hold_out_gpu = all.rows[g].gpu;
+        dam_calibration cal;
+        dam_diag scratch;
+        dam_diag_init(&scratch);
+        int frc = dam_calibrate_run(&view, cat, &o, &cal, &scratch);
+        dam_diag_free(&scratch);
+        out->folds = dam_grow(out->folds, sizeof *out->folds,
+                              (size_t)out->nfolds + 1, &fcap);
+        dam_crossval_fold *fold = &out->folds[out->nfolds++];
+        memset(fold, 0, sizeof *fold);
+        snprintf(fold->gpu, sizeof fold->gpu, "%s", all.rows[g].gpu);
+        if (frc != DAM_OK)
+            continue; /* nothing left to fit without this GPU */
+        fold->nconst = cal.fit.np;
+        fold->residual_sd = cal.residual_sd;
+        int r0 = out->nrows, x0 = out->nratios;
+        for (int i = 0; i < cal.nrows; i++) {
+            if (!cal.rows[i].held_out)
+                continue;
+            out->rows = dam_grow(out->rows, sizeof *out->rows,
+                                 (size_t)out->nrows + 1, &rcap);
+            out->rows[out->nrows++] = cal.rows[i];
+            add_ratios(&cal, i, out, &xcap, col);
+        }
+        fold->nrows = out->nrows - r0;
+        fold->nratios = out->nratios - x0;
+        double *v = dam_malloc(((size_t)fold->nrows + fold->nratios + 1) *
+                               sizeof *v);
+        int cov = 0;
+        for (int i = 0; i < fold->nrows; i++) {
+            v[i] = out->rows[r0 + i].error;
+            cov += out->rows[r0 + i].covered;
+        }
+        fold->median_abs_error = median_abs(v, fold->nrows);
+        fold->coverage = fold->nrows ? (double)cov / fold->nrows : 0.0;
+        cov = 0;
+        for (int i = 0; i < fold->nratios; i++) {
+            v[i] = out->ratios[x0 + i].error;
+            cov += out->ratios[x0 + i].covered;
+        }
+        fold->median_abs_ratio_error = median_abs(v, fold->nratios);
+        fold->ratio_coverage =
+            fold->nratios ? (double)cov / fold->nratios : 0.0;
+        dam_free(v);
+        dam_calibration_free(&cal);
+    }
+    out->samples = all.samples;
+    double *v = dam_malloc(((size_t)out->nrows + out->nratios + 1) *
+                           sizeof *v);
+    int cov = 0;
+    for (int i = 0; i < out->nrows; i++) {
+        v[i] = out->rows[i].error;
+        cov += out->rows[i].covered;
+    }
+    out->median_abs_error = median_abs(v, out->nrows);
+    out->coverage = out->nrows ? (double)cov / out->nrows : 0.0;
+    cov = 0;
+    for (int i = 0; i < out->nratios; i++) {
+        v[i] = out->ratios[i].error;
+        cov += out->ratios[i].covered;
+    }
+    out->median_abs_ratio_error = median_abs(v, out->nratios);
+    out->ratio_coverage = out->nratios ? (double)cov / out->nratios : 0.0;
+    dam_free(v);
+    dam_free(col);
+    dam_calibration_free(&all);
+    dam_free(view.rows);
+    return DAM_OK;
+}
+
+void dam_crossval_free(dam_crossval *x)
+{
+    if (!x)
+        return;
+    dam_free(x->folds);
+    dam_free(x->rows);
+    dam_free(x->ratios);
+    memset(x, 0, sizeof *x);
 }

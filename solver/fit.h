@@ -31,7 +31,7 @@
 
 /* One parameter. */
 typedef struct dam_fit_param {
-    char name[128];     /* for messages */
+    char name[160];     /* for messages */
     double value;       /* in: the start; out: the fitted value */
     double lo, hi;      /* open range; hi = HUGE_VAL for none above */
     double se;          /* out: standard error (0 when undetermined) */
