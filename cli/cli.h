@@ -44,6 +44,10 @@ typedef struct dam_cli {
     const char *trace_steps;             /* --trace-steps A:B or N */
     const char *trace_ranks;             /* --trace-ranks list or all */
     const char *fit;            /* --fit: a scaling-law fit name, or NULL */
+    const char *fit_args[16];            /* calibrate --fit-constant KEY */
+    int nfit_args;
+    const char *hold_out;                /* calibrate --hold-out GPU */
+    int cross_validate;                  /* calibrate --cross-validate */
     char **args;                         /* positional arguments */
     int nargs;
     dam_catalog cat;
@@ -111,6 +115,7 @@ int dam_cmd_whatif(dam_cli *c);
 int dam_cmd_compare(dam_cli *c);
 int dam_cmd_report(dam_cli *c);
 int dam_cmd_plan(dam_cli *c);
+int dam_cmd_calibrate(dam_cli *c);
 int dam_cmd_flagship(dam_cli *c);
 int dam_cmd_sweep(dam_cli *c);
 

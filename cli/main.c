@@ -49,6 +49,9 @@ static const char usage_text[] =
     "                         each, on -j N threads or under mpirun\n"
     "  catalog [gpus|models|levers]  what the catalogs hold\n"
     "  check SCENARIO         validate only\n"
+    "  calibrate MEAS.csv     fit catalog constants to measured step times,\n"
+    "                         throughputs and profiler traces (-o FILE.cfg\n"
+    "                         writes them as a catalog overlay)\n"
     "\n"
     "common options:\n"
     "  --json                 machine-readable output\n"
@@ -235,7 +238,10 @@ enum {
     OPT_METRIC,
     OPT_TRACE_STEPS,
     OPT_TRACE_RANKS,
-    OPT_FIT
+    OPT_FIT,
+    OPT_FIT_CONSTANT,
+    OPT_HOLD_OUT,
+    OPT_CROSSVAL
 };
 
 static const struct option long_opts[] = {
@@ -267,6 +273,9 @@ static const struct option long_opts[] = {
     {"trace-ranks", required_argument, 0, OPT_TRACE_RANKS},
     {"jobs", required_argument, 0, 'j'},
     {"fit", required_argument, 0, OPT_FIT},
+    {"fit-constant", required_argument, 0, OPT_FIT_CONSTANT},
+    {"hold-out", required_argument, 0, OPT_HOLD_OUT},
+    {"cross-validate", no_argument, 0, OPT_CROSSVAL},
     {"output", required_argument, 0, 'o'},
     {"quiet", no_argument, 0, 'q'},
     {"help", no_argument, 0, 'h'},
@@ -376,6 +385,13 @@ static int parse_options(dam_cli *c, int argc, char **argv)
                                  optarg);
             c->jobs = (int)v;
             break;
+        case OPT_FIT_CONSTANT:
+            if (c->nfit_args >= 16)
+                return bad_usage("at most 16 --fit-constant options");
+            c->fit_args[c->nfit_args++] = optarg;
+            break;
+        case OPT_HOLD_OUT: c->hold_out = optarg; break;
+        case OPT_CROSSVAL: c->cross_validate = 1; break;
         case 'o': c->out_file = optarg; break;
         case 'q': c->quiet = 1; break;
         case 'h': c->help = 1; break;
@@ -503,6 +519,7 @@ static const command commands[] = {
     {"sweep", dam_cmd_sweep},
     {"catalog", cmd_catalog},
     {"check", cmd_check},
+    {"calibrate", dam_cmd_calibrate},
     {NULL, NULL}};
 
 int main(int argc, char **argv)

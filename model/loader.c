@@ -33,6 +33,7 @@
 #include "model/suggest.h"
 #include "model/device.h"
 #include "model/graph.h"
+#include "model/constants.h"
 
 #define GB 1e9
 #define GIB 1073741824.0
@@ -972,25 +973,163 @@ static void model_entry(ld *L, const config_setting_t *s, void *out,
     parse_model(L, s, out, where, 1, 0);
 }
 
+/* One constant of a calibration overlay (see load_calibration). */
+typedef struct overlay_const {
+    dam_const_key key;
+    double value, sd;
+    int line;
+} overlay_const;
+
+static const char *const calib_keys[] = {"measurements", "fit", "constants",
+                                         "residuals", NULL};
+static const char *const calib_fit_keys[] = {
+    "residuals", "constants", "dof", "chi2", "residual_sd", "rms_error",
+    "converged", "stop", "iterations", NULL};
+static const char *const calib_const_keys[] = {"key", "value", "se", "sd",
+                                               "start", "rows", NULL};
+static const char *const calib_res_keys[] = {
+    "id", "line", "quantity", "gpu", "measured", "predicted", "error", "p05",
+    "p95", "held_out", NULL};
+
+/* Check that the members of g named in keys that are present are numbers
+ * (or, for the names in strs and bools, strings and booleans). */
+static void check_record(ld *L, const config_setting_t *g, const char *where,
+                         const char *const *keys, const char *const *strs,
+                         const char *const *bools)
+{
+    check_keys(L, g, keys, where);
+    for (const char *const *k = keys; *k; k++) {
+        int is_str = 0, is_bool = 0;
+        for (const char *const *x = strs; *x; x++)
+            is_str |= strcmp(*x, *k) == 0;
+        for (const char *const *x = bools; *x; x++)
+            is_bool |= strcmp(*x, *k) == 0;
+        if (!config_setting_get_member(g, *k))
+            continue;
+        char buf[256];
+        double v;
+        int b;
+        if (is_str)
+            get_str(L, g, *k, where, 0, buf, sizeof buf);
+        else if (is_bool)
+            get_bool(L, g, *k, where, 0, &b);
+        else
+            get_num(L, g, *k, where, 0, R_ANY, 1.0, &v);
+    }
+}
+
+/*
+ * The `calibration` group of a catalog overlay (written by `damsim
+ * calibrate`, render/calibrate.h): its constants into *out (allocated,
+ * *n of them). fit and residuals are a record: their keys and types are
+ * checked, their values not used.
+ */
+static void load_calibration(ld *L, const config_setting_t *cg,
+                             overlay_const **out, size_t *n)
+{
+    *out = NULL;
+    *n = 0;
+    check_keys(L, cg, calib_keys, "calibration");
+    char buf[256];
+    get_str(L, cg, "measurements", "calibration", 0, buf, sizeof buf);
+    const char *const none[] = {NULL};
+    config_setting_t *f = group(L, cg, "fit", "calibration", 0);
+    if (f)
+        check_record(L, f, "calibration.fit", calib_fit_keys,
+                     (const char *const[]){"stop", NULL},
+                     (const char *const[]){"converged", NULL});
+    config_setting_t *rs = member(L, cg, "residuals", "calibration", 0);
+    if (rs && !config_setting_is_list(rs))
+        dam_diag_error(L->d, L->file, line_of(rs),
+                       "'calibration.residuals' must be a list, got %s",
+                       type_name(rs));
+    else if (rs)
+        for (int i = 0; i < config_setting_length(rs); i++) {
+            config_setting_t *e = config_setting_get_elem(rs, (unsigned)i);
+            char w[64];
+            snprintf(w, sizeof w, "calibration.residuals[%d]", i);
+            if (!config_setting_is_group(e))
+                dam_diag_error(L->d, L->file, line_of(e),
+                               "'%s' must be a group, got %s", w,
+                               type_name(e));
+            else
+                check_record(L, e, w, calib_res_keys,
+                             (const char *const[]){"id", "quantity", "gpu",
+                                                   NULL},
+                             (const char *const[]){"held_out", NULL});
+        }
+    config_setting_t *ks = member(L, cg, "constants", "calibration", 1);
+    if (!ks)
+        return;
+    if (!config_setting_is_list(ks)) {
+        dam_diag_error(L->d, L->file, line_of(ks),
+                       "'calibration.constants' must be a list ( {...}, ... "
+                       "), got %s", type_name(ks));
+        return;
+    }
+    int len = config_setting_length(ks);
+    *out = dam_calloc((size_t)len + 1, sizeof **out);
+    for (int i = 0; i < len; i++) {
+        config_setting_t *e = config_setting_get_elem(ks, (unsigned)i);
+        char w[64];
+        snprintf(w, sizeof w, "calibration.constants[%d]", i);
+        if (!config_setting_is_group(e)) {
+            dam_diag_error(L->d, L->file, line_of(e),
+                           "'%s' must be a group, got %s", w, type_name(e));
+            continue;
+        }
+        check_record(L, e, w, calib_const_keys,
+                     (const char *const[]){"key", NULL}, none);
+        overlay_const *oc = &(*out)[*n];
+        memset(oc, 0, sizeof *oc);
+        oc->line = line_of(e);
+        int ok = get_str(L, e, "key", w, 1, buf, sizeof buf);
+        ok &= get_num(L, e, "value", w, 1, R_ANY, 1.0, &oc->value);
+        ok &= get_num(L, e, "sd", w, 1, R_NONNEG, 1.0, &oc->sd);
+        dam_error err;
+        if (ok && dam_const_key_parse(buf, &oc->key, &err) != DAM_OK) {
+            dam_diag_error(L->d, L->file, line_of(member(L, e, "key", w, 0)),
+                           "'%s.key': %s", w, err.msg);
+            ok = 0;
+        }
+        for (size_t j = 0; ok && j < *n; j++)
+            if (dam_const_key_equal(&(*out)[j].key, &oc->key)) {
+                dam_diag_error(L->d, L->file, oc->line,
+                               "constant \"%s\" given twice (first at line "
+                               "%d)", buf, (*out)[j].line);
+                ok = 0;
+            }
+        if (ok)
+            (*n)++;
+    }
+}
+
 /*
  * Load the list `key` of a catalog file into a fresh array of elem-sized
- * entries whose id (a char array at offset 0) is unique.
+ * entries whose id (a char array at offset 0) is unique, and the
+ * constants of its `calibration` group (an overlay may hold only that).
  */
 static int load_list(const char *path, const char *text, const char *key,
                      size_t elem, size_t line_off, entry_parser parse,
-                     void **items, size_t *count, dam_diag *d)
+                     void **items, size_t *count, overlay_const **consts,
+                     size_t *nconsts, dam_diag *d)
 {
     config_t cfg;
+    *consts = NULL;
+    *nconsts = 0;
     if (read_config(&cfg, path, text, d) != DAM_OK)
         return DAM_EINPUT;
     ld L = {d, path, NULL};
     int before = d->nerr;
     const config_setting_t *root = config_root_setting(&cfg);
-    const char *const top[] = {key, NULL};
+    const char *const top[] = {key, "calibration", NULL};
     check_keys(&L, root, top, "");
-    config_setting_t *list = member(&L, root, key, "", 1);
+    config_setting_t *cg = group(&L, root, "calibration", "", 0);
+    config_setting_t *list = member(&L, root, key, "", cg == NULL);
     char *arr = NULL;
     size_t n = 0;
+    if (cg)
+        load_calibration(&L, cg, consts, nconsts);
     if (list && !config_setting_is_list(list)) {
         dam_diag_error(d, path, line_of(list),
                        "'%s' must be a list ( {...}, ... ), got %s", key,
@@ -1023,6 +1162,9 @@ static int load_list(const char *path, const char *text, const char *key,
     config_destroy(&cfg);
     if (d->nerr > before) {
         dam_free(arr);
+        dam_free(*consts);
+        *consts = NULL;
+        *nconsts = 0;
         return DAM_EINPUT;
     }
     *items = arr;
@@ -1051,44 +1193,84 @@ static void merge(void **dst, size_t *ndst, const void *src, size_t nsrc,
     *ndst = n;
 }
 
+/*
+ * Merge a file's entries (gpus or models) into a copy of cat, set its
+ * overlay constants there, and replace cat by the copy only when every
+ * constant applies, so that cat is unchanged on failure.
+ */
+static int commit(dam_catalog *cat, int models, const void *items, size_t n,
+                  const overlay_const *consts, size_t nconsts,
+                  const char *path, dam_diag *d)
+{
+    dam_catalog t = *cat;
+    t.gpus = dam_malloc((cat->ngpus + 1) * sizeof *t.gpus);
+    memcpy(t.gpus, cat->gpus, cat->ngpus * sizeof *t.gpus);
+    t.models = dam_malloc((cat->nmodels + 1) * sizeof *t.models);
+    memcpy(t.models, cat->models, cat->nmodels * sizeof *t.models);
+    void *arr = models ? (void *)t.models : (void *)t.gpus;
+    if (models)
+        merge(&arr, &t.nmodels, items, n, sizeof(dam_model_spec));
+    else
+        merge(&arr, &t.ngpus, items, n, sizeof(dam_gpu));
+    if (models)
+        t.models = arr;
+    else
+        t.gpus = arr;
+    int before = d->nerr;
+    if (t.ngpus > DAM_CATALOG_MAX_GPUS)
+        dam_diag_error(d, path, 0, "the GPU catalog would hold %zu GPUs, at "
+                       "most %d", t.ngpus, DAM_CATALOG_MAX_GPUS);
+    for (size_t i = 0; i < nconsts && d->nerr == before; i++) {
+        dam_error e;
+        if (dam_catalog_const_set(&t, &consts[i].key, consts[i].value,
+                                  consts[i].sd, &e) != DAM_OK)
+            dam_diag_error(d, path, consts[i].line, "%s", e.msg);
+    }
+    if (d->nerr > before) {
+        dam_free(t.gpus);
+        dam_free(t.models);
+        return DAM_EINPUT;
+    }
+    dam_free(cat->gpus);
+    dam_free(cat->models);
+    *cat = t;
+    if (models)
+        snprintf(cat->model_file, sizeof cat->model_file, "%s", path);
+    else
+        snprintf(cat->gpu_file, sizeof cat->gpu_file, "%s", path);
+    return DAM_OK;
+}
+
 int dam_catalog_load_gpus(dam_catalog *cat, const char *path, const char *text,
                           dam_diag *d)
 {
     void *items = NULL;
-    size_t n = 0;
+    size_t n = 0, nc = 0;
+    overlay_const *oc = NULL;
     if (load_list(path, text, "gpus", sizeof(dam_gpu),
-                  offsetof(dam_gpu, line), gpu_entry, &items, &n, d) != DAM_OK)
+                  offsetof(dam_gpu, line), gpu_entry, &items, &n, &oc, &nc,
+                  d) != DAM_OK)
         return DAM_EINPUT;
-    void *arr = cat->gpus;
-    size_t before = cat->ngpus;
-    merge(&arr, &cat->ngpus, items, n, sizeof(dam_gpu));
-    cat->gpus = arr;
-    if (cat->ngpus > DAM_CATALOG_MAX_GPUS) {
-        dam_diag_error(d, path, 0, "the GPU catalog would hold %zu GPUs, at "
-                       "most %d", cat->ngpus, DAM_CATALOG_MAX_GPUS);
-        cat->ngpus = before;
-        dam_free(items);
-        return DAM_EINPUT;
-    }
-    snprintf(cat->gpu_file, sizeof cat->gpu_file, "%s", path);
+    int rc = commit(cat, 0, items, n, oc, nc, path, d);
+    dam_free(oc);
     dam_free(items);
-    return DAM_OK;
+    return rc;
 }
 
 int dam_catalog_load_models(dam_catalog *cat, const char *path,
                             const char *text, dam_diag *d)
 {
     void *items = NULL;
-    size_t n = 0;
+    size_t n = 0, nc = 0;
+    overlay_const *oc = NULL;
     if (load_list(path, text, "models", sizeof(dam_model_spec),
-                  offsetof(dam_model_spec, line), model_entry, &items, &n, d) != DAM_OK)
+                  offsetof(dam_model_spec, line), model_entry, &items, &n,
+                  &oc, &nc, d) != DAM_OK)
         return DAM_EINPUT;
-    void *arr = cat->models;
-    merge(&arr, &cat->nmodels, items, n, sizeof(dam_model_spec));
-    cat->models = arr;
-    snprintf(cat->model_file, sizeof cat->model_file, "%s", path);
+    int rc = commit(cat, 1, items, n, oc, nc, path, d);
+    dam_free(oc);
     dam_free(items);
-    return DAM_OK;
+    return rc;
 }
 
 /* ---- scenario -------------------------------------------------------- */

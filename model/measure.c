@@ -338,7 +338,7 @@ int dam_measure_load(dam_measure_set *set, const char *path, const char *text,
     dam_measure *rows = NULL;
     size_t n = 0, cap = 0;
     int col[C_COUNT];
-    int have_header = 0, line = 0;
+    int have_header = 0, line = 0, header_line = 0;
     char *save = NULL;
     for (char *p = buf; p; p = save) {
         char *nl = strchr(p, '\n');
@@ -363,6 +363,7 @@ int dam_measure_load(dam_measure_set *set, const char *path, const char *text,
         if (!have_header) {
             parse_header(path, line, f, nf, col, d);
             have_header = 1;
+            header_line = line;
             continue;
         }
         int ncol = 0;
@@ -378,7 +379,9 @@ int dam_measure_load(dam_measure_set *set, const char *path, const char *text,
         n++;
     }
     if (d->nerr == before && n == 0)
-        dam_diag_error(d, path, line, "no measurements in the file");
+        dam_diag_error(d, path, header_line,
+                       have_header ? "no measurements after the header"
+                                   : "no measurements in the file");
     dam_free(f);
     dam_free(buf);
     if (d->nerr > before) {

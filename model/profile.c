@@ -52,7 +52,8 @@ static const char *const nccl_names[] = {"nccl", NULL};
 static const char *const attention_names[] = {
     "flash", "fmha", "attention", "attn", "mha_", "sdpa", NULL};
 static const char *const optimizer_names[] = {
-    "multi_tensor_apply", "adam", "sgd_", "lamb", "adagrad", "optimizer",
+    "multi_tensor_apply", "adam", "sgd_", "lamb_stage", "lambstage",
+    "adagrad", "optimizer",
     NULL};
 static const char *const gemm_names[] = {
     "gemm", "gemv", "cutlass", "xmma", "cublas", "nvjet", "s16816",

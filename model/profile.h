@@ -52,7 +52,8 @@ const char *dam_kernel_class_name(dam_kernel_class k);
  * The class of a GPU event from its category and name (case-insensitive
  * substrings, first rule that matches): gpu_memcpy/gpu_memset -> copy;
  * "nccl" -> nccl; flash/fmha/attention/attn/mha/sdpa -> attention;
- * multi_tensor_apply/adam/sgd/lamb/adagrad/optimizer -> optimizer;
+ * multi_tensor_apply/adam/sgd_/lamb_stage/lambstage/adagrad/optimizer ->
+ * optimizer;
  * gemm/gemv/cutlass/xmma/cublas/nvjet/s16816/h16816/884/dgrad/wgrad/fprop/
  * convolve/conv2d/winograd/splitkreduce -> gemm; everything else ->
  * elementwise.

@@ -379,6 +379,44 @@ static void collect_params(problem *pb, const dam_calib_options *opt)
         }
 }
 
+/*
+ * How strongly the fitted rows that use constant j follow it: the rms of
+ * d ln(prediction) / d ln(x_j) over them, at x (a central difference of
+ * 1 %), at least 0.05. The residual scatter, measured on the predictions,
+ * becomes a scatter of the constant divided by it: a constant that moves
+ * its rows half as much must scatter twice as much to explain them.
+ */
+static double sensitivity(problem *pb, double *x, int j)
+{
+    double *lo = dam_calloc((size_t)pb->nfit + 1, sizeof *lo);
+    double *hi = dam_calloc((size_t)pb->nfit + 1, sizeof *hi);
+    double x0 = x[j], h = 0.01;
+    double vlo = x0 * (1.0 - h), vhi = x0 * (1.0 + h);
+    double top = pb->consts[j].hi;
+    if (vhi > top)
+        vhi = top;
+    x[j] = vlo;
+    int bad = residuals(x, lo, pb);
+    x[j] = vhi;
+    bad |= residuals(x, hi, pb);
+    x[j] = x0;
+    double ss = 0.0;
+    int n = 0;
+    for (int i = 0; i < pb->nfit && !bad; i++) {
+        const dam_calib_row *row = &pb->rows[pb->fit_rows[i]];
+        /* residuals are ln(pred / meas) / rel_error */
+        double d = (hi[i] - lo[i]) * row->rel_error / log(vhi / vlo);
+        if (d != 0.0) {
+            ss += d * d;
+            n++;
+        }
+    }
+    dam_free(hi);
+    dam_free(lo);
+    double sens = n ? sqrt(ss / n) : 1.0;
+    return sens > 0.05 ? sens : 0.05;
+}
+
 /* Median of |v| (v is reordered). */
 static double median_abs(double *v, int n)
 {
@@ -506,14 +544,21 @@ int dam_calibrate_run(const dam_measure_set *set, dam_catalog *cat,
         sl += l * l;
     }
     out->residual_sd = out->fit.dof > 0 ? sqrt(sl / out->fit.dof) : 0.0;
+    double *xf = dam_calloc((size_t)pb.nconst + 1, sizeof *xf);
     for (int j = 0; j < pb.nconst; j++) {
         dam_calib_const *k = &pb.consts[j];
         k->value = fp[j].undetermined ? k->start : fp[j].value;
         k->undetermined = fp[j].undetermined;
         k->se = fp[j].se;
-        double rs = out->residual_sd * k->value;
+        xf[j] = k->value;
+    }
+    for (int j = 0; j < pb.nconst; j++) {
+        dam_calib_const *k = &pb.consts[j];
+        double rs = out->residual_sd * k->value / sensitivity(&pb, xf, j);
         k->sd = k->undetermined ? k->start_sd : sqrt(k->se * k->se + rs * rs);
     }
+    update(&pb, xf);
+    dam_free(xf);
     for (int c = 0; c < pb.ncases; c++)
         for (int u = 0; u < pb.cases[c].nuse; u++)
             for (int i = 0; i < pb.nfit; i++)

@@ -21,8 +21,11 @@
  * Each fitted constant gets its standard error (the covariance scaled by
  * the residual variance, fit.h) and its sd for predictions: the standard
  * error combined with the relative scatter of the fit's residuals,
- * sd = sqrt(se^2 + (residual_sd * value)^2), since a new case misses the
- * fitted mean by as much as the fitted cases did. Constants the
+ * sd = sqrt(se^2 + (residual_sd * value / sensitivity)^2), since a new case
+ * misses the fitted mean by as much as the fitted cases did; sensitivity
+ * is the rms of d ln(prediction) / d ln(constant) over the constant's rows
+ * (1 for a compute-bound step and its efficiency), which turns a scatter
+ * of predictions into a scatter of the constant. Constants the
  * measurements cannot move keep their catalog values and are reported as
  * undetermined.
  *
@@ -54,7 +57,7 @@ typedef struct dam_calib_const {
     double value;         /* fitted value (start when undetermined) */
     double se;            /* standard error of value (0 when undetermined) */
     double sd;            /* uncertainty for predictions: sqrt(se^2 +
-                             (residual_sd * value)^2) */
+                             (residual_sd * value / sensitivity)^2) */
     double lo, hi;        /* the field's range */
     int undetermined;     /* 1: no fitted measurement depends on it */
     int nrows;            /* fitted residuals that depend on it */

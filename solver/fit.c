@@ -26,6 +26,8 @@ typedef struct problem {
     int *idx;          /* internal coordinate k -> parameter idx[k] */
     int nk;            /* determined parameters */
     double *x;         /* work: every parameter's value */
+    double *r;         /* work: the residuals (GSL's vectors may be strided:
+                          a Jacobian column) */
     dam_fit_fn f;
     void *ctx;
 } problem;
@@ -59,11 +61,13 @@ static int eval(const problem *pb, const gsl_vector *y, gsl_vector *r)
 {
     for (int k = 0; k < pb->nk; k++)
         pb->x[pb->idx[k]] = to_x(&pb->p[pb->idx[k]], gsl_vector_get(y, (size_t)k));
-    if (pb->f(pb->x, r->data, pb->ctx) != 0)
+    if (pb->f(pb->x, pb->r, pb->ctx) != 0)
         return GSL_EDOM;
-    for (size_t i = 0; i < r->size; i++)
-        if (!isfinite(gsl_vector_get(r, i)))
+    for (size_t i = 0; i < r->size; i++) {
+        if (!isfinite(pb->r[i]))
             return GSL_EDOM;
+        gsl_vector_set(r, i, pb->r[i]);
+    }
     return GSL_SUCCESS;
 }
 
@@ -131,7 +135,8 @@ int dam_fit_run(dam_fit_param *p, int np, int n, dam_fit_fn f, void *ctx,
                                  p[j].name, p[j].value, p[j].lo, p[j].hi);
     }
     problem pb = {p, np, dam_calloc((size_t)np, sizeof(int)), 0,
-                  dam_calloc((size_t)np, sizeof(double)), f, ctx};
+                  dam_calloc((size_t)np, sizeof(double)),
+                  dam_calloc((size_t)n, sizeof(double)), f, ctx};
     double *r0 = dam_calloc((size_t)n, sizeof *r0);
     double *r1 = dam_calloc((size_t)n, sizeof *r1);
     int rc = DAM_OK;
@@ -245,6 +250,7 @@ done:
         gsl_multifit_nlinear_free(w);
     dam_free(r1);
     dam_free(r0);
+    dam_free(pb.r);
     dam_free(pb.x);
     dam_free(pb.idx);
     return rc;
