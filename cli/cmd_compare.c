@@ -56,8 +56,22 @@ int dam_cmd_compare(dam_cli *c)
     if (rc != 0)
         goto done;
 
+    /* 90 % intervals: the same named draws for every scenario, so the
+     * speed-up against the first is paired */
+    dam_answer_interval *iv = dam_calloc((size_t)n, sizeof *iv);
+    dam_draws *dr = dam_draws_create(DAM_UNCERTAINTY_SAMPLES, s[0].seed);
+    double *t0 = dam_malloc((size_t)dam_draws_count(dr) * sizeof *t0);
+    if (dam_uncertainty_sources(&s[0]) > 0) {
+        dam_uncertainty_answer(dr, &s[0], &s[0], NULL, t0, &iv[0]);
+        for (int i = 1; i < n; i++)
+            if (dam_uncertainty_sources(&s[i]) > 0)
+                dam_uncertainty_answer(dr, &s[i], &s[i], t0, NULL, &iv[i]);
+    }
+    dam_free(t0);
+    dam_draws_free(dr);
     dam_buf b = {0};
-    dam_compare_write(&b, s, r, d, n, c->json);
+    dam_compare_write(&b, s, r, d, iv, n, c->json);
+    dam_free(iv);
     rc = dam_cli_emit(c, &b);
     dam_buf_free(&b);
     if (rc == 0) {

@@ -105,8 +105,62 @@ static flat *flatten_all(const dam_scenario *s, int n)
     return fl;
 }
 
+/* The intervals of the scenarios, one line per quantity. */
+static void interval_rows(dam_buf *b, const dam_scenario *s,
+                          const dam_answer_interval *iv, int n)
+{
+    int any = 0, batch = 0;
+    for (int i = 0; i < n; i++) {
+        any |= iv[i].samples > 0;
+        batch |= s[i].mode != DAM_MODE_SERVING;
+    }
+    if (!any)
+        return;
+    dam_buf_printf(b, "\n90 %% intervals (analytic; %d draws of the "
+                      "uncertain inputs and calibrated constants, paired "
+                      "by name across scenarios)\n",
+                   iv[0].samples);
+    static const char *const names[] = {"step", "speed-up vs the first",
+                                        "faster in (share of draws)",
+                                        "GPU-hours", "cost"};
+    for (int q = 0; q < 5; q++) {
+        if (!batch && q >= 3)
+            continue;
+        dam_buf_printf(b, "  %-26s", names[q]);
+        for (int i = 0; i < n; i++) {
+            const dam_answer_interval *a = &iv[i];
+            char c[64], x[24], y[24];
+            if (a->samples == 0 || (i == 0 && (q == 1 || q == 2))) {
+                snprintf(c, sizeof c, "-");
+            } else if (q == 0) {
+                dam_fmt_time(x, sizeof x, a->step.lo);
+                dam_fmt_time(y, sizeof y, a->step.hi);
+                snprintf(c, sizeof c, "%s .. %s", x, y);
+            } else if (q == 1) {
+                snprintf(c, sizeof c, "%.2fx .. %.2fx", a->speedup.lo,
+                         a->speedup.hi);
+            } else if (q == 2) {
+                snprintf(c, sizeof c, "%.0f %%", a->p_faster * 100.0);
+            } else {
+                const dam_interval *v = q == 3 ? &a->gpu_hours : &a->cost_usd;
+                dam_fmt_si(x, sizeof x, v->lo, "");
+                dam_fmt_si(y, sizeof y, v->hi, "");
+                for (char *t = x + strlen(x); t > x && t[-1] == ' ';)
+                    *--t = '\0';
+                for (char *t = y + strlen(y); t > y && t[-1] == ' ';)
+                    *--t = '\0';
+                snprintf(c, sizeof c, "%s%s .. %s%s", q == 4 ? "$" : "", x,
+                         q == 4 ? "$" : "", y);
+            }
+            dam_buf_printf(b, " %-22.22s", c);
+        }
+        dam_buf_printf(b, "\n");
+    }
+}
+
 void dam_compare_write(dam_buf *b, const dam_scenario *s, const dam_result *r,
-                       const dam_diagnosis *d, int n, int as_json)
+                       const dam_diagnosis *d, const dam_answer_interval *iv,
+                       int n, int as_json)
 {
     flat *fl = flatten_all(s, n);
     /* Outputs: the batch figures, the serving figures, or both when the
@@ -161,6 +215,9 @@ void dam_compare_write(dam_buf *b, const dam_scenario *s, const dam_result *r,
             json_object_set_new(e, "scenario", dam_json_scenario(&s[i]));
             json_object_set_new(e, "result",
                                 dam_json_result(&s[i], &r[i], &d[i]));
+            if (iv && iv[i].samples > 0)
+                json_object_set_new(e, "intervals_90",
+                                    dam_json_answer_interval(&iv[i]));
             json_array_append_new(sc, e);
         }
         json_object_set_new(o, "scenarios", sc);
@@ -222,7 +279,10 @@ void dam_compare_write(dam_buf *b, const dam_scenario *s, const dam_result *r,
         dam_buf_printf(b, "  %-26s", "binding");
         for (int i = 0; i < n; i++)
             dam_buf_printf(b, " %-22.22s", dam_bound_name(r[i].bound));
-        dam_buf_printf(b, "\n\nStep per iron-law term\n");
+        dam_buf_printf(b, "\n");
+        if (iv)
+            interval_rows(b, s, iv, n);
+        dam_buf_printf(b, "\nStep per iron-law term\n");
         for (int t = 0; t < DAM_TERM_COUNT; t++) {
             dam_buf_printf(b, "  %-26s", dam_term_name((dam_term)t));
             for (int i = 0; i < n; i++) {

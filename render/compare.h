@@ -9,12 +9,17 @@
 
 #include "render/buf.h"
 #include "solver/diagnose.h"
+#include "solver/uncertainty.h"
 
 #define DAM_COMPARE_MAX 8 /* most scenarios side by side */
 
 /* The comparison of n (2 .. DAM_COMPARE_MAX) scenarios s[i] with results
- * r[i] and diagnoses d[i], as a table (as_json 0) or JSON (1), into b. */
+ * r[i] and diagnoses d[i], as a table (as_json 0) or JSON (1), into b.
+ * iv (may be NULL): each scenario's 90 % intervals over paired draws
+ * (uncertainty.h), the speed-up against the first; entries with samples
+ * 0 have none. */
 void dam_compare_write(dam_buf *b, const dam_scenario *s, const dam_result *r,
-                       const dam_diagnosis *d, int n, int as_json);
+                       const dam_diagnosis *d, const dam_answer_interval *iv,
+                       int n, int as_json);
 
 #endif

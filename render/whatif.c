@@ -185,19 +185,46 @@ void dam_whatif_text(dam_buf *b, const dam_whatif *w)
                 dam_buf_printf(b, "\n");
         }
     }
-    if (w->nrows > 1 && w->rows[1].has_interval) {
-        dam_buf_printf(b, "\nOver the uncertain inputs (%d of them; analytic, "
-                          "the same draws for every option):\n",
-                       s->nuncertain);
-        for (int i = 1; i < w->nrows; i++) {
+    if (w->rows[0].has_interval) {
+        int nconst = dam_uncertainty_sources(s) - s->nuncertain;
+        dam_buf_printf(b, "\n90 %% intervals (analytic; %d paired draws over "
+                          "%d uncertain input%s and %d calibrated "
+                          "constant%s of the baseline, the same draws for "
+                          "every option):\n",
+                       w->rows[0].interval.samples, s->nuncertain,
+                       s->nuncertain == 1 ? "" : "s", nconst,
+                       nconst == 1 ? "" : "s");
+        dam_buf_printf(b, "  %-28s %-19s %-15s %6s  %-17s %s\n", "option",
+                       "step", "speed-up", "faster", "GPU-hours", "cost");
+        for (int i = 0; i < w->nrows; i++) {
             const dam_whatif_row *r = &w->rows[i];
             if (!r->has_interval)
                 continue;
-            dam_buf_printf(b, "  %-28.28s speed-up %.2fx to %.2fx (90 %%), "
-                              "at least 2 %% faster in %.0f %% of draws\n",
-                           r->name, r->speedup_lo, r->speedup_hi,
-                           r->p_faster * 100.0);
+            const dam_answer_interval *a = &r->interval;
+            char t1[24], t2[24], st[56], sp[32], fa[16], g1[16], g2[16],
+                gh[40], c1[16], c2[16];
+            dam_fmt_time(t1, sizeof t1, a->step.lo);
+            dam_fmt_time(t2, sizeof t2, a->step.hi);
+            snprintf(st, sizeof st, "%s .. %s", t1, t2);
+            if (i == 0) {
+                snprintf(sp, sizeof sp, "-");
+                snprintf(fa, sizeof fa, "-");
+            } else {
+                snprintf(sp, sizeof sp, "%.2fx .. %.2fx", a->speedup.lo,
+                         a->speedup.hi);
+                snprintf(fa, sizeof fa, "%.0f %%", a->p_faster * 100.0);
+            }
+            compact(g1, sizeof g1, a->gpu_hours.lo);
+            compact(g2, sizeof g2, a->gpu_hours.hi);
+            snprintf(gh, sizeof gh, "%s .. %s", g1, g2);
+            money(c1, sizeof c1, a->cost_usd.lo);
+            money(c2, sizeof c2, a->cost_usd.hi);
+            dam_buf_printf(b, "  %-28.28s %-19s %-15s %6s  %-17s %s .. %s\n",
+                           r->name, st, sp, fa,
+                           s->mode == DAM_MODE_SERVING ? "-" : gh, c1, c2);
         }
+        dam_buf_printf(b, "  faster: share of draws in which the option is "
+                          "at least 2 %% faster than the baseline\n");
     }
     dam_buf_printf(b, "\nWhy\n");
     for (int i = 1; i < w->nrows; i++) {
@@ -286,6 +313,8 @@ struct json_t *dam_whatif_json(const dam_whatif *w)
             json_object_set_new(iv, "share_of_draws_faster",
                                 dam_json_num(r->p_faster));
             json_object_set_new(e, "speedup_over_uncertain_inputs", iv);
+            json_object_set_new(e, "intervals_90",
+                                dam_json_answer_interval(&r->interval));
         }
         json_object_set_new(e, "step_change", dam_json_num(r->step_change));
         json_object_set_new(e, "run_change", dam_json_num(r->run_change));

@@ -268,48 +268,43 @@ static void frontier(dam_whatif *w, int hib)
     }
 }
 
-/* Speed-up intervals over the uncertain inputs: every option is solved
- * (analytically) on the same draws, so the comparison is paired. */
+/* Intervals over the uncertain inputs and calibrated constants: every
+ * option is solved (analytically) on the same named draws, so the
+ * comparison is paired; the verdict then says in how many draws the option
+ * is faster. */
 static void intervals(dam_whatif *w, const dam_scenario *base, int n)
 {
-    dam_scenario *x = dam_malloc(sizeof *x);
-    dam_result *r = dam_malloc(sizeof *r);
-    double *sp = dam_malloc((size_t)n * DAM_WHATIF_MAX * sizeof *sp);
-    gsl_rng *g = dam_rng_create(base->seed, 0x77686174ULL);
-    double q[DAM_MAX_UNCERTAIN];
-    for (int k = 0; k < n; k++) {
-        for (int i = 0; i < base->nuncertain; i++)
-            q[i] = gsl_rng_uniform_pos(g);
-        dam_uncertainty_apply(base, base, q, x);
-        dam_analytic_solve(x, r);
-        double t0 = horizon(r);
-        for (int j = 1; j < w->nrows; j++) {
-            if (w->rows[j].verdict == DAM_VERDICT_FAILED)
-                continue;
-            dam_uncertainty_apply(base, &w->rows[j].scenario, q, x);
-            dam_analytic_solve(x, r);
-            double t = horizon(r);
-            sp[(size_t)j * n + k] = t > 0.0 ? t0 / t : 0.0;
-        }
-    }
+    dam_draws *d = dam_draws_create(n, base->seed);
+    n = dam_draws_count(d);
+    double *t0 = dam_malloc((size_t)n * sizeof *t0);
+    dam_whatif_row *b = &w->rows[0];
+    dam_uncertainty_answer(d, base, &b->scenario, NULL, t0, &b->interval);
+    b->has_interval = 1;
     for (int j = 1; j < w->nrows; j++) {
         dam_whatif_row *row = &w->rows[j];
         if (row->verdict == DAM_VERDICT_FAILED)
             continue;
-        double *v = sp + (size_t)j * n;
-        int faster = 0;
-        for (int k = 0; k < n; k++)
-            faster += v[k] >= 1.02;
-        dam_interval iv = dam_interval_of(v, n);
+        dam_uncertainty_answer(d, base, &row->scenario, t0, NULL,
+                               &row->interval);
         row->has_interval = 1;
-        row->speedup_lo = iv.lo;
-        row->speedup_hi = iv.hi;
-        row->p_faster = (double)faster / n;
+        row->speedup_lo = row->interval.speedup.lo;
+        row->speedup_hi = row->interval.speedup.hi;
+        row->p_faster = row->interval.p_faster;
+        char note[96];
+        if (row->interval.p_slower > 0.5)
+            snprintf(note, sizeof note,
+                     " [90 %%: %.2fx to %.2fx; slower in %.0f %% of draws]",
+                     row->speedup_lo, row->speedup_hi,
+                     row->interval.p_slower * 100.0);
+        else
+            snprintf(note, sizeof note,
+                     " [90 %%: %.2fx to %.2fx; faster in %.0f %% of draws]",
+                     row->speedup_lo, row->speedup_hi, row->p_faster * 100.0);
+        size_t len = strlen(row->why);
+        snprintf(row->why + len, sizeof row->why - len, "%s", note);
     }
-    dam_rng_free(g);
-    dam_free(sp);
-    dam_free(r);
-    dam_free(x);
+    dam_free(t0);
+    dam_draws_free(d);
 }
 
 static void name_of(dam_whatif_row *row, const dam_lever *lv)
@@ -432,7 +427,11 @@ int dam_whatif_run(const dam_scenario *base, const dam_lever *extra,
         }
     }
     frontier(w, base->quality.higher_is_better);
-    if (base->nuncertain > 0 && opt->uncertainty_samples >= 10)
+    int uncertain = 0;
+    for (int j = 0; j < w->nrows; j++)
+        uncertain |= w->rows[j].verdict != DAM_VERDICT_FAILED &&
+                     dam_uncertainty_sources(&w->rows[j].scenario) > 0;
+    if (uncertain && opt->uncertainty_samples >= 10)
         intervals(w, base, opt->uncertainty_samples);
     dam_free(all);
     return DAM_OK;

@@ -22,6 +22,7 @@
 #include "model/catalog.h"
 #include "model/quality.h"
 #include "solver/diagnose.h"
+#include "solver/uncertainty.h"
 
 typedef enum {
     DAM_VERDICT_BASELINE = 0,
@@ -58,10 +59,14 @@ typedef struct dam_whatif_row {
     char why[320];              /* the verdict in a sentence, with numbers */
     char anti_pattern[DAM_DIAG_TEXT]; /* for wasted levers: the trap's name */
     char error[1024];           /* for failed levers: the message */
-    /* Over the scenario's uncertain inputs (analytic, common draws for
-     * every option): the 90 % interval of the speed-up and the share of
-     * draws in which the option is at least 2 % faster. */
+    /* Over the scenario's uncertain inputs and the calibrated constants
+     * (uncertainty.h; analytic, paired draws: the same draw of a constant
+     * for every option): the 90 % intervals of the step, run, GPU-hours,
+     * cost and speed-up, and the share of draws in which the option is at
+     * least 2 % faster. has_interval = 0 when nothing is uncertain. The
+     * three fields below repeat interval.speedup and interval.p_faster. */
     int has_interval;
+    dam_answer_interval interval;
     double speedup_lo, speedup_hi;
     double p_faster;
 } dam_whatif_row;
@@ -88,7 +93,8 @@ typedef struct dam_whatif_options {
     dam_quality_measure measure;/* cost measure for RoC */
     const char *combine[DAM_MAX_LEVERS]; /* lever names to combine, in order */
     int ncombine;               /* 0: combine every lever that works (if >= 2) */
-    int uncertainty_samples;    /* draws over uncertain inputs (0: none) */
+    int uncertainty_samples;    /* draws over uncertain inputs and calibrated
+                                   constants (0: none) */
 } dam_whatif_options;
 
 /*
