@@ -172,6 +172,17 @@ static void count(char *buf, size_t n, double v)
         snprintf(buf, n, "%.3g", v);
 }
 
+/* GPU-hours or dollars as "8341", "56.5k", "1.22M". */
+static void kilo(char *buf, size_t n, double v)
+{
+    if (v < 1e4)
+        snprintf(buf, n, "%.4g", v);
+    else if (v < 1e7)
+        snprintf(buf, n, "%.3gk", v / 1e3);
+    else
+        snprintf(buf, n, "%.3gM", v / 1e6);
+}
+
 void dam_plan_report_budget_text(dam_buf *b, const dam_scenario *s,
                                  const dam_plan *p)
 {
@@ -212,6 +223,41 @@ void dam_plan_report_budget_text(dam_buf *b, const dam_scenario *s,
         dam_buf_printf(b, "%-18s %7d %12s %6.1f%% %10s %12s %10s  %s\n",
                        o->gpu, o->gpus, t1, o->mfu * 100.0, t2, gh, t3,
                        o->feasible ? o->note : "NOT FEASIBLE");
+    }
+    int any = 0;
+    for (int i = 0; i < p->noptions; i++)
+        any |= p->options[i].interval.samples > 0;
+    if (any) {
+        dam_buf_printf(b, "\n90 %% intervals (analytic; %d draws of the "
+                          "calibrated constants and uncertain inputs, the "
+                          "same for every option)\n",
+                       p->options[0].interval.samples);
+        dam_buf_printf(b, "%-18s %7s %18s %16s %18s  %s\n", "GPU", "GPUs",
+                       "run", "GPU-hours", "cost", "by the deadline");
+        for (int i = 0; i < p->noptions; i++) {
+            const dam_plan_option *o = &p->options[i];
+            const dam_answer_interval *a = &o->interval;
+            if (a->samples == 0)
+                continue;
+            char r1[24], r2[24], run[56], g1[24], g2[24], gh[56], c1[24],
+                c2[24], cost[56];
+            dam_fmt_time(r1, sizeof r1, a->run_time.lo);
+            dam_fmt_time(r2, sizeof r2, a->run_time.hi);
+            snprintf(run, sizeof run, "%s .. %s", r1, r2);
+            kilo(g1, sizeof g1, a->gpu_hours.lo);
+            kilo(g2, sizeof g2, a->gpu_hours.hi);
+            snprintf(gh, sizeof gh, "%s .. %s", g1, g2);
+            if (o->price_hour > 0.0) {
+                kilo(c1, sizeof c1, a->cost_usd.lo);
+                kilo(c2, sizeof c2, a->cost_usd.hi);
+                snprintf(cost, sizeof cost, "$%s .. $%s", c1, c2);
+            } else {
+                snprintf(cost, sizeof cost, "n/a");
+            }
+            dam_buf_printf(b, "%-18s %7d %18s %16s %18s  %.0f %% of draws\n",
+                           o->gpu, o->gpus, run, gh, cost,
+                           o->p_deadline * 100.0);
+        }
     }
     dam_buf_printf(b, "\nEach option: the compute-optimal model on that GPU, "
                       "solved analytically with the scenario's node shape, "
@@ -257,6 +303,12 @@ json_t *dam_plan_report_budget_json(const dam_scenario *s,
         json_object_set_new(e, "fits_memory", json_boolean(x->fits_memory));
         json_object_set_new(e, "memory_bytes", dam_json_num(x->memory_bytes));
         json_object_set_new(e, "note", json_string(x->note));
+        if (x->interval.samples > 0) {
+            json_object_set_new(e, "intervals_90",
+                                dam_json_answer_interval(&x->interval));
+            json_object_set_new(e, "share_of_draws_by_deadline",
+                                dam_json_num(x->p_deadline));
+        }
         json_array_append_new(a, e);
     }
     json_object_set_new(o, "options", a);

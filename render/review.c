@@ -134,6 +134,24 @@ void dam_review_build(dam_review *rv, const dam_whatif *w,
         row(key_, "I/O overhead", keep(P_, "%.1f %%", r->io_overhead * 100),
             NULL);
     }
+    if (base->has_interval) {
+        const dam_answer_interval *a = &base->interval;
+        row(key_, "step time, 90 % interval",
+            keep(P_, "%s to %s", t_(P_, a->step.lo), t_(P_, a->step.hi)),
+            NULL);
+        if (s->mode != DAM_MODE_SERVING) {
+            row(key_, "time to train, 90 % interval",
+                keep(P_, "%s to %s", t_(P_, a->run_time.lo),
+                     t_(P_, a->run_time.hi)), NULL);
+            row(key_, "GPU-hours, 90 % interval",
+                keep(P_, "%.4g to %.4g", a->gpu_hours.lo, a->gpu_hours.hi),
+                NULL);
+            if (r->cost_usd > 0.0)
+                row(key_, "cost, 90 % interval",
+                    keep(P_, "$%.0f to $%.0f", a->cost_usd.lo,
+                         a->cost_usd.hi), NULL);
+        }
+    }
     row(key_, "MFU", keep(P_, "%.1f %%", r->mfu * 100.0), NULL);
     row(key_, "memory per GPU",
         keep(P_, "%.1f of %.1f GB (%s)", r->memory.total / 1e9,
@@ -155,7 +173,12 @@ void dam_review_build(dam_review *rv, const dam_whatif *w,
         } else {
             put(lev_, t_(P_, x->result.step));
             put(lev_, t_(P_, x->result.run_time));
-            put(lev_, keep(P_, "%.2fx", x->speedup));
+            if (i > 0 && x->has_interval)
+                put(lev_, keep(P_, "%.2fx (%.2f-%.2f)", x->speedup,
+                               x->interval.speedup.lo,
+                               x->interval.speedup.hi));
+            else
+                put(lev_, keep(P_, "%.2fx", x->speedup));
             put(lev_, x->cost.gpu_hours >= 1e4
                           ? keep(P_, "%.3gk", x->cost.gpu_hours / 1e3)
                           : keep(P_, "%.4g", x->cost.gpu_hours));

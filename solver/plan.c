@@ -134,6 +134,8 @@ int dam_plan_budget(const dam_scenario *s, const dam_catalog *cat,
     p->loss = dam_scaling_loss(p->fit, p->n_opt, p->d_opt);
     p->tokens_per_param = p->d_opt / p->n_opt;
 
+    dam_draws *draws = dam_draws_create(DAM_UNCERTAINTY_SAMPLES, s->seed);
+    double *t = dam_malloc((size_t)dam_draws_count(draws) * sizeof *t);
     for (size_t g = 0; g < cat->ngpus && p->noptions < DAM_PLAN_MAX; g++) {
         const dam_gpu *gpu = &cat->gpus[g];
         if (!(gpu->peak[s->workload.precision] > 0.0))
@@ -190,8 +192,25 @@ int dam_plan_budget(const dam_scenario *s, const dam_catalog *cat,
                      o->memory_bytes / 1e9);
         else if (!(o->price_hour > 0.0))
             snprintf(o->note, sizeof o->note, "no price in the catalog");
+        if (n > 0 && dam_uncertainty_sources(cur) > 0) {
+            dam_scenario trial = *cur;
+            solve_at(&trial, n, r);
+            int nd = dam_draws_count(draws);
+            dam_uncertainty_answer(draws, &trial, &trial, NULL, t, &o->interval);
+            int ok = 0;
+            for (int q = 0; q < nd; q++)
+                ok += t[q] <= deadline;
+            o->p_deadline = (double)ok / nd;
+            /* the option's own price, as cost_usd */
+            o->interval.cost_usd.lo = o->interval.gpu_hours.lo * o->price_hour;
+            o->interval.cost_usd.median =
+                o->interval.gpu_hours.median * o->price_hour;
+            o->interval.cost_usd.hi = o->interval.gpu_hours.hi * o->price_hour;
+        }
     }
     qsort(p->options, (size_t)p->noptions, sizeof p->options[0], cmp_option);
+    dam_free(t);
+    dam_draws_free(draws);
 done:
     dam_free(r);
     dam_free(cur);

@@ -14,6 +14,7 @@
 #include "model/error.h"
 #include "model/scaling.h"
 #include "solver/result.h"
+#include "solver/uncertainty.h"
 
 typedef enum {
     DAM_BUDGET_FLOPS = 0, /* training FLOPs (6 N D) */
@@ -35,6 +36,12 @@ typedef struct dam_plan_option {
     int fits_memory;          /* 1 when weights + states + activations fit one GPU */
     double memory_bytes;      /* per GPU, data parallel */
     char note[160];           /* why not feasible, or a caveat */
+    /* 90 % intervals over the calibrated constants and uncertain inputs
+     * (uncertainty.h; the same named draws for every option): run time,
+     * GPU-hours and cost (at price_hour) with this many GPUs, and the share
+     * of draws that finish by the deadline. interval.samples = 0: none. */
+    dam_answer_interval interval;
+    double p_deadline;
 } dam_plan_option;
 
 #define DAM_PLAN_MAX DAM_CATALOG_MAX_GPUS /* one option per catalog GPU */

@@ -139,6 +139,56 @@ check "--gpus FILE adds a GPU the scenario can use" "$damsim" check --gpus mygpu
 check "--gpus FILE: the catalog lists it" sh -c "'$damsim' catalog gpus --gpus mygpus.cfg | grep -q MY-ACCEL"
 sed 's/^scenario: {/catalogs: { gpus = "mygpus.cfg"; };\nscenario: {/' mine.cfg >mine2.cfg
 check "a scenario's catalogs group adds it too" "$damsim" run --analytic mine2.cfg
+# damsim calibrate: the example measurements (with a synthetic trace)
+cal="$src/tests/data/calibrate"
+check "calibrate --help" "$damsim" calibrate --help
+"$damsim" calibrate "$cal/measurements.csv" -o fit1.cfg >fit1.txt 2>&1
+check "calibrate prints the fit" grep -q "^Calibration of" fit1.txt
+check "calibrate names the trace's classes" grep -q "trace gemm" fit1.txt
+check "calibrate writes an overlay" grep -q "^calibration = {" fit1.cfg
+check "calibrate --json is JSON" sh -c "'$damsim' calibrate --json '$cal/measurements.csv' | python3 -m json.tool"
+"$damsim" calibrate --json "$cal/measurements.csv" >cal1.json
+"$damsim" calibrate --json "$cal/measurements.csv" >cal2.json
+check "calibrate is deterministic" cmp cal1.json cal2.json
+check "the overlay loads with --models" "$damsim" check --models fit1.cfg "$cal/mpt-1b-a100.cfg"
+check "the overlay loads with --gpus" "$damsim" check --gpus fit1.cfg "$cal/mpt-1b-a100.cfg"
+"$damsim" run --analytic "$cal/mpt-1b-a100.cfg" >before.txt
+"$damsim" run --analytic --models fit1.cfg "$cal/mpt-1b-a100.cfg" >after.txt
+check "the overlay changes the answer" sh -c "! cmp -s before.txt after.txt"
+sed "s|^scenario: {|catalogs: { models = \"$tmp/fit1.cfg\"; };\nscenario: {|" "$cal/mpt-1b-a100.cfg" | sed "s|^catalogs: { models = \"$tmp/fit1.cfg\"|catalogs: { models = \"fit1.cfg\"|" >withfit.cfg
+"$damsim" run --analytic withfit.cfg | sed 1,2d >after2.txt
+sed 1,2d after.txt >after1.txt
+check "the overlay in a scenario's catalogs group gives the same answer" cmp after1.txt after2.txt
+check "run shows a 90 % interval with no distribution in the file" sh -c "'$damsim' run --analytic '$src/scenarios/llama2-7b-pretrain.cfg' | grep -q '90 % interval  step'"
+# round trip: measurements synthesized from the fitted constants (the fit's
+# own predictions) are fitted again from the catalog's constants
+check "round trip: synthesized measurements recover the constants within 2 %" python3 -c "
+import csv, json, subprocess, sys
+fit1 = json.load(open('cal1.json'))
+pred = {r['id']: r['predicted'] for r in fit1['residuals'] if r['quantity'] == 'throughput'}
+rows = [r for r in csv.DictReader(l for l in open('$cal/measurements.csv') if not l.startswith('#')) if r['quantity'] != 'trace']
+with open('synth.csv', 'w', newline='') as f:
+    w = csv.writer(f)
+    w.writerow(['scenario', 'levers', 'quantity', 'value', 'unit', 'id'])
+    for r in rows:
+        w.writerow(['$cal/' + r['scenario'], r['levers'], 'throughput', repr(pred[r['id']]), 'samples/s', r['id']])
+out = subprocess.run(['$damsim', 'calibrate', '--json', 'synth.csv'], capture_output=True, text=True, check=True).stdout
+fit2 = {k['key']: k for k in json.loads(out)['constants']}
+want = {k['key']: k['value'] for k in fit1['constants'] if k['key'] in fit2}
+assert len(want) >= 4, want
+for key, v in want.items():
+    got = fit2[key]['value']
+    assert abs(got / v - 1) < 0.02, (key, got, v)
+    assert abs(fit2[key]['start'] / v - 1) > 1e-3 or 'tf32' in key, (key, 'started at the answer')
+"
+printf 'scenario,quantity,value,unit\nmpt.cfg,throughput,fast,tokens/s\n' >bad.csv
+"$damsim" calibrate bad.csv 2>bad.err
+code "calibrate: a bad value exits 2" 2 "$damsim" calibrate bad.csv
+check "calibrate: a bad value is reported as file:line: error:" grep -q "^bad.csv:2: error: 'value' must be" bad.err
+printf 'scenario,quantity,value,unit\n%s,trace,nope.json,\n' "$cal/mpt-1b-a100.cfg" >badtrace.csv
+code "calibrate: a missing trace exits 2" 2 "$damsim" calibrate badtrace.csv
+code "calibrate: no file" 2 "$damsim" calibrate
+check "calibrate --cross-validate on the example" sh -c "'$damsim' calibrate --cross-validate '$cal/measurements.csv' | grep -q '^All held-out predictions'"
 code "unknown command" 2 "$damsim" frobnicate
 code "unknown option" 2 "$damsim" run --frob "$src/scenarios/iron-law-data-bound.cfg"
 code "run without a file" 2 "$damsim" run
