@@ -140,16 +140,24 @@ double dam_model_phase_flops(const dam_model_spec *m)
     return f;
 }
 
+/* The per-GPU efficiency entry of m for gpu with a value at p, or -1. */
+static int gpu_eta_entry(const dam_model_spec *m, const char *gpu,
+                         dam_precision p)
+{
+    for (int i = 0; i < m->ngpu_eta; i++)
+        if (strcasecmp(m->gpu_eta[i].gpu, gpu) == 0 &&
+            m->gpu_eta[i].eta[p] > 0.0)
+            return i;
+    return -1;
+}
+
 double dam_model_eta(const dam_model_spec *m, const char *gpu,
                      dam_precision p)
 {
     if ((unsigned)p >= DAM_PREC_COUNT)
         return 0.0;
-    for (int i = 0; i < m->ngpu_eta; i++)
-        if (strcasecmp(m->gpu_eta[i].gpu, gpu) == 0 &&
-            m->gpu_eta[i].eta[p] > 0.0)
-            return m->gpu_eta[i].eta[p];
-    return m->eta[p];
+    int i = gpu_eta_entry(m, gpu, p);
+    return i >= 0 ? m->gpu_eta[i].eta[p] : m->eta[p];
 }
 
 double dam_model_eta_sd(const dam_model_spec *m, const char *gpu,
@@ -157,9 +165,6 @@ double dam_model_eta_sd(const dam_model_spec *m, const char *gpu,
 {
     if ((unsigned)p >= DAM_PREC_COUNT)
         return 0.0;
-    for (int i = 0; i < m->ngpu_eta; i++)
-        if (strcasecmp(m->gpu_eta[i].gpu, gpu) == 0 &&
-            m->gpu_eta[i].eta[p] > 0.0)
-            return m->gpu_eta[i].eta_sd[p];
-    return m->eta_sd[p];
+    int i = gpu_eta_entry(m, gpu, p);
+    return i >= 0 ? m->gpu_eta[i].eta_sd[p] : m->eta_sd[p];
 }

@@ -1204,9 +1204,11 @@ static int commit(dam_catalog *cat, int models, const void *items, size_t n,
 {
     dam_catalog t = *cat;
     t.gpus = dam_malloc((cat->ngpus + 1) * sizeof *t.gpus);
-    memcpy(t.gpus, cat->gpus, cat->ngpus * sizeof *t.gpus);
+    if (cat->ngpus)
+        memcpy(t.gpus, cat->gpus, cat->ngpus * sizeof *t.gpus);
     t.models = dam_malloc((cat->nmodels + 1) * sizeof *t.models);
-    memcpy(t.models, cat->models, cat->nmodels * sizeof *t.models);
+    if (cat->nmodels)
+        memcpy(t.models, cat->models, cat->nmodels * sizeof *t.models);
     void *arr = models ? (void *)t.models : (void *)t.gpus;
     if (models)
         merge(&arr, &t.nmodels, items, n, sizeof(dam_model_spec));

@@ -126,6 +126,27 @@ void dam_text_calibration(dam_buf *b, const dam_calibration *c)
     }
 }
 
+/* One compared quantity as JSON. */
+static json_t *row_json(const dam_calib_row *r)
+{
+    json_t *e = json_object();
+    STR(e, "id", r->id);
+    INT(e, "line", r->line);
+    STR(e, "gpu", r->gpu);
+    STR(e, "model", r->model);
+    STR(e, "quantity", quantity_name(r));
+    STR(e, "unit", r->quantity == DAM_CALIB_THROUGHPUT ? "samples/s" : "s");
+    NUM(e, "measured", r->measured);
+    NUM(e, "start", r->start);
+    NUM(e, "predicted", r->predicted);
+    NUM(e, "error", r->error);
+    NUM(e, "p05", r->interval.lo);
+    NUM(e, "p95", r->interval.hi);
+    json_object_set_new(e, "covered", json_boolean(r->covered));
+    json_object_set_new(e, "held_out", json_boolean(r->held_out));
+    return e;
+}
+
 json_t *dam_json_calibration(const dam_calibration *c)
 {
     json_t *o = json_object();
@@ -163,26 +184,8 @@ json_t *dam_json_calibration(const dam_calibration *c)
     }
     json_object_set_new(o, "constants", ks);
     json_t *rs = json_array();
-    for (int i = 0; i < c->nrows; i++) {
-        const dam_calib_row *r = &c->rows[i];
-        json_t *e = json_object();
-        STR(e, "id", r->id);
-        INT(e, "line", r->line);
-        STR(e, "gpu", r->gpu);
-        STR(e, "model", r->model);
-        STR(e, "quantity", quantity_name(r));
-        STR(e, "unit", r->quantity == DAM_CALIB_THROUGHPUT ? "samples/s"
-                                                            : "s");
-        NUM(e, "measured", r->measured);
-        NUM(e, "start", r->start);
-        NUM(e, "predicted", r->predicted);
-        NUM(e, "error", r->error);
-        NUM(e, "p05", r->interval.lo);
-        NUM(e, "p95", r->interval.hi);
-        json_object_set_new(e, "covered", json_boolean(r->covered));
-        json_object_set_new(e, "held_out", json_boolean(r->held_out));
-        json_array_append_new(rs, e);
-    }
+    for (int i = 0; i < c->nrows; i++)
+        json_array_append_new(rs, row_json(&c->rows[i]));
     json_object_set_new(o, "residuals", rs);
     json_t *ts = json_array();
     for (int t = 0; t < c->traces; t++) {
@@ -372,20 +375,8 @@ json_t *dam_json_crossval(const dam_crossval *x)
     }
     json_object_set_new(o, "folds", fs);
     json_t *rs = json_array();
-    for (int i = 0; i < x->nrows; i++) {
-        const dam_calib_row *r = &x->rows[i];
-        json_t *e = json_object();
-        STR(e, "id", r->id);
-        STR(e, "gpu", r->gpu);
-        STR(e, "quantity", quantity_name(r));
-        NUM(e, "measured", r->measured);
-        NUM(e, "predicted", r->predicted);
-        NUM(e, "error", r->error);
-        NUM(e, "p05", r->interval.lo);
-        NUM(e, "p95", r->interval.hi);
-        json_object_set_new(e, "covered", json_boolean(r->covered));
-        json_array_append_new(rs, e);
-    }
+    for (int i = 0; i < x->nrows; i++)
+        json_array_append_new(rs, row_json(&x->rows[i]));
     json_object_set_new(o, "predictions", rs);
     json_t *xs = json_array();
     for (int i = 0; i < x->nratios; i++) {
