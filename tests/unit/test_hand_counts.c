@@ -1,0 +1,128 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * test_hand_counts.c: the analytic solver's byte counts against numbers
+ * counted by hand or published, never against the formula that computes
+ * them (mutation testing, tests/mutate/, found these formulas unguarded:
+ * halving the optimizer's traffic passed every other test).
+ *
+ *  - Optimizer step traffic per parameter. Adam in mixed precision (bf16
+ *    weights and gradients, fp32 master copy and moments), element by
+ *    element: read and write the fp32 master weight (4 + 4 B), read and
+ *    write the first moment m (4 + 4) and the second moment v (4 + 4),
+ *    read the bf16 gradient (2), write the bf16 working copy of the
+ *    weight (2): 28 B. Adam in fp32: master 4 + 4, m 4 + 4, v 4 + 4,
+ *    gradient 4, no copy: 28 B. SGD with momentum in bf16: weight 4 + 4,
+ *    momentum 4 + 4, gradient 2, copy 2: 20 B. On 1e9 parameters and
+ *    1 TB/s of effective bandwidth (2,000 GB/s x memory_efficiency 0.5)
+ *    the step takes 28 ms, 28 ms and 20 ms; inference has none.
+ *  - Model-state memory, ZeRO (Rajbhandari et al. 2020, section 3.1 and
+ *    Figure 1): mixed-precision Adam keeps 2 + 2 + 12 = 16 B per parameter
+ *    (fp16 weights, fp16 gradients; fp32 master, momentum, variance). For
+ *    7.5e9 parameters on 64 data-parallel GPUs: 120 GB without ZeRO;
+ *    stage 1 shards the 12: 2 + 2 + 12/64 = 4.1875 B, 31.4 GB; stage 2 the
+ *    gradients too: 2 + 14/64, 16.6 GB; stage 3 everything: 16/64, 1.9 GB
+ *    (the paper's figures, to its rounding).
+ */
+#include <gsl/gsl_errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "check.h"
+#include "model/loader.h"
+#include "solver/analytic.h"
+
+static dam_catalog cat;
+
+/* A training scenario on a made-up GPU with round numbers. */
+static int load(dam_scenario *s, double params, const char *prec,
+                const char *opt, int nodes, int zero, const char *mode)
+{
+    char text[2048];
+    snprintf(text, sizeof text,
+             "scenario: { name = \"counts\"; question = \"q\"; mode = "
+             "\"%s\"; };\n"
+             "machine: { gpu = { id = \"round\"; name = \"round\"; "
+             "peak_tflops = { fp32 = 100.0; bf16 = 400.0; fp16 = 400.0; }; "
+             "hbm_gib = 1000.0; hbm_gbs = 2000.0; }; gpus_per_node = 8; "
+             "nodes = %d;\n"
+             "  host: { cpu_cores = 64; pcie_gbs = 16.0; };\n"
+             "  storage: { kind = \"page_cache\"; read_gbs = 100.0; };\n"
+             "  network: { intra_busbw_gbs = 200.0; inter_busbw_gbs = 50.0; "
+             "latency_us = 5.0; }; };\n"
+             "workload: { model = { id = \"m\"; params = %.10e; "
+             "flops_per_sample = 1.0e12; input_bytes = 1000.0; raw_bytes = "
+             "1000.0; activation_bytes = 1.0e6; layers = 10; };\n"
+             "  precision = \"%s\"; batch_size = 8; efficiency = 0.5; "
+             "memory_efficiency = 0.5; optimizer = \"%s\"; zero_stage = "
+             "%d; };\n"
+             "data: { samples = 1.0e6; decode_ms = 0.0; };\n"
+             "pipeline: { loader_workers = 8; };\n",
+             mode, nodes, params, prec, opt, zero);
+    dam_diag d;
+    dam_diag_init(&d);
+    int rc = dam_scenario_load(s, "counts.cfg", text, &cat, &d);
+    for (size_t i = 0; i < d.n; i++)
+        printf("  %d: %s\n", d.items[i].line, d.items[i].msg);
+    dam_diag_free(&d);
+    return rc;
+}
+
+/* Optimizer traffic of one setup: time and the stage's bytes. */
+static void optimizer(const char *what, const char *prec, const char *opt,
+                      double bytes_per_param)
+{
+    static dam_scenario s;
+    static dam_result r;
+    if (load(&s, 1e9, prec, opt, 1, 0, "training") != DAM_OK) {
+        dam_check(0, "%s: scenario loads", what);
+        return;
+    }
+    dam_analytic_solve(&s, &r);
+    /* 1e9 parameters at 2e12 B/s x 0.5 */
+    dam_check_rel(dam_analytic_optimizer(&s), 1e9 * bytes_per_param / 1e12,
+                  1e-12, what);
+    double stage = -1.0;
+    for (int i = 0; i < r.nstages; i++)
+        if (strcmp(r.stages[i].name, "optimizer") == 0)
+            stage = r.stages[i].bytes;
+    dam_check_rel(stage, 1e9 * bytes_per_param, 1e-12,
+                  "  the optimizer stage reports those bytes");
+}
+
+/* Model-state memory (weights + gradients + optimizer) under ZeRO. */
+static void zero(int stage, double want_gb)
+{
+    static dam_scenario s;
+    static dam_result r;
+    char what[96];
+    snprintf(what, sizeof what, "ZeRO stage %d, 7.5e9 parameters, 64 GPUs: "
+             "model states %.6g GB", stage, want_gb);
+    if (load(&s, 7.5e9, "fp16", "adam", 8, stage, "training") != DAM_OK) {
+        dam_check(0, "%s: scenario loads", what);
+        return;
+    }
+    dam_analytic_solve(&s, &r);
+    double got = r.memory.weights + r.memory.gradients + r.memory.optimizer;
+    dam_check_rel(got / 1e9, want_gb, 1e-12, what);
+}
+
+int main(void)
+{
+    gsl_set_error_handler_off();
+    dam_test_catalog(&cat);
+    optimizer("Adam, bf16 mixed precision: 28 B per parameter, 28 ms",
+              "bf16", "adam", 28.0);
+    optimizer("Adam, fp32: 28 B per parameter, 28 ms", "fp32", "adam", 28.0);
+    optimizer("SGD with momentum, bf16: 20 B per parameter, 20 ms", "bf16",
+              "sgd", 20.0);
+    static dam_scenario s;
+    if (load(&s, 1e9, "bf16", "adam", 1, 0, "inference") == DAM_OK)
+        dam_check(dam_analytic_optimizer(&s) == 0.0,
+                  "inference has no optimizer step");
+    zero(0, 7.5 * 16.0);
+    zero(1, 7.5 * (2.0 + 2.0 + 12.0 / 64.0));
+    zero(2, 7.5 * (2.0 + 14.0 / 64.0));
+    zero(3, 7.5 * 16.0 / 64.0);
+    dam_catalog_free(&cat);
+    return dam_check_done();
+}
