@@ -98,6 +98,7 @@ int dam_test_scenario(const char *name, dam_catalog *cat, dam_scenario *s)
     dam_diag d;
     dam_diag_init(&d);
     int rc = dam_scenario_load(s, path, NULL, cat, &d);
+    s->seed = dam_test_seed(s->seed);
     for (size_t i = 0; i < d.n; i++)
         printf("  %s:%d: %s\n", d.items[i].file, d.items[i].line,
                d.items[i].msg);

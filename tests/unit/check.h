@@ -43,7 +43,8 @@ struct dam_scenario;
 /* Load the built-in catalogs into cat (checks that they load). */
 void dam_test_catalog(struct dam_catalog *cat);
 /* Load scenarios/NAME from the source tree, printing any diagnostics;
- * returns the loader's code. */
+ * returns the loader's code. The scenario's seed goes through
+ * dam_test_seed. */
 int dam_test_scenario(const char *name, struct dam_catalog *cat,
                       struct dam_scenario *s);
 

@@ -32,7 +32,8 @@ static inline int sim_catalogs(void)
     return n;
 }
 
-/* Load scenarios/name into s; DAM_OK or an error (printed). */
+/* Load scenarios/name into s; DAM_OK or an error (printed). The seed goes
+ * through dam_test_seed (DAM_TEST_SEED_BASE), as sim_opts's does. */
 static inline int sim_load(const char *name, dam_scenario *s)
 {
     char path[512];
@@ -40,6 +41,7 @@ static inline int sim_load(const char *name, dam_scenario *s)
     dam_diag d;
     dam_diag_init(&d);
     int rc = dam_scenario_load(s, path, NULL, &sim_cat, &d);
+    s->seed = dam_test_seed(s->seed);
     for (size_t i = 0; i < d.n; i++)
         if (d.items[i].sev == DAM_SEV_ERROR)
             printf("  %s:%d: %s\n", d.items[i].file, d.items[i].line,
@@ -57,7 +59,7 @@ static inline dam_sim_options sim_opts(int warmup, int steps, int reps,
     o.warmup = warmup;
     o.steps = steps;
     o.replications = reps;
-    o.seed = seed;
+    o.seed = dam_test_seed(seed);
     o.have_seed = seed != 0;
     return o;
 }

@@ -10,7 +10,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include <gsl/gsl_cdf.h>
 #include <gsl/gsl_errno.h>
+#include <gsl/gsl_randist.h>
 
 #include "check.h"
 #include "solver/rng.h"
@@ -59,52 +61,87 @@ static void test_streams(void)
     dam_rng_free(NULL);
 }
 
-/* Sample mean and cv of n draws. */
-static void moments(const dam_dist *dist, gsl_rng *r, int n, double *mean,
-                    double *cv, double *lo)
+/* Sample moments of n draws, with the standard errors of the sample
+ * mean and cv (delta method on the sample's own second to fourth central
+ * moments; asymptotically normal). */
+struct mom {
+    double mean, cv, lo; /* sample mean, coefficient of variation, minimum */
+    double se_mean;      /* standard error of mean */
+    double se_cv;        /* standard error of cv */
+};
+
+static struct mom moments(const dam_dist *dist, gsl_rng *r, int n)
 {
-    double s = 0, s2 = 0, mn = HUGE_VAL;
+    static double x[200000];
+    struct mom o = {0, 0, HUGE_VAL, 0, 0};
     for (int i = 0; i < n; i++) {
-        double x = dam_dist_sample(dist, r);
-        s += x;
-        s2 += x * x;
-        if (x < mn)
-            mn = x;
+        x[i] = dam_dist_sample(dist, r);
+        o.mean += x[i] / n;
+        o.lo = x[i] < o.lo ? x[i] : o.lo;
     }
-    *mean = s / n;
-    *cv = sqrt(s2 / n - *mean * *mean) / *mean;
-    *lo = mn;
+    double m2 = 0, m3 = 0, m4 = 0;
+    for (int i = 0; i < n; i++) {
+        double d = x[i] - o.mean;
+        m2 += d * d / n;
+        m3 += d * d * d / n;
+        m4 += d * d * d * d / n;
+    }
+    double sd = sqrt(m2);
+    o.cv = sd / o.mean;
+    o.se_mean = sd / sqrt(n);
+    double dm = -sd / (o.mean * o.mean), dv = 1.0 / (2.0 * sd * o.mean);
+    o.se_cv = sqrt((dm * dm * m2 + dv * dv * (m4 - m2 * m2) +
+                    2.0 * dm * dv * m3) / n);
+    return o;
+}
+
+/* The sample's mean and cv hold want_mean and want_cv within Z standard
+ * errors, Z = 3.89 (two-sided 1e-4: a false alarm once in 10,000 seed
+ * bases per check), and those errors are under 1 % of the values (power). */
+static void check_moments(const char *name, const struct mom *o,
+                          double want_mean, double want_cv)
+{
+    const double z = gsl_cdf_ugaussian_Qinv(0.5e-4);
+    dam_check(fabs(o->mean - want_mean) <= z * o->se_mean &&
+                  o->se_mean < 0.01 * want_mean,
+              "%s: mean %.5f holds %.5f (+- %.5f at 1 - 1e-4)", name,
+              o->mean, want_mean, z * o->se_mean);
+    if (want_cv >= 0.0)
+        dam_check(fabs(o->cv - want_cv) <= z * o->se_cv &&
+                      o->se_cv < 0.01 * want_cv,
+                  "%s: cv %.5f holds %.5f (+- %.5f at 1 - 1e-4)", name,
+                  o->cv, want_cv, z * o->se_cv);
 }
 
 static void test_dists(void)
 {
-    gsl_rng *r = dam_rng_create(2024, 0);
-    double m, cv, lo;
+    gsl_rng *r = dam_rng_create(dam_test_seed(2024), 0);
     const int n = 200000;
+    struct mom o;
     dam_dist det = {DAM_DIST_DETERMINISTIC, 2.5, 0.3, NULL, 0};
     dam_check_rel(dam_dist_sample(&det, r), 2.5, 0, "deterministic gives mean");
     dam_dist ex = {DAM_DIST_EXPONENTIAL, 2.0, 0, NULL, 0};
-    moments(&ex, r, n, &m, &cv, &lo);
-    dam_check_rel(m, 2.0, 0.01, "exponential mean");
-    dam_check_rel(cv, 1.0, 0.01, "exponential cv is 1");
+    o = moments(&ex, r, n);
+    check_moments("exponential (cv 1)", &o, 2.0, 1.0);
     dam_dist ln = {DAM_DIST_LOGNORMAL, 3.0, 0.5, NULL, 0};
-    moments(&ln, r, n, &m, &cv, &lo);
-    dam_check_rel(m, 3.0, 0.01, "lognormal mean from (mean, cv)");
-    dam_check_rel(cv, 0.5, 0.02, "lognormal cv from (mean, cv)");
+    o = moments(&ln, r, n);
+    check_moments("lognormal from (mean, cv)", &o, 3.0, 0.5);
     dam_dist un = {DAM_DIST_UNIFORM, 1.0, 0.2, NULL, 0};
-    moments(&un, r, n, &m, &cv, &lo);
-    dam_check_rel(m, 1.0, 0.01, "uniform mean");
-    dam_check_rel(cv, 0.2, 0.01, "uniform cv (half-width sqrt(3) cv mean)");
-    dam_check(lo >= 1.0 - sqrt(3.0) * 0.2, "uniform stays in its range");
+    o = moments(&un, r, n);
+    check_moments("uniform (half-width sqrt(3) cv mean)", &o, 1.0, 0.2);
+    dam_check(o.lo >= 1.0 - sqrt(3.0) * 0.2, "uniform stays in its range");
     dam_dist nm = {DAM_DIST_NORMAL, 1.0, 0.1, NULL, 0};
-    moments(&nm, r, n, &m, &cv, &lo);
-    dam_check_rel(m, 1.0, 0.01, "normal mean (truncation negligible)");
-    dam_check_rel(cv, 0.1, 0.02, "normal cv");
+    o = moments(&nm, r, n);
+    /* truncation at zero removes 10 sd: P = 7.6e-24, no visible effect */
+    check_moments("normal", &o, 1.0, 0.1);
     dam_dist nw = {DAM_DIST_NORMAL, 1.0, 1.0, NULL, 0};
-    moments(&nw, r, n, &m, &cv, &lo);
-    dam_check(lo > 0.0, "normal truncated at zero never draws <= 0");
-    dam_check_rel(m, dam_dist_mean(&nw), 0.01,
-                  "truncated normal mean matches its formula");
+    o = moments(&nw, r, n);
+    dam_check(o.lo > 0.0, "normal truncated at zero never draws <= 0");
+    /* truncated at zero, mean mu + sigma phi(1)/Phi(1) = 1.28760 */
+    check_moments("truncated normal", &o, dam_dist_mean(&nw), -1.0);
+    dam_check_rel(dam_dist_mean(&nw), 1.0 + gsl_ran_ugaussian_pdf(1.0) /
+                                                gsl_cdf_ugaussian_P(1.0),
+                  1e-9, "truncated normal mean: mu + sigma phi(1)/Phi(1)");
     double vals[3] = {1.0, 2.0, 6.0};
     dam_dist em = {DAM_DIST_EMPIRICAL, 0, 0, vals, 3};
     int only = 1;
@@ -113,8 +150,9 @@ static void test_dists(void)
         only = only && (x == 1.0 || x == 2.0 || x == 6.0);
     }
     dam_check(only, "empirical draws only the given values");
-    moments(&em, r, n, &m, &cv, &lo);
-    dam_check_rel(m, 3.0, 0.01, "empirical mean");
+    o = moments(&em, r, n);
+    /* values 1, 2, 6: mean 3, sd sqrt(14/3) */
+    check_moments("empirical", &o, 3.0, sqrt(14.0 / 3.0) / 3.0);
     dam_check_rel(dam_dist_mean(&em), 3.0, 1e-12, "empirical dam_dist_mean");
     dam_dist lz = {DAM_DIST_LOGNORMAL, 3.0, 0.0, NULL, 0};
     dam_check_rel(dam_dist_sample(&lz, r), 3.0, 0, "cv 0 is deterministic");

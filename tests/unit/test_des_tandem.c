@@ -6,8 +6,13 @@
  * 1 + C(4,1)/3 = 1.006803, transfer M/M/1 0.2/(1-0.2) = 0.25, compute
  * M/M/1 0.8/(1-0.8) = 4.0: 5.256803, which rounds to the published
  * reference 5.2568 (blocking at the buffer of 8 before a server at 20 %
- * load is negligible). The simulated mean over replications must hold
- * 5.2568 inside its 95 % confidence interval. Same seed, same answer.
+ * load is negligible: the buffer holds 8 with probability about 0.2^9).
+ * The simulated mean over 20 replications must hold the Jackson value
+ * computed here from the stations' parameters (not the literal) inside
+ * its Student interval at level 1 - 1e-4: a false alarm once in 10,000
+ * seed bases (the replications' means are independent and near normal);
+ * its 95 % half-width must be under 0.1 so the check has power. Seeds go
+ * through dam_test_seed (DAM_TEST_SEED_BASE). Same seed, same answer.
  */
 #include <math.h>
 #include <stdio.h>
@@ -38,7 +43,8 @@ int main(void)
     double means[REPS];
     struct tandem tm;
     for (int r = 0; r < REPS; r++) {
-        tandem_init(&tm, jobs, 1.0, 1000 + (uint64_t)r, warm);
+        tandem_init(&tm, jobs, 1.0, dam_test_seed(1000 + (uint64_t)r),
+                    warm);
         tandem_run(&tm);
         means[r] = tandem_mean_sojourn(&tm);
         if (r == 0)
@@ -47,17 +53,24 @@ int main(void)
     }
     dam_stat st;
     dam_stats_replications(means, REPS, &st, NULL);
-    double jackson = 1.0 + erlang_c(4, 1.0) / 3.0 + 0.25 + 4.0;
-    dam_check_rel(jackson, 5.2568, 1e-4, "Jackson sum matches the reference");
-    dam_check(fabs(st.mean - 5.2568) <= st.ci95,
-              "tandem lambda=1: mean sojourn %.4f +- %.4f (20 reps x %llu "
-              "jobs) holds the reference 5.2568",
-              st.mean, st.ci95, (unsigned long long)jobs);
+    /* Jackson: each station an independent M/M/c at lambda = 1; sojourn
+     * C(c, a)/(c mu - lambda) + 1/mu with a = lambda/mu. */
+    const double lambda = 1.0, mu[3] = {1.0, 5.0, 1.25};
+    const int c[3] = {4, 1, 1};
+    double jackson = 0.0;
+    for (int i = 0; i < 3; i++)
+        jackson += erlang_c(c[i], lambda / mu[i]) / (c[i] * mu[i] - lambda) +
+                   1.0 / mu[i];
+    double half = dam_test_t(1e-4, REPS - 1) * st.sd / sqrt(REPS);
+    dam_check(fabs(st.mean - jackson) <= half,
+              "tandem lambda=1: mean sojourn %.4f +- %.4f (level 1 - 1e-4; 20 "
+              "reps x %llu jobs) holds Jackson's %.6f",
+              st.mean, half, (unsigned long long)jobs, jackson);
     dam_check(st.ci95 < 0.1, "the interval is tight enough to mean something "
               "(half-width %.4f)", st.ci95);
 
     /* Determinism: rerun replication 0. */
-    tandem_init(&tm, jobs, 1.0, 1000, warm);
+    tandem_init(&tm, jobs, 1.0, dam_test_seed(1000), warm);
     tandem_run(&tm);
     dam_check(tandem_mean_sojourn(&tm) == means[0],
               "same seed gives an identical mean sojourn");

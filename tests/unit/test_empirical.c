@@ -39,6 +39,7 @@ int main(void)
     dam_diag_init(&d);
     dam_check_int(dam_scenario_load(s, "e.cfg", buf, &cat, &d), DAM_OK,
                   "a scenario with decode samples loads");
+    s->seed = dam_test_seed(s->seed);
     dam_diag_free(&d);
     dam_check_int(s->data.ndecode_samples, 500, "500 samples read");
     dam_check(s->data.decode_dist == DAM_DIST_EMPIRICAL,

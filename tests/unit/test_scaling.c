@@ -35,8 +35,13 @@
  *   exponent (0.513) inside approach 2's Table 2 interval (0.462, 0.534)
  *   and its N at Gopher's budget (7.22e10, by hand) within 10 % of
  *   approach 1's.
- * - Gopher (280e9 params, 300e9 tokens) and Chinchilla (70e9, 1.4e12) used
- *   about the same compute; every loss must give Chinchilla the lower loss.
+ * - Gopher (280e9 params, 300e9 tokens) and Chinchilla (70e9, 1.4e12)
+ *   were trained on one budget, 5.76e23 FLOPs as the Chinchilla paper
+ *   counts them with attention and embeddings (public-cases.csv
+ *   gopher_chinchilla_flops): damsim's 6ND, which leaves those out, must
+ *   come within 15 % of it for both (5.04e23 and 5.88e23: -12.5 % and
+ *   +2.1 %; 5ND or 7ND would not). Every loss must give Chinchilla the
+ *   lower loss.
  */
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_fit.h>
@@ -94,10 +99,14 @@ static void test_gopher_chinchilla(void)
 {
     double cg = dam_scaling_compute(280e9, 300e9);
     double cc = dam_scaling_compute(70e9, 1.4e12);
-    dam_check_rel(cg, 5.04e23, 1e-12, "Gopher compute 6ND");
-    dam_check_rel(cc, 5.88e23, 1e-12, "Chinchilla compute 6ND");
-    dam_check(fabs(cc / cg - 1.0) < 0.2,
-              "Gopher and Chinchilla within 20 %% of the same compute");
+    /* the published budget of both runs, an independent count */
+    const double published = 5.76e23;
+    dam_check(fabs(cg / published - 1.0) <= 0.15,
+              "Gopher: 6ND = %.3g within 15 %% of the paper's count %.3g",
+              cg, published);
+    dam_check(fabs(cc / published - 1.0) <= 0.15,
+              "Chinchilla: 6ND = %.3g within 15 %% of the paper's count %.3g",
+              cc, published);
     for (int i = 0; i < DAM_SCALING_FIT_COUNT; i++) {
         const dam_scaling_fit *f = dam_scaling_fit_get((dam_scaling_fit_id)i);
         double lg = dam_scaling_loss(f, 280e9, 300e9);

@@ -41,6 +41,7 @@ static int load_file(const char *name, dam_scenario *s)
     dam_diag d;
     dam_diag_init(&d);
     int rc = dam_scenario_load(s, path, NULL, &cat, &d);
+    s->seed = dam_test_seed(s->seed);
     show(&d);
     dam_diag_free(&d);
     return rc;
@@ -51,6 +52,7 @@ static int load_text(const char *text, dam_scenario *s)
     dam_diag d;
     dam_diag_init(&d);
     int rc = dam_scenario_load(s, "inline.cfg", text, &cat, &d);
+    s->seed = dam_test_seed(s->seed);
     show(&d);
     dam_diag_free(&d);
     return rc;

@@ -35,6 +35,7 @@ int main(void)
              DAM_SOURCE_DIR);
     dam_check_int(dam_scenario_load(&s, path, NULL, &cat, &d), DAM_OK,
                   "resnet50-serving-l4.cfg loads");
+    s.seed = dam_test_seed(s.seed);
     dam_diag_free(&d);
 
     const char *ids[3] = {"H100-SXM5-80GB", "A100-SXM4-40GB", "L4"};

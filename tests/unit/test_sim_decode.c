@@ -57,6 +57,7 @@ int main(void)
         dam_diag d;
         dam_diag_init(&d);
         int rc = dam_scenario_load(s, "d.cfg", buf, &cat, &d);
+        s->seed = dam_test_seed(s->seed);
         dam_diag_free(&d);
         if (rc != DAM_OK) {
             dam_check(0, "%s scenario loads", dists[k]);

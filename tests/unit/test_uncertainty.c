@@ -34,7 +34,9 @@ static int load_text(dam_catalog *cat, const char *eta, const char *decode,
     char text[2048];
     snprintf(text, sizeof text, base_text, eta, decode);
     dam_diag_init(d);
-    return dam_scenario_load(s, "u.cfg", text, cat, d);
+    int rc = dam_scenario_load(s, "u.cfg", text, cat, d);
+    s->seed = dam_test_seed(s->seed);
+    return rc;
 }
 
 int main(void)
