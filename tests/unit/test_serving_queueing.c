@@ -27,6 +27,8 @@
  *    half-widths are 0.5 to 0.65 % (1.1 % for the p99), so the sample sd
  *    would have to come out 2.2 times its true value to fail this:
  *    P(chi2(19) > 19 x 2.2^2) < 1e-10;
+ *  - utilisation: pooled as above against rho = 0.75, and every seed
+ *    within 0.02 of it (a seed's sd is at most 0.003: over 6 sd);
  *  - the p99 at every seed within 12 % of theory. The p99 estimate's
  *    spread over seeds is 2.4 % (sd over 100 seeds; largest deviation
  *    7.4 %), so 12 % is 5 sd: about 1e-5 for the 20 seeds together
@@ -140,17 +142,23 @@ static void run_seeds(const char *name, dam_scenario *s, int reps,
 static void check_w(const char *name, dam_scenario *s, int reps, long nreq,
                     double want, struct est *e)
 {
-    double x[SEEDS], ci[SEEDS], lo = 1.0, hi = 0.0;
+    double x[SEEDS], ci[SEEDS], u[SEEDS], lo = 1.0, hi = 0.0;
     run_seeds(name, s, reps, nreq, e);
     for (int i = 0; i < SEEDS; i++) {
         x[i] = e[i].w;
         ci[i] = e[i].w_ci;
+        u[i] = e[i].util;
         lo = fmin(lo, e[i].util);
         hi = fmax(hi, e[i].util);
     }
     check_seeds(name, "W", x, ci, want, 0.015);
-    dam_check(lo > 0.74 && hi < 0.76, "%s: utilisation %.4f to %.4f ~ rho "
-              "0.75 at every seed", name, lo, hi);
+    dam_stat st;
+    dam_stats_replications(u, SEEDS, &st, NULL);
+    double half = dam_test_t(1e-4, SEEDS - 1) * st.sd / sqrt(SEEDS);
+    dam_check(fabs(st.mean - 0.75) <= half && lo > 0.73 && hi < 0.77,
+              "%s: utilisation over %d seeds %.4f +- %.4f (level 1 - 1e-4) "
+              "holds rho 0.75; every seed within 0.02 (%.4f to %.4f)", name,
+              SEEDS, st.mean, half, lo, hi);
 }
 
 int main(void)
