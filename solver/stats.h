@@ -3,7 +3,7 @@
  * stats.h: streaming statistics of one simulated quantity, and confidence
  * intervals over replications.
  *
- * A dam_stats keeps count, mean, sd, min and max (gsl_rstat) and a
+ * A dam_stats keeps count, mean, sd, min and max (Welford) and a
  * log-bucketed histogram of the observations, so its memory does not grow
  * with their number (it grows with the binades they span, 8 KiB each).
  * Any quantile is within 0.1 % (relative) of the exact sample quantile,
