@@ -16,7 +16,9 @@
  * What is claimed, and printed as a ratio with its verdict: the
  * simulation keeps nothing per step (streaming statistics), so peak
  * resident memory (getrusage ru_maxrss, each run in a child process of
- * its own) at 10x the steps over peak memory at 1x is 1 (claim: <= 1.05).
+ * its own) at 10x the steps over peak memory at 1x is 1 (claim: it grows
+ * by at most 5 % or 1 MiB, whichever is more: a few pages and histogram
+ * blocks of 8 KiB may be touched late).
  * Exit status 0, or 1 when a run fails, 3 when the memory claim fails.
  */
 #include <stdio.h>
@@ -137,19 +139,29 @@ static int bench(int gpn, int nodes, int steps, int reps)
         return 1;
     }
     double extra = 9.0 * steps * reps;
-    double per_step = (b.wall - a.wall) / extra;
-    double ev_rate = (b.events - a.events) / (b.wall - a.wall);
-    double setup = a.wall - per_step * steps * reps;
+    double dt = b.wall - a.wall;
     double mem = b.rss / a.rss;
-    printf("%5d GPUs: %.3f ms per simulated step (from %d to %d steps x %d "
-           "reps: %.3f -> %.3f s), %.2f M events/s, setup %.3f s; step "
-           "%.4f s +- %.4f\n",
-           gpn * nodes, per_step * 1e3, steps, 10 * steps, reps, a.wall,
-           b.wall, ev_rate / 1e6, setup, b.step, b.ci95);
+    int holds = b.rss - a.rss <= (0.05 * a.rss > 1.0 ? 0.05 * a.rss : 1.0);
+    if (dt < 0.05) {
+        /* the difference drowns in timer and scheduling noise */
+        printf("%5d GPUs: %d and %d steps x %d reps took %.3f and %.3f s: "
+               "too short to separate the simulation from its setup (give "
+               "more steps); step %.4f s +- %.4f\n",
+               gpn * nodes, steps, 10 * steps, reps, a.wall, b.wall, b.step,
+               b.ci95);
+    } else {
+        double per_step = dt / extra;
+        printf("%5d GPUs: %.3f ms per simulated step (from %d to %d steps "
+               "x %d reps: %.3f -> %.3f s), %.2f M events/s, setup %.3f s; "
+               "step %.4f s +- %.4f\n",
+               gpn * nodes, per_step * 1e3, steps, 10 * steps, reps, a.wall,
+               b.wall, (b.events - a.events) / dt / 1e6,
+               a.wall - per_step * steps * reps, b.step, b.ci95);
+    }
     printf("       peak RSS %.1f -> %.1f MiB: ratio %.3f at 10x the steps "
-           "(claim <= 1.05: %s)\n",
-           a.rss, b.rss, mem, mem <= 1.05 ? "holds" : "FAILS");
-    return mem <= 1.05 ? 0 : 3;
+           "(claim: grows by at most 5 %% or 1 MiB: %s)\n",
+           a.rss, b.rss, mem, holds ? "holds" : "FAILS");
+    return holds ? 0 : 3;
 }
 
 int main(int argc, char **argv)
