@@ -173,12 +173,13 @@ def prepare(work, jobs):
 
 
 def killer(log):
+    """The first failing test and how it failed (Failed, Timeout, ...)."""
     m = re.search(r"\d+ - (\S+) \((Failed|Timeout|SEGFAULT|Subprocess|"
                   r"Child|Exception|OTHER_FAULT|Not Run)", log)
     if m:
-        return m.group(1)
+        return "%s (%s)" % (m.group(1), m.group(2))
     m = re.search(r"Test +#\d+: (\S+) \.+\*+(Failed|Timeout|Exception)", log)
-    return m.group(1) if m else "?"
+    return "%s (%s)" % (m.group(1), m.group(2)) if m else "?"
 
 
 def main():
@@ -194,8 +195,10 @@ def main():
     ap.add_argument("--work", default="/tmp/damsim-mutate-" +
                     str(os.getuid()))
     ap.add_argument("--jobs", type=int, default=2)
-    ap.add_argument("--timeout", type=int, default=120,
-                    help="seconds per test (a mutant that hangs is killed)")
+    ap.add_argument("--timeout", type=int, default=900,
+                    help="seconds per test: a mutant whose test runs longer "
+                         "is counted killed (timeout), reported apart; keep "
+                         "it far above the slowest test on a loaded machine")
     ap.add_argument("--out", default="mutants.tsv")
     a = ap.parse_args()
 
@@ -264,14 +267,16 @@ def main():
     # The last restore must be rebuilt before the tree is reused.
     run(["cmake", "--build", build, "-j", str(a.jobs)], a.work)
     killed = sum(r[5] == "killed" for r in rows)
+    timeouts = sum(r[5] == "killed" and "Timeout" in r[6] for r in rows)
     surv = [r for r in rows if r[5] == "survived"]
     inval = sum(r[5] == "invalid" for r in rows)
     valid = killed + len(surv)
-    print("\nmutate: %d mutants (%d of %d sites, seed %d, at %s): %d killed,"
-          " %d survived, %d invalid; kill rate %.1f %% (%d/%d); %.0f min" %
-          (len(rows), len(pick), pool, a.seed, head, killed, len(surv),
-           inval, 100.0 * killed / valid if valid else 0.0, killed, valid,
-           (time.time() - t0) / 60))
+    print("\nmutate: %d mutants (%d of %d sites, seed %d, at %s): %d killed"
+          " (%d by a timeout), %d survived, %d invalid; kill rate %.1f %% "
+          "(%d/%d); %.0f min" %
+          (len(rows), len(pick), pool, a.seed, head, killed, timeouts,
+           len(surv), inval, 100.0 * killed / valid if valid else 0.0,
+           killed, valid, (time.time() - t0) / 60))
     for r in surv:
         print("survivor: %s:%d:%d  %s -> %s" % r[:5])
     return 0
