@@ -360,6 +360,8 @@ int dam_cli_sweep_run(dam_cli *c, const dam_sweep *sw)
         if (orc != DAM_OK) {
             dam_cli_error(&e);
             dam_free(r.figs);
+            if (size > 1) /* the other ranks would wait for rank 0 */
+                dam_cli_mpi_abort(orc == DAM_EINPUT ? 2 : 1);
             dam_cli_mpi_end();
             return orc == DAM_EINPUT ? 2 : 1;
         }

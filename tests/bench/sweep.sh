@@ -11,7 +11,7 @@ src=$(cd "$(dirname "$0")/../.." && pwd)
 scen="$src/scenarios/llama2-7b-pretrain.cfg"
 # 64 x 64 x 250 = 1,024,000 points of patched scenario keys
 vary="--vary workload.batch_size=1:64:64 --vary pipeline.loader_workers=1:64:64 --vary cost.gpu_hour_usd=1:4:250"
-secs() { # seconds of one run of the command
+secs() { # seconds of one run of the command, its CSV to /dev/null
     s=$(date +%s.%N); "$@" >/dev/null 2>&1; e=$(date +%s.%N)
     awk "BEGIN {print $e - $s}"
 }
@@ -19,13 +19,13 @@ echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg); cores: $(nproc)"
 n=1024000
 best1=999; best2=999; bestm=999
 for r in $(seq "$rounds"); do
-    t1=$(secs "$damsim" sweep "$scen" $vary -j 1 -o /dev/null)
-    t2=$(secs "$damsim" sweep "$scen" $vary -j 2 -o /dev/null)
+    t1=$(secs "$damsim" sweep "$scen" $vary -j 1)
+    t2=$(secs "$damsim" sweep "$scen" $vary -j 2)
     best1=$(awk "BEGIN {print ($t1 < $best1) ? $t1 : $best1}")
     best2=$(awk "BEGIN {print ($t2 < $best2) ? $t2 : $best2}")
     if command -v mpirun >/dev/null 2>&1; then
         root=""; [ "$(id -u)" -eq 0 ] && root="--allow-run-as-root"
-        tm=$(secs mpirun $root --oversubscribe -n 2 "$damsim" sweep "$scen" $vary -o /dev/null)
+        tm=$(secs mpirun $root --oversubscribe -n 2 "$damsim" sweep "$scen" $vary)
         bestm=$(awk "BEGIN {print ($tm < $bestm) ? $tm : $bestm}")
     fi
 done
