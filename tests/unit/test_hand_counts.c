@@ -22,8 +22,23 @@
  *    stage 1 shards the 12: 2 + 2 + 12/64 = 4.1875 B, 31.4 GB; stage 2 the
  *    gradients too: 2 + 14/64, 16.6 GB; stage 3 everything: 16/64, 1.9 GB
  *    (the paper's figures, to its rounding).
+ *  - Gradient sync, same model and GPUs (8 nodes x 8, 200 GB/s inside a
+ *    node, 50 GB/s across, 5 us per hop, PyTorch DDP's default 25 MB
+ *    buckets). Without ZeRO the ring all-reduce moves the fp16 gradients,
+ *    15e9 B: 2 x 7/8 x 15e9 / 200e9 = 0.13125 s inside the nodes plus
+ *    2 x 7/8 x 15e9 / 50e9 = 0.525 s across them, and 600 buckets x
+ *    (14 + 14) hops x 5 us = 0.084 s of latency: 0.74025 s. ZeRO stage 3
+ *    moves 3 Psi instead of 2 Psi (all-gather of the parameters in forward
+ *    and again in backward, reduce-scatter of the gradients; section
+ *    7.2.2): 22.5e9 B, 0.984375 s of bandwidth and 900 x 28 x 5 us =
+ *    0.126 s of latency.
+ *  - Work per step: forward only in inference, forward plus a backward of
+ *    twice its work in training (gradients with respect to activations
+ *    and to weights), one more forward with activation recomputation: the
+ *    compute phases of a batch of 8 carry 8 x 1e12 FLOPs x 1, 3 and 4.
  */
 #include <gsl/gsl_errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -106,6 +121,51 @@ static void zero(int stage, double want_gb)
     dam_check_rel(got / 1e9, want_gb, 1e-12, what);
 }
 
+/* Time and bytes of the "sync" stage under ZeRO stage `zero`. */
+static void sync_stage(int zero, double want_bytes, double want_s)
+{
+    static dam_scenario s;
+    static dam_result r;
+    char what[96];
+    snprintf(what, sizeof what, "ZeRO stage %d: gradient sync %.6g s for "
+             "%.4g B", zero, want_s, want_bytes);
+    if (load(&s, 7.5e9, "fp16", "adam", 8, zero, "training") != DAM_OK) {
+        dam_check(0, "%s: scenario loads", what);
+        return;
+    }
+    s.pipeline.overlap_sync = 0;
+    dam_analytic_solve(&s, &r);
+    const dam_stage *st = NULL;
+    for (int i = 0; i < r.nstages; i++)
+        if (strcmp(r.stages[i].name, "sync") == 0)
+            st = &r.stages[i];
+    dam_check(st != NULL && fabs(st->time / want_s - 1.0) <= 1e-9 &&
+                  fabs(st->bytes / want_bytes - 1.0) <= 1e-12,
+              "%s (got %.6g s, %.4g B)", what, st ? st->time : -1.0,
+              st ? st->bytes : -1.0);
+}
+
+/* FLOPs the compute phases carry in one step of a batch of 8. */
+static void passes(const char *mode, int recompute, double want)
+{
+    static dam_scenario s;
+    static dam_result r;
+    char what[96];
+    snprintf(what, sizeof what, "%s%s: compute phases carry %.4g FLOPs",
+             mode, recompute ? " with recomputation" : "", want);
+    if (load(&s, 1e9, "bf16", "adam", 1, 0, mode) != DAM_OK) {
+        dam_check(0, "%s: scenario loads", what);
+        return;
+    }
+    s.workload.activation_recompute = recompute;
+    dam_analytic_solve(&s, &r);
+    double flops = 0.0;
+    for (int i = 0; i < r.nphases; i++)
+        if (strcmp(r.phases[i].name, "optimizer") != 0)
+            flops += r.phases[i].flops;
+    dam_check_rel(flops, want, 1e-9, what);
+}
+
 int main(void)
 {
     gsl_set_error_handler_off();
@@ -123,6 +183,11 @@ int main(void)
     zero(1, 7.5 * (2.0 + 2.0 + 12.0 / 64.0));
     zero(2, 7.5 * (2.0 + 14.0 / 64.0));
     zero(3, 7.5 * 16.0 / 64.0);
+    sync_stage(0, 15e9, 0.13125 + 0.525 + 0.084);
+    sync_stage(3, 22.5e9, 1.5 * (0.13125 + 0.525) + 0.126);
+    passes("inference", 0, 8 * 1e12);
+    passes("training", 0, 3 * 8 * 1e12);
+    passes("training", 1, 4 * 8 * 1e12);
     dam_catalog_free(&cat);
     return dam_check_done();
 }
