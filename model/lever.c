@@ -418,8 +418,12 @@ static int op_prune(const ctx *c, const dam_lever_op *op,
             if (rc != DAM_OK)
                 return rc;
         } else {
+            /* the sparse tensor cores read the weights at the compute
+             * precision (the solver's weight bytes), not as a master copy
+             * is stored: 2 of 4 values plus two 2-bit indices per group */
+            double e = dam_precision_bytes(w->precision);
             w->matmul_peak_scale = 2.0;
-            w->weight_scale *= 0.5 + 0.125 / b;
+            w->weight_scale *= 0.5 + 0.125 / e;
         }
         add_delta(s, op, 1, 0.0);
         break;

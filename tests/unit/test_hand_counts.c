@@ -36,6 +36,10 @@
  *    twice its work in training (gradients with respect to activations
  *    and to weights), one more forward with activation recomputation: the
  *    compute phases of a batch of 8 carry 8 x 1e12 FLOPs x 1, 3 and 4.
+ *  - 2:4 structured sparsity in inference: the matmul phase runs at twice
+ *    the peak (40 -> 20 ms for 8 x 1e12 FLOPs at 400 TFLOP/s x 0.5), an
+ *    elementwise phase does not, and fp16 weights take 36 of every 64
+ *    bits (2 of 4 values plus two 2-bit indices).
  */
 #include <gsl/gsl_errno.h>
 #include <math.h>
@@ -43,14 +47,16 @@
 #include <string.h>
 
 #include "check.h"
+#include "model/lever.h"
 #include "model/loader.h"
 #include "solver/analytic.h"
 
 static dam_catalog cat;
 
 /* A training scenario on a made-up GPU with round numbers. */
-static int load(dam_scenario *s, double params, const char *prec,
-                const char *opt, int nodes, int zero, const char *mode)
+static int load_phases(dam_scenario *s, double params, const char *prec,
+                       const char *opt, int nodes, int zero,
+                       const char *mode, const char *phases)
 {
     char text[2048];
     snprintf(text, sizeof text,
@@ -66,13 +72,13 @@ static int load(dam_scenario *s, double params, const char *prec,
              "latency_us = 5.0; }; };\n"
              "workload: { model = { id = \"m\"; params = %.10e; "
              "flops_per_sample = 1.0e12; input_bytes = 1000.0; raw_bytes = "
-             "1000.0; activation_bytes = 1.0e6; layers = 10; };\n"
+             "1000.0; activation_bytes = 1.0e6; layers = 10; %s };\n"
              "  precision = \"%s\"; batch_size = 8; efficiency = 0.5; "
              "memory_efficiency = 0.5; optimizer = \"%s\"; zero_stage = "
              "%d; };\n"
              "data: { samples = 1.0e6; decode_ms = 0.0; };\n"
              "pipeline: { loader_workers = 8; };\n",
-             mode, nodes, params, prec, opt, zero);
+             mode, nodes, params, phases, prec, opt, zero);
     dam_diag d;
     dam_diag_init(&d);
     int rc = dam_scenario_load(s, "counts.cfg", text, &cat, &d);
@@ -80,6 +86,13 @@ static int load(dam_scenario *s, double params, const char *prec,
         printf("  %d: %s\n", d.items[i].line, d.items[i].msg);
     dam_diag_free(&d);
     return rc;
+}
+
+/* The same with the loader's default phase (one matmul, all weights). */
+static int load(dam_scenario *s, double params, const char *prec,
+                const char *opt, int nodes, int zero, const char *mode)
+{
+    return load_phases(s, params, prec, opt, nodes, zero, mode, "");
 }
 
 /* Optimizer traffic of one setup: time and the stage's bytes. */
@@ -145,6 +158,47 @@ static void sync_stage(int zero, double want_bytes, double want_s)
               st ? st->bytes : -1.0);
 }
 
+/* 2:4 structured sparsity in inference, through the prune lever:
+ * sparse tensor cores double the matmul peak only, and the weights are
+ * stored as 2 of every 4 values plus a 2-bit index per kept value. */
+static void sparse24(void)
+{
+    static dam_scenario s, t;
+    static dam_result dense, sparse;
+    if (load_phases(&s, 1e9, "fp16", "adam", 1, 0, "inference",
+                    "phases = ({ name = \"mm\"; kind = \"matmul\"; flops = "
+                    "1.0e12; act_bytes = 0.0; weight_frac = 1.0; }, { name "
+                    "= \"ew\"; kind = \"elementwise\"; flops = 1.0e10; "
+                    "act_bytes = 1.0e8; weight_frac = 0.0; });") != DAM_OK) {
+        dam_check(0, "2:4: scenario loads");
+        return;
+    }
+    s.machine.gpu.sparsity_2to4 = 1;
+    dam_analytic_solve(&s, &dense);
+    dam_lever lv;
+    dam_error e;
+    if (dam_lever_parse_kv("prune=2:4", &lv, &e) != DAM_OK ||
+        dam_lever_apply(&s, &lv, &cat, &t, &e) != DAM_OK) {
+        dam_check(0, "2:4: the prune lever applies: %s", e.msg);
+        return;
+    }
+    dam_analytic_solve(&t, &sparse);
+    /* batch 8 x 1e12 FLOP at 400 TFLOP/s x 0.5: 40 ms dense, 20 ms on
+     * sparse tensor cores; the elementwise phase stays 8 x 1e10 / 2e14 */
+    dam_check_rel(dense.phases[0].t_compute, 0.040, 1e-12,
+                  "matmul phase, dense: 8 x 1e12 / (400e12 x 0.5) = 40 ms");
+    dam_check_rel(sparse.phases[0].t_compute, 0.020, 1e-12,
+                  "matmul phase, 2:4 sparse: 20 ms");
+    dam_check_rel(sparse.phases[1].t_compute, 0.0004, 1e-12,
+                  "elementwise phase unchanged by 2:4: 0.4 ms");
+    /* 1e9 fp16 weights: 2e9 B dense; 2:4 keeps 2 of 4 values (16 bits
+     * each) and 2 x 2 bits of index per group of 4: (32 + 4) / 64 */
+    dam_check_rel(dense.phases[0].bytes, 2e9, 1e-12,
+                  "dense weights read: 1e9 x 2 B");
+    dam_check_rel(sparse.phases[0].bytes, 2e9 * 36.0 / 64.0, 1e-12,
+                  "2:4 weights read: 36 of every 64 bits, 1.125e9 B");
+}
+
 /* FLOPs the compute phases carry in one step of a batch of 8. */
 static void passes(const char *mode, int recompute, double want)
 {
@@ -185,6 +239,7 @@ int main(void)
     zero(3, 7.5 * 16.0 / 64.0);
     sync_stage(0, 15e9, 0.13125 + 0.525 + 0.084);
     sync_stage(3, 22.5e9, 1.5 * (0.13125 + 0.525) + 0.126);
+    sparse24();
     passes("inference", 0, 8 * 1e12);
     passes("training", 0, 3 * 8 * 1e12);
     passes("training", 1, 4 * 8 * 1e12);
