@@ -31,7 +31,8 @@
  *    moves 3 Psi instead of 2 Psi (all-gather of the parameters in forward
  *    and again in backward, reduce-scatter of the gradients; section
  *    7.2.2): 22.5e9 B, 0.984375 s of bandwidth and 900 x 28 x 5 us =
- *    0.126 s of latency.
+ *    0.126 s of latency. Stages 1 and 2 move what the all-reduce does
+ *    (a reduce-scatter and an all-gather: 2 Psi; section 7.2.1).
  *  - Work per step: forward only in inference, forward plus a backward of
  *    twice its work in training (gradients with respect to activations
  *    and to weights), one more forward with activation recomputation: the
@@ -238,6 +239,8 @@ int main(void)
     zero(2, 7.5 * (2.0 + 14.0 / 64.0));
     zero(3, 7.5 * 16.0 / 64.0);
     sync_stage(0, 15e9, 0.13125 + 0.525 + 0.084);
+    sync_stage(1, 15e9, 0.13125 + 0.525 + 0.084);
+    sync_stage(2, 15e9, 0.13125 + 0.525 + 0.084);
     sync_stage(3, 22.5e9, 1.5 * (0.13125 + 0.525) + 0.126);
     sparse24();
     passes("inference", 0, 8 * 1e12);
