@@ -88,6 +88,9 @@ int dam_cli_serving_solve(const dam_scenario *s, void *ctx, dam_result *r,
 void dam_cli_solver(dam_cli *c, dam_whatif_solver *fn, void **ctx);
 /* The what-if of path (NULL: the embedded flagship), printed. */
 int dam_cli_whatif(dam_cli *c, const char *path);
+/* A points scenario (mode "points"): return on compute over the user's
+ * options, table and frontier chart. Exit code. */
+int dam_cli_points(dam_cli *c, const char *path);
 /* Load path, parse --lever/--combine/--cost and run the what-if into w;
  * the exit code (0, 1 or 2). */
 int dam_cli_whatif_solve(dam_cli *c, const char *path, dam_whatif *w);

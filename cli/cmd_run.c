@@ -7,6 +7,7 @@
 
 #include "render/chartset.h"
 #include "cli/cli.h"
+#include "model/loader.h"
 #include "model/alloc.h"
 #include "render/trace_json.h"
 #include "solver/sim.h"
@@ -297,6 +298,8 @@ int dam_cmd_run(dam_cli *c)
                         "run --help')\n");
         return 2;
     }
+    if (strcmp(c->args[0], "-") != 0 && dam_points_probe(c->args[0], NULL))
+        return dam_cli_points(c, c->args[0]);
     return run_one(c, c->args[0]);
 }
 

@@ -8,7 +8,10 @@
 #include "cli/cli.h"
 #include "model/alloc.h"
 #include "model/lever.h"
+#include "render/roc.h"
 #include "render/whatif.h"
+#include "model/loader.h"
+#include "solver/roc.h"
 #include "solver/uncertainty.h"
 
 static const char whatif_help[] =
@@ -88,8 +91,51 @@ int dam_cli_whatif_solve(dam_cli *c, const char *path, dam_whatif *w)
     return rc;
 }
 
+int dam_cli_points(dam_cli *c, const char *path)
+{
+    dam_points *p = dam_malloc(sizeof *p);
+    dam_roc *r = dam_malloc(sizeof *r);
+    dam_diag d;
+    dam_diag_init(&d);
+    int rc = dam_points_load(p, path, NULL, &d) == DAM_OK ? 0 : 2;
+    if (dam_cli_report_diag(&d, c->quiet))
+        rc = 2;
+    dam_diag_free(&d);
+    dam_error e;
+    memset(&e, 0, sizeof e);
+    if (rc == 0 && dam_roc_of(p, r, &e) != DAM_OK) {
+        dam_cli_error(&e);
+        rc = 2;
+    }
+    if (rc == 0) {
+        dam_buf b = {0};
+        if (c->json)
+            dam_json_dump(&b, dam_roc_json(p, r));
+        else if (c->csv)
+            dam_roc_csv(&b, p, r);
+        else
+            dam_roc_text(&b, p, r);
+        rc = dam_cli_emit(c, &b);
+        dam_buf_free(&b);
+        if (rc == 0) {
+            char answer[1024];
+            dam_roc_answer(answer, sizeof answer, p, r);
+            dam_chartset *cs = dam_malloc(sizeof *cs);
+            dam_chartset_points(cs, p, r, answer);
+            rc = dam_cli_charts(c, cs);
+            dam_chartset_free(cs);
+            dam_free(cs);
+        }
+    }
+    dam_free(r);
+    dam_free(p);
+    return rc;
+}
+
 int dam_cli_whatif(dam_cli *c, const char *path)
 {
+    if (path && strcmp(path, "-") != 0 && dam_points_probe(path, NULL))
+        return dam_cli_points(c, path);
     dam_whatif *w = dam_malloc(sizeof *w);
     int rc = dam_cli_whatif_solve(c, path, w);
     if (rc == 0) {

@@ -444,13 +444,17 @@ static int cmd_catalog(dam_cli *c)
         return 0;
     }
     const char *what = c->nargs > 0 ? c->args[0] : "all";
-    if (strcmp(what, "levers") == 0 && c->nargs == 1 && !c->json) {
+    if (strcmp(what, "levers") == 0 && c->nargs == 1) {
         dam_buf b = {0};
-        size_t n = dam_lever_help(NULL, 0, 0) + 1;
-        char *t = dam_malloc(n);
-        dam_lever_help(t, n, 0);
-        dam_buf_printf(&b, "%s", t);
-        dam_free(t);
+        if (c->json) {
+            dam_json_dump(&b, dam_json_levers());
+        } else {
+            size_t n = dam_lever_help(NULL, 0, 0) + 1;
+            char *t = dam_malloc(n);
+            dam_lever_help(t, n, 0);
+            dam_buf_printf(&b, "%s", t);
+            dam_free(t);
+        }
         int rc = dam_cli_emit(c, &b);
         dam_buf_free(&b);
         return rc;
@@ -493,6 +497,21 @@ static int cmd_check(dam_cli *c)
         return bad_usage("check needs a scenario file");
     int rc = 0;
     for (int i = 0; i < c->nargs; i++) {
+        if (strcmp(c->args[i], "-") != 0 &&
+            dam_points_probe(c->args[i], NULL)) {
+            dam_points *p = dam_malloc(sizeof *p);
+            dam_diag d;
+            dam_diag_init(&d);
+            int bad = dam_points_load(p, c->args[i], NULL, &d) != DAM_OK;
+            bad |= dam_cli_report_diag(&d, c->quiet) != 0;
+            dam_diag_free(&d);
+            dam_free(p);
+            if (bad)
+                rc = 2;
+            else if (!c->quiet)
+                printf("%s: ok\n", c->args[i]);
+            continue;
+        }
         dam_scenario *s = dam_malloc(sizeof *s);
         if (dam_cli_load_scenario(c, c->args[i], s) != 0)
             rc = 2;

@@ -1282,7 +1282,7 @@ static const char *const top_keys[] = {"scenario", "catalogs", "machine",
                                        "serving",  "quality",  "cost",
                                        "levers",   NULL};
 static const char *const scen_keys[] = {"name", "question", "mode", "seed",
-                                        NULL};
+                                        "about", NULL};
 static const char *const modes[] = {"training", "inference", "serving", NULL};
 static const char *const cat_keys[] = {"gpus", "models", NULL};
 static const char *const machine_keys[] = {"gpu",  "gpus_per_node", "nodes",
@@ -2212,6 +2212,29 @@ static void apply_override(config_t *cfg, const char *path,
     s->line = (unsigned int)line;
 }
 
+/* scenario.about names "baseline" or one of the scenario's levers. */
+static void check_about(ld *L, const config_setting_t *sc, dam_scenario *s)
+{
+    if (!s->about[0] || strcmp(s->about, "baseline") == 0)
+        return;
+    const char *names[DAM_MAX_LEVERS + 2];
+    int n = 0;
+    names[n++] = "baseline";
+    for (int i = 0; i < s->nlevers; i++) {
+        if (strcmp(s->levers[i].name, s->about) == 0)
+            return;
+        names[n++] = s->levers[i].name;
+    }
+    names[n] = NULL;
+    const char *near = dam_suggest_list(s->about, names);
+    dam_diag_error(L->d, L->file,
+                   line_of(member(L, sc, "about", "scenario", 0)),
+                   "'scenario.about' names \"%s\", which is neither "
+                   "\"baseline\" nor one of the levers%s%s%s", s->about,
+                   near ? " (did you mean '" : "", near ? near : "",
+                   near ? "'?)" : "");
+}
+
 int dam_scenario_load(dam_scenario *s, const char *path, const char *text,
                       dam_catalog *cat, dam_diag *d)
 {
@@ -2246,6 +2269,7 @@ int dam_scenario_load_with(dam_scenario *s, const char *path,
         int seed = 1;
         if (get_int(&L, sc, "seed", "scenario", 0, 0, 2147483647L, &seed))
             s->seed = (unsigned long)seed;
+        get_str(&L, sc, "about", "scenario", 0, s->about, sizeof s->about);
     }
     if (opt && opt->skip_catalogs) {
         config_setting_t *c = group(&L, root, "catalogs", "", 0);
@@ -2273,6 +2297,103 @@ int dam_scenario_load_with(dam_scenario *s, const char *path,
     load_serving(&L, root, s);
     load_quality_cost(&L, root, s);
     load_levers(&L, root, cat, s);
+    check_about(&L, sc, s);
+    config_destroy(&cfg);
+    return d->nerr > before ? DAM_EINPUT : DAM_OK;
+}
+
+/* ---- points (mode "points") -------------------------------------------- */
+
+int dam_points_probe(const char *path, const char *text)
+{
+    config_t cfg;
+    config_init(&cfg);
+    int ok = text ? config_read_string(&cfg, text)
+                  : config_read_file(&cfg, path);
+    const char *mode = NULL;
+    int is = ok == CONFIG_TRUE &&
+             config_lookup_string(&cfg, "scenario.mode", &mode) ==
+                 CONFIG_TRUE &&
+             strcmp(mode, "points") == 0;
+    config_destroy(&cfg);
+    return is;
+}
+
+static const char *const points_top[] = {"scenario", "quality", "cost",
+                                         "points", NULL};
+static const char *const points_scen[] = {"name", "question", "mode", NULL};
+static const char *const points_quality[] = {"metric", "higher_is_better",
+                                             NULL};
+static const char *const points_cost[] = {"unit", NULL};
+static const char *const point_keys[] = {"name", "quality", "cost", NULL};
+
+int dam_points_load(dam_points *p, const char *path, const char *text,
+                    dam_diag *d)
+{
+    config_t cfg;
+    memset(p, 0, sizeof *p);
+    snprintf(p->file, sizeof p->file, "%s", path);
+    p->higher_is_better = 1;
+    snprintf(p->cost_unit, sizeof p->cost_unit, "units");
+    if (read_config(&cfg, path, text, d) != DAM_OK)
+        return DAM_EINPUT;
+    ld L = {d, path, NULL};
+    int before = d->nerr;
+    const config_setting_t *root = config_root_setting(&cfg);
+    check_keys(&L, root, points_top, "");
+    config_setting_t *sc = group(&L, root, "scenario", "", 1);
+    if (sc) {
+        check_keys(&L, sc, points_scen, "scenario");
+        get_str(&L, sc, "name", "scenario", 1, p->name, sizeof p->name);
+        get_str(&L, sc, "question", "scenario", 1, p->question,
+                sizeof p->question);
+    }
+    config_setting_t *q = group(&L, root, "quality", "", 1);
+    if (q) {
+        check_keys(&L, q, points_quality, "quality");
+        get_str(&L, q, "metric", "quality", 1, p->metric, sizeof p->metric);
+        get_bool(&L, q, "higher_is_better", "quality", 0,
+                 &p->higher_is_better);
+    }
+    config_setting_t *c = group(&L, root, "cost", "", 0);
+    if (c) {
+        check_keys(&L, c, points_cost, "cost");
+        get_str(&L, c, "unit", "cost", 0, p->cost_unit, sizeof p->cost_unit);
+    }
+    config_setting_t *lst = member(&L, root, "points", "", 1);
+    if (lst && !config_setting_is_list(lst)) {
+        dam_diag_error(d, path, line_of(lst),
+                       "'points' must be a list ( {...}, ... ), got %s",
+                       type_name(lst));
+        lst = NULL;
+    }
+    int n = lst ? config_setting_length(lst) : 0;
+    if (lst && (n < 2 || n > DAM_MAX_POINTS))
+        dam_diag_error(d, path, line_of(lst),
+                       "'points' holds %d points; return on compute needs 2 "
+                       "to %d", n, DAM_MAX_POINTS);
+    for (int i = 0; lst && i < n && i < DAM_MAX_POINTS; i++) {
+        config_setting_t *e = config_setting_get_elem(lst, (unsigned)i);
+        char w[32];
+        snprintf(w, sizeof w, "points[%d]", i);
+        if (!config_setting_is_group(e)) {
+            dam_diag_error(d, path, line_of(e), "'%s' must be a group { "
+                           "name; quality; cost; }, got %s", w, type_name(e));
+            continue;
+        }
+        dam_quality_point *pt = &p->pts[p->n];
+        check_keys(&L, e, point_keys, w);
+        get_str(&L, e, "name", w, 1, pt->label, sizeof pt->label);
+        get_num(&L, e, "quality", w, 1, R_ANY, 1.0, &pt->quality);
+        get_num(&L, e, "cost", w, 1, R_NONNEG, 1.0, &pt->cost);
+        p->line[p->n] = line_of(e);
+        for (size_t j = 0; j < p->n; j++)
+            if (pt->label[0] && strcmp(p->pts[j].label, pt->label) == 0)
+                dam_diag_error(d, path, line_of(e),
+                               "duplicate point name \"%s\" (first defined "
+                               "at line %d)", pt->label, p->line[j]);
+        p->n++;
+    }
     config_destroy(&cfg);
     return d->nerr > before ? DAM_EINPUT : DAM_OK;
 }

@@ -12,6 +12,7 @@
 
 #include "model/catalog.h"
 #include "model/error.h"
+#include "model/quality.h"
 #include "model/scenario.h"
 
 /*
@@ -68,5 +69,22 @@ typedef struct dam_load_options {
 int dam_scenario_load_with(dam_scenario *s, const char *path,
                            const char *text, dam_catalog *cat,
                            const dam_load_options *opt, dam_diag *d);
+
+/*
+ * Is the scenario file (path, or text when not NULL) a set of points
+ * (scenario.mode = "points")? 1 yes, 0 no or unreadable (the ordinary
+ * loader then reports what is wrong).
+ */
+int dam_points_probe(const char *path, const char *text);
+
+/*
+ * Load a points scenario: scenario { name; question; mode = "points"; },
+ * quality { metric; higher_is_better; }, cost { unit; } and points = ( {
+ * name; quality; cost; }, ... ) with 2 to DAM_MAX_POINTS points, unique
+ * names, finite quality and cost >= 0. Problems go to d as file:line
+ * errors; returns DAM_OK or DAM_EINPUT.
+ */
+int dam_points_load(dam_points *p, const char *path, const char *text,
+                    dam_diag *d);
 
 #endif

@@ -104,6 +104,23 @@ typedef struct dam_quality_point {
     double quality;   /* in the scenario's metric */
 } dam_quality_point;
 
+#define DAM_MAX_POINTS 32 /* options a points scenario may list */
+
+/* Options measured or estimated by the user, as (name, quality, cost)
+ * points: a scenario of mode "points" (loader.h dam_points_load), for
+ * return on compute without simulating anything. */
+typedef struct dam_points {
+    char file[256];           /* where it was loaded from */
+    char name[128];           /* scenario.name */
+    char question[256];       /* scenario.question */
+    char metric[32];          /* quality.metric */
+    int higher_is_better;     /* quality.higher_is_better */
+    char cost_unit[32];       /* cost.unit: what the cost numbers count */
+    size_t n;                 /* points, >= 2 */
+    dam_quality_point pts[DAM_MAX_POINTS]; /* in the file's order */
+    int line[DAM_MAX_POINTS]; /* each point's line in the file */
+} dam_points;
+
 /* Marginal RoC along pts[0..n-1] in the given order: roc[i] is the RoC of
  * going from pts[i] to pts[i+1], so the caller supplies n - 1 entries.
  * Returns DAM_EINPUT (naming the two labels) when two successive costs are

@@ -311,6 +311,9 @@ typedef struct dam_scenario {
     char file[256];           /* where it was loaded from ("<embedded>" for the default) */
     char name[128];
     char question[256];
+    char about[64];           /* what the question asks about: a lever's
+                                 name, "baseline", or "" (render/whatif.c's
+                                 rule decides) */
     dam_mode mode;
     unsigned long seed;
     dam_machine machine;

@@ -19,7 +19,8 @@ static const dam_color term_colors[DAM_TERM_COUNT] = {
     DAM_COLOR_ORANGE,     /* exposed transfer */
     DAM_COLOR_BLUE,       /* compute */
     DAM_COLOR_PURPLE,     /* exposed communication */
-    DAM_COLOR_SKY         /* overhead */
+    DAM_COLOR_SKY,        /* overhead */
+    DAM_COLOR_YELLOW      /* waiting for other ranks */
 };
 
 static const dam_color span_colors[DAM_CHART_SPAN_KIND_COUNT] = {

@@ -384,7 +384,8 @@ void dam_chartset_whatif(dam_chartset *cs, const dam_whatif *w,
     int known = 0;
     for (int i = 0; i < w->nrows && np < DAM_CHARTSET_BARS; i++) {
         const dam_whatif_row *r = &w->rows[i];
-        if (r->verdict == DAM_VERDICT_FAILED || r->quality_unknown ||
+        if (r->verdict == DAM_VERDICT_FAILED ||
+            r->verdict == DAM_VERDICT_NOFIT || r->quality_unknown ||
             !(r->cost.usd > 0.0) || !isfinite(r->quality))
             continue;
         snprintf(pts[np].label, sizeof pts[np].label, "%.63s", r->name);
@@ -438,6 +439,48 @@ void dam_chartset_whatif(dam_chartset *cs, const dam_whatif *w,
     if (s->mode == DAM_MODE_TRAINING &&
         strcmp(s->workload.model.family, "language") == 0)
         chinchilla(cs, s, title, sub);
+}
+
+void dam_chartset_points(dam_chartset *cs, const dam_points *p,
+                         const dam_roc *r, const char *answer)
+{
+    memset(cs, 0, sizeof *cs);
+    char *title = title_slot(cs);
+    snprintf(title, sizeof cs->titles[0], "%s %s", p->question, answer);
+    size_t np = p->n < DAM_CHARTSET_BARS ? p->n : DAM_CHARTSET_BARS;
+    for (size_t i = 0; i < np; i++) {
+        snprintf(cs->roc_labels[i], sizeof cs->roc_labels[0], "%.63s",
+                 p->pts[i].label);
+        cs->roc_pts[i].label = cs->roc_labels[i];
+        cs->roc_pts[i].cost = p->pts[i].cost;
+        cs->roc_pts[i].quality = p->pts[i].quality;
+        cs->roc_pts[i].on_frontier = r->on_frontier[i];
+    }
+    size_t nseg = 0;
+    for (size_t k = 0; k + 1 < r->nfrontier; k++) {
+        if (r->frontier[k] >= np || r->frontier[k + 1] >= np)
+            continue;
+        cs->roc_seg[nseg].from = r->frontier[k];
+        cs->roc_seg[nseg].to = r->frontier[k + 1];
+        cs->roc_seg[nseg].marginal = r->marginal[k];
+        nseg++;
+    }
+    snprintf(cs->roc_ytitle, sizeof cs->roc_ytitle, "%s%s", p->metric,
+             p->higher_is_better ? " (higher is better)"
+                                 : " (lower is better)");
+    snprintf(cs->mark_label, sizeof cs->mark_label, "per %.40s",
+             p->cost_unit);
+    cs->roc.title = title;
+    cs->roc.points = cs->roc_pts;
+    cs->roc.npoints = np;
+    cs->roc.segments = cs->roc_seg;
+    cs->roc.nsegments = nseg;
+    cs->roc.x_title = p->cost_unit;
+    cs->roc.x_unit = DAM_AXIS_PLAIN;
+    cs->roc.y_title = cs->roc_ytitle;
+    cs->roc.y_unit = DAM_AXIS_PLAIN;
+    cs->roc.marginal_unit = cs->mark_label;
+    add(cs, DAM_CHART_ROC, "roc")->u.roc = &cs->roc;
 }
 
 void dam_chartset_compare(dam_chartset *cs, const dam_scenario *const *s,

@@ -15,6 +15,7 @@
 
 #include "render/chart.h"
 #include "solver/isoflop.h"
+#include "solver/roc.h"
 #include "solver/trace.h"
 #include "solver/whatif.h"
 
@@ -68,6 +69,10 @@ void dam_chartset_run(dam_chartset *cs, const dam_scenario *s,
 /* Charts of a what-if: breakdown, levers, roofline, RoC, Chinchilla. */
 void dam_chartset_whatif(dam_chartset *cs, const dam_whatif *w,
                          const char *answer);
+/* The return-on-compute chart of the user's points: quality against cost,
+ * the frontier with its marginal returns. */
+void dam_chartset_points(dam_chartset *cs, const dam_points *p,
+                         const dam_roc *r, const char *answer);
 /* Charts of a comparison: one breakdown bar per scenario. */
 void dam_chartset_compare(dam_chartset *cs, const dam_scenario *const *s,
                           const dam_result *const *r, int n,

@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "model/lever.h"
 #include "render/text.h"
 
 json_t *dam_json_num(double v)
@@ -466,4 +467,51 @@ json_t *dam_json_catalog(const dam_catalog *cat, int gpus, int models)
         json_object_set_new(o, "models", a);
     }
     return o;
+}
+
+json_t *dam_json_levers(void)
+{
+    static const char *const ktypes[] = {"integer", "number", "boolean",
+                                         "choice", "text"};
+    json_t *a = json_array();
+    for (int i = 0; i < DAM_LEVER_KIND_COUNT; i++) {
+        const dam_lever_type *t = dam_lever_type_get((dam_lever_kind)i);
+        json_t *o = json_object();
+        json_object_set_new(o, "name", json_string(t->name));
+        json_object_set_new(o, "summary", json_string(t->summary));
+        json_t *modes = json_array();
+        for (int m = 0; m <= DAM_MODE_SERVING; m++)
+            if (t->modes & DAM_MODE_BIT(m))
+                json_array_append_new(modes,
+                                      json_string(dam_mode_name((dam_mode)m)));
+        json_object_set_new(o, "modes", modes);
+        if (t->valid)
+            json_object_set_new(o, "valid", json_string(t->valid));
+        json_t *keys = json_array();
+        for (size_t k = 0; k < t->nkeys; k++) {
+            const dam_lever_key *key = &t->keys[k];
+            json_t *e = json_object();
+            json_object_set_new(e, "name", json_string(key->name));
+            json_object_set_new(e, "type", json_string(ktypes[key->type]));
+            json_object_set_new(e, "unit", json_string(key->unit));
+            if (key->type == DAM_LKEY_INT || key->type == DAM_LKEY_NUM) {
+                json_object_set_new(e, "min", dam_json_num(key->lo));
+                json_object_set_new(e, "max", dam_json_num(key->hi));
+            }
+            json_object_set_new(e, "main", json_boolean((int)k == t->main_key));
+            json_object_set_new(e, "help", json_string(key->help));
+            json_array_append_new(keys, e);
+        }
+        json_object_set_new(o, "keys", keys);
+        json_t *rel = json_array();
+        for (int b = 0; b < DAM_BOUND_COUNT; b++)
+            if (t->relieves & DAM_BOUND_BIT(b))
+                json_array_append_new(rel,
+                                      json_string(dam_bound_name((dam_bound)b)));
+        json_object_set_new(o, "relieves", rel);
+        json_object_set_new(o, "quality", json_string(t->quality));
+        json_object_set_new(o, "example", json_string(t->example));
+        json_array_append_new(a, o);
+    }
+    return a;
 }

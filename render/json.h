@@ -31,6 +31,10 @@ struct json_t *dam_json_uncertainty(const dam_scenario *s,
 #include "model/catalog.h"
 struct json_t *dam_json_catalog(const dam_catalog *cat, int gpus,
                                 int models);
+/* The lever table (model/lever.h): one object per lever type with its
+ * name, summary, valid modes, keys (name, unit, range), quality effect and
+ * example (new reference). */
+struct json_t *dam_json_levers(void);
 /* Serialise a JSON value (indent 2, key order kept) into b and release it. */
 void dam_json_dump(dam_buf *b, struct json_t *v);
 /* A number, or null when not finite. */

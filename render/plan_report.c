@@ -222,7 +222,7 @@ void dam_plan_report_budget_text(dam_buf *b, const dam_scenario *s,
             snprintf(gh, sizeof gh, "%.3gk", o->gpu_hours / 1e3);
         dam_buf_printf(b, "%-18s %7d %12s %6.1f%% %10s %12s %10s  %s\n",
                        o->gpu, o->gpus, t1, o->mfu * 100.0, t2, gh, t3,
-                       o->feasible ? o->note : "NOT FEASIBLE");
+                       o->note[0] ? o->note : o->feasible ? "" : "NOT FEASIBLE");
     }
     int any = 0;
     for (int i = 0; i < p->noptions; i++)

@@ -248,6 +248,8 @@ void dam_text_run(dam_buf *b, const dam_scenario *s, const dam_result *r,
     default: break;
     }
     for (int t = 0; t < DAM_TERM_COUNT; t++) {
+        if (t == DAM_TERM_WAIT && r->terms[t] <= 0.0 && r->gpus <= 1)
+            continue; /* one rank waits for nobody */
         dam_fmt_time(t1, sizeof t1, r->terms[t]);
         int bar = (int)lround(r->terms[t] / step * 30.0);
         char bars[32];
@@ -259,12 +261,6 @@ void dam_text_run(dam_buf *b, const dam_scenario *s, const dam_result *r,
                            dam_term_name((dam_term)t),
                            r->terms[t] / step * 100.0, bars, t1, t2,
                            t == bind_term ? " <- binds" : "");
-            if (t == DAM_TERM_COMM && r->sim_peer_wait > 0.0) {
-                dam_fmt_time(t1, sizeof t1, r->sim_peer_wait);
-                dam_buf_printf(b, "    of which waiting for slower ranks "
-                                  "%23s %10s\n",
-                               "", t1);
-            }
         } else {
             dam_buf_printf(b, "  %-22s %10s %6.1f %%  %-30s%s\n",
                            dam_term_name((dam_term)t), t1,

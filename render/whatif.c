@@ -1,8 +1,16 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * whatif.c: the what-if table as text, CSV and JSON. The answer line picks
- * the first lever (the one the question is usually about) and the option
- * with the shortest run; everything shown comes from the rows.
+ * whatif.c: the what-if table as text, CSV and JSON.
+ *
+ * The answer line answers the scenario's question first: about the option
+ * scenario.about names, else the first lever when the question names it
+ * ("Would H100s ..."), else the baseline in serving (does it meet the SLO?),
+ * else the first lever; yes or no, with the figure and its interval. Then
+ * the best option: the fastest that works, whose quality effect is known
+ * and which fits in memory. Quality: the "quality" column is the metric's
+ * value, the "gain" column its improvement, + is better everywhere (gain,
+ * RoC, JSON quality_gain); the legend says whether higher or lower is
+ * better. Everything shown comes from the rows.
  */
 #include "render/whatif.h"
 
@@ -10,22 +18,140 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "render/json.h"
 #include "render/units.h"
 
-/* The option with the shortest time among those that work. */
+/* The best option: the fastest that works (so it fits in memory), with a
+ * known quality effect. */
 static const dam_whatif_row *best_row(const dam_whatif *w)
 {
     const dam_whatif_row *best = NULL;
     for (int i = 1; i < w->nrows; i++) {
         const dam_whatif_row *r = &w->rows[i];
-        if (r->verdict != DAM_VERDICT_WORKS)
+        if (r->verdict != DAM_VERDICT_WORKS || r->quality_unknown)
             continue;
         if (!best || r->speedup > best->speedup)
             best = r;
     }
     return best;
+}
+
+/* Does hay contain needle, case-insensitively? */
+static int mentions(const char *hay, const char *needle)
+{
+    size_t n = strlen(needle);
+    if (n == 0)
+        return 0;
+    for (; *hay; hay++)
+        if (strncasecmp(hay, needle, n) == 0)
+            return 1;
+    return 0;
+}
+
+/* The option the question is about; NULL for the baseline. */
+static const dam_whatif_row *subject(const dam_whatif *w)
+{
+    const dam_scenario *s = &w->rows[0].scenario;
+    if (s->about[0]) {
+        if (strcmp(s->about, "baseline") == 0)
+            return NULL;
+        for (int i = 1; i < w->nrows; i++)
+            if (!w->rows[i].is_combination &&
+                strcmp(w->rows[i].name, s->about) == 0)
+                return &w->rows[i];
+    }
+    if (w->nrows < 2)
+        return NULL;
+    if (mentions(s->question, w->rows[1].name))
+        return &w->rows[1];
+    if (s->mode == DAM_MODE_SERVING)
+        return NULL;
+    return &w->rows[1];
+}
+
+/* The baseline's answer: does it meet the SLO (serving), else what binds. */
+static size_t answer_baseline(char *buf, size_t n, const dam_whatif_row *b)
+{
+    const dam_result *r = &b->result;
+    const dam_serving_result *sv = &r->serving;
+    if (b->scenario.mode == DAM_MODE_SERVING && r->has_sim && sv->slo_s > 0.0)
+        return (size_t)snprintf(
+            buf, n, "%s: p99 %.3g ms (95 %% CI +-%.2g ms) %s the %.3g ms SLO "
+                    "at %.4g requests/s; %s binds",
+            dam_serving_slo_met(sv) ? "yes" : "no", sv->latency.p99 * 1e3,
+            sv->p99_ci95 * 1e3,
+            dam_serving_slo_met(sv) ? "is within" : "misses",
+            sv->slo_s * 1e3, b->scenario.serving.rate,
+            dam_bound_name(r->bound));
+    return (size_t)snprintf(buf, n, "%s binds: %s",
+                            dam_bound_name(r->bound), b->diagnosis.headline);
+}
+
+/* An option's answer: yes or no, the figure and its interval. */
+static size_t answer_option(char *buf, size_t n, const dam_whatif_row *o)
+{
+    if (o->verdict == DAM_VERDICT_FAILED)
+        return (size_t)snprintf(buf, n, "%s: no, it cannot apply (%s)",
+                                o->name, o->error);
+    const char *word = o->verdict == DAM_VERDICT_WORKS   ? "yes"
+                       : o->verdict == DAM_VERDICT_HURTS ? "no, it is slower"
+                       : o->verdict == DAM_VERDICT_SHORT ? "not enough"
+                                                         : "no";
+    size_t len = (size_t)snprintf(buf, n, "%s: %s, %s", o->name, word,
+                                  o->why);
+    if (len < n && o->has_interval)
+        len += (size_t)snprintf(buf + len, n - len,
+                                " (speed-up %.2fx to %.2fx over the uncertain "
+                                "inputs, 90 %%)",
+                                o->speedup_lo, o->speedup_hi);
+    else if (len < n && o->result.has_sim &&
+             o->result.mode == DAM_MODE_SERVING &&
+             o->result.serving.p99_ci95 > 0.0)
+        len += (size_t)snprintf(buf + len, n - len,
+                                " (p99 95 %% CI +-%.2g ms)",
+                                o->result.serving.p99_ci95 * 1e3);
+    else if (len < n && o->result.has_sim &&
+             o->result.mode != DAM_MODE_SERVING &&
+             o->result.sim_step.ci95 > 0.0 && o->result.step > 0.0)
+        len += (size_t)snprintf(buf + len, n - len,
+                                " (step %.4g ms +-%.2g ms, 95 %% CI)",
+                                o->result.step * 1e3,
+                                o->result.sim_step.ci95 * 1e3);
+    return len < n ? len : n;
+}
+
+void dam_whatif_answer(char *buf, size_t n, const dam_whatif *w)
+{
+    const dam_whatif_row *base = &w->rows[0];
+    const dam_whatif_row *subj = subject(w);
+    const dam_whatif_row *best = best_row(w);
+    size_t len = subj ? answer_option(buf, n, subj)
+                      : answer_baseline(buf, n, base);
+    if (len >= n)
+        return;
+    if (w->nrows < 2)
+        snprintf(buf + len, n - len, "; no levers to compare");
+    else if (best && best != subj) {
+        len += (size_t)snprintf(buf + len, n - len,
+                                ". Best option: %s, %.2fx faster%s",
+                                best->name, best->speedup,
+                                base->scenario.mode == DAM_MODE_SERVING
+                                    ? " and within the SLO"
+                                    : "");
+        const dam_quality *q = &base->scenario.quality;
+        if (len < n && fabs(best->quality_gain) > 0.0)
+            snprintf(buf + len, n - len, ", %s %.4g -> %.4g (%s)",
+                     q->metric[0] ? q->metric : "quality", base->quality,
+                     best->quality, best->quality_gain > 0.0 ? "better"
+                                                              : "worse");
+    }
+    else if (!best)
+        snprintf(buf + len, n - len, ". No option here %s",
+                 base->scenario.mode == DAM_MODE_SERVING
+                     ? "meets the SLO"
+                     : "shortens the run");
 }
 
 /* A count in at most 6 characters: 25.85, 1.70e4 -> "17.0k", "3.1M". */
@@ -55,42 +181,6 @@ static void money(char *buf, size_t n, double usd)
         snprintf(buf, n, "$%.0f", usd);
 }
 
-void dam_whatif_answer(char *buf, size_t n, const dam_whatif *w)
-{
-    const dam_whatif_row *base = &w->rows[0];
-    if (w->nrows < 2) {
-        snprintf(buf, n, "no levers to compare; %s binds",
-                 dam_bound_name(base->result.bound));
-        return;
-    }
-    const dam_whatif_row *first = &w->rows[1];
-    const dam_whatif_row *best = best_row(w);
-    size_t len = 0;
-    if (first->verdict == DAM_VERDICT_FAILED)
-        len += (size_t)snprintf(buf, n, "%s cannot apply (%s)", first->name,
-                                first->error);
-    else
-        len += (size_t)snprintf(buf, n, "%s: %s, %s", first->name,
-                                first->verdict == DAM_VERDICT_WORKS ? "yes"
-                                : first->verdict == DAM_VERDICT_HURTS
-                                    ? "no, it is slower"
-                                : first->verdict == DAM_VERDICT_SHORT
-                                    ? "not enough"
-                                    : "no",
-                                first->why);
-    if (len < n && best && best != first)
-        snprintf(buf + len, n - len, ". Best option: %s, %.2fx faster%s",
-                 best->name, best->speedup,
-                 base->scenario.mode == DAM_MODE_SERVING
-                     ? " and within the SLO"
-                     : "");
-    else if (len < n && !best)
-        snprintf(buf + len, n - len, ". No option here %s",
-                 base->scenario.mode == DAM_MODE_SERVING
-                     ? "meets the SLO"
-                     : "shortens the run");
-}
-
 void dam_whatif_text(dam_buf *b, const dam_whatif *w)
 {
     const dam_whatif_row *base = &w->rows[0];
@@ -110,19 +200,22 @@ void dam_whatif_text(dam_buf *b, const dam_whatif *w)
                    base->diagnosis.headline);
 
     int serving = s->mode == DAM_MODE_SERVING;
-    dam_buf_printf(b, "%-26s %9s %9s %8s %9s %8s %7s %9s %9s %-22s %s\n",
+    dam_buf_printf(b, "%-26s %9s %9s %8s %9s %8s %7s %9s %9s %9s %-22s "
+                      "%s\n",
                    "option", serving ? "mean" : "step",
                    serving ? "p99" : "run", "speedup", "GPU-h",
                    serving ? "$/1k req" : "cost", "kWh",
-                   "quality", "RoC", "binds (before -> after)", "verdict");
+                   "quality", "gain", "RoC", "binds (before -> after)",
+                   "verdict");
     for (int i = 0; i < w->nrows; i++) {
         const dam_whatif_row *r = &w->rows[i];
-        char step[24], run[24], cost[24], q[24], roc[24], binds[48];
+        char step[24], run[24], cost[24], q[24], gain[24], roc[24];
+        char binds[48];
         if (r->verdict == DAM_VERDICT_FAILED) {
-            dam_buf_printf(b, "%-26.26s %9s %9s %8s %9s %8s %7s %9s %9s %-22s "
-                              "%s\n",
+            dam_buf_printf(b, "%-26.26s %9s %9s %8s %9s %8s %7s %9s %9s %9s "
+                              "%-22s %s\n",
                            r->name, "-", "-", "-", "-", "-", "-", "-", "-", "-",
-                           dam_verdict_name(r->verdict));
+                           "-", dam_verdict_name(r->verdict));
             continue;
         }
         dam_fmt_time(step, sizeof step, r->result.step);
@@ -131,14 +224,24 @@ void dam_whatif_text(dam_buf *b, const dam_whatif *w)
         else
             dam_fmt_time(run, sizeof run, r->result.run_time);
         money(cost, sizeof cost, r->cost.usd);
+        snprintf(q, sizeof q, r->quality_unknown ? "%.4g?" : "%.4g",
+                 r->quality);
         if (i == 0)
-            snprintf(q, sizeof q, "%.4g", r->quality);
+            snprintf(gain, sizeof gain, "-");
         else if (r->quality_unknown)
-            snprintf(q, sizeof q, "%.4g?", r->quality);
+            snprintf(gain, sizeof gain, "?");
         else
-            snprintf(q, sizeof q, "%+.3g", r->quality_gain);
-        if (r->roc_defined && !r->quality_unknown)
+            snprintf(gain, sizeof gain, "%+.3g",
+                     r->quality_gain == 0.0 ? 0.0 : r->quality_gain);
+        /* RoC where the option costs more; a cheaper option that is no
+         * worse dominates (a ratio would read negative for a gain) */
+        double dc = dam_quality_cost_in(&r->cost, w->measure) -
+                    dam_quality_cost_in(&base->cost, w->measure);
+        if (r->roc_defined && !r->quality_unknown && dc > 0.0)
             snprintf(roc, sizeof roc, "%.3g", r->roc == 0.0 ? 0.0 : r->roc);
+        else if (r->roc_defined && !r->quality_unknown && dc < 0.0 &&
+                 r->quality_gain >= 0.0)
+            snprintf(roc, sizeof roc, "cheaper");
         else
             snprintf(roc, sizeof roc, "-");
         if (i == 0)
@@ -152,20 +255,24 @@ void dam_whatif_text(dam_buf *b, const dam_whatif *w)
         snprintf(sp, sizeof sp, "%.2fx", r->speedup);
         compact(gh, sizeof gh, r->cost.gpu_hours);
         compact(kwh, sizeof kwh, r->cost.kwh);
-        dam_buf_printf(b, "%-26.26s %9s %9s %8s %9s %8s %7s %9s %9s %-22s "
-                          "%s\n",
-                       r->name, step, run, sp, gh, cost, kwh, q, roc, binds,
-                       dam_verdict_name(r->verdict));
+        dam_buf_printf(b, "%-26.26s %9s %9s %8s %9s %8s %7s %9s %9s %9s "
+                          "%-22s %s\n",
+                       r->name, step, run, sp, gh, cost, kwh, q, gain, roc,
+                       binds, dam_verdict_name(r->verdict));
     }
     if (serving && base->result.serving.slo_s > 0.0)
         dam_buf_printf(b, "\nSLO: p99 <= %.3g ms; \"short\": faster, but p99 "
                           "still misses it; GPU-h and cost per 1,000 "
                           "requests\n",
                        base->result.serving.slo_s * 1e3);
-    dam_buf_printf(b, "\nquality: the change in %s (\"?\": a lever's effect on "
-                      "it is unknown); RoC: quality change per %s of extra "
-                      "cost\n",
+    dam_buf_printf(b, "\nquality: %s, %s is better (\"?\": a lever's effect on "
+                      "it is unknown); gain: the improvement on the baseline, "
+                      "+ is better (%s); RoC: gain per %s of extra cost, + is "
+                      "better (\"cheaper\": costs less, no worse)\n",
                    s->quality.metric[0] ? s->quality.metric : "quality",
+                   s->quality.higher_is_better ? "higher" : "lower",
+                   s->quality.higher_is_better ? "a higher value"
+                                               : "a lower value",
                    dam_quality_measure_name(w->measure));
     if (w->nfrontier > 0) {
         dam_buf_printf(b, "\nReturn on compute along the cost frontier (%s "
@@ -178,7 +285,7 @@ void dam_whatif_text(dam_buf *b, const dam_whatif *w)
                            dam_quality_cost_in(&r->cost, w->measure),
                            dam_quality_measure_name(w->measure), r->quality);
             if (k + 1 < w->nfrontier)
-                dam_buf_printf(b, "   -> next: %+.3g per %s\n",
+                dam_buf_printf(b, "   -> next: gain %+.3g per %s\n",
                                w->marginal[k],
                                dam_quality_measure_name(w->measure));
             else
@@ -284,6 +391,10 @@ struct json_t *dam_whatif_json(const dam_whatif *w)
     json_object_set_new(o, "scenario", dam_json_scenario(&base->scenario));
     json_object_set_new(o, "question", json_string(base->scenario.question));
     json_object_set_new(o, "answer", json_string(answer));
+    json_object_set_new(o, "quality_metric",
+                        json_string(base->scenario.quality.metric));
+    json_object_set_new(o, "quality_higher_is_better",
+                        json_boolean(base->scenario.quality.higher_is_better));
     json_object_set_new(o, "roc_cost_measure",
                         json_string(dam_quality_measure_name(w->measure)));
     json_t *rows = json_array();
@@ -324,6 +435,8 @@ struct json_t *dam_whatif_json(const dam_whatif *w)
         json_object_set_new(c, "kwh", dam_json_num(r->cost.kwh));
         json_object_set_new(e, "cost", c);
         json_object_set_new(e, "quality", dam_json_num(r->quality));
+        json_object_set_new(e, "quality_change",
+                            dam_json_num(r->quality - base->quality));
         json_object_set_new(e, "quality_gain", dam_json_num(r->quality_gain));
         json_object_set_new(e, "quality_unknown",
                             json_boolean(r->quality_unknown));

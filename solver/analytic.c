@@ -459,7 +459,7 @@ void dam_analytic_solve(const dam_scenario *s, dam_result *r)
     r->step = data_wait + gpu;
 
 
-    r->bound = dam_analytic_bound(r, s->pipeline.loader_workers > 0, 0.0);
+    r->bound = dam_analytic_bound(s, r, 0.0);
     r->model_flops_step = dam_analytic_model_flops(s);
     r->throughput = r->global_batch / r->step;
     r->tokens_per_s = r->throughput * w->model.seq_len;
@@ -473,19 +473,23 @@ void dam_analytic_solve(const dam_scenario *s, dam_result *r)
     cost(s, r, r->run_time);
 }
 
-dam_bound dam_analytic_bound(const dam_result *r, int decoupled,
-                             double data_floor)
+dam_bound dam_analytic_bound(const dam_scenario *s, const dam_result *r,
+                             double floor)
 {
-    if (decoupled && r->terms[DAM_TERM_DATA] > data_floor)
+    if (s->pipeline.loader_workers > 0 && r->terms[DAM_TERM_DATA] > floor)
         return DAM_BOUND_DATA;
+    if (s->pipeline.overlap_transfer && r->terms[DAM_TERM_TRANSFER] > floor)
+        return DAM_BOUND_TRANSFER;
     int best = DAM_TERM_DATA;
     for (int t = 1; t < DAM_TERM_COUNT; t++)
         if (r->terms[t] > r->terms[best])
             best = t;
     static const dam_bound map[DAM_TERM_COUNT] = {
         DAM_BOUND_DATA, DAM_BOUND_TRANSFER, DAM_BOUND_COMPUTE, DAM_BOUND_COMM,
-        DAM_BOUND_LATENCY};
+        DAM_BOUND_LATENCY, DAM_BOUND_COMPUTE};
     dam_bound b = map[best];
+    if (best == DAM_TERM_WAIT && r->terms[DAM_TERM_DATA] > 0.0)
+        b = DAM_BOUND_DATA;
     double mem_time = 0.0;
     for (int i = 0; i < r->nphases; i++)
         if (r->phases[i].memory_bound)

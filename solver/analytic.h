@@ -21,14 +21,19 @@
 void dam_analytic_solve(const dam_scenario *s, dam_result *r);
 
 /*
- * What binds, from r's terms and phases (the one rule both solvers use):
- * with a decoupled loader (loader workers > 0) the loader binds whenever
- * the data wait exceeds data_floor (s); otherwise the largest term does,
- * and compute becomes memory when memory-bound phases take more than half
- * of r->t_compute.
+ * What binds a batch-mode step, from r's terms and phases (the one rule
+ * both solvers use; r solved from s). A stage that runs on its own and
+ * still leaves the GPU waiting sets the pace, however small its exposed
+ * part: with a decoupled loader (loader workers > 0) the loader binds
+ * whenever the data wait exceeds floor (s), and with the copy on its own
+ * stream (overlap_transfer) the host-to-device link binds whenever exposed
+ * transfer exceeds floor. Otherwise the largest term binds; waiting for
+ * other ranks stands for what made the slowest rank slow (its data when
+ * there is data wait, else its compute); compute becomes memory when
+ * memory-bound phases take more than half of r->t_compute.
  */
-dam_bound dam_analytic_bound(const dam_result *r, int decoupled,
-                             double data_floor);
+dam_bound dam_analytic_bound(const dam_scenario *s, const dam_result *r,
+                             double floor);
 
 /* Pieces the simulator reuses, so both solvers share one cost model. */
 

@@ -89,21 +89,33 @@ const char *dam_diagnose_anti_pattern(const dam_scenario *s,
     }
 }
 
-/* The share of the step the term behind bound b takes, and its name. */
+/* The share of the step the stage behind bound b takes, and its name: the
+ * whole stage for a stage that runs on its own (loader, copy stream), the
+ * exposed term otherwise. */
 static double bound_share(const dam_result *r, dam_bound b, const char **what)
 {
     double step = r->step > 0.0 ? r->step : 1.0;
-    int t;
     switch (b) {
-    case DAM_BOUND_DATA: t = DAM_TERM_DATA, *what = "data wait"; break;
+    case DAM_BOUND_DATA:
+        *what = "the loader's time per batch";
+        return (r->t_data > r->terms[DAM_TERM_DATA] ? r->t_data
+                                                     : r->terms[DAM_TERM_DATA])
+               / step * 100.0;
     case DAM_BOUND_TRANSFER:
-        t = DAM_TERM_TRANSFER, *what = "exposed transfer";
-        break;
-    case DAM_BOUND_COMM: t = DAM_TERM_COMM, *what = "exposed communication"; break;
-    case DAM_BOUND_LATENCY: t = DAM_TERM_OVERHEAD, *what = "overhead"; break;
-    default: t = DAM_TERM_COMPUTE, *what = "GPU work"; break;
+        *what = "the host-to-device copy";
+        return (r->t_transfer > r->terms[DAM_TERM_TRANSFER]
+                    ? r->t_transfer
+                    : r->terms[DAM_TERM_TRANSFER]) / step * 100.0;
+    case DAM_BOUND_COMM:
+        *what = "exposed communication";
+        return r->terms[DAM_TERM_COMM] / step * 100.0;
+    case DAM_BOUND_LATENCY:
+        *what = "overhead";
+        return r->terms[DAM_TERM_OVERHEAD] / step * 100.0;
+    default:
+        *what = "GPU work";
+        return r->terms[DAM_TERM_COMPUTE] / step * 100.0;
     }
-    return r->terms[t] / step * 100.0;
 }
 
 /* Why a lever type works or not, in one line with the numbers: what it
@@ -246,13 +258,14 @@ void dam_diagnose(const dam_scenario *s, const dam_result *r,
         dam_diagnose_add(d->evidence, &d->nevidence, "%s %s (%.1f %% of the step)",
              dam_term_name((dam_term)t), b, r->terms[t] / step * 100.0);
     }
-    if (r->has_sim && r->sim_peer_wait > 0.02 * step) {
-        ms(b, sizeof b, r->sim_peer_wait);
+    if (r->terms[DAM_TERM_WAIT] > 0.02 * step) {
+        ms(b, sizeof b, r->terms[DAM_TERM_WAIT]);
         dam_diagnose_add(d->evidence, &d->nevidence,
-                         "%s of the exposed communication is waiting for "
-                         "slower ranks (stragglers): the slowest rank's data "
-                         "or compute sets every rank's pace",
-                         b);
+                         "%s per step waiting for slower ranks (stragglers), "
+                         "not communication: the slowest rank's %s sets "
+                         "every rank's pace",
+                         b, r->terms[DAM_TERM_DATA] > 0.0 ? "data" :
+                                                            "compute");
     }
     if (s->mode != DAM_MODE_SERVING) {
         ms(a, sizeof a, r->t_seq);

@@ -177,19 +177,25 @@ int dam_plan_budget(const dam_scenario *s, const dam_catalog *cat,
             }
             n = next;
         }
-        o->feasible = n > 0 && o->run_time <= deadline;
+        o->memory_capacity = cur->machine.gpu.mem_bytes;
+        /* an option that does not fit is no option: never feasible, the
+         * note says by how much it misses */
+        o->feasible = n > 0 && o->run_time <= deadline && o->fits_memory;
         o->gpu_hours = o->gpus * o->run_time / 3600.0;
         o->cost_usd = o->price_hour > 0.0 ? o->gpu_hours * o->price_hour : 0.0;
-        if (!o->feasible)
+        if (!o->fits_memory)
+            snprintf(o->note, sizeof o->note,
+                     "does not fit: needs %.3g GB per GPU with data "
+                     "parallelism only (ZeRO stage %d), holds %.3g GB "
+                     "(misses by %.3g GB)",
+                     o->memory_bytes / 1e9, cur->workload.zero_stage,
+                     o->memory_capacity / 1e9,
+                     (o->memory_bytes - o->memory_capacity) / 1e9);
+        else if (n <= 0 || o->run_time > deadline)
             snprintf(o->note, sizeof o->note,
                      "cannot finish by the deadline with up to %.0f GPUs "
                      "(communication grows with the job)",
                      limit);
-        else if (!o->fits_memory)
-            snprintf(o->note, sizeof o->note,
-                     "%.0f GB per GPU with plain data parallelism: needs "
-                     "sharding or model parallelism",
-                     o->memory_bytes / 1e9);
         else if (!(o->price_hour > 0.0))
             snprintf(o->note, sizeof o->note, "no price in the catalog");
         if (n > 0 && dam_uncertainty_sources(cur) > 0) {

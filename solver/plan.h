@@ -25,7 +25,8 @@ typedef enum {
 /* One GPU kind's way to spend the budget. */
 typedef struct dam_plan_option {
     char gpu[DAM_ID_MAX];     /* catalog id */
-    int feasible;             /* 1 when it can finish by the deadline */
+    int feasible;             /* 1 when it fits in memory and can finish by
+                                 the deadline */
     int gpus;                 /* GPUs needed (a multiple of gpus_per_node) */
     double tokens_per_s;      /* throughput with that many GPUs */
     double mfu;               /* model FLOPs utilisation */
@@ -34,7 +35,8 @@ typedef struct dam_plan_option {
     double price_hour;        /* USD per GPU-hour used (0 = unknown) */
     double cost_usd;          /* 0 when the price is unknown */
     int fits_memory;          /* 1 when weights + states + activations fit one GPU */
-    double memory_bytes;      /* per GPU, data parallel */
+    double memory_bytes;      /* per GPU, data parallel, bytes */
+    double memory_capacity;   /* the GPU's memory, bytes */
     char note[160];           /* why not feasible, or a caveat */
     /* 90 % intervals over the calibrated constants and uncertain inputs
      * (uncertainty.h; the same named draws for every option): run time,

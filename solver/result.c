@@ -4,7 +4,7 @@
 
 static const char *const term_names[DAM_TERM_COUNT] = {
     "data wait", "exposed transfer", "compute", "exposed communication",
-    "overhead"};
+    "overhead", "waiting for ranks"};
 
 const char *dam_term_name(dam_term t)
 {

@@ -21,6 +21,9 @@ typedef enum {
     DAM_TERM_COMPUTE,      /* forward + backward + optimizer on the GPU */
     DAM_TERM_COMM,         /* exposed gradient all-reduce */
     DAM_TERM_OVERHEAD,     /* launches + framework overhead (L_lat) */
+    DAM_TERM_WAIT,         /* waiting for other ranks at a collective: the
+                            * slowest rank (its data, its compute) sets the
+                            * pace; never counted as communication */
     DAM_TERM_COUNT
 } dam_term;
 
@@ -177,9 +180,10 @@ typedef struct dam_result {
     dam_stat sim_step;          /* step time, s */
     dam_stat sim_data_wait;     /* data wait per step, s */
     double sim_exposed_transfer;/* mean per step, s */
-    double sim_exposed_comm;    /* mean per step, s */
-    double sim_peer_wait;       /* of it, waiting for slower ranks to finish
-                                 * backward (stragglers), mean per step, s */
+    double sim_exposed_comm;    /* mean per step, s (waiting excluded) */
+    double sim_peer_wait;       /* waiting for slower ranks to finish
+                                 * backward (stragglers), mean per step, s:
+                                 * terms[DAM_TERM_WAIT] */
     int nstage_times;
     dam_stage_time stage_times[DAM_MAX_STAGE_TIMES];
     double events;              /* events processed, all replications */

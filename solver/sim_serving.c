@@ -704,6 +704,7 @@ int dam_sim_serving(const dam_scenario *s, const dam_sim_options *opt,
                                             : 1.0;
     r->terms[DAM_TERM_COMPUTE] = cmp * split;
     r->terms[DAM_TERM_COMM] = 0.0;
+    r->terms[DAM_TERM_WAIT] = 0.0; /* replicas serve one queue: nobody waits for a peer */
     r->terms[DAM_TERM_OVERHEAD] = cmp * (1.0 - split) +
                                   sv->phase[DAM_SPHASE_POSTPROCESS].mean;
     r->throughput = sv->throughput;

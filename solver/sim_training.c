@@ -418,7 +418,7 @@ static void record(struct sim *sm, struct gpu *g, int k, double step)
     sm->nobs += 1.0;
     sm->gpu_busy += g->p[DAM_TERM_COMPUTE] + g->p[DAM_TERM_OVERHEAD];
     sm->gpu_starved += g->p[DAM_TERM_DATA] + g->p[DAM_TERM_TRANSFER];
-    sm->gpu_blocked += g->p[DAM_TERM_COMM];
+    sm->gpu_blocked += g->p[DAM_TERM_COMM] + g->p[DAM_TERM_WAIT];
     if (k == sm->warm + sm->steps - 1 && ++sm->nmeas == sm->G) {
         sm->t_end = now;
         dam_des_stop(sm->des);
@@ -452,6 +452,9 @@ static void gpu_optimizer(struct gpu *g)
     g->peer = peer > 0.0 ? (peer < g->p[DAM_TERM_COMM] ? peer
                                                        : g->p[DAM_TERM_COMM])
                          : 0.0;
+    /* waiting is its own term, not communication */
+    g->p[DAM_TERM_COMM] -= g->peer;
+    g->p[DAM_TERM_WAIT] = g->peer;
     if (g->dur_opt > 0.0) {
         span(sm, g->lane, DAM_SPAN_OPTIMIZER, now, now + g->dur_opt,
              g->step);
@@ -1108,7 +1111,7 @@ int dam_sim_training(const dam_scenario *s, const dam_sim_options *opt,
         /* What binds, by analytic.c's rule on the simulated terms; a data
          * wait under 2 % of the step is queueing noise of a loader that
          * keeps up on average, not a binding loader. */
-        r->bound = dam_analytic_bound(r, sm->W > 0, 0.02 * step);
+        r->bound = dam_analytic_bound(s, r, 0.02 * step);
     }
     if (sm->gpus)
         for (int i = 0; i < sm->G; i++)

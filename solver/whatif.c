@@ -26,11 +26,12 @@
 #include "solver/uncertainty.h"
 
 static const char *const verdict_names[] = {"baseline", "works", "wasted",
-                                            "hurts", "failed", "short"};
+                                            "hurts", "failed", "short",
+                                            "no fit"};
 
 const char *dam_verdict_name(dam_verdict v)
 {
-    return (unsigned)v <= DAM_VERDICT_SHORT ? verdict_names[v] : "?";
+    return (unsigned)v <= DAM_VERDICT_NOFIT ? verdict_names[v] : "?";
 }
 
 static int solve(const dam_scenario *s, const dam_whatif_options *opt,
@@ -120,6 +121,18 @@ static void judge(const dam_whatif_row *base, dam_whatif_row *row,
                   dam_quality_measure measure)
 {
     judge_row(base, row, measure);
+    const dam_memory *m = &row->result.memory;
+    if (!m->fits && m->capacity > 0.0) {
+        /* an option that does not fit is no option, however fast */
+        row->verdict = DAM_VERDICT_NOFIT;
+        row->anti_pattern[0] = '\0';
+        snprintf(row->why, sizeof row->why,
+                 "does not fit: needs %.3g GB per GPU, %s holds %.3g GB "
+                 "(misses by %.3g GB); if it fitted: %.2fx",
+                 m->total / 1e9, row->scenario.machine.gpu.id,
+                 m->capacity / 1e9, m->shortfall / 1e9, row->speedup);
+        return;
+    }
     const dam_workload *w = &row->scenario.workload;
     if (w->eta_carried && !base->scenario.workload.eta_carried) {
         char note[160], gpu[DAM_ID_MAX];
@@ -200,15 +213,28 @@ static void judge_row(const dam_whatif_row *base, dam_whatif_row *row,
                      row->speedup, attr);
         else
             snprintf(row->why, sizeof row->why,
-                     "quality %+.3g at %.0f %% of the GPU-hours: %s",
-                     row->quality_gain, cost_ratio * 100.0, attr);
+                     "%s %.5g -> %.5g (better) at %.0f %% of the GPU-hours: "
+                     "%s",
+                     base->scenario.quality.metric, base->quality,
+                     row->quality, cost_ratio * 100.0, attr);
+    } else if (row->run_change < 0.02 && base->cost.usd > 0.0 &&
+               row->cost.usd > 0.0 && row->cost.usd <= 0.98 * base->cost.usd &&
+               !row->quality_unknown && row->quality_gain >= 0.0) {
+        /* the same run for less: a price lever, a cheaper GPU as fast */
+        row->verdict = DAM_VERDICT_WORKS;
+        snprintf(row->why, sizeof row->why,
+                 "the same run at %.0f %% of the cost ($%.4g -> $%.4g): %s",
+                 row->cost.usd / base->cost.usd * 100.0, base->cost.usd,
+                 row->cost.usd, attr);
     } else if (row->kind == DAM_LEVER_CHINCHILLA) {
         /* judged on quality at the same compute, not on time */
         row->verdict = DAM_VERDICT_WASTED;
         snprintf(row->why, sizeof row->why,
-                 "already near the compute-optimal point: quality %+.3g at "
-                 "%.0f %% of the GPU-hours",
-                 row->quality_gain, cost_ratio * 100.0);
+                 "already near the compute-optimal point: %s %.5g -> %.5g "
+                 "(%s by %.2g) at %.0f %% of the GPU-hours",
+                 base->scenario.quality.metric, base->quality, row->quality,
+                 row->quality_gain >= 0.0 ? "better" : "worse",
+                 fabs(row->quality_gain), cost_ratio * 100.0);
     } else if (row->run_change >= 0.02 && !better_quality) {
         row->verdict = DAM_VERDICT_HURTS;
         snprintf(row->why, sizeof row->why, "%.2fx (slower): %s",
@@ -247,7 +273,8 @@ static void frontier(dam_whatif *w, int hib)
     for (int i = 0; i < w->nrows; i++) {
         const dam_whatif_row *r = &w->rows[i];
         double c = dam_quality_cost_in(&r->cost, w->measure);
-        if (r->verdict == DAM_VERDICT_FAILED || r->quality_unknown ||
+        if (r->verdict == DAM_VERDICT_FAILED ||
+            r->verdict == DAM_VERDICT_NOFIT || r->quality_unknown ||
             !(c > 0.0) || !isfinite(r->quality))
             continue;
         snprintf(pts[n].label, sizeof pts[n].label, "%.63s", r->name);

@@ -14,6 +14,9 @@
  * error is kept). For serving, the time is a request's latency and the
  * service level objective decides: a lever that speeds requests up but
  * leaves p99 above the SLO is "short", one that brings p99 under it works.
+ * An option whose memory exceeds the GPU's is "no fit" whatever its speed
+ * (the row says how much it needs and by how much it misses): it is never
+ * "works", never combined, never on the frontier, never the best.
  * The cost of a serving option is per 1,000 requests. The caller chooses the solver (analytic or simulated).
  */
 #ifndef DAM_WHATIF_H
@@ -30,7 +33,8 @@ typedef enum {
     DAM_VERDICT_WASTED,
     DAM_VERDICT_HURTS,
     DAM_VERDICT_FAILED,
-    DAM_VERDICT_SHORT     /* serving: faster, but the SLO is still missed */
+    DAM_VERDICT_SHORT,    /* serving: faster, but the SLO is still missed */
+    DAM_VERDICT_NOFIT     /* its memory exceeds the GPU's: not an option */
 } dam_verdict;
 
 const char *dam_verdict_name(dam_verdict v);
