@@ -65,6 +65,9 @@ int dam_cli_report_diag(const dam_diag *d, int quiet);
 int dam_cli_load_catalog(dam_cli *c);
 /* Load path (NULL: the embedded flagship) into s, applying --seed etc.; 0 or 2. */
 int dam_cli_load_scenario(dam_cli *c, const char *path, dam_scenario *s);
+/* Same, writing the file's levers to levers (for whatif and report). */
+int dam_cli_load_scenario_levers(dam_cli *c, const char *path,
+                                  dam_scenario *s, dam_lever_list *levers);
 /* Write b to -o when it names a text file (atomically), else to stdout;
  * 0 or 1. */
 int dam_cli_emit(dam_cli *c, const dam_buf *b);

@@ -51,7 +51,8 @@ int dam_cli_whatif_solve(dam_cli *c, const char *path, dam_whatif *w)
     dam_scenario *s = dam_malloc(sizeof *s);
     dam_lever *extra = dam_calloc(DAM_MAX_LEVERS, sizeof *extra);
     char combine[1024] = "";
-    int rc = dam_cli_load_scenario(c, path, s);
+    dam_lever_list *own = dam_malloc(sizeof *own);
+    int rc = dam_cli_load_scenario_levers(c, path, s, own);
     for (int i = 0; rc == 0 && i < c->nlever_args; i++) {
         dam_error e;
         if (dam_lever_parse_kv(c->lever_args[i], &extra[i], &e) != DAM_OK ||
@@ -63,6 +64,7 @@ int dam_cli_whatif_solve(dam_cli *c, const char *path, dam_whatif *w)
     }
     dam_whatif_options opt;
     memset(&opt, 0, sizeof opt);
+    opt.levers = own;
     dam_cli_solver(c, &opt.solve, &opt.solve_ctx);
     opt.measure = DAM_QUALITY_USD;
     opt.uncertainty_samples = DAM_UNCERTAINTY_SAMPLES;
@@ -87,6 +89,7 @@ int dam_cli_whatif_solve(dam_cli *c, const char *path, dam_whatif *w)
         }
     }
     dam_free(extra);
+    dam_free(own);
     dam_free(s);
     return rc;
 }

@@ -123,10 +123,14 @@ int dam_cli_load_catalog(dam_cli *c)
     return rc != DAM_OK || code ? 2 : 0;
 }
 
-int dam_cli_load_scenario(dam_cli *c, const char *path, dam_scenario *s)
+int dam_cli_load_scenario_levers(dam_cli *c, const char *path,
+                                  dam_scenario *s, dam_lever_list *levers)
 {
     dam_diag d;
     dam_diag_init(&d);
+    dam_load_options o;
+    memset(&o, 0, sizeof o);
+    o.levers = levers;
     int rc;
     if (path && strcmp(path, "-") == 0) {
         /* standard input: read once, named "<stdin>" in messages */
@@ -137,18 +141,23 @@ int dam_cli_load_scenario(dam_cli *c, const char *path, dam_scenario *s)
             dam_diag_free(&d);
             return 2;
         }
-        rc = dam_scenario_load(s, name, text, &c->cat, &d);
+        rc = dam_scenario_load_with(s, name, text, &c->cat, &o, &d);
         dam_free(text);
     } else if (path) {
-        rc = dam_scenario_load(s, path, NULL, &c->cat, &d);
+        rc = dam_scenario_load_with(s, path, NULL, &c->cat, &o, &d);
     } else {
         const dam_embedded_file *f = dam_embedded_find(FLAGSHIP);
-        rc = dam_scenario_load(s, "<built-in>/scenarios/" FLAGSHIP, f->text,
-                               &c->cat, &d);
+        rc = dam_scenario_load_with(s, "<built-in>/scenarios/" FLAGSHIP,
+                                    f->text, &c->cat, &o, &d);
     }
     int code = dam_cli_report_diag(&d, c->quiet);
     dam_diag_free(&d);
     return rc != DAM_OK || code ? 2 : 0;
+}
+
+int dam_cli_load_scenario(dam_cli *c, const char *path, dam_scenario *s)
+{
+    return dam_cli_load_scenario_levers(c, path, s, NULL);
 }
 
 int dam_cli_emit(dam_cli *c, const dam_buf *b)

@@ -134,24 +134,48 @@ int dam_lever_quantize_default(const dam_scenario *s, dam_precision p,
     return 0;
 }
 
-/* Does scenario op o state the same change as op (same kind and target)?
- * Then its quality delta is the scenario's assumption for this change. */
-static int same_change(const dam_lever_op *o, const dam_lever_op *op)
+/* The assumed delta entry i of a states the change op makes (same kind
+ * and target)? */
+static int same_change(const dam_assumptions *a, int i, const dam_lever_op *op)
 {
-    if (o->kind != op->kind)
+    if (a->delta[i].kind != op->kind)
         return 0;
     switch (op->kind) {
     case DAM_LEVER_QUANTIZE:
     case DAM_LEVER_PRECISION:
-        return o->precision == op->precision;
+        return a->delta[i].precision == op->precision;
     case DAM_LEVER_PRUNE:
-        return o->sparsity_kind == op->sparsity_kind &&
+        return a->delta[i].sparsity_kind == op->sparsity_kind &&
                (op->sparsity_kind == DAM_SPARSITY_2TO4 ||
-                o->sparsity == op->sparsity);
+                a->delta[i].sparsity == op->sparsity);
     case DAM_LEVER_DISTILL:
-        return o->student_params == op->student_params;
+        return a->delta[i].student_params == op->student_params;
     default:
         return 0;
+    }
+}
+
+void dam_assumptions_add(dam_assumptions *a, const dam_lever *lv)
+{
+    for (int j = 0; j < lv->nops; j++) {
+        const dam_lever_op *o = &lv->ops[j];
+        if (o->kind == DAM_LEVER_GPU && o->gpu[0] && o->gpu_hour_usd > 0.0 &&
+            a->nprice < DAM_MAX_ASSUMED) {
+            snprintf(a->price[a->nprice].gpu, sizeof a->price[0].gpu, "%s",
+                     o->gpu);
+            a->price[a->nprice++].usd_hour = o->gpu_hour_usd;
+        }
+        if (o->has_accuracy_delta && a->ndelta < DAM_MAX_ASSUMED &&
+            (o->kind == DAM_LEVER_QUANTIZE || o->kind == DAM_LEVER_PRECISION ||
+             o->kind == DAM_LEVER_PRUNE || o->kind == DAM_LEVER_DISTILL)) {
+            int i = a->ndelta++;
+            a->delta[i].kind = o->kind;
+            a->delta[i].precision = o->precision;
+            a->delta[i].sparsity_kind = o->sparsity_kind;
+            a->delta[i].sparsity = o->sparsity;
+            a->delta[i].student_params = o->student_params;
+            a->delta[i].delta = o->accuracy_delta;
+        }
     }
 }
 
@@ -161,17 +185,15 @@ static int same_change(const dam_lever_op *o, const dam_lever_op *op)
 static void add_delta(dam_scenario *s, const dam_lever_op *op,
                       int have_default, double def)
 {
+    const dam_assumptions *a = &s->assume;
     if (op->has_accuracy_delta) {
         s->quality.value += op->accuracy_delta;
         return;
     }
-    for (int i = 0; i < s->nlevers; i++)
-        for (int j = 0; j < s->levers[i].nops; j++) {
-            const dam_lever_op *o = &s->levers[i].ops[j];
-            if (o->has_accuracy_delta && same_change(o, op)) {
-                s->quality.value += o->accuracy_delta;
-                return;
-            }
+    for (int i = 0; i < a->ndelta; i++)
+        if (same_change(a, i, op)) {
+            s->quality.value += a->delta[i].delta;
+            return;
         }
     if (have_default)
         s->quality.value += def;
@@ -235,13 +257,9 @@ static double scenario_price(const dam_scenario *s, const char *id)
 {
     if (s->cost.base_gpu[0] && strcasecmp(s->cost.base_gpu, id) == 0)
         return s->cost.base_gpu_hour_usd;
-    for (int i = 0; i < s->nlevers; i++)
-        for (int j = 0; j < s->levers[i].nops; j++) {
-            const dam_lever_op *o = &s->levers[i].ops[j];
-            if (o->kind == DAM_LEVER_GPU && o->gpu_hour_usd > 0.0 &&
-                strcasecmp(o->gpu, id) == 0)
-                return o->gpu_hour_usd;
-        }
+    for (int i = 0; i < s->assume.nprice; i++)
+        if (strcasecmp(s->assume.price[i].gpu, id) == 0)
+            return s->assume.price[i].usd_hour;
     return 0.0;
 }
 

@@ -265,6 +265,12 @@ int dam_lever_parse_kv(const char *kv, dam_lever *lever, dam_error *err);
  * bytes, truncated to fit). Returns the length it needed. */
 size_t dam_lever_help(char *buf, size_t n, int markdown);
 
+/* Record what lever lv states about prices (a GPU with its gpu_hour_usd)
+ * and quality (an accuracy_delta for a quantize, precision, prune or
+ * distill change) in a, the scenario's assumptions (the loader calls it for
+ * each lever of a file; at most DAM_MAX_ASSUMED of each are kept). */
+void dam_assumptions_add(dam_assumptions *a, const dam_lever *lv);
+
 /* Bytes of the weights held on one GPU: params * element bytes *
  * weight_scale, the element bytes being workload.master_bytes when > 0, else
  * the compute precision's. */

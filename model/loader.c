@@ -2051,8 +2051,11 @@ static void load_quality_cost(ld *L, const config_setting_t *root,
     c->base_gpu_hour_usd = c->gpu_hour_usd;
 }
 
+/* The file's levers into out (every one checked; the scenario keeps what
+ * they assume about prices and quality). */
 static void load_levers(ld *L, const config_setting_t *root,
-                        const dam_catalog *cat, dam_scenario *s)
+                        const dam_catalog *cat, dam_scenario *s,
+                        dam_lever_list *out)
 {
     config_setting_t *lv = member(L, root, "levers", "", 0);
     if (!lv)
@@ -2079,14 +2082,15 @@ static void load_levers(ld *L, const config_setting_t *root,
                            "'%s' must be a group, got %s", w, type_name(e));
             continue;
         }
-        dam_lever *l = &s->levers[s->nlevers++];
+        dam_lever *l = &out->v[out->n++];
         load_lever(L, e, l, w, cat);
-        for (int j = 0; j < s->nlevers - 1; j++)
-            if (l->name[0] && strcmp(s->levers[j].name, l->name) == 0)
+        dam_assumptions_add(&s->assume, l);
+        for (int j = 0; j < out->n - 1; j++)
+            if (l->name[0] && strcmp(out->v[j].name, l->name) == 0)
                 dam_diag_error(L->d, L->file, l->line,
                                "duplicate lever name \"%s\" (first defined at "
                                "line %d)",
-                               l->name, s->levers[j].line);
+                               l->name, out->v[j].line);
     }
 }
 
@@ -2213,17 +2217,18 @@ static void apply_override(config_t *cfg, const char *path,
 }
 
 /* scenario.about names "baseline" or one of the scenario's levers. */
-static void check_about(ld *L, const config_setting_t *sc, dam_scenario *s)
+static void check_about(ld *L, const config_setting_t *sc,
+                        const dam_scenario *s, const dam_lever_list *lv)
 {
     if (!s->about[0] || strcmp(s->about, "baseline") == 0)
         return;
     const char *names[DAM_MAX_LEVERS + 2];
     int n = 0;
     names[n++] = "baseline";
-    for (int i = 0; i < s->nlevers; i++) {
-        if (strcmp(s->levers[i].name, s->about) == 0)
+    for (int i = 0; i < lv->n; i++) {
+        if (strcmp(lv->v[i].name, s->about) == 0)
             return;
-        names[n++] = s->levers[i].name;
+        names[n++] = lv->v[i].name;
     }
     names[n] = NULL;
     const char *near = dam_suggest_list(s->about, names);
@@ -2248,6 +2253,8 @@ int dam_scenario_load_with(dam_scenario *s, const char *path,
     config_t cfg;
     defaults(s);
     snprintf(s->file, sizeof s->file, "%s", path);
+    if (opt && opt->levers)
+        opt->levers->n = 0;
     if (read_config(&cfg, path, text, d) != DAM_OK)
         return DAM_EINPUT;
     ld L = {d, path, s};
@@ -2296,8 +2303,13 @@ int dam_scenario_load_with(dam_scenario *s, const char *path,
     }
     load_serving(&L, root, s);
     load_quality_cost(&L, root, s);
-    load_levers(&L, root, cat, s);
-    check_about(&L, sc, s);
+    dam_lever_list *lv = opt && opt->levers ? opt->levers
+                                            : dam_malloc(sizeof *lv);
+    lv->n = 0;
+    load_levers(&L, root, cat, s, lv);
+    check_about(&L, sc, s, lv);
+    if (!(opt && opt->levers))
+        dam_free(lv);
     config_destroy(&cfg);
     return d->nerr > before ? DAM_EINPUT : DAM_OK;
 }

@@ -52,6 +52,9 @@ typedef struct dam_load_options {
                         * are not merged (cat already holds them), so cat is
                         * only read: loads may then run on several threads
                         * sharing one catalog */
+    dam_lever_list *levers; /* not NULL: the file's levers are written here
+                             * (the scenario keeps only what they assume;
+                             * NULL: they are checked and dropped) */
 } dam_load_options;
 
 /*

@@ -283,6 +283,37 @@ typedef struct dam_lever {
 /* Initialise an op of a kind with every field "unset". */
 void dam_lever_op_init(dam_lever_op *op, dam_lever_kind kind);
 
+/* A scenario file's levers (the loader fills one when asked: loader.h
+ * dam_load_options.levers). Kept out of dam_scenario so that the scenarios a
+ * what-if solves per option do not each carry the list. */
+typedef struct dam_lever_list {
+    int n;
+    dam_lever v[DAM_MAX_LEVERS];
+} dam_lever_list;
+
+#define DAM_MAX_ASSUMED 16
+
+/* One set of assumptions: what a scenario's own levers state about prices
+ * and quality, so that the same lever gives the same answer wherever it is
+ * written (a command-line lever without a price or a delta takes these).
+ * Filled by the loader from the file's levers (lever.h dam_assumptions_add). */
+typedef struct dam_assumptions {
+    int nprice;
+    struct {
+        char gpu[DAM_ID_MAX];     /* a catalog id */
+        double usd_hour;          /* the price the scenario gives it, USD/GPU-hour */
+    } price[DAM_MAX_ASSUMED];
+    int ndelta;
+    struct {
+        dam_lever_kind kind;      /* quantize, precision, prune or distill */
+        int precision;            /* quantize / precision: the target format */
+        int sparsity_kind;        /* prune: a dam_sparsity_kind */
+        double sparsity;          /* prune: fraction removed */
+        double student_params;    /* distill: the student's parameters */
+        double delta;             /* the quality change the scenario states */
+    } delta[DAM_MAX_ASSUMED];
+} dam_assumptions;
+
 /* An input given as a distribution instead of a number (SCENARIO.md):
  * "run" and "whatif" sample it and report intervals. */
 typedef enum {
@@ -323,8 +354,7 @@ typedef struct dam_scenario {
     dam_serving serving;
     dam_quality quality;
     dam_cost cost;
-    int nlevers;
-    dam_lever levers[DAM_MAX_LEVERS];
+    dam_assumptions assume;   /* prices and quality changes its levers state */
     char applied[256];        /* names of levers applied so far, "" for a baseline */
     int nuncertain;           /* inputs given as distributions */
     dam_uncertain uncertain[DAM_MAX_UNCERTAIN]; /* their values above are the means */

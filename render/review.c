@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "model/alloc.h"
+#include "model/scaling.h"
 #include "render/units.h"
 #include "render/whatif.h"
 
@@ -345,17 +346,20 @@ void dam_review_build(dam_review *rv, const dam_whatif *w,
                             ? keep(P_, "$%.4g per GPU-hour, PUE %.3g",
                                    s->cost.gpu_hour_usd, s->cost.pue)
                             : "none", file);
+    const dam_scaling_fit *fit =
+        dam_scaling_fit_get((dam_scaling_fit_id)s->quality.fit);
     row(asm_p, "quality", keep(P_, "%s %.4g", s->quality.metric,
                                dam_quality_after(s)),
-        s->quality.from_scaling_law
-            ? "Chinchilla fit, Hoffmann et al. 2022 (E 1.69, A 406.4, B "
-              "410.7, alpha 0.34, beta 0.28)"
+        s->quality.from_scaling_law && fit
+            ? keep(P_, "scaling-law loss: %s (%s)", fit->loss_fit, fit->name)
             : file);
-    for (int i = 0; i < s->nlevers; i++)
-        row(asm_p, keep(P_, "lever \"%s\"", s->levers[i].name),
-            keep(P_, "%d change%s", s->levers[i].nops,
-                 s->levers[i].nops == 1 ? "" : "s"),
-            keep(P_, "%s line %d", s->file, s->levers[i].line));
+    for (int i = 0; i < w->levers.n; i++) {
+        const dam_lever *l = &w->levers.v[i];
+        row(asm_p, keep(P_, "lever \"%s\"", l->name),
+            keep(P_, "%d change%s", l->nops, l->nops == 1 ? "" : "s"),
+            l->line > 0 ? keep(P_, "%s line %d", s->file, l->line)
+                        : "command line");
+    }
 
     dam_report_table tables[4] = {
         {"Each lever alone and combined", 9, lev_head, lev_->c,

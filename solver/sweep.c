@@ -253,7 +253,7 @@ static int load_point(const dam_sweep *sw, const dam_setting *ov, int n,
 {
     dam_diag d;
     dam_diag_init(&d);
-    dam_load_options o = {ov, n, 1};
+    dam_load_options o = {ov, n, 1, NULL};
     int rc = dam_scenario_load_with(s, sw->path, sw->text,
                                     (dam_catalog *)sw->cat, &o, &d);
     if (rc != DAM_OK && msg) {

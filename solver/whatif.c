@@ -347,23 +347,22 @@ int dam_whatif_run(const dam_scenario *base, const dam_lever *extra,
 {
     memset(w, 0, sizeof *w);
     w->measure = opt->measure;
-    /* All the levers: the scenario's, then the command line's. */
-    dam_lever *all = dam_calloc(DAM_MAX_LEVERS * 2, sizeof *all);
+    /* All the levers, once: the scenario's, then the command line's. */
+    dam_lever *all = w->levers.v;
     int n = 0;
-    for (int i = 0; i < base->nlevers; i++)
-        all[n++] = base->levers[i];
+    for (int i = 0; opt->levers && i < opt->levers->n; i++)
+        all[n++] = opt->levers->v[i];
     for (int i = 0; i < nextra && n < DAM_MAX_LEVERS; i++)
         all[n++] = extra[i];
+    w->levers.n = n;
 
     dam_whatif_row *b = &w->rows[w->nrows++];
     snprintf(b->name, sizeof b->name, "baseline");
     b->scenario = *base;
     b->verdict = DAM_VERDICT_BASELINE;
     int rc = fill(b, opt, err);
-    if (rc != DAM_OK) {
-        dam_free(all);
+    if (rc != DAM_OK)
         return rc;
-    }
     b->speedup = 1.0;
 
     for (int i = 0; i < n && w->nrows < DAM_WHATIF_MAX - 1; i++) {
@@ -391,11 +390,9 @@ int dam_whatif_run(const dam_scenario *base, const dam_lever *extra,
                 if (strcmp(all[i].name, opt->combine[c]) == 0)
                     found = i;
             if (found < 0) {
-                rc = dam_error_set(err, base->file, 0,
-                                   "--combine: no lever named \"%s\"",
-                                   opt->combine[c]);
-                dam_free(all);
-                return rc;
+                return dam_error_set(err, base->file, 0,
+                                     "--combine: no lever named \"%s\"",
+                                     opt->combine[c]);
             }
             pick[np++] = found;
         }
@@ -460,6 +457,5 @@ int dam_whatif_run(const dam_scenario *base, const dam_lever *extra,
                      dam_uncertainty_sources(&w->rows[j].scenario) > 0;
     if (uncertain && opt->uncertainty_samples >= 10)
         intervals(w, base, opt->uncertainty_samples);
-    dam_free(all);
     return DAM_OK;
 }

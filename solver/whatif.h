@@ -76,6 +76,9 @@ typedef struct dam_whatif_row {
 } dam_whatif_row;
 
 typedef struct dam_whatif {
+    dam_lever_list levers;               /* every lever asked about: the
+                                            scenario's, then the extra ones
+                                            (rows name theirs, no copies) */
     int nrows;
     dam_whatif_row rows[DAM_WHATIF_MAX]; /* rows[0] is the baseline */
     dam_quality_measure measure;         /* cost measure of RoC */
@@ -92,6 +95,8 @@ typedef int (*dam_whatif_solver)(const dam_scenario *s, void *ctx,
                                  dam_result *r, dam_error *err);
 
 typedef struct dam_whatif_options {
+    const dam_lever_list *levers; /* the scenario file's levers (loader.h
+                                     dam_load_options.levers), may be NULL */
     dam_whatif_solver solve;    /* NULL: the analytic solver */
     void *solve_ctx;            /* passed to solve */
     dam_quality_measure measure;/* cost measure for RoC */
@@ -102,7 +107,7 @@ typedef struct dam_whatif_options {
 } dam_whatif_options;
 
 /*
- * Solve base, each of its levers plus extra (may be NULL / 0) alone, and the
+ * Solve base, each of opt->levers plus extra (may be NULL / 0) alone, and the
  * combination. Fills w (large: allocate it). Returns DAM_OK, or DAM_EINPUT
  * when a --combine name is unknown or the baseline cannot be solved (err
  * filled). A lever that fails to apply is a "failed" row, not an error.

@@ -63,7 +63,8 @@ static void test_shape(void)
 
 /* A lever in a minimal scenario file; returns the loader's verdict. */
 static int load_lever(const char *lever_text, dam_scenario *s,
-                      dam_catalog *cat, char *msg, size_t n)
+                      dam_lever_list *lv, dam_catalog *cat, char *msg,
+                      size_t n)
 {
     static const char fmt[] =
         "scenario: { name = \"t\"; question = \"q?\"; mode = "
@@ -81,7 +82,10 @@ static int load_lever(const char *lever_text, dam_scenario *s,
     snprintf(text, sizeof text, fmt, lever_text);
     dam_diag d;
     dam_diag_init(&d);
-    int rc = dam_scenario_load(s, "t.cfg", text, cat, &d);
+    dam_load_options o;
+    memset(&o, 0, sizeof o);
+    o.levers = lv;
+    int rc = dam_scenario_load_with(s, "t.cfg", text, cat, &o, &d);
     msg[0] = '\0';
     if (d.n > 0)
         dam_error_format(&d.items[0], msg, n);
@@ -93,21 +97,22 @@ static int load_lever(const char *lever_text, dam_scenario *s,
 static void same(dam_catalog *cat, const char *kv, const char *file)
 {
     dam_scenario *s = dam_malloc(sizeof *s);
+    dam_lever_list *fl = dam_malloc(sizeof *fl);
     dam_lever lv;
     dam_error e;
     char msg[600];
     memset(&e, 0, sizeof e);
     int a = dam_lever_parse_kv(kv, &lv, &e);
-    int b = load_lever(file, s, cat, msg, sizeof msg);
-    dam_check(a == DAM_OK && b == DAM_OK && s->nlevers == 1 &&
-                  s->levers[0].nops == 1,
+    int b = load_lever(file, s, fl, cat, msg, sizeof msg);
+    dam_check(a == DAM_OK && b == DAM_OK && fl->n == 1 && fl->v[0].nops == 1,
               "'%s' and { %s } both parse (%s%s)", kv, file, e.msg, msg);
-    if (a == DAM_OK && b == DAM_OK && s->levers[0].nops == 1) {
-        dam_lever_op x = lv.ops[0], y = s->levers[0].ops[0];
+    if (a == DAM_OK && b == DAM_OK && fl->n == 1 && fl->v[0].nops == 1) {
+        dam_lever_op x = lv.ops[0], y = fl->v[0].ops[0];
         dam_check(memcmp(&x, &y, sizeof x) == 0,
                   "'%s' on the command line equals { %s } in a file", kv,
                   file);
     }
+    dam_free(fl);
     dam_free(s);
 }
 

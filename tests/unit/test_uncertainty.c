@@ -126,13 +126,16 @@ int main(void)
     dam_diag_free(&d);
 
     /* The what-if's paired intervals on the flagship. */
-    dam_check_int(dam_test_scenario("resnet50-dgx-a100.cfg", &cat, s), DAM_OK,
-                  "flagship loads");
+    dam_lever_list *own = dam_malloc(sizeof *own);
+    dam_check_int(dam_test_scenario_levers("resnet50-dgx-a100.cfg", &cat, s,
+                                           own),
+                  DAM_OK, "flagship loads");
     dam_check(s->nuncertain == 1, "the flagship's decode time is a range");
     dam_whatif *w = dam_malloc(sizeof *w);
     dam_whatif_options opt;
     memset(&opt, 0, sizeof opt);
     opt.uncertainty_samples = 200;
+    opt.levers = own;
     dam_check_int(dam_whatif_run(s, NULL, 0, &cat, &opt, w, &e), DAM_OK,
                   "what-if with intervals");
     for (int i = 1; i < w->nrows; i++) {
@@ -149,6 +152,7 @@ int main(void)
                       row->p_faster * 100, row->speedup_lo, row->speedup_hi);
     }
     dam_free(w);
+    dam_free(own);
     dam_free(x);
     dam_free(s);
     dam_catalog_free(&cat);

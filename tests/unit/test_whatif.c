@@ -21,10 +21,11 @@
 #include "solver/whatif.h"
 
 static dam_catalog cat;
+static dam_lever_list own; /* the loaded scenario's levers */
 
 static int load(const char *name, dam_scenario *s)
 {
-    return dam_test_scenario(name, &cat, s);
+    return dam_test_scenario_levers(name, &cat, s, &own);
 }
 
 /* Serving scenarios are judged on the simulated p99. */
@@ -63,6 +64,7 @@ int main(void)
     dam_whatif *w = dam_malloc(sizeof *w);
     dam_whatif_options opt;
     memset(&opt, 0, sizeof opt);
+    opt.levers = &own;
     dam_error e;
 
     dam_check_int(load("resnet50-dgx-a100.cfg", s), DAM_OK, "flagship loads");
@@ -213,6 +215,7 @@ int main(void)
     dam_whatif_options so;
     memset(&so, 0, sizeof so);
     so.solve = solve_serving;
+    so.levers = &own;
     dam_check_int(dam_whatif_run(s, NULL, 0, &cat, &so, w, &e), DAM_OK,
                   "the service's what-if runs");
     dam_check_rel(w->rows[0].result.step, 0.040, 1e-6,
