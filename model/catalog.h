@@ -259,6 +259,12 @@ typedef struct dam_model_spec {
     char metric[32];              /* its metric */
     char source[DAM_SOURCE_MAX];  /* where size and FLOPs come from */
     char eta_source[DAM_SOURCE_MAX]; /* how eta was calibrated */
+    double step_error;            /* relative sd (1 sd, log scale) of the
+                                     model's GPU time against measurements
+                                     that its constants leave unexplained
+                                     (a calibration's residual scatter;
+                                     constants.h); 0 = the default,
+                                     DAM_DEFAULT_STEP_ERROR */
     dam_arch arch;                /* architecture (graph.h builds from it) */
     int line;                     /* line in its catalog file, 0 if inline */
 } dam_model_spec;
@@ -271,6 +277,13 @@ typedef struct dam_catalog {
     size_t nmodels;
     char gpu_file[256];   /* where the GPUs came from (file name or "<embedded>") */
     char model_file[256]; /* where the models came from */
+    /* Framework constants a calibration overlay set (constants.h keys
+     * framework/default/...), copied into every scenario loaded after it;
+     * bit i of fw_set: the i-th of conv, mem, launch, overhead is set. */
+    int fw_set;
+    dam_framework fw;     /* conv and mem (value, sd), launch_sd, step_sd */
+    double fw_launch_s;   /* host time per eager launch, s */
+    double fw_overhead_s; /* host time per step outside kernels, s */
 } dam_catalog;
 
 /* Free the arrays; the struct is empty afterwards. NULL is a no-op. */

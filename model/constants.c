@@ -1,13 +1,18 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * constants.c: the table of calibrated catalog constants and their keys
- * (see constants.h).
+ * constants.c: the calibrated catalog constants by key (see constants.h).
  *
- * Each field has a row in `fields`: its owner, name, whether it is per
- * precision and per GPU, its range and unit, its default relative standard
- * uncertainty, and one accessor that finds the value and sd slots in a catalog
- * entry (creating a per-GPU slot on request). Adding a calibrated field is
- * a row and an accessor; keys, overlays, fits and draws follow.
+ * Fields come from two tables: the device model's (device.h dam_param_*:
+ * a GPU's device constants and the framework's), and `model_fields` below
+ * (the legacy per-model efficiency overrides). A field resolves to a
+ * `fdesc` (owner, range, unit, per-precision, per-GPU) and its slots are
+ * reached through the owning table's accessor, so adding a constant to
+ * either table is enough for keys, overlays, fits and draws to follow.
+ *
+ * The framework constants have one home in a catalog (dam_catalog.fw and
+ * fw_*), set by overlays and copied into each scenario loaded after them
+ * (loader.c); the mapping from the device model's framework keys to those
+ * fields is framework_slot.
  */
 #include "model/constants.h"
 
@@ -17,35 +22,49 @@
 #include <string.h>
 #include <strings.h>
 
-/* Where a constant lives in an entry: its value and sd slots. */
+#include "model/device.h"
+
+/* Where a constant lives: its value and sd slots (sd NULL: none). */
 typedef struct slot {
     double *value;
     double *sd;
 } slot;
 
-/* Find (create == 1: make when missing) the slots of a field in entry
- * (a dam_gpu or dam_model_spec); returns 0 when there is none. */
-typedef int (*accessor)(void *entry, int precision, const char *on_gpu,
-                        int create, slot *out);
-
-typedef struct field_def {
+/* A resolved field. */
+typedef struct fdesc {
     dam_const_owner owner;
     const char *name;
     int per_precision;  /* 1: the key names a precision */
     int per_gpu;        /* 1: a model constant that may be specific to a GPU */
-    double lo, hi;      /* admissible range */
-    const char *unit;   /* "" for a fraction */
+    double lo, hi;      /* admissible range, SI */
+    const char *unit;   /* display unit ("" for a fraction) */
+    double scale;       /* SI per display unit */
     double rel_sd;      /* default relative sd when the catalog gives none */
-    accessor get;
-} field_def;
+} fdesc;
+
+/*
+ * Default relative uncertainty of a constant that carries no sd of its
+ * own: 0.10 (1 sd). Provisional: the spread of the catalog's own legacy
+ * calibrations of one family on one GPU (data/models.cfg: MPT 1B..70B on
+ * A100 fit 0.63 to 0.78, sd 0.06 about 0.70 = 9 %), rounded up. The device
+ * model's constants all carry their own (device.c, data/README.md).
+ */
+#define DEFAULT_REL_SD 0.10
+
+static const char *const prec_names[DAM_PREC_COUNT] = {
+    "fp32", "tf32", "fp16", "bf16", "fp8", "int8"};
+
+static const char *const owner_names[] = {"gpu", "model", "framework"};
+
+/* ---- fields ----------------------------------------------------------- */
 
 /* The model's compute efficiency (catalog.h dam_model_spec.eta and
  * gpu_eta): the share of the precision's peak reached on compute-bound
- * phases. A per-GPU slot is the GPU's entry; without on_gpu, the default. */
-static int model_efficiency(void *entry, int p, const char *on_gpu,
+ * work when set. A per-GPU slot is the GPU's entry; without on_gpu, the
+ * default. */
+static int model_efficiency(dam_model_spec *m, int p, const char *on_gpu,
                             int create, slot *out)
 {
-    dam_model_spec *m = entry;
     if (!on_gpu[0]) {
         out->value = &m->eta[p];
         out->sd = &m->eta_sd[p];
@@ -67,36 +86,90 @@ static int model_efficiency(void *entry, int p, const char *on_gpu,
     return 1;
 }
 
-/*
- * Default relative uncertainty of an efficiency that carries no sd of its
- * own: 0.10 (1 sd). Provisional: the spread of the catalog's own
- * calibrations of one family on one GPU (data/models.cfg: MPT 1B..70B on
- * A100 fit 0.63 to 0.78, sd 0.06 about 0.70 = 9 %; ResNet-50 fp16 on one
- * and eight A100s fits 0.52 and 0.35 about 0.415), rounded up.
- */
-#define EFFICIENCY_REL_SD 0.10
-
-static const field_def fields[] = {
-    {DAM_CONST_MODEL, "efficiency", 1, 1, 1e-4, 1.0, "", EFFICIENCY_REL_SD,
-     model_efficiency},
-};
-#define NFIELDS (sizeof fields / sizeof fields[0])
-
-static const char *const prec_names[DAM_PREC_COUNT] = {
-    "fp32", "tf32", "fp16", "bf16", "fp8", "int8"};
-
-static const field_def *find_field(dam_const_owner owner, const char *name)
+/* Resolve owner + field name (and a precision, for the device table's
+ * per-precision rows) into d. Returns 0 when unknown. */
+static int find_field(dam_const_owner owner, const char *name, fdesc *d)
 {
-    for (size_t i = 0; i < NFIELDS; i++)
-        if (fields[i].owner == owner && strcmp(fields[i].name, name) == 0)
-            return &fields[i];
-    return NULL;
+    memset(d, 0, sizeof *d);
+    d->owner = owner;
+    d->scale = 1.0;
+    d->unit = "";
+    d->rel_sd = DEFAULT_REL_SD;
+    if (owner == DAM_CONST_MODEL) {
+        if (strcmp(name, "efficiency") == 0) {
+            d->name = "efficiency";
+            d->per_precision = 1;
+            d->per_gpu = 1;
+            d->lo = 1e-4;
+            d->hi = 1.0;
+            return 1;
+        }
+        if (strcmp(name, "step_error") == 0) {
+            /* a spread itself: its value is the relative sd, no sd of its
+             * own */
+            d->name = "step_error";
+            d->lo = 0.0;
+            d->hi = 1.0;
+            d->rel_sd = 0.0;
+            return 1;
+        }
+        return 0;
+    }
+    dam_param_scope want = owner == DAM_CONST_GPU ? DAM_PARAM_DEVICE
+                                                  : DAM_PARAM_FRAMEWORK;
+    for (int i = 0; i < dam_param_count(); i++) {
+        const dam_param_info *pi = dam_param_get(i);
+        if (pi->scope != want || strcmp(pi->field, name) != 0)
+            continue;
+        d->name = pi->field;
+        d->per_precision = pi->prec >= 0;
+        d->lo = pi->lo;
+        d->hi = pi->hi;
+        d->unit = pi->unit;
+        d->scale = pi->scale > 0.0 ? pi->scale : 1.0;
+        return 1;
+    }
+    return 0;
 }
+
+/* The device model's index of a device or framework key, or -1. */
+static int param_index(const dam_const_key *k)
+{
+    return dam_param_find(k->field, k->precision);
+}
+
+/* A catalog's framework slot for a framework key (see the file note);
+ * bit: its bit in fw_set. */
+static int framework_slot(dam_catalog *c, const char *field, slot *out,
+                          int *bit)
+{
+    if (strcmp(field, "conv_frac") == 0) {
+        out->value = &c->fw.conv.v;
+        out->sd = &c->fw.conv.sd;
+        *bit = 1;
+    } else if (strcmp(field, "framework_mem_frac") == 0) {
+        out->value = &c->fw.mem.v;
+        out->sd = &c->fw.mem.sd;
+        *bit = 2;
+    } else if (strcmp(field, "launch_us") == 0) {
+        out->value = &c->fw_launch_s;
+        out->sd = &c->fw.launch_sd;
+        *bit = 4;
+    } else if (strcmp(field, "framework_overhead_ms") == 0) {
+        out->value = &c->fw_overhead_s;
+        out->sd = &c->fw.step_sd;
+        *bit = 8;
+    } else {
+        return 0;
+    }
+    return 1;
+}
+
+/* ---- keys ------------------------------------------------------------- */
 
 void dam_const_key_format(const dam_const_key *k, char *buf, size_t n)
 {
-    int len = snprintf(buf, n, "%s/%s/%s",
-                       k->owner == DAM_CONST_GPU ? "gpu" : "model", k->entry,
+    int len = snprintf(buf, n, "%s/%s/%s", owner_names[k->owner], k->entry,
                        k->field);
     if (len < 0 || (size_t)len >= n)
         return;
@@ -132,22 +205,27 @@ int dam_const_key_parse(const char *s, dam_const_key *k, dam_error *err)
         part[np++] = t;
     if (np < 3 || np > 4)
         return dam_error_set(err, "", 0,
-                             "constant \"%s\" is not gpu/ID/FIELD[/PRECISION] "
-                             "or model/ID/FIELD[/PRECISION][@GPU]", s);
-    if (strcmp(part[0], "gpu") == 0)
-        k->owner = DAM_CONST_GPU;
-    else if (strcmp(part[0], "model") == 0)
-        k->owner = DAM_CONST_MODEL;
-    else
+                             "constant \"%s\" is not gpu/ID/FIELD[/PRECISION],"
+                             " framework/default/FIELD or model/ID/FIELD"
+                             "[/PRECISION][@GPU]", s);
+    int o = 0;
+    while (o < 3 && strcmp(part[0], owner_names[o]) != 0)
+        o++;
+    if (o == 3)
         return dam_error_set(err, "", 0,
-                             "constant \"%s\" must start with gpu/ or model/",
-                             s);
+                             "constant \"%s\" must start with gpu/, model/ "
+                             "or framework/", s);
+    k->owner = (dam_const_owner)o;
     if (strlen(part[1]) >= sizeof k->entry || strlen(part[2]) >= sizeof k->field)
         return dam_error_set(err, "", 0, "constant \"%s\": name too long", s);
     snprintf(k->entry, sizeof k->entry, "%s", part[1]);
     snprintf(k->field, sizeof k->field, "%s", part[2]);
-    const field_def *f = find_field(k->owner, k->field);
-    if (!f)
+    if (k->owner == DAM_CONST_FRAMEWORK && strcmp(k->entry, "default") != 0)
+        return dam_error_set(err, "", 0,
+                             "constant \"%s\": the framework is "
+                             "\"framework/default/...\"", s);
+    fdesc f;
+    if (!find_field(k->owner, k->field, &f))
         return dam_error_set(err, "", 0,
                              "constant \"%s\": no calibrated field \"%s\" of "
                              "a %s", s, k->field, part[0]);
@@ -161,15 +239,19 @@ int dam_const_key_parse(const char *s, dam_const_key *k, dam_error *err)
                                  s, part[3]);
         k->precision = p;
     }
-    if (f->per_precision && k->precision < 0)
+    if (f.per_precision && k->precision < 0)
         return dam_error_set(err, "", 0,
                              "constant \"%s\" needs a precision "
                              "(\".../%s/bf16\")", s, k->field);
-    if (!f->per_precision && k->precision >= 0)
+    if (!f.per_precision && k->precision >= 0)
         return dam_error_set(err, "", 0,
                              "constant \"%s\": '%s' is not per precision", s,
                              k->field);
-    if (k->on_gpu[0] && !f->per_gpu)
+    if (k->owner != DAM_CONST_MODEL && param_index(k) < 0)
+        return dam_error_set(err, "", 0,
+                             "constant \"%s\": no '%s' at that precision", s,
+                             k->field);
+    if (k->on_gpu[0] && !f.per_gpu)
         return dam_error_set(err, "", 0,
                              "constant \"%s\": '%s' is not per GPU", s,
                              k->field);
@@ -185,99 +267,160 @@ int dam_const_key_equal(const dam_const_key *a, const dam_const_key *b)
 }
 
 int dam_const_field_info(dam_const_owner owner, const char *field, double *lo,
-                         double *hi, const char **unit)
+                         double *hi, const char **unit, double *scale)
 {
-    const field_def *f = find_field(owner, field);
-    if (!f)
+    fdesc f;
+    if (!find_field(owner, field, &f))
         return 0;
     if (lo)
-        *lo = f->lo;
+        *lo = f.lo;
     if (hi)
-        *hi = f->hi;
+        *hi = f.hi;
     if (unit)
-        *unit = f->unit;
+        *unit = f.unit;
+    if (scale)
+        *scale = f.scale;
     return 1;
 }
 
 double dam_const_default_rel_sd(dam_const_owner owner, const char *field)
 {
-    const field_def *f = find_field(owner, field);
-    return f ? f->rel_sd : 0.0;
+    fdesc f;
+    return find_field(owner, field, &f) ? f.rel_sd : 0.0;
 }
 
-/* The catalog entry k belongs to, or NULL. */
-static void *entry_of(const dam_catalog *c, const dam_const_key *k)
+/* ---- in a catalog ------------------------------------------------------ */
+
+/* The slots of k in catalog c (create: make a model's per-GPU entry).
+ * Returns 0 with err's message when there is none. */
+static int catalog_slot(dam_catalog *c, const dam_const_key *k, int create,
+                        slot *sl, int *fw_bit, dam_error *err)
 {
-    if (k->owner == DAM_CONST_GPU)
-        return (void *)dam_catalog_gpu(c, k->entry);
-    return (void *)dam_catalog_model(c, k->entry);
+    char name[DAM_CONST_KEY_MAX];
+    dam_const_key_format(k, name, sizeof name);
+    *fw_bit = 0;
+    if (k->owner == DAM_CONST_FRAMEWORK) {
+        if (!framework_slot(c, k->field, sl, fw_bit)) {
+            dam_error_set(err, "", 0, "constant \"%s\": no such framework "
+                          "constant", name);
+            return 0;
+        }
+        return 1;
+    }
+    if (k->owner == DAM_CONST_GPU) {
+        dam_gpu *g = (dam_gpu *)dam_catalog_gpu(c, k->entry);
+        if (!g || dam_param_ref_gpu(param_index(k), g, &sl->value,
+                                    &sl->sd) != 0) {
+            dam_error_set(err, "", 0, "constant \"%s\": no GPU \"%s\" in "
+                          "the catalog", name, k->entry);
+            return 0;
+        }
+        return 1;
+    }
+    dam_model_spec *m = (dam_model_spec *)dam_catalog_model(c, k->entry);
+    if (!m) {
+        dam_error_set(err, "", 0, "constant \"%s\": no model \"%s\" in the "
+                      "catalog", name, k->entry);
+        return 0;
+    }
+    if (strcmp(k->field, "step_error") == 0) {
+        sl->value = &m->step_error;
+        sl->sd = NULL; /* a spread has no sd of its own */
+        return 1;
+    }
+    if (!model_efficiency(m, k->precision, k->on_gpu, create, sl)) {
+        dam_error_set(err, "", 0,
+                      create ? "constant \"%s\": no room for another per-GPU "
+                               "entry (at most %d)"
+                             : "constant \"%s\" has no value in the catalog",
+                      name, DAM_MAX_GPU_ETA);
+        return 0;
+    }
+    return 1;
 }
 
 int dam_catalog_const_get(const dam_catalog *c, const dam_const_key *k,
                           double *value, double *sd, dam_error *err)
 {
-    const field_def *f = find_field(k->owner, k->field);
-    void *e = entry_of(c, k);
+    slot sl;
+    int bit;
     char name[DAM_CONST_KEY_MAX];
     dam_const_key_format(k, name, sizeof name);
-    slot sl;
-    if (!f || !e)
-        return dam_error_set(err, "", 0, "constant \"%s\": no %s \"%s\" in "
-                             "the catalog", name,
-                             k->owner == DAM_CONST_GPU ? "GPU" : "model",
-                             k->entry);
-    if (!f->get(e, k->precision < 0 ? 0 : k->precision, k->on_gpu, 0, &sl) ||
-        *sl.value <= 0.0)
+    if (!catalog_slot((dam_catalog *)c, k, 0, &sl, &bit, err))
+        return DAM_EINPUT;
+    if ((bit && !(c->fw_set & bit)) || !(*sl.value > 0.0))
         return dam_error_set(err, "", 0, "constant \"%s\" has no value in "
                              "the catalog", name);
     *value = *sl.value;
-    *sd = *sl.sd;
+    *sd = sl.sd ? *sl.sd : 0.0;
     return DAM_OK;
 }
 
 int dam_catalog_const_set(dam_catalog *c, const dam_const_key *k,
                           double value, double sd, dam_error *err)
 {
-    const field_def *f = find_field(k->owner, k->field);
-    void *e = entry_of(c, k);
+    fdesc f;
     char name[DAM_CONST_KEY_MAX];
     dam_const_key_format(k, name, sizeof name);
-    if (!f || !e)
-        return dam_error_set(err, "", 0, "constant \"%s\": no %s \"%s\" in "
-                             "the catalog", name,
-                             k->owner == DAM_CONST_GPU ? "GPU" : "model",
-                             k->entry);
+    if (!find_field(k->owner, k->field, &f))
+        return dam_error_set(err, "", 0, "constant \"%s\": unknown field",
+                             name);
     if (k->on_gpu[0] && !dam_catalog_gpu(c, k->on_gpu))
         return dam_error_set(err, "", 0, "constant \"%s\": no GPU \"%s\" in "
                              "the catalog", name, k->on_gpu);
-    if (!(value >= f->lo && value <= f->hi))
+    if (!(value >= f.lo && value <= f.hi))
         return dam_error_set(err, "", 0,
-                             "constant \"%s\" must be in [%g, %g], got %g",
-                             name, f->lo, f->hi, value);
+                             "constant \"%s\" must be in [%g, %g]%s%s, got "
+                             "%g", name, f.lo / f.scale, f.hi / f.scale,
+                             f.unit[0] ? " " : "", f.unit, value / f.scale);
     if (!(sd >= 0.0) || !isfinite(sd))
         return dam_error_set(err, "", 0,
                              "the sd of constant \"%s\" must be >= 0, got %g",
-                             name, sd);
+                             name, sd / f.scale);
     slot sl;
-    if (!f->get(e, k->precision < 0 ? 0 : k->precision, k->on_gpu, 1, &sl))
-        return dam_error_set(err, "", 0,
-                             "constant \"%s\": no room for another per-GPU "
-                             "entry (at most %d)", name, DAM_MAX_GPU_ETA);
+    int bit;
+    if (!catalog_slot(c, k, 1, &sl, &bit, err))
+        return DAM_EINPUT;
     *sl.value = value;
-    *sl.sd = sd;
+    if (sl.sd)
+        *sl.sd = sd;
+    c->fw_set |= bit;
     return DAM_OK;
+}
+
+double dam_scenario_step_error(const dam_scenario *s)
+{
+    double e = s->workload.model.step_error;
+    return e > 0.0 ? e : DAM_DEFAULT_STEP_ERROR;
+}
+
+void dam_catalog_framework_apply(const dam_catalog *c, dam_scenario *s)
+{
+    dam_workload *w = &s->workload;
+    if (c->fw_set & 1)
+        w->fw.conv = c->fw.conv;
+    if (c->fw_set & 2)
+        w->fw.mem = c->fw.mem;
+    if (c->fw_set & 4) {
+        w->launch_s = c->fw_launch_s;
+        w->fw.launch_sd = c->fw.launch_sd;
+    }
+    if (c->fw_set & 8) {
+        w->framework_overhead_s = c->fw_overhead_s;
+        w->fw.step_sd = c->fw.step_sd;
+    }
 }
 
 /* ---- constants a scenario uses --------------------------------------- */
 
-/* The efficiency the scenario uses comes from the catalog when it equals
- * the model's calibrated value on its GPU at its precision (the test
- * lever.c applies when the GPU changes). */
+/* The legacy efficiency the scenario uses comes from the catalog when it is
+ * applied (eta_given) and equals the model's calibrated value on its GPU
+ * at its precision (the test lever.c applies when the GPU changes). */
 static int eta_from_catalog(const dam_scenario *s)
 {
     const dam_workload *w = &s->workload;
     double e = dam_model_eta(&w->model, s->machine.gpu.id, w->precision);
-    return e > 0.0 && w->eta == e && !w->eta_carried;
+    return w->eta_given && e > 0.0 && w->eta == e && !w->eta_carried;
 }
 
 /* 1 when the model has a per-GPU efficiency for the scenario's GPU at its
@@ -292,29 +435,67 @@ static int eta_on_gpu(const dam_scenario *s)
     return 0;
 }
 
+/* Fill a use from its key, value and sd (the field's default sd when sd
+ * is 0). */
+static void fill_use(dam_const_use *u, const dam_const_key *k, double v,
+                     double sd)
+{
+    fdesc f;
+    memset(u, 0, sizeof *u);
+    u->key = *k;
+    u->value = v;
+    find_field(k->owner, k->field, &f);
+    u->lo = f.lo;
+    u->hi = f.hi;
+    u->sd = sd;
+    if (!(u->sd > 0.0)) {
+        u->sd = f.rel_sd * fabs(v);
+        u->default_sd = 1;
+    }
+}
+
 int dam_scenario_constants(const dam_scenario *s, dam_const_use *out,
                            int max)
 {
     int n = 0;
     const dam_workload *w = &s->workload;
+    int legacy = w->eta_given;
     if (n < max && w->model.id[0] && eta_from_catalog(s)) {
-        dam_const_use *u = &out[n++];
-        memset(u, 0, sizeof *u);
-        u->key.owner = DAM_CONST_MODEL;
-        snprintf(u->key.entry, sizeof u->key.entry, "%s", w->model.id);
-        snprintf(u->key.field, sizeof u->key.field, "efficiency");
-        u->key.precision = (int)w->precision;
+        dam_const_key k;
+        memset(&k, 0, sizeof k);
+        k.owner = DAM_CONST_MODEL;
+        snprintf(k.entry, sizeof k.entry, "%s", w->model.id);
+        snprintf(k.field, sizeof k.field, "efficiency");
+        k.precision = (int)w->precision;
         if (eta_on_gpu(s))
-            snprintf(u->key.on_gpu, sizeof u->key.on_gpu, "%s",
-                     s->machine.gpu.id);
-        u->value = w->eta;
-        u->sd = dam_model_eta_sd(&w->model, s->machine.gpu.id, w->precision);
-        if (u->sd <= 0.0) {
-            u->sd = EFFICIENCY_REL_SD * u->value;
-            u->default_sd = 1;
-        }
-        dam_const_field_info(DAM_CONST_MODEL, "efficiency", &u->lo, &u->hi,
-                             NULL);
+            snprintf(k.on_gpu, sizeof k.on_gpu, "%s", s->machine.gpu.id);
+        fill_use(&out[n++], &k, w->eta,
+                 dam_model_eta_sd(&w->model, s->machine.gpu.id,
+                                  w->precision));
+    }
+    /* the device model's constants of the scenario's GPU at its precision,
+     * and the framework's; a GEMM fraction an efficiency overrides is not
+     * used, nor a memory fraction memory_efficiency overrides */
+    for (int i = 0; i < dam_param_count() && n < max; i++) {
+        const dam_param_info *pi = dam_param_get(i);
+        if (pi->prec >= 0 && pi->prec != (int)w->precision)
+            continue;
+        if (legacy && strcmp(pi->field, "gemm_frac") == 0)
+            continue;
+        if (w->eta_mem_given && strcmp(pi->field, "mem_frac") == 0)
+            continue;
+        double *v, *sd;
+        if (dam_param_ref(i, (dam_scenario *)s, &v, &sd) != 0 || !(*v > 0.0))
+            continue;
+        dam_const_key k;
+        memset(&k, 0, sizeof k);
+        k.owner = pi->scope == DAM_PARAM_DEVICE ? DAM_CONST_GPU
+                                                : DAM_CONST_FRAMEWORK;
+        snprintf(k.entry, sizeof k.entry, "%s",
+                 k.owner == DAM_CONST_GPU ? s->machine.gpu.id : "default");
+        snprintf(k.field, sizeof k.field, "%s", pi->field);
+        k.precision = pi->prec;
+        fill_use(&out[n++], &k, *v, *sd);
     }
     return n;
 }
@@ -323,7 +504,21 @@ int dam_scenario_const_set(dam_scenario *s, const dam_const_key *k, double v,
                            double sd)
 {
     dam_workload *w = &s->workload;
-    if (k->owner != DAM_CONST_MODEL || strcmp(k->field, "efficiency") != 0 ||
+    if (k->owner != DAM_CONST_MODEL) {
+        if (k->owner == DAM_CONST_GPU &&
+            strcasecmp(k->entry, s->machine.gpu.id) != 0)
+            return 0;
+        if (k->precision >= 0 && k->precision != (int)w->precision)
+            return 0;
+        double *pv, *psd;
+        if (dam_param_ref(param_index(k), s, &pv, &psd) != 0)
+            return 0;
+        *pv = v;
+        if (sd >= 0.0)
+            *psd = sd;
+        return 1;
+    }
+    if (strcmp(k->field, "efficiency") != 0 ||
         strcasecmp(k->entry, w->model.id) != 0 ||
         k->precision != (int)w->precision)
         return 0;

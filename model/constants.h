@@ -7,21 +7,26 @@
  * that was fitted to measurements rather than read from a datasheet (an
  * achieved fraction of peak, say). Each has a key, written
  *
- *     gpu/<GPU id>/<field>[/<precision>]
+ *     gpu/<GPU id>/<field>[/<precision>]        device model (device.h)
+ *     framework/default/<field>                 the software stack
  *     model/<model id>/<field>[/<precision>][@<GPU id>]
  *
- * ("model/resnet50/efficiency/fp16@V100-SXM2-32GB": ResNet-50's efficiency
- * at fp16 on that GPU; without "@" the model's default on every GPU that
- * has no entry of its own), a value and its uncertainty sd (one standard
- * deviation, the same units; 0 = none given): what a prediction should
- * allow for when it uses the value. A fit's sd combines the standard error
- * of the fitted value with the scatter of the fit's residuals (a new case
- * deviates from the fitted mean as the fitted cases did; calibrate.h); a
- * value read from several sources has their spread. In the catalog files
- * it is the sibling key "<key>_sd". A table in constants.c lists the fields, their
- * range and how to reach them in the catalog structs: `damsim calibrate`
- * fits them (solver/calibrate.h), calibration overlays set them (loader.h),
- * and the default intervals draw them (solver/uncertainty.h).
+ * ("gpu/A100-SXM4-80GB/gemm_frac/bf16": the A100's achieved fraction of its
+ * bf16 peak on large GEMMs; "model/resnet50/efficiency/fp16@V100-SXM2-32GB":
+ * ResNet-50's legacy efficiency override at fp16 on that GPU; without "@"
+ * the model's default on every GPU that has no entry of its own), a value
+ * (SI inside damsim; overlays write the catalog's display unit, e.g. us for
+ * kernel_gap_us) and its uncertainty sd (one standard deviation, the same
+ * units; 0 = none given): what a prediction should allow for when it uses
+ * the value. A fit's sd combines the standard error of the fitted value
+ * with the scatter of the fit's residuals (a new case deviates from the
+ * fitted mean as the fitted cases did; calibrate.h); a value read from
+ * several sources has their spread. In the catalog files it is the sibling
+ * key "<key>_sd". The device and framework fields are the device model's
+ * table (device.h dam_param_*), the model fields a table here:
+ * `damsim calibrate` fits them (solver/calibrate.h), calibration overlays
+ * set them (loader.h), and the default intervals draw them
+ * (solver/uncertainty.h).
  *
  * A scenario holds copies of its catalog entries (scenario.h), so a
  * constant can be set on a scenario without its catalog: that is how the
@@ -43,12 +48,17 @@
 #include "model/scenario.h"
 
 /* Who holds a constant. */
-typedef enum { DAM_CONST_GPU = 0, DAM_CONST_MODEL } dam_const_owner;
+typedef enum {
+    DAM_CONST_GPU = 0,   /* a GPU entry's device constants (device.h) */
+    DAM_CONST_MODEL,     /* a model entry (legacy efficiency overrides) */
+    DAM_CONST_FRAMEWORK  /* the software stack, one for every GPU */
+} dam_const_owner;
 
 /* The name of one constant. */
 typedef struct dam_const_key {
     dam_const_owner owner;
-    char entry[DAM_ID_MAX];   /* the GPU's or the model's id */
+    char entry[DAM_ID_MAX];   /* the GPU's or the model's id ("default" for
+                                 the framework) */
     char field[32];           /* "efficiency", ... (the table's field) */
     int precision;            /* a dam_precision, or -1 when not per precision */
     char on_gpu[DAM_ID_MAX];  /* model constants: the GPU it is specific to,
@@ -70,11 +80,12 @@ int dam_const_key_parse(const char *s, dam_const_key *k, dam_error *err);
 /* 1 when a and b name the same constant. */
 int dam_const_key_equal(const dam_const_key *a, const dam_const_key *b);
 
-/* A field's description: its admissible range and its unit ("" for a
- * fraction), for messages and the fit's bounds. Returns 0 when the field
- * is unknown. */
+/* A field's description: its admissible range (SI), its display unit
+ * ("" for a fraction) and the SI value of one display unit (1e-6 for us),
+ * for messages, overlays and the fit's bounds. Any output may be NULL.
+ * Returns 0 when the field is unknown. */
 int dam_const_field_info(dam_const_owner owner, const char *field, double *lo,
-                         double *hi, const char **unit);
+                         double *hi, const char **unit, double *scale);
 
 /* The value and sd of k in catalog c. Returns DAM_OK, or DAM_EINPUT (err's
  * message only) when the entry is unknown or the catalog has no value for
@@ -88,6 +99,22 @@ int dam_catalog_const_get(const dam_catalog *c, const dam_const_key *k,
  * left for one more per-GPU entry. */
 int dam_catalog_const_set(dam_catalog *c, const dam_const_key *k,
                           double value, double sd, dam_error *err);
+
+/*
+ * The default step_error (catalog.h dam_model_spec.step_error): the
+ * relative error of the analytic GPU time that no constant explains, for
+ * models never calibrated by `damsim calibrate`. 0.10 (1 sd, log scale):
+ * provisional, see data/README.md "Uncertainty".
+ */
+#define DAM_DEFAULT_STEP_ERROR 0.10
+
+/* The step error of scenario s's model (its own, or the default). */
+double dam_scenario_step_error(const dam_scenario *s);
+
+/* Copy the framework constants an overlay set in catalog c (fw_set) into
+ * scenario s's workload (the loader calls it before a scenario's own
+ * launch_us and framework_overhead_ms). */
+void dam_catalog_framework_apply(const dam_catalog *c, dam_scenario *s);
 
 /* A constant a scenario uses. */
 typedef struct dam_const_use {

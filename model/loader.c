@@ -985,8 +985,9 @@ static const char *const calib_keys[] = {"measurements", "fit", "constants",
 static const char *const calib_fit_keys[] = {
     "residuals", "constants", "dof", "chi2", "residual_sd", "rms_error",
     "converged", "stop", "iterations", NULL};
-static const char *const calib_const_keys[] = {"key", "value", "se", "sd",
-                                               "start", "rows", NULL};
+static const char *const calib_const_keys[] = {"key",   "value", "unit",
+                                               "se",    "sd",    "start",
+                                               "rows",  NULL};
 static const char *const calib_res_keys[] = {
     "id", "line", "quantity", "gpu", "measured", "predicted", "error", "p05",
     "p95", "held_out", NULL};
@@ -1079,7 +1080,7 @@ static void load_calibration(ld *L, const config_setting_t *cg,
             continue;
         }
         check_record(L, e, w, calib_const_keys,
-                     (const char *const[]){"key", NULL}, none);
+                     (const char *const[]){"key", "unit", NULL}, none);
         overlay_const *oc = &(*out)[*n];
         memset(oc, 0, sizeof *oc);
         oc->line = line_of(e);
@@ -1090,6 +1091,24 @@ static void load_calibration(ld *L, const config_setting_t *cg,
         if (ok && dam_const_key_parse(buf, &oc->key, &err) != DAM_OK) {
             dam_diag_error(L->d, L->file, line_of(member(L, e, "key", w, 0)),
                            "'%s.key': %s", w, err.msg);
+            ok = 0;
+        }
+        /* values are in the field's display unit (us, GB/s, ...) */
+        const char *unit = "";
+        double scale = 1.0;
+        if (ok) {
+            dam_const_field_info(oc->key.owner, oc->key.field, NULL, NULL,
+                                 &unit, &scale);
+            oc->value *= scale;
+            oc->sd *= scale;
+        }
+        char ubuf[16];
+        if (ok && get_str(L, e, "unit", w, 0, ubuf, sizeof ubuf) &&
+            strcmp(ubuf, unit) != 0) {
+            dam_diag_error(L->d, L->file,
+                           line_of(member(L, e, "unit", w, 0)),
+                           "'%s.unit' of \"%s\" is \"%s\", got \"%s\"", w,
+                           buf, unit, ubuf);
             ok = 0;
         }
         for (size_t j = 0; ok && j < *n; j++)
@@ -1776,6 +1795,7 @@ static void load_workload(ld *L, const config_setting_t *root,
     }
     wl->seq_len = wl->model.seq_len;
     dam_framework_default(&wl->fw);
+    dam_catalog_framework_apply(cat, s);
     int have_eta = get_num(L, w, "efficiency", "workload", 0, R_UNIT, 1.0,
                            &wl->eta);
     wl->eta_given = have_eta;

@@ -68,23 +68,35 @@ void dam_text_calibration(dam_buf *b, const dam_calibration *c)
                       "%.2f %% fitted (fit residuals: in sample)\n",
                    c->rms_start * 100.0, c->rms_fit * 100.0);
     dam_buf_printf(b, "\n%-46s %10s %9s %10s %9s %9s %5s\n", "constant",
-                   "catalog", "+-", "fitted", "std err", "sd", "rows");
+                   "catalog", "sd", "fitted", "std err", "sd", "rows");
     for (int j = 0; j < c->nconst; j++) {
         const dam_calib_const *k = &c->consts[j];
+        const char *unit = "";
+        double sc = 1.0;
+        dam_const_field_info(k->key.owner, k->key.field, NULL, NULL, &unit,
+                             &sc);
         if (k->undetermined)
             dam_buf_printf(b, "%-46s %10.4g %9.3g %10s %9s %9s %5d  "
-                              "undetermined: the catalog's value stands\n",
-                           k->name, k->start, k->start_sd, "-", "-", "-",
-                           k->nrows);
+                              "%s%snot moved by these measurements\n",
+                           k->name, k->start / sc, k->start_sd / sc, "-",
+                           "-", "-", k->nrows, unit, unit[0] ? "; " : "");
         else
-            dam_buf_printf(b, "%-46s %10.4g %9.3g %10.4g %9.3g %9.3g %5d\n",
-                           k->name, k->start, k->start_sd, k->value, k->se,
-                           k->sd, k->nrows);
+            dam_buf_printf(b, "%-46s %10.4g %9.3g %10.4g %9.3g %9.3g %5d  "
+                              "%s\n",
+                           k->name, k->start / sc, k->start_sd / sc,
+                           k->value / sc, k->se / sc, k->sd / sc, k->nrows,
+                           unit);
     }
-    dam_buf_printf(b, "  std err: from the fit's covariance, scaled by the "
-                      "residual variance; sd: std err and residual\n"
-                      "  scatter together, the uncertainty later "
-                      "predictions draw from (90 %% intervals).\n");
+    dam_buf_printf(b, "  std err: from the fit's covariance (scaled by the "
+                      "residual variance), with the catalog's value and sd\n"
+                      "  as a prior; it is the sd later predictions draw "
+                      "from.\n");
+    for (int j = 0; j < c->nmodels; j++)
+        dam_buf_printf(b, "  step error of %s: %.1f %% (%d row%s; the "
+                          "scatter no constant explains, drawn as well)\n",
+                       c->models[j].model[0] ? c->models[j].model : "inline",
+                       c->models[j].step_error * 100.0, c->models[j].rows,
+                       c->models[j].rows == 1 ? "" : "s");
     dam_buf_printf(b, "\n%-30s %-18s %-17s %10s %10s %8s  %s\n", "row", "gpu",
                    "quantity", "measured", "predicted", "error",
                    "90 % interval");
@@ -183,6 +195,15 @@ json_t *dam_json_calibration(const dam_calibration *c)
         json_array_append_new(ks, e);
     }
     json_object_set_new(o, "constants", ks);
+    json_t *ms = json_array();
+    for (int j = 0; j < c->nmodels; j++) {
+        json_t *e = json_object();
+        STR(e, "model", c->models[j].model);
+        INT(e, "rows", c->models[j].rows);
+        NUM(e, "step_error", c->models[j].step_error);
+        json_array_append_new(ms, e);
+    }
+    json_object_set_new(o, "step_errors", ms);
     json_t *rs = json_array();
     for (int i = 0; i < c->nrows; i++)
         json_array_append_new(rs, row_json(&c->rows[i]));
@@ -250,8 +271,8 @@ void dam_calibration_overlay(dam_buf *b, const dam_calibration *c,
                       "and uncertainty (sd, 1 sd).\n"
                       "# se: standard error of the fitted value (covariance "
                       "scaled by the residual variance);\n"
-                      "# sd = sqrt(se^2 + (residual_sd x value / "
-                      "sensitivity)^2): what predictions draw from.\n");
+                      "# sd: what predictions draw from (the std error; "
+                      "step_error: a model's unexplained scatter).\n");
     dam_buf_printf(b, "calibration = {\n  measurements = ");
     cfg_str(b, c->measurements);
     dam_buf_printf(b, ";\n  fit = { residuals = %d; constants = %d; dof = "
@@ -271,18 +292,39 @@ void dam_calibration_overlay(dam_buf *b, const dam_calibration *c,
         const dam_calib_const *k = &c->consts[j];
         if (k->undetermined)
             continue;
+        const char *unit = "";
+        double sc = 1.0;
+        dam_const_field_info(k->key.owner, k->key.field, NULL, NULL, &unit,
+                             &sc);
         dam_buf_printf(b, "%s\n    { key = ", first ? "" : ",");
         first = 0;
         cfg_str(b, k->name);
         dam_buf_printf(b, "; value = ");
-        cfg_num(b, k->value);
+        cfg_num(b, k->value / sc);
+        if (unit[0]) {
+            dam_buf_printf(b, "; unit = ");
+            cfg_str(b, unit);
+        }
         dam_buf_printf(b, "; se = ");
-        cfg_num(b, k->se);
+        cfg_num(b, k->se / sc);
         dam_buf_printf(b, "; sd = ");
-        cfg_num(b, k->sd);
+        cfg_num(b, k->sd / sc);
         dam_buf_printf(b, "; start = ");
-        cfg_num(b, k->start);
+        cfg_num(b, k->start / sc);
         dam_buf_printf(b, "; rows = %d; }", k->nrows);
+    }
+    for (int j = 0; j < c->nmodels; j++) {
+        const dam_calib_model *m = &c->models[j];
+        if (!(m->step_error > 0.0) || !m->model[0])
+            continue;
+        dam_buf_printf(b, "%s\n    { key = ", first ? "" : ",");
+        first = 0;
+        char key[DAM_CONST_KEY_MAX];
+        snprintf(key, sizeof key, "model/%s/step_error", m->model);
+        cfg_str(b, key);
+        dam_buf_printf(b, "; value = ");
+        cfg_num(b, m->step_error);
+        dam_buf_printf(b, "; sd = 0.0; rows = %d; }", m->rows);
     }
     dam_buf_printf(b, "\n  );\n  residuals = (");
     for (int i = 0; i < c->nrows; i++) {

@@ -383,8 +383,9 @@ json_t *dam_json_uncertainty(const dam_scenario *s, const dam_uncertainty *u)
         json_t *e = json_object();
         STR(e, "key", x->key);
         STR(e, "source", x->constant ? (x->default_sd ? "constant, default "
-                                                         "spread"
-                                                       : "constant, fitted")
+                                                         "sd"
+                                                       : "constant, catalog "
+                                                         "sd")
                                      : "input");
         NUM(e, "value_p05", x->value_lo / x->scale);
         NUM(e, "value_p95", x->value_hi / x->scale);

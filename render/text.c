@@ -150,8 +150,8 @@ static void interval_lines(dam_buf *b, const dam_scenario *s,
                            u->cost_usd.hi);
     }
     dam_buf_printf(b, "\n                  (analytic, %d draws over %d "
-                      "calibrated constant%s and %d uncertain input%s; "
-                      "see the end)\n",
+                      "calibrated constant%s, the model's step error and %d "
+                      "uncertain input%s; see the end)\n",
                    u->samples, u->nconstants, u->nconstants == 1 ? "" : "s",
                    s->nuncertain, s->nuncertain == 1 ? "" : "s");
 }
@@ -497,23 +497,34 @@ void dam_text_uncertainty(dam_buf *b, const dam_scenario *s,
         }
     dam_buf_printf(b, " of samples\n  Which assumption matters most (step "
                       "with each input at its 5th and 95th percentile):\n");
+    int quiet = 0;
     for (int i = 0; i < u->ninputs; i++) {
         const dam_uncertainty_input *in = &u->inputs[i];
+        if (in->constant && !(in->swing > 1e-6 * u->step.median)) {
+            quiet++;
+            continue;
+        }
         dam_fmt_time(t1, sizeof t1, in->step_lo);
         dam_fmt_time(t2, sizeof t2, in->step_hi);
         dam_fmt_time(t3, sizeof t3, in->swing);
         dam_buf_printf(b, "    %-34s %-10s %10.4g .. %-10.4g -> %s .. %s "
                           "(swing %s)\n",
                        in->key,
-                       in->constant ? (in->default_sd ? "default" : "fitted")
+                       in->constant ? (in->default_sd ? "default sd"
+                                                      : "catalog sd")
                                     : dam_uncertain_kind_name(in->kind),
                        in->value_lo / in->scale, in->value_hi / in->scale, t1,
                        t2, t3);
     }
+    if (quiet)
+        dam_buf_printf(b, "    (%d more calibrated constant%s of this GPU "
+                          "and framework: no effect on this step)\n",
+                       quiet, quiet == 1 ? "" : "s");
     if (u->nconstants > 0)
         dam_buf_printf(b, "  Calibrated constants are drawn lognormally with "
-                          "their uncertainty (\"fitted\": from their "
-                          "fit or sources;\n  \"default\": the field's "
-                          "default spread, data/README.md), the same draw "
-                          "for every option.\n");
+                          "their uncertainty (\"catalog sd\": their own,\n"
+                          "  from their fit or the spread of their sources; "
+                          "\"default sd\": the field's default spread, "
+                          "data/README.md),\n  the same draw for every "
+                          "option.\n");
 }

@@ -293,10 +293,10 @@ void dam_whatif_text(dam_buf *b, const dam_whatif *w)
         }
     }
     if (w->rows[0].has_interval) {
-        int nconst = dam_uncertainty_sources(s) - s->nuncertain;
+        int nconst = dam_uncertainty_sources(s) - s->nuncertain - 1;
         dam_buf_printf(b, "\n90 %% intervals (analytic; %d paired draws over "
-                          "%d uncertain input%s and %d calibrated "
-                          "constant%s of the baseline, the same draws for "
+                          "%d uncertain input%s, %d calibrated constant%s "
+                          "and the model's step error, the same draws for "
                           "every option):\n",
                        w->rows[0].interval.samples, s->nuncertain,
                        s->nuncertain == 1 ? "" : "s", nconst,

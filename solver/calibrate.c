@@ -108,6 +108,12 @@ typedef struct problem {
     int nfit;
     dam_calib_const *consts;
     int nconst;
+    int *active;              /* fit parameter k -> constant active[k] */
+    int nactive;
+    int nprior;               /* active constants with a prior (start_sd > 0) */
+    double *xfull;            /* every constant's value (work) */
+    double wscale;            /* measurement errors are rel_error x wscale
+                                 (empirical Bayes: see dam_calibrate_run) */
     dam_result *r;            /* scratch */
 } problem;
 
@@ -173,6 +179,8 @@ static void update(problem *pb, const double *x)
     }
 }
 
+/* The measurement residuals ln(pred / measured) / rel_error at x (every
+ * constant's value). Returns 1 when a prediction is not positive. */
 static int residuals(const double *x, double *res, void *ctx)
 {
     problem *pb = ctx;
@@ -182,7 +190,27 @@ static int residuals(const double *x, double *res, void *ctx)
         double pred = pb->cases[pb->row_case[pb->fit_rows[i]]].q[row_q(row)];
         if (!(pred > 0.0) || !isfinite(pred))
             return 1;
-        res[i] = log(pred / row->measured) / row->rel_error;
+        res[i] = log(pred / row->measured) / (row->rel_error * pb->wscale);
+    }
+    return 0;
+}
+
+/* What the fit minimises, over the active constants x: the measurement
+ * residuals, then one prior residual (x - start) / start_sd per active
+ * constant that carries an uncertainty (its catalog value is itself a
+ * measurement, from microbenchmarks or earlier fits). */
+static int fit_residuals(const double *x, double *res, void *ctx)
+{
+    problem *pb = ctx;
+    for (int k = 0; k < pb->nactive; k++)
+        pb->xfull[pb->active[k]] = x[k];
+    if (residuals(pb->xfull, res, pb) != 0)
+        return 1;
+    int i = pb->nfit;
+    for (int k = 0; k < pb->nactive; k++) {
+        const dam_calib_const *c = &pb->consts[pb->active[k]];
+        if (c->start_sd > 0.0)
+            res[i++] = (x[k] - c->start) / c->start_sd;
     }
     return 0;
 }
@@ -254,6 +282,8 @@ static void problem_free(problem *pb, int keep_rows)
         dam_free(pb->rows);
     dam_free(pb->row_case);
     dam_free(pb->fit_rows);
+    dam_free(pb->active);
+    dam_free(pb->xfull);
     if (!keep_rows)
         dam_free(pb->consts);
     dam_free(pb->r);
@@ -405,7 +435,8 @@ static double sensitivity(problem *pb, double *x, int j)
     for (int i = 0; i < pb->nfit && !bad; i++) {
         const dam_calib_row *row = &pb->rows[pb->fit_rows[i]];
         /* residuals are ln(pred / meas) / rel_error */
-        double d = (hi[i] - lo[i]) * row->rel_error / log(vhi / vlo);
+        double d = (hi[i] - lo[i]) * row->rel_error * pb->wscale /
+                   log(vhi / vlo);
         if (d != 0.0) {
             ss += d * d;
             n++;
@@ -413,8 +444,47 @@ static double sensitivity(problem *pb, double *x, int j)
     }
     dam_free(hi);
     dam_free(lo);
-    double sens = n ? sqrt(ss / n) : 1.0;
-    return sens > 0.05 ? sens : 0.05;
+    return n ? sqrt(ss / n) : 0.0;
+}
+
+/*
+ * The step error of each model the fitted rows measure: the relative
+ * scatter of its rows' residuals, shrunk towards the pooled scatter
+ * (sigma_m^2 = (sum_m l^2 + 2 s^2) / (n_m + 2), with the pooled s^2 over
+ * the free degrees of freedom), so a model with one row does not claim a
+ * scatter of zero. Set on every case of the model (held-out rows then
+ * predict with it) and recorded in out->models.
+ */
+static void step_errors(problem *pb, const double *res, int free_dof,
+                        dam_calibration *out)
+{
+    double pooled = out->residual_sd * out->residual_sd;
+    out->models = dam_calloc((size_t)pb->nfit + 1, sizeof *out->models);
+    out->nmodels = 0;
+    for (int i = 0; i < pb->nfit; i++) {
+        const char *m = pb->rows[pb->fit_rows[i]].model;
+        int j = 0;
+        while (j < out->nmodels && strcmp(out->models[j].model, m) != 0)
+            j++;
+        if (j == out->nmodels) {
+            snprintf(out->models[j].model, sizeof out->models[j].model, "%s",
+                     m);
+            out->nmodels++;
+        }
+        double l = res[i] * pb->rows[pb->fit_rows[i]].rel_error * pb->wscale;
+        out->models[j].ss += l * l;
+        out->models[j].rows++;
+    }
+    for (int j = 0; j < out->nmodels; j++) {
+        dam_calib_model *x = &out->models[j];
+        x->step_error = free_dof > 0
+                            ? sqrt((x->ss + 2.0 * pooled) / (x->rows + 2.0))
+                            : 0.0;
+        for (int c = 0; c < pb->ncases; c++)
+            if (x->step_error > 0.0 &&
+                strcmp(pb->cases[c].s->workload.model.id, x->model) == 0)
+                pb->cases[c].s->workload.model.step_error = x->step_error;
+    }
 }
 
 /* Median of |v| (v is reordered). */
@@ -481,6 +551,7 @@ int dam_calibrate_run(const dam_measure_set *set, dam_catalog *cat,
     problem pb;
     memset(&pb, 0, sizeof pb);
     pb.r = dam_malloc(sizeof *pb.r);
+    pb.wscale = 1.0;
     int samples = opt && opt->samples > 0 ? opt->samples
                                           : DAM_UNCERTAINTY_SAMPLES;
     unsigned long seed = opt && opt->seed ? opt->seed : 1;
@@ -507,58 +578,108 @@ int dam_calibrate_run(const dam_measure_set *set, dam_catalog *cat,
         }
     }
     out->rms_start = pb.nfit ? sqrt(ss / pb.nfit) : 0.0;
-    dam_fit_param *fp = dam_calloc((size_t)pb.nconst + 1, sizeof *fp);
+    /* the constants the measurements move are fitted; the others keep
+     * their catalog values (undetermined) */
+    pb.xfull = dam_calloc((size_t)pb.nconst + 1, sizeof *pb.xfull);
+    pb.active = dam_calloc((size_t)pb.nconst + 1, sizeof *pb.active);
+    double *sens = dam_calloc((size_t)pb.nconst + 1, sizeof *sens);
+    for (int j = 0; j < pb.nconst; j++)
+        pb.xfull[j] = pb.consts[j].start;
     for (int j = 0; j < pb.nconst; j++) {
-        snprintf(fp[j].name, sizeof fp[j].name, "%s", pb.consts[j].name);
-        fp[j].value = pb.consts[j].start;
-        fp[j].lo = pb.consts[j].lo;
-        fp[j].hi = pb.consts[j].hi;
-        /* a start on the boundary (eta = 1) moves just inside it */
-        double eps = 1e-6 * (fp[j].hi - fp[j].lo);
-        if (fp[j].value >= fp[j].hi - eps)
-            fp[j].value = fp[j].hi - eps;
-        if (fp[j].value <= fp[j].lo + eps)
-            fp[j].value = fp[j].lo + eps;
+        sens[j] = sensitivity(&pb, pb.xfull, j);
+        pb.consts[j].undetermined = !(sens[j] > 1e-9);
+        if (!pb.consts[j].undetermined) {
+            pb.active[pb.nactive++] = j;
+            pb.nprior += pb.consts[j].start_sd > 0.0;
+        }
     }
-    double *res = dam_calloc((size_t)pb.nfit + 1, sizeof *res);
+    dam_fit_param *fp = dam_calloc((size_t)pb.nactive + 1, sizeof *fp);
+    for (int k = 0; k < pb.nactive; k++) {
+        const dam_calib_const *c = &pb.consts[pb.active[k]];
+        snprintf(fp[k].name, sizeof fp[k].name, "%s", c->name);
+        fp[k].value = c->start;
+        fp[k].lo = c->lo;
+        fp[k].hi = c->hi;
+        /* a start on the boundary (eta = 1) moves just inside it */
+        double eps = 1e-6 * (fp[k].hi - fp[k].lo);
+        if (fp[k].value >= fp[k].hi - eps)
+            fp[k].value = fp[k].hi - eps;
+        if (fp[k].value <= fp[k].lo + eps)
+            fp[k].value = fp[k].lo + eps;
+    }
+    int nres = pb.nfit + pb.nprior;
+    double *res = dam_calloc((size_t)nres + 1, sizeof *res);
     dam_error e;
-    int rc = pb.nconst == 0
+    int rc = pb.nactive == 0
                  ? dam_error_set(&e, "", 0,
-                                 "no calibrated constant is used by these "
+                                 "no calibrated constant moves these "
                                  "measurements (a scenario that sets "
-                                 "workload.efficiency itself has none)")
-                 : dam_fit_run(fp, pb.nconst, pb.nfit, residuals, &pb, res,
+                                 "workload.efficiency itself has none of "
+                                 "its own)")
+                 : dam_fit_run(fp, pb.nactive, nres, fit_residuals, &pb, res,
                                &out->fit, &e);
     if (rc != DAM_OK) {
         dam_diag_error(d, set->file, 0, "%s", e.msg);
+        dam_free(sens);
         dam_free(res);
         dam_free(fp);
         problem_free(&pb, 0);
         dam_calibration_free(out);
         return rc;
     }
-    /* residual scatter, sd of each constant */
+    /* Empirical Bayes: when the measurements scatter more than their
+     * stated errors (the model misses them), widen those errors by the
+     * scatter and fit again, so that the priors keep their weight and no
+     * constant's standard error exceeds its prior's merely because the
+     * data disagree among themselves. */
+    int free_dof = pb.nfit - (pb.nactive - pb.nprior);
+    double chi2m = 0.0;
+    for (int i = 0; i < pb.nfit; i++)
+        chi2m += res[i] * res[i];
+    double wscale = free_dof > 0 && chi2m > free_dof ? sqrt(chi2m / free_dof)
+                                                     : 1.0;
+    if (pb.nprior > 0 && wscale > 1.01) {
+        pb.wscale = wscale;
+        int iters = out->fit.iterations;
+        rc = dam_fit_run(fp, pb.nactive, nres, fit_residuals, &pb, res,
+                         &out->fit, &e);
+        out->fit.iterations += iters;
+        if (rc != DAM_OK) {
+            dam_diag_error(d, set->file, 0, "%s", e.msg);
+            dam_free(sens);
+            dam_free(res);
+            dam_free(fp);
+            problem_free(&pb, 0);
+            dam_calibration_free(out);
+            return rc;
+        }
+    }
+    /* the relative scatter of the measurement residuals, over the degrees
+     * of freedom the constants without a prior leave */
     double sl = 0.0;
     for (int i = 0; i < pb.nfit; i++) {
-        double l = res[i] * pb.rows[pb.fit_rows[i]].rel_error;
+        double l = res[i] * pb.rows[pb.fit_rows[i]].rel_error * pb.wscale;
         sl += l * l;
     }
-    out->residual_sd = out->fit.dof > 0 ? sqrt(sl / out->fit.dof) : 0.0;
-    double *xf = dam_calloc((size_t)pb.nconst + 1, sizeof *xf);
-    for (int j = 0; j < pb.nconst; j++) {
-        dam_calib_const *k = &pb.consts[j];
-        k->value = fp[j].undetermined ? k->start : fp[j].value;
-        k->undetermined = fp[j].undetermined;
-        k->se = fp[j].se;
-        xf[j] = k->value;
+    out->residual_sd = free_dof > 0 ? sqrt(sl / free_dof) : 0.0;
+    for (int k = 0; k < pb.nactive; k++) {
+        dam_calib_const *c = &pb.consts[pb.active[k]];
+        c->value = fp[k].value;
+        c->se = fp[k].se;
+        pb.xfull[pb.active[k]] = c->value;
     }
     for (int j = 0; j < pb.nconst; j++) {
         dam_calib_const *k = &pb.consts[j];
-        double rs = out->residual_sd * k->value / sensitivity(&pb, xf, j);
-        k->sd = k->undetermined ? k->start_sd : sqrt(k->se * k->se + rs * rs);
+        if (k->undetermined) {
+            k->value = k->start;
+            k->sd = k->start_sd;
+        } else {
+            k->sd = k->se;
+        }
     }
-    update(&pb, xf);
-    dam_free(xf);
+    update(&pb, pb.xfull);
+    step_errors(&pb, res, free_dof, out);
+    dam_free(sens);
     for (int c = 0; c < pb.ncases; c++)
         for (int u = 0; u < pb.cases[c].nuse; u++)
             for (int i = 0; i < pb.nfit; i++)
@@ -594,6 +715,7 @@ void dam_calibration_free(dam_calibration *c)
     dam_free(c->rows);
     dam_free(c->profiles);
     dam_free(c->draws);
+    dam_free(c->models);
     memset(c, 0, sizeof *c);
 }
 
@@ -605,6 +727,19 @@ int dam_calibration_apply(const dam_calibration *cal, dam_catalog *c,
         if (k->undetermined)
             continue;
         if (dam_catalog_const_set(c, &k->key, k->value, k->sd, err) != DAM_OK)
+            return DAM_EINPUT;
+    }
+    for (int j = 0; j < cal->nmodels; j++) {
+        dam_const_key k;
+        memset(&k, 0, sizeof k);
+        k.owner = DAM_CONST_MODEL;
+        k.precision = -1;
+        snprintf(k.entry, sizeof k.entry, "%s", cal->models[j].model);
+        snprintf(k.field, sizeof k.field, "step_error");
+        if (cal->models[j].step_error > 0.0 &&
+            dam_catalog_model(c, k.entry) &&
+            dam_catalog_const_set(c, &k, cal->models[j].step_error, 0.0,
+                                  err) != DAM_OK)
             return DAM_EINPUT;
     }
     return DAM_OK;

@@ -13,19 +13,23 @@
  *     ( ln(predicted / measured) / rel_error )^2
  *
  * with the analytic solver's prediction: relative errors, so a 2 % miss
- * weighs the same on a 10 ms and a 10 s step. A trace row contributes one
+ * weighs the same on a 10 ms and a 10 s step. A constant that carries an
+ * uncertainty in the catalog (its sd, from microbenchmarks, sources or an
+ * earlier fit) adds the prior term ((x - x_catalog) / sd)^2: the fit
+ * updates what the catalog knows rather than forgetting it, so a few
+ * measurements move many constants only as far as they are informative,
+ * and a constant no measurement moves keeps its catalog value
+ * (undetermined, not fitted). A trace row contributes one
  * residual per operator class the trace and the model both have (GEMM,
  * attention, elementwise, optimizer, copies, NCCL: the GPU time per step
  * of that class, profile.h) and one for the step itself.
  *
  * Each fitted constant gets its standard error (the covariance scaled by
- * the residual variance, fit.h) and its sd for predictions: the standard
- * error combined with the relative scatter of the fit's residuals,
- * sd = sqrt(se^2 + (residual_sd * value / sensitivity)^2), since a new case
- * misses the fitted mean by as much as the fitted cases did; sensitivity
- * is the rms of d ln(prediction) / d ln(constant) over the constant's rows
- * (1 for a compute-bound step and its efficiency), which turns a scatter
- * of predictions into a scatter of the constant. Constants the
+ * the residual variance, fit.h), which becomes its sd for predictions.
+ * What the constants leave unexplained, the scatter of each model's
+ * residuals, becomes that model's step error (constants.h): a new case
+ * misses the fitted prediction by as much as the fitted cases did, so
+ * prediction intervals carry both (uncertainty.h). Constants the
  * measurements cannot move keep their catalog values and are reported as
  * undetermined.
  *
@@ -56,10 +60,11 @@ typedef struct dam_calib_const {
     double start_sd;      /* its uncertainty before the fit (1 sd) */
     double value;         /* fitted value (start when undetermined) */
     double se;            /* standard error of value (0 when undetermined) */
-    double sd;            /* uncertainty for predictions: sqrt(se^2 +
-                             (residual_sd * value / sensitivity)^2) */
+    double sd;            /* uncertainty for predictions: se (start_sd when
+                             undetermined) */
     double lo, hi;        /* the field's range */
-    int undetermined;     /* 1: no fitted measurement depends on it */
+    int undetermined;     /* 1: no fitted measurement depends on it (kept
+                             at start, sd = start_sd) */
     int nrows;            /* fitted residuals that depend on it */
 } dam_calib_const;
 
@@ -91,6 +96,16 @@ typedef struct dam_calib_row {
     int covered;          /* 1 when measured lies inside interval */
 } dam_calib_row;
 
+/* A model's unexplained scatter after the fit. */
+typedef struct dam_calib_model {
+    char model[DAM_ID_MAX]; /* model id */
+    int rows;               /* fitted residuals of it */
+    double ss;              /* their sum of squared log residuals */
+    double step_error;      /* its step error (constants.h): the relative
+                               sd its predictions carry beside the
+                               constants' */
+} dam_calib_model;
+
 /* The result of one calibration. Owns its arrays: dam_calibration_free. */
 typedef struct dam_calibration {
     char measurements[256];   /* the measurements file */
@@ -101,7 +116,8 @@ typedef struct dam_calibration {
     int nfitted;              /* rows fitted (not held out) */
     dam_fit_report fit;       /* the solver's report */
     double residual_sd;       /* relative scatter of the fitted rows:
-                                 sqrt(sum ln(pred/meas)^2 / dof), 0 if dof = 0 */
+                                 sqrt(sum ln(pred/meas)^2 / dof), dof = rows
+                                 - constants without a prior (0 if <= 0) */
     double rms_start;         /* rms relative error of the fitted rows with
                                  the catalog's constants */
     double rms_fit;           /* ... with the fitted constants */
@@ -111,6 +127,8 @@ typedef struct dam_calibration {
     dam_profile *profiles;    /* one per trace row, in file order */
     double *draws;            /* nrows x samples: each row's prediction in
                                  each draw (row-major), for paired ratios */
+    int nmodels;
+    dam_calib_model *models;  /* step errors, one per model fitted on */
 } dam_calibration;
 
 /* Options. Zero-initialised options fit every constant, hold nothing out

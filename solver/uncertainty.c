@@ -146,6 +146,30 @@ static double constant_at(const dam_const_use *c, double u)
     return v < c->lo ? c->lo : (v > c->hi ? c->hi : v);
 }
 
+/* The draw name of a scenario's step error: one per model and GPU, so
+ * options on the same GPU share it and a GPU change draws afresh. */
+static void step_error_name(const dam_scenario *s, char *buf, size_t n)
+{
+    snprintf(buf, n, "step_error/%s@%s",
+             s->workload.model.id[0] ? s->workload.model.id : "inline",
+             s->machine.gpu.id);
+}
+
+/* The multiplier of the GPU time at probability u: lognormal, median 1,
+ * log-sd the scenario's step error. */
+static double step_error_at(const dam_scenario *s, double u)
+{
+    return exp(gsl_cdf_ugaussian_Pinv(u) * dam_scenario_step_error(s));
+}
+
+/* Scale the scenario's GPU work (every phase's FLOPs and bytes) by m, so
+ * the solver re-decides what binds. */
+static void scale_gpu_time(dam_scenario *s, double m)
+{
+    s->workload.flops_scale *= m;
+    s->workload.bytes_scale *= m;
+}
+
 int dam_draws_apply(dam_draws *d, int k, const dam_scenario *base,
                     const dam_scenario *s, dam_scenario *x)
 {
@@ -163,7 +187,9 @@ int dam_draws_apply(dam_draws *d, int k, const dam_scenario *base,
         dam_scenario_const_set(x, &use[i].key,
                                constant_at(&use[i], dam_draws_u(d, name, k)), -1.0);
     }
-    return base->nuncertain + nu;
+    step_error_name(x, name, sizeof name);
+    scale_gpu_time(x, step_error_at(x, dam_draws_u(d, name, k)));
+    return base->nuncertain + nu + 1;
 }
 
 int dam_uncertainty_sources(const dam_scenario *s)
@@ -172,7 +198,7 @@ int dam_uncertainty_sources(const dam_scenario *s)
     int nu = dam_scenario_constants(s, use, DAM_MAX_CONST_USES), n = 0;
     for (int i = 0; i < nu; i++)
         n += use[i].sd > 0.0;
-    return s->nuncertain + n;
+    return s->nuncertain + n + (dam_scenario_step_error(s) > 0.0);
 }
 
 static double horizon(const dam_result *r)
@@ -287,12 +313,13 @@ int dam_uncertainty_run(const dam_scenario *s, int samples,
         if (use[i].sd <= 0.0)
             continue;
         dam_uncertainty_input *in = &u->inputs[u->ninputs++];
-        u->nconstants++;
         dam_const_key_format(&use[i].key, in->key, sizeof in->key);
         in->constant = 1;
         in->default_sd = use[i].default_sd;
         in->kind = DAM_UNCERTAIN_LOGNORMAL;
         in->scale = 1.0;
+        dam_const_field_info(use[i].key.owner, use[i].key.field, NULL, NULL,
+                             NULL, &in->scale);
         in->value_lo = constant_at(&use[i], 0.05);
         in->value_hi = constant_at(&use[i], 0.95);
         *x = *s;
@@ -301,6 +328,28 @@ int dam_uncertainty_run(const dam_scenario *s, int samples,
         in->step_lo = r->step;
         *x = *s;
         dam_scenario_const_set(x, &use[i].key, in->value_hi, -1.0);
+        dam_analytic_solve(x, r);
+        in->step_hi = r->step;
+        in->swing = fabs(in->step_hi - in->step_lo);
+    }
+    /* ... and the model's step error */
+    {
+        dam_uncertainty_input *in = &u->inputs[u->ninputs++];
+        snprintf(in->key, sizeof in->key, "step error of %s on %s",
+                 s->workload.model.id[0] ? s->workload.model.id : "the model",
+                 s->machine.gpu.id);
+        in->constant = 1;
+        in->default_sd = !(s->workload.model.step_error > 0.0);
+        in->kind = DAM_UNCERTAIN_LOGNORMAL;
+        in->scale = 1.0;
+        in->value_lo = step_error_at(s, 0.05);
+        in->value_hi = step_error_at(s, 0.95);
+        *x = *s;
+        scale_gpu_time(x, in->value_lo);
+        dam_analytic_solve(x, r);
+        in->step_lo = r->step;
+        *x = *s;
+        scale_gpu_time(x, in->value_hi);
         dam_analytic_solve(x, r);
         in->step_hi = r->step;
         in->swing = fabs(in->step_hi - in->step_lo);

@@ -19,7 +19,12 @@
  * the spread of its sources) is drawn too, so every answer has an interval
  * without the user writing a distribution. A constant is drawn lognormally
  * about its value with a relative spread of sd / value, kept inside its
- * range.
+ * range. Beside the constants, the model itself errs: a calibration's
+ * residuals show how far the analytic GPU time misses measurements that
+ * no constant explains (the model's step_error, constants.h). Each draw
+ * scales the scenario's GPU work by a lognormal factor of median 1 and
+ * log-sd step_error, so intervals are prediction intervals, not only the
+ * uncertainty of fitted means.
  *
  * Paired draws. Draws are made by name (dam_draws): the k-th draw of a
  * quantity named "model/resnet50/efficiency/fp16" is the same number in
@@ -69,9 +74,10 @@ typedef struct dam_uncertainty {
     dam_interval cost_usd;          /* USD */
     dam_interval gpu_hours;         /* GPU-hours of the run */
     double p_bound[DAM_BOUND_COUNT];/* share of samples in which each bound binds */
-    int nconstants;                 /* calibrated constants drawn */
+    int nconstants;                 /* calibrated constants drawn (the
+                                       step error beside them) */
     int ninputs;                    /* entries in inputs */
-    dam_uncertainty_input inputs[DAM_MAX_UNCERTAIN + DAM_MAX_CONST_USES];
+    dam_uncertainty_input inputs[DAM_MAX_UNCERTAIN + DAM_MAX_CONST_USES + 1];
                                     /* largest swing first */
 } dam_uncertainty;
 

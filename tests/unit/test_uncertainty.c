@@ -101,8 +101,14 @@ int main(void)
     dam_uncertainty_run(s, 300, 7, &u2, &e);
     dam_check(memcmp(&u1, &u2, sizeof u1) == 0,
               "the same seed gives the same intervals");
-    dam_check(u1.ninputs == 2 && u1.inputs[0].swing >= u1.inputs[1].swing,
-              "the tornado is sorted by swing (%s first)", u1.inputs[0].key);
+    int sorted = 1, given = 0;
+    for (int i = 0; i < u1.ninputs; i++) {
+        sorted &= i == 0 || u1.inputs[i - 1].swing >= u1.inputs[i].swing;
+        given += !u1.inputs[i].constant;
+    }
+    dam_check(sorted && given == 2,
+              "the tornado is sorted by swing (%s first) and holds the two "
+              "inputs beside the calibrated constants", u1.inputs[0].key);
     double share = 0.0;
     for (int k = 0; k < DAM_BOUND_COUNT; k++)
         share += u1.p_bound[k];
