@@ -313,6 +313,7 @@ int dam_uncertainty_run(const dam_scenario *s, int samples,
         if (use[i].sd <= 0.0)
             continue;
         dam_uncertainty_input *in = &u->inputs[u->ninputs++];
+        u->nconstants++;
         dam_const_key_format(&use[i].key, in->key, sizeof in->key);
         in->constant = 1;
         in->default_sd = use[i].default_sd;
