@@ -36,6 +36,7 @@ int dam_precision_parse(const char *s, dam_precision *out);
 #define DAM_NAME_MAX 96
 #define DAM_SOURCE_MAX 640
 #define DAM_MAX_PHASES 8
+#define DAM_MAX_FW_CONSTS 32    /* framework constants an overlay may set */
 #define DAM_MAX_GPU_ETA 16       /* per-GPU efficiency entries of a model */
 #define DAM_CATALOG_MAX_GPUS 128 /* GPUs a catalog may hold (the loader
                                     refuses more; plans list every one) */
@@ -278,12 +279,13 @@ typedef struct dam_catalog {
     char gpu_file[256];   /* where the GPUs came from (file name or "<embedded>") */
     char model_file[256]; /* where the models came from */
     /* Framework constants a calibration overlay set (constants.h keys
-     * framework/default/...), copied into every scenario loaded after it;
-     * bit i of fw_set: the i-th of conv, mem, launch, overhead is set. */
-    int fw_set;
-    dam_framework fw;     /* conv and mem (value, sd), launch_sd, step_sd */
-    double fw_launch_s;   /* host time per eager launch, s */
-    double fw_overhead_s; /* host time per step outside kernels, s */
+     * framework/default/...), copied into every scenario loaded after it
+     * (dam_catalog_framework_apply). */
+    int nfw;              /* entries used in fw */
+    struct {
+        int param;        /* the device model's constant (device.h dam_param) */
+        double value, sd; /* SI */
+    } fw[DAM_MAX_FW_CONSTS];
 } dam_catalog;
 
 /* Free the arrays; the struct is empty afterwards. NULL is a no-op. */

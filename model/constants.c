@@ -9,10 +9,10 @@
  * reached through the owning table's accessor, so adding a constant to
  * either table is enough for keys, overlays, fits and draws to follow.
  *
- * The framework constants have one home in a catalog (dam_catalog.fw and
- * fw_*), set by overlays and copied into each scenario loaded after them
- * (loader.c); the mapping from the device model's framework keys to those
- * fields is framework_slot.
+ * The framework constants have one home in a catalog (dam_catalog.fw: the
+ * device model's index with a value and sd), set by overlays and copied
+ * into each scenario loaded after them (loader.c) through dam_param_ref,
+ * so this file knows nothing of dam_framework's layout.
  */
 #include "model/constants.h"
 
@@ -138,30 +138,23 @@ static int param_index(const dam_const_key *k)
     return dam_param_find(k->field, k->precision);
 }
 
-/* A catalog's framework slot for a framework key (see the file note);
- * bit: its bit in fw_set. */
-static int framework_slot(dam_catalog *c, const char *field, slot *out,
-                          int *bit)
+/* A catalog's slot for a framework constant (the device model's index
+ * param): its entry in c->fw, made when create and missing. */
+static int framework_slot(dam_catalog *c, int param, int create, slot *out)
 {
-    if (strcmp(field, "conv_frac") == 0) {
-        out->value = &c->fw.conv.v;
-        out->sd = &c->fw.conv.sd;
-        *bit = 1;
-    } else if (strcmp(field, "framework_mem_frac") == 0) {
-        out->value = &c->fw.mem.v;
-        out->sd = &c->fw.mem.sd;
-        *bit = 2;
-    } else if (strcmp(field, "launch_us") == 0) {
-        out->value = &c->fw_launch_s;
-        out->sd = &c->fw.launch_sd;
-        *bit = 4;
-    } else if (strcmp(field, "framework_overhead_ms") == 0) {
-        out->value = &c->fw_overhead_s;
-        out->sd = &c->fw.step_sd;
-        *bit = 8;
-    } else {
-        return 0;
+    int i = 0;
+    while (i < c->nfw && c->fw[i].param != param)
+        i++;
+    if (i == c->nfw) {
+        if (!create || c->nfw >= DAM_MAX_FW_CONSTS)
+            return 0;
+        c->nfw++;
+        c->fw[i].param = param;
+        c->fw[i].value = 0.0;
+        c->fw[i].sd = 0.0;
     }
+    out->value = &c->fw[i].value;
+    out->sd = &c->fw[i].sd;
     return 1;
 }
 
@@ -294,15 +287,17 @@ double dam_const_default_rel_sd(dam_const_owner owner, const char *field)
 /* The slots of k in catalog c (create: make a model's per-GPU entry).
  * Returns 0 with err's message when there is none. */
 static int catalog_slot(dam_catalog *c, const dam_const_key *k, int create,
-                        slot *sl, int *fw_bit, dam_error *err)
+                        slot *sl, dam_error *err)
 {
     char name[DAM_CONST_KEY_MAX];
     dam_const_key_format(k, name, sizeof name);
-    *fw_bit = 0;
     if (k->owner == DAM_CONST_FRAMEWORK) {
-        if (!framework_slot(c, k->field, sl, fw_bit)) {
-            dam_error_set(err, "", 0, "constant \"%s\": no such framework "
-                          "constant", name);
+        if (!framework_slot(c, param_index(k), create, sl)) {
+            dam_error_set(err, "", 0,
+                          create ? "constant \"%s\": no room for another "
+                                   "framework constant"
+                                 : "constant \"%s\" has no value in the "
+                                   "catalog", name);
             return 0;
         }
         return 1;
@@ -343,12 +338,11 @@ int dam_catalog_const_get(const dam_catalog *c, const dam_const_key *k,
                           double *value, double *sd, dam_error *err)
 {
     slot sl;
-    int bit;
     char name[DAM_CONST_KEY_MAX];
     dam_const_key_format(k, name, sizeof name);
-    if (!catalog_slot((dam_catalog *)c, k, 0, &sl, &bit, err))
+    if (!catalog_slot((dam_catalog *)c, k, 0, &sl, err))
         return DAM_EINPUT;
-    if ((bit && !(c->fw_set & bit)) || !(*sl.value > 0.0))
+    if (!(*sl.value > 0.0))
         return dam_error_set(err, "", 0, "constant \"%s\" has no value in "
                              "the catalog", name);
     *value = *sl.value;
@@ -378,13 +372,11 @@ int dam_catalog_const_set(dam_catalog *c, const dam_const_key *k,
                              "the sd of constant \"%s\" must be >= 0, got %g",
                              name, sd / f.scale);
     slot sl;
-    int bit;
-    if (!catalog_slot(c, k, 1, &sl, &bit, err))
+    if (!catalog_slot(c, k, 1, &sl, err))
         return DAM_EINPUT;
     *sl.value = value;
     if (sl.sd)
         *sl.sd = sd;
-    c->fw_set |= bit;
     return DAM_OK;
 }
 
@@ -396,18 +388,12 @@ double dam_scenario_step_error(const dam_scenario *s)
 
 void dam_catalog_framework_apply(const dam_catalog *c, dam_scenario *s)
 {
-    dam_workload *w = &s->workload;
-    if (c->fw_set & 1)
-        w->fw.conv = c->fw.conv;
-    if (c->fw_set & 2)
-        w->fw.mem = c->fw.mem;
-    if (c->fw_set & 4) {
-        w->launch_s = c->fw_launch_s;
-        w->fw.launch_sd = c->fw.launch_sd;
-    }
-    if (c->fw_set & 8) {
-        w->framework_overhead_s = c->fw_overhead_s;
-        w->fw.step_sd = c->fw.step_sd;
+    for (int i = 0; i < c->nfw; i++) {
+        double *v, *sd;
+        if (dam_param_ref(c->fw[i].param, s, &v, &sd) == 0) {
+            *v = c->fw[i].value;
+            *sd = c->fw[i].sd;
+        }
     }
 }
 

@@ -111,7 +111,7 @@ int dam_catalog_const_set(dam_catalog *c, const dam_const_key *k,
 /* The step error of scenario s's model (its own, or the default). */
 double dam_scenario_step_error(const dam_scenario *s);
 
-/* Copy the framework constants an overlay set in catalog c (fw_set) into
+/* Copy the framework constants an overlay set in catalog c (c->fw) into
  * scenario s's workload (the loader calls it before a scenario's own
  * launch_us and framework_overhead_ms). */
 void dam_catalog_framework_apply(const dam_catalog *c, dam_scenario *s);

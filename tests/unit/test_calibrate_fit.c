@@ -583,6 +583,49 @@ static void test_example(void)
     dam_catalog_free(&cat);
 }
 
+/* Overlays of device and framework constants reach the scenarios loaded
+ * after them, in the catalog's display units. */
+static void test_overlay_units(void)
+{
+    dam_catalog cat = {0};
+    dam_test_catalog(&cat);
+    static const char ov[] =
+        "calibration = { constants = (\n"
+        "  { key = \"gpu/A100-SXM4-80GB/kernel_gap_us\"; value = 2.5; "
+        "unit = \"us\"; sd = 0.25; },\n"
+        "  { key = \"framework/default/launch_us\"; value = 7.0; "
+        "unit = \"us\"; sd = 1.0; } ); };\n";
+    dam_diag d;
+    dam_diag_init(&d);
+    dam_check_int(dam_catalog_load_gpus(&cat, "ov.cfg", ov, &d), DAM_OK,
+                  "a device and framework overlay loads");
+    dam_scenario *s = dam_malloc(sizeof *s);
+    dam_check_int(dam_scenario_load(s, DATA "resnet50-a100.cfg", NULL, &cat,
+                                    &d),
+                  DAM_OK, "a scenario loads over it");
+    dam_const_key k;
+    dam_error e;
+    dam_const_key_parse("gpu/A100-SXM4-80GB/kernel_gap_us", &k, &e);
+    double v = 0.0, sd = 0.0;
+    dam_catalog_const_get(&cat, &k, &v, &sd, &e);
+    dam_check_rel(v, 2.5e-6, 1e-12, "the kernel gap in seconds");
+    dam_check_rel(sd, 0.25e-6, 1e-12, "and its sd");
+    dam_check_rel(s->workload.launch_s, 7e-6, 1e-12,
+                  "the framework's launch time reaches the scenario");
+    static const char badunit[] =
+        "calibration = { constants = ( { key = \"framework/default/"
+        "launch_us\"; value = 7.0; unit = \"ms\"; sd = 1.0; } ); };";
+    dam_diag_free(&d);
+    dam_diag_init(&d);
+    dam_check(dam_catalog_load_gpus(&cat, "bad.cfg", badunit, &d) ==
+                      DAM_EINPUT &&
+                  d.n > 0 && strstr(d.items[0].msg, "is \"us\", got \"ms\""),
+              "a unit that is not the key's is refused");
+    dam_diag_free(&d);
+    dam_free(s);
+    dam_catalog_free(&cat);
+}
+
 int main(void)
 {
     gsl_set_error_handler_off();
@@ -592,5 +635,6 @@ int main(void)
     test_draws();
     test_round_trip();
     test_example();
+    test_overlay_units();
     return dam_check_done();
 }
