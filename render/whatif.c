@@ -101,7 +101,9 @@ static size_t answer_option(char *buf, size_t n, const dam_whatif_row *o)
                                                          : "no";
     size_t len = (size_t)snprintf(buf, n, "%s: %s, %s", o->name, word,
                                   o->why);
-    if (len < n && o->has_interval)
+    if (strstr(o->why, "90 %") != NULL)
+        ; /* the verdict already carries its interval */
+    else if (len < n && o->has_interval)
         len += (size_t)snprintf(buf + len, n - len,
                                 " (speed-up %.2fx to %.2fx over the uncertain "
                                 "inputs, 90 %%)",

@@ -26,6 +26,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "model/lever.h"
+
 /* Milliseconds, 3 significant digits. */
 static double ms(double s)
 {
@@ -115,6 +117,19 @@ static void advise(dam_diagnosis *d, dam_lever_kind k, int works,
 static const char *const part_names[6] = {
     "preprocessing (CPU)", "queue wait for a replica", "batching wait",
     "host-to-device transfer", "inference (compute)", "postprocessing"};
+
+/* Drop advice on levers the lever table says are not valid in s's mode
+ * (a lever listed as working must be one a what-if can apply). */
+static void keep_valid(dam_advice *a, int *n, const dam_scenario *s)
+{
+    int k = 0;
+    for (int i = 0; i < *n; i++) {
+        const dam_lever_type *t = dam_lever_type_get(a[i].kind);
+        if (t && (t->modes & DAM_MODE_BIT(s->mode)))
+            a[k++] = a[i];
+    }
+    *n = k;
+}
 
 void dam_diagnose_serving(const dam_scenario *s, const dam_result *r,
                           dam_diagnosis *d)
@@ -345,6 +360,8 @@ void dam_diagnose_serving(const dam_scenario *s, const dam_result *r,
     else if (r->bound == DAM_BOUND_LATENCY)
         ap = "more compute or bandwidth for a latency-bound batch";
     snprintf(d->anti_pattern, sizeof d->anti_pattern, "%s", ap ? ap : "");
+    keep_valid(d->works, &d->nworks, s);
+    keep_valid(d->wasted, &d->nwasted, s);
 }
 
 int dam_diagnose_serving_change(const dam_result *a, const dam_result *b,
