@@ -12,7 +12,7 @@ set -eu
 cd "$(dirname "$0")"
 
 packages="gcc make cmake pkg-config libgsl-dev libconfig-dev libcairo2-dev libjansson-dev python3
-    libopenmpi-dev openmpi-bin"
+    libpango1.0-dev fonts-dejavu-core libopenmpi-dev openmpi-bin"
 missing=""
 for p in $packages; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||

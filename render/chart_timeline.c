@@ -168,8 +168,7 @@ int dam_chart_timeline_draw(cairo_t *cr, const dam_rect *r,
         }
         dam_draw_font(cr, DAM_FONT_AXIS);
         cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
-        dam_draw_fit(cr, ln->name, namew, buf, sizeof buf);
-        dam_draw_text(cr, lanes.x - 8, cy, buf, 1, 0.5);
+        dam_draw_text_fit(cr, lanes.x - 8, cy, ln->name, namew, 1, 0.5);
 
         cairo_save(cr);
         cairo_rectangle(cr, lanes.x, lanes.y, lanes.w, lanes.h);
@@ -234,9 +233,9 @@ int dam_chart_timeline_draw(cairo_t *cr, const dam_rect *r,
     if (c->counter_title && *c->counter_title) {
         dam_draw_font(cr, DAM_FONT_AXIS);
         cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
-        dam_draw_fit(cr, c->counter_title, r->w - 20, buf, sizeof buf);
         double tx = fmax(r->x, lower.x - left);
-        dam_draw_text(cr, tx, lower.y - 4 - ya.label_h / 2, buf, 0, 1);
+        dam_draw_text_fit(cr, tx, lower.y - 4 - ya.label_h / 2,
+                          c->counter_title, r->w - 20, 0, 1);
     }
     dam_draw_axis_place(cr, &ya, lower.y + lower.h, lower.y);
     dam_draw_axis_grid(cr, &xa, &lower);

@@ -60,39 +60,30 @@ void dam_draw_set_ink(cairo_t *cr, dam_color c)
         cairo_set_source_rgb(cr, 1, 1, 1);
 }
 
-/* ---- text ---------------------------------------------------------- */
+/* ---- text (render/font: Pango) ------------------------------------ */
 
 void dam_draw_font(cairo_t *cr, dam_font f)
 {
-    static const double size[] = {14.0, 10.0, 9.5,  8.5, 8.0,
-                                  8.0,  20.0, 11.0, 11.0, 9.5};
-    int bold = f == DAM_FONT_TITLE || f == DAM_FONT_NOTE_BOLD ||
-               f == DAM_FONT_HEADING || f == DAM_FONT_BODY_BOLD ||
-               f == DAM_FONT_AXIS_BOLD;
-    cairo_select_font_face(cr, "DejaVu Sans", CAIRO_FONT_SLANT_NORMAL,
-                           bold ? CAIRO_FONT_WEIGHT_BOLD
-                                : CAIRO_FONT_WEIGHT_NORMAL);
-    cairo_set_font_size(cr, size[f]);
+    dam_font_select(cr, f);
 }
 
 double dam_draw_text_width(cairo_t *cr, const char *s)
 {
-    cairo_text_extents_t te;
-    cairo_text_extents(cr, s ? s : "", &te);
-    return te.x_advance;
+    double w;
+    dam_font_measure(cr, s, 0, 1, &w, NULL);
+    return w;
 }
 
 double dam_draw_text_height(cairo_t *cr)
 {
-    cairo_font_extents_t fe;
-    cairo_font_extents(cr, &fe);
-    return fe.ascent + fe.descent;
+    return dam_font_line_height(cr);
 }
 
 dam_rect dam_draw_text_box(cairo_t *cr, double x, double y, const char *s,
                            double ax, double ay)
 {
-    double w = dam_draw_text_width(cr, s), h = dam_draw_text_height(cr);
+    double w, h;
+    dam_font_measure(cr, s, 0, 1, &w, &h);
     dam_rect r = {x - ax * w, y - ay * h, w, h};
     return r;
 }
@@ -100,106 +91,38 @@ dam_rect dam_draw_text_box(cairo_t *cr, double x, double y, const char *s,
 void dam_draw_text(cairo_t *cr, double x, double y, const char *s, double ax,
                    double ay)
 {
-    cairo_font_extents_t fe;
-    if (!s || !*s)
-        return;
-    cairo_font_extents(cr, &fe);
-    double w = dam_draw_text_width(cr, s);
-    cairo_move_to(cr, x - ax * w, y - ay * (fe.ascent + fe.descent) +
-                                      fe.ascent);
-    cairo_show_text(cr, s);
-    cairo_new_path(cr);
+    dam_font_draw(cr, x, y, s, 0, 1, ax, ay);
 }
 
 void dam_draw_text_up(cairo_t *cr, double x, double y, const char *s)
 {
-    cairo_save(cr);
-    cairo_translate(cr, x, y);
-    cairo_rotate(cr, -PI / 2);
-    dam_draw_text(cr, 0, 0, s, 0.5, 0.5);
-    cairo_restore(cr);
+    dam_font_draw_up(cr, x, y, s, 0);
 }
 
-void dam_draw_fit(cairo_t *cr, const char *s, double maxw, char *out,
-                  size_t n)
+dam_rect dam_draw_text_fit(cairo_t *cr, double x, double y, const char *s,
+                           double maxw, double ax, double ay)
 {
-    static const char ell[] = "…";
-    snprintf(out, n, "%s", s ? s : "");
-    if (dam_draw_text_width(cr, out) <= maxw)
-        return;
-    size_t L = strlen(out);
-    while (L > 0) {
-        L--;
-        /* never cut inside a UTF-8 sequence */
-        while (L > 0 && ((unsigned char)out[L] & 0xC0) == 0x80)
-            L--;
-        if (L + sizeof ell > n)
-            continue;
-        memcpy(out + L, ell, sizeof ell);
-        if (dam_draw_text_width(cr, out) <= maxw)
-            return;
-    }
-    out[0] = '\0';
+    return dam_font_draw(cr, x, y, s, maxw > 0 ? maxw : 0.01, 1, ax, ay);
+}
+
+double dam_draw_fit_width(cairo_t *cr, const char *s, double maxw)
+{
+    double w;
+    dam_font_measure(cr, s, maxw > 0 ? maxw : 0.01, 1, &w, NULL);
+    return w;
 }
 
 double dam_draw_wrap(cairo_t *cr, double x, double y, double w, const char *s,
                      int maxlines, int draw)
 {
-    char line[1024], cand[1024];
-    double lh = dam_draw_text_height(cr) * 1.2;
-    int lines = 0;
-    const char *p = s ? s : "";
-
-    while (*p == ' ')
-        p++;
-    while (*p && lines < maxlines) {
-        if (lines == maxlines - 1) {
-            /* the last line takes the rest, cut to fit */
-            dam_draw_fit(cr, p, w, line, sizeof line);
-            if (draw)
-                dam_draw_text(cr, x, y + lines * lh, line, 0, 0);
-            lines++;
-            break;
-        }
-        line[0] = '\0';
-        const char *q = p, *end = p;
-        while (*q) {
-            const char *we = q;
-            while (*we && *we != ' ')
-                we++;
-            /* line + " " + word, cut at the buffer's end */
-            size_t ll = strlen(line), wl = (size_t)(we - q);
-            size_t room = sizeof cand - 1;
-            size_t sp = ll && ll < room ? 1 : 0;
-            if (ll > room)
-                ll = room;
-            if (wl > room - ll - sp)
-                wl = room - ll - sp;
-            memcpy(cand, line, ll);
-            if (sp)
-                cand[ll] = ' ';
-            memcpy(cand + ll + sp, q, wl);
-            cand[ll + sp + wl] = '\0';
-            if (line[0] && dam_draw_text_width(cr, cand) > w)
-                break;
-            memcpy(line, cand, sizeof line);
-            end = we;
-            q = we;
-            while (*q == ' ')
-                q++;
-            end = q;
-        }
-        if (dam_draw_text_width(cr, line) > w) {
-            char fit[1024];
-            dam_draw_fit(cr, line, w, fit, sizeof fit);
-            memcpy(line, fit, sizeof line);
-        }
-        if (draw)
-            dam_draw_text(cr, x, y + lines * lh, line, 0, 0);
-        lines++;
-        p = end;
+    double h;
+    if (!s || !*s)
+        return 0;
+    if (!draw) {
+        dam_font_measure(cr, s, w, maxlines, NULL, &h);
+        return h;
     }
-    return lines * lh;
+    return dam_font_draw(cr, x, y, s, w, maxlines, 0, 0).h;
 }
 
 double dam_draw_title(cairo_t *cr, const dam_rect *r, const char *title,
@@ -353,16 +276,15 @@ double dam_draw_legend(cairo_t *cr, const dam_rect *r,
     double th = dam_draw_text_height(cr), s = 9.0, rowh = th + 5;
     double x = r->x, y = r->y + rowh / 2;
     for (size_t i = 0; i < n; i++) {
-        char lab[256];
-        dam_draw_fit(cr, items[i].label, r->w - s - 8, lab, sizeof lab);
-        double w = s + 5 + dam_draw_text_width(cr, lab);
+        const char *lab = items[i].label;
+        double w = s + 5 + dam_draw_fit_width(cr, lab, r->w - s - 8);
         if (x > r->x && x + w > r->x + r->w) {
             x = r->x;
             y += rowh;
         }
         draw_key(cr, &items[i], x, y, s);
         cairo_set_source_rgb(cr, 0.15, 0.15, 0.15);
-        dam_draw_text(cr, x + s + 5, y, lab, 0, 0.5);
+        dam_draw_text_fit(cr, x + s + 5, y, lab, r->w - s - 8, 0, 0.5);
         x += w + 16;
     }
     cairo_restore(cr);
@@ -614,17 +536,13 @@ void dam_draw_axis_draw(cairo_t *cr, const dam_draw_axis *a,
         dam_draw_font(cr, DAM_FONT_AXIS);
         cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
         double th = dam_draw_text_height(cr);
-        if (a->vertical) {
-            char t[256];
-            dam_draw_fit(cr, a->title, plot->h, t, sizeof t);
-            dam_draw_text_up(cr, plot->x - a->label_w - 10 - th / 2,
-                             plot->y + plot->h / 2, t);
-        } else {
-            char t[256];
-            dam_draw_fit(cr, a->title, plot->w, t, sizeof t);
-            dam_draw_text(cr, plot->x + plot->w / 2,
-                          plot->y + plot->h + 6 + a->label_h + 4, t, 0.5, 0);
-        }
+        if (a->vertical)
+            dam_font_draw_up(cr, plot->x - a->label_w - 10 - th / 2,
+                             plot->y + plot->h / 2, a->title, plot->h);
+        else
+            dam_draw_text_fit(cr, plot->x + plot->w / 2,
+                              plot->y + plot->h + 6 + a->label_h + 4,
+                              a->title, plot->w, 0.5, 0);
     }
     cairo_restore(cr);
 }

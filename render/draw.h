@@ -7,10 +7,11 @@
  *
  * Design note: everything here draws on a caller's cairo_t inside a
  * caller's rectangle and returns how much room it used, so a chart can be
- * laid out top to bottom and drawn on any surface or PDF page. Text is
- * always measured (cairo_text_extents) before it is placed: a label that
- * does not fit is thinned, truncated with an ellipsis, or moved, never
- * drawn over another. Nothing here knows the model; it draws numbers.
+ * laid out top to bottom and drawn on any surface or PDF page. Text goes
+ * through render/font (Pango) and is always measured before it is placed:
+ * a label that does not fit is thinned, wrapped, ellipsized by the layout,
+ * or moved, never drawn over another. Nothing here knows the model; it
+ * draws numbers.
  */
 #ifndef DAM_RENDER_DRAW_H
 #define DAM_RENDER_DRAW_H
@@ -20,12 +21,7 @@
 
 #include "model/error.h"
 #include "render/axis.h"
-
-/* A rectangle in points; y grows downwards as in cairo. */
-typedef struct dam_rect {
-    double x, y; /* top-left corner, points */
-    double w, h; /* width and height, points (>= 0) */
-} dam_rect;
+#include "render/font.h"
 
 /* The Okabe-Ito colour-blind-safe palette, plus two greys. */
 typedef enum dam_color {
@@ -59,25 +55,11 @@ void dam_draw_set_color(cairo_t *cr, dam_color c, double alpha);
 /* Set cr's source to black or white, whichever reads better on c. */
 void dam_draw_set_ink(cairo_t *cr, dam_color c);
 
-/* Text styles (DejaVu Sans, sizes in points). */
-typedef enum dam_font {
-    DAM_FONT_TITLE = 0, /* 14 pt bold: the chart's question and answer */
-    DAM_FONT_SUBTITLE,  /* 10 pt: context under the title */
-    DAM_FONT_AXIS,      /* 9.5 pt: axis titles, legend, category labels */
-    DAM_FONT_TICK,      /* 8.5 pt: tick labels */
-    DAM_FONT_NOTE,      /* 8 pt: annotations on the data */
-    DAM_FONT_NOTE_BOLD, /* 8 pt bold: emphasised annotations */
-    DAM_FONT_HEADING,   /* 20 pt bold: report headings */
-    DAM_FONT_BODY,      /* 11 pt: report body text */
-    DAM_FONT_BODY_BOLD, /* 11 pt bold: report emphasis */
-    DAM_FONT_AXIS_BOLD  /* 9.5 pt bold: table headers */
-} dam_font;
-
-/* Select font f on cr. */
+/* Select text role f on cr (render/font.h). */
 void dam_draw_font(cairo_t *cr, dam_font f);
-/* Advance width of s in the current font, points. */
+/* Width of s on one line in the current role, points. */
 double dam_draw_text_width(cairo_t *cr, const char *s);
-/* Ascent + descent of the current font, points. */
+/* Height of one line in the current role, points. */
 double dam_draw_text_height(cairo_t *cr);
 /*
  * The box s would occupy when drawn at (x, y) with anchors ax (0 left,
@@ -91,14 +73,16 @@ void dam_draw_text(cairo_t *cr, double x, double y, const char *s, double ax,
                    double ay);
 /* Draw s rotated 90 degrees anticlockwise, centred on (x, y). */
 void dam_draw_text_up(cairo_t *cr, double x, double y, const char *s);
-/* Copy s into out, cut with an ellipsis so that it is at most maxw wide in
- * the current font (always terminated). */
-void dam_draw_fit(cairo_t *cr, const char *s, double maxw, char *out,
-                  size_t n);
+/* Draw s on one line anchored as in dam_draw_text_box, ellipsized by the
+ * layout to at most maxw points. Returns the box drawn. */
+dam_rect dam_draw_text_fit(cairo_t *cr, double x, double y, const char *s,
+                           double maxw, double ax, double ay);
+/* Width of s as dam_draw_text_fit would draw it within maxw, points. */
+double dam_draw_fit_width(cairo_t *cr, const char *s, double maxw);
 /*
- * Word-wrap s to width w in the current font and draw it from the top-left
+ * Word-wrap s to width w in the current role and draw it from the top-left
  * (x, y) when draw is 1 (else only measure), at most maxlines lines (the
- * last one cut with an ellipsis). Returns the height used, points.
+ * last one ellipsized by the layout). Returns the height used, points.
  */
 double dam_draw_wrap(cairo_t *cr, double x, double y, double w, const char *s,
                      int maxlines, int draw);

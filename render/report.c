@@ -73,7 +73,7 @@ static const char *cell(const grid *g, size_t row, size_t col)
 static void footer(cairo_t *cr, const dam_report *r, size_t page,
                    size_t pages)
 {
-    char buf[64], t[512];
+    char buf[64];
     double y = DAM_REPORT_HEIGHT - M / 2 - FOOT / 2;
     cairo_set_source_rgb(cr, 0.75, 0.75, 0.75);
     cairo_set_line_width(cr, 0.5);
@@ -83,8 +83,7 @@ static void footer(cairo_t *cr, const dam_report *r, size_t page,
     dam_draw_font(cr, DAM_FONT_NOTE);
     cairo_set_source_rgb(cr, 0.4, 0.4, 0.4);
     snprintf(buf, sizeof buf, "page %zu of %zu", page, pages);
-    dam_draw_fit(cr, r->title, DAM_REPORT_WIDTH - 2 * M - 100, t, sizeof t);
-    dam_draw_text(cr, M, y, t, 0, 0);
+    dam_draw_text_fit(cr, M, y, r->title, DAM_REPORT_WIDTH - 2 * M - 100, 0, 0);
     dam_draw_text(cr, DAM_REPORT_WIDTH - M, y, buf, 1, 0);
 }
 
@@ -153,12 +152,10 @@ static void summary_page(cairo_t *cr, const dam_report *r)
         cairo_stroke(cr);
         dam_draw_font(cr, DAM_FONT_BODY);
         cairo_set_source_rgb(cr, 0.15, 0.15, 0.15);
-        dam_draw_fit(cr, r->key_numbers[i].key, kw, buf, sizeof buf);
-        dam_draw_text(cr, M, y + rh / 2, buf, 0, 0.5);
+        dam_draw_text_fit(cr, M, y + rh / 2, r->key_numbers[i].key, kw, 0, 0.5);
         dam_draw_font(cr, DAM_FONT_BODY_BOLD);
         cairo_set_source_rgb(cr, 0, 0, 0);
-        dam_draw_fit(cr, r->key_numbers[i].value, 160, buf, sizeof buf);
-        dam_draw_text(cr, vx, y + rh / 2, buf, 1, 0.5);
+        dam_draw_text_fit(cr, vx, y + rh / 2, r->key_numbers[i].value, 160, 1, 0.5);
         y += rh;
     }
 }
@@ -222,15 +219,14 @@ static void column_widths(cairo_t *cr, const grid *g, double w, double *cw)
 static void table_page(cairo_t *cr, const grid *g, const double *cw,
                        size_t r0, size_t r1, int continued)
 {
-    char buf[1024], head[1024];
+    char head[1024];
     double y = M, x;
 
     dam_draw_font(cr, DAM_FONT_TITLE);
     cairo_set_source_rgb(cr, 0, 0, 0);
     snprintf(head, sizeof head, "%s%s", g->title ? g->title : "",
              continued ? " (continued)" : "");
-    dam_draw_fit(cr, head, DAM_REPORT_WIDTH - 2 * M, buf, sizeof buf);
-    dam_draw_text(cr, M, y, buf, 0, 0);
+    dam_draw_text_fit(cr, M, y, head, DAM_REPORT_WIDTH - 2 * M, 0, 0);
     y += HEAD_H;
 
     /* header row */
@@ -242,10 +238,10 @@ static void table_page(cairo_t *cr, const grid *g, const double *cw,
     x = M;
     for (size_t j = 0; j < g->ncols; j++) {
         int right = g->numeric && g->numeric[j];
-        dam_draw_fit(cr, g->header && g->header[j] ? g->header[j] : "",
-                     cw[j] - 2 * PAD, buf, sizeof buf);
-        dam_draw_text(cr, right ? x + cw[j] - PAD : x + PAD, y + ROW_H / 2,
-                      buf, right ? 1 : 0, 0.5);
+        dam_draw_text_fit(cr, right ? x + cw[j] - PAD : x + PAD,
+                          y + ROW_H / 2,
+                          g->header && g->header[j] ? g->header[j] : "",
+                          cw[j] - 2 * PAD, right ? 1 : 0, 0.5);
         x += cw[j];
     }
     y += ROW_H;
@@ -266,9 +262,9 @@ static void table_page(cairo_t *cr, const grid *g, const double *cw,
         x = M;
         for (size_t j = 0; j < g->ncols; j++) {
             int right = g->numeric && g->numeric[j];
-            dam_draw_fit(cr, cell(g, i, j), cw[j] - 2 * PAD, buf, sizeof buf);
-            dam_draw_text(cr, right ? x + cw[j] - PAD : x + PAD,
-                          y + ROW_H / 2, buf, right ? 1 : 0, 0.5);
+            dam_draw_text_fit(cr, right ? x + cw[j] - PAD : x + PAD,
+                              y + ROW_H / 2, cell(g, i, j), cw[j] - 2 * PAD,
+                              right ? 1 : 0, 0.5);
             x += cw[j];
         }
     }

@@ -169,13 +169,15 @@ int main(void)
         dam_check(clear, "thinned labels on a 120 pt axis do not overlap");
         dam_check(shown >= 1 && shown < (int)a.nticks,
                   "some labels thinned (%d of %zu shown)", shown, a.nticks);
-        /* a long label is cut to its width */
-        char out[64];
+        /* a long label is ellipsized to its width by the layout */
         dam_draw_font(cr, DAM_FONT_AXIS);
-        dam_draw_fit(cr, "an unreasonably long lever name", 60, out,
-                     sizeof out);
-        dam_check(dam_draw_text_width(cr, out) <= 60 && strstr(out, "…"),
-                  "fit cuts to 60 pt with an ellipsis: \"%s\"", out);
+        const char *longname = "an unreasonably long lever name";
+        double full = dam_draw_text_width(cr, longname);
+        double fit = dam_draw_fit_width(cr, longname, 60);
+        dam_check(full > 60 && fit <= 60 && fit > 30,
+                  "fit ellipsizes to 60 pt (%.1f of %.1f pt)", fit, full);
+        dam_rect drawn = dam_draw_text_fit(cr, 0, 0, longname, 60, 0, 0);
+        dam_check(drawn.w <= 60, "the drawn label is %.1f pt wide", drawn.w);
         cairo_destroy(cr);
         cairo_surface_destroy(s);
     }
