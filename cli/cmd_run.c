@@ -10,6 +10,7 @@
 #include "model/loader.h"
 #include "model/alloc.h"
 #include "render/trace_json.h"
+#include "solver/capacity.h"
 #include "solver/sim.h"
 
 static const char run_help[] =
@@ -181,40 +182,6 @@ static int simulate(dam_cli *c, const dam_scenario *s, dam_result *r,
     return rc;
 }
 
-/* Latency percentiles of a serving scenario at loads around its own (a
- * quarter to twice the rate), for the serving chart. */
-static void serving_sweep(dam_cli *c, const dam_scenario *s, dam_chartset *cs,
-                          double *rate, double *pct[3], size_t *n)
-{
-    static const double mult[] = {0.25, 0.5, 0.75, 1.0, 1.25, 1.5, 1.75, 2.0};
-    *n = 0;
-    if (s->serving.arrival == DAM_ARRIVAL_TRACE || !(s->serving.rate > 0.0))
-        return;
-    dam_scenario *x = dam_malloc(sizeof *x);
-    dam_result *r = dam_malloc(sizeof *r);
-    for (size_t i = 0; i < sizeof mult / sizeof mult[0]; i++) {
-        *x = *s;
-        x->serving.rate = s->serving.rate * mult[i];
-        dam_sim_options o;
-        memset(&o, 0, sizeof o);
-        o.have_seed = c->have_seed;
-        o.seed = (unsigned long)c->seed;
-        o.warmup = -1;
-        dam_error e;
-        dam_analytic_solve(x, r);
-        if (dam_sim_serving(x, &o, r, NULL, &e) != DAM_OK)
-            continue;
-        rate[*n] = x->serving.rate;
-        pct[0][*n] = r->serving.latency.p50;
-        pct[1][*n] = r->serving.latency.p95;
-        pct[2][*n] = r->serving.latency.p99;
-        (*n)++;
-    }
-    dam_free(r);
-    dam_free(x);
-    (void)cs;
-}
-
 static int run_one(dam_cli *c, const char *path)
 {
     dam_scenario *s = dam_malloc(sizeof *s);
@@ -264,20 +231,26 @@ static int run_one(dam_cli *c, const char *path)
         if (rc == 0 && want_charts(c)) {
             dam_chartset *cs = dam_malloc(sizeof *cs);
             dam_chartset_run(cs, s, r, &trace);
-            double rate[8], p[3][8];
-            double *pct[3] = {p[0], p[1], p[2]};
-            size_t n = 0;
-            if (s->mode == DAM_MODE_SERVING && !c->analytic)
-                serving_sweep(c, s, cs, rate, pct, &n);
-            if (n > 0) {
-                const double *cp[3] = {p[0], p[1], p[2]};
-                dam_chartset_serving_load(cs, rate, cp, n,
+            dam_capacity_curve *lc = dam_calloc(1, sizeof *lc);
+            if (s->mode == DAM_MODE_SERVING && !c->analytic) {
+                /* latency at a quarter to twice the rate (the chart) */
+                dam_sim_options o;
+                memset(&o, 0, sizeof o);
+                o.have_seed = c->have_seed;
+                o.seed = (unsigned long)c->seed;
+                o.warmup = -1;
+                dam_capacity_load_curve(s, &o, lc);
+            }
+            if (lc->n > 0) {
+                const double *cp[3] = {lc->p50, lc->p95, lc->p99};
+                dam_chartset_serving_load(cs, lc->rate, cp, lc->n,
                                           s->serving.slo_p99_s,
                                           cs->titles[0]);
             }
             rc = dam_cli_charts(c, cs);
             dam_chartset_free(cs);
             dam_free(cs);
+            dam_free(lc);
         }
     }
     dam_trace_free(&trace);

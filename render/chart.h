@@ -124,12 +124,16 @@ typedef struct dam_chart_roofpoint {
     const char *label;     /* e.g. "forward" */
     double intensity;      /* FLOP/byte, > 0 */
     double flops;          /* achieved FLOP/s, > 0 */
-    dam_chart_group group; /* before or after */
+    dam_chart_group group; /* before or after (marker shape) */
+    size_t ceiling;        /* index of the ceiling it runs under: the
+                              point takes that roof's colour */
 } dam_chart_roofpoint;
 
 /* Log-log roofline: ceilings, their ridge points, and points. Ceiling i
- * takes series colour i; points before take the first ceiling's colour,
- * points after the second's, so "A100 then H100" reads as one story. */
+ * takes series colour i and dash pattern i (so roofs that share a slope
+ * stay visible); a point takes the
+ * colour of its ceiling, hollow circles before a lever, filled diamonds
+ * after. */
 typedef struct dam_chart_roofline {
     const char *title;                 /* the question and the answer */
     const char *subtitle;              /* may be NULL */
@@ -145,30 +149,49 @@ typedef struct dam_chart_roofline {
 
 /* ---- levers: what each lever buys ---------------------------------- */
 
-/* A lever's verdict (bar colour). */
+/* A lever's verdict (bar colour and legend word). */
 typedef enum dam_chart_verdict {
-    DAM_CHART_VERDICT_WORKS = 0, /* worth it: green */
-    DAM_CHART_VERDICT_WASTED,    /* money or effort for little: vermillion */
-    DAM_CHART_VERDICT_NEUTRAL    /* no real change: grey */
+    DAM_CHART_VERDICT_WORKS = 0, /* worth it: bluish green */
+    DAM_CHART_VERDICT_WASTED,    /* money or effort for little: orange */
+    DAM_CHART_VERDICT_NEUTRAL,   /* no real change: grey */
+    DAM_CHART_VERDICT_HURTS,     /* makes it worse: vermillion */
+    DAM_CHART_VERDICT_SHORT,     /* serving: faster, SLO still missed: sky */
+    DAM_CHART_VERDICT_COUNT
 } dam_chart_verdict;
 
 /* One lever's outcome. */
 typedef struct dam_chart_lever {
     const char *name;          /* lever, e.g. "workers=16" */
-    double speedup;            /* step-time ratio before/after, > 0 */
+    double speedup;            /* speed-up mode: baseline time / time with
+                                  the lever, > 0; latency mode: the p99
+                                  latency with the lever, s, > 0 */
     dam_chart_verdict verdict; /* colour */
-    double cost_usd;           /* run cost with the lever, USD (non-finite:
-                                  shown as "n/a") */
+    double cost_usd;           /* cost with the lever, USD, in the unit
+                                  the cost column's title names
+                                  (non-finite: shown as "n/a") */
     double cost_delta_usd;     /* change against the baseline, USD
                                   (non-finite: not shown) */
+    double lo, hi;             /* 90 % interval of speedup (a whisker);
+                                  lo >= hi (e.g. both 0): none */
 } dam_chart_lever;
 
-/* Horizontal speed-up bars from the 1.0x line, with a cost column. */
+/* Horizontal bars, one per lever, with a cost column. Speed-up mode (slo
+ * 0): bars from the 1.0x line (no change) to the speed-up. Latency mode
+ * (slo > 0, serving): bars from 0 to the p99 latency, with the SLO dashed
+ * and the baseline's p99 dotted. */
 typedef struct dam_chart_levers {
     const char *title;            /* the question and the answer */
     const char *subtitle;         /* may be NULL */
     const dam_chart_lever *levers;/* bars top to bottom (>= 1) */
     size_t nlevers;
+    const char *axis_title;       /* NULL: "speed-up of the run (1.0x =
+                                     baseline)" or "p99 latency" */
+    const char *cost_title;       /* cost column header; NULL: "cost of
+                                     the run" */
+    double slo;                   /* latency mode: the p99 objective, s;
+                                     0: speed-up mode */
+    double baseline;              /* latency mode: the baseline's p99, s
+                                     (0: not drawn) */
 } dam_chart_levers;
 
 /* ---- return on compute --------------------------------------------- */
@@ -203,7 +226,16 @@ typedef struct dam_chart_roc {
     dam_axis_unit y_unit;                 /* e.g. DAM_AXIS_PLAIN */
     const char *y_unit_name;              /* for DAM_AXIS_SI */
     const char *marginal_unit;            /* after the marginal, e.g.
-                                             "pt/$1k"; may be NULL */
+                                             "pt/$1k"; may be NULL. With
+                                             x_unit DAM_AXIS_USD and NULL,
+                                             the marginal is written per
+                                             $1, $1k, $1M or $1B, whichever
+                                             gives a readable number */
+    double y_min_span;                    /* the y axis spans at least
+                                             this much (a change that
+                                             matters in the quality's
+                                             units), so noise does not
+                                             fill the chart; 0: the data */
 } dam_chart_roc;
 
 /* ---- chinchilla: compute-optimal model size ------------------------ */

@@ -48,11 +48,36 @@ static int check(const dam_chart_roc *c, dam_error *err)
     return DAM_OK;
 }
 
+/* "+0.17 per $1M": the marginal return per a power of a thousand dollars
+ * that makes it at least 0.1 (or the given unit). */
+static void marginal_text(char *buf, size_t n, const dam_chart_roc *c,
+                          double m)
+{
+    static const struct {
+        double k;
+        const char *per;
+    } per[] = {{1, "per $"}, {1e3, "per $1k"}, {1e6, "per $1M"},
+               {1e9, "per $1B"}};
+    char v[DAM_AXIS_LABEL_MAX];
+    if (c->marginal_unit || c->x_unit != DAM_AXIS_USD) {
+        dam_axis_format_signed(v, sizeof v, m);
+        snprintf(buf, n, "%s%s%s", v, c->marginal_unit ? " " : "",
+                 c->marginal_unit ? c->marginal_unit : "");
+        return;
+    }
+    size_t i = 0;
+    while (i + 1 < sizeof per / sizeof per[0] && m != 0.0 &&
+           fabs(m * per[i].k) < 0.1)
+        i++;
+    dam_axis_format_signed(v, sizeof v, m * per[i].k);
+    snprintf(buf, n, "%s %s", v, per[i].per);
+}
+
 int dam_chart_roc_draw(cairo_t *cr, const dam_rect *r, const dam_chart_roc *c,
                        dam_error *err)
 {
     int rc;
-    char buf[256], m[DAM_AXIS_LABEL_MAX];
+    char buf[256];
 
     if ((rc = check(c, err)) != DAM_OK)
         return rc;
@@ -101,6 +126,13 @@ int dam_chart_roc_draw(cairo_t *cr, const dam_rect *r, const dam_chart_roc *c,
         xlo = xlo - d < 0 && xlo >= 0 ? 0 : xlo - d;
         xhi += d;
     }
+    /* at least y_min_span tall, centred on the data: a change smaller
+     * than what matters must look small */
+    if (c->y_min_span > 0 && yhi - ylo < c->y_min_span) {
+        double mid = (yhi + ylo) / 2;
+        ylo = mid - c->y_min_span / 2;
+        yhi = mid + c->y_min_span / 2;
+    }
     double dy = (yhi - ylo) * 0.08;
     ylo -= dy;
     yhi += dy;
@@ -141,9 +173,7 @@ int dam_chart_roc_draw(cairo_t *cr, const dam_rect *r, const dam_chart_roc *c,
     dam_draw_set_color(cr, DAM_COLOR_BLUE, 1);
     for (size_t i = 0; i < c->nsegments; i++) {
         const dam_chart_roc_segment *s = &c->segments[i];
-        dam_axis_format_signed(m, sizeof m, s->marginal);
-        snprintf(buf, sizeof buf, "%s%s%s", m, c->marginal_unit ? " " : "",
-                 c->marginal_unit ? c->marginal_unit : "");
+        marginal_text(buf, sizeof buf, c, s->marginal);
         dam_draw_placer_label(cr, &pl, (PX(s->from) + PX(s->to)) / 2,
                               (PY(s->from) + PY(s->to)) / 2, 5, buf);
     }

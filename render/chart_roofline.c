@@ -32,6 +32,12 @@ static int check(const dam_chart_roofline *c, dam_error *err)
     }
     for (size_t i = 0; i < c->npoints; i++) {
         const dam_chart_roofpoint *p = &c->points[i];
+        if (p->ceiling >= c->nceilings)
+            return dam_error_set(err, "", 0,
+                                 "roofline chart: point \"%s\": ceiling %zu, "
+                                 "but there are %zu",
+                                 p->label ? p->label : "", p->ceiling,
+                                 c->nceilings);
         if (!isfinite(p->intensity) || !isfinite(p->flops) ||
             p->intensity <= 0 || p->flops <= 0)
             return dam_error_set(err, "", 0,
@@ -44,9 +50,16 @@ static int check(const dam_chart_roofline *c, dam_error *err)
     return DAM_OK;
 }
 
-static dam_color group_color(dam_chart_group g)
+/* Dash pattern of roof i: solid, then longer and shorter dashes, so two
+ * roofs on one slope show both colours. */
+static void roof_dash(cairo_t *cr, size_t i)
 {
-    return dam_draw_series_color(g == DAM_GROUP_AFTER ? 1 : 0);
+    static const double pat[4][2] = {{0, 0}, {9, 4}, {4, 3}, {2, 2}};
+    size_t k = i % 4;
+    if (k == 0)
+        cairo_set_dash(cr, NULL, 0, 0);
+    else
+        cairo_set_dash(cr, pat[k], 2, 0);
 }
 
 int dam_chart_roofline_draw(cairo_t *cr, const dam_rect *r,
@@ -72,21 +85,22 @@ int dam_chart_roofline_draw(cairo_t *cr, const dam_rect *r,
                  c->ceilings[i].label ? c->ceilings[i].label : "", a, b);
         items[ni].label = roof[ni];
         items[ni].color = dam_draw_series_color(i);
-        items[ni].key = DAM_KEY_LINE;
+        items[ni].key = i % 4 ? DAM_KEY_DASH : DAM_KEY_LINE;
         items[ni++].marker = DAM_MARK_CIRCLE;
     }
     int groups = 0;
     for (size_t i = 0; i < c->npoints; i++)
         groups |= 1 << (c->points[i].group == DAM_GROUP_AFTER);
+    /* the groups by shape, in black: colour says which roof */
     if (groups & 1) {
         items[ni].label = c->before_label ? c->before_label : "as configured";
-        items[ni].color = group_color(DAM_GROUP_BEFORE);
+        items[ni].color = DAM_COLOR_BLACK;
         items[ni].key = DAM_KEY_HOLLOW;
         items[ni++].marker = DAM_MARK_CIRCLE;
     }
     if (groups & 2) {
         items[ni].label = c->after_label ? c->after_label : "with the lever";
-        items[ni].color = group_color(DAM_GROUP_AFTER);
+        items[ni].color = DAM_COLOR_BLACK;
         items[ni].key = DAM_KEY_MARKER;
         items[ni++].marker = DAM_MARK_DIAMOND;
     }
@@ -130,13 +144,16 @@ int dam_chart_roofline_draw(cairo_t *cr, const dam_rect *r,
     cairo_rectangle(cr, plot.x, plot.y, plot.w, plot.h);
     cairo_clip(cr);
 
-    /* roofs */
-    for (size_t i = 0; i < c->nceilings; i++) {
+    /* roofs, the first (as configured) drawn last so it is on top; the
+     * others dashed, so a roof under another still shows */
+    for (size_t j = c->nceilings; j-- > 0;) {
+        size_t i = j;
         const dam_chart_ceiling *k = &c->ceilings[i];
         double ridge = k->peak / k->bw;
         double x0 = xa.map.lo, x1 = xa.map.hi;
         dam_draw_set_color(cr, dam_draw_series_color(i), 1);
         cairo_set_line_width(cr, 2.2);
+        roof_dash(cr, i);
         cairo_move_to(cr, dam_axis_map(&xa.map, x0),
                       dam_axis_map(&ya.map, k->bw * x0));
         if (ridge > x0 && ridge < x1)
@@ -145,6 +162,7 @@ int dam_chart_roofline_draw(cairo_t *cr, const dam_rect *r,
         cairo_line_to(cr, dam_axis_map(&xa.map, x1),
                       dam_axis_map(&ya.map, fmin(k->peak, k->bw * x1)));
         cairo_stroke(cr);
+        cairo_set_dash(cr, NULL, 0, 0);
         /* labels keep off the roof */
         double rx = fmin(fmax(ridge, x0), x1);
         dam_draw_placer_block_line(&pl, dam_axis_map(&xa.map, x0),
@@ -199,7 +217,7 @@ int dam_chart_roofline_draw(cairo_t *cr, const dam_rect *r,
         dam_draw_marker(cr, after ? DAM_MARK_DIAMOND : DAM_MARK_CIRCLE,
                         dam_axis_map(&xa.map, p->intensity),
                         dam_axis_map(&ya.map, p->flops), 4.5,
-                        group_color(p->group), after);
+                        dam_draw_series_color(p->ceiling), after);
     }
     dam_draw_font(cr, DAM_FONT_NOTE);
     cairo_set_source_rgb(cr, 0.15, 0.15, 0.15);

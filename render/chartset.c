@@ -17,7 +17,7 @@
 
 #include "model/alloc.h"
 #include "model/quality.h"
-#include "render/units.h"
+#include "render/fmt.h"
 
 static dam_chart *add(dam_chartset *cs, dam_chart_kind k, const char *name)
 {
@@ -26,6 +26,18 @@ static dam_chart *add(dam_chartset *cs, dam_chart_kind k, const char *name)
     cs->ncharts++;
     c->kind = k;
     return c;
+}
+
+/* The chart's colour for a what-if verdict. */
+static dam_chart_verdict chart_verdict(dam_verdict v)
+{
+    switch (v) {
+    case DAM_VERDICT_WORKS: return DAM_CHART_VERDICT_WORKS;
+    case DAM_VERDICT_WASTED: return DAM_CHART_VERDICT_WASTED;
+    case DAM_VERDICT_HURTS: return DAM_CHART_VERDICT_HURTS;
+    case DAM_VERDICT_SHORT: return DAM_CHART_VERDICT_SHORT;
+    default: return DAM_CHART_VERDICT_NEUTRAL;
+    }
 }
 
 static char *title_slot(dam_chartset *cs)
@@ -59,28 +71,29 @@ static void breakdown(dam_chartset *cs, const char *title,
     add(cs, DAM_CHART_BREAKDOWN, "breakdown")->u.breakdown = &cs->breakdown;
 }
 
-/* A GPU ceiling, once per (GPU, precision). */
-static void ceiling(dam_chartset *cs, const dam_scenario *s)
+/* A GPU ceiling, once per (GPU, precision); its index. */
+static size_t ceiling(dam_chartset *cs, const dam_scenario *s)
 {
     char label[64];
     snprintf(label, sizeof label, "%s %s", s->machine.gpu.id,
              dam_precision_name(s->workload.precision));
     for (size_t i = 0; i < cs->nceilings; i++)
         if (strcmp(cs->ceil_labels[i], label) == 0)
-            return;
+            return i;
     if (cs->nceilings >= DAM_CHARTSET_CEILINGS)
-        return;
+        return 0;
     snprintf(cs->ceil_labels[cs->nceilings], sizeof cs->ceil_labels[0], "%s",
              label);
     dam_chart_ceiling *c = &cs->ceilings[cs->nceilings++];
     c->label = cs->ceil_labels[cs->nceilings - 1];
     c->peak = dam_scenario_peak(s) * s->workload.matmul_peak_scale;
     c->bw = s->machine.gpu.mem_bw;
+    return cs->nceilings - 1;
 }
 
 /* The phases of r as roofline points. */
 static void phases(dam_chartset *cs, const dam_result *r, dam_chart_group g,
-                   const char *prefix)
+                   size_t ceil, const char *prefix)
 {
     for (int i = 0; i < r->nphases && cs->npoints < DAM_CHARTSET_POINTS; i++) {
         const dam_phase_result *p = &r->phases[i];
@@ -93,6 +106,7 @@ static void phases(dam_chartset *cs, const dam_result *r, dam_chart_group g,
         pt->intensity = p->intensity;
         pt->flops = p->flops / p->time;
         pt->group = g;
+        pt->ceiling = ceil;
         cs->npoints++;
     }
 }
@@ -276,8 +290,7 @@ void dam_chartset_run(dam_chartset *cs, const dam_scenario *s,
     subtitle_of(sub, sizeof cs->titles[0], s, r);
     bar(cs, s->name, r);
     breakdown(cs, title, sub);
-    ceiling(cs, s);
-    phases(cs, r, DAM_GROUP_BEFORE, "");
+    phases(cs, r, DAM_GROUP_BEFORE, ceiling(cs, s), "");
     roofline(cs, title, sub, NULL);
     timeline(cs, trace, title, sub);
 }
@@ -329,7 +342,10 @@ void dam_chartset_whatif(dam_chartset *cs, const dam_whatif *w,
             bar(cs, w->rows[i].name, &w->rows[i].result);
     breakdown(cs, title, sub);
 
-    /* levers */
+    /* levers: speed-up of the run (training), or p99 against the SLO
+     * (serving); the interval where the row carries one */
+    int serving = s->mode == DAM_MODE_SERVING && base->result.has_sim &&
+                  base->result.serving.slo_s > 0.0;
     size_t nl = 0;
     for (int i = 1; i < w->nrows && nl < DAM_CHARTSET_BARS; i++) {
         const dam_whatif_row *r = &w->rows[i];
@@ -337,28 +353,37 @@ void dam_chartset_whatif(dam_chartset *cs, const dam_whatif *w,
             continue;
         dam_chart_lever *l = &cs->levers[nl++];
         l->name = r->name;
-        l->speedup = r->speedup;
-        l->verdict = r->verdict == DAM_VERDICT_WORKS ? DAM_CHART_VERDICT_WORKS
-                     : r->verdict == DAM_VERDICT_WASTED
-                         ? DAM_CHART_VERDICT_WASTED
-                         : DAM_CHART_VERDICT_NEUTRAL;
-        l->cost_usd = r->cost.usd > 0.0 ? r->cost.usd : (double)NAN;
+        l->speedup = serving ? r->result.serving.latency.p99 : r->speedup;
+        l->verdict = chart_verdict(r->verdict);
+        /* serving costs are per 1,000 requests: shown per million */
+        double k = s->mode == DAM_MODE_SERVING ? 1000.0 : 1.0;
+        l->cost_usd = r->cost.usd > 0.0 ? r->cost.usd * k : (double)NAN;
         l->cost_delta_usd = r->cost.usd > 0.0 && base->cost.usd > 0.0
-                                ? r->cost.usd - base->cost.usd
+                                ? (r->cost.usd - base->cost.usd) * k
                                 : (double)NAN;
+        l->lo = !serving && r->has_interval ? r->speedup_lo : 0.0;
+        l->hi = !serving && r->has_interval ? r->speedup_hi : 0.0;
     }
     if (nl > 0) {
         cs->levers_chart.title = title;
         cs->levers_chart.subtitle = sub;
         cs->levers_chart.levers = cs->levers;
         cs->levers_chart.nlevers = nl;
+        if (s->mode == DAM_MODE_SERVING)
+            cs->levers_chart.cost_title = "cost per million requests";
+        if (serving) {
+            cs->levers_chart.slo = base->result.serving.slo_s;
+            cs->levers_chart.baseline = base->result.serving.latency.p99;
+        } else if (s->mode == DAM_MODE_SERVING) {
+            cs->levers_chart.axis_title =
+                "speed-up of a request (1.0x = baseline)";
+        }
         add(cs, DAM_CHART_LEVERS, "levers")->u.levers = &cs->levers_chart;
     }
 
     /* roofline: the baseline's GPU, and any lever that moves GPU or
      * precision (its phases as "after" points) */
-    ceiling(cs, s);
-    phases(cs, &base->result, DAM_GROUP_BEFORE, "");
+    phases(cs, &base->result, DAM_GROUP_BEFORE, ceiling(cs, s), "");
     const char *after = NULL;
     for (int i = 1; i < w->nrows; i++) {
         const dam_whatif_row *r = &w->rows[i];
@@ -369,10 +394,27 @@ void dam_chartset_whatif(dam_chartset *cs, const dam_whatif *w,
             r->scenario.workload.matmul_peak_scale ==
                 s->workload.matmul_peak_scale)
             continue;
-        ceiling(cs, &r->scenario);
-        char prefix[80];
-        snprintf(prefix, sizeof prefix, "%.70s: ", r->name);
-        phases(cs, &r->result, DAM_GROUP_AFTER, prefix);
+        size_t k = ceiling(cs, &r->scenario);
+        /* the roof's colour names the option; its name goes on the label
+         * only when another option runs under the same roof */
+        int shared = 0;
+        for (size_t q = 0; q < cs->npoints; q++)
+            shared |= cs->points[q].group == DAM_GROUP_AFTER &&
+                      cs->points[q].ceiling == k;
+        for (int j = 1; j < w->nrows; j++) {
+            const dam_whatif_row *o = &w->rows[j];
+            if (j != i && o->verdict != DAM_VERDICT_FAILED &&
+                !o->is_combination &&
+                strcmp(o->scenario.machine.gpu.id,
+                       r->scenario.machine.gpu.id) == 0 &&
+                o->scenario.workload.precision ==
+                    r->scenario.workload.precision)
+                shared = 1;
+        }
+        char prefix[80] = "";
+        if (shared)
+            snprintf(prefix, sizeof prefix, "%.70s: ", r->name);
+        phases(cs, &r->result, DAM_GROUP_AFTER, k, prefix);
         after = "with a lever";
     }
     roofline(cs, title, sub, after);
@@ -432,7 +474,10 @@ void dam_chartset_whatif(dam_chartset *cs, const dam_whatif *w,
         cs->roc.x_unit = DAM_AXIS_USD;
         cs->roc.y_title = cs->roc_ytitle;
         cs->roc.y_unit = DAM_AXIS_PLAIN;
-        cs->roc.marginal_unit = "per $";
+        cs->roc.marginal_unit = NULL; /* per $1k, $1M... as readable */
+        /* a change that matters: a tenth of a nat of loss, or one point
+         * of accuracy (ten times the what-if's "material" gain) */
+        cs->roc.y_min_span = hib ? 1.0 : 0.1;
         add(cs, DAM_CHART_ROC, "roc")->u.roc = &cs->roc;
     }
     (void)known;

@@ -15,7 +15,7 @@
 
 #include "model/alloc.h"
 #include "render/json.h"
-#include "render/units.h"
+#include "render/fmt.h"
 
 #define MAX_CMP DAM_COMPARE_MAX
 

@@ -582,6 +582,15 @@ int dam_draw_xy_frame(cairo_t *cr, const dam_rect *area,
 
 /* ---- label placement ---------------------------------------------- */
 
+/*
+ * The placer keeps two lists: everything occupied (markers, lines, labels)
+ * and, among them, the labels, so that a leader line may cross a roof but
+ * never a word. A label tries eight positions around its point at three
+ * distances; when all are taken it spirals outwards over the whole bounds
+ * and takes the nearest free spot, joined to its point by a leader. Only
+ * when no spot in the bounds is free does it settle for the least overlap.
+ */
+
 void dam_draw_placer_init(dam_draw_placer *p, const dam_rect *bounds)
 {
     memset(p, 0, sizeof *p);
@@ -592,6 +601,15 @@ void dam_draw_placer_block(dam_draw_placer *p, const dam_rect *r)
 {
     p->used = dam_grow(p->used, sizeof *p->used, p->n + 1, &p->cap);
     p->used[p->n++] = *r;
+}
+
+/* Block r as a label (leaders keep off it too). */
+static void block_label(dam_draw_placer *p, const dam_rect *r)
+{
+    dam_draw_placer_block(p, r);
+    p->labels = dam_grow(p->labels, sizeof *p->labels, p->nlabels + 1,
+                         &p->lcap);
+    p->labels[p->nlabels++] = *r;
 }
 
 void dam_draw_placer_block_line(dam_draw_placer *p, double x0, double y0,
@@ -627,8 +645,36 @@ static double badness(const dam_draw_placer *p, const dam_rect *r)
     return s;
 }
 
-int dam_draw_placer_label(cairo_t *cr, dam_draw_placer *p, double x,
-                          double y, double gap, const char *s)
+/* The point of box b nearest (x, y). */
+static void nearest(const dam_rect *b, double x, double y, double *cx,
+                    double *cy)
+{
+    *cx = fmin(fmax(x, b->x), b->x + b->w);
+    *cy = fmin(fmax(y, b->y), b->y + b->h);
+}
+
+/* 1 when the leader from (x, y) to box b crosses a placed label. */
+static int leader_crosses(const dam_draw_placer *p, double x, double y,
+                          const dam_rect *b)
+{
+    double cx, cy;
+    nearest(b, x, y, &cx, &cy);
+    double len = hypot(cx - x, cy - y);
+    int n = (int)ceil(len / 2.0);
+    for (int i = 1; i < n; i++) {
+        double t = (double)i / n;
+        dam_rect dot = {x + t * (cx - x) - 0.5, y + t * (cy - y) - 0.5, 1, 1};
+        for (size_t k = 0; k < p->nlabels; k++)
+            if (overlap(&dot, &p->labels[k]) > 0)
+                return 1;
+    }
+    return 0;
+}
+
+/* Where s goes near (x, y): *best and whether it is far (a leader). */
+static double place(cairo_t *cr, const dam_draw_placer *p, double x,
+                    double y, double gap, const char *s, dam_rect *best,
+                    int *far)
 {
     /* direction (dx, dy) and text anchors for each candidate */
     static const double dir[8][4] = {
@@ -636,29 +682,56 @@ int dam_draw_placer_label(cairo_t *cr, dam_draw_placer *p, double x,
         {0, 1, 0.5, 0},      {0.7, -0.7, 0, 1},  {-0.7, -0.7, 1, 1},
         {0.7, 0.7, 0, 0},    {-0.7, 0.7, 1, 0}};
     static const double dist[3] = {1.0, 2.6, 4.2};
-    dam_rect best = {0, 0, 0, 0};
     double best_bad = INFINITY;
-    int best_far = 0;
+    dam_rect box0 = dam_draw_text_box(cr, 0, 0, s, 0, 0);
 
-    if (!s || !*s)
-        return 1;
     for (int d = 0; d < 3 && best_bad > 0; d++)
         for (int i = 0; i < 8 && best_bad > 0; i++) {
             double g = gap * dist[d] + (d ? 4 : 0);
             double ax = x + dir[i][0] * g, ay = y + dir[i][1] * g;
-            dam_rect r = dam_draw_text_box(cr, ax, ay, s, dir[i][2],
-                                           dir[i][3]);
+            dam_rect r = {ax - dir[i][2] * box0.w, ay - dir[i][3] * box0.h,
+                          box0.w, box0.h};
             double b = badness(p, &r) + d * 0.01;
+            if (d > 0 && b < 0.5 && leader_crosses(p, x, y, &r))
+                b += 0.5;
             if (b < best_bad) {
                 best_bad = b;
-                best = r;
-                best_far = d > 0;
+                *best = r;
+                *far = d > 0;
             }
         }
-    if (best_far) {
+    if (best_bad < 0.5)
+        return best_bad;
+    /* a spiral over the bounds: the nearest free spot */
+    double reach = hypot(p->bounds.w, p->bounds.h);
+    for (double rad = gap * 4.2 + 8; rad < reach; rad += 5) {
+        int steps = (int)fmax(16, ceil(2 * 3.14159265358979 * rad / 10));
+        for (int k = 0; k < steps; k++) {
+            double ang = 2 * 3.14159265358979 * k / steps;
+            double cx = x + rad * cos(ang), cy = y + rad * sin(ang);
+            dam_rect r = {cx - box0.w / 2, cy - box0.h / 2, box0.w, box0.h};
+            if (badness(p, &r) < 0.5 && !leader_crosses(p, x, y, &r)) {
+                *best = r;
+                *far = 1;
+                return 0;
+            }
+        }
+    }
+    return best_bad;
+}
+
+int dam_draw_placer_label(cairo_t *cr, dam_draw_placer *p, double x,
+                          double y, double gap, const char *s)
+{
+    dam_rect best = {x, y, 0, 0};
+    int far = 0;
+    if (!s || !*s)
+        return 1;
+    double bad = place(cr, p, x, y, gap, s, &best, &far);
+    if (far) {
         /* a leader from the point's edge to the label's nearest corner */
-        double cx = fmin(fmax(x, best.x), best.x + best.w);
-        double cy = fmin(fmax(y, best.y), best.y + best.h);
+        double cx, cy;
+        nearest(&best, x, y, &cx, &cy);
         double len = hypot(cx - x, cy - y);
         if (len > gap) {
             cairo_save(cr);
@@ -671,8 +744,8 @@ int dam_draw_placer_label(cairo_t *cr, dam_draw_placer *p, double x,
         }
     }
     dam_draw_text(cr, best.x, best.y, s, 0, 0);
-    dam_draw_placer_block(p, &best);
-    return best_bad < 0.5;
+    block_label(p, &best);
+    return bad < 0.5;
 }
 
 size_t dam_draw_placer_best(const dam_draw_placer *p, const dam_rect *cands,
@@ -695,5 +768,6 @@ size_t dam_draw_placer_best(const dam_draw_placer *p, const dam_rect *cands,
 void dam_draw_placer_free(dam_draw_placer *p)
 {
     dam_free(p->used);
+    dam_free(p->labels);
     memset(p, 0, sizeof *p);
 }

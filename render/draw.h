@@ -191,9 +191,11 @@ int dam_draw_xy_frame(cairo_t *cr, const dam_rect *area,
 /* Places labels beside points without overlap: a list of occupied boxes
  * within bounds. Owns its array; free with dam_draw_placer_free. */
 typedef struct dam_draw_placer {
-    dam_rect bounds; /* labels must stay inside */
-    dam_rect *used;  /* occupied boxes */
-    size_t n, cap;   /* count and capacity of used */
+    dam_rect bounds;   /* labels must stay inside */
+    dam_rect *used;    /* occupied boxes (labels included) */
+    size_t n, cap;     /* count and capacity of used */
+    dam_rect *labels;  /* the labels placed (leaders keep off them) */
+    size_t nlabels, lcap;
 } dam_draw_placer;
 
 /* Start an empty placer over bounds. */
@@ -204,8 +206,10 @@ void dam_draw_placer_block(dam_draw_placer *p, const dam_rect *r);
  * Draw s near (x, y), at least gap points away, at the first of several
  * candidate positions (right, left, above, below, diagonals, then further
  * out with a leader line) that overlaps nothing placed before; when none is
- * free, at the least-overlapping one. Uses the current font and source.
- * Returns 1 when the label overlaps nothing, 0 otherwise.
+ * free, at the nearest free spot in the bounds (spiralling out, with a
+ * leader that crosses no label); only when there is none, at the
+ * least-overlapping candidate. Uses the current font and source. Returns 1
+ * when the label overlaps nothing, 0 otherwise.
  */
 int dam_draw_placer_label(cairo_t *cr, dam_draw_placer *p, double x,
                           double y, double gap, const char *s);

@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "render/json.h"
-#include "render/units.h"
+#include "render/fmt.h"
 
 void dam_plan_report_capacity_text(dam_buf *b, const dam_scenario *s,
                                    const dam_capacity_result *p)

@@ -15,7 +15,7 @@
 
 #include "model/alloc.h"
 #include "model/scaling.h"
-#include "render/units.h"
+#include "render/fmt.h"
 #include "render/whatif.h"
 
 /* A pool of strings that live as long as the report. */

@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "render/units.h"
+#include "render/fmt.h"
 
 static void rule(dam_buf *b)
 {

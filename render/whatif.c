@@ -21,7 +21,7 @@
 #include <strings.h>
 
 #include "render/json.h"
-#include "render/units.h"
+#include "render/fmt.h"
 
 /* The best option: the fastest that works (so it fits in memory), with a
  * known quality effect. */

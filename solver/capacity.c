@@ -65,6 +65,28 @@ int dam_capacity_simulate(const dam_scenario *s, double rate, int replicas,
     return rc;
 }
 
+int dam_capacity_load_curve(const dam_scenario *s, const dam_sim_options *opt,
+                            dam_capacity_curve *out)
+{
+    memset(out, 0, sizeof *out);
+    if (s->serving.arrival == DAM_ARRIVAL_TRACE || !(s->serving.rate > 0.0))
+        return DAM_OK;
+    dam_result *r = dam_malloc(sizeof *r);
+    for (int i = 1; i <= DAM_CAPACITY_CURVE_POINTS; i++) {
+        double rate = s->serving.rate * 0.25 * i;
+        dam_error e;
+        if (dam_capacity_simulate(s, rate, 0, opt, r, &e) != DAM_OK)
+            continue;
+        out->rate[out->n] = rate;
+        out->p50[out->n] = r->serving.latency.p50;
+        out->p95[out->n] = r->serving.latency.p95;
+        out->p99[out->n] = r->serving.latency.p99;
+        out->n++;
+    }
+    dam_free(r);
+    return DAM_OK;
+}
+
 /* Compute time of a batch of b on s's GPU, s. */
 static double batch_time(const dam_scenario *s, int b)
 {

@@ -96,6 +96,23 @@ int dam_capacity_plan(const dam_scenario *s, const dam_catalog *cat,
                       double slo_s, double rate, const dam_sim_options *opt,
                       dam_capacity_result *plan, dam_error *err);
 
+/* Latency against offered load, for the serving chart. */
+#define DAM_CAPACITY_CURVE_POINTS 8 /* loads: 0.25, 0.5, ..., 2 x the rate */
+typedef struct dam_capacity_curve {
+    size_t n;                                  /* loads simulated */
+    double rate[DAM_CAPACITY_CURVE_POINTS];    /* offered load, requests/s */
+    double p50[DAM_CAPACITY_CURVE_POINTS];     /* latency percentiles, s */
+    double p95[DAM_CAPACITY_CURVE_POINTS];
+    double p99[DAM_CAPACITY_CURVE_POINTS];
+} dam_capacity_curve;
+/*
+ * Simulate serving scenario s at a quarter, half, ... up to twice its own
+ * arrival rate (steps of a quarter) into out, in increasing load; a load
+ * whose simulation fails is left out. A trace scenario, or one without a
+ * rate, gives no points. Returns DAM_OK (out->n may be 0).
+ */
+int dam_capacity_load_curve(const dam_scenario *s, const dam_sim_options *opt,
+                            dam_capacity_curve *out);
 /* Question 2 alone: the highest rate at which s meets slo_s (0 in *rate
  * and *found = 0 when none does), with the p99 there. */
 int dam_capacity_max_rate(const dam_scenario *s, double slo_s,

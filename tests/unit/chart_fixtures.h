@@ -91,14 +91,14 @@ static const dam_chart_timeline fx_timeline = {
 static const dam_chart_ceiling fx_ceilings[] = {
     {"A100 bf16", 312e12, 2039e9}, {"H100 bf16", 989e12, 3350e9}};
 static const dam_chart_roofpoint fx_points[] = {
-    {"forward", 155, 176e12, DAM_GROUP_BEFORE},
-    {"backward", 120, 151e12, DAM_GROUP_BEFORE},
-    {"batch norm", 2.1, 2.9e12, DAM_GROUP_BEFORE},
-    {"optimizer", 0.25, 0.42e12, DAM_GROUP_BEFORE},
-    {"forward", 155, 455e12, DAM_GROUP_AFTER},
-    {"backward", 120, 372e12, DAM_GROUP_AFTER},
-    {"batch norm", 2.1, 4.9e12, DAM_GROUP_AFTER},
-    {"optimizer", 0.25, 0.7e12, DAM_GROUP_AFTER}};
+    {"forward", 155, 176e12, DAM_GROUP_BEFORE, 0},
+    {"backward", 120, 151e12, DAM_GROUP_BEFORE, 0},
+    {"batch norm", 2.1, 2.9e12, DAM_GROUP_BEFORE, 0},
+    {"optimizer", 0.25, 0.42e12, DAM_GROUP_BEFORE, 0},
+    {"forward", 155, 455e12, DAM_GROUP_AFTER, 1},
+    {"backward", 120, 372e12, DAM_GROUP_AFTER, 1},
+    {"batch norm", 2.1, 4.9e12, DAM_GROUP_AFTER, 1},
+    {"optimizer", 0.25, 0.7e12, DAM_GROUP_AFTER, 1}};
 static const dam_chart_roofline fx_roofline = {
     "Would an H100 help? Its compute roof is 3.2x higher, but the step "
     "is data-bound",
@@ -107,19 +107,21 @@ static const dam_chart_roofline fx_roofline = {
     "A100 as configured", "H100"};
 
 static const dam_chart_lever fx_levers_in[] = {
-    {"workers=16", 1.62, DAM_CHART_VERDICT_WORKS, 12300, 0},
-    {"GPU decode (DALI)", 2.23, DAM_CHART_VERDICT_WORKS, 9000, -3300},
-    {"NVMe page cache", 1.31, DAM_CHART_VERDICT_WORKS, 15100, 2800},
-    {"H100 swap", 1.03, DAM_CHART_VERDICT_WASTED, 30400, 18100},
-    {"batch 512", 1.00, DAM_CHART_VERDICT_NEUTRAL, 12300, 0},
-    {"fp32 instead of bf16", 0.87, DAM_CHART_VERDICT_WASTED, 14100, 1800},
-    {"H100 + GPU decode", 4.56, DAM_CHART_VERDICT_WORKS, 13500, 1200}};
+    {"workers=16", 1.62, DAM_CHART_VERDICT_WORKS, 12300, 0, 1.50, 1.71},
+    {"GPU decode (DALI)", 2.23, DAM_CHART_VERDICT_WORKS, 9000, -3300, 0, 0},
+    {"NVMe page cache", 1.31, DAM_CHART_VERDICT_WORKS, 15100, 2800, 0, 0},
+    {"H100 swap", 1.03, DAM_CHART_VERDICT_WASTED, 30400, 18100, 0, 0},
+    {"batch 512", 1.00, DAM_CHART_VERDICT_NEUTRAL, 12300, 0, 0, 0},
+    {"fp32 instead of bf16", 0.87, DAM_CHART_VERDICT_HURTS, 14100, 1800, 0,
+     0},
+    {"H100 + GPU decode", 4.56, DAM_CHART_VERDICT_WORKS, 13500, 1200, 0, 0}};
 static const dam_chart_levers fx_levers = {
     "Which lever pays? GPU decode: 2.2x faster for $3.3k less; an H100 "
     "alone buys 3% for $18k",
     "Speed-up of the step time against the baseline; cost of the 90-epoch "
     "run",
-    fx_levers_in, sizeof fx_levers_in / sizeof fx_levers_in[0]};
+    fx_levers_in, sizeof fx_levers_in / sizeof fx_levers_in[0],
+    NULL, NULL, 0, 0};
 
 static const dam_chart_roc_point fx_roc_points[] = {
     {"ResNet-18", 1200, 69.8, 1},  {"ResNet-34", 2300, 73.3, 1},
@@ -135,7 +137,7 @@ static const dam_chart_roc fx_roc = {
     fx_roc_points, sizeof fx_roc_points / sizeof fx_roc_points[0],
     fx_roc_segs, 4,
     "cost of a training run", DAM_AXIS_USD, NULL, 0,
-    "top-1 accuracy (%)", DAM_AXIS_PLAIN, NULL, "pt/$1k"};
+    "top-1 accuracy (%)", DAM_AXIS_PLAIN, NULL, "pt/$1k", 0};
 
 /* Chinchilla: L(N, D) = E + A/N^a + B/D^b with D = C / (6 N). */
 #define FX_CH_N 24

@@ -1,0 +1,281 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * test_chart_layout.c: no label collides with another and none leaves its
+ * chart, on every chart of every example scenario.
+ *
+ * Every text box a chart draws is logged (render/font.h) while the chart is
+ * drawn on a recording surface; the log is then checked pairwise for
+ * intersections and against the chart's rectangle. The charts are the ones
+ * damsim writes: `whatif` (breakdown, levers, roofline, return on compute,
+ * Chinchilla) and `run` (breakdown, roofline, timeline from a traced
+ * simulation, latency against load for serving), solved as the command
+ * line solves them (simulated, default options), at the chart file size
+ * and at the PDF report's page size. First, the check itself is shown to
+ * fail on planted collisions, so a pass means something.
+ */
+#include <dirent.h>
+#include <gsl/gsl_errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "model/alloc.h"
+#include "model/catalog.h"
+#include "render/chartset.h"
+#include "render/report.h"
+#include "render/whatif.h"
+#include "solver/analytic.h"
+#include "solver/capacity.h"
+#include "solver/sim.h"
+#include "solver/uncertainty.h"
+#include "solver/whatif.h"
+
+#define TOL 0.5 /* points two boxes may share (anti-aliasing slack) */
+
+/* Draw chart c inside area on a recording surface of page size w x h,
+ * logging its text; the number of layout problems (err: the first). */
+static size_t layout_problems(const dam_chart *c, double w, double h,
+                              const dam_rect *area, dam_error *err)
+{
+    cairo_rectangle_t ext = {0, 0, w, h};
+    cairo_surface_t *s =
+        cairo_recording_surface_create(CAIRO_CONTENT_COLOR_ALPHA, &ext);
+    cairo_t *cr = cairo_create(s);
+    dam_font_log log = {0};
+    dam_font_log_attach(cr, &log);
+    size_t bad;
+    int rc = dam_chart_draw(cr, area, c, err);
+    if (rc != DAM_OK)
+        bad = 1000;
+    else
+        bad = dam_font_log_check(&log, area, TOL, err);
+    if (log.n == 0 && rc == DAM_OK) {
+        dam_error_set(err, "", 0, "no text logged");
+        bad = 1000;
+    }
+    dam_font_log_attach(cr, NULL);
+    dam_font_log_free(&log);
+    cairo_destroy(cr);
+    cairo_surface_destroy(s);
+    return bad;
+}
+
+/* Both sizes: a chart file and a report page. */
+static void check_chart(const char *scen, const char *cmd, const char *name,
+                        const dam_chart *c)
+{
+    dam_rect file = {18, 18, DAM_CHART_WIDTH - 36, DAM_CHART_HEIGHT - 36};
+    dam_rect page = {36, 36, DAM_REPORT_WIDTH - 72, DAM_REPORT_HEIGHT - 90};
+    dam_error e;
+    memset(&e, 0, sizeof e);
+    size_t bad = layout_problems(c, DAM_CHART_WIDTH, DAM_CHART_HEIGHT, &file,
+                                 &e);
+    dam_check(bad == 0, "%s %s %s.png: labels clear (%zu problems%s%s)",
+              scen, cmd, name, bad, bad ? "; " : "", bad ? e.msg : "");
+    memset(&e, 0, sizeof e);
+    bad = layout_problems(c, DAM_REPORT_WIDTH, DAM_REPORT_HEIGHT, &page, &e);
+    dam_check(bad == 0, "%s %s %s on a report page: labels clear (%zu "
+                        "problems%s%s)",
+              scen, cmd, name, bad, bad ? "; " : "", bad ? e.msg : "");
+}
+
+/* ---- the check fails when it should --------------------------------- */
+
+static void planted(void)
+{
+    dam_rect area = {0, 0, 200, 100};
+    dam_font_log log = {0};
+    dam_error e;
+    memset(&e, 0, sizeof e);
+    dam_rect a = {10, 10, 50, 12}, b = {40, 15, 50, 12}, c = {100, 40, 30, 10};
+    dam_font_log_add(&log, &a, "batch 32");
+    dam_font_log_add(&log, &c, "clear");
+    dam_check(dam_font_log_check(&log, &area, TOL, &e) == 0,
+              "two apart boxes pass");
+    dam_font_log_add(&log, &b, "0.81x");
+    dam_check(dam_font_log_check(&log, &area, TOL, &e) == 1 &&
+                  strstr(e.msg, "\"batch 32\" overlaps \"0.81x\""),
+              "a planted overlap is caught: %s", e.msg);
+    dam_font_log_free(&log);
+    dam_rect out = {180, 90, 40, 12};
+    dam_font_log_add(&log, &out, "ridge 591 FLOP/B");
+    dam_check(dam_font_log_check(&log, &area, TOL, &e) == 1 &&
+                  strstr(e.msg, "leaves the canvas"),
+              "a box past the edge is caught: %s", e.msg);
+    dam_font_log_free(&log);
+
+    /* the same through drawing: two labels at one point collide; the
+     * placer keeps a second label clear of the first */
+    cairo_surface_t *s = cairo_recording_surface_create(
+        CAIRO_CONTENT_COLOR_ALPHA, NULL);
+    cairo_t *cr = cairo_create(s);
+    dam_font_log_attach(cr, &log);
+    dam_draw_font(cr, DAM_FONT_NOTE);
+    dam_draw_text(cr, 100, 50, "ridge 591 FLOP/B", 0.5, 0.5);
+    dam_draw_text(cr, 100, 52, "H100 + FP8: lm_head", 0.5, 0.5);
+    dam_check(dam_font_log_check(&log, &area, TOL, &e) == 1,
+              "two labels drawn at one point are caught");
+    dam_font_log_attach(cr, &log);
+    dam_draw_placer p;
+    dam_draw_placer_init(&p, &area);
+    dam_draw_placer_label(cr, &p, 100, 50, 3, "ridge 591 FLOP/B");
+    dam_draw_placer_label(cr, &p, 100, 52, 3, "H100 + FP8: lm_head");
+    dam_check(log.n == 2 && dam_font_log_check(&log, &area, TOL, &e) == 0,
+              "the placer keeps two labels at one point apart");
+    dam_draw_placer_free(&p);
+    /* a rotated label is logged by its rotated box */
+    dam_font_log_attach(cr, &log);
+    dam_draw_text_up(cr, 50, 50, "attainable performance");
+    dam_check(log.n == 1 && log.boxes[0].box.h > log.boxes[0].box.w,
+              "rotated text is logged upright-tall (%.1f x %.1f)",
+              log.n ? log.boxes[0].box.w : 0, log.n ? log.boxes[0].box.h : 0);
+    /* a scaled context logs in the attach-time space */
+    cairo_save(cr);
+    dam_font_log_attach(cr, &log);
+    cairo_scale(cr, 2, 2);
+    dam_draw_text(cr, 10, 10, "x", 0, 0);
+    cairo_restore(cr);
+    dam_check(log.n == 1 && log.boxes[0].box.x > 19.9 &&
+                  log.boxes[0].box.x < 20.1,
+              "boxes are in the space of the attach (x %.2f)",
+              log.n ? log.boxes[0].box.x : 0);
+    dam_font_log_attach(cr, NULL);
+    dam_font_log_free(&log);
+    cairo_destroy(cr);
+    cairo_surface_destroy(s);
+}
+
+/* ---- every chart of every example scenario --------------------------- */
+
+/* The command line's solver: analytic, then simulated with the
+ * scenario's options. */
+static int solve(const dam_scenario *s, void *ctx, dam_result *r,
+                 dam_error *err)
+{
+    (void)ctx;
+    dam_sim_options o;
+    memset(&o, 0, sizeof o);
+    o.warmup = -1;
+    dam_analytic_solve(s, r);
+    if (s->mode == DAM_MODE_SERVING) {
+        if (s->serving.arrival == DAM_ARRIVAL_TRACE)
+            return DAM_OK;
+        return dam_sim_serving(s, &o, r, NULL, err);
+    }
+    return dam_sim_training(s, &o, r, NULL, err);
+}
+
+static void whatif_charts(const char *name, const dam_scenario *s,
+                          const dam_catalog *cat)
+{
+    dam_whatif *w = dam_malloc(sizeof *w);
+    dam_whatif_options opt;
+    memset(&opt, 0, sizeof opt);
+    opt.solve = solve;
+    opt.measure = DAM_QUALITY_USD;
+    opt.uncertainty_samples = DAM_UNCERTAINTY_SAMPLES;
+    dam_error e;
+    memset(&e, 0, sizeof e);
+    int rc = dam_whatif_run(s, NULL, 0, cat, &opt, w, &e);
+    dam_check(rc == DAM_OK, "%s: what-if solves (%s)", name, e.msg);
+    if (rc == DAM_OK) {
+        char answer[1024];
+        dam_whatif_answer(answer, sizeof answer, w);
+        dam_chartset *cs = dam_malloc(sizeof *cs);
+        dam_chartset_whatif(cs, w, answer);
+        for (size_t i = 0; i < cs->ncharts; i++)
+            check_chart(name, "whatif", cs->names[i], &cs->charts[i]);
+        dam_chartset_free(cs);
+        dam_free(cs);
+    }
+    dam_free(w);
+}
+
+static void run_charts(const char *name, const dam_scenario *s)
+{
+    dam_result *r = dam_malloc(sizeof *r);
+    dam_trace tr;
+    dam_trace_init(&tr);
+    dam_sim_options o;
+    memset(&o, 0, sizeof o);
+    o.warmup = -1;
+    dam_error e;
+    memset(&e, 0, sizeof e);
+    dam_analytic_solve(s, r);
+    int rc;
+    dam_capacity_curve lc;
+    memset(&lc, 0, sizeof lc);
+    if (s->mode == DAM_MODE_SERVING) {
+        rc = s->serving.arrival == DAM_ARRIVAL_TRACE
+                 ? DAM_OK
+                 : dam_sim_serving(s, &o, r, NULL, &e);
+        dam_capacity_load_curve(s, &o, &lc);
+    } else {
+        o.trace_steps = 5;
+        rc = dam_sim_training(s, &o, r, &tr, &e);
+    }
+    dam_check(rc == DAM_OK, "%s: run simulates (%s)", name, e.msg);
+    if (rc == DAM_OK) {
+        dam_chartset *cs = dam_malloc(sizeof *cs);
+        dam_chartset_run(cs, s, r, &tr);
+        if (lc.n > 0) {
+            const double *p[3] = {lc.p50, lc.p95, lc.p99};
+            dam_chartset_serving_load(cs, lc.rate, p, lc.n,
+                                      s->serving.slo_p99_s, cs->titles[0]);
+        }
+        dam_check(s->mode == DAM_MODE_SERVING ? lc.n > 0 : cs->ncharts >= 3,
+                  "%s: run has its %s chart", name,
+                  s->mode == DAM_MODE_SERVING ? "serving" : "timeline");
+        for (size_t i = 0; i < cs->ncharts; i++)
+            check_chart(name, "run", cs->names[i], &cs->charts[i]);
+        dam_chartset_free(cs);
+        dam_free(cs);
+    }
+    dam_trace_free(&tr);
+    dam_free(r);
+}
+
+static int by_name(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int main(void)
+{
+    gsl_set_error_handler_off();
+    planted();
+
+    dam_catalog cat;
+    memset(&cat, 0, sizeof cat);
+    dam_test_catalog(&cat);
+    char dir[512];
+    snprintf(dir, sizeof dir, "%s/scenarios", DAM_SOURCE_DIR);
+    DIR *d = opendir(dir);
+    dam_check(d != NULL, "scenarios folder opens");
+    char *names[64];
+    size_t n = 0;
+    struct dirent *de;
+    while (d && (de = readdir(d)) && n < 64) {
+        size_t L = strlen(de->d_name);
+        if (L > 4 && strcmp(de->d_name + L - 4, ".cfg") == 0)
+            names[n++] = dam_strdup(de->d_name);
+    }
+    if (d)
+        closedir(d);
+    qsort(names, n, sizeof names[0], by_name);
+    dam_check(n >= 6, "%zu example scenarios found", n);
+    for (size_t i = 0; i < n; i++) {
+        dam_scenario *s = dam_malloc(sizeof *s);
+        int rc = dam_test_scenario(names[i], &cat, s);
+        dam_check(rc == DAM_OK, "%s loads", names[i]);
+        if (rc == DAM_OK) {
+            whatif_charts(names[i], s, &cat);
+            run_charts(names[i], s);
+        }
+        dam_free(s);
+        dam_free(names[i]);
+    }
+    dam_catalog_free(&cat);
+    return dam_check_done();
+}
