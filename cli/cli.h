@@ -18,6 +18,19 @@
 #include "solver/diagnose.h"
 #include "solver/sim.h"
 
+/* What -o names, by its extension. */
+typedef enum {
+    DAM_OUT_STDOUT = 0, /* no -o: the terminal */
+    DAM_OUT_TXT,        /* .txt: the text output */
+    DAM_OUT_JSON,       /* .json: the JSON output */
+    DAM_OUT_CSV,        /* .csv: the CSV output */
+    DAM_OUT_CHART,      /* .png, .svg, .pdf: one chart (report: the PDF) */
+    DAM_OUT_HTML,       /* .html: one self-contained page */
+    DAM_OUT_DIR,        /* a folder (existing, or a path without
+                           extension): every chart */
+    DAM_OUT_UNKNOWN     /* any other extension: refused (exit 2) */
+} dam_output_kind;
+
 /* The parsed command line and the loaded catalog. */
 typedef struct dam_cli {
     int json, csv, quiet, help, version, analytic;
@@ -48,6 +61,10 @@ typedef struct dam_cli {
     int nfit_args;
     const char *hold_out;                /* calibrate --hold-out GPU */
     int cross_validate;                  /* calibrate --cross-validate */
+    dam_output_kind out_kind;            /* what -o names */
+    dam_buf html_text;                   /* -o .html: the text output so
+                                            far, for the page */
+    int html_done;                       /* 1 once the page is written */
     char **args;                         /* positional arguments */
     int nargs;
     dam_catalog cat;
@@ -68,8 +85,8 @@ int dam_cli_load_scenario(dam_cli *c, const char *path, dam_scenario *s);
 /* Same, writing the file's levers to levers (for whatif and report). */
 int dam_cli_load_scenario_levers(dam_cli *c, const char *path,
                                   dam_scenario *s, dam_lever_list *levers);
-/* Write b to -o when it names a text file (atomically), else to stdout;
- * 0 or 1. */
+/* Write b to -o when it names a .txt, .json or .csv file (atomically),
+ * else to stdout (and keep it for an HTML page); 0, 1 or 2. */
 int dam_cli_emit(dam_cli *c, const dam_buf *b);
 
 /* Serving (serving.c): simulation options from the command line, with the
@@ -98,20 +115,18 @@ int dam_cli_points(dam_cli *c, const char *path);
  * the exit code (0, 1 or 2). */
 int dam_cli_whatif_solve(dam_cli *c, const char *path, dam_whatif *w);
 
+/* The budget review of w (report.c) to path (.pdf or .html), with the
+ * baseline's intervals; the exit code. */
+int dam_cli_write_review(dam_cli *c, const dam_whatif *w, const char *path);
+
 /* `plan --budget`: the compute-optimal model and the GPUs to train it. */
 int dam_cli_plan_budget(dam_cli *c, const dam_scenario *s);
 
-/* What -o names. */
-typedef enum {
-    DAM_OUT_TEXT = 0, /* a file for the text/JSON/CSV output */
-    DAM_OUT_CHART,    /* one chart: .png, .svg or .pdf */
-    DAM_OUT_DIR       /* a folder (existing, or a path without extension) */
-} dam_output_kind;
-
-/* The kind of output path names. */
+/* The kind of output path names (NULL: DAM_OUT_STDOUT). */
 dam_output_kind dam_output_of(const char *path);
 
-/* Write the charts of a set when -o names a chart or a folder; 0 or 1. */
+/* Write the charts of a set when -o names a chart, a folder or an HTML
+ * page (with the text emitted so far); 0, 1 or 2. */
 struct dam_chartset;
 int dam_cli_charts(dam_cli *c, const struct dam_chartset *cs);
 

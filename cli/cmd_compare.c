@@ -11,6 +11,7 @@
 #include "cli/cli.h"
 #include "model/alloc.h"
 #include "render/compare.h"
+#include "render/csv.h"
 
 #define MAX_CMP DAM_COMPARE_MAX
 
@@ -70,7 +71,10 @@ int dam_cmd_compare(dam_cli *c)
     dam_free(t0);
     dam_draws_free(dr);
     dam_buf b = {0};
-    dam_compare_write(&b, s, r, d, iv, n, c->json);
+    if (c->csv)
+        dam_csv_compare(&b, s, r, n);
+    else
+        dam_compare_write(&b, s, r, d, iv, n, c->json);
     dam_free(iv);
     rc = dam_cli_emit(c, &b);
     dam_buf_free(&b);

@@ -14,6 +14,7 @@
 
 #include "cli/cli.h"
 #include "model/alloc.h"
+#include "render/csv.h"
 #include "render/plan_report.h"
 #include "solver/capacity.h"
 
@@ -103,6 +104,8 @@ static int plan_serving(dam_cli *c, const dam_scenario *s)
     dam_buf b = {0};
     if (c->json)
         dam_json_dump(&b, dam_plan_report_capacity_json(s, p));
+    else if (c->csv)
+        dam_csv_plan_capacity(&b, p);
     else
         dam_plan_report_capacity_text(&b, s, p);
     rc = dam_cli_emit(c, &b);

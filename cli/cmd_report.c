@@ -10,30 +10,55 @@
 #include "cli/cli.h"
 #include "model/alloc.h"
 #include "render/review.h"
+#include "solver/uncertainty.h"
 
 static const char report_help[] =
-    "usage: damsim report SCENARIO.cfg -o review.pdf [--lever KEY=VALUE ...]\n"
+    "usage: damsim report SCENARIO.cfg -o review.pdf|review.html\n"
+    "                     [--lever KEY=VALUE ...]\n"
     "\n"
-    "Writes a PDF for a budget review: a summary page (question, answer, key\n"
-    "numbers), the charts (where the step goes, what each lever buys, the\n"
-    "roofline, return on compute, Chinchilla for language models), the lever\n"
-    "table, the iron law per stage, and every input with its source.\n";
+    "Writes a budget review, as a PDF or as one self-contained HTML file\n"
+    "(inline SVG charts, no scripts, nothing fetched) with the same content.\n"
+    "Page 1 is an executive summary: the question, the answer with its 90 %\n"
+    "interval, the chart that shows why, time, cost and GPU-hours with their\n"
+    "intervals, the recommendation and what would change it. Then the\n"
+    "charts (where the step goes, what each lever buys, the roofline, return\n"
+    "on compute, Chinchilla for language models), the key numbers, the\n"
+    "lever table, the iron law per stage, the diagnosis, and every input\n"
+    "with its source. -o FILE.png or FILE.svg writes the summary page\n"
+    "alone (for a slide). Intervals come from the scenario's uncertain inputs\n"
+    "(and calibrated constants, where the catalog gives their spread).\n";
 
-/* Build the review of w and write it to out. */
-static int write_review(dam_cli *c, const dam_whatif *w, const char *out)
+int dam_cli_write_review(dam_cli *c, const dam_whatif *w, const char *path)
 {
-    dam_review rv;
-    dam_review_build(&rv, w, DAM_VERSION);
+    /* the baseline's 90 % intervals, where its inputs or constants are
+     * uncertain (none: the review shows point values) */
+    const dam_scenario *s = &w->rows[0].scenario;
+    dam_uncertainty *u = dam_malloc(sizeof *u);
     dam_error e;
     memset(&e, 0, sizeof e);
-    int rc = dam_report_write(out, &rv.report, &e);
+    if (dam_uncertainty_run(s, DAM_UNCERTAINTY_SAMPLES, s->seed, u, &e) !=
+        DAM_OK) {
+        dam_free(u);
+        u = NULL;
+    }
+    dam_review rv;
+    dam_review_build(&rv, w, u, DAM_VERSION);
+    memset(&e, 0, sizeof e);
+    int rc = dam_report_write(path, &rv.report, &e);
+    c->html_done = 1;
     if (rc != DAM_OK) {
         dam_cli_error(&e);
         rc = rc == DAM_EINPUT ? 2 : 1;
     } else if (!c->quiet) {
-        printf("%s: %zu pages\n", out, dam_report_page_count(&rv.report));
+        const char *dot = strrchr(path, '.');
+        if (dot && strcmp(dot, ".pdf") == 0)
+            printf("%s: %zu pages\n", path,
+                   dam_report_page_count(&rv.report));
+        else
+            printf("%s: written\n", path);
     }
     dam_review_free(&rv);
+    dam_free(u);
     return rc;
 }
 
@@ -45,20 +70,23 @@ int dam_cmd_report(dam_cli *c)
     }
     if (c->nargs != 1 || !c->out_file) {
         fprintf(stderr, "damsim: report needs one scenario file and -o "
-                        "FILE.pdf\n(see 'damsim report --help')\n");
+                        "FILE.pdf or FILE.html\n(see 'damsim report "
+                        "--help')\n");
         return 2;
     }
     const char *dot = strrchr(c->out_file, '.');
-    if (!dot || strcmp(dot, ".pdf") != 0) {
-        fprintf(stderr, "damsim: report writes a PDF: -o must end in .pdf, "
-                        "got '%s'\n",
+    if (!dot || (strcmp(dot, ".pdf") != 0 && strcmp(dot, ".html") != 0 &&
+                 strcmp(dot, ".png") != 0 && strcmp(dot, ".svg") != 0)) {
+        fprintf(stderr, "damsim: report writes a PDF or an HTML file (or "
+                        "its summary page as .png or .svg): -o must end in "
+                        ".pdf, .html, .png or .svg, got '%s'\n",
                 c->out_file);
         return 2;
     }
     dam_whatif *w = dam_malloc(sizeof *w);
     int rc = dam_cli_whatif_solve(c, c->args[0], w);
     if (rc == 0)
-        rc = write_review(c, w, c->out_file);
+        rc = dam_cli_write_review(c, w, c->out_file);
     dam_free(w);
     return rc;
 }

@@ -9,6 +9,7 @@
 #include "cli/cli.h"
 #include "model/loader.h"
 #include "model/alloc.h"
+#include "render/csv.h"
 #include "render/trace_json.h"
 #include "solver/capacity.h"
 #include "solver/sim.h"
@@ -128,7 +129,8 @@ static int trace_subset(const dam_cli *c, dam_sim_options *o, int *ranks,
 /* 1 when -o asks for charts. */
 static int want_charts(const dam_cli *c)
 {
-    return c->out_file && dam_output_of(c->out_file) != DAM_OUT_TEXT;
+    return c->out_kind == DAM_OUT_CHART || c->out_kind == DAM_OUT_DIR ||
+           c->out_kind == DAM_OUT_HTML;
 }
 
 /* Simulate s into r (which holds its analytic solution) unless --analytic
@@ -220,6 +222,8 @@ static int run_one(dam_cli *c, const char *path)
                 json_object_set_new(o, "uncertainty",
                                     dam_json_uncertainty(s, u));
             dam_json_dump(&b, o);
+        } else if (c->csv) {
+            dam_csv_run(&b, s, r);
         } else {
             dam_text_run(&b, s, r, d, u);
             if (u)

@@ -141,6 +141,12 @@ int dam_cli_whatif(dam_cli *c, const char *path)
         return dam_cli_points(c, path);
     dam_whatif *w = dam_malloc(sizeof *w);
     int rc = dam_cli_whatif_solve(c, path, w);
+    if (rc == 0 && c->out_kind == DAM_OUT_HTML) {
+        /* an HTML what-if is the budget review */
+        rc = dam_cli_write_review(c, w, c->out_file);
+        dam_free(w);
+        return rc;
+    }
     if (rc == 0) {
         dam_buf b = {0};
         if (c->json)

@@ -23,6 +23,7 @@
 #include "model/embedded.h"
 #include "model/lever.h"
 #include "model/loader.h"
+#include "render/html.h"
 #include "render/outfile.h"
 
 #define FLAGSHIP "resnet50-dgx-a100.cfg"
@@ -163,7 +164,8 @@ int dam_cli_load_scenario(dam_cli *c, const char *path, dam_scenario *s)
 int dam_cli_emit(dam_cli *c, const dam_buf *b)
 {
     const char *text = dam_buf_str(b);
-    if (c->out_file && dam_output_of(c->out_file) == DAM_OUT_TEXT) {
+    dam_output_kind k = c->out_kind;
+    if (k == DAM_OUT_TXT || k == DAM_OUT_JSON || k == DAM_OUT_CSV) {
         dam_error e;
         int rc = dam_write_file_atomic(c->out_file, text, b->len, &e);
         if (rc != DAM_OK) {
@@ -172,6 +174,8 @@ int dam_cli_emit(dam_cli *c, const dam_buf *b)
         }
         return 0;
     }
+    if (k == DAM_OUT_HTML)
+        dam_buf_append(&c->html_text, text, b->len);
     fputs(text, stdout);
     if (fflush(stdout) != 0)
         return 1;
@@ -188,22 +192,51 @@ static const char *extension(const char *path)
 
 dam_output_kind dam_output_of(const char *path)
 {
+    static const struct {
+        const char *ext;
+        dam_output_kind kind;
+    } kinds[] = {{"txt", DAM_OUT_TXT},   {"json", DAM_OUT_JSON},
+                 {"csv", DAM_OUT_CSV},   {"png", DAM_OUT_CHART},
+                 {"svg", DAM_OUT_CHART}, {"pdf", DAM_OUT_CHART},
+                 {"html", DAM_OUT_HTML}};
     struct stat st;
+    if (!path)
+        return DAM_OUT_STDOUT;
     if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
         return DAM_OUT_DIR;
     const char *e = extension(path);
-    if (!strcmp(e, "png") || !strcmp(e, "svg") || !strcmp(e, "pdf"))
-        return DAM_OUT_CHART;
     if (!*e)
         return DAM_OUT_DIR;
-    return DAM_OUT_TEXT;
+    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
+        if (strcmp(e, kinds[i].ext) == 0)
+            return kinds[i].kind;
+    return DAM_OUT_UNKNOWN;
+}
+
+/* The page of a command without a review: its text and its charts. */
+static int write_html_page(dam_cli *c, const dam_chartset *cs)
+{
+    dam_error e;
+    memset(&e, 0, sizeof e);
+    const char *title = cs && cs->ntitles ? cs->titles[0] : "damsim";
+    int rc = dam_html_write_page(c->out_file, title,
+                                 dam_buf_str(&c->html_text),
+                                 cs ? cs->charts : NULL,
+                                 cs ? cs->ncharts : 0, &e);
+    c->html_done = 1;
+    if (rc != DAM_OK) {
+        dam_cli_error(&e);
+        return rc == DAM_EINPUT ? 2 : 1;
+    }
+    return 0;
 }
 
 int dam_cli_charts(dam_cli *c, const dam_chartset *cs)
 {
-    dam_output_kind k = c->out_file ? dam_output_of(c->out_file)
-                                    : DAM_OUT_TEXT;
-    if (k == DAM_OUT_TEXT)
+    dam_output_kind k = c->out_kind;
+    if (k == DAM_OUT_HTML && !c->html_done)
+        return write_html_page(c, cs);
+    if (k != DAM_OUT_CHART && k != DAM_OUT_DIR)
         return 0;
     dam_error e;
     memset(&e, 0, sizeof e);
@@ -425,7 +458,7 @@ static int check_targets(const dam_cli *c)
 {
     dam_error e;
     const char *t[2] = {c->trace_file, NULL};
-    if (c->out_file && dam_output_of(c->out_file) != DAM_OUT_DIR)
+    if (c->out_file && c->out_kind != DAM_OUT_DIR)
         t[1] = c->out_file;
     for (int i = 0; i < 2; i++)
         if (t[i] && dam_outfile_check_target(t[i], &e) != DAM_OK) {
@@ -533,22 +566,74 @@ static int cmd_check(dam_cli *c)
 
 /* ---- dispatch ------------------------------------------------------------ */
 
+/* Output kinds a command writes (bit k: dam_output_kind k). */
+#define OUT(k) (1u << (k))
+#define OUT_ALL                                                               \
+    (OUT(DAM_OUT_STDOUT) | OUT(DAM_OUT_TXT) | OUT(DAM_OUT_JSON) |             \
+     OUT(DAM_OUT_CSV) | OUT(DAM_OUT_CHART) | OUT(DAM_OUT_HTML) |              \
+     OUT(DAM_OUT_DIR))
+#define OUT_OWN 0u /* the command reads -o itself (sweep: .csv, .jsonl) */
+
 typedef struct command {
     const char *name;
     int (*run)(dam_cli *);
+    unsigned outputs; /* what -o may name */
+    const char *what; /* the same, for the message */
 } command;
 
 static const command commands[] = {
-    {"run", dam_cmd_run},
-    {"whatif", dam_cmd_whatif},
-    {"compare", dam_cmd_compare},
-    {"plan", dam_cmd_plan},
-    {"report", dam_cmd_report},
-    {"sweep", dam_cmd_sweep},
-    {"catalog", cmd_catalog},
-    {"check", cmd_check},
-    {"calibrate", dam_cmd_calibrate},
-    {NULL, NULL}};
+    {"run", dam_cmd_run, OUT_ALL, NULL},
+    {"whatif", dam_cmd_whatif, OUT_ALL, NULL},
+    {"compare", dam_cmd_compare, OUT_ALL, NULL},
+    {"plan", dam_cmd_plan,
+     OUT(DAM_OUT_STDOUT) | OUT(DAM_OUT_TXT) | OUT(DAM_OUT_JSON) |
+         OUT(DAM_OUT_CSV) | OUT(DAM_OUT_HTML),
+     ".txt, .json, .csv or .html (a plan draws no chart)"},
+    {"report", dam_cmd_report,
+     OUT(DAM_OUT_STDOUT) | OUT(DAM_OUT_CHART) | OUT(DAM_OUT_HTML),
+     ".pdf or .html (or its summary page as .png or .svg)"},
+    {"sweep", dam_cmd_sweep, OUT_OWN, NULL},
+    {"catalog", cmd_catalog,
+     OUT(DAM_OUT_STDOUT) | OUT(DAM_OUT_TXT) | OUT(DAM_OUT_JSON) |
+         OUT(DAM_OUT_HTML),
+     ".txt, .json or .html"},
+    {"check", cmd_check, OUT(DAM_OUT_STDOUT), NULL},
+    {"calibrate", dam_cmd_calibrate, OUT_OWN, NULL}, /* .cfg, .txt, .json */
+    {NULL, NULL, 0, NULL}};
+
+/* The flagship (no command) is a what-if. */
+static const command flagship = {"", NULL, OUT_ALL, NULL};
+
+/* Classify -o for cmd and make --json/--csv follow it: 0, or 2 (refused,
+ * nothing written). */
+static int resolve_output(dam_cli *c, const command *cmd)
+{
+    c->out_kind = dam_output_of(c->out_file);
+    if (cmd->outputs == OUT_OWN)
+        return 0;
+    if (c->out_kind == DAM_OUT_UNKNOWN)
+        return bad_usage("-o '%.200s': unknown extension: damsim writes "
+                         ".txt, .json, .csv, .png, .svg, .pdf, .html, or "
+                         "every chart into a folder",
+                         c->out_file);
+    if (!(cmd->outputs & OUT(c->out_kind))) {
+        if (!cmd->what)
+            return bad_usage("%s takes no -o", cmd->name);
+        return bad_usage("%s -o '%.200s': it writes %s", cmd->name,
+                         c->out_file, cmd->what);
+    }
+    if ((c->out_kind == DAM_OUT_JSON && c->csv) ||
+        (c->out_kind == DAM_OUT_CSV && c->json) ||
+        (c->out_kind == DAM_OUT_HTML && (c->json || c->csv)))
+        return bad_usage("-o '%.200s' and %s ask for two formats: the "
+                         "extension chooses, drop the option",
+                         c->out_file, c->json ? "--json" : "--csv");
+    if (c->out_kind == DAM_OUT_JSON)
+        c->json = 1;
+    if (c->out_kind == DAM_OUT_CSV)
+        c->csv = 1;
+    return 0;
+}
 
 int main(int argc, char **argv)
 {
@@ -577,6 +662,8 @@ int main(int argc, char **argv)
         sub_argv[i - first + 1] = argv[i];
     sub_argv[sub_argc] = NULL;
     int rc = parse_options(&c, sub_argc, sub_argv);
+    if (rc == 0 && !c.help)
+        rc = resolve_output(&c, cmd ? cmd : &flagship);
     if (rc == 0)
         rc = check_targets(&c);
     if (rc == 0 && c.version) {
@@ -591,7 +678,11 @@ int main(int argc, char **argv)
             else
                 rc = dam_cmd_flagship(&c);
         }
+        /* a command without charts: its page holds its text */
+        if (rc == 0 && c.out_kind == DAM_OUT_HTML && !c.html_done)
+            rc = write_html_page(&c, NULL);
     }
+    dam_buf_free(&c.html_text);
     dam_catalog_free(&c.cat);
     dam_free(sub_argv);
     return rc;

@@ -18,6 +18,7 @@
 #include "model/alloc.h"
 #include "model/scaling.h"
 #include "model/suggest.h"
+#include "render/csv.h"
 #include "render/plan_report.h"
 #include "solver/plan.h"
 
@@ -114,6 +115,8 @@ int dam_cli_plan_budget(dam_cli *c, const dam_scenario *s)
         dam_buf b = {0};
         if (c->json)
             dam_json_dump(&b, dam_plan_report_budget_json(s, p));
+        else if (c->csv)
+            dam_csv_plan_budget(&b, p);
         else
             dam_plan_report_budget_text(&b, s, p);
         rc = dam_cli_emit(c, &b);

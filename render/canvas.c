@@ -25,6 +25,7 @@
 #include <strings.h>
 
 #include "model/alloc.h"
+#include "render/buf.h"
 #include "render/outfile.h"
 
 struct dam_canvas {
@@ -34,6 +35,7 @@ struct dam_canvas {
     FILE *fp;                 /* out.fp: the open temporary */
     int write_failed;         /* 1 once a stream write has failed */
     unsigned char *mem;       /* SVG collected in memory (owned) */
+    int memory;               /* 1: an in-memory SVG (no file) */
     size_t nmem, capmem;      /* its length and capacity, bytes */
     cairo_surface_t *surface; /* the surface drawn on */
     cairo_t *cr;              /* its context */
@@ -68,7 +70,7 @@ static cairo_status_t write_cb(void *closure, const unsigned char *data,
                                unsigned int len)
 {
     dam_canvas *c = closure;
-    if (c->fmt == DAM_CANVAS_SVG) {
+    if (c->fmt == DAM_CANVAS_SVG || c->memory) {
         c->mem = dam_grow(c->mem, 1, c->nmem + len, &c->capmem);
         memcpy(c->mem + c->nmem, data, len);
         c->nmem += len;
@@ -101,12 +103,12 @@ static void destroy(dam_canvas *c)
     dam_free(c);
 }
 
-/* Write the collected SVG with "surfaceN" ids (after '"' or '#')
- * renumbered 1, 2, ... in order of first appearance. cairo draws text as
- * glyph outlines, so user text never appears there to be mistaken for an
- * id. A chart has one or two surfaces; past 64 distinct ids the rest would
- * share number 65 (not reached by anything render/ draws). */
-static void write_svg(dam_canvas *c)
+/* The collected SVG with "surfaceN" ids (after '"' or '#') renumbered
+ * 1, 2, ... in order of first appearance, appended to out. cairo draws
+ * text as glyph outlines, so user text never appears there to be mistaken
+ * for an id. A chart has one or two surfaces; past 64 distinct ids the
+ * rest would share number 65 (not reached by anything render/ draws). */
+static void renumber_svg(const dam_canvas *c, dam_buf *out)
 {
     static const char key[] = "surface";
     const size_t kl = sizeof key - 1;
@@ -126,22 +128,112 @@ static void write_svg(dam_canvas *c)
                 k++;
             if (k == nold && nold < 64)
                 old[nold++] = v;
-            fwrite(c->mem + from, 1, i + 1 + kl - from, c->fp);
-            fprintf(c->fp, "%zu", k + 1);
+            dam_buf_append(out, (const char *)c->mem + from, i + 1 + kl - from);
+            dam_buf_printf(out, "%zu", k + 1);
             from = i = j;
             continue;
         }
         i++;
     }
-    fwrite(c->mem + from, 1, c->nmem - from, c->fp);
+    dam_buf_append(out, (const char *)c->mem + from, c->nmem - from);
 }
 
+static void write_svg(dam_canvas *c)
+{
+    dam_buf b = {0};
+    renumber_svg(c, &b);
+    if (b.len && fwrite(b.data, 1, b.len, c->fp) != b.len)
+        c->write_failed = 1;
+    dam_buf_free(&b);
+}
+
+/* Append svg to out for inlining in HTML: without the XML declaration, and
+ * every id (and every reference to one) prefixed with idp, so that several
+ * SVGs on one page never share an id. */
+static void inline_svg(const char *svg, const char *idp, dam_buf *out)
+{
+    const char *p = svg;
+    if (strncmp(p, "<?xml", 5) == 0) {
+        const char *e = strstr(p, "?>");
+        p = e ? e + 2 : p;
+        while (*p == '\n' || *p == '\r')
+            p++;
+    }
+    static const char *const pats[] = {"id=\"", "href=\"#", "url(#"};
+    while (*p) {
+        size_t best = (size_t)-1, which = 0;
+        for (size_t k = 0; k < 3; k++) {
+            const char *f = strstr(p, pats[k]);
+            if (f && (size_t)(f - p) < best) {
+                best = (size_t)(f - p);
+                which = k;
+            }
+        }
+        if (best == (size_t)-1) {
+            dam_buf_append(out, p, strlen(p));
+            break;
+        }
+        size_t pl = strlen(pats[which]);
+        dam_buf_append(out, p, best + pl);
+        dam_buf_printf(out, "%s-", idp);
+        p += best + pl;
+    }
+}
 static void white_page(cairo_t *cr)
 {
     cairo_save(cr);
     cairo_set_source_rgb(cr, 1, 1, 1);
     cairo_paint(cr);
     cairo_restore(cr);
+}
+
+int dam_canvas_open_svg(dam_canvas **out, double width, double height,
+                        dam_error *err)
+{
+    *out = NULL;
+    if (!isfinite(width) || !isfinite(height) || width <= 0 || height <= 0 ||
+        width > 14400 || height > 14400)
+        return dam_error_set(err, "", 0,
+                             "chart size must be in (0, 14400] points, "
+                             "got %g x %g", width, height);
+    dam_canvas *c = dam_calloc(1, sizeof *c);
+    c->fmt = DAM_CANVAS_SVG;
+    c->memory = 1;
+    c->surface = cairo_svg_surface_create_for_stream(write_cb, c, width,
+                                                     height);
+    cairo_status_t st = cairo_surface_status(c->surface);
+    if (st != CAIRO_STATUS_SUCCESS) {
+        int rc = runtime(err, "", "cairo", cairo_status_to_string(st));
+        destroy(c);
+        return rc;
+    }
+    c->cr = cairo_create(c->surface);
+    white_page(c->cr);
+    *out = c;
+    return DAM_OK;
+}
+
+int dam_canvas_close_svg(dam_canvas *c, const char *idp, dam_buf *svg,
+                         dam_error *err)
+{
+    cairo_status_t st = cairo_status(c->cr);
+    if (st == CAIRO_STATUS_SUCCESS) {
+        cairo_destroy(c->cr);
+        c->cr = NULL;
+        cairo_surface_finish(c->surface);
+        st = cairo_surface_status(c->surface);
+    }
+    if (st != CAIRO_STATUS_SUCCESS) {
+        int rc = runtime(err, "", "cairo", cairo_status_to_string(st));
+        destroy(c);
+        return rc;
+    }
+    dam_buf flat = {0};
+    renumber_svg(c, &flat);
+    inline_svg(dam_buf_str(&flat), idp, svg);
+    dam_buf_free(&flat);
+    destroy(c);
+    return DAM_OK;
 }
 
 int dam_canvas_open(dam_canvas **out, const char *path, double width,

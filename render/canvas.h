@@ -63,6 +63,17 @@ int dam_canvas_new_page(dam_canvas *c, dam_error *err);
  */
 int dam_canvas_close(dam_canvas *c, dam_error *err);
 
+/* Open a canvas that draws SVG into memory (no file), for inlining in an
+ * HTML page. Returns DAM_OK or DAM_EINPUT (bad size). */
+int dam_canvas_open_svg(dam_canvas **out, double width, double height,
+                        dam_error *err);
+/* Finish an in-memory SVG canvas and append its SVG to svg: no XML
+ * declaration, "surfaceN" ids renumbered as in files, and every id and
+ * reference prefixed with idp ("c3"), so that several SVGs share one page.
+ * Frees c in every case. Returns DAM_OK or DAM_ERUNTIME. */
+struct dam_buf;
+int dam_canvas_close_svg(dam_canvas *c, const char *idp, struct dam_buf *svg,
+                         dam_error *err);
 /* Abandon: remove the temporary and free c; NULL is a no-op. */
 void dam_canvas_discard(dam_canvas *c);
 

@@ -43,6 +43,19 @@ dam_color dam_chart_span_color(dam_chart_span_kind k)
     return (unsigned)k < DAM_CHART_SPAN_KIND_COUNT ? span_colors[k] : DAM_COLOR_GREY;
 }
 
+int dam_chart_bound_term(dam_bound b)
+{
+    switch (b) {
+    case DAM_BOUND_DATA: return DAM_TERM_DATA;
+    case DAM_BOUND_TRANSFER: return DAM_TERM_TRANSFER;
+    case DAM_BOUND_COMPUTE:
+    case DAM_BOUND_MEMORY: return DAM_TERM_COMPUTE;
+    case DAM_BOUND_COMM: return DAM_TERM_COMM;
+    case DAM_BOUND_LATENCY: return DAM_TERM_OVERHEAD;
+    default: return -1;
+    }
+}
+
 static const char *chart_title(const dam_chart *c)
 {
     switch (c->kind) {

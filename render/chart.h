@@ -361,6 +361,9 @@ int dam_chart_serving_draw(cairo_t *cr, const dam_rect *r,
 int dam_chart_serving_write(const char *path, double width, double height,
                             const dam_chart_serving *c, dam_error *err);
 
+/* The term of the step a bound lives in (memory-bound phases are in the
+ * compute term, latency in overhead); -1 for the serving bounds. */
+int dam_chart_bound_term(dam_bound b);
 /* Colour of a breakdown term and of a timeline span kind. */
 dam_color dam_chart_term_color(dam_term t);
 dam_color dam_chart_span_color(dam_chart_span_kind k);

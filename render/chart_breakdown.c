@@ -15,18 +15,6 @@
 #include "render/chart.h"
 
 /* The term a bound shows up in, or -1 when no single segment is it. */
-static int bound_term(dam_bound b)
-{
-    switch (b) {
-    case DAM_BOUND_DATA: return DAM_TERM_DATA;
-    case DAM_BOUND_TRANSFER: return DAM_TERM_TRANSFER;
-    case DAM_BOUND_COMPUTE:
-    case DAM_BOUND_MEMORY: return DAM_TERM_COMPUTE;
-    case DAM_BOUND_COMM: return DAM_TERM_COMM;
-    case DAM_BOUND_LATENCY: return DAM_TERM_OVERHEAD;
-    default: return -1;
-    }
-}
 
 static int check(const dam_chart_breakdown *c, dam_error *err)
 {
@@ -130,7 +118,7 @@ int dam_chart_breakdown_draw(cairo_t *cr, const dam_rect *r,
     for (size_t i = 0; i < c->nbars; i++) {
         const dam_chart_bar *b = &c->bars[i];
         double cy = plot.y + band * (i + 0.5), x = 0;
-        int bt = bound_term(b->bound);
+        int bt = dam_chart_bound_term(b->bound);
         dam_rect outline = {0, 0, 0, 0};
 
         dam_draw_font(cr, DAM_FONT_AXIS);

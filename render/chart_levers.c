@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "model/alloc.h"
 #include "render/chart.h"
 #include "render/fmt.h"
 
@@ -217,6 +218,7 @@ int dam_chart_levers_draw(cairo_t *cr, const dam_rect *r,
     cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
     dam_draw_text(cr, costx, y, cost_title, 1, 0);
 
+    dam_rect *labels = dam_calloc(c->nlevers, sizeof *labels);
     double band = plot.h / (double)c->nlevers;
     double th = fmin(band * 0.62, 30);
     double zero = dam_axis_map(&xa.map, latency ? 0.0 : 1.0);
@@ -265,9 +267,9 @@ int dam_chart_levers_draw(cairo_t *cr, const dam_rect *r,
         dam_draw_font(cr, DAM_FONT_NOTE_BOLD);
         cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
         if (latency || l->speedup >= 1)
-            dam_draw_text(cr, outer_r + 4, cy, buf, 0, 0.5);
+            labels[i] = dam_draw_text_box(cr, outer_r + 4, cy, buf, 0, 0.5);
         else
-            dam_draw_text(cr, outer_l - 4, cy, buf, 1, 0.5);
+            labels[i] = dam_draw_text_box(cr, outer_l - 4, cy, buf, 1, 0.5);
     }
     /* reference lines over the bars */
     cairo_save(cr);
@@ -297,6 +299,14 @@ int dam_chart_levers_draw(cairo_t *cr, const dam_rect *r,
         cairo_stroke(cr);
     }
     cairo_restore(cr);
+    /* value labels over the reference lines, on a white patch */
+    dam_draw_font(cr, DAM_FONT_NOTE_BOLD);
+    cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
+    for (size_t i = 0; i < c->nlevers; i++) {
+        value_text(buf, sizeof buf, c, c->levers[i].speedup);
+        dam_draw_text_halo(cr, labels[i].x, labels[i].y, buf, 0, 0);
+    }
+    dam_free(labels);
     dam_draw_axis_draw(cr, &xa, &plot, 1);
     return DAM_OK;
 }

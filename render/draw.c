@@ -94,6 +94,18 @@ void dam_draw_text(cairo_t *cr, double x, double y, const char *s, double ax,
     dam_font_draw(cr, x, y, s, 0, 1, ax, ay);
 }
 
+void dam_draw_text_halo(cairo_t *cr, double x, double y, const char *s,
+                        double ax, double ay)
+{
+    dam_rect b = dam_draw_text_box(cr, x, y, s, ax, ay);
+    cairo_save(cr);
+    cairo_set_source_rgba(cr, 1, 1, 1, 0.85);
+    cairo_rectangle(cr, b.x - 1, b.y, b.w + 2, b.h);
+    cairo_fill(cr);
+    cairo_restore(cr);
+    dam_draw_text(cr, x, y, s, ax, ay);
+}
+
 void dam_draw_text_up(cairo_t *cr, double x, double y, const char *s)
 {
     dam_font_draw_up(cr, x, y, s, 0);

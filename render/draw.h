@@ -71,6 +71,10 @@ dam_rect dam_draw_text_box(cairo_t *cr, double x, double y, const char *s,
 /* Draw s anchored as in dam_draw_text_box with the current source. */
 void dam_draw_text(cairo_t *cr, double x, double y, const char *s, double ax,
                    double ay);
+/* Draw s as dam_draw_text does, on a white patch, so that a line behind
+ * it (a reference line, a grid) does not run through the letters. */
+void dam_draw_text_halo(cairo_t *cr, double x, double y, const char *s,
+                        double ax, double ay);
 /* Draw s rotated 90 degrees anticlockwise, centred on (x, y). */
 void dam_draw_text_up(cairo_t *cr, double x, double y, const char *s);
 /* Draw s on one line anchored as in dam_draw_text_box, ellipsized by the

@@ -130,8 +130,9 @@ static PangoFontDescription *current_font(cairo_t *cr)
 
 /* ---- layouts --------------------------------------------------------- */
 
-/* s as valid UTF-8 (g_free it); with glue, every space between a digit and
- * a non-digit becomes a no-break space (U+00A0). */
+/* s as valid UTF-8 (g_free it); with glue, a space between a digit and a
+ * short word that is not a number (a unit: "ms", "%", "GB", "TB/s")
+ * becomes a no-break space (U+00A0). */
 static char *prepare(const char *s, int glue)
 {
     char *v = g_utf8_make_valid(s ? s : "", -1);
@@ -140,9 +141,12 @@ static char *prepare(const char *s, int glue)
     size_t n = strlen(v), k = 0;
     char *out = g_malloc(2 * n + 1);
     for (size_t i = 0; i < n; i++) {
+        size_t wl = 0;
+        while (i + 1 + wl < n && v[i + 1 + wl] != ' ')
+            wl++;
         if (v[i] == ' ' && i > 0 && v[i - 1] >= '0' && v[i - 1] <= '9' &&
             i + 1 < n && !(v[i + 1] >= '0' && v[i + 1] <= '9') &&
-            v[i + 1] != ' ') {
+            v[i + 1] != ' ' && wl <= 6) {
             out[k++] = (char)0xC2;
             out[k++] = (char)0xA0;
         } else {

@@ -1,15 +1,23 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * report.h: a multi-page PDF for a budget review: a summary page (title,
- * question, answer, key numbers), one page per chart, table pages
- * (paginated, header repeated), and the assumptions with their sources.
+ * report.h: the budget-review document, as a multi-page PDF or as one
+ * self-contained HTML file with the same content. Page 1 is an executive
+ * summary: the question, the answer (with its 90 % interval where the
+ * results carry one), the one chart that shows why, the numbers that
+ * matter (time, cost, GPU-hours, each with its interval), the
+ * recommendation and what would change it. Then one page per chart, the
+ * key numbers, the tables (paginated, header repeated) and the
+ * assumptions with their sources.
  *
- * Design note: pages are A4 landscape. Rows have a fixed height and cells
- * never wrap (a long cell is cut with an ellipsis), so pagination is pure
- * arithmetic on row counts: dam_report_page_count says how many pages a
- * report will have before anything is drawn, and the footer can say "page
- * 3 of 7". Charts are drawn by the same functions that write chart files.
- * All strings are borrowed for the call.
+ * Design note: pages are A4 landscape. Table cells wrap (a long source
+ * wraps onto more lines, it is not cut), so row heights are measured
+ * before anything is drawn: dam_report_page_count lays the report out on a
+ * scratch surface and says how many pages it will have, and the footer can
+ * say "page 3 of 7". A table never leaves a single row alone on a page
+ * (the row before it moves over). Charts are drawn by the same functions
+ * that write chart files; in HTML they are inline SVG, so the file needs
+ * nothing else (no images, styles or scripts from elsewhere). All strings
+ * are borrowed for the call.
  */
 #ifndef DAM_RENDER_REPORT_H
 #define DAM_RENDER_REPORT_H
@@ -51,7 +59,9 @@ typedef struct dam_report {
                                            NULL */
     const char *question;               /* what the review asks */
     const char *answer;                 /* the answer, a sentence or two */
-    const dam_report_row *key_numbers;  /* summary rows (source unused) */
+    const dam_report_row *key_numbers;  /* the numbers behind the answer,
+                                           a table of their own (source
+                                           unused) */
     size_t nkey;
     const dam_chart *charts;            /* one page each */
     size_t ncharts;
@@ -59,18 +69,42 @@ typedef struct dam_report {
     size_t ntables;
     const dam_report_row *assumptions;  /* key, value, source; paginated */
     size_t nassumptions;
+    /* the executive summary, page 1 */
+    const dam_report_table *headline;   /* the numbers that matter (time,
+                                           cost, GPU-hours; values with
+                                           their intervals); may be NULL */
+    const dam_chart *summary_chart;     /* the chart that shows why, drawn
+                                           on page 1 (give it a short
+                                           title); NULL: none */
+    const char *recommendation;         /* what to do; may be NULL */
+    const char *would_change;           /* what would change the answer;
+                                           may be NULL */
 } dam_report;
 
-/* Pages the report will have: 1 + charts + table pages (each table at
- * least one) + assumption pages (none when there are no assumptions). */
+/* Pages the PDF will have: 1 + charts + the key numbers (when there
+ * are any) + table pages (each table at least one) + assumption pages
+ * (none when there are no assumptions); rows are measured as drawn. */
 size_t dam_report_page_count(const dam_report *r);
 
 /*
- * Write the report to path, which must end in ".pdf". Returns DAM_OK;
- * DAM_EINPUT for another extension, a table with a bad column count, or a
- * chart's bad input (err names it); DAM_ERUNTIME for cairo or I/O failure.
- * On error no file is created or changed at path.
+ * Write the report to path: a PDF when it ends in ".pdf", one HTML file
+ * when it ends in ".html" (render/html.c), the executive summary page
+ * alone when it ends in ".png" or ".svg". Returns DAM_OK; DAM_EINPUT for
+ * another extension, a table with a bad column count, or a chart's bad
+ * input (err names it); DAM_ERUNTIME for cairo or I/O failure. On error no
+ * file is created or changed at path.
  */
 int dam_report_write(const char *path, const dam_report *r, dam_error *err);
+/* Where table t breaks into pages in the PDF: starts[p] is the first row
+ * of page p, starts[pages] = t->nrows; starts needs t->nrows + 2 slots.
+ * Returns the number of pages (>= 1). For tests of the pagination. */
+size_t dam_report_table_breaks(const dam_report_table *t, size_t *starts);
+/* Draw the executive summary (page 1) of r on cr, an A4-landscape page
+ * (DAM_REPORT_WIDTH x DAM_REPORT_HEIGHT points, footer excluded). DAM_OK
+ * or the summary chart's error. */
+int dam_report_draw_summary(cairo_t *cr, const dam_report *r,
+                            dam_error *err);
+/* Check r before writing it in any format: DAM_OK or DAM_EINPUT. */
+int dam_report_check(const dam_report *r, dam_error *err);
 
 #endif

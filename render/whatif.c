@@ -20,12 +20,13 @@
 #include <string.h>
 #include <strings.h>
 
+#include "render/csv.h"
 #include "render/json.h"
 #include "render/fmt.h"
 
 /* The best option: the fastest that works (so it fits in memory), with a
  * known quality effect. */
-static const dam_whatif_row *best_row(const dam_whatif *w)
+const dam_whatif_row *dam_whatif_best(const dam_whatif *w)
 {
     const dam_whatif_row *best = NULL;
     for (int i = 1; i < w->nrows; i++) {
@@ -128,7 +129,7 @@ void dam_whatif_answer(char *buf, size_t n, const dam_whatif *w)
 {
     const dam_whatif_row *base = &w->rows[0];
     const dam_whatif_row *subj = subject(w);
-    const dam_whatif_row *best = best_row(w);
+    const dam_whatif_row *best = dam_whatif_best(w);
     size_t len = subj ? answer_option(buf, n, subj)
                       : answer_baseline(buf, n, base);
     if (len >= n)
@@ -349,37 +350,64 @@ void dam_whatif_text(dam_buf *b, const dam_whatif *w)
 
 void dam_whatif_csv(dam_buf *b, const dam_whatif *w)
 {
+    int serving = w->rows[0].scenario.mode == DAM_MODE_SERVING;
     dam_buf_printf(b, "option,verdict,step_s,epoch_s,run_s,speedup,"
-                      "gpu_hours,usd,kwh,quality,quality_gain,"
-                      "quality_unknown,roc,bound_before,bound_after");
-    for (int t = 0; t < DAM_TERM_COUNT; t++)
-        dam_buf_printf(b, ",saved_%s_s", dam_term_name((dam_term)t));
+                      "speedup_p05,speedup_p95,gpu_hours,cost_usd,"
+                      "energy_kwh,quality,quality_gain,quality_unknown,roc,"
+                      "bound_before,bound_after");
+    if (serving)
+        dam_buf_printf(b, ",p50_latency_s,p95_latency_s,p99_latency_s,"
+                          "slo_p99_s,slo_attainment,slo_met,"
+                          "cost_per_1k_requests_usd");
+    for (int t = 0; t < DAM_TERM_COUNT; t++) {
+        char id[48];
+        dam_csv_ident(id, sizeof id, dam_term_name((dam_term)t));
+        dam_buf_printf(b, ",saved_%s_s", id);
+    }
     dam_buf_printf(b, "\n");
     for (int i = 0; i < w->nrows; i++) {
         const dam_whatif_row *r = &w->rows[i];
-        /* names are user text: quote them, doubling quotes */
-        dam_buf_printf(b, "\"");
-        for (const char *c = r->name; *c; c++)
-            dam_buf_printf(b, *c == '"' ? "\"\"" : "%c", *c);
-        dam_buf_printf(b, "\",%s", dam_verdict_name(r->verdict));
-        if (r->verdict == DAM_VERDICT_FAILED) {
-            dam_buf_printf(b, ",,,,,,,,,,,,,");
-            for (int t = 0; t < DAM_TERM_COUNT; t++)
-                dam_buf_printf(b, ",");
-            dam_buf_printf(b, "\n");
-            continue;
-        }
         const dam_result *x = &r->result;
-        dam_buf_printf(b, ",%.9g,%.9g,%.9g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%d,",
-                       x->step, x->epoch_time, x->run_time, r->speedup,
-                       r->cost.gpu_hours, r->cost.usd, r->cost.kwh,
-                       r->quality, r->quality_gain, r->quality_unknown);
-        if (r->roc_defined)
-            dam_buf_printf(b, "%.6g", r->roc);
+        int failed = r->verdict == DAM_VERDICT_FAILED;
+        double nan = (double)NAN;
+        /* names are user text: quoted when they need to be */
+        dam_csv_field(b, r->name);
+        dam_buf_printf(b, ",%s", dam_verdict_name(r->verdict));
+        double v[] = {x->step, x->epoch_time, x->run_time, r->speedup,
+                      r->has_interval ? r->speedup_lo : nan,
+                      r->has_interval ? r->speedup_hi : nan,
+                      r->cost.gpu_hours, r->cost.usd > 0 ? r->cost.usd : nan,
+                      r->cost.kwh, r->quality, r->quality_gain};
+        for (size_t k = 0; k < sizeof v / sizeof v[0]; k++) {
+            dam_buf_printf(b, ",");
+            if (!failed)
+                dam_csv_num(b, v[k]);
+        }
+        dam_buf_printf(b, ",");
+        if (!failed)
+            dam_buf_printf(b, "%d", r->quality_unknown);
+        dam_buf_printf(b, ",");
+        if (!failed && r->roc_defined)
+            dam_csv_num(b, r->roc);
         dam_buf_printf(b, ",%s,%s", dam_bound_name(w->rows[0].result.bound),
-                       dam_bound_name(x->bound));
-        for (int t = 0; t < DAM_TERM_COUNT; t++)
-            dam_buf_printf(b, ",%.9g", r->saved[t]);
+                       failed ? "" : dam_bound_name(x->bound));
+        if (serving) {
+            double sv[] = {x->serving.latency.p50, x->serving.latency.p95,
+                           x->serving.latency.p99, x->serving.slo_s,
+                           x->serving.slo_attainment,
+                           (double)dam_serving_slo_met(&x->serving),
+                           x->serving.cost_per_1k};
+            for (size_t k = 0; k < sizeof sv / sizeof sv[0]; k++) {
+                dam_buf_printf(b, ",");
+                if (!failed && x->has_sim)
+                    dam_csv_num(b, sv[k]);
+            }
+        }
+        for (int t = 0; t < DAM_TERM_COUNT; t++) {
+            dam_buf_printf(b, ",");
+            if (!failed)
+                dam_csv_num(b, r->saved[t]);
+        }
         dam_buf_printf(b, "\n");
     }
 }

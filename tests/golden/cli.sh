@@ -121,7 +121,7 @@ import re; d=open('review.pdf','rb').read()
 assert d.startswith(b'%PDF-'); n=len(re.findall(rb'/Type\s*/Page[^s]', d)); assert n >= 6, n"
 "$damsim" report "$src/scenarios/resnet50-dgx-a100.cfg" -o review2.pdf >/dev/null
 check "the same report twice is byte-identical" cmp review.pdf review2.pdf
-code "report needs a .pdf" 2 "$damsim" report "$src/scenarios/resnet50-dgx-a100.cfg" -o review.png
+code "report needs .pdf or .html" 2 "$damsim" report "$src/scenarios/resnet50-dgx-a100.cfg" -o review.docx
 code "--format of nothing" 2 "$damsim" run --format gif "$src/scenarios/resnet50-dgx-a100.cfg"
 check "plan --budget on the language model" sh -c "'$damsim' plan '$src/scenarios/llama2-7b-pretrain.cfg' --budget 1e22 --deadline 30d | grep -q '^Optimum'"
 check "plan --budget --json is JSON" sh -c "'$damsim' plan --json '$src/scenarios/llama2-7b-pretrain.cfg' --budget 5e4gpu-h | python3 -m json.tool"

@@ -24,6 +24,7 @@
 #include "model/catalog.h"
 #include "render/chartset.h"
 #include "render/report.h"
+#include "render/review.h"
 #include "render/whatif.h"
 #include "solver/analytic.h"
 #include "solver/capacity.h"
@@ -61,7 +62,7 @@ static size_t layout_problems(const dam_chart *c, double w, double h,
     return bad;
 }
 
-/* Both sizes: a chart file and a report page. */
+/* Three sizes: a chart file, a report page, the summary page's column. */
 static void check_chart(const char *scen, const char *cmd, const char *name,
                         const dam_chart *c)
 {
@@ -76,6 +77,13 @@ static void check_chart(const char *scen, const char *cmd, const char *name,
     memset(&e, 0, sizeof e);
     bad = layout_problems(c, DAM_REPORT_WIDTH, DAM_REPORT_HEIGHT, &page, &e);
     dam_check(bad == 0, "%s %s %s on a report page: labels clear (%zu "
+                        "problems%s%s)",
+              scen, cmd, name, bad, bad ? "; " : "", bad ? e.msg : "");
+    dam_rect column = {440, 110, 360, 420};
+    memset(&e, 0, sizeof e);
+    bad = layout_problems(c, DAM_REPORT_WIDTH, DAM_REPORT_HEIGHT, &column,
+                          &e);
+    dam_check(bad == 0, "%s %s %s beside the summary: labels clear (%zu "
                         "problems%s%s)",
               scen, cmd, name, bad, bad ? "; " : "", bad ? e.msg : "");
 }
@@ -166,6 +174,41 @@ static int solve(const dam_scenario *s, void *ctx, dam_result *r,
     return dam_sim_training(s, &o, r, NULL, err);
 }
 
+/* The review's executive summary: its text and its chart. */
+static void summary_page(const char *name, const dam_whatif *w)
+{
+    dam_uncertainty *u = dam_malloc(sizeof *u);
+    const dam_scenario *s = &w->rows[0].scenario;
+    if (dam_uncertainty_run(s, DAM_UNCERTAINTY_SAMPLES, s->seed, u, NULL) !=
+        DAM_OK) {
+        dam_free(u);
+        u = NULL;
+    }
+    dam_review rv;
+    dam_review_build(&rv, w, u, "test");
+    dam_rect page = {0, 0, DAM_REPORT_WIDTH, DAM_REPORT_HEIGHT};
+    cairo_surface_t *sf = cairo_recording_surface_create(
+        CAIRO_CONTENT_COLOR_ALPHA, NULL);
+    cairo_t *cr = cairo_create(sf);
+    dam_font_log log = {0};
+    dam_font_log_attach(cr, &log);
+    dam_error e;
+    memset(&e, 0, sizeof e);
+    int rc = dam_report_draw_summary(cr, &rv.report, &e);
+    size_t bad = rc == DAM_OK ? dam_font_log_check(&log, &page, TOL, &e)
+                              : 1000;
+    dam_check(bad == 0 && log.n > 10,
+              "%s: the executive summary's %zu texts are clear (%zu "
+              "problems%s%s)",
+              name, log.n, bad, bad ? "; " : "", bad ? e.msg : "");
+    dam_font_log_attach(cr, NULL);
+    dam_font_log_free(&log);
+    cairo_destroy(cr);
+    cairo_surface_destroy(sf);
+    dam_review_free(&rv);
+    dam_free(u);
+}
+
 static void whatif_charts(const char *name, const dam_scenario *s,
                           const dam_catalog *cat)
 {
@@ -188,6 +231,7 @@ static void whatif_charts(const char *name, const dam_scenario *s,
             check_chart(name, "whatif", cs->names[i], &cs->charts[i]);
         dam_chartset_free(cs);
         dam_free(cs);
+        summary_page(name, w);
     }
     dam_free(w);
 }

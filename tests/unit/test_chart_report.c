@@ -93,6 +93,15 @@ int main(void)
         {"best lever", "GPU decode: 2.23x", NULL},
         {"cost of the run", "$12.3k", NULL},
         {"cost with the best lever", "$9.0k", NULL}};
+    static const char *const hl_head[3] = {"", "as configured",
+                                           "with GPU decode"};
+    static const char *const hl_cells[9] = {
+        "time to train", "3.0 h (2.7 to 3.4 h)", "1.4 h",
+        "cost of the run", "$12,300 ($11,000 to $14,000)", "$9,000",
+        "GPU-hours", "24.0 (22 to 27)", "11"};
+    static const dam_report_table headline = {
+        "THE NUMBERS THAT MATTER (90 % INTERVAL)", 3, hl_head, hl_cells, 3,
+        NULL};
     static const dam_report_row assume[] = {
         {"A100 bf16 peak", "312 TFLOP/s", "NVIDIA A100 datasheet (2020)"},
         {"A100 HBM bandwidth", "2039 GB/s", "NVIDIA A100 80GB datasheet"},
@@ -111,12 +120,42 @@ int main(void)
         key, sizeof key / sizeof key[0],
         charts, 7,
         tables, 2,
-        assume, sizeof assume / sizeof assume[0]};
+        assume, sizeof assume / sizeof assume[0],
+        &headline, &charts[0],
+        "Decode on the GPU: 2.2x faster and $3.3k cheaper per run.",
+        "The answer holds while data binds (58 % of the step)."};
 
-    size_t want = 1 + 7 + 3 + 1 + 1;
+    size_t want = 1 + 7 + 1 + 3 + 1 + 1;
     dam_check_int((long)dam_report_page_count(&rep), (long)want,
-                  "page count: summary, 7 charts, 3 + 1 table pages, "
-                  "assumptions");
+                  "page count: summary, 7 charts, key numbers, 3 + 1 table "
+                  "pages, assumptions");
+
+    /* pagination: no page holds a single row of a longer table */
+    size_t starts[NROWS + 2];
+    for (size_t nr = 2; nr <= NROWS; nr++) {
+        dam_report_table t = tables[0];
+        t.nrows = nr;
+        size_t np = dam_report_table_breaks(&t, starts);
+        size_t lonely = 0;
+        for (size_t p = 0; p < np; p++)
+            lonely += starts[p + 1] - starts[p] == 1;
+        if (lonely)
+            dam_check(0, "%zu rows: a page with a single row", nr);
+    }
+    dam_check(1, "2 to %d rows: never a page with one row", NROWS);
+    /* a long source wraps onto more lines rather than being cut */
+    {
+        static const char *const wide_cells[4] = {
+            "x", "a source long enough to need several lines in a column "
+                 "that the water-fill has to shrink: data/models.cfg, the "
+                 "procedure and its spread across 10,000 images, and more "
+                 "words so that it cannot fit on one line of a page",
+            "y", "short"};
+        static const char *const wh[2] = {"key", "source"};
+        dam_report_table t = {"wrap", 2, wh, wide_cells, 2, NULL};
+        dam_check_int((long)dam_report_table_breaks(&t, starts), 1,
+                      "a wrapped long cell stays on one page");
+    }
 
     dam_error err;
     memset(&err, 0, sizeof err);
@@ -139,7 +178,7 @@ int main(void)
 
     /* a short report: summary only */
     dam_report small = {"Summary only", NULL, "q?", "a.", NULL, 0, NULL, 0,
-                        NULL, 0, NULL, 0};
+                        NULL, 0, NULL, 0, NULL, NULL, NULL, NULL};
     dam_check_int((long)dam_report_page_count(&small), 1,
                   "summary-only report: 1 page");
     rc = dam_report_write("chart_report_small.pdf", &small, &err);
@@ -149,9 +188,33 @@ int main(void)
     dam_free(b1);
     remove("chart_report_small.pdf");
 
-    /* a report must be a PDF */
-    rc = dam_report_write("chart_report_bad.png", &rep, &err);
-    dam_check_int(rc, DAM_EINPUT, "a .png report is DAM_EINPUT");
+    /* the summary page alone as PNG; HTML with every chart inline */
+    rc = dam_report_write("chart_report_page.png", &rep, &err);
+    b1 = slurp("chart_report_page.png", &n1);
+    dam_check(rc == DAM_OK && b1 && n1 > 8 && memcmp(b1, "\x89PNG", 4) == 0,
+              "the summary page as PNG (%s)", rc ? err.msg : "ok");
+    dam_free(b1);
+    remove("chart_report_page.png");
+    rc = dam_report_write("chart_report.html", &rep, &err);
+    b1 = slurp("chart_report.html", &n1);
+    long svgs = 0;
+    for (size_t i = 0; b1 && i + 4 < n1; i++)
+        svgs += memcmp(b1 + i, "<svg", 4) == 0;
+    dam_check(rc == DAM_OK && b1 && memcmp(b1, "<!DOCTYPE html>", 15) == 0,
+              "the review as HTML (%s)", rc ? err.msg : "ok");
+    dam_check_int(svgs, 1 + 7, "HTML: the summary chart and all 7 charts "
+                               "inline");
+    dam_check(b1 && !strstr((char *)b1, "<script") &&
+                  !strstr((char *)b1, "<img") &&
+                  !strstr((char *)b1, "<link") &&
+                  !strstr((char *)b1, "href=\"http"),
+              "HTML: no script, image or link to anything outside");
+    dam_free(b1);
+    remove("chart_report.html");
+
+    /* a report is a PDF or HTML (or its summary page) */
+    rc = dam_report_write("chart_report_bad.xlsx", &rep, &err);
+    dam_check_int(rc, DAM_EINPUT, "a .xlsx report is DAM_EINPUT");
     rc = dam_report_write("chart_report_bad.docx", &rep, &err);
     dam_check_int(rc, DAM_EINPUT, "a .docx report is DAM_EINPUT");
     dam_check_int(leftovers("chart_report_bad"), 0,
