@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "render/json.h"
-#include "render/units.h"
+#include "render/fmt.h"
 
 #define NUM(o, k, v) json_object_set_new(o, k, dam_json_num(v))
 #define INT(o, k, v) json_object_set_new(o, k, json_integer(v))
