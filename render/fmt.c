@@ -196,6 +196,11 @@ dam_fmt_time_unit dam_fmt_time_pick_column(const double *s, size_t n)
     return dam_fmt_time_pick(big);
 }
 
+double dam_fmt_time_unit_seconds(dam_fmt_time_unit u)
+{
+    return (unsigned)u <= DAM_FMT_D ? unit_s[u] : 1.0;
+}
+
 const char *dam_fmt_time_symbol(dam_fmt_time_unit u)
 {
     return (unsigned)u <= DAM_FMT_D ? unit_sym[u] : "s";
@@ -312,11 +317,21 @@ void dam_fmt_value(char *buf, size_t n, double v, dam_fmt_kind k, int sig)
     }
 }
 
+int dam_fmt_interval_decimals(double v, double lo, double hi)
+{
+    double hw = (hi - lo) / 2.0;
+    if (!isfinite(v) || !isfinite(hw) || !(hw > 0.0))
+        return decimals(v, DAM_FMT_SIG);
+    int d = -(int)floor(log10(hw));
+    /* never more than four significant digits of the value */
+    int most = v != 0.0 ? decimals(v, 4) : d;
+    return d > most ? most : d;
+}
+
 void dam_fmt_interval(char *buf, size_t n, double v, double lo, double hi,
                       dam_fmt_kind k)
 {
     char a[64], b[64], c[64];
-    int sig = dam_fmt_sig_for(v, lo, hi);
     if (!isfinite(lo) || !isfinite(hi) || !(lo <= hi) || !isfinite(v) ||
         v == 0.0 || !(hi > lo)) {
         dam_fmt_value(buf, n, v, k, DAM_FMT_SIG);
@@ -338,7 +353,7 @@ void dam_fmt_interval(char *buf, size_t n, double v, double lo, double hi,
     case DAM_FMT_GPU_HOURS: post = "GPU-hours"; break;
     default: break;
     }
-    int d = decimals(v / scale, sig);
+    int d = dam_fmt_interval_decimals(v / scale, lo / scale, hi / scale);
     if (k == DAM_FMT_PERCENT && d > 1)
         d = 1;
     fixed(a, sizeof a, v / scale, d);

@@ -68,6 +68,8 @@ void dam_fmt_count(char *buf, size_t n, double v);
 dam_fmt_time_unit dam_fmt_time_pick(double seconds);
 /* One unit for a column of n times: the unit of the largest |value|. */
 dam_fmt_time_unit dam_fmt_time_pick_column(const double *seconds, size_t n);
+/* Seconds in one unit u. */
+double dam_fmt_time_unit_seconds(dam_fmt_time_unit u);
 /* The unit's symbol: "us", "ms", "s", "min", "h", "d". */
 const char *dam_fmt_time_symbol(dam_fmt_time_unit u);
 /* seconds in unit u with sig significant digits (a value below the last
@@ -90,10 +92,16 @@ void dam_fmt_memory(char *buf, size_t n, double bytes);
  * [lo, hi]: the last digit is the first of the half-width. 1..4; the
  * default DAM_FMT_SIG when the interval is empty or not finite. */
 int dam_fmt_sig_for(double v, double lo, double hi);
+/* Decimals that show v and its interval [lo, hi] to the interval's
+ * precision: the last digit is at the place of the half-width's first
+ * digit (negative: tens, hundreds...), at most four significant digits of
+ * v; without an interval, DAM_FMT_SIG digits of v. */
+int dam_fmt_interval_decimals(double v, double lo, double hi);
 /* v of kind k with sig digits (DAM_FMT_TIME picks its unit). */
 void dam_fmt_value(char *buf, size_t n, double v, dam_fmt_kind k, int sig);
-/* v and its 90 % interval, one unit and matching digits:
- * "3.0 h (2.7 to 3.4 h)", "$31,000 ($28,000 to $35,000)". An interval
+/* v and its 90 % interval, one unit and the same decimals for all three
+ * (dam_fmt_interval_decimals): "3.0 h (2.7 to 3.4 h)", "$31,000
+ * ($28,000 to $35,000)". An interval
  * that is not finite or not around v gives v alone. */
 void dam_fmt_interval(char *buf, size_t n, double v, double lo, double hi,
                       dam_fmt_kind k);

@@ -144,12 +144,14 @@ static const char *fmt_time_iv(pool *P, double v, const dam_interval *iv,
     char a[48], lo[48], hi[48];
     if (!iv || !(iv->hi > iv->lo))
         return fmt_time_in(P, v, tu);
-    /* digits from the interval, in the row's unit */
-    int sig = dam_fmt_sig_for(v, iv->lo, iv->hi);
-    dam_fmt_time_in(a, sizeof a, v, tu, sig);
-    dam_fmt_time_in(lo, sizeof lo, iv->lo, tu, sig);
-    dam_fmt_time_in(hi, sizeof hi, iv->hi, tu, sig);
-    return keep(P, "%s (%s to %s)", a, lo, hi);
+    /* decimals from the interval, in the row's unit */
+    double u = dam_fmt_time_unit_seconds(tu);
+    int d = dam_fmt_interval_decimals(v / u, iv->lo / u, iv->hi / u);
+    dam_fmt_fixed(a, sizeof a, v / u, d);
+    dam_fmt_fixed(lo, sizeof lo, iv->lo / u, d);
+    dam_fmt_fixed(hi, sizeof hi, iv->hi / u, d);
+    return keep(P, "%s %s (%s to %s %s)", a, dam_fmt_time_symbol(tu), lo,
+                hi, dam_fmt_time_symbol(tu));
 }
 
 /* The speed-up of row x, with its interval when the row has one. */
@@ -186,7 +188,7 @@ static const char *answer_text(const ctx *c, const char *answer)
         len += (size_t)snprintf(extra + len, sizeof extra - len,
                                 "%s%s %s", len ? "; " : "", x->name, iv);
     }
-    if (!len)
+    if (!len || strstr(answer, "90 %"))
         return keep(c->P, "%s.", answer);
     return keep(c->P, "%s. Speed-up, 90 %% interval: %s.", answer, extra);
 }
@@ -261,6 +263,34 @@ static void headline(dam_review_store *st, const ctx *c)
     st->headline = h;
 }
 
+/* A time in unit tu to the precision of its interval iv (may be NULL). */
+static void value_at(char *buf, size_t n, double v, const dam_interval *iv,
+                     dam_fmt_time_unit tu)
+{
+    if (!iv || !(iv->hi > iv->lo)) {
+        dam_fmt_time_in(buf, n, v, tu, DAM_FMT_SIG);
+        return;
+    }
+    double u = dam_fmt_time_unit_seconds(tu);
+    char a[48];
+    dam_fmt_fixed(a, sizeof a, v / u,
+                  dam_fmt_interval_decimals(v / u, iv->lo / u, iv->hi / u));
+    snprintf(buf, n, "%s %s", a, dam_fmt_time_symbol(tu));
+}
+
+/* Dollars to the precision of the interval iv (may be NULL). */
+static void usd_at(char *buf, size_t n, double v, const dam_interval *iv)
+{
+    if (!iv || !(iv->hi > iv->lo)) {
+        dam_fmt_usd(buf, n, v, DAM_FMT_SIG);
+        return;
+    }
+    char a[48];
+    dam_fmt_fixed(a, sizeof a, v,
+                  dam_fmt_interval_decimals(v, iv->lo, iv->hi));
+    snprintf(buf, n, "$%s", a);
+}
+
 /* What to do. */
 static const char *recommendation(const ctx *c)
 {
@@ -291,27 +321,19 @@ static const char *recommendation(const ctx *c)
     /* one unit for both times; the baseline's digits as in the table */
     double tt[2] = {b->result.run_time, x->result.run_time};
     dam_fmt_time_unit tu = dam_fmt_time_pick_column(tt, 2);
-    int sig = b->has_interval
-                  ? dam_fmt_sig_for(b->result.run_time,
-                                    b->interval.run_time.lo,
-                                    b->interval.run_time.hi)
-                  : DAM_FMT_SIG;
-    dam_fmt_time_in(t0, sizeof t0, b->result.run_time, tu, sig);
-    dam_fmt_time_in(t1, sizeof t1, x->result.run_time, tu, DAM_FMT_SIG);
+    /* to the precision of each option's interval, as in the table */
+    value_at(t0, sizeof t0, b->result.run_time, IV(b, run_time), tu);
+    value_at(t1, sizeof t1, x->result.run_time, IV(x, run_time), tu);
     if (b->cost.usd > 0.0 && x->cost.usd > 0.0) {
-        sig = b->has_interval ? dam_fmt_sig_for(b->cost.usd,
-                                                b->interval.cost_usd.lo,
-                                                b->interval.cost_usd.hi)
-                              : DAM_FMT_SIG;
-        dam_fmt_usd(c0, sizeof c0, b->cost.usd, sig);
-        dam_fmt_usd(c1, sizeof c1, x->cost.usd, DAM_FMT_SIG);
+        usd_at(c0, sizeof c0, b->cost.usd, IV(b, cost_usd));
+        usd_at(c1, sizeof c1, x->cost.usd, IV(x, cost_usd));
         return keep(c->P,
-                    "Take %s: %s faster, the run from %s to %s and its cost "
-                    "from %s to %s. %s.",
-                    x->name, fmt_speedup(c->P, x), t0, t1, c0, c1, x->why);
+                    "Take %s: the run from %s to %s and its cost from %s to "
+                    "%s. %s.",
+                    x->name, t0, t1, c0, c1, x->why);
     }
-    return keep(c->P, "Take %s: %s faster, the run from %s to %s. %s.",
-                x->name, fmt_speedup(c->P, x), t0, t1, x->why);
+    return keep(c->P, "Take %s: the run from %s to %s. %s.", x->name, t0, t1,
+                x->why);
 }
 
 /* What would change the answer: the binding term's share and the term
