@@ -24,7 +24,10 @@
 #include "model/catalog.h"
 #include "render/chartset.h"
 #include "render/report.h"
+#include "model/loader.h"
 #include "render/review.h"
+#include "render/roc.h"
+#include "solver/roc.h"
 #include "render/whatif.h"
 #include "solver/analytic.h"
 #include "solver/capacity.h"
@@ -280,6 +283,32 @@ static void run_charts(const char *name, const dam_scenario *s)
     dam_free(r);
 }
 
+/* A scenario of measured points (mode "points"): its return-on-compute
+ * chart, as `whatif` draws it. */
+static void points_charts(const char *name, const char *path)
+{
+    dam_points *p = dam_malloc(sizeof *p);
+    dam_roc *r = dam_malloc(sizeof *r);
+    dam_diag d;
+    dam_diag_init(&d);
+    int rc = dam_points_load(p, path, NULL, &d);
+    dam_diag_free(&d);
+    dam_check(rc == DAM_OK && dam_roc_of(p, r, NULL) == DAM_OK,
+              "%s: points load", name);
+    if (rc == DAM_OK) {
+        char answer[1024];
+        dam_roc_answer(answer, sizeof answer, p, r);
+        dam_chartset *cs = dam_malloc(sizeof *cs);
+        dam_chartset_points(cs, p, r, answer);
+        for (size_t i = 0; i < cs->ncharts; i++)
+            check_chart(name, "whatif", cs->names[i], &cs->charts[i]);
+        dam_chartset_free(cs);
+        dam_free(cs);
+    }
+    dam_free(r);
+    dam_free(p);
+}
+
 static int by_name(const void *a, const void *b)
 {
     return strcmp(*(char *const *)a, *(char *const *)b);
@@ -310,6 +339,13 @@ int main(void)
     qsort(names, n, sizeof names[0], by_name);
     dam_check(n >= 6, "%zu example scenarios found", n);
     for (size_t i = 0; i < n; i++) {
+        char path[600];
+        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+        if (dam_points_probe(path, NULL)) {
+            points_charts(names[i], path);
+            dam_free(names[i]);
+            continue;
+        }
         dam_scenario *s = dam_malloc(sizeof *s);
         int rc = dam_test_scenario(names[i], &cat, s);
         dam_check(rc == DAM_OK, "%s loads", names[i]);
