@@ -17,6 +17,7 @@
 #include "solver/analytic.h"
 #include "solver/uncertainty.h"
 #include "solver/whatif.h"
+#include "render/review.h"
 
 static const char base_text[] =
     "scenario: { name = \"u\"; question = \"q?\"; mode = \"training\"; };\n"
@@ -157,6 +158,47 @@ int main(void)
                       "%.2fx..%.2fx)",
                       row->p_faster * 100, row->speedup_lo, row->speedup_hi);
     }
+    /* The review carries the intervals: key rows and the speed-up cells. */
+    dam_review rv;
+    dam_review_build(&rv, w, "test");
+    int step_row = 0;
+    for (size_t i = 0; i < rv.report.nkey; i++)
+        step_row |= strcmp(rv.report.key_numbers[i].key,
+                           "step time, 90 % interval") == 0;
+    dam_check(step_row, "the review lists the step's 90 %% interval");
+    dam_review_free(&rv);
+
+    /* Intervals by default: a scenario with no distribution in it still
+     * gets them, from its calibrated constants and step error, and they
+     * are paired (an option identical to the baseline is 1.00x in every
+     * draw). */
+    dam_check_int(dam_test_scenario_levers("llama2-7b-pretrain.cfg", &cat, s,
+                                           own),
+                  DAM_OK, "llama2-7b loads");
+    dam_check(s->nuncertain == 0 && dam_uncertainty_sources(s) > 0,
+              "no distribution in the file, yet %d sources of uncertainty",
+              dam_uncertainty_sources(s));
+    dam_uncertainty *u = dam_malloc(sizeof *u);
+    dam_check_int(dam_uncertainty_run(s, 200, 1, u, &e), DAM_OK,
+                  "its intervals run");
+    dam_result rl;
+    dam_analytic_solve(s, &rl);
+    dam_check(u->step.lo < rl.step && rl.step < u->step.hi &&
+                  u->step.hi / u->step.lo > 1.05,
+              "a real interval around the step: %.3g .. %.3g s (step %.3g)",
+              u->step.lo, u->step.hi, rl.step);
+    dam_draws *dr = dam_draws_create(200, 1);
+    double *t0 = dam_malloc(200 * sizeof *t0);
+    dam_answer_interval a0, a1;
+    dam_uncertainty_answer(dr, s, s, NULL, t0, &a0);
+    dam_uncertainty_answer(dr, s, s, t0, NULL, &a1);
+    dam_check(a1.speedup.lo == 1.0 && a1.speedup.hi == 1.0 &&
+                  a1.p_faster == 0.0,
+              "paired draws: the baseline against itself is 1.00x in every "
+              "draw");
+    dam_free(t0);
+    dam_draws_free(dr);
+    dam_free(u);
     dam_free(w);
     dam_free(own);
     dam_free(x);
