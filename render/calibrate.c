@@ -61,9 +61,10 @@ void dam_text_calibration(dam_buf *b, const dam_calibration *c)
                    f->iterations, f->iterations == 1 ? "" : "s", f->stop,
                    f->converged ? "" : " (NOT converged)");
     dam_buf_printf(b, "  chi^2 %.4g on %d degree%s of freedom (start %.4g); "
-                      "residual scatter %.2f %%\n",
+                      "residual scatter %.2f %% (%d rows less %.1f "
+                      "effective constants)\n",
                    f->chi2, f->dof, f->dof == 1 ? "" : "s", f->chi2_start,
-                   c->residual_sd * 100.0);
+                   c->residual_sd * 100.0, c->nfitted, c->p_eff);
     dam_buf_printf(b, "  rms error %.2f %% with the catalog's constants, "
                       "%.2f %% fitted (fit residuals: in sample)\n",
                    c->rms_start * 100.0, c->rms_fit * 100.0);
@@ -173,6 +174,7 @@ json_t *dam_json_calibration(const dam_calibration *c)
     NUM(f, "chi2_start", c->fit.chi2_start);
     NUM(f, "se_scale", c->fit.scale);
     NUM(f, "residual_sd", c->residual_sd);
+    NUM(f, "effective_constants", c->p_eff);
     NUM(f, "rms_error_start", c->rms_start);
     NUM(f, "rms_error", c->rms_fit);
     json_object_set_new(f, "converged", json_boolean(c->fit.converged));

@@ -12,7 +12,10 @@
  */
 #include "solver/calibrate.h"
 
+#include <gsl/gsl_blas.h>
 #include <gsl/gsl_errno.h>
+#include <gsl/gsl_linalg.h>
+#include <gsl/gsl_matrix.h>
 #include <gsl/gsl_roots.h>
 #include <math.h>
 #include <stdio.h>
@@ -448,6 +451,74 @@ static double sensitivity(problem *pb, double *x, int j)
 }
 
 /*
+ * The effective number of parameters of the fit at the current constants:
+ * tr((J^T J + L)^-1 J^T J), J the weighted Jacobian of the measurement
+ * residuals over the active constants (central differences of 0.1 %), L
+ * the priors' precisions (1 / sd^2; 0 without a prior). A constant the
+ * data pin counts 1, one its prior holds counts about 0. The residual
+ * scatter divides by n - p_eff, so a fit of many constants does not
+ * claim the small in-sample scatter it bought with them (the held-out
+ * errors of cross-validation are what this protects).
+ */
+static double effective_params(problem *pb)
+{
+    int n = pb->nfit, p = pb->nactive;
+    if (n == 0 || p == 0)
+        return 0.0;
+    gsl_matrix *J = gsl_matrix_alloc((size_t)n, (size_t)p);
+    gsl_matrix *A = gsl_matrix_calloc((size_t)p, (size_t)p);
+    gsl_matrix *B = gsl_matrix_calloc((size_t)p, (size_t)p);
+    double *lo = dam_calloc((size_t)n, sizeof *lo);
+    double *hi = dam_calloc((size_t)n, sizeof *hi);
+    double peff = 0.0;
+    int bad = 0;
+    for (int k = 0; k < p && !bad; k++) {
+        int j = pb->active[k];
+        const dam_calib_const *c = &pb->consts[j];
+        double x0 = pb->xfull[j];
+        double h = 1e-3 * (fabs(x0) > 0.0 ? fabs(x0) : c->hi - c->lo);
+        double a = x0 - h < c->lo ? c->lo : x0 - h;
+        double z = x0 + h > c->hi ? c->hi : x0 + h;
+        pb->xfull[j] = a;
+        bad |= residuals(pb->xfull, lo, pb);
+        pb->xfull[j] = z;
+        bad |= residuals(pb->xfull, hi, pb);
+        pb->xfull[j] = x0;
+        for (int i = 0; i < n; i++)
+            gsl_matrix_set(J, (size_t)i, (size_t)k,
+                           z > a ? (hi[i] - lo[i]) / (z - a) : 0.0);
+    }
+    if (!bad) {
+        gsl_blas_dgemm(CblasTrans, CblasNoTrans, 1.0, J, J, 0.0, B);
+        gsl_matrix_memcpy(A, B);
+        for (int k = 0; k < p; k++) {
+            double sd = pb->consts[pb->active[k]].start_sd;
+            if (sd > 0.0)
+                *gsl_matrix_ptr(A, (size_t)k, (size_t)k) += 1.0 / (sd * sd);
+        }
+        /* tr(A^-1 B), column by column of B */
+        gsl_vector *col = gsl_vector_alloc((size_t)p);
+        if (gsl_linalg_cholesky_decomp1(A) == GSL_SUCCESS) {
+            for (int k = 0; k < p; k++) {
+                gsl_matrix_get_col(col, B, (size_t)k);
+                if (gsl_linalg_cholesky_svx(A, col) == GSL_SUCCESS)
+                    peff += gsl_vector_get(col, (size_t)k);
+            }
+        } else {
+            peff = p; /* singular: as many as there are */
+        }
+        gsl_vector_free(col);
+    }
+    update(pb, pb->xfull);
+    dam_free(hi);
+    dam_free(lo);
+    gsl_matrix_free(B);
+    gsl_matrix_free(A);
+    gsl_matrix_free(J);
+    return bad ? (double)p : peff;
+}
+
+/*
  * The step error of each model the fitted rows measure: the relative
  * scatter of its rows' residuals, shrunk towards the pooled scatter
  * (sigma_m^2 = (sum_m l^2 + 2 s^2) / (n_m + 2), with the pooled s^2 over
@@ -455,7 +526,7 @@ static double sensitivity(problem *pb, double *x, int j)
  * scatter of zero. Set on every case of the model (held-out rows then
  * predict with it) and recorded in out->models.
  */
-static void step_errors(problem *pb, const double *res, int free_dof,
+static void step_errors(problem *pb, const double *res, double free_dof,
                         dam_calibration *out)
 {
     double pooled = out->residual_sd * out->residual_sd;
@@ -477,9 +548,12 @@ static void step_errors(problem *pb, const double *res, int free_dof,
     }
     for (int j = 0; j < out->nmodels; j++) {
         dam_calib_model *x = &out->models[j];
-        x->step_error = free_dof > 0
-                            ? sqrt((x->ss + 2.0 * pooled) / (x->rows + 2.0))
-                            : 0.0;
+        /* the model's share of the lost degrees of freedom */
+        double keep = free_dof / pb->nfit;
+        x->step_error =
+            free_dof > 0.0
+                ? sqrt((x->ss / keep + 2.0 * pooled) / (x->rows + 2.0))
+                : 0.0;
         for (int c = 0; c < pb->ncases; c++)
             if (x->step_error > 0.0 &&
                 strcmp(pb->cases[c].s->workload.model.id, x->model) == 0)
@@ -661,7 +735,11 @@ int dam_calibrate_run(const dam_measure_set *set, dam_catalog *cat,
         double l = res[i] * pb.rows[pb.fit_rows[i]].rel_error * pb.wscale;
         sl += l * l;
     }
-    out->residual_sd = free_dof > 0 ? sqrt(sl / free_dof) : 0.0;
+    for (int k = 0; k < pb.nactive; k++)
+        pb.xfull[pb.active[k]] = fp[k].value;
+    out->p_eff = effective_params(&pb);
+    double eff_dof = pb.nfit - out->p_eff;
+    out->residual_sd = eff_dof > 0.5 ? sqrt(sl / eff_dof) : 0.0;
     for (int k = 0; k < pb.nactive; k++) {
         dam_calib_const *c = &pb.consts[pb.active[k]];
         c->value = fp[k].value;
@@ -678,7 +756,7 @@ int dam_calibrate_run(const dam_measure_set *set, dam_catalog *cat,
         }
     }
     update(&pb, pb.xfull);
-    step_errors(&pb, res, free_dof, out);
+    step_errors(&pb, res, eff_dof, out);
     dam_free(sens);
     for (int c = 0; c < pb.ncases; c++)
         for (int u = 0; u < pb.cases[c].nuse; u++)

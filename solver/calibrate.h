@@ -116,8 +116,12 @@ typedef struct dam_calibration {
     int nfitted;              /* rows fitted (not held out) */
     dam_fit_report fit;       /* the solver's report */
     double residual_sd;       /* relative scatter of the fitted rows:
-                                 sqrt(sum ln(pred/meas)^2 / dof), dof = rows
-                                 - constants without a prior (0 if <= 0) */
+                                 sqrt(sum ln(pred/meas)^2 / (rows - p_eff)),
+                                 0 when rows - p_eff < 0.5 */
+    double p_eff;             /* effective number of fitted constants:
+                                 tr((J^T J + L)^-1 J^T J), priors L; each
+                                 counts 0 (its prior holds) to 1 (the data
+                                 pin it) */
     double rms_start;         /* rms relative error of the fitted rows with
                                  the catalog's constants */
     double rms_fit;           /* ... with the fitted constants */
