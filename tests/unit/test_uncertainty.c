@@ -17,7 +17,6 @@
 #include "solver/analytic.h"
 #include "solver/uncertainty.h"
 #include "solver/whatif.h"
-#include "render/review.h"
 
 static const char base_text[] =
     "scenario: { name = \"u\"; question = \"q?\"; mode = \"training\"; };\n"
@@ -158,16 +157,6 @@ int main(void)
                       "%.2fx..%.2fx)",
                       row->p_faster * 100, row->speedup_lo, row->speedup_hi);
     }
-    /* The review carries the intervals: key rows and the speed-up cells. */
-    dam_review rv;
-    dam_review_build(&rv, w, "test");
-    int step_row = 0;
-    for (size_t i = 0; i < rv.report.nkey; i++)
-        step_row |= strcmp(rv.report.key_numbers[i].key,
-                           "step time, 90 % interval") == 0;
-    dam_check(step_row, "the review lists the step's 90 %% interval");
-    dam_review_free(&rv);
-
     /* Intervals by default: a scenario with no distribution in it still
      * gets them, from its calibrated constants and step error, and they
      * are paired (an option identical to the baseline is 1.00x in every
