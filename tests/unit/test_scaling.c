@@ -40,8 +40,9 @@
  *   counts them with attention and embeddings (public-cases.csv
  *   gopher_chinchilla_flops): damsim's 6ND, which leaves those out, must
  *   come within 15 % of it for both (5.04e23 and 5.88e23: -12.5 % and
- *   +2.1 %; 5ND or 7ND would not). Every loss must give Chinchilla the
- *   lower loss.
+ *   +2.1 %; 5ND or 7ND would not). The 15 % was chosen knowing those two
+ *   ratios, so it guards the FLOP rule rather than predicting blind. Every
+ *   loss must give Chinchilla the lower loss.
  */
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_fit.h>
