@@ -103,5 +103,24 @@ int main(void)
     dam_check(dam_catalog_suggest_gpu(&cat, "TPUv5") == NULL,
               "no suggestion for something far off");
     dam_catalog_free(&cat);
+    /* Precision names (a surviving mutant inverted the match): every
+     * name parses to its own precision, case-insensitively; others fail. */
+    static const struct {
+        const char *name;
+        dam_precision p;
+        double bytes;
+    } prec[] = {{"fp32", DAM_FP32, 4}, {"TF32", DAM_TF32, 4},
+                {"fp16", DAM_FP16, 2}, {"BF16", DAM_BF16, 2},
+                {"fp8", DAM_FP8, 1},   {"int8", DAM_INT8, 1}};
+    int parsed = 1;
+    for (size_t i = 0; i < sizeof prec / sizeof prec[0]; i++) {
+        dam_precision p = DAM_PREC_COUNT;
+        parsed = parsed && dam_precision_parse(prec[i].name, &p) == 0 &&
+                 p == prec[i].p && dam_precision_bytes(p) == prec[i].bytes;
+    }
+    dam_precision none;
+    dam_check(parsed && dam_precision_parse("fp64", &none) != 0,
+              "precision names parse to their own precision and bytes "
+              "(4, 4, 2, 2, 1, 1); fp64 does not");
     return dam_check_done();
 }
