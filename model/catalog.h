@@ -98,8 +98,12 @@ typedef struct dam_device {
  * framework_overhead_s (scenario.h); their uncertainties are here.
  */
 typedef struct dam_framework {
-    dam_est conv;       /* implicit-GEMM convolution (cuDNN) throughput as a
-                         * fraction of a GEMM of the same shape */
+    dam_est conv[DAM_PREC_COUNT]; /* implicit-GEMM convolution (cuDNN)
+                         * throughput as a fraction of a GEMM of the same
+                         * shape, per precision */
+    dam_est gemm;       /* GEMMs inside a training or inference step as a
+                         * fraction of the microbenchmark rate c_g,p
+                         * (sustained load, shapes, epilogues) */
     dam_est mem;        /* framework memory-bound kernels (norms, activations,
                          * optimizer) as a fraction of the device's
                          * streaming rate m_g */

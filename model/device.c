@@ -18,11 +18,17 @@
 #define US 1e-6
 #define GB 1e9
 
-/* ceil for 0 <= x < 2^62 (tile and wave counts). */
+/* ceil and floor for 0 <= x < 2^62 (tile and wave counts), without libm
+ * calls. */
 static inline double ceil_pos(double x)
 {
     double t = (double)(long long)x;
     return t < x ? t + 1.0 : t;
+}
+
+static inline double floor_pos(double x)
+{
+    return (double)(long long)x;
 }
 
 /* ---- generation defaults -------------------------------------------- */
@@ -121,14 +127,33 @@ void dam_device_complete(dam_gpu *g)
 }
 
 /*
- * Framework defaults (PyTorch eager, cuDNN/cuBLAS). conv and mem start at
- * 1 +- 0.15 (no effect, wide prior) until fitted on end-to-end
- * measurements (data/README.md "Framework constants").
+ * Framework defaults (PyTorch eager with cuDNN/cuBLAS), fitted on NVIDIA's
+ * own ResNet-50 training rows of public-cases.csv (DeepLearningExamples
+ * PyTorch, pytorch-21.03, batch 256): dle_rn50_a100_1gpu_amp 2470,
+ * dle_rn50_a100_1gpu_tf32 938, dle_rn50_v100_1gpu_amp 1200 and
+ * dle_rn50_v100_1gpu_fp32 367 images/s, by least squares in log space
+ * (data/README.md "Framework constants": residuals +7, 0, -6, -1 %).
+ * The fp16 rows are mostly memory-bound, so the fp16 factor is poorly
+ * determined (the fit is flat from 1.0 to 1.3): sd 0.15; the A100 and
+ * V100 fp16 rows disagree by 13 % whatever it is.
+ * bf16 takes fp16's value (same tensor path); fp8 and int8 have no row
+ * (1 +- 0.15). The sd of the others is their fit's spread.
+ * gemm (GEMMs other than convolutions): 0.79 +- 0.07, fitted on the five
+ * llm-foundry MPT rows on A100 (llmf_MPT-*_a100, 1B to 70B; residuals +6,
+ * +2, +10, -9, -6 %): a training step's GEMMs run at 79 % of the
+ * microbenchmark rate (sustained power, smaller and skinnier shapes,
+ * epilogues).
  */
 void dam_framework_default(dam_framework *fw)
 {
-    fw->conv = (dam_est){1.0, 0.15};
-    fw->mem = (dam_est){1.0, 0.15};
+    for (int p = 0; p < DAM_PREC_COUNT; p++)
+        fw->conv[p] = (dam_est){1.0, 0.15};
+    fw->conv[DAM_FP16] = (dam_est){1.09, 0.15};
+    fw->conv[DAM_BF16] = (dam_est){1.09, 0.15};
+    fw->conv[DAM_TF32] = (dam_est){0.376, 0.03};
+    fw->conv[DAM_FP32] = (dam_est){1.09, 0.08};
+    fw->mem = (dam_est){0.94, 0.07};
+    fw->gemm = (dam_est){0.79, 0.07};
     fw->launch_sd = 2.0 * US;
     fw->step_sd = 0.0;
 }
@@ -138,74 +163,81 @@ void dam_framework_default(dam_framework *fw)
 /* Everything a GEMM needs that is fixed for one costing run. */
 typedef struct gemm_ctx {
     double rate;     /* achieved FLOP/s of a full wave (peak x c) */
+    double inv_rate; /* 1 / rate */
     double sms;      /* SMs */
     double inv_sms;
     double tm, tn;   /* tile */
+    double itm, itn; /* 1 / tile */
+    double unit;     /* SMs x 2 tm tn / rate: s per wave per unit of k */
     double inv_bw;   /* s per byte at the achieved memory rate */
     double elem;     /* bytes per GEMM operand element */
     double legacy;   /* 1: no wave model (eta override) */
     int stream_k;    /* 1: the library balances partial waves (Hopper+) */
 } gemm_ctx;
 
-/* Compute time of a GEMM on whole waves of tm x tn tiles, s. */
+/* SM-waves of a GEMM on tm x tn tiles (1/tm = itm, 1/tn = itn): its
+ * compute time is waves x SMs x 2 tm tn k' / rate, where k' is k, or a
+ * split-K chunk. Multiplications only on the common paths. */
 static inline double waves_t(const gemm_ctx *c, double m, double n, double k,
-                             double groups, double tm, double tn)
+                             double groups, double tm, double tn, double itm,
+                             double itn)
 {
-    double tiles = ceil_pos(m / tm) * ceil_pos(n / tn) * groups;
-    double tile_flops = 2.0 * tm * tn;
+    double tiles = ceil_pos(m * itm) * ceil_pos(n * itn) * groups;
+    double unit = tm == c->tm && tn == c->tn /* s per wave and unit of k */
+                      ? c->unit
+                      : c->sms * 2.0 * tm * tn * c->inv_rate;
     if (c->stream_k) {
         /* stream-K / persistent kernels spread the work evenly over the
          * SMs; a GEMM too small to split (K chunks of 256) cannot use
          * them all */
-        double chunks = tiles * floor(k / 256.0 > 1.0 ? k / 256.0 : 1.0);
+        double kc = floor_pos(k * (1.0 / 256.0));
+        double chunks = tiles * (kc > 1.0 ? kc : 1.0);
         double w = tiles * c->inv_sms;
         if (chunks < c->sms)
             w = tiles / chunks;
-        return w * c->sms * tile_flops * k / c->rate;
+        return w * unit * k;
     }
     if (tiles >= c->sms) {
-        double waves = ceil_pos(tiles * c->inv_sms - 1e-9);
-        return waves * c->sms * tile_flops * k / c->rate;
+        /* whole waves; from four waves on, the library's choice among its
+         * tile shapes fills the tail wave (about as well as a fractional
+         * wave), so quantization is charged only below */
+        double w = tiles * c->inv_sms;
+        return (w < 4.0 ? ceil_pos(w - 1e-9) : w) * unit * k;
     }
     /* split-K over the idle SMs, chunks of at least 256 */
-    double split = floor(c->sms / (tiles > 1.0 ? tiles : 1.0));
-    double maxs = floor(k / 256.0);
+    double split = floor_pos(c->sms / (tiles > 1.0 ? tiles : 1.0));
+    double maxs = floor_pos(k * (1.0 / 256.0));
     if (split > maxs)
         split = maxs;
     if (split < 1.0)
         split = 1.0;
-    return c->sms * tile_flops * ceil_pos(k / split) / c->rate;
+    return unit * ceil_pos(k / split);
 }
 
 /* Time of one GEMM and whether compute bound. */
 static inline double gemm_t(const gemm_ctx *c, double m, double n, double k,
                             double groups, int *cb)
 {
-    double flops = 2.0 * m * n * k * groups;
-    double tc;
-    if (c->legacy) {
-        tc = flops / c->rate;
-    } else {
+    double tfl = 2.0 * m * n * k * groups * c->inv_rate;
+    double tc = tfl;
+    if (!c->legacy) {
         /* small M or N: the library picks a narrower tile (down to 16) */
-        double tm = c->tm, tn = c->tn;
-        while (tm > 16.0 && m <= 0.5 * tm)
-            tm *= 0.5;
-        while (tn > 16.0 && n <= 0.5 * tn)
-            tn *= 0.5;
-        tc = waves_t(c, m, n, k, groups, tm, tn);
-        /* a few waves: the library also has a tile of half the width,
-         * about 5 % slower per tile (less reuse), and takes the faster */
-        if (!c->stream_k && tn >= 64.0 && tc < 8.0 * c->sms * 2.0 * tm * tn *
-                                                     k / c->rate) {
-            double t2 = waves_t(c, m, n, k, groups, tm, 0.5 * tn) / 0.95;
-            if (t2 < tc)
-                tc = t2;
-        }
-        if (tc < flops / c->rate)
-            tc = flops / c->rate;
+        double tm = c->tm, tn = c->tn, itm = c->itm, itn = c->itn;
+        if (m <= 0.5 * tm)
+            while (tm > 16.0 && m <= 0.5 * tm) {
+                tm *= 0.5;
+                itm *= 2.0;
+            }
+        if (n <= 0.5 * tn)
+            while (tn > 16.0 && n <= 0.5 * tn) {
+                tn *= 0.5;
+                itn *= 2.0;
+            }
+        tc = waves_t(c, m, n, k, groups, tm, tn, itm, itn);
+        if (tc < tfl)
+            tc = tfl;
     }
-    double bytes = c->elem * (m * k + k * n + m * n) * groups;
-    double tm_ = bytes * c->inv_bw;
+    double tm_ = c->elem * (m * k + k * n + m * n) * groups * c->inv_bw;
     if (cb)
         *cb = tc >= tm_;
     return tc > tm_ ? tc : tm_;
@@ -222,10 +254,14 @@ static void gemm_setup(gemm_ctx *c, const dam_gpu *g, dam_precision p,
 {
     double c_g = g->dev.gemm[(unsigned)p < DAM_PREC_COUNT ? p : 0].v;
     c->rate = gemm_peak(g, p) * (c_g > 0.0 ? c_g : 0.75);
+    c->inv_rate = 1.0 / c->rate;
     c->sms = g->sms > 0 ? g->sms : 1;
     c->inv_sms = 1.0 / c->sms;
     c->tm = g->dev.tile_m > 0.0 ? g->dev.tile_m : 128.0;
     c->tn = g->dev.tile_n > 0.0 ? g->dev.tile_n : 128.0;
+    c->itm = 1.0 / c->tm;
+    c->itn = 1.0 / c->tn;
+    c->unit = c->sms * 2.0 * c->tm * c->tn * c->inv_rate;
     c->inv_bw = 1.0 / (g->mem_bw * mem_frac);
     c->elem = elem;
     c->legacy = 0.0;
@@ -301,7 +337,9 @@ double dam_device_cost(const dam_graph *g, const dam_cost_opts *o,
     double mem_rate = gpu->mem_bw * mfrac;
     double fw_mem = fw->mem.v > 0.0 ? fw->mem.v : 1.0;
     double inv_mem_k = 1.0 / (mem_rate * (o->eta > 0.0 ? 1.0 : fw_mem));
+    double inv_mem = 1.0 / mem_rate;
     double lowp = pelem < 4.0;
+    double mem_keep = 1.0 - (o->mem_fused > 0.0 ? o->mem_fused : 0.0);
 
     gemm_ctx gc, cc;
     gemm_setup(&gc, gpu, o->prec, pelem, mfrac);
@@ -310,9 +348,33 @@ double dam_device_cost(const dam_graph *g, const dam_cost_opts *o,
         gc.rate = gemm_peak(gpu, o->prec) * ps * o->eta;
         gc.legacy = 1.0;
     }
-    cc = gc; /* convolutions: the framework's conv factor */
-    if (!gc.legacy)
-        cc.rate *= fw->conv.v > 0.0 ? fw->conv.v : 1.0;
+    cc = gc;
+    if (!gc.legacy) {
+        /* the framework's share of the microbenchmark rate: GEMMs, and
+         * convolutions (cuDNN) per precision */
+        unsigned pi = (unsigned)o->prec < DAM_PREC_COUNT ? (unsigned)o->prec
+                                                          : 0u;
+        double fg = fw->gemm.v > 0.0 ? fw->gemm.v : 1.0;
+        double cf = fw->conv[pi].v > 0.0 ? fw->conv[pi].v : 1.0;
+        double base = gc.rate;
+        gc.rate = base * fg;
+        cc.rate = base * cf;
+        /* tf32 on a GPU whose tf32 tensor rate is no better than its fp32
+         * cores (GeForce): the libraries pick the faster fp32 kernels */
+        if (o->prec == DAM_TF32) {
+            double r32 = dam_device_gemm_rate(gpu, DAM_FP32) * ps;
+            double c32 = fw->conv[DAM_FP32].v > 0.0 ? fw->conv[DAM_FP32].v
+                                                    : 1.0;
+            if (r32 * fg > gc.rate)
+                gc.rate = r32 * fg;
+            if (r32 * c32 > cc.rate)
+                cc.rate = r32 * c32;
+        }
+    }
+    gc.inv_rate = 1.0 / gc.rate;
+    cc.inv_rate = 1.0 / cc.rate;
+    gc.unit = gc.sms * 2.0 * gc.tm * gc.tn * gc.inv_rate;
+    cc.unit = cc.sms * 2.0 * cc.tm * cc.tn * cc.inv_rate;
     double attn_peak = gemm_peak(gpu, o->prec);
     double af = o->eta > 0.0 ? o->eta : gpu->dev.attn_fwd.v;
     double ab = o->eta > 0.0 ? o->eta : gpu->dev.attn_bwd.v;
@@ -320,15 +382,23 @@ double dam_device_cost(const dam_graph *g, const dam_cost_opts *o,
     double inv_ab = 1.0 / (attn_peak * (ab > 0.0 ? ab : 0.4));
     double gap = o->cuda_graphs ? gpu->dev.graph_gap.v : gpu->dev.kernel_gap.v;
 
+    /* Per phase and pass: compute- and memory-bound time, FLOPs, bytes,
+     * launches, accumulated in locals (independent chains; folded into
+     * out at the end). */
+    int nph = g->nphases > 0 && g->nphases <= DAM_MAX_PHASES ? g->nphases
+                                                              : 1;
+    double acc[DAM_MAX_PHASES][DAM_PASS_COUNT][5];
+    memset(acc, 0, (size_t)nph * sizeof acc[0]);
+    int npass_mask = o->pass_mask;
     for (int i = 0; i < g->nops; i++) {
         const dam_op *op = &g->ops[i];
-        if (o->pass_mask && !(o->pass_mask & (1 << op->pass)))
+        if (npass_mask && !(npass_mask & (1 << op->pass)))
             continue;
-        double t = 0.0, fl = 0.0, by = 0.0, kern, cnt;
+        double t, fl, by, kern, cnt;
         int cb = 0;
         switch (op->kind) {
         case DAM_OP_GEMM: {
-            double m = op->m, k = op->k, gr = op->groups;
+            double m = op->m, k = op->k, gr = op->groups, n = op->n;
             if (op->scale == DAM_SCALE_M)
                 m *= b;
             else if (op->scale == DAM_SCALE_K)
@@ -336,9 +406,9 @@ double dam_device_cost(const dam_graph *g, const dam_cost_opts *o,
             else if (op->scale == DAM_SCALE_GROUPS)
                 gr *= b;
             const gemm_ctx *c = op->flags & DAM_OPF_CONV ? &cc : &gc;
-            t = gemm_t(c, m, op->n, k, gr, &cb) * fs;
-            fl = 2.0 * m * op->n * k * gr * fs;
-            by = pelem * (m * k + k * op->n + m * op->n) * gr;
+            t = gemm_t(c, m, n, k, gr, &cb) * fs;
+            fl = 2.0 * m * n * k * gr * fs;
+            by = pelem * (m * k + k * n + m * n) * gr;
             cnt = op->count;
             kern = op->kernels;
             break;
@@ -348,7 +418,7 @@ double dam_device_cost(const dam_graph *g, const dam_cost_opts *o,
             fl = op->flops * sc * fs;
             by = op->elems * sc * act * bs;
             double tc = fl * (op->pass == DAM_PASS_BWD ? inv_ab : inv_af);
-            double tmm = by / mem_rate;
+            double tmm = by * inv_mem;
             cb = tc >= tmm;
             t = cb ? tc : tmm;
             cnt = op->count;
@@ -359,12 +429,13 @@ double dam_device_cost(const dam_graph *g, const dam_cost_opts *o,
             if ((op->flags & DAM_OPF_LOWP) && !lowp)
                 continue;
             double sc = op->scale == DAM_SCALE_NONE ? 1.0 : b;
-            by = op->elems * sc * act * bs + op->weight_elems * act * ws +
-                 op->fixed_bytes * ws;
+            double keep = op->pass == DAM_PASS_OPT ? 1.0 : mem_keep;
+            by = (op->elems * sc * act * bs + op->weight_elems * act * ws +
+                  op->fixed_bytes * ws) * keep;
             fl = op->flops * sc;
             t = by * inv_mem_k;
             cnt = 1.0; /* merged: totals */
-            kern = op->kernels;
+            kern = op->kernels * keep;
             break;
         }
         case DAM_OP_COMM: {
@@ -384,23 +455,32 @@ double dam_device_cost(const dam_graph *g, const dam_cost_opts *o,
         default:
             continue;
         }
-        double tt = cnt * t, kk = cnt * kern;
-        out->kernel_time += tt;
-        out->pass_time[op->pass] += tt + kk * gap;
-        out->flops += cnt * fl;
-        out->bytes += cnt * by;
-        out->kernels += kk;
-        if (op->phase < DAM_MAX_PHASES) {
-            dam_phase_cost *p = &out->phase[op->phase];
-            p->flops += cnt * fl;
-            p->bytes += cnt * by;
+        unsigned ph = op->phase < (unsigned)nph ? op->phase : 0u;
+        double *a = acc[ph][op->pass];
+        a[cb ? 0 : 1] += cnt * t;
+        a[2] += cnt * fl;
+        a[3] += cnt * by;
+        a[4] += cnt * kern;
+    }
+    for (int ph = 0; ph < nph; ph++) {
+        dam_phase_cost *p = &out->phase[ph];
+        for (int ps_ = 0; ps_ < DAM_PASS_COUNT; ps_++) {
+            const double *a = acc[ph][ps_];
+            double tt = a[0] + a[1];
+            p->t_compute += a[0];
+            p->t_memory += a[1];
             p->time += tt;
-            if (cb)
-                p->t_compute += tt;
-            else
-                p->t_memory += tt;
-            p->kernels += kk;
+            p->flops += a[2];
+            p->bytes += a[3];
+            p->kernels += a[4];
+            out->pass_time[ps_] += tt + a[4] * gap;
+            out->pass_kernel_time[ps_] += tt;
+            out->pass_kernels[ps_] += a[4];
         }
+        out->kernel_time += p->time;
+        out->flops += p->flops;
+        out->bytes += p->bytes;
+        out->kernels += p->kernels;
     }
     out->gap_time = out->kernels * gap;
     out->time = out->kernel_time + out->gap_time + out->comm_time;
@@ -442,8 +522,19 @@ static const param_row params[] = {
     {{"h2d_gbs", -1, "achieved pinned host-to-device copy bandwidth", DAM_PARAM_DEVICE, 0.1e9, 1e12, GB, "GB/s"}, DEV(h2d), 0},
     {{"pageable_frac", -1, "pageable copies as a fraction of pinned", DAM_PARAM_DEVICE, 0.01, 1.0, 1.0, ""}, DEV(pageable), 0},
     {{"allreduce_busbw_gbs", -1, "nccl-tests all-reduce bus bandwidth in one node", DAM_PARAM_DEVICE, 0.0, 1e13, GB, "GB/s"}, DEV(busbw), 0},
-    {{"conv_frac", -1, "convolution (cuDNN implicit GEMM) rate relative to a GEMM of its shape", DAM_PARAM_FRAMEWORK, 0.05, 2.0, 1.0, ""}, FWK(conv), 0},
-    {{"framework_mem_frac", -1, "framework memory-bound kernels relative to streaming", DAM_PARAM_FRAMEWORK, 0.05, 2.0, 1.0, ""}, FWK(mem), 0},
+    {{"gemm_frac", -1, "GEMMs in a step relative to the device's microbenchmark rate", DAM_PARAM_FRAMEWORK, 0.05, 2.0, 1.0, ""}, FWK(gemm), 0},
+#define CONV(P, N)                                                          \
+    {{"conv_frac", P, "convolution (cuDNN implicit GEMM) rate relative to " \
+      "a GEMM of its shape, " N, DAM_PARAM_FRAMEWORK, 0.05, 2.0, 1.0, ""},  \
+     FWK(conv[P]), 0}
+    CONV(DAM_FP32, "fp32"),
+    CONV(DAM_TF32, "tf32"),
+    CONV(DAM_FP16, "fp16"),
+    CONV(DAM_BF16, "bf16"),
+    CONV(DAM_FP8, "fp8"),
+    CONV(DAM_INT8, "int8"),
+#undef CONV
+    {{"elementwise_frac", -1, "framework memory-bound kernels (norms, activations, optimizer) relative to the device's streaming rate", DAM_PARAM_FRAMEWORK, 0.05, 2.0, 1.0, ""}, FWK(mem), 0},
     {{"launch_us", -1, "host time per eager kernel launch", DAM_PARAM_FRAMEWORK, 0.0, 1e-3, US, "us"}, 0, 1},
     {{"framework_overhead_ms", -1, "host time per step outside kernels", DAM_PARAM_FRAMEWORK, 0.0, 10.0, 1e-3, "ms"}, 0, 2},
 };
@@ -521,4 +612,5 @@ void dam_cost_opts_scenario(const dam_scenario *s, double b,
     o->bytes_scale = w->bytes_scale;
     o->weight_scale = w->weight_scale;
     o->matmul_peak_scale = w->matmul_peak_scale;
+    o->mem_fused = w->fused;
 }

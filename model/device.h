@@ -56,6 +56,8 @@ typedef struct dam_graph_cost {
     double time;                  /* GPU time: kernels + gaps (+ collectives
                                    * when a fabric was given), s */
     double pass_time[DAM_PASS_COUNT]; /* the same per pass, s */
+    double pass_kernel_time[DAM_PASS_COUNT]; /* kernels only, per pass, s */
+    double pass_kernels[DAM_PASS_COUNT];     /* launches per pass */
     double kernel_time;           /* sum of kernel times, s */
     double gap_time;              /* GPU-side per-kernel gaps, s */
     double host_time;             /* host launch time (eager: kernels x
@@ -82,6 +84,9 @@ typedef struct dam_cost_opts {
     double eta;               /* > 0: legacy override: every compute-bound
                                * kernel at peak x eta, no wave model */
     double mem_frac;          /* > 0: override of m_g (memory_efficiency) */
+    double mem_fused;         /* share of memory-bound traffic and launches
+                               * outside the optimizer removed by kernel
+                               * fusion (the fuse lever; 0 = none) */
     double launch_s;          /* host cost per eager launch, s */
     int cuda_graphs;          /* 1: launches replayed from a CUDA graph */
     double flops_scale;       /* levers: multiplies GEMM/attention work

@@ -153,6 +153,7 @@ typedef struct bld {
     int train;      /* emit backward */
     int recompute;  /* emit the forward again in backward */
     dam_scale rows; /* how activation rows scale (M, or NONE when folded) */
+    int eager;      /* inference without an engine's fusions */
 } bld;
 
 /*
@@ -563,12 +564,14 @@ static void layers(bld *B, const dam_model_spec *m)
             gemm(B, nm, pc, hw2, n, k, gr, DAM_OPF_CONV, 1, i > 0, c);
             mf += 2.0 * hw2 * n * k * gr * c;
             int pb = -1;
-            if (B->train && (l->bn || l->relu))
+            int kernels = B->train || B->eager;
+            if (kernels && (l->bn || l->relu))
                 pb = phase_of(g, "bn_relu", DAM_PHASE_ELEMENTWISE);
-            if (B->train && l->bn)
-                mem(B, "batchnorm", pb, 3.0 * e_out, 1.0, 5.0 * e_out, 1.0,
-                    c);
-            if (B->train && l->relu)
+            /* inference batch-norm: one pass (read, scale, write) */
+            if (kernels && l->bn)
+                mem(B, "batchnorm", pb, (B->train ? 3.0 : 2.0) * e_out, 1.0,
+                    5.0 * e_out, 1.0, c);
+            if (kernels && l->relu)
                 mem(B, "relu", pb, 2.0 * e_out, 1.0, 3.0 * e_out, 1.0, c);
             break;
         }
@@ -577,7 +580,7 @@ static void layers(bld *B, const dam_model_spec *m)
             snprintf(nm, sizeof nm, "linear_%d", l->out);
             gemm(B, nm, pl, hw2, l->out, l->in, 1.0, 0u, 1, i > 0, c);
             mf += 2.0 * hw2 * l->out * l->in * c;
-            if (B->train && l->relu) {
+            if ((B->train || B->eager) && l->relu) {
                 int pb = phase_of(g, "elementwise", DAM_PHASE_ELEMENTWISE);
                 mem(B, "relu", pb, 2.0 * l->out * hw2, 1.0,
                     3.0 * l->out * hw2, 1.0, c);
@@ -585,7 +588,8 @@ static void layers(bld *B, const dam_model_spec *m)
             break;
         }
         case DAM_LAYER_POOL: {
-            int pp = phase_of(g, B->train ? "bn_relu" : "elementwise",
+            int pp = phase_of(g, B->train || B->eager ? "bn_relu"
+                                                      : "elementwise",
                               DAM_PHASE_ELEMENTWISE);
             double in = (double)l->out * l->hw * l->stride * l->hw *
                         l->stride;
@@ -595,7 +599,7 @@ static void layers(bld *B, const dam_model_spec *m)
         }
         case DAM_LAYER_ADD: {
             double e = (double)l->out * hw2;
-            if (B->train) {
+            if (B->train || B->eager) {
                 int pp = phase_of(g, "bn_relu", DAM_PHASE_ELEMENTWISE);
                 mem(B, "add", pp, 3.0 * e, 1.0, 3.0 * e, 1.0, c);
                 if (l->relu)
@@ -722,7 +726,8 @@ int dam_graph_build(dam_graph *g, const dam_model_spec *m,
 {
     graph_clear(g);
     bld B = {g, o->mode == DAM_GRAPH_TRAIN,
-             o->mode == DAM_GRAPH_TRAIN && o->recompute, DAM_SCALE_M};
+             o->mode == DAM_GRAPH_TRAIN && o->recompute, DAM_SCALE_M,
+             o->mode == DAM_GRAPH_INFER && o->eager};
     if (m->arch.kind == DAM_ARCH_TRANSFORMER) {
         int tp = o->tp > 1 ? o->tp : 1;
         if (check_tf(m, tp, e) != DAM_OK)
@@ -793,7 +798,7 @@ int dam_graph_llm_iteration(dam_graph *g, const dam_model_spec *m,
     G.embed = !it->no_embed && G.l0 == 0;
     G.head = !it->no_head && G.l0 + G.nl == m->arch.tf.layers;
     G.kv_write = 1;
-    bld B = {g, 0, 0, DAM_SCALE_NONE};
+    bld B = {g, 0, 0, DAM_SCALE_NONE, 0};
     transformer(&B, &m->arch.tf, &G, G.rows);
     return finish(g, m, e);
 }

@@ -155,6 +155,11 @@ typedef struct dam_graph_opts {
     double grad_bytes;     /* gradient bytes per parameter (0 = 2) */
     int amp;               /* 1: eager mixed precision casts fp32 weights to
                             * 16 bit every forward (autocast) */
+    int eager;             /* inference: 1 = a framework's eager forward
+                            * (batch-norm, ReLU and residual adds as kernels
+                            * of their own), 0 = an inference engine's graph
+                            * (batch-norm folded, ReLU and adds fused into
+                            * the convolutions' epilogues) */
 } dam_graph_opts;
 
 /*

@@ -16,6 +16,8 @@
  */
 #include "model/lever.h"
 
+#include "model/graph.h"
+
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -201,12 +203,71 @@ static void add_delta(dam_scenario *s, const dam_lever_op *op,
         s->quality.delta_unknown++;
 }
 
+/*
+ * Scale an architecture by about k in parameters. A transformer: width and
+ * depth by k^(1/3) each (heads grow, head size stays; KV heads keep their
+ * share; FFN follows the width), or depth alone. A layer table: every
+ * row's count by k (fractional multiplicities are fine). params becomes the
+ * new architecture's count and the phases follow it.
+ */
+static void scale_arch(dam_model_spec *m, double k, int width_depth)
+{
+    dam_arch *a = &m->arch;
+    if (a->kind == DAM_ARCH_TRANSFORMER) {
+        dam_transformer *t = &a->tf;
+        double depth = width_depth ? cbrt(k) : k;
+        double width = width_depth ? cbrt(k) : 1.0;
+        int hd = t->head_dim > 0 ? t->head_dim : t->hidden / t->heads;
+        long L = lround(t->layers * depth);
+        long h = lround(t->heads * width);
+        t->layers = L < 1 ? 1 : (int)L;
+        h = h < 1 ? 1 : h;
+        if (h != t->heads) {
+            long kv = lround((double)t->kv_heads * (double)h / t->heads);
+            kv = kv < 1 ? 1 : kv > h ? h : kv;
+            while (h % kv != 0)
+                kv++;
+            t->ffn = (int)lround((double)t->ffn * (double)h / t->heads);
+            t->heads = (int)h;
+            t->kv_heads = (int)kv;
+            t->head_dim = hd;
+            t->hidden = (int)(h * hd);
+        }
+    } else if (a->kind == DAM_ARCH_LAYERS) {
+        for (int i = 0; i < a->nlayers; i++)
+            a->layer[i].count *= k;
+    }
+    m->params = dam_graph_arch_params(a);
+    dam_error e;
+    dam_graph_derive_phases(m, 0.0, &e);
+}
+
 /* Scale a model's size by k. width_depth: width and depth grow together
  * (matmul FLOPs ~ k, the rest and activations ~ k^(2/3), layers ~ k^(1/3));
- * otherwise depth only (everything ~ k). */
+ * otherwise depth only (everything ~ k). A model with an architecture
+ * scales its architecture (scale_arch) and re-derives its work. */
 static void scale_model(dam_workload *w, double k, int width_depth)
 {
     dam_model_spec *m = &w->model;
+    if (m->arch.kind != DAM_ARCH_NONE) {
+        double act = width_depth ? pow(k, 2.0 / 3.0) : k;
+        double p0 = m->params;
+        int l0 = m->layers;
+        scale_arch(m, k, width_depth);
+        /* the lever's size stays exact (quality and 6ND follow it); the
+         * graph's architecture is the nearest whole-number one */
+        m->params = p0 * k;
+        m->act_mem_bytes *= act;
+        long l = m->arch.kind == DAM_ARCH_TRANSFORMER
+                     ? m->arch.tf.layers
+                     : lround(l0 * (width_depth ? cbrt(k) : k));
+        m->layers = l < 1 ? 1 : (int)l;
+        if (w->kernels_per_step > 0) {
+            long kk = lround(w->kernels_per_step * k);
+            w->kernels_per_step = kk < 1 ? 1 : (int)kk;
+        }
+        return;
+    }
     double act = width_depth ? pow(k, 2.0 / 3.0) : k;
     double depth = width_depth ? cbrt(k) : k;
     double sum = 0.0;
@@ -533,6 +594,8 @@ static int op_fuse(const ctx *c, const dam_lever_op *op,
         long k = lround(w->kernels_per_step * (1.0 - f));
         w->kernels_per_step = k < 1 ? 1 : (int)k;
     }
+    /* a model with a graph: its memory-bound kernels (device.h) */
+    w->fused = 1.0 - (1.0 - w->fused) * (1.0 - f);
     return DAM_OK;
 }
 
@@ -1398,11 +1461,19 @@ static void follow_eta(dam_scenario *s, double before, const char *gpu,
     int from_catalog = before > 0.0 && w->eta == before;
     if (strcmp(gpu, s->machine.gpu.id) == 0 && prec == w->precision)
         return;
+    /* the device model follows the GPU and precision by itself */
+    if (!w->eta_given)
+        return;
     double after = dam_model_eta(&w->model, s->machine.gpu.id, w->precision);
-    if (from_catalog && after > 0.0)
+    if (from_catalog && after > 0.0) {
         w->eta = after;
-    else if (after <= 0.0)
+    } else if (from_catalog && w->model.arch.kind != DAM_ARCH_NONE) {
+        /* no catalog eta there: the device model takes over */
+        w->eta_given = 0;
+        w->eta = 0.0;
+    } else if (after <= 0.0) {
         w->eta_carried = 1;
+    }
 }
 
 /* Apply one op: its type's mode check, its apply function, then eta. */
@@ -1424,6 +1495,13 @@ static int apply_op(const ctx *c, const dam_lever_op *op,
     int rc = t->apply(c, op, cat, s);
     if (rc == DAM_OK)
         follow_eta(s, before, gpu, prec);
+    /* a changed model or recomputation: the graph follows */
+    if (rc == DAM_OK && w->model.arch.kind != DAM_ARCH_NONE &&
+        dam_scenario_graph_stale(s)) {
+        dam_error e;
+        if (dam_scenario_build_graph(s, &e) != DAM_OK)
+            return fail(c, "%s", e.msg);
+    }
     return rc;
 }
 

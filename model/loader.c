@@ -451,6 +451,29 @@ static void device_value(ld *L, const config_setting_t *g, const char *key,
     get_num(L, g, k, w, 0, R_NONNEG, pi->scale, sd);
 }
 
+/* Constant pi in group g: a number (with "<field>_sd"), or for a
+ * per-precision constant the group "<field> = { bf16 = ..; bf16_sd = ..; }". */
+static void param_value(ld *L, const config_setting_t *g, const char *w,
+                        const dam_param_info *pi, double *v, double *sd)
+{
+    static const char *const prec_sd[] = {"fp32", "fp32_sd", "tf32",
+                                          "tf32_sd", "fp16", "fp16_sd",
+                                          "bf16", "bf16_sd", "fp8",
+                                          "fp8_sd", "int8", "int8_sd", NULL};
+    if (pi->prec < 0) {
+        device_value(L, g, pi->field, w, pi, v, sd);
+        return;
+    }
+    char gw[112];
+    path_join(gw, sizeof gw, w, pi->field);
+    config_setting_t *pg = group(L, g, pi->field, w, 0);
+    if (!pg)
+        return;
+    if (pi->prec == 0)
+        check_keys(L, pg, prec_sd, gw);
+    device_value(L, pg, prec_names[pi->prec], gw, pi, v, sd);
+}
+
 static void parse_device(ld *L, const config_setting_t *gs, dam_gpu *g,
                          const char *where)
 {
@@ -462,10 +485,6 @@ static void parse_device(ld *L, const config_setting_t *gs, dam_gpu *g,
     const char *allowed[64];
     char sdk[24][48];
     int na = 0, ns = 0;
-    static const char *const prec_sd[] = {"fp32", "fp32_sd", "tf32",
-                                          "tf32_sd", "fp16", "fp16_sd",
-                                          "bf16", "bf16_sd", "fp8",
-                                          "fp8_sd", "int8", "int8_sd", NULL};
     for (int i = 0; i < dam_param_count() && na < 60 && ns < 24; i++) {
         const dam_param_info *pi = dam_param_get(i);
         if (pi->scope != DAM_PARAM_DEVICE)
@@ -488,21 +507,9 @@ static void parse_device(ld *L, const config_setting_t *gs, dam_gpu *g,
     for (int i = 0; i < dam_param_count(); i++) {
         const dam_param_info *pi = dam_param_get(i);
         double *v, *sd;
-        if (pi->scope != DAM_PARAM_DEVICE ||
-            dam_param_ref_gpu(i, g, &v, &sd) != 0)
-            continue;
-        if (pi->prec < 0) {
-            device_value(L, dv, pi->field, w, pi, v, sd);
-            continue;
-        }
-        char gw[112];
-        path_join(gw, sizeof gw, w, pi->field);
-        config_setting_t *pg = group(L, dv, pi->field, w, 0);
-        if (!pg)
-            continue;
-        if (pi->prec == 0)
-            check_keys(L, pg, prec_sd, gw);
-        device_value(L, pg, prec_names[pi->prec], gw, pi, v, sd);
+        if (pi->scope == DAM_PARAM_DEVICE &&
+            dam_param_ref_gpu(i, g, &v, &sd) == 0)
+            param_value(L, dv, w, pi, v, sd);
     }
     double t;
     if (get_num(L, dv, "tile_m", w, 0, R_GE1, 1.0, &t))
@@ -1321,7 +1328,8 @@ static const char *const workload_keys[] = {
     "model", "precision", "batch_size", "efficiency", "memory_efficiency",
     "kernels_per_step", "launch_us", "framework_overhead_ms", "cuda_graphs",
     "activation_recompute", "optimizer", "compute_cv", "zero_stage",
-    "seq_len", NULL};
+    "seq_len", "framework", "inference_engine", NULL};
+static const char *const engines[] = {"fused", "eager", NULL};
 static const char *const optimizers[] = {"adam", "sgd", NULL};
 static const char *const data_keys[] = {
     "samples", "raw_bytes_per_sample", "input_bytes_per_sample", "decode_ms",
@@ -1766,6 +1774,48 @@ static void load_machine(ld *L, const config_setting_t *root,
     }
 }
 
+/*
+ * workload.framework = { conv_frac = ..; conv_frac_sd = ..; ... }: the
+ * software stack's constants (device.h, framework scope), each with its
+ * uncertainty. launch_us and framework_overhead_ms stay workload keys.
+ */
+static void load_framework(ld *L, const config_setting_t *w, dam_scenario *s)
+{
+    config_setting_t *f = group(L, w, "framework", "workload", 0);
+    if (!f)
+        return;
+    const char *where = "workload.framework";
+    const char *allowed[16];
+    char sdk[8][48];
+    int na = 0, ns = 0;
+    for (int i = 0; i < dam_param_count() && na < 14 && ns < 8; i++) {
+        const dam_param_info *pi = dam_param_get(i);
+        double *v, *sd;
+        if (pi->scope != DAM_PARAM_FRAMEWORK || pi->prec > 0 ||
+            dam_param_ref(i, s, &v, &sd) != 0 ||
+            v == &s->workload.launch_s ||
+            v == &s->workload.framework_overhead_s)
+            continue;
+        allowed[na++] = pi->field;
+        if (pi->prec < 0) {
+            snprintf(sdk[ns], sizeof sdk[ns], "%s_sd", pi->field);
+            allowed[na++] = sdk[ns++];
+        }
+    }
+    allowed[na] = NULL;
+    check_keys(L, f, allowed, where);
+    for (int i = 0; i < dam_param_count(); i++) {
+        const dam_param_info *pi = dam_param_get(i);
+        double *v, *sd;
+        if (pi->scope != DAM_PARAM_FRAMEWORK ||
+            dam_param_ref(i, s, &v, &sd) != 0 ||
+            v == &s->workload.launch_s ||
+            v == &s->workload.framework_overhead_s)
+            continue;
+        param_value(L, f, where, pi, v, sd);
+    }
+}
+
 static void load_workload(ld *L, const config_setting_t *root,
                           const dam_catalog *cat, dam_scenario *s)
 {
@@ -1796,6 +1846,10 @@ static void load_workload(ld *L, const config_setting_t *root,
     wl->seq_len = wl->model.seq_len;
     dam_framework_default(&wl->fw);
     dam_catalog_framework_apply(cat, s);
+    load_framework(L, w, s);
+    int eng = 0;
+    if (get_choice(L, w, "inference_engine", "workload", 0, engines, &eng))
+        wl->inference_eager = eng == 1;
     int have_eta = get_num(L, w, "efficiency", "workload", 0, R_UNIT, 1.0,
                            &wl->eta);
     wl->eta_given = have_eta;
@@ -1837,17 +1891,25 @@ static void load_workload(ld *L, const config_setting_t *root,
                        "(supported: %s)",
                        prec_names[p], g->id, list);
     }
+    /* The efficiency: a catalog value or the scenario's overrides the
+     * device model; a model without architecture must have one. */
     if (!have_eta && wl->model.id[0] && have_p) {
         double e = dam_model_eta(&wl->model, g->id, (dam_precision)p);
         if (e > 0.0) {
             wl->eta = e;
             wl->eta_given = 1;
-        }
-        else
+        } else if (wl->model.arch.kind == DAM_ARCH_NONE) {
             dam_diag_error(L->d, L->file, line_of(w),
-                           "model \"%s\" has no calibrated efficiency at "
-                           "\"%s\"; give 'workload.efficiency'",
+                           "model \"%s\" has no architecture and no "
+                           "calibrated efficiency at \"%s\"; give "
+                           "'workload.efficiency' (or an 'arch')",
                            wl->model.id, prec_names[p]);
+        }
+    }
+    if (L->d->nerr == 0) {
+        dam_error e;
+        if (dam_scenario_build_graph(s, &e) != DAM_OK)
+            dam_diag_error(L->d, L->file, line_of(w), "%s", e.msg);
     }
 }
 

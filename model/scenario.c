@@ -155,3 +155,67 @@ double dam_scenario_copy_bytes(const dam_scenario *s)
 {
     return s->data.decode_on_gpu ? s->data.raw_bytes : s->data.input_bytes;
 }
+
+void dam_scenario_graph_opts(const dam_scenario *s, dam_graph_opts *o)
+{
+    const dam_workload *w = &s->workload;
+    memset(o, 0, sizeof *o);
+    o->mode = s->mode == DAM_MODE_TRAINING ? DAM_GRAPH_TRAIN : DAM_GRAPH_INFER;
+    o->seq_len = w->model.arch.kind == DAM_ARCH_TRANSFORMER
+                     ? w->model.seq_len
+                     : 0.0;
+    o->recompute = s->mode == DAM_MODE_TRAINING && w->activation_recompute;
+    o->eager = s->mode != DAM_MODE_TRAINING && w->inference_eager;
+    o->no_optimizer = 1;
+}
+
+int dam_scenario_build_graph(dam_scenario *s, dam_error *e)
+{
+    dam_workload *w = &s->workload;
+    dam_scenario_graph_opts(s, &w->graph_opts);
+    w->graph_params = w->model.params;
+    w->graph.nops = 0;
+    w->graph.nphases = 0;
+    if (w->model.arch.kind == DAM_ARCH_NONE)
+        return DAM_OK;
+    return dam_graph_build(&w->graph, &w->model, &w->graph_opts, e);
+}
+
+int dam_scenario_graph_stale(const dam_scenario *s)
+{
+    const dam_workload *w = &s->workload;
+    dam_graph_opts o;
+    dam_scenario_graph_opts(s, &o);
+    const dam_graph_opts *b = &w->graph_opts;
+    return !(w->graph.nops > 0 && w->graph_params == w->model.params &&
+             o.mode == b->mode && o.seq_len == b->seq_len &&
+             o.recompute == b->recompute && o.tp == b->tp &&
+             o.sequence_parallel == b->sequence_parallel &&
+             o.layer_first == b->layer_first &&
+             o.layer_count == b->layer_count && o.no_embed == b->no_embed &&
+             o.no_head == b->no_head && o.no_optimizer == b->no_optimizer &&
+             o.amp == b->amp && o.eager == b->eager);
+}
+
+const dam_graph *dam_scenario_graph(const dam_scenario *s, dam_graph *scratch)
+{
+    const dam_workload *w = &s->workload;
+    if (w->model.arch.kind == DAM_ARCH_NONE)
+        return NULL;
+    if (!dam_scenario_graph_stale(s))
+        return &w->graph;
+    dam_graph_opts o;
+    dam_scenario_graph_opts(s, &o);
+    dam_error e;
+    return dam_graph_build(scratch, &w->model, &o, &e) == DAM_OK ? scratch
+                                                                 : NULL;
+}
+
+double dam_scenario_mem_frac(const dam_scenario *s)
+{
+    const dam_workload *w = &s->workload;
+    if (w->eta_mem_given || s->workload.model.arch.kind == DAM_ARCH_NONE)
+        return w->eta_mem;
+    double m = s->machine.gpu.dev.mem.v;
+    return m > 0.0 ? m : w->eta_mem;
+}

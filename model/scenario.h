@@ -19,6 +19,7 @@
 #include <stdint.h>
 
 #include "model/catalog.h"
+#include "model/graph.h"
 
 typedef enum {
     DAM_MODE_TRAINING = 0, /* loader -> queue -> H2D -> fwd/bwd -> sync -> optimizer */
@@ -116,6 +117,19 @@ typedef struct dam_workload {
     dam_framework fw;         /* software-stack constants */
     double seq_len;           /* tokens per sample (workload.seq_len, else
                                * the model's) */
+    int inference_eager;      /* 1: inference runs in the framework's eager
+                               * forward (workload.inference_engine =
+                               * "eager"), 0: an inference engine's fused
+                               * graph ("fused", the default) */
+    double fused;             /* share of memory-bound traffic and launches
+                               * (outside the optimizer) that fuse levers
+                               * removed, [0, 1] (graph models) */
+    /* The model's operator graph, built once per model, mode and
+     * recomputation (dam_scenario_build_graph) and costed per evaluation;
+     * nops == 0 when the model has no architecture. */
+    dam_graph_opts graph_opts;/* the options it was built with */
+    double graph_params;      /* model.params when it was built */
+    dam_graph graph;
 } dam_workload;
 
 #define DAM_MAX_DECODE_SAMPLES 1024
@@ -375,6 +389,23 @@ int64_t dam_scenario_gpus(const dam_scenario *s);
 double dam_scenario_global_batch(const dam_scenario *s);
 /* Steps per epoch (ceil(samples / global batch)). */
 double dam_scenario_steps_per_epoch(const dam_scenario *s);
+/* The graph options scenario s implies (mode, sequence length,
+ * recomputation; no optimizer: the solvers cost it from the workload). */
+void dam_scenario_graph_opts(const dam_scenario *s, dam_graph_opts *o);
+/* Build s's graph into s->workload.graph (empty without architecture).
+ * Loading and levers call it; returns DAM_OK or DAM_EINPUT (e filled). */
+int dam_scenario_build_graph(dam_scenario *s, dam_error *e);
+/* 1 when s's stored graph was built for another model or options. */
+int dam_scenario_graph_stale(const dam_scenario *s);
+/* The graph of s as it is now: the stored one when it was built for the
+ * current model and options, else built into scratch (a changed model or
+ * flag can never leave a stale graph behind). NULL without architecture
+ * or when the graph cannot be built. */
+const dam_graph *dam_scenario_graph(const dam_scenario *s, dam_graph *scratch);
+/* Achieved fraction of the memory bandwidth the scenario's memory-bound
+ * work runs at: memory_efficiency when given, else the GPU's m_g. */
+double dam_scenario_mem_frac(const dam_scenario *s);
+
 /* Peak FLOP/s of the scenario's GPU at its precision. */
 double dam_scenario_peak(const dam_scenario *s);
 /* Passes over the data the run costs: data.epochs * (1 + retrain_fraction). */

@@ -12,6 +12,7 @@
  */
 #include "solver/analytic.h"
 
+#include "model/device.h"
 #include "model/quality.h"
 
 #include <math.h>
@@ -58,6 +59,89 @@ double dam_analytic_phase_time(const dam_scenario *s, int i, double b,
     return tc > tm ? tc : tm;
 }
 
+/*
+ * The graph path (MODEL.md section 8): cost the scenario's operator graph
+ * on its GPU at batch b. Phase results cover every pass of the step (a
+ * phase's t_compute is the time of its compute-bound kernels, t_memory of
+ * its memory-bound ones, time their sum).
+ */
+static void graph_compute(const dam_scenario *s, const dam_graph *g, double b,
+                          dam_compute *c, dam_phase_result *ph, int *nph)
+{
+    const dam_workload *w = &s->workload;
+    dam_cost_opts o;
+    dam_graph_cost gc;
+    dam_cost_opts_scenario(s, b, &o);
+    dam_device_cost(g, &o, &gc);
+    c->graph = 1;
+    c->fwd = gc.pass_kernel_time[DAM_PASS_FWD];
+    c->bwd = gc.pass_kernel_time[DAM_PASS_BWD] +
+             gc.pass_kernel_time[DAM_PASS_RECOMPUTE];
+    c->kernels = gc.kernels;
+    c->flops = gc.flops;
+    c->bytes = gc.bytes;
+    /* launches: an explicit kernels_per_step keeps the additive formula of
+     * dam_analytic_overhead; otherwise the GPU-side gaps and the host time
+     * not hidden behind the GPU */
+    c->launch = w->kernels_per_step > 0 ? 0.0
+                                        : gc.gap_time + gc.host_excess;
+    if (!ph)
+        return;
+    const dam_gpu *gpu = &s->machine.gpu;
+    double mfrac = dam_scenario_mem_frac(s);
+    int n = g->nphases < DAM_MAX_PHASES ? g->nphases : DAM_MAX_PHASES;
+    for (int i = 0; i < n; i++) {
+        dam_phase_result *p = &ph[i];
+        const dam_phase_cost *q = &gc.phase[i];
+        memset(p, 0, sizeof *p);
+        snprintf(p->name, sizeof p->name, "%s", g->phase[i]);
+        p->kind = g->phase_kind[i];
+        p->flops = q->flops;
+        p->bytes = q->bytes;
+        p->intensity = q->bytes > 0.0 ? q->flops / q->bytes : 0.0;
+        p->peak = gpu->peak[w->precision] *
+                  (p->kind == DAM_PHASE_MATMUL ? w->matmul_peak_scale : 1.0);
+        p->ridge = p->peak / (gpu->mem_bw * mfrac);
+        p->t_compute = q->t_compute;
+        p->t_memory = q->t_memory;
+        p->time = q->time;
+        p->memory_bound = q->t_memory > q->t_compute;
+    }
+    *nph = n;
+}
+
+void dam_analytic_compute(const dam_scenario *s, double b, dam_compute *c,
+                          dam_phase_result *phases, int *nphases)
+{
+    memset(c, 0, sizeof *c);
+    dam_graph scratch;
+    const dam_graph *g = dam_scenario_graph(s, &scratch);
+    if (g) {
+        graph_compute(s, g, b, c, phases, nphases);
+        return;
+    }
+    /* legacy: the phases' roofline at peak x eta, backward = 2 x forward */
+    const dam_workload *w = &s->workload;
+    double pf = pass_factor(s);
+    for (int i = 0; i < w->model.nphases; i++) {
+        dam_phase_result *ph = phases ? &phases[i] : NULL;
+        double t = dam_analytic_phase_time(s, i, b, ph);
+        c->fwd += t;
+        if (ph) {
+            ph->flops *= pf;
+            ph->bytes *= pf;
+            ph->t_compute *= pf;
+            ph->t_memory *= pf;
+            ph->time *= pf;
+            c->flops += ph->flops;
+            c->bytes += ph->bytes;
+        }
+    }
+    c->bwd = c->fwd * (pf - 1.0);
+    if (nphases)
+        *nphases = w->model.nphases;
+}
+
 double dam_analytic_grad_bytes(const dam_scenario *s)
 {
     const dam_workload *w = &s->workload;
@@ -96,6 +180,10 @@ double dam_analytic_allreduce_latency(const dam_scenario *s)
 double dam_analytic_overhead(const dam_scenario *s)
 {
     const dam_workload *w = &s->workload;
+    /* a graph model without an explicit launch count: its launch costs
+     * depend on the batch (dam_compute.launch) */
+    if (w->model.arch.kind != DAM_ARCH_NONE && w->kernels_per_step <= 0)
+        return w->framework_overhead_s;
     double launches = w->cuda_graphs ? 1.0 : (double)w->kernels_per_step;
     return launches * w->launch_s + w->framework_overhead_s;
 }
@@ -110,8 +198,13 @@ double dam_analytic_optimizer(const dam_scenario *s)
      * write the low-precision copy of the weights when there is one */
     double per_param = 2.0 * (w->master_bytes + w->optimizer_bytes) +
                        w->grad_bytes + (elem < 4.0 ? elem : 0.0);
+    /* a framework kernel: at the framework's share of the device rate */
+    double fw = w->model.arch.kind != DAM_ARCH_NONE && !w->eta_mem_given &&
+                        w->fw.mem.v > 0.0
+                    ? w->fw.mem.v
+                    : 1.0;
     return w->model.params * w->weight_scale * per_param /
-           (s->machine.gpu.mem_bw * w->eta_mem);
+           (s->machine.gpu.mem_bw * dam_scenario_mem_frac(s) * fw);
 }
 
 double dam_analytic_h2d_bw(const dam_scenario *s)
@@ -259,17 +352,17 @@ static void solve_serving(const dam_scenario *s, dam_result *r)
     tr->time = tr->t_data;
 
     dam_stage *fw = stage(r, "forward");
-    double t = 0.0;
-    for (int i = 0; i < s->workload.model.nphases; i++) {
-        t += dam_analytic_phase_time(s, i, 1.0, &r->phases[i]);
+    dam_compute cp;
+    dam_analytic_compute(s, 1.0, &cp, r->phases, &r->nphases);
+    double t = cp.fwd;
+    for (int i = 0; i < r->nphases; i++) {
         fw->ops += r->phases[i].flops;
         fw->bytes += r->phases[i].bytes;
     }
-    r->nphases = s->workload.model.nphases;
     fw->t_ops = t;
     fw->rate = fw->ops / (t > 0.0 ? t : 1.0);
     fw->bw = s->machine.gpu.mem_bw;
-    fw->t_lat = dam_analytic_overhead(s);
+    fw->t_lat = dam_analytic_overhead(s) + cp.launch;
     fw->time = t + fw->t_lat;
 
     dam_stage *post = stage(r, "postprocess");
@@ -293,10 +386,8 @@ static void solve_serving(const dam_scenario *s, dam_result *r)
     double peak = dam_scenario_peak(s);
     r->mfu = peak > 0.0 ? r->model_flops_step / (r->step * peak) : 0.0;
     /* A full batch, for the weight-bandwidth versus compute story. */
-    double tb = 0.0;
-    for (int i = 0; i < s->workload.model.nphases; i++)
-        tb += dam_analytic_phase_time(s, i, v->max_batch, NULL);
-    r->serving.t_batch_max = tb + fw->t_lat;
+    dam_analytic_compute(s, v->max_batch, &cp, NULL, NULL);
+    r->serving.t_batch_max = cp.fwd + dam_analytic_overhead(s) + cp.launch;
     r->throughput = v->rate;
     memory(s, r);
     double horizon = v->rate > 0.0 ? v->requests / v->rate : 0.0;
@@ -331,20 +422,12 @@ void dam_analytic_solve(const dam_scenario *s, dam_result *r)
     tr->t_data = tr->bytes / tr->bw;
     tr->time = tr->t_data;
 
-    /* Compute phases: forward, and backward as twice the forward. */
-    double fwd = 0.0;
+    /* Compute: the graph's passes on the device (or the phases' roofline,
+     * backward = twice the forward, for a model without architecture). */
+    dam_compute cp;
+    dam_analytic_compute(s, b, &cp, r->phases, &r->nphases);
+    double fwd = cp.fwd;
     double pf = pass_factor(s);
-    for (int i = 0; i < w->model.nphases; i++) {
-        dam_phase_result *ph = &r->phases[i];
-        double t = dam_analytic_phase_time(s, i, b, ph);
-        fwd += t;
-        ph->flops *= pf;
-        ph->bytes *= pf;
-        ph->t_compute *= pf;
-        ph->t_memory *= pf;
-        ph->time *= pf;
-    }
-    r->nphases = w->model.nphases;
     dam_stage *fs = stage(r, "forward");
     dam_stage *bs = NULL;
     fs->t_ops = fwd;
@@ -353,7 +436,7 @@ void dam_analytic_solve(const dam_scenario *s, dam_result *r)
     double bwd = 0.0;
     if (s->mode == DAM_MODE_TRAINING) {
         bs = stage(r, "backward");
-        bwd = fwd * (pf - 1.0);
+        bwd = cp.bwd;
         bs->t_ops = bwd;
         bs->time = bwd;
     }
@@ -364,7 +447,7 @@ void dam_analytic_solve(const dam_scenario *s, dam_result *r)
         os->bytes = w->model.params * w->weight_scale *
                     (2.0 * (w->master_bytes + w->optimizer_bytes) +
                      w->grad_bytes + (elem < 4.0 ? elem : 0.0));
-        os->bw = s->machine.gpu.mem_bw * w->eta_mem;
+        os->bw = os->bytes / (opt > 0.0 ? opt : 1.0);
         os->t_data = opt;
         os->time = opt;
         dam_phase_result *ph = &r->phases[r->nphases++];
@@ -377,7 +460,9 @@ void dam_analytic_solve(const dam_scenario *s, dam_result *r)
         ph->peak = dam_scenario_peak(s);
         ph->ridge = ph->peak / s->machine.gpu.mem_bw;
         ph->t_memory = opt;
-        ph->t_compute = ph->peak > 0.0 ? ph->flops / (ph->peak * w->eta) : 0.0;
+        ph->t_compute = ph->peak > 0.0 && w->eta > 0.0
+                            ? ph->flops / (ph->peak * w->eta)
+                            : 0.0;
         ph->time = opt;
         ph->memory_bound = 1;
     }
@@ -388,7 +473,10 @@ void dam_analytic_solve(const dam_scenario *s, dam_result *r)
             double share = st == fs ? 1.0 : pf - 1.0;
             st->ops = dam_analytic_model_flops(s) / (s->mode ==
                       DAM_MODE_TRAINING ? 3.0 : 1.0) * share;
-            st->rate = dam_scenario_peak(s) * w->eta;
+            /* achieved model FLOP/s (graph), or the legacy peak x eta */
+            st->rate = cp.graph ? (st->t_ops > 0.0 ? st->ops / st->t_ops
+                                                   : 0.0)
+                                : dam_scenario_peak(s) * w->eta;
         }
     }
     double t_compute = fwd + bwd + opt + gpu_decode;
@@ -417,7 +505,7 @@ void dam_analytic_solve(const dam_scenario *s, dam_result *r)
         }
     }
 
-    double lat = dam_analytic_overhead(s);
+    double lat = dam_analytic_overhead(s) + cp.launch;
     dam_stage *ov = stage(r, "overhead");
     ov->t_lat = lat;
     ov->time = lat;

@@ -37,6 +37,31 @@ dam_bound dam_analytic_bound(const dam_scenario *s, const dam_result *r,
 
 /* Pieces the simulator reuses, so both solvers share one cost model. */
 
+/* The GPU work of one step (training) or one batch (inference) at batch b. */
+typedef struct dam_compute {
+    double fwd;      /* forward kernels, s */
+    double bwd;      /* backward and recomputation kernels, s (training) */
+    double launch;   /* launch costs that depend on the batch: kernel gaps and
+                      * host launch time not hidden behind the GPU, s (graph
+                      * models; 0 on the legacy path, whose launches are in
+                      * dam_analytic_overhead) */
+    double kernels;  /* launches (graph models) */
+    double flops;    /* FLOP executed */
+    double bytes;    /* HBM bytes moved */
+    int graph;       /* 1: costed from the operator graph on the device
+                      * model; 0: phases at peak x eta (no architecture) */
+} dam_compute;
+
+/*
+ * Cost s's compute at batch b: the model's operator graph on the device
+ * model (model/device.h), or, for a model without architecture, its phases
+ * at peak x eta with backward = 2 x forward. phases (DAM_MAX_PHASES
+ * entries, may be NULL) get the per-phase roofline of the whole step and
+ * *nphases their count. Allocation-free.
+ */
+void dam_analytic_compute(const dam_scenario *s, double b, dam_compute *c,
+                          dam_phase_result *phases, int *nphases);
+
 /* Time of one forward pass of phase i on a batch of b samples, s. */
 double dam_analytic_phase_time(const dam_scenario *s, int i, double b,
                                dam_phase_result *out);
@@ -46,7 +71,10 @@ double dam_analytic_allreduce(const dam_scenario *s, double bytes);
 double dam_analytic_allreduce_latency(const dam_scenario *s);
 /* Gradient bytes per step per GPU. */
 double dam_analytic_grad_bytes(const dam_scenario *s);
-/* Per-step launch + framework overhead (L_lat on the GPU side), s. */
+/* Per-step launch + framework overhead that does not depend on the batch
+ * (L_lat on the GPU side), s: kernels x launch_s + framework overhead on
+ * the legacy path or with an explicit kernels_per_step; the framework
+ * overhead alone for a graph model (its launches: dam_compute.launch). */
 double dam_analytic_overhead(const dam_scenario *s);
 /* Optimizer step time, s. */
 double dam_analytic_optimizer(const dam_scenario *s);

@@ -37,6 +37,7 @@ static double gap(double eta, void *p)
 {
     fit *f = p;
     f->s.workload.eta = eta;
+    f->s.workload.eta_given = 1;
     dam_analytic_solve(&f->s, &f->r);
     return f->r.throughput / f->target - 1.0;
 }

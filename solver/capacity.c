@@ -90,10 +90,9 @@ int dam_capacity_load_curve(const dam_scenario *s, const dam_sim_options *opt,
 /* Compute time of a batch of b on s's GPU, s. */
 static double batch_time(const dam_scenario *s, int b)
 {
-    double t = dam_analytic_overhead(s);
-    for (int i = 0; i < s->workload.model.nphases; i++)
-        t += dam_analytic_phase_time(s, i, (double)b, NULL);
-    return t;
+    dam_compute cp;
+    dam_analytic_compute(s, (double)b, &cp, NULL, NULL);
+    return dam_analytic_overhead(s) + cp.fwd + cp.launch;
 }
 
 /* Copy time of a batch of b, s. */

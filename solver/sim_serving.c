@@ -27,7 +27,7 @@
  * Service. A replica is held from dispatch through copy and compute. The
  * copy moves b * request_bytes over the replica's link at pcie_bw (pinned)
  * or pcie_bw * pageable_fraction. Compute of a batch of b is
- *     T(b) = sum_i dam_analytic_phase_time(s, i, b) + dam_analytic_overhead(s)
+ *     T(b) = dam_analytic_compute(s, b): forward + launches, + dam_analytic_overhead(s)
  * (weights read once per batch), times a factor drawn from compute_dist
  * with mean 1 and cv workload.compute_cv (deterministic: exactly T(b);
  * exponential: an exponential service of mean T(b)). Postprocessing is a
@@ -213,9 +213,9 @@ static double roof_time(sys *y, int b)
 {
     if (y->roof_cache[b] >= 0.0)
         return y->roof_cache[b];
-    double t = 0.0;
-    for (int i = 0; i < y->s->workload.model.nphases; i++)
-        t += dam_analytic_phase_time(y->s, i, (double)b, NULL);
+    dam_compute cp;
+    dam_analytic_compute(y->s, (double)b, &cp, NULL, NULL);
+    double t = cp.fwd + cp.launch;
     y->roof_cache[b] = t;
     return t;
 }
@@ -568,13 +568,14 @@ static void batch_sides(const dam_scenario *s, double b, double *wt,
     const dam_workload *w = &s->workload;
     double elem = dam_precision_bytes(w->precision);
     *wt = w->model.params * w->weight_scale * elem /
-          (s->machine.gpu.mem_bw * w->eta_mem);
+          (s->machine.gpu.mem_bw * dam_scenario_mem_frac(s));
     *ft = 0.0;
-    for (int i = 0; i < w->model.nphases; i++) {
-        dam_phase_result ph;
-        dam_analytic_phase_time(s, i, b, &ph);
-        *ft += ph.t_compute;
-    }
+    dam_phase_result ph[DAM_MAX_PHASES];
+    int n = 0;
+    dam_compute cp;
+    dam_analytic_compute(s, b, &cp, ph, &n);
+    for (int i = 0; i < n; i++)
+        *ft += ph[i].t_compute;
 }
 
 int dam_sim_serving(const dam_scenario *s, const dam_sim_options *opt,

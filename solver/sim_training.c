@@ -828,15 +828,12 @@ static int constants(struct sim *sm, dam_error *err)
                        : sm->b;
     sm->read_lat = reads * s->machine.storage_latency;
     sm->copy_bytes = sm->b * dam_scenario_copy_bytes(s);
-    sm->ovh = dam_analytic_overhead(s);
+    dam_compute cp;
+    dam_analytic_compute(s, sm->b, &cp, NULL, NULL);
+    sm->ovh = dam_analytic_overhead(s) + cp.launch;
     sm->gdec = d->decode_on_gpu ? sm->b * d->gpu_decode_s : 0.0;
-    sm->fwd = 0.0;
-    for (int i = 0; i < w->model.nphases; i++)
-        sm->fwd += dam_analytic_phase_time(s, i, sm->b, NULL);
-    double pf = s->mode == DAM_MODE_TRAINING
-                    ? (w->activation_recompute ? 4.0 : 3.0)
-                    : 1.0;
-    sm->bwd = sm->fwd * (pf - 1.0);
+    sm->fwd = cp.fwd;
+    sm->bwd = s->mode == DAM_MODE_TRAINING ? cp.bwd : 0.0;
     sm->opt_t = dam_analytic_optimizer(s);
     sm->cpu_decode = !d->decode_on_gpu && d->decode_s > 0.0;
     /* empirical: the measured samples of the scenario, resampled */

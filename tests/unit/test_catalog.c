@@ -77,12 +77,23 @@ int main(void)
         recommender |= m->family[0] == 'r';
     }
     dam_check(recommender, "a recommender is in the catalog");
+    for (size_t i = 0; i < cat.nmodels; i++)
+        dam_check(cat.models[i].arch.kind != DAM_ARCH_NONE &&
+                      dam_model_eta(&cat.models[i], "A100-SXM4-80GB",
+                                    DAM_BF16) == 0.0,
+                  "%s: an architecture, no per-model eta (the device model "
+                  "costs it)",
+                  cat.models[i].id);
     const dam_model_spec *rn = dam_catalog_model(&cat, "resnet50");
     if (rn) {
-        dam_check(dam_model_eta(rn, "A100-SXM4-80GB", DAM_BF16) > 0.0,
-                  "resnet50 has a bf16 efficiency on A100");
-        dam_check(dam_model_eta(rn, "V100-SXM2-32GB", DAM_FP16) !=
-                      dam_model_eta(rn, "A100-SXM4-80GB", DAM_FP16),
+        /* the eta override mechanism, on a copy */
+        dam_model_spec e = *rn;
+        e.eta[DAM_FP16] = 0.4;
+        e.ngpu_eta = 1;
+        snprintf(e.gpu_eta[0].gpu, sizeof e.gpu_eta[0].gpu, "V100-SXM2-32GB");
+        e.gpu_eta[0].eta[DAM_FP16] = 0.5;
+        dam_check(dam_model_eta(&e, "V100-SXM2-32GB", DAM_FP16) == 0.5 &&
+                      dam_model_eta(&e, "A100-SXM4-80GB", DAM_FP16) == 0.4,
                   "a per-GPU efficiency overrides the default");
     }
 

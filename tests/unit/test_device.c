@@ -76,7 +76,6 @@ static void fit_residuals(const dam_catalog *cat)
          1745.0},
         {"B200-HGX-180GB", "gemm_B200_fp8_mamf", DAM_FP8, 15360, 4096, 3072,
          3432.5},
-        {"MI300X", "gemm_MI300X_fp8_maf", DAM_FP8, 4096, 3648, 32896, 1273.0},
         {"L4", "gemm_L4_bf16_8192", DAM_BF16, 8192, 8192, 8192, 59.4},
         {"L4", "gemm_L4_fp16_8192", DAM_FP16, 8192, 8192, 8192, 53.8},
     };
@@ -258,7 +257,7 @@ static void params(const dam_catalog *cat)
     *v *= 2.0;
     dam_check_rel(dam_device_mem_time(&a, 1e9), 0.5 * tm, 1e-12,
                   "doubling mem_frac halves a memory-bound kernel");
-    int fi = dam_param_find("conv_frac", -1);
+    int fi = dam_param_find("conv_frac", DAM_BF16);
     dam_check(fi >= 0 && dam_param_get(fi)->scope == DAM_PARAM_FRAMEWORK &&
                   dam_param_ref_gpu(fi, &a, &v, &sd) == -1,
               "framework constants are not per GPU");
