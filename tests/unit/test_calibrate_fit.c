@@ -352,7 +352,7 @@ static const struct {
     double value;
 } truth[] = {
     {"model/resnet50/efficiency/fp16", 0.47},
-    {"model/resnet50/efficiency/fp16@V100-SXM2-32GB", 0.62},
+    {"model/resnet50/efficiency/fp16@V100-SXM2-32GB", 0.50},
     {"model/resnet50/efficiency/tf32", 0.31},
     {"model/mpt-1b/efficiency/bf16", 0.56},
 };
@@ -391,11 +391,38 @@ static double synthesize(dam_catalog *cat, int i)
     return tp;
 }
 
+/*
+ * Since issue 9's device model the shipped catalog has no per-model
+ * efficiency: a model is costed from its GPU's constants. The round trip
+ * of the fitting machinery runs on efficiency constants set here, as a
+ * user's catalog would give them (the values the catalog held before).
+ */
+static void with_efficiencies(dam_catalog *c)
+{
+    static const struct {
+        const char *key;
+        double value, sd;
+    } old[] = {
+        {"model/resnet50/efficiency/fp16", 0.415, 0.04},
+        {"model/resnet50/efficiency/fp16@V100-SXM2-32GB", 0.575, 0.06},
+        {"model/resnet50/efficiency/tf32", 0.27, 0.03},
+        {"model/mpt-1b/efficiency/bf16", 0.615, 0.06},
+    };
+    dam_error e;
+    for (size_t i = 0; i < sizeof old / sizeof old[0]; i++) {
+        dam_const_key k;
+        dam_const_key_parse(old[i].key, &k, &e);
+        dam_catalog_const_set(c, &k, old[i].value, old[i].sd, &e);
+    }
+}
+
 static void test_round_trip(void)
 {
     dam_catalog known = {0}, cat = {0};
     dam_test_catalog(&known);
     dam_test_catalog(&cat);
+    with_efficiencies(&known);
+    with_efficiencies(&cat);
     dam_error e;
     for (size_t j = 0; j < NTRUTH; j++) {
         dam_const_key k;
@@ -455,9 +482,15 @@ static void test_round_trip(void)
                        cal.consts[c].se);
                 dam_check_rel(cal.consts[c].value, truth[j].value, 0.02,
                               "round trip: recovered within 2 %");
+                /* the V100 entry is pinned by two rows only, in which
+                 * the device model's graph puts compute at about 40 % of
+                 * the step (ResNet-50 fp16 on V100 is mostly memory
+                 * traffic): its standard error is larger */
+                double se_max = strchr(truth[j].key, '@') ? 0.03 : 0.02;
                 dam_check(cal.consts[c].se > 0.0 &&
-                              cal.consts[c].se < 0.02 * truth[j].value,
-                          "its standard error is positive and below 2 %%");
+                              cal.consts[c].se < se_max * truth[j].value,
+                          "its standard error is positive and below %.0f "
+                          "%%", se_max * 100);
             }
         dam_check(found, "%s was fitted", truth[j].key);
     }
@@ -476,6 +509,7 @@ static void test_round_trip(void)
     dam_calibration_overlay(&b, &cal, "test");
     dam_catalog over = {0};
     dam_test_catalog(&over);
+    with_efficiencies(&over);
     dam_diag d2;
     dam_diag_init(&d2);
     dam_check_int(dam_catalog_load_models(&over, "overlay.cfg",
