@@ -178,7 +178,7 @@ typedef struct gemm_ctx {
 /* SM-waves of a GEMM on tm x tn tiles (1/tm = itm, 1/tn = itn): its
  * compute time is waves x SMs x 2 tm tn k' / rate, where k' is k, or a
  * split-K chunk. Multiplications only on the common paths. */
-static inline double waves_t(const gemm_ctx *c, double m, double n, double k,
+__attribute__((always_inline)) static inline double waves_t(const gemm_ctx *c, double m, double n, double k,
                              double groups, double tm, double tn, double itm,
                              double itn)
 {
@@ -214,29 +214,34 @@ static inline double waves_t(const gemm_ctx *c, double m, double n, double k,
     return unit * ceil_pos(k / split);
 }
 
+/* Compute time of one GEMM (tfl: its FLOPs at the full-wave rate), s. */
+__attribute__((always_inline)) static inline double gemm_tc(const gemm_ctx *c, double m, double n, double k,
+                             double groups, double tfl)
+{
+    if (c->legacy)
+        return tfl;
+    /* small M or N: the library picks a narrower tile (down to 16) */
+    double tm = c->tm, tn = c->tn, itm = c->itm, itn = c->itn;
+    if (m <= 0.5 * tm)
+        while (tm > 16.0 && m <= 0.5 * tm) {
+            tm *= 0.5;
+            itm *= 2.0;
+        }
+    if (n <= 0.5 * tn)
+        while (tn > 16.0 && n <= 0.5 * tn) {
+            tn *= 0.5;
+            itn *= 2.0;
+        }
+    double tc = waves_t(c, m, n, k, groups, tm, tn, itm, itn);
+    return tc > tfl ? tc : tfl;
+}
+
 /* Time of one GEMM and whether compute bound. */
 static inline double gemm_t(const gemm_ctx *c, double m, double n, double k,
                             double groups, int *cb)
 {
-    double tfl = 2.0 * m * n * k * groups * c->inv_rate;
-    double tc = tfl;
-    if (!c->legacy) {
-        /* small M or N: the library picks a narrower tile (down to 16) */
-        double tm = c->tm, tn = c->tn, itm = c->itm, itn = c->itn;
-        if (m <= 0.5 * tm)
-            while (tm > 16.0 && m <= 0.5 * tm) {
-                tm *= 0.5;
-                itm *= 2.0;
-            }
-        if (n <= 0.5 * tn)
-            while (tn > 16.0 && n <= 0.5 * tn) {
-                tn *= 0.5;
-                itn *= 2.0;
-            }
-        tc = waves_t(c, m, n, k, groups, tm, tn, itm, itn);
-        if (tc < tfl)
-            tc = tfl;
-    }
+    double tc = gemm_tc(c, m, n, k, groups,
+                        2.0 * m * n * k * groups * c->inv_rate);
     double tm_ = c->elem * (m * k + k * n + m * n) * groups * c->inv_bw;
     if (cb)
         *cb = tc >= tm_;
@@ -398,17 +403,23 @@ double dam_device_cost(const dam_graph *g, const dam_cost_opts *o,
         int cb = 0;
         switch (op->kind) {
         case DAM_OP_GEMM: {
-            double m = op->m, k = op->k, gr = op->groups, n = op->n;
+            double m = op->m, k = op->k, gr = op->groups, sc = b;
             if (op->scale == DAM_SCALE_M)
                 m *= b;
             else if (op->scale == DAM_SCALE_K)
                 k *= b;
             else if (op->scale == DAM_SCALE_GROUPS)
                 gr *= b;
+            else
+                sc = 1.0;
             const gemm_ctx *c = op->flags & DAM_OPF_CONV ? &cc : &gc;
-            t = gemm_t(c, m, n, k, gr, &cb) * fs;
-            fl = 2.0 * m * n * k * gr * fs;
-            by = pelem * (m * k + k * n + m * n) * gr;
+            double f0 = op->flops * sc;
+            by = pelem * (op->elems * sc + op->weight_elems);
+            double tc = gemm_tc(c, m, op->n, k, gr, f0 * c->inv_rate);
+            double tmm = by * inv_mem;
+            cb = tc >= tmm;
+            t = (cb ? tc : tmm) * fs;
+            fl = f0 * fs;
             cnt = op->count;
             kern = op->kernels;
             break;

@@ -130,6 +130,16 @@ static void gemm1(dam_graph *g, const char *name, int pass, int phase,
     o.k = k;
     o.groups = groups;
     o.flops = 2.0 * m * n * k * groups;
+    /* operand elements (A, B, C once each): the part that grows with the
+     * batch in elems, the rest in weight_elems, so the device model's
+     * bytes are elem x (elems x b + weight_elems) */
+    double a = m * k * groups, bb = k * n * groups, c = m * n * groups;
+    switch (scale) {
+    case DAM_SCALE_M: o.elems = a + c; o.weight_elems = bb; break;
+    case DAM_SCALE_K: o.elems = a + bb; o.weight_elems = c; break;
+    case DAM_SCALE_GROUPS: o.elems = a + bb + c; break;
+    default: o.weight_elems = a + bb + c; break;
+    }
     add(g, &o, count);
 }
 

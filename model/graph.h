@@ -104,8 +104,10 @@ typedef struct dam_op {
     double groups;          /* GEMM: independent products in one kernel */
     double flops;           /* ATTN/MEM: FLOP executed (GEMM: 2 m n k groups) */
     double elems;           /* MEM/ATTN: activation elements read + written;
-                             * COMM: elements sent per rank */
-    double weight_elems;    /* weight elements read (MEM: not batch-scaled) */
+                             * COMM: elements sent per rank; GEMM: operand
+                             * elements that grow with the batch */
+    double weight_elems;    /* elements read that do not grow with the batch
+                             * (weights; GEMM: operands of fixed size) */
     double fixed_bytes;     /* MEM: bytes independent of precision and batch
                              * (fp32 optimizer state, master weights) */
     double kernels;         /* kernel launches per instance */
