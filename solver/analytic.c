@@ -3,12 +3,16 @@
  * analytic.c: the iron law and the roofline, stage by stage (see
  * analytic.h and MODEL.md sections 1 and 2).
  *
- * Conventions. Phase act_bytes in the catalog are at 2 bytes per element;
- * they scale with the precision's element size. Weights are read once per
- * pass at the precision's element size. Backward costs twice the forward
- * FLOPs and bytes (activation gradients and weight gradients); activation
- * recomputation adds one more forward. The optimizer is a memory-bound
- * update over fp32 master weights and optimizer state.
+ * Compute. A model with an architecture is costed on the device model
+ * (model/device.h): its operator graph (model/graph.h, kept in the
+ * scenario and rebuilt only when the model changes) is priced on every
+ * evaluation at the evaluation's batch, GPU and constants, so a changed
+ * constant never leaves a stale figure (dam_analytic_compute). A model
+ * with phases only takes the legacy path: phase act_bytes at 2 bytes per
+ * element, scaled to the precision's element size; weights read once per
+ * pass; backward twice the forward FLOPs and bytes, recomputation one
+ * more forward, all at peak x eta. Either way the optimizer is a
+ * memory-bound update over fp32 master weights and optimizer state.
  */
 #include "solver/analytic.h"
 

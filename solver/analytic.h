@@ -3,7 +3,9 @@
  * analytic.h: the iron-law and roofline solver.
  *
  * For one step on one GPU it evaluates every stage of MODEL.md section 2 as
- * D_vol/BW, O/(R_peak*eta) and L_lat; the sequential sum T_seq and the
+ * D_vol/BW, compute and L_lat (compute: the model's operator graph on the
+ * device model, MODEL.md section 8, or O/(R_peak*eta) for a model given by
+ * its phases only); the sequential sum T_seq and the
  * perfect-overlap bound T_pipe; each compute phase against the ridge point
  * of the GPU at the scenario's precision; MFU, I/O overhead, memory footprint
  * and cost. The "step" it reports is the steady state of the configured
