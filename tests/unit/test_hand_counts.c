@@ -41,6 +41,10 @@
  *    the peak (40 -> 20 ms for 8 x 1e12 FLOPs at 400 TFLOP/s x 0.5), an
  *    elementwise phase does not, and fp16 weights take 36 of every 64
  *    bits (2 of 4 values plus two 2-bit indices).
+ *  - A grouped convolution from a layer table (64 -> 128 channels, 3x3,
+ *    32 groups, 28x28 output): each output channel sees 64/32 = 2 input
+ *    channels, so 128 x 2 x 9 = 2,304 weights and 28 x 28 x 2,304 =
+ *    1,806,336 multiply-adds, 3,612,672 FLOPs per sample.
  */
 #include <gsl/gsl_errno.h>
 #include <math.h>
@@ -200,6 +204,40 @@ static void sparse24(void)
                   "2:4 weights read: 36 of every 64 bits, 1.125e9 B");
 }
 
+/* Parameters and FLOPs of a grouped convolution, counted by hand. */
+static void grouped_conv(void)
+{
+    static dam_scenario s;
+    static const char text[] =
+        "scenario: { name = \"g\"; question = \"q\"; mode = \"inference\"; "
+        "};\n"
+        "machine: { gpu = \"A100-SXM4-80GB\"; gpus_per_node = 1;\n"
+        "  host: { cpu_cores = 8; pcie_gbs = 25.0; };\n"
+        "  storage: { kind = \"page_cache\"; read_gbs = 100.0; }; };\n"
+        "workload: { model = { id = \"gc\"; input_bytes = 1000.0; "
+        "raw_bytes = 1000.0; arch = { kind = \"layers\"; table = ({ kind = "
+        "\"conv\"; in = 64; out = 128; kernel = 3; groups = 32; hw = 28; "
+        "}); }; };\n"
+        "  precision = \"fp16\"; batch_size = 8; efficiency = 0.5; };\n"
+        "data: { samples = 1.0e6; decode_ms = 0.0; };\n"
+        "pipeline: { loader_workers = 8; };\n";
+    dam_diag d;
+    dam_diag_init(&d);
+    int rc = dam_scenario_load(&s, "gc.cfg", text, &cat, &d);
+    for (size_t i = 0; i < d.n; i++)
+        printf("  %d: %s\n", d.items[i].line, d.items[i].msg);
+    dam_diag_free(&d);
+    if (rc != DAM_OK) {
+        dam_check(0, "grouped convolution: scenario loads");
+        return;
+    }
+    dam_check(s.workload.model.params == 2304.0 &&
+                  s.workload.model.flops_per_sample == 3612672.0,
+              "grouped convolution 64 -> 128, 3x3, 32 groups, 28x28: 2,304 "
+              "weights, 3,612,672 FLOPs (got %.0f, %.0f)",
+              s.workload.model.params, s.workload.model.flops_per_sample);
+}
+
 /* FLOPs the compute phases carry in one step of a batch of 8. */
 static void passes(const char *mode, int recompute, double want)
 {
@@ -243,6 +281,7 @@ int main(void)
     sync_stage(2, 15e9, 0.13125 + 0.525 + 0.084);
     sync_stage(3, 22.5e9, 1.5 * (0.13125 + 0.525) + 0.126);
     sparse24();
+    grouped_conv();
     passes("inference", 0, 8 * 1e12);
     passes("training", 0, 3 * 8 * 1e12);
     passes("training", 1, 4 * 8 * 1e12);
