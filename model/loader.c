@@ -1306,7 +1306,7 @@ int dam_catalog_load_models(dam_catalog *cat, const char *path,
 static const char *const top_keys[] = {"scenario", "catalogs", "machine",
                                        "workload", "data",     "pipeline",
                                        "serving",  "quality",  "cost",
-                                       "levers",   NULL};
+                                       "levers",   "parallel", NULL};
 static const char *const scen_keys[] = {"name", "question", "mode", "seed",
                                         "about", NULL};
 static const char *const modes[] = {"training", "inference", "serving", NULL};
@@ -1317,13 +1317,27 @@ static const char *const host_keys[] = {"cpu_cores", "pcie_gbs",
                                         "gpus_per_pcie_link",
                                         "pageable_fraction", NULL};
 static const char *const storage_keys[] = {"kind", "read_gbs", "latency_ms",
-                                           NULL};
+                                           "shared", NULL};
 static const char *const storage_kinds[] = {"local_nvme", "network_fs",
                                             "page_cache", "hdd",
                                             "object_store", NULL};
-static const char *const network_keys[] = {"intra_busbw_gbs",
-                                           "inter_busbw_gbs", "latency_us",
-                                           NULL};
+static const char *const network_keys[] = {
+    "intra_busbw_gbs", "inter_busbw_gbs", "latency_us", "nvlink_domain",
+    "nics_per_node", "nic_gbs", "nic_efficiency", "rail_optimized",
+    "oversubscription", "algorithm", "nvlink_latency_us",
+    "base_latency_us", NULL};
+static const char *const algo_names[] = {"auto", "ring", "tree",
+                                         "hierarchical", NULL};
+static const char *const parallel_keys[] = {
+    "tp", "pp", "dp", "cp", "ep", "vpp", "schedule", "sequence_parallel",
+    "micro_batch", "global_batch", "zero", "fsdp", "recompute",
+    "overlap_grad_reduce", "overlap_param_gather", "reserved_gib",
+    "straggler", NULL};
+static const char *const sched_names[] = {"1f1b", "gpipe", "interleaved",
+                                          NULL};
+static const char *const recompute_names[] = {"none", "selective", "full",
+                                              NULL};
+static const char *const straggler_keys[] = {"rank", "slowdown", NULL};
 static const char *const workload_keys[] = {
     "model", "precision", "batch_size", "efficiency", "memory_efficiency",
     "kernels_per_step", "launch_us", "framework_overhead_ms", "cuda_graphs",
@@ -1759,19 +1773,57 @@ static void load_machine(ld *L, const config_setting_t *root,
                 &mc->storage_bw);
         get_num(L, st, "latency_ms", "machine.storage", 0, R_NONNEG, MS,
                 &mc->storage_latency);
+        int shared = 0;
+        get_bool(L, st, "shared", "machine.storage", 0, &shared);
+        if (shared) /* one cluster-wide file system: read_gbs is its total */
+            mc->fs_bw = mc->storage_bw;
     }
     int multi_gpu = mc->gpus_per_node > 1, multi_node = mc->nodes > 1;
     config_setting_t *nw = group(L, m, "network", "machine",
                                  multi_gpu || multi_node);
+    dam_network *net = &mc->net;
     if (nw) {
         check_keys(L, nw, network_keys, "machine.network");
-        get_num(L, nw, "intra_busbw_gbs", "machine.network", multi_gpu, R_POS,
-                GB, &mc->intra_busbw);
-        get_num(L, nw, "inter_busbw_gbs", "machine.network", multi_node, R_POS,
+        const char *w = "machine.network";
+        int have_nic = get_num(L, nw, "nic_gbs", w, 0, R_POS, GB,
+                               &net->nic_bw);
+        get_num(L, nw, "intra_busbw_gbs", w, multi_gpu, R_POS, GB,
+                &mc->intra_busbw);
+        get_num(L, nw, "inter_busbw_gbs", w, multi_node && !have_nic, R_POS,
                 GB, &mc->inter_busbw);
-        get_num(L, nw, "latency_us", "machine.network", 0, R_NONNEG, US,
-                &mc->net_latency);
+        get_num(L, nw, "latency_us", w, 0, R_NONNEG, US, &mc->net_latency);
+        get_int(L, nw, "nvlink_domain", w, 0, 1, DAM_MAX_GPUS,
+                &net->domain);
+        get_int(L, nw, "nics_per_node", w, 0, 1, 1024, &net->nics);
+        get_num(L, nw, "nic_efficiency", w, 0, R_UNIT, 1.0, &net->nic_eff);
+        net->rail_optimized = 1;
+        get_bool(L, nw, "rail_optimized", w, 0, &net->rail_optimized);
+        get_num(L, nw, "oversubscription", w, 0, R_GE1, 1.0, &net->oversub);
+        int a = 0;
+        if (get_choice(L, nw, "algorithm", w, 0, algo_names, &a))
+            net->algo = (dam_net_algo)a;
+        get_num(L, nw, "nvlink_latency_us", w, 0, R_POS, US, &net->lat_in);
+        get_num(L, nw, "base_latency_us", w, 0, R_POS, US, &net->base_lat);
+        int g = mc->gpus_per_node;
+        if (net->domain > 0 && g > 0 && net->domain % g != 0 &&
+            g % net->domain != 0)
+            dam_diag_error(L->d, L->file,
+                           line_of(member(L, nw, "nvlink_domain", "", 0)),
+                           "'machine.network.nvlink_domain' (%d GPUs) must "
+                           "be a multiple or a divisor of "
+                           "'machine.gpus_per_node' (%d)",
+                           net->domain, g);
+    } else {
+        net->rail_optimized = 1;
     }
+    dam_net_defaults(net, mc->gpus_per_node, mc->intra_busbw,
+                     mc->inter_busbw, mc->gpu.dev.busbw.v, mc->net_latency);
+    /* a machine that says nothing of a fabric: its GPUs leave the node
+     * (and reach each other without NVLink) through the host's PCIe */
+    if (!(net->domain_bw > 0.0))
+        net->domain_bw = mc->pcie_bw;
+    if (!(net->nic_bw > 0.0))
+        net->nic_bw = mc->pcie_bw / net->nic_eff;
 }
 
 /*
@@ -1828,7 +1880,25 @@ static void load_workload(ld *L, const config_setting_t *root,
     int p = DAM_BF16;
     int have_p = get_choice(L, w, "precision", "workload", 1, prec_names, &p);
     wl->precision = (dam_precision)p;
-    get_int(L, w, "batch_size", "workload", 1, 1, 100000000, &wl->batch_size);
+    /* a parallel layout gives the batch as micro-batches (load_parallel) */
+    int layout = member(L, root, "parallel", "", 0) != NULL;
+    if (layout) {
+        const char *const not_with[] = {"batch_size", "zero_stage",
+                                        "activation_recompute"};
+        const char *const use[] = {"micro_batch' and 'parallel.global_batch",
+                                   "zero", "recompute"};
+        for (int i = 0; i < 3; i++) {
+            config_setting_t *x = member(L, w, not_with[i], "", 0);
+            if (x)
+                dam_diag_error(L->d, L->file, line_of(x),
+                               "'workload.%s' does not apply with a "
+                               "'parallel' layout: give 'parallel.%s'",
+                               not_with[i], use[i]);
+        }
+    } else {
+        get_int(L, w, "batch_size", "workload", 1, 1, 100000000,
+                &wl->batch_size);
+    }
     double seq = 0.0;
     if (get_num(L, w, "seq_len", "workload", 0, R_GE1, 1.0, &seq)) {
         dam_error e;
@@ -1892,8 +1962,10 @@ static void load_workload(ld *L, const config_setting_t *root,
                        prec_names[p], g->id, list);
     }
     /* The efficiency: a catalog value or the scenario's overrides the
-     * device model; a model without architecture must have one. */
-    if (!have_eta && wl->model.id[0] && have_p) {
+     * device model; a model without architecture must have one. Layouts
+     * cost the operator graph on the device model: a catalog efficiency
+     * is not applied to them (a scenario's own is, as an override). */
+    if (!have_eta && wl->model.id[0] && have_p && !layout) {
         double e = dam_model_eta(&wl->model, g->id, (dam_precision)p);
         if (e > 0.0) {
             wl->eta = e;
@@ -2042,6 +2114,125 @@ static void load_pipeline(ld *L, const config_setting_t *root,
             &pl->warmup_steps);
     get_int(L, p, "steps", "pipeline", 0, 1, 100000000, &pl->steps);
     get_int(L, p, "replications", "pipeline", 0, 1, 10000, &pl->replications);
+}
+
+/*
+ * The parallel layout (layout.h): degrees, schedule, batch as
+ * micro-batches, sharding, recomputation, overlap, a straggler. dp may be
+ * left out (the GPUs it leaves). The rules of dam_layout_check are
+ * reported at the key they concern.
+ */
+static void load_parallel(ld *L, const config_setting_t *root,
+                          dam_scenario *s)
+{
+    config_setting_t *p = group(L, root, "parallel", "", 0);
+    if (!p)
+        return;
+    const char *w = "parallel";
+    dam_layout *l = &s->layout;
+    dam_layout_init(l);
+    l->on = 1;
+    check_keys(L, p, parallel_keys, w);
+    if (s->mode != DAM_MODE_TRAINING) {
+        dam_diag_error(L->d, L->file, line_of(p),
+                       "'parallel' layouts are for training (scenario.mode "
+                       "is \"%s\")",
+                       dam_mode_name(s->mode));
+        return;
+    }
+    int errs = L->d->nerr;
+    const long maxg = DAM_MAX_GPUS;
+    get_int(L, p, "tp", w, 0, 1, 4096, &l->tp);
+    get_int(L, p, "pp", w, 0, 1, 4096, &l->pp);
+    get_int(L, p, "cp", w, 0, 1, 4096, &l->cp);
+    get_int(L, p, "ep", w, 0, 1, 65536, &l->ep);
+    get_int(L, p, "vpp", w, 0, 1, 1024, &l->vpp);
+    int have_dp = get_int(L, p, "dp", w, 0, 1, maxg, &l->dp);
+    int k = 0;
+    if (get_choice(L, p, "schedule", w, 0, sched_names, &k))
+        l->schedule = k;
+    else if (l->vpp > 1)
+        l->schedule = DAM_SCHED_INTERLEAVED;
+    get_bool(L, p, "sequence_parallel", w, 0, &l->sp);
+    get_int(L, p, "micro_batch", w, 0, 1, 1000000, &l->micro_batch);
+    int gb = 0;
+    get_int(L, p, "global_batch", w, 1, 1, 1000000000, &gb);
+    get_int(L, p, "zero", w, 0, 0, 3, &l->zero);
+    if (get_bool(L, p, "fsdp", w, 0, &l->fsdp) && l->fsdp &&
+        !member(L, p, "zero", "", 0))
+        l->zero = 3;
+    if (get_choice(L, p, "recompute", w, 0, recompute_names, &k))
+        l->recompute = k;
+    get_bool(L, p, "overlap_grad_reduce", w, 0, &l->overlap_grad);
+    get_bool(L, p, "overlap_param_gather", w, 0, &l->overlap_param);
+    double gib = 0.0;
+    if (get_num(L, p, "reserved_gib", w, 0, R_NONNEG, GIB, &gib))
+        l->reserve = gib;
+    config_setting_t *sg = group(L, p, "straggler", w, 0);
+    if (sg) {
+        check_keys(L, sg, straggler_keys, "parallel.straggler");
+        get_int(L, sg, "rank", "parallel.straggler", 1, 0, maxg - 1,
+                &l->slow_rank);
+        get_num(L, sg, "slowdown", "parallel.straggler", 1, R_GE1, 1.0,
+                &l->slow_factor);
+    }
+    if (L->d->nerr > errs)
+        return;
+
+    int64_t gpus = dam_scenario_gpus(s);
+    int64_t mp = (int64_t)l->tp * l->cp * l->pp;
+    if (!have_dp) {
+        if (mp <= 0 || gpus % mp != 0) {
+            dam_diag_error(L->d, L->file, line_of(p),
+                           "tp x cp x pp = %d x %d x %d = %lld does not "
+                           "divide the %lld GPUs (give 'parallel.dp' or "
+                           "change the degrees)",
+                           l->tp, l->cp, l->pp, (long long)mp,
+                           (long long)gpus);
+            return;
+        }
+        l->dp = (int)(gpus / mp);
+    }
+    int line_gb = line_of(member(L, p, "global_batch", "", 0));
+    int64_t per = (int64_t)l->dp * l->micro_batch;
+    if (gb % per != 0) {
+        dam_diag_error(L->d, L->file, line_gb,
+                       "'parallel.global_batch' (%d sequences) is not a "
+                       "multiple of dp x micro_batch = %d x %d = %lld",
+                       gb, l->dp, l->micro_batch, (long long)per);
+        return;
+    }
+    l->micro_batches = (int)(gb / per);
+    s->workload.batch_size = l->micro_batch;
+
+    dam_error e;
+    dam_layout_rule rule;
+    if (dam_layout_check(l, &s->workload.model, gpus, s->workload.seq_len,
+                         &rule, &e) != DAM_OK) {
+        static const char *const key_of[] = {
+            [DAM_LAYOUT_PRODUCT] = "dp", [DAM_LAYOUT_TP] = "tp",
+            [DAM_LAYOUT_PP] = "pp",      [DAM_LAYOUT_VPP] = "vpp",
+            [DAM_LAYOUT_CP] = "cp",      [DAM_LAYOUT_EP] = "ep",
+            [DAM_LAYOUT_BATCH] = "global_batch",
+            [DAM_LAYOUT_ZERO] = "fsdp",  [DAM_LAYOUT_MODEL] = "",
+            [DAM_LAYOUT_SLOW] = "straggler"};
+        const char *key = key_of[rule] ? key_of[rule] : "";
+        config_setting_t *at = key[0] ? member(L, p, key, "", 0) : NULL;
+        if (!at && rule == DAM_LAYOUT_VPP)
+            at = member(L, p, "schedule", "", 0);
+        if (!at && rule == DAM_LAYOUT_PRODUCT)
+            at = member(L, root, "machine", "", 0);
+        dam_diag_error(L->d, L->file, line_of(at ? at : p), "%s", e.msg);
+    }
+    /* A deterministic pipeline reaches its steady state in one step: a
+     * few steps and replications do, unless the scenario says otherwise. */
+    config_setting_t *pl = member(L, root, "pipeline", "", 0);
+    if (!pl || !member(L, pl, "steps", "", 0))
+        s->pipeline.steps = 4;
+    if (!pl || !member(L, pl, "warmup_steps", "", 0))
+        s->pipeline.warmup_steps = 1;
+    if (!pl || !member(L, pl, "replications", "", 0))
+        s->pipeline.replications = 2;
 }
 
 static void load_serving(ld *L, const config_setting_t *root, dam_scenario *s)
@@ -2383,6 +2574,7 @@ int dam_scenario_load_with(dam_scenario *s, const char *path,
                                only_batch[i]);
         }
     }
+    load_parallel(&L, root, s);
     load_serving(&L, root, s);
     load_quality_cost(&L, root, s);
     dam_lever_list *lv = opt && opt->levers ? opt->levers

@@ -72,6 +72,9 @@ int64_t dam_scenario_gpus(const dam_scenario *s)
 
 double dam_scenario_global_batch(const dam_scenario *s)
 {
+    const dam_layout *l = &s->layout;
+    if (l->on) /* every data-parallel replica runs its micro-batches */
+        return (double)l->dp * l->micro_batch * l->micro_batches;
     return (double)s->workload.batch_size * dam_scenario_gpus(s);
 }
 

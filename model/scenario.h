@@ -20,6 +20,8 @@
 
 #include "model/catalog.h"
 #include "model/graph.h"
+#include "model/layout.h"
+#include "model/network.h"
 
 typedef enum {
     DAM_MODE_TRAINING = 0, /* loader -> queue -> H2D -> fwd/bwd -> sync -> optimizer */
@@ -75,6 +77,11 @@ typedef struct dam_machine {
     double intra_busbw;       /* intra-node all-reduce bus bandwidth, bytes/s */
     double inter_busbw;       /* inter-node all-reduce bus bandwidth per node, bytes/s */
     double net_latency;       /* per-hop collective latency (alpha), s */
+    dam_network net;          /* the GPU network as layouts see it
+                               * (network.h; complete after load) */
+    double fs_bw;             /* cluster-wide file system: aggregate read
+                               * bandwidth shared by every node, bytes/s
+                               * (0 = the node-local storage above) */
 } dam_machine;
 
 /* What runs on the GPU. */
@@ -369,6 +376,8 @@ typedef struct dam_scenario {
     dam_quality quality;
     dam_cost cost;
     dam_assumptions assume;   /* prices and quality changes its levers state */
+    dam_layout layout;        /* parallel layout (layout.h); layout.on = 0
+                               * when the scenario gives none */
     char applied[256];        /* names of levers applied so far, "" for a baseline */
     int nuncertain;           /* inputs given as distributions */
     dam_uncertain uncertain[DAM_MAX_UNCERTAIN]; /* their values above are the means */
@@ -385,7 +394,8 @@ void dam_uncertain_set(dam_scenario *s, int i, double v);
 /* Total GPUs (gpus_per_node * nodes), in 64 bits: the product of two
  * loaded counts never overflows (the loader caps it at DAM_MAX_GPUS). */
 int64_t dam_scenario_gpus(const dam_scenario *s);
-/* Global batch (batch_size * total GPUs). */
+/* Global batch: batch_size * total GPUs, or with a parallel layout dp x
+ * micro_batch x micro_batches (sequences). */
 double dam_scenario_global_batch(const dam_scenario *s);
 /* Steps per epoch (ceil(samples / global batch)). */
 double dam_scenario_steps_per_epoch(const dam_scenario *s);

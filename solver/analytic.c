@@ -18,6 +18,7 @@
 
 #include "model/device.h"
 #include "model/quality.h"
+#include "solver/parallel.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -404,6 +405,10 @@ static void solve_serving(const dam_scenario *s, dam_result *r)
 
 void dam_analytic_solve(const dam_scenario *s, dam_result *r)
 {
+    if (s->layout.on) { /* a parallel layout: its own step (parallel.h) */
+        dam_parallel_solve(s, r);
+        return;
+    }
     memset(r, 0, sizeof *r);
     r->mode = s->mode;
     r->gpus = dam_scenario_gpus(s);

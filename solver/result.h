@@ -65,6 +65,9 @@ typedef struct dam_memory {
     double gradients;      /* bytes */
     double optimizer;      /* bytes */
     double activations;    /* bytes */
+    double buffers;        /* communication buffers, gathered weights,
+                            * logits and the runtime's reserve (parallel
+                            * layouts), bytes */
     double total;          /* bytes */
     double capacity;       /* device memory, bytes */
     int fits;              /* 1 when total <= capacity */

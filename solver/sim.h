@@ -87,4 +87,31 @@ int dam_sim_training(const dam_scenario *s, const dam_sim_options *opt,
 int dam_sim_serving(const dam_scenario *s, const dam_sim_options *opt,
                     dam_result *r, dam_trace *trace, dam_error *err);
 
+/* What the pipeline simulation of a parallel layout measured. */
+struct dam_parallel_cost;
+typedef struct dam_sim_parallel_out {
+    double step;                  /* mean step, s */
+    double terms[DAM_TERM_COUNT]; /* mean per GPU, s (sum to step) */
+    dam_stat step_stat;           /* step statistics (ci95 over replications) */
+    double events;                /* events run, all replications */
+    int entities;                 /* simulated stage-replicas */
+    int replicas;                 /* simulated data-parallel replicas */
+    int replications, steps;      /* as run */
+} dam_sim_parallel_out;
+
+/*
+ * Simulate a parallel layout (sim_parallel.c: what is simulated rank by
+ * rank and what is aggregated). dam_sim_training calls it for scenarios
+ * with a layout; same contract. dam_sim_parallel_cost runs the schedule of
+ * a given cost (a test can set the stage times by hand); s gives the
+ * machine, the layout's straggler, seeds and steps.
+ */
+int dam_sim_parallel(const dam_scenario *s, const dam_sim_options *opt,
+                     dam_result *r, dam_trace *trace, dam_error *err);
+int dam_sim_parallel_cost(const dam_scenario *s,
+                          const struct dam_parallel_cost *c,
+                          const dam_sim_options *opt,
+                          dam_sim_parallel_out *out, dam_trace *trace,
+                          dam_error *err);
+
 #endif

@@ -950,6 +950,8 @@ int dam_sim_training(const dam_scenario *s, const dam_sim_options *opt,
     if (s->mode == DAM_MODE_SERVING)
         return dam_error_set(err, s->file, 0, "serving scenarios are "
                              "simulated by dam_sim_serving");
+    if (s->layout.on) /* a parallel layout: its pipeline (sim_parallel.c) */
+        return dam_sim_parallel(s, opt, r, trace, err);
     const dam_machine *m = &s->machine;
     struct sim *sm = dam_calloc(1, sizeof *sm);
     sm->s = s;

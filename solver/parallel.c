@@ -1,0 +1,738 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * parallel.c: the training step of a parallel layout, analytically (see
+ * parallel.h for the three levels and the step's formulas).
+ *
+ * What the operator graph does not hold is added here, on the graph's own
+ * operators, before costing: expert parallelism regroups the expert GEMMs
+ * (E / ep experts per GPU, each with ep times the rows), context
+ * parallelism splits the tokens (the graph is built at seq / cp) while
+ * each GPU's queries still attend to the whole sequence (attention work
+ * times cp), and selective recomputation keeps only the recomputed
+ * attention core (the eager score products and softmax; fused attention
+ * already recomputes its scores inside its backward). Collectives are
+ * costed on the network model (model/network.h), not at one bus bandwidth.
+ */
+#include "solver/parallel.h"
+
+#include "model/quality.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+/* ---- one block ------------------------------------------------------- */
+
+static int phase_index(const dam_graph *g, const char *name)
+{
+    for (int i = 0; i < g->nphases; i++)
+        if (strcmp(g->phase[i], name) == 0)
+            return i;
+    return -1;
+}
+
+/* Rewrite g for what the graph does not model (file comment). */
+static void adjust(dam_graph *g, int ep, int cp, int recompute)
+{
+    int pa = phase_index(g, "attention");
+    int n = 0;
+    for (int i = 0; i < g->nops; i++) {
+        dam_op o = g->ops[i];
+        if (o.pass == DAM_PASS_RECOMPUTE &&
+            recompute == DAM_RECOMPUTE_SELECTIVE &&
+            !(o.phase == pa && (o.kind == DAM_OP_GEMM || o.kind == DAM_OP_MEM)))
+            continue; /* selective: only the eager attention core */
+        if (ep > 1 && o.kind == DAM_OP_GEMM &&
+            strncmp(o.name, "expert_", 7) == 0) {
+            o.groups /= ep;
+            if (strstr(o.name, ".wgrad"))
+                o.k *= ep;
+            else
+                o.m *= ep;
+        }
+        if (cp > 1 && o.kind == DAM_OP_ATTN) {
+            o.flops *= cp;
+            o.elems *= cp;
+        }
+        g->ops[n++] = o;
+    }
+    g->nops = n;
+}
+
+static int build(const dam_model_spec *m, const dam_graph_opts *o, int ep,
+                 int cp, int recompute, dam_graph *g, dam_error *e)
+{
+    if (dam_graph_build(g, m, o, e) != DAM_OK)
+        return DAM_EINPUT;
+    adjust(g, ep, cp, recompute);
+    return DAM_OK;
+}
+
+/* GPU time of passes `mask` of g. */
+static double cost_pass(const dam_graph *g, const dam_cost_opts *co0,
+                        int mask, dam_graph_cost *c)
+{
+    dam_cost_opts co = *co0;
+    co.pass_mask = mask;
+    return dam_device_cost(g, &co, c);
+}
+
+#define FWD_MASK (1 << DAM_PASS_FWD)
+#define BWD_MASK ((1 << DAM_PASS_BWD) | (1 << DAM_PASS_RECOMPUTE))
+
+int dam_parallel_layers_cost(const dam_scenario *s, int tp, int sp, int cp,
+                             int ep, int micro_batch, int recompute,
+                             dam_parallel_layers *out, dam_error *e)
+{
+    const dam_model_spec *m = &s->workload.model;
+    memset(out, 0, sizeof *out);
+    if (m->arch.kind != DAM_ARCH_TRANSFORMER)
+        return dam_error_set(e, NULL, 0,
+                             "model \"%s\" has no transformer architecture",
+                             m->id);
+    const dam_transformer *t = &m->arch.tf;
+    double seq = s->workload.seq_len > 0.0 ? s->workload.seq_len : m->seq_len;
+    double elem = dam_precision_bytes(s->workload.precision);
+    dam_graph_opts go;
+    memset(&go, 0, sizeof go);
+    go.mode = DAM_GRAPH_TRAIN;
+    go.seq_len = seq / cp;
+    go.recompute = recompute != DAM_RECOMPUTE_NONE;
+    go.tp = tp;
+    go.sequence_parallel = sp;
+    go.no_optimizer = 1;
+    go.layer_first = 0;
+    go.layer_count = 1;
+    go.no_embed = 1;
+    go.no_head = 1;
+
+    dam_cost_opts co;
+    dam_cost_opts_scenario(s, micro_batch, &co);
+    co.comm_busbw = 0.0;
+
+    dam_graph g;
+    dam_graph_cost c;
+    if (build(m, &go, ep, cp, recompute, &g, e) != DAM_OK)
+        return DAM_EINPUT;
+    out->fwd = cost_pass(&g, &co, FWD_MASK, &c);
+    out->fwd_flops = c.flops;
+    int pa = phase_index(&g, "attention");
+    if (pa >= 0)
+        out->attn_fwd = c.phase[pa].time;
+    out->bwd = cost_pass(&g, &co, BWD_MASK, &c);
+    out->bwd_flops = c.flops;
+    if (pa >= 0)
+        out->attn_bwd = c.phase[pa].time;
+    cost_pass(&g, &co, 0, &c);
+    out->host = c.host_excess;
+    out->nphases = g.nphases;
+    for (int i = 0; i < g.nphases && i < DAM_MAX_PHASES; i++) {
+        memcpy(out->phase[i], g.phase[i], sizeof out->phase[i]);
+        out->phase_kind[i] = g.phase_kind[i];
+        out->phase_cost[i] = c.phase[i];
+    }
+    /* the tensor-parallel collectives the block calls */
+    for (int i = 0; i < g.nops; i++) {
+        const dam_op *o = &g.ops[i];
+        if (o->kind != DAM_OP_COMM)
+            continue;
+        int p = o->pass == DAM_PASS_FWD ? 0 : 1;
+        int k = o->comm == DAM_COMM_ALLREDUCE   ? 0
+                : o->comm == DAM_COMM_ALLGATHER ? 1
+                                                : 2;
+        if (o->comm == DAM_COMM_ALLTOALL)
+            continue;
+        out->tp_calls[p][k] += o->count;
+        out->tp_bytes = o->elems * (o->scale == DAM_SCALE_NONE ? 1.0
+                                                               : micro_batch) *
+                        elem;
+    }
+    out->tokens = micro_batch * seq / cp;
+    if (t->experts > 1 && ep > 1) {
+        double K = t->top_k > 0 ? t->top_k : 1.0;
+        out->a2a_calls[0] = 2.0; /* dispatch, combine */
+        out->a2a_calls[1] = recompute == DAM_RECOMPUTE_FULL ? 4.0 : 2.0;
+        out->a2a_bytes = out->tokens * K * t->hidden * elem / tp;
+    }
+    if (cp > 1) {
+        double hd = t->head_dim > 0 ? t->head_dim
+                                    : (double)t->hidden / t->heads;
+        double hkv = t->kv_heads >= tp ? (double)t->kv_heads / tp : 1.0;
+        out->kv_bytes = 2.0 * micro_batch * seq * hkv * hd * elem;
+    }
+
+    /* the embedding's and the head's extras over a plain block */
+    dam_graph_opts ge = go;
+    ge.no_embed = 0;
+    if (build(m, &ge, ep, cp, recompute, &g, e) != DAM_OK)
+        return DAM_EINPUT;
+    out->embed_fwd = cost_pass(&g, &co, FWD_MASK, &c) - out->fwd;
+    double f1 = c.flops;
+    out->embed_bwd = cost_pass(&g, &co, BWD_MASK, &c) - out->bwd;
+    out->embed_flops = f1 + c.flops - out->fwd_flops - out->bwd_flops;
+    dam_graph_opts gh = go;
+    gh.layer_first = t->layers - 1;
+    gh.no_head = 0;
+    if (build(m, &gh, ep, cp, recompute, &g, e) != DAM_OK)
+        return DAM_EINPUT;
+    out->head_fwd = cost_pass(&g, &co, FWD_MASK, &c) - out->fwd;
+    f1 = c.flops;
+    out->head_bwd = cost_pass(&g, &co, BWD_MASK, &c) - out->bwd;
+    out->head_flops = f1 + c.flops - out->fwd_flops - out->bwd_flops;
+    if (out->embed_fwd < 0.0) out->embed_fwd = 0.0;
+    if (out->embed_bwd < 0.0) out->embed_bwd = 0.0;
+    if (out->head_fwd < 0.0) out->head_fwd = 0.0;
+    if (out->head_bwd < 0.0) out->head_bwd = 0.0;
+    return DAM_OK;
+}
+
+/* ---- a layout on the network ----------------------------------------- */
+
+int dam_parallel_chunk_kind(const dam_parallel_cost *c, int v)
+{
+    int first = v == 0, last = v == c->chunks - 1;
+    return first && last ? DAM_CHUNK_ONLY
+           : first       ? DAM_CHUNK_FIRST
+           : last        ? DAM_CHUNK_LAST
+                         : DAM_CHUNK_MID;
+}
+
+int dam_parallel_stage_kind(const dam_parallel_cost *c, int s)
+{
+    int p = c->l.pp;
+    int first = s == 0, last = s == p - 1;
+    return first && last ? DAM_CHUNK_ONLY
+           : first       ? DAM_CHUNK_FIRST
+           : last        ? DAM_CHUNK_LAST
+                         : DAM_CHUNK_MID;
+}
+
+/* Add `count` calls of cost nc to transfer x (fixed part + NIC part). */
+static void xfer_add(dam_parallel_xfer *x, const dam_net_cost *nc,
+                     double count)
+{
+    if (!(count > 0.0) || !(nc->time > 0.0))
+        return;
+    double fab = nc->nic_rate > 0.0 ? nc->nic_bytes / nc->nic_rate : 0.0;
+    x->time += count * nc->time;
+    x->fixed += count * (nc->time - fab);
+    x->nic_bytes += count * nc->nic_bytes;
+    if (nc->nic_rate > 0.0)
+        x->nic_rate = nc->nic_rate;
+}
+
+static void collective(const dam_network *net, dam_comm_kind kind,
+                       double bytes, const dam_net_group *g, double count,
+                       dam_parallel_xfer *x, double *traffic)
+{
+    dam_net_cost nc;
+    if (g->n < 2 || !(bytes > 0.0))
+        return;
+    dam_net_collective(net, kind, bytes, g, &nc);
+    xfer_add(x, &nc, count);
+    if (traffic) {
+        double n = g->n;
+        double f = kind == DAM_COMM_ALLREDUCE ? 2.0 * (n - 1.0) / n
+                                              : (n - 1.0) / n;
+        *traffic += count * f * bytes;
+    }
+}
+
+/* Bytes per parameter of the state, from the workload. */
+static void state_bytes(const dam_scenario *s, dam_state_bytes *sb)
+{
+    const dam_workload *w = &s->workload;
+    double elem = dam_precision_bytes(w->precision);
+    sb->weight = elem * w->weight_scale;
+    sb->grad = w->grad_bytes * w->weight_scale;
+    sb->optimizer = (w->optimizer_bytes + (elem < 4.0 ? w->master_bytes : 0.0)) *
+                    w->weight_scale;
+}
+
+/* Parameters of a stage of kind k on one GPU: dense and expert. */
+static void stage_params(const dam_transformer *t, const dam_layout *l,
+                         int kind, double *dense, double *expert)
+{
+    dam_layout_params P;
+    dam_layout_param_split(t, &P);
+    double blocks = (double)t->layers / l->pp;
+    double d = blocks * P.dense_layer;
+    if (kind == DAM_CHUNK_FIRST || kind == DAM_CHUNK_ONLY)
+        d += P.embed;
+    if (kind == DAM_CHUNK_LAST || kind == DAM_CHUNK_ONLY) {
+        d += P.head;
+        if (t->lm_head && t->tied && l->pp > 1)
+            d += (double)t->vocab * t->hidden;
+    }
+    *dense = d / l->tp;
+    *expert = blocks * P.expert_layer / ((double)l->tp * l->ep);
+}
+
+void dam_parallel_assemble(const dam_scenario *s, const dam_layout *l,
+                           const dam_parallel_layers *lc,
+                           dam_parallel_cost *out)
+{
+    memset(out, 0, sizeof *out);
+    out->l = *l;
+    const dam_transformer *t = &s->workload.model.arch.tf;
+    const dam_network *net = &s->machine.net;
+    const dam_workload *w = &s->workload;
+    double elem = dam_precision_bytes(w->precision);
+    int D = net->domain;
+    out->chunks = l->pp * l->vpp;
+    out->blocks = t->layers / out->chunks;
+    double nb = out->blocks, m = l->micro_batches;
+    dam_net_group gtp, gcp, gdp, gep, gedp;
+    dam_layout_group(l, DAM_GROUP_TP, D, &gtp);
+    dam_layout_group(l, DAM_GROUP_CP, D, &gcp);
+    dam_layout_group(l, DAM_GROUP_DP, D, &gdp);
+    dam_layout_group(l, DAM_GROUP_EP, D, &gep);
+    dam_layout_group(l, DAM_GROUP_EDP, D, &gedp);
+    dam_state_bytes sb;
+    state_bytes(s, &sb);
+
+    /* tensor- and context-parallel communication per block, exposed */
+    static const dam_comm_kind kinds[3] = {
+        DAM_COMM_ALLREDUCE, DAM_COMM_ALLGATHER, DAM_COMM_REDUCESCATTER};
+    double tpc[2] = {0.0, 0.0};
+    for (int p = 0; p < 2; p++)
+        for (int k = 0; k < 3; k++)
+            if (lc->tp_calls[p][k] > 0.0)
+                tpc[p] += lc->tp_calls[p][k] *
+                          dam_net_collective(net, kinds[k], lc->tp_bytes,
+                                             &gtp, NULL);
+    double cpc[2] = {0.0, 0.0};
+    if (l->cp > 1) {
+        double ag = dam_net_collective(net, DAM_COMM_ALLGATHER, lc->kv_bytes,
+                                       &gcp, NULL);
+        double rs = dam_net_collective(net, DAM_COMM_REDUCESCATTER,
+                                       lc->kv_bytes, &gcp, NULL);
+        /* ring attention overlaps each K/V step with the attention on
+         * the previous one: only what the attention cannot hide shows */
+        cpc[0] = ag > lc->attn_fwd ? ag - lc->attn_fwd : 0.0;
+        double b = ag + rs;
+        cpc[1] = b > lc->attn_bwd ? b - lc->attn_bwd : 0.0;
+    }
+    dam_net_cost a2a;
+    memset(&a2a, 0, sizeof a2a);
+    if (lc->a2a_bytes > 0.0)
+        dam_net_collective(net, DAM_COMM_ALLTOALL, lc->a2a_bytes, &gep, &a2a);
+
+    for (int k = 0; k < DAM_CHUNK_KINDS; k++) {
+        int emb = k == DAM_CHUNK_FIRST || k == DAM_CHUNK_ONLY;
+        int head = k == DAM_CHUNK_LAST || k == DAM_CHUNK_ONLY;
+        dam_parallel_op *f = &out->fwd[k], *b = &out->bwd[k];
+        f->compute = nb * lc->fwd + (emb ? lc->embed_fwd : 0.0) +
+                     (head ? lc->head_fwd : 0.0);
+        b->compute = nb * lc->bwd + (emb ? lc->embed_bwd : 0.0) +
+                     (head ? lc->head_bwd : 0.0);
+        f->flops = nb * lc->fwd_flops;
+        b->flops = nb * lc->bwd_flops +
+                   (emb ? lc->embed_flops : 0.0) + (head ? lc->head_flops : 0.0);
+        f->comm = nb * (tpc[0] + cpc[0]);
+        b->comm = nb * (tpc[1] + cpc[1]);
+        xfer_add(&f->a2a, &a2a, nb * lc->a2a_calls[0]);
+        xfer_add(&b->a2a, &a2a, nb * lc->a2a_calls[1]);
+        /* ZeRO traffic of every micro-batch */
+        double dense, expert;
+        stage_params(t, l, k, &dense, &expert);
+        dense /= l->vpp;
+        expert /= l->vpp;
+        if (l->zero >= 3) {
+            collective(net, DAM_COMM_ALLGATHER, dense * sb.weight, &gdp, 1.0,
+                       &f->zero, NULL);
+            collective(net, DAM_COMM_ALLGATHER, expert * sb.weight, &gedp,
+                       1.0, &f->zero, NULL);
+            collective(net, DAM_COMM_ALLGATHER, dense * sb.weight, &gdp, 1.0,
+                       &b->zero, NULL);
+            collective(net, DAM_COMM_ALLGATHER, expert * sb.weight, &gedp,
+                       1.0, &b->zero, NULL);
+        }
+        if (l->zero >= 2) {
+            collective(net, DAM_COMM_REDUCESCATTER, dense * sb.grad, &gdp,
+                       1.0, &b->zero, NULL);
+            collective(net, DAM_COMM_REDUCESCATTER, expert * sb.grad, &gedp,
+                       1.0, &b->zero, NULL);
+        }
+        f->zero_overlap = l->overlap_param;
+        b->zero_overlap = l->zero >= 3 ? l->overlap_param : l->overlap_grad;
+    }
+    out->tp_comm = m * l->vpp * nb * (tpc[0] + tpc[1]);
+    out->a2a_traffic = m * l->vpp * nb *
+                       (lc->a2a_calls[0] + lc->a2a_calls[1]) * lc->a2a_bytes;
+
+    /* pipeline sends: each tensor-parallel rank sends its 1/tp of the
+     * activations (Narayanan et al. 2021's scatter/gather) */
+    if (l->pp > 1) {
+        out->p2p_domain = dam_layout_pp_same_domain(l, D);
+        double bytes = lc->tokens * t->hidden * elem / l->tp;
+        dam_net_cost nc;
+        dam_net_p2p(net, bytes, out->p2p_domain, 0, &nc);
+        xfer_add(&out->p2p, &nc, 1.0);
+    }
+
+    /* per stage: gradients at the step's end, gathers, optimizer */
+    double mem_rate = s->machine.gpu.mem_bw *
+                      (w->eta_mem_given ? w->eta_mem
+                       : s->machine.gpu.dev.mem.v > 0.0
+                           ? s->machine.gpu.dev.mem.v
+                           : 0.78) *
+                      (w->fw.mem.v > 0.0 ? w->fw.mem.v : 1.0);
+    double per_param_opt = 2.0 * (w->master_bytes + w->optimizer_bytes) +
+                           w->grad_bytes + (elem < 4.0 ? elem : 0.0);
+    double dpc = (double)l->dp * l->cp, edp = dpc / l->ep;
+    for (int k = 0; k < DAM_CHUNK_KINDS; k++) {
+        dam_parallel_stage *st = &out->stage[k];
+        double dense, expert;
+        stage_params(t, l, k, &dense, &expert);
+        st->params = dense + expert;
+        st->grad_bytes = (dense + expert) * sb.grad;
+        double traffic = 0.0;
+        if (l->zero == 0) {
+            collective(net, DAM_COMM_ALLREDUCE, dense * sb.grad, &gdp, 1.0,
+                       &st->grad, &traffic);
+            collective(net, DAM_COMM_ALLREDUCE, expert * sb.grad, &gedp, 1.0,
+                       &st->grad, &traffic);
+        } else if (l->zero == 1) {
+            collective(net, DAM_COMM_REDUCESCATTER, dense * sb.grad, &gdp,
+                       1.0, &st->grad, &traffic);
+            collective(net, DAM_COMM_REDUCESCATTER, expert * sb.grad, &gedp,
+                       1.0, &st->grad, &traffic);
+        } else {
+            /* reduce-scattered every micro-batch (counted in the ops) */
+            dam_parallel_xfer dummy;
+            memset(&dummy, 0, sizeof dummy);
+            collective(net, DAM_COMM_REDUCESCATTER, dense * sb.grad, &gdp, m,
+                       &dummy, &traffic);
+            collective(net, DAM_COMM_REDUCESCATTER, expert * sb.grad, &gedp,
+                       m, &dummy, &traffic);
+        }
+        if (l->zero == 1 || l->zero == 2) {
+            collective(net, DAM_COMM_ALLGATHER, dense * sb.weight, &gdp, 1.0,
+                       &st->gather, &traffic);
+            collective(net, DAM_COMM_ALLGATHER, expert * sb.weight, &gedp,
+                       1.0, &st->gather, &traffic);
+        } else if (l->zero == 3) {
+            dam_parallel_xfer dummy;
+            memset(&dummy, 0, sizeof dummy);
+            /* forward and backward gathers of every micro-batch */
+            collective(net, DAM_COMM_ALLGATHER, dense * sb.weight, &gdp,
+                       2.0 * m, &dummy, &traffic);
+            collective(net, DAM_COMM_ALLGATHER, expert * sb.weight, &gedp,
+                       2.0 * m, &dummy, &traffic);
+        }
+        double bb = s->pipeline.bucket_bytes > 0.0 ? s->pipeline.bucket_bytes
+                                                   : 25e6;
+        st->buckets = ceil(st->grad_bytes / bb);
+        if (st->buckets < 1.0)
+            st->buckets = 1.0;
+        double zd = l->zero >= 1 ? dpc : 1.0, ze = l->zero >= 1 ? edp : 1.0;
+        st->optimizer = (dense / zd + expert / ze) * w->weight_scale *
+                        per_param_opt / mem_rate;
+        if (k == dam_parallel_stage_kind(out, 0))
+            out->dp_traffic = traffic;
+    }
+
+    /* host: launch time not hidden behind the GPU, and per-step overhead */
+    out->overhead = w->framework_overhead_s +
+                    m * l->vpp * nb * lc->host;
+    out->tokens = dam_scenario_global_batch(s) * lc->tokens * l->cp /
+                  l->micro_batch;
+    out->model_flops = 3.0 * w->model.flops_per_sample * w->flops_scale *
+                       dam_scenario_global_batch(s);
+    double hw = 0.0;
+    for (int v = 0; v < out->chunks; v++) {
+        int k = dam_parallel_chunk_kind(out, v);
+        hw += out->fwd[k].flops + out->bwd[k].flops;
+    }
+    out->hw_flops = hw * m * (double)l->tp * l->cp * l->dp;
+}
+
+/* ---- the step ---------------------------------------------------------- */
+
+double dam_parallel_op_time(const dam_parallel_op *op)
+{
+    double z = op->zero.time;
+    if (op->zero_overlap)
+        z = z > op->compute ? z - op->compute : 0.0;
+    return op->compute + op->comm + op->a2a.time + z;
+}
+
+/* Forward and backward of stage s per micro-batch (its chunks summed). */
+static void stage_fb(const dam_parallel_cost *c, int s, double *F, double *B,
+                     double *lastb)
+{
+    *F = *B = 0.0;
+    for (int j = 0; j < c->l.vpp; j++) {
+        int v = j * c->l.pp + s;
+        int k = dam_parallel_chunk_kind(c, v);
+        *F += dam_parallel_op_time(&c->fwd[k]);
+        *B += dam_parallel_op_time(&c->bwd[k]);
+        if (j == 0)
+            *lastb = dam_parallel_op_time(&c->bwd[k]);
+    }
+}
+
+void dam_parallel_step_analytic(const dam_parallel_cost *c,
+                                dam_parallel_step *out)
+{
+    const dam_layout *l = &c->l;
+    int p = l->pp, v = l->vpp;
+    double m = l->micro_batches;
+    double cs = p > 1 ? c->p2p.time : 0.0;
+    double sum = 0.0, mx = 0.0;
+    int bott = 0;
+    memset(out, 0, sizeof *out);
+    for (int s = 0; s < p; s++) {
+        double F, B, lb;
+        stage_fb(c, s, &F, &B, &lb);
+        sum += F + B;
+        if (F + B > mx) {
+            mx = F + B;
+            bott = s;
+        }
+    }
+    double pipe;
+    if (v > 1)
+        pipe = m * mx + (p - 1.0) * mx / v + 2.0 * (p * v - 1.0) * cs;
+    else
+        pipe = sum + (m - 1.0) * mx + 2.0 * (p - 1.0) * cs;
+
+    /* each stage's last backward, its gradient reduction, the barrier */
+    double barrier = 0.0, opt = 0.0, gather = 0.0;
+    double sync_sum = 0.0, before = 0.0;
+    double end = pipe;
+    for (int s = 0; s < p; s++) {
+        double F, B, lb;
+        stage_fb(c, s, &F, &B, &lb);
+        const dam_parallel_stage *st = &c->stage[dam_parallel_stage_kind(c, s)];
+        double T = st->grad.time, nbk = st->buckets, se;
+        if (s > 0)
+            end -= before + cs;
+        before = v > 1 ? B / v : B;
+        if (T <= 0.0)
+            se = end;
+        else if (l->overlap_grad) {
+            double start = end - lb + lb / nbk;
+            se = start + T;
+            if (end + T / nbk > se)
+                se = end + T / nbk;
+        } else {
+            se = end + T;
+        }
+        sync_sum += se - end;
+        if (se > barrier)
+            barrier = se;
+        if (st->optimizer > opt)
+            opt = st->optimizer;
+        double g = st->gather.time;
+        if (l->overlap_param)
+            g /= nbk;
+        if (g > gather)
+            gather = g;
+    }
+    out->step = barrier + opt + gather + c->overhead;
+    out->pipeline = pipe;
+    out->bottleneck = bott;
+    out->bubble = pipe > 0.0 ? 1.0 - mx * m / pipe : 0.0;
+
+    /* terms: per stage, then their mean */
+    double tc = 0.0, tm = 0.0;
+    for (int s = 0; s < p; s++) {
+        double comp = 0.0, comm = 0.0;
+        for (int j = 0; j < v; j++) {
+            int k = dam_parallel_chunk_kind(c, j * p + s);
+            const dam_parallel_op *f = &c->fwd[k], *b = &c->bwd[k];
+            comp += f->compute + b->compute;
+            comm += dam_parallel_op_time(f) - f->compute +
+                    dam_parallel_op_time(b) - b->compute;
+        }
+        comp *= m;
+        comm *= m;
+        const dam_parallel_stage *st = &c->stage[dam_parallel_stage_kind(c, s)];
+        comp += st->optimizer;
+        comm += 2.0 * (p - 1.0) * cs + gather;
+        tc += comp;
+        tm += comm;
+    }
+    tc /= p;
+    tm /= p;
+    tm += sync_sum / p;
+    out->terms[DAM_TERM_COMPUTE] = tc;
+    out->terms[DAM_TERM_COMM] = tm;
+    out->terms[DAM_TERM_OVERHEAD] = c->overhead;
+    double wait = out->step - tc - tm - c->overhead;
+    out->terms[DAM_TERM_WAIT] = wait > 0.0 ? wait : 0.0;
+}
+
+/* ---- a scenario ------------------------------------------------------- */
+
+void dam_parallel_memory(const dam_scenario *s, const dam_layout *l,
+                         dam_layout_mem *out)
+{
+    dam_state_bytes sb;
+    state_bytes(s, &sb);
+    double bucket = s->pipeline.bucket_bytes > 0.0 ? s->pipeline.bucket_bytes
+                                                   : 25e6;
+    dam_layout_memory(l, &s->workload.model, s->workload.seq_len,
+                      dam_precision_bytes(s->workload.precision), &sb, bucket,
+                      out);
+}
+
+static dam_stage *add_stage(dam_result *r, const char *name, double time)
+{
+    if (r->nstages >= DAM_MAX_STAGES)
+        return NULL;
+    dam_stage *st = &r->stages[r->nstages++];
+    memset(st, 0, sizeof *st);
+    snprintf(st->name, sizeof st->name, "%s", name);
+    st->time = time;
+    return st;
+}
+
+void dam_parallel_solve(const dam_scenario *s, dam_result *r)
+{
+    const dam_layout *l = &s->layout;
+    dam_parallel_layers lc;
+    dam_parallel_cost c;
+    dam_parallel_step st;
+    dam_error e;
+    memset(r, 0, sizeof *r);
+    r->mode = s->mode;
+    r->gpus = dam_scenario_gpus(s);
+    r->global_batch = dam_scenario_global_batch(s);
+    r->quality = dam_quality_after(s);
+    if (dam_parallel_layers_cost(s, l->tp, l->sp, l->cp, l->ep,
+                                 l->micro_batch, l->recompute, &lc,
+                                 &e) != DAM_OK)
+        return; /* a loaded layout always builds (dam_layout_check) */
+    dam_parallel_assemble(s, l, &lc, &c);
+    dam_parallel_step_analytic(&c, &st);
+
+    double m = l->micro_batches;
+    int k0 = dam_parallel_chunk_kind(&c, 0);
+    double per_stage = m * l->vpp;
+    dam_stage *x = add_stage(r, "forward", per_stage * c.fwd[k0].compute);
+    if (x) {
+        x->ops = per_stage * c.fwd[k0].flops;
+        x->rate = x->time > 0.0 ? x->ops / x->time : 0.0;
+        x->t_ops = x->time;
+    }
+    x = add_stage(r, "backward", per_stage * c.bwd[k0].compute);
+    if (x) {
+        x->ops = per_stage * c.bwd[k0].flops;
+        x->rate = x->time > 0.0 ? x->ops / x->time : 0.0;
+        x->t_ops = x->time;
+    }
+    x = add_stage(r, "tensor parallel", c.tp_comm);
+    if (x)
+        x->t_data = c.tp_comm;
+    if (l->pp > 1 && (x = add_stage(r, "pipeline sends",
+                                    2.0 * per_stage * c.p2p.time)))
+        x->t_data = x->time;
+    if (c.a2a_traffic > 0.0 &&
+        (x = add_stage(r, "expert all-to-all",
+                       per_stage * (c.fwd[k0].a2a.time + c.bwd[k0].a2a.time)))) {
+        x->bytes = c.a2a_traffic;
+        x->t_data = x->time;
+    }
+    const dam_parallel_stage *s0 = &c.stage[dam_parallel_stage_kind(&c, 0)];
+    double zt = per_stage * (c.fwd[k0].zero.time + c.bwd[k0].zero.time);
+    x = add_stage(r, "gradient sync",
+                  s0->grad.time + s0->gather.time + zt);
+    if (x) {
+        x->bytes = c.dp_traffic;
+        x->t_data = x->time;
+    }
+    x = add_stage(r, "optimizer", s0->optimizer);
+    if (x)
+        x->t_data = s0->optimizer;
+    x = add_stage(r, "overhead", c.overhead);
+    if (x)
+        x->t_lat = c.overhead;
+
+    /* roofline phases of the first stage's blocks, per step */
+    double blocks = per_stage * c.blocks;
+    r->nphases = 0;
+    for (int i = 0; i < lc.nphases && r->nphases < DAM_MAX_PHASES; i++) {
+        const dam_phase_cost *pc = &lc.phase_cost[i];
+        if (!(pc->time > 0.0))
+            continue;
+        dam_phase_result *ph = &r->phases[r->nphases++];
+        memset(ph, 0, sizeof *ph);
+        snprintf(ph->name, sizeof ph->name, "%s", lc.phase[i]);
+        ph->kind = lc.phase_kind[i];
+        ph->flops = blocks * pc->flops;
+        ph->bytes = blocks * pc->bytes;
+        ph->intensity = ph->bytes > 0.0 ? ph->flops / ph->bytes : 0.0;
+        ph->peak = dam_scenario_peak(s);
+        ph->ridge = ph->peak / s->machine.gpu.mem_bw;
+        ph->t_compute = blocks * pc->t_compute;
+        ph->t_memory = blocks * pc->t_memory;
+        ph->time = blocks * pc->time;
+        ph->memory_bound = ph->t_memory > ph->t_compute;
+    }
+
+    r->t_compute = st.terms[DAM_TERM_COMPUTE];
+    r->t_comm = c.tp_comm + 2.0 * per_stage * c.p2p.time +
+                s0->grad.time + s0->gather.time + zt +
+                per_stage * (c.fwd[k0].a2a.time + c.bwd[k0].a2a.time);
+    r->t_latency = c.overhead;
+    r->t_seq = r->t_compute + r->t_comm + r->t_latency;
+    double busy = st.terms[DAM_TERM_COMPUTE] + st.terms[DAM_TERM_COMM] +
+                  c.overhead;
+    r->t_pipe = r->t_compute > r->t_comm ? r->t_compute : r->t_comm;
+    if (r->t_pipe < busy - r->t_comm)
+        r->t_pipe = busy - r->t_comm;
+    r->step = st.step;
+    for (int t = 0; t < DAM_TERM_COUNT; t++)
+        r->terms[t] = st.terms[t];
+
+    r->model_flops_step = c.model_flops / (double)r->gpus;
+    r->throughput = r->global_batch / r->step;
+    r->tokens_per_s = c.tokens / r->step;
+    double peak = dam_scenario_peak(s);
+    r->mfu = peak > 0.0 ? r->model_flops_step / (r->step * peak) : 0.0;
+    r->steps_per_epoch = dam_scenario_steps_per_epoch(s);
+    r->epoch_time = r->steps_per_epoch * r->step;
+    r->run_time = r->epoch_time * dam_scenario_run_epochs(s);
+
+    dam_layout_mem lm;
+    dam_parallel_memory(s, l, &lm);
+    dam_memory *mm = &r->memory;
+    mm->weights = lm.weights;
+    mm->gradients = lm.gradients;
+    mm->optimizer = lm.optimizer;
+    mm->activations = lm.activations;
+    mm->buffers = lm.buffers + lm.reserve;
+    mm->total = lm.total;
+    mm->capacity = s->machine.gpu.mem_bytes;
+    mm->fits = mm->total <= mm->capacity;
+    mm->shortfall = mm->fits ? 0.0 : mm->total - mm->capacity;
+
+    dam_quality_cost qc;
+    if (dam_quality_scenario_cost(s, r->run_time, &qc, NULL) == DAM_OK) {
+        r->gpu_hours = qc.gpu_hours;
+        r->cost_usd = qc.usd;
+        r->energy_kwh = qc.kwh;
+    }
+
+    /* what binds: the largest term */
+    int best = DAM_TERM_COMPUTE;
+    for (int t = 0; t < DAM_TERM_COUNT; t++)
+        if (r->terms[t] > r->terms[best])
+            best = t;
+    r->bound = best == DAM_TERM_COMM       ? DAM_BOUND_COMM
+               : best == DAM_TERM_OVERHEAD ? DAM_BOUND_LATENCY
+                                           : DAM_BOUND_COMPUTE;
+    if (r->bound == DAM_BOUND_COMPUTE) {
+        double mem = 0.0, all = 0.0;
+        for (int i = 0; i < r->nphases; i++) {
+            all += r->phases[i].time;
+            if (r->phases[i].memory_bound)
+                mem += r->phases[i].time;
+        }
+        if (mem > 0.5 * all)
+            r->bound = DAM_BOUND_MEMORY;
+    }
+}
