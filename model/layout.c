@@ -122,11 +122,29 @@ int dam_layout_check(const dam_layout *l, const dam_model_spec *m,
                     "the interleaved schedule needs pp >= 2 (got pp = %d)",
                     l->pp);
     int chunks = l->pp * l->vpp;
-    if (t->layers % chunks != 0)
+    int fl = l->first_layers, ll = l->last_layers;
+    if ((fl > 0 || ll > 0) && chunks < 2)
+        return fail(rule, DAM_LAYOUT_PP, e,
+                    "first_layers / last_layers need more than one "
+                    "pipeline chunk (pp x vpp = %d)",
+                    chunks);
+    if (fl > 0 || ll > 0) {
+        int n = chunks - (fl > 0) - (ll > 0);
+        int rest = t->layers - fl - ll;
+        if (rest < 0 || (n == 0 && rest != 0) || (n > 0 && (rest < n ||
+                                                           rest % n != 0)))
+            return fail(rule, DAM_LAYOUT_PP, e,
+                        "%d blocks of \"%s\" less first_layers %d and "
+                        "last_layers %d leave %d for the other %d chunks: "
+                        "not an even split",
+                        t->layers, m->id, fl, ll, rest, n);
+    } else if (t->layers % chunks != 0) {
         return fail(rule, DAM_LAYOUT_PP, e,
                     "pp x vpp = %d x %d = %d chunks do not divide the %d "
-                    "blocks of \"%s\"",
+                    "blocks of \"%s\" (first_layers / last_layers can "
+                    "take the remainder)",
                     l->pp, l->vpp, chunks, t->layers, m->id);
+    }
     if (l->schedule == DAM_SCHED_INTERLEAVED &&
         l->micro_batches % l->pp != 0)
         return fail(rule, DAM_LAYOUT_VPP, e,
@@ -165,13 +183,47 @@ int dam_layout_check(const dam_layout *l, const dam_model_spec *m,
     return DAM_OK;
 }
 
+/* Blocks of the chunks in the middle (all of them when the split is
+ * even); the first and last take first_layers / last_layers. */
+static int mid_blocks(const dam_layout *l, int layers)
+{
+    int chunks = l->pp * l->vpp;
+    int f = l->first_layers > 0, la = l->last_layers > 0;
+    if (chunks == 1)
+        return layers;
+    int n = chunks - f - la;
+    int rest = layers - (f ? l->first_layers : 0) - (la ? l->last_layers : 0);
+    return n > 0 ? rest / n : 0;
+}
+
+static int chunk_blocks(const dam_layout *l, int layers, int v)
+{
+    int chunks = l->pp * l->vpp;
+    if (chunks == 1)
+        return layers;
+    if (v == 0 && l->first_layers > 0)
+        return l->first_layers;
+    if (v == chunks - 1 && l->last_layers > 0)
+        return l->last_layers;
+    return mid_blocks(l, layers);
+}
+
 void dam_layout_chunk_layers(const dam_layout *l, int layers, int v,
                              int *first, int *count)
 {
-    int chunks = l->pp * l->vpp;
-    int per = layers / chunks;
-    *first = v * per;
-    *count = per;
+    int b = 0;
+    for (int i = 0; i < v; i++)
+        b += chunk_blocks(l, layers, i);
+    *first = b;
+    *count = chunk_blocks(l, layers, v);
+}
+
+int dam_layout_stage_blocks(const dam_layout *l, int layers, int s)
+{
+    int b = 0;
+    for (int j = 0; j < l->vpp; j++)
+        b += chunk_blocks(l, layers, j * l->pp + s);
+    return b;
 }
 
 /* Members of a group of n ranks with stride st in one domain of D GPUs. */
@@ -334,9 +386,6 @@ void dam_layout_memory(const dam_layout *l, const dam_model_spec *m,
     dam_layout_param_split(t, &P);
     double tp = l->tp, ep = l->ep;
     double dpc = (double)l->dp * l->cp, edp = dpc / ep;
-    int chunks = l->pp * l->vpp;
-    double blocks = (double)t->layers / l->pp; /* per stage */
-    double per_chunk = (double)t->layers / chunks;
     double tokens = l->micro_batch * seq_len / l->cp;
     double a_layer = dam_layout_act_layer(l, t, seq_len, elem, 1);
     double a_full = tokens * act_per_token(l, t, seq_len, elem, t->dropout,
@@ -346,6 +395,8 @@ void dam_layout_memory(const dam_layout *l, const dam_model_spec *m,
     for (int s = 0; s < l->pp; s++) {
         dam_layout_mem r;
         memset(&r, 0, sizeof r);
+        double blocks = dam_layout_stage_blocks(l, t->layers, s);
+        double per_chunk = blocks / l->vpp;
         double dense = blocks * P.dense_layer;
         if (s == 0)
             dense += P.embed;

@@ -72,6 +72,10 @@ typedef struct dam_layout {
     int cp;            /* context-parallel degree (sequence split) */
     int ep;            /* expert-parallel degree (divides dp x cp) */
     int vpp;           /* model chunks per pipeline rank (interleaved) */
+    int first_layers;  /* blocks of the first pipeline chunk, 0 = an even
+                        * split (Llama 3 405B ran 126 blocks on 16 stages
+                        * with one fewer on the first and last) */
+    int last_layers;   /* blocks of the last chunk, 0 = even */
     int schedule;      /* a dam_pp_schedule */
     int sp;            /* 1: sequence parallelism with tp (Megatron) */
     int micro_batch;   /* sequences per micro-batch */
@@ -124,9 +128,12 @@ int dam_layout_check(const dam_layout *l, const dam_model_spec *m,
                      dam_error *e);
 
 /* Blocks of pipeline chunk v (0 <= v < pp x vpp; chunk v sits on stage
- * v mod pp): first block and count. */
+ * v mod pp): first block and count. The first and last chunks hold
+ * first_layers and last_layers when given, the others an even share. */
 void dam_layout_chunk_layers(const dam_layout *l, int layers, int v,
                              int *first, int *count);
+/* Blocks of stage s (its chunks summed). */
+int dam_layout_stage_blocks(const dam_layout *l, int layers, int s);
 
 /* Communication groups of the layout as the network sees them. */
 typedef enum {

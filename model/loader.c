@@ -1329,7 +1329,8 @@ static const char *const network_keys[] = {
 static const char *const algo_names[] = {"auto", "ring", "tree",
                                          "hierarchical", NULL};
 static const char *const parallel_keys[] = {
-    "tp", "pp", "dp", "cp", "ep", "vpp", "schedule", "sequence_parallel",
+    "tp", "pp", "dp", "cp", "ep", "vpp", "first_layers", "last_layers",
+    "schedule", "sequence_parallel",
     "micro_batch", "global_batch", "zero", "fsdp", "recompute",
     "overlap_grad_reduce", "overlap_param_gather", "reserved_gib",
     "straggler", NULL};
@@ -2147,6 +2148,8 @@ static void load_parallel(ld *L, const config_setting_t *root,
     get_int(L, p, "cp", w, 0, 1, 4096, &l->cp);
     get_int(L, p, "ep", w, 0, 1, 65536, &l->ep);
     get_int(L, p, "vpp", w, 0, 1, 1024, &l->vpp);
+    get_int(L, p, "first_layers", w, 0, 1, 100000, &l->first_layers);
+    get_int(L, p, "last_layers", w, 0, 1, 100000, &l->last_layers);
     int have_dp = get_int(L, p, "dp", w, 0, 1, maxg, &l->dp);
     int k = 0;
     if (get_choice(L, p, "schedule", w, 0, sched_names, &k))

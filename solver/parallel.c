@@ -255,7 +255,11 @@ static void stage_params(const dam_transformer *t, const dam_layout *l,
 {
     dam_layout_params P;
     dam_layout_param_split(t, &P);
-    double blocks = (double)t->layers / l->pp;
+    /* a stage of this kind: the first (stage 0), last or a middle one */
+    int s = kind == DAM_CHUNK_FIRST || kind == DAM_CHUNK_ONLY ? 0
+            : kind == DAM_CHUNK_LAST                          ? l->pp - 1
+                                                              : (l->pp > 2 ? 1 : 0);
+    double blocks = dam_layout_stage_blocks(l, t->layers, s);
     double d = blocks * P.dense_layer;
     if (kind == DAM_CHUNK_FIRST || kind == DAM_CHUNK_ONLY)
         d += P.embed;
@@ -280,8 +284,18 @@ void dam_parallel_assemble(const dam_scenario *s, const dam_layout *l,
     double elem = dam_precision_bytes(w->precision);
     int D = net->domain;
     out->chunks = l->pp * l->vpp;
-    out->blocks = t->layers / out->chunks;
-    double nb = out->blocks, m = l->micro_batches;
+    {
+        int f, n;
+        dam_layout_chunk_layers(l, t->layers, 0, &f, &n);
+        out->blocks[DAM_CHUNK_FIRST] = n;
+        dam_layout_chunk_layers(l, t->layers, out->chunks - 1, &f, &n);
+        out->blocks[DAM_CHUNK_LAST] = n;
+        dam_layout_chunk_layers(l, t->layers, out->chunks > 2 ? 1 : 0, &f,
+                                &n);
+        out->blocks[DAM_CHUNK_MID] = n;
+        out->blocks[DAM_CHUNK_ONLY] = t->layers;
+    }
+    double m = l->micro_batches;
     dam_net_group gtp, gcp, gdp, gep, gedp;
     dam_layout_group(l, DAM_GROUP_TP, D, &gtp);
     dam_layout_group(l, DAM_GROUP_CP, D, &gcp);
@@ -322,6 +336,7 @@ void dam_parallel_assemble(const dam_scenario *s, const dam_layout *l,
         int emb = k == DAM_CHUNK_FIRST || k == DAM_CHUNK_ONLY;
         int head = k == DAM_CHUNK_LAST || k == DAM_CHUNK_ONLY;
         dam_parallel_op *f = &out->fwd[k], *b = &out->bwd[k];
+        double nb = out->blocks[k];
         f->compute = nb * lc->fwd + (emb ? lc->embed_fwd : 0.0) +
                      (head ? lc->head_fwd : 0.0);
         b->compute = nb * lc->bwd + (emb ? lc->embed_bwd : 0.0) +
@@ -357,8 +372,9 @@ void dam_parallel_assemble(const dam_scenario *s, const dam_layout *l,
         f->zero_overlap = l->overlap_param;
         b->zero_overlap = l->zero >= 3 ? l->overlap_param : l->overlap_grad;
     }
-    out->tp_comm = m * l->vpp * nb * (tpc[0] + tpc[1]);
-    out->a2a_traffic = m * l->vpp * nb *
+    double sb0 = dam_layout_stage_blocks(l, t->layers, 0);
+    out->tp_comm = m * sb0 * (tpc[0] + tpc[1]);
+    out->a2a_traffic = m * sb0 *
                        (lc->a2a_calls[0] + lc->a2a_calls[1]) * lc->a2a_bytes;
 
     /* pipeline sends: each tensor-parallel rank sends its 1/tp of the
@@ -435,7 +451,7 @@ void dam_parallel_assemble(const dam_scenario *s, const dam_layout *l,
 
     /* host: launch time not hidden behind the GPU, and per-step overhead */
     out->overhead = w->framework_overhead_s +
-                    m * l->vpp * nb * lc->host;
+                    m * sb0 * lc->host;
     out->tokens = dam_scenario_global_batch(s) * lc->tokens * l->cp /
                   l->micro_batch;
     out->model_flops = 3.0 * w->model.flops_per_sample * w->flops_scale *
@@ -652,7 +668,7 @@ void dam_parallel_solve(const dam_scenario *s, dam_result *r)
         x->t_lat = c.overhead;
 
     /* roofline phases of the first stage's blocks, per step */
-    double blocks = per_stage * c.blocks;
+    double blocks = m * dam_layout_stage_blocks(l, s->workload.model.arch.tf.layers, 0);
     r->nphases = 0;
     for (int i = 0; i < lc.nphases && r->nphases < DAM_MAX_PHASES; i++) {
         const dam_phase_cost *pc = &lc.phase_cost[i];

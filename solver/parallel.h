@@ -130,7 +130,7 @@ typedef struct dam_parallel_stage {
 typedef struct dam_parallel_cost {
     dam_layout l;                    /* the layout */
     int chunks;                      /* pp x vpp */
-    int blocks;                      /* per chunk */
+    int blocks[DAM_CHUNK_KINDS];     /* transformer blocks per chunk kind */
     dam_parallel_op fwd[DAM_CHUNK_KINDS], bwd[DAM_CHUNK_KINDS];
     dam_parallel_stage stage[DAM_CHUNK_KINDS];
     dam_parallel_xfer p2p;           /* activation send between chunks */

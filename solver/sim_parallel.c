@@ -125,6 +125,7 @@ struct psim {
     double *sync_last_end;     /* [p] latest last-backward end */
     double *sync_start;        /* [p] when the reduction started */
     int *sync_flows;           /* [p] reduction parts outstanding */
+    int *sync_ended;           /* [p] members whose last op ended */
     double *sync_done;         /* [p] when it ended */
     int ent_done;              /* entities through the optimizer */
     double *data_at;           /* [nrep][2]: when the data of a step
@@ -353,6 +354,7 @@ static void op_compute_done(dam_des *des, void *ctx, dam_des_arg arg)
 
 /* The ZeRO traffic of an op that does not overlap: after its compute. */
 static void gradient_ready(dam_des *des, void *ctx, dam_des_arg arg);
+static void member_grad_ready(dam_des *des, void *ctx, dam_des_arg arg);
 
 static void try_start(struct psim *ps, ent *e)
 {
@@ -410,14 +412,14 @@ static void try_start(struct psim *ps, ent *e)
             dam_des_after(ps->des, comp + c->comm, gradient_ready, e,
                           dam_des_p((void *)c));
     }
-    /* the last backward releases gradient buckets as it goes */
-    if (e->next == ps->nsched - 1) {
+    /* the last backward releases gradient buckets as it goes: the
+     * reduction may start with the first */
+    if (e->next == ps->nsched - 1 && ps->s->layout.overlap_grad) {
         const dam_parallel_stage *st =
             &ps->c->stage[dam_parallel_stage_kind(ps->c, e->s)];
-        double first = ps->s->layout.overlap_grad ? (comp + c->comm) /
-                                                        st->buckets
-                                                  : -1.0;
-        e->grad_at = first >= 0.0 ? now + first : -1.0;
+        e->grad_at = now + (comp + c->comm) / st->buckets;
+        dam_des_at(ps->des, e->grad_at, member_grad_ready, ps,
+                   dam_des_u((uint64_t)e->s));
     }
     dam_des_after(ps->des, comp + c->comm, op_compute_done, e,
                   dam_des_p((void *)c));
@@ -437,12 +439,15 @@ static void gradient_ready(dam_des *des, void *ctx, dam_des_arg arg)
 static void begin_step(struct psim *ps);
 static void stage_synced(dam_des *des, void *ctx, dam_des_arg arg);
 
-static void sync_part_done(dam_des *des, void *ctx, dam_des_arg arg)
+/* Stage s's reduction may complete: its flows are done and every member's
+ * last backward has ended. */
+static void sync_check(struct psim *ps, int s)
 {
-    struct psim *ps = ctx;
-    int s = (int)arg.u;
-    if (--ps->sync_flows[s] > 0)
+    if (ps->sync_flows[s] > 0 || ps->sync_ended[s] < ps->nrep)
         return;
+    ps->sync_flows[s] = -1; /* once */
+    dam_des *des = ps->des;
+    dam_des_arg arg = dam_des_u((uint64_t)s);
     /* the last bucket cannot finish before its own time after the last
      * backward ends */
     const dam_parallel_stage *st =
@@ -455,6 +460,16 @@ static void sync_part_done(dam_des *des, void *ctx, dam_des_arg arg)
         stage_synced(des, ps, arg);
 }
 
+static void sync_part_done(dam_des *des, void *ctx, dam_des_arg arg)
+{
+    struct psim *ps = ctx;
+    int s = (int)arg.u;
+    (void)des;
+    if (--ps->sync_flows[s] > 0)
+        return;
+    sync_check(ps, s);
+}
+
 /* Start stage s's gradient reduction: every simulated member sends. */
 static void start_sync(struct psim *ps, int s)
 {
@@ -462,8 +477,8 @@ static void start_sync(struct psim *ps, int s)
         &ps->c->stage[dam_parallel_stage_kind(ps->c, s)];
     ps->sync_start[s] = dam_des_now(ps->des);
     if (!(st->grad.time > 0.0)) {
-        ps->sync_flows[s] = 1;
-        sync_part_done(ps->des, ps, dam_des_u((uint64_t)s));
+        ps->sync_flows[s] = 0;
+        sync_check(ps, s);
         return;
     }
     ps->sync_flows[s] = ps->nrep;
@@ -488,11 +503,11 @@ static void step_end_stage(struct psim *ps, ent *e)
     double now = dam_des_now(ps->des);
     if (now > ps->sync_last_end[s])
         ps->sync_last_end[s] = now;
-    if (e->grad_at >= 0.0 && e->grad_at <= now)
-        dam_des_at(ps->des, e->grad_at, member_grad_ready, ps,
-                   dam_des_u((uint64_t)s));
-    else
+    ps->sync_ended[s]++;
+    if (e->grad_at < 0.0) /* not overlapped: the reduction starts now */
         member_grad_ready(ps->des, ps, dam_des_u((uint64_t)s));
+    else
+        sync_check(ps, s);
 }
 
 static void ent_ready_next(dam_des *des, void *ctx, dam_des_arg arg);
@@ -655,7 +670,8 @@ static void begin_step(struct psim *ps)
     for (int s = 0; s < ps->p; s++) {
         ps->synced_members[s] = 0;
         ps->sync_last_end[s] = 0.0;
-        ps->sync_flows[s] = 0;
+        ps->sync_flows[s] = 1; /* until the reduction starts */
+        ps->sync_ended[s] = 0;
     }
     start_reads(ps, ps->step + 1); /* prefetch the next step's data */
     size_t slots = 2u * (size_t)ps->v * ps->m;
@@ -805,6 +821,7 @@ static void free_psim(struct psim *ps)
     dam_free(ps->sync_last_end);
     dam_free(ps->sync_start);
     dam_free(ps->sync_flows);
+    dam_free(ps->sync_ended);
     dam_free(ps->sync_done);
     dam_free(ps->data_at);
     dam_link_net_free(ps->net);
@@ -886,6 +903,7 @@ int dam_sim_parallel_cost(const dam_scenario *s, const dam_parallel_cost *c,
     ps.sync_last_end = dam_calloc((size_t)ps.p, sizeof *ps.sync_last_end);
     ps.sync_start = dam_calloc((size_t)ps.p, sizeof *ps.sync_start);
     ps.sync_flows = dam_calloc((size_t)ps.p, sizeof *ps.sync_flows);
+    ps.sync_ended = dam_calloc((size_t)ps.p, sizeof *ps.sync_ended);
     ps.sync_done = dam_calloc((size_t)ps.p, sizeof *ps.sync_done);
     ps.data_at = dam_calloc(2u * (size_t)ps.nrep, sizeof *ps.data_at);
     ps.des = dam_des_create();
