@@ -107,11 +107,6 @@ int dam_layout_check(const dam_layout *l, const dam_model_spec *m,
         return fail(rule, DAM_LAYOUT_TP, e,
                     "tp = %d does not divide the FFN width %d of \"%s\"",
                     l->tp, t->ffn, m->id);
-    if (t->vocab % l->tp != 0)
-        return fail(rule, DAM_LAYOUT_TP, e,
-                    "tp = %d does not divide the vocabulary of %d of "
-                    "\"%s\" (pad it to a multiple)",
-                    l->tp, t->vocab, m->id);
     if (l->vpp > 1 && l->schedule != DAM_SCHED_INTERLEAVED)
         return fail(rule, DAM_LAYOUT_VPP, e,
                     "vpp = %d model chunks per stage need schedule "

@@ -474,18 +474,32 @@ double dam_parallel_op_time(const dam_parallel_op *op)
     return op->compute + op->comm + op->a2a.time + z;
 }
 
-/* Forward and backward of stage s per micro-batch (its chunks summed). */
+/* An op's time with its compute slowed by f (a straggler). */
+static double op_time_slow(const dam_parallel_op *op, double f)
+{
+    dam_parallel_op o = *op;
+    o.compute *= f;
+    return dam_parallel_op_time(&o);
+}
+
+/* Forward and backward of stage s per micro-batch (its chunks summed);
+ * the straggler's stage runs slower, and all replicas wait for it. */
 static void stage_fb(const dam_parallel_cost *c, int s, double *F, double *B,
                      double *lastb)
 {
+    const dam_layout *l = &c->l;
+    double f = 1.0;
+    if (l->slow_rank >= 0 && l->slow_factor > 1.0 &&
+        l->slow_rank / (l->tp * l->cp * l->dp) == s)
+        f = l->slow_factor;
     *F = *B = 0.0;
-    for (int j = 0; j < c->l.vpp; j++) {
-        int v = j * c->l.pp + s;
+    for (int j = 0; j < l->vpp; j++) {
+        int v = j * l->pp + s;
         int k = dam_parallel_chunk_kind(c, v);
-        *F += dam_parallel_op_time(&c->fwd[k]);
-        *B += dam_parallel_op_time(&c->bwd[k]);
+        *F += op_time_slow(&c->fwd[k], f);
+        *B += op_time_slow(&c->bwd[k], f);
         if (j == 0)
-            *lastb = dam_parallel_op_time(&c->bwd[k]);
+            *lastb = op_time_slow(&c->bwd[k], f);
     }
 }
 

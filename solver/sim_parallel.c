@@ -141,6 +141,10 @@ struct psim {
     int trace_steps;
     int failed;
     dam_error *err;
+    /* transfers in flight: contexts by index (a pool, so flows dropped at
+     * the end of a replication lose nothing) */
+    struct xfer_ctx *xc;
+    int nxc, capxc, *xfree, nxfree;
 };
 
 /* ---- schedules ------------------------------------------------------- */
@@ -247,12 +251,25 @@ typedef struct xfer_ctx {
     double fixed;
 } xfer_ctx;
 
+static int xfer_alloc(struct psim *ps)
+{
+    if (ps->nxfree > 0)
+        return ps->xfree[--ps->nxfree];
+    if (ps->nxc == ps->capxc) {
+        ps->capxc = ps->capxc ? 2 * ps->capxc : 256;
+        ps->xc = dam_realloc(ps->xc, (size_t)ps->capxc * sizeof *ps->xc);
+        ps->xfree = dam_realloc(ps->xfree,
+                                (size_t)ps->capxc * sizeof *ps->xfree);
+    }
+    return ps->nxc++;
+}
+
 static void xfer_flow_done(dam_des *des, void *ctx, dam_des_arg arg)
 {
-    xfer_ctx *x = arg.p;
-    (void)ctx;
-    dam_des_after(des, x->fixed, x->done, x->ctx, x->arg);
-    dam_free(x);
+    struct psim *ps = ctx;
+    xfer_ctx x = ps->xc[arg.u];
+    ps->xfree[ps->nxfree++] = (int)arg.u;
+    dam_des_after(des, x.fixed, x.done, x.ctx, x.arg);
 }
 
 static int start_xfer(struct psim *ps, ent *e, const dam_parallel_xfer *x,
@@ -267,16 +284,17 @@ static int start_xfer(struct psim *ps, ent *e, const dam_parallel_xfer *x,
     links[n++] = e->link;
     for (int i = 0; i < nextra && n < DAM_LINK_MAXPATH; i++)
         links[n++] = extra[i];
-    xfer_ctx *xc = dam_malloc(sizeof *xc);
+    int k = xfer_alloc(ps);
+    xfer_ctx *xc = &ps->xc[k];
     xc->done = done;
     xc->ctx = ctx;
     xc->arg = arg;
     xc->fixed = x->fixed;
     double g = ps->gpus_per_ent;
     if (dam_link_flow_start(ps->net, links, n, x->nic_bytes * g,
-                            x->nic_rate * g, xfer_flow_done, NULL,
-                            dam_des_p(xc), NULL, ps->err) != DAM_OK) {
-        dam_free(xc);
+                            x->nic_rate * g, xfer_flow_done, ps,
+                            dam_des_u((uint64_t)k), NULL, ps->err) != DAM_OK) {
+        ps->xfree[ps->nxfree++] = k;
         ps->failed = 1;
         dam_des_stop(ps->des);
         return -1;
@@ -327,7 +345,9 @@ static void op_part_done(dam_des *des, void *ctx, dam_des_arg arg)
     double now = dam_des_now(des);
     const sop *o = &ps->sched[e->s][e->next];
     e->t_comp += e->op_compute;
-    e->t_comm += now - e->op_start - e->op_compute;
+    double extra = now - e->op_start - e->op_compute;
+    /* (clock rounding of a pure-compute op is not communication) */
+    e->t_comm += extra > 1e-9 * e->op_compute ? extra : 0.0;
     trace_span(ps, e, o->bwd ? DAM_SPAN_BACKWARD : DAM_SPAN_FORWARD,
                e->op_start, now);
     send_output(ps, e, o);
@@ -566,8 +586,11 @@ static void stage_synced(dam_des *des, void *ctx, dam_des_arg arg)
     /* the barrier: account each entity's time since its last op */
     for (int i = 0; i < ps->nent; i++) {
         ent *e = &ps->e[i];
+        /* the reduction's tail after the stage's slowest member ended
+         * is communication; the time before, waiting for that member */
         double done = ps->sync_done[e->s], start = ps->sync_start[e->s];
-        double own0 = start > e->last_end ? start : e->last_end;
+        double late = ps->sync_last_end[e->s];
+        double own0 = start > late ? start : late;
         double comm = done > own0 ? done - own0 : 0.0;
         e->t_comm += comm;
         e->t_wait += (now - e->last_end) - comm;
@@ -824,6 +847,8 @@ static void free_psim(struct psim *ps)
     dam_free(ps->sync_ended);
     dam_free(ps->sync_done);
     dam_free(ps->data_at);
+    dam_free(ps->xc);
+    dam_free(ps->xfree);
     dam_link_net_free(ps->net);
     dam_des_free(ps->des);
     dam_stats_free(ps->st_step);
@@ -917,6 +942,7 @@ int dam_sim_parallel_cost(const dam_scenario *s, const dam_parallel_cost *c,
     for (int k = 0; k < reps && rc == DAM_OK; k++) {
         dam_des_reset(ps.des);
         dam_link_net_reset(ps.net);
+        ps.nxc = ps.nxfree = 0; /* every transfer context is free again */
         ps.rep = k;
         uint64_t rs = dam_rng_mix(seed, (uint64_t)k);
         for (int i = 0; i < ps.nent; i++)
