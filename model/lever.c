@@ -50,6 +50,9 @@ static int fail(const ctx *c, const char *fmt, ...)
 
 /* ---- shared helpers ---------------------------------------------------- */
 
+static int refit_layout(const ctx *c, dam_scenario *s, double global,
+                        int dp_given);
+
 /* Bytes per weight element as stored. */
 static double weight_elem_bytes(const dam_workload *w)
 {
@@ -329,6 +332,8 @@ static int op_gpu(const ctx *c, const dam_lever_op *op,
 {
     dam_machine *m = &s->machine;
     int any = 0;
+    int64_t gpus0 = dam_scenario_gpus(s);
+    double global0 = dam_scenario_global_batch(s);
 
     if (op->gpu[0]) {
         const dam_gpu *g = cat ? dam_catalog_gpu(cat, op->gpu) : NULL;
@@ -350,8 +355,10 @@ static int op_gpu(const ctx *c, const dam_lever_op *op,
         double own = scenario_price(s, g->id);
         if (op->gpu_hour_usd <= 0.0)
             s->cost.gpu_hour_usd = own > 0.0 ? own : g->price_hour;
-        if (old_link > 0.0 && g->link_bw > 0.0)
+        if (old_link > 0.0 && g->link_bw > 0.0) {
             m->intra_busbw *= g->link_bw / old_link;
+            m->net.domain_bw *= g->link_bw / old_link;
+        }
         if (s->workload.sparsity_kind == DAM_SPARSITY_2TO4)
             s->workload.matmul_peak_scale = g->sparsity_2to4 ? 2.0 : 1.0;
         any = 1;
@@ -385,8 +392,15 @@ static int op_gpu(const ctx *c, const dam_lever_op *op,
         return fail(c, "%d GPUs per node x %d nodes = %lld GPUs; damsim "
                     "models at most %d", m->gpus_per_node, m->nodes,
                     (long long)dam_scenario_gpus(s), DAM_MAX_GPUS);
-    return any ? DAM_OK : fail(c, "gpu op sets nothing (give gpu, gpus, "
-                               "gpus_per_node, nodes or gpu_hour_usd)");
+    if (!any)
+        return fail(c, "gpu op sets nothing (give gpu, gpus, "
+                    "gpus_per_node, nodes or gpu_hour_usd)");
+    if (s->layout.on && dam_scenario_gpus(s) != gpus0) {
+        /* a layout scales out over data parallelism, same global batch */
+        m->net.gpus_per_node = m->gpus_per_node;
+        return refit_layout(c, s, global0, 0);
+    }
+    return DAM_OK;
 }
 
 /* Shared by quantize and precision: switch the compute format to p. */
@@ -637,6 +651,9 @@ static int op_batch_size(const ctx *c, const dam_lever_op *op,
 {
     if (op->batch_size < 1)
         return fail(c, "batch_size needs a value");
+    if (s->layout.on)
+        return fail(c, "with a parallel layout the batch is the layout's "
+                    "(use the layout lever's micro_batch)");
     s->workload.batch_size = op->batch_size;
     return DAM_OK;
 }
@@ -651,6 +668,113 @@ static int op_distill(const ctx *c, const dam_lever_op *op,
     scale_model(&s->workload, st / n, 0);
     add_delta(s, op, 0, 0.0);
     return DAM_OK;
+}
+
+/*
+ * Fit a layout to the scenario's GPUs and global batch after a lever
+ * changed either: dp follows the GPUs (unless the op set it), the
+ * micro-batches follow the batch; then the layout's rules.
+ */
+static int refit_layout(const ctx *c, dam_scenario *s, double global,
+                        int dp_given)
+{
+    dam_layout *l = &s->layout;
+    int64_t gpus = dam_scenario_gpus(s);
+    int64_t mp = (int64_t)l->tp * l->cp * l->pp;
+    if (!dp_given) {
+        if (gpus % mp != 0)
+            return fail(c, "tp x cp x pp = %d x %d x %d = %lld does not "
+                        "divide the %lld GPUs",
+                        l->tp, l->cp, l->pp, (long long)mp, (long long)gpus);
+        l->dp = (int)(gpus / mp);
+    }
+    double per = (double)l->dp * l->micro_batch;
+    double m = global / per;
+    if (m < 1.0 || m != floor(m))
+        return fail(c, "the global batch of %.0f sequences is not a "
+                    "multiple of dp x micro_batch = %d x %d",
+                    global, l->dp, l->micro_batch);
+    l->micro_batches = (int)m;
+    s->workload.batch_size = l->micro_batch;
+    dam_error e;
+    if (dam_layout_check(l, &s->workload.model, gpus, s->workload.seq_len,
+                         NULL, &e) != DAM_OK)
+        return fail(c, "%s", e.msg);
+    return DAM_OK;
+}
+
+static int op_layout(const ctx *c, const dam_lever_op *op,
+                     const dam_catalog *cat, dam_scenario *s)
+{
+    (void)cat;
+    dam_layout *l = &s->layout;
+    if (!l->on)
+        return fail(c, "the scenario has no 'parallel' layout to change");
+    double global = dam_scenario_global_batch(s);
+    int any = 0;
+#define SET(f, v)           if ((v) >= 0) {             l->f = (v);             any = 1;            }
+    SET(tp, op->tp);
+    SET(pp, op->pp);
+    SET(dp, op->dp);
+    SET(cp, op->cp);
+    SET(ep, op->ep);
+    SET(vpp, op->vpp);
+    SET(micro_batch, op->micro_batch);
+    SET(zero, op->zero);
+    SET(recompute, op->recompute);
+    SET(schedule, op->schedule);
+    SET(sp, op->sequence_parallel);
+#undef SET
+    if (!any)
+        return fail(c, "layout op sets nothing (give tp, pp, dp, cp, ep, "
+                    "vpp, micro_batch, zero, recompute, schedule or "
+                    "sequence_parallel)");
+    if (op->vpp > 1 && op->schedule < 0)
+        l->schedule = DAM_SCHED_INTERLEAVED;
+    if (op->vpp == 1 && op->schedule < 0 &&
+        l->schedule == DAM_SCHED_INTERLEAVED)
+        l->schedule = DAM_SCHED_1F1B;
+    if (op->zero >= 0)
+        l->fsdp = 0;
+    if (op->pp >= 0 || op->vpp >= 0)
+        l->first_layers = l->last_layers = 0; /* an even split again */
+    return refit_layout(c, s, global, op->dp >= 0);
+}
+
+static int op_network(const ctx *c, const dam_lever_op *op,
+                      const dam_catalog *cat, dam_scenario *s)
+{
+    (void)cat;
+    dam_network *n = &s->machine.net;
+    int any = 0;
+    if (op->nvlink_domain > 0) {
+        int g = s->machine.gpus_per_node;
+        if (op->nvlink_domain % g != 0 && g % op->nvlink_domain != 0)
+            return fail(c, "nvlink_domain = %d must be a multiple or a "
+                        "divisor of the %d GPUs per node",
+                        op->nvlink_domain, g);
+        n->domain = op->nvlink_domain, any = 1;
+    }
+    if (op->nics_per_node > 0)
+        n->nics = op->nics_per_node, any = 1;
+    if (op->nic_bw > 0.0)
+        n->nic_bw = op->nic_bw, any = 1;
+    if (op->rail_optimized >= 0)
+        n->rail_optimized = op->rail_optimized, any = 1;
+    if (op->oversub >= 1.0)
+        n->oversub = op->oversub, any = 1;
+    if (op->algorithm >= 0)
+        n->algo = (dam_net_algo)op->algorithm, any = 1;
+    return any ? DAM_OK
+               : fail(c, "network op sets nothing (give nvlink_domain, "
+                      "nics_per_node, nic_gbs, rail_optimized, "
+                      "oversubscription or algorithm)");
+}
+
+static int can_layout(const dam_scenario *s, dam_bound b)
+{
+    (void)b;
+    return s->layout.on;
 }
 
 static int op_serving(const ctx *c, const dam_lever_op *op,
@@ -946,6 +1070,42 @@ static const dam_lever_key serving_keys[] = {
     KINT("preprocess_workers", preprocess_workers, 1, "CPU workers"),
 };
 
+static const char *const recompute_names[] = {"none", "selective", "full",
+                                              NULL};
+static const char *const schedule_names[] = {"1f1b", "gpipe", "interleaved",
+                                             NULL};
+static const char *const algorithm_names[] = {"auto", "ring", "tree",
+                                              "hierarchical", NULL};
+static const dam_lever_key layout_keys[] = {
+    KINT("tp", tp, 1, "tensor-parallel degree"),
+    KINT("pp", pp, 1, "pipeline stages"),
+    KINT("dp", dp, 1, "data-parallel degree (default: the GPUs left)"),
+    KINT("cp", cp, 1, "context-parallel degree"),
+    KINT("ep", ep, 1, "expert-parallel degree (MoE)"),
+    KINT("vpp", vpp, 1, "model chunks per stage (interleaved schedule)"),
+    KINT("micro_batch", micro_batch, 1, "sequences per micro-batch"),
+    {"zero", NULL, DAM_LKEY_INT, "", 1.0, 0, 3, 0, 0, OFF(zero), 0, NULL,
+     "ZeRO stage: 0 none, 1 optimizer, 2 + gradients, 3 + weights"},
+    KCHOICE("recompute", recompute, recompute_names,
+            "activation recomputation: none, selective or full"),
+    KCHOICE("schedule", schedule, schedule_names,
+            "pipeline schedule: 1f1b, gpipe or interleaved"),
+    KBOOL("sequence_parallel", sequence_parallel,
+          "shard norms and dropout over tp"),
+};
+static const dam_lever_key network_keys[] = {
+    KINT("nvlink_domain", nvlink_domain, 1,
+         "GPUs per NVLink domain (72: NVL72 racks)"),
+    KINT("nics_per_node", nics_per_node, 1, "scale-out NICs per node"),
+    KNUM("nic_gbs", nic_bw, "GB/s", 1e9, 0, INF, 1, 1,
+         "line rate of one NIC, one direction"),
+    KBOOL("rail_optimized", rail_optimized, "rail-optimised fabric"),
+    KNUM("oversubscription", oversub, "ratio", 1.0, 1, INF, 0, 1,
+         "spine oversubscription"),
+    KCHOICE("algorithm", algorithm, algorithm_names,
+            "all-reduce algorithm: auto, ring, tree or hierarchical"),
+};
+
 #define KEYS(a) a, sizeof a / sizeof a[0]
 #define B(x) DAM_BOUND_BIT(DAM_BOUND_##x)
 #define M(x) DAM_MODE_BIT(DAM_MODE_##x)
@@ -1042,6 +1202,23 @@ static const dam_lever_type types[DAM_LEVER_KIND_COUNT] = {
         B(QUEUEING) | B(LATENCY) | B(PREPROCESS) | B(WEIGHTS), 0, NULL,
         "more replicas, batching or CPU workers", 0, "none",
         "replicas=4"},
+    [DAM_LEVER_LAYOUT] = {
+        DAM_LEVER_LAYOUT, "layout", "the parallel layout: degrees, "
+        "micro-batch, ZeRO, recomputation, schedule",
+        KEYS(layout_keys), -1, NULL, M(TRAINING),
+        "scenarios with a 'parallel' layout; the layout's rules hold "
+        "(degrees multiply to the GPUs, divide heads, blocks, experts)",
+        op_layout, B(COMPUTE) | B(MEMORY) | B(COMM) | B(LATENCY), 0,
+        can_layout, "another split moves work between compute, "
+        "communication, the pipeline bubble and memory", 0,
+        "none: the same model and batch", "tp=8,pp=4,micro_batch=2"},
+    [DAM_LEVER_NETWORK] = {
+        DAM_LEVER_NETWORK, "network", "the GPU network: NVLink domain, "
+        "NICs, rails, spine, collective algorithm",
+        KEYS(network_keys), -1, NULL, M(TRAINING),
+        "used by 'parallel' layouts", op_network, B(COMM), 0, can_layout,
+        "wider NVLink domains and faster NICs shorten collectives", 0,
+        "none", "nvlink_domain=72"},
 };
 
 const dam_lever_type *dam_lever_type_get(dam_lever_kind k)

@@ -63,6 +63,12 @@ void dam_lever_op_init(dam_lever_op *op, dam_lever_kind kind)
     op->gpu_hour_usd = -1.0;
     op->shard_bytes = -1.0;
     op->fit = -1; /* the scenario's quality.fit */
+    op->tp = op->pp = op->dp = op->cp = op->ep = op->vpp = -1;
+    op->micro_batch = op->zero = op->recompute = op->schedule = -1;
+    op->sequence_parallel = -1;
+    op->nvlink_domain = op->nics_per_node = op->rail_optimized = -1;
+    op->nic_bw = op->oversub = -1.0;
+    op->algorithm = -1;
 }
 
 int64_t dam_scenario_gpus(const dam_scenario *s)

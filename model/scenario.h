@@ -239,6 +239,9 @@ typedef enum {
     DAM_LEVER_BATCH_SIZE, /* per-GPU batch */
     DAM_LEVER_DISTILL,    /* a smaller student */
     DAM_LEVER_SERVING,    /* replicas, max_batch, timeout, preprocess workers */
+    DAM_LEVER_LAYOUT,     /* parallel layout: degrees, micro-batch, ZeRO,
+                           * recomputation, schedule */
+    DAM_LEVER_NETWORK,    /* NVLink domain, NICs, rails, spine, algorithm */
     DAM_LEVER_KIND_COUNT
 } dam_lever_kind;
 
@@ -289,6 +292,19 @@ typedef struct dam_lever_op {
     int max_batch;
     double batch_timeout_s;
     int preprocess_workers;
+    int tp, pp, dp, cp, ep, vpp; /* layout: degrees, -1 = keep (dp: -1 =
+                                    the GPUs the others leave) */
+    int micro_batch;          /* layout: sequences per micro-batch */
+    int zero;                 /* layout: ZeRO stage 0..3 */
+    int recompute;            /* layout: a dam_recompute */
+    int schedule;             /* layout: a dam_pp_schedule */
+    int sequence_parallel;    /* layout: 0/1 */
+    int nvlink_domain;        /* network: GPUs per NVLink domain */
+    int nics_per_node;        /* network: NICs per node */
+    double nic_bw;            /* network: NIC line rate, bytes/s, < 0 keep */
+    int rail_optimized;       /* network: 0/1 */
+    double oversub;           /* network: spine oversubscription, < 0 keep */
+    int algorithm;            /* network: a dam_net_algo */
 } dam_lever_op;
 
 #define DAM_LEVER_MAX_OPS 8

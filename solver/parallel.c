@@ -719,14 +719,7 @@ void dam_parallel_solve(const dam_scenario *s, dam_result *r)
         r->terms[t] = st.terms[t];
 
     r->model_flops_step = c.model_flops / (double)r->gpus;
-    r->throughput = r->global_batch / r->step;
-    r->tokens_per_s = c.tokens / r->step;
-    double peak = dam_scenario_peak(s);
-    r->mfu = peak > 0.0 ? r->model_flops_step / (r->step * peak) : 0.0;
     r->steps_per_epoch = dam_scenario_steps_per_epoch(s);
-    r->epoch_time = r->steps_per_epoch * r->step;
-    r->run_time = r->epoch_time * dam_scenario_run_epochs(s);
-
     dam_layout_mem lm;
     dam_parallel_memory(s, l, &lm);
     dam_memory *mm = &r->memory;
@@ -740,19 +733,34 @@ void dam_parallel_solve(const dam_scenario *s, dam_result *r)
     mm->fits = mm->total <= mm->capacity;
     mm->shortfall = mm->fits ? 0.0 : mm->total - mm->capacity;
 
+    dam_parallel_derive(s, c.tokens, r);
+}
+
+void dam_parallel_derive(const dam_scenario *s, double tokens, dam_result *r)
+{
+    double step = r->step;
+    r->throughput = step > 0.0 ? r->global_batch / step : 0.0;
+    r->tokens_per_s = step > 0.0 ? tokens / step : 0.0;
+    double peak = dam_scenario_peak(s);
+    r->mfu = peak > 0.0 && step > 0.0 ? r->model_flops_step / (step * peak)
+                                      : 0.0;
+    r->io_overhead = step > 0.0 ? r->terms[DAM_TERM_DATA] / step : 0.0;
+    r->epoch_time = r->steps_per_epoch * step;
+    r->run_time = r->epoch_time * dam_scenario_run_epochs(s);
     dam_quality_cost qc;
     if (dam_quality_scenario_cost(s, r->run_time, &qc, NULL) == DAM_OK) {
         r->gpu_hours = qc.gpu_hours;
         r->cost_usd = qc.usd;
         r->energy_kwh = qc.kwh;
     }
-
-    /* what binds: the largest term */
+    /* what binds: the largest term; compute that is mostly memory-bound
+     * phases is memory */
     int best = DAM_TERM_COMPUTE;
     for (int t = 0; t < DAM_TERM_COUNT; t++)
         if (r->terms[t] > r->terms[best])
             best = t;
     r->bound = best == DAM_TERM_COMM       ? DAM_BOUND_COMM
+               : best == DAM_TERM_DATA     ? DAM_BOUND_DATA
                : best == DAM_TERM_OVERHEAD ? DAM_BOUND_LATENCY
                                            : DAM_BOUND_COMPUTE;
     if (r->bound == DAM_BOUND_COMPUTE) {

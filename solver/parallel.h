@@ -182,4 +182,8 @@ void dam_parallel_memory(const dam_scenario *s, const dam_layout *l,
  * time and cost. */
 void dam_parallel_solve(const dam_scenario *s, dam_result *r);
 
+/* From r's step, terms and phases: throughput, tokens/s (tokens per
+ * step), MFU, epoch and run time, GPU-hours and cost, and what binds. */
+void dam_parallel_derive(const dam_scenario *s, double tokens, dam_result *r);
+
 #endif

@@ -230,8 +230,9 @@ static int slot(const struct psim *ps, int bwd, int v, int mb)
 static void trace_span(struct psim *ps, ent *e, dam_span_kind k, double a,
                        double b)
 {
-    if (ps->traced && e->trace_lane >= 0 && ps->step < ps->trace_steps &&
-        b > a)
+    int first = ps->opt->trace_first;
+    if (ps->traced && e->trace_lane >= 0 && ps->step >= first &&
+        ps->step < first + ps->trace_steps && b > a)
         dam_trace_span_add(ps->trace, e->trace_lane, k, a, b, ps->step);
 }
 
@@ -858,8 +859,9 @@ int dam_sim_parallel_cost(const dam_scenario *s, const dam_parallel_cost *c,
                           const dam_sim_options *opt, dam_sim_parallel_out *out,
                           dam_trace *trace, dam_error *err)
 {
-    static const dam_sim_options none = {0, 0, 0, 0, -1, 0, NULL, 0, 0.0,
-                                         NULL, 0};
+    dam_sim_options none;
+    memset(&none, 0, sizeof none);
+    none.warmup = -1;
     dam_error tmp;
     if (!err)
         err = &tmp;
@@ -950,8 +952,16 @@ int dam_sim_parallel_cost(const dam_scenario *s, const dam_parallel_cost *c,
                            STREAM_ENT + (uint64_t)ps.e[i].s * c->l.dp +
                                (uint64_t)ps.rep_of[ps.e[i].j]);
         ps.traced = trace != NULL && k == 0 && ps.trace_steps > 0;
-        if (ps.traced)
-            for (int i = 0; i < ps.nent && i < 64; i++) {
+        int lanes = 0;
+        for (int i = 0; ps.traced && i < ps.nent && lanes < 64; i++) {
+                int want = opt->ntrace_ranks == 0;
+                for (int r = 0; r < opt->ntrace_ranks && !want; r++)
+                    want = opt->trace_ranks[r] >= ps.e[i].rank &&
+                           opt->trace_ranks[r] < ps.e[i].rank +
+                                                     (int)ps.gpus_per_ent;
+                if (!want)
+                    continue;
+                lanes++;
                 char name[48];
                 snprintf(name, sizeof name, "stage%d/replica%d/rank%d",
                          ps.e[i].s, ps.rep_of[ps.e[i].j], ps.e[i].rank);
@@ -1035,28 +1045,6 @@ int dam_sim_parallel(const dam_scenario *s, const dam_sim_options *opt,
     r->sim_peer_wait = r->terms[DAM_TERM_WAIT];
     r->nstage_times = 0;
     r->step = step;
-    r->throughput = step > 0.0 ? r->global_batch / step : 0.0;
-    r->tokens_per_s = step > 0.0 ? c.tokens / step : 0.0;
-    double peak = dam_scenario_peak(s);
-    r->mfu = peak > 0.0 && step > 0.0 ? r->model_flops_step / (step * peak)
-                                      : 0.0;
-    r->io_overhead = step > 0.0 ? r->terms[DAM_TERM_DATA] / step : 0.0;
-    r->epoch_time = r->steps_per_epoch * step;
-    r->run_time = r->epoch_time * dam_scenario_run_epochs(s);
-    dam_quality_cost qc;
-    if (dam_quality_scenario_cost(s, r->run_time, &qc, NULL) == DAM_OK) {
-        r->gpu_hours = qc.gpu_hours;
-        r->cost_usd = qc.usd;
-        r->energy_kwh = qc.kwh;
-    }
-    int best = DAM_TERM_COMPUTE;
-    for (int t = 0; t < DAM_TERM_COUNT; t++)
-        if (r->terms[t] > r->terms[best])
-            best = t;
-    r->bound = best == DAM_TERM_COMM       ? DAM_BOUND_COMM
-               : best == DAM_TERM_DATA     ? DAM_BOUND_DATA
-               : best == DAM_TERM_OVERHEAD ? DAM_BOUND_LATENCY
-               : r->analytic_bound == DAM_BOUND_MEMORY ? DAM_BOUND_MEMORY
-                                                       : DAM_BOUND_COMPUTE;
+    dam_parallel_derive(s, c.tokens, r);
     return DAM_OK;
 }

@@ -149,6 +149,11 @@ static void test_both_parsers(dam_catalog *cat)
          "{ name = \"x\"; distill = { params = 66e6; accuracy_delta = -1.0; "
          "}; }");
     same(cat, "gpu_hour_usd=1.5", "{ name = \"x\"; gpu_hour_usd = 1.5; }");
+    same(cat, "tp=8,pp=4,micro_batch=2,recompute=full",
+         "{ name = \"x\"; layout = { tp = 8; pp = 4; micro_batch = 2; "
+         "recompute = \"full\"; }; }");
+    same(cat, "nvlink_domain=72,nic_gbs=100",
+         "{ name = \"x\"; nvlink_domain = 72; nic_gbs = 100.0; }");
 }
 
 static void test_readme(void)
