@@ -16,6 +16,7 @@
 #include "render/text.h"
 #include "solver/analytic.h"
 #include "solver/diagnose.h"
+#include "solver/plan.h"
 #include "solver/sim.h"
 
 /* What -o names, by its extension. */
@@ -46,6 +47,9 @@ typedef struct dam_cli {
     int nlever_args;
     const char *combine;                 /* --combine a,b */
     const char *budget, *deadline, *slo, *rate, *cost_measure;
+    int search;                          /* plan --search */
+    const char *gpu_kinds;               /* plan --search --gpu-kinds A,B */
+    long count;                          /* plan --search --count N */
     const char *vary[8];                 /* sweep --vary KEY=... */
     int nvary;
     unsigned long long samples;          /* sweep --samples (0 = grid) */
@@ -121,6 +125,13 @@ int dam_cli_write_review(dam_cli *c, const dam_whatif *w, const char *path);
 
 /* `plan --budget`: the compute-optimal model and the GPUs to train it. */
 int dam_cli_plan_budget(dam_cli *c, const dam_scenario *s);
+/* `plan --search`: parallel layouts that fit, ranked (cli/plan_search.c). */
+int dam_cli_plan_search(dam_cli *c, const dam_scenario *s);
+/* Parse a budget "1e23", "5e4gpu-h", "$2e6", "2e6usd" (0 on success). */
+int dam_cli_parse_budget(const char *arg, dam_budget_kind *k, double *v);
+/* Parse a deadline "30d", "720h", "90min", "3600s", "2w" (plain: hours);
+ * 0 on success. */
+int dam_cli_parse_deadline(const char *arg, double *seconds);
 
 /* The kind of output path names (NULL: DAM_OUT_STDOUT). */
 dam_output_kind dam_output_of(const char *path);

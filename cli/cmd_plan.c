@@ -22,6 +22,9 @@ static const char plan_help[] =
     "usage: damsim plan SCENARIO.cfg [--slo-p99-ms X] [--rate R] [--json]\n"
     "                  [--seed N] [--replications N] [--steps N]\n"
     "       damsim plan SCENARIO.cfg --budget B [--deadline T]   (training)\n"
+    "       damsim plan SCENARIO.cfg --search [--gpu-kinds A,B,...|all]\n"
+    "                  [--count N | --deadline T | --budget $X|Hgpu-h]\n"
+    "                  [--json | --csv]                    (parallel layouts)\n"
     "\n"
     "Serving scenarios: for every GPU in the catalog that runs the\n"
     "scenario's precision and holds its weights, the fewest replicas whose\n"
@@ -43,6 +46,18 @@ static const char plan_help[] =
     "that budget, the loss it predicts, and for every GPU in the catalog the\n"
     "number needed to finish by --deadline T (30d, 720h, 90min; default\n"
     "30 days) and what that costs, each solved with the model resized.\n"
+    "\n"
+    "Layout search (--search; a training scenario with a transformer model):\n"
+    "every tensor x context x pipeline x data x expert parallel split of the\n"
+    "GPUs, with micro-batch, interleaving, recomputation and ZeRO stage,\n"
+    "costed analytically; those whose worst stage does not fit in the GPU's\n"
+    "memory are never ranked. Per GPU kind (--gpu-kinds, default the\n"
+    "scenario's; 'all' for every catalog GPU with the precision) the fastest\n"
+    "and the cheapest that fit, the scenario's own layout, and the term the\n"
+    "winner saves. At --count GPUs (default the scenario's); with --deadline\n"
+    "the fewest GPUs that finish the run in time; with --budget ($ or gpu-h)\n"
+    "only runs that cost at most it. --json and --csv list every candidate,\n"
+    "fitting or not, with the memory it needs.\n"
     "\n"
     "exit codes: 0 plan made, 1 runtime failure, 2 bad usage or input.\n";
 
@@ -117,6 +132,8 @@ static int plan_serving(dam_cli *c, const dam_scenario *s)
 /* Training: the budget plan (Chinchilla; cli/plan_budget.c). */
 static int plan_training(dam_cli *c, const dam_scenario *s)
 {
+    if (c->search)
+        return dam_cli_plan_search(c, s);
     if (!c->budget) {
         fprintf(stderr,
                 "damsim: %s: plan needs a serving scenario (for "

@@ -266,6 +266,9 @@ enum {
     OPT_COMBINE,
     OPT_BUDGET,
     OPT_DEADLINE,
+    OPT_SEARCH,
+    OPT_GPU_KINDS,
+    OPT_COUNT,
     OPT_SLO,
     OPT_RATE,
     OPT_VERSION,
@@ -300,6 +303,9 @@ static const struct option long_opts[] = {
     {"combine", required_argument, 0, OPT_COMBINE},
     {"budget", required_argument, 0, OPT_BUDGET},
     {"deadline", required_argument, 0, OPT_DEADLINE},
+    {"search", no_argument, 0, OPT_SEARCH},
+    {"gpu-kinds", required_argument, 0, OPT_GPU_KINDS},
+    {"count", required_argument, 0, OPT_COUNT},
     {"slo-p99-ms", required_argument, 0, OPT_SLO},
     {"rate", required_argument, 0, OPT_RATE},
     {"cost", required_argument, 0, OPT_COST},
@@ -392,6 +398,14 @@ static int parse_options(dam_cli *c, int argc, char **argv)
         case OPT_COMBINE: c->combine = optarg; break;
         case OPT_BUDGET: c->budget = optarg; break;
         case OPT_DEADLINE: c->deadline = optarg; break;
+        case OPT_SEARCH: c->search = 1; break;
+        case OPT_GPU_KINDS: c->gpu_kinds = optarg; break;
+        case OPT_COUNT:
+            if ((v = parse_count(optarg)) < 1 || v > DAM_MAX_GPUS)
+                return bad_usage("--count needs a whole number of GPUs from "
+                                 "1 to %d, got '%.40s'", DAM_MAX_GPUS, optarg);
+            c->count = v;
+            break;
         case OPT_SLO: c->slo = optarg; break;
         case OPT_RATE: c->rate = optarg; break;
         case OPT_COST: c->cost_measure = optarg; break;

@@ -22,8 +22,7 @@
 #include "render/plan_report.h"
 #include "solver/plan.h"
 
-/* Parse "1e23", "5e4gpu-h", "$2e6", "2e6usd". 0 on success. */
-static int parse_budget(const char *arg, dam_budget_kind *k, double *v)
+int dam_cli_parse_budget(const char *arg, dam_budget_kind *k, double *v)
 {
     const char *p = arg;
     int dollar = 0;
@@ -53,8 +52,7 @@ static int parse_budget(const char *arg, dam_budget_kind *k, double *v)
     return 0;
 }
 
-/* Parse "30d", "720h", "90min", "3600s", "2w"; plain = hours. */
-static int parse_deadline(const char *arg, double *seconds)
+int dam_cli_parse_deadline(const char *arg, double *seconds)
 {
     char *end;
     double x = strtod(arg, &end);
@@ -78,13 +76,13 @@ int dam_cli_plan_budget(dam_cli *c, const dam_scenario *s)
 {
     dam_budget_kind k;
     double budget, deadline = 30.0 * 86400.0;
-    if (parse_budget(c->budget, &k, &budget) != 0) {
+    if (dam_cli_parse_budget(c->budget, &k, &budget) != 0) {
         fprintf(stderr, "damsim: --budget takes FLOPs (1e23), GPU-hours "
                         "(5e4gpu-h) or dollars ($2e6), got '%s'\n",
                 c->budget);
         return 2;
     }
-    if (c->deadline && parse_deadline(c->deadline, &deadline) != 0) {
+    if (c->deadline && dam_cli_parse_deadline(c->deadline, &deadline) != 0) {
         fprintf(stderr, "damsim: --deadline takes a time such as 30d, 720h "
                         "or 90min, got '%s'\n",
                 c->deadline);

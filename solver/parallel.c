@@ -452,10 +452,10 @@ void dam_parallel_assemble(const dam_scenario *s, const dam_layout *l,
     /* host: launch time not hidden behind the GPU, and per-step overhead */
     out->overhead = w->framework_overhead_s +
                     m * sb0 * lc->host;
-    out->tokens = dam_scenario_global_batch(s) * lc->tokens * l->cp /
-                  l->micro_batch;
+    double global = (double)l->dp * l->micro_batch * l->micro_batches;
+    out->tokens = global * lc->tokens * l->cp / l->micro_batch;
     out->model_flops = 3.0 * w->model.flops_per_sample * w->flops_scale *
-                       dam_scenario_global_batch(s);
+                       global;
     double hw = 0.0;
     for (int v = 0; v < out->chunks; v++) {
         int k = dam_parallel_chunk_kind(out, v);

@@ -128,6 +128,20 @@ check "plan --budget --json is JSON" sh -c "'$damsim' plan --json '$src/scenario
 code "plan: a bad --budget" 2 "$damsim" plan "$src/scenarios/llama2-7b-pretrain.cfg" --budget lots
 code "plan: a bad --deadline" 2 "$damsim" plan "$src/scenarios/llama2-7b-pretrain.cfg" --budget 1e22 --deadline soon
 code "plan --budget on a vision scenario" 2 "$damsim" plan "$src/scenarios/iron-law-data-bound.cfg" --budget 1e22
+# plan --search (parallel layouts, issue 12)
+l70="$src/scenarios/llama3-70b-1024-h100.cfg"
+check "plan --search lists layouts that fit" sh -c "'$damsim' plan '$l70' --search | grep -q 'fit in memory'"
+check "plan --search --json: every candidate, ranked ones fit" sh -c "'$damsim' plan --json '$l70' --search | python3 -c \"
+import json,sys; d=json.load(sys.stdin); k=d['kinds'][0]
+assert len(d['candidates']) == k['evaluated'] > 1000
+assert all(c['fits'] for c in k['fastest']) and any(not c['fits'] for c in d['candidates'])
+assert k['fastest'][0]['step_s'] == min(c['step_s'] for c in d['candidates'] if c['fits'])\""
+check "plan --search --csv: a header and a row per candidate" sh -c "'$damsim' plan --csv '$l70' --search | python3 -c \"
+import csv,sys; rows=list(csv.DictReader(sys.stdin)); assert len(rows) > 1000 and set(r['fits'] for r in rows) == {'0','1'}\""
+check "plan --search --deadline 60d finds a GPU count" sh -c "'$damsim' plan '$l70' --search --deadline 60d | grep -q 'fit in memory'"
+code "plan --search with --count and --deadline" 2 "$damsim" plan "$l70" --search --count 512 --deadline 60d
+code "plan --search with an unknown GPU kind" 2 "$damsim" plan "$l70" --search --gpu-kinds H100-SXM5-80G
+code "plan --search on a vision scenario" 2 "$damsim" plan "$src/scenarios/iron-law-data-bound.cfg" --search
 cat >mygpus.cfg <<'CFG'
 gpus = ( { id = "MY-ACCEL"; name = "An accelerator of our own"; peak_tflops = { bf16 = 500.0; };
   sparsity_2to4 = false; hbm_gib = 96.0; hbm_gbs = 3000.0; pcie_gbs = 64.0; tdp_w = 500.0;
