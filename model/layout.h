@@ -90,6 +90,9 @@ typedef struct dam_layout {
                         * last micro-batch's backward */
     int overlap_param; /* 1: parameter all-gathers (ZeRO) are prefetched
                         * under the forward and backward */
+    int overlap_a2a;   /* 1: expert all-to-alls run under another
+                        * micro-batch's compute (DeepSeek-V3's DualPipe);
+                        * 0: in series with the block's compute */
     double reserve;    /* device memory the runtime holds outside the
                         * model (CUDA context, library workspaces,
                         * allocator), bytes */

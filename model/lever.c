@@ -724,11 +724,12 @@ static int op_layout(const ctx *c, const dam_lever_op *op,
     SET(recompute, op->recompute);
     SET(schedule, op->schedule);
     SET(sp, op->sequence_parallel);
+    SET(overlap_a2a, op->overlap_a2a);
 #undef SET
     if (!any)
         return fail(c, "layout op sets nothing (give tp, pp, dp, cp, ep, "
-                    "vpp, micro_batch, zero, recompute, schedule or "
-                    "sequence_parallel)");
+                    "vpp, micro_batch, zero, recompute, schedule, "
+                    "sequence_parallel or overlap_all_to_all)");
     if (op->vpp > 1 && op->schedule < 0)
         l->schedule = DAM_SCHED_INTERLEAVED;
     if (op->vpp == 1 && op->schedule < 0 &&
@@ -769,6 +770,12 @@ static int op_network(const ctx *c, const dam_lever_op *op,
                : fail(c, "network op sets nothing (give nvlink_domain, "
                       "nics_per_node, nic_gbs, rail_optimized, "
                       "oversubscription or algorithm)");
+}
+
+static int can_batch_size(const dam_scenario *s, dam_bound b)
+{
+    (void)b;
+    return !s->layout.on; /* a layout's batch is the layout lever's */
 }
 
 static int can_layout(const dam_scenario *s, dam_bound b)
@@ -1092,6 +1099,8 @@ static const dam_lever_key layout_keys[] = {
             "pipeline schedule: 1f1b, gpipe or interleaved"),
     KBOOL("sequence_parallel", sequence_parallel,
           "shard norms and dropout over tp"),
+    KBOOL("overlap_all_to_all", overlap_a2a,
+          "expert all-to-alls under another micro-batch's compute"),
 };
 static const dam_lever_key network_keys[] = {
     KINT("nvlink_domain", nvlink_domain, 1,
@@ -1187,7 +1196,7 @@ static const dam_lever_type types[DAM_LEVER_KIND_COUNT] = {
         DAM_LEVER_BATCH_SIZE, "batch_size", "per-GPU batch",
         KEYS(batch_keys), 0, NULL, BATCH_MODES,
         "activations must fit in memory", op_batch_size,
-        B(LATENCY) | B(COMM), B(MEMORY) | B(COMPUTE), NULL,
+        B(LATENCY) | B(COMM), B(MEMORY) | B(COMPUTE), can_batch_size,
         "larger batches amortise fixed overhead and sync", 0,
         "not modelled (large-batch effects)", "batch_size=512"},
     [DAM_LEVER_DISTILL] = {

@@ -1332,7 +1332,8 @@ static const char *const parallel_keys[] = {
     "tp", "pp", "dp", "cp", "ep", "vpp", "first_layers", "last_layers",
     "schedule", "sequence_parallel",
     "micro_batch", "global_batch", "zero", "fsdp", "recompute",
-    "overlap_grad_reduce", "overlap_param_gather", "reserved_gib",
+    "overlap_grad_reduce", "overlap_param_gather", "overlap_all_to_all",
+    "reserved_gib",
     "straggler", NULL};
 static const char *const sched_names[] = {"1f1b", "gpipe", "interleaved",
                                           NULL};
@@ -2168,6 +2169,7 @@ static void load_parallel(ld *L, const config_setting_t *root,
         l->recompute = k;
     get_bool(L, p, "overlap_grad_reduce", w, 0, &l->overlap_grad);
     get_bool(L, p, "overlap_param_gather", w, 0, &l->overlap_param);
+    get_bool(L, p, "overlap_all_to_all", w, 0, &l->overlap_a2a);
     double gib = 0.0;
     if (get_num(L, p, "reserved_gib", w, 0, R_NONNEG, GIB, &gib))
         l->reserve = gib;

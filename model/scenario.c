@@ -65,7 +65,7 @@ void dam_lever_op_init(dam_lever_op *op, dam_lever_kind kind)
     op->fit = -1; /* the scenario's quality.fit */
     op->tp = op->pp = op->dp = op->cp = op->ep = op->vpp = -1;
     op->micro_batch = op->zero = op->recompute = op->schedule = -1;
-    op->sequence_parallel = -1;
+    op->sequence_parallel = op->overlap_a2a = -1;
     op->nvlink_domain = op->nics_per_node = op->rail_optimized = -1;
     op->nic_bw = op->oversub = -1.0;
     op->algorithm = -1;

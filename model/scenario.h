@@ -299,6 +299,7 @@ typedef struct dam_lever_op {
     int recompute;            /* layout: a dam_recompute */
     int schedule;             /* layout: a dam_pp_schedule */
     int sequence_parallel;    /* layout: 0/1 */
+    int overlap_a2a;          /* layout: 0/1, all-to-all under compute */
     int nvlink_domain;        /* network: GPUs per NVLink domain */
     int nics_per_node;        /* network: NICs per node */
     double nic_bw;            /* network: NIC line rate, bytes/s, < 0 keep */

@@ -124,6 +124,20 @@ void dam_search_text(dam_buf *b, const dam_scenario *s,
                        o->budget_gpu_hours ? "GPU-hours" : "USD");
     for (int i = 0; i < r->nkinds; i++) {
         const dam_search_kind *k = &r->kind[i];
+        if (o->deadline > 0.0 && k->have_base) {
+            char run[32], name[96];
+            dam_fmt_time(run, sizeof run, k->base.run_time);
+            dam_search_layout_name(&k->base.l, name, sizeof name);
+            dam_buf_printf(b, "\n%s x %lld (the scenario's count): %s, the "
+                              "fastest layout that fits (%s) takes %s\n",
+                           k->gpu, (long long)k->base_gpus,
+                           k->base.run_time <= o->deadline ? "yes" : "no",
+                           name, run);
+        } else if (o->deadline > 0.0) {
+            dam_buf_printf(b, "\n%s x %lld (the scenario's count): no "
+                              "layout fits in memory\n",
+                           k->gpu, (long long)k->base_gpus);
+        }
         dam_buf_printf(b, "\n%s", k->gpu);
         if (k->gpus == 0) {
             dam_buf_printf(b, ": no GPU count up to %d finishes in time\n",
@@ -263,6 +277,16 @@ json_t *dam_search_json(const dam_scenario *s, const dam_search_opts *o,
         for (int j = 0; j < k->ncheap; j++)
             json_array_append_new(cheap, cand_json(r, &k->cheap[j]));
         json_object_set_new(ko, "fastest", best);
+        if (o->deadline > 0.0) {
+            json_object_set_new(ko, "scenario_gpus",
+                                json_integer((json_int_t)k->base_gpus));
+            json_object_set_new(ko, "scenario_gpus_fastest",
+                                k->have_base ? cand_json(r, &k->base)
+                                             : json_null());
+            json_object_set_new(ko, "scenario_gpus_meet_deadline",
+                                json_boolean(k->have_base &&
+                                             k->base.run_time <= o->deadline));
+        }
         json_object_set_new(ko, "cheapest", cheap);
         if (k->have_own)
             json_object_set_new(ko, "scenario_layout", cand_json(r, &k->own));

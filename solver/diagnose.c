@@ -236,9 +236,12 @@ void dam_diagnose(const dam_scenario *s, const dam_result *r,
     case DAM_BOUND_COMM:
         ms(b, sizeof b, r->terms[DAM_TERM_COMM]);
         snprintf(d->headline, sizeof d->headline,
-                 "communication-bound: %s of exposed gradient all-reduce in a "
-                 "%s step",
-                 b, a);
+                 "communication-bound: %s of exposed %s in a %s step", b,
+                 s->layout.on ? "communication (tensor-parallel collectives, "
+                                "all-to-alls, pipeline sends, gradient "
+                                "reductions)"
+                              : "gradient all-reduce",
+                 a);
         break;
     case DAM_BOUND_LATENCY:
         ms(b, sizeof b, r->t_latency);
@@ -258,7 +261,19 @@ void dam_diagnose(const dam_scenario *s, const dam_result *r,
         dam_diagnose_add(d->evidence, &d->nevidence, "%s %s (%.1f %% of the step)",
              dam_term_name((dam_term)t), b, r->terms[t] / step * 100.0);
     }
-    if (r->terms[DAM_TERM_WAIT] > 0.02 * step) {
+    if (r->terms[DAM_TERM_WAIT] > 0.02 * step && s->layout.on) {
+        /* a parallel layout: the pipeline's fill and drain first */
+        const dam_layout *l = &s->layout;
+        double p = l->pp, v = l->vpp, m = l->micro_batches;
+        ms(b, sizeof b, r->terms[DAM_TERM_WAIT]);
+        dam_diagnose_add(d->evidence, &d->nevidence,
+                         "%s per step waiting for other ranks, not "
+                         "communication: the pipeline bubble (p - 1) / (v m "
+                         "+ p - 1) = %.1f %% of the schedule with p = %d, "
+                         "v = %d, m = %d, and slower stages or replicas",
+                         b, 100.0 * (p - 1.0) / (v * m + p - 1.0), l->pp,
+                         l->vpp, l->micro_batches);
+    } else if (r->terms[DAM_TERM_WAIT] > 0.02 * step) {
         ms(b, sizeof b, r->terms[DAM_TERM_WAIT]);
         dam_diagnose_add(d->evidence, &d->nevidence,
                          "%s per step waiting for slower ranks (stragglers), "

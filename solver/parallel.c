@@ -370,6 +370,7 @@ void dam_parallel_assemble(const dam_scenario *s, const dam_layout *l,
                        1.0, &b->zero, NULL);
         }
         f->zero_overlap = l->overlap_param;
+        f->a2a_overlap = b->a2a_overlap = l->overlap_a2a;
         b->zero_overlap = l->zero >= 3 ? l->overlap_param : l->overlap_grad;
     }
     double sb0 = dam_layout_stage_blocks(l, t->layers, 0);
@@ -468,10 +469,17 @@ void dam_parallel_assemble(const dam_scenario *s, const dam_layout *l,
 
 double dam_parallel_op_time(const dam_parallel_op *op)
 {
-    double z = op->zero.time;
+    /* what runs beside the compute shows only where it is longer */
+    double z = op->zero.time, a = op->a2a.time, c = op->compute;
+    if (op->a2a_overlap && op->zero_overlap) {
+        double o = z + a; /* both through the same NICs */
+        return c + op->comm + (o > c ? o - c : 0.0);
+    }
     if (op->zero_overlap)
-        z = z > op->compute ? z - op->compute : 0.0;
-    return op->compute + op->comm + op->a2a.time + z;
+        z = z > c ? z - c : 0.0;
+    if (op->a2a_overlap)
+        a = a > c ? a - c : 0.0;
+    return c + op->comm + a + z;
 }
 
 /* An op's time with its compute slowed by f (a straggler). */

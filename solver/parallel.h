@@ -98,7 +98,9 @@ typedef struct dam_parallel_op {
     double compute;     /* GPU work, s */
     double comm;        /* exposed tensor/context-parallel communication
                          * inside it (NVLink), s */
-    dam_parallel_xfer a2a;  /* expert all-to-alls, in series with it */
+    dam_parallel_xfer a2a;  /* expert all-to-alls, in series with it (or
+                             * under it when a2a_overlap) */
+    int a2a_overlap;        /* 1: a2a runs under compute */
     dam_parallel_xfer zero; /* ZeRO gathers / reduce-scatters, under it
                              * when overlapped */
     int zero_overlap;   /* 1: zero runs under compute */

@@ -203,6 +203,7 @@ static void search_count(ctx *x)
                         l.recompute = rc;
                         l.overlap_grad = own->overlap_grad;
                         l.overlap_param = own->overlap_param;
+                        l.overlap_a2a = own->overlap_a2a;
                         l.reserve = own->reserve;
                         inner(x, l, &lc, global);
                     }
@@ -390,8 +391,15 @@ int dam_search_run(const dam_scenario *s, const dam_catalog *cat,
         x.kind = i;
         x.price = price_of(s, gpu[i]);
         if (o->deadline > 0.0) {
-            /* the fewest GPUs whose fastest fitting layout is in time */
+            /* first the scenario's own count: does it make it? */
             x.keep = 0;
+            run_count(&x, gpu[i], gpus0, k);
+            k->base_gpus = gpus0;
+            k->have_base = k->nbest > 0;
+            if (k->have_base)
+                k->base = k->best[0];
+            size_t ev0 = k->evaluated;
+            /* then the fewest GPUs whose fastest fitting layout is */
             int64_t g = gn;
             int found = 0;
             while (g <= DAM_MAX_GPUS && !found) {
@@ -400,9 +408,11 @@ int dam_search_run(const dam_scenario *s, const dam_catalog *cat,
                 if (!found)
                     g = next_count(g, gn);
             }
+            (void)ev0;
             if (!found) {
                 k->gpus = 0;
                 k->nbest = k->ncheap = 0;
+                out->evaluated += k->evaluated;
                 continue;
             }
             if (o->keep_all) { /* the candidates at the count found */

@@ -81,6 +81,9 @@ typedef struct dam_search_kind {
     int have_alt;          /* 1: alt is set */
     dam_search_cand alt;   /* the fastest fitting layout of another shape
                             * (tp, pp) than the winner */
+    int64_t base_gpus;     /* deadline: the scenario's count, and */
+    int have_base;         /* 1: a layout fits at it, */
+    dam_search_cand base;  /* the fastest there (does it make the deadline?) */
     int have_own;          /* 1: the scenario's own layout at this count */
     dam_search_cand own;   /* it, costed the same way */
 } dam_search_kind;

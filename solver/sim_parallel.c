@@ -62,6 +62,7 @@
 #include "solver/rng.h"
 #include "solver/stats.h"
 
+#include <gsl/gsl_randist.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -117,6 +118,7 @@ struct psim {
     int fs_link;               /* the shared file system, -1 = none */
     int *store_link;           /* [nrep] node-local storage links or -1 */
     double jitter_cv;
+    double jitter_mu, jitter_sigma; /* its log-normal's parameters */
     /* the step in progress */
     int step;                  /* index from 0 */
     double step_start;
@@ -367,7 +369,7 @@ static void op_compute_done(dam_des *des, void *ctx, dam_des_arg arg)
     struct psim *ps = e->ps;
     const dam_parallel_op *c = (const dam_parallel_op *)arg.p;
     (void)des;
-    if (c->a2a.time > 0.0)
+    if (c->a2a.time > 0.0 && !c->a2a_overlap)
         start_xfer(ps, e, &c->a2a, NULL, 0, op_part_done, e, dam_des_u(0));
     else
         op_part_done(ps->des, e, dam_des_u(0));
@@ -415,14 +417,18 @@ static void try_start(struct psim *ps, ent *e)
     }
     const dam_parallel_op *c = op_cost(ps, e->s, o->v, o->bwd);
     double draw = 1.0;
-    if (ps->jitter_cv > 0.0) {
-        dam_dist d = {DAM_DIST_LOGNORMAL, 1.0, ps->jitter_cv, NULL, 0};
-        draw = dam_dist_sample(&d, e->rng);
-    }
+    if (ps->jitter_cv > 0.0) /* lognormal, mean 1, cv jitter_cv */
+        draw = exp(ps->jitter_mu +
+                   ps->jitter_sigma * gsl_ran_gaussian_ziggurat(e->rng, 1.0));
     double comp = c->compute * draw * e->slow;
     e->op_start = now;
     e->op_compute = comp;
     e->parts = 1;
+    if (c->a2a.time > 0.0 && c->a2a_overlap) {
+        /* the all-to-all of another micro-batch runs beside this one */
+        e->parts++;
+        start_xfer(ps, e, &c->a2a, NULL, 0, op_part_done, e, dam_des_u(0));
+    }
     if (c->zero.time > 0.0) {
         e->parts++;
         if (c->zero_overlap)
@@ -879,6 +885,8 @@ int dam_sim_parallel_cost(const dam_scenario *s, const dam_parallel_cost *c,
     ps.m = c->l.micro_batches;
     ps.gpus_per_ent = (double)c->l.tp * c->l.cp;
     ps.jitter_cv = s->workload.compute_cv;
+    ps.jitter_sigma = sqrt(log1p(ps.jitter_cv * ps.jitter_cv));
+    ps.jitter_mu = -0.5 * ps.jitter_sigma * ps.jitter_sigma;
     ps.warm = opt->warmup >= 0 ? opt->warmup : s->pipeline.warmup_steps;
     ps.steps = opt->steps > 0 ? opt->steps : s->pipeline.steps;
     int reps = opt->replications > 0 ? opt->replications
@@ -919,9 +927,13 @@ int dam_sim_parallel_cost(const dam_scenario *s, const dam_parallel_cost *c,
             e->slow = (ps.rep_of[j] == slow_rep && st == slow_stage)
                           ? s->layout.slow_factor
                           : 1.0;
-            e->rng = dam_rng_create(seed, STREAM_ENT +
-                                              (uint64_t)st * c->l.dp +
-                                              (uint64_t)ps.rep_of[j]);
+            /* thousands of streams: Tausworthe's 24-byte state (MT19937's
+             * 2.5 kB per entity would not stay in cache) */
+            e->rng = dam_alloc_check(gsl_rng_alloc(gsl_rng_taus2),
+                                     sizeof(gsl_rng));
+            dam_rng_reseed(e->rng, seed,
+                           STREAM_ENT + (uint64_t)st * c->l.dp +
+                               (uint64_t)ps.rep_of[j]);
             e->ready = dam_calloc(slots, 1);
             e->sent = dam_calloc(slots, sizeof *e->sent);
             e->trace_lane = -1;
