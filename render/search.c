@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "render/json.h"
-#include "render/units.h"
+#include "render/fmt.h"
 
 void dam_search_layout_name(const dam_layout *l, char *buf, size_t n)
 {
@@ -50,36 +50,30 @@ static int largest_term(const dam_search_cand *c)
     return best;
 }
 
-/* Dollars as "$14.0M", "$512k", "$80"; "n/a" when unknown. */
+/* Dollars at the model's precision; "n/a" when the price is unknown. */
 static void usd(char *buf, size_t n, double v)
 {
-    if (!(v > 0.0))
-        snprintf(buf, n, "n/a");
-    else if (v >= 1e9)
-        snprintf(buf, n, "$%.2fB", v / 1e9);
-    else if (v >= 1e6)
-        snprintf(buf, n, "$%.1fM", v / 1e6);
-    else if (v >= 1e3)
-        snprintf(buf, n, "$%.0fk", v / 1e3);
+    if (v > 0.0)
+        dam_fmt_usd(buf, n, v, DAM_FMT_SIG);
     else
-        snprintf(buf, n, "$%.0f", v);
+        snprintf(buf, n, "n/a");
 }
 
 static void row(dam_buf *b, int rank, const dam_search_cand *c)
 {
-    char name[96], step[32], run[32], mem[32], cost[32];
+    char name[96], step[32], run[32], mem[32], cost[32], mfu[16];
     dam_search_layout_name(&c->l, name, sizeof name);
     dam_fmt_time(step, sizeof step, c->step);
     dam_fmt_time(run, sizeof run, c->run_time);
-    dam_fmt_bytes(mem, sizeof mem, c->memory);
+    dam_fmt_memory(mem, sizeof mem, c->memory);
+    dam_fmt_pct(mfu, sizeof mfu, c->mfu, DAM_FMT_SIG);
     usd(cost, sizeof cost, c->cost);
     if (rank > 0)
         dam_buf_printf(b, "  %2d  ", rank);
     else
         dam_buf_printf(b, "      ");
-    dam_buf_printf(b, "%-46s %9s %9s %5.1f %% %9s %10s  %s\n", name, step,
-                   run, 100.0 * c->mfu, mem, cost,
-                   term_short(largest_term(c)));
+    dam_buf_printf(b, "%-46s %9s %9s %7s %9s %12s  %s\n", name, step, run,
+                   mfu, mem, cost, term_short(largest_term(c)));
 }
 
 static void why(dam_buf *b, const char *who, const dam_search_cand *a,
@@ -144,7 +138,7 @@ void dam_search_text(dam_buf *b, const dam_scenario *s,
                            DAM_MAX_GPUS);
             continue;
         }
-        dam_fmt_bytes(cap, sizeof cap, s->machine.gpu.mem_bytes);
+        dam_fmt_memory(cap, sizeof cap, s->machine.gpu.mem_bytes);
         dam_buf_printf(b, " x %lld: %zu layouts costed, %zu fit in memory\n",
                        (long long)k->gpus, k->evaluated, k->fitting);
         if (k->nbest == 0) {
@@ -152,7 +146,7 @@ void dam_search_text(dam_buf *b, const dam_scenario *s,
                            o->budget > 0.0 ? " within the budget" : "");
             continue;
         }
-        dam_buf_printf(b, "  %-50s %9s %9s %7s %9s %10s  %s\n",
+        dam_buf_printf(b, "  %-50s %9s %9s %7s %9s %12s  %s\n",
                        "fastest layouts that fit", "step", "run", "MFU",
                        "memory", "cost", "largest term");
         int n = k->nbest < 5 ? k->nbest : 5;
@@ -164,7 +158,7 @@ void dam_search_text(dam_buf *b, const dam_scenario *s,
             row(b, 0, &k->own);
             if (!k->own.fits) {
                 char miss[32];
-                dam_fmt_bytes(miss, sizeof miss, k->own.shortfall);
+                dam_fmt_memory(miss, sizeof miss, k->own.shortfall);
                 dam_buf_printf(b, "      misses the GPU's memory by %s\n",
                                miss);
             }

@@ -964,9 +964,12 @@ int dam_sim_parallel_cost(const dam_scenario *s, const dam_parallel_cost *c,
                            STREAM_ENT + (uint64_t)ps.e[i].s * c->l.dp +
                                (uint64_t)ps.rep_of[ps.e[i].j]);
         ps.traced = trace != NULL && k == 0 && ps.trace_steps > 0;
+        /* the pipeline of the first replica, stage by stage (at most 16
+         * lanes), or the stage-replicas holding the ranks asked for */
         int lanes = 0;
         for (int i = 0; ps.traced && i < ps.nent && lanes < 64; i++) {
-                int want = opt->ntrace_ranks == 0;
+                int want = opt->ntrace_ranks == 0 && ps.e[i].j == 0 &&
+                           lanes < 16;
                 for (int r = 0; r < opt->ntrace_ranks && !want; r++)
                     want = opt->trace_ranks[r] >= ps.e[i].rank &&
                            opt->trace_ranks[r] < ps.e[i].rank +
@@ -975,8 +978,8 @@ int dam_sim_parallel_cost(const dam_scenario *s, const dam_parallel_cost *c,
                     continue;
                 lanes++;
                 char name[48];
-                snprintf(name, sizeof name, "stage%d/replica%d/rank%d",
-                         ps.e[i].s, ps.rep_of[ps.e[i].j], ps.e[i].rank);
+                snprintf(name, sizeof name, "stage %d (rank %d)", ps.e[i].s,
+                         ps.e[i].rank);
                 ps.e[i].trace_lane =
                     dam_trace_lane_add(trace, name, DAM_TRACE_GPU);
             }
