@@ -87,6 +87,38 @@ json_t *dam_json_scenario(const dam_scenario *s)
         BOOL(p, "overlap_sync", s->pipeline.overlap_sync);
         NUM(p, "bucket_bytes", s->pipeline.bucket_bytes);
         json_object_set_new(o, "pipeline", p);
+        if (s->layout.on) { /* the parallel layout and its network */
+            const dam_layout *l = &s->layout;
+            const dam_network *n = &s->machine.net;
+            json_t *y = json_object();
+            INT(y, "tp", l->tp);
+            INT(y, "pp", l->pp);
+            INT(y, "dp", l->dp);
+            INT(y, "cp", l->cp);
+            INT(y, "ep", l->ep);
+            INT(y, "vpp", l->vpp);
+            STR(y, "schedule", dam_pp_schedule_name(l->schedule));
+            BOOL(y, "sequence_parallel", l->sp);
+            INT(y, "micro_batch", l->micro_batch);
+            INT(y, "micro_batches", l->micro_batches);
+            INT(y, "zero", l->zero);
+            STR(y, "recompute", dam_recompute_name(l->recompute));
+            BOOL(y, "overlap_grad_reduce", l->overlap_grad);
+            BOOL(y, "overlap_param_gather", l->overlap_param);
+            BOOL(y, "overlap_all_to_all", l->overlap_a2a);
+            json_object_set_new(o, "parallel", y);
+            json_t *nw = json_object();
+            INT(nw, "nvlink_domain", n->domain);
+            NUM(nw, "domain_busbw_bytes_per_s", n->domain_bw);
+            INT(nw, "nics_per_node", n->nics);
+            NUM(nw, "nic_bytes_per_s", n->nic_bw);
+            NUM(nw, "nic_efficiency", n->nic_eff);
+            BOOL(nw, "rail_optimized", n->rail_optimized);
+            NUM(nw, "oversubscription", n->oversub);
+            STR(nw, "algorithm", dam_net_algo_name(n->algo));
+            NUM(nw, "shared_fs_bytes_per_s", s->machine.fs_bw);
+            json_object_set_new(o, "network", nw);
+        }
     } else {
         const dam_serving *v = &s->serving;
         static const char *const arr[] = {"poisson", "deterministic",
@@ -192,6 +224,7 @@ json_t *dam_json_result(const dam_scenario *s, const dam_result *r,
     NUM(mem, "gradients_bytes", r->memory.gradients);
     NUM(mem, "optimizer_bytes", r->memory.optimizer);
     NUM(mem, "activations_bytes", r->memory.activations);
+    NUM(mem, "buffers_bytes", r->memory.buffers);
     NUM(mem, "total_bytes", r->memory.total);
     NUM(mem, "capacity_bytes", r->memory.capacity);
     BOOL(mem, "fits", r->memory.fits);

@@ -363,6 +363,16 @@ void dam_text_run(dam_buf *b, const dam_scenario *s, const dam_result *r,
     dam_buf_printf(b, "\nMemory %s of %s: %s (weights %s, activations %s)\n",
                    t1, t2,
                    r->memory.fits ? "fits" : "DOES NOT FIT", t3, t4);
+    if (r->memory.buffers > 0.0) {
+        /* a parallel layout's worst stage, term by term */
+        char t5[32];
+        dam_fmt_bytes(t1, sizeof t1, r->memory.gradients);
+        dam_fmt_bytes(t2, sizeof t2, r->memory.optimizer);
+        dam_fmt_bytes(t5, sizeof t5, r->memory.buffers);
+        dam_buf_printf(b, "  per GPU, worst pipeline stage: gradients %s, "
+                          "optimizer state %s, buffers and runtime %s\n",
+                       t1, t2, t5);
+    }
     if (!r->memory.fits) {
         dam_fmt_bytes(t1, sizeof t1, r->memory.shortfall);
         dam_buf_printf(b, "  short by %s\n", t1);

@@ -208,8 +208,12 @@ double dam_analytic_optimizer(const dam_scenario *s)
                         w->fw.mem.v > 0.0
                     ? w->fw.mem.v
                     : 1.0;
+    /* ZeRO (any stage) shards the optimizer state and its step over the
+     * data-parallel ranks: each updates its 1/N of the parameters
+     * (Rajbhandari et al. 2020 section 5.1) */
+    double shard = w->zero_stage >= 1 ? (double)dam_scenario_gpus(s) : 1.0;
     return w->model.params * w->weight_scale * per_param /
-           (s->machine.gpu.mem_bw * dam_scenario_mem_frac(s) * fw);
+           (s->machine.gpu.mem_bw * dam_scenario_mem_frac(s) * fw) / shard;
 }
 
 double dam_analytic_h2d_bw(const dam_scenario *s)
@@ -253,7 +257,10 @@ static double loader(const dam_scenario *s, dam_result *r)
 
     dam_stage *st = stage(r, "storage");
     st->bytes = b * d->raw_bytes;
-    st->bw = m->storage_bw / gn; /* every GPU's loader reads at once */
+    /* every GPU's loader reads at once: from the node's storage, or its
+     * share of the one file system the whole cluster shares */
+    double node_bw = m->fs_bw > 0.0 ? m->fs_bw / m->nodes : m->storage_bw;
+    st->bw = node_bw / gn;
     st->t_data = st->bytes / st->bw;
     st->t_lat = lat_reads * m->storage_latency / (wk > 0 ? wk : 1);
     st->time = st->t_data + st->t_lat;
@@ -280,7 +287,7 @@ static double loader(const dam_scenario *s, dam_result *r)
      * instead, as if all workers read all the time, overstated the loader
      * of the flagship by 5 % above the simulated step. */
     double per_worker = (lat_reads * m->storage_latency +
-                         st->bytes / m->storage_bw + dc->ops) / wk;
+                         st->bytes / node_bw + dc->ops) / wk;
     double t = per_worker;
     if (dc->t_ops > t)
         t = dc->t_ops;
@@ -455,7 +462,8 @@ void dam_analytic_solve(const dam_scenario *s, dam_result *r)
         double elem = dam_precision_bytes(w->precision);
         os->bytes = w->model.params * w->weight_scale *
                     (2.0 * (w->master_bytes + w->optimizer_bytes) +
-                     w->grad_bytes + (elem < 4.0 ? elem : 0.0));
+                     w->grad_bytes + (elem < 4.0 ? elem : 0.0)) /
+                    (w->zero_stage >= 1 ? (double)r->gpus : 1.0);
         os->bw = os->bytes / (opt > 0.0 ? opt : 1.0);
         os->t_data = opt;
         os->time = opt;

@@ -6,7 +6,8 @@
  *
  * Entities, per node (every node and every GPU is simulated: data-parallel
  * ranks are symmetric but not identical once decode times are random):
- *  - links: one storage link (machine.storage_bw bytes/s), one core pool
+ *  - links: one storage link (machine.storage_bw bytes/s; with a shared
+ *    file system, machine.fs_bw, one link every node reads from), one core pool
  *    (capacity cpu_cores, every flow capped at 1 core), and one PCIe link
  *    per group of gpus_per_pcie_link GPUs (pcie_bw, times
  *    pageable_fraction without pinned memory: the convention of
@@ -651,8 +652,11 @@ static int run_replication(struct sim *sm, dam_error *err)
     double pcie_cap = m->pcie_bw * (s->pipeline.pin_memory
                                         ? 1.0
                                         : m->pageable_fraction);
+    /* one cluster-wide file system shared by every node, or each node's */
+    int shared = m->fs_bw > 0.0 ? dam_link_add(sm->net, m->fs_bw, err) : -1;
     for (int n = 0; n < sm->nodes && rc == DAM_OK; n++) {
-        int st = dam_link_add(sm->net, m->storage_bw, err);
+        int st = shared >= 0 ? shared
+                             : dam_link_add(sm->net, m->storage_bw, err);
         int cpu = dam_link_add(sm->net, (double)m->cpu_cores, err);
         int pc = -1;
         for (int k = 0; k < sm->npcie; k++) {

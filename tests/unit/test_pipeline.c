@@ -370,6 +370,33 @@ static void in_flight(void)
                   "GPipe activations / 1F1B = m / p");
 }
 
+/* Without a layout: ZeRO shards the optimizer's step, and a shared file
+ * system is shared by every node (issue 12's two complaints). */
+static void plain_data_parallel(void)
+{
+    if (dam_test_scenario("llama2-7b-pretrain.cfg", &cat, &sc) != DAM_OK) {
+        dam_check(0, "llama2-7b-pretrain.cfg loads");
+        return;
+    }
+    dam_scenario z = sc;
+    z.workload.zero_stage = 0;
+    double full = dam_analytic_optimizer(&z);
+    z.workload.zero_stage = 1;
+    dam_check_rel(dam_analytic_optimizer(&z), full / 64.0, 1e-12,
+                  "ZeRO-1 on 64 GPUs: each steps 1/64 of the optimizer "
+                  "state (by construction)");
+    dam_scenario a = sc, b = sc;
+    a.machine.fs_bw = 0.0;
+    a.machine.storage_bw = 5e9;
+    b.machine.fs_bw = 5e9; /* the same 5 GB/s, for the whole cluster */
+    dam_result ra, rb;
+    dam_analytic_solve(&a, &ra);
+    dam_analytic_solve(&b, &rb);
+    dam_check_rel(rb.stages[0].bw, ra.stages[0].bw / 8.0, 1e-12,
+                  "8 nodes sharing one 5 GB/s file system read at 1/8 of a "
+                  "node's own 5 GB/s (by construction)");
+}
+
 int main(void)
 {
     gsl_set_error_handler_off();
@@ -381,6 +408,7 @@ int main(void)
     zero_memory();
     activations();
     in_flight();
+    plain_data_parallel();
     dam_catalog_free(&cat);
     return dam_check_done();
 }
