@@ -287,6 +287,7 @@ typedef struct dam_catalog {
      * (dam_catalog_framework_apply). */
     int nfw;              /* entries used in fw */
     struct {
+        char name[DAM_ID_MAX]; /* the framework (scenario.h framework_name) */
         int param;        /* the device model's constant (device.h dam_param) */
         double value, sd; /* SI */
     } fw[DAM_MAX_FW_CONSTS];

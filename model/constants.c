@@ -10,9 +10,10 @@
  * either table is enough for keys, overlays, fits and draws to follow.
  *
  * The framework constants have one home in a catalog (dam_catalog.fw: the
- * device model's index with a value and sd), set by overlays and copied
- * into each scenario loaded after them (loader.c) through dam_param_ref,
- * so this file knows nothing of dam_framework's layout.
+ * framework's name and the device model's index with a value and sd), set
+ * by overlays and copied into each scenario of that framework loaded after
+ * them (loader.c) through dam_param_ref, so this file knows nothing of
+ * dam_framework's layout.
  */
 #include "model/constants.h"
 
@@ -140,15 +141,18 @@ static int param_index(const dam_const_key *k)
 
 /* A catalog's slot for a framework constant (the device model's index
  * param): its entry in c->fw, made when create and missing. */
-static int framework_slot(dam_catalog *c, int param, int create, slot *out)
+static int framework_slot(dam_catalog *c, const char *name, int param,
+                          int create, slot *out)
 {
     int i = 0;
-    while (i < c->nfw && c->fw[i].param != param)
+    while (i < c->nfw && (c->fw[i].param != param ||
+                          strcmp(c->fw[i].name, name) != 0))
         i++;
     if (i == c->nfw) {
         if (!create || c->nfw >= DAM_MAX_FW_CONSTS)
             return 0;
         c->nfw++;
+        snprintf(c->fw[i].name, sizeof c->fw[i].name, "%s", name);
         c->fw[i].param = param;
         c->fw[i].value = 0.0;
         c->fw[i].sd = 0.0;
@@ -199,7 +203,7 @@ int dam_const_key_parse(const char *s, dam_const_key *k, dam_error *err)
     if (np < 3 || np > 4)
         return dam_error_set(err, "", 0,
                              "constant \"%s\" is not gpu/ID/FIELD[/PRECISION],"
-                             " framework/default/FIELD or model/ID/FIELD"
+                             " framework/NAME/FIELD[/PRECISION] or model/ID/FIELD"
                              "[/PRECISION][@GPU]", s);
     int o = 0;
     while (o < 3 && strcmp(part[0], owner_names[o]) != 0)
@@ -213,10 +217,6 @@ int dam_const_key_parse(const char *s, dam_const_key *k, dam_error *err)
         return dam_error_set(err, "", 0, "constant \"%s\": name too long", s);
     snprintf(k->entry, sizeof k->entry, "%s", part[1]);
     snprintf(k->field, sizeof k->field, "%s", part[2]);
-    if (k->owner == DAM_CONST_FRAMEWORK && strcmp(k->entry, "default") != 0)
-        return dam_error_set(err, "", 0,
-                             "constant \"%s\": the framework is "
-                             "\"framework/default/...\"", s);
     fdesc f;
     if (!find_field(k->owner, k->field, &f))
         return dam_error_set(err, "", 0,
@@ -292,7 +292,7 @@ static int catalog_slot(dam_catalog *c, const dam_const_key *k, int create,
     char name[DAM_CONST_KEY_MAX];
     dam_const_key_format(k, name, sizeof name);
     if (k->owner == DAM_CONST_FRAMEWORK) {
-        if (!framework_slot(c, param_index(k), create, sl)) {
+        if (!framework_slot(c, k->entry, param_index(k), create, sl)) {
             dam_error_set(err, "", 0,
                           create ? "constant \"%s\": no room for another "
                                    "framework constant"
@@ -390,7 +390,8 @@ void dam_catalog_framework_apply(const dam_catalog *c, dam_scenario *s)
 {
     for (int i = 0; i < c->nfw; i++) {
         double *v, *sd;
-        if (dam_param_ref(c->fw[i].param, s, &v, &sd) == 0) {
+        if (strcmp(c->fw[i].name, s->workload.framework_name) == 0 &&
+            dam_param_ref(c->fw[i].param, s, &v, &sd) == 0) {
             *v = c->fw[i].value;
             *sd = c->fw[i].sd;
         }
@@ -478,7 +479,8 @@ int dam_scenario_constants(const dam_scenario *s, dam_const_use *out,
         k.owner = pi->scope == DAM_PARAM_DEVICE ? DAM_CONST_GPU
                                                 : DAM_CONST_FRAMEWORK;
         snprintf(k.entry, sizeof k.entry, "%s",
-                 k.owner == DAM_CONST_GPU ? s->machine.gpu.id : "default");
+                 k.owner == DAM_CONST_GPU ? s->machine.gpu.id
+                 : w->framework_name[0] ? w->framework_name : "default");
         snprintf(k.field, sizeof k.field, "%s", pi->field);
         k.precision = pi->prec;
         fill_use(&out[n++], &k, *v, *sd);
@@ -493,6 +495,10 @@ int dam_scenario_const_set(dam_scenario *s, const dam_const_key *k, double v,
     if (k->owner != DAM_CONST_MODEL) {
         if (k->owner == DAM_CONST_GPU &&
             strcasecmp(k->entry, s->machine.gpu.id) != 0)
+            return 0;
+        if (k->owner == DAM_CONST_FRAMEWORK &&
+            strcmp(k->entry, w->framework_name[0] ? w->framework_name
+                                                  : "default") != 0)
             return 0;
         if (k->precision >= 0 && k->precision != (int)w->precision)
             return 0;

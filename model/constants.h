@@ -8,7 +8,10 @@
  * achieved fraction of peak, say). Each has a key, written
  *
  *     gpu/<GPU id>/<field>[/<precision>]        device model (device.h)
- *     framework/default/<field>                 the software stack
+ *     framework/<name>/<field>[/<precision>]    a software stack (a
+ *                                               scenario's
+ *                                               workload.framework.name,
+ *                                               "default" when unnamed)
  *     model/<model id>/<field>[/<precision>][@<GPU id>]
  *
  * ("gpu/A100-SXM4-80GB/gemm_frac/bf16": the A100's achieved fraction of its
@@ -57,8 +60,8 @@ typedef enum {
 /* The name of one constant. */
 typedef struct dam_const_key {
     dam_const_owner owner;
-    char entry[DAM_ID_MAX];   /* the GPU's or the model's id ("default" for
-                                 the framework) */
+    char entry[DAM_ID_MAX];   /* the GPU's or the model's id, or the
+                                 framework's name ("default" unnamed) */
     char field[32];           /* "efficiency", ... (the table's field) */
     int precision;            /* a dam_precision, or -1 when not per precision */
     char on_gpu[DAM_ID_MAX];  /* model constants: the GPU it is specific to,

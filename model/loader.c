@@ -1833,16 +1833,40 @@ static void load_machine(ld *L, const config_setting_t *root,
  * software stack's constants (device.h, framework scope), each with its
  * uncertainty. launch_us and framework_overhead_ms stay workload keys.
  */
+/*
+ * workload.framework.name: the software stack's name ("default" when not
+ * given). A calibration overlay's framework constants are keyed by it
+ * (constants.h framework/<name>/...), so the stack a scenario names picks
+ * up the constants fitted for it before its own values apply.
+ */
+static void framework_name(ld *L, const config_setting_t *w, dam_workload *wl)
+{
+    snprintf(wl->framework_name, sizeof wl->framework_name, "default");
+    config_setting_t *f = config_setting_get_member(w, "framework");
+    if (f && config_setting_is_group(f))
+        get_str(L, f, "name", "workload.framework", 0, wl->framework_name,
+                sizeof wl->framework_name);
+    for (const char *c = wl->framework_name; *c; c++)
+        if (*c == '/' || *c == '@' || *c == ' ') {
+            dam_diag_error(L->d, L->file,
+                           line_of(config_setting_get_member(f, "name")),
+                           "'workload.framework.name' may not hold '/', '@' "
+                           "or spaces, got \"%s\"", wl->framework_name);
+            break;
+        }
+}
+
 static void load_framework(ld *L, const config_setting_t *w, dam_scenario *s)
 {
     config_setting_t *f = group(L, w, "framework", "workload", 0);
     if (!f)
         return;
     const char *where = "workload.framework";
-    const char *allowed[16];
+    const char *allowed[18];
     char sdk[8][48];
     int na = 0, ns = 0;
-    for (int i = 0; i < dam_param_count() && na < 14 && ns < 8; i++) {
+    allowed[na++] = "name"; /* read by framework_name() */
+    for (int i = 0; i < dam_param_count() && na < 16 && ns < 8; i++) {
         const dam_param_info *pi = dam_param_get(i);
         double *v, *sd;
         if (pi->scope != DAM_PARAM_FRAMEWORK || pi->prec > 0 ||
@@ -1917,6 +1941,7 @@ static void load_workload(ld *L, const config_setting_t *root,
     }
     wl->seq_len = wl->model.seq_len;
     dam_framework_default(&wl->fw);
+    framework_name(L, w, wl);
     dam_catalog_framework_apply(cat, s);
     load_framework(L, w, s);
     int eng = 0;

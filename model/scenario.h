@@ -122,6 +122,9 @@ typedef struct dam_workload {
     int eta_mem_given;        /* 1: memory_efficiency was given: it overrides
                                * the GPU's achieved-bandwidth fraction */
     dam_framework fw;         /* software-stack constants */
+    char framework_name[DAM_ID_MAX]; /* workload.framework.name: which stack
+                                 the constants are of ("default" when not
+                                 given); calibrations key them by it */
     double seq_len;           /* tokens per sample (workload.seq_len, else
                                * the model's) */
     int inference_eager;      /* 1: inference runs in the framework's eager

@@ -655,6 +655,24 @@ static void test_overlay_units(void)
                       DAM_EINPUT &&
                   d.n > 0 && strstr(d.items[0].msg, "is \"us\", got \"ms\""),
               "a unit that is not the key's is refused");
+    /* a named stack's constants reach the scenarios naming it only */
+    static const char named[] =
+        "calibration = { constants = ( { key = \"framework/lambda-ngc22.09/"
+        "launch_us\"; value = 9.0; unit = \"us\"; sd = 1.0; } ); };";
+    dam_diag_free(&d);
+    dam_diag_init(&d);
+    dam_check_int(dam_catalog_load_models(&cat, "named.cfg", named, &d),
+                  DAM_OK, "a named framework's overlay loads");
+    dam_scenario_load(s, DAM_SOURCE_DIR "/tests/data/validation/"
+                         "resnet50-amp.cfg", NULL, &cat, &d);
+    dam_check(strcmp(s->workload.framework_name, "lambda-ngc22.09") == 0 &&
+                  fabs(s->workload.launch_s - 9e-6) < 1e-12,
+              "the scenario naming lambda-ngc22.09 takes its launch time "
+              "(%g s)", s->workload.launch_s);
+    dam_scenario_load(s, DATA "resnet50-a100.cfg", NULL, &cat, &d);
+    dam_check(fabs(s->workload.launch_s - 7e-6) < 1e-12,
+              "an unnamed scenario keeps the default stack's (%g s)",
+              s->workload.launch_s);
     dam_diag_free(&d);
     dam_free(s);
     dam_catalog_free(&cat);

@@ -11,7 +11,11 @@ when the selection changes:
     python3 make_logo.py /path/to/shared/validation > logo.csv
 
 Selection (the same code base on many GPU kinds; nothing from the sources
-that shared/validation/README.md keeps out):
+that shared/validation/README.md keeps out). Each source's software stack is
+its own framework (workload.framework.name in the scenario files): Lambda's
+v1 runs (NGC 22.09/22.10, Lambda's fork), Lambda's v2 runs (NGC 24.10) and
+NVIDIA's README runs (NGC 21.03 with DALI) differ by more than 30 % on the
+same A100, so one set of framework constants cannot serve all three:
   - NVIDIA DeepLearningExamples PyTorch ResNet-50 v1.5 training, AMP:
     Lambda's deeplearning-benchmark v1 (NGC 22.09/22.10, 12 GPU kinds, 1
     and 8 GPUs) and v2 (NGC 24.10: H100, H200, GH200, B200), and NVIDIA's
@@ -56,10 +60,10 @@ SCENARIO = {
 
 # public-cases.csv rows: id -> (scenario, gpu, gpus, batch, precision lever)
 CASES = {
-    "dle_rn50_a100_1gpu_amp": ("resnet50-amp.cfg", "A100-SXM4-80GB", 1, 256, ""),
-    "dle_rn50_a100_8gpu_amp": ("resnet50-amp.cfg", "A100-SXM4-80GB", 8, 256, ""),
-    "dle_rn50_v100_1gpu_amp": ("resnet50-amp.cfg", "V100-SXM2-16GB", 1, 256, ""),
-    "dle_rn50_v100_8gpu_amp": ("resnet50-amp.cfg", "V100-SXM2-16GB", 8, 256, ""),
+    "dle_rn50_a100_1gpu_amp": ("resnet50-amp-dle.cfg", "A100-SXM4-80GB", 1, 256, ""),
+    "dle_rn50_a100_8gpu_amp": ("resnet50-amp-dle.cfg", "A100-SXM4-80GB", 8, 256, ""),
+    "dle_rn50_v100_1gpu_amp": ("resnet50-amp-dle.cfg", "V100-SXM2-16GB", 1, 256, ""),
+    "dle_rn50_v100_8gpu_amp": ("resnet50-amp-dle.cfg", "V100-SXM2-16GB", 8, 256, ""),
     "dle_rn50_inf_v100_amp_bs256": ("resnet50-infer-amp.cfg", "V100-SXM2-16GB", 1, 256, ""),
     "dle_rn50_inf_t4_amp_bs256": ("resnet50-infer-amp.cfg", "T4", 1, 256, ""),
     "dle_rn50_inf_v100_fp32_bs256": ("resnet50-infer-amp.cfg", "V100-SXM2-16GB", 1, 256, "precision=fp32"),
@@ -93,6 +97,8 @@ def main():
             if int(r["gpus"]) > 1:
                 levers.append(f"gpus={int(r['gpus'])}")
             unit = "images/s" if "images" in r["unit"] else "sequences/s"
+            if r["case_id"].startswith("lambda_v2_"):
+                scen = scen.replace(".cfg", "-v2.cfg")
             out.writerow([scen, " ".join(levers), "throughput", r["value"],
                           unit, r["case_id"], r["source"]])
     with open(src + "/public-cases.csv", newline="") as f:
