@@ -42,6 +42,8 @@ typedef struct dam_cli {
     long seed;
     int have_seed;
     int replications;                    /* 0 = scenario's */
+    double max_events;                   /* --max-events (0 = default) */
+    double max_memory_gb;                /* --max-memory, GB (0 = default) */
     int steps;                           /* 0 = scenario's */
     const char *lever_args[16];          /* --lever k=v */
     int nlever_args;
@@ -78,6 +80,9 @@ void dam_cli_usage(FILE *f);
 /* SIGINT/SIGTERM: remove temporary output files, say so, exit 130/143
  * (signals.c). */
 void dam_cli_signals_install(void);
+/* Set the work and memory limits of a simulation (--max-events,
+ * --max-memory; defaults: 3e8 events, half this machine's memory). */
+void dam_cli_sim_limits(const dam_cli *c, dam_sim_options *o);
 /* Print one error as "file:line: error: message" on stderr. */
 void dam_cli_error(const dam_error *e);
 /* Print diagnostics as file:line: messages; 2 if any error, else 0. */

@@ -54,6 +54,7 @@ static dam_sim_options sim_options(const dam_cli *c)
     o.replications = c->replications;
     o.steps = c->steps;
     o.warmup = -1;
+    dam_cli_sim_limits(c, &o);
     return o;
 }
 
@@ -201,18 +202,22 @@ static int run_one(dam_cli *c, const char *path)
         else
             rc = simulate(c, s, r, &trace);
     }
+    dam_uncertainty *u = NULL;
+    if (rc == 0) {
+        dam_error e;
+        int st = dam_result_check(r, s->file, &e);
+        if (st == DAM_OK && dam_uncertainty_sources(s) > 0) {
+            u = dam_malloc(sizeof *u);
+            st = dam_uncertainty_run(s, DAM_UNCERTAINTY_SAMPLES, s->seed, u,
+                                     &e);
+        }
+        if (st != DAM_OK) {
+            dam_cli_error(&e);
+            rc = st == DAM_EINPUT ? 2 : 1;
+        }
+    }
     if (rc == 0) {
         dam_diagnose(s, r, d);
-        dam_uncertainty *u = NULL;
-        if (dam_uncertainty_sources(s) > 0) {
-            u = dam_malloc(sizeof *u);
-            dam_error e;
-            if (dam_uncertainty_run(s, DAM_UNCERTAINTY_SAMPLES, s->seed, u,
-                                    &e) != DAM_OK) {
-                dam_free(u);
-                u = NULL;
-            }
-        }
         dam_buf b = {0};
         if (c->json) {
             json_t *o = json_object();
@@ -229,7 +234,6 @@ static int run_one(dam_cli *c, const char *path)
             if (u)
                 dam_text_uncertainty(&b, s, u);
         }
-        dam_free(u);
         rc = dam_cli_emit(c, &b);
         dam_buf_free(&b);
         if (rc == 0 && want_charts(c)) {
@@ -243,6 +247,7 @@ static int run_one(dam_cli *c, const char *path)
                 o.have_seed = c->have_seed;
                 o.seed = (unsigned long)c->seed;
                 o.warmup = -1;
+                dam_cli_sim_limits(c, &o);
                 dam_capacity_load_curve(s, &o, lc);
             }
             if (lc->n > 0) {
@@ -257,6 +262,7 @@ static int run_one(dam_cli *c, const char *path)
             dam_free(lc);
         }
     }
+    dam_free(u);
     dam_trace_free(&trace);
     dam_free(d);
     dam_free(r);
@@ -299,13 +305,18 @@ static int solve(const dam_scenario *s, void *ctx, dam_result *r,
                  dam_error *err)
 {
     const dam_cli *c = ctx;
-    if (s->mode == DAM_MODE_SERVING && !c->analytic)
-        return dam_cli_serving_solve(s, ctx, r, err);
-    dam_analytic_solve(s, r);
-    if (c->analytic || s->mode == DAM_MODE_SERVING)
-        return DAM_OK;
-    dam_sim_options o = sim_options(c);
-    return dam_sim_training(s, &o, r, NULL, err);
+    int rc;
+    if (s->mode == DAM_MODE_SERVING && !c->analytic) {
+        rc = dam_cli_serving_solve(s, ctx, r, err);
+    } else {
+        dam_analytic_solve(s, r);
+        rc = DAM_OK;
+        if (!c->analytic && s->mode != DAM_MODE_SERVING) {
+            dam_sim_options o = sim_options(c);
+            rc = dam_sim_training(s, &o, r, NULL, err);
+        }
+    }
+    return rc == DAM_OK ? dam_result_check(r, s->file, err) : rc;
 }
 
 void dam_cli_solver(dam_cli *c, dam_whatif_solver *fn, void **ctx)

@@ -315,6 +315,10 @@ static int sweep_options(dam_cli *c, dam_sweep *sw)
     sw->simulate = c->simulate;
     sw->replications = c->replications;
     sw->steps = c->steps;
+    dam_sim_options lim;
+    dam_cli_sim_limits(c, &lim);
+    sw->max_events = lim.max_events;
+    sw->max_bytes = lim.max_bytes;
     return 0;
 }
 

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/stat.h>
 
 #include "render/chartset.h"
@@ -64,6 +65,10 @@ static const char usage_text[] =
     "  --replications N       independent replications (95 % interval)\n"
     "  --steps N              measured steps per replication\n"
     "  --trace FILE.json      simulated timeline as a Chrome trace\n"
+    "  --max-events N         refuse simulations estimated above N events\n"
+    "                         (default 3e8: about a minute)\n"
+    "  --max-memory GB        refuse simulations estimated above GB of\n"
+    "                         memory (default: half this machine's)\n"
     "  --gpus FILE            GPU catalog merged over the built-in one\n"
     "  --models FILE          model catalog merged over the built-in one\n"
     "  -q, --quiet            no warnings\n"
@@ -250,6 +255,18 @@ int dam_cli_charts(dam_cli *c, const dam_chartset *cs)
     return 0;
 }
 
+void dam_cli_sim_limits(const dam_cli *c, dam_sim_options *o)
+{
+    o->max_events = c->max_events > 0.0 ? c->max_events : 3e8;
+    if (c->max_memory_gb > 0.0) {
+        o->max_bytes = c->max_memory_gb * 1e9;
+    } else {
+        long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGE_SIZE);
+        o->max_bytes = pages > 0 && size > 0 ? 0.5 * (double)pages * size
+                                             : 4e9;
+    }
+}
+
 /* ---- option parsing ---------------------------------------------------- */
 
 enum {
@@ -286,7 +303,9 @@ enum {
     OPT_FIT,
     OPT_FIT_CONSTANT,
     OPT_HOLD_OUT,
-    OPT_CROSSVAL
+    OPT_CROSSVAL,
+    OPT_MAX_EVENTS,
+    OPT_MAX_MEMORY
 };
 
 static const struct option long_opts[] = {
@@ -324,6 +343,8 @@ static const struct option long_opts[] = {
     {"fit-constant", required_argument, 0, OPT_FIT_CONSTANT},
     {"hold-out", required_argument, 0, OPT_HOLD_OUT},
     {"cross-validate", no_argument, 0, OPT_CROSSVAL},
+    {"max-events", required_argument, 0, OPT_MAX_EVENTS},
+    {"max-memory", required_argument, 0, OPT_MAX_MEMORY},
     {"output", required_argument, 0, 'o'},
     {"quiet", no_argument, 0, 'q'},
     {"help", no_argument, 0, 'h'},
@@ -377,15 +398,15 @@ static int parse_options(dam_cli *c, int argc, char **argv)
             c->have_seed = 1;
             break;
         case OPT_REPS:
-            if ((v = parse_count(optarg)) < 1 || v > 10000)
-                return bad_usage("--replications needs 1 to 10000, got '%s'",
-                                 optarg);
+            if ((v = parse_count(optarg)) < 1 || v > DAM_MAX_REPLICATIONS)
+                return bad_usage("--replications needs 1 to %d, got '%.40s'",
+                                 DAM_MAX_REPLICATIONS, optarg);
             c->replications = (int)v;
             break;
         case OPT_STEPS:
-            if ((v = parse_count(optarg)) < 1 || v > 100000000)
-                return bad_usage("--steps needs a whole number >= 1, got '%s'",
-                                 optarg);
+            if ((v = parse_count(optarg)) < 1 || v > DAM_MAX_STEPS)
+                return bad_usage("--steps needs 1 to %d, got '%.40s'",
+                                 DAM_MAX_STEPS, optarg);
             c->steps = (int)v;
             break;
         case OPT_ANALYTIC: c->analytic = 1; break;
@@ -448,6 +469,21 @@ static int parse_options(dam_cli *c, int argc, char **argv)
             break;
         case OPT_HOLD_OUT: c->hold_out = optarg; break;
         case OPT_CROSSVAL: c->cross_validate = 1; break;
+        case OPT_MAX_EVENTS:
+        case OPT_MAX_MEMORY: {
+            char *end;
+            double x = strtod(optarg, &end);
+            if (end == optarg || *end || !(x > 0.0) || !(x <= 1e15))
+                return bad_usage("%s needs a number in (0, 1e15], got '%.40s'",
+                                 opt == OPT_MAX_EVENTS ? "--max-events"
+                                                       : "--max-memory",
+                                 optarg);
+            if (opt == OPT_MAX_EVENTS)
+                c->max_events = x;
+            else
+                c->max_memory_gb = x;
+            break;
+        }
         case 'o': c->out_file = optarg; break;
         case 'q': c->quiet = 1; break;
         case 'h': c->help = 1; break;
@@ -540,8 +576,37 @@ static const char check_help[] =
     "usage: damsim check SCENARIO.cfg ...\n"
     "\n"
     "Validates scenario files without solving them: every problem is shown as\n"
-    "'file:line: error: message' (warnings too, unless --quiet). Exit code 0\n"
-    "when all are valid, 2 otherwise.\n";
+    "'file:line: error: message' (warnings too, unless --quiet). It refuses\n"
+    "everything run would: a serving trace that cannot be read, and a\n"
+    "simulation estimated beyond --max-events or --max-memory (unless\n"
+    "--analytic). Exit code 0 when all are valid, 2 otherwise.\n";
+
+/* What `run` would refuse after loading, refused by `check` too: the
+ * arrival trace of a serving scenario, and a simulation beyond the work
+ * and memory limits (unless --analytic). 0 or 2, reported. */
+static int preflight(dam_cli *c, const dam_scenario *s)
+{
+    dam_sim_options o;
+    double *arr = NULL;
+    if (s->mode == DAM_MODE_SERVING) {
+        if (dam_cli_serving_options(c, s, &o, &arr) != 0)
+            return 2;
+    } else {
+        memset(&o, 0, sizeof o);
+        o.warmup = -1;
+        o.steps = c->steps;
+        o.replications = c->replications;
+        dam_cli_sim_limits(c, &o);
+    }
+    dam_error e;
+    int rc = c->analytic ? DAM_OK : dam_sim_work_check(s, &o, &e);
+    dam_free(arr);
+    if (rc != DAM_OK) {
+        dam_cli_error(&e);
+        return 2;
+    }
+    return 0;
+}
 
 static int cmd_check(dam_cli *c)
 {
@@ -569,7 +634,9 @@ static int cmd_check(dam_cli *c)
             continue;
         }
         dam_scenario *s = dam_malloc(sizeof *s);
-        if (dam_cli_load_scenario(c, c->args[i], s) != 0)
+        int bad = dam_cli_load_scenario(c, c->args[i], s) != 0 ||
+                  preflight(c, s) != 0;
+        if (bad)
             rc = 2;
         else if (!c->quiet)
             printf("%s: ok\n", c->args[i]);

@@ -23,6 +23,7 @@ int dam_cli_serving_options(dam_cli *c, const dam_scenario *s,
     }
     opt->replications = c->replications;
     opt->steps = c->steps;
+    dam_cli_sim_limits(c, opt);
     if (s->serving.arrival != DAM_ARRIVAL_TRACE)
         return 0;
     char path[512];
@@ -69,6 +70,7 @@ int dam_cli_serving_solve(const dam_scenario *s, void *ctx, dam_result *r,
     }
     opt.replications = c->replications;
     opt.steps = c->steps;
+    dam_cli_sim_limits(c, &opt);
     double *arr = NULL;
     if (s->serving.arrival == DAM_ARRIVAL_TRACE) {
         char path[512];

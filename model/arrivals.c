@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "model/alloc.h"
+#include "model/infile.h"
 
 void dam_arrivals_path(char *out, size_t n, const dam_scenario *s)
 {
@@ -45,10 +46,10 @@ int dam_arrivals_load(const char *path, double **times, size_t *n,
 {
     *times = NULL;
     *n = 0;
-    FILE *f = fopen(path, "r");
+    char why[64];
+    FILE *f = dam_infile_open(path, why, sizeof why);
     if (!f) {
-        dam_diag_error(d, path, 0, "cannot read the arrival trace: %s",
-                       strerror(errno));
+        dam_diag_error(d, path, 0, "cannot read the arrival trace: %s", why);
         return DAM_EINPUT;
     }
     int before = d->nerr;
@@ -70,12 +71,18 @@ int dam_arrivals_load(const char *path, double **times, size_t *n,
                 seen = 1; /* a header line */
                 continue;
             }
-            size_t len = strcspn(p, ",\r\n");
+            /* quote the number-like prefix and the byte that breaks it,
+             * and stop: a file that is not a trace is never echoed */
+            char tok[24], q[48];
+            size_t len = strspn(p, "0123456789.eE+-");
+            if (p[len] && !strchr(",\r\n", p[len]))
+                len++;
+            snprintf(tok, sizeof tok, "%.*s", (int)(len > 16 ? 16 : len), p);
             dam_diag_error(d, path, lineno,
-                           "expected an arrival time in seconds, got \"%.*s\"",
-                           (int)(len > 40 ? 40 : len), p);
-            seen = 1;
-            continue;
+                           "expected an arrival time in seconds, got \"%s\"; "
+                           "not an arrival trace?",
+                           dam_error_quote(tok, 16, q, sizeof q));
+            break;
         }
         seen = 1;
         if (!isfinite(v) || v < 0.0) {
@@ -89,6 +96,11 @@ int dam_arrivals_load(const char *path, double **times, size_t *n,
                            "(line %d)",
                            v, last, last_line);
             continue;
+        }
+        if (*n >= DAM_MAX_ARRIVALS) {
+            dam_diag_error(d, path, lineno, "more than %d arrivals",
+                           DAM_MAX_ARRIVALS);
+            break;
         }
         a = dam_grow(a, sizeof *a, *n + 1, &acap);
         a[(*n)++] = v;

@@ -8,9 +8,12 @@
  * arrival time in seconds (further fields are ignored); blank lines and
  * lines starting with '#' are skipped, and a first line whose first field
  * is not a number is taken as a header. Times must be finite, >= 0 and
- * nondecreasing. Every bad line is reported as "file:line: error: ..." into
- * a dam_diag (up to DAM_DIAG_MAX), and the load fails as a whole. Reading
- * a file is the only I/O here; the simulator never opens files.
+ * nondecreasing. Every bad time is reported as "file:line: error: ..." into
+ * a dam_diag (up to DAM_DIAG_MAX); the first line that is not a number
+ * ends the reading, its message quoting only the bytes that break the
+ * number (a file that is not a trace is never echoed). The load fails as a
+ * whole. Only regular files are read (model/infile.h). Reading a file is
+ * the only I/O here; the simulator never opens files.
  */
 #ifndef DAM_ARRIVALS_H
 #define DAM_ARRIVALS_H
@@ -19,6 +22,9 @@
 
 #include "model/error.h"
 #include "model/scenario.h"
+
+/* The most arrivals a trace may hold (80 MB of times). */
+#define DAM_MAX_ARRIVALS 10000000
 
 /*
  * Read arrival times from path into *times (allocated with dam_malloc; free

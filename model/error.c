@@ -40,6 +40,40 @@ void dam_error_format(const dam_error *e, char *buf, size_t n)
         snprintf(buf, n, "%s: %s", kind, e->msg);
 }
 
+const char *dam_error_quote(const char *s, size_t max, char *out, size_t n)
+{
+    static const char hex[] = "0123456789abcdef";
+    size_t o = 0, k = 0;
+    if (n == 0)
+        return out;
+    for (; s && s[k] && k < max; k++) {
+        unsigned char c = (unsigned char)s[k];
+        char tmp[4];
+        size_t w = 0;
+        if (c == '"' || c == '\\') {
+            tmp[w++] = '\\';
+            tmp[w++] = (char)c;
+        } else if (c >= 0x20 && c < 0x7f) {
+            tmp[w++] = (char)c;
+        } else {
+            tmp[w++] = '\\';
+            tmp[w++] = 'x';
+            tmp[w++] = hex[c >> 4];
+            tmp[w++] = hex[c & 15];
+        }
+        if (o + w + 4 > n)
+            break;
+        memcpy(out + o, tmp, w);
+        o += w;
+    }
+    if (s && s[k] && o + 4 <= n) {
+        memcpy(out + o, "...", 3);
+        o += 3;
+    }
+    out[o] = '\0';
+    return out;
+}
+
 void dam_diag_init(dam_diag *d)
 {
     memset(d, 0, sizeof *d);

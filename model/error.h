@@ -47,6 +47,13 @@ int dam_error_set(dam_error *e, const char *file, int line, const char *fmt,
 /* Format e as "file:line: error: msg" into buf (always terminated). */
 void dam_error_format(const dam_error *e, char *buf, size_t n);
 
+/* A short, printable rendering of text from a file, for a message: at most
+ * max bytes of s, then "..."; quotes and backslashes escaped, control and
+ * non-ASCII bytes as \xHH; always terminated in out[n]. Returns out. A
+ * message quotes at most one such token, so a scenario that names another
+ * file can never make damsim print that file. */
+const char *dam_error_quote(const char *s, size_t max, char *out, size_t n);
+
 /* Initialise an empty list. */
 void dam_diag_init(dam_diag *d);
 /* Free the entries; the list is empty and reusable afterwards. */

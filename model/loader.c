@@ -28,6 +28,7 @@
 #include <strings.h>
 
 #include "model/alloc.h"
+#include "model/infile.h"
 #include "model/lever.h"
 #include "model/scaling.h"
 #include "model/suggest.h"
@@ -63,6 +64,17 @@ static int line_of(const config_setting_t *s)
 {
     return s ? (int)config_setting_source_line(s) : 0;
 }
+
+/* The file setting s was read from: an @include'd file's own name, else
+ * the file being loaded. */
+static const char *file_of(const ld *L, const config_setting_t *s)
+{
+    const char *f = s ? config_setting_source_file(s) : NULL;
+    return f && *f ? f : L->file;
+}
+
+/* "file, line" of setting s, for dam_diag_error and dam_diag_warn. */
+#define AT(s) file_of(L, (s)), line_of(s)
 
 static const char *type_name(const config_setting_t *s)
 {
@@ -108,10 +120,10 @@ static void check_keys(ld *L, const config_setting_t *g,
         path_join(full, sizeof full, where, name);
         const char *best = dam_suggest_list(name, allowed);
         if (best)
-            dam_diag_error(L->d, L->file, line_of(c),
+            dam_diag_error(L->d, AT(c),
                            "unknown key '%s' (did you mean '%s'?)", full, best);
         else
-            dam_diag_error(L->d, L->file, line_of(c), "unknown key '%s'", full);
+            dam_diag_error(L->d, AT(c), "unknown key '%s'", full);
     }
 }
 
@@ -124,7 +136,7 @@ static config_setting_t *member(ld *L, const config_setting_t *g,
     if (!s && required) {
         char full[160];
         path_join(full, sizeof full, where, key);
-        dam_diag_error(L->d, L->file, line_of(g), "missing required key '%s'",
+        dam_diag_error(L->d, AT(g), "missing required key '%s'",
                        full);
     }
     return s;
@@ -139,7 +151,7 @@ static config_setting_t *group(ld *L, const config_setting_t *g,
     if (s && !config_setting_is_group(s)) {
         char full[160];
         path_join(full, sizeof full, where, key);
-        dam_diag_error(L->d, L->file, line_of(s),
+        dam_diag_error(L->d, AT(s),
                        "'%s' must be a group { ... }, got %s", full,
                        type_name(s));
         return NULL;
@@ -171,6 +183,65 @@ static int in_range(double v, range r)
     case R_GE1: return v >= 1.0;
     default: return 1;
     }
+}
+
+/*
+ * The documented range of each scenario number (scenarios/README.md), in
+ * the key's own unit, beyond its range class: an upper bound for all of
+ * them, and a floor where "greater than 0" would let a result overflow (a
+ * bandwidth of 1e-300 GB/s makes every time infinite). Inside these ranges
+ * every figure damsim computes stays finite. A distribution's support must
+ * lie inside its key's range too.
+ */
+typedef struct limit {
+    const char *key; /* full path */
+    double lo, hi;   /* inclusive, in the key's unit */
+} limit;
+
+static const limit limits[] = {
+    {"machine.host.pcie_gbs", 1e-3, 1e4},
+    {"machine.storage.read_gbs", 1e-4, 1e5},
+    {"machine.storage.latency_ms", 0.0, 1e5},
+    {"machine.network.intra_busbw_gbs", 1e-3, 1e5},
+    {"machine.network.inter_busbw_gbs", 1e-4, 1e5},
+    {"machine.network.latency_us", 0.0, 1e6},
+    {"workload.efficiency", 1e-4, 1.0},
+    {"workload.memory_efficiency", 1e-4, 1.0},
+    {"workload.launch_us", 0.0, 1e5},
+    {"workload.framework_overhead_ms", 0.0, 1e6},
+    {"workload.compute_cv", 0.0, 2.0},
+    {"data.samples", 0.0, 1e13},
+    {"data.raw_bytes_per_sample", 0.0, 1e11},
+    {"data.input_bytes_per_sample", 0.0, 1e11},
+    {"data.decode_ms", 0.0, 1e5},
+    {"data.decode_cv", 0.0, 2.0},
+    {"data.epochs", 0.0, 1e6},
+    {"data.gpu_decode_ms", 0.0, 1e5},
+    {"data.shard_mb", 1e-3, 1e7},
+    {"data.tokens", 0.0, 1e16},
+    {"pipeline.bucket_mb", 1e-3, 1e7},
+    {"serving.rate_per_s", 1e-6, 1e7},
+    {"serving.preprocess_ms", 0.0, 1e6},
+    {"serving.preprocess_cv", 0.0, 2.0},
+    {"serving.postprocess_ms", 0.0, 1e6},
+    {"serving.batch_timeout_ms", 0.0, 1e6},
+    {"serving.slo_p99_ms", 1e-6, 1e8},
+    {"serving.request_bytes", 0.0, 1e11},
+    {"serving.requests", 1.0, DAM_MAX_REQUESTS},
+    {"cost.gpu_hour_usd", 0.0, 1e4},
+    {"cost.pue", 1.0, 10.0},
+    {"cost.kwh_usd", 0.0, 1e3},
+    {"quality.value", -1e9, 1e9},
+    {"quality.tokens", 0.0, 1e16},
+    {NULL, 0.0, 0.0}};
+
+/* The documented range of key (a full path), or NULL when it has none. */
+static const limit *limit_of(const char *key)
+{
+    for (const limit *l = limits; l->key; l++)
+        if (strcmp(l->key, key) == 0)
+            return l;
+    return NULL;
 }
 
 static int get_num(ld *L, const config_setting_t *g, const char *key,
@@ -213,14 +284,14 @@ static int get_uncertain(ld *L, config_setting_t *s, const char *full,
     dam_scenario *sc = L->scen;
     if (!sc || (char *)out < (char *)sc ||
         (char *)out >= (char *)(sc + 1)) {
-        dam_diag_error(L->d, L->file, line,
+        dam_diag_error(L->d, file_of(L, s), line,
                        "'%s' must be a number (distributions are allowed "
                        "only for scenario inputs)",
                        full);
         return 0;
     }
     if (sc->nuncertain >= DAM_MAX_UNCERTAIN) {
-        dam_diag_error(L->d, L->file, line,
+        dam_diag_error(L->d, file_of(L, s), line,
                        "at most %d inputs may be distributions",
                        DAM_MAX_UNCERTAIN);
         return 0;
@@ -243,7 +314,7 @@ static int get_uncertain(ld *L, config_setting_t *s, const char *full,
         ok &= get_num(L, s, "min", full, 1, r, scale, &u.a);
         ok &= get_num(L, s, "max", full, 1, r, scale, &u.b);
         if (ok && !(u.b > u.a)) {
-            dam_diag_error(L->d, L->file, line,
+            dam_diag_error(L->d, file_of(L, s), line,
                            "'%s': max must be greater than min", full);
             return 0;
         }
@@ -253,7 +324,7 @@ static int get_uncertain(ld *L, config_setting_t *s, const char *full,
         ok &= get_num(L, s, "mode", full, 1, r, scale, &u.b);
         ok &= get_num(L, s, "max", full, 1, r, scale, &u.c);
         if (ok && !(u.a <= u.b && u.b <= u.c && u.c > u.a)) {
-            dam_diag_error(L->d, L->file, line,
+            dam_diag_error(L->d, file_of(L, s), line,
                            "'%s': need min <= mode <= max and min < max",
                            full);
             return 0;
@@ -270,9 +341,35 @@ static int get_uncertain(ld *L, config_setting_t *s, const char *full,
     }
     if (!ok)
         return 0;
+    const limit *lim = limit_of(full);
+    if (lim) {
+        if (lim->lo * scale > u.lo)
+            u.lo = lim->lo * scale;
+        if (lim->hi * scale < u.hi)
+            u.hi = lim->hi * scale;
+    }
+    /* Normal and lognormal inputs have unbounded tails: refuse one that
+     * puts more than 0.1 % of its mass outside the key's range (a positive
+     * quantity sampled below zero, an efficiency above one); the rest is
+     * truncated to the range when sampled (dam_uncertain_quantile). */
+    if (u.kind == DAM_UNCERTAIN_NORMAL || u.kind == DAM_UNCERTAIN_LOGNORMAL) {
+        double below = dam_uncertain_cdf(&u, u.lo);
+        double above = 1.0 - dam_uncertain_cdf(&u, u.hi);
+        if (below > 1e-3 || above > 1e-3) {
+            dam_diag_error(L->d, file_of(L, s), line,
+                           "'%s': this %s distribution puts %.3g %% of its "
+                           "mass %s the key's range [%g, %g]; give a "
+                           "narrower one, or a uniform or triangular range",
+                           full, unc_kinds[u.kind],
+                           100.0 * (below > above ? below : above),
+                           below > above ? "below" : "above", u.lo / scale,
+                           u.hi / scale);
+            return 0;
+        }
+    }
     *out = dam_uncertain_mean(&u);
     if (!in_range(*out / scale, r)) {
-        dam_diag_error(L->d, L->file, line,
+        dam_diag_error(L->d, file_of(L, s), line,
                        "'%s': the mean %g is not %s", full, *out / scale,
                        range_text(r));
         return 0;
@@ -307,13 +404,29 @@ static int get_num(ld *L, const config_setting_t *g, const char *key,
     case CONFIG_TYPE_GROUP:
         return get_uncertain(L, s, full, r, scale, out);
     default:
-        dam_diag_error(L->d, L->file, line_of(s),
+        dam_diag_error(L->d, AT(s),
                        "'%s' must be a number, got %s", full, type_name(s));
         return 0;
     }
     if (!in_range(v, r)) {
-        dam_diag_error(L->d, L->file, line_of(s),
+        dam_diag_error(L->d, AT(s),
                        "'%s' must be %s, got %g", full, range_text(r), v);
+        return 0;
+    }
+    /* a distribution's min, mode, max and mean are values of the key */
+    char parent[160];
+    snprintf(parent, sizeof parent, "%s", full);
+    char *dot = strrchr(parent, '.');
+    const limit *lim = limit_of(full);
+    if (!lim && dot && (!strcmp(dot, ".min") || !strcmp(dot, ".max") ||
+                        !strcmp(dot, ".mode") || !strcmp(dot, ".mean"))) {
+        *dot = '\0';
+        lim = limit_of(parent);
+    }
+    if (lim && (v < lim->lo || v > lim->hi)) {
+        dam_diag_error(L->d, AT(s),
+                       "'%s' must be between %g and %g, got %g", full,
+                       lim->lo, lim->hi, v);
         return 0;
     }
     *out = v * scale;
@@ -331,13 +444,13 @@ static int get_int(ld *L, const config_setting_t *g, const char *key,
     path_join(full, sizeof full, where, key);
     int t = config_setting_type(s);
     if (t != CONFIG_TYPE_INT && t != CONFIG_TYPE_INT64) {
-        dam_diag_error(L->d, L->file, line_of(s),
+        dam_diag_error(L->d, AT(s),
                        "'%s' must be an integer, got %s", full, type_name(s));
         return 0;
     }
     long long v = config_setting_get_int64(s);
     if (v < lo || v > hi) {
-        dam_diag_error(L->d, L->file, line_of(s),
+        dam_diag_error(L->d, AT(s),
                        "'%s' must be between %ld and %ld, got %lld", full, lo,
                        hi, v);
         return 0;
@@ -355,7 +468,7 @@ static int get_bool(ld *L, const config_setting_t *g, const char *key,
     if (config_setting_type(s) != CONFIG_TYPE_BOOL) {
         char full[160];
         path_join(full, sizeof full, where, key);
-        dam_diag_error(L->d, L->file, line_of(s),
+        dam_diag_error(L->d, AT(s),
                        "'%s' must be true or false, got %s", full,
                        type_name(s));
         return 0;
@@ -373,13 +486,13 @@ static int get_str(ld *L, const config_setting_t *g, const char *key,
     char full[160];
     path_join(full, sizeof full, where, key);
     if (config_setting_type(s) != CONFIG_TYPE_STRING) {
-        dam_diag_error(L->d, L->file, line_of(s),
+        dam_diag_error(L->d, AT(s),
                        "'%s' must be a string, got %s", full, type_name(s));
         return 0;
     }
     const char *v = config_setting_get_string(s);
     if (strlen(v) >= n) {
-        dam_diag_error(L->d, L->file, line_of(s),
+        dam_diag_error(L->d, AT(s),
                        "'%s' is too long (%zu characters, at most %zu)", full,
                        strlen(v), n - 1);
         return 0;
@@ -401,14 +514,15 @@ static int get_choice(ld *L, const config_setting_t *g, const char *key,
             *out = i;
             return 1;
         }
-    char full[160], list[256] = "";
+    char full[160], list[256] = "", q[64];
     path_join(full, sizeof full, where, key);
     for (int i = 0; names[i]; i++) {
         strncat(list, i ? ", " : "", sizeof list - strlen(list) - 1);
         strncat(list, names[i], sizeof list - strlen(list) - 1);
     }
-    dam_diag_error(L->d, L->file, line_of(member(L, g, key, where, 0)),
-                   "'%s' must be one of %s, got \"%s\"", full, list, v);
+    dam_diag_error(L->d, AT(member(L, g, key, where, 0)),
+                   "'%s' must be one of %s, got \"%s\"", full, list,
+                   dam_error_quote(v, 32, q, sizeof q));
     return 0;
 }
 
@@ -439,7 +553,7 @@ static void device_value(ld *L, const config_setting_t *g, const char *key,
     double x;
     if (get_num(L, g, key, w, 0, R_NONNEG, pi->scale, &x)) {
         if (x < pi->lo || x > pi->hi)
-            dam_diag_error(L->d, L->file, line_of(member(L, g, key, "", 0)),
+            dam_diag_error(L->d, AT(member(L, g, key, "", 0)),
                            "'%s.%s' must be between %g and %g, got %g", w,
                            key, pi->lo / pi->scale, pi->hi / pi->scale,
                            x / pi->scale);
@@ -546,7 +660,7 @@ static void parse_gpu(ld *L, const config_setting_t *gs, dam_gpu *g,
             }
         }
         if (!any && !have_base)
-            dam_diag_error(L->d, L->file, line_of(pk),
+            dam_diag_error(L->d, AT(pk),
                            "'%s' needs at least one precision", w);
     }
     get_bool(L, gs, "sparsity_2to4", where, catalog, &g->sparsity_2to4);
@@ -603,7 +717,7 @@ static config_setting_t *list_group(ld *L, const config_setting_t *list,
     config_setting_t *e = config_setting_get_elem(list, (unsigned)i);
     snprintf(name, n, "%s[%d]", where, i);
     if (!config_setting_is_group(e)) {
-        dam_diag_error(L->d, L->file, line_of(e),
+        dam_diag_error(L->d, AT(e),
                        "'%s' must be a group, got %s", name, type_name(e));
         return NULL;
     }
@@ -698,7 +812,7 @@ static void parse_layer(ld *L, const config_setting_t *r, dam_layer *l,
     get_num(L, r, "count", w, 0, R_POS, 1.0, &l->count);
     if (conv && l->groups > 0 &&
         (l->in % l->groups != 0 || l->out % l->groups != 0))
-        dam_diag_error(L->d, L->file, line_of(r),
+        dam_diag_error(L->d, AT(r),
                        "'%s': groups (%d) must divide in (%d) and out (%d)",
                        w, l->groups, l->in, l->out);
 }
@@ -728,7 +842,7 @@ static void parse_arch(ld *L, const config_setting_t *ms, dam_arch *a,
         path_join(tw, sizeof tw, w, "table");
         int n = config_setting_is_list(tb) ? config_setting_length(tb) : -1;
         if (n < 1 || n > DAM_MAX_LAYERS) {
-            dam_diag_error(L->d, L->file, line_of(tb),
+            dam_diag_error(L->d, AT(tb),
                            "'%s' must be a list of 1 to %d layer groups", tw,
                            DAM_MAX_LAYERS);
             return;
@@ -771,7 +885,7 @@ static void get_eff(ld *L, const config_setting_t *g, const char *where,
     if (get_num(L, g, sk, where, 0, R_NONNEG, 1.0, sd) && !have) {
         char full[160];
         path_join(full, sizeof full, where, sk);
-        dam_diag_error(L->d, L->file, line_of(member(L, g, sk, where, 0)),
+        dam_diag_error(L->d, AT(member(L, g, sk, where, 0)),
                        "'%s' needs '%s' beside it", full, prec_names[p]);
     }
 }
@@ -803,7 +917,7 @@ static void parse_model(ld *L, const config_setting_t *ms, dam_model_spec *m,
     get_int(L, ms, "layers", where, catalog, 1, 100000, &m->layers);
     if (!m->layers)
         m->layers = 1;
-    get_int(L, ms, "kernels_per_step", where, 0, 0, 10000000,
+    get_int(L, ms, "kernels_per_step", where, 0, 0, DAM_MAX_KERNELS,
             &m->kernels_per_step);
 
     double fps = 0.0;
@@ -814,13 +928,13 @@ static void parse_model(ld *L, const config_setting_t *ms, dam_model_spec *m,
     path_join(w, sizeof w, where, "phases");
     if (ph) {
         if (!config_setting_is_list(ph)) {
-            dam_diag_error(L->d, L->file, line_of(ph),
+            dam_diag_error(L->d, AT(ph),
                            "'%s' must be a list ( {...}, ... ), got %s", w,
                            type_name(ph));
         } else {
             int n = config_setting_length(ph);
             if (n < 1 || n > DAM_MAX_PHASES) {
-                dam_diag_error(L->d, L->file, line_of(ph),
+                dam_diag_error(L->d, AT(ph),
                                "'%s' must hold 1 to %d phases, got %d", w,
                                DAM_MAX_PHASES, n);
                 n = n > DAM_MAX_PHASES ? DAM_MAX_PHASES : n;
@@ -854,13 +968,13 @@ static void parse_model(ld *L, const config_setting_t *ms, dam_model_spec *m,
         m->phases[0].flops = fps;
         m->phases[0].weight_frac = 1.0;
     } else if (req && !arch_key) {
-        dam_diag_error(L->d, L->file, line_of(ms),
+        dam_diag_error(L->d, AT(ms),
                        "'%s' needs 'arch', 'phases' or 'flops_per_sample'",
                        where);
     }
     double sum = dam_model_phase_flops(m);
     if (have_fps && ph && sum > 0.0 && fabs(sum - fps) > 0.01 * fps)
-        dam_diag_error(L->d, L->file, line_of(member(L, ms, "flops_per_sample",
+        dam_diag_error(L->d, AT(member(L, ms, "flops_per_sample",
                                                      where, 0)),
                        "'%s.flops_per_sample' is %g but its phases sum to %g "
                        "(more than 1 %% apart)",
@@ -881,7 +995,7 @@ static void parse_model(ld *L, const config_setting_t *ms, dam_model_spec *m,
         path_join(gw, sizeof gw, where, "gpu_efficiency");
         int n = config_setting_is_list(ge) ? config_setting_length(ge) : -1;
         if (n < 0 || n > DAM_MAX_GPU_ETA) {
-            dam_diag_error(L->d, L->file, line_of(ge),
+            dam_diag_error(L->d, AT(ge),
                            "'%s' must be a list of at most %d groups { gpu = "
                            "\"...\"; bf16 = ...; }",
                            gw, DAM_MAX_GPU_ETA);
@@ -893,7 +1007,7 @@ static void parse_model(ld *L, const config_setting_t *ms, dam_model_spec *m,
             char ew[112];
             snprintf(ew, sizeof ew, "%s[%d]", gw, i);
             if (!config_setting_is_group(e)) {
-                dam_diag_error(L->d, L->file, line_of(e),
+                dam_diag_error(L->d, AT(e),
                                "'%s' must be a group, got %s", ew,
                                type_name(e));
                 continue;
@@ -916,7 +1030,7 @@ static void parse_model(ld *L, const config_setting_t *ms, dam_model_spec *m,
     parse_arch(L, ms, &m->arch, where);
     int own_arch = arch_key;
     if (own_arch && m->arch.kind != DAM_ARCH_NONE && (ph || have_fps))
-        dam_diag_error(L->d, L->file, line_of(ph ? ph : ms),
+        dam_diag_error(L->d, AT(ph ? ph : ms),
                        "'%s' gives 'arch' and '%s': the work follows from "
                        "the architecture, remove one",
                        where, ph ? "phases" : "flops_per_sample");
@@ -927,7 +1041,7 @@ static void parse_model(ld *L, const config_setting_t *ms, dam_model_spec *m,
         if (!(m->params > 0.0) || (own_arch && !have_params))
             m->params = dam_graph_arch_params(&m->arch);
         if (dam_graph_derive_phases(m, 0.0, &e) != DAM_OK)
-            dam_diag_error(L->d, L->file, line_of(ms), "%s", e.msg);
+            dam_diag_error(L->d, AT(ms), "%s", e.msg);
     }
     config_setting_t *qs = group(L, ms, "quality", where, 0);
     if (qs) {
@@ -945,20 +1059,44 @@ static void parse_model(ld *L, const config_setting_t *ms, dam_model_spec *m,
 
 /* ---- reading a file -------------------------------------------------- */
 
-/* Read a config from text or path; a syntax error goes into d. */
+/* Read a config from text or path; a syntax error goes into d, with the
+ * name of the file it is in (an @include'd one has its own). @include
+ * paths resolve against the folder of the file being read (dir, owned by
+ * the caller, must outlive cfg). libconfig 1.5 leaks a string token's text
+ * when a syntax error follows it (its grammar has no %destructor for
+ * TOK_STRING; tests/lsan.supp names that frame); everything damsim
+ * allocates is freed on this path. */
 static int read_config(config_t *cfg, const char *path, const char *text,
-                       dam_diag *d)
+                       char *dir, size_t ndir, dam_diag *d)
 {
     config_init(cfg);
+    const char *slash = path ? strrchr(path, '/') : NULL;
+    if (!text && slash && (size_t)(slash - path) < ndir) {
+        snprintf(dir, ndir, "%.*s", (int)(slash - path), path);
+        if (!dir[0])
+            snprintf(dir, ndir, "/");
+        config_set_include_dir(cfg, dir);
+    }
+    if (!text) {
+        char why[64];
+        FILE *f = dam_infile_open(path, why, sizeof why);
+        if (!f) {
+            dam_diag_error(d, path, 0, "cannot read the file: %s", why);
+            config_destroy(cfg);
+            return DAM_EINPUT;
+        }
+        fclose(f);
+    }
     int ok = text ? config_read_string(cfg, text)
                   : config_read_file(cfg, path);
     if (ok == CONFIG_TRUE)
         return DAM_OK;
+    const char *where = config_error_file(cfg);
     if (config_error_type(cfg) == CONFIG_ERR_FILE_IO)
         dam_diag_error(d, path, 0, "cannot read the file");
     else
-        dam_diag_error(d, path, config_error_line(cfg), "%s",
-                       config_error_text(cfg));
+        dam_diag_error(d, where && *where ? where : path,
+                       config_error_line(cfg), "%s", config_error_text(cfg));
     config_destroy(cfg);
     return DAM_EINPUT;
 }
@@ -1048,7 +1186,7 @@ static void load_calibration(ld *L, const config_setting_t *cg,
                      (const char *const[]){"converged", NULL});
     config_setting_t *rs = member(L, cg, "residuals", "calibration", 0);
     if (rs && !config_setting_is_list(rs))
-        dam_diag_error(L->d, L->file, line_of(rs),
+        dam_diag_error(L->d, AT(rs),
                        "'calibration.residuals' must be a list, got %s",
                        type_name(rs));
     else if (rs)
@@ -1057,7 +1195,7 @@ static void load_calibration(ld *L, const config_setting_t *cg,
             char w[64];
             snprintf(w, sizeof w, "calibration.residuals[%d]", i);
             if (!config_setting_is_group(e))
-                dam_diag_error(L->d, L->file, line_of(e),
+                dam_diag_error(L->d, AT(e),
                                "'%s' must be a group, got %s", w,
                                type_name(e));
             else
@@ -1070,7 +1208,7 @@ static void load_calibration(ld *L, const config_setting_t *cg,
     if (!ks)
         return;
     if (!config_setting_is_list(ks)) {
-        dam_diag_error(L->d, L->file, line_of(ks),
+        dam_diag_error(L->d, AT(ks),
                        "'calibration.constants' must be a list ( {...}, ... "
                        "), got %s", type_name(ks));
         return;
@@ -1082,7 +1220,7 @@ static void load_calibration(ld *L, const config_setting_t *cg,
         char w[64];
         snprintf(w, sizeof w, "calibration.constants[%d]", i);
         if (!config_setting_is_group(e)) {
-            dam_diag_error(L->d, L->file, line_of(e),
+            dam_diag_error(L->d, AT(e),
                            "'%s' must be a group, got %s", w, type_name(e));
             continue;
         }
@@ -1096,7 +1234,7 @@ static void load_calibration(ld *L, const config_setting_t *cg,
         ok &= get_num(L, e, "sd", w, 1, R_NONNEG, 1.0, &oc->sd);
         dam_error err;
         if (ok && dam_const_key_parse(buf, &oc->key, &err) != DAM_OK) {
-            dam_diag_error(L->d, L->file, line_of(member(L, e, "key", w, 0)),
+            dam_diag_error(L->d, AT(member(L, e, "key", w, 0)),
                            "'%s.key': %s", w, err.msg);
             ok = 0;
         }
@@ -1112,8 +1250,7 @@ static void load_calibration(ld *L, const config_setting_t *cg,
         char ubuf[16];
         if (ok && get_str(L, e, "unit", w, 0, ubuf, sizeof ubuf) &&
             strcmp(ubuf, unit) != 0) {
-            dam_diag_error(L->d, L->file,
-                           line_of(member(L, e, "unit", w, 0)),
+            dam_diag_error(L->d, AT(member(L, e, "unit", w, 0)),
                            "'%s.unit' of \"%s\" is \"%s\", got \"%s\"", w,
                            buf, unit, ubuf);
             ok = 0;
@@ -1143,7 +1280,8 @@ static int load_list(const char *path, const char *text, const char *key,
     config_t cfg;
     *consts = NULL;
     *nconsts = 0;
-    if (read_config(&cfg, path, text, d) != DAM_OK)
+    char dir[4096];
+    if (read_config(&cfg, path, text, dir, sizeof dir, d) != DAM_OK)
         return DAM_EINPUT;
     ld L = {d, path, NULL};
     int before = d->nerr;
@@ -1394,13 +1532,15 @@ static void load_catalogs(ld *L, const config_setting_t *root,
         char p[256], full[512];
         if (!get_str(L, c, kinds[k], "catalogs", 0, p, sizeof p))
             continue;
-        relative_to(full, sizeof full, L->file, p);
-        FILE *f = fopen(full, "r");
+        const config_setting_t *at = member(L, c, kinds[k], "", 0);
+        relative_to(full, sizeof full, file_of(L, at), p);
+        char why[64];
+        FILE *f = dam_infile_open(full, why, sizeof why);
         if (!f) {
-            dam_diag_error(L->d, L->file,
-                           line_of(member(L, c, kinds[k], "", 0)),
-                           "cannot read the %s catalog \"%s\"", kinds[k],
-                           full);
+            char q[128];
+            dam_diag_error(L->d, AT(at), "cannot read the %s catalog \"%s\": "
+                           "%s", kinds[k],
+                           dam_error_quote(full, 96, q, sizeof q), why);
             continue;
         }
         fclose(f);
@@ -1425,24 +1565,25 @@ static void load_gpu(ld *L, const config_setting_t *m, const dam_catalog *cat,
     } else if (config_setting_type(s) == CONFIG_TYPE_STRING) {
         snprintf(id, sizeof id, "%s", config_setting_get_string(s));
     } else {
-        dam_diag_error(L->d, L->file, line_of(s),
+        dam_diag_error(L->d, AT(s),
                        "'machine.gpu' must be a catalog id or a group, got %s",
                        type_name(s));
         return;
     }
     if (id[0]) {
         const dam_gpu *e = dam_catalog_gpu(cat, id);
+        char q[64];
         if (!e) {
             const char *sug = dam_catalog_suggest_gpu(cat, id);
             if (sug)
-                dam_diag_error(L->d, L->file, line_of(s),
-                               "unknown GPU \"%s\" (did you mean \"%s\"?)", id,
+                dam_diag_error(L->d, AT(s),
+                               "unknown GPU \"%s\" (did you mean \"%s\"?)", dam_error_quote(id, 32, q, sizeof q),
                                sug);
             else
-                dam_diag_error(L->d, L->file, line_of(s),
+                dam_diag_error(L->d, AT(s),
                                "unknown GPU \"%s\" (see 'damsim catalog "
                                "gpus')",
-                               id);
+                               dam_error_quote(id, 32, q, sizeof q));
             return;
         }
         *g = *e;
@@ -1470,7 +1611,7 @@ static void load_model(ld *L, const config_setting_t *w,
     } else if (config_setting_type(s) == CONFIG_TYPE_STRING) {
         snprintf(id, sizeof id, "%s", config_setting_get_string(s));
     } else {
-        dam_diag_error(L->d, L->file, line_of(s),
+        dam_diag_error(L->d, AT(s),
                        "'workload.model' must be a catalog id or a group, got "
                        "%s",
                        type_name(s));
@@ -1478,17 +1619,18 @@ static void load_model(ld *L, const config_setting_t *w,
     }
     if (id[0]) {
         const dam_model_spec *e = dam_catalog_model(cat, id);
+        char q[64];
         if (!e) {
             const char *sug = dam_catalog_suggest_model(cat, id);
             if (sug)
-                dam_diag_error(L->d, L->file, line_of(s),
+                dam_diag_error(L->d, AT(s),
                                "unknown model \"%s\" (did you mean \"%s\"?)",
-                               id, sug);
+                               dam_error_quote(id, 32, q, sizeof q), sug);
             else
-                dam_diag_error(L->d, L->file, line_of(s),
+                dam_diag_error(L->d, AT(s),
                                "unknown model \"%s\" (see 'damsim catalog "
                                "models')",
-                               id);
+                               dam_error_quote(id, 32, q, sizeof q));
             return;
         }
         *m = *e;
@@ -1604,12 +1746,12 @@ static void lever_key(ld *L, dam_lever_op *op, const dam_lever_type *t,
     dam_lever_value v;
     char why[400];
     if (!lever_value(c, &v)) {
-        dam_diag_error(L->d, L->file, line_of(c), "'%s' must be a value, "
+        dam_diag_error(L->d, AT(c), "'%s' must be a value, "
                        "got %s", kw, type_name(c));
         return;
     }
     if (dam_lever_set_value(op, t, k, &v, why, sizeof why) != 0)
-        dam_diag_error(L->d, L->file, line_of(c), "'%s': %s", kw, why);
+        dam_diag_error(L->d, AT(c), "'%s': %s", kw, why);
 }
 
 /* "lever = value": t's main value from a scalar. */
@@ -1619,7 +1761,7 @@ static void lever_main(ld *L, dam_lever_op *op, const dam_lever_type *t,
     dam_lever_value v;
     char why[400], num[40];
     if (!lever_value(c, &v)) {
-        dam_diag_error(L->d, L->file, line_of(c), "'%s' must be a value or "
+        dam_diag_error(L->d, AT(c), "'%s' must be a value or "
                        "a group of its keys, got %s", kw, type_name(c));
         return;
     }
@@ -1635,7 +1777,7 @@ static void lever_main(ld *L, dam_lever_op *op, const dam_lever_type *t,
     else
         rc = dam_lever_set_main(op, t, "", why, sizeof why);
     if (rc != 0)
-        dam_diag_error(L->d, L->file, line_of(c), "'%s': %s", kw, why);
+        dam_diag_error(L->d, AT(c), "'%s': %s", kw, why);
 }
 
 static void load_lever(ld *L, const config_setting_t *e, dam_lever *lv,
@@ -1673,11 +1815,11 @@ static void load_lever(ld *L, const config_setting_t *e, dam_lever *lv,
                 if (!key) {
                     const char *near = dam_lever_suggest_key(t, kn);
                     if (near)
-                        dam_diag_error(L->d, L->file, line_of(kc),
+                        dam_diag_error(L->d, AT(kc),
                                        "unknown key '%s' (did you mean "
                                        "'%s'?)", kkw, near);
                     else
-                        dam_diag_error(L->d, L->file, line_of(kc),
+                        dam_diag_error(L->d, AT(kc),
                                        "unknown key '%s' (%s takes: see "
                                        "scenarios/README.md)", kkw, t->name);
                     continue;
@@ -1741,8 +1883,7 @@ static void load_machine(ld *L, const config_setting_t *root,
     get_int(L, m, "nodes", "machine", 0, 1, 1000000, &mc->nodes);
     if (dam_scenario_gpus(s) > DAM_MAX_GPUS) {
         config_setting_t *at = member(L, m, "nodes", "", 0);
-        dam_diag_error(L->d, L->file,
-                       line_of(at ? at : member(L, m, "gpus_per_node", "", 0)),
+        dam_diag_error(L->d, AT(at ? at : member(L, m, "gpus_per_node", "", 0)),
                        "%d GPUs per node x %d nodes = %lld GPUs; damsim "
                        "models at most %d",
                        mc->gpus_per_node, mc->nodes,
@@ -1751,14 +1892,13 @@ static void load_machine(ld *L, const config_setting_t *root,
     config_setting_t *h = group(L, m, "host", "machine", 1);
     if (h) {
         check_keys(L, h, host_keys, "machine.host");
-        get_int(L, h, "cpu_cores", "machine.host", 1, 1, 100000,
+        get_int(L, h, "cpu_cores", "machine.host", 1, 1, DAM_MAX_CORES,
                 &mc->cpu_cores);
         get_num(L, h, "pcie_gbs", "machine.host", 1, R_POS, GB, &mc->pcie_bw);
         if (get_int(L, h, "gpus_per_pcie_link", "machine.host", 0, 1, 4096,
                     &mc->gpus_per_pcie_link) &&
             mc->gpus_per_node > 0 && mc->gpus_per_pcie_link > mc->gpus_per_node)
-            dam_diag_error(L->d, L->file,
-                           line_of(member(L, h, "gpus_per_pcie_link", "", 0)),
+            dam_diag_error(L->d, AT(member(L, h, "gpus_per_pcie_link", "", 0)),
                            "'machine.host.gpus_per_pcie_link' (%d) exceeds "
                            "'machine.gpus_per_node' (%d)",
                            mc->gpus_per_pcie_link, mc->gpus_per_node);
@@ -1809,8 +1949,7 @@ static void load_machine(ld *L, const config_setting_t *root,
         int g = mc->gpus_per_node;
         if (net->domain > 0 && g > 0 && net->domain % g != 0 &&
             g % net->domain != 0)
-            dam_diag_error(L->d, L->file,
-                           line_of(member(L, nw, "nvlink_domain", "", 0)),
+            dam_diag_error(L->d, AT(member(L, nw, "nvlink_domain", "", 0)),
                            "'machine.network.nvlink_domain' (%d GPUs) must "
                            "be a multiple or a divisor of "
                            "'machine.gpus_per_node' (%d)",
@@ -1916,27 +2055,25 @@ static void load_workload(ld *L, const config_setting_t *root,
         for (int i = 0; i < 3; i++) {
             config_setting_t *x = member(L, w, not_with[i], "", 0);
             if (x)
-                dam_diag_error(L->d, L->file, line_of(x),
+                dam_diag_error(L->d, AT(x),
                                "'workload.%s' does not apply with a "
                                "'parallel' layout: give 'parallel.%s'",
                                not_with[i], use[i]);
         }
     } else {
-        get_int(L, w, "batch_size", "workload", 1, 1, 100000000,
+        get_int(L, w, "batch_size", "workload", 1, 1, DAM_MAX_BATCH,
                 &wl->batch_size);
     }
     double seq = 0.0;
     if (get_num(L, w, "seq_len", "workload", 0, R_GE1, 1.0, &seq)) {
         dam_error e;
         if (wl->model.arch.kind != DAM_ARCH_TRANSFORMER)
-            dam_diag_error(L->d, L->file,
-                           line_of(member(L, w, "seq_len", "", 0)),
+            dam_diag_error(L->d, AT(member(L, w, "seq_len", "", 0)),
                            "'workload.seq_len' needs a model with a "
                            "transformer architecture (\"%s\" has none)",
                            wl->model.id);
         else if (dam_graph_derive_phases(&wl->model, seq, &e) != DAM_OK)
-            dam_diag_error(L->d, L->file,
-                           line_of(member(L, w, "seq_len", "", 0)), "%s",
+            dam_diag_error(L->d, AT(member(L, w, "seq_len", "", 0)), "%s",
                            e.msg);
     }
     wl->seq_len = wl->model.seq_len;
@@ -1952,7 +2089,7 @@ static void load_workload(ld *L, const config_setting_t *root,
     wl->eta_given = have_eta;
     wl->eta_mem_given = get_num(L, w, "memory_efficiency", "workload", 0,
                                 R_UNIT, 1.0, &wl->eta_mem);
-    if (!get_int(L, w, "kernels_per_step", "workload", 0, 0, 100000000,
+    if (!get_int(L, w, "kernels_per_step", "workload", 0, 0, DAM_MAX_KERNELS,
                  &wl->kernels_per_step))
         wl->kernels_per_step = wl->model.kernels_per_step;
     get_num(L, w, "launch_us", "workload", 0, R_NONNEG, US, &wl->launch_s);
@@ -1998,7 +2135,7 @@ static void load_workload(ld *L, const config_setting_t *root,
             wl->eta = e;
             wl->eta_given = 1;
         } else if (wl->model.arch.kind == DAM_ARCH_NONE) {
-            dam_diag_error(L->d, L->file, line_of(w),
+            dam_diag_error(L->d, AT(w),
                            "model \"%s\" has no architecture and no "
                            "calibrated efficiency at \"%s\"; give "
                            "'workload.efficiency' (or an 'arch')",
@@ -2008,7 +2145,7 @@ static void load_workload(ld *L, const config_setting_t *root,
     if (L->d->nerr == 0) {
         dam_error e;
         if (dam_scenario_build_graph(s, &e) != DAM_OK)
-            dam_diag_error(L->d, L->file, line_of(w), "%s", e.msg);
+            dam_diag_error(L->d, AT(w), "%s", e.msg);
     }
 }
 
@@ -2020,20 +2157,32 @@ static void load_workload(ld *L, const config_setting_t *root,
 static void load_decode_samples(ld *L, const config_setting_t *at,
                                 const char *name, dam_scenario *s)
 {
-    char path[512];
-    relative_to(path, sizeof path, L->file, name);
-    FILE *fp = fopen(path, "r");
+    char path[512], q[96];
+    relative_to(path, sizeof path, file_of(L, at), name);
+    char why[64];
+    FILE *fp = dam_infile_open(path, why, sizeof why);
     if (!fp) {
-        dam_diag_error(L->d, L->file, line_of(at),
-                       "cannot read the decode samples \"%s\"", path);
+        dam_diag_error(L->d, AT(at), "cannot read the decode samples \"%s\": "
+                       "%s", dam_error_quote(path, 64, q, sizeof q), why);
         return;
     }
     dam_data *d = &s->data;
     char buf[256];
     int line = 0, errs = 0;
     d->ndecode_samples = 0;
-    while (fgets(buf, sizeof buf, fp)) {
+    /* The first line that is not a number ends the reading, and the
+     * message quotes at most its first 16 bytes (escaped): a scenario that
+     * names some other file cannot make damsim print that file. */
+    while (!errs && fgets(buf, sizeof buf, fp)) {
         line++;
+        size_t len = strlen(buf);
+        if (len + 1 == sizeof buf && buf[len - 1] != '\n' && !feof(fp)) {
+            dam_diag_error(L->d, path, line, "a line longer than %zu "
+                           "characters; not a file of decode times?",
+                           sizeof buf - 2);
+            errs = 1;
+            break;
+        }
         char *hash = strchr(buf, '#');
         if (hash)
             *hash = '\0';
@@ -2046,13 +2195,18 @@ static void load_decode_samples(ld *L, const config_setting_t *at,
         double v = strtod(p, &end);
         while (*end == ' ' || *end == '\t' || *end == '\n' || *end == '\r')
             end++;
-        if (end == p || *end || !isfinite(v) || v < 0.0) {
+        if (end == p || *end || !isfinite(v) || v < 0.0 || v > 1e8) {
+            /* the number-like prefix and the first byte that breaks it */
+            size_t tok = strspn(p, "0123456789.eE+-");
+            if (p[tok] && !strchr(" \t\r\n", p[tok]))
+                tok++;
+            p[tok] = '\0';
             dam_diag_error(L->d, path, line,
-                           "expected a decode time in ms (>= 0), got \"%.40s\"",
-                           p);
-            if (++errs >= 10)
-                break;
-            continue;
+                           "expected a decode time in ms (0 to 1e8), got "
+                           "\"%s\"; not a file of decode times?",
+                           dam_error_quote(p, 24, q, sizeof q));
+            errs = 1;
+            break;
         }
         if (d->ndecode_samples >= DAM_MAX_DECODE_SAMPLES) {
             dam_diag_error(L->d, path, line,
@@ -2120,27 +2274,27 @@ static void load_pipeline(ld *L, const config_setting_t *root,
         return;
     dam_pipeline *pl = &s->pipeline;
     check_keys(L, p, pipeline_keys, "pipeline");
-    if (get_int(L, p, "loader_workers", "pipeline", 1, 0, 4096,
+    if (get_int(L, p, "loader_workers", "pipeline", 1, 0, DAM_MAX_WORKERS,
                 &pl->loader_workers) &&
         s->machine.cpu_cores > 0 &&
         pl->loader_workers * s->machine.gpus_per_node > s->machine.cpu_cores)
-        dam_diag_warn(L->d, L->file,
-                      line_of(member(L, p, "loader_workers", "", 0)),
+        dam_diag_warn(L->d, AT(member(L, p, "loader_workers", "", 0)),
                       "%d loader workers per GPU x %d GPUs = %d workers on %d "
                       "cores: they will share cores",
                       pl->loader_workers, s->machine.gpus_per_node,
                       pl->loader_workers * s->machine.gpus_per_node,
                       s->machine.cpu_cores);
-    get_int(L, p, "prefetch_factor", "pipeline", 0, 1, 4096,
+    get_int(L, p, "prefetch_factor", "pipeline", 0, 1, DAM_MAX_PREFETCH,
             &pl->prefetch_factor);
     get_bool(L, p, "pin_memory", "pipeline", 0, &pl->pin_memory);
     get_bool(L, p, "overlap_transfer", "pipeline", 0, &pl->overlap_transfer);
     get_num(L, p, "bucket_mb", "pipeline", 0, R_POS, MB, &pl->bucket_bytes);
     get_bool(L, p, "overlap_sync", "pipeline", 0, &pl->overlap_sync);
-    get_int(L, p, "warmup_steps", "pipeline", 0, 0, 1000000,
+    get_int(L, p, "warmup_steps", "pipeline", 0, 0, DAM_MAX_WARMUP,
             &pl->warmup_steps);
-    get_int(L, p, "steps", "pipeline", 0, 1, 100000000, &pl->steps);
-    get_int(L, p, "replications", "pipeline", 0, 1, 10000, &pl->replications);
+    get_int(L, p, "steps", "pipeline", 0, 1, DAM_MAX_STEPS, &pl->steps);
+    get_int(L, p, "replications", "pipeline", 0, 1, DAM_MAX_REPLICATIONS,
+            &pl->replications);
 }
 
 /*
@@ -2161,7 +2315,7 @@ static void load_parallel(ld *L, const config_setting_t *root,
     l->on = 1;
     check_keys(L, p, parallel_keys, w);
     if (s->mode != DAM_MODE_TRAINING) {
-        dam_diag_error(L->d, L->file, line_of(p),
+        dam_diag_error(L->d, AT(p),
                        "'parallel' layouts are for training (scenario.mode "
                        "is \"%s\")",
                        dam_mode_name(s->mode));
@@ -2213,7 +2367,7 @@ static void load_parallel(ld *L, const config_setting_t *root,
     int64_t mp = (int64_t)l->tp * l->cp * l->pp;
     if (!have_dp) {
         if (mp <= 0 || gpus % mp != 0) {
-            dam_diag_error(L->d, L->file, line_of(p),
+            dam_diag_error(L->d, AT(p),
                            "tp x cp x pp = %d x %d x %d = %lld does not "
                            "divide the %lld GPUs (give 'parallel.dp' or "
                            "change the degrees)",
@@ -2252,7 +2406,7 @@ static void load_parallel(ld *L, const config_setting_t *root,
             at = member(L, p, "schedule", "", 0);
         if (!at && rule == DAM_LAYOUT_PRODUCT)
             at = member(L, root, "machine", "", 0);
-        dam_diag_error(L->d, L->file, line_of(at ? at : p), "%s", e.msg);
+        dam_diag_error(L->d, AT(at ? at : p), "%s", e.msg);
     }
     /* A deterministic pipeline reaches its steady state in one step: a
      * few steps and replications do, unless the scenario says otherwise. */
@@ -2272,7 +2426,7 @@ static void load_serving(ld *L, const config_setting_t *root, dam_scenario *s)
     if (!v)
         return;
     if (!required) {
-        dam_diag_error(L->d, L->file, line_of(v),
+        dam_diag_error(L->d, AT(v),
                        "'serving' is only allowed with scenario.mode = "
                        "\"serving\"");
         return;
@@ -2295,20 +2449,22 @@ static void load_serving(ld *L, const config_setting_t *root, dam_scenario *s)
         sv->preprocess_dist = (dam_dist_kind)k;
     else if (sv->preprocess_cv > 0.0)
         sv->preprocess_dist = DAM_DIST_LOGNORMAL;
-    get_int(L, v, "preprocess_workers", "serving", 0, 1, 1000000,
+    get_int(L, v, "preprocess_workers", "serving", 0, 1, DAM_MAX_SERVING_WORKERS,
             &sv->preprocess_workers);
     get_num(L, v, "postprocess_ms", "serving", 0, R_NONNEG, MS,
             &sv->postprocess_s);
-    get_int(L, v, "max_batch", "serving", 0, 1, 1000000, &sv->max_batch);
+    get_int(L, v, "max_batch", "serving", 0, 1, DAM_MAX_SERVING_BATCH,
+            &sv->max_batch);
     get_num(L, v, "batch_timeout_ms", "serving", 0, R_NONNEG, MS,
             &sv->batch_timeout_s);
-    get_int(L, v, "replicas", "serving", 0, 1, 1000000, &sv->replicas);
+    get_int(L, v, "replicas", "serving", 0, 1, DAM_MAX_GPUS, &sv->replicas);
     get_num(L, v, "slo_p99_ms", "serving", 1, R_POS, MS, &sv->slo_p99_s);
     sv->request_bytes = s->workload.model.input_bytes;
     get_num(L, v, "request_bytes", "serving", 0, R_NONNEG, 1.0,
             &sv->request_bytes);
     get_num(L, v, "requests", "serving", 0, R_GE1, 1.0, &sv->requests);
-    get_int(L, v, "replications", "serving", 0, 1, 10000, &sv->replications);
+    get_int(L, v, "replications", "serving", 0, 1, DAM_MAX_REPLICATIONS,
+            &sv->replications);
     if (get_choice(L, v, "compute_dist", "serving", 0, dists, &k))
         sv->compute_dist = (dam_dist_kind)k;
     else if (s->workload.compute_cv > 0.0)
@@ -2364,14 +2520,14 @@ static void load_levers(ld *L, const config_setting_t *root,
     if (!lv)
         return;
     if (!config_setting_is_list(lv)) {
-        dam_diag_error(L->d, L->file, line_of(lv),
+        dam_diag_error(L->d, AT(lv),
                        "'levers' must be a list ( {...}, ... ), got %s",
                        type_name(lv));
         return;
     }
     int n = config_setting_length(lv);
     if (n > DAM_MAX_LEVERS) {
-        dam_diag_error(L->d, L->file, line_of(lv),
+        dam_diag_error(L->d, AT(lv),
                        "'levers' holds %d levers, at most %d", n,
                        DAM_MAX_LEVERS);
         n = DAM_MAX_LEVERS;
@@ -2381,7 +2537,7 @@ static void load_levers(ld *L, const config_setting_t *root,
         char w[32];
         snprintf(w, sizeof w, "levers[%d]", i);
         if (!config_setting_is_group(e)) {
-            dam_diag_error(L->d, L->file, line_of(e),
+            dam_diag_error(L->d, AT(e),
                            "'%s' must be a group, got %s", w, type_name(e));
             continue;
         }
@@ -2535,12 +2691,61 @@ static void check_about(ld *L, const config_setting_t *sc,
     }
     names[n] = NULL;
     const char *near = dam_suggest_list(s->about, names);
-    dam_diag_error(L->d, L->file,
-                   line_of(member(L, sc, "about", "scenario", 0)),
+    dam_diag_error(L->d, AT(member(L, sc, "about", "scenario", 0)),
                    "'scenario.about' names \"%s\", which is neither "
                    "\"baseline\" nor one of the levers%s%s%s", s->about,
                    near ? " (did you mean '" : "", near ? near : "",
                    near ? "'?)" : "");
+}
+
+/* A uniform distribution of mean m and coefficient of variation cv spans
+ * m (1 +- sqrt(3) cv): above 1/sqrt(3) it would go below zero. */
+static void uniform_cv(ld *L, const config_setting_t *g, const char *where,
+                       dam_dist_kind kind, double cv, const char *cv_key)
+{
+    if (kind != DAM_DIST_UNIFORM || !(cv > 1.0 / sqrt(3.0) + 1e-12))
+        return;
+    dam_diag_error(L->d, AT(member(L, g, cv_key, "", 0)),
+                   "'%s.%s' is %g, but a uniform distribution allows at most "
+                   "0.577 (1/sqrt(3)): its values would go below zero",
+                   where, cv_key, cv);
+}
+/*
+ * What the solvers would refuse, found here so that `damsim check` refuses
+ * it too, with the key's file and line (every check the simulators make
+ * on their input has its twin here).
+ */
+static void cross_checks(ld *L, const config_setting_t *root,
+                         const dam_scenario *s)
+{
+    const config_setting_t *d = config_setting_get_member(root, "data");
+    const config_setting_t *w = config_setting_get_member(root, "workload");
+    const config_setting_t *v = config_setting_get_member(root, "serving");
+    const config_setting_t *p = config_setting_get_member(root, "pipeline");
+    if (d)
+        uniform_cv(L, d, "data", s->data.decode_dist, s->data.decode_cv,
+                   "decode_cv");
+    if (v) {
+        uniform_cv(L, v, "serving", s->serving.preprocess_dist,
+                   s->serving.preprocess_cv, "preprocess_cv");
+        if (w)
+            uniform_cv(L, w, "workload", s->serving.compute_dist,
+                       s->workload.compute_cv, "compute_cv");
+    }
+    if (s->mode == DAM_MODE_TRAINING && dam_scenario_gpus(s) > 1 &&
+        s->pipeline.bucket_bytes > 0.0) {
+        double nb = ceil(dam_scenario_grad_bytes(s) / s->pipeline.bucket_bytes);
+        if (nb > DAM_MAX_BUCKETS) {
+            const config_setting_t *at =
+                p ? config_setting_get_member(p, "bucket_mb") : NULL;
+            dam_diag_error(L->d, AT(at ? at : p),
+                           "%.3g gradient buckets per step (%.3g bytes of "
+                           "gradients in buckets of %.3g MB); damsim "
+                           "simulates at most %d: raise 'pipeline.bucket_mb'",
+                           nb, dam_scenario_grad_bytes(s),
+                           s->pipeline.bucket_bytes / MB, DAM_MAX_BUCKETS);
+        }
+    }
 }
 
 int dam_scenario_load(dam_scenario *s, const char *path, const char *text,
@@ -2558,7 +2763,8 @@ int dam_scenario_load_with(dam_scenario *s, const char *path,
     snprintf(s->file, sizeof s->file, "%s", path);
     if (opt && opt->levers)
         opt->levers->n = 0;
-    if (read_config(&cfg, path, text, d) != DAM_OK)
+    char dir[4096];
+    if (read_config(&cfg, path, text, dir, sizeof dir, d) != DAM_OK)
         return DAM_EINPUT;
     ld L = {d, path, s};
     int before = d->nerr;
@@ -2612,6 +2818,7 @@ int dam_scenario_load_with(dam_scenario *s, const char *path,
     lv->n = 0;
     load_levers(&L, root, cat, s, lv);
     check_about(&L, sc, s, lv);
+    cross_checks(&L, root, s);
     if (!(opt && opt->levers))
         dam_free(lv);
     config_destroy(&cfg);
@@ -2651,7 +2858,8 @@ int dam_points_load(dam_points *p, const char *path, const char *text,
     snprintf(p->file, sizeof p->file, "%s", path);
     p->higher_is_better = 1;
     snprintf(p->cost_unit, sizeof p->cost_unit, "units");
-    if (read_config(&cfg, path, text, d) != DAM_OK)
+    char dir[4096];
+    if (read_config(&cfg, path, text, dir, sizeof dir, d) != DAM_OK)
         return DAM_EINPUT;
     ld L = {d, path, NULL};
     int before = d->nerr;

@@ -90,6 +90,16 @@ double dam_scenario_steps_per_epoch(const dam_scenario *s)
     return gb > 0.0 ? ceil(s->data.samples / gb) : 0.0;
 }
 
+double dam_scenario_grad_bytes(const dam_scenario *s)
+{
+    const dam_workload *w = &s->workload;
+    /* ZeRO-3 gathers the parameters in forward and backward and
+     * reduce-scatters the gradients: 1.5x the all-reduce volume
+     * (Rajbhandari et al. 2020, section 7.2.2) */
+    double zero = w->zero_stage >= 3 ? 1.5 : 1.0;
+    return w->model.params * w->weight_scale * w->grad_bytes * zero;
+}
+
 double dam_scenario_peak(const dam_scenario *s)
 {
     return s->machine.gpu.peak[s->workload.precision];
@@ -115,9 +125,49 @@ double dam_uncertain_mean(const dam_uncertain *u)
     }
 }
 
+double dam_uncertain_cdf(const dam_uncertain *u, double x)
+{
+    switch (u->kind) {
+    case DAM_UNCERTAIN_UNIFORM:
+        return x <= u->a ? 0.0 : x >= u->b ? 1.0 : (x - u->a) / (u->b - u->a);
+    case DAM_UNCERTAIN_NORMAL:
+        return gsl_cdf_gaussian_P(x - u->a, u->b);
+    case DAM_UNCERTAIN_LOGNORMAL: {
+        if (x <= 0.0)
+            return 0.0;
+        double s2 = log1p(u->b * u->b);
+        return gsl_cdf_lognormal_P(x, log(u->a) - 0.5 * s2, sqrt(s2));
+    }
+    case DAM_UNCERTAIN_TRIANGULAR: {
+        double a = u->a, m = u->b, b = u->c;
+        if (x <= a)
+            return 0.0;
+        if (x >= b)
+            return 1.0;
+        return x <= m ? (x - a) * (x - a) / ((b - a) * (m - a))
+                      : 1.0 - (b - x) * (b - x) / ((b - a) * (b - m));
+    }
+    }
+    return 0.0;
+}
+
 double dam_uncertain_quantile(const dam_uncertain *u, double q)
 {
     double v;
+    /* Normal and lognormal tails are truncated to the key's range [lo, hi]
+     * (the loader refuses those with more than 0.1 % outside it): q maps
+     * into [F(lo), F(hi)], so no sample ever leaves the range. */
+    if ((u->kind == DAM_UNCERTAIN_NORMAL ||
+         u->kind == DAM_UNCERTAIN_LOGNORMAL) && u->hi > u->lo) {
+        double flo = dam_uncertain_cdf(u, u->lo);
+        double fhi = dam_uncertain_cdf(u, u->hi);
+        if (fhi > flo)
+            q = flo + q * (fhi - flo);
+        if (q <= 0.0)
+            q = 1e-300;
+        if (q >= 1.0)
+            q = 1.0 - 1e-16;
+    }
     switch (u->kind) {
     case DAM_UNCERTAIN_UNIFORM:
         v = u->a + (u->b - u->a) * q;

@@ -148,6 +148,22 @@ typedef struct dam_workload {
  * clusters of 2024 hold about 1e5; a count beyond this is a typo). */
 #define DAM_MAX_GPUS 1048576
 
+/* Upper bounds of the counts a scenario gives (scenarios/README.md lists
+ * them with every key's range): they keep every product of counts inside
+ * 64 bits and every simulation's work and memory estimable up front. */
+#define DAM_MAX_CORES 16384          /* host.cpu_cores per node */
+#define DAM_MAX_BATCH 1048576        /* workload.batch_size per GPU */
+#define DAM_MAX_KERNELS 10000000     /* workload.kernels_per_step */
+#define DAM_MAX_WORKERS 256          /* pipeline.loader_workers per GPU */
+#define DAM_MAX_PREFETCH 64          /* pipeline.prefetch_factor */
+#define DAM_MAX_WARMUP 100000        /* pipeline.warmup_steps */
+#define DAM_MAX_STEPS 1000000        /* pipeline.steps (and --steps) */
+#define DAM_MAX_REPLICATIONS 1000    /* replications (and --replications) */
+#define DAM_MAX_REQUESTS 1e9         /* serving.requests per replication */
+#define DAM_MAX_SERVING_WORKERS 65536 /* serving.preprocess_workers */
+#define DAM_MAX_SERVING_BATCH 65536  /* serving.max_batch */
+#define DAM_MAX_BUCKETS 1000000      /* gradient buckets per step */
+
 /* The input data and its epoch structure (training and inference). */
 typedef struct dam_data {
     double samples;           /* samples per epoch */
@@ -403,7 +419,10 @@ typedef struct dam_scenario {
     dam_uncertain uncertain[DAM_MAX_UNCERTAIN]; /* their values above are the means */
 } dam_scenario;
 
-/* The value of uncertain input u at quantile q in (0, 1). */
+/* P(X <= x) for uncertain input u (untruncated). */
+double dam_uncertain_cdf(const dam_uncertain *u, double x);
+/* The value of uncertain input u at quantile q in (0, 1); normal and
+ * lognormal inputs are truncated to [lo, hi]. */
 double dam_uncertain_quantile(const dam_uncertain *u, double q);
 /* The mean of uncertain input u. */
 double dam_uncertain_mean(const dam_uncertain *u);
@@ -436,6 +455,8 @@ const dam_graph *dam_scenario_graph(const dam_scenario *s, dam_graph *scratch);
  * work runs at: memory_efficiency when given, else the GPU's m_g. */
 double dam_scenario_mem_frac(const dam_scenario *s);
 
+/* Bytes of gradients all-reduced per step (ZeRO-3: 1.5x). */
+double dam_scenario_grad_bytes(const dam_scenario *s);
 /* Peak FLOP/s of the scenario's GPU at its precision. */
 double dam_scenario_peak(const dam_scenario *s);
 /* Passes over the data the run costs: data.epochs * (1 + retrain_fraction). */

@@ -149,12 +149,7 @@ void dam_analytic_compute(const dam_scenario *s, double b, dam_compute *c,
 
 double dam_analytic_grad_bytes(const dam_scenario *s)
 {
-    const dam_workload *w = &s->workload;
-    /* ZeRO-3 gathers the parameters in forward and backward and
-     * reduce-scatters the gradients: 1.5x the all-reduce volume
-     * (Rajbhandari et al. 2020, section 7.2.2) */
-    double zero = w->zero_stage >= 3 ? 1.5 : 1.0;
-    return w->model.params * w->weight_scale * w->grad_bytes * zero;
+    return dam_scenario_grad_bytes(s);
 }
 
 double dam_analytic_allreduce(const dam_scenario *s, double bytes)

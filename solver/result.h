@@ -200,4 +200,13 @@ typedef struct dam_result {
     dam_bound bound;            /* what binds */
 } dam_result;
 
+/* DAM_OK when every figure of r that reaches an output is a finite number
+ * (times, rates, costs, energies, memory >= 0) and its quantiles are in
+ * order (min <= p50 <= p95 <= p99 <= max); else DAM_EINPUT with err naming
+ * the first figure that is not (file = the scenario's): no NaN or infinity
+ * ever reaches an output, the answer is an error instead (issue 11). */
+struct dam_error;
+int dam_result_check(const dam_result *r, const char *file,
+                     struct dam_error *err);
+
 #endif

@@ -58,7 +58,27 @@ typedef struct dam_sim_options {
     const int *trace_ranks; /* global GPU ranks whose lanes are recorded,
                                increasing (NULL = every GPU of node 0) */
     int ntrace_ranks;     /* entries in trace_ranks */
+    /* Limits (issue 11): a simulation whose estimate (dam_sim_work) is
+     * beyond them is refused before it starts, DAM_EINPUT. 0 = no limit. */
+    double max_events;    /* events (dam_sim_cost.events) */
+    double max_bytes;     /* memory, bytes */
 } dam_sim_options;
+
+/* What a simulation will cost, estimated before it runs (sim_work.c). */
+typedef struct dam_sim_cost {
+    double events;        /* events of every replication together */
+    double bytes;         /* peak memory, bytes */
+} dam_sim_cost;
+
+/* Estimate the events and memory of simulating s with opt (NULL = the
+ * scenario's values); training, inference or serving. */
+void dam_sim_work(const dam_scenario *s, const dam_sim_options *opt,
+                  dam_sim_cost *w);
+/* DAM_OK, or DAM_EINPUT with err saying the estimate, the limit and the
+ * option that lifts it when the estimate exceeds opt->max_events or
+ * opt->max_bytes. The simulators call it first. */
+int dam_sim_work_check(const dam_scenario *s, const dam_sim_options *opt,
+                       dam_error *err);
 
 /*
  * Simulate a training or inference scenario. r must hold the analytic
@@ -69,6 +89,14 @@ typedef struct dam_sim_options {
  */
 int dam_sim_training(const dam_scenario *s, const dam_sim_options *opt,
                      dam_result *r, dam_trace *trace, dam_error *err);
+
+/* The warm-up and measured steps a training simulation runs for warm and
+ * steps asked with W loader workers per GPU: with W >= 1 both rounded up
+ * to whole multiples of W and the warm-up at least W, so that the measured
+ * window holds whole loader bursts after the pipeline has filled
+ * (sim_training.c's design note). */
+void dam_sim_window(int W, int warm, int steps, int *warm_eff,
+                    int *steps_eff);
 
 /*
  * Simulate a serving scenario (same contract; sim_serving.c). Requests

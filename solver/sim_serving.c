@@ -590,6 +590,8 @@ int dam_sim_serving(const dam_scenario *s, const dam_sim_options *opt,
                              "dam_sim_serving needs a serving scenario, got "
                              "mode \"%s\"",
                              dam_mode_name(s->mode));
+    if (dam_sim_work_check(s, opt, err) != DAM_OK)
+        return DAM_EINPUT;
     long nreq = opt->steps > 0 ? opt->steps : (long)v->requests;
     if (v->arrival == DAM_ARRIVAL_TRACE) {
         if (!opt->arrivals || opt->narrivals == 0)

@@ -43,8 +43,28 @@
  * Time accounting: each GPU step is cut into contiguous pieces (data wait,
  * exposed transfer, overhead, compute, exposed communication) that sum to
  * the step, so the simulated terms sum to the simulated mean step. Steps
- * are measured per rank after warm-up and pooled over ranks and
- * replications; the 95 % interval comes from the per-replication means.
+ * are measured per rank after warm-up; the 95 % interval comes from the
+ * per-replication means. With gradient sync every rank keeps the same
+ * pace, and the steps are pooled over ranks. Without it (inference, or
+ * one GPU) ranks run independently and, with equal shards of the data,
+ * the job ends when its slowest rank does: the step and its terms are the
+ * slowest rank's (ranks differ when a PCIe link carries fewer GPUs than
+ * the others, e.g. 9 GPUs at 6 per link; pooling them reported the mean
+ * rank, 15 % below the busiest link's transfer bound).
+ *
+ * The measured window (issue 11). W loader workers per GPU start together
+ * and, sharing the node's storage and cores fairly, stay in step: batches
+ * arrive in bursts of W, one burst per loader period. When the loader
+ * binds, a window of n steps holds n / W periods only if n is a multiple
+ * of W; a shorter or misaligned window can fall inside one burst, whose
+ * steps run at GPU speed (a window of 8 steps among bursts of 28 reported
+ * a step 42x below the loader's bound). So with W > 1 the warm-up and the
+ * measured steps are rounded up to whole multiples of W: windows then
+ * start and end on burst boundaries and measure whole loader periods
+ * (exactly, with deterministic service times). The first burst fills
+ * an empty pipeline (its first step waits a whole loader period), so the
+ * warm-up is at least one burst: a measured window never includes the
+ * start-up. r->sim_steps reports the steps measured.
  *
  * Stage accounting (r->stage_times, summed over entities, mean of
  * replications): workers, cores, storage, PCIe and network over the
@@ -197,6 +217,8 @@ struct sim {
     struct acc a0, a1;
     dam_stats *st_step, *st_wait; /* pooled over ranks and replications */
     double sum_step, sum_p[DAM_TERM_COUNT], nobs; /* this replication */
+    double *rank_sum;        /* per rank: measured step time (G), s */
+    double *rank_p;          /* per rank: pieces (G x DAM_TERM_COUNT), s */
     double gpu_busy, gpu_starved, gpu_blocked;    /* this replication */
 };
 
@@ -412,6 +434,9 @@ static void record(struct sim *sm, struct gpu *g, int k, double step)
         return;
     dam_stats_add(sm->st_step, step);
     dam_stats_add(sm->st_wait, g->p[DAM_TERM_DATA]);
+    sm->rank_sum[g->rank] += step;
+    for (int t = 0; t < DAM_TERM_COUNT; t++)
+        sm->rank_p[(size_t)g->rank * DAM_TERM_COUNT + t] += g->p[t];
     sm->sum_step += step;
     for (int t = 0; t < DAM_TERM_COUNT; t++)
         sm->sum_p[t] += g->p[t];
@@ -688,6 +713,9 @@ static int run_replication(struct sim *sm, dam_error *err)
     sm->t_meas0 = sm->t_end = 0.0;
     sm->sum_step = sm->nobs = 0.0;
     memset(sm->sum_p, 0, sizeof sm->sum_p);
+    memset(sm->rank_sum, 0, (size_t)sm->G * sizeof *sm->rank_sum);
+    memset(sm->rank_p, 0,
+           (size_t)sm->G * DAM_TERM_COUNT * sizeof *sm->rank_p);
     sm->gpu_busy = sm->gpu_starved = sm->gpu_blocked = 0.0;
     for (int i = 0; i < sm->nb; i++)
         sm->ready_max[i] = -HUGE_VAL;
@@ -864,7 +892,7 @@ static int constants(struct sim *sm, dam_error *err)
         double nb = bucket > 0.0 ? ceil(gbytes / bucket) : 1.0;
         if (nb < 1.0)
             nb = 1.0;
-        if (nb > 1e6)
+        if (nb > DAM_MAX_BUCKETS)
             return dam_error_set(err, s->file, 0, "%.0f gradient buckets "
                                  "are too many to simulate; raise "
                                  "'pipeline.bucket_mb'", nb);
@@ -883,6 +911,36 @@ static int constants(struct sim *sm, dam_error *err)
         }
     }
     return DAM_OK;
+}
+
+/* Without gradient sync, ranks are independent and the job (equal shards)
+ * ends with the slowest: this replication's step and pieces become that
+ * rank's (sums over its measured steps; peer wait is zero without sync). */
+static void slowest_rank(struct sim *sm)
+{
+    int worst = 0;
+    for (int r = 1; r < sm->G; r++)
+        if (sm->rank_sum[r] > sm->rank_sum[worst])
+            worst = r;
+    sm->sum_step = sm->rank_sum[worst];
+    for (int t = 0; t < DAM_TERM_COUNT; t++)
+        sm->sum_p[t] = sm->rank_p[(size_t)worst * DAM_TERM_COUNT + t];
+    sm->nobs = sm->steps;
+    sm->sum_peer = 0.0;
+}
+
+/* Round the warm-up and the measured steps up to whole bursts of W loader
+ * workers (the measured window, in the design note). */
+void dam_sim_window(int W, int warm, int steps, int *warm_eff,
+                    int *steps_eff)
+{
+    if (W >= 1) {
+        /* the first burst fills the pipeline: never measured */
+        warm = warm < W ? W : (warm + W - 1) / W * W;
+        steps = (steps + W - 1) / W * W;
+    }
+    *warm_eff = warm;
+    *steps_eff = steps;
 }
 
 /* Name one accounting row. */
@@ -944,8 +1002,7 @@ static void account(struct sim *sm, dam_result *r, int first)
 int dam_sim_training(const dam_scenario *s, const dam_sim_options *opt,
                      dam_result *r, dam_trace *trace, dam_error *err)
 {
-    static const dam_sim_options none = {0, 0, 0, 0, -1, 0, NULL, 0, 0.0, NULL, 0,
-                                         0, NULL, 0};
+    static const dam_sim_options none = {.warmup = -1};
     dam_error tmp;
     if (!err)
         err = &tmp;
@@ -954,6 +1011,8 @@ int dam_sim_training(const dam_scenario *s, const dam_sim_options *opt,
     if (s->mode == DAM_MODE_SERVING)
         return dam_error_set(err, s->file, 0, "serving scenarios are "
                              "simulated by dam_sim_serving");
+    if (dam_sim_work_check(s, opt, err) != DAM_OK)
+        return DAM_EINPUT;
     if (s->layout.on) /* a parallel layout: its pipeline (sim_parallel.c) */
         return dam_sim_parallel(s, opt, r, trace, err);
     const dam_machine *m = &s->machine;
@@ -967,8 +1026,10 @@ int dam_sim_training(const dam_scenario *s, const dam_sim_options *opt,
     int ppl = m->gpus_per_pcie_link > 0 ? m->gpus_per_pcie_link : 1;
     sm->npcie = (sm->gn + ppl - 1) / ppl;
     sm->nworkers = sm->G * (sm->W > 0 ? sm->W : 1);
-    sm->warm = opt->warmup >= 0 ? opt->warmup : s->pipeline.warmup_steps;
-    sm->steps = opt->steps > 0 ? opt->steps : s->pipeline.steps;
+    dam_sim_window(sm->W,
+                   opt->warmup >= 0 ? opt->warmup : s->pipeline.warmup_steps,
+                   opt->steps > 0 ? opt->steps : s->pipeline.steps, &sm->warm,
+                   &sm->steps);
     int reps = opt->replications > 0 ? opt->replications
                                      : s->pipeline.replications;
     uint64_t seed = opt->have_seed ? opt->seed : s->seed;
@@ -1025,6 +1086,9 @@ int dam_sim_training(const dam_scenario *s, const dam_sim_options *opt,
         }
         sm->st_step = dam_stats_create();
         sm->st_wait = dam_stats_create();
+        sm->rank_sum = dam_calloc((size_t)sm->G, sizeof *sm->rank_sum);
+        sm->rank_p = dam_calloc((size_t)sm->G * DAM_TERM_COUNT,
+                                sizeof *sm->rank_p);
         rep_step = dam_calloc((size_t)reps, sizeof *rep_step);
         rep_wait = dam_calloc((size_t)reps, sizeof *rep_wait);
     }
@@ -1041,6 +1105,8 @@ int dam_sim_training(const dam_scenario *s, const dam_sim_options *opt,
             trace_subset(sm, trace);
         }
         rc = run_replication(sm, err);
+        if (rc == DAM_OK && !sm->sync && sm->G > 1)
+            slowest_rank(sm);
         if (rc == DAM_OK) {
             rep_step[k] = sm->sum_step / sm->nobs;
             rep_wait[k] = sm->sum_p[DAM_TERM_DATA] / sm->nobs;
@@ -1129,6 +1195,8 @@ int dam_sim_training(const dam_scenario *s, const dam_sim_options *opt,
     dam_free(sm->ready_max);
     dam_stats_free(sm->st_step);
     dam_stats_free(sm->st_wait);
+    dam_free(sm->rank_sum);
+    dam_free(sm->rank_p);
     dam_free(rep_step);
     dam_free(rep_wait);
     dam_free(sm);

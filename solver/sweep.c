@@ -558,6 +558,8 @@ static void solve_point(dam_sweep_worker *w, const dam_scenario *s,
         o.replications = sw->replications;
         o.steps = sw->steps;
         o.warmup = -1;
+        o.max_events = sw->max_events;
+        o.max_bytes = sw->max_bytes;
         dam_error e;
         memset(&e, 0, sizeof e);
         int rc = s->mode == DAM_MODE_SERVING

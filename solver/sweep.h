@@ -87,6 +87,9 @@ typedef struct dam_sweep {
     int simulate;         /* 1: the discrete-event simulation per point */
     int replications;     /* simulation replications (0 = scenario's) */
     int steps;            /* simulated steps (0 = scenario's) */
+    double max_events;    /* per point: a simulation estimated beyond it is
+                           * refused (dam_sim_options; 0 = no limit) */
+    double max_bytes;     /* per point: the same for memory, bytes */
     int no_patch;         /* 1: reload every scenario key (the reference
                            * the patched path is tested against) */
     int uncertainty_samples; /* Monte Carlo samples per point where the

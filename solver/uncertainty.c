@@ -286,6 +286,19 @@ int dam_uncertainty_run(const dam_scenario *s, int samples,
     u->throughput = dam_interval_of(tp, samples);
     u->cost_usd = dam_interval_of(cost, samples);
     u->gpu_hours = dam_interval_of(gh, samples);
+    int rc = DAM_OK;
+    const dam_interval *iv[5] = {&u->step, &u->run_time, &u->throughput,
+                                 &u->cost_usd, &u->gpu_hours};
+    static const char *const ivn[5] = {"step", "run time", "throughput",
+                                       "cost", "GPU-hours"};
+    for (int i = 0; i < 5 && rc == DAM_OK; i++)
+        if (!isfinite(iv[i]->lo) || !isfinite(iv[i]->median) ||
+            !isfinite(iv[i]->hi) || iv[i]->lo < 0.0)
+            rc = dam_error_set(err, s->file, 0,
+                               "the %s interval over the uncertain inputs "
+                               "is not finite: an input's range reaches "
+                               "values beyond any physical range",
+                               ivn[i]);
 
     /* Tornado: one input at a time, the others at their means. */
     for (int i = 0; i < s->nuncertain; i++) {
@@ -363,9 +376,14 @@ int dam_uncertainty_run(const dam_scenario *s, int samples,
             u->inputs[j] = u->inputs[j - 1];
             u->inputs[j - 1] = t;
         }
+    for (int i = 0; i < u->ninputs && rc == DAM_OK; i++)
+        if (!isfinite(u->inputs[i].step_lo) || !isfinite(u->inputs[i].step_hi))
+            rc = dam_error_set(err, s->file, 0,
+                               "the swing of '%s' is not finite",
+                               u->inputs[i].key);
     dam_free(v);
     dam_free(r);
     dam_free(x);
     dam_draws_free(d);
-    return DAM_OK;
+    return rc;
 }

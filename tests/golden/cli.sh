@@ -62,12 +62,12 @@ s=r['simulation']; assert s['analytic_step_s'] > 0 and s['events'] > 0"
 check "--analytic solves without simulating" python3 -c "
 import json; r=json.load(open('an.json'))['result']
 assert r['step_source']=='analytic' and 'simulation' not in r"
-"$damsim" run --json --seed 3 --replications 2 --steps 30 "$src/scenarios/resnet50-dgx-a100.cfg" >s1.json
-"$damsim" run --json --seed 3 --replications 2 --steps 30 "$src/scenarios/resnet50-dgx-a100.cfg" >s2.json
+"$damsim" run --json --seed 3 --replications 2 --steps 32 "$src/scenarios/resnet50-dgx-a100.cfg" >s1.json
+"$damsim" run --json --seed 3 --replications 2 --steps 32 "$src/scenarios/resnet50-dgx-a100.cfg" >s2.json
 check "--seed: byte-identical again" cmp s1.json s2.json
 check "--seed/--replications/--steps are applied" python3 -c "
 import json; d=json.load(open('s1.json')); s=d['result']['simulation']
-assert d['scenario']['seed']==3 and s['replications']==2 and s['steps_per_replication']==30"
+assert d['scenario']['seed']==3 and s['replications']==2 and s['steps_per_replication']==32"
 check "--trace writes a Chrome trace" "$damsim" run "$src/scenarios/resnet50-dgx-a100.cfg" --trace trace.json
 check "the trace is JSON with spans, thread names and counters" python3 -c "
 import json; e=json.load(open('trace.json'))['traceEvents']

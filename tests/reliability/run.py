@@ -8,6 +8,7 @@ limit, so a regression fails the suite instead of hanging it.
 usage: run.py DAMSIM CASES_DIR
 """
 import json
+import math
 import os
 import re
 import shutil
@@ -70,6 +71,173 @@ rc, out, err = run("run", "--analytic", "--json",
 check(rc == 2 and located(err, "int-overflow-4096x1e6-gpus.cfg"),
       "4096 GPUs x 1e6 nodes: refused at load with file:line (exit %d)" % rc)
 check(out == "", "  and nothing on stdout")
+
+# The grown-up version: 131,072 nodes is within the cap; the estimate says
+# what the simulation would take and refuses it before it starts.
+work = tempfile.mkdtemp(prefix="dam_rel_")
+try:
+    text = open(case("memory-blowup-1e6-nodes.cfg")).read()
+    big = os.path.join(work, "big.cfg")
+    open(big, "w").write(text.replace("nodes = 1000000;", "nodes = 131072;"))
+    rc, out, err = run("run", big, timeout=20)
+    check(rc == 2 and "GB of memory" in err and "--max-memory" in err and
+          "--max-events" in err,
+          "131,072 nodes: refused up front with the estimate and the options "
+          "that lift the limits (exit %d)" % rc)
+    rc2, _, err2 = run("check", big, timeout=20)
+    check(rc2 == 2 and err2 == err, "  check refuses it the same way")
+    rc, out, err = run("check", "--analytic", big, timeout=20)
+    check(rc == 0, "  and accepts it for --analytic (exit %d)" % rc)
+finally:
+    shutil.rmtree(work, ignore_errors=True)
+
+# ---- 2. the simulation never reports a step below the analytic bound --------
+def sim(name, *extra):
+    rc, out, err = run("run", "--json", "-q", case(name), *extra, timeout=120)
+    if rc != 0:
+        return rc, None
+    return rc, json.loads(out)["result"]
+
+
+rc, r = sim("sim-short-window-42x-below-bound.cfg")
+check(r is not None and r["step_s"] >= 0.99 * r["iron_law"]["t_pipe_s"],
+      "short window (8 steps, bursts of 28 workers): step %s >= T_pipe %s" %
+      (r and r["step_s"], r and r["iron_law"]["t_pipe_s"]))
+check(r is not None and r["bound"] == r["simulation"]["analytic_bound"] == "data",
+      "  and both solvers say data binds (%s)" % (r and r["bound"]))
+check(r is not None and r["simulation"]["steps_per_replication"] % 28 == 0,
+      "  the measured window is whole bursts of 28")
+rc, r = sim("sim-steady-state-15pct-below-transfer-bound.cfg", "--steps", "2000")
+check(r is not None and r["step_s"] >= 0.99 * r["iron_law"]["t_pipe_s"],
+      "9 GPUs on PCIe links of 6 and 3: step %s >= T_pipe %s (the job waits "
+      "for the busiest link)" % (r and r["step_s"],
+                                 r and r["iron_law"]["t_pipe_s"]))
+check(r is not None and r["bound"] == "transfer", "  transfer binds")
+rc, out, err = run("check", case("decode-cv-1e6-sim-below-bound.cfg"))
+check(rc == 2 and located(err, "decode-cv-1e6-sim-below-bound.cfg") and
+      "decode_cv" in err,
+      "decode_cv 1e6 (a mean no simulation samples): refused with file:line")
+work = tempfile.mkdtemp(prefix="dam_rel_")
+try:
+    cv2 = os.path.join(work, "cv2.cfg")
+    open(cv2, "w").write(open(case("decode-cv-1e6-sim-below-bound.cfg"))
+                         .read().replace("decode_cv = 1e6;", "decode_cv = 2.0;"))
+    rc, out, err = run("run", "--json", "-q", cv2, timeout=120)
+    r = json.loads(out)["result"] if rc == 0 else None
+    # cv 2 per image, batches of 256: a batch's cv 0.125; 5 x 304 batches
+    tol = 0.01 + 4 * 0.125 / math.sqrt(5 * 304)
+    check(r is not None and r["step_s"] >= (1 - tol) * r["iron_law"]["t_pipe_s"]
+          and r["bound"] == "data",
+          "decode_cv 2, the documented maximum: step %s >= T_pipe %s x (1 - "
+          "%.3f), data binds" % (r and r["step_s"],
+                                 r and r["iron_law"]["t_pipe_s"], tol))
+finally:
+    shutil.rmtree(work, ignore_errors=True)
+
+# ---- 3. no non-finite or impossible number reaches any output ---------------
+for name, key in (("uncertainty-normal-pcie-nan-cost.cfg", "pcie_gbs"),
+                  ("inf-run-time-null-json.cfg", "samples"),
+                  ("request-bytes-1e300-null-sd.cfg", "request_bytes")):
+    rc, out, err = run("run", "--json", case(name))
+    check(rc == 2 and located(err, name) and key in err and out == "",
+          "%s: exit 2 at load naming '%s', no JSON (exit %d)" % (name, key, rc))
+rc, out, err = run("run", "--json", case("percentiles-p95-gt-p99.cfg"))
+doc, bad, no_null = finite_json(out) if rc == 0 else ({}, ["x"], False)
+check(rc == 0 and not bad and no_null, "percentiles case: every number finite")
+order = []
+
+
+def quantiles(o, path=""):
+    if isinstance(o, dict):
+        q = [o[k] for k in ("min", "p05", "p50", "p95", "p99", "max") if k in o]
+        if len(q) >= 3:
+            order.append((path, q))
+        for k, v in o.items():
+            quantiles(v, path + "." + k)
+
+
+quantiles(doc)
+check(order and all(all(a <= b * (1 + 2e-3) for a, b in zip(q, q[1:]))
+                    for _, q in order),
+      "  every set of quantiles is in order (%d sets)" % len(order))
+
+# ---- 4. check rejects everything run would ------------------------------------
+rc, out, err = run("check", case("uniform-cv-passes-check-fails-run.cfg"))
+check(rc == 2 and located(err, "uniform-cv-passes-check-fails-run.cfg") and
+      "decode_cv" in err and "0.577" in err,
+      "uniform decode_cv 1.31: check refuses it with file:line (exit %d)" % rc)
+for f in sorted(os.listdir(cases)):
+    if not f.endswith(".cfg"):
+        continue
+    rc_run, _, err_run = run("run", "-q", case(f), timeout=120)
+    rc_chk, _, err_chk = run("check", "-q", case(f))
+    if rc_run == 2:
+        check(rc_chk == 2 and re.search(r":[0-9]+: error: |^[^:]+: error: ",
+                                        err_chk, re.M),
+              "%s: run refuses it, so does check (run %d, check %d)" %
+              (f, rc_run, rc_chk))
+    else:
+        check(rc_chk == 0, "%s: run accepts it, so does check" % f)
+
+# ---- 5. bounded ranges --------------------------------------------------------
+for name, key in (("no-progress-steps-1e8.cfg", "pipeline.steps"),
+                  ("hang-serving-requests-1e15.cfg", "serving.requests"),
+                  ("memory-blowup-1e6-nodes.cfg", "nodes")):
+    rc, out, err = run("run", case(name), timeout=20)
+    check(rc == 2 and located(err, name) and key.split(".")[-1] in err,
+          "%s: refused at load with file:line, within 20 s (exit %d)" %
+          (name, rc))
+
+# ---- 7. files a scenario names --------------------------------------------------
+rc, out, err = run("check", case("decode-samples-reads-shadow.cfg"))
+lines = [l for l in err.splitlines() if l]
+check(rc == 2 and len(lines) == 1,
+      "decode_samples_file = /etc/shadow: one message, not one per line (%d)"
+      % len(lines))
+work = tempfile.mkdtemp(prefix="dam_rel_")
+try:
+    sub = os.path.join(work, "sub")
+    os.mkdir(sub)
+    secret = "hunter2:$6$saltsalt$0123456789abcdef:19000:0:99999:7:::"
+    open(os.path.join(sub, "secret.txt"), "w").write(secret + "\n" * 3)
+    text = open(case("decode-samples-reads-shadow.cfg")).read()
+    open(os.path.join(sub, "s.cfg"), "w").write(
+        text.replace('"/etc/shadow"', '"secret.txt"'))
+    rc, out, err = run("check", os.path.join("sub", "s.cfg"), cwd=work)
+    check(rc == 2 and "sub/secret.txt:1: error:" in err and
+          "hunter2" not in err and "salt" not in err,
+          "a samples file named relative to the scenario is found from any "
+          "folder; its content is not echoed: %s" % err.strip()[:160])
+    open(os.path.join(sub, "ok.txt"), "w").write("4.0\n6.0\n8.0\n")
+    open(os.path.join(sub, "ok.cfg"), "w").write(
+        text.replace('"/etc/shadow"', '"ok.txt"'))
+    rc, out, err = run("check", os.path.join("sub", "ok.cfg"), cwd=work)
+    check(rc == 0, "a good samples file beside the scenario loads from "
+          "another folder (exit %d)" % rc)
+    os.mkfifo(os.path.join(sub, "fifo.txt"))
+    open(os.path.join(sub, "f.cfg"), "w").write(
+        text.replace('"/etc/shadow"', '"fifo.txt"'))
+    rc, out, err = run("check", os.path.join(sub, "f.cfg"), timeout=10)
+    check(rc == 2 and "not a regular file" in err,
+          "a FIFO as samples file: refused, not waited on (exit %d)" % rc)
+    open(os.path.join(sub, "inc.cfg"), "w").write(
+        '@include "part.cfg"\n')
+    open(os.path.join(sub, "part.cfg"), "w").write('scenario: { name = 1; };\n'
+                                                    'oops = ;\n')
+    rc, out, err = run("check", os.path.join(sub, "inc.cfg"))
+    check(rc == 2 and "part.cfg:2: error:" in err,
+          "a syntax error in an @include'd file names that file and line: %s"
+          % err.strip()[:120])
+finally:
+    shutil.rmtree(work, ignore_errors=True)
+
+# ---- 9. libconfig's parser on syntax errors --------------------------------------
+for name in ("libconfig-leak-yylex.cfg", "libconfig-leak-strbuf.cfg"):
+    rc, out, err = run("check", case(name))
+    check(rc == 2 and located(err, name) and "syntax error" in err
+          and "LeakSanitizer" not in err,
+          "%s: a syntax error with file:line, and no leak of damsim's under "
+          "the sanitizers (exit %d)" % (name, rc))
 
 # ---- 6. safe output ----------------------------------------------------------
 work = tempfile.mkdtemp(prefix="dam_rel_")

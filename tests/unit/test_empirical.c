@@ -74,9 +74,13 @@ int main(void)
     dam_diag_init(&d);
     dam_check_int(dam_scenario_load(s, "e.cfg", buf, &cat, &d), DAM_EINPUT,
                   "bad samples are an input error");
-    dam_check(d.n == 2 && d.items[0].line == 4 && d.items[1].line == 5 &&
-                  strstr(d.items[0].file, "bad_samples.txt"),
-              "each bad line is reported at its own line (%zu errors)", d.n);
+    /* the first bad line ends the reading: a file that is not decode
+     * times is never echoed line after line (issue 11) */
+    dam_check(d.n == 1 && d.items[0].line == 4 &&
+                  strstr(d.items[0].file, "bad_samples.txt") &&
+                  strstr(d.items[0].msg, "\"f\""),
+              "the first bad line is reported at its own line, quoting "
+              "only the byte that breaks the number (%zu errors)", d.n);
     dam_diag_free(&d);
     remove("bad_samples.txt");
     dam_free(s);

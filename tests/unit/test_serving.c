@@ -336,20 +336,23 @@ int main(void)
 
     const char *bad = "serving_trace_bad.csv";
     f = fopen(bad, "w");
-    fprintf(f, "0.0\n0.5\nabc\n0.25\n-1\n");
+    fprintf(f, "0.0\n0.5\n0.25\n-1\nabc\n7\n");
     fclose(f);
     dam_diag_init(&d);
     dam_check_int(dam_arrivals_load(bad, &times, &n, &d), DAM_EINPUT,
                   "a bad trace fails");
+    /* bad times are each reported; the first line that is not a number
+     * ends the reading (a file that is not a trace is never echoed) */
     dam_check_int(d.nerr, 3, "three bad lines reported");
     if (d.nerr == 3) {
         dam_check(d.items[0].line == 3 &&
-                      strstr(d.items[0].msg, "\"abc\"") != NULL,
+                      strstr(d.items[0].msg, "must not decrease") != NULL,
                   "line 3: %s", d.items[0].msg);
-        dam_check(d.items[1].line == 4 &&
-                      strstr(d.items[1].msg, "must not decrease") != NULL,
-                  "line 4: %s", d.items[1].msg);
-        dam_check(d.items[2].line == 5, "line 5: %s", d.items[2].msg);
+        dam_check(d.items[1].line == 4, "line 4: %s", d.items[1].msg);
+        dam_check(d.items[2].line == 5 &&
+                      strstr(d.items[2].msg, "\"a\"") != NULL,
+                  "line 5 quotes only the byte that breaks the number: %s",
+                  d.items[2].msg);
     }
     dam_diag_free(&d);
     dam_diag_init(&d);
