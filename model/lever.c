@@ -985,6 +985,9 @@ static const char *const precision_names[] = {"fp32", "tf32", "fp16", "bf16",
  * choices, help */
 #define KINT(name, f, lo, help) \
     {name, NULL, DAM_LKEY_INT, "", 1.0, lo, INF, 0, 1, OFF(f), 0, NULL, help}
+/* A count with the upper bound of its scenario key (scenario.h, issue 11). */
+#define KINTR(name, f, lo, hi, help) \
+    {name, NULL, DAM_LKEY_INT, "", 1.0, lo, hi, 0, 0, OFF(f), 0, NULL, help}
 #define KNUM(name, f, unit, scale, lo, hi, lo_open, hi_open, help) \
     {name, NULL, DAM_LKEY_NUM, unit, scale, lo, hi, lo_open, hi_open, OFF(f), \
      0, NULL, help}
@@ -1008,10 +1011,10 @@ static const char *const precision_names[] = {"fp32", "tf32", "fp16", "bf16",
 
 static const dam_lever_key gpu_keys[] = {
     KTEXT("gpu", gpu, "catalog id of the GPU to run on"),
-    KINT("gpus", gpus, 1, "total GPUs (nodes follow)"),
-    KINT("gpus_per_node", gpus_per_node, 1, "GPUs per node"),
-    KINT("nodes", nodes, 1, "nodes"),
-    KNUM("gpu_hour_usd", gpu_hour_usd, "USD per GPU-hour", 1.0, 0, INF, 1, 1,
+    KINTR("gpus", gpus, 1, DAM_MAX_GPUS, "total GPUs (nodes follow)"),
+    KINTR("gpus_per_node", gpus_per_node, 1, 4096, "GPUs per node"),
+    KINTR("nodes", nodes, 1, 1000000, "nodes"),
+    KNUM("gpu_hour_usd", gpu_hour_usd, "USD per GPU-hour", 1.0, 0, 1e4, 1, 0,
          "price of the GPU (alone: re-prices the GPU in use)"),
 };
 static const dam_lever_key quantize_keys[] = {
@@ -1031,13 +1034,15 @@ static const dam_lever_key prune_keys[] = {
     KDELTA, KMETHOD, KCOST,
 };
 static const dam_lever_key prefetch_keys[] = {
-    KINT("loader_workers", loader_workers, 1, "loader processes per GPU"),
-    KINT("prefetch_factor", prefetch_factor, 1, "batches queued per worker"),
+    KINTR("loader_workers", loader_workers, 1, DAM_MAX_WORKERS,
+          "loader processes per GPU"),
+    KINTR("prefetch_factor", prefetch_factor, 1, DAM_MAX_PREFETCH,
+          "batches queued per worker"),
     KBOOL("pin_memory", pin_memory, "pinned host buffers"),
     KBOOL("overlap_transfer", overlap_transfer,
           "copy batch k+1 while batch k computes"),
     KBOOL("overlap_sync", overlap_sync, "all-reduce overlaps backward"),
-    KNUM("bucket_mb", bucket_bytes, "MB", 1e6, 0, INF, 1, 1,
+    KNUM("bucket_mb", bucket_bytes, "MB", 1e6, 1e-3, 1e7, 0, 0,
          "gradient bucket size"),
 };
 static const dam_lever_key chinchilla_keys[] = {
@@ -1055,14 +1060,15 @@ static const dam_lever_key graphs_keys[] = {
 };
 static const dam_lever_key format_keys[] = {
     KBOOL("sharded", sharded, "sequential shards, one latency per shard"),
-    KNUM("shard_mb", shard_bytes, "MB", 1e6, 0, INF, 1, 1, "bytes per shard"),
+    KNUM("shard_mb", shard_bytes, "MB", 1e6, 1e-3, 1e7, 0, 0, "bytes per shard"),
     KBOOL("decode_on_gpu", decode_on_gpu,
           "decode on the GPU (DALI, nvJPEG): the copy carries encoded bytes"),
-    KNUM("gpu_decode_ms", gpu_decode_s, "ms", 1e-3, 0, INF, 1, 1,
+    KNUM("gpu_decode_ms", gpu_decode_s, "ms", 1e-3, 0, 1e5, 1, 0,
          "GPU time to decode one sample"),
 };
 static const dam_lever_key batch_keys[] = {
-    KINT("batch_size", batch_size, 1, "samples per GPU per step"),
+    KINTR("batch_size", batch_size, 1, DAM_MAX_BATCH,
+          "samples per GPU per step"),
 };
 static const dam_lever_key distill_keys[] = {
     KNUM("params", student_params, "parameters", 1.0, 0, INF, 1, 1,
@@ -1070,11 +1076,13 @@ static const dam_lever_key distill_keys[] = {
     KDELTA,
 };
 static const dam_lever_key serving_keys[] = {
-    KINT("replicas", replicas, 1, "GPUs serving one queue"),
-    KINT("max_batch", max_batch, 1, "dynamic batcher limit"),
-    KNUM("batch_timeout_ms", batch_timeout_s, "ms", 1e-3, 0, INF, 0, 1,
+    KINTR("replicas", replicas, 1, DAM_MAX_GPUS, "GPUs serving one queue"),
+    KINTR("max_batch", max_batch, 1, DAM_MAX_SERVING_BATCH,
+          "dynamic batcher limit"),
+    KNUM("batch_timeout_ms", batch_timeout_s, "ms", 1e-3, 0, 1e6, 0, 0,
          "wait from a forming batch's first request"),
-    KINT("preprocess_workers", preprocess_workers, 1, "CPU workers"),
+    KINTR("preprocess_workers", preprocess_workers, 1,
+          DAM_MAX_SERVING_WORKERS, "CPU workers"),
 };
 
 static const char *const recompute_names[] = {"none", "selective", "full",
@@ -1360,7 +1368,9 @@ static void range_text(const dam_lever_key *k, char *buf, size_t n)
 {
     const char *what = k->type == DAM_LKEY_INT ? "a whole number " : "";
     int lo = isfinite(k->lo), hi = isfinite(k->hi);
-    if (lo && hi)
+    if (lo && hi && k->type == DAM_LKEY_INT)
+        snprintf(buf, n, "%sin [%.0f, %.0f]", what, k->lo, k->hi);
+    else if (lo && hi)
         snprintf(buf, n, "%sin %c%g, %g%c", what, k->lo_open ? '(' : '[',
                  k->lo, k->hi, k->hi_open ? ')' : ']');
     else if (lo)

@@ -400,7 +400,7 @@ static void test_pipeline_levers(const dam_catalog *cat)
     dam_check_int(apply(in, &l, cat, out, &err), DAM_EINPUT,
                   "prefetch workers 0: DAM_EINPUT");
     dam_check(has(err.msg, "loader_workers (loader processes per GPU) must "
-                  "be a whole number >= 1 (got 0)"),
+                  "be a whole number in [1, 256] (got 0)"),
               "workers 0 message: %s", err.msg);
     op = fixture_lever(&l, "flags", DAM_LEVER_PREFETCH);
     op->pin_memory = 2;

@@ -135,8 +135,8 @@ static void test_bad(void)
     bad("accuracy_delta=-1", "'accuracy_delta' is a key of quantize, prune, "
         "precision or distill");
     bad("prefetch=1", "prefetch has no value of its own");
-    bad("loader_workers=0", "whole number >= 1");
-    bad("loader_workers=2.5", "whole number >= 1");
+    bad("loader_workers=0", "whole number in [1, 256]");
+    bad("loader_workers=2.5", "whole number in [1, 256]");
     bad("prune=0.3", "prune expects");
     bad("prune=sideways:0.3", "prune expects");
     bad("cuda_graphs=maybe", "expected 1/0");
@@ -146,7 +146,7 @@ static void test_bad(void)
     bad("chinchilla=optimal,fit=kaplan", "unknown fit 'kaplan'");
     bad("distill=-5", "student's parameter count");
     bad("batch_timeout_ms=-1", "batch_timeout_ms (wait from a forming "
-        "batch's first request) must be >= 0 (got '-1')");
+        "batch's first request) must be in [0, 1e+06] (got '-1')");
 }
 
 /* Parse, then apply: the whole command-line path. */
