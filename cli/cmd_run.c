@@ -153,6 +153,14 @@ static int simulate(dam_cli *c, const dam_scenario *s, dam_result *r,
         return 2;
     if (!record)
         o.trace_steps = 0;
+    /* a chart shows the steady state: steps after the warm-up, two
+     * rounds of the loader workers (a data-bound pipeline repeats with
+     * that period); a --trace file keeps its own steps */
+    if (record && !c->trace_steps && !c->trace_file) {
+        int n = 2 * s->pipeline.loader_workers;
+        o.trace_first = s->pipeline.warmup_steps;
+        o.trace_steps = n < TRACE_STEPS ? TRACE_STEPS : n > 32 ? 32 : n;
+    }
     dam_trace tr;
     dam_trace_init(&tr);
     if (o.ntrace_ranks < 0) { /* --trace-ranks all */

@@ -284,6 +284,8 @@ typedef struct dam_chart_serving {
     double slo;                     /* latency objective, s; 0: none */
     const char *slo_label;          /* e.g. "SLO p99 200 ms"; may be NULL */
     int y_log;                      /* 1: log latency axis */
+    double rate_now;                /* the deployment's own offered load,
+                                       requests/s (a dotted line); 0: none */
 } dam_chart_serving;
 
 /* ---- any chart ----------------------------------------------------- */

@@ -7,14 +7,16 @@
  * its total and what binds it ("95 ms, data-bound"). Segment values are
  * written inside a segment only when they fit; the legend lists only the
  * terms that appear, so a reader is never sent looking for a colour that
- * is not there.
+ * is not there. A single scenario is not one lone bar in an empty frame:
+ * its terms become the rows (one bar per term, its time and share beside
+ * it, the binding term outlined), which is the same information at a size
+ * a reader can compare.
  */
 #include <math.h>
 #include <stdio.h>
 
 #include "render/chart.h"
-
-/* The term a bound shows up in, or -1 when no single segment is it. */
+#include "render/fmt.h"
 
 static int check(const dam_chart_breakdown *c, dam_error *err)
 {
@@ -46,12 +48,105 @@ static void total_label(char *buf, size_t n, const dam_chart_bar *b,
         snprintf(buf, n, "%s", t);
 }
 
+/* One scenario: a row per term that takes time (and the binding one). */
+static int single(cairo_t *cr, const dam_rect *r,
+                  const dam_chart_breakdown *c, double y, dam_error *err)
+{
+    const dam_chart_bar *b = &c->bars[0];
+    int bt = dam_chart_bound_term(b->bound), rows[DAM_TERM_COUNT], nr = 0;
+    double total = 0, big = 0;
+    for (int t = 0; t < DAM_TERM_COUNT; t++) {
+        total += b->terms[t];
+        big = fmax(big, b->terms[t]);
+        if (b->terms[t] > 0 || t == bt)
+            rows[nr++] = t;
+    }
+    char buf[160], tot[64], sh[48];
+    double labw = 0, valw = 0;
+    for (int k = 0; k < nr; k++) {
+        dam_draw_font(cr, DAM_FONT_AXIS);
+        labw = fmax(labw, dam_draw_text_width(
+                              cr, dam_term_name((dam_term)rows[k])));
+        dam_axis_format(tot, sizeof tot, b->terms[rows[k]], 0, 0,
+                        DAM_AXIS_SECONDS, NULL);
+        dam_fmt_pct(sh, sizeof sh, total > 0 ? b->terms[rows[k]] / total : 0,
+                    2);
+        snprintf(buf, sizeof buf, "%s, %s%s", tot, sh,
+                 rows[k] == bt ? ", binds" : "");
+        dam_draw_font(cr, DAM_FONT_NOTE_BOLD);
+        valw = fmax(valw, dam_draw_text_width(cr, buf));
+    }
+    char axis[160];
+    dam_axis_format(tot, sizeof tot, total, 0, 0, DAM_AXIS_SECONDS, NULL);
+    snprintf(axis, sizeof axis, "%s: %s in all%s%s%s",
+             c->axis_title ? c->axis_title : "time per step", tot,
+             (unsigned)b->bound < DAM_BOUND_COUNT ? ", " : "",
+             (unsigned)b->bound < DAM_BOUND_COUNT ? dam_bound_name(b->bound)
+                                                  : "",
+             (unsigned)b->bound < DAM_BOUND_COUNT ? "-bound" : "");
+    dam_draw_axis xa;
+    dam_draw_axis_spec xs = {0, big > 0 ? big : 1e-3, 0, 0, DAM_AXIS_SECONDS,
+                             NULL, axis};
+    double pw = r->w - labw - 10 - valw - 8;
+    int rc = dam_draw_axis_prepare(cr, &xa, &xs, pw, 0, err);
+    if (rc)
+        return rc;
+    dam_rect plot = {r->x + labw + 10, y, pw,
+                     r->y + r->h - y - dam_draw_axis_margin(cr, &xa)};
+    if (plot.w < 60 || plot.h < 12 * (double)nr)
+        return dam_error_set(err, "", 0,
+                             "breakdown chart: area too small for %d terms",
+                             nr);
+    dam_draw_axis_place(cr, &xa, plot.x, plot.x + plot.w);
+    dam_draw_axis_grid(cr, &xa, &plot);
+    double band = plot.h / nr, th = fmin(band * 0.62, 34);
+    for (int k = 0; k < nr; k++) {
+        int t = rows[k];
+        double cy = plot.y + band * (k + 0.5);
+        double x1 = dam_axis_map(&xa.map, b->terms[t]);
+        dam_draw_font(cr, DAM_FONT_AXIS);
+        cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
+        dam_draw_text_fit(cr, plot.x - 10, cy, dam_term_name((dam_term)t),
+                          labw, 1, 0.5);
+        dam_color col = dam_chart_term_color((dam_term)t);
+        cairo_rectangle(cr, plot.x, cy - th / 2, fmax(x1 - plot.x, 1.0), th);
+        dam_draw_set_color(cr, col, 1);
+        cairo_fill(cr);
+        if (t == bt) {
+            cairo_set_source_rgb(cr, 0, 0, 0);
+            cairo_set_line_width(cr, 2.2);
+            cairo_rectangle(cr, plot.x + 1.1, cy - th / 2 + 1.1,
+                            fmax(x1 - plot.x - 2.2, 0.5), th - 2.2);
+            cairo_stroke(cr);
+        }
+        dam_axis_format(tot, sizeof tot, b->terms[t], 0, 0, DAM_AXIS_SECONDS,
+                        NULL);
+        dam_fmt_pct(sh, sizeof sh, total > 0 ? b->terms[t] / total : 0, 2);
+        snprintf(buf, sizeof buf, "%s, %s%s", tot, sh,
+                 t == bt ? ", binds" : "");
+        dam_draw_font(cr, DAM_FONT_NOTE_BOLD);
+        cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
+        dam_draw_text(cr, fmax(x1, plot.x + 1.0) + 5, cy, buf, 0, 0.5);
+    }
+    dam_draw_axis_draw(cr, &xa, &plot, 1);
+    cairo_set_source_rgb(cr, 0.35, 0.35, 0.35);
+    cairo_set_line_width(cr, 1.0);
+    cairo_move_to(cr, plot.x, plot.y);
+    cairo_line_to(cr, plot.x, plot.y + plot.h);
+    cairo_stroke(cr);
+    return DAM_OK;
+}
+
 int dam_chart_breakdown_draw(cairo_t *cr, const dam_rect *r,
                              const dam_chart_breakdown *c, dam_error *err)
 {
     int rc;
     if ((rc = check(c, err)) != DAM_OK)
         return rc;
+    if (c->nbars == 1)
+        return single(cr, r, c,
+                      r->y + dam_draw_title(cr, r, c->title, c->subtitle),
+                      err);
 
     double y = r->y + dam_draw_title(cr, r, c->title, c->subtitle);
 

@@ -106,7 +106,7 @@ int dam_chart_chinchilla_draw(cairo_t *cr, const dam_rect *r,
     dam_draw_axis_spec xs = {xlo, xhi, 1, 1, DAM_AXIS_COUNT, NULL,
                              "parameters"};
     dam_draw_axis_spec ys = {ylo - dy, yhi + dy, 0, 1, DAM_AXIS_PLAIN, NULL,
-                             "loss"};
+                             "predicted loss (nats/token)"};
     if ((rc = dam_draw_xy_frame(cr, &area, &xs, &ys, &plot, &xa, &ya, err)))
         return rc;
 
@@ -142,10 +142,15 @@ int dam_chart_chinchilla_draw(cairo_t *cr, const dam_rect *r,
         const dam_chart_curve *k = &c->curves[i];
         double px = dam_axis_map(&xa.map, k->params[k->optimum]);
         double py = dam_axis_map(&ya.map, k->loss[k->optimum]);
-        if (i == 0)
+        if (i == 0) {
             cairo_move_to(cr, px, py);
-        else
+        } else {
             cairo_line_to(cr, px, py);
+            const dam_chart_curve *p = &c->curves[i - 1];
+            dam_draw_placer_block_line(
+                &pl, dam_axis_map(&xa.map, p->params[p->optimum]),
+                dam_axis_map(&ya.map, p->loss[p->optimum]), px, py);
+        }
     }
     cairo_stroke(cr);
     cairo_set_dash(cr, NULL, 0, 0);

@@ -94,7 +94,7 @@ int dam_chart_serving_draw(cairo_t *cr, const dam_rect *r,
     dam_draw_axis_spec ys = {c->y_log ? ylo / 1.3 : 0,
                              c->y_log ? yhi * 1.3 : (yhi > 0 ? yhi : 1),
                              c->y_log, c->y_log, DAM_AXIS_SECONDS, NULL,
-                             "latency"};
+                             "latency of a request"};
     if ((rc = dam_draw_xy_frame(cr, &area, &xs, &ys, &plot, &xa, &ya, err)))
         return rc;
 
@@ -117,6 +117,24 @@ int dam_chart_serving_draw(cairo_t *cr, const dam_rect *r,
         dam_draw_font(cr, DAM_FONT_NOTE_BOLD);
         /* at the left end: the curves rise at the right */
         dam_draw_text(cr, plot.x + 6, sy - 3, buf, 0, 1);
+    }
+    if (c->rate_now > 0 && isfinite(c->rate_now) && c->rate_now <= xhi) {
+        double rx = dam_axis_map(&xa.map, c->rate_now);
+        double d[2] = {1.5, 2.5};
+        cairo_set_dash(cr, d, 2, 0);
+        cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
+        cairo_set_line_width(cr, 1.0);
+        cairo_move_to(cr, rx, plot.y);
+        cairo_line_to(cr, rx, plot.y + plot.h);
+        cairo_stroke(cr);
+        cairo_set_dash(cr, NULL, 0, 0);
+        char v[DAM_AXIS_LABEL_MAX];
+        dam_axis_format(v, sizeof v, c->rate_now, 0, 0, DAM_AXIS_PLAIN,
+                        NULL);
+        snprintf(buf, sizeof buf, "this deployment: %s/s", v);
+        dam_draw_font(cr, DAM_FONT_NOTE);
+        /* at the bottom, beside the line: the curves are low there */
+        dam_draw_text_halo(cr, rx + 4, plot.y + plot.h - 4, buf, 0, 1);
     }
     for (size_t i = 0; i < c->nseries; i++) {
         const dam_chart_series *s = &c->series[i];

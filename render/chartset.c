@@ -61,13 +61,14 @@ static void bar(dam_chartset *cs, const char *label, const dam_result *r)
 }
 
 static void breakdown(dam_chartset *cs, const char *title,
-                      const char *subtitle)
+                      const char *subtitle, int serving)
 {
     cs->breakdown.title = title;
     cs->breakdown.subtitle = subtitle;
     cs->breakdown.bars = cs->bars;
     cs->breakdown.nbars = cs->nbars;
-    cs->breakdown.axis_title = "time per step (exposed)";
+    cs->breakdown.axis_title = serving ? "mean time of a request (exposed)"
+                                       : "time per step (exposed)";
     add(cs, DAM_CHART_BREAKDOWN, "breakdown")->u.breakdown = &cs->breakdown;
 }
 
@@ -237,13 +238,39 @@ static void timeline(dam_chartset *cs, const dam_trace *tr, const char *title,
             cs->samples[ns].value = tr->counters[i].value;
             ns++;
         }
+    /* which steps these are: a reader must know a start-up stall from the
+     * steady state */
+    char steps[160] = "", *tsub = title_slot(cs);
+    if (tr->nsteps > 0)
+        snprintf(steps, sizeof steps, "; steps %d to %d%s",
+                 tr->first_step + 1, tr->first_step + tr->nsteps,
+                 tr->first_step > 0 ? " (steady state, after the warm-up)"
+                                    : " (from the start: includes the "
+                                      "pipeline filling up)");
+    size_t sl = strlen(sub), room = sizeof cs->titles[0] - strlen(steps) - 1;
+    memmove(tsub, sub, sl < room ? sl : room);
+    tsub[sl < room ? sl : room] = '\0';
+    strcat(tsub, steps);
+    /* the counter with its unit: the sim's queues hold batches */
+    char *ctitle = title_slot(cs);
+    if (name && strncmp(name, "queue depth", 11) == 0)
+        snprintf(ctitle, sizeof cs->titles[0],
+                 "batches ready for%.60s (queue depth)", name + 11);
+    else
+        snprintf(ctitle, sizeof cs->titles[0], "%.200s",
+                 name ? name : "queue depth (batches)");
     cs->timeline.title = title;
-    cs->timeline.subtitle = sub;
+    cs->timeline.subtitle = tsub;
     cs->timeline.lanes = cs->lanes;
     cs->timeline.nlanes = nl;
     cs->timeline.samples = cs->samples;
     cs->timeline.nsamples = ns;
-    cs->timeline.counter_title = name ? name : "queue depth";
+    cs->timeline.counter_title = ctitle;
+    if (tr->first_step > 0 && tr->horizon > tr->from &&
+        isfinite(tr->horizon)) {
+        cs->timeline.t0 = tr->from;
+        cs->timeline.t1 = tr->horizon;
+    }
     add(cs, DAM_CHART_TIMELINE, "timeline")->u.timeline = &cs->timeline;
 }
 
@@ -260,8 +287,9 @@ void dam_chartset_serving_load(dam_chartset *cs, const double *rate,
         cs->series[k].y = pct[k];
         cs->series[k].n = n;
     }
-    snprintf(cs->slo_label, sizeof cs->slo_label, "SLO p99 %.3g ms",
-             slo * 1e3);
+    char t[32];
+    dam_fmt_time(t, sizeof t, slo);
+    snprintf(cs->slo_label, sizeof cs->slo_label, "SLO: p99 <= %s", t);
     cs->serving.title = title;
     cs->serving.subtitle = cs->ntitles > 1 ? cs->titles[1] : NULL;
     cs->serving.series = cs->series;
@@ -275,6 +303,7 @@ void dam_chartset_serving_load(dam_chartset *cs, const double *rate,
             hi = pct[k][i] > hi ? pct[k][i] : hi;
         }
     cs->serving.y_log = lo > 0.0 && hi / lo > 10.0;
+    cs->serving.rate_now = cs->serving_rate;
     add(cs, DAM_CHART_SERVING, "serving")->u.serving = &cs->serving;
 }
 
@@ -289,7 +318,9 @@ void dam_chartset_run(dam_chartset *cs, const dam_scenario *s,
     char *sub = title_slot(cs);
     subtitle_of(sub, sizeof cs->titles[0], s, r);
     bar(cs, s->name, r);
-    breakdown(cs, title, sub);
+    breakdown(cs, title, sub, s->mode == DAM_MODE_SERVING);
+    if (s->mode == DAM_MODE_SERVING)
+        cs->serving_rate = s->serving.rate;
     phases(cs, r, DAM_GROUP_BEFORE, ceiling(cs, s), "");
     roofline(cs, title, sub, NULL);
     timeline(cs, trace, title, sub);
@@ -340,7 +371,7 @@ void dam_chartset_whatif(dam_chartset *cs, const dam_whatif *w,
     for (int i = 0; i < w->nrows; i++)
         if (w->rows[i].verdict != DAM_VERDICT_FAILED)
             bar(cs, w->rows[i].name, &w->rows[i].result);
-    breakdown(cs, title, sub);
+    breakdown(cs, title, sub, s->mode == DAM_MODE_SERVING);
 
     /* levers: speed-up of the run (training), or p99 against the SLO
      * (serving); the interval where the row carries one */
@@ -534,9 +565,12 @@ void dam_chartset_compare(dam_chartset *cs, const dam_scenario *const *s,
     memset(cs, 0, sizeof *cs);
     char *t = title_slot(cs);
     snprintf(t, sizeof cs->titles[0], "%s", title);
-    for (int i = 0; i < n; i++)
+    int serving = 1;
+    for (int i = 0; i < n; i++) {
         bar(cs, s[i]->name, r[i]);
-    breakdown(cs, t, NULL);
+        serving &= s[i]->mode == DAM_MODE_SERVING;
+    }
+    breakdown(cs, t, NULL, serving);
 }
 
 void dam_chartset_free(dam_chartset *cs)

@@ -30,7 +30,7 @@ typedef struct dam_chartset {
     dam_chart charts[DAM_CHARTSET_MAX];
     char names[DAM_CHARTSET_MAX][32];   /* file stems: "breakdown", ... */
     int ntitles;
-    char titles[4][512];
+    char titles[5][512];
     size_t nbars;
     dam_chart_bar bars[DAM_CHARTSET_BARS];
     char bar_labels[DAM_CHARTSET_BARS][128];
@@ -59,7 +59,8 @@ typedef struct dam_chartset {
     dam_chart_sample *samples;          /* owned */
     dam_chart_timeline timeline;
     dam_chart_series series[3];
-    char slo_label[48];
+    char slo_label[64];
+    double serving_rate;                /* the run's offered load, 1/s */
     dam_chart_serving serving;
 } dam_chartset;
 

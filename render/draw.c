@@ -145,7 +145,7 @@ double dam_draw_title(cairo_t *cr, const dam_rect *r, const char *title,
     if (title && *title) {
         dam_draw_font(cr, DAM_FONT_TITLE);
         dam_draw_set_color(cr, DAM_COLOR_BLACK, 1);
-        h += dam_draw_wrap(cr, r->x, r->y, r->w, title, 3, 1);
+        h += dam_draw_wrap(cr, r->x, r->y, r->w, title, 4, 1);
     }
     if (subtitle && *subtitle) {
         dam_draw_font(cr, DAM_FONT_SUBTITLE);

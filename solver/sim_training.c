@@ -1116,8 +1116,11 @@ int dam_sim_training(const dam_scenario *s, const dam_sim_options *opt,
             nobs += sm->nobs;
             events += (double)dam_des_events(sm->des);
             account(sm, r, k == 0);
-            if (sm->traced)
+            if (sm->traced) {
                 trace->horizon = sm->horizon;
+                trace->from = isfinite(sm->trace_from) ? sm->trace_from
+                                                       : 0.0;
+            }
         }
         free_replication(sm);
         for (int i = 0; i < sm->nworkers && sm->traced; i++)

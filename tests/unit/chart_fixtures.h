@@ -195,7 +195,7 @@ static const dam_chart_series fx_series[] = {
 static const dam_chart_serving fx_serving = {
     "How much load meets a 200 ms p99? About 800 requests/s on one A100",
     "ResNet-50 inference, dynamic batching up to 32, 5 ms batching window",
-    fx_series, 3, 0.200, "SLO: p99 <= 200 ms", 0};
+    fx_series, 3, 0.200, "SLO: p99 <= 200 ms", 0, 800};
 
 /* One chart of every kind, in dam_chart_kind order (ch filled first). */
 static void fx_all_charts(dam_chart charts[7], const fx_chinchilla *ch)

@@ -138,7 +138,7 @@ int main(void)
     /* serving: a single point, log latency, no SLO */
     double x = 10, y = 0.02;
     dam_chart_series one_s = {"p50", &x, &y, 1};
-    dam_chart_serving sv = {"t", NULL, &one_s, 1, 0, NULL, 1};
+    dam_chart_serving sv = {"t", NULL, &one_s, 1, 0, NULL, 1, 0};
     c.kind = DAM_CHART_SERVING;
     c.u.serving = &sv;
     draw_ok(&c, "serving of one point on a log axis");

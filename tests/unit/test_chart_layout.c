@@ -213,11 +213,13 @@ static void summary_page(const char *name, const dam_whatif *w)
 }
 
 static void whatif_charts(const char *name, const dam_scenario *s,
+                          const dam_lever_list *levers,
                           const dam_catalog *cat)
 {
     dam_whatif *w = dam_malloc(sizeof *w);
     dam_whatif_options opt;
     memset(&opt, 0, sizeof opt);
+    opt.levers = levers;
     opt.solve = solve;
     opt.measure = DAM_QUALITY_USD;
     opt.uncertainty_samples = DAM_UNCERTAINTY_SAMPLES;
@@ -259,7 +261,10 @@ static void run_charts(const char *name, const dam_scenario *s)
                  : dam_sim_serving(s, &o, r, NULL, &e);
         dam_capacity_load_curve(s, &o, &lc);
     } else {
-        o.trace_steps = 5;
+        /* as `run -o` records it: the steady state after the warm-up */
+        int nt = 2 * s->pipeline.loader_workers;
+        o.trace_first = s->pipeline.warmup_steps;
+        o.trace_steps = nt < 5 ? 5 : nt > 32 ? 32 : nt;
         rc = dam_sim_training(s, &o, r, &tr, &e);
     }
     dam_check(rc == DAM_OK, "%s: run simulates (%s)", name, e.msg);
@@ -346,13 +351,26 @@ int main(void)
             dam_free(names[i]);
             continue;
         }
+        /* loaded as `whatif` loads it: the file's levers kept */
         dam_scenario *s = dam_malloc(sizeof *s);
-        int rc = dam_test_scenario(names[i], &cat, s);
+        dam_lever_list *levers = dam_calloc(1, sizeof *levers);
+        dam_load_options lo;
+        memset(&lo, 0, sizeof lo);
+        lo.levers = levers;
+        dam_diag dg;
+        dam_diag_init(&dg);
+        int rc = dam_scenario_load_with(s, path, NULL, &cat, &lo, &dg);
+        dam_diag_free(&dg);
         dam_check(rc == DAM_OK, "%s loads", names[i]);
+        dam_check(levers->n > 0 || rc != DAM_OK ||
+                      strncmp(names[i], "iron-law", 8) == 0,
+                  "%s: its levers (%d) are in the what-if", names[i],
+                  levers->n);
         if (rc == DAM_OK) {
-            whatif_charts(names[i], s, &cat);
+            whatif_charts(names[i], s, levers, &cat);
             run_charts(names[i], s);
         }
+        dam_free(levers);
         dam_free(s);
         dam_free(names[i]);
     }
