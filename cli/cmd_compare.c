@@ -71,10 +71,24 @@ int dam_cmd_compare(dam_cli *c)
     dam_free(t0);
     dam_draws_free(dr);
     dam_buf b = {0};
-    if (c->csv)
+    if (c->csv) {
         dam_csv_compare(&b, s, r, n);
-    else
-        dam_compare_write(&b, s, r, d, iv, n, c->json);
+    } else {
+        /* each file's own settings, for inputs in the files' units */
+        dam_setting *set[MAX_CMP] = {0};
+        int nset[MAX_CMP] = {0}, have = 1;
+        for (int i = 0; i < n; i++) {
+            nset[i] = strcmp(c->args[i], "-") == 0
+                          ? -1
+                          : dam_scenario_settings(c->args[i], NULL, &set[i]);
+            have &= nset[i] >= 0;
+        }
+        dam_compare_write(&b, s, r, d, iv,
+                          have ? (const dam_setting *const *)set : NULL,
+                          have ? nset : NULL, n, c->json);
+        for (int i = 0; i < n; i++)
+            dam_settings_free(set[i], nset[i] > 0 ? nset[i] : 0);
+    }
     dam_free(iv);
     rc = dam_cli_emit(c, &b);
     dam_buf_free(&b);

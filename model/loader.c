@@ -2921,3 +2921,121 @@ int dam_points_load(dam_points *p, const char *path, const char *text,
     config_destroy(&cfg);
     return d->nerr > before ? DAM_EINPUT : DAM_OK;
 }
+
+/* ---- a file's settings, as written ------------------------------------ */
+
+/* A number as a person writes it in a scenario: "20", "0.005", "2e9"
+ * (printf's "2e+09" without the plus and the leading zero). */
+static void float_text(char *buf, size_t n, double v)
+{
+    char t[64];
+    snprintf(t, sizeof t, "%.6g", v);
+    char *e = strchr(t, 'e');
+    if (e) {
+        char *p = e + 1, *q = p;
+        if (*q == '+')
+            q++;
+        else if (*q == '-')
+            *p++ = *q++;
+        while (*q == '0' && q[1])
+            q++;
+        memmove(p, q, strlen(q) + 1);
+    }
+    snprintf(buf, n, "%s", t);
+}
+
+/* Append "key = value" for setting st (and, for groups and lists, its
+ * children) to the list. */
+static void flatten_setting(config_setting_t *st, const char *prefix,
+                            dam_setting **out, int *n, size_t *cap)
+{
+    char key[256], val[256];
+    const char *name = config_setting_name(st);
+    if (name)
+        snprintf(key, sizeof key, "%s%s%s", prefix, *prefix ? "." : "", name);
+    else
+        snprintf(key, sizeof key, "%s.%d", prefix, config_setting_index(st));
+    int type = config_setting_type(st);
+    if (type == CONFIG_TYPE_GROUP || type == CONFIG_TYPE_LIST) {
+        for (int i = 0; i < config_setting_length(st); i++)
+            flatten_setting(config_setting_get_elem(st, (unsigned)i), key, out,
+                            n, cap);
+        return;
+    }
+    switch (type) {
+    case CONFIG_TYPE_INT:
+        snprintf(val, sizeof val, "%d", config_setting_get_int(st));
+        break;
+    case CONFIG_TYPE_INT64:
+        snprintf(val, sizeof val, "%lld", config_setting_get_int64(st));
+        break;
+    case CONFIG_TYPE_FLOAT:
+        float_text(val, sizeof val, config_setting_get_float(st));
+        break;
+    case CONFIG_TYPE_BOOL:
+        snprintf(val, sizeof val, "%s",
+                 config_setting_get_bool(st) ? "true" : "false");
+        break;
+    case CONFIG_TYPE_STRING:
+        snprintf(val, sizeof val, "%s", config_setting_get_string(st));
+        break;
+    case CONFIG_TYPE_ARRAY: {
+        size_t len = 0;
+        val[0] = '\0';
+        for (int i = 0; i < config_setting_length(st) && len < sizeof val;
+             i++) {
+            config_setting_t *e = config_setting_get_elem(st, (unsigned)i);
+            char one[64];
+            if (config_setting_type(e) == CONFIG_TYPE_STRING)
+                snprintf(one, sizeof one, "%s", config_setting_get_string(e));
+            else if (config_setting_type(e) == CONFIG_TYPE_FLOAT)
+                float_text(one, sizeof one, config_setting_get_float(e));
+            else
+                snprintf(one, sizeof one, "%lld",
+                         config_setting_get_int64(e));
+            len += (size_t)snprintf(val + len, sizeof val - len, "%s%s",
+                                    i ? ", " : "[", one);
+        }
+        if (len < sizeof val)
+            snprintf(val + len, sizeof val - len, "]");
+        break;
+    }
+    default:
+        val[0] = '\0';
+    }
+    *out = dam_grow(*out, sizeof **out, (size_t)*n + 1, cap);
+    (*out)[*n].key = dam_strdup(key);
+    (*out)[*n].value = dam_strdup(val);
+    (*n)++;
+}
+
+int dam_scenario_settings(const char *path, const char *text,
+                          dam_setting **out)
+{
+    config_t cfg;
+    config_init(&cfg);
+    *out = NULL;
+    int ok = text ? config_read_string(&cfg, text)
+                  : config_read_file(&cfg, path);
+    if (ok != CONFIG_TRUE) {
+        config_destroy(&cfg);
+        return -1;
+    }
+    int n = 0;
+    size_t cap = 0;
+    config_setting_t *root = config_root_setting(&cfg);
+    for (int i = 0; i < config_setting_length(root); i++)
+        flatten_setting(config_setting_get_elem(root, (unsigned)i), "", out,
+                        &n, &cap);
+    config_destroy(&cfg);
+    return n;
+}
+
+void dam_settings_free(dam_setting *s, int n)
+{
+    for (int i = 0; i < n; i++) {
+        dam_free((void *)s[i].key);
+        dam_free((void *)s[i].value);
+    }
+    dam_free(s);
+}

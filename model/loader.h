@@ -90,4 +90,17 @@ int dam_points_probe(const char *path, const char *text);
 int dam_points_load(dam_points *p, const char *path, const char *text,
                     dam_diag *d);
 
+/*
+ * The settings a scenario file writes, flattened in file order: key
+ * "machine.storage.read_gbs", value "20", numbers in the file's own units
+ * (as written, not converted), strings unquoted, list elements numbered
+ * ("levers.0.name"). *out is owned by the caller (dam_settings_free).
+ * Returns the number of settings, or -1 when the file cannot be read or
+ * parsed (the loader's messages say why). For `compare`.
+ */
+int dam_scenario_settings(const char *path, const char *text,
+                          dam_setting **out);
+/* Free what dam_scenario_settings returned; NULL is a no-op. */
+void dam_settings_free(dam_setting *s, int n);
+
 #endif

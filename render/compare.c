@@ -81,14 +81,103 @@ typedef struct out_row {
     int kind;
 } out_row;
 
-static void cell(char *buf, size_t n, double v, int kind)
+/* A value of an output row; times in the row's unit tu. */
+static void cell(char *buf, size_t n, double v, int kind,
+                 dam_fmt_time_unit tu)
 {
     if (kind == 0)
-        dam_fmt_time(buf, n, v);
+        dam_fmt_time_in(buf, n, v, tu, DAM_FMT_SIG);
     else if (kind == 2)
-        snprintf(buf, n, "%.1f %%", v * 100.0);
+        dam_fmt_pct(buf, n, v, DAM_FMT_SIG);
     else
-        snprintf(buf, n, "%.4g", v);
+        dam_fmt_num(buf, n, v, DAM_FMT_SIG);
+}
+
+/* ---- the text table: cells first, widths from them, then printed ---- */
+
+#define CELL 160     /* bytes of one cell (a heading takes one) */
+#define WIDE 34      /* widest column, characters (longer cells cut) */
+
+typedef struct table {
+    char (*c)[MAX_CMP + 1][CELL]; /* rows of a key and n values; a row
+                                     whose key starts with '#' is a
+                                     section heading */
+    int nrows, cap;
+} table;
+
+/* A new row; returns its index (cells empty). */
+static int trow(table *t, const char *key)
+{
+    if (t->nrows == t->cap) {
+        t->cap = t->cap ? 2 * t->cap : 64;
+        t->c = dam_realloc(t->c, (size_t)t->cap * sizeof *t->c);
+    }
+    memset(t->c[t->nrows], 0, sizeof t->c[0]);
+    snprintf(t->c[t->nrows][0], CELL, "%s", key);
+    return t->nrows++;
+}
+
+/* Characters (not bytes) in UTF-8 text s. */
+static size_t chars(const char *s)
+{
+    size_t n = 0;
+    for (; *s; s++)
+        n += ((unsigned char)*s & 0xC0) != 0x80;
+    return n;
+}
+
+/* Append s padded to w characters, cut with "..." past w. */
+static void pad(dam_buf *b, const char *s, size_t w)
+{
+    size_t n = chars(s);
+    if (n > w && w > 3) {
+        size_t k = 0, c = 0;
+        while (s[k] && c < w - 3) {
+            k++;
+            while (((unsigned char)s[k] & 0xC0) == 0x80)
+                k++;
+            c++;
+        }
+        dam_buf_append(b, s, k);
+        dam_buf_printf(b, "...");
+        return;
+    }
+    dam_buf_printf(b, "%s%*s", s, (int)(w - n), "");
+}
+
+static void tprint(dam_buf *b, const table *t, int n)
+{
+    size_t kw = 0, vw = 4;
+    for (int r = 0; r < t->nrows; r++) {
+        if (t->c[r][0][0] == '#')
+            continue;
+        kw = chars(t->c[r][0]) > kw ? chars(t->c[r][0]) : kw;
+        for (int i = 1; i <= n; i++)
+            vw = chars(t->c[r][i]) > vw ? chars(t->c[r][i]) : vw;
+    }
+    kw = kw > 40 ? 40 : kw;
+    vw = vw > WIDE ? WIDE : vw;
+    for (int r = 0; r < t->nrows; r++) {
+        if (t->c[r][0][0] == '#') {
+            dam_buf_printf(b, "\n%s\n", t->c[r][0] + 1);
+            continue;
+        }
+        dam_buf_printf(b, "  ");
+        pad(b, t->c[r][0], kw);
+        for (int i = 1; i <= n; i++) {
+            dam_buf_printf(b, "  ");
+            if (i < n)
+                pad(b, t->c[r][i], vw);
+            else if (chars(t->c[r][i]) > vw)
+                pad(b, t->c[r][i], vw);
+            else
+                dam_buf_printf(b, "%s", t->c[r][i]);
+        }
+        /* no trailing blanks */
+        while (b->len && b->data[b->len - 1] == ' ')
+            b->data[--b->len] = '\0';
+        dam_buf_printf(b, "\n");
+    }
 }
 
 
@@ -105,8 +194,8 @@ static flat *flatten_all(const dam_scenario *s, int n)
     return fl;
 }
 
-/* The intervals of the scenarios, one line per quantity. */
-static void interval_rows(dam_buf *b, const dam_scenario *s,
+/* The intervals of the scenarios, one row per quantity, into t. */
+static void interval_rows(table *t, const dam_scenario *s,
                           const dam_answer_interval *iv, int n)
 {
     int any = 0, batch = 0;
@@ -116,51 +205,50 @@ static void interval_rows(dam_buf *b, const dam_scenario *s,
     }
     if (!any)
         return;
-    dam_buf_printf(b, "\n90 %% intervals (analytic; %d draws of the "
-                      "uncertain inputs and calibrated constants, paired "
-                      "by name across scenarios)\n",
-                   iv[0].samples);
+    char head[CELL];
+    snprintf(head, sizeof head,
+             "#90 %% intervals (analytic; %d draws of the uncertain inputs "
+             "and calibrated constants, paired by name across scenarios)",
+             iv[0].samples);
+    trow(t, head);
     static const char *const names[] = {"step", "speed-up vs the first",
                                         "faster in (share of draws)",
                                         "GPU-hours", "cost"};
     for (int q = 0; q < 5; q++) {
         if (!batch && q >= 3)
             continue;
-        dam_buf_printf(b, "  %-26s", names[q]);
+        int row = trow(t, names[q]);
         for (int i = 0; i < n; i++) {
             const dam_answer_interval *a = &iv[i];
-            char c[64], x[24], y[24];
-            if (a->samples == 0 || (i == 0 && (q == 1 || q == 2))) {
-                snprintf(c, sizeof c, "-");
+            char *c = t->c[row][i + 1], x[40], y[40];
+            if (a->samples == 0 || (i == 0 && (q == 1 || q == 2)) ||
+                (q == 4 && !(a->cost_usd.hi > 0.0))) {
+                snprintf(c, CELL, q == 4 && a->samples ? "n/a" : "-");
             } else if (q == 0) {
                 dam_fmt_time(x, sizeof x, a->step.lo);
                 dam_fmt_time(y, sizeof y, a->step.hi);
-                snprintf(c, sizeof c, "%s .. %s", x, y);
+                snprintf(c, CELL, "%s .. %s", x, y);
             } else if (q == 1) {
-                snprintf(c, sizeof c, "%.2fx .. %.2fx", a->speedup.lo,
+                snprintf(c, CELL, "%.2fx .. %.2fx", a->speedup.lo,
                          a->speedup.hi);
             } else if (q == 2) {
-                snprintf(c, sizeof c, "%.0f %%", a->p_faster * 100.0);
+                dam_fmt_pct(c, CELL, a->p_faster, 2);
             } else {
                 const dam_interval *v = q == 3 ? &a->gpu_hours : &a->cost_usd;
-                dam_fmt_si(x, sizeof x, v->lo, "");
-                dam_fmt_si(y, sizeof y, v->hi, "");
-                for (char *t = x + strlen(x); t > x && t[-1] == ' ';)
-                    *--t = '\0';
-                for (char *t = y + strlen(y); t > y && t[-1] == ' ';)
-                    *--t = '\0';
-                snprintf(c, sizeof c, "%s%s .. %s%s", q == 4 ? "$" : "", x,
+                int d = dam_fmt_interval_decimals(v->median, v->lo, v->hi);
+                dam_fmt_fixed(x, sizeof x, v->lo, d);
+                dam_fmt_fixed(y, sizeof y, v->hi, d);
+                snprintf(c, CELL, "%s%s .. %s%s", q == 4 ? "$" : "", x,
                          q == 4 ? "$" : "", y);
             }
-            dam_buf_printf(b, " %-22.22s", c);
         }
-        dam_buf_printf(b, "\n");
     }
 }
 
 void dam_compare_write(dam_buf *b, const dam_scenario *s, const dam_result *r,
                        const dam_diagnosis *d, const dam_answer_interval *iv,
-                       int n, int as_json)
+                       const dam_setting *const *settings,
+                       const int *nsettings, int n, int as_json)
 {
     flat *fl = flatten_all(s, n);
     /* Outputs: the batch figures, the serving figures, or both when the
@@ -233,73 +321,97 @@ void dam_compare_write(dam_buf *b, const dam_scenario *s, const dam_result *r,
         json_object_set_new(o, "inputs_that_differ", diff);
         dam_json_dump(b, o);
     } else {
-        dam_buf_printf(b, "%-28s", "");
+        /* the scenarios by number, names and files in full */
+        dam_buf_printf(b, "Scenarios\n");
         for (int i = 0; i < n; i++)
-            dam_buf_printf(b, " %-22.22s", s[i].name);
-        dam_buf_printf(b, "\n\nInputs that differ\n");
+            dam_buf_printf(b, "  [%d] %s (%s)\n", i + 1, s[i].name,
+                           s[i].file);
+        table t = {0};
+        int h = trow(&t, "");
+        for (int i = 0; i < n; i++)
+            snprintf(t.c[h][i + 1], CELL, "[%d]", i + 1);
+        /* inputs: the files' own settings, in their units, where given */
+        trow(&t, settings ? "#Inputs that differ (as the files write them)"
+                          : "#Inputs that differ");
+        flat *src = fl, *own = NULL;
+        if (settings) {
+            own = dam_calloc((size_t)n, sizeof *own);
+            for (int i = 0; i < n; i++)
+                for (int k = 0; k < nsettings[i]; k++)
+                    flat_add(&own[i], settings[i][k].key,
+                             settings[i][k].value);
+            src = own;
+        }
         int ndiff = 0;
         /* keys of every scenario, in first-seen order */
         flat all = {0};
         for (int i = 0; i < n; i++)
-            for (size_t k = 0; k < fl[i].n; k++)
-                if (strcmp(flat_get(&all, fl[i].keys[k]), "-") == 0)
-                    flat_add(&all, fl[i].keys[k], "");
+            for (size_t k = 0; k < src[i].n; k++)
+                if (strcmp(flat_get(&all, src[i].keys[k]), "-") == 0)
+                    flat_add(&all, src[i].keys[k], "");
         for (size_t k = 0; k < all.n; k++) {
             const char *key = all.keys[k];
             int differs = 0;
             for (int i = 1; i < n; i++)
-                differs |= strcmp(flat_get(&fl[i], key),
-                                  flat_get(&fl[0], key)) != 0;
+                differs |= strcmp(flat_get(&src[i], key),
+                                  flat_get(&src[0], key)) != 0;
             if (!differs)
                 continue;
             ndiff++;
-            dam_buf_printf(b, "  %-26.26s", key);
+            int row = trow(&t, key);
             for (int i = 0; i < n; i++)
-                dam_buf_printf(b, " %-22.22s", flat_get(&fl[i], key));
-            dam_buf_printf(b, "\n");
+                snprintf(t.c[row][i + 1], CELL, "%s", flat_get(&src[i], key));
         }
         flat_free(&all);
+        if (own) {
+            for (int i = 0; i < n; i++)
+                flat_free(&own[i]);
+            dam_free(own);
+        }
         if (!ndiff)
-            dam_buf_printf(b, "  (none)\n");
-        dam_buf_printf(b, "\nOutputs (change from the first)\n");
+            trow(&t, "(none)");
+        trow(&t, "#Outputs (change from the first)");
         for (size_t k = 0; k < nrows; k++) {
-            dam_buf_printf(b, "  %-26s", rows[k].name);
+            int row = trow(&t, rows[k].name);
+            dam_fmt_time_unit tu =
+                dam_fmt_time_pick_column(rows[k].v, (size_t)n);
             for (int i = 0; i < n; i++) {
-                char v[32], cellbuf[80];
-                cell(v, sizeof v, rows[k].v[i], rows[k].kind);
+                char v[48];
+                cell(v, sizeof v, rows[k].v[i], rows[k].kind, tu);
                 if (i > 0 && rows[k].v[0] != 0.0 && isfinite(rows[k].v[i]))
-                    snprintf(cellbuf, sizeof cellbuf, "%s (%+.0f %%)", v,
+                    snprintf(t.c[row][i + 1], CELL, "%s (%+.0f %%)", v,
                              (rows[k].v[i] / rows[k].v[0] - 1.0) * 100.0);
                 else
-                    snprintf(cellbuf, sizeof cellbuf, "%s", v);
-                dam_buf_printf(b, " %-22.22s", cellbuf);
+                    snprintf(t.c[row][i + 1], CELL, "%s", v);
             }
-            dam_buf_printf(b, "\n");
         }
-        dam_buf_printf(b, "  %-26s", "binding");
+        int row = trow(&t, "binding");
         for (int i = 0; i < n; i++)
-            dam_buf_printf(b, " %-22.22s", dam_bound_name(r[i].bound));
-        dam_buf_printf(b, "\n");
+            snprintf(t.c[row][i + 1], CELL, "%s", dam_bound_name(r[i].bound));
         if (iv)
-            interval_rows(b, s, iv, n);
-        dam_buf_printf(b, "\nStep per iron-law term\n");
-        for (int t = 0; t < DAM_TERM_COUNT; t++) {
-            dam_buf_printf(b, "  %-26s", dam_term_name((dam_term)t));
+            interval_rows(&t, s, iv, n);
+        trow(&t, "#Step per iron-law term");
+        for (int term = 0; term < DAM_TERM_COUNT; term++) {
+            int tr = trow(&t, dam_term_name((dam_term)term));
+            double v[MAX_CMP];
+            for (int i = 0; i < n; i++)
+                v[i] = r[i].terms[term];
+            dam_fmt_time_unit tu = dam_fmt_time_pick_column(v, (size_t)n);
             for (int i = 0; i < n; i++) {
-                char v[32], cellbuf[80];
-                dam_fmt_time(v, sizeof v, r[i].terms[t]);
-                double dlt = r[i].terms[t] - r[0].terms[t];
-                char dv[32];
-                dam_fmt_time(dv, sizeof dv, fabs(dlt));
-                if (i > 0 && fabs(dlt) > 1e-12)
-                    snprintf(cellbuf, sizeof cellbuf, "%s (%c%s)", v,
+                char a[40], dv[40];
+                dam_fmt_time_in(a, sizeof a, v[i], tu, DAM_FMT_SIG);
+                double dlt = v[i] - v[0];
+                dam_fmt_time_in(dv, sizeof dv, fabs(dlt), tu, DAM_FMT_SIG);
+                if (i > 0 && fabs(dlt) > 1e-12 && strcmp(dv, "0") != 0 &&
+                    strncmp(dv, "0 ", 2) != 0)
+                    snprintf(t.c[tr][i + 1], CELL, "%s (%c%s)", a,
                              dlt > 0 ? '+' : '-', dv);
                 else
-                    snprintf(cellbuf, sizeof cellbuf, "%s", v);
-                dam_buf_printf(b, " %-22.22s", cellbuf);
+                    snprintf(t.c[tr][i + 1], CELL, "%s", a);
             }
-            dam_buf_printf(b, "\n");
         }
+        tprint(b, &t, n);
+        dam_free(t.c);
     }
     for (int i = 0; i < n; i++)
         flat_free(&fl[i]);

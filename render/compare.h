@@ -7,6 +7,7 @@
 #ifndef DAM_RENDER_COMPARE_H
 #define DAM_RENDER_COMPARE_H
 
+#include "model/loader.h"
 #include "render/buf.h"
 #include "solver/diagnose.h"
 #include "solver/uncertainty.h"
@@ -17,9 +18,15 @@
  * r[i] and diagnoses d[i], as a table (as_json 0) or JSON (1), into b.
  * iv (may be NULL): each scenario's 90 % intervals over paired draws
  * (uncertainty.h), the speed-up against the first; entries with samples
- * 0 have none. */
+ * 0 have none. settings (may be NULL): each scenario file's own settings
+ * (dam_scenario_settings, nsettings[i] of them): the inputs that differ
+ * are shown as the files write them, in their units; NULL compares the
+ * loaded scenarios' values (SI units). Scenarios are numbered [1], [2]
+ * ... with their names and files in full, so columns are never told
+ * apart by a cut name. */
 void dam_compare_write(dam_buf *b, const dam_scenario *s, const dam_result *r,
                        const dam_diagnosis *d, const dam_answer_interval *iv,
-                       int n, int as_json);
+                       const dam_setting *const *settings,
+                       const int *nsettings, int n, int as_json);
 
 #endif

@@ -45,8 +45,8 @@ void dam_plan_report_capacity_text(dam_buf *b, const dam_scenario *s,
             snprintf(fewer, sizeof fewer, "%.4g ms, %.0f%%",
                      o->fewer_p99 * 1e3, o->fewer_util * 100.0);
         if (o->price_hour > 0.0) {
-            snprintf(ph, sizeof ph, "%.2f", o->cost_hour);
-            snprintf(pk, sizeof pk, "%.3g", o->cost_per_1k);
+            dam_fmt_usd(ph, sizeof ph, o->cost_hour, DAM_FMT_SIG);
+            dam_fmt_usd(pk, sizeof pk, o->cost_per_1k, DAM_FMT_SIG);
         }
         dam_buf_printf(b, "  %-18s %8d %7.4g ms %5.0f%% %17s %10s %10s%s\n",
                        o->gpu, o->replicas, o->p99 * 1e3,
@@ -159,28 +159,18 @@ json_t *dam_plan_report_capacity_json(const dam_scenario *s,
 
 static const char *const budget_units[] = {"FLOPs", "GPU-hours", "USD"};
 
-/* A count as "5.16 B", "323 B", "1.4 T", "66 M". */
+/* A count as "5.16 B", "323 B", "1.40 T", "66.0 M" (render/fmt). */
 static void count(char *buf, size_t n, double v)
 {
-    if (v >= 1e12)
-        snprintf(buf, n, "%.3g T", v / 1e12);
-    else if (v >= 1e9)
-        snprintf(buf, n, "%.3g B", v / 1e9);
-    else if (v >= 1e6)
-        snprintf(buf, n, "%.3g M", v / 1e6);
-    else
-        snprintf(buf, n, "%.3g", v);
+    dam_fmt_count(buf, n, v);
 }
 
-/* GPU-hours or dollars as "8341", "56.5k", "1.22M". */
-static void kilo(char *buf, size_t n, double v)
+/* An interval's bounds to its own precision, with separators. */
+static void bounds(char *lo, char *hi, size_t n, const dam_interval *iv)
 {
-    if (v < 1e4)
-        snprintf(buf, n, "%.4g", v);
-    else if (v < 1e7)
-        snprintf(buf, n, "%.3gk", v / 1e3);
-    else
-        snprintf(buf, n, "%.3gM", v / 1e6);
+    int d = dam_fmt_interval_decimals(iv->median, iv->lo, iv->hi);
+    dam_fmt_fixed(lo, n, iv->lo, d);
+    dam_fmt_fixed(hi, n, iv->hi, d);
 }
 
 void dam_plan_report_budget_text(dam_buf *b, const dam_scenario *s,
@@ -190,9 +180,26 @@ void dam_plan_report_budget_text(dam_buf *b, const dam_scenario *s,
     dam_buf_printf(b, "%s\n", s->name);
     dam_buf_printf(b, "Question  %s\n", s->question);
     dam_fmt_time(t2, sizeof t2, p->deadline);
-    dam_buf_printf(b, "Budget    %.4g %s = %.3g FLOP of training compute; "
-                      "deadline %s\n",
-                   p->budget, budget_units[p->kind], p->flops, t2);
+    /* FLOPs in powers of ten ("1e22"), as budgets are written */
+    char fl[48];
+    snprintf(fl, sizeof fl, "%.3g", p->flops);
+    char *e = strstr(fl, "e+");
+    if (e)
+        memmove(e + 1, e + 2, strlen(e + 2) + 1);
+    if (p->kind == DAM_BUDGET_FLOPS) {
+        dam_buf_printf(b, "Budget    %s FLOP of training compute; deadline "
+                          "%s\n",
+                       fl, t2);
+    } else {
+        if (p->kind == DAM_BUDGET_USD)
+            dam_fmt_usd(t1, sizeof t1, p->budget, 4);
+        else
+            dam_fmt_num(t1, sizeof t1, p->budget, 4);
+        dam_buf_printf(b, "Budget    %s%s = %s FLOP of training compute; "
+                          "deadline %s\n",
+                       t1, p->kind == DAM_BUDGET_USD ? "" : " GPU-hours", fl,
+                       t2);
+    }
     count(t1, sizeof t1, p->n_opt);
     count(t2, sizeof t2, p->d_opt);
     dam_buf_printf(b, "Fit       %s: %s\n", p->fit->name, p->fit->source);
@@ -204,23 +211,26 @@ void dam_plan_report_budget_text(dam_buf *b, const dam_scenario *s,
     dam_buf_printf(b, "Now       N = %s parameters, D = %s tokens, loss %.4f\n"
                       "\n",
                    t1, t2, p->loss_now);
-    dam_buf_printf(b, "%-18s %7s %12s %7s %10s %12s %10s  %s\n", "GPU", "GPUs",
-                   "tokens/s", "MFU", "run", "GPU-hours", "cost", "note");
+    dam_buf_printf(b, "%-18s %7s %12s %7s %10s %12s %12s  %s\n", "GPU",
+                   "GPUs", "tokens/s", "MFU", "run", "GPU-hours", "cost",
+                   "note");
+    /* one time unit for the run column */
+    double runs[DAM_PLAN_MAX];
+    for (int i = 0; i < p->noptions; i++)
+        runs[i] = p->options[i].run_time;
+    dam_fmt_time_unit tu = dam_fmt_time_pick_column(runs,
+                                                    (size_t)p->noptions);
     for (int i = 0; i < p->noptions; i++) {
         const dam_plan_option *o = &p->options[i];
         dam_fmt_si(t1, sizeof t1, o->tokens_per_s, "");
-        dam_fmt_time(t2, sizeof t2, o->run_time);
+        dam_fmt_time_in(t2, sizeof t2, o->run_time, tu, DAM_FMT_SIG);
         if (o->cost_usd > 0.0)
-            snprintf(t3, sizeof t3, o->cost_usd >= 1e4 ? "$%.3gk" : "$%.0f",
-                     o->cost_usd >= 1e4 ? o->cost_usd / 1e3 : o->cost_usd);
+            dam_fmt_usd(t3, sizeof t3, o->cost_usd, DAM_FMT_SIG);
         else
             snprintf(t3, sizeof t3, "n/a");
         char gh[32];
-        if (o->gpu_hours < 1e4)
-            snprintf(gh, sizeof gh, "%.4g", o->gpu_hours);
-        else
-            snprintf(gh, sizeof gh, "%.3gk", o->gpu_hours / 1e3);
-        dam_buf_printf(b, "%-18s %7d %12s %6.1f%% %10s %12s %10s  %s\n",
+        dam_fmt_num(gh, sizeof gh, o->gpu_hours, DAM_FMT_SIG);
+        dam_buf_printf(b, "%-18s %7d %12s %6.1f%% %10s %12s %12s  %s\n",
                        o->gpu, o->gpus, t1, o->mfu * 100.0, t2, gh, t3,
                        o->note[0] ? o->note : o->feasible ? "" : "NOT FEASIBLE");
     }
@@ -244,12 +254,10 @@ void dam_plan_report_budget_text(dam_buf *b, const dam_scenario *s,
             dam_fmt_time(r1, sizeof r1, a->run_time.lo);
             dam_fmt_time(r2, sizeof r2, a->run_time.hi);
             snprintf(run, sizeof run, "%s .. %s", r1, r2);
-            kilo(g1, sizeof g1, a->gpu_hours.lo);
-            kilo(g2, sizeof g2, a->gpu_hours.hi);
+            bounds(g1, g2, sizeof g1, &a->gpu_hours);
             snprintf(gh, sizeof gh, "%s .. %s", g1, g2);
             if (o->price_hour > 0.0) {
-                kilo(c1, sizeof c1, a->cost_usd.lo);
-                kilo(c2, sizeof c2, a->cost_usd.hi);
+                bounds(c1, c2, sizeof c1, &a->cost_usd);
                 snprintf(cost, sizeof cost, "$%s .. $%s", c1, c2);
             } else {
                 snprintf(cost, sizeof cost, "n/a");

@@ -87,8 +87,10 @@ static void serving_section(dam_buf *b, const dam_scenario *s,
                    v->arrival == DAM_ARRIVAL_POISSON         ? "Poisson"
                    : v->arrival == DAM_ARRIVAL_DETERMINISTIC ? "deterministic"
                                                              : "trace");
-    if (v->arrival != DAM_ARRIVAL_TRACE)
-        dam_buf_printf(b, " at %.4g/s", v->rate);
+    if (v->arrival != DAM_ARRIVAL_TRACE) {
+        dam_fmt_num(t1, sizeof t1, v->rate, DAM_FMT_SIG);
+        dam_buf_printf(b, " at %s/s", t1);
+    }
     dam_buf_printf(b, "\n  %-12s %10s %10s %10s %10s\n", "phase", "mean",
                    "p50", "p95", "p99");
     for (int i = 0; i <= DAM_SPHASE_COUNT; i++) {
@@ -114,17 +116,21 @@ static void serving_section(dam_buf *b, const dam_scenario *s,
                    : sv->latency.p99 <= v->slo_p99_s ? "MET without headroom"
                                                      : "MISSED",
                    sv->slo_attainment * 100.0);
-    dam_buf_printf(b, "  throughput %.4g requests/s   replicas busy %.1f %% "
+    dam_fmt_num(t1, sizeof t1, sv->throughput, DAM_FMT_SIG);
+    dam_buf_printf(b, "  throughput %s requests/s   replicas busy %.1f %% "
                       "(computing %.1f %%)   CPU pool %.1f %%   mean batch "
                       "%.2f\n",
-                   sv->throughput, sv->utilization * 100.0,
+                   t1, sv->utilization * 100.0,
                    sv->gpu_busy * 100.0, sv->cpu_utilization * 100.0,
                    sv->mean_batch);
-    if (s->cost.gpu_hour_usd > 0.0)
-        dam_buf_printf(b, "  cost $%.4g per 1,000 requests ($%.4g per hour "
+    if (s->cost.gpu_hour_usd > 0.0) {
+        dam_fmt_usd(t1, sizeof t1, sv->cost_per_1k * 1000.0, DAM_FMT_SIG);
+        dam_fmt_usd(t2, sizeof t2, s->cost.gpu_hour_usd * v->replicas,
+                    DAM_FMT_SIG);
+        dam_buf_printf(b, "  cost %s per million requests (%s per hour "
                           "for %d GPU%s)\n",
-                       sv->cost_per_1k, s->cost.gpu_hour_usd * v->replicas,
-                       v->replicas, v->replicas == 1 ? "" : "s");
+                       t1, t2, v->replicas, v->replicas == 1 ? "" : "s");
+    }
     else
         dam_buf_printf(b, "  cost n/a (no price per GPU-hour)\n");
     dam_buf_printf(b, "  (%d replications x %.0f requests after warm-up)\n",
@@ -132,6 +138,18 @@ static void serving_section(dam_buf *b, const dam_scenario *s,
 }
 
 /* "90 % interval" lines under the headline figures. */
+/* The bounds of an interval with the same decimals (to the half-width's
+ * place), as dollars when usd. */
+static void range(char *lo, char *hi, size_t n, double a, double b, int usd)
+{
+    int d = dam_fmt_interval_decimals((a + b) / 2, a, b);
+    char x[40], y[40];
+    dam_fmt_fixed(x, sizeof x, a, d);
+    dam_fmt_fixed(y, sizeof y, b, d);
+    snprintf(lo, n, "%s%s", usd ? "$" : "", x);
+    snprintf(hi, n, "%s%s", usd ? "$" : "", y);
+}
+
 static void interval_lines(dam_buf *b, const dam_scenario *s,
                            const dam_uncertainty *u)
 {
@@ -143,11 +161,14 @@ static void interval_lines(dam_buf *b, const dam_scenario *s,
     if (s->mode != DAM_MODE_SERVING) {
         dam_fmt_time(t1, sizeof t1, u->run_time.lo);
         dam_fmt_time(t2, sizeof t2, u->run_time.hi);
-        dam_buf_printf(b, "   run %s to %s   %.4g to %.4g GPU-hours", t1, t2,
-                       u->gpu_hours.lo, u->gpu_hours.hi);
-        if (s->cost.gpu_hour_usd > 0.0)
-            dam_buf_printf(b, "   $%.0f to $%.0f", u->cost_usd.lo,
-                           u->cost_usd.hi);
+        char g1[48], g2[48];
+        range(g1, g2, sizeof g1, u->gpu_hours.lo, u->gpu_hours.hi, 0);
+        dam_buf_printf(b, "   run %s to %s   %s to %s GPU-hours", t1, t2, g1,
+                       g2);
+        if (s->cost.gpu_hour_usd > 0.0) {
+            range(g1, g2, sizeof g1, u->cost_usd.lo, u->cost_usd.hi, 1);
+            dam_buf_printf(b, "   %s to %s", g1, g2);
+        }
     }
     dam_buf_printf(b, "\n                  (analytic, %d draws over %d "
                       "calibrated constant%s, the model's step error and %d "
@@ -212,15 +233,23 @@ void dam_text_run(dam_buf *b, const dam_scenario *s, const dam_result *r,
     if (s->mode != DAM_MODE_SERVING) {
         dam_fmt_time(t1, sizeof t1, r->epoch_time);
         dam_fmt_time(t2, sizeof t2, r->run_time);
-        dam_buf_printf(b, "Epoch %s   run %s (%.4g epochs)   %.4g "
-                          "GPU-hours",
-                       t1, t2, s->data.epochs, r->gpu_hours);
-        if (s->cost.gpu_hour_usd > 0.0)
-            dam_buf_printf(b, "   $%.0f", r->cost_usd);
+        if (s->data.epochs == floor(s->data.epochs) && s->data.epochs < 1e9)
+            snprintf(t3, sizeof t3, "%.0f", s->data.epochs);
         else
+            dam_fmt_num(t3, sizeof t3, s->data.epochs, DAM_FMT_SIG);
+        dam_fmt_num(t4, sizeof t4, r->gpu_hours, DAM_FMT_SIG);
+        dam_buf_printf(b, "Epoch %s   run %s (%s epoch%s)   %s GPU-hours", t1,
+                       t2, t3, s->data.epochs == 1.0 ? "" : "s", t4);
+        if (s->cost.gpu_hour_usd > 0.0) {
+            dam_fmt_usd(t3, sizeof t3, r->cost_usd, DAM_FMT_SIG);
+            dam_buf_printf(b, "   %s", t3);
+        } else {
             dam_buf_printf(b, "   $ n/a (no price per GPU-hour)");
-        if (s->machine.gpu.tdp_w > 0.0)
-            dam_buf_printf(b, "   %.0f kWh", r->energy_kwh);
+        }
+        if (s->machine.gpu.tdp_w > 0.0) {
+            dam_fmt_num(t3, sizeof t3, r->energy_kwh, DAM_FMT_SIG);
+            dam_buf_printf(b, "   %s kWh", t3);
+        }
         dam_buf_printf(b, "\n");
     }
     if (u)
@@ -351,15 +380,17 @@ void dam_text_run(dam_buf *b, const dam_scenario *s, const dam_result *r,
         dam_fmt_si(t1, sizeof t1, p->flops, "FLOP");
         dam_fmt_bytes(t2, sizeof t2, p->bytes);
         dam_fmt_time(t3, sizeof t3, p->time);
-        dam_buf_printf(b, "  %-14s %11s %11s  %8.1f FLOP/B  %-14s %10s\n",
-                       p->name, t1, t2, p->intensity,
+        dam_fmt_num(t4, sizeof t4, p->intensity, DAM_FMT_SIG);
+        dam_buf_printf(b, "  %-14s %11s %11s  %8s FLOP/B  %-14s %10s\n",
+                       p->name, t1, t2, t4,
                        p->memory_bound ? "memory-bound" : "compute-bound",
                        t3);
     }
-    dam_fmt_bytes(t1, sizeof t1, r->memory.total);
-    dam_fmt_bytes(t2, sizeof t2, r->memory.capacity);
-    dam_fmt_bytes(t3, sizeof t3, r->memory.weights);
-    dam_fmt_bytes(t4, sizeof t4, r->memory.activations);
+    /* GPU memory in the datasheets' unit (2^30 bytes written GB) */
+    dam_fmt_memory(t1, sizeof t1, r->memory.total);
+    dam_fmt_memory(t2, sizeof t2, r->memory.capacity);
+    dam_fmt_memory(t3, sizeof t3, r->memory.weights);
+    dam_fmt_memory(t4, sizeof t4, r->memory.activations);
     dam_buf_printf(b, "\nMemory %s of %s: %s (weights %s, activations %s)\n",
                    t1, t2,
                    r->memory.fits ? "fits" : "DOES NOT FIT", t3, t4);
@@ -374,7 +405,7 @@ void dam_text_run(dam_buf *b, const dam_scenario *s, const dam_result *r,
                        t1, t2, t5);
     }
     if (!r->memory.fits) {
-        dam_fmt_bytes(t1, sizeof t1, r->memory.shortfall);
+        dam_fmt_memory(t1, sizeof t1, r->memory.shortfall);
         dam_buf_printf(b, "  short by %s\n", t1);
     }
 
@@ -413,7 +444,7 @@ void dam_text_catalog_gpus(dam_buf *b, const dam_catalog *c)
                    "GB/s", "TDP", "ridge");
     dam_buf_printf(b, "%-18s %8s %8s %8s %8s %8s %6s %7s %7s %6s %7s\n", "",
                    "TFLOP/s", "TFLOP/s", "TFLOP/s", "TFLOP/s", "TOP/s", "",
-                   "GiB", "", "W", "bf16");
+                   "GB", "", "W", "bf16");
     for (size_t i = 0; i < c->ngpus; i++) {
         const dam_gpu *g = &c->gpus[i];
         char v[5][16];
@@ -491,11 +522,13 @@ void dam_text_uncertainty(dam_buf *b, const dam_scenario *s,
         dam_fmt_time(t1, sizeof t1, u->run_time.lo);
         dam_fmt_time(t3, sizeof t3, u->run_time.hi);
         dam_buf_printf(b, "  time to train   %s to %s\n", t1, t3);
-        dam_buf_printf(b, "  GPU-hours       %.4g to %.4g\n", u->gpu_hours.lo,
-                       u->gpu_hours.hi);
-        if (u->cost_usd.hi > 0.0)
-            dam_buf_printf(b, "  cost            $%.0f to $%.0f\n",
-                           u->cost_usd.lo, u->cost_usd.hi);
+        char g1[48], g2[48];
+        range(g1, g2, sizeof g1, u->gpu_hours.lo, u->gpu_hours.hi, 0);
+        dam_buf_printf(b, "  GPU-hours       %s to %s\n", g1, g2);
+        if (u->cost_usd.hi > 0.0) {
+            range(g1, g2, sizeof g1, u->cost_usd.lo, u->cost_usd.hi, 1);
+            dam_buf_printf(b, "  cost            %s to %s\n", g1, g2);
+        }
     }
     dam_buf_printf(b, "  binds           ");
     int first = 1;

@@ -157,31 +157,35 @@ void dam_whatif_answer(char *buf, size_t n, const dam_whatif *w)
                      : "shortens the run");
 }
 
-/* A count in at most 6 characters: 25.85, 1.70e4 -> "17.0k", "3.1M". */
+/* A count for a table: "17,000", "5,550" (render/fmt). */
 static void compact(char *buf, size_t n, double v)
 {
-    if (!isfinite(v))
-        snprintf(buf, n, "n/a");
-    else if (fabs(v) < 1e4)
-        snprintf(buf, n, "%.4g", v);
-    else if (fabs(v) < 1e7)
-        snprintf(buf, n, "%.3gk", v / 1e3);
-    else
-        snprintf(buf, n, "%.3gM", v / 1e6);
+    dam_fmt_num(buf, n, v, DAM_FMT_SIG);
 }
 
+/* Dollars for a table: "$30,400", "$0.554"; "n/a" without a price. */
 static void money(char *buf, size_t n, double usd)
 {
     if (!(usd > 0.0))
         snprintf(buf, n, "n/a");
-    else if (usd < 10.0)
-        snprintf(buf, n, "$%.3g", usd);
-    else if (usd >= 1e6)
-        snprintf(buf, n, "$%.3gM", usd / 1e6);
-    else if (usd >= 1e4)
-        snprintf(buf, n, "$%.3gk", usd / 1e3);
     else
-        snprintf(buf, n, "$%.0f", usd);
+        dam_fmt_usd(buf, n, usd, DAM_FMT_SIG);
+}
+
+/* A marginal return per a power of a thousand units that makes it
+ * readable: "+0.046 per 1,000,000 usd". */
+static void marginal(char *buf, size_t n, double m, const char *unit)
+{
+    static const double k[] = {1, 1e3, 1e6, 1e9};
+    static const char *const per[] = {"", "1,000 ", "1,000,000 ",
+                                      "1,000,000,000 "};
+    size_t i = 0;
+    while (i + 1 < sizeof k / sizeof k[0] && m != 0.0 &&
+           fabs(m * k[i]) < 0.01)
+        i++;
+    char v[48];
+    dam_fmt_num(v, sizeof v, fabs(m * k[i]), 2);
+    snprintf(buf, n, "%s%s per %s%s", m < 0 ? "-" : "+", v, per[i], unit);
 }
 
 void dam_whatif_text(dam_buf *b, const dam_whatif *w)
@@ -203,6 +207,15 @@ void dam_whatif_text(dam_buf *b, const dam_whatif *w)
                    base->diagnosis.headline);
 
     int serving = s->mode == DAM_MODE_SERVING;
+    /* one time unit per column */
+    double ca[DAM_WHATIF_MAX], cb[DAM_WHATIF_MAX];
+    for (int i = 0; i < w->nrows; i++) {
+        ca[i] = w->rows[i].result.step;
+        cb[i] = serving ? w->rows[i].result.serving.latency.p99
+                        : w->rows[i].result.run_time;
+    }
+    dam_fmt_time_unit ua = dam_fmt_time_pick_column(ca, (size_t)w->nrows);
+    dam_fmt_time_unit ub = dam_fmt_time_pick_column(cb, (size_t)w->nrows);
     dam_buf_printf(b, "%-26s %9s %9s %8s %9s %8s %7s %9s %9s %9s %-22s "
                       "%s\n",
                    "option", serving ? "mean" : "step",
@@ -221,11 +234,8 @@ void dam_whatif_text(dam_buf *b, const dam_whatif *w)
                            "-", dam_verdict_name(r->verdict));
             continue;
         }
-        dam_fmt_time(step, sizeof step, r->result.step);
-        if (serving)
-            dam_fmt_time(run, sizeof run, r->result.serving.latency.p99);
-        else
-            dam_fmt_time(run, sizeof run, r->result.run_time);
+        dam_fmt_time_in(step, sizeof step, ca[i], ua, DAM_FMT_SIG);
+        dam_fmt_time_in(run, sizeof run, cb[i], ub, DAM_FMT_SIG);
         money(cost, sizeof cost, r->cost.usd);
         snprintf(q, sizeof q, r->quality_unknown ? "%.4g?" : "%.4g",
                  r->quality);
@@ -284,13 +294,24 @@ void dam_whatif_text(dam_buf *b, const dam_whatif *w)
                        dam_quality_measure_name(w->measure));
         for (int k = 0; k < w->nfrontier; k++) {
             const dam_whatif_row *r = &w->rows[w->frontier[k]];
-            dam_buf_printf(b, "  %-28.28s %10.4g %s, quality %.4g", r->name,
-                           dam_quality_cost_in(&r->cost, w->measure),
-                           dam_quality_measure_name(w->measure), r->quality);
-            if (k + 1 < w->nfrontier)
-                dam_buf_printf(b, "   -> next: gain %+.3g per %s\n",
-                               w->marginal[k],
-                               dam_quality_measure_name(w->measure));
+            char cv[48], qv[48], mv[96];
+            double cost = dam_quality_cost_in(&r->cost, w->measure);
+            if (w->measure == DAM_QUALITY_USD)
+                dam_fmt_usd(cv, sizeof cv, cost, DAM_FMT_SIG);
+            else
+                dam_fmt_num(cv, sizeof cv, cost, DAM_FMT_SIG);
+            dam_fmt_num(qv, sizeof qv, r->quality, 4);
+            dam_buf_printf(b, "  %-28.28s %10s%s%s, quality %s", r->name, cv,
+                           w->measure == DAM_QUALITY_USD ? "" : " ",
+                           w->measure == DAM_QUALITY_USD
+                               ? ""
+                               : dam_quality_measure_name(w->measure),
+                           qv);
+            if (k + 1 < w->nfrontier) {
+                marginal(mv, sizeof mv, w->marginal[k],
+                         dam_quality_measure_name(w->measure));
+                dam_buf_printf(b, "   -> next: gain %s\n", mv);
+            }
             else
                 dam_buf_printf(b, "\n");
         }
@@ -324,11 +345,21 @@ void dam_whatif_text(dam_buf *b, const dam_whatif *w)
                          a->speedup.hi);
                 snprintf(fa, sizeof fa, "%.0f %%", a->p_faster * 100.0);
             }
-            compact(g1, sizeof g1, a->gpu_hours.lo);
-            compact(g2, sizeof g2, a->gpu_hours.hi);
+            /* the bounds to the interval's own precision */
+            int dg = dam_fmt_interval_decimals(a->gpu_hours.median,
+                                               a->gpu_hours.lo,
+                                               a->gpu_hours.hi);
+            dam_fmt_fixed(g1, sizeof g1, a->gpu_hours.lo, dg);
+            dam_fmt_fixed(g2, sizeof g2, a->gpu_hours.hi, dg);
             snprintf(gh, sizeof gh, "%s .. %s", g1, g2);
-            money(c1, sizeof c1, a->cost_usd.lo);
-            money(c2, sizeof c2, a->cost_usd.hi);
+            int dc = dam_fmt_interval_decimals(a->cost_usd.median,
+                                               a->cost_usd.lo,
+                                               a->cost_usd.hi);
+            char u1[14], u2[14];
+            dam_fmt_fixed(u1, sizeof u1, a->cost_usd.lo, dc);
+            dam_fmt_fixed(u2, sizeof u2, a->cost_usd.hi, dc);
+            snprintf(c1, sizeof c1, "$%s", u1);
+            snprintf(c2, sizeof c2, "$%s", u2);
             dam_buf_printf(b, "  %-28.28s %-19s %-15s %6s  %-17s %s .. %s\n",
                            r->name, st, sp, fa,
                            s->mode == DAM_MODE_SERVING ? "-" : gh, c1, c2);

@@ -25,6 +25,10 @@
 #include "model/quality.h"
 #include "solver/analytic.h"
 
+/* Memory sizes in messages are in the GPU datasheets' GB (2^30 bytes:
+ * an "80 GB" GPU holds 80 of them). */
+#define DAM_GB 1073741824.0
+
 /* Solve s with `gpus` GPUs in nodes of the scenario's shape. */
 static void solve_at(dam_scenario *s, int gpus, dam_result *r)
 {
@@ -188,9 +192,9 @@ int dam_plan_budget(const dam_scenario *s, const dam_catalog *cat,
                      "does not fit: needs %.3g GB per GPU with data "
                      "parallelism only (ZeRO stage %d), holds %.3g GB "
                      "(misses by %.3g GB)",
-                     o->memory_bytes / 1e9, cur->workload.zero_stage,
-                     o->memory_capacity / 1e9,
-                     (o->memory_bytes - o->memory_capacity) / 1e9);
+                     o->memory_bytes / DAM_GB, cur->workload.zero_stage,
+                     o->memory_capacity / DAM_GB,
+                     (o->memory_bytes - o->memory_capacity) / DAM_GB);
         else if (n <= 0 || o->run_time > deadline)
             snprintf(o->note, sizeof o->note,
                      "cannot finish by the deadline with up to %.0f GPUs "

@@ -25,6 +25,10 @@
 #include "solver/rng.h"
 #include "solver/uncertainty.h"
 
+/* Memory sizes in messages are in the GPU datasheets' GB (2^30 bytes:
+ * an "80 GB" GPU holds 80 of them). */
+#define DAM_GB 1073741824.0
+
 static const char *const verdict_names[] = {"baseline", "works", "wasted",
                                             "hurts", "failed", "short",
                                             "no fit"};
@@ -129,8 +133,8 @@ static void judge(const dam_whatif_row *base, dam_whatif_row *row,
         snprintf(row->why, sizeof row->why,
                  "does not fit: needs %.3g GB per GPU, %s holds %.3g GB "
                  "(misses by %.3g GB); if it fitted: %.2fx",
-                 m->total / 1e9, row->scenario.machine.gpu.id,
-                 m->capacity / 1e9, m->shortfall / 1e9, row->speedup);
+                 m->total / DAM_GB, row->scenario.machine.gpu.id,
+                 m->capacity / DAM_GB, m->shortfall / DAM_GB, row->speedup);
         return;
     }
     const dam_workload *w = &row->scenario.workload;
