@@ -196,7 +196,18 @@ int dam_chart_levers_draw(cairo_t *cr, const dam_rect *r,
     dam_draw_axis_spec xs = {lo, hi, 0, 0,
                              latency ? DAM_AXIS_SECONDS : DAM_AXIS_FACTOR,
                              NULL, axis_title};
+    /* narrow areas: names ellipsized to a fifth, then no cost column */
+    int show_cost = 1;
     double pw = r->w - namew - 10 - gut_l - gut_r - costw - 12;
+    if (pw < 120) {
+        namew = fmin(namew, r->w * 0.2);
+        pw = r->w - namew - 10 - gut_l - gut_r - costw - 12;
+    }
+    if (pw < 120) {
+        show_cost = 0;
+        costw = 0;
+        pw = r->w - namew - 10 - gut_l - gut_r;
+    }
     if (pw < 60)
         return dam_error_set(err, "", 0,
                              "levers chart: area too small for the names "
@@ -216,7 +227,8 @@ int dam_chart_levers_draw(cairo_t *cr, const dam_rect *r,
     dam_draw_axis_grid(cr, &xa, &plot);
 
     cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
-    dam_draw_text(cr, costx, y, cost_title, 1, 0);
+    if (show_cost)
+        dam_draw_text(cr, costx, y, cost_title, 1, 0);
 
     dam_rect *labels = dam_calloc(c->nlevers, sizeof *labels);
     double band = plot.h / (double)c->nlevers;
@@ -234,8 +246,10 @@ int dam_chart_levers_draw(cairo_t *cr, const dam_rect *r,
         dam_draw_font(cr, DAM_FONT_AXIS);
         cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
         dam_draw_text_fit(cr, r->x + namew, cy, l->name, namew, 1, 0.5);
-        cost_text(buf, sizeof buf, l);
-        dam_draw_text(cr, costx, cy, buf, 1, 0.5);
+        if (show_cost) {
+            cost_text(buf, sizeof buf, l);
+            dam_draw_text(cr, costx, cy, buf, 1, 0.5);
+        }
 
         double x0 = fmin(zero, xe), x1 = fmax(zero, xe);
         if (x1 - x0 < 1.5) { /* no change: a visible sliver */

@@ -143,6 +143,31 @@ void dam_fmt_pct(char *buf, size_t n, double frac, int sig)
     snprintf(buf, n, "%s %%", t);
 }
 
+void dam_fmt_short(char *buf, size_t n, double v, int usd)
+{
+    static const struct {
+        double scale;
+        const char *suffix;
+    } mag[] = {{1e12, "T"}, {1e9, "B"}, {1e6, "M"}};
+    char t[64];
+    if (!isfinite(v)) {
+        snprintf(buf, n, "n/a");
+        return;
+    }
+    const char *sign = v < 0 ? "-" : "";
+    double a = fabs(v);
+    for (size_t i = 0; i < sizeof mag / sizeof mag[0]; i++)
+        if (a >= mag[i].scale * 0.9995) {
+            dam_fmt_num(t, sizeof t, a / mag[i].scale, DAM_FMT_SIG);
+            snprintf(buf, n, "%s%s%s%s", sign, usd ? "$" : "", t,
+                     mag[i].suffix);
+            return;
+        }
+    dam_fmt_num(t, sizeof t, a, DAM_FMT_SIG);
+    snprintf(buf, n, "%s%s%s", strcmp(t, "0") ? sign : "", usd ? "$" : "",
+             t);
+}
+
 void dam_fmt_count(char *buf, size_t n, double v)
 {
     static const struct {
@@ -297,7 +322,10 @@ void dam_fmt_value(char *buf, size_t n, double v, dam_fmt_kind k, int sig)
         dam_fmt_time_in(buf, n, v, dam_fmt_time_pick(v), sig);
         return;
     case DAM_FMT_USD:
-        dam_fmt_usd(buf, n, v, sig);
+        if (fabs(v) >= 0.9995e6 && sig <= DAM_FMT_SIG)
+            dam_fmt_short(buf, n, v, 1);
+        else
+            dam_fmt_usd(buf, n, v, sig);
         return;
     case DAM_FMT_PERCENT:
         dam_fmt_pct(buf, n, v, sig);
@@ -307,12 +335,18 @@ void dam_fmt_value(char *buf, size_t n, double v, dam_fmt_kind k, int sig)
         snprintf(buf, n, "%sx", t);
         return;
     case DAM_FMT_GPU_HOURS:
-        dam_fmt_num(t, sizeof t, v, sig);
+        if (fabs(v) >= 0.9995e6 && sig <= DAM_FMT_SIG)
+            dam_fmt_short(t, sizeof t, v, 0);
+        else
+            dam_fmt_num(t, sizeof t, v, sig);
         snprintf(buf, n, "%s GPU-hours", t);
         return;
     case DAM_FMT_PLAIN:
     default:
-        dam_fmt_num(buf, n, v, sig);
+        if (fabs(v) >= 0.9995e6 && sig <= DAM_FMT_SIG)
+            dam_fmt_short(buf, n, v, 0);
+        else
+            dam_fmt_num(buf, n, v, sig);
         return;
     }
 }
@@ -353,12 +387,30 @@ void dam_fmt_interval(char *buf, size_t n, double v, double lo, double hi,
     case DAM_FMT_GPU_HOURS: post = "GPU-hours"; break;
     default: break;
     }
+    /* millions and more with a suffix: "$24M ($21M to $28M)" */
+    const char *mag = "";
+    if ((k == DAM_FMT_PLAIN || k == DAM_FMT_USD || k == DAM_FMT_GPU_HOURS) &&
+        fabs(v) >= 0.9995e6) {
+        static const struct {
+            double s;
+            const char *m;
+        } big[] = {{1e12, "T"}, {1e9, "B"}, {1e6, "M"}};
+        for (size_t i = 0; i < 3; i++)
+            if (fabs(v) >= big[i].s * 0.9995) {
+                scale = big[i].s;
+                mag = big[i].m;
+                break;
+            }
+    }
     int d = dam_fmt_interval_decimals(v / scale, lo / scale, hi / scale);
     if (k == DAM_FMT_PERCENT && d > 1)
         d = 1;
     fixed(a, sizeof a, v / scale, d);
     fixed(b, sizeof b, lo / scale, d);
     fixed(c, sizeof c, hi / scale, d);
+    strcat(a, mag);
+    strcat(b, mag);
+    strcat(c, mag);
     const char *sp = *post && k != DAM_FMT_FACTOR ? " " : "";
     if (k == DAM_FMT_USD)
         snprintf(buf, n, "%s%s (%s%s to %s%s)", pre, a, pre, b, pre, c);

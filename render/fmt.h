@@ -60,6 +60,10 @@ void dam_fmt_usd(char *buf, size_t n, double usd, int sig);
 /* A fraction as a percentage, sig significant digits but at most one
  * decimal below 10 %: 0.6612 -> "66.1 %", 0.004 -> "0.4 %". */
 void dam_fmt_pct(char *buf, size_t n, double frac, int sig);
+/* A number for a narrow table column: below a million as dam_fmt_num
+ * ("999,000"), above with a suffix ("4.89M", "1.2B"), 3 digits; usd: with
+ * a dollar sign ("$24.1M"). At most 8 characters for |v| < 1e15. */
+void dam_fmt_short(char *buf, size_t n, double v, int usd);
 /* A count with a magnitude word: 7e9 -> "7.0 B", 2e11 -> "200 B",
  * 6.6e7 -> "66 M", 1.4e12 -> "1.4 T", 512 -> "512". */
 void dam_fmt_count(char *buf, size_t n, double v);
@@ -97,11 +101,12 @@ int dam_fmt_sig_for(double v, double lo, double hi);
  * digit (negative: tens, hundreds...), at most four significant digits of
  * v; without an interval, DAM_FMT_SIG digits of v. */
 int dam_fmt_interval_decimals(double v, double lo, double hi);
-/* v of kind k with sig digits (DAM_FMT_TIME picks its unit). */
+/* v of kind k with sig digits (DAM_FMT_TIME picks its unit); a number,
+ * dollars or GPU-hours of a million or more take a suffix ("$24.1M"). */
 void dam_fmt_value(char *buf, size_t n, double v, dam_fmt_kind k, int sig);
 /* v and its 90 % interval, one unit and the same decimals for all three
  * (dam_fmt_interval_decimals): "3.0 h (2.7 to 3.4 h)", "$31,000
- * ($28,000 to $35,000)". An interval
+ * ($28,000 to $35,000)", "$24M ($21M to $28M)". An interval
  * that is not finite or not around v gives v alone. */
 void dam_fmt_interval(char *buf, size_t n, double v, double lo, double hi,
                       dam_fmt_kind k);

@@ -286,9 +286,10 @@ static void usd_at(char *buf, size_t n, double v, const dam_interval *iv)
         return;
     }
     char a[48];
-    dam_fmt_fixed(a, sizeof a, v,
-                  dam_fmt_interval_decimals(v, iv->lo, iv->hi));
-    snprintf(buf, n, "$%s", a);
+    double k = fabs(v) >= 0.9995e9 ? 1e9 : fabs(v) >= 0.9995e6 ? 1e6 : 1.0;
+    dam_fmt_fixed(a, sizeof a, v / k,
+                  dam_fmt_interval_decimals(v / k, iv->lo / k, iv->hi / k));
+    snprintf(buf, n, "$%s%s", a, k == 1e9 ? "B" : k == 1e6 ? "M" : "");
 }
 
 /* What to do. */

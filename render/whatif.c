@@ -157,19 +157,20 @@ void dam_whatif_answer(char *buf, size_t n, const dam_whatif *w)
                      : "shortens the run");
 }
 
-/* A count for a table: "17,000", "5,550" (render/fmt). */
+/* A count for a table: "17,000", "5,550", "4.89M" (render/fmt). */
 static void compact(char *buf, size_t n, double v)
 {
-    dam_fmt_num(buf, n, v, DAM_FMT_SIG);
+    dam_fmt_short(buf, n, v, 0);
 }
 
-/* Dollars for a table: "$30,400", "$0.554"; "n/a" without a price. */
+/* Dollars for a table: "$30,400", "$0.554", "$24.1M"; "n/a" without a
+ * price. */
 static void money(char *buf, size_t n, double usd)
 {
     if (!(usd > 0.0))
         snprintf(buf, n, "n/a");
     else
-        dam_fmt_usd(buf, n, usd, DAM_FMT_SIG);
+        dam_fmt_short(buf, n, usd, 1);
 }
 
 /* A marginal return per a power of a thousand units that makes it

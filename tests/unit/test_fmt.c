@@ -38,6 +38,10 @@ int main(void)
     EQ(dam_fmt_pct(b_, sizeof b_, 0.6612, 3), "66.1 %");
     EQ(dam_fmt_pct(b_, sizeof b_, 0.004, 3), "0.4 %");
     EQ(dam_fmt_pct(b_, sizeof b_, 1.0, 3), "100 %");
+    EQ(dam_fmt_short(b_, sizeof b_, 4.89e6, 0), "4.89M");
+    EQ(dam_fmt_short(b_, sizeof b_, 2.41e7, 1), "$24.1M");
+    EQ(dam_fmt_short(b_, sizeof b_, 999000, 1), "$999,000");
+    EQ(dam_fmt_short(b_, sizeof b_, -1.5e9, 0), "-1.50B");
     EQ(dam_fmt_count(b_, sizeof b_, 6.74e9), "6.74 B");
     EQ(dam_fmt_count(b_, sizeof b_, 2e11), "200 B");
     EQ(dam_fmt_count(b_, sizeof b_, 1.4e12), "1.40 T");
@@ -86,6 +90,9 @@ int main(void)
        "1.3x (1.2 to 1.5x)");
     EQ(dam_fmt_interval(b_, sizeof b_, 0.62, 0.55, 0.70, DAM_FMT_PERCENT),
        "62 % (55 to 70 %)");
+    EQ(dam_fmt_interval(b_, sizeof b_, 24.1e6, 21e6, 28e6, DAM_FMT_USD),
+       "$24M ($21M to $28M)");
+    EQ(dam_fmt_value(b_, sizeof b_, 4.89e6, DAM_FMT_PLAIN, 3), "4.89M");
     EQ(dam_fmt_interval(b_, sizeof b_, 2.0, NAN, 3.0, DAM_FMT_FACTOR),
        "2.00x");
     return dam_check_done();
