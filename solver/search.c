@@ -400,13 +400,34 @@ int dam_search_run(const dam_scenario *s, const dam_catalog *cat,
                 k->base = k->best[0];
             size_t ev0 = k->evaluated;
             /* then the fewest GPUs whose fastest fitting layout is */
-            int64_t g = gn;
+            int64_t g = gn, lo = 0;
             int found = 0;
             while (g <= DAM_MAX_GPUS && !found) {
                 run_count(&x, gpu[i], g, k);
                 found = k->nbest > 0 && k->best[0].run_time <= o->deadline;
-                if (!found)
+                if (!found) {
+                    if (k->nbest > 0) /* a layout fits there, too slow */
+                        lo = g;
                     g = next_count(g, gn);
+                }
+            }
+            /* refine between the last count that had a layout too slow
+             * and the first that made it: eighths of the gap, in whole
+             * nodes (counts the global batch and the model divide
+             * differently) */
+            if (found && lo > 0 && (g - lo) / gn >= 2) {
+                int64_t hi = g, step = (hi - lo) / gn / 8;
+                if (step < 1)
+                    step = 1;
+                for (int64_t c = lo + step * gn; c < hi; c += step * gn) {
+                    run_count(&x, gpu[i], c, k);
+                    if (k->nbest > 0 && k->best[0].run_time <= o->deadline) {
+                        g = c;
+                        break;
+                    }
+                }
+                if (g == hi) /* none between: back to the first found */
+                    run_count(&x, gpu[i], g, k);
             }
             (void)ev0;
             if (!found) {

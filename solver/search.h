@@ -23,9 +23,10 @@
  * the bytes it misses) but never ranked.
  *
  * GPU count. Fixed (the scenario's, or opts.gpus), or with a deadline the
- * smallest count (multiples of the node, on a geometric grid) whose best
- * fitting layout finishes in time, or with a budget the fastest layout
- * whose run costs at most it.
+ * smallest count whose best fitting layout finishes in time: node counts
+ * 1, 2, 3, 4, 6, 8, 12, ... until one does, then eighths of the last gap
+ * (a count the model and the global batch do not divide has no layout);
+ * or with a budget the fastest layout whose run costs at most it.
  */
 #ifndef DAM_SEARCH_H
 #define DAM_SEARCH_H
