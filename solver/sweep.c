@@ -11,9 +11,9 @@
  *
  * A scenario key is patched only when it is in `independent` below (the
  * loader reads it alone: no other key's check or default involves it) and
- * every one of its values, loaded on its own at prepare time, changes at
- * most 8 bytes of the scenario, within one span shared by all its values
- * and apart from every other patched key's span. Anything else is reloaded
+ * all of its values, each loaded on its own at prepare time, change at
+ * most DAM_SWEEP_PATCH_BYTES bytes of the scenario in a few runs, apart
+ * from every other patched key's runs. Anything else is reloaded
  * per combination, which is exact by construction.
  */
 #include "solver/sweep.h"
@@ -271,7 +271,10 @@ static int load_point(const dam_sweep *sw, const dam_setting *ov, int n,
 /*
  * Decide whether scenario key k may be patched: load each value alone and
  * find the bytes it changes. Returns 1 and fills k's patch when all values
- * change one span of <= 8 bytes that no earlier patched key uses.
+ * together change at most DAM_SWEEP_PATCH_SPANS runs of at most
+ * DAM_SWEEP_PATCH_BYTES bytes in all (a price is two doubles: the price
+ * and the scenario's own GPU's price), none shared with an earlier
+ * patched key.
  */
 static int try_patch(dam_sweep *sw, int ki, dam_scenario *tmp)
 {
@@ -280,12 +283,18 @@ static int try_patch(dam_sweep *sw, int ki, dam_scenario *tmp)
         return 0;
     const unsigned char *b = (const unsigned char *)sw->base;
     const unsigned char *t = (const unsigned char *)tmp;
-    size_t lo = sizeof *tmp, hi = 0;
+    size_t size = sizeof *tmp;
+    unsigned char *changed = dam_calloc(size, 1);
     char **errors = dam_calloc((size_t)k->nvalues, sizeof *errors);
-    unsigned char (*bytes)[8] = NULL;
-    size_t nb = 0;
+    /* each value's changed bytes, as (offset, byte) pairs */
+    size_t *pos = dam_calloc((size_t)k->nvalues * DAM_SWEEP_PATCH_BYTES,
+                             sizeof *pos);
+    unsigned char *val = dam_calloc((size_t)k->nvalues,
+                                    DAM_SWEEP_PATCH_BYTES);
+    int *nval = dam_calloc((size_t)k->nvalues, sizeof *nval);
+    size_t nchanged = 0;
     int ok = 1;
-    /* First pass: the span all values change. */
+    /* One load per value: the bytes it changes. */
     for (int v = 0; v < k->nvalues && ok; v++) {
         dam_setting ov = {k->key, k->values[v]};
         char msg[600];
@@ -293,33 +302,72 @@ static int try_patch(dam_sweep *sw, int ki, dam_scenario *tmp)
             errors[v] = dam_strdup(msg);
             continue;
         }
-        for (size_t i = 0; i < sizeof *tmp; i++)
-            if (b[i] != t[i]) {
-                lo = i < lo ? i : lo;
-                hi = i + 1 > hi ? i + 1 : hi;
+        size_t *vp = pos + (size_t)v * DAM_SWEEP_PATCH_BYTES;
+        unsigned char *vb = val + (size_t)v * DAM_SWEEP_PATCH_BYTES;
+        for (size_t i = 0; i < size && ok; i++) {
+            if (b[i] == t[i])
+                continue;
+            if (!changed[i]) {
+                changed[i] = 1;
+                nchanged++;
             }
-        ok = hi <= lo || hi - lo <= 8;
-    }
-    if (ok && hi > lo) {
-        for (int j = 0; j < sw->nkeys && ok; j++) {
-            const dam_sweep_key *o = &sw->keys[j];
-            if (j != ki && o->set == DAM_SWEEP_SET_PATCH && o->width &&
-                lo < o->offset + o->width && o->offset < hi)
-                ok = 0;
+            ok = nchanged <= DAM_SWEEP_PATCH_BYTES;
+            if (ok) {
+                vp[nval[v]] = i;
+                vb[nval[v]++] = t[i];
+            }
         }
     }
+    /* Their runs, apart from every other patched key's. */
+    int nspans = 0;
+    size_t off[DAM_SWEEP_PATCH_SPANS] = {0}, wid[DAM_SWEEP_PATCH_SPANS] = {0};
+    for (size_t i = 0; i < size && ok; i++) {
+        if (!changed[i] || (i > 0 && changed[i - 1]))
+            continue;
+        if (nspans == DAM_SWEEP_PATCH_SPANS) {
+            ok = 0;
+            break;
+        }
+        size_t e = i;
+        while (e < size && changed[e])
+            e++;
+        off[nspans] = i;
+        wid[nspans++] = e - i;
+    }
+    for (int j = 0; j < sw->nkeys && ok; j++) {
+        const dam_sweep_key *o = &sw->keys[j];
+        if (j == ki || o->set != DAM_SWEEP_SET_PATCH)
+            continue;
+        for (int a = 0; a < nspans && ok; a++)
+            for (int c = 0; c < o->nspans && ok; c++)
+                ok = !(off[a] < o->offset[c] + o->width[c] &&
+                       o->offset[c] < off[a] + wid[a]);
+    }
+    unsigned char (*bytes)[DAM_SWEEP_PATCH_BYTES] = NULL;
     if (ok) {
-        /* Second pass: each value's bytes of the span. */
+        /* Each value's bytes of the runs: the base's where it changes
+         * nothing, its own where it does. */
         bytes = dam_calloc((size_t)k->nvalues, sizeof *bytes);
         for (int v = 0; v < k->nvalues; v++) {
-            if (errors[v] || hi <= lo)
+            if (errors[v])
                 continue;
-            dam_setting ov = {k->key, k->values[v]};
-            load_point(sw, &ov, 1, tmp, NULL, 0);
-            memcpy(bytes[v], t + lo, hi - lo);
+            size_t at = 0;
+            for (int a = 0; a < nspans; a++) {
+                memcpy(bytes[v] + at, b + off[a], wid[a]);
+                for (int q = 0; q < nval[v]; q++) {
+                    size_t p = pos[(size_t)v * DAM_SWEEP_PATCH_BYTES + q];
+                    if (p >= off[a] && p < off[a] + wid[a])
+                        bytes[v][at + p - off[a]] =
+                            val[(size_t)v * DAM_SWEEP_PATCH_BYTES + q];
+                }
+                at += wid[a];
+            }
         }
-        nb = hi > lo ? hi - lo : 0;
     }
+    dam_free(changed);
+    dam_free(pos);
+    dam_free(val);
+    dam_free(nval);
     if (!ok) {
         for (int v = 0; v < k->nvalues; v++)
             dam_free(errors[v]);
@@ -327,8 +375,9 @@ static int try_patch(dam_sweep *sw, int ki, dam_scenario *tmp)
         return 0;
     }
     k->set = DAM_SWEEP_SET_PATCH;
-    k->offset = nb ? lo : 0;
-    k->width = nb;
+    k->nspans = nspans;
+    memcpy(k->offset, off, sizeof off);
+    memcpy(k->width, wid, sizeof wid);
     k->patch = bytes;
     k->errors = errors;
     return 1;
@@ -626,9 +675,12 @@ void dam_sweep_eval(dam_sweep_worker *w, uint64_t i, dam_sweep_row *row)
             fail_whole(w, row);
             return;
         }
-        if (key->width)
-            memcpy((unsigned char *)w->loaded + key->offset,
-                   key->patch[idx[k]], key->width);
+        size_t at = 0;
+        for (int a = 0; a < key->nspans; a++) {
+            memcpy((unsigned char *)w->loaded + key->offset[a],
+                   key->patch[idx[k]] + at, key->width[a]);
+            at += key->width[a];
+        }
     }
     int nl = 0;
     for (int k = 0; k < sw->nkeys; k++) {

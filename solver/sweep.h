@@ -39,6 +39,8 @@
 #define DAM_SWEEP_MAX_KEYS 8      /* varied keys per sweep */
 #define DAM_SWEEP_MAX_VALUES 100000 /* values of one key (list or grid) */
 #define DAM_SWEEP_VALUE_MAX 64    /* characters of one value, with the NUL */
+#define DAM_SWEEP_PATCH_SPANS 4   /* runs of bytes one patched key changes */
+#define DAM_SWEEP_PATCH_BYTES 32  /* bytes one patched key changes in all */
 
 typedef enum {
     DAM_SWEEP_GRID = 0, /* every combination */
@@ -66,11 +68,14 @@ typedef struct dam_sweep_key {
     int n;                /* grid values of a range (>= 1) */
     int nvalues;          /* values on a grid (list entries, or n) */
     char (*values)[DAM_SWEEP_VALUE_MAX]; /* their text (owned) */
-    /* DAM_SWEEP_SET_PATCH: offset of the bytes in dam_scenario, their
-     * count (<= 8) and each value's bytes; a value that does not load has
-     * its message in errors[v] (NULL when it loads). */
-    size_t offset, width;
-    unsigned char (*patch)[8];
+    /* DAM_SWEEP_SET_PATCH: the runs of bytes of dam_scenario the key's
+     * values change (offset and width of each, nspans of them, at most
+     * DAM_SWEEP_PATCH_BYTES in all) and each value's bytes of the runs,
+     * one after the other; a value that does not load has its message in
+     * errors[v] (NULL when it loads). */
+    int nspans;
+    size_t offset[DAM_SWEEP_PATCH_SPANS], width[DAM_SWEEP_PATCH_SPANS];
+    unsigned char (*patch)[DAM_SWEEP_PATCH_BYTES];
     char **errors;
     /* DAM_SWEEP_SET_LEVER with listed values: the lever of each value. */
     dam_lever *levers;

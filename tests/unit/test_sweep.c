@@ -121,6 +121,37 @@ static void check_patch_equals_reload(const char *name)
               patched);
 }
 
+/* The benchmark's keys all take the patched path: a price changes two
+ * doubles (the price and the scenario's own GPU's price), so patches hold
+ * several runs of bytes; a reload per point costs 50x a solve. */
+static void check_bench_keys_patched(void)
+{
+    const char *args[3] = {"workload.batch_size=1:64:4",
+                           "pipeline.loader_workers=1:64:3",
+                           "cost.gpu_hour_usd=1:4:5"};
+    dam_sweep p, r;
+    int rp = make(&p, "llama2-7b-pretrain.cfg", args, 3, 0);
+    int rr = make(&r, "llama2-7b-pretrain.cfg", args, 3, 1);
+    dam_check(rp == DAM_OK && rr == DAM_OK, "benchmark sweep prepares");
+    if (rp == DAM_OK && rr == DAM_OK) {
+        for (int k = 0; k < 3; k++)
+            dam_check(p.keys[k].set == DAM_SWEEP_SET_PATCH,
+                      "%s is patched (%d runs)", p.keys[k].key,
+                      p.keys[k].nspans);
+        dam_check(p.keys[2].nspans == 2, "the price patches two runs (%d)",
+                  p.keys[2].nspans);
+        dam_buf bp = {0}, br = {0};
+        rows(&p, 1, &bp);
+        rows(&r, 0, &br);
+        dam_check(strcmp(dam_buf_str(&bp), dam_buf_str(&br)) == 0,
+                  "three patched keys, solved backwards = reloaded");
+        dam_buf_free(&bp);
+        dam_buf_free(&br);
+    }
+    dam_sweep_free(&p);
+    dam_sweep_free(&r);
+}
+
 static void check_order_and_grid(void)
 {
     const char *args[] = {"gpu=A100-SXM4-80GB,H100-SXM5-80GB",
@@ -261,6 +292,7 @@ int main(void)
     check_order_and_grid();
     check_errors();
     check_lhs();
+    check_bench_keys_patched();
     check_patch_equals_reload("llama2-7b-pretrain.cfg");
     check_patch_equals_reload("resnet50-serving-l4.cfg");
     dam_catalog_free(&cat);
