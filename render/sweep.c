@@ -14,6 +14,7 @@
 
 #include <jansson.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,14 +40,24 @@ static size_t strip_zeros(char *p, size_t n)
     return n;
 }
 
+/* floor(log10(a)) for a normal a > 0, or one less: from the binary
+ * exponent (log10(2) ~ 78913 / 2^18), without calling log10. */
+static int exp10_estimate(double a)
+{
+    uint64_t bits;
+    memcpy(&bits, &a, sizeof bits);
+    int be = (int)((bits >> 52) & 0x7ff) - 1023; /* a in [2^be, 2^(be+1)) */
+    return (be * 78913) >> 18;                   /* floor(be log10 2) */
+}
+
 size_t dam_sweep_fmt_g6(double x, char *out)
 {
-    if (!isfinite(x) || x == 0.0)
+    if (!isfinite(x) || x == 0.0 || fabs(x) < 0x1.0p-1000)
         return slow_g6(x, out);
     double a = fabs(x);
-    int e = (int)floor(log10(a));
+    int e = exp10_estimate(a);
     double m = 0.0;
-    for (int tries = 0; tries < 2; tries++) {
+    for (int tries = 0; tries < 3; tries++) {
         int k = 5 - e;
         if (k < -22 || k > 22)
             return slow_g6(x, out);
@@ -60,10 +71,11 @@ size_t dam_sweep_fmt_g6(double x, char *out)
     }
     if (!(m >= 100000.0 && m < 1000000.0))
         return slow_g6(x, out);
-    double f = m - floor(m);
+    long t = (long)m; /* m > 0: truncation is floor */
+    double f = m - (double)t;
     if (fabs(f - 0.5) < m * 0x1.0p-48)
         return slow_g6(x, out); /* near a tie: let printf decide */
-    long r = (long)floor(m + 0.5);
+    long r = f >= 0.5 ? t + 1 : t;
     if (r >= 1000000) {
         r = 100000;
         e++;
@@ -116,38 +128,47 @@ static const char *const interval_cols[] = {
     "step_s_lo", "step_s_hi", "run_time_s_lo", "run_time_s_hi",
     "cost_usd_lo", "cost_usd_hi"};
 
-/* Append s as one CSV field: quoted when it holds a comma, quote or line
- * break, quotes doubled. */
-static void csv_field(dam_buf *b, const char *s)
+/* A CSV row is written into a stack buffer of this size (row.values,
+ * twelve numbers and the error, each quoted with its quotes doubled, fit
+ * well inside) and appended to the output in one piece. */
+#define ROW_MAX 4096
+
+/* Write s as one CSV field at p: quoted when it holds a comma, quote or
+ * line break (a line break becomes a space), quotes doubled. Returns the
+ * end. At most 2 strlen(s) + 2 bytes. */
+static char *csv_field(char *p, const char *s)
 {
     if (!strpbrk(s, ",\"\r\n")) {
-        dam_buf_append(b, s, strlen(s));
-        return;
+        size_t n = strlen(s);
+        memcpy(p, s, n);
+        return p + n;
     }
-    dam_buf_append(b, "\"", 1);
-    for (const char *p = s; *p; p++) {
-        if (*p == '"')
-            dam_buf_append(b, "\"", 1);
-        dam_buf_append(b, *p == '\n' || *p == '\r' ? " " : p, 1);
+    *p++ = '"';
+    for (const char *q = s; *q; q++) {
+        if (*q == '"')
+            *p++ = '"';
+        *p++ = *q == '\n' || *q == '\r' ? ' ' : *q;
     }
-    dam_buf_append(b, "\"", 1);
+    *p++ = '"';
+    return p;
 }
 
-static void csv_num(dam_buf *b, double x)
+/* ",x" at p; returns the end. */
+static char *csv_num(char *p, double x)
 {
-    char t[32];
-    size_t n = dam_sweep_fmt_g6(x, t);
-    dam_buf_append(b, ",", 1);
-    dam_buf_append(b, t, n);
+    *p++ = ',';
+    return p + dam_sweep_fmt_g6(x, p);
 }
 
 void dam_sweep_csv_header(dam_buf *b, const dam_sweep *sw)
 {
+    char line[ROW_MAX], *p = line;
     for (int k = 0; k < sw->nkeys; k++) {
         if (k)
-            dam_buf_append(b, ",", 1);
-        csv_field(b, sw->keys[k].key);
+            *p++ = ',';
+        p = csv_field(p, sw->keys[k].key);
     }
+    dam_buf_append(b, line, (size_t)(p - line));
     for (size_t i = 0; i < sizeof figure_cols / sizeof *figure_cols; i++)
         dam_buf_printf(b, ",%s", figure_cols[i]);
     dam_buf_printf(b, ",bound,fits_memory");
@@ -161,41 +182,52 @@ void dam_sweep_csv_header(dam_buf *b, const dam_sweep *sw)
 void dam_sweep_csv_row(dam_buf *b, const dam_sweep *sw,
                        const dam_sweep_row *row)
 {
+    _Static_assert(DAM_SWEEP_MAX_KEYS * (2 * DAM_SWEEP_VALUE_MAX + 1) +
+                           12 * 32 + 2 * sizeof row->error + 64 <
+                       ROW_MAX,
+                   "a CSV row fits its buffer");
+    char line[ROW_MAX], *p = line;
     for (int k = 0; k < sw->nkeys; k++) {
         if (k)
-            dam_buf_append(b, ",", 1);
-        csv_field(b, row->values[k]);
+            *p++ = ',';
+        p = csv_field(p, row->values[k]);
     }
     if (row->ok) {
-        csv_num(b, row->step);
-        csv_num(b, row->throughput);
-        csv_num(b, row->run_time);
-        csv_num(b, row->gpu_hours);
-        csv_num(b, row->cost_usd);
-        csv_num(b, row->energy_kwh);
+        p = csv_num(p, row->step);
+        p = csv_num(p, row->throughput);
+        p = csv_num(p, row->run_time);
+        p = csv_num(p, row->gpu_hours);
+        p = csv_num(p, row->cost_usd);
+        p = csv_num(p, row->energy_kwh);
         const char *bn = dam_bound_name(row->bound);
-        dam_buf_append(b, ",", 1);
-        dam_buf_append(b, bn, strlen(bn));
-        dam_buf_append(b, row->fits ? ",1" : ",0", 2);
+        size_t n = strlen(bn);
+        *p++ = ',';
+        memcpy(p, bn, n);
+        p += n;
+        memcpy(p, row->fits ? ",1" : ",0", 2);
+        p += 2;
     } else {
-        dam_buf_append(b, ",,,,,,,,", 8);
+        memcpy(p, ",,,,,,,,", 8);
+        p += 8;
     }
     if (sw->uncertain) {
         if (row->ok && row->has_interval) {
-            csv_num(b, row->step_i.lo);
-            csv_num(b, row->step_i.hi);
-            csv_num(b, row->run_time_i.lo);
-            csv_num(b, row->run_time_i.hi);
-            csv_num(b, row->cost_i.lo);
-            csv_num(b, row->cost_i.hi);
+            p = csv_num(p, row->step_i.lo);
+            p = csv_num(p, row->step_i.hi);
+            p = csv_num(p, row->run_time_i.lo);
+            p = csv_num(p, row->run_time_i.hi);
+            p = csv_num(p, row->cost_i.lo);
+            p = csv_num(p, row->cost_i.hi);
         } else {
-            dam_buf_append(b, ",,,,,,", 6);
+            memcpy(p, ",,,,,,", 6);
+            p += 6;
         }
     }
-    dam_buf_append(b, ",", 1);
+    *p++ = ',';
     if (!row->ok)
-        csv_field(b, row->error);
-    dam_buf_append(b, "\n", 1);
+        p = csv_field(p, row->error);
+    *p++ = '\n';
+    dam_buf_append(b, line, (size_t)(p - line));
 }
 
 /* ---- JSON Lines ---------------------------------------------------------- */

@@ -280,6 +280,21 @@ static void check_fmt(void)
         if (strcmp(want, got) != 0 && bad++ < 10)
             fprintf(stderr, "%.17g: want %s got %s\n", edge[i], want, got);
     }
+    /* where the exponent estimate changes: powers of two and ten, and
+     * their neighbours */
+    for (int k = -70; k <= 70; k++) {
+        double p[2] = {ldexp(1.0, k), pow(10.0, k / 3.0)};
+        for (int j = 0; j < 2; j++) {
+            double v[3] = {p[j], nextafter(p[j], 0.0), nextafter(p[j], 1e300)};
+            for (int q = 0; q < 3; q++) {
+                snprintf(want, sizeof want, "%.6g", v[q]);
+                dam_sweep_fmt_g6(v[q], got);
+                if (strcmp(want, got) != 0 && bad++ < 15)
+                    fprintf(stderr, "%.17g: want %s got %s\n", v[q], want,
+                            got);
+            }
+        }
+    }
     dam_check(bad == 0, "fast %%.6g matches printf on 300,000 values and "
               "edges (%ld differ)", bad);
 }
