@@ -58,6 +58,17 @@ static dam_sim_options sim_options(const dam_cli *c)
     return o;
 }
 
+/* Print "OPTION ARG: error: why" (the option is the location); 2. */
+static int option_error(const char *option, const char *arg,
+                        const char *why)
+{
+    dam_error e;
+    dam_error_set(&e, "", 0, "%s", why);
+    snprintf(e.file, sizeof e.file, "%s %.200s", option, arg ? arg : "");
+    dam_cli_error(&e);
+    return 2;
+}
+
 /* --trace-steps (A:B or N) and --trace-ranks (all, or a list of ranks
  * and A:B ranges) into o (ranks: room for max); 0, or 2 after a message. */
 static int trace_subset(const dam_cli *c, dam_sim_options *o, int *ranks,
@@ -76,10 +87,9 @@ static int trace_subset(const dam_cli *c, dam_sim_options *o, int *ranks,
                    a >= 1 && a <= 100000) {
             o->trace_steps = (int)a;
         } else {
-            fprintf(stderr, "damsim: --trace-steps takes N (the first N "
-                            "steps) or A:B (steps A to B, from 0), got "
-                            "'%s'\n", c->trace_steps);
-            return 2;
+            return option_error("--trace-steps", c->trace_steps,
+                                "expected N (the first N steps) or A:B "
+                                "(steps A to B, from 0)");
         }
     }
     if (!c->trace_ranks)
@@ -117,10 +127,9 @@ static int trace_subset(const dam_cli *c, dam_sim_options *o, int *ranks,
             break;
     }
     if (*p || n == 0) {
-        fprintf(stderr, "damsim: --trace-ranks takes all or increasing "
-                        "ranks and ranges (0,3,8:15), got '%s'\n",
-                c->trace_ranks);
-        return 2;
+        return option_error("--trace-ranks", c->trace_ranks,
+                            "expected all, or increasing ranks and ranges "
+                            "(0,3,8:15)");
     }
     o->trace_ranks = ranks;
     o->ntrace_ranks = n;
@@ -168,6 +177,13 @@ static int simulate(dam_cli *c, const dam_scenario *s, dam_result *r,
         o.ntrace_ranks = g < 4096 ? g : 4096;
     }
     dam_error e;
+    int which;
+    if (dam_sim_trace_check(s, &o, &which, &e) != DAM_OK) {
+        /* located at the option that asked for it */
+        int rk = which == DAM_SIM_TRACE_RANKS;
+        return option_error(rk ? "--trace-ranks" : "--trace-steps",
+                            rk ? c->trace_ranks : c->trace_steps, e.msg);
+    }
     int rc = dam_sim_training(s, &o, r, record ? &tr : NULL, &e);
     if (rc != DAM_OK) {
         dam_cli_error(&e);

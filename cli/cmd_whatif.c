@@ -57,8 +57,8 @@ int dam_cli_whatif_solve(dam_cli *c, const char *path, dam_whatif *w)
         dam_error e;
         if (dam_lever_parse_kv(c->lever_args[i], &extra[i], &e) != DAM_OK ||
             dam_lever_check(&extra[i], "", &c->cat, &e) != DAM_OK) {
-            fprintf(stderr, "damsim: --lever %s: %s\n", c->lever_args[i],
-                    e.msg);
+            dam_lever_error_at(&e, "--lever", c->lever_args[i]);
+            dam_cli_error(&e);
             rc = 2;
         }
     }

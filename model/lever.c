@@ -1855,6 +1855,20 @@ int dam_lever_parse_kv(const char *kv, dam_lever *lever, dam_error *err)
     return DAM_OK;
 }
 
+void dam_lever_error_at(dam_error *e, const char *option, const char *kv)
+{
+    char loc[sizeof e->file];
+    snprintf(loc, sizeof loc, "%s %s", option, kv);
+    /* "lever 'KV': why" -> "why": the location names the lever */
+    if (strncmp(e->msg, "lever '", 7) == 0) {
+        const char *q = strstr(e->msg + 7, "': ");
+        if (q)
+            memmove(e->msg, q + 3, strlen(q + 3) + 1);
+    }
+    memcpy(e->file, loc, sizeof loc);
+    e->line = 0;
+}
+
 /* ---- help ----------------------------------------------------------------------- */
 
 /* Appends to a buffer, counting what it would need. */

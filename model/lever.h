@@ -260,6 +260,12 @@ int dam_levers_apply_all(const dam_scenario *in, const dam_lever *levers,
  * near-miss key or value). */
 int dam_lever_parse_kv(const char *kv, dam_lever *lever, dam_error *err);
 
+/* Give the error of a command-line lever its location: e->file becomes
+ * "OPTION KV" (e.g. "--vary gpu=NOPE", line 0) and the message's leading
+ * "lever '...': " is dropped, the location naming the lever, so that it
+ * prints as "--vary gpu=NOPE: error: unknown gpu 'NOPE' ...". */
+void dam_lever_error_at(dam_error *e, const char *option, const char *kv);
+
 /* The lever reference from the table, as text (for --help) or as the
  * Markdown table of scenarios/README.md (markdown = 1), into buf (n
  * bytes, truncated to fit). Returns the length it needed. */

@@ -80,6 +80,24 @@ void dam_sim_work(const dam_scenario *s, const dam_sim_options *opt,
 int dam_sim_work_check(const dam_scenario *s, const dam_sim_options *opt,
                        dam_error *err);
 
+/* What a traced subset got wrong (dam_sim_trace_check). */
+enum {
+    DAM_SIM_TRACE_RANKS = 1, /* a traced rank is not one of the GPUs */
+    DAM_SIM_TRACE_STEPS = 2  /* the first traced step is past the run */
+};
+
+/*
+ * Check opt's traced subset against training scenario s: every traced
+ * rank one of its GPUs, and the first traced step (trace_first, when
+ * trace_steps > 0) within the simulated steps (warm-up included).
+ * dam_sim_training makes the same check when it records a trace; callers
+ * use this one to locate the error at their own option. Returns DAM_OK
+ * (*which = 0), or DAM_EINPUT with err filled (file "") and *which set to
+ * DAM_SIM_TRACE_RANKS or DAM_SIM_TRACE_STEPS.
+ */
+int dam_sim_trace_check(const dam_scenario *s, const dam_sim_options *opt,
+                        int *which, dam_error *err);
+
 /*
  * Simulate a training or inference scenario. r must hold the analytic
  * solution of s (dam_analytic_solve); the simulated fields are added and

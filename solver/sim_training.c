@@ -999,6 +999,34 @@ static void account(struct sim *sm, dam_result *r, int first)
     }
 }
 
+int dam_sim_trace_check(const dam_scenario *s, const dam_sim_options *opt,
+                        int *which, dam_error *err)
+{
+    int64_t G = dam_scenario_gpus(s);
+    int warm, steps; /* the window the simulation runs */
+    dam_sim_window(s->pipeline.loader_workers,
+                   opt->warmup >= 0 ? opt->warmup : s->pipeline.warmup_steps,
+                   opt->steps > 0 ? opt->steps : s->pipeline.steps, &warm,
+                   &steps);
+    *which = DAM_SIM_TRACE_RANKS;
+    for (int i = 0; opt->trace_ranks && i < opt->ntrace_ranks; i++) {
+        int rk = opt->trace_ranks[i];
+        if (rk < 0 || rk >= G)
+            return dam_error_set(err, "", 0, "traced rank %d is not one of "
+                                 "the %lld GPUs (0 to %lld)", rk,
+                                 (long long)G, (long long)G - 1);
+    }
+    if (opt->trace_ranks && opt->ntrace_ranks < 1)
+        return dam_error_set(err, "", 0, "no rank to trace");
+    *which = DAM_SIM_TRACE_STEPS;
+    if (opt->trace_steps > 0 && opt->trace_first >= steps + warm)
+        return dam_error_set(err, "", 0, "traced step %d is past the %d "
+                             "simulated steps", opt->trace_first,
+                             steps + warm);
+    *which = 0;
+    return DAM_OK;
+}
+
 int dam_sim_training(const dam_scenario *s, const dam_sim_options *opt,
                      dam_result *r, dam_trace *trace, dam_error *err)
 {
@@ -1043,23 +1071,15 @@ int dam_sim_training(const dam_scenario *s, const dam_sim_options *opt,
                            reps);
     /* traced ranks: valid, and the first of them bounds the window */
     sm->trace_rank0 = 0;
+    int which;
+    if (rc == DAM_OK)
+        rc = dam_sim_trace_check(s, opt, &which, err);
     for (int i = 0; rc == DAM_OK && opt->trace_ranks &&
                     i < opt->ntrace_ranks; i++) {
         int rk = opt->trace_ranks[i];
-        if (rk < 0 || rk >= sm->G)
-            rc = dam_error_set(err, "", 0, "traced rank %d is not one of "
-                               "the %d GPUs (0 to %d)", rk, sm->G,
-                               sm->G - 1);
-        else if (i == 0 || rk < sm->trace_rank0)
+        if (i == 0 || rk < sm->trace_rank0)
             sm->trace_rank0 = rk;
     }
-    if (rc == DAM_OK && opt->trace_ranks && opt->ntrace_ranks < 1)
-        rc = dam_error_set(err, "", 0, "no rank to trace");
-    if (rc == DAM_OK && trace && sm->trace_steps > 0 &&
-        sm->trace_first >= sm->steps + sm->warm)
-        rc = dam_error_set(err, "", 0, "traced step %d is past the %d "
-                           "simulated steps", sm->trace_first,
-                           sm->steps + sm->warm);
     if (rc == DAM_OK)
         rc = constants(sm, err);
     double *rep_step = NULL, *rep_wait = NULL;

@@ -163,13 +163,13 @@ static int lever_of(const char *key, const char *value, dam_lever *lv,
     return dam_lever_parse_kv(kv, lv, err);
 }
 
-int dam_sweep_add(dam_sweep *sw, const char *arg, dam_error *err)
+static int add_key(dam_sweep *sw, const char *arg, dam_error *err)
 {
     const char *eq = strchr(arg, '=');
     if (!eq || eq == arg || !eq[1])
         return dam_error_set(err, "", 0,
-                             "--vary takes KEY=V1,V2,... or KEY=LO:HI:N"
-                             "[:log], got '%s'", arg);
+                             "expected KEY=V1,V2,... or KEY=LO:HI:N"
+                             "[:log]");
     if (sw->nkeys >= DAM_SWEEP_MAX_KEYS)
         return dam_error_set(err, "", 0, "at most %d --vary keys",
                              DAM_SWEEP_MAX_KEYS);
@@ -177,7 +177,8 @@ int dam_sweep_add(dam_sweep *sw, const char *arg, dam_error *err)
     memset(&k, 0, sizeof k);
     size_t kn = (size_t)(eq - arg);
     if (kn >= sizeof k.key)
-        return dam_error_set(err, "", 0, "--vary key too long: '%s'", arg);
+        return dam_error_set(err, "", 0, "the key is longer than %zu characters",
+                             sizeof k.key - 1);
     memcpy(k.key, arg, kn);
     k.lever = strchr(k.key, '.') == NULL;
     if (strncmp(k.key, "catalogs.", 9) == 0 || strcmp(k.key, "catalogs") == 0)
@@ -191,14 +192,12 @@ int dam_sweep_add(dam_sweep *sw, const char *arg, dam_error *err)
     if (!strchr(text, ',') && parse_range(&k, text)) {
         if (k.n < 1)
             return dam_error_set(err, "", 0,
-                                 "'%s': N in LO:HI:N must be a whole number "
-                                 "from 1 to %d", k.key, DAM_SWEEP_MAX_VALUES);
+                                 "N in LO:HI:N must be a whole number "
+                                 "from 1 to %d", DAM_SWEEP_MAX_VALUES);
         if (!(k.hi >= k.lo))
-            return dam_error_set(err, "", 0, "'%s': HI must be >= LO in "
-                                 "LO:HI:N", k.key);
+            return dam_error_set(err, "", 0, "HI must be >= LO in LO:HI:N");
         if (k.log && !(k.lo > 0.0))
-            return dam_error_set(err, "", 0, "'%s': a log range needs LO > 0",
-                                 k.key);
+            return dam_error_set(err, "", 0, "a log range needs LO > 0");
         k.nvalues = k.n;
         k.values = dam_calloc((size_t)k.n, sizeof *k.values);
         for (int v = 0; v < k.n; v++)
@@ -210,8 +209,8 @@ int dam_sweep_add(dam_sweep *sw, const char *arg, dam_error *err)
         for (const char *p = text; *p; p++)
             n += *p == ',';
         if (n > DAM_SWEEP_MAX_VALUES)
-            return dam_error_set(err, "", 0, "'%s': more than %d values",
-                                 k.key, DAM_SWEEP_MAX_VALUES);
+            return dam_error_set(err, "", 0, "more than %d values",
+                                 DAM_SWEEP_MAX_VALUES);
         k.values = dam_calloc((size_t)n, sizeof *k.values);
         const char *p = text;
         for (int v = 0; v < n; v++) {
@@ -220,8 +219,8 @@ int dam_sweep_add(dam_sweep *sw, const char *arg, dam_error *err)
             if (len == 0 || len >= DAM_SWEEP_VALUE_MAX) {
                 dam_free(k.values);
                 return dam_error_set(err, "", 0,
-                                     "'%s': value %d is empty or longer than "
-                                     "%d characters", k.key, v + 1,
+                                     "value %d is empty or longer than "
+                                     "%d characters", v + 1,
                                      DAM_SWEEP_VALUE_MAX - 1);
             }
             memcpy(k.values[v], p, len);
@@ -236,12 +235,28 @@ int dam_sweep_add(dam_sweep *sw, const char *arg, dam_error *err)
         k.levers = dam_calloc((size_t)k.nvalues, sizeof *k.levers);
         for (int v = 0; v < k.nvalues; v++)
             if (lever_of(k.key, k.values[v], &k.levers[v], err) != DAM_OK) {
+                char kv[DAM_SWEEP_VALUE_MAX + 80];
+                snprintf(kv, sizeof kv, "%s=%s", k.key, k.values[v]);
+                dam_lever_error_at(err, "--vary", kv);
                 key_free(&k);
                 return DAM_EINPUT;
             }
     }
     sw->keys[sw->nkeys++] = k;
     return DAM_OK;
+}
+
+int dam_sweep_add(dam_sweep *sw, const char *arg, dam_error *err)
+{
+    memset(err, 0, sizeof *err);
+    int rc = add_key(sw, arg, err);
+    if (rc != DAM_OK && !err->file[0]) {
+        /* the location is the argument: "--vary KEY=...: error: ..." */
+        snprintf(err->file, sizeof err->file, "--vary %.200s%s", arg,
+                 strlen(arg) > 200 ? "..." : "");
+        err->line = 0;
+    }
+    return rc;
 }
 
 /* ---- prepare ------------------------------------------------------------ */
@@ -517,7 +532,7 @@ struct dam_sweep_worker {
     int loaded_ok;          /* 0: the cached combination failed */
     int have_loaded;        /* 0 until the first point */
     dam_result *r;
-    dam_lever levers[DAM_SWEEP_MAX_KEYS];
+    dam_lever lever;        /* a drawn value's lever */
 };
 
 dam_sweep_worker *dam_sweep_worker_create(const dam_sweep *sw)
@@ -682,29 +697,27 @@ void dam_sweep_eval(dam_sweep_worker *w, uint64_t i, dam_sweep_row *row)
             at += key->width[a];
         }
     }
-    int nl = 0;
+    /* levers, in the order the keys were given; an error is located at
+     * the lever's --vary KEY=VALUE */
+    const dam_scenario *s = w->loaded;
     for (int k = 0; k < sw->nkeys; k++) {
         const dam_sweep_key *key = &sw->keys[k];
         if (key->set != DAM_SWEEP_SET_LEVER)
             continue;
-        if (idx[k] >= 0) {
-            w->levers[nl++] = key->levers[idx[k]];
-        } else {
-            dam_error e;
-            if (lever_of(key->key, row->values[k], &w->levers[nl], &e) !=
-                DAM_OK) {
-                dam_error_format(&e, row->error, sizeof row->error);
-                return;
-            }
-            nl++;
-        }
-    }
-    const dam_scenario *s = w->loaded;
-    if (nl) {
         dam_error e;
         memset(&e, 0, sizeof e);
-        if (dam_levers_apply_all(w->loaded, w->levers, nl, sw->cat, w->cur,
-                                 &e) != DAM_OK) {
+        int rc = DAM_OK;
+        const dam_lever *lv = &w->lever;
+        if (idx[k] >= 0)
+            lv = &key->levers[idx[k]];
+        else
+            rc = lever_of(key->key, row->values[k], &w->lever, &e);
+        if (rc == DAM_OK)
+            rc = dam_lever_apply(s, lv, sw->cat, w->cur, &e);
+        if (rc != DAM_OK) {
+            char kv[DAM_SWEEP_VALUE_MAX + 80];
+            snprintf(kv, sizeof kv, "%s=%s", key->key, row->values[k]);
+            dam_lever_error_at(&e, "--vary", kv);
             dam_error_format(&e, row->error, sizeof row->error);
             return;
         }

@@ -91,6 +91,13 @@ lanes = [e['args']['name'] for e in t['traceEvents'] if e.get('name') == 'thread
 assert 'node0/gpu5' in lanes and 'node0/gpu6' in lanes and 'node0/gpu1' not in lanes, lanes"
 code "--trace-ranks beyond the GPUs" 2 "$damsim" run "$flag" --trace t.json --trace-ranks 99
 code "a bad --trace-steps" 2 "$damsim" run "$flag" --trace t.json --trace-steps 5:2
+# Errors from command-line levers and trace options name their option.
+ok "a bad lever value is located at its --vary" sh -c "'$damsim' sweep '$llama' --vary batch_size=0,64 2>&1 >/dev/null | grep -q '^--vary batch_size=0: error: batch_size'"
+ok "a bad range is located at its --vary" sh -c "'$damsim' sweep '$llama' --vary cost.pue=2:1:3 2>&1 >/dev/null | grep -q '^--vary cost.pue=2:1:3: error: HI must be'"
+ok "a point's failing lever: its row names --vary KEY=VALUE" sh -c "'$damsim' sweep '$flag' --vary gpu=NOPE,L4 | grep -q '^NOPE,.*,--vary gpu=NOPE: error: unknown gpu'"
+ok "whatif --lever errors the same way" sh -c "'$damsim' whatif '$flag' --lever gpu=NOPE 2>&1 >/dev/null | grep -q '^--lever gpu=NOPE: error: unknown gpu'"
+ok "--trace-ranks beyond the GPUs names the option" sh -c "'$damsim' run '$flag' --trace t.json --trace-ranks 99 2>&1 >/dev/null | grep -q '^--trace-ranks 99: error: traced rank 99 is not one of the 8 GPUs'"
+ok "--trace-steps past the run names the option" sh -c "'$damsim' run '$flag' --trace t.json --trace-steps 900:905 2>&1 >/dev/null | grep -q '^--trace-steps 900:905: error: traced step 900 is past'"
 ok "--version" sh -c "'$damsim' --version | grep -q '^damsim [0-9]'"
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
