@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
@@ -29,9 +30,9 @@ static const char sweep_help[] =
     "usage: damsim sweep SCENARIO.cfg --vary KEY=V1,V2,... [--vary ...]\n"
     "                    [--vary KEY=LO:HI:N[:log]] [--samples N --method\n"
     "                    random|lhs] [--simulate [--seed N]] [-j N]\n"
-    "                    [--json] [-o FILE.csv|FILE.jsonl]\n"
+    "                    [--json] [-o FILE.csv|FILE.jsonl|DIR]\n"
     "                    [--pareto FILE.png|svg|pdf]\n"
-    "                    [--heatmap FILE.png|svg|pdf [--metric M]]\n"
+    "                    [--heatmap FILE.png|svg|pdf] [--metric M]\n"
     "\n"
     "Solves the scenario at every point of a grid (or a sample) of varied\n"
     "keys and writes one row per point, in point order: the varied values,\n"
@@ -53,8 +54,15 @@ static const char sweep_help[] =
     "                          the point's number\n"
     "  -j N                    threads (default: the cores); the output is\n"
     "                          the same bytes for any N\n"
-    "  --pareto FILE           the time-cost Pareto front as a chart\n"
+    "  -o DIR                  the rows to DIR/sweep.csv (.jsonl with\n"
+    "                          --json) and both charts beside them\n"
+    "                          (pareto.png, heatmap.png; --format svg|pdf)\n"
+    "  --pareto FILE           every point's time to train (per request\n"
+    "                          when serving) against its cost, the Pareto\n"
+    "                          front joined and named\n"
     "  --heatmap FILE          a heat map over the first two varied keys\n"
+    "                          (with more keys or samples: the best point\n"
+    "                          of each cell that fits in memory)\n"
     "  --metric M              the heat map's colour: step, throughput,\n"
     "                          run_time, cost (default), energy\n"
     "\n"
@@ -68,7 +76,7 @@ static const char sweep_help[] =
 
 typedef struct slot {
     dam_buf text;          /* the chunk's formatted rows */
-    dam_cli_sweep_fig *fig;/* the chunk's figures for charts (or NULL) */
+    dam_sweep_fig *fig;/* the chunk's figures for charts (or NULL) */
     uint64_t chunk;        /* which chunk it holds */
     int ready;             /* 1: text is complete */
 } slot;
@@ -77,7 +85,7 @@ typedef struct slot {
  * or 1 when stopped by an interrupt before the end. */
 int dam_cli_sweep_chunk(const dam_cli_sweep *r, dam_sweep_worker *w,
                         dam_sweep_row *row, uint64_t c, dam_buf *b,
-                        dam_cli_sweep_fig *fig)
+                        dam_sweep_fig *fig)
 {
     uint64_t lo = c * r->chunk, hi = lo + r->chunk;
     if (hi > r->sw->npoints)
@@ -90,16 +98,8 @@ int dam_cli_sweep_chunk(const dam_cli_sweep *r, dam_sweep_worker *w,
             dam_sweep_jsonl_row(b, r->sw, row);
         else
             dam_sweep_csv_row(b, r->sw, row);
-        if (fig) {
-            dam_cli_sweep_fig *f = &fig[i - lo];
-            f->ok = row->ok;
-            f->fits = row->fits;
-            f->step = row->step;
-            f->throughput = row->throughput;
-            f->run_time = row->run_time;
-            f->cost = row->cost_usd;
-            f->energy = row->energy_kwh;
-        }
+        if (fig)
+            dam_sweep_fig_of(row, &fig[i - lo]);
     }
     return 0;
 }
@@ -164,8 +164,8 @@ int dam_cli_sweep_threads(dam_cli_sweep *r, FILE *out)
     p.r = r;
     p.window = (uint64_t)r->jobs * 4;
     p.slots = dam_calloc((size_t)p.window, sizeof *p.slots);
-    for (uint64_t i = 0; i < p.window && r->figs; i++)
-        p.slots[i].fig = dam_calloc((size_t)r->chunk, sizeof(dam_cli_sweep_fig));
+    for (uint64_t i = 0; i < p.window && r->charts; i++)
+        p.slots[i].fig = dam_calloc((size_t)r->chunk, sizeof(dam_sweep_fig));
     pthread_mutex_init(&p.mu, NULL);
     pthread_cond_init(&p.cv, NULL);
     pthread_t *th = dam_calloc((size_t)r->jobs, sizeof *th);
@@ -227,7 +227,7 @@ int dam_cli_sweep_threads(dam_cli_sweep *r, FILE *out)
 
 /* Write chunk c's text to out and keep its figures; 0 or 1. */
 int dam_cli_sweep_emit(dam_cli_sweep *r, FILE *out, dam_buf *text,
-                       const dam_cli_sweep_fig *fig, uint64_t c)
+                       const dam_sweep_fig *fig, uint64_t c)
 {
     int rc = 0;
     if (text->len && fwrite(text->data, 1, text->len, out) != text->len)
@@ -347,22 +347,47 @@ int dam_cli_sweep_run(dam_cli *c, const dam_sweep *sw)
     dam_cli_sweep r;
     memset(&r, 0, sizeof r);
     r.sw = sw;
-    r.json = c->json || (c->out_file && (ends_with(c->out_file, ".jsonl") ||
-                                         ends_with(c->out_file, ".json")));
+    int dir = c->out_file && c->out_kind == DAM_OUT_DIR;
+    r.json = c->json || (c->out_file && !dir &&
+                         (ends_with(c->out_file, ".jsonl") ||
+                          ends_with(c->out_file, ".json")));
     r.jobs = c->jobs > 0 ? c->jobs : size > 1 ? 1 : cores > 0 ? (int)cores : 1;
     r.chunk = chunk_size(sw, size > 1 ? size : r.jobs);
     r.nchunks = (sw->npoints + r.chunk - 1) / r.chunk;
-    if ((c->pareto || c->heatmap) && rank == 0)
+    r.charts = dam_cli_sweep_wants_charts(c);
+    if (r.charts && rank == 0)
         r.figs = dam_calloc((size_t)sw->npoints, sizeof *r.figs);
 
     FILE *out = stdout;
     dam_outfile of;
     memset(&of, 0, sizeof of);
+    /* -o DIR: the rows go to DIR/sweep.csv (or .jsonl), the charts beside
+     * them; a folder made here goes again if the sweep fails */
+    char rows_path[4096];
+    int made_dir = 0;
     if (rank == 0 && c->out_file) {
         dam_error e;
-        int orc = dam_outfile_open(&of, c->out_file, &e);
+        memset(&e, 0, sizeof e);
+        int orc = DAM_OK;
+        const char *path = c->out_file;
+        if (dir) {
+            snprintf(rows_path, sizeof rows_path, "%s/sweep.%s", c->out_file,
+                     r.json ? "jsonl" : "csv");
+            path = rows_path;
+            made_dir = mkdir(c->out_file, 0777) == 0;
+            if (!made_dir && errno != EEXIST) {
+                dam_error_set(&e, c->out_file, 0,
+                              "cannot create the folder: %s",
+                              strerror(errno));
+                orc = DAM_ERUNTIME;
+            }
+        }
+        if (orc == DAM_OK)
+            orc = dam_outfile_open(&of, path, &e);
         if (orc != DAM_OK) {
             dam_cli_error(&e);
+            if (made_dir)
+                rmdir(c->out_file);
             dam_free(r.figs);
             if (size > 1) /* the other ranks would wait for rank 0 */
                 dam_cli_mpi_abort(orc == DAM_EINPUT ? 2 : 1);
@@ -399,6 +424,8 @@ int dam_cli_sweep_run(dam_cli *c, const dam_sweep *sw)
                 }
             } else {
                 dam_outfile_abort(&of);
+                if (made_dir)
+                    rmdir(c->out_file);
             }
         }
         if (rc == 1 && out == stdout)
@@ -410,7 +437,8 @@ int dam_cli_sweep_run(dam_cli *c, const dam_sweep *sw)
                     (unsigned long long)r.done,
                     (unsigned long long)sw->npoints);
         if (rc == 0 && r.figs)
-            rc = dam_cli_sweep_charts(c, sw, r.figs);
+            rc = dam_cli_sweep_charts(c, sw, r.figs,
+                                      dir ? c->out_file : NULL);
     }
     dam_free(r.figs);
     if (rc == 130)
@@ -455,6 +483,8 @@ int dam_cmd_sweep(dam_cli *c)
             rc = 2;
     }
     dam_free(text);
+    if (rc == 0)
+        rc = dam_cli_sweep_charts_check(c, &sw);
     if (rc == 0)
         rc = dam_cli_sweep_run(c, &sw);
     dam_sweep_free(&sw);

@@ -3,14 +3,18 @@
  * progress.c: the progress line and Ctrl-C.
  *
  * The line ("  1,234 / 10,000 points  52,000/s  0:03 left") is drawn on
- * stderr only when stderr is a terminal, at most five times a second, and
- * erased at the end, so logs and pipes never see it. SIGINT and SIGTERM
+ * stderr only when stderr is a terminal and the work has run for a second
+ * (shorter work needs no line), at most five times a second, and erased at
+ * the end, so logs and pipes never see it. Sweeps update it themselves;
+ * run and plan hand the solver a hook (solver/progress.h) that reports the
+ * simulation's steps or requests, or the plan's GPU kinds. SIGINT and SIGTERM
  * only set a flag (the one mutable static of the program, here in cli/);
  * long loops poll it between units of work and stop at a clean boundary,
  * and the command exits with 130 (128 + SIGINT).
  */
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -60,6 +64,14 @@ void dam_cli_progress_start(dam_cli_progress *p, const char *what,
     p->what = what;
     p->total = total;
     p->start = p->last = now();
+    p->after = DAM_CLI_PROGRESS_AFTER;
+    const char *e = getenv("DAM_PROGRESS_AFTER_S"); /* tests: sooner */
+    if (e) {
+        char *end;
+        double v = strtod(e, &end);
+        if (*e && !*end && v >= 0.0 && v < 3600.0)
+            p->after = v;
+    }
 }
 
 /* n with thousands separators into out. */
@@ -76,12 +88,17 @@ static void grouped(double n, char *out, size_t len)
     out[o] = '\0';
 }
 
+volatile sig_atomic_t dam_cli_progress_visible;
+
 void dam_cli_progress_update(dam_cli_progress *p, double done)
 {
-    if (!p->on)
+    if (!p->on || !(p->total > 0.0) || !(done > 0.0))
         return;
     double t = now();
-    if (t - p->last < 0.2 && done < p->total)
+    /* work done within about a second needs no line; then five redraws a
+     * second at most */
+    if (t - p->start < p->after ||
+        (t - p->last < 0.2 && p->drawn))
         return;
     p->last = t;
     double el = t - p->start, rate = el > 0.0 ? done / el : 0.0;
@@ -95,6 +112,7 @@ void dam_cli_progress_update(dam_cli_progress *p, double done)
             snprintf(left, sizeof left, "  %d:%02d:%02d left", (int)(s / 3600),
                      (int)(s / 60) % 60, (int)s % 60);
     }
+    dam_cli_progress_visible = 1; /* first: a signal may come mid-line */
     fprintf(stderr, "\r\033[K  %s / %s %s  %s/s%s", a, b, p->what, r, left);
     fflush(stderr);
     p->drawn = 1;
@@ -103,8 +121,23 @@ void dam_cli_progress_update(dam_cli_progress *p, double done)
 void dam_cli_progress_end(dam_cli_progress *p)
 {
     if (p->on && p->drawn) {
+        dam_cli_progress_visible = 0;
         fputs("\r\033[K", stderr);
         fflush(stderr);
     }
     p->drawn = 0;
+}
+
+/* The solver's report: its own total, then a redraw. */
+static void on_progress(void *ctx, double done, double total)
+{
+    dam_cli_progress *p = ctx;
+    p->total = total;
+    dam_cli_progress_update(p, done);
+}
+
+void dam_cli_progress_hook(dam_cli_progress *p, dam_progress *hook)
+{
+    hook->fn = p->on ? on_progress : NULL;
+    hook->ctx = p;
 }

@@ -7,26 +7,29 @@
 #ifndef DAM_CLI_SWEEP_H
 #define DAM_CLI_SWEEP_H
 
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 
 #include "cli/cli.h"
 #include "render/buf.h"
+#include "solver/progress.h"
 #include "solver/sweep.h"
+#include "solver/sweep_summary.h"
 
-/* A point's figures, kept when a chart is asked for. */
-typedef struct dam_cli_sweep_fig {
-    int ok, fits;
-    double step, throughput, run_time, cost, energy; /* as in the row */
-} dam_cli_sweep_fig;
 
-/* The progress line (progress.c): on stderr when it is a terminal. */
+/* The progress line (progress.c): on stderr when it is a terminal, once
+ * the work has taken DAM_CLI_PROGRESS_AFTER seconds. */
+#define DAM_CLI_PROGRESS_AFTER 1.0
 typedef struct dam_cli_progress {
     int on;                /* 1: stderr is a terminal and not --quiet */
     const char *what;      /* "points", "steps", ... */
-    double total;          /* units of work in all */
+    double total;          /* units of work in all (0: not known yet) */
     double start;          /* monotonic s at the start */
     double last;           /* last redraw, monotonic s */
+    double after;          /* s of work before the first draw
+                            * (DAM_CLI_PROGRESS_AFTER; the environment's
+                            * DAM_PROGRESS_AFTER_S, for tests) */
     int drawn;             /* 1: a line is on the screen */
 } dam_cli_progress;
 
@@ -37,6 +40,12 @@ void dam_cli_progress_start(dam_cli_progress *p, const char *what,
 void dam_cli_progress_update(dam_cli_progress *p, double done);
 /* Erase the line. */
 void dam_cli_progress_end(dam_cli_progress *p);
+/* A solver progress hook (solver/progress.h) that redraws p with the
+ * computation's own done and total; p must outlive the computation. */
+void dam_cli_progress_hook(dam_cli_progress *p, dam_progress *hook);
+/* 1 while a progress line is on the screen (the signal handler erases
+ * it before its message). */
+extern volatile sig_atomic_t dam_cli_progress_visible;
 
 /* Catch SIGINT (Ctrl-C) and SIGTERM: the handler only sets a flag. */
 void dam_cli_catch_interrupt(void);
@@ -53,7 +62,10 @@ typedef struct dam_cli_sweep {
     uint64_t chunk;        /* points per chunk */
     uint64_t nchunks;
     uint64_t done;         /* points written */
-    dam_cli_sweep_fig *figs; /* npoints figures when charts are asked for */
+    int charts;            /* 1: charts are asked for: every rank keeps
+                            * its chunks' figures */
+    dam_sweep_fig *figs;   /* rank 0: npoints figures when charts are
+                            * asked for */
     dam_cli_progress progress;
 } dam_cli_sweep;
 
@@ -61,10 +73,10 @@ typedef struct dam_cli_sweep {
  * 0, or 1 when an interrupt stopped it. */
 int dam_cli_sweep_chunk(const dam_cli_sweep *r, dam_sweep_worker *w,
                         dam_sweep_row *row, uint64_t c, dam_buf *b,
-                        dam_cli_sweep_fig *fig);
+                        dam_sweep_fig *fig);
 /* Write chunk c's text (then empty it) and keep its figures; 0 or 1. */
 int dam_cli_sweep_emit(dam_cli_sweep *r, FILE *out, dam_buf *text,
-                       const dam_cli_sweep_fig *fig, uint64_t c);
+                       const dam_sweep_fig *fig, uint64_t c);
 /* All chunks on r->jobs threads, in order to out; 0, 1 or 130. */
 int dam_cli_sweep_threads(dam_cli_sweep *r, FILE *out);
 
@@ -84,9 +96,16 @@ void dam_cli_mpi_abort(int code);
  * code. */
 int dam_cli_sweep_run(dam_cli *c, const dam_sweep *sw);
 
-/* Sweep charts (sweep_charts.c): --pareto and --heatmap; 0, 1 or 2. */
+/* Sweep charts (sweep_charts.c). Before the sweep: check --pareto,
+ * --heatmap, --metric and -o (a .csv or .jsonl file, or a folder); 0 or
+ * 2 after a message. */
+int dam_cli_sweep_charts_check(dam_cli *c, const dam_sweep *sw);
+/* 1 when the sweep keeps its points' figures for charts. */
+int dam_cli_sweep_wants_charts(const dam_cli *c);
+/* After it: write --pareto, --heatmap, and the charts of -o DIR (dir: the
+ * folder, or NULL); 0, 1 or 2. */
 int dam_cli_sweep_charts(dam_cli *c, const dam_sweep *sw,
-                         const dam_cli_sweep_fig *figs);
+                         const dam_sweep_fig *figs, const char *dir);
 
 /* The text of a scenario file, or of standard input when path is "-"
  * (*name: "<stdin>"); NULL with errno set when it cannot be read. Caller

@@ -69,8 +69,8 @@ int dam_cli_sweep_mpi(dam_cli_sweep *r, FILE *out, int rank, int size)
     dam_sweep_worker *w = dam_sweep_worker_create(r->sw);
     dam_sweep_row *row = dam_malloc(sizeof *row);
     dam_buf b = {0};
-    dam_cli_sweep_fig *fig =
-        r->figs ? dam_calloc((size_t)r->chunk, sizeof *fig) : NULL;
+    dam_sweep_fig *fig =
+        r->charts ? dam_calloc((size_t)r->chunk, sizeof *fig) : NULL;
     int rc = 0;
     for (uint64_t c = 0; c < r->nchunks && rc == 0; c++) {
         int owner = (int)(c % (uint64_t)size);

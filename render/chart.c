@@ -66,6 +66,8 @@ static const char *chart_title(const dam_chart *c)
     case DAM_CHART_ROC: return c->u.roc->title;
     case DAM_CHART_CHINCHILLA: return c->u.chinchilla->title;
     case DAM_CHART_SERVING: return c->u.serving->title;
+    case DAM_CHART_PARETO: return c->u.pareto->title;
+    case DAM_CHART_HEATMAP: return c->u.heatmap->title;
     }
     return NULL;
 }
@@ -99,6 +101,12 @@ int dam_chart_draw(cairo_t *cr, const dam_rect *r, const dam_chart *c,
         break;
     case DAM_CHART_SERVING:
         rc = dam_chart_serving_draw(cr, r, c->u.serving, err);
+        break;
+    case DAM_CHART_PARETO:
+        rc = dam_chart_pareto_draw(cr, r, c->u.pareto, err);
+        break;
+    case DAM_CHART_HEATMAP:
+        rc = dam_chart_heatmap_draw(cr, r, c->u.heatmap, err);
         break;
     default:
         rc = dam_error_set(err, "", 0, "chart: unknown kind %d", (int)c->kind);
@@ -158,3 +166,5 @@ WRITER(levers, DAM_CHART_LEVERS, dam_chart_levers)
 WRITER(roc, DAM_CHART_ROC, dam_chart_roc)
 WRITER(chinchilla, DAM_CHART_CHINCHILLA, dam_chart_chinchilla)
 WRITER(serving, DAM_CHART_SERVING, dam_chart_serving)
+WRITER(pareto, DAM_CHART_PARETO, dam_chart_pareto)
+WRITER(heatmap, DAM_CHART_HEATMAP, dam_chart_heatmap)

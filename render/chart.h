@@ -288,6 +288,87 @@ typedef struct dam_chart_serving {
                                        requests/s (a dotted line); 0: none */
 } dam_chart_serving;
 
+/* ---- pareto: time against cost of a sweep's points ------------------ */
+
+/* What a point of the time-cost chart is (its marker). */
+typedef enum dam_chart_pareto_kind {
+    DAM_CHART_PARETO_FRONT = 0, /* on the front: filled blue, labelled */
+    DAM_CHART_PARETO_DOMINATED, /* another point is no slower and no dearer:
+                                   hollow grey circle */
+    DAM_CHART_PARETO_NOFIT      /* does not fit in GPU memory: hollow
+                                   vermillion triangle, never on the front */
+} dam_chart_pareto_kind;
+
+/* One point of a sweep. */
+typedef struct dam_chart_pareto_point {
+    double time;                /* x, in the x unit; finite (> 0 on a log
+                                   axis) */
+    double cost;                /* y, in the y unit; finite (> 0 on a log
+                                   axis) */
+    dam_chart_pareto_kind kind; /* marker */
+    const char *label;          /* a front point's values ("H100-SXM5-80GB,
+                                   loader_workers 24"); NULL: none */
+} dam_chart_pareto_point;
+
+/* Every point of a sweep, time against cost, the front joined and its
+ * points labelled in a column at the right (leaders to their points, in
+ * the front's order; when more than fit, an even selection with both ends,
+ * and the chart says how many). */
+typedef struct dam_chart_pareto {
+    const char *title;                    /* the question and the answer */
+    const char *subtitle;                 /* may be NULL */
+    const dam_chart_pareto_point *points; /* at least 1 */
+    size_t npoints;
+    const char *x_title;                  /* e.g. "time to train (days)" */
+    dam_axis_unit x_unit;                 /* e.g. DAM_AXIS_PLAIN */
+    const char *x_unit_name;              /* for DAM_AXIS_SI */
+    const char *y_title;                  /* e.g. "cost of the run" */
+    dam_axis_unit y_unit;                 /* e.g. DAM_AXIS_USD */
+    const char *y_unit_name;              /* for DAM_AXIS_SI */
+    int x_log, y_log;                     /* 1: log axis */
+} dam_chart_pareto;
+
+/* ---- heat map: a figure over two varied keys ----------------------- */
+
+/* What a cell holds. */
+typedef enum dam_chart_cell {
+    DAM_CHART_CELL_VALUE = 0, /* a value: coloured by the scale */
+    DAM_CHART_CELL_NOFIT,     /* its points solve but none fits in GPU
+                                 memory: hatched vermillion */
+    DAM_CHART_CELL_FAILED,    /* none of its points solves: hatched grey */
+    DAM_CHART_CELL_EMPTY,     /* no point fell in it (sampled sweeps) */
+    DAM_CHART_CELL_NA         /* its points fit but the value is not known
+                                 (a cost without a price): "n/a" */
+} dam_chart_cell;
+
+/* Cells coloured by value on a sequential colour-blind-safe scale
+ * (viridis: dark for low values, yellow for high), the value written in
+ * each cell where it is legible, with a second line (the binding term)
+ * where that fits too, a colour bar with ticks in the value's unit, and
+ * the best cell outlined. */
+typedef struct dam_chart_heatmap {
+    const char *title;                /* the question and the answer */
+    const char *subtitle;             /* may be NULL */
+    size_t nrows, ncols;              /* at least 1 each */
+    const char *const *row_labels;    /* nrows, top to bottom */
+    const char *const *col_labels;    /* ncols, left to right */
+    const char *row_title;            /* the rows' key; may be NULL */
+    const char *col_title;            /* the columns' key; may be NULL */
+    const dam_chart_cell *cells;      /* nrows x ncols, row-major */
+    const double *values;             /* nrows x ncols; finite (> 0 on a
+                                         log scale) where the cell is
+                                         DAM_CHART_CELL_VALUE, else unread */
+    const char *const *notes;         /* per cell second line, or NULL
+                                         entries; may be NULL */
+    const char *value_title;          /* the colour bar's title, e.g.
+                                         "cost of the run" */
+    dam_axis_unit unit;               /* how values are written */
+    const char *unit_name;            /* for DAM_AXIS_SI */
+    int log;                          /* 1: log colour scale */
+    long best;                        /* the cell outlined as best (row x
+                                         ncols + column); -1: none */
+} dam_chart_heatmap;
+
 /* ---- any chart ----------------------------------------------------- */
 
 /* The chart kinds. */
@@ -298,7 +379,9 @@ typedef enum dam_chart_kind {
     DAM_CHART_LEVERS,
     DAM_CHART_ROC,
     DAM_CHART_CHINCHILLA,
-    DAM_CHART_SERVING
+    DAM_CHART_SERVING,
+    DAM_CHART_PARETO,
+    DAM_CHART_HEATMAP
 } dam_chart_kind;
 
 /* A chart of any kind: kind says which member of u is set. */
@@ -312,6 +395,8 @@ typedef struct dam_chart {
         const dam_chart_roc *roc;
         const dam_chart_chinchilla *chinchilla;
         const dam_chart_serving *serving;
+        const dam_chart_pareto *pareto;
+        const dam_chart_heatmap *heatmap;
     } u;
 } dam_chart;
 
@@ -366,6 +451,17 @@ int dam_chart_serving_write(const char *path, double width, double height,
 /* The term of the step a bound lives in (memory-bound phases are in the
  * compute term, latency in overhead); -1 for the serving bounds. */
 int dam_chart_bound_term(dam_bound b);
+int dam_chart_pareto_draw(cairo_t *cr, const dam_rect *r,
+                          const dam_chart_pareto *c, dam_error *err);
+int dam_chart_pareto_write(const char *path, double width, double height,
+                           const dam_chart_pareto *c, dam_error *err);
+int dam_chart_heatmap_draw(cairo_t *cr, const dam_rect *r,
+                           const dam_chart_heatmap *c, dam_error *err);
+int dam_chart_heatmap_write(const char *path, double width, double height,
+                            const dam_chart_heatmap *c, dam_error *err);
+/* The heat map's colour at t in [0, 1] (0 low, 1 high; clamped). */
+dam_rgb dam_chart_scale_rgb(double t);
+
 /* Colour of a breakdown term and of a timeline span kind. */
 dam_color dam_chart_term_color(dam_term t);
 dam_color dam_chart_span_color(dam_chart_span_kind k);

@@ -16,6 +16,7 @@
 #include "render/chart.h"
 #include "solver/isoflop.h"
 #include "solver/roc.h"
+#include "solver/sweep_summary.h"
 #include "solver/trace.h"
 #include "solver/whatif.h"
 
@@ -62,6 +63,7 @@ typedef struct dam_chartset {
     char slo_label[64];
     double serving_rate;                /* the run's offered load, 1/s */
     dam_chart_serving serving;
+    struct dam_chartset_sweep *sweep;   /* a sweep's charts' data (owned) */
 } dam_chartset;
 
 /* Charts of a run: breakdown, roofline, timeline (when traced). */
@@ -83,6 +85,19 @@ void dam_chartset_compare(dam_chartset *cs, const dam_scenario *const *s,
 void dam_chartset_serving_load(dam_chartset *cs, const double *rate,
                                const double *const pct[3], size_t n,
                                double slo, const char *title);
+/*
+ * Charts of a sweep (render/chartset_sweep.c): the time-cost Pareto front
+ * (pareto = 1) and the heat map of its first two varied keys coloured by
+ * metric (heatmap = 1; needs two keys), from figs (sw->npoints figures).
+ * Chart file stems "pareto" and "heatmap". Returns DAM_OK, or DAM_EINPUT
+ * with err filled (no point solved; a heat map without two keys or with
+ * too many values a side).
+ */
+int dam_chartset_sweep(dam_chartset *cs, const dam_sweep *sw,
+                       const dam_sweep_fig *figs, int pareto, int heatmap,
+                       dam_sweep_metric metric, dam_error *err);
+/* Free a sweep's chart data (dam_chartset_free calls it). */
+void dam_chartset_sweep_release(dam_chartset *cs);
 /* Free what the set owns. */
 void dam_chartset_free(dam_chartset *cs);
 /* Write the first chart to path (format from its extension: .png, .svg,

@@ -197,7 +197,11 @@ void dam_sweep_csv_row(dam_buf *b, const dam_sweep *sw,
         p = csv_num(p, row->throughput);
         p = csv_num(p, row->run_time);
         p = csv_num(p, row->gpu_hours);
-        p = csv_num(p, row->cost_usd);
+        if (row->priced) {
+            p = csv_num(p, row->cost_usd);
+        } else {
+            *p++ = ','; /* no price: n/a */
+        }
         p = csv_num(p, row->energy_kwh);
         const char *bn = dam_bound_name(row->bound);
         size_t n = strlen(bn);
@@ -216,8 +220,13 @@ void dam_sweep_csv_row(dam_buf *b, const dam_sweep *sw,
             p = csv_num(p, row->step_i.hi);
             p = csv_num(p, row->run_time_i.lo);
             p = csv_num(p, row->run_time_i.hi);
-            p = csv_num(p, row->cost_i.lo);
-            p = csv_num(p, row->cost_i.hi);
+            if (row->priced) {
+                p = csv_num(p, row->cost_i.lo);
+                p = csv_num(p, row->cost_i.hi);
+            } else {
+                memcpy(p, ",,", 2);
+                p += 2;
+            }
         } else {
             memcpy(p, ",,,,,,", 6);
             p += 6;
@@ -265,7 +274,9 @@ void dam_sweep_jsonl_row(dam_buf *b, const dam_sweep *sw,
                      row->gpu_hours, row->cost_usd,   row->energy_kwh};
     for (int i = 0; i < 6; i++)
         json_object_set_new(o, figure_cols[i],
-                            row->ok ? num6(fig[i]) : json_null());
+                            row->ok && (i != 4 || row->priced)
+                                ? num6(fig[i])
+                                : json_null());
     json_object_set_new(o, "bound",
                         row->ok ? json_string(dam_bound_name(row->bound))
                                 : json_null());
@@ -278,7 +289,9 @@ void dam_sweep_jsonl_row(dam_buf *b, const dam_sweep *sw,
                         row->cost_i.lo,     row->cost_i.hi};
         for (int i = 0; i < 6; i++)
             json_object_set_new(o, interval_cols[i],
-                                have ? num6(iv[i]) : json_null());
+                                have && (i < 4 || row->priced)
+                                    ? num6(iv[i])
+                                    : json_null());
     }
     json_object_set_new(o, "error",
                         row->ok ? json_null() : json_string(row->error));

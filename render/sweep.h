@@ -9,7 +9,8 @@
  * intervals (step_s_lo/hi, run_time_s_lo/hi, cost_usd_lo/hi) when the
  * scenario has uncertain inputs, and error (empty when the point solved).
  * A failed point keeps its values and error and leaves the figures empty
- * (CSV) or null (JSON).
+ * (CSV) or null (JSON); a point whose GPU has no price per GPU-hour leaves
+ * its cost empty or null ("n/a", as every other output writes it).
  *
  * Numbers have 6 significant digits, written as printf's "%.6g" writes
  * them; the formatter here is a fast path for CSV (a sweep writes millions

@@ -142,7 +142,7 @@ static int parse_range(dam_sweep_key *k, const char *text)
 }
 
 /* The value of a range at fraction u in [0, 1] as text. */
-static void range_value(const dam_sweep_key *k, double u, char *out)
+void dam_sweep_range_value(const dam_sweep_key *k, double u, char *out)
 {
     double v = k->log ? exp(log(k->lo) + u * (log(k->hi) - log(k->lo)))
                       : k->lo + u * (k->hi - k->lo);
@@ -201,7 +201,7 @@ static int add_key(dam_sweep *sw, const char *arg, dam_error *err)
         k.nvalues = k.n;
         k.values = dam_calloc((size_t)k.n, sizeof *k.values);
         for (int v = 0; v < k.n; v++)
-            range_value(&k, k.n > 1 ? (double)v / (k.n - 1) : 0.0,
+            dam_sweep_range_value(&k, k.n > 1 ? (double)v / (k.n - 1) : 0.0,
                         k.values[v]);
     } else {
         k.range = 0;
@@ -479,8 +479,8 @@ static double unit(uint64_t seed, uint64_t i, int key)
 
 /* Index of each key's value on a grid (values[] order), or -1 when the
  * point draws from a range. */
-static void point_index(const dam_sweep *sw, uint64_t i, int *idx,
-                        double *u)
+void dam_sweep_point_index(const dam_sweep *sw, uint64_t i, int *idx,
+                           double *u)
 {
     if (sw->method == DAM_SWEEP_GRID) {
         for (int k = sw->nkeys - 1; k >= 0; k--) {
@@ -511,13 +511,13 @@ void dam_sweep_point(const dam_sweep *sw, uint64_t i,
 {
     int idx[DAM_SWEEP_MAX_KEYS];
     double u[DAM_SWEEP_MAX_KEYS];
-    point_index(sw, i, idx, u);
+    dam_sweep_point_index(sw, i, idx, u);
     for (int k = 0; k < sw->nkeys; k++) {
         if (idx[k] >= 0)
             memcpy(values[k], sw->keys[k].values[idx[k]],
                    DAM_SWEEP_VALUE_MAX);
         else
-            range_value(&sw->keys[k], u[k], values[k]);
+            dam_sweep_range_value(&sw->keys[k], u[k], values[k]);
     }
 }
 
@@ -641,6 +641,7 @@ static void solve_point(dam_sweep_worker *w, const dam_scenario *s,
     row->run_time = r->run_time;
     row->gpu_hours = r->gpu_hours;
     row->cost_usd = r->cost_usd;
+    row->priced = s->cost.gpu_hour_usd > 0.0;
     row->energy_kwh = r->energy_kwh;
     row->bound = r->bound;
     row->fits = r->memory.fits;
@@ -668,13 +669,13 @@ void dam_sweep_eval(dam_sweep_worker *w, uint64_t i, dam_sweep_row *row)
     row->ok = 0;
     row->error[0] = '\0';
     row->has_interval = 0;
-    point_index(sw, i, idx, u);
+    dam_sweep_point_index(sw, i, idx, u);
     for (int k = 0; k < sw->nkeys; k++) {
         if (idx[k] >= 0)
             memcpy(row->values[k], sw->keys[k].values[idx[k]],
                    DAM_SWEEP_VALUE_MAX);
         else
-            range_value(&sw->keys[k], u[k], row->values[k]);
+            dam_sweep_range_value(&sw->keys[k], u[k], row->values[k]);
     }
     if (!load_combination(w, row->values)) {
         fail_whole(w, row);

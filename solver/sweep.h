@@ -121,7 +121,10 @@ typedef struct dam_sweep_row {
     double throughput;    /* samples/s (requests/s serving), all GPUs */
     double run_time;      /* s, all epochs */
     double gpu_hours;     /* GPU-hours of the run */
-    double cost_usd;      /* USD of the run */
+    double cost_usd;      /* USD of the run (when priced) */
+    int priced;           /* 1: the point's GPU has a price per GPU-hour;
+                           * 0: cost_usd and cost_i mean nothing (the
+                           * rows leave them empty, as "n/a") */
     double energy_kwh;    /* kWh of the run (with PUE) */
     dam_bound bound;      /* what binds */
     int fits;             /* 1: fits in GPU memory */
@@ -164,6 +167,17 @@ typedef struct dam_sweep_worker dam_sweep_worker;
 dam_sweep_worker *dam_sweep_worker_create(const dam_sweep *sw);
 /* Free a worker; NULL is a no-op. */
 void dam_sweep_worker_free(dam_sweep_worker *w);
+
+/* Where point i lies: idx[k] is the index of key k's value in its
+ * values, or -1 for a value drawn from a range (--samples), whose place in
+ * the range is then u[k] in [0, 1) (in log space for a :log range). */
+void dam_sweep_point_index(const dam_sweep *sw, uint64_t i, int *idx,
+                           double *u);
+
+/* The value of range key k at fraction u in [0, 1] of its range (in log
+ * space for :log), as the rows write it, into out (DAM_SWEEP_VALUE_MAX
+ * bytes). */
+void dam_sweep_range_value(const dam_sweep_key *k, double u, char *out);
 
 /* The values of point i (0 <= i < npoints) as text, into values. */
 void dam_sweep_point(const dam_sweep *sw, uint64_t i,

@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-3.0-or-later
-# `damsim sweep` end to end: the issue's example, the same bytes for any -j,
-# JSON Lines, error rows, usage errors, Ctrl-C between rows, `run -`.
+# `damsim sweep` end to end: the issue's example and its charts, the same
+# bytes for any -j, JSON Lines, error rows, usage errors, Ctrl-C between
+# rows, `run -`, errors located at their options.
 # usage: sweep.sh DAMSIM SOURCE_DIR
 damsim=$1
 src=$2
@@ -38,6 +39,29 @@ ok "sweep.csv: a header and 16 rows" test "$(wc -l <sweep.csv)" -eq 17
 ok "sweep.csv: no row failed" sh -c "! awk -F, 'NR>1 && \$NF!=\"\"' sweep.csv | grep -q ."
 ok "sweep.csv: H100 with 64 workers is faster than with 8" sh -c \
     "awk -F, '\$1==\"H100-SXM5-80GB\" && \$2==8 {a=\$3} \$1==\"H100-SXM5-80GB\" && \$2==64 {b=\$3} END {exit !(b < a)}' sweep.csv"
+
+# Its charts: the time-cost front and the heat map, files or a folder.
+issue="--vary machine.gpu=A100-SXM4-80GB,H100-SXM5-80GB --vary pipeline.loader_workers=8:64:8"
+ok "the issue's sweep with --pareto and --heatmap" "$damsim" sweep "$flag" $issue -o s2.csv --pareto front.png --heatmap heat.svg -j 2
+ok "--pareto wrote a PNG" sh -c "head -c 8 front.png | od -c | grep -q 'P   N   G'"
+ok "--heatmap wrote an SVG" grep -q "<svg" heat.svg
+ok "the rows are the same with charts" cmp sweep.csv s2.csv
+"$damsim" sweep "$flag" $issue -o s3.csv --pareto front1.png --heatmap heat1.svg -j 1
+ok "charts: the same bytes for -j 1 and -j 2" sh -c "cmp front.png front1.png && cmp heat.svg heat1.svg"
+ok "-o DIR writes the rows and both charts" sh -c "'$damsim' sweep '$flag' $issue -o out && test -s out/sweep.csv && test -s out/pareto.png && test -s out/heatmap.png && cmp out/sweep.csv sweep.csv"
+ok "-o DIR --format pdf --json: JSON Lines and PDF charts" sh -c "'$damsim' sweep '$flag' $issue -o outp --format pdf --json && test -s outp/sweep.jsonl && head -c 5 outp/pareto.pdf | grep -q '%PDF' && test -s outp/heatmap.pdf"
+ok "-o DIR with one key: the rows and the front" sh -c "'$damsim' sweep '$flag' --vary batch_size=64,128 -o one && test -s one/pareto.png && ! test -e one/heatmap.png"
+code "--heatmap with one varied key" 2 "$damsim" sweep "$flag" --vary batch_size=64,128 --heatmap h1.png
+ok "... and nothing written" sh -c "! test -e h1.png"
+code "--pareto FILE.jpg" 2 "$damsim" sweep "$flag" $issue --pareto p.jpg
+code "an unknown --metric" 2 "$damsim" sweep "$flag" $issue --heatmap h2.png --metric speed
+ok "... located at --metric" sh -c "'$damsim' sweep '$flag' $issue --heatmap h2.png --metric speed 2>&1 | grep -q '^--metric speed: error: unknown metric'"
+code "-o FILE.png (rows go to .csv/.jsonl)" 2 "$damsim" sweep "$flag" $issue -o rows.png
+code "-o DIR inside a missing folder" 1 "$damsim" sweep "$flag" $issue -o no/such/dir
+ok "... leaves no folder" sh -c "! test -e no"
+code "--pareto when no point solves" 2 "$damsim" sweep "$flag" --vary batch_size=0,0 --pareto p0.png 2>/dev/null
+ok "... the rows are written, the chart is not" sh -c "'$damsim' sweep '$flag' --vary gpu=NOPE -o bad.csv --pareto p0.png; test -s bad.csv && ! test -e p0.png"
+ok "--metric throughput colours the heat map" "$damsim" sweep "$flag" $issue --heatmap ht.png --metric throughput
 
 vary="--vary gpu=A100-SXM4-80GB,H100-SXM5-80GB --vary workload.batch_size=1:64:16 --vary pipeline.loader_workers=1:16:4:log --vary precision=bf16,fp8"
 "$damsim" sweep "$llama" $vary -j 1 >j1.csv 2>/dev/null

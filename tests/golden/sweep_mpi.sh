@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-3.0-or-later
 # `mpirun -n 4 damsim sweep` on one machine writes the bytes `-j 1` writes
-# (CSV to a file, JSON Lines to standard output, a simulated sweep).
+# (CSV to a file, JSON Lines to standard output, a simulated sweep, the
+# charts of -o DIR and --pareto).
 # usage: sweep_mpi.sh DAMSIM SOURCE_DIR MPIEXEC
 damsim=$1
 src=$2
@@ -36,6 +37,11 @@ sim="--vary batch_size=64,128,256 --vary data.decode_ms=4,8 --simulate --steps 4
 "$damsim" sweep "$flag" $sim -j 1 >s1.csv
 $mpi "$damsim" sweep "$flag" $sim >smpi.csv 2>>mpi.log
 ok "mpirun -n 4: simulated sweep identical to -j 1" cmp s1.csv smpi.csv
+# charts: every rank sends its points' figures to rank 0 (a rank that did
+# not would leave rank 0 waiting); the folder's files are -j 1's bytes
+"$damsim" sweep "$llama" $vary -j 1 -o d1 --pareto p1.svg
+$mpi "$damsim" sweep "$llama" $vary -o dmpi --pareto pmpi.svg >>mpi.log 2>&1
+ok "mpirun -n 4 -o DIR: rows and charts identical to -j 1" sh -c "cmp d1/sweep.csv dmpi/sweep.csv && cmp d1/pareto.png dmpi/pareto.png && cmp d1/heatmap.png dmpi/heatmap.png && cmp p1.svg pmpi.svg"
 [ "$fail" -eq 0 ] || tail -20 mpi.log
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

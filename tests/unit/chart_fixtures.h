@@ -197,6 +197,60 @@ static const dam_chart_serving fx_serving = {
     "ResNet-50 inference, dynamic batching up to 32, 5 ms batching window",
     fx_series, 3, 0.200, "SLO: p99 <= 200 ms", 0, 800};
 
+/* A sweep of GPU kind x loader workers: time to train (hours) and cost. */
+static const dam_chart_pareto_point fx_pareto_pts[] = {
+    {3.06, 45.1, DAM_CHART_PARETO_DOMINATED, "A100-SXM4-80GB, loader_workers 8"},
+    {1.85, 27.2, DAM_CHART_PARETO_DOMINATED, NULL},
+    {1.53, 22.6, DAM_CHART_PARETO_DOMINATED, NULL},
+    {1.50, 22.2, DAM_CHART_PARETO_FRONT,
+     "H100-SXM5-80GB, loader_workers 24 (+5 tied)"},
+    {1.10, 30.5, DAM_CHART_PARETO_FRONT, "H100-SXM5-80GB, gpus 16"},
+    {0.62, 41.0, DAM_CHART_PARETO_FRONT, "H100-SXM5-80GB, gpus 32"},
+    {0.35, 66.0, DAM_CHART_PARETO_FRONT, "B200, gpus 32"},
+    {0.70, 52.0, DAM_CHART_PARETO_DOMINATED, NULL},
+    {1.20, 36.0, DAM_CHART_PARETO_DOMINATED, "\u00d73"},
+    {0.40, 80.0, DAM_CHART_PARETO_NOFIT, NULL},
+    {2.40, 30.0, DAM_CHART_PARETO_DOMINATED, NULL}};
+static const dam_chart_pareto fx_pareto = {
+    "Which configurations are worth it? 4 of 16 are on the time-cost front",
+    "Fastest: B200, gpus 32, 0.350 h, $66.0. Cheapest: H100-SXM5-80GB, "
+    "loader_workers 24, 1.50 h, $22.2.",
+    fx_pareto_pts, sizeof fx_pareto_pts / sizeof fx_pareto_pts[0],
+    "time to train (hours)", DAM_AXIS_PLAIN, NULL,
+    "cost of the run", DAM_AXIS_USD, NULL, 0, 0};
+
+static const char *const fx_heat_rows[] = {"A100-SXM4-80GB", "H100-SXM5-80GB",
+                                           "L4"};
+static const char *const fx_heat_cols[] = {"8", "16", "24", "32", "64"};
+static const dam_chart_cell fx_heat_cells[] = {
+    DAM_CHART_CELL_VALUE, DAM_CHART_CELL_VALUE,  DAM_CHART_CELL_VALUE,
+    DAM_CHART_CELL_VALUE, DAM_CHART_CELL_VALUE,  DAM_CHART_CELL_VALUE,
+    DAM_CHART_CELL_VALUE, DAM_CHART_CELL_VALUE,  DAM_CHART_CELL_VALUE,
+    DAM_CHART_CELL_VALUE, DAM_CHART_CELL_NOFIT,  DAM_CHART_CELL_NOFIT,
+    DAM_CHART_CELL_FAILED, DAM_CHART_CELL_EMPTY, DAM_CHART_CELL_VALUE};
+static const double fx_heat_values[] = {45.1, 27.2, 27.2, 27.2, 27.2,
+                                        45.1, 22.6, 22.2, 22.2, 22.2,
+                                        0,    0,    0,    0,    61.0};
+static const char *const fx_heat_notes[] = {
+    "data", "memory", "memory", "memory", "memory", "data", "data", "data",
+    "data", "data", NULL, NULL, NULL, NULL, "compute"};
+static const dam_chart_heatmap fx_heatmap = {
+    "Where is the cost of the run lowest? H100-SXM5-80GB with "
+    "loader_workers 24: $22.2",
+    "ResNet-50 on a DGX A100. Under each value: what binds.",
+    3, 5, fx_heat_rows, fx_heat_cols, "machine.gpu",
+    "pipeline.loader_workers", fx_heat_cells, fx_heat_values, fx_heat_notes,
+    "cost of the run", DAM_AXIS_USD, NULL, 0, 7};
+
+/* The sweep's two charts. */
+static inline void fx_sweep_charts(dam_chart charts[2])
+{
+    charts[0].kind = DAM_CHART_PARETO;
+    charts[0].u.pareto = &fx_pareto;
+    charts[1].kind = DAM_CHART_HEATMAP;
+    charts[1].u.heatmap = &fx_heatmap;
+}
+
 /* One chart of every kind, in dam_chart_kind order (ch filled first). */
 static void fx_all_charts(dam_chart charts[7], const fx_chinchilla *ch)
 {

@@ -8,9 +8,11 @@
  * intersections and against the chart's rectangle. The charts are the ones
  * damsim writes: `whatif` (breakdown, levers, roofline, return on compute,
  * Chinchilla) and `run` (breakdown, roofline, timeline from a traced
- * simulation, latency against load for serving), solved as the command
- * line solves them (simulated, default options), at the chart file size
- * and at the PDF report's page size. First, the check itself is shown to
+ * simulation, latency against load for serving), and `sweep` (time-cost
+ * front and heat map of small and large sweeps, grids and samples, with
+ * failing, unpriced and oversized points), solved as the command line
+ * solves them (simulated, default options), at the chart file size and at
+ * the PDF report's page size. First, the check itself is shown to
  * fail on planted collisions, so a pass means something.
  */
 #include <dirent.h>
@@ -32,6 +34,8 @@
 #include "solver/analytic.h"
 #include "solver/capacity.h"
 #include "solver/sim.h"
+#include "solver/sweep.h"
+#include "solver/sweep_summary.h"
 #include "solver/uncertainty.h"
 #include "solver/whatif.h"
 
@@ -314,6 +318,96 @@ static void points_charts(const char *name, const char *path)
     dam_free(p);
 }
 
+/* A sweep of scenarios/name over args (method, samples), solved as
+ * `damsim sweep` solves it, its charts checked. */
+static void sweep_charts(const char *name, const char *const *args, int n,
+                         dam_sweep_method method, uint64_t samples,
+                         dam_sweep_metric metric, dam_catalog *cat)
+{
+    char path[600], label[256];
+    snprintf(path, sizeof path, "%s/scenarios/%s", DAM_SOURCE_DIR, name);
+    snprintf(label, sizeof label, "%s", name);
+    for (int i = 0; i < n; i++) {
+        size_t L = strlen(label);
+        snprintf(label + L, sizeof label - L, " %s", args[i]);
+    }
+    FILE *f = fopen(path, "r");
+    char *text = dam_calloc(1, 1 << 20);
+    if (f) {
+        size_t got = fread(text, 1, (1 << 20) - 1, f);
+        text[got] = '\0';
+        fclose(f);
+    }
+    dam_sweep sw;
+    dam_sweep_init(&sw);
+    dam_error e;
+    memset(&e, 0, sizeof e);
+    int rc = DAM_OK;
+    for (int i = 0; i < n && rc == DAM_OK; i++)
+        rc = dam_sweep_add(&sw, args[i], &e);
+    sw.method = method;
+    sw.samples = samples;
+    dam_diag d;
+    dam_diag_init(&d);
+    if (rc == DAM_OK)
+        rc = dam_sweep_prepare(&sw, path, text, cat, &d);
+    dam_diag_free(&d);
+    dam_free(text);
+    dam_check(rc == DAM_OK, "sweep %s prepares (%s)", label, e.msg);
+    if (rc != DAM_OK) {
+        dam_sweep_free(&sw);
+        return;
+    }
+    dam_sweep_fig *figs = dam_calloc((size_t)sw.npoints, sizeof *figs);
+    dam_sweep_worker *w = dam_sweep_worker_create(&sw);
+    dam_sweep_row *row = dam_malloc(sizeof *row);
+    for (uint64_t i = 0; i < sw.npoints; i++) {
+        dam_sweep_eval(w, i, row);
+        dam_sweep_fig_of(row, &figs[i]);
+    }
+    dam_chartset *cs = dam_malloc(sizeof *cs);
+    rc = dam_chartset_sweep(cs, &sw, figs, 1, sw.nkeys >= 2, metric, &e);
+    dam_check(rc == DAM_OK && cs->ncharts == (size_t)(sw.nkeys >= 2 ? 2 : 1),
+              "sweep %s: its charts build (%s)", label, e.msg);
+    for (size_t i = 0; rc == DAM_OK && i < cs->ncharts; i++)
+        check_chart(label, "sweep", cs->names[i], &cs->charts[i]);
+    dam_chartset_free(cs);
+    dam_free(cs);
+    dam_free(row);
+    dam_sweep_worker_free(w);
+    dam_free(figs);
+    dam_sweep_free(&sw);
+}
+
+static void sweeps(dam_catalog *cat)
+{
+    /* the example */
+    const char *done[] = {"machine.gpu=A100-SXM4-80GB,H100-SXM5-80GB",
+                          "pipeline.loader_workers=8:64:8"};
+    sweep_charts("resnet50-dgx-a100.cfg", done, 2, DAM_SWEEP_GRID, 0,
+                 DAM_SWEEP_METRIC_COST, cat);
+    sweep_charts("resnet50-dgx-a100.cfg", done, 2, DAM_SWEEP_GRID, 0,
+                 DAM_SWEEP_METRIC_THROUGHPUT, cat);
+    /* three keys: failing (fp8 on A100), unpriced (L4), oversized points */
+    const char *three[] = {"gpu=A100-SXM4-80GB,H100-SXM5-80GB,L4",
+                           "batch_size=1:64:8", "precision=bf16,fp8"};
+    sweep_charts("llama2-7b-pretrain.cfg", three, 3, DAM_SWEEP_GRID, 0,
+                 DAM_SWEEP_METRIC_RUN_TIME, cat);
+    /* 2,560 points: a long front, names in a column, 64 x 40 cells */
+    const char *many[] = {"gpus=8:512:64", "batch_size=1:64:40"};
+    sweep_charts("llama2-7b-pretrain.cfg", many, 2, DAM_SWEEP_GRID, 0,
+                 DAM_SWEEP_METRIC_COST, cat);
+    /* one key: the front alone */
+    const char *one[] = {"gpu=A100-SXM4-80GB,H100-SXM5-80GB,B200-HGX-180GB"};
+    sweep_charts("llama2-7b-pretrain.cfg", one, 1, DAM_SWEEP_GRID, 0,
+                 DAM_SWEEP_METRIC_COST, cat);
+    /* serving, sampled: binned rates, empty cells */
+    const char *lhs[] = {"serving.max_batch=1,4,8,16,32",
+                         "serving.rate_per_s=100:2000:10"};
+    sweep_charts("resnet50-serving-l4.cfg", lhs, 2, DAM_SWEEP_LHS, 60,
+                 DAM_SWEEP_METRIC_STEP, cat);
+}
+
 static int by_name(const void *a, const void *b)
 {
     return strcmp(*(char *const *)a, *(char *const *)b);
@@ -370,6 +464,7 @@ int main(void)
         dam_free(s);
         dam_free(names[i]);
     }
+    sweeps(&cat);
     dam_catalog_free(&cat);
     return dam_check_done();
 }

@@ -116,12 +116,13 @@ int main(void)
 {
     fx_chinchilla ch;
     fx_chinchilla_fill(&ch);
-    dam_chart charts[7];
+    dam_chart charts[9];
     fx_all_charts(charts, &ch);
-    static const char *const stems[7] = {"breakdown", "timeline", "roofline",
+    fx_sweep_charts(charts + 7);
+    static const char *const stems[9] = {"breakdown", "timeline", "roofline",
                                          "levers", "roc", "chinchilla",
-                                         "serving"};
-    for (int i = 0; i < 7; i++)
+                                         "serving", "pareto", "heatmap"};
+    for (int i = 0; i < 9; i++)
         render_all(stems[i], &charts[i]);
 
     /* a PDF's dates are the fixed ones, not the clock */
@@ -191,6 +192,35 @@ int main(void)
         sv.nseries = 1;
         rc = dam_chart_serving_write("chart_nan.png", 0, 0, &sv, &err);
         dam_check_int(rc, DAM_EINPUT, "a NaN latency is DAM_EINPUT");
+        dam_check_int(leftovers("chart_nan"), 0, "no chart_nan* files left");
+    }
+
+    /* sweep charts: a NaN cost, a NaN cell value, a log axis at 0 */
+    {
+        dam_chart_pareto_point pts[2] = {fx_pareto_pts[0], fx_pareto_pts[3]};
+        pts[1].cost = NAN;
+        dam_chart_pareto pa = fx_pareto;
+        pa.points = pts;
+        pa.npoints = 2;
+        dam_error err;
+        memset(&err, 0, sizeof err);
+        int rc = dam_chart_pareto_write("chart_nan.png", 0, 0, &pa, &err);
+        dam_check(rc == DAM_EINPUT, "a NaN cost is DAM_EINPUT (%s)",
+                  err.msg);
+        pts[1].cost = 0;
+        pa.y_log = 1;
+        rc = dam_chart_pareto_write("chart_nan.png", 0, 0, &pa, &err);
+        dam_check_int(rc, DAM_EINPUT, "a cost of 0 on a log axis is "
+                                      "DAM_EINPUT");
+        double v[15];
+        memcpy(v, fx_heat_values, sizeof v);
+        v[3] = INFINITY;
+        dam_chart_heatmap hm = fx_heatmap;
+        hm.values = v;
+        rc = dam_chart_heatmap_write("chart_nan.svg", 0, 0, &hm, &err);
+        dam_check(rc == DAM_EINPUT && strstr(err.msg, "A100-SXM4-80GB, 32"),
+                  "an infinite cell is DAM_EINPUT naming the cell: %s",
+                  err.msg);
         dam_check_int(leftovers("chart_nan"), 0, "no chart_nan* files left");
     }
 

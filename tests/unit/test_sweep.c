@@ -6,7 +6,10 @@
  * in; the grid's first key varies slowest; a Latin hypercube puts one
  * point in each stratum of every key; a bad value is a row with its error;
  * uncertain scenarios carry intervals; the CSV number formatter writes what
- * printf's %.6g writes.
+ * printf's %.6g writes. The time-cost front against a hand-made point set
+ * and against brute force; the heat map's cells (best of the other keys,
+ * points that do not fit or fail, bins of a sampled range); a point whose
+ * GPU has no price leaves its cost empty.
  */
 #include <gsl/gsl_errno.h>
 #include <math.h>
@@ -20,6 +23,7 @@
 #include "render/sweep.h"
 #include "solver/rng.h"
 #include "solver/sweep.h"
+#include "solver/sweep_summary.h"
 
 static dam_catalog cat;
 
@@ -299,6 +303,221 @@ static void check_fmt(void)
               "edges (%ld differ)", bad);
 }
 
+/* ---- the front and the heat map ----------------------------------- */
+
+static void check_front_by_hand(void)
+{
+    /* (time, cost): 0 (1,10) front; 1 (2,5) front; 2 (2,5) ties with 1;
+     * 3 (3,5) slower, as dear; 4 (2,6) as fast, dearer; 5 (4,1) front;
+     * 6 (0.5, NaN) no cost; 7 (5,0.5) left out (does not fit); 8 (4,1)
+     * ties with 5; 9 (1,10) ties with 0; 10 (0.9, 12) front */
+    const double x[] = {1, 2, 2, 3, 2, 4, 0.5, 5, 4, 1, 0.9};
+    const double y[] = {10, 5, 5, 5, 6, 1, NAN, 0.5, 1, 10, 12};
+    const unsigned char use[] = {1, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1};
+    size_t front[11], alike[11];
+    size_t n = dam_pareto_front(x, y, use, 11, front, alike);
+    const size_t want[] = {10, 0, 1, 5}, want_alike[] = {0, 1, 1, 1};
+    int ok = n == 4;
+    for (size_t j = 0; ok && j < n; j++)
+        ok = front[j] == want[j] && alike[j] == want_alike[j];
+    dam_check(ok, "front of the hand-made set: points 10, 0, 1, 5 with 0, "
+                  "1, 1, 1 ties (got %zu points)", n);
+    n = dam_pareto_front(x, y, NULL, 11, front, NULL);
+    dam_check(n == 5 && front[4] == 7,
+              "with every point used, (5, 0.5) joins the front at the end");
+    n = dam_pareto_front(x, y, use, 0, front, alike);
+    dam_check(n == 0, "no points, no front");
+}
+
+/* The front against brute force on random points with many ties. */
+static void check_front_brute(void)
+{
+    enum { N = 3000 };
+    static double x[N], y[N];
+    static unsigned char use[N];
+    static size_t front[N];
+    uint64_t h = dam_test_seed(77);
+    for (int i = 0; i < N; i++) {
+        h = dam_rng_mix(h, (uint64_t)i);
+        /* near an anti-diagonal, so the front is long, with ties */
+        x[i] = (double)(h % 60);
+        y[i] = 59.0 - x[i] + (double)((h >> 8) % 8);
+        use[i] = ((h >> 20) % 10) != 0;
+    }
+    size_t n = dam_pareto_front(x, y, use, N, front, NULL);
+    int bad = 0;
+    size_t count = 0;
+    for (int i = 0; i < N; i++) {
+        if (!use[i])
+            continue;
+        int dominated = 0, first = 1;
+        for (int j = 0; j < N && !dominated; j++) {
+            if (!use[j] || j == i)
+                continue;
+            if (x[j] <= x[i] && y[j] <= y[i] && (x[j] < x[i] || y[j] < y[i]))
+                dominated = 1;
+            if (x[j] == x[i] && y[j] == y[i] && j < i)
+                first = 0;
+        }
+        int on = !dominated && first;
+        count += (size_t)on;
+        int found = 0;
+        for (size_t k = 0; k < n; k++)
+            found |= front[k] == (size_t)i;
+        bad += on != found;
+    }
+    for (size_t k = 1; k < n; k++)
+        bad += !(x[front[k - 1]] < x[front[k]] && y[front[k - 1]] > y[front[k]]);
+    dam_check(bad == 0 && count == n,
+              "front of %d random points = brute force (%zu points, %d "
+              "differ), in increasing time and decreasing cost",
+              N, n, bad);
+}
+
+static void check_heat(void)
+{
+    /* a 2 x 3 x 2 grid: rows batch_size, columns loader_workers, two
+     * prices per cell; the figures are made by hand */
+    const char *args[3] = {"workload.batch_size=1,2",
+                           "pipeline.loader_workers=1,2,3",
+                           "cost.gpu_hour_usd=1,2"};
+    dam_sweep sw;
+    int rc = make(&sw, "llama2-7b-pretrain.cfg", args, 3, 0);
+    dam_check(rc == DAM_OK && sw.npoints == 12, "the grid prepares");
+    dam_sweep_fig f[12];
+    memset(f, 0, sizeof f);
+    for (int i = 0; i < 12; i++) {
+        f[i].ok = 1;
+        f[i].fits = 1;
+        f[i].cost = 100.0 - i; /* point i = b * 6 + w * 2 + p */
+        f[i].throughput = i;
+        f[i].bound = (dam_bound)(i % 3);
+    }
+    f[11].fits = 0;  /* cell (1, 2): only point 10 counts */
+    f[6].ok = 0;     /* cell (1, 0): point 7 */
+    f[2].ok = 0;     /* cell (0, 1): both fail */
+    f[3].ok = 0;
+    f[4].fits = 0;   /* cell (0, 2): neither fits */
+    f[5].fits = 0;
+    f[0].cost = NAN; /* cell (0, 0): point 0 has no price, point 1 does */
+    dam_sweep_heat h;
+    dam_error e;
+    memset(&e, 0, sizeof e);
+    rc = dam_sweep_heat_build(&sw, f, 0, 1, DAM_SWEEP_METRIC_COST, &h, &e);
+    dam_check(rc == DAM_OK && h.nrows == 2 && h.ncols == 3 &&
+                  h.per_cell == 2,
+              "2 x 3 cells of 2 points (%s)", e.msg);
+    if (rc == DAM_OK) {
+        dam_check(h.best[0] == 1 && h.value[0] == 99.0 && h.unknown[0] == 1,
+                  "cell (0,0): point 1 (point 0 has no price)");
+        dam_check(h.fit[1] == 0 && h.failed[1] == 2, "cell (0,1): both fail");
+        dam_check(h.fit[2] == 0 && h.failed[2] == 0 && h.count[2] == 2,
+                  "cell (0,2): neither fits");
+        dam_check(h.best[3] == 7 && h.value[3] == 93.0,
+                  "cell (1,0): the point that solved");
+        dam_check(h.best[4] == 9 && h.value[4] == 91.0,
+                  "cell (1,1): the cheaper of two");
+        dam_check(h.best[5] == 10 && h.value[5] == 90.0,
+                  "cell (1,2): the one that fits");
+        dam_check(strcmp(h.row_labels[1], "2") == 0 &&
+                      strcmp(h.col_labels[2], "3") == 0,
+                  "labels are the values");
+        dam_sweep_heat_free(&h);
+    }
+    rc = dam_sweep_heat_build(&sw, f, 0, 1, DAM_SWEEP_METRIC_THROUGHPUT, &h,
+                              &e);
+    dam_check(rc == DAM_OK && h.best[4] == 9 && h.best[0] == 1,
+              "throughput: the highest of a cell");
+    dam_sweep_heat_free(&h);
+    rc = dam_sweep_heat_build(&sw, f, 1, 1, DAM_SWEEP_METRIC_COST, &h, &e);
+    dam_check(rc == DAM_EINPUT, "one key twice is refused: %s", e.msg);
+    dam_sweep_free(&sw);
+
+    /* a Latin hypercube over a range: 5 bins of 1..100, every point in
+     * the bin that holds its value */
+    const char *largs[2] = {"cost.pue=1:2:5", "workload.batch_size=1:100:5"};
+    dam_sweep_init(&sw);
+    dam_sweep_add(&sw, largs[0], &e);
+    dam_sweep_add(&sw, largs[1], &e);
+    sw.method = DAM_SWEEP_LHS;
+    sw.samples = 50;
+    char *text = scenario_text("llama2-7b-pretrain.cfg");
+    dam_diag d;
+    dam_diag_init(&d);
+    rc = dam_sweep_prepare(&sw, "llama2-7b-pretrain.cfg", text, &cat, &d);
+    dam_diag_free(&d);
+    dam_free(text);
+    dam_sweep_fig lf[50];
+    memset(lf, 0, sizeof lf);
+    for (int i = 0; i < 50; i++) {
+        lf[i].ok = lf[i].fits = 1;
+        lf[i].cost = i;
+    }
+    rc = rc == DAM_OK ? dam_sweep_heat_build(&sw, lf, 0, 1,
+                                             DAM_SWEEP_METRIC_COST, &h, &e)
+                      : rc;
+    dam_check(rc == DAM_OK && h.nrows == 5 && h.ncols == 5 && h.row_bins &&
+                  h.col_bins,
+              "LHS: 5 x 5 bins");
+    if (rc == DAM_OK) {
+        int inside = 1;
+        uint64_t total = 0;
+        for (int c = 0; c < 25; c++)
+            total += h.count[c];
+        for (int i = 0; i < 50; i++) {
+            char v[DAM_SWEEP_MAX_KEYS][DAM_SWEEP_VALUE_MAX];
+            dam_sweep_point(&sw, (uint64_t)i, v);
+            double b = strtod(v[1], NULL);
+            /* find its cell: the one whose best or points include it */
+            int idx[DAM_SWEEP_MAX_KEYS];
+            double u[DAM_SWEEP_MAX_KEYS];
+            dam_sweep_point_index(&sw, (uint64_t)i, idx, u);
+            int col = (int)(u[1] * 5);
+            double lo = strtod(h.col_labels[col], NULL);
+            double hi = strtod(strchr(h.col_labels[col] + 1, '-') + 1, NULL);
+            inside &= b >= lo - 0.5 && b <= hi + 0.5;
+        }
+        dam_check(inside && total == 50 && h.per_cell >= 1,
+                  "every sample counted once, in the bin that holds its "
+                  "value (labels %s .. %s)",
+                  h.col_labels[0], h.col_labels[4]);
+        dam_sweep_heat_free(&h);
+    }
+    dam_sweep_free(&sw);
+}
+
+/* A point on a GPU without a price: its cost is empty, not $0. */
+static void check_no_price(void)
+{
+    const char *args[1] = {"gpu=L4,H100-SXM5-80GB"};
+    dam_sweep sw;
+    int rc = make(&sw, "llama2-7b-pretrain.cfg", args, 1, 0);
+    dam_buf b = {0};
+    if (rc == DAM_OK)
+        rows(&sw, 0, &b);
+    const char *t = dam_buf_str(&b);
+    const char *l4 = strstr(t, "\nL4,"), *h100 = strstr(t, "\nH100");
+    int empty = 0, priced = 0;
+    if (l4 && h100) {
+        /* cost_usd is the sixth field: gpu, step, throughput, run time,
+         * GPU-hours, cost */
+        int col = 0;
+        const char *p = l4 + 1;
+        for (; *p && col < 5; p++)
+            col += *p == ',';
+        empty = *p == ',';
+        col = 0;
+        p = h100 + 1;
+        for (; *p && col < 5; p++)
+            col += *p == ',';
+        priced = *p != ',' && *p != '0';
+    }
+    dam_check(rc == DAM_OK && empty && priced,
+              "L4 (no price): cost_usd empty; H100: a cost");
+    dam_buf_free(&b);
+    dam_sweep_free(&sw);
+}
+
 int main(void)
 {
     gsl_set_error_handler_off();
@@ -308,6 +527,10 @@ int main(void)
     check_errors();
     check_lhs();
     check_bench_keys_patched();
+    check_front_by_hand();
+    check_front_brute();
+    check_heat();
+    check_no_price();
     check_patch_equals_reload("llama2-7b-pretrain.cfg");
     check_patch_equals_reload("resnet50-serving-l4.cfg");
     dam_catalog_free(&cat);
