@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/sweep.h"
 #include "model/alloc.h"
 #include "render/csv.h"
 #include "render/plan_report.h"
@@ -110,7 +111,13 @@ static int plan_serving(dam_cli *c, const dam_scenario *s)
         return rc;
     dam_capacity_result *p = dam_malloc(sizeof *p);
     dam_error e;
+    dam_cli_progress pr;
+    dam_progress hook;
+    dam_cli_progress_start(&pr, "GPU kinds", 0.0, c->quiet);
+    dam_cli_progress_hook(&pr, &hook);
+    opt.progress = &hook;
     int st = dam_capacity_plan(s, &c->cat, slo, rate, &opt, p, &e);
+    dam_cli_progress_end(&pr);
     if (st != DAM_OK) {
         dam_cli_error(&e);
         dam_free(p);

@@ -7,6 +7,7 @@
 
 #include "render/chartset.h"
 #include "cli/cli.h"
+#include "cli/sweep.h"
 #include "model/loader.h"
 #include "model/alloc.h"
 #include "render/csv.h"
@@ -184,7 +185,13 @@ static int simulate(dam_cli *c, const dam_scenario *s, dam_result *r,
         return option_error(rk ? "--trace-ranks" : "--trace-steps",
                             rk ? c->trace_ranks : c->trace_steps, e.msg);
     }
+    dam_cli_progress pr;
+    dam_progress hook;
+    dam_cli_progress_start(&pr, "steps", 0.0, c->quiet);
+    dam_cli_progress_hook(&pr, &hook);
+    o.progress = &hook;
     int rc = dam_sim_training(s, &o, r, record ? &tr : NULL, &e);
+    dam_cli_progress_end(&pr);
     if (rc != DAM_OK) {
         dam_cli_error(&e);
         dam_trace_free(&tr);

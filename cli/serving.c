@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/sweep.h"
 #include "model/alloc.h"
 #include "model/arrivals.h"
 
@@ -48,7 +49,13 @@ int dam_cli_serving_sim(dam_cli *c, const dam_scenario *s, dam_result *r)
     int rc = dam_cli_serving_options(c, s, &opt, &arr);
     if (rc == 0) {
         dam_error e;
+        dam_cli_progress pr;
+        dam_progress hook;
+        dam_cli_progress_start(&pr, "requests", 0.0, c->quiet);
+        dam_cli_progress_hook(&pr, &hook);
+        opt.progress = &hook;
         int st = dam_sim_serving(s, &opt, r, NULL, &e);
+        dam_cli_progress_end(&pr);
         if (st != DAM_OK) {
             dam_cli_error(&e);
             rc = st == DAM_EINPUT ? 2 : 1;

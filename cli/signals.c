@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/sweep.h"
 #include "render/outfile.h"
 
 #define DAM_SIG_SLOTS 16
@@ -67,8 +68,10 @@ static void on_signal(int sig)
     for (int i = 0; i < DAM_SIG_SLOTS; i++)
         if (atomic_load(&slot_state[i]) == 2 && unlink(slot_path[i]) == 0)
             removed++;
-    say(sig == SIGINT ? "\ndamsim: interrupted (SIGINT)"
-                      : "\ndamsim: terminated (SIGTERM)");
+    /* over a progress line: erase it; else start a line of our own */
+    say(dam_cli_progress_visible ? "\r\033[K" : "\n");
+    say(sig == SIGINT ? "damsim: interrupted (SIGINT)"
+                      : "damsim: terminated (SIGTERM)");
     say(removed ? "; the unfinished output file was removed\n"
                 : "; no output file was written\n");
     _exit(128 + sig);

@@ -325,10 +325,22 @@ int dam_capacity_plan(const dam_scenario *s, const dam_catalog *cat,
                              slo_s, rate);
     plan->slo_s = slo_s;
     plan->rate = rate;
+    /* progress: one unit per GPU kind and one for the top rate; the
+     * simulations inside report nothing of their own */
+    dam_sim_options inner;
+    const dam_progress *progress = NULL;
+    if (opt) {
+        inner = *opt;
+        inner.progress = NULL;
+        progress = opt->progress;
+        opt = &inner;
+    }
+    double units = (double)cat->ngpus + 1.0;
+    dam_progress_report(progress, 0.0, units);
     dam_scenario *c = dam_malloc(sizeof *c);
     int rc = DAM_OK;
     for (size_t i = 0; i < cat->ngpus && plan->noptions < DAM_CAPACITY_MAX;
-         i++) {
+         dam_progress_report(progress, (double)++i, units)) {
         const dam_gpu *g = &cat->gpus[i];
         dam_capacity_option *o = &plan->options[plan->noptions++];
         memset(o, 0, sizeof *o);
@@ -373,6 +385,7 @@ int dam_capacity_plan(const dam_scenario *s, const dam_catalog *cat,
                                &plan->max_rate_p99, &plan->max_rate_upper,
                                &plan->max_rate_found, &plan->evaluations,
                                err);
+    dam_progress_report(progress, units, units);
 done:
     dam_free(c);
     return rc;

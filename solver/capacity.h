@@ -88,7 +88,9 @@ int dam_capacity_simulate(const dam_scenario *s, double rate, int replicas,
 
 /*
  * Question 1 for every GPU of cat (at most DAM_CAPACITY_MAX) and question 2
- * for s's own deployment, into plan. Returns DAM_OK, or DAM_EINPUT when s
+ * for s's own deployment, into plan. opt->progress (may be NULL) hears of
+ * each GPU kind done and of the top rate: catalog GPUs + 1 units; the
+ * simulations inside report nothing. Returns DAM_OK, or DAM_EINPUT when s
  * is not a serving scenario or slo_s / rate are not positive, with err
  * filled.
  */

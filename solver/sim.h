@@ -15,6 +15,7 @@
 
 #include "model/error.h"
 #include "solver/result.h"
+#include "solver/progress.h"
 #include "solver/trace.h"
 
 /*
@@ -62,6 +63,11 @@ typedef struct dam_sim_options {
      * beyond them is refused before it starts, DAM_EINPUT. 0 = no limit. */
     double max_events;    /* events (dam_sim_cost.events) */
     double max_bytes;     /* memory, bytes */
+    /* Progress (solver/progress.h; NULL: none): training reports simulated
+     * steps (every rank's step k of replication r done: r x (warm-up +
+     * steps) + k + 1 of replications x (warm-up + steps)), serving
+     * finished requests over the replications. */
+    const dam_progress *progress;
 } dam_sim_options;
 
 /* What a simulation will cost, estimated before it runs (sim_work.c). */

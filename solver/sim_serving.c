@@ -184,6 +184,9 @@ typedef struct sys {
     int trace_steps;
     int *worker_lane;
     int nlanes_workers;
+    const dam_progress *progress; /* NULL: none */
+    double done_before, total; /* requests of earlier replications; all */
+    long finished;             /* requests this replication finished */
 } sys;
 
 /* Advance the busy integrals to now. */
@@ -304,6 +307,9 @@ static void finish(sys *y, replica *p, int slot, double comp_end)
         y->t_last = done;
     if (y->measuring && done >= y->t0)
         y->completed_in_window++;
+    if ((++y->finished & 1023) == 0)
+        dam_progress_report(y->progress, y->done_before + y->finished,
+                            y->total);
     if (q->idx >= y->warmup) {
         double join = q->pre_end;
         double r = p->ready < p->disp ? p->ready : p->disp;
@@ -455,6 +461,14 @@ static void setup_trace(sys *y, dam_trace *trace)
     }
 }
 
+/* Replications a serving simulation runs. */
+static int opt_reps(const dam_scenario *s, const dam_sim_options *opt)
+{
+    int reps = opt->replications > 0 ? opt->replications
+                                     : s->serving.replications;
+    return reps < 1 ? 1 : reps;
+}
+
 static void replicate(const dam_scenario *s, const dam_sim_options *opt,
                       uint64_t seed, int k, long nreq, long warmup,
                       pool_stats *ps, dam_stats *rep_lat, dam_trace *trace,
@@ -477,6 +491,9 @@ static void replicate(const dam_scenario *s, const dam_sim_options *opt,
     y.arrivals = v->arrival == DAM_ARRIVAL_TRACE ? opt->arrivals : NULL;
     y.nreq = nreq;
     y.warmup = warmup;
+    y.progress = opt->progress;
+    y.done_before = (double)k * nreq;
+    y.total = (double)opt_reps(s, opt) * nreq;
     y.interval = v->rate > 0.0 ? 1.0 / v->rate : 0.0;
     y.slo = v->slo_p99_s;
     y.ps = ps;
@@ -617,9 +634,7 @@ int dam_sim_serving(const dam_scenario *s, const dam_sim_options *opt,
     if (dam_dist_check(&pd, err) != DAM_OK ||
         dam_dist_check(&cd, err) != DAM_OK)
         return DAM_EINPUT;
-    int reps = opt->replications > 0 ? opt->replications : v->replications;
-    if (reps < 1)
-        reps = 1;
+    int reps = opt_reps(s, opt);
     uint64_t seed = opt->have_seed ? opt->seed : s->seed;
 
     pool_stats ps;
@@ -634,6 +649,8 @@ int dam_sim_serving(const dam_scenario *s, const dam_sim_options *opt,
     for (int k = 0; k < reps; k++) {
         dam_stats_reset(rep_lat);
         replicate(s, opt, seed, k, nreq, warmup, &ps, rep_lat, trace, &o[k]);
+        dam_progress_report(opt->progress, (double)(k + 1) * nreq,
+                            (double)reps * nreq);
     }
 
     /* Averages over replications. */

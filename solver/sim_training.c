@@ -169,6 +169,7 @@ struct sim {
     const dam_sim_options *opt;
     dam_trace *trace;
     int rep;                 /* replication number */
+    int reps;                /* replications */
     uint64_t seed;           /* this replication's seed */
     dam_des *des;
     dam_link_net *net;
@@ -426,6 +427,10 @@ static void record(struct sim *sm, struct gpu *g, int k, double step)
     if (sm->traced && g->rank == sm->trace_rank0 &&
         k == sm->trace_first + sm->trace_steps - 1)
         sm->horizon = now;
+    if (g->rank == 0) /* rank 0's steps stand for the run's */
+        dam_progress_report(o->progress,
+                            (double)sm->rep * (sm->warm + sm->steps) + k + 1,
+                            (double)sm->reps * (sm->warm + sm->steps));
     if (k == sm->warm - 1 && ++sm->nwarm == sm->G) {
         sm->t_meas0 = now;
         snapshot(sm, &sm->a0);
@@ -1114,6 +1119,7 @@ int dam_sim_training(const dam_scenario *s, const dam_sim_options *opt,
     }
     double sum_p[DAM_TERM_COUNT] = {0}, nobs = 0.0, events = 0.0;
     double sum_peer = 0.0;
+    sm->reps = reps;
     for (int k = 0; k < reps && rc == DAM_OK; k++) {
         sm->rep = k;
         sm->seed = dam_rng_mix(seed, (uint64_t)k);
