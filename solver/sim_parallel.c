@@ -106,6 +106,7 @@ struct psim {
     const dam_sim_options *opt;
     dam_des *des;
     dam_link_net *net;
+    int reps;                  /* replications (progress reports) */
     int p, v, m;               /* stages, chunks per stage, micro-batches */
     int nrep;                  /* simulated replicas */
     int *rep_of;               /* [nrep] replica index (0 .. dp-1) */
@@ -688,6 +689,10 @@ static void begin_step(struct psim *ps)
             for (int i = 0; i < ps->nent; i++)
                 ps->opt->observer->step(ps->opt->observer->ctx, ps->rep,
                                         ps->e[i].rank, ps->step, dur, now);
+        dam_progress_report(ps->opt->progress,
+                            (double)ps->rep * (ps->warm + ps->steps) +
+                                ps->step + 1,
+                            (double)ps->reps * (ps->warm + ps->steps));
         if (ps->step + 1 >= ps->warm + ps->steps) {
             dam_des_stop(ps->des);
             return;
@@ -953,6 +958,7 @@ int dam_sim_parallel_cost(const dam_scenario *s, const dam_parallel_cost *c,
     int rc = build_links(&ps, err);
     double *rep_step = dam_calloc((size_t)reps, sizeof *rep_step);
     double events = 0.0;
+    ps.reps = reps;
     for (int k = 0; k < reps && rc == DAM_OK; k++) {
         dam_des_reset(ps.des);
         dam_link_net_reset(ps.net);

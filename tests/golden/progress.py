@@ -3,7 +3,7 @@
 """The progress line of run, plan and sweep, seen through a pseudo-terminal.
 
 On a terminal (stderr a pty) the line appears: "N / M steps" for a training
-run, "requests" for a serving run, "GPU kinds" for plan, "points" for a
+run (one GPU per rank, or a parallel layout's pipeline), "requests" for a serving run, "GPU kinds" for plan, "points" for a
 sweep; it is erased at the end. With stderr a pipe it never appears, nor
 with --quiet, nor for work shorter than about a second. Ctrl-C over the
 line erases it before the interrupt message and exits 130. The first-draw
@@ -85,7 +85,9 @@ serve = ["run", os.path.join(scen, "resnet50-serving-l4.cfg")]
 plan = ["plan", os.path.join(scen, "resnet50-serving-l4.cfg")]
 sweep = ["sweep", os.path.join(scen, "llama2-7b-pretrain.cfg"),
          "--vary", "workload.batch_size=1:64:64", "-j", "1"]
+layout = ["run", os.path.join(scen, "llama3-70b-1024-h100.cfg")]
 cases = [("run (training)", train, b" steps "),
+         ("run (a parallel layout)", layout, b" steps "),
          ("run (serving)", serve, b" requests "),
          ("plan (serving)", plan, b" GPU kinds "),
          ("sweep", sweep, b" points ")]
