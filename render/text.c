@@ -209,14 +209,18 @@ void dam_text_run(dam_buf *b, const dam_scenario *s, const dam_result *r,
     rule(b);
 
     dam_fmt_time(t1, sizeof t1, r->step);
-    dam_fmt_si(t2, sizeof t2, r->throughput, "samples/s");
+    char tp[48];
+    dam_fmt_value(tp, sizeof tp, r->throughput, DAM_FMT_PLAIN, DAM_FMT_SIG);
+    snprintf(t2, sizeof t2, "%.36s samples/s", tp);
     if (s->mode == DAM_MODE_SERVING)
-        dam_fmt_si(t2, sizeof t2, r->throughput, "requests/s");
+        snprintf(t2, sizeof t2, "%.36s requests/s", tp);
     dam_buf_printf(b, "%s %s (%s)   throughput %s",
                    s->mode == DAM_MODE_SERVING ? "Latency" : "Step", t1,
                    r->has_sim ? "simulated mean" : "analytic", t2);
     if (r->tokens_per_s > 0.0 && s->workload.model.seq_len > 1.0) {
-        dam_fmt_si(t3, sizeof t3, r->tokens_per_s, "tokens/s");
+        dam_fmt_value(tp, sizeof tp, r->tokens_per_s, DAM_FMT_PLAIN,
+                      DAM_FMT_SIG);
+        snprintf(t3, sizeof t3, "%.36s tokens/s", tp);
         dam_buf_printf(b, " (%s)", t3);
     }
     dam_buf_printf(b, "   MFU %.1f %%\n", r->mfu * 100.0);
