@@ -8,7 +8,6 @@
 #include "render/chartset.h"
 #include "cli/cli.h"
 #include "cli/sweep.h"
-#include "model/lever.h"
 #include "model/loader.h"
 #include "model/alloc.h"
 #include "render/csv.h"
@@ -19,7 +18,7 @@
 static const char run_help[] =
     "usage: damsim run SCENARIO.cfg [--json] [-o FILE] [--seed N]\n"
     "                  [--replications N] [--steps N] [--analytic]\n"
-    "                  [--trace FILE.json] [--lever KEY=VALUE ...]\n"
+    "                  [--trace FILE.json]\n"
     "\n"
     "Simulates the scenario (discrete-event: every loader worker, link, GPU\n"
     "and collective) and shows the analytic iron-law bounds beside it: the\n"
@@ -40,8 +39,6 @@ static const char run_help[] =
     "  --trace-ranks LIST  the ranks (GPUs) whose lanes it holds: all, or\n"
     "                      0,3,8:15 (default: the GPUs of node 0); its\n"
     "                      metadata (otherData) names the subset\n"
-    "  --lever KEY=VALUE   run the scenario with a lever applied (as\n"
-    "                      whatif takes it; repeat for several, in order)\n"
     "  --json              every number, machine-readable\n"
     "\n"
     "Serving scenarios are solved analytically here.\n";
@@ -227,19 +224,6 @@ static int run_one(dam_cli *c, const char *path)
     dam_trace trace;
     dam_trace_init(&trace);
     int rc = dam_cli_load_scenario(c, path, s);
-    /* --lever: applied in the order given, each error located at it */
-    for (int i = 0; rc == 0 && i < c->nlever_args; i++) {
-        dam_lever lv;
-        dam_error e;
-        memset(&e, 0, sizeof e);
-        if (dam_lever_parse_kv(c->lever_args[i], &lv, &e) != DAM_OK ||
-            dam_lever_check(&lv, "", &c->cat, &e) != DAM_OK ||
-            dam_lever_apply(s, &lv, &c->cat, s, &e) != DAM_OK) {
-            dam_lever_error_at(&e, "--lever", c->lever_args[i]);
-            dam_cli_error(&e);
-            rc = 2;
-        }
-    }
     if (rc == 0) {
         if (c->have_seed)
             s->seed = (unsigned long)c->seed;

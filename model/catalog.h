@@ -87,6 +87,12 @@ typedef struct dam_device {
     dam_est busbw;      /* nccl-tests all-reduce bus bandwidth within one
                          * node over its GPU fabric (Ring), bytes/s;
                          * 0 = no GPU fabric (PCIe cards) */
+    dam_est l2_bw;      /* achieved L2 read bandwidth, bytes/s (kernels
+                         * whose working set stays in L2) */
+    dam_est l2_frac;    /* share of the L2 (dam_gpu.l2_bytes) one kernel's
+                         * working set can hold between producer and
+                         * consumer (0.5 where the L2 is split into two
+                         * partitions that duplicate shared data) */
     double tile_m;      /* GEMM output tile rows of the library (elements) */
     double tile_n;      /* GEMM output tile columns */
 } dam_device;

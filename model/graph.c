@@ -64,8 +64,13 @@ static dam_op *slot(dam_graph *g, const dam_op *proto)
             o->flags != proto->flags || o->comm != proto->comm ||
             o->ranks != proto->ranks)
             continue;
-        if (proto->kind == DAM_OP_MEM)
-            return o; /* linear in its work: one entry per pass and phase */
+        if (proto->kind == DAM_OP_MEM) {
+            /* linear in its work: one entry per pass, phase and size
+             * class (the L2 model needs each kernel's footprint) */
+            if (o->wbin == proto->wbin)
+                return o;
+            continue;
+        }
         if (o->m == proto->m && o->n == proto->n && o->k == proto->k &&
             o->groups == proto->groups && o->flops == proto->flops &&
             o->elems == proto->elems && o->kernels == proto->kernels)
@@ -86,10 +91,33 @@ static dam_op *slot(dam_graph *g, const dam_op *proto)
     return o;
 }
 
+/* Size class of a memory-bound kernel: floor(log2) of the elements one
+ * of its kernels moves per sample (the device model's L2 residency needs
+ * each kernel's footprint, which merging would lose; a factor of two is
+ * finer than the L2 model's resolution). */
+static unsigned char size_bin(const dam_op *o)
+{
+    double per = o->elems + o->weight_elems + o->fixed_bytes;
+    if (o->kernels > 0.0)
+        per /= o->kernels;
+    unsigned char bin = 0;
+    while (per >= 2.0 && bin < 255) {
+        per *= 0.5;
+        bin++;
+    }
+    return bin;
+}
+
 static void add(dam_graph *g, const dam_op *proto, double count)
 {
     if (!(count > 0.0))
         return;
+    dam_op binned;
+    if (proto->kind == DAM_OP_MEM) {
+        binned = *proto;
+        binned.wbin = size_bin(proto);
+        proto = &binned;
+    }
     dam_op *o = slot(g, proto);
     if (!o)
         return;
@@ -120,7 +148,7 @@ static void init_op(dam_op *o, const char *name, dam_op_kind kind, int pass,
 
 static void gemm1(dam_graph *g, const char *name, int pass, int phase,
                   dam_scale scale, unsigned flags, double m, double n,
-                  double k, double groups, double count)
+                  double k, double groups, double act, double count)
 {
     dam_op o;
     init_op(&o, name, DAM_OP_GEMM, pass, phase, scale);
@@ -135,8 +163,8 @@ static void gemm1(dam_graph *g, const char *name, int pass, int phase,
      * bytes are elem x (elems x b + weight_elems) */
     double a = m * k * groups, bb = k * n * groups, c = m * n * groups;
     switch (scale) {
-    case DAM_SCALE_M: o.elems = a + c; o.weight_elems = bb; break;
-    case DAM_SCALE_K: o.elems = a + bb; o.weight_elems = c; break;
+    case DAM_SCALE_M: o.elems = act > 0.0 ? act : a + c; o.weight_elems = bb; break;
+    case DAM_SCALE_K: o.elems = act > 0.0 ? act : a + bb; o.weight_elems = c; break;
     case DAM_SCALE_GROUPS: o.elems = a + bb + c; break;
     default: o.weight_elems = a + bb + c; break;
     }
@@ -145,11 +173,12 @@ static void gemm1(dam_graph *g, const char *name, int pass, int phase,
 
 /* Memory-bound kernel(s): elems scale with the batch, wel do not. */
 static void mem1(dam_graph *g, const char *name, int pass, int phase,
-                 double elems, double wel, double fixed, double kernels,
-                 double count)
+                 unsigned flags, double elems, double wel, double fixed,
+                 double kernels, double count)
 {
     dam_op o;
     init_op(&o, name, DAM_OP_MEM, pass, phase, DAM_SCALE_M);
+    o.flags = (unsigned char)flags;
     o.elems = elems;
     o.weight_elems = wel;
     o.fixed_bytes = fixed;
@@ -164,17 +193,23 @@ typedef struct bld {
     int recompute;  /* emit the forward again in backward */
     dam_scale rows; /* how activation rows scale (M, or NONE when folded) */
     int eager;      /* inference without an engine's fusions */
+    int nchw;       /* CNN activations channels-first (see the conv case) */
 } bld;
 
 /*
  * A GEMM and, in training, its backward. weight: B is a weight (dgrad
  * scales like the forward, wgrad over K); otherwise both operands are
  * activations (batched products scaled by group count). dgrad = 0 skips
- * the gradient of A (a network's first layer).
+ * the gradient of A (a network's first layer). act > 0: the activation
+ * elements per sample each of the forward, dgrad and wgrad kernels reads
+ * and writes, when they differ from the GEMM's operand matrices (an
+ * implicit-GEMM convolution reads its input tensor once, not the k x k
+ * times larger im2col matrix its GEMM shape implies; the halo reuse
+ * happens on chip).
  */
-static void gemm(bld *B, const char *name, int phase, double m, double n,
-                 double k, double groups, unsigned flags, int weight,
-                 int dgrad, double count)
+static void gemm_x(bld *B, const char *name, int phase, double m, double n,
+                   double k, double groups, unsigned flags, int weight,
+                   int dgrad, double act, double count)
 {
     char nm[DAM_OP_NAME + 8];
     dam_scale sf = weight ? B->rows : (B->rows == DAM_SCALE_NONE
@@ -182,35 +217,52 @@ static void gemm(bld *B, const char *name, int phase, double m, double n,
                                            : DAM_SCALE_GROUPS);
     unsigned wf = weight ? DAM_OPF_WEIGHT : 0u;
     gemm1(B->g, name, DAM_PASS_FWD, phase, sf, flags | wf, m, n, k, groups,
-          count);
+          act, count);
     if (!B->train)
         return;
     if (B->recompute)
         gemm1(B->g, name, DAM_PASS_RECOMPUTE, phase, sf, flags | wf, m, n, k,
-              groups, count);
+              groups, act, count);
     if (dgrad) {
         snprintf(nm, sizeof nm, "%.*s.dgrad", DAM_OP_NAME - 7, name);
         gemm1(B->g, nm, DAM_PASS_BWD, phase, sf, flags | wf, m, k, n, groups,
-              count);
+              act, count);
     }
     snprintf(nm, sizeof nm, "%.*s.%s", DAM_OP_NAME - 7, name,
              weight ? "wgrad" : "dgradB");
     dam_scale sw = weight ? (B->rows == DAM_SCALE_NONE ? DAM_SCALE_NONE
                                                        : DAM_SCALE_K)
                           : sf;
-    gemm1(B->g, nm, DAM_PASS_BWD, phase, sw, flags, k, n, m, groups, count);
+    gemm1(B->g, nm, DAM_PASS_BWD, phase, sw, flags, k, n, m, groups, act,
+          count);
 }
 
-/* A memory-bound kernel with its backward (bwd elements and kernels). */
-static void mem(bld *B, const char *name, int phase, double fe, double fk,
-                double be, double bk, double count)
+/* A GEMM whose operands are the shape's own matrices (see gemm_x). */
+static void gemm(bld *B, const char *name, int phase, double m, double n,
+                 double k, double groups, unsigned flags, int weight,
+                 int dgrad, double count)
 {
-    mem1(B->g, name, DAM_PASS_FWD, phase, fe, 0.0, 0.0, fk, count);
+    gemm_x(B, name, phase, m, n, k, groups, flags, weight, dgrad, 0.0, count);
+}
+
+/* A memory-bound kernel with its backward (bwd elements and kernels),
+ * with op flags (DAM_OPF_LOWP: only below 32-bit precision). */
+static void mem_f(bld *B, const char *name, int phase, unsigned flags,
+                  double fe, double fk, double be, double bk, double count)
+{
+    mem1(B->g, name, DAM_PASS_FWD, phase, flags, fe, 0.0, 0.0, fk, count);
     if (!B->train)
         return;
     if (B->recompute)
-        mem1(B->g, name, DAM_PASS_RECOMPUTE, phase, fe, 0.0, 0.0, fk, count);
-    mem1(B->g, name, DAM_PASS_BWD, phase, be, 0.0, 0.0, bk, count);
+        mem1(B->g, name, DAM_PASS_RECOMPUTE, phase, flags, fe, 0.0, 0.0, fk,
+             count);
+    mem1(B->g, name, DAM_PASS_BWD, phase, flags, be, 0.0, 0.0, bk, count);
+}
+
+static void mem(bld *B, const char *name, int phase, double fe, double fk,
+                double be, double bk, double count)
+{
+    mem_f(B, name, phase, 0u, fe, fk, be, bk, count);
 }
 
 static void comm(bld *B, const char *name, int pass, int phase,
@@ -306,7 +358,7 @@ static void attention(bld *B, const dam_transformer *t, const tf_geom *G,
         double newtok = 0.0;
         for (int i = 0; i < G->nparts; i++)
             newtok += G->part[i].seqs * G->part[i].q;
-        mem1(B->g, "kv_append", DAM_PASS_FWD, phs, 4.0 * newtok * hkv * hd,
+        mem1(B->g, "kv_append", DAM_PASS_FWD, phs, 0u, 4.0 * newtok * hkv * hd,
              0.0, 0.0, 1.0, count);
     }
 }
@@ -479,11 +531,11 @@ static void transformer(bld *B, const dam_transformer *t, const tf_geom *G,
     if (G->embed) {
         /* gather rows (+ learned positions), written once */
         double fe = (t->max_pos > 0 ? 5.0 : 2.0) * T * d;
-        mem1(g, "embed", DAM_PASS_FWD, pe, fe, 0.0, 0.0,
+        mem1(g, "embed", DAM_PASS_FWD, pe, 0u, fe, 0.0, 0.0,
              t->max_pos > 0 ? 2.0 : 1.0, 1.0);
         if (B->train)
             /* zero the table's gradient, scatter-add the rows */
-            mem1(g, "embed.bwd", DAM_PASS_BWD, pe, 3.0 * T * d,
+            mem1(g, "embed.bwd", DAM_PASS_BWD, pe, 0u, 3.0 * T * d,
                  (double)t->vocab * d / G->tp, 0.0, 2.0, 1.0);
     }
     block(B, t, G, G->nl);
@@ -507,7 +559,7 @@ static void transformer(bld *B, const dam_transformer *t, const tf_geom *G,
             if (B->train)
                 mem(&H, "loss", ph, 4.0 * hr * v, 2.0, 4.0 * hr * v, 2.0, 1.0);
             else
-                mem1(g, "sample", DAM_PASS_FWD, ph, 2.0 * hr * v, 0.0, 0.0,
+                mem1(g, "sample", DAM_PASS_FWD, ph, 0u, 2.0 * hr * v, 0.0, 0.0,
                      2.0, 1.0);
         }
     }
@@ -568,11 +620,26 @@ static void layers(bld *B, const dam_model_spec *m)
             double n = (double)l->out / gr;
             double k = (double)l->in / gr * l->kernel * l->kernel;
             double e_out = (double)l->out * hw2;
+            double hin = (double)l->hw * (l->stride > 0 ? l->stride : 1);
+            double e_in = (double)l->in * hin * hin;
             int pc = phase_of(g, pn, DAM_PHASE_MATMUL);
             snprintf(nm, sizeof nm, "conv%dx%d_%d", l->kernel, l->kernel,
                      l->out);
-            gemm(B, nm, pc, hw2, n, k, gr, DAM_OPF_CONV, 1, i > 0, c);
+            gemm_x(B, nm, pc, hw2, n, k, gr, DAM_OPF_CONV, 1, i > 0,
+                   e_in + e_out, c);
             mf += 2.0 * hw2 * n * k * gr * c;
+            if (B->nchw) {
+                /* channels-first activations: the 16-bit (and narrower)
+                 * tensor-core kernels are channels-last, so cuDNN
+                 * transposes each convolution's input and output before
+                 * and after it (read + write each), in the forward and
+                 * in each of dgrad and wgrad (MosaicML Composer "Channels
+                 * Last" method card; data/README.md) */
+                int pt = phase_of(g, "transpose", DAM_PHASE_ELEMENTWISE);
+                mem_f(B, "nchw_transpose", pt, DAM_OPF_LOWP,
+                      2.0 * (e_in + e_out), 2.0, 4.0 * (e_in + e_out), 4.0,
+                      c);
+            }
             int pb = -1;
             int kernels = B->train || B->eager;
             if (kernels && (l->bn || l->relu))
@@ -617,20 +684,20 @@ static void layers(bld *B, const dam_model_spec *m)
             } else {
                 /* fused into the convolution's epilogue: reads the residual */
                 int pp = phase_of(g, "elementwise", DAM_PHASE_ELEMENTWISE);
-                mem1(g, "add", DAM_PASS_FWD, pp, e, 0.0, 0.0, 0.0, c);
+                mem1(g, "add", DAM_PASS_FWD, pp, 0u, e, 0.0, 0.0, 0.0, c);
             }
             break;
         }
         case DAM_LAYER_EMBEDDING: {
             int pe = phase_of(g, pn, DAM_PHASE_EMBEDDING);
             double el = l->lookups * l->in;
-            mem1(g, "gather", DAM_PASS_FWD, pe, 2.0 * el, 0.0, 0.0, 1.0, c);
+            mem1(g, "gather", DAM_PASS_FWD, pe, 0u, 2.0 * el, 0.0, 0.0, 1.0, c);
             if (B->train) {
                 double dense = l->sparse ? 0.0 : l->rows * l->in;
-                mem1(g, "scatter", DAM_PASS_BWD, pe, 3.0 * el, dense, 0.0,
+                mem1(g, "scatter", DAM_PASS_BWD, pe, 0u, 3.0 * el, dense, 0.0,
                      1.0, c);
                 if (l->sparse) /* sparse update of the touched rows (SGD) */
-                    mem1(g, "sparse_update", DAM_PASS_OPT, pe, 0.0, 0.0, 0.0,
+                    mem1(g, "sparse_update", DAM_PASS_OPT, pe, 0u, 0.0, 0.0, 0.0,
                          1.0, c);
             }
             break;
@@ -681,6 +748,18 @@ static void graph_clear(dam_graph *g)
     memset(g, 0, offsetof(dam_graph, ops));
 }
 
+/* Halvings of a tile of width t for n columns: the library picks a
+ * narrower tile (down to 16) while n fits in half of it. */
+static unsigned char narrow_shift(double n, double t)
+{
+    unsigned char s = 0;
+    while (t > 16.0 && n <= 0.5 * t) {
+        t *= 0.5;
+        s++;
+    }
+    return s;
+}
+
 static int finish(dam_graph *g, const dam_model_spec *m, dam_error *e)
 {
     if (g->truncated)
@@ -688,6 +767,14 @@ static int finish(dam_graph *g, const dam_model_spec *m, dam_error *e)
                              "model \"%s\": its graph needs more than %d "
                              "operators or %d phases",
                              m->id, DAM_MAX_OPS, DAM_MAX_PHASES);
+    /* what the costing would otherwise recompute on every evaluation */
+    for (int i = 0; i < g->nops; i++) {
+        dam_op *o = &g->ops[i];
+        o->nshift[0] = narrow_shift(o->n, 128.0);
+        o->nshift[1] = narrow_shift(o->n, 256.0);
+        o->ntiles[0] = ceil(o->n / ldexp(128.0, -o->nshift[0]));
+        o->ntiles[1] = ceil(o->n / ldexp(256.0, -o->nshift[1]));
+    }
     return DAM_OK;
 }
 
@@ -718,7 +805,7 @@ static void optimizer(bld *B, const dam_model_spec *m,
     add(g, &op, 1.0);
     double sp = sparse_rows_elems(&m->arch);
     if (sp > 0.0)
-        mem1(g, "sparse_update", DAM_PASS_OPT, po, 3.0 * sp, 0.0, 0.0, 1.0,
+        mem1(g, "sparse_update", DAM_PASS_OPT, po, 0u, 3.0 * sp, 0.0, 0.0, 1.0,
              1.0);
     if (o->amp) {
         /* autocast: fp32 weights read and cast to 16 bit every forward */
@@ -737,7 +824,7 @@ int dam_graph_build(dam_graph *g, const dam_model_spec *m,
     graph_clear(g);
     bld B = {g, o->mode == DAM_GRAPH_TRAIN,
              o->mode == DAM_GRAPH_TRAIN && o->recompute, DAM_SCALE_M,
-             o->mode == DAM_GRAPH_INFER && o->eager};
+             o->mode == DAM_GRAPH_INFER && o->eager, o->channels_first};
     if (m->arch.kind == DAM_ARCH_TRANSFORMER) {
         int tp = o->tp > 1 ? o->tp : 1;
         if (check_tf(m, tp, e) != DAM_OK)
@@ -808,7 +895,7 @@ int dam_graph_llm_iteration(dam_graph *g, const dam_model_spec *m,
     G.embed = !it->no_embed && G.l0 == 0;
     G.head = !it->no_head && G.l0 + G.nl == m->arch.tf.layers;
     G.kv_write = 1;
-    bld B = {g, 0, 0, DAM_SCALE_NONE, 0};
+    bld B = {g, 0, 0, DAM_SCALE_NONE, 0, 0};
     transformer(&B, &m->arch.tf, &G, G.rows);
     return finish(g, m, e);
 }

@@ -99,6 +99,13 @@ typedef struct dam_op {
     unsigned char flags;    /* DAM_OPF_* */
     unsigned char comm;     /* DAM_OP_COMM: a dam_comm_kind */
     unsigned short ranks;   /* DAM_OP_COMM: GPUs in the group */
+    unsigned char wbin;     /* DAM_OP_MEM: size class, floor(log2) of the
+                             * elements one kernel moves per sample (merged
+                             * kernels keep their class apart) */
+    unsigned char nshift[2];/* GEMM: halvings of a 128- and a 256-wide
+                             * library tile for a narrow N (down to 16),
+                             * set when the build finishes (the costing
+                             * would otherwise redo it every evaluation) */
     double count;           /* identical instances per step */
     double m, n, k;         /* GEMM: C[m x n] = A[m x k] B[k x n] */
     double groups;          /* GEMM: independent products in one kernel */
@@ -111,6 +118,9 @@ typedef struct dam_op {
     double fixed_bytes;     /* MEM: bytes independent of precision and batch
                              * (fp32 optimizer state, master weights) */
     double kernels;         /* kernel launches per instance */
+    double ntiles[2];       /* GEMM: tiles along N for a 128- and a 256-wide
+                             * library tile (after nshift), set when the
+                             * build finishes */
 } dam_op;
 
 #define DAM_MAX_OPS 160
@@ -157,6 +167,12 @@ typedef struct dam_graph_opts {
     double grad_bytes;     /* gradient bytes per parameter (0 = 2) */
     int amp;               /* 1: eager mixed precision casts fp32 weights to
                             * 16 bit every forward (autocast) */
+    int channels_first;    /* CNNs: 1 = activations channels-first (NCHW,
+                            * PyTorch's default memory format): below 32-bit
+                            * precision each convolution transposes its input
+                            * and output to and from the channels-last layout
+                            * of the tensor-core kernels; 0 = channels-last
+                            * (NHWC), no transposes */
     int eager;             /* inference: 1 = a framework's eager forward
                             * (batch-norm, ReLU and residual adds as kernels
                             * of their own), 0 = an inference engine's graph

@@ -1482,8 +1482,10 @@ static const char *const workload_keys[] = {
     "model", "precision", "batch_size", "efficiency", "memory_efficiency",
     "kernels_per_step", "launch_us", "framework_overhead_ms", "cuda_graphs",
     "activation_recompute", "optimizer", "compute_cv", "zero_stage",
-    "seq_len", "framework", "inference_engine", NULL};
+    "seq_len", "framework", "inference_engine", "memory_format", NULL};
 static const char *const engines[] = {"fused", "eager", NULL};
+static const char *const memory_formats[] = {"channels_last",
+                                             "channels_first", NULL};
 static const char *const optimizers[] = {"adam", "sgd", NULL};
 static const char *const data_keys[] = {
     "samples", "raw_bytes_per_sample", "input_bytes_per_sample", "decode_ms",
@@ -2084,6 +2086,10 @@ static void load_workload(ld *L, const config_setting_t *root,
     int eng = 0;
     if (get_choice(L, w, "inference_engine", "workload", 0, engines, &eng))
         wl->inference_eager = eng == 1;
+    int mfmt = 0;
+    if (get_choice(L, w, "memory_format", "workload", 0, memory_formats,
+                   &mfmt))
+        wl->channels_first = mfmt == 1;
     int have_eta = get_num(L, w, "efficiency", "workload", 0, R_UNIT, 1.0,
                            &wl->eta);
     wl->eta_given = have_eta;

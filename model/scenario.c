@@ -225,6 +225,7 @@ void dam_scenario_graph_opts(const dam_scenario *s, dam_graph_opts *o)
                      : 0.0;
     o->recompute = s->mode == DAM_MODE_TRAINING && w->activation_recompute;
     o->eager = s->mode != DAM_MODE_TRAINING && w->inference_eager;
+    o->channels_first = w->channels_first;
     o->no_optimizer = 1;
 }
 
@@ -253,7 +254,8 @@ int dam_scenario_graph_stale(const dam_scenario *s)
              o.layer_first == b->layer_first &&
              o.layer_count == b->layer_count && o.no_embed == b->no_embed &&
              o.no_head == b->no_head && o.no_optimizer == b->no_optimizer &&
-             o.amp == b->amp && o.eager == b->eager);
+             o.amp == b->amp && o.eager == b->eager &&
+             o.channels_first == b->channels_first);
 }
 
 const dam_graph *dam_scenario_graph(const dam_scenario *s, dam_graph *scratch)

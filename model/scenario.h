@@ -131,6 +131,12 @@ typedef struct dam_workload {
                                * forward (workload.inference_engine =
                                * "eager"), 0: an inference engine's fused
                                * graph ("fused", the default) */
+    int channels_first;       /* 1: CNN activations channels-first
+                               * (workload.memory_format = "channels_first",
+                               * PyTorch's default layout): convolutions
+                               * below 32 bits transpose to and from the
+                               * tensor cores' channels-last layout;
+                               * 0: "channels_last" (the default) */
     double fused;             /* share of memory-bound traffic and launches
                                * (outside the optimizer) that fuse levers
                                * removed, [0, 1] (graph models) */

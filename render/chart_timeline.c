@@ -17,8 +17,7 @@
 
 static const char *const kind_names[DAM_CHART_SPAN_KIND_COUNT] = {
     "loading", "H2D copy", "compute", "all-reduce", "overhead",
-    "blocked (queue full)", "stall (waiting for data)",
-    "waiting for other ranks"};
+    "blocked (queue full)", "stall (waiting for data)"};
 
 static int check(const dam_chart_timeline *c, dam_error *err)
 {
@@ -105,8 +104,7 @@ int dam_chart_timeline_draw(cairo_t *cr, const dam_rect *r,
             continue;
         items[ni].label = kind_names[k];
         items[ni].color = dam_chart_span_color((dam_chart_span_kind)k);
-        items[ni].key = k == DAM_CHART_SPAN_STALL || k == DAM_CHART_SPAN_BLOCKED ||
-                       k == DAM_CHART_SPAN_WAIT
+        items[ni].key = k == DAM_CHART_SPAN_STALL || k == DAM_CHART_SPAN_BLOCKED
                             ? DAM_KEY_HATCH
                             : DAM_KEY_BOX;
         items[ni++].marker = DAM_MARK_CIRCLE;
@@ -184,8 +182,7 @@ int dam_chart_timeline_draw(cairo_t *cr, const dam_rect *r,
                 x1 = x0 + 0.5;
             dam_rect box = {x0, cy - th / 2, x1 - x0, th};
             dam_color col = dam_chart_span_color(s->kind);
-            if (s->kind == DAM_CHART_SPAN_STALL || s->kind == DAM_CHART_SPAN_BLOCKED ||
-                s->kind == DAM_CHART_SPAN_WAIT) {
+            if (s->kind == DAM_CHART_SPAN_STALL || s->kind == DAM_CHART_SPAN_BLOCKED) {
                 dam_draw_hatch(cr, &box, col);
             } else {
                 cairo_rectangle(cr, box.x, box.y, box.w, box.h);
@@ -205,8 +202,7 @@ int dam_chart_timeline_draw(cairo_t *cr, const dam_rect *r,
                 if (dam_draw_text_width(cr, s->label) + 6 < vx1 - vx0 &&
                     dam_draw_text_height(cr) < th) {
                     if (s->kind == DAM_CHART_SPAN_STALL ||
-                        s->kind == DAM_CHART_SPAN_BLOCKED ||
-                        s->kind == DAM_CHART_SPAN_WAIT) {
+                        s->kind == DAM_CHART_SPAN_BLOCKED) {
                         /* a white plate under text on hatching */
                         dam_rect tb = dam_draw_text_box(
                             cr, (vx0 + vx1) / 2, cy, s->label, 0.5, 0.5);

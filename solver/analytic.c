@@ -25,6 +25,14 @@
 #include <string.h>
 
 /* Passes over the forward work in one step: fwd + 2x bwd (+ recompute). */
+/* Phase names are copied with memcpy on every evaluation: the sizes this
+ * relies on. */
+_Static_assert(sizeof(((dam_phase *)0)->name) ==
+                   sizeof(((dam_phase_result *)0)->name),
+               "phase name buffers differ");
+_Static_assert(DAM_GRAPH_PHASE_NAME <= sizeof(((dam_phase_result *)0)->name),
+               "graph phase names do not fit a phase result");
+
 static double pass_factor(const dam_scenario *s)
 {
     if (s->mode != DAM_MODE_TRAINING)
@@ -49,7 +57,10 @@ double dam_analytic_phase_time(const dam_scenario *s, int i, double b,
     double tm = bytes / (g->mem_bw * w->eta_mem);
     if (out) {
         memset(out, 0, sizeof *out);
-        snprintf(out->name, sizeof out->name, "%s", p->name);
+        /* both are char[32] (a bounded copy, not snprintf: this runs on
+         * every evaluation) */
+        memcpy(out->name, p->name, sizeof out->name);
+        out->name[sizeof out->name - 1] = '\0';
         out->kind = p->kind;
         out->flops = flops;
         out->bytes = bytes;
@@ -99,7 +110,8 @@ static void graph_compute(const dam_scenario *s, const dam_graph *g, double b,
         dam_phase_result *p = &ph[i];
         const dam_phase_cost *q = &gc.phase[i];
         memset(p, 0, sizeof *p);
-        snprintf(p->name, sizeof p->name, "%s", g->phase[i]);
+        memcpy(p->name, g->phase[i], sizeof g->phase[i]); /* 16 of 32 */
+        p->name[sizeof g->phase[i] - 1] = '\0';
         p->kind = g->phase_kind[i];
         p->flops = q->flops;
         p->bytes = q->bytes;

@@ -288,6 +288,20 @@ int dam_capacity_max_rate(const dam_scenario *s, double slo_s,
     }
     if (!*found)
         goto done;
+    /* the GPUs' analytic capacity assumes full batches: when the
+     * simulated replicas still meet the SLO there, widen the bracket until
+     * a rate misses it. The CPU pool's capacity is a hard end: a queue
+     * with nothing to spare is unstable, whatever a finite run shows. */
+    for (int grow = 0; grow < 8 && hi < cpu; grow++) {
+        if ((rc = dam_capacity_simulate(s, hi, 0, opt, r, err)) != DAM_OK)
+            goto done;
+        (*evaluations)++;
+        if (!dam_capacity_meets(r, slo_s, 1.0))
+            break;
+        lo = hi;
+        *p99 = r->serving.latency.p99;
+        hi = 2.0 * hi < cpu ? 2.0 * hi : cpu;
+    }
     for (int it = 0; it < 14 && hi - lo > 0.01 * lo; it++) {
         double mid = 0.5 * (lo + hi);
         if ((rc = dam_capacity_simulate(s, mid, 0, opt, r, err)) != DAM_OK)

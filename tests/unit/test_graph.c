@@ -93,16 +93,31 @@ static void params_all(const dam_catalog *cat)
         dam_check(bw <= 2.0 * fw * (1.0 + 1e-9) && bw >= 1.9 * fw,
                   "%s: backward GEMMs %.4g = %.3f x forward", m->id, bw,
                   bw / fw);
-        /* one merged memory-bound entry per pass and phase */
-        int dup = 0;
-        for (int a = 0; a < g.nops; a++)
+        /* one merged memory-bound entry per pass, phase and size class
+         * (the L2 model needs each kernel's footprint within a factor of
+         * two: a class holds kernels of 2^wbin to 2^(wbin+1) elements) */
+        int dup = 0, badbin = 0;
+        for (int a = 0; a < g.nops; a++) {
+            const dam_op *o = &g.ops[a];
+            if (o->kind == DAM_OP_MEM && o->kernels > 0.0) {
+                double per = (o->elems + o->weight_elems + o->fixed_bytes) /
+                             o->kernels;
+                /* a merged class averages its members: within [2^bin,
+                 * 2^(bin+1)) up to rounding */
+                badbin += per > 0.0 && (per < 0.999 * ldexp(1.0, o->wbin) ||
+                                        per > 1.001 * ldexp(1.0, o->wbin + 1));
+            }
             for (int b = a + 1; b < g.nops; b++)
-                dup += g.ops[a].kind == DAM_OP_MEM &&
-                       g.ops[b].kind == DAM_OP_MEM &&
-                       g.ops[a].pass == g.ops[b].pass &&
-                       g.ops[a].phase == g.ops[b].phase &&
-                       g.ops[a].flags == g.ops[b].flags;
-        dam_check_int(dup, 0, "memory-bound kernels merged per pass/phase");
+                dup += o->kind == DAM_OP_MEM && g.ops[b].kind == DAM_OP_MEM &&
+                       o->pass == g.ops[b].pass &&
+                       o->phase == g.ops[b].phase &&
+                       o->flags == g.ops[b].flags &&
+                       o->wbin == g.ops[b].wbin;
+        }
+        dam_check_int(dup, 0, "memory-bound kernels merged per pass, phase "
+                              "and size class");
+        dam_check_int(badbin, 0, "a merged memory-bound entry's kernels are "
+                                 "the size its class says");
     }
 }
 

@@ -54,6 +54,8 @@ def predict(damsim, r, tmp, legacy=False):
     if r["mode"] == "inference":
         # the published inference rows run in the framework, not an engine
         seq += ' inference_engine = "eager";'
+    if r.get("memory_format"):
+        seq += ' memory_format = "%s";' % r["memory_format"]
     if legacy:
         seq = ""
     text = SCEN.format(cid=r["case_id"], mode=r["mode"], gpu=r["gpu"],
