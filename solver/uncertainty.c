@@ -17,21 +17,23 @@
 /* Stream id of the uncertainty draws: apart from every simulation stream. */
 #define UNCERTAINTY_STREAM 0x756e6365ULL
 
-/* Most named quantities one set of draws holds (inputs and constants of
- * every scenario of a question; beyond it, names share the last column). */
-#define MAX_COLUMNS 128
-
 /* One name's Latin-hypercube column. */
 typedef struct column {
     char name[DAM_CONST_KEY_MAX + 8];
+    unsigned long long hash; /* name_hash(name): compared first */
     double *u;           /* n probabilities in (0, 1) */
 } column;
 
+/* Every named quantity gets its own independent column, however many
+ * there are (a calibration over 16 GPUs names a few hundred): names that
+ * shared one column would move together, and a constant and a step error
+ * drawn at the same probability cancel each other, narrowing intervals. */
 struct dam_draws {
     int n;               /* draws */
     unsigned long seed;
     int ncol;
-    column col[MAX_COLUMNS];
+    size_t cap;          /* columns allocated */
+    column *col;
 };
 
 static int cmp_double(const void *a, const void *b)
@@ -93,6 +95,7 @@ void dam_draws_free(dam_draws *d)
         return;
     for (int i = 0; i < d->ncol; i++)
         dam_free(d->col[i].u);
+    dam_free(d->col);
     dam_free(d);
 }
 
@@ -114,16 +117,17 @@ static unsigned long long name_hash(const char *s)
 
 static column *column_of(dam_draws *d, const char *name)
 {
+    unsigned long long h = name_hash(name);
     for (int i = 0; i < d->ncol; i++)
-        if (strcmp(d->col[i].name, name) == 0)
+        if (d->col[i].hash == h && strcmp(d->col[i].name, name) == 0)
             return &d->col[i];
-    if (d->ncol == MAX_COLUMNS)
-        return &d->col[MAX_COLUMNS - 1];
+    d->col = dam_grow(d->col, sizeof *d->col, (size_t)d->ncol + 1, &d->cap);
     column *c = &d->col[d->ncol++];
     snprintf(c->name, sizeof c->name, "%s", name);
+    c->hash = h;
     c->u = dam_malloc((size_t)d->n * sizeof *c->u);
     gsl_rng *g = dam_rng_create(d->seed,
-                                UNCERTAINTY_STREAM ^ name_hash(name));
+                                UNCERTAINTY_STREAM ^ h);
     for (int k = 0; k < d->n; k++)
         c->u[k] = (k + gsl_rng_uniform_pos(g)) / d->n;
     gsl_ran_shuffle(g, c->u, (size_t)d->n, sizeof *c->u);
