@@ -18,6 +18,12 @@
 #define US 1e-6
 #define GB 1e9
 
+/* Share of the per-direction NVLink bandwidth a one-node nccl-tests
+ * all-reduce reaches, and of the per-direction PCIe bandwidth a pinned
+ * host copy reaches (dam_device_complete says from which measurements). */
+#define NVLINK_ALLREDUCE_SHARE 0.78
+#define PINNED_COPY_SHARE 0.8
+
 /* ceil and floor for 0 <= x < 2^62 (tile and wave counts), without libm
  * calls. */
 static inline double ceil_pos(double x)
@@ -144,7 +150,19 @@ void dam_device_complete(dam_gpu *g)
     fill(&d->kernel_gap, 1.0 * US, 0.5 * US);
     fill(&d->graph_gap, 0.5 * US, 0.3 * US);
     if (g->pcie_bw > 0.0)
-        fill(&d->h2d, 0.8 * g->pcie_bw / 2.0, 0.05 * g->pcie_bw / 2.0);
+        fill(&d->h2d, PINNED_COPY_SHARE * g->pcie_bw / 2.0,
+             0.05 * g->pcie_bw / 2.0);
+    /* one-node all-reduce without a measurement: NVLink parts reach 0.78
+     * of their per-direction link bandwidth (nccl_A100_8gpu_allreduce
+     * 234 of 300, nccl_H200_8gpu_allreduce_ring 365.6 of 450,
+     * nccl_B200_8gpu_allreduce_ring 682.2 of 900: 0.78, 0.81, 0.76);
+     * PCIe cards ring over their host link at about their pinned copy
+     * rate per direction (no public nccl-tests figure: a wide sd) */
+    if (g->link_bw > 0.0)
+        fill(&d->busbw, NVLINK_ALLREDUCE_SHARE * g->link_bw / 2.0,
+             0.03 * g->link_bw / 2.0);
+    else if (d->h2d.v > 0.0)
+        fill(&d->busbw, d->h2d.v, 0.3 * d->h2d.v);
     fill(&d->pageable, 0.5, 0.2);
     if (!(g->sms > 0))
         g->sms = 1;
@@ -349,6 +367,20 @@ double dam_device_collective_time(dam_comm_kind kind, double bytes, int ranks,
                                           : (n - 1.0) / n;
     double hops = kind == DAM_COMM_ALLREDUCE ? 2.0 * (n - 1.0) : n - 1.0;
     return bytes * f / busbw + hops * alpha;
+}
+
+double dam_device_fabric_busbw(const dam_gpu *gpu, double host_pcie_bw)
+{
+    const dam_device *d = &gpu->dev;
+    if (gpu->link_bw > 0.0)
+        return d->busbw.v > 0.0 ? d->busbw.v
+                                : NVLINK_ALLREDUCE_SHARE * gpu->link_bw / 2.0;
+    double bw = d->busbw.v > 0.0 ? d->busbw.v
+                : d->h2d.v > 0.0 ? d->h2d.v
+                                 : PINNED_COPY_SHARE * gpu->pcie_bw / 2.0;
+    if (host_pcie_bw > 0.0 && (!(bw > 0.0) || host_pcie_bw < bw))
+        bw = host_pcie_bw;
+    return bw > 0.0 ? bw : 0.0;
 }
 
 double dam_device_h2d_time(const dam_gpu *gpu, double bytes, int pinned)

@@ -133,6 +133,18 @@ double dam_device_collective_time(dam_comm_kind kind, double bytes, int ranks,
 double dam_device_h2d_time(const dam_gpu *gpu, double bytes, int pinned);
 
 /*
+ * The all-reduce bus bandwidth of the node fabric this GPU kind comes in
+ * (nccl-tests convention), bytes/s: its measured one-node figure
+ * (dev.busbw: NVLink/NVSwitch, xGMI), else, for a card without NVLink,
+ * the PCIe ring, at most its achieved pinned copy rate per direction
+ * (dev.h2d) and at most host_pcie_bw (the scenario's host link, 0 = no
+ * limit). 0 when nothing is known. A gpu= lever scales a scenario's
+ * intra-node bandwidth by the ratio of the two GPUs' figures, so a GPU
+ * brings its own fabric.
+ */
+double dam_device_fabric_busbw(const dam_gpu *gpu, double host_pcie_bw);
+
+/*
  * Fill every constant of gpu->dev that is not given (v == 0) from its
  * generation's defaults (device.c, each with its source), and tiles.
  * Called by the loader; idempotent.

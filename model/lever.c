@@ -28,6 +28,7 @@
 #include <strings.h>
 
 #include "model/alloc.h"
+#include "model/device.h"
 #include "model/quality.h"
 #include "model/scaling.h"
 #include "model/suggest.h"
@@ -348,16 +349,18 @@ static int op_gpu(const ctx *c, const dam_lever_op *op,
         }
         if (!(g->peak[s->workload.precision] > 0.0))
             return unsupported(c, s->workload.precision, g);
-        double old_link = m->gpu.link_bw;
+        double old_link = dam_device_fabric_busbw(&m->gpu, m->pcie_bw);
         m->gpu = *g;
         /* the price: the op's, else the scenario's own for this GPU, else
          * the catalog's; none of them: unknown (0), never the old GPU's */
         double own = scenario_price(s, g->id);
         if (op->gpu_hour_usd <= 0.0)
             s->cost.gpu_hour_usd = own > 0.0 ? own : g->price_hour;
-        if (old_link > 0.0 && g->link_bw > 0.0) {
-            m->intra_busbw *= g->link_bw / old_link;
-            m->net.domain_bw *= g->link_bw / old_link;
+        /* the new GPU brings its own node fabric (NVLink, or PCIe) */
+        double new_link = dam_device_fabric_busbw(g, m->pcie_bw);
+        if (old_link > 0.0 && new_link > 0.0) {
+            m->intra_busbw *= new_link / old_link;
+            m->net.domain_bw *= new_link / old_link;
         }
         if (s->workload.sparsity_kind == DAM_SPARSITY_2TO4)
             s->workload.matmul_peak_scale = g->sparsity_2to4 ? 2.0 : 1.0;

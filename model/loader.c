@@ -1922,16 +1922,15 @@ static void load_machine(ld *L, const config_setting_t *root,
         if (shared) /* one cluster-wide file system: read_gbs is its total */
             mc->fs_bw = mc->storage_bw;
     }
-    int multi_gpu = mc->gpus_per_node > 1, multi_node = mc->nodes > 1;
-    config_setting_t *nw = group(L, m, "network", "machine",
-                                 multi_gpu || multi_node);
+    int multi_node = mc->nodes > 1;
+    config_setting_t *nw = group(L, m, "network", "machine", multi_node);
     dam_network *net = &mc->net;
     if (nw) {
         check_keys(L, nw, network_keys, "machine.network");
         const char *w = "machine.network";
         int have_nic = get_num(L, nw, "nic_gbs", w, 0, R_POS, GB,
                                &net->nic_bw);
-        get_num(L, nw, "intra_busbw_gbs", w, multi_gpu, R_POS, GB,
+        get_num(L, nw, "intra_busbw_gbs", w, 0, R_POS, GB,
                 &mc->intra_busbw);
         get_num(L, nw, "inter_busbw_gbs", w, multi_node && !have_nic, R_POS,
                 GB, &mc->inter_busbw);
@@ -1959,6 +1958,11 @@ static void load_machine(ld *L, const config_setting_t *root,
     } else {
         net->rail_optimized = 1;
     }
+    /* not given: the GPU's own node fabric (its measured NVLink
+     * all-reduce, or the PCIe ring), so that a scenario moved to more
+     * GPUs, or to another GPU, by a lever has one */
+    if (!(mc->intra_busbw > 0.0))
+        mc->intra_busbw = dam_device_fabric_busbw(&mc->gpu, mc->pcie_bw);
     dam_net_defaults(net, mc->gpus_per_node, mc->intra_busbw,
                      mc->inter_busbw, mc->gpu.dev.busbw.v, mc->net_latency);
     /* a machine that says nothing of a fabric: its GPUs leave the node

@@ -11,6 +11,7 @@
 #include "solver/search.h"
 
 #include "model/alloc.h"
+#include "model/device.h"
 #include "model/quality.h"
 #include "solver/parallel.h"
 
@@ -220,11 +221,13 @@ static void machine_for(const dam_scenario *base, const dam_gpu *g,
     *s = *base;
     dam_machine *m = &s->machine;
     if (g && strcmp(g->id, base->machine.gpu.id) != 0) {
-        double old = m->gpu.link_bw;
+        /* the new GPU brings its own node fabric (NVLink, or PCIe) */
+        double old = dam_device_fabric_busbw(&m->gpu, m->pcie_bw);
         m->gpu = *g;
-        if (old > 0.0 && g->link_bw > 0.0) {
-            m->intra_busbw *= g->link_bw / old;
-            m->net.domain_bw *= g->link_bw / old;
+        double nw = dam_device_fabric_busbw(g, m->pcie_bw);
+        if (old > 0.0 && nw > 0.0) {
+            m->intra_busbw *= nw / old;
+            m->net.domain_bw *= nw / old;
         }
     }
     int gn = m->gpus_per_node;

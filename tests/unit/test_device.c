@@ -15,8 +15,10 @@
 #include <string.h>
 
 #include "check.h"
+#include "model/alloc.h"
 #include "model/device.h"
 #include "model/graph.h"
+#include "model/lever.h"
 #include "model/loader.h"
 
 static const dam_gpu *gpu(const dam_catalog *c, const char *id)
@@ -271,6 +273,59 @@ static void params(const dam_catalog *cat)
               "pageable copies are slower than pinned");
 }
 
+/* A GPU brings its own node fabric: a scenario without an intra-node figure
+ * takes its GPU's, a gpu= lever moves it to the new GPU's (NVLink measured
+ * by nccl-tests, or PCIe for a card without NVLink). */
+static void lever_to(const dam_scenario *in, const char *kv,
+                     const dam_catalog *cat, dam_scenario *out)
+{
+    dam_lever lv;
+    dam_error e;
+    *out = *in;
+    int ok = dam_lever_parse_kv(kv, &lv, &e) == DAM_OK &&
+             dam_lever_apply(in, &lv, cat, out, &e) == DAM_OK;
+    dam_check(ok, "lever %s applies", kv);
+}
+
+static void fabric(dam_catalog *cat)
+{
+    const dam_gpu *a100 = dam_catalog_gpu(cat, "A100-SXM4-80GB");
+    const dam_gpu *v100 = dam_catalog_gpu(cat, "V100-SXM2-16GB");
+    const dam_gpu *t4 = dam_catalog_gpu(cat, "T4");
+    dam_check_rel(dam_device_fabric_busbw(a100, 25e9), 234e9, 1e-12,
+                  "A100 SXM4: its measured NVSwitch all-reduce busbw");
+    dam_check_rel(dam_device_fabric_busbw(v100, 0.0), 0.78 * 150e9, 1e-12,
+                  "V100 SXM2 (no measurement): 0.78 of NVLink per direction");
+    dam_check_rel(dam_device_fabric_busbw(t4, 0.0), t4->dev.h2d.v, 1e-12,
+                  "T4: the PCIe ring at its pinned copy rate");
+    dam_check_rel(dam_device_fabric_busbw(t4, 5e9), 5e9, 1e-12,
+                  "T4: at most the host's PCIe link");
+
+    dam_scenario *s = dam_malloc(sizeof *s), *x = dam_malloc(sizeof *x);
+    dam_diag d;
+    dam_diag_init(&d);
+    int rc = dam_scenario_load(
+        s, DAM_SOURCE_DIR "/tests/data/validation/resnet50-amp.cfg", NULL, cat,
+        &d);
+    dam_check_int(rc, DAM_OK, "one-GPU scenario without intra_busbw loads");
+    dam_diag_free(&d);
+    if (rc == DAM_OK) {
+        dam_check_rel(s->machine.intra_busbw, 234e9, 1e-12,
+                      "no intra_busbw_gbs: the A100's own fabric");
+        lever_to(s, "gpus=8", cat, x);
+        dam_check_rel(x->machine.intra_busbw, 234e9, 1e-12,
+                      "moved to 8 GPUs by a lever: it has a fabric");
+        lever_to(s, "gpu=H100-PCIE-80GB", cat, x);
+        dam_check_rel(x->machine.intra_busbw, s->machine.pcie_bw, 1e-12,
+                      "gpu=H100 PCIe: PCIe (the host link), not NVSwitch");
+        lever_to(s, "gpu=H100-SXM5-80GB", cat, x);
+        dam_check_rel(x->machine.intra_busbw, 365.6e9, 1e-12,
+                      "gpu=H100 SXM5: its own NVSwitch figure");
+    }
+    dam_free(x);
+    dam_free(s);
+}
+
 int main(void)
 {
     gsl_set_error_handler_off();
@@ -282,6 +337,7 @@ int main(void)
     gemm_model(&cat);
     graph_cost(&cat);
     params(&cat);
+    fabric(&cat);
     dam_catalog_free(&cat);
     return dam_check_done();
 }
