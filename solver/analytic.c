@@ -24,7 +24,6 @@
 #include <stdio.h>
 #include <string.h>
 
-/* Passes over the forward work in one step: fwd + 2x bwd (+ recompute). */
 /* Phase names are copied with memcpy on every evaluation: the sizes this
  * relies on. */
 _Static_assert(sizeof(((dam_phase *)0)->name) ==
@@ -33,6 +32,15 @@ _Static_assert(sizeof(((dam_phase *)0)->name) ==
 _Static_assert(DAM_GRAPH_PHASE_NAME <= sizeof(((dam_phase_result *)0)->name),
                "graph phase names do not fit a phase result");
 
+/* Copies overlap the GPU's work only on a copy stream fed by loader
+ * workers (as the simulation runs them: with no workers the main process
+ * loads the batch, then copies it in line). */
+static int copy_overlaps(const dam_scenario *s)
+{
+    return s->pipeline.overlap_transfer && s->pipeline.loader_workers > 0;
+}
+
+/* Passes over the forward work in one step: fwd + 2x bwd (+ recompute). */
 static double pass_factor(const dam_scenario *s)
 {
     if (s->mode != DAM_MODE_TRAINING)
@@ -554,7 +562,7 @@ void dam_analytic_solve(const dam_scenario *s, dam_result *r)
 
     /* The configured pipeline's steady state. */
     double gpu = t_compute + lat + exposed_comm;
-    double xfer = s->pipeline.overlap_transfer
+    double xfer = copy_overlaps(s)
                       ? (tr->time > gpu ? tr->time - gpu : 0.0)
                       : tr->time;
     gpu += xfer;
@@ -590,7 +598,7 @@ dam_bound dam_analytic_bound(const dam_scenario *s, const dam_result *r,
 {
     if (s->pipeline.loader_workers > 0 && r->terms[DAM_TERM_DATA] > floor)
         return DAM_BOUND_DATA;
-    if (s->pipeline.overlap_transfer && r->terms[DAM_TERM_TRANSFER] > floor)
+    if (copy_overlaps(s) && r->terms[DAM_TERM_TRANSFER] > floor)
         return DAM_BOUND_TRANSFER;
     int best = DAM_TERM_DATA;
     for (int t = 1; t < DAM_TERM_COUNT; t++)
