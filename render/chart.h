@@ -228,9 +228,9 @@ typedef struct dam_chart_roc {
     const char *marginal_unit;            /* after the marginal, e.g.
                                              "pt/$1k"; may be NULL. With
                                              x_unit DAM_AXIS_USD and NULL,
-                                             the marginal is written per
-                                             $1, $1k, $1M or $1B, whichever
-                                             gives a readable number */
+                                             a segment is labelled with
+                                             its gain and its extra cost
+                                             ("+0.00073 for +$12,400") */
     double y_min_span;                    /* the y axis spans at least
                                              this much (a change that
                                              matters in the quality's

@@ -218,7 +218,7 @@ int dam_chart_breakdown_draw(cairo_t *cr, const dam_rect *r,
 
         dam_draw_font(cr, DAM_FONT_AXIS);
         cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
-        dam_draw_text_fit(cr, plot.x - 10, cy, b->label, labw, 1, 0.5);
+        dam_draw_row_label(cr, plot.x - 10, cy, b->label, labw, band);
 
         dam_draw_font(cr, DAM_FONT_NOTE);
         for (int t = 0; t < DAM_TERM_COUNT; t++) {

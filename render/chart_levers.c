@@ -245,7 +245,7 @@ int dam_chart_levers_draw(cairo_t *cr, const dam_rect *r,
         }
         dam_draw_font(cr, DAM_FONT_AXIS);
         cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
-        dam_draw_text_fit(cr, r->x + namew, cy, l->name, namew, 1, 0.5);
+        dam_draw_row_label(cr, r->x + namew, cy, l->name, namew, band);
         if (show_cost) {
             cost_text(buf, sizeof buf, l);
             dam_draw_text(cr, costx, cy, buf, 1, 0.5);

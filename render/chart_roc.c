@@ -15,6 +15,7 @@
 #include <stdio.h>
 
 #include "render/chart.h"
+#include "render/fmt.h"
 
 static int check(const dam_chart_roc *c, dam_error *err)
 {
@@ -48,29 +49,26 @@ static int check(const dam_chart_roc *c, dam_error *err)
     return DAM_OK;
 }
 
-/* "+0.17 per $1M": the marginal return per a power of a thousand dollars
- * that makes it at least 0.1 (or the given unit). */
+/* A segment's label. In dollars (no marginal unit given): the gain along
+ * it and what it costs, "+0.00073 for +$12,400", which a reader can weigh
+ * (a rate per dollar of a tiny gain reads "+59 per $1B" and invites
+ * multiplying it out to a scale nobody spends); otherwise the marginal
+ * return in the given unit. */
 static void marginal_text(char *buf, size_t n, const dam_chart_roc *c,
-                          double m)
+                          const dam_chart_roc_segment *s)
 {
-    static const struct {
-        double k;
-        const char *per;
-    } per[] = {{1, "per $"}, {1e3, "per $1k"}, {1e6, "per $1M"},
-               {1e9, "per $1B"}};
     char v[DAM_AXIS_LABEL_MAX];
     if (c->marginal_unit || c->x_unit != DAM_AXIS_USD) {
-        dam_axis_format_signed(v, sizeof v, m);
+        dam_axis_format_signed(v, sizeof v, s->marginal);
         snprintf(buf, n, "%s%s%s", v, c->marginal_unit ? " " : "",
                  c->marginal_unit ? c->marginal_unit : "");
         return;
     }
-    size_t i = 0;
-    while (i + 1 < sizeof per / sizeof per[0] && m != 0.0 &&
-           fabs(m * per[i].k) < 0.1)
-        i++;
-    dam_axis_format_signed(v, sizeof v, m * per[i].k);
-    snprintf(buf, n, "%s %s", v, per[i].per);
+    double dc = c->points[s->to].cost - c->points[s->from].cost;
+    char usd[48];
+    dam_fmt_usd(usd, sizeof usd, fabs(dc), DAM_FMT_SIG);
+    dam_axis_format_signed(v, sizeof v, s->marginal * dc);
+    snprintf(buf, n, "%s for %s%s", v, dc < 0 ? "-" : "+", usd);
 }
 
 int dam_chart_roc_draw(cairo_t *cr, const dam_rect *r, const dam_chart_roc *c,
@@ -91,7 +89,11 @@ int dam_chart_roc_draw(cairo_t *cr, const dam_rect *r, const dam_chart_roc *c,
     dam_legend_item items[3];
     size_t ni = 0;
     if (c->nsegments) {
-        items[ni].label = "Pareto frontier (marginal return on each step)";
+        items[ni].label = c->marginal_unit || c->x_unit != DAM_AXIS_USD
+                              ? "Pareto frontier (marginal return on each "
+                                "segment)"
+                              : "Pareto frontier (each segment: the gain "
+                                "and what it costs)";
         items[ni].color = DAM_COLOR_BLUE;
         items[ni].key = DAM_KEY_LINE;
         items[ni++].marker = DAM_MARK_CIRCLE;
@@ -173,7 +175,7 @@ int dam_chart_roc_draw(cairo_t *cr, const dam_rect *r, const dam_chart_roc *c,
     dam_draw_set_color(cr, DAM_COLOR_BLUE, 1);
     for (size_t i = 0; i < c->nsegments; i++) {
         const dam_chart_roc_segment *s = &c->segments[i];
-        marginal_text(buf, sizeof buf, c, s->marginal);
+        marginal_text(buf, sizeof buf, c, s);
         dam_draw_placer_label(cr, &pl, (PX(s->from) + PX(s->to)) / 2,
                               (PY(s->from) + PY(s->to)) / 2, 5, buf);
     }

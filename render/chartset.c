@@ -505,7 +505,7 @@ void dam_chartset_whatif(dam_chartset *cs, const dam_whatif *w,
         cs->roc.x_unit = DAM_AXIS_USD;
         cs->roc.y_title = cs->roc_ytitle;
         cs->roc.y_unit = DAM_AXIS_PLAIN;
-        cs->roc.marginal_unit = NULL; /* per $1k, $1M... as readable */
+        cs->roc.marginal_unit = NULL; /* the gain and its cost per segment */
         /* a change that matters: a tenth of a nat of loss, or one point
          * of accuracy (ten times the what-if's "material" gain) */
         cs->roc.y_min_span = hib ? 1.0 : 0.1;

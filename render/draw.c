@@ -117,6 +117,15 @@ dam_rect dam_draw_text_fit(cairo_t *cr, double x, double y, const char *s,
     return dam_font_draw(cr, x, y, s, maxw > 0 ? maxw : 0.01, 1, ax, ay);
 }
 
+dam_rect dam_draw_row_label(cairo_t *cr, double x, double cy, const char *s,
+                            double maxw, double band)
+{
+    int lines = (int)floor(band * 0.9 / dam_font_line_height(cr));
+    lines = lines < 1 ? 1 : lines > 3 ? 3 : lines;
+    return dam_font_draw(cr, x, cy, s, maxw > 0 ? maxw : 0.01, lines, 1,
+                         0.5);
+}
+
 double dam_draw_fit_width(cairo_t *cr, const char *s, double maxw)
 {
     double w;
@@ -143,7 +152,16 @@ double dam_draw_title(cairo_t *cr, const dam_rect *r, const char *title,
     double h = 0;
     cairo_save(cr);
     if (title && *title) {
+        /* a long question and answer is set smaller (down to 11 pt)
+         * before it is cut: the answer is the point of the chart */
+        static const double scale[] = {1.0, 0.9, 0.8};
         dam_draw_font(cr, DAM_FONT_TITLE);
+        double size = dam_font_size(DAM_FONT_TITLE);
+        for (size_t k = 0; k < sizeof scale / sizeof scale[0]; k++) {
+            cairo_set_font_size(cr, size * scale[k]);
+            if (dam_font_measure(cr, title, r->w, 5, NULL, NULL) <= 4)
+                break;
+        }
         dam_draw_set_color(cr, DAM_COLOR_BLACK, 1);
         h += dam_draw_wrap(cr, r->x, r->y, r->w, title, 4, 1);
     }

@@ -81,6 +81,11 @@ void dam_draw_text_up(cairo_t *cr, double x, double y, const char *s);
  * layout to at most maxw points. Returns the box drawn. */
 dam_rect dam_draw_text_fit(cairo_t *cr, double x, double y, const char *s,
                            double maxw, double ax, double ay);
+/* A bar's name in a row band tall: right-aligned at x, centred on cy,
+ * wrapped to maxw on the lines the band holds (1 to 3), the last one
+ * ellipsized when it still does not fit. Returns the box drawn. */
+dam_rect dam_draw_row_label(cairo_t *cr, double x, double cy, const char *s,
+                            double maxw, double band);
 /* Width of s as dam_draw_text_fit would draw it within maxw, points. */
 double dam_draw_fit_width(cairo_t *cr, const char *s, double maxw);
 /*
@@ -91,7 +96,8 @@ double dam_draw_fit_width(cairo_t *cr, const char *s, double maxw);
 double dam_draw_wrap(cairo_t *cr, double x, double y, double w, const char *s,
                      int maxlines, int draw);
 
-/* Draw title (wrapped, bold) and subtitle (wrapped, grey; may be NULL) at
+/* Draw title (bold, wrapped on at most 4 lines: set smaller, down to 80 %,
+ * before it is cut) and subtitle (wrapped, grey; may be NULL) at
  * the top of r. Returns the height used including the gap below. */
 double dam_draw_title(cairo_t *cr, const dam_rect *r, const char *title,
                       const char *subtitle);

@@ -354,6 +354,35 @@ static double headline(cairo_t *cr, const dam_report_table *t, double x,
     return h + GAP;
 }
 
+/* Height of block(cr, ..., text, f, maxlines) with room enough. */
+static double block_height(cairo_t *cr, double w, const char *text,
+                           dam_font f, int maxlines)
+{
+    if (!text || !*text)
+        return 0;
+    dam_draw_font(cr, DAM_FONT_NOTE_BOLD);
+    double h = dam_draw_text_height(cr) + 3, th = 0;
+    dam_draw_font(cr, f);
+    dam_font_measure(cr, text, w, maxlines, NULL, &th);
+    return h + th + GAP;
+}
+
+/* Height of headline(cr, t, ...) with room enough. */
+static double headline_height(cairo_t *cr, const dam_report_table *t,
+                              double w)
+{
+    if (!t || t->ncols == 0)
+        return 0;
+    grid g = table_grid(t);
+    double cw[DAM_REPORT_MAX_COLS];
+    column_widths(cr, &g, w, cw);
+    double need = row_height(cr, &g, cw, (size_t)-1);
+    for (size_t i = 0; i < g.nrows; i++)
+        need += row_height(cr, &g, cw, i);
+    dam_draw_font(cr, DAM_FONT_NOTE_BOLD);
+    return dam_draw_text_height(cr) + 3 + need + GAP;
+}
+
 /* Page 1: the executive summary. */
 int dam_report_draw_summary(cairo_t *cr, const dam_report *r,
                             dam_error *err)
@@ -378,16 +407,35 @@ int dam_report_draw_summary(cairo_t *cr, const dam_report *r,
 
     /* left: the words and numbers; right: the chart */
     double lw = chart ? w * 0.44 : w, rx = M + lw + 18;
+    /* the most lines each block may take: as many as the column holds,
+     * the answer first (a cut answer is a lost one) */
+    static const int limits[][5] = {
+        {5, 14, 10, 10, DAM_FONT_BODY_BOLD}, {4, 12, 8, 8, DAM_FONT_BODY_BOLD},
+        {3, 10, 6, 6, DAM_FONT_BODY_BOLD},   {3, 12, 6, 6, DAM_FONT_AXIS_BOLD},
+        {3, 9, 5, 6, DAM_FONT_AXIS_BOLD}};
+    size_t nl = sizeof limits / sizeof limits[0], k = 0;
+    for (; k + 1 < nl; k++) {
+        const int *m = limits[k];
+        double need =
+            block_height(cr, lw, r->question, DAM_FONT_BODY, m[0]) +
+            block_height(cr, lw, r->answer, (dam_font)m[4], m[1]) +
+            headline_height(cr, r->headline, lw) +
+            block_height(cr, lw, r->recommendation, DAM_FONT_AXIS, m[2]) +
+            block_height(cr, lw, r->would_change, DAM_FONT_AXIS, m[3]);
+        if (y + need <= bottom)
+            break;
+    }
+    const int *m = limits[k];
     double ly = y;
     ly += block(cr, M, ly, lw, bottom, "QUESTION", r->question,
-                DAM_FONT_BODY, 3);
-    ly += block(cr, M, ly, lw, bottom, "ANSWER", r->answer,
-                DAM_FONT_BODY_BOLD, 7);
+                DAM_FONT_BODY, m[0]);
+    ly += block(cr, M, ly, lw, bottom, "ANSWER", r->answer, (dam_font)m[4],
+                m[1]);
     ly += headline(cr, r->headline, M, ly, lw, bottom);
     ly += block(cr, M, ly, lw, bottom, "RECOMMENDATION", r->recommendation,
-                DAM_FONT_AXIS, 5);
+                DAM_FONT_AXIS, m[2]);
     ly += block(cr, M, ly, lw, bottom, "WHAT WOULD CHANGE IT",
-                r->would_change, DAM_FONT_AXIS, 6);
+                r->would_change, DAM_FONT_AXIS, m[3]);
     if (chart) {
         dam_rect area = {rx, y, M + w - rx, bottom - y};
         return dam_chart_draw(cr, &area, r->summary_chart, err);

@@ -255,7 +255,10 @@ static void headline(dam_review_store *st, const ctx *c)
             put(t, fmt_iv(c->P, x->cost.gpu_hours, IV(x, gpu_hours),
                           DAM_FMT_PLAIN));
     }
-    int any = b->has_interval || (x && x->has_interval);
+    /* the caption promises intervals only where a cell shows one */
+    int any = 0;
+    for (size_t i = 0; i < t->n; i++)
+        any |= t->c[i] && strstr(t->c[i], " to ") != NULL;
     dam_report_table h = {
         any ? "THE NUMBERS THAT MATTER (90 % INTERVAL)"
             : "THE NUMBERS THAT MATTER",
@@ -297,6 +300,21 @@ static const char *recommendation(const ctx *c)
 {
     const dam_whatif_row *b = c->base, *x = c->best;
     char t0[64], t1[64], c0[64], c1[64];
+    if (!x && (x = dam_whatif_best_unproven(c->w)) != NULL) {
+        if (c->serving) {
+            dam_fmt_time(t1, sizeof t1, x->result.serving.latency.p99);
+            return keep(c->P,
+                        "No option with a known effect on quality brings p99 "
+                        "within the SLO. %s does (p99 %s), at an unknown cost "
+                        "in quality: measure that before taking it.",
+                        x->name, t1);
+        }
+        return keep(c->P,
+                    "No option with a known effect on quality shortens the "
+                    "run by 2 %% or more. %s does, %.2fx, at an unknown cost "
+                    "in quality: measure that before taking it.",
+                    x->name, x->speedup);
+    }
     if (!x) {
         if (c->serving)
             return keep(c->P,
@@ -380,11 +398,14 @@ static const char *would_change(const ctx *c)
         const dam_uncertainty_input *in = &c->u->inputs[0];
         dam_fmt_time(a, sizeof a, fmin(in->step_lo, in->step_hi));
         dam_fmt_time(b, sizeof b, fmax(in->step_lo, in->step_hi));
-        len += (size_t)snprintf(out + len, sizeof out - len,
-                                " Of the uncertain inputs, %s matters most: "
-                                "across its 90 %% range the step goes from "
-                                "%s to %s.",
-                                in->key, a, b);
+        /* an input that moves nothing visibly is not worth a sentence */
+        if (strcmp(a, b) != 0)
+            len += (size_t)snprintf(
+                out + len, sizeof out - len,
+                " Of the uncertain inputs, %s matters most: across its "
+                "90 %% range %s goes from %s to %s.",
+                in->key,
+                c->serving ? "a lone request's time" : "the step", a, b);
     }
     if (len < sizeof out && c->w->nrows > 1 &&
         c->w->rows[1].verdict == DAM_VERDICT_WASTED)

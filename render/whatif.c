@@ -39,6 +39,19 @@ const dam_whatif_row *dam_whatif_best(const dam_whatif *w)
     return best;
 }
 
+const dam_whatif_row *dam_whatif_best_unproven(const dam_whatif *w)
+{
+    const dam_whatif_row *best = NULL;
+    for (int i = 1; i < w->nrows; i++) {
+        const dam_whatif_row *r = &w->rows[i];
+        if (r->verdict != DAM_VERDICT_WORKS || !r->quality_unknown)
+            continue;
+        if (!best || r->speedup > best->speedup)
+            best = r;
+    }
+    return best;
+}
+
 /* Does hay contain needle, case-insensitively? */
 static int mentions(const char *hay, const char *needle)
 {
@@ -150,11 +163,18 @@ void dam_whatif_answer(char *buf, size_t n, const dam_whatif *w)
                      best->quality, best->quality_gain > 0.0 ? "better"
                                                               : "worse");
     }
-    else if (!best)
-        snprintf(buf + len, n - len, ". No option here %s",
-                 base->scenario.mode == DAM_MODE_SERVING
-                     ? "meets the SLO"
-                     : "shortens the run");
+    else if (!best) {
+        int serving = base->scenario.mode == DAM_MODE_SERVING;
+        const dam_whatif_row *u = dam_whatif_best_unproven(w);
+        if (u && u != subj)
+            snprintf(buf + len, n - len,
+                     ". Only %s %s (%.2fx), at an unknown cost in quality",
+                     u->name, serving ? "meets the SLO" : "shortens the run",
+                     u->speedup);
+        else if (!u)
+            snprintf(buf + len, n - len, ". No option here %s",
+                     serving ? "meets the SLO" : "shortens the run");
+    }
 }
 
 /* A count for a table: "17,000", "5,550", "4.89M" (render/fmt). */

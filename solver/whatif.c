@@ -102,18 +102,23 @@ static void attribution(const dam_whatif_row *base, dam_whatif_row *row,
         if (fabs(row->saved[t]) > fabs(row->saved[best]))
             best = t;
     double pct = row->step_change * 100.0;
+    /* a service's "step" is a request's time in it */
+    const char *what = base->scenario.mode == DAM_MODE_SERVING
+                           ? "mean latency"
+                           : "step time";
     if (fabs(total) < 1e-12 || fabs(pct) < 0.5) {
-        snprintf(buf, n, "step time unchanged (within 0.5 %%)");
+        snprintf(buf, n, "%s unchanged (within 0.5 %%)", what);
         return;
     }
     if (total > 0.0 && from_bind / total < 0.05)
-        snprintf(buf, n, "%+.0f %% step time, none of it from the %s term "
+        snprintf(buf, n, "%+.0f %% %s, none of it from the %s term "
                          "(it binds)",
-                 pct, dam_term_name((dam_term)bt));
+                 pct, what, dam_term_name((dam_term)bt));
     else
-        snprintf(buf, n, "%+.0f %% step time, %.0f %% of the change from "
+        snprintf(buf, n, "%+.0f %% %s, %.0f %% of the change from "
                          "the %s term",
-                 pct, total != 0.0 ? row->saved[best] / total * 100.0 : 0.0,
+                 pct, what,
+                 total != 0.0 ? row->saved[best] / total * 100.0 : 0.0,
                  dam_term_name((dam_term)best));
 }
 
