@@ -99,11 +99,8 @@ int dam_cmd_compare(dam_cli *c)
             sp[i] = &s[i];
             rp[i] = &r[i];
         }
-        char title[512];
-        snprintf(title, sizeof title, "Where the step goes: %s vs %s%s",
-                 s[0].name, s[1].name, n > 2 ? " and more" : "");
         dam_chartset *cs = dam_malloc(sizeof *cs);
-        dam_chartset_compare(cs, sp, rp, n, title);
+        dam_chartset_compare(cs, sp, rp, n, NULL);
         rc = dam_cli_charts(c, cs);
         dam_chartset_free(cs);
         dam_free(cs);

@@ -41,7 +41,7 @@ static void total_label(char *buf, size_t n, const dam_chart_bar *b,
                         double total)
 {
     char t[DAM_AXIS_LABEL_MAX];
-    dam_axis_format(t, sizeof t, total, 0, 0, DAM_AXIS_SECONDS, NULL);
+    dam_fmt_time(t, sizeof t, total);
     if ((unsigned)b->bound < DAM_BOUND_COUNT)
         snprintf(buf, n, "%s, %s-bound", t, dam_bound_name(b->bound));
     else
@@ -67,8 +67,7 @@ static int single(cairo_t *cr, const dam_rect *r,
         dam_draw_font(cr, DAM_FONT_AXIS);
         labw = fmax(labw, dam_draw_text_width(
                               cr, dam_term_name((dam_term)rows[k])));
-        dam_axis_format(tot, sizeof tot, b->terms[rows[k]], 0, 0,
-                        DAM_AXIS_SECONDS, NULL);
+        dam_fmt_time(tot, sizeof tot, b->terms[rows[k]]);
         dam_fmt_pct(sh, sizeof sh, total > 0 ? b->terms[rows[k]] / total : 0,
                     2);
         snprintf(buf, sizeof buf, "%s, %s%s", tot, sh,
@@ -77,7 +76,7 @@ static int single(cairo_t *cr, const dam_rect *r,
         valw = fmax(valw, dam_draw_text_width(cr, buf));
     }
     char axis[160];
-    dam_axis_format(tot, sizeof tot, total, 0, 0, DAM_AXIS_SECONDS, NULL);
+    dam_fmt_time(tot, sizeof tot, total);
     snprintf(axis, sizeof axis, "%s: %s in all%s%s%s",
              c->axis_title ? c->axis_title : "time per step", tot,
              (unsigned)b->bound < DAM_BOUND_COUNT ? ", " : "",
@@ -119,8 +118,7 @@ static int single(cairo_t *cr, const dam_rect *r,
                             fmax(x1 - plot.x - 2.2, 0.5), th - 2.2);
             cairo_stroke(cr);
         }
-        dam_axis_format(tot, sizeof tot, b->terms[t], 0, 0, DAM_AXIS_SECONDS,
-                        NULL);
+        dam_fmt_time(tot, sizeof tot, b->terms[t]);
         dam_fmt_pct(sh, sizeof sh, total > 0 ? b->terms[t] / total : 0, 2);
         snprintf(buf, sizeof buf, "%s, %s%s", tot, sh,
                  t == bt ? ", binds" : "");
@@ -237,7 +235,7 @@ int dam_chart_breakdown_draw(cairo_t *cr, const dam_rect *r,
             cairo_move_to(cr, x1, cy - th / 2);
             cairo_line_to(cr, x1, cy + th / 2);
             cairo_stroke(cr);
-            dam_axis_format(buf, sizeof buf, v, 0, 0, DAM_AXIS_SECONDS, NULL);
+            dam_fmt_time(buf, sizeof buf, v);
             if (dam_draw_text_width(cr, buf) + 6 < x1 - x0 &&
                 dam_draw_text_height(cr) + 2 < th) {
                 dam_draw_set_ink(cr, col);

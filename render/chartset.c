@@ -324,6 +324,9 @@ void dam_chartset_run(dam_chartset *cs, const dam_scenario *s,
     phases(cs, r, DAM_GROUP_BEFORE, ceiling(cs, s), "");
     roofline(cs, title, sub, NULL);
     timeline(cs, trace, title, sub);
+    if (s->layout.on)
+        cs->timeline.stall_label = "idle (waiting for data or for another "
+                                   "stage)";
 }
 
 /* Iso-FLOP curves at a tenth, one and ten times the scenario's compute
@@ -564,12 +567,18 @@ void dam_chartset_compare(dam_chartset *cs, const dam_scenario *const *s,
 {
     memset(cs, 0, sizeof *cs);
     char *t = title_slot(cs);
-    snprintf(t, sizeof cs->titles[0], "%s", title);
     int serving = 1;
-    for (int i = 0; i < n; i++) {
-        bar(cs, s[i]->name, r[i]);
+    for (int i = 0; i < n; i++)
         serving &= s[i]->mode == DAM_MODE_SERVING;
-    }
+    if (title)
+        snprintf(t, sizeof cs->titles[0], "%s", title);
+    else
+        snprintf(t, sizeof cs->titles[0], "Where the %s goes: %.200s vs "
+                 "%.200s%s",
+                 serving ? "time of a request" : "step", s[0]->name,
+                 n > 1 ? s[1]->name : "", n > 2 ? " and more" : "");
+    for (int i = 0; i < n; i++)
+        bar(cs, s[i]->name, r[i]);
     breakdown(cs, t, NULL, serving);
 }
 

@@ -76,7 +76,8 @@ void dam_chartset_whatif(dam_chartset *cs, const dam_whatif *w,
  * the frontier with its marginal returns. */
 void dam_chartset_points(dam_chartset *cs, const dam_points *p,
                          const dam_roc *r, const char *answer);
-/* Charts of a comparison: one breakdown bar per scenario. */
+/* Charts of a comparison: one breakdown bar per scenario (n >= 1); title
+ * NULL: "Where the step goes: A vs B and more". */
 void dam_chartset_compare(dam_chartset *cs, const dam_scenario *const *s,
                           const dam_result *const *r, int n,
                           const char *title);

@@ -8,12 +8,13 @@
  * intersections and against the chart's rectangle. The charts are the ones
  * damsim writes: `whatif` (breakdown, levers, roofline, return on compute,
  * Chinchilla) and `run` (breakdown, roofline, timeline from a traced
- * simulation, latency against load for serving), and `sweep` (time-cost
- * front and heat map of small and large sweeps, grids and samples, with
- * failing, unpriced and oversized points), solved as the command line
- * solves them (simulated, default options), at the chart file size and at
- * the PDF report's page size. First, the check itself is shown to
- * fail on planted collisions, so a pass means something.
+ * simulation, latency against load for serving), `compare` (the training
+ * scenarios together, the serving ones, a mixed pair), and `sweep`
+ * (time-cost front and heat map of small and large sweeps, grids and
+ * samples, with failing, unpriced and oversized points), solved as the
+ * command line solves them (simulated, default options), at the chart
+ * file size and at the PDF report's page size. First, the check itself is
+ * shown to fail on planted collisions, so a pass means something.
  */
 #include <dirent.h>
 #include <gsl/gsl_errno.h>
@@ -25,6 +26,7 @@
 #include "model/alloc.h"
 #include "model/catalog.h"
 #include "render/chartset.h"
+#include "render/compare.h"
 #include "render/report.h"
 #include "model/loader.h"
 #include "render/review.h"
@@ -408,6 +410,63 @@ static void sweeps(dam_catalog *cat)
                  DAM_SWEEP_METRIC_STEP, cat);
 }
 
+/* `compare` of the scenarios in groups: all training ones, all serving
+ * ones (DAM_COMPARE_MAX at a time, as the command takes them) and a mixed
+ * pair, each solved as the command line solves it. */
+static void compare_charts(dam_scenario *const *s, size_t n)
+{
+    dam_result *r = dam_calloc(n, sizeof *r);
+    int *ok = dam_calloc(n, sizeof *ok);
+    for (size_t i = 0; i < n; i++) {
+        dam_error e;
+        memset(&e, 0, sizeof e);
+        ok[i] = solve(s[i], NULL, &r[i], &e) == DAM_OK;
+        dam_check(ok[i], "compare: %s solves (%s)", s[i]->name, e.msg);
+    }
+    size_t groups = 0;
+    for (int pass = 0; pass < 3; pass++) {
+        const dam_scenario *gs[DAM_COMPARE_MAX];
+        const dam_result *gr[DAM_COMPARE_MAX];
+        int k = 0;
+        for (size_t i = 0; i <= n; i++) {
+            int take = 0;
+            if (i < n && ok[i]) {
+                int serving = s[i]->mode == DAM_MODE_SERVING;
+                /* pass 2: the first training and the first serving */
+                take = pass == 0   ? !serving
+                       : pass == 1 ? serving
+                                   : (serving ? 1 : 0) == k;
+            }
+            if (take) {
+                gs[k] = s[i];
+                gr[k++] = &r[i];
+            }
+            if (k > 0 && (k == DAM_COMPARE_MAX || i == n ||
+                          (pass == 2 && k == 2))) {
+                char label[64];
+                snprintf(label, sizeof label, "compare of %d (%s)", k,
+                         pass == 0   ? "training"
+                         : pass == 1 ? "serving"
+                                     : "mixed");
+                dam_chartset *cs = dam_malloc(sizeof *cs);
+                dam_chartset_compare(cs, gs, gr, k, NULL);
+                for (size_t c = 0; c < cs->ncharts; c++)
+                    check_chart(label, "compare", cs->names[c],
+                                &cs->charts[c]);
+                dam_chartset_free(cs);
+                dam_free(cs);
+                groups++;
+                if (pass == 2)
+                    break;
+                k = 0;
+            }
+        }
+    }
+    dam_check(groups >= 3, "%zu comparisons drawn", groups);
+    dam_free(ok);
+    dam_free(r);
+}
+
 static int by_name(const void *a, const void *b)
 {
     return strcmp(*(char *const *)a, *(char *const *)b);
@@ -437,6 +496,8 @@ int main(void)
         closedir(d);
     qsort(names, n, sizeof names[0], by_name);
     dam_check(n >= 6, "%zu example scenarios found", n);
+    dam_scenario *loaded[64];
+    size_t nloaded = 0;
     for (size_t i = 0; i < n; i++) {
         char path[600];
         snprintf(path, sizeof path, "%s/%s", dir, names[i]);
@@ -459,11 +520,16 @@ int main(void)
         if (rc == DAM_OK) {
             whatif_charts(names[i], s, levers, &cat);
             run_charts(names[i], s);
+            loaded[nloaded++] = s;
+        } else {
+            dam_free(s);
         }
         dam_free(levers);
-        dam_free(s);
         dam_free(names[i]);
     }
+    compare_charts(loaded, nloaded);
+    for (size_t i = 0; i < nloaded; i++)
+        dam_free(loaded[i]);
     sweeps(&cat);
     dam_catalog_free(&cat);
     return dam_check_done();
