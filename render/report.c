@@ -331,9 +331,9 @@ static double block(cairo_t *cr, double x, double y, double w, double bottom,
     return h + GAP;
 }
 
-/* The headline table in the summary's left column; its height. */
-static double headline(cairo_t *cr, const dam_report_table *t, double x,
-                       double y, double w, double bottom)
+/* Height of headline(cr, t, ...) with room enough. */
+static double headline_height(cairo_t *cr, const dam_report_table *t,
+                              double w)
 {
     if (!t || t->ncols == 0)
         return 0;
@@ -344,9 +344,18 @@ static double headline(cairo_t *cr, const dam_report_table *t, double x,
     for (size_t i = 0; i < g.nrows; i++)
         need += row_height(cr, &g, cw, i);
     dam_draw_font(cr, DAM_FONT_NOTE_BOLD);
-    double ch = dam_draw_text_height(cr) + 3;
-    if (y + ch + need > bottom)
+    return dam_draw_text_height(cr) + 3 + need + GAP;
+}
+
+/* The headline table in the summary's left column; its height. */
+static double headline(cairo_t *cr, const dam_report_table *t, double x,
+                       double y, double w, double bottom)
+{
+    if (!t || t->ncols == 0 || y + headline_height(cr, t, w) - GAP > bottom)
         return 0;
+    grid g = table_grid(t);
+    double cw[DAM_REPORT_MAX_COLS];
+    column_widths(cr, &g, w, cw);
     double h = caption(cr, x, y, t->title ? t->title : "THE NUMBERS");
     h += draw_row(cr, &g, cw, x, y + h, (size_t)-1, 0);
     for (size_t i = 0; i < g.nrows; i++)
@@ -367,21 +376,6 @@ static double block_height(cairo_t *cr, double w, const char *text,
     return h + th + GAP;
 }
 
-/* Height of headline(cr, t, ...) with room enough. */
-static double headline_height(cairo_t *cr, const dam_report_table *t,
-                              double w)
-{
-    if (!t || t->ncols == 0)
-        return 0;
-    grid g = table_grid(t);
-    double cw[DAM_REPORT_MAX_COLS];
-    column_widths(cr, &g, w, cw);
-    double need = row_height(cr, &g, cw, (size_t)-1);
-    for (size_t i = 0; i < g.nrows; i++)
-        need += row_height(cr, &g, cw, i);
-    dam_draw_font(cr, DAM_FONT_NOTE_BOLD);
-    return dam_draw_text_height(cr) + 3 + need + GAP;
-}
 
 /* Page 1: the executive summary. */
 int dam_report_draw_summary(cairo_t *cr, const dam_report *r,
