@@ -102,10 +102,6 @@ typedef struct dam_chart_timeline {
     double counter_capacity;        /* a dashed line at this value; 0: none */
     double t0, t1;                  /* window shown, s; t1 <= t0: from the
                                        data */
-    const char *stall_label;        /* legend of the stalls; NULL: "stall
-                                       (waiting for data)" (a pipeline
-                                       stage also waits for its
-                                       neighbours) */
 } dam_chart_timeline;
 
 /* ---- roofline -------------------------------------------------------- */

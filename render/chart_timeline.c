@@ -102,9 +102,7 @@ int dam_chart_timeline_draw(cairo_t *cr, const dam_rect *r,
                 used |= (int)c->lanes[i].spans[j].kind == k;
         if (!used)
             continue;
-        items[ni].label = k == DAM_CHART_SPAN_STALL && c->stall_label
-                              ? c->stall_label
-                              : kind_names[k];
+        items[ni].label = kind_names[k];
         items[ni].color = dam_chart_span_color((dam_chart_span_kind)k);
         items[ni].key = k == DAM_CHART_SPAN_STALL || k == DAM_CHART_SPAN_BLOCKED
                             ? DAM_KEY_HATCH

@@ -324,9 +324,6 @@ void dam_chartset_run(dam_chartset *cs, const dam_scenario *s,
     phases(cs, r, DAM_GROUP_BEFORE, ceiling(cs, s), "");
     roofline(cs, title, sub, NULL);
     timeline(cs, trace, title, sub);
-    if (s->layout.on)
-        cs->timeline.stall_label = "idle (waiting for data or for another "
-                                   "stage)";
 }
 
 /* Iso-FLOP curves at a tenth, one and ten times the scenario's compute

@@ -86,7 +86,7 @@ static const dam_chart_timeline fx_timeline = {
     "First 0.41 s of the simulation, GPU 0 and its loader",
     fx_lanes, sizeof fx_lanes / sizeof fx_lanes[0],
     fx_queue, sizeof fx_queue / sizeof fx_queue[0],
-    "prefetch queue (batches)", 8, 0, 0, NULL};
+    "prefetch queue (batches)", 8, 0, 0};
 
 static const dam_chart_ceiling fx_ceilings[] = {
     {"A100 bf16", 312e12, 2039e9}, {"H100 bf16", 989e12, 3350e9}};

@@ -71,7 +71,7 @@ int main(void)
 
     /* timeline: lanes without spans, no counter */
     dam_chart_lane empty[2] = {{"idle", NULL, 0}, {"also idle", NULL, 0}};
-    dam_chart_timeline tl = {"t", NULL, empty, 2, NULL, 0, NULL, 0, 0, 0, NULL};
+    dam_chart_timeline tl = {"t", NULL, empty, 2, NULL, 0, NULL, 0, 0, 0};
     c.kind = DAM_CHART_TIMELINE;
     c.u.timeline = &tl;
     draw_ok(&c, "timeline of empty lanes");
