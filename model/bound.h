@@ -24,6 +24,8 @@ typedef enum {
     DAM_BOUND_QUEUEING,    /* serving: utilisation near one */
     DAM_BOUND_PREPROCESS,  /* serving: the CPU preprocessing pool */
     DAM_BOUND_WEIGHTS,     /* serving: weight reads per small batch (HBM) */
+    DAM_BOUND_KV_CACHE,    /* LLM serving: KV-cache memory limits the
+                              sequences that run at once */
     DAM_BOUND_COUNT
 } dam_bound;
 

@@ -429,6 +429,9 @@ double dam_device_cost(const dam_graph *g, const dam_cost_opts *o,
     double inv_mem_k = 1.0 / (mem_rate * (o->eta > 0.0 ? 1.0 : fw_mem));
     double inv_mem = 1.0 / mem_rate;
     double lowp = pelem < 4.0;
+    /* serving: weights and the KV cache may be narrower than the compute */
+    double kv_el = o->kv_elem > 0.0 ? o->kv_elem : act;
+    double w_extra = o->weight_elem > 0.0 ? o->weight_elem - pelem : 0.0;
     double mem_keep = 1.0 - (o->mem_fused > 0.0 ? o->mem_fused : 0.0);
     /* L2 residency: a kernel whose working set W fits the usable L2 C is
      * served from L2; above 2 C nothing survives between producer and
@@ -511,6 +514,11 @@ double dam_device_cost(const dam_graph *g, const dam_cost_opts *o,
             const gemm_ctx *c = ctx[(op->flags & DAM_OPF_CONV) != 0];
             double f0 = op->flops * sc;
             by = pelem * (op->elems * sc + op->weight_elems);
+            /* a weight operand (B, k x n, never batch-scaled) stored at
+             * its own width (weight-only quantization) */
+            if (w_extra != 0.0 && (op->flags & DAM_OPF_WEIGHT) &&
+                op->scale != DAM_SCALE_K)
+                by += w_extra * op->k * op->n * op->groups;
             double tc = gemm_tc(c, m, op->n, k, gr, f0 * c->inv_rate,
                                 op->ntiles, op->nshift);
             double tmm = by * inv_mem * l2_factor(by, inv_l2c, l2_save);
@@ -524,7 +532,8 @@ double dam_device_cost(const dam_graph *g, const dam_cost_opts *o,
         case DAM_OP_ATTN: {
             double sc = op->scale == DAM_SCALE_NONE ? 1.0 : b;
             fl = op->flops * sc * fs;
-            by = op->elems * sc * act * bs;
+            by = ((op->elems - op->kv_elems) * act + op->kv_elems * kv_el) *
+                 sc * bs;
             double tc = fl * (op->pass == DAM_PASS_BWD ? inv_ab : inv_af);
             double tmm = by * inv_mem * l2_factor(by, inv_l2c, l2_save);
             cb = tc >= tmm;
@@ -538,8 +547,9 @@ double dam_device_cost(const dam_graph *g, const dam_cost_opts *o,
                 continue;
             double sc = op->scale == DAM_SCALE_NONE ? 1.0 : b;
             double keep = op->pass == DAM_PASS_OPT ? 1.0 : mem_keep;
-            by = (op->elems * sc * act * bs + op->weight_elems * act * ws +
-                  op->fixed_bytes * ws) * keep;
+            by = (op->elems * sc * (op->flags & DAM_OPF_KV ? kv_el : act) *
+                      bs +
+                  op->weight_elems * act * ws + op->fixed_bytes * ws) * keep;
             fl = op->flops * sc;
             kern = op->kernels * keep;
             t = by * inv_mem_k *

@@ -95,6 +95,12 @@ typedef struct dam_cost_opts {
     double weight_scale;      /* levers: multiplies weight bytes (0 = 1) */
     double matmul_peak_scale; /* levers: multiplies the GEMM peak (2:4
                                * sparsity; 0 = 1) */
+    double weight_elem;       /* bytes per weight element of GEMMs whose B
+                               * operand is a weight (weight-only
+                               * quantization: about 0.52 for int4 with
+                               * group scales); 0 = the precision's */
+    double kv_elem;           /* bytes per key/value-cache element (an fp8
+                               * cache: 1); 0 = act_elem */
     int pass_mask;            /* passes to cost: bit (1 << pass); 0 = all */
     double comm_busbw;        /* > 0: cost collectives at this busbw, B/s */
     double comm_alpha;        /* per-hop latency of collectives, s */

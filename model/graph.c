@@ -309,6 +309,23 @@ static void heads_per_rank(const dam_transformer *t, int tp, double *hq,
     *hkv = t->kv_heads >= tp ? (double)t->kv_heads / tp : 1.0;
 }
 
+void dam_graph_llm_attention(const dam_transformer *t, int tp, double seqs,
+                             double q, double past, int causal,
+                             double *flops, double *elems, double *kv_elems)
+{
+    double hd = head_dim(t), hq, hkv;
+    heads_per_rank(t, tp > 1 ? tp : 1, &hq, &hkv);
+    double kfull = past + q;
+    double qe = seqs * q * hq * hd;
+    double kve = seqs * kfull * hkv * hd;
+    /* causal: the i-th new token sees past + i keys, (q + 1) / 2 on
+     * average */
+    double keff = causal ? past + (q + 1.0) / 2.0 : kfull;
+    *flops = 4.0 * seqs * hq * hd * q * keff;
+    *elems = 2.0 * qe + 2.0 * kve;
+    *kv_elems = 2.0 * kve;
+}
+
 static void attention(bld *B, const dam_transformer *t, const tf_geom *G,
                       int ph, int phs, double count)
 {
@@ -322,14 +339,18 @@ static void attention(bld *B, const dam_transformer *t, const tf_geom *G,
         double qe = a->seqs * a->q * hq * hd;
         double kve = a->seqs * kfull * hkv * hd;
         if (t->attn == DAM_ATTN_FLASH) {
-            double keff = a->causal ? a->past + (a->q + 1.0) / 2.0 : kfull;
-            double f = 4.0 * a->seqs * hq * hd * a->q * keff;
+            double f, el, kv;
+            dam_graph_llm_attention(t, G->tp, a->seqs, a->q, a->past,
+                                    a->causal, &f, &el, &kv);
             dam_op o;
             init_op(&o, "flash_attn", DAM_OP_ATTN, DAM_PASS_FWD, ph, B->rows);
             o.flops = f;
-            o.elems = 2.0 * qe + 2.0 * kve;
+            o.elems = el;
+            /* serving reads keys and values from the cache */
+            o.kv_elems = G->kv_write ? kv : 0.0;
             add(B->g, &o, count);
             if (B->train) {
+                o.kv_elems = 0.0;
                 if (B->recompute) {
                     o.pass = DAM_PASS_RECOMPUTE;
                     add(B->g, &o, count);
@@ -358,8 +379,9 @@ static void attention(bld *B, const dam_transformer *t, const tf_geom *G,
         double newtok = 0.0;
         for (int i = 0; i < G->nparts; i++)
             newtok += G->part[i].seqs * G->part[i].q;
-        mem1(B->g, "kv_append", DAM_PASS_FWD, phs, 0u, 4.0 * newtok * hkv * hd,
-             0.0, 0.0, 1.0, count);
+        /* its own entry (flag): cache entries may be narrower */
+        mem1(B->g, "kv_append", DAM_PASS_FWD, phs, DAM_OPF_KV,
+             4.0 * newtok * hkv * hd, 0.0, 0.0, 1.0, count);
     }
 }
 

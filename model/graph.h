@@ -85,6 +85,8 @@ typedef enum {
 #define DAM_OPF_WEIGHT 2u /* B operand is a weight (read once per kernel) */
 #define DAM_OPF_LOWP 4u   /* MEM: happens only below 32-bit precision
                            * (16-bit weight copies) */
+#define DAM_OPF_KV 8u     /* MEM: the elements are key/value-cache entries
+                           * (costed at the cost options' kv_elem) */
 
 #define DAM_OP_NAME 20
 
@@ -117,6 +119,8 @@ typedef struct dam_op {
                              * (weights; GEMM: operands of fixed size) */
     double fixed_bytes;     /* MEM: bytes independent of precision and batch
                              * (fp32 optimizer state, master weights) */
+    double kv_elems;        /* ATTN in serving: the part of elems that is
+                             * key/value-cache reads (costed at kv_elem) */
     double kernels;         /* kernel launches per instance */
     double ntiles[2];       /* GEMM: tiles along N for a 128- and a 256-wide
                              * library tile (after nshift), set when the
@@ -214,6 +218,21 @@ typedef struct dam_llm_iter {
 
 int dam_graph_llm_iteration(dam_graph *g, const dam_model_spec *m,
                             const dam_llm_iter *it, dam_error *e);
+
+/*
+ * The fused-attention work of one layer on one rank of an LLM serving
+ * iteration, for `seqs` sequences that each bring q new tokens after
+ * `past` cached ones (causal: each new token sees the tokens before it):
+ * the FLOPs, the elements moved (queries and outputs, and keys and values
+ * read from the cache) and the cache's share of them. It is what
+ * dam_graph_llm_iteration puts in a part's "flash_attn" operator, so a
+ * caller summing several parts (prefill chunks of different lengths in
+ * one varlen kernel) costs the same operator the builder would.
+ */
+void dam_graph_llm_attention(const dam_transformer *t, int tp, double seqs,
+                             double q, double past, int causal,
+                             double *flops, double *elems,
+                             double *kv_elems);
 
 /* Parameters of a transformer config (embeddings, blocks, head), or of a
  * layer table; 0 for a model without architecture. */

@@ -37,6 +37,7 @@
 #include "model/constants.h"
 
 #define GB 1e9
+#define GiB 1073741824.0
 #define GIB 1073741824.0
 #define MB 1e6
 #define MS 1e-3
@@ -1444,7 +1445,8 @@ int dam_catalog_load_models(dam_catalog *cat, const char *path,
 static const char *const top_keys[] = {"scenario", "catalogs", "machine",
                                        "workload", "data",     "pipeline",
                                        "serving",  "quality",  "cost",
-                                       "levers",   "parallel", NULL};
+                                       "levers",   "parallel", "llm",
+                                       NULL};
 static const char *const scen_keys[] = {"name", "question", "mode", "seed",
                                         "about", NULL};
 static const char *const modes[] = {"training", "inference", "serving", NULL};
@@ -2450,7 +2452,10 @@ static void load_serving(ld *L, const config_setting_t *root, dam_scenario *s)
             &sv->rate);
     get_str(L, v, "trace", "serving", a == DAM_ARRIVAL_TRACE, sv->trace,
             sizeof sv->trace);
-    get_num(L, v, "preprocess_ms", "serving", 1, R_NONNEG, MS,
+    /* LLM serving has no preprocessing stage of its own (the iteration's
+     * host time is llm.iteration_overhead_ms) */
+    int llm = config_setting_get_member(root, "llm") != NULL;
+    get_num(L, v, "preprocess_ms", "serving", !llm, R_NONNEG, MS,
             &sv->preprocess_s);
     get_num(L, v, "preprocess_cv", "serving", 0, R_NONNEG, 1.0,
             &sv->preprocess_cv);
@@ -2468,7 +2473,9 @@ static void load_serving(ld *L, const config_setting_t *root, dam_scenario *s)
     get_num(L, v, "batch_timeout_ms", "serving", 0, R_NONNEG, MS,
             &sv->batch_timeout_s);
     get_int(L, v, "replicas", "serving", 0, 1, DAM_MAX_GPUS, &sv->replicas);
-    get_num(L, v, "slo_p99_ms", "serving", 1, R_POS, MS, &sv->slo_p99_s);
+    /* LLM serving judges TTFT and TPOT (llm.slo_*); an end-to-end p99
+     * objective is optional there */
+    get_num(L, v, "slo_p99_ms", "serving", !llm, R_POS, MS, &sv->slo_p99_s);
     sv->request_bytes = s->workload.model.input_bytes;
     get_num(L, v, "request_bytes", "serving", 0, R_NONNEG, 1.0,
             &sv->request_bytes);
@@ -2479,6 +2486,223 @@ static void load_serving(ld *L, const config_setting_t *root, dam_scenario *s)
         sv->compute_dist = (dam_dist_kind)k;
     else if (s->workload.compute_cv > 0.0)
         sv->compute_dist = DAM_DIST_LOGNORMAL;
+}
+
+static const char *const llm_keys[] = {
+    "input_tokens", "input_dist", "input_cv", "input_min", "input_max",
+    "output_tokens", "output_dist", "output_cv", "output_min", "output_max",
+    "tp", "weights", "kv_cache", "block_tokens", "memory_fraction",
+    "token_budget", "chunked_prefill", "chunk_tokens", "max_seqs",
+    "preemption", "swap_gb", "router", "iteration_overhead_ms",
+    "slo_ttft_ms", "slo_tpot_ms", "slo_percentile", "disaggregate", NULL};
+static const char *const llm_disagg_keys[] = {
+    "prefill_replicas", "decode_replicas", "prefill_tp", "decode_tp",
+    "kv_link_gbs", "kv_link_latency_us", NULL};
+static const char *const llm_weights[] = {"native", "fp8", "int8", "int4",
+                                          "bf16", "fp16", NULL};
+static const char *const llm_kv[] = {"bf16", "fp16", "fp8", NULL};
+static const char *const llm_preempt[] = {"recompute", "swap", NULL};
+static const char *const llm_routes[] = {"least_loaded", "round_robin",
+                                         NULL};
+
+/* Tokens per request: PREFIX_tokens (mean), _dist, _cv, _min, _max. */
+static void load_llm_tokens(ld *L, const config_setting_t *g,
+                            const char *prefix, double max_default,
+                            dam_llm_tokens *t)
+{
+    char k[32];
+    snprintf(k, sizeof k, "%s_tokens", prefix);
+    get_num(L, g, k, "llm", 1, R_GE1, 1.0, &t->mean);
+    snprintf(k, sizeof k, "%s_cv", prefix);
+    get_num(L, g, k, "llm", 0, R_NONNEG, 1.0, &t->cv);
+    snprintf(k, sizeof k, "%s_dist", prefix);
+    int d = 0;
+    if (get_choice(L, g, k, "llm", 0, dists, &d))
+        t->dist = (dam_dist_kind)d;
+    else
+        t->dist = t->cv > 0.0 ? DAM_DIST_LOGNORMAL : DAM_DIST_DETERMINISTIC;
+    t->min = 1.0;
+    t->max = max_default > t->mean ? max_default : t->mean;
+    snprintf(k, sizeof k, "%s_min", prefix);
+    get_num(L, g, k, "llm", 0, R_GE1, 1.0, &t->min);
+    snprintf(k, sizeof k, "%s_max", prefix);
+    get_num(L, g, k, "llm", 0, R_GE1, 1.0, &t->max);
+    if (t->min > t->mean || t->max < t->mean)
+        dam_diag_error(L->d, L->file, line_of(g),
+                       "'llm.%s_tokens' (%g) must lie within %s_min (%g) "
+                       "and %s_max (%g)",
+                       prefix, t->mean, prefix, t->min, prefix, t->max);
+}
+
+/*
+ * The `llm` group: LLM serving on a serving scenario (scenario.h dam_llm).
+ * Defaults are vLLM's where it has one (block 16, memory 0.9, 256
+ * sequences, swap 4 GiB, chunked prefill) and stated in scenarios/README.
+ */
+static void load_llm(ld *L, const config_setting_t *root, dam_scenario *s)
+{
+    config_setting_t *g = group(L, root, "llm", "", 0);
+    if (!g)
+        return;
+    if (s->mode != DAM_MODE_SERVING) {
+        dam_diag_error(L->d, L->file, line_of(g),
+                       "'llm' is only allowed with scenario.mode = "
+                       "\"serving\"");
+        return;
+    }
+    check_keys(L, g, llm_keys, "llm");
+    config_setting_t *wg = member(L, root, "workload", "", 0);
+    config_setting_t *we = wg ? member(L, wg, "efficiency", "workload", 0)
+                              : NULL;
+    if (we)
+        dam_diag_error(L->d, L->file, line_of(we),
+                       "'workload.efficiency' is not used by LLM serving: "
+                       "every kernel is costed on the device model (set "
+                       "the GPU's device constants to change it)");
+    dam_llm *q = &s->serving.llm;
+    const dam_model_spec *m = &s->workload.model;
+    memset(q, 0, sizeof *q);
+    q->enabled = 1;
+    if (m->arch.kind != DAM_ARCH_TRANSFORMER)
+        dam_diag_error(L->d, L->file, line_of(g),
+                       "'llm' needs a transformer model (an 'arch' group "
+                       "of kind \"transformer\"); model \"%s\" has none",
+                       m->id);
+    double ctx = m->seq_len > 0.0 ? m->seq_len : 4096.0;
+    load_llm_tokens(L, g, "input", ctx, &q->input);
+    load_llm_tokens(L, g, "output", ctx, &q->output);
+    q->tp = 1;
+    get_int(L, g, "tp", "llm", 0, 1, 64, &q->tp);
+    if (q->tp > s->machine.gpus_per_node)
+        dam_diag_error(L->d, L->file, line_of(member(L, g, "tp", "llm", 0)),
+                       "'llm.tp' (%d) must fit in one node "
+                       "(machine.gpus_per_node = %d)",
+                       q->tp, s->machine.gpus_per_node);
+    /* weights: the compute precision unless narrower weights are asked */
+    dam_precision p = s->workload.precision;
+    q->weights = p == DAM_FP8    ? DAM_LLM_W_FP8
+                 : p == DAM_INT8 ? DAM_LLM_W_INT8
+                                 : DAM_LLM_W_NATIVE;
+    int w = 0;
+    if (get_choice(L, g, "weights", "llm", 0, llm_weights, &w))
+        q->weights = w >= DAM_LLM_W_COUNT ? DAM_LLM_W_NATIVE
+                                          : (dam_llm_weights)w;
+    q->kv_precision = p == DAM_FP16 ? DAM_FP16 : DAM_BF16;
+    int kv = 0;
+    if (get_choice(L, g, "kv_cache", "llm", 0, llm_kv, &kv))
+        q->kv_precision = kv == 0 ? DAM_BF16 : kv == 1 ? DAM_FP16 : DAM_FP8;
+    q->block_tokens = 16;
+    get_int(L, g, "block_tokens", "llm", 0, 1, 4096, &q->block_tokens);
+    q->memory_fraction = 0.9;
+    get_num(L, g, "memory_fraction", "llm", 0, R_UNIT, 1.0,
+            &q->memory_fraction);
+    q->chunked_prefill = 1;
+    get_bool(L, g, "chunked_prefill", "llm", 0, &q->chunked_prefill);
+    q->token_budget = 2048;
+    int have_budget = get_int(L, g, "token_budget", "llm", 0, 1, 1 << 20,
+                              &q->token_budget);
+    if (!q->chunked_prefill && !have_budget &&
+        q->input.max > q->token_budget)
+        q->token_budget = (int)q->input.max;
+    q->chunk_tokens = q->token_budget;
+    config_setting_t *ck = member(L, g, "chunk_tokens", "llm", 0);
+    if (get_int(L, g, "chunk_tokens", "llm", 0, 1, 1 << 20, &q->chunk_tokens)
+        && q->chunk_tokens > q->token_budget)
+        dam_diag_error(L->d, L->file, line_of(ck),
+                       "'llm.chunk_tokens' (%d) must not exceed "
+                       "llm.token_budget (%d)",
+                       q->chunk_tokens, q->token_budget);
+    if (!q->chunked_prefill && q->input.max > q->token_budget)
+        dam_diag_error(L->d, L->file, line_of(g),
+                       "without chunked prefill a whole prompt must fit in "
+                       "one iteration: llm.token_budget (%d) is below "
+                       "llm.input_max (%g)",
+                       q->token_budget, q->input.max);
+    q->max_seqs = 256;
+    config_setting_t *ms = member(L, g, "max_seqs", "llm", 0);
+    if (get_int(L, g, "max_seqs", "llm", 0, 1, 1 << 20, &q->max_seqs) &&
+        q->max_seqs > q->token_budget)
+        dam_diag_error(L->d, L->file, line_of(ms),
+                       "'llm.max_seqs' (%d) must not exceed llm.token_budget "
+                       "(%d): every running sequence takes a token of the "
+                       "budget",
+                       q->max_seqs, q->token_budget);
+    if (!ms && q->max_seqs > q->token_budget)
+        q->max_seqs = q->token_budget;
+    int pr = 0;
+    if (get_choice(L, g, "preemption", "llm", 0, llm_preempt, &pr))
+        q->preemption = (dam_llm_preempt)pr;
+    q->swap_bytes = 4.0 * GiB;
+    get_num(L, g, "swap_gb", "llm", 0, R_NONNEG, GiB, &q->swap_bytes);
+    int rt = 0;
+    if (get_choice(L, g, "router", "llm", 0, llm_routes, &rt))
+        q->route = (dam_llm_route)rt;
+    q->iteration_s = s->workload.framework_overhead_s;
+    get_num(L, g, "iteration_overhead_ms", "llm", 0, R_NONNEG, MS,
+            &q->iteration_s);
+    get_num(L, g, "slo_ttft_ms", "llm", 1, R_POS, MS, &q->slo_ttft_s);
+    get_num(L, g, "slo_tpot_ms", "llm", 1, R_POS, MS, &q->slo_tpot_s);
+    double pct = 99.0;
+    config_setting_t *ps = member(L, g, "slo_percentile", "llm", 0);
+    if (get_num(L, g, "slo_percentile", "llm", 0, R_POS, 1.0, &pct) &&
+        !(pct >= 50.0 && pct < 100.0))
+        dam_diag_error(L->d, L->file, line_of(ps),
+                       "'llm.slo_percentile' must be in [50, 100), got %g",
+                       pct);
+    q->slo_quantile = pct / 100.0;
+    q->prefill_tp = q->decode_tp = q->tp;
+    config_setting_t *dg = group(L, g, "disaggregate", "llm", 0);
+    if (dg) {
+        check_keys(L, dg, llm_disagg_keys, "llm.disaggregate");
+        q->disaggregated = 1;
+        q->prefill_replicas = q->decode_replicas = 1;
+        get_int(L, dg, "prefill_replicas", "llm.disaggregate", 1, 1, 1 << 16,
+                &q->prefill_replicas);
+        get_int(L, dg, "decode_replicas", "llm.disaggregate", 1, 1, 1 << 16,
+                &q->decode_replicas);
+        get_int(L, dg, "prefill_tp", "llm.disaggregate", 0, 1, 64,
+                &q->prefill_tp);
+        get_int(L, dg, "decode_tp", "llm.disaggregate", 0, 1, 64,
+                &q->decode_tp);
+        /* default: the node's GPU fabric (same-node pools) */
+        q->kv_link_bw = s->machine.gpu.dev.busbw.v > 0.0
+                            ? s->machine.gpu.dev.busbw.v
+                            : s->machine.pcie_bw;
+        get_num(L, dg, "kv_link_gbs", "llm.disaggregate", 0, R_POS, GB,
+                &q->kv_link_bw);
+        q->kv_link_latency = s->machine.net_latency;
+        get_num(L, dg, "kv_link_latency_us", "llm.disaggregate", 0,
+                R_NONNEG, 1e-6, &q->kv_link_latency);
+        int mx = q->prefill_tp > q->decode_tp ? q->prefill_tp : q->decode_tp;
+        if (mx > s->machine.gpus_per_node)
+            dam_diag_error(L->d, L->file, line_of(dg),
+                           "'llm.disaggregate': a replica of %d GPUs must "
+                           "fit in one node (machine.gpus_per_node = %d)",
+                           mx, s->machine.gpus_per_node);
+    }
+    /* the model must shard over every replica's tensor-parallel degree */
+    int tps[3] = {q->tp, q->disaggregated ? q->prefill_tp : q->tp,
+                  q->disaggregated ? q->decode_tp : q->tp};
+    for (int i = 0; i < 3 && m->arch.kind == DAM_ARCH_TRANSFORMER; i++) {
+        dam_graph gr;
+        dam_llm_iter it = {.decode_seqs = 1.0, .tp = tps[i]};
+        dam_error e;
+        if (dam_graph_llm_iteration(&gr, m, &it, &e) != DAM_OK) {
+            dam_diag_error(L->d, L->file, line_of(g), "llm: %s", e.msg);
+            break;
+        }
+    }
+    if (q->weights == DAM_LLM_W_FP8 && !(s->machine.gpu.peak[DAM_FP8] > 0.0))
+        dam_diag_error(L->d, L->file, line_of(g),
+                       "'llm.weights' = \"fp8\" needs fp8 tensor cores, "
+                       "which %s lacks",
+                       s->machine.gpu.id);
+    if (q->weights == DAM_LLM_W_INT8 &&
+        !(s->machine.gpu.peak[DAM_INT8] > 0.0))
+        dam_diag_error(L->d, L->file, line_of(g),
+                       "'llm.weights' = \"int8\" needs int8 tensor cores, "
+                       "which %s lacks",
+                       s->machine.gpu.id);
 }
 
 static void load_quality_cost(ld *L, const config_setting_t *root,
@@ -2822,6 +3046,7 @@ int dam_scenario_load_with(dam_scenario *s, const char *path,
     }
     load_parallel(&L, root, s);
     load_serving(&L, root, s);
+    load_llm(&L, root, s);
     load_quality_cost(&L, root, s);
     dam_lever_list *lv = opt && opt->levers ? opt->levers
                                             : dam_malloc(sizeof *lv);

@@ -16,6 +16,18 @@ const char *dam_mode_name(dam_mode m)
     return "?";
 }
 
+const char *dam_llm_weights_name(dam_llm_weights w)
+{
+    switch (w) {
+    case DAM_LLM_W_NATIVE: return "native";
+    case DAM_LLM_W_FP8: return "fp8";
+    case DAM_LLM_W_INT8: return "int8";
+    case DAM_LLM_W_INT4: return "int4";
+    default: break;
+    }
+    return "?";
+}
+
 const char *dam_storage_name(dam_storage_kind k)
 {
     switch (k) {

@@ -200,6 +200,92 @@ typedef struct dam_pipeline {
     int replications;         /* independent replications for confidence intervals */
 } dam_pipeline;
 
+/* Weight formats of LLM serving (llm.weights; MODEL.md section 10). */
+typedef enum {
+    DAM_LLM_W_NATIVE = 0, /* the compute precision (bf16 or fp16) */
+    DAM_LLM_W_FP8,        /* W8A8 fp8: weights and GEMM inputs in fp8 */
+    DAM_LLM_W_INT8,       /* W8A8 int8 (SmoothQuant-style) */
+    DAM_LLM_W_INT4,       /* W4A16 weight-only (AWQ/GPTQ, group 128) */
+    DAM_LLM_W_COUNT
+} dam_llm_weights;
+
+/* Name of a weight format ("bf16" for native is the precision's name:
+ * this gives "native"). */
+const char *dam_llm_weights_name(dam_llm_weights w);
+
+/* What a scheduler does when a running sequence needs a KV block and none
+ * is free. */
+typedef enum {
+    DAM_LLM_PREEMPT_RECOMPUTE = 0, /* drop its KV; prefill it again later */
+    DAM_LLM_PREEMPT_SWAP           /* copy its KV to host memory and back */
+} dam_llm_preempt;
+
+/* How the router in front of the replicas picks one for a request. */
+typedef enum {
+    DAM_LLM_ROUTE_LEAST = 0, /* fewest requests in the replica (ties: lowest) */
+    DAM_LLM_ROUTE_ROUND_ROBIN
+} dam_llm_route;
+
+/* Request sizes of LLM serving: a count of tokens drawn per request. */
+typedef struct dam_llm_tokens {
+    double mean;              /* tokens (the mean of the distribution) */
+    dam_dist_kind dist;       /* deterministic unless given */
+    double cv;                /* coefficient of variation (lognormal, ...) */
+    double min;               /* draws are rounded and kept in [min, max] */
+    double max;
+} dam_llm_tokens;
+
+/*
+ * LLM serving (serving mode with an `llm` group): requests of input and
+ * output tokens, served by continuous batching on replicas of `tp` GPUs
+ * each (serving.replicas of them behind one router), or by separate
+ * prefill and decode pools (disaggregated).
+ */
+typedef struct dam_llm {
+    int enabled;              /* 1: the scenario has an llm group */
+    dam_llm_tokens input;     /* prompt tokens per request */
+    dam_llm_tokens output;    /* generated tokens per request (>= 1) */
+    int tp;                   /* tensor-parallel degree: GPUs per replica,
+                                 inside one node */
+    dam_llm_weights weights;  /* weight format */
+    dam_precision kv_precision; /* KV-cache element format (bf16, fp16,
+                                   fp8) */
+    int block_tokens;         /* tokens per paged KV block */
+    double memory_fraction;   /* share of each GPU's memory the engine
+                                 takes (weights + workspace + KV pool),
+                                 (0, 1] */
+    int token_budget;         /* new tokens per iteration, all sequences */
+    int chunked_prefill;      /* 1: prompts in chunks beside decodes
+                                 (Sarathi-Serve, vLLM chunked prefill);
+                                 0: whole prompts in prefill-only
+                                 iterations that pause decodes (vLLM's
+                                 default scheduler before chunking) */
+    int chunk_tokens;         /* most prompt tokens of one sequence per
+                                 iteration (chunked prefill) */
+    int max_seqs;             /* most sequences running at once, per
+                                 replica */
+    dam_llm_preempt preemption;
+    double swap_bytes;        /* host memory per GPU for swapped KV, bytes */
+    dam_llm_route route;
+    double iteration_s;       /* host time per iteration (scheduler,
+                                 sampling, detokenisation), in series with
+                                 the GPU, s */
+    double slo_ttft_s;        /* time-to-first-token objective, s */
+    double slo_tpot_s;        /* time-per-output-token objective, s */
+    double slo_quantile;      /* both are judged at this quantile of the
+                                 requests, (0, 1) (default 0.99) */
+    /* Disaggregated prefill and decode (DistServe, Splitwise). */
+    int disaggregated;        /* 1: separate pools; serving.replicas is
+                                 then unused */
+    int prefill_replicas;     /* replicas that only prefill */
+    int decode_replicas;      /* replicas that only decode */
+    int prefill_tp;           /* GPUs per prefill replica */
+    int decode_tp;            /* GPUs per decode replica */
+    double kv_link_bw;        /* KV transfer between the pools, bytes/s
+                                 per replica pair */
+    double kv_link_latency;   /* per-transfer latency, s */
+} dam_llm;
+
 /* The service (serving mode). */
 typedef struct dam_serving {
     dam_arrival_kind arrival;
@@ -224,6 +310,7 @@ typedef struct dam_serving {
                                    (serving.compute_dist; default
                                    deterministic, lognormal when compute_cv
                                    > 0) */
+    dam_llm llm;              /* LLM serving (llm.enabled; the `llm` group) */
 } dam_serving;
 
 /* The quality the run buys. */

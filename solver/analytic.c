@@ -15,6 +15,7 @@
  * memory-bound update over fp32 master weights and optimizer state.
  */
 #include "solver/analytic.h"
+#include "solver/llm_cost.h"
 
 #include "model/device.h"
 #include "model/quality.h"
@@ -436,6 +437,10 @@ void dam_analytic_solve(const dam_scenario *s, dam_result *r)
     r->gpus = dam_scenario_gpus(s);
     r->global_batch = dam_scenario_global_batch(s);
     r->quality = dam_quality_after(s);
+    if (s->mode == DAM_MODE_SERVING && s->serving.llm.enabled) {
+        dam_llm_solve_static(s, r);
+        return;
+    }
     if (s->mode == DAM_MODE_SERVING) {
         r->gpus = s->serving.replicas;
         solve_serving(s, r);

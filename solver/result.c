@@ -25,8 +25,21 @@ const char *dam_serving_phase_name(int phase)
     return (unsigned)phase < DAM_SPHASE_COUNT ? sphase_names[phase] : "?";
 }
 
+int dam_llm_slo_met(const dam_llm_result *l)
+{
+    double tol = 1.0 + 1e-9;
+    return l->ttft.q + l->ttft.q_ci <= l->slo_ttft_s * tol &&
+           l->tpot.q + l->tpot.q_ci <= l->slo_tpot_s * tol;
+}
+
 int dam_serving_slo_met(const dam_serving_result *sv)
 {
+    /* LLM serving: both token objectives; the end-to-end p99 objective
+     * too when one is given */
+    if (sv->llm.enabled)
+        return dam_llm_slo_met(&sv->llm) &&
+               (!(sv->slo_s > 0.0) ||
+                sv->latency.p99 + sv->p99_ci95 <= sv->slo_s * (1.0 + 1e-9));
     return sv->latency.p99 + sv->p99_ci95 <= sv->slo_s * (1.0 + 1e-9);
 }
 

@@ -12,6 +12,7 @@
 #define DAM_RESULT_H
 
 #include "model/bound.h"
+#include "model/llm.h"
 #include "model/scenario.h"
 
 /* The terms a step decomposes into (breakdown charts use this order). */
@@ -68,6 +69,7 @@ typedef struct dam_memory {
     double buffers;        /* communication buffers, gathered weights,
                             * logits and the runtime's reserve (parallel
                             * layouts), bytes */
+    double kv_cache;       /* LLM serving: the KV-cache pool, bytes */
     double total;          /* bytes */
     double capacity;       /* device memory, bytes */
     int fits;              /* 1 when total <= capacity */
@@ -104,6 +106,76 @@ enum {
 /* Name of a serving phase ("queue", "batching", ...). */
 const char *dam_serving_phase_name(int phase);
 
+/* One latency of LLM serving over the measured requests: pooled over
+ * replications, with the half-width of each figure's 95 % CI over the
+ * replications' own values (Student). Seconds. */
+typedef struct dam_llm_stat {
+    double mean, p50, p90, p99, max;
+    double mean_ci, p50_ci, p90_ci, p99_ci;
+    double q;               /* at the SLO quantile (llm.slo_quantile) */
+    double q_ci;            /* its CI half-width */
+    double n;               /* observations */
+} dam_llm_stat;
+
+/* LLM serving figures (solver/sim_llm.c; enabled = 0 otherwise). */
+typedef struct dam_llm_result {
+    int enabled;
+    dam_llm_stat ttft;      /* time to first token */
+    dam_llm_stat tpot;      /* time per output token after the first,
+                               per request: (end - first) / (out - 1) */
+    dam_llm_stat itl;       /* inter-token latency: every gap between two
+                               tokens of a sequence */
+    dam_llm_stat e2e;       /* arrival to last token */
+    dam_llm_stat queue;     /* arrival to first scheduled (incl. the
+                               router and waiting for KV blocks) */
+    double slo_ttft_s, slo_tpot_s; /* objectives, s */
+    double slo_quantile;    /* judged at this quantile */
+    int met;                /* both quantiles + their CIs within the SLOs */
+    double goodput;         /* requests/s meeting both SLOs */
+    double goodput_fraction;/* share of requests meeting both */
+    double throughput;      /* requests/s completed */
+    double tokens_per_s;    /* output tokens/s, the whole deployment */
+    double tokens_per_s_gpu;/* the same per GPU */
+    double prefill_tokens_per_s; /* prompt tokens/s computed (recomputed
+                               ones included) */
+    double cost_per_mtok;   /* USD per million output tokens */
+    double cost_hour;       /* USD per hour, the deployment */
+    double gpus;            /* GPUs of the deployment */
+    double kv_use_mean;     /* time-averaged share of KV blocks in use */
+    double kv_use_peak;     /* highest share seen */
+    double running_mean;    /* sequences running per replica, time-average */
+    double running_peak;    /* most running at once on one replica */
+    double iteration_mean;  /* s per iteration */
+    double batch_tokens_mean; /* new tokens per iteration */
+    double decode_seqs_mean;/* decoding sequences per iteration */
+    double preemptions;     /* per request */
+    double gpu_busy;        /* share of replica time in iterations */
+    double kv_wait;         /* share of scheduler decisions that found a
+                               request waiting for KV blocks */
+    double requests;        /* measured requests, all replications */
+    /* Shares of iteration time (sum 1): GEMMs and elementwise, attention,
+     * tensor-parallel communication, head, host, swap; and the time of
+     * KV transfers (disaggregated) per request, s. */
+    double share_linear, share_attn, share_comm, share_head, share_host,
+        share_swap;
+    double kv_transfer_s;
+    /* One request alone (the scenario's mean sizes), from the costs. */
+    double t_prefill;       /* prefill of a mean prompt, s */
+    double t_decode1;       /* one decode step, batch 1, at the mean
+                               context, s */
+    double weight_floor;    /* weight bytes / achieved HBM bandwidth, the
+                               floor of a decode step, s */
+    dam_llm_memory memory;  /* one GPU of a (decode) replica */
+    dam_llm_memory prefill_memory; /* one GPU of a prefill replica
+                                      (disaggregated) */
+    double max_concurrency; /* sequences of mean length (input + output)
+                               the KV pool holds, capped by max_seqs */
+} dam_llm_result;
+
+/* 1 when both objectives hold with the headroom of their intervals: the
+ * SLO quantile plus its CI half-width at most the SLO (to 1e-9). */
+int dam_llm_slo_met(const dam_llm_result *l);
+
 typedef struct dam_serving_result {
     dam_stat latency;           /* end to end, s */
     dam_stat phase[DAM_SPHASE_COUNT]; /* queue, batching, preprocess, transfer, compute, postprocess */
@@ -128,6 +200,7 @@ typedef struct dam_serving_result {
                                    bytes / (BW * eta_mem), s */
     double batch_flop_time;     /* FLOP time of the mean batch, s */
     double slo_s;               /* the SLO the attainment is against, s */
+    dam_llm_result llm;         /* LLM serving (llm.enabled) */
 } dam_serving_result;
 
 /* 1 when a simulated serving result meets its SLO with the headroom of

@@ -14,6 +14,7 @@
 #include <stddef.h>
 
 #include "model/error.h"
+#include "model/llm.h"
 #include "solver/result.h"
 #include "solver/progress.h"
 #include "solver/trace.h"
@@ -68,6 +69,11 @@ typedef struct dam_sim_options {
      * steps) + k + 1 of replications x (warm-up + steps)), serving
      * finished requests over the replications. */
     const dam_progress *progress;
+    /* LLM serving with serving.arrival = "trace": the requests (arrival,
+     * input and output tokens), owned by the caller (cli/ reads them with
+     * dam_llm_trace_load, model/llm_trace.h). */
+    const dam_llm_request *requests;
+    size_t nrequests;     /* entries in requests */
 } dam_sim_options;
 
 /* What a simulation will cost, estimated before it runs (sim_work.c). */
@@ -165,5 +171,28 @@ int dam_sim_parallel_cost(const dam_scenario *s,
                           const dam_sim_options *opt,
                           dam_sim_parallel_out *out, dam_trace *trace,
                           dam_error *err);
+
+/*
+ * Simulate an LLM serving scenario (serving with an llm group;
+ * sim_llm.c): requests of input and output tokens arrive (Poisson,
+ * deterministic or opt->requests), a router sends each to a replica, and
+ * each replica runs iteration-level continuous batching over a paged KV
+ * cache (or the prefill and decode pools hand requests over). opt->steps
+ * is the number of requests (0 = serving.requests; a trace gives at most
+ * its length), opt->warmup the requests excluded (<= 0: the first 10 %),
+ * opt->replications the replications (0 = serving.replications). r must
+ * hold dam_analytic_solve's result; fills r->serving (llm figures, and
+ * the generic latency = end to end), r->step, r->terms, r->bound and
+ * has_sim. dam_sim_serving calls it for such scenarios. Returns DAM_OK,
+ * or DAM_EINPUT when the model cannot be built at the degree asked, a
+ * trace was not loaded or a distribution is invalid.
+ */
+int dam_sim_llm(const dam_scenario *s, const dam_sim_options *opt,
+                dam_result *r, dam_trace *trace, dam_error *err);
+
+/* Events an LLM simulation of s with opt will run, estimated before it
+ * runs (an upper bound: every request arrives, each iteration serves at
+ * least one token). */
+double dam_sim_llm_events(const dam_scenario *s, const dam_sim_options *opt);
 
 #endif

@@ -607,6 +607,8 @@ int dam_sim_serving(const dam_scenario *s, const dam_sim_options *opt,
                              "dam_sim_serving needs a serving scenario, got "
                              "mode \"%s\"",
                              dam_mode_name(s->mode));
+    if (v->llm.enabled)
+        return dam_sim_llm(s, opt, r, trace, err);
     if (dam_sim_work_check(s, opt, err) != DAM_OK)
         return DAM_EINPUT;
     long nreq = opt->steps > 0 ? opt->steps : (long)v->requests;

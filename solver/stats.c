@@ -123,6 +123,32 @@ void dam_stats_add(dam_stats *s, double x)
     (*b)->c[(k >> SHIFT) & (SUB - 1)]++;
 }
 
+void dam_stats_add_n(dam_stats *s, double x, size_t count)
+{
+    if (isnan(x) || count == 0)
+        return;
+    if (count == 1) {
+        dam_stats_add(s, x);
+        return;
+    }
+    /* Chan et al.'s merge of a block of `count` equal values */
+    double n0 = (double)s->n, c = (double)count;
+    double n = n0 + c, delta = x - s->mean;
+    s->mean += delta * c / n;
+    s->m2 += delta * delta * n0 * c / n;
+    if (s->n == 0 || x < s->min)
+        s->min = x;
+    if (s->n == 0 || x > s->max)
+        s->max = x;
+    s->n += count;
+    uint64_t k = key_of(x);
+    block **b = &s->blk[k >> 52];
+    if (*b == NULL)
+        *b = dam_calloc(1, sizeof **b);
+    (*b)->n += count;
+    (*b)->c[(k >> SHIFT) & (SUB - 1)] += count;
+}
+
 size_t dam_stats_count(const dam_stats *s)
 {
     return s->n;

@@ -29,6 +29,10 @@ void dam_stats_free(dam_stats *s);
 void dam_stats_reset(dam_stats *s);
 /* Add one observation (NaN is ignored). */
 void dam_stats_add(dam_stats *s, double x);
+/* Add `count` observations equal to x at once (a token stream: every
+ * sequence of an iteration sees the same gap); the same as count calls of
+ * dam_stats_add except for rounding in the moments. */
+void dam_stats_add_n(dam_stats *s, double x, size_t count);
 /* Observations added. */
 size_t dam_stats_count(const dam_stats *s);
 /* Mean of the observations (0 when none). */

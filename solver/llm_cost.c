@@ -1,0 +1,373 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * llm_cost.c: iteration times of LLM serving from the operator graph and
+ * the device model (see llm_cost.h for the split and why it is exact up
+ * to the final norm).
+ *
+ * The caches hold device costs, not guesses: an entry is the cost of a
+ * graph the builder made for exactly that row or sequence count. They are
+ * filled on first use, so a simulation that only ever sees a few batch
+ * shapes costs only those. NaN marks an empty entry.
+ */
+#include "solver/llm_cost.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "model/alloc.h"
+#include "model/graph.h"
+#include "model/llm.h"
+
+struct dam_llm_cost {
+    dam_model_spec m;     /* the model, attention fused (serving kernels) */
+    dam_gpu gpu;          /* copies: the context outlives its scenario */
+    dam_framework fw;
+    int tp;
+    int layers;
+    dam_cost_opts lin;    /* GEMMs and the rest of the layer */
+    dam_cost_opts att;    /* fused attention */
+    double iteration_s;   /* host overhead per iteration, s */
+    double swap_bw;       /* pinned host copies, bytes/s */
+    int cap;              /* cache entries: rows 0..cap-1 */
+    double *lin_t, *lin_k, *lin_c;   /* lin(R): time, kernels, comm */
+    double *head_t, *head_k;         /* head(S): time, kernels */
+    double weight_bytes;  /* weights read per iteration on one GPU */
+    dam_graph g;          /* scratch for builds */
+    dam_graph ag;         /* the attention operators of an iteration */
+};
+
+/* Drop the attention operators of g (the split costs them itself). */
+static void drop_attention(dam_graph *g)
+{
+    int n = 0;
+    for (int i = 0; i < g->nops; i++)
+        if (g->ops[i].kind != DAM_OP_ATTN)
+            g->ops[n++] = g->ops[i];
+    g->nops = n;
+}
+
+/* Cost of the non-attention part of iteration `it`: time, kernels, comm. */
+static void cost_part(dam_llm_cost *c, const dam_llm_iter *it, double *t,
+                      double *k, double *comm)
+{
+    dam_error e;
+    dam_graph_cost gc;
+    *t = *k = *comm = 0.0;
+    if (dam_graph_llm_iteration(&c->g, &c->m, it, &e) != DAM_OK)
+        return; /* checked at create: cannot happen for a valid shape */
+    drop_attention(&c->g);
+    dam_device_cost(&c->g, &c->lin, &gc);
+    *t = gc.time;
+    *k = gc.kernels;
+    *comm = gc.comm_time;
+}
+
+static void fill_lin(dam_llm_cost *c, int r)
+{
+    dam_llm_iter it = {.prefill_seqs = 1.0, .prefill_tokens = r, .tp = c->tp,
+                       .no_head = 1};
+    cost_part(c, &it, &c->lin_t[r], &c->lin_k[r], &c->lin_c[r]);
+}
+
+static void fill_head(dam_llm_cost *c, int s)
+{
+    dam_llm_iter it = {.decode_seqs = s, .tp = c->tp};
+    double t1, k1, c1, t0, k0, c0;
+    cost_part(c, &it, &t1, &k1, &c1);
+    it.no_head = 1;
+    cost_part(c, &it, &t0, &k0, &c0);
+    c->head_t[s] = t1 - t0 > 0.0 ? t1 - t0 : 0.0;
+    c->head_k[s] = k1 - k0 > 0.0 ? k1 - k0 : 0.0;
+}
+
+dam_llm_cost *dam_llm_cost_create(const dam_scenario *s, int tp,
+                                  dam_error *e)
+{
+    const dam_llm *q = &s->serving.llm;
+    if (s->workload.model.arch.kind != DAM_ARCH_TRANSFORMER) {
+        dam_error_set(e, s->file, 0, "LLM serving needs a transformer model");
+        return NULL;
+    }
+    dam_llm_cost *c = dam_calloc(1, sizeof *c);
+    c->m = s->workload.model;
+    /* serving engines run fused (paged) attention whatever the training
+     * code used */
+    c->m.arch.tf.attn = DAM_ATTN_FLASH;
+    c->gpu = s->machine.gpu;
+    c->fw = s->workload.fw;
+    c->tp = tp > 1 ? tp : 1;
+    c->layers = c->m.arch.tf.layers;
+    dam_llm_iter probe = {.decode_seqs = 1.0, .tp = c->tp};
+    if (dam_graph_llm_iteration(&c->g, &c->m, &probe, e) != DAM_OK) {
+        dam_free(c);
+        return NULL;
+    }
+    /* weights a step reads: all but the input embedding, of which it
+     * gathers a row per token (the head reads a tied table anyway) */
+    const dam_transformer *tf = &c->m.arch.tf;
+    double embed = tf->tied ? 0.0 : (double)tf->vocab / c->tp * tf->hidden;
+    c->weight_bytes = (c->g.params - embed) * dam_llm_weight_bytes(s);
+
+    dam_cost_opts *o = &c->lin;
+    o->gpu = &c->gpu;
+    o->fw = &c->fw;
+    o->prec = dam_llm_gemm_precision(s);
+    o->b = 1.0;
+    o->act_elem = dam_precision_bytes(dam_llm_act_precision(s));
+    o->weight_elem = dam_llm_weight_bytes(s);
+    o->kv_elem = dam_llm_kv_bytes(s);
+    o->mem_frac = s->workload.eta_mem_given ? s->workload.eta_mem : 0.0;
+    o->launch_s = s->workload.launch_s;
+    o->cuda_graphs = s->workload.cuda_graphs;
+    /* tensor parallelism inside the node: its GPU fabric */
+    o->comm_busbw = c->gpu.dev.busbw.v > 0.0 ? c->gpu.dev.busbw.v
+                                             : s->machine.intra_busbw;
+    o->comm_alpha = s->machine.net_latency;
+    c->att = *o;
+    c->att.prec = dam_llm_act_precision(s);
+    c->att.weight_elem = 0.0;
+
+    c->iteration_s = q->iteration_s;
+    c->swap_bw = 0.0;
+    {
+        /* pinned copies; the scenario's host link when the GPU has none */
+        double bw = c->gpu.dev.h2d.v > 0.0 ? c->gpu.dev.h2d.v
+                                           : s->machine.pcie_bw;
+        c->swap_bw = bw > 0.0 ? bw : 1e9;
+    }
+    c->cap = (q->token_budget > 0 ? q->token_budget : 1) + 1;
+    size_t n = (size_t)c->cap;
+    c->lin_t = dam_malloc(5 * n * sizeof(double));
+    c->lin_k = c->lin_t + n;
+    c->lin_c = c->lin_k + n;
+    c->head_t = c->lin_c + n;
+    c->head_k = c->head_t + n;
+    for (size_t i = 0; i < 5 * n; i++)
+        c->lin_t[i] = NAN;
+    memset(&c->ag, 0, sizeof c->ag);
+    c->ag.nphases = 1;
+    snprintf(c->ag.phase[0], sizeof c->ag.phase[0], "attention");
+    c->ag.phase_kind[0] = DAM_PHASE_ATTENTION;
+    return c;
+}
+
+void dam_llm_cost_free(dam_llm_cost *c)
+{
+    if (!c)
+        return;
+    dam_free(c->lin_t);
+    dam_free(c);
+}
+
+void dam_llm_batch_clear(dam_llm_batch *b)
+{
+    memset(b, 0, sizeof *b);
+}
+
+void dam_llm_batch_prefill(const dam_llm_cost *c, dam_llm_batch *b,
+                           double q, double past)
+{
+    double f, el, kv;
+    dam_graph_llm_attention(&c->m.arch.tf, c->tp, 1.0, q, past,
+                            c->m.arch.tf.causal, &f, &el, &kv);
+    b->prefill_tokens += q;
+    b->prefill_seqs += 1.0;
+    b->prefill_flops += f;
+    b->prefill_elems += el;
+    b->prefill_kv += kv;
+}
+
+/* One fused-attention operator of the iteration, per layer. */
+static void att_op(dam_llm_cost *c, double flops, double elems, double kv)
+{
+    dam_op *o = &c->ag.ops[c->ag.nops++];
+    memset(o, 0, sizeof *o);
+    snprintf(o->name, sizeof o->name, "flash_attn");
+    o->kind = DAM_OP_ATTN;
+    o->pass = DAM_PASS_FWD;
+    o->scale = DAM_SCALE_NONE;
+    o->count = c->layers;
+    o->groups = 1.0;
+    o->kernels = 1.0;
+    o->flops = flops;
+    o->elems = elems;
+    o->kv_elems = kv;
+}
+
+double dam_llm_cost_iteration(dam_llm_cost *c, const dam_llm_batch *b,
+                              dam_llm_iter_time *split)
+{
+    double R = b->prefill_tokens + b->decode_seqs;
+    double S = b->prefill_seqs + b->decode_seqs;
+    int r = (int)llround(R), sq = (int)llround(S);
+    if (r >= c->cap)
+        r = c->cap - 1;
+    if (sq >= c->cap)
+        sq = c->cap - 1;
+    if (r < 1)
+        r = 1;
+    if (sq < 1)
+        sq = 1;
+    if (isnan(c->lin_t[r]))
+        fill_lin(c, r);
+    if (isnan(c->head_t[sq]))
+        fill_head(c, sq);
+
+    c->ag.nops = 0;
+    if (b->prefill_seqs > 0.0)
+        att_op(c, b->prefill_flops, b->prefill_elems, b->prefill_kv);
+    if (b->decode_seqs > 0.0) {
+        double f, el, kv;
+        /* linear in the sequences and their contexts: the mean is exact */
+        dam_graph_llm_attention(&c->m.arch.tf, c->tp, b->decode_seqs, 1.0,
+                                b->decode_ctx / b->decode_seqs, 0, &f, &el,
+                                &kv);
+        att_op(c, f, el, kv);
+    }
+    dam_graph_cost gc;
+    double ta = c->ag.nops ? dam_device_cost(&c->ag, &c->att, &gc) : 0.0;
+    double ka = c->ag.nops ? gc.kernels : 0.0;
+
+    double gpu = c->lin_t[r] + c->head_t[sq] + ta;
+    double comm = c->lin_c[r];
+    double kern = c->lin_k[r] + c->head_k[sq] + ka;
+    double host = c->lin.cuda_graphs ? c->lin.launch_s
+                                     : kern * c->lin.launch_s;
+    double excess = host > gpu - comm ? host - (gpu - comm) : 0.0;
+    double swap = b->swap_bytes > 0.0 ? b->swap_bytes / c->swap_bw : 0.0;
+    double total = gpu + excess + c->iteration_s + swap;
+    if (split) {
+        split->total = total;
+        split->gpu = gpu;
+        split->linear = c->lin_t[r] - comm;
+        split->comm = comm;
+        split->head = c->head_t[sq];
+        split->attn = ta;
+        split->host = excess + c->iteration_s;
+        split->swap = swap;
+    }
+    return total;
+}
+
+double dam_llm_cost_iteration_graph(const dam_llm_cost *c,
+                                    const dam_llm_batch *b, double chunk_q,
+                                    double chunk_past)
+{
+    dam_llm_iter it = {.prefill_seqs = b->prefill_seqs,
+                       .prefill_tokens = chunk_q,
+                       .prefill_past = chunk_past,
+                       .decode_seqs = b->decode_seqs,
+                       .decode_ctx = b->decode_seqs > 0.0
+                                         ? b->decode_ctx / b->decode_seqs
+                                         : 0.0,
+                       .tp = c->tp};
+    dam_graph *g = dam_malloc(sizeof *g);
+    dam_error e;
+    double t = NAN;
+    if (dam_graph_llm_iteration(g, &c->m, &it, &e) == DAM_OK) {
+        dam_graph_cost gc;
+        dam_device_cost(g, &c->lin, &gc);
+        t = gc.time + gc.host_excess + c->iteration_s;
+    }
+    dam_free(g);
+    return t;
+}
+
+double dam_llm_cost_weight_bytes(const dam_llm_cost *c)
+{
+    return c->weight_bytes;
+}
+
+const dam_cost_opts *dam_llm_cost_opts(const dam_llm_cost *c)
+{
+    return &c->lin;
+}
+
+double dam_llm_cost_prefill(dam_llm_cost *c, double in, double chunk)
+{
+    double t = 0.0, done = 0.0;
+    double step = chunk > 0.0 ? chunk : in;
+    while (done < in) {
+        double qn = in - done < step ? in - done : step;
+        dam_llm_batch b;
+        dam_llm_batch_clear(&b);
+        dam_llm_batch_prefill(c, &b, qn, done);
+        t += dam_llm_cost_iteration(c, &b, NULL);
+        done += qn;
+    }
+    return t;
+}
+
+double dam_llm_cost_decode1(dam_llm_cost *c, double ctx)
+{
+    dam_llm_batch b;
+    dam_llm_batch_clear(&b);
+    b.decode_seqs = 1.0;
+    b.decode_ctx = ctx;
+    return dam_llm_cost_iteration(c, &b, NULL);
+}
+
+void dam_llm_solve_static(const dam_scenario *s, dam_result *r)
+{
+    const dam_llm *q = &s->serving.llm;
+    dam_llm_result *l = &r->serving.llm;
+    l->enabled = 1;
+    l->slo_ttft_s = q->slo_ttft_s;
+    l->slo_tpot_s = q->slo_tpot_s;
+    l->slo_quantile = q->slo_quantile;
+    r->gpus = dam_llm_gpus(s);
+    l->gpus = (double)r->gpus;
+    l->cost_hour = l->gpus * s->cost.gpu_hour_usd;
+    int ptp = q->disaggregated ? q->prefill_tp : q->tp;
+    int dtp = q->disaggregated ? q->decode_tp : q->tp;
+    dam_llm_memory_plan(s, dtp, &l->memory);
+    dam_llm_memory_plan(s, ptp, &l->prefill_memory);
+    const dam_llm_memory *m = &l->memory;
+    double per_req = dam_llm_blocks_for(s, q->input.mean + q->output.mean);
+    double conc = per_req > 0.0 ? floor(m->blocks / per_req) : 0.0;
+    l->max_concurrency = conc < q->max_seqs ? conc : q->max_seqs;
+
+    dam_memory *mm = &r->memory;
+    mm->weights = m->weights;
+    mm->activations = m->workspace;
+    mm->kv_cache = m->pool > 0.0 ? m->pool : 0.0;
+    mm->capacity = m->capacity;
+    int fits = m->fits && l->prefill_memory.fits;
+    mm->total = fits ? m->weights + m->workspace + mm->kv_cache
+                     : m->capacity + (m->shortfall > l->prefill_memory.shortfall
+                                          ? m->shortfall
+                                          : l->prefill_memory.shortfall);
+    mm->fits = fits;
+    mm->shortfall = fits ? 0.0 : mm->total - mm->capacity;
+
+    dam_error e;
+    dam_llm_cost *pc = dam_llm_cost_create(s, ptp, &e);
+    dam_llm_cost *dc = dam_llm_cost_create(s, dtp, &e);
+    if (pc && dc) {
+        double chunk = q->chunked_prefill ? q->chunk_tokens : 0.0;
+        l->t_prefill = dam_llm_cost_prefill(pc, q->input.mean, chunk);
+        double mid = q->input.mean + (q->output.mean - 2.0) / 2.0;
+        l->t_decode1 = dam_llm_cost_decode1(dc, mid > q->input.mean
+                                                    ? mid
+                                                    : q->input.mean);
+        const dam_gpu *g = &s->machine.gpu;
+        double mf = s->workload.eta_mem_given ? s->workload.eta_mem
+                    : g->dev.mem.v > 0.0      ? g->dev.mem.v
+                                              : 0.78;
+        l->weight_floor = dam_llm_cost_weight_bytes(dc) / (g->mem_bw * mf);
+        double tr = q->disaggregated
+                        ? q->input.mean * m->kv_token_model / q->kv_link_bw +
+                              q->kv_link_latency
+                        : 0.0;
+        r->step = l->t_prefill + tr +
+                  (q->output.mean - 1.0) * l->t_decode1;
+        r->terms[DAM_TERM_COMPUTE] = r->step - tr;
+        r->terms[DAM_TERM_TRANSFER] = tr;
+        r->t_compute = r->terms[DAM_TERM_COMPUTE];
+        r->t_seq = r->t_pipe = r->step;
+    }
+    dam_llm_cost_free(pc);
+    dam_llm_cost_free(dc);
+    r->bound = !fits ? DAM_BOUND_KV_CACHE : DAM_BOUND_WEIGHTS;
+}

@@ -1,0 +1,1135 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * sim_llm.c: LLM serving (MODEL.md section 10) on the discrete-event
+ * engine (des.h for events, rng.h for streams and distributions, stats.h
+ * for the latency histograms), with iteration times from the operator
+ * graph and the device model (llm_cost.h) and memory from model/llm.h.
+ *
+ * Requests. Each has an arrival time, prompt tokens `in` and tokens to
+ * generate `out` (Poisson or deterministic arrivals at serving.rate with
+ * sizes drawn from llm.input/llm.output, rounded and kept in [min, max];
+ * or a trace of all three). A router sends each to the replica with the
+ * fewest requests (ties: the lowest index) or round robin.
+ *
+ * A sequence's state: kv tokens cached, gen tokens generated, target the
+ * tokens to prefill before its next token is sampled (in at first;
+ * in + gen after a preemption by recompute). After its prefill, kv = in +
+ * gen - 1 (the latest token's key and value are written by the next step).
+ * A decode step writes one entry (needs blocks for kv + 1) and samples a
+ * token; the iteration that completes a prefill samples one too (the first
+ * token: TTFT).
+ *
+ * Scheduler (one per replica, run whenever it is idle and has work; each
+ * decision is one iteration):
+ *  - chunked prefill (Sarathi-Serve's stall-free batching; vLLM's chunked
+ *    prefill): running decodes first, one token each, in admission order;
+ *    a decode that needs a block when none is free preempts the latest
+ *    admitted running sequence (itself if it is the latest), vLLM's
+ *    policy; then swapped sequences come back (swap mode); then running
+ *    sequences that are part-way through their prompt get a chunk; then
+ *    waiting requests are admitted first come first served while fewer
+ *    than max_seqs run, each with a chunk of min(prompt left, chunk_tokens,
+ *    budget left) tokens, as long as free blocks hold the chunk. The
+ *    iteration's new tokens never exceed token_budget.
+ *  - without chunking (vLLM's scheduler before chunked prefill): when
+ *    whole prompts can be admitted (budget, blocks, max_seqs), an
+ *    iteration of prefills alone runs and decodes wait; otherwise all
+ *    running sequences decode.
+ * Preemption by recompute drops the sequence's blocks and puts it at the
+ * head of the waiting queue (its prompt is now in + gen); by swap its
+ * blocks go to host memory over PCIe (in series with the iteration, both
+ * ways) while the swap space lasts, else recompute.
+ *
+ * Disaggregated (DistServe, Splitwise): prefill replicas run the same
+ * scheduler on prompts only; a request whose prefill completes there has
+ * its first token (TTFT) and its cache is sent to the decode replica with
+ * the fewest requests over a link of llm.kv_link_bw per prefill replica
+ * (transfers queue FIFO on it; + kv_link_latency); the prefill replica
+ * frees its blocks when the copy ends. A decode replica admits arrived
+ * caches FIFO when blocks are free and runs the scheduler on decodes (and
+ * on recomputation after a preemption).
+ *
+ * Statistics. Requests with index >= warm-up are measured: TTFT (arrival
+ * to first token), TPOT ((last - first) / (out - 1), out > 1), end to end,
+ * queue (arrival to first scheduled) and every inter-token gap (ITL),
+ * pooled over replications in log-bucketed histograms (quantiles within
+ * 0.1 %) and per replication for Student intervals. Rates and time
+ * averages are over the window from the first measured arrival to the last
+ * arrival (steady state under the offered load, without the drain):
+ * output tokens, completions, KV blocks in use, running sequences, busy
+ * replicas. Goodput = throughput x the share of measured requests whose
+ * TTFT and TPOT are within the SLOs.
+ *
+ * Terms (they sum to the mean end-to-end latency, r->step): DATA = queue
+ * wait; the rest split by the shares of iteration time: COMPUTE = GEMMs,
+ * attention, head; COMM = tensor-parallel all-reduces; TRANSFER = swaps
+ * and KV transfers; OVERHEAD = host time.
+ *
+ * Random streams per replication k: 8k + 0 arrivals, 8k + 1 input sizes,
+ * 8k + 2 output sizes (each request takes one draw of each, in arrival
+ * order, so a lever never shifts another stream).
+ */
+#include "solver/sim.h"
+
+#include <math.h>
+#include <stddef.h>
+#include <string.h>
+
+#include <gsl/gsl_randist.h>
+
+#include "model/alloc.h"
+#include "solver/des.h"
+#include "solver/llm_cost.h"
+#include "solver/rng.h"
+#include "solver/stats.h"
+
+enum { K_COLO = 0, K_PREFILL, K_DECODE };
+enum { S_WAIT = 0, S_RUN, S_SWAP, S_XFER, S_DONE };
+
+/* One request in flight. */
+typedef struct seq {
+    long idx;          /* arrival number, 0-based */
+    double arrive;     /* s */
+    int in, out;       /* prompt tokens, tokens to generate */
+    int gen;           /* generated so far */
+    int kv;            /* tokens whose keys and values are cached */
+    int target;        /* tokens to prefill before the next token */
+    int blocks;        /* KV blocks held */
+    int chunk;         /* prefill tokens of the iteration in flight */
+    int state;         /* S_* */
+    int rep;           /* replica holding it */
+    int preempts;      /* times preempted */
+    double first;      /* first token, s (< 0: none yet) */
+    double last;       /* latest token, s */
+    double sched;      /* first scheduled, s (< 0: not yet) */
+} seq;
+
+/* A double-ended queue of sequence slots (grows to its peak length). */
+typedef struct deque {
+    int *v;
+    size_t cap, head, len;
+} deque;
+
+static void dq_grow(deque *q)
+{
+    size_t ncap = q->cap ? 2 * q->cap : 64;
+    int *nv = dam_malloc(ncap * sizeof *nv);
+    for (size_t i = 0; i < q->len; i++)
+        nv[i] = q->v[(q->head + i) % q->cap];
+    dam_free(q->v);
+    q->v = nv;
+    q->cap = ncap;
+    q->head = 0;
+}
+
+static void dq_push_back(deque *q, int x)
+{
+    if (q->len == q->cap)
+        dq_grow(q);
+    q->v[(q->head + q->len) % q->cap] = x;
+    q->len++;
+}
+
+static void dq_push_front(deque *q, int x)
+{
+    if (q->len == q->cap)
+        dq_grow(q);
+    q->head = (q->head + q->cap - 1) % q->cap;
+    q->v[q->head] = x;
+    q->len++;
+}
+
+static int dq_front(const deque *q)
+{
+    return q->v[q->head];
+}
+
+static int dq_pop_front(deque *q)
+{
+    int x = q->v[q->head];
+    q->head = (q->head + 1) % q->cap;
+    q->len--;
+    return x;
+}
+
+/* One replica: its queues, its running sequences and its KV blocks. */
+typedef struct replica {
+    int kind;            /* K_COLO, K_PREFILL, K_DECODE */
+    dam_llm_cost *cost;  /* shared by the replicas of a kind */
+    deque wait;          /* admitted by the router, not running */
+    deque swapped;       /* preempted by swap */
+    int *run;            /* running sequences, admission order */
+    int nrun;
+    int *dec, ndec;      /* this iteration's decodes */
+    int *pre, npre;      /* this iteration's prefill chunks */
+    int busy;            /* an iteration is in flight */
+    long load;           /* requests assigned and not finished */
+    double blocks;       /* KV blocks of the replica */
+    double free_blocks;
+    double swap_free;    /* host blocks left for swapping */
+    double block_bytes;  /* one block on one GPU */
+    double kv_token;     /* KV bytes per token on one GPU */
+    double kv_token_model; /* KV bytes per token, all GPUs of the replica */
+    double link_free;    /* prefill: the outgoing KV link frees at, s */
+    double it_start;     /* the iteration in flight began, s */
+    dam_llm_iter_time split; /* its time split */
+    double touched;      /* time averages accumulated up to, s */
+} replica;
+
+/* Per-replication accumulators. */
+typedef struct acc {
+    double busy, kv, run; /* integrals over the window (s, block-s, seq-s) */
+    double peak_kv, peak_run;
+    double iters, tokens_it, decode_it; /* iterations in the window and
+                                           their new tokens, decodes */
+    double it_time;      /* their time */
+    double sh[6];        /* their time by share: linear, attn, comm, head,
+                            host, swap */
+    double out_tokens;   /* output tokens in the window */
+    double pre_tokens;   /* prefill tokens in the window */
+    double done;         /* completions in the window */
+    double measured, good, preempts, xfer, waits, decisions;
+} acc;
+
+/* Latency histograms: pooled and this replication's. */
+enum { L_TTFT = 0, L_TPOT, L_ITL, L_E2E, L_QUEUE, L_COUNT };
+
+/* The whole simulated system for one replication. */
+typedef struct sys {
+    const dam_scenario *s;
+    const dam_llm *q;
+    dam_des *des;
+    gsl_rng *arr_rng, *in_rng, *out_rng;
+    dam_dist in_dist, out_dist;
+    const dam_llm_request *trace;
+    long nreq, warm, next;  /* requests, warm-up, next arrival number */
+    double interval;        /* deterministic arrivals: 1 / rate */
+    double t0, tA;          /* window: first measured / last arrival, s */
+    int measuring;          /* t0 reached */
+    seq *seqs;              /* slot pool */
+    size_t nseqs, capseqs;
+    int *free_slots;
+    size_t nfree, capfree;
+    replica *reps;
+    int nreps, nfront;      /* replicas; routed to the first nfront */
+    int rr;                 /* round-robin position */
+    double block_tokens;
+    dam_stats *pool[L_COUNT], *rep[L_COUNT];
+    acc a;
+} sys;
+
+static void kick(sys *y, replica *p);
+static void on_iter_end(dam_des *des, void *ctx, dam_des_arg arg);
+
+static int new_slot(sys *y)
+{
+    if (y->nfree > 0)
+        return y->free_slots[--y->nfree];
+    y->seqs = dam_grow(y->seqs, sizeof *y->seqs, y->nseqs + 1, &y->capseqs);
+    return (int)y->nseqs++;
+}
+
+static void free_slot(sys *y, int slot)
+{
+    y->free_slots = dam_grow(y->free_slots, sizeof *y->free_slots,
+                             y->nfree + 1, &y->capfree);
+    y->free_slots[y->nfree++] = slot;
+}
+
+static double blocks_for(const sys *y, double tokens)
+{
+    return ceil(tokens / y->block_tokens);
+}
+
+/* Bring replica p's time averages up to now (before any change). */
+static void touch(sys *y, replica *p)
+{
+    double now = dam_des_now(y->des);
+    if (y->measuring) {
+        double from = p->touched > y->t0 ? p->touched : y->t0;
+        double to = now < y->tA ? now : y->tA;
+        if (to > from) {
+            double used = p->blocks - p->free_blocks;
+            y->a.kv += (p->blocks > 0.0 ? used / p->blocks : 0.0) * (to - from);
+            y->a.run += p->nrun * (to - from);
+            if (p->busy)
+                y->a.busy += to - from;
+        }
+    }
+    p->touched = now;
+}
+
+static void note_peaks(sys *y, replica *p)
+{
+    if (!y->measuring)
+        return;
+    double u = p->blocks > 0.0 ? (p->blocks - p->free_blocks) / p->blocks
+                               : 0.0;
+    if (u > y->a.peak_kv)
+        y->a.peak_kv = u;
+    if (p->nrun > y->a.peak_run)
+        y->a.peak_run = p->nrun;
+}
+
+/* ---- arrivals and routing ------------------------------------------- */
+
+static double draw_tokens(const dam_dist *d, const dam_llm_tokens *t,
+                          gsl_rng *r)
+{
+    double x = floor(dam_dist_sample(d, r) + 0.5);
+    if (x < t->min)
+        x = t->min;
+    if (x > t->max)
+        x = t->max;
+    return x;
+}
+
+static int route(sys *y, int first, int n)
+{
+    if (y->q->route == DAM_LLM_ROUTE_ROUND_ROBIN)
+        return first + (y->rr++ % n);
+    int best = first;
+    for (int i = first + 1; i < first + n; i++)
+        if (y->reps[i].load < y->reps[best].load)
+            best = i;
+    return best;
+}
+
+static void on_arrive(dam_des *des, void *ctx, dam_des_arg arg)
+{
+    sys *y = ctx;
+    long idx = (long)arg.u;
+    double now = dam_des_now(des);
+    int slot = new_slot(y);
+    seq *x = &y->seqs[slot];
+    memset(x, 0, sizeof *x);
+    x->idx = idx;
+    x->arrive = now;
+    if (y->trace) {
+        x->in = y->trace[idx].input;
+        x->out = y->trace[idx].output;
+    } else {
+        x->in = (int)draw_tokens(&y->in_dist, &y->q->input, y->in_rng);
+        x->out = (int)draw_tokens(&y->out_dist, &y->q->output, y->out_rng);
+    }
+    x->target = x->in;
+    x->first = x->sched = -1.0;
+    x->state = S_WAIT;
+    if (idx == y->warm) {
+        y->t0 = now;
+        y->measuring = 1;
+        for (int i = 0; i < y->nreps; i++)
+            y->reps[i].touched = now;
+    }
+    if (idx == y->nreq - 1) {
+        /* close the window: bring every replica's averages up to it */
+        y->tA = now;
+        for (int i = 0; i < y->nreps; i++)
+            touch(y, &y->reps[i]);
+    }
+    int ri = route(y, 0, y->nfront);
+    replica *p = &y->reps[ri];
+    x->rep = ri;
+    p->load++;
+    dq_push_back(&p->wait, slot);
+    if (idx + 1 < y->nreq) {
+        double t;
+        if (y->trace)
+            t = y->trace[idx + 1].arrive;
+        else if (y->s->serving.arrival == DAM_ARRIVAL_DETERMINISTIC)
+            t = (double)(idx + 1) * y->interval;
+        else
+            t = now + gsl_ran_exponential(y->arr_rng, y->interval);
+        dam_des_at(des, t, on_arrive, y, dam_des_u((uint64_t)(idx + 1)));
+    }
+    kick(y, p);
+}
+
+/* ---- blocks, preemption --------------------------------------------- */
+
+static void take(sys *y, replica *p, seq *x, double need)
+{
+    touch(y, p);
+    p->free_blocks -= need;
+    x->blocks += (int)need;
+    note_peaks(y, p);
+}
+
+static void release(sys *y, replica *p, seq *x)
+{
+    touch(y, p);
+    p->free_blocks += x->blocks;
+    x->blocks = 0;
+}
+
+/* Remove running position i of p (keeps the admission order). */
+static void run_remove(sys *y, replica *p, int i)
+{
+    touch(y, p);
+    memmove(&p->run[i], &p->run[i + 1],
+            (size_t)(p->nrun - i - 1) * sizeof *p->run);
+    p->nrun--;
+}
+
+/* Preempt the latest admitted running sequence of p; *swap_bytes gets the
+ * bytes a swap-out copies. */
+static void preempt_last(sys *y, replica *p, double *swap_bytes)
+{
+    int slot = p->run[p->nrun - 1];
+    seq *x = &y->seqs[slot];
+    run_remove(y, p, p->nrun - 1);
+    x->preempts++;
+    if (x->idx >= y->warm)
+        y->a.preempts++;
+    int prefilled = x->kv >= x->target;
+    if (y->q->preemption == DAM_LLM_PREEMPT_SWAP && prefilled &&
+        p->swap_free >= x->blocks) {
+        *swap_bytes += x->kv * p->kv_token;
+        p->swap_free -= x->blocks;
+        release(y, p, x);
+        x->state = S_SWAP;
+        dq_push_back(&p->swapped, slot);
+        return;
+    }
+    release(y, p, x);
+    x->kv = 0;
+    x->target = x->in + x->gen;
+    x->state = S_WAIT;
+    dq_push_front(&p->wait, slot);
+}
+
+/* ---- the scheduler -------------------------------------------------- */
+
+static void add_decode(sys *y, replica *p, int slot, dam_llm_batch *b)
+{
+    p->dec[p->ndec++] = slot;
+    b->decode_seqs += 1.0;
+    b->decode_ctx += y->seqs[slot].kv;
+}
+
+static void add_prefill(sys *y, replica *p, int slot, int chunk,
+                        dam_llm_batch *b)
+{
+    seq *x = &y->seqs[slot];
+    x->chunk = chunk;
+    p->pre[p->npre++] = slot;
+    dam_llm_batch_prefill(p->cost, b, chunk, x->kv);
+}
+
+static void admit(sys *y, replica *p, int slot)
+{
+    seq *x = &y->seqs[slot];
+    touch(y, p);
+    p->run[p->nrun++] = slot;
+    x->state = S_RUN;
+    if (x->sched < 0.0) {
+        x->sched = dam_des_now(y->des);
+        if (x->idx >= y->warm) {
+            double w = x->sched - x->arrive;
+            dam_stats_add(y->pool[L_QUEUE], w);
+            dam_stats_add(y->rep[L_QUEUE], w);
+        }
+    }
+}
+
+/* Decodes of the running sequences, preempting for blocks. */
+static void sched_decodes(sys *y, replica *p, dam_llm_batch *b, int *budget)
+{
+    int i = 0;
+    while (i < p->nrun && *budget > 0) {
+        int slot = p->run[i];
+        seq *x = &y->seqs[slot];
+        if (x->kv < x->target) {
+            i++;
+            continue;
+        }
+        double need = blocks_for(y, x->kv + 1.0) - x->blocks;
+        int gone = 0;
+        while (need > p->free_blocks) {
+            int last = p->run[p->nrun - 1];
+            preempt_last(y, p, &b->swap_bytes);
+            if (last == slot) {
+                gone = 1;
+                break;
+            }
+        }
+        if (gone)
+            break; /* it was the latest: nothing after it */
+        if (need > 0.0)
+            take(y, p, x, need);
+        add_decode(y, p, slot, b);
+        (*budget)--;
+        i++;
+    }
+}
+
+/* Swapped sequences come back while blocks and places allow. */
+static void sched_swap_in(sys *y, replica *p, dam_llm_batch *b, int *budget)
+{
+    while (p->swapped.len > 0 && p->nrun < y->q->max_seqs && *budget > 0) {
+        int slot = dq_front(&p->swapped);
+        seq *x = &y->seqs[slot];
+        double need = blocks_for(y, x->kv + 1.0);
+        if (need > p->free_blocks)
+            break;
+        dq_pop_front(&p->swapped);
+        p->swap_free += blocks_for(y, x->kv);
+        b->swap_bytes += x->kv * p->kv_token;
+        admit(y, p, slot);
+        take(y, p, x, need);
+        add_decode(y, p, slot, b);
+        (*budget)--;
+    }
+}
+
+/* Chunks for running sequences part-way through their prompt. */
+static void sched_partial(sys *y, replica *p, dam_llm_batch *b, int *budget)
+{
+    for (int i = 0; i < p->nrun && *budget > 0; i++) {
+        int slot = p->run[i];
+        seq *x = &y->seqs[slot];
+        if (x->kv >= x->target || x->chunk > 0)
+            continue;
+        int c = x->target - x->kv;
+        if (c > y->q->chunk_tokens)
+            c = y->q->chunk_tokens;
+        if (c > *budget)
+            c = *budget;
+        /* what the free blocks hold */
+        double room = (x->blocks + p->free_blocks) * y->block_tokens - x->kv;
+        if (room < c)
+            c = (int)room;
+        if (c < 1) {
+            y->a.waits += y->measuring;
+            continue;
+        }
+        double need = blocks_for(y, (double)x->kv + c) - x->blocks;
+        if (need > 0.0)
+            take(y, p, x, need);
+        add_prefill(y, p, slot, c, b);
+        *budget -= c;
+    }
+}
+
+/* Admit waiting requests: a chunk each (or a handed-over cache to decode). */
+static void sched_admit(sys *y, replica *p, dam_llm_batch *b, int *budget,
+                        int whole)
+{
+    while (p->wait.len > 0 && p->nrun < y->q->max_seqs && *budget > 0) {
+        int slot = dq_front(&p->wait);
+        seq *x = &y->seqs[slot];
+        if (x->kv >= x->target) {
+            /* a cache handed over by a prefill replica */
+            double need = blocks_for(y, x->kv + 1.0);
+            if (need > p->free_blocks) {
+                y->a.waits += y->measuring;
+                break;
+            }
+            dq_pop_front(&p->wait);
+            admit(y, p, slot);
+            take(y, p, x, need);
+            add_decode(y, p, slot, b);
+            (*budget)--;
+            continue;
+        }
+        int c = x->target - x->kv;
+        if (whole) {
+            /* a prompt longer than the budget runs alone */
+            if (c > *budget && (p->npre > 0 || p->ndec > 0))
+                break;
+        } else {
+            if (c > y->q->chunk_tokens)
+                c = y->q->chunk_tokens;
+            if (c > *budget)
+                c = *budget;
+        }
+        double need = blocks_for(y, (double)x->kv + c);
+        if (need > p->free_blocks) {
+            y->a.waits += y->measuring;
+            break;
+        }
+        dq_pop_front(&p->wait);
+        admit(y, p, slot);
+        take(y, p, x, need);
+        add_prefill(y, p, slot, c, b);
+        *budget -= c;
+    }
+}
+
+/* Decide and start one iteration of p; 0 when there is nothing to run. */
+static int schedule(sys *y, replica *p)
+{
+    dam_llm_batch b;
+    dam_llm_batch_clear(&b);
+    p->ndec = p->npre = 0;
+    int budget = y->q->token_budget;
+    int chunked = y->q->chunked_prefill || p->kind == K_DECODE;
+    if (y->measuring)
+        y->a.decisions++;
+    if (!chunked) {
+        /* prefill-only iterations while whole prompts can be admitted */
+        if (p->swapped.len == 0 && p->wait.len > 0) {
+            sched_admit(y, p, &b, &budget, 1);
+            if (p->npre > 0)
+                goto start;
+        }
+        sched_decodes(y, p, &b, &budget);
+        sched_swap_in(y, p, &b, &budget);
+        goto start;
+    }
+    sched_decodes(y, p, &b, &budget);
+    sched_swap_in(y, p, &b, &budget);
+    if (p->swapped.len == 0) {
+        sched_partial(y, p, &b, &budget);
+        sched_admit(y, p, &b, &budget, 0);
+    }
+start:
+    if (p->ndec + p->npre == 0) {
+        /* a swap-out alone (everything preempted) still costs its copy */
+        return 0;
+    }
+    double dur = dam_llm_cost_iteration(p->cost, &b, &p->split);
+    touch(y, p);
+    p->busy = 1;
+    p->it_start = dam_des_now(y->des);
+    if (y->measuring && p->it_start < y->tA) {
+        acc *a = &y->a;
+        a->iters++;
+        a->tokens_it += b.prefill_tokens + b.decode_seqs;
+        a->decode_it += b.decode_seqs;
+        a->it_time += dur;
+        a->sh[0] += p->split.linear;
+        a->sh[1] += p->split.attn;
+        a->sh[2] += p->split.comm;
+        a->sh[3] += p->split.head;
+        a->sh[4] += p->split.host;
+        a->sh[5] += p->split.swap;
+    }
+    dam_des_after(y->des, dur, on_iter_end, y,
+                  dam_des_u((uint64_t)(p - y->reps)));
+    return 1;
+}
+
+/* ---- completions ---------------------------------------------------- */
+
+static void record(sys *y, int k, double v)
+{
+    dam_stats_add(y->pool[k], v);
+    dam_stats_add(y->rep[k], v);
+}
+
+static void finish(sys *y, replica *p, int slot)
+{
+    seq *x = &y->seqs[slot];
+    double now = dam_des_now(y->des);
+    release(y, p, x);
+    x->state = S_DONE;
+    p->load--;
+    if (y->measuring && now <= y->tA)
+        y->a.done++;
+    if (x->idx >= y->warm) {
+        double e2e = now - x->arrive, ttft = x->first - x->arrive;
+        double tpot = x->out > 1 ? (now - x->first) / (x->out - 1) : 0.0;
+        record(y, L_E2E, e2e);
+        record(y, L_TTFT, ttft);
+        if (x->out > 1)
+            record(y, L_TPOT, tpot);
+        y->a.measured++;
+        const dam_llm *q = y->q;
+        if (ttft <= q->slo_ttft_s * (1.0 + 1e-9) &&
+            tpot <= q->slo_tpot_s * (1.0 + 1e-9))
+            y->a.good++;
+    }
+    free_slot(y, slot);
+}
+
+/* A cache arrived at its decode replica. */
+static void on_xfer_done(dam_des *des, void *ctx, dam_des_arg arg)
+{
+    sys *y = ctx;
+    (void)des;
+    int slot = (int)arg.u;
+    seq *x = &y->seqs[slot];
+    /* the prefill replica keeps the blocks until the copy is done */
+    replica *src = &y->reps[x->rep];
+    release(y, src, x);
+    kick(y, src);
+    int di = route(y, y->nfront, y->nreps - y->nfront);
+    replica *d = &y->reps[di];
+    x->rep = di;
+    x->state = S_WAIT;
+    d->load++;
+    dq_push_back(&d->wait, slot);
+    kick(y, d);
+}
+
+/* Prefill replica: send a sequence that has its first token to a
+ * decoder over this replica's KV link (FIFO). */
+static void handoff(sys *y, replica *p, int slot)
+{
+    seq *x = &y->seqs[slot];
+    double now = dam_des_now(y->des);
+    x->state = S_XFER;
+    p->load--;
+    double bytes = x->kv * p->kv_token_model;
+    double start = p->link_free > now ? p->link_free : now;
+    double end = start + bytes / y->q->kv_link_bw + y->q->kv_link_latency;
+    p->link_free = end;
+    if (x->idx >= y->warm)
+        y->a.xfer += end - now;
+    dam_des_at(y->des, end, on_xfer_done, y, dam_des_u((uint64_t)slot));
+}
+
+static void on_iter_end(dam_des *des, void *ctx, dam_des_arg arg)
+{
+    sys *y = ctx;
+    replica *p = &y->reps[arg.u];
+    double now = dam_des_now(des);
+    int in_window = y->measuring && now <= y->tA;
+    touch(y, p);
+    p->busy = 0;
+    /* decodes: one token each; sequences that ran the whole previous
+     * iteration (most) share one gap, the others are added one by one */
+    size_t same = 0;
+    double gap0 = now - p->it_start;
+    for (int i = 0; i < p->ndec; i++) {
+        seq *x = &y->seqs[p->dec[i]];
+        x->kv++;
+        x->gen++;
+        if (x->idx >= y->warm) {
+            if (x->last == p->it_start)
+                same++;
+            else
+                record(y, L_ITL, now - x->last);
+        }
+        x->last = now;
+        if (in_window)
+            y->a.out_tokens++;
+    }
+    if (same) {
+        dam_stats_add_n(y->pool[L_ITL], gap0, same);
+        dam_stats_add_n(y->rep[L_ITL], gap0, same);
+    }
+    /* prefill chunks: the one that completes a prompt samples a token */
+    for (int i = 0; i < p->npre; i++) {
+        seq *x = &y->seqs[p->pre[i]];
+        x->kv += x->chunk;
+        if (in_window)
+            y->a.pre_tokens += x->chunk;
+        x->chunk = 0;
+        if (x->kv < x->target)
+            continue;
+        x->gen++;
+        if (in_window)
+            y->a.out_tokens++;
+        if (x->first < 0.0)
+            x->first = now;
+        else if (x->idx >= y->warm)
+            record(y, L_ITL, now - x->last);
+        x->last = now;
+    }
+    /* finished sequences leave; prefill replicas hand the rest over */
+    int n = 0;
+    for (int i = 0; i < p->nrun; i++) {
+        int slot = p->run[i];
+        seq *x = &y->seqs[slot];
+        if (x->gen >= x->out) {
+            finish(y, p, slot);
+            continue;
+        }
+        if (p->kind == K_PREFILL && x->kv >= x->target && x->gen > 0) {
+            handoff(y, p, slot);
+            continue;
+        }
+        p->run[n++] = slot;
+    }
+    p->nrun = n;
+    p->ndec = p->npre = 0;
+    kick(y, p);
+}
+
+/* Start an iteration on p if it is idle and has work. */
+static void kick(sys *y, replica *p)
+{
+    if (!p->busy)
+        schedule(y, p);
+}
+
+/* ---- one replication ------------------------------------------------ */
+
+/* What a replication measured. */
+typedef struct rep_out {
+    double lat[L_COUNT][5];  /* mean, p50, p90, p99, SLO quantile */
+    double throughput, tokens, pre_tokens, good, kv, kv_peak, run, run_peak;
+    double busy, iter, batch, decodes, preempts, sh[6], xfer, waits;
+    double measured, events, t_end;
+} rep_out;
+
+/* The replicas of a deployment (their costs are the caller's). */
+typedef struct deploy {
+    int nreps, nfront;
+    int kind[2];             /* kinds of the front and back replicas */
+    dam_llm_cost *cost[2];
+    dam_llm_memory mem[2];
+} deploy;
+
+static void replicate(const dam_scenario *s, const dam_sim_options *opt,
+                      const deploy *dp, uint64_t seed, int k, long nreq,
+                      long warm, dam_stats **pool, dam_stats **rep,
+                      rep_out *out)
+{
+    const dam_llm *q = &s->serving.llm;
+    sys y;
+    memset(&y, 0, sizeof y);
+    y.s = s;
+    y.q = q;
+    y.des = dam_des_create();
+    y.arr_rng = dam_rng_create(seed, 8u * (uint64_t)k);
+    y.in_rng = dam_rng_create(seed, 8u * (uint64_t)k + 1);
+    y.out_rng = dam_rng_create(seed, 8u * (uint64_t)k + 2);
+    y.in_dist = (dam_dist){q->input.dist, q->input.mean, q->input.cv, NULL,
+                           0};
+    y.out_dist = (dam_dist){q->output.dist, q->output.mean, q->output.cv,
+                            NULL, 0};
+    y.trace = s->serving.arrival == DAM_ARRIVAL_TRACE ? opt->requests : NULL;
+    y.nreq = nreq;
+    y.warm = warm;
+    y.interval = s->serving.rate > 0.0 ? 1.0 / s->serving.rate : 0.0;
+    y.tA = INFINITY;
+    y.block_tokens = q->block_tokens;
+    for (int i = 0; i < L_COUNT; i++) {
+        y.pool[i] = pool[i];
+        y.rep[i] = rep[i];
+    }
+    y.nreps = dp->nreps;
+    y.nfront = dp->nfront;
+    y.reps = dam_calloc((size_t)dp->nreps, sizeof *y.reps);
+    int cap = q->max_seqs + 1;
+    for (int i = 0; i < dp->nreps; i++) {
+        replica *p = &y.reps[i];
+        int b = i < dp->nfront ? 0 : 1;
+        const dam_llm_memory *m = &dp->mem[b];
+        p->kind = dp->kind[b];
+        p->cost = dp->cost[b];
+        p->blocks = p->free_blocks = m->blocks;
+        p->swap_free = m->swap_blocks;
+        p->block_bytes = m->block_bytes;
+        p->kv_token = m->kv_token;
+        p->kv_token_model = m->kv_token_model;
+        p->run = dam_malloc((size_t)cap * sizeof *p->run);
+        p->dec = dam_malloc((size_t)cap * sizeof *p->dec);
+        p->pre = dam_malloc((size_t)cap * sizeof *p->pre);
+    }
+
+    double first = y.trace ? y.trace[0].arrive : 0.0;
+    dam_des_at(y.des, first, on_arrive, &y, dam_des_u(0));
+    dam_des_run(y.des);
+
+    /* the window: first measured arrival to the last arrival */
+    double win = y.tA - y.t0;
+    if (!(win > 1e-12))
+        win = 1e-12;
+    acc *a = &y.a;
+    for (int i = 0; i < L_COUNT; i++) {
+        double *v = out->lat[i];
+        v[0] = dam_stats_mean(rep[i]);
+        v[1] = dam_stats_quantile(rep[i], 0.5);
+        v[2] = dam_stats_quantile(rep[i], 0.9);
+        v[3] = dam_stats_quantile(rep[i], 0.99);
+        v[4] = dam_stats_quantile(rep[i], q->slo_quantile);
+    }
+    out->throughput = a->done / win;
+    out->tokens = a->out_tokens / win;
+    out->pre_tokens = a->pre_tokens / win;
+    out->good = a->measured > 0.0 ? a->good / a->measured : 0.0;
+    int nr = dp->nreps;
+    out->kv = a->kv / (win * nr);
+    out->kv_peak = a->peak_kv;
+    out->run = a->run / (win * nr);
+    out->run_peak = a->peak_run;
+    out->busy = a->busy / (win * nr);
+    out->iter = a->iters > 0.0 ? a->it_time / a->iters : 0.0;
+    out->batch = a->iters > 0.0 ? a->tokens_it / a->iters : 0.0;
+    out->decodes = a->iters > 0.0 ? a->decode_it / a->iters : 0.0;
+    out->preempts = a->measured > 0.0 ? a->preempts / a->measured : 0.0;
+    for (int i = 0; i < 6; i++)
+        out->sh[i] = a->it_time > 0.0 ? a->sh[i] / a->it_time : 0.0;
+    out->xfer = a->measured > 0.0 ? a->xfer / a->measured : 0.0;
+    out->waits = a->decisions > 0.0 ? a->waits / a->decisions : 0.0;
+    out->measured = a->measured;
+    out->events = (double)dam_des_events(y.des);
+
+    for (int i = 0; i < dp->nreps; i++) {
+        replica *p = &y.reps[i];
+        dam_free(p->run);
+        dam_free(p->dec);
+        dam_free(p->pre);
+        dam_free(p->wait.v);
+        dam_free(p->swapped.v);
+    }
+    dam_free(y.reps);
+    dam_free(y.seqs);
+    dam_free(y.free_slots);
+    dam_rng_free(y.arr_rng);
+    dam_rng_free(y.in_rng);
+    dam_rng_free(y.out_rng);
+    dam_des_free(y.des);
+}
+
+/* ---- the simulation ------------------------------------------------- */
+
+double dam_sim_llm_events(const dam_scenario *s, const dam_sim_options *opt)
+{
+    static const dam_sim_options none;
+    if (!opt)
+        opt = &none;
+    const dam_llm *q = &s->serving.llm;
+    double n = opt->steps > 0 ? opt->steps : s->serving.requests;
+    if (s->serving.arrival == DAM_ARRIVAL_TRACE && opt->nrequests > 0 &&
+        (opt->steps <= 0 || (double)opt->nrequests < n))
+        n = (double)opt->nrequests;
+    int reps = opt->replications > 0 ? opt->replications
+                                     : s->serving.replications;
+    double chunk = q->chunked_prefill ? q->chunk_tokens : q->token_budget;
+    /* an arrival, and at worst one iteration per output token and per
+     * prompt chunk of every request (a batch of one), and a transfer */
+    double per = 2.0 + q->output.max + ceil(q->input.max / chunk);
+    return (reps > 0 ? reps : 1) * n * per;
+}
+
+/* Fill an dam_llm_stat from pooled h and per-replication values x[rep][5]. */
+static void fill_stat(dam_llm_stat *st, dam_stats *h, const rep_out *o,
+                      int k, int reps, double qv)
+{
+    memset(st, 0, sizeof *st);
+    st->n = (double)dam_stats_count(h);
+    if (st->n == 0)
+        return;
+    st->mean = dam_stats_mean(h);
+    st->p50 = dam_stats_quantile(h, 0.5);
+    st->p90 = dam_stats_quantile(h, 0.9);
+    st->p99 = dam_stats_quantile(h, 0.99);
+    st->max = dam_stats_quantile(h, 1.0);
+    st->q = dam_stats_quantile(h, qv);
+    double *x = dam_malloc((size_t)reps * sizeof *x);
+    double *ci[5] = {&st->mean_ci, &st->p50_ci, &st->p90_ci, &st->p99_ci,
+                     &st->q_ci};
+    for (int j = 0; j < 5; j++) {
+        for (int r = 0; r < reps; r++)
+            x[r] = o[r].lat[k][j];
+        dam_stat c;
+        if (dam_stats_replications(x, (size_t)reps, &c, NULL) == DAM_OK)
+            *ci[j] = c.ci95;
+    }
+    dam_free(x);
+}
+
+static double avg(const rep_out *o, int reps, size_t off)
+{
+    double s = 0.0;
+    for (int r = 0; r < reps; r++)
+        s += *(const double *)((const char *)&o[r] + off);
+    return s / reps;
+}
+
+#define AVG(f) avg(o, reps, offsetof(rep_out, f))
+
+int dam_sim_llm(const dam_scenario *s, const dam_sim_options *opt,
+                dam_result *r, dam_trace *trace, dam_error *err)
+{
+    static const dam_sim_options none;
+    (void)trace;
+    if (!opt)
+        opt = &none;
+    const dam_serving *v = &s->serving;
+    const dam_llm *q = &v->llm;
+    if (s->mode != DAM_MODE_SERVING || !q->enabled)
+        return dam_error_set(err, s->file, 0,
+                             "dam_sim_llm needs a serving scenario with an "
+                             "llm group");
+    long nreq = opt->steps > 0 ? opt->steps : (long)v->requests;
+    if (v->arrival == DAM_ARRIVAL_TRACE) {
+        if (!opt->requests || opt->nrequests == 0)
+            return dam_error_set(err, s->file, 0,
+                                 "serving.arrival = \"trace\" but no requests "
+                                 "were loaded from \"%s\"",
+                                 v->trace);
+        if (opt->steps <= 0 || (size_t)nreq > opt->nrequests)
+            nreq = (long)opt->nrequests;
+    } else if (!(v->rate > 0.0)) {
+        return dam_error_set(err, s->file, 0,
+                             "serving.rate_per_s must be > 0, got %g",
+                             v->rate);
+    }
+    if (nreq < 1)
+        nreq = 1;
+    long warm = opt->warmup > 0 ? opt->warmup : nreq / 10;
+    if (warm >= nreq)
+        warm = nreq - 1;
+    dam_dist di = {q->input.dist, q->input.mean, q->input.cv, NULL, 0};
+    dam_dist dd = {q->output.dist, q->output.mean, q->output.cv, NULL, 0};
+    if (dam_dist_check(&di, err) != DAM_OK ||
+        dam_dist_check(&dd, err) != DAM_OK)
+        return DAM_EINPUT;
+    int reps = opt->replications > 0 ? opt->replications : v->replications;
+    if (reps < 1)
+        reps = 1;
+    uint64_t seed = opt->have_seed ? opt->seed : s->seed;
+
+    /* the analytic part (memory, lone-request costs) first */
+    dam_llm_result *l = &r->serving.llm;
+    if (!l->enabled)
+        dam_llm_solve_static(s, r);
+    r->has_sim = 1;
+    r->replications = reps;
+    r->sim_steps = (double)(nreq - warm);
+    r->serving.slo_s = v->slo_p99_s;
+    if (!r->memory.fits) {
+        /* nothing runs: the longest request's cache does not fit */
+        l->met = 0;
+        r->bound = DAM_BOUND_KV_CACHE;
+        return DAM_OK;
+    }
+
+    deploy dp;
+    memset(&dp, 0, sizeof dp);
+    int ptp = q->disaggregated ? q->prefill_tp : q->tp;
+    int dtp = q->disaggregated ? q->decode_tp : q->tp;
+    dp.cost[0] = dam_llm_cost_create(s, ptp, err);
+    dp.cost[1] = dp.cost[0] ? dam_llm_cost_create(s, dtp, err) : NULL;
+    if (!dp.cost[1]) {
+        dam_llm_cost_free(dp.cost[0]);
+        return DAM_EINPUT;
+    }
+    dp.mem[0] = l->prefill_memory;
+    dp.mem[1] = l->memory;
+    if (q->disaggregated) {
+        dp.nfront = q->prefill_replicas;
+        dp.nreps = q->prefill_replicas + q->decode_replicas;
+        dp.kind[0] = K_PREFILL;
+        dp.kind[1] = K_DECODE;
+    } else {
+        dp.nreps = dp.nfront = v->replicas;
+        dp.kind[0] = dp.kind[1] = K_COLO;
+    }
+
+    dam_stats *pool[L_COUNT], *rep[L_COUNT];
+    for (int i = 0; i < L_COUNT; i++) {
+        pool[i] = dam_stats_create();
+        rep[i] = dam_stats_create();
+    }
+    rep_out *o = dam_calloc((size_t)reps, sizeof *o);
+    for (int k = 0; k < reps; k++) {
+        for (int i = 0; i < L_COUNT; i++)
+            dam_stats_reset(rep[i]);
+        replicate(s, opt, &dp, seed, k, nreq, warm, pool, rep, &o[k]);
+    }
+
+    double qv = q->slo_quantile;
+    fill_stat(&l->ttft, pool[L_TTFT], o, L_TTFT, reps, qv);
+    fill_stat(&l->tpot, pool[L_TPOT], o, L_TPOT, reps, qv);
+    fill_stat(&l->itl, pool[L_ITL], o, L_ITL, reps, qv);
+    fill_stat(&l->e2e, pool[L_E2E], o, L_E2E, reps, qv);
+    fill_stat(&l->queue, pool[L_QUEUE], o, L_QUEUE, reps, qv);
+    l->throughput = AVG(throughput);
+    l->tokens_per_s = AVG(tokens);
+    l->tokens_per_s_gpu = l->gpus > 0.0 ? l->tokens_per_s / l->gpus : 0.0;
+    l->prefill_tokens_per_s = AVG(pre_tokens);
+    l->goodput_fraction = AVG(good);
+    l->goodput = l->throughput * l->goodput_fraction;
+    l->kv_use_mean = AVG(kv);
+    l->kv_use_peak = 0.0;
+    l->running_peak = 0.0;
+    for (int k = 0; k < reps; k++) {
+        if (o[k].kv_peak > l->kv_use_peak)
+            l->kv_use_peak = o[k].kv_peak;
+        if (o[k].run_peak > l->running_peak)
+            l->running_peak = o[k].run_peak;
+    }
+    l->running_mean = AVG(run);
+    l->gpu_busy = AVG(busy);
+    l->iteration_mean = AVG(iter);
+    l->batch_tokens_mean = AVG(batch);
+    l->decode_seqs_mean = AVG(decodes);
+    l->preemptions = AVG(preempts);
+    l->kv_transfer_s = AVG(xfer);
+    l->kv_wait = AVG(waits);
+    double *sh[6] = {&l->share_linear, &l->share_attn, &l->share_comm,
+                     &l->share_head, &l->share_host, &l->share_swap};
+    for (int i = 0; i < 6; i++) {
+        double t = 0.0;
+        for (int k = 0; k < reps; k++)
+            t += o[k].sh[i];
+        *sh[i] = t / reps;
+    }
+    l->requests = 0.0;
+    r->events = 0.0;
+    for (int k = 0; k < reps; k++) {
+        l->requests += o[k].measured;
+        r->events += o[k].events;
+    }
+    l->cost_per_mtok = l->tokens_per_s > 0.0
+                           ? l->cost_hour / 3600.0 / l->tokens_per_s * 1e6
+                           : 0.0;
+    l->met = dam_llm_slo_met(l);
+
+    /* the generic serving figures: latency is end to end */
+    dam_serving_result *sv = &r->serving;
+    dam_stat *lat = &sv->latency;
+    dam_stats_fill(pool[L_E2E], lat);
+    lat->ci95 = l->e2e.mean_ci;
+    sv->p99_ci95 = l->e2e.p99_ci;
+    sv->throughput = l->throughput;
+    sv->utilization = l->gpu_busy;
+    sv->gpu_busy = l->gpu_busy;
+    sv->slo_attainment = l->goodput_fraction;
+    sv->cost_per_1k = l->throughput > 0.0
+                          ? l->cost_hour / 3600.0 / l->throughput * 1e3
+                          : 0.0;
+    sv->mean_batch = l->decode_seqs_mean;
+    sv->t_batch1 = l->t_decode1;
+    dam_stats_fill(pool[L_QUEUE], &sv->phase[DAM_SPHASE_QUEUE]);
+    r->sim_step = *lat;
+    r->step = l->e2e.mean;
+    r->throughput = l->throughput;
+    r->tokens_per_s = l->tokens_per_s;
+
+    /* terms: the queue, then the service split by iteration shares */
+    double svc = l->e2e.mean - l->queue.mean - l->kv_transfer_s;
+    if (svc < 0.0)
+        svc = 0.0;
+    for (int i = 0; i < DAM_TERM_COUNT; i++)
+        r->terms[i] = 0.0;
+    r->terms[DAM_TERM_DATA] = l->queue.mean;
+    r->terms[DAM_TERM_COMPUTE] =
+        svc * (l->share_linear + l->share_attn + l->share_head);
+    r->terms[DAM_TERM_COMM] = svc * l->share_comm;
+    r->terms[DAM_TERM_TRANSFER] = svc * l->share_swap + l->kv_transfer_s;
+    r->terms[DAM_TERM_OVERHEAD] = svc * l->share_host;
+
+    /* what binds: KV capacity when requests wait for blocks or are
+     * preempted; else queueing when the queue is a large part of TTFT;
+     * else the decode step's weights or compute */
+    if (l->preemptions > 0.01 || l->kv_wait > 0.05)
+        r->bound = DAM_BOUND_KV_CACHE;
+    else if (l->queue.mean > 0.5 * l->ttft.mean && l->gpu_busy > 0.9)
+        r->bound = DAM_BOUND_QUEUEING;
+    else if (l->share_comm > 0.3)
+        r->bound = DAM_BOUND_COMM;
+    else if (l->share_host > 0.3)
+        r->bound = DAM_BOUND_LATENCY;
+    else
+        r->bound = l->decode_seqs_mean * l->t_decode1 > 0.0 &&
+                           l->iteration_mean < 2.0 * l->weight_floor
+                       ? DAM_BOUND_WEIGHTS
+                       : DAM_BOUND_COMPUTE;
+
+    for (int i = 0; i < L_COUNT; i++) {
+        dam_stats_free(pool[i]);
+        dam_stats_free(rep[i]);
+    }
+    dam_free(o);
+    dam_llm_cost_free(dp.cost[0]);
+    dam_llm_cost_free(dp.cost[1]);
+    return DAM_OK;
+}
