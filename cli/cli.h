@@ -99,10 +99,11 @@ int dam_cli_load_scenario_levers(dam_cli *c, const char *path,
 int dam_cli_emit(dam_cli *c, const dam_buf *b);
 
 /* Serving (serving.c): simulation options from the command line, with the
- * arrival trace read when serving.arrival = "trace" (*arrivals is owned by
- * the caller: dam_free it); 0 or 2 (bad trace, reported). */
+ * trace read when serving.arrival = "trace" (arrival times, or LLM requests
+ * for an llm scenario; *owned is the caller's: dam_free it); 0 or 2 (bad
+ * trace, reported). */
 int dam_cli_serving_options(dam_cli *c, const dam_scenario *s,
-                            dam_sim_options *opt, double **arrivals);
+                            dam_sim_options *opt, void **owned);
 /* Simulate serving scenario s into r (r holds its analytic solution);
  * errors reported; 0, 1 or 2. */
 int dam_cli_serving_sim(dam_cli *c, const dam_scenario *s, dam_result *r);

@@ -102,11 +102,13 @@ static int plan_serving(dam_cli *c, const dam_scenario *s)
     if (!(rate > 0.0))
         return usage_error("a trace scenario needs --rate", NULL);
     dam_sim_options opt;
-    double *arr = NULL;
+    void *arr = NULL;
     int rc = dam_cli_serving_options(c, s, &opt, &arr);
     dam_free(arr); /* planning simulates rates, not the trace */
     opt.arrivals = NULL;
     opt.narrivals = 0;
+    opt.requests = NULL;
+    opt.nrequests = 0;
     if (rc != 0)
         return rc;
     dam_capacity_result *p = dam_malloc(sizeof *p);

@@ -12,12 +12,37 @@
 #include "cli/sweep.h"
 #include "model/alloc.h"
 #include "model/arrivals.h"
+#include "model/llm_trace.h"
+
+/* Read the trace of s (arrival times, or LLM requests) into opt; the
+ * memory is *owned (dam_free it). Problems into d. */
+static int load_trace(const dam_scenario *s, dam_sim_options *opt,
+                      void **owned, dam_diag *d)
+{
+    char path[512];
+    dam_arrivals_path(path, sizeof path, s);
+    size_t n = 0;
+    if (s->serving.llm.enabled) {
+        dam_llm_request *q = NULL;
+        int rc = dam_llm_trace_load(path, s, &q, &n, d);
+        *owned = q;
+        opt->requests = q;
+        opt->nrequests = n;
+        return rc;
+    }
+    double *a = NULL;
+    int rc = dam_arrivals_load(path, &a, &n, d);
+    *owned = a;
+    opt->arrivals = a;
+    opt->narrivals = n;
+    return rc;
+}
 
 int dam_cli_serving_options(dam_cli *c, const dam_scenario *s,
-                            dam_sim_options *opt, double **arrivals)
+                            dam_sim_options *opt, void **owned)
 {
     memset(opt, 0, sizeof *opt);
-    *arrivals = NULL;
+    *owned = NULL;
     if (c->have_seed) {
         opt->seed = (unsigned long)c->seed;
         opt->have_seed = 1;
@@ -27,26 +52,21 @@ int dam_cli_serving_options(dam_cli *c, const dam_scenario *s,
     dam_cli_sim_limits(c, opt);
     if (s->serving.arrival != DAM_ARRIVAL_TRACE)
         return 0;
-    char path[512];
-    dam_arrivals_path(path, sizeof path, s);
     dam_diag d;
     dam_diag_init(&d);
-    size_t n = 0;
-    int rc = dam_arrivals_load(path, arrivals, &n, &d);
+    int rc = load_trace(s, opt, owned, &d);
     int code = dam_cli_report_diag(&d, c->quiet);
     dam_diag_free(&d);
     if (rc != DAM_OK || code)
         return 2;
-    opt->arrivals = *arrivals;
-    opt->narrivals = n;
     return 0;
 }
 
 int dam_cli_serving_sim(dam_cli *c, const dam_scenario *s, dam_result *r)
 {
     dam_sim_options opt;
-    double *arr = NULL;
-    int rc = dam_cli_serving_options(c, s, &opt, &arr);
+    void *owned = NULL;
+    int rc = dam_cli_serving_options(c, s, &opt, &owned);
     if (rc == 0) {
         dam_error e;
         dam_cli_progress pr;
@@ -61,7 +81,7 @@ int dam_cli_serving_sim(dam_cli *c, const dam_scenario *s, dam_result *r)
             rc = st == DAM_EINPUT ? 2 : 1;
         }
     }
-    dam_free(arr);
+    dam_free(owned);
     return rc;
 }
 
@@ -78,24 +98,19 @@ int dam_cli_serving_solve(const dam_scenario *s, void *ctx, dam_result *r,
     opt.replications = c->replications;
     opt.steps = c->steps;
     dam_cli_sim_limits(c, &opt);
-    double *arr = NULL;
+    void *owned = NULL;
     if (s->serving.arrival == DAM_ARRIVAL_TRACE) {
-        char path[512];
-        dam_arrivals_path(path, sizeof path, s);
         dam_diag d;
         dam_diag_init(&d);
-        size_t n = 0;
-        int rc = dam_arrivals_load(path, &arr, &n, &d);
+        int rc = load_trace(s, &opt, &owned, &d);
         if (rc != DAM_OK && d.n > 0)
             *err = d.items[0];
         dam_diag_free(&d);
         if (rc != DAM_OK)
             return rc;
-        opt.arrivals = arr;
-        opt.narrivals = n;
     }
     dam_analytic_solve(s, r);
     int rc = dam_sim_serving(s, &opt, r, NULL, err);
-    dam_free(arr);
+    dam_free(owned);
     return rc;
 }

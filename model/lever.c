@@ -29,6 +29,7 @@
 
 #include "model/alloc.h"
 #include "model/device.h"
+#include "model/graph.h"
 #include "model/quality.h"
 #include "model/scaling.h"
 #include "model/suggest.h"
@@ -803,6 +804,158 @@ static int op_serving(const ctx *c, const dam_lever_op *op,
     return any ? DAM_OK : fail(c, "serving op sets nothing");
 }
 
+/* ---- LLM serving ----------------------------------------------------------- */
+
+static int need_llm(const ctx *c, const dam_scenario *s)
+{
+    if (s->serving.llm.enabled)
+        return DAM_OK;
+    return fail(c, "applies to LLM serving scenarios (an 'llm' group), and "
+                "this serving scenario has none");
+}
+
+static int op_weights(const ctx *c, const dam_lever_op *op,
+                      const dam_catalog *cat, dam_scenario *s)
+{
+    (void)cat;
+    if (need_llm(c, s) != DAM_OK)
+        return DAM_EINPUT;
+    dam_llm_weights w = (dam_llm_weights)op->llm_weights;
+    if (w == DAM_LLM_W_FP8 && !(s->machine.gpu.peak[DAM_FP8] > 0.0))
+        return unsupported(c, DAM_FP8, &s->machine.gpu);
+    if (w == DAM_LLM_W_INT8 && !(s->machine.gpu.peak[DAM_INT8] > 0.0))
+        return unsupported(c, DAM_INT8, &s->machine.gpu);
+    s->serving.llm.weights = w;
+    add_delta(s, op, w == DAM_LLM_W_NATIVE, 0.0);
+    return DAM_OK;
+}
+
+static int op_kv_cache(const ctx *c, const dam_lever_op *op,
+                       const dam_catalog *cat, dam_scenario *s)
+{
+    (void)cat;
+    if (need_llm(c, s) != DAM_OK)
+        return DAM_EINPUT;
+    dam_precision p = (dam_precision)op->kv_precision;
+    if (p != DAM_BF16 && p != DAM_FP16 && p != DAM_FP8)
+        return fail(c, "format must be bf16, fp16 or fp8 (got '%s')",
+                    dam_precision_name(p));
+    s->serving.llm.kv_precision = p;
+    add_delta(s, op, p != DAM_FP8, 0.0);
+    return DAM_OK;
+}
+
+static int op_tensor_parallel(const ctx *c, const dam_lever_op *op,
+                              const dam_catalog *cat, dam_scenario *s)
+{
+    (void)cat;
+    if (need_llm(c, s) != DAM_OK)
+        return DAM_EINPUT;
+    dam_llm *q = &s->serving.llm;
+    if (q->disaggregated)
+        return fail(c, "the scenario serves from disaggregated pools: set "
+                    "their degrees with disaggregate = { prefill_tp; "
+                    "decode_tp; }");
+    q->tp = q->prefill_tp = q->decode_tp = op->tp;
+    return DAM_OK;
+}
+
+static int op_scheduler(const ctx *c, const dam_lever_op *op,
+                        const dam_catalog *cat, dam_scenario *s)
+{
+    (void)cat;
+    if (need_llm(c, s) != DAM_OK)
+        return DAM_EINPUT;
+    dam_llm *q = &s->serving.llm;
+    int any = 0;
+    if (op->token_budget >= 0) {
+        /* a chunk never exceeds the budget: a budget cut takes it along */
+        if (q->chunk_tokens > op->token_budget || q->chunk_tokens ==
+                                                      q->token_budget)
+            q->chunk_tokens = op->token_budget;
+        q->token_budget = op->token_budget, any = 1;
+    }
+    if (op->chunk_tokens >= 0)
+        q->chunk_tokens = op->chunk_tokens, any = 1;
+    if (op->chunked_prefill >= 0)
+        q->chunked_prefill = op->chunked_prefill, any = 1;
+    if (op->max_seqs >= 0)
+        q->max_seqs = op->max_seqs, any = 1;
+    if (op->preemption >= 0)
+        q->preemption = (dam_llm_preempt)op->preemption, any = 1;
+    return any ? DAM_OK : fail(c, "scheduler op sets nothing");
+}
+
+static int op_disaggregate(const ctx *c, const dam_lever_op *op,
+                           const dam_catalog *cat, dam_scenario *s)
+{
+    (void)cat;
+    if (need_llm(c, s) != DAM_OK)
+        return DAM_EINPUT;
+    dam_llm *q = &s->serving.llm;
+    if (!q->disaggregated) {
+        /* from one pool: both pools start at its degree, one replica each,
+         * KV over the node's GPU fabric */
+        q->disaggregated = 1;
+        q->prefill_replicas = q->decode_replicas = 1;
+        q->prefill_tp = q->decode_tp = q->tp;
+        q->kv_link_bw = s->machine.gpu.dev.busbw.v > 0.0
+                            ? s->machine.gpu.dev.busbw.v
+                            : s->machine.pcie_bw;
+        q->kv_link_latency = s->machine.net_latency;
+    }
+    if (op->prefill_replicas >= 0)
+        q->prefill_replicas = op->prefill_replicas;
+    if (op->decode_replicas >= 0)
+        q->decode_replicas = op->decode_replicas;
+    if (op->prefill_tp >= 0)
+        q->prefill_tp = op->prefill_tp;
+    if (op->decode_tp >= 0)
+        q->decode_tp = op->decode_tp;
+    if (op->kv_link_bw > 0.0)
+        q->kv_link_bw = op->kv_link_bw;
+    return DAM_OK;
+}
+
+/* After any lever on an LLM scenario: what the loader checks still holds. */
+static int llm_check(const ctx *c, dam_scenario *s)
+{
+    dam_llm *q = &s->serving.llm;
+    if (!q->enabled)
+        return DAM_OK;
+    int gpn = s->machine.gpus_per_node;
+    int tps[3] = {q->tp, q->prefill_tp, q->decode_tp};
+    for (int i = 0; i < 3; i++) {
+        if (tps[i] > gpn)
+            return fail(c, "a replica of %d GPUs does not fit in a node of "
+                        "%d (tensor parallelism stays inside a node)",
+                        tps[i], gpn);
+        dam_graph g;
+        dam_llm_iter it = {.decode_seqs = 1.0, .tp = tps[i]};
+        dam_error e;
+        if (dam_graph_llm_iteration(&g, &s->workload.model, &it, &e) !=
+            DAM_OK)
+            return fail(c, "%s", e.msg);
+    }
+    if (q->chunk_tokens > q->token_budget)
+        return fail(c, "chunk_tokens (%d) exceeds token_budget (%d)",
+                    q->chunk_tokens, q->token_budget);
+    if (q->max_seqs > q->token_budget)
+        return fail(c, "max_seqs (%d) exceeds token_budget (%d): every "
+                    "running sequence takes a token of the budget",
+                    q->max_seqs, q->token_budget);
+    if (!q->chunked_prefill && q->input.max > q->token_budget)
+        return fail(c, "without chunked prefill a whole prompt must fit in "
+                    "one iteration: token_budget (%d) is below input_max "
+                    "(%g)",
+                    q->token_budget, q->input.max);
+    if (q->weights == DAM_LLM_W_FP8 && !(s->machine.gpu.peak[DAM_FP8] > 0.0))
+        return unsupported(c, DAM_FP8, &s->machine.gpu);
+    if (q->weights == DAM_LLM_W_INT8 && !(s->machine.gpu.peak[DAM_INT8] > 0.0))
+        return unsupported(c, DAM_INT8, &s->machine.gpu);
+    return DAM_OK;
+}
+
 /* ---- where each type can move a bound (the table's "can") -------------- */
 
 /* Is there a precision other than the current one that this GPU runs
@@ -1126,6 +1279,47 @@ static const dam_lever_key network_keys[] = {
             "all-reduce algorithm: auto, ring, tree or hierarchical"),
 };
 
+static const char *const llm_weight_names[] = {"native", "fp8", "int8",
+                                               "int4", NULL};
+static const char *const llm_kv_names[] = {"fp32", "tf32", "fp16", "bf16",
+                                           "fp8",  "int8", NULL};
+static const char *const llm_preempt_names[] = {"recompute", "swap", NULL};
+static const dam_lever_key weights_keys[] = {
+    KCHOICE("format", llm_weights, llm_weight_names,
+            "native (16-bit), fp8 or int8 (W8A8), int4 (W4A16)"),
+    KDELTA,
+};
+static const dam_lever_key kv_cache_keys[] = {
+    KCHOICE("format", kv_precision, llm_kv_names,
+            "bf16, fp16 or fp8 key/value entries"),
+    KDELTA,
+};
+static const dam_lever_key tp_keys[] = {
+    KINTR("tp", tp, 1, 64, "GPUs per replica (inside one node)"),
+};
+static const dam_lever_key scheduler_keys[] = {
+    KINTR("token_budget", token_budget, 1, 1 << 20,
+          "new tokens per iteration"),
+    KINTR("chunk_tokens", chunk_tokens, 1, 1 << 20,
+          "prompt tokens of one sequence per iteration"),
+    KBOOL("chunked_prefill", chunked_prefill,
+          "prompts in chunks beside decodes (else prefill-only iterations)"),
+    KINTR("max_seqs", max_seqs, 1, 1 << 20,
+          "sequences running at once per replica"),
+    KCHOICE("preemption", preemption, llm_preempt_names,
+            "recompute or swap when KV blocks run out"),
+};
+static const dam_lever_key disagg_keys[] = {
+    KINTR("prefill_replicas", prefill_replicas, 1, 1 << 16,
+          "replicas that prefill"),
+    KINTR("decode_replicas", decode_replicas, 1, 1 << 16,
+          "replicas that decode"),
+    KINTR("prefill_tp", prefill_tp, 1, 64, "GPUs per prefill replica"),
+    KINTR("decode_tp", decode_tp, 1, 64, "GPUs per decode replica"),
+    KNUM("kv_link_gbs", kv_link_bw, "GB/s", 1e9, 0, INF, 1, 1,
+         "KV-cache transfer bandwidth per prefill replica"),
+};
+
 #define KEYS(a) a, sizeof a / sizeof a[0]
 #define B(x) DAM_BOUND_BIT(DAM_BOUND_##x)
 #define M(x) DAM_MODE_BIT(DAM_MODE_##x)
@@ -1239,6 +1433,45 @@ static const dam_lever_type types[DAM_LEVER_KIND_COUNT] = {
         "used by 'parallel' layouts", op_network, B(COMM), 0, can_layout,
         "wider NVLink domains and faster NICs shorten collectives", 0,
         "none", "nvlink_domain=72"},
+    [DAM_LEVER_WEIGHTS] = {
+        DAM_LEVER_WEIGHTS, "weights", "LLM weight format (fp8, int8, int4)",
+        KEYS(weights_keys), 0, NULL, M(SERVING),
+        "LLM serving; fp8 and int8 need those tensor cores", op_weights,
+        B(WEIGHTS) | B(KV_CACHE) | B(QUEUEING), B(COMPUTE), NULL,
+        "narrower weights are read faster and leave memory to the KV cache",
+        0, "unknown unless accuracy_delta is given (depends on the model "
+        "and the quantization method)",
+        "weights=fp8"},
+    [DAM_LEVER_KV_CACHE] = {
+        DAM_LEVER_KV_CACHE, "kv_cache", "LLM key/value-cache format (fp8)",
+        KEYS(kv_cache_keys), 0, NULL, M(SERVING), "LLM serving",
+        op_kv_cache, B(KV_CACHE), B(WEIGHTS) | B(QUEUEING), NULL,
+        "narrower cache entries hold more sequences and are read faster", 0,
+        "unknown unless accuracy_delta is given", "kv_cache=fp8"},
+    [DAM_LEVER_TENSOR_PARALLEL] = {
+        DAM_LEVER_TENSOR_PARALLEL, "tensor_parallel",
+        "LLM serving: GPUs per replica", KEYS(tp_keys), 0, NULL, M(SERVING),
+        "LLM serving; the degree must divide the heads and fit in a node",
+        op_tensor_parallel,
+        B(WEIGHTS) | B(COMPUTE) | B(KV_CACHE) | B(QUEUEING), B(COMM), NULL,
+        "each GPU reads a share of the weights and holds a share of the "
+        "cache, at the cost of all-reduces", 0, "none",
+        "tensor_parallel=4"},
+    [DAM_LEVER_SCHEDULER] = {
+        DAM_LEVER_SCHEDULER, "scheduler",
+        "LLM serving: token budget, chunked prefill, running sequences",
+        KEYS(scheduler_keys), -1, NULL, M(SERVING), "LLM serving",
+        op_scheduler, B(LATENCY) | B(QUEUEING),
+        B(KV_CACHE) | B(COMPUTE) | B(WEIGHTS), NULL,
+        "the budget trades time to first token against time per token", 0,
+        "none", "token_budget=4096,chunk_tokens=512"},
+    [DAM_LEVER_DISAGGREGATE] = {
+        DAM_LEVER_DISAGGREGATE, "disaggregate",
+        "LLM serving: separate prefill and decode pools",
+        KEYS(disagg_keys), -1, NULL, M(SERVING), "LLM serving",
+        op_disaggregate, B(LATENCY) | B(QUEUEING), B(COMPUTE) | B(WEIGHTS),
+        NULL, "prompts stop interrupting decodes; the cache moves once", 0,
+        "none", "prefill_replicas=1,decode_replicas=2"},
 };
 
 const dam_lever_type *dam_lever_type_get(dam_lever_kind k)
@@ -1701,6 +1934,8 @@ static int apply_op(const ctx *c, const dam_lever_op *op,
         if (dam_scenario_build_graph(s, &e) != DAM_OK)
             return fail(c, "%s", e.msg);
     }
+    if (rc == DAM_OK)
+        rc = llm_check(c, s);
     return rc;
 }
 

@@ -81,6 +81,12 @@ void dam_lever_op_init(dam_lever_op *op, dam_lever_kind kind)
     op->nvlink_domain = op->nics_per_node = op->rail_optimized = -1;
     op->nic_bw = op->oversub = -1.0;
     op->algorithm = -1;
+    op->llm_weights = op->kv_precision = -1;
+    op->token_budget = op->chunk_tokens = op->chunked_prefill = -1;
+    op->max_seqs = op->preemption = -1;
+    op->prefill_replicas = op->decode_replicas = -1;
+    op->prefill_tp = op->decode_tp = -1;
+    op->kv_link_bw = -1.0;
 }
 
 int64_t dam_scenario_gpus(const dam_scenario *s)

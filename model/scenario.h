@@ -354,6 +354,11 @@ typedef enum {
     DAM_LEVER_LAYOUT,     /* parallel layout: degrees, micro-batch, ZeRO,
                            * recomputation, schedule */
     DAM_LEVER_NETWORK,    /* NVLink domain, NICs, rails, spine, algorithm */
+    DAM_LEVER_WEIGHTS,    /* LLM serving: weight format (fp8, int8, int4) */
+    DAM_LEVER_KV_CACHE,   /* LLM serving: KV-cache format (fp8) */
+    DAM_LEVER_TENSOR_PARALLEL, /* LLM serving: GPUs per replica */
+    DAM_LEVER_SCHEDULER,  /* LLM serving: token budget, chunks, sequences */
+    DAM_LEVER_DISAGGREGATE, /* LLM serving: prefill and decode pools */
     DAM_LEVER_KIND_COUNT
 } dam_lever_kind;
 
@@ -405,7 +410,9 @@ typedef struct dam_lever_op {
     double batch_timeout_s;
     int preprocess_workers;
     int tp, pp, dp, cp, ep, vpp; /* layout: degrees, -1 = keep (dp: -1 =
-                                    the GPUs the others leave) */
+                                    the GPUs the others leave);
+                                    tensor_parallel (LLM serving): tp, GPUs
+                                    per replica */
     int micro_batch;          /* layout: sequences per micro-batch */
     int zero;                 /* layout: ZeRO stage 0..3 */
     int recompute;            /* layout: a dam_recompute */
@@ -418,6 +425,19 @@ typedef struct dam_lever_op {
     int rail_optimized;       /* network: 0/1 */
     double oversub;           /* network: spine oversubscription, < 0 keep */
     int algorithm;            /* network: a dam_net_algo */
+    int llm_weights;          /* weights: a dam_llm_weights, -1 = keep */
+    int kv_precision;         /* kv_cache: a dam_precision, -1 = keep */
+    int token_budget;         /* scheduler: new tokens per iteration, -1 keep */
+    int chunk_tokens;         /* scheduler: prompt tokens per sequence and
+                                 iteration, -1 keep */
+    int chunked_prefill;      /* scheduler: 1 on, 0 off, -1 keep */
+    int max_seqs;             /* scheduler: running sequences, -1 keep */
+    int preemption;           /* scheduler: a dam_llm_preempt, -1 keep */
+    int prefill_replicas;     /* disaggregate: -1 keep */
+    int decode_replicas;      /* disaggregate: -1 keep */
+    int prefill_tp;           /* disaggregate: -1 keep (= tp) */
+    int decode_tp;            /* disaggregate: -1 keep (= tp) */
+    double kv_link_bw;        /* disaggregate: bytes/s, < 0 keep */
 } dam_lever_op;
 
 #define DAM_LEVER_MAX_OPS 8

@@ -133,7 +133,7 @@ static void test_bad(void)
         "unknown option 'prefetch_fact' for prefetch (did you mean "
         "'prefetch_factor'?)");
     bad("accuracy_delta=-1", "'accuracy_delta' is a key of quantize, prune, "
-        "precision or distill");
+        "precision, distill, weights or kv_cache");
     bad("prefetch=1", "prefetch has no value of its own");
     bad("loader_workers=0", "whole number in [1, 256]");
     bad("loader_workers=2.5", "whole number in [1, 256]");

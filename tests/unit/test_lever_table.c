@@ -154,6 +154,17 @@ static void test_both_parsers(dam_catalog *cat)
          "recompute = \"full\"; }; }");
     same(cat, "nvlink_domain=72,nic_gbs=100",
          "{ name = \"x\"; nvlink_domain = 72; nic_gbs = 100.0; }");
+    same(cat, "weights=int4", "{ name = \"x\"; weights = \"int4\"; }");
+    same(cat, "kv_cache=fp8", "{ name = \"x\"; kv_cache = \"fp8\"; }");
+    same(cat, "tensor_parallel=4", "{ name = \"x\"; tensor_parallel = 4; }");
+    same(cat, "token_budget=4096,chunk_tokens=512",
+         "{ name = \"x\"; scheduler = { token_budget = 4096; chunk_tokens "
+         "= 512; }; }");
+    same(cat, "max_seqs=128,preemption=swap",
+         "{ name = \"x\"; max_seqs = 128; preemption = \"swap\"; }");
+    same(cat, "prefill_replicas=1,decode_replicas=2,kv_link_gbs=50",
+         "{ name = \"x\"; disaggregate = { prefill_replicas = 1; "
+         "decode_replicas = 2; kv_link_gbs = 50.0; }; }");
 }
 
 static void test_readme(void)
