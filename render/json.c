@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* json.c: results as JSON through jansson (see json.h). */
 #include "render/json.h"
+#include "render/llm.h"
 
 #include <jansson.h>
 #include <math.h>
@@ -298,6 +299,10 @@ json_t *dam_json_result(const dam_scenario *s, const dam_result *r,
             NUM(sv, "batch_weight_read_s", x->batch_weight_time);
             NUM(sv, "batch_flop_s", x->batch_flop_time);
         }
+        if (r->serving.llm.enabled)
+            json_object_set_new(sv, "llm", dam_llm_json(s, r));
+        if (r->serving.llm.enabled)
+            json_object_set_new(sv, "llm", dam_llm_json(s, r));
         json_object_set_new(o, "serving", sv);
     }
 

@@ -7,6 +7,7 @@
  * from the result; nothing is computed here but shares and unit scaling.
  */
 #include "render/text.h"
+#include "render/llm.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -180,6 +181,10 @@ static void interval_lines(dam_buf *b, const dam_scenario *s,
 void dam_text_run(dam_buf *b, const dam_scenario *s, const dam_result *r,
                   const dam_diagnosis *d, const dam_uncertainty *u)
 {
+    if (r->serving.llm.enabled) {
+        dam_llm_text(b, s, r, d);
+        return;
+    }
     char t1[48], t2[48], t3[48], t4[48];
     char answer[512];
     dam_text_answer(answer, sizeof answer, s, r, d);

@@ -194,6 +194,11 @@ static void ms(char *buf, size_t n, double s)
 void dam_diagnose(const dam_scenario *s, const dam_result *r,
                   dam_diagnosis *d)
 {
+    if (s->mode == DAM_MODE_SERVING && r->has_sim &&
+        r->serving.llm.enabled) {
+        dam_diagnose_llm(s, r, d);
+        return;
+    }
     if (s->mode == DAM_MODE_SERVING && r->has_sim) {
         dam_diagnose_serving(s, r, d);
         return;

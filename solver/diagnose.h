@@ -90,6 +90,13 @@ dam_bound dam_diagnose_serving_bound(const dam_scenario *s,
 void dam_diagnose_serving(const dam_scenario *s, const dam_result *r,
                           dam_diagnosis *d);
 
+/* LLM serving (diagnose_llm.c; dam_diagnose calls it for a simulated
+ * scenario with an llm group): the two objectives and their split, the
+ * iteration's time by part, the KV cache, symptoms, scorecard and the LLM
+ * levers. */
+void dam_diagnose_llm(const dam_scenario *s, const dam_result *r,
+                      dam_diagnosis *d);
+
 /* What changed between two simulated serving results a (before) and b
  * (after), e.g. max_batch 1 and 16: the phase (DAM_SPHASE_*) whose mean
  * moved most, and a sentence with both p99s against b's SLO and that
