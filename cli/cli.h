@@ -52,6 +52,7 @@ typedef struct dam_cli {
     int search;                          /* plan --search */
     const char *gpu_kinds;               /* plan --search --gpu-kinds A,B */
     long count;                          /* plan --search --count N */
+    const char *slo_ttft, *slo_tpot; /* plan, LLM serving: objectives, ms */
     const char *vary[8];                 /* sweep --vary KEY=... */
     int nvary;
     unsigned long long samples;          /* sweep --samples (0 = grid) */

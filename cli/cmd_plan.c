@@ -16,11 +16,13 @@
 #include "cli/sweep.h"
 #include "model/alloc.h"
 #include "render/csv.h"
+#include "render/llm.h"
 #include "render/plan_report.h"
 #include "solver/capacity.h"
 
 static const char plan_help[] =
     "usage: damsim plan SCENARIO.cfg [--slo-p99-ms X] [--rate R] [--json]\n"
+    "       damsim plan LLM.cfg [--slo-ttft-ms X] [--slo-tpot-ms Y] [--rate R]\n"
     "                  [--seed N] [--replications N] [--steps N]\n"
     "       damsim plan SCENARIO.cfg --budget B [--deadline T]   (training)\n"
     "       damsim plan SCENARIO.cfg --search [--gpu-kinds A,B,...|all]\n"
@@ -40,6 +42,15 @@ static const char plan_help[] =
     "a trace scenario is planned with Poisson arrivals at R.\n"
     "--steps sets the simulated requests and --replications the\n"
     "replications of every simulation (fewer: faster, wider intervals).\n"
+    "\n"
+    "LLM serving scenarios (an llm group): for every catalog GPU and\n"
+    "tensor-parallel degree (1, 2, 4, 8 within a node) that holds the\n"
+    "weights and the longest request, the fewest replicas whose simulated\n"
+    "TTFT and TPOT at the scenario's SLO percentile stay within X and Y ms\n"
+    "at 10 % above R requests/s, with their 95 % intervals; the cheapest\n"
+    "is re-simulated with other random numbers before it is named; then\n"
+    "the highest rate the scenario's own deployment sustains. X, Y and R\n"
+    "default to llm.slo_ttft_ms, llm.slo_tpot_ms and rate_per_s.\n"
     "\n"
     "Training scenarios (language models): --budget B in training FLOPs\n"
     "(1e23), GPU-hours on the scenario's GPU (5e4gpu-h) or dollars ($2e6).\n"
@@ -138,6 +149,57 @@ static int plan_serving(dam_cli *c, const dam_scenario *s)
     return rc;
 }
 
+/* LLM serving: GPU x count x degree for the two objectives at the rate,
+ * and the highest rate of the scenario's deployment. */
+static int plan_llm(dam_cli *c, const dam_scenario *s)
+{
+    const dam_llm *q = &s->serving.llm;
+    double ttft = q->slo_ttft_s, tpot = q->slo_tpot_s;
+    double rate = s->serving.rate;
+    if (c->slo)
+        return usage_error("an LLM scenario plans for --slo-ttft-ms and "
+                           "--slo-tpot-ms, not", "--slo-p99-ms");
+    const char *args[3] = {c->slo_ttft, c->slo_tpot, c->rate};
+    double *vals[3] = {&ttft, &tpot, &rate};
+    static const char *const msgs[3] = {
+        "--slo-ttft-ms needs a positive number of milliseconds, got",
+        "--slo-tpot-ms needs a positive number of milliseconds, got",
+        "--rate needs a positive number of requests per second, got"};
+    for (int i = 0; i < 3; i++) {
+        if (!args[i])
+            continue;
+        double x = positive(args[i]);
+        if (x < 0.0)
+            return usage_error(msgs[i], args[i]);
+        *vals[i] = i < 2 ? x * 1e-3 : x;
+    }
+    if (!(rate > 0.0))
+        return usage_error("a trace scenario needs --rate", NULL);
+    dam_sim_options opt;
+    void *arr = NULL;
+    int rc = dam_cli_serving_options(c, s, &opt, &arr);
+    dam_free(arr); /* planning simulates rates, not the trace */
+    if (rc != 0)
+        return rc;
+    dam_llm_plan *p = dam_malloc(sizeof *p);
+    dam_error e;
+    int st = dam_llm_plan_run(s, &c->cat, ttft, tpot, rate, &opt, p, &e);
+    if (st != DAM_OK) {
+        dam_cli_error(&e);
+        dam_free(p);
+        return st == DAM_EINPUT ? 2 : 1;
+    }
+    dam_buf b = {0};
+    if (c->json)
+        dam_json_dump(&b, dam_llm_plan_json(s, p));
+    else
+        dam_llm_plan_text(&b, s, p);
+    rc = dam_cli_emit(c, &b);
+    dam_buf_free(&b);
+    dam_free(p);
+    return rc;
+}
+
 /* Training: the budget plan (Chinchilla; cli/plan_budget.c). */
 static int plan_training(dam_cli *c, const dam_scenario *s)
 {
@@ -167,8 +229,14 @@ int dam_cmd_plan(dam_cli *c)
     if (rc == 0) {
         if (c->have_seed)
             s->seed = (unsigned long)c->seed;
-        rc = s->mode == DAM_MODE_SERVING ? plan_serving(c, s)
-                                         : plan_training(c, s);
+        if (s->mode == DAM_MODE_SERVING && s->serving.llm.enabled)
+            rc = plan_llm(c, s);
+        else if (c->slo_ttft || c->slo_tpot)
+            rc = usage_error("--slo-ttft-ms and --slo-tpot-ms plan LLM "
+                             "serving scenarios (an llm group)", NULL);
+        else
+            rc = s->mode == DAM_MODE_SERVING ? plan_serving(c, s)
+                                             : plan_training(c, s);
     }
     dam_free(s);
     return rc;

@@ -8,7 +8,7 @@ _damsim()
     local cmds="run whatif compare plan report sweep catalog check"
     local opts="--json --csv -o --output --format --analytic --seed
         --replications --steps --trace --trace-steps --trace-ranks --lever
-        --combine --gpus --models --budget --deadline --slo-p99-ms --rate
+        --combine --gpus --models --budget --deadline --slo-p99-ms --slo-ttft-ms --slo-tpot-ms --rate
         --cost --quiet --help --version"
     local sweep_opts="--vary --samples --method --simulate -j --jobs
         --pareto --heatmap --metric"

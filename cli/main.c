@@ -43,7 +43,8 @@ static const char usage_text[] =
     "  whatif SCENARIO        each lever alone and combined\n"
     "  compare A B ...        scenarios side by side\n"
     "  plan SCENARIO          capacity planning: replicas per GPU for a\n"
-    "                         latency SLO at a rate (--slo-p99-ms, --rate),\n"
+    "                         latency SLO at a rate (--slo-p99-ms, --rate;\n"
+    "                         LLMs: --slo-ttft-ms, --slo-tpot-ms),\n"
     "                         or the model and GPUs for a --budget\n"
     "  report SCENARIO -o F   a budget review: F.pdf or F.html\n"
     "  sweep SCENARIO --vary KEY=V1,V2,...\n"
@@ -308,7 +309,9 @@ enum {
     OPT_HOLD_OUT,
     OPT_CROSSVAL,
     OPT_MAX_EVENTS,
-    OPT_MAX_MEMORY
+    OPT_MAX_MEMORY,
+    OPT_SLO_TTFT,
+    OPT_SLO_TPOT
 };
 
 static const struct option long_opts[] = {
@@ -329,6 +332,8 @@ static const struct option long_opts[] = {
     {"gpu-kinds", required_argument, 0, OPT_GPU_KINDS},
     {"count", required_argument, 0, OPT_COUNT},
     {"slo-p99-ms", required_argument, 0, OPT_SLO},
+    {"slo-ttft-ms", required_argument, 0, OPT_SLO_TTFT},
+    {"slo-tpot-ms", required_argument, 0, OPT_SLO_TPOT},
     {"rate", required_argument, 0, OPT_RATE},
     {"cost", required_argument, 0, OPT_COST},
     {"format", required_argument, 0, OPT_FORMAT},
@@ -431,6 +436,8 @@ static int parse_options(dam_cli *c, int argc, char **argv)
             c->count = v;
             break;
         case OPT_SLO: c->slo = optarg; break;
+        case OPT_SLO_TTFT: c->slo_ttft = optarg; break;
+        case OPT_SLO_TPOT: c->slo_tpot = optarg; break;
         case OPT_RATE: c->rate = optarg; break;
         case OPT_COST: c->cost_measure = optarg; break;
         case OPT_FIT: c->fit = optarg; break;

@@ -369,3 +369,294 @@ json_t *dam_llm_json(const dam_scenario *s, const dam_result *r)
     json_object_set_new(o, "requests_measured", dam_json_num(l->requests));
     return o;
 }
+
+/* ---- what-if ------------------------------------------------------------ */
+
+/* The cheapest option (per million output tokens) that meets both SLOs. */
+static const dam_whatif_row *cheapest_met(const dam_whatif *w)
+{
+    const dam_whatif_row *best = NULL;
+    for (int i = 0; i < w->nrows; i++) {
+        const dam_whatif_row *r = &w->rows[i];
+        if (r->verdict == DAM_VERDICT_FAILED || !r->result.memory.fits ||
+            !r->result.serving.llm.met)
+            continue;
+        double c = r->result.serving.llm.cost_per_mtok;
+        if (!best || c < best->result.serving.llm.cost_per_mtok ||
+            (c == best->result.serving.llm.cost_per_mtok &&
+             r->result.serving.llm.gpus < best->result.serving.llm.gpus))
+            best = r;
+    }
+    return best;
+}
+
+void dam_llm_whatif_answer(char *buf, size_t n, const dam_whatif *w)
+{
+    const dam_whatif_row *base = &w->rows[0];
+    const dam_llm_result *l0 = &base->result.serving.llm;
+    size_t len = 0;
+    if (w->nrows >= 2) {
+        const dam_whatif_row *f = &w->rows[1];
+        if (f->verdict == DAM_VERDICT_FAILED)
+            len = (size_t)snprintf(buf, n, "%s cannot apply (%s)", f->name,
+                                   f->error);
+        else
+            len = (size_t)snprintf(
+                buf, n, "%s: %s, %s", f->name,
+                f->verdict == DAM_VERDICT_WORKS   ? "yes"
+                : f->verdict == DAM_VERDICT_HURTS ? "no, it is worse"
+                : f->verdict == DAM_VERDICT_SHORT ? "not enough"
+                                                  : "no",
+                f->why);
+    } else {
+        len = (size_t)snprintf(buf, n, "the baseline %s both SLOs",
+                               l0->met ? "meets" : "misses");
+    }
+    const dam_whatif_row *c = cheapest_met(w);
+    if (len >= n)
+        return;
+    if (c)
+        snprintf(buf + len, n - len,
+                 ". Cheapest option that meets both SLOs: %s, %.0f GPUs at "
+                 "$%.3g per million output tokens",
+                 c->name, c->result.serving.llm.gpus,
+                 c->result.serving.llm.cost_per_mtok);
+    else
+        snprintf(buf + len, n - len, ". No option here meets both SLOs");
+}
+
+void dam_llm_whatif_text(dam_buf *b, const dam_whatif *w)
+{
+    const dam_whatif_row *base = &w->rows[0];
+    const dam_scenario *s = &base->scenario;
+    const dam_llm *q = &s->serving.llm;
+    char answer[1024], dep[160];
+    int pct = (int)lround(q->slo_quantile * 100.0);
+    dam_llm_whatif_answer(answer, sizeof answer, w);
+    dam_llm_deployment_text(dep, sizeof dep, s);
+    dam_buf_printf(b, "%s\n", s->name);
+    dam_buf_printf(b, "  %s on %s at %.4g requests/s (simulated)\n",
+                   s->workload.model.name, dep, s->serving.rate);
+    dam_buf_printf(b, "Question  %s\n", s->question);
+    dam_buf_printf(b, "Answer    %s.\n", answer);
+    dam_buf_printf(b, "Binding   %s [%s]: %s\n\n",
+                   dam_bound_name(base->result.bound), base->diagnosis.axis,
+                   base->diagnosis.headline);
+    dam_buf_printf(b, "%-24s %5s %9s %9s %8s %9s %8s %9s %9s %-18s %s\n",
+                   "option", "GPUs", "TTFT ms", "TPOT ms", "goodput",
+                   "tok/s/GPU", "$/Mtok", "KV tokens", "running", "binds",
+                   "verdict");
+    for (int i = 0; i < w->nrows; i++) {
+        const dam_whatif_row *r = &w->rows[i];
+        const dam_llm_result *l = &r->result.serving.llm;
+        if (r->verdict == DAM_VERDICT_FAILED) {
+            dam_buf_printf(b, "%-24.24s %5s %9s %9s %8s %9s %8s %9s %9s "
+                              "%-18s %s\n",
+                           r->name, "-", "-", "-", "-", "-", "-", "-", "-",
+                           "-", dam_verdict_name(r->verdict));
+            continue;
+        }
+        char gp[16], cost[16], run[16];
+        snprintf(gp, sizeof gp, "%.1f%%", l->goodput_fraction * 100.0);
+        if (l->cost_per_mtok > 0.0)
+            snprintf(cost, sizeof cost, "$%.3g", l->cost_per_mtok);
+        else
+            snprintf(cost, sizeof cost, "n/a");
+        snprintf(run, sizeof run, "%.3g", l->running_mean);
+        if (!r->result.memory.fits)
+            dam_buf_printf(b, "%-24.24s %5.0f %9s %9s %8s %9s %8s %9.3g %9s "
+                              "%-18s %s\n",
+                           r->name, l->gpus, "-", "-", "-", "-", "-",
+                           l->memory.tokens, "-", "does not fit",
+                           dam_verdict_name(r->verdict));
+        else
+            dam_buf_printf(b, "%-24.24s %5.0f %9.4g %9.4g %8s %9.4g %8s "
+                              "%9.3g %9s %-18s %s\n",
+                           r->name, l->gpus, l->ttft.q * 1e3,
+                           l->tpot.q * 1e3, gp, l->tokens_per_s_gpu, cost,
+                           l->memory.tokens, run,
+                           dam_bound_name(r->result.bound),
+                           dam_verdict_name(r->verdict));
+    }
+    dam_buf_printf(b, "\nTTFT and TPOT at p%d (SLOs %.4g and %.4g ms, met "
+                      "with the headroom of their 95 %% intervals); goodput: "
+                      "requests meeting both; KV tokens: the cache of one "
+                      "replica; running: sequences at once, mean\n",
+                   pct, q->slo_ttft_s * 1e3, q->slo_tpot_s * 1e3);
+    dam_buf_printf(b, "\nWhy:\n");
+    for (int i = 1; i < w->nrows; i++) {
+        const dam_whatif_row *r = &w->rows[i];
+        dam_buf_printf(b, "  %-24.24s %s\n", r->name,
+                       r->verdict == DAM_VERDICT_FAILED ? r->error : r->why);
+    }
+    if (base->has_interval) {
+        dam_buf_printf(b, "\n90 %% intervals of one request alone, end to "
+                          "end (analytic, %d paired draws over the "
+                          "calibrated constants):\n",
+                       base->interval.samples);
+        for (int i = 0; i < w->nrows; i++) {
+            const dam_whatif_row *r = &w->rows[i];
+            if (!r->has_interval)
+                continue;
+            dam_buf_printf(b, "  %-24.24s %.4g to %.4g s\n", r->name,
+                           r->interval.step.lo, r->interval.step.hi);
+        }
+    }
+}
+
+/* ---- capacity plan ------------------------------------------------------ */
+
+void dam_llm_plan_text(dam_buf *b, const dam_scenario *s,
+                       const dam_llm_plan *p)
+{
+    int pct = (int)lround(p->quantile * 100.0);
+    char dep[160];
+    dam_buf_printf(b, "%s\n", s->name);
+    dam_buf_printf(b, "  %s, prompts %.0f and outputs %.0f tokens on "
+                      "average; weights %s, KV cache %s\n",
+                   s->workload.model.name, s->serving.llm.input.mean,
+                   s->serving.llm.output.mean, dam_llm_weights_text(s),
+                   dam_precision_name(s->serving.llm.kv_precision));
+    dam_buf_printf(b, "Plan for %.4g requests/s with p%d TTFT <= %.4g ms "
+                      "and TPOT <= %.4g ms (simulated at %.4g/s, %.0f %% "
+                      "headroom, each figure with its 95 %% interval)\n\n",
+                   p->rate, pct, p->slo_ttft_s * 1e3, p->slo_tpot_s * 1e3,
+                   p->rate * (1.0 + p->headroom), p->headroom * 100.0);
+    if (p->best >= 0) {
+        const dam_llm_plan_option *o = &p->options[p->best];
+        dam_buf_printf(b, "Answer    %d x %s (%d replica%s of TP%d): p%d "
+                          "TTFT %.4g ms, TPOT %.4g ms",
+                       o->gpus, o->gpu, o->replicas,
+                       o->replicas == 1 ? "" : "s", o->tp, pct,
+                       o->ttft * 1e3, o->tpot * 1e3);
+        if (o->price_hour > 0.0)
+            dam_buf_printf(b, ", $%.4g per hour, $%.3g per million output "
+                              "tokens",
+                           o->cost_hour, o->cost_per_mtok);
+        dam_buf_printf(b, "; re-simulated with other random numbers: TTFT "
+                          "%.4g ms, TPOT %.4g ms, holds\n",
+                       p->confirm_ttft * 1e3, p->confirm_tpot * 1e3);
+    } else {
+        dam_buf_printf(b, "Answer    no catalog GPU meets both objectives "
+                          "at this rate%s\n",
+                       p->noptions > 0 && p->options[0].feasible
+                           ? " when re-simulated"
+                           : "");
+    }
+    /* fewest GPUs per kind: the "fewer GPUs" question */
+    dam_buf_printf(b, "\nFewest GPUs per kind that meet both:\n");
+    for (int i = 0; i < p->noptions; i++) {
+        const dam_llm_plan_option *o = &p->options[i];
+        if (!o->feasible)
+            continue;
+        int first = 1;
+        for (int j = 0; j < p->noptions && first; j++)
+            if (j != i && p->options[j].feasible &&
+                strcmp(p->options[j].gpu, o->gpu) == 0 &&
+                (p->options[j].gpus < o->gpus ||
+                 (p->options[j].gpus == o->gpus && j < i)))
+                first = 0;
+        if (first)
+            dam_buf_printf(b, "  %-18s %3d GPUs (%d x TP%d)\n", o->gpu,
+                           o->gpus, o->replicas, o->tp);
+    }
+    dam_buf_printf(b, "\n%-18s %4s %8s %5s %9s %9s %8s %9s %9s %9s  %s\n",
+                   "GPU", "TP", "replicas", "GPUs", "TTFT ms", "TPOT ms",
+                   "goodput", "tok/s/GPU", "$/hour", "$/Mtok", "note");
+    for (int i = 0; i < p->noptions; i++) {
+        const dam_llm_plan_option *o = &p->options[i];
+        if (!o->usable) {
+            dam_buf_printf(b, "%-18s %4s %8s %5s %9s %9s %8s %9s %9s %9s  "
+                              "%s\n",
+                           o->gpu, "-", "-", "-", "-", "-", "-", "-", "-",
+                           "-", o->why);
+            continue;
+        }
+        if (!o->feasible) {
+            dam_buf_printf(b, "%-18s %4d %8s %5s %9s %9s %8s %9s %9s %9s  "
+                              "%s\n",
+                           o->gpu, o->tp, "-", "-", "-", "-", "-", "-", "-",
+                           "-", o->why);
+            continue;
+        }
+        char ph[24], pm[24], gp[16];
+        if (o->price_hour > 0.0) {
+            snprintf(ph, sizeof ph, "$%.4g", o->cost_hour);
+            snprintf(pm, sizeof pm, "$%.3g", o->cost_per_mtok);
+        } else {
+            snprintf(ph, sizeof ph, "n/a");
+            snprintf(pm, sizeof pm, "n/a");
+        }
+        snprintf(gp, sizeof gp, "%.1f%%", o->goodput_fraction * 100.0);
+        dam_buf_printf(b, "%-18s %4d %8d %5d %9.4g %9.4g %8s %9.4g %9s %9s  "
+                          "%s\n",
+                       o->gpu, o->tp, o->replicas, o->gpus, o->ttft * 1e3,
+                       o->tpot * 1e3, gp, o->tokens_per_s_gpu, ph, pm,
+                       i == p->best ? "<- plan" : "");
+    }
+    dam_llm_deployment_text(dep, sizeof dep, s);
+    dam_buf_printf(b, "\nHighest rate the scenario's deployment (%s) "
+                      "sustains: ",
+                   dep);
+    if (!p->max_rate_found)
+        dam_buf_printf(b, "none below %.4g/s\n", p->max_rate_upper);
+    else if (p->max_rate_upper > 0.0)
+        dam_buf_printf(b, "%.4g requests/s (p%d TTFT %.4g ms, TPOT %.4g ms; "
+                          "misses at %.4g/s)\n",
+                       p->max_rate, pct, p->max_rate_ttft * 1e3,
+                       p->max_rate_tpot * 1e3, p->max_rate_upper);
+    else
+        dam_buf_printf(b, "at least %.4g requests/s (the highest tried)\n",
+                       p->max_rate);
+    dam_buf_printf(b, "(%d simulations)\n", p->evaluations);
+}
+
+json_t *dam_llm_plan_json(const dam_scenario *s, const dam_llm_plan *p)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "scenario", json_string(s->name));
+    json_object_set_new(o, "rate_per_s", dam_json_num(p->rate));
+    json_object_set_new(o, "slo_ttft_s", dam_json_num(p->slo_ttft_s));
+    json_object_set_new(o, "slo_tpot_s", dam_json_num(p->slo_tpot_s));
+    json_object_set_new(o, "slo_quantile", dam_json_num(p->quantile));
+    json_object_set_new(o, "headroom", dam_json_num(p->headroom));
+    json_t *a = json_array();
+    for (int i = 0; i < p->noptions; i++) {
+        const dam_llm_plan_option *x = &p->options[i];
+        json_t *e = json_object();
+        json_object_set_new(e, "gpu", json_string(x->gpu));
+        json_object_set_new(e, "tp", json_integer(x->tp));
+        json_object_set_new(e, "usable", json_boolean(x->usable));
+        json_object_set_new(e, "feasible", json_boolean(x->feasible));
+        if (x->feasible) {
+            json_object_set_new(e, "replicas", json_integer(x->replicas));
+            json_object_set_new(e, "gpus", json_integer(x->gpus));
+            json_object_set_new(e, "ttft_s", dam_json_num(x->ttft));
+            json_object_set_new(e, "ttft_ci95_s", dam_json_num(x->ttft_ci));
+            json_object_set_new(e, "tpot_s", dam_json_num(x->tpot));
+            json_object_set_new(e, "tpot_ci95_s", dam_json_num(x->tpot_ci));
+            json_object_set_new(e, "goodput_fraction",
+                                dam_json_num(x->goodput_fraction));
+            json_object_set_new(e, "output_tokens_per_s_per_gpu",
+                                dam_json_num(x->tokens_per_s_gpu));
+            json_object_set_new(e, "price_per_gpu_hour_usd",
+                                dam_json_num(x->price_hour));
+            json_object_set_new(e, "cost_per_hour_usd",
+                                dam_json_num(x->cost_hour));
+            json_object_set_new(e, "cost_per_million_output_tokens_usd",
+                                dam_json_num(x->cost_per_mtok));
+        } else {
+            json_object_set_new(e, "why", json_string(x->why));
+        }
+        json_object_set_new(e, "plan", json_boolean(i == p->best));
+        json_array_append_new(a, e);
+    }
+    json_object_set_new(o, "options", a);
+    json_object_set_new(o, "confirmed", json_boolean(p->confirmed));
+    json_object_set_new(o, "max_rate_found", json_boolean(p->max_rate_found));
+    json_object_set_new(o, "max_rate_per_s", dam_json_num(p->max_rate));
+    json_object_set_new(o, "max_rate_upper_per_s",
+                        dam_json_num(p->max_rate_upper));
+    json_object_set_new(o, "evaluations", json_integer(p->evaluations));
+    return o;
+}

@@ -13,6 +13,8 @@
 #include "render/buf.h"
 #include "solver/diagnose.h"
 #include "solver/result.h"
+#include "solver/llm_plan.h"
+#include "solver/whatif.h"
 
 /* The run page of LLM scenario s solved into r, diagnosed into d. */
 void dam_llm_text(dam_buf *b, const dam_scenario *s, const dam_result *r,
@@ -23,5 +25,17 @@ json_t *dam_llm_json(const dam_scenario *s, const dam_result *r);
 void dam_llm_deployment_text(char *buf, size_t n, const dam_scenario *s);
 /* The weight format as shown ("bf16", "fp8 (W8A8)", "int4 (W4A16)"). */
 const char *dam_llm_weights_text(const dam_scenario *s);
+
+/* What-if for LLM serving: the answer line (the first lever's verdict and
+ * the cheapest option meeting both objectives) and the table (GPUs,
+ * objectives, goodput, throughput per GPU, cost per million tokens,
+ * cache, concurrency, verdicts with their reasons). */
+void dam_llm_whatif_answer(char *buf, size_t n, const dam_whatif *w);
+void dam_llm_whatif_text(dam_buf *b, const dam_whatif *w);
+
+/* The capacity plan (solver/llm_plan.h) as text and JSON. */
+void dam_llm_plan_text(dam_buf *b, const dam_scenario *s,
+                       const dam_llm_plan *p);
+json_t *dam_llm_plan_json(const dam_scenario *s, const dam_llm_plan *p);
 
 #endif

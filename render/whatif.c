@@ -23,6 +23,7 @@
 #include "render/csv.h"
 #include "render/json.h"
 #include "render/fmt.h"
+#include "render/llm.h"
 
 /* The best option: the fastest that works (so it fits in memory), with a
  * known quality effect. */
@@ -140,6 +141,10 @@ static size_t answer_option(char *buf, size_t n, const dam_whatif_row *o)
 
 void dam_whatif_answer(char *buf, size_t n, const dam_whatif *w)
 {
+    if (w->rows[0].result.serving.llm.enabled) {
+        dam_llm_whatif_answer(buf, n, w);
+        return;
+    }
     const dam_whatif_row *base = &w->rows[0];
     const dam_whatif_row *subj = subject(w);
     const dam_whatif_row *best = dam_whatif_best(w);
@@ -212,6 +217,10 @@ static void marginal(char *buf, size_t n, double m, const char *unit)
 void dam_whatif_text(dam_buf *b, const dam_whatif *w)
 {
     const dam_whatif_row *base = &w->rows[0];
+    if (base->result.serving.llm.enabled) {
+        dam_llm_whatif_text(b, w);
+        return;
+    }
     const dam_scenario *s = &base->scenario;
     char answer[1024];
     dam_whatif_answer(answer, sizeof answer, w);

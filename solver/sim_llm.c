@@ -980,6 +980,13 @@ int dam_sim_llm(const dam_scenario *s, const dam_sim_options *opt,
     dam_llm_result *l = &r->serving.llm;
     if (!l->enabled)
         dam_llm_solve_static(s, r);
+    if (!r->has_sim) {
+        /* keep the analytic figures (a lone request) beside the simulated */
+        r->analytic_step = r->step;
+        for (int i = 0; i < DAM_TERM_COUNT; i++)
+            r->analytic_terms[i] = r->terms[i];
+        r->analytic_bound = r->bound;
+    }
     r->has_sim = 1;
     r->replications = reps;
     r->sim_steps = (double)(nreq - warm);

@@ -75,8 +75,11 @@ static void cost_of(const dam_scenario *s, const dam_result *r,
     if (s->mode == DAM_MODE_SERVING) {
         double tp = r->serving.throughput > 0.0 ? r->serving.throughput
                                                 : s->serving.rate;
+        /* LLM serving: the deployment's GPUs (replicas x tp, or pools) */
+        double gpus = s->serving.llm.enabled ? (double)dam_llm_gpus(s)
+                                             : s->serving.replicas;
         if (tp > 0.0)
-            c->gpu_hours = 1000.0 / tp * s->serving.replicas / 3600.0;
+            c->gpu_hours = 1000.0 / tp * gpus / 3600.0;
         c->usd = r->serving.cost_per_1k;
         c->kwh = c->gpu_hours * s->machine.gpu.tdp_w *
                  (s->cost.pue > 0.0 ? s->cost.pue : 1.0) / 1000.0;
@@ -143,7 +146,9 @@ static void judge(const dam_whatif_row *base, dam_whatif_row *row,
         return;
     }
     const dam_workload *w = &row->scenario.workload;
-    if (w->eta_carried && !base->scenario.workload.eta_carried) {
+    /* LLM serving costs every kernel on the device model: no eta */
+    if (w->eta_carried && !base->scenario.workload.eta_carried &&
+        !row->scenario.serving.llm.enabled) {
         char note[160], gpu[DAM_ID_MAX];
         snprintf(gpu, sizeof gpu, "%s", row->scenario.machine.gpu.id);
         snprintf(note, sizeof note,
@@ -153,6 +158,67 @@ static void judge(const dam_whatif_row *base, dam_whatif_row *row,
         size_t n = strlen(row->why);
         snprintf(row->why + n, sizeof row->why - n, "%s", note);
     }
+}
+
+/*
+ * LLM serving: an option is judged on the two objectives first (meeting
+ * them where the baseline misses works; still missing them is short when
+ * the worse objective moved 2 % closer, hurts when it moved 2 % away),
+ * then, when both meet, on what the deployment costs per million output
+ * tokens at the same load (2 % either way). An option whose longest
+ * request does not fit in memory is never works.
+ */
+static void judge_llm(const dam_whatif_row *base, dam_whatif_row *row)
+{
+    const dam_llm_result *l0 = &base->result.serving.llm;
+    const dam_llm_result *l = &row->result.serving.llm;
+    int pct = (int)lround(l->slo_quantile * 100.0);
+    if (!row->result.memory.fits) {
+        row->verdict = DAM_VERDICT_HURTS;
+        snprintf(row->why, sizeof row->why,
+                 "does not fit: the KV pool per GPU is %.3g GB short of the "
+                 "longest request",
+                 row->result.memory.shortfall / 1e9);
+        return;
+    }
+    int met0 = dam_serving_slo_met(&base->result.serving);
+    int met = dam_serving_slo_met(&row->result.serving);
+    double x0 = fmax(l0->ttft.q / l0->slo_ttft_s, l0->tpot.q / l0->slo_tpot_s);
+    double x = fmax(l->ttft.q / l->slo_ttft_s, l->tpot.q / l->slo_tpot_s);
+    char objs[160];
+    snprintf(objs, sizeof objs,
+             "p%d TTFT %.4g ms, TPOT %.4g ms on %.0f GPUs", pct,
+             l->ttft.q * 1e3, l->tpot.q * 1e3, l->gpus);
+    if (met && !met0) {
+        row->verdict = DAM_VERDICT_WORKS;
+        snprintf(row->why, sizeof row->why,
+                 "meets both SLOs: %s, $%.3g per million output tokens",
+                 objs, l->cost_per_mtok);
+        return;
+    }
+    if (!met) {
+        row->verdict = x <= 0.98 * x0   ? DAM_VERDICT_SHORT
+                       : x >= 1.02 * x0 ? DAM_VERDICT_HURTS
+                                        : DAM_VERDICT_WASTED;
+        snprintf(row->why, sizeof row->why,
+                 "%s the SLOs (%.4g / %.4g ms): %s; %s binds", met0
+                                                            ? "breaks"
+                                                            : "still misses",
+                 l->slo_ttft_s * 1e3, l->slo_tpot_s * 1e3, objs,
+                 dam_bound_name(row->result.bound));
+        return;
+    }
+    double c0 = l0->cost_per_mtok, c = l->cost_per_mtok;
+    double g0 = l0->gpus, g = l->gpus;
+    int cheaper = c0 > 0.0 ? c <= 0.98 * c0 : g < g0;
+    int dearer = c0 > 0.0 ? c >= 1.02 * c0 : g > g0;
+    row->verdict = cheaper  ? DAM_VERDICT_WORKS
+                   : dearer ? DAM_VERDICT_HURTS
+                            : DAM_VERDICT_WASTED;
+    snprintf(row->why, sizeof row->why,
+             "both SLOs hold (%s, was %.0f): $%.3g per million output tokens "
+             "against $%.3g",
+             objs, g0, c, c0);
 }
 
 static void judge_row(const dam_whatif_row *base, dam_whatif_row *row,
@@ -177,6 +243,11 @@ static void judge_row(const dam_whatif_row *base, dam_whatif_row *row,
                         NULL) == DAM_OK)
         row->roc_defined = 1;
 
+    if (r->serving.llm.enabled && r->has_sim && r0->has_sim &&
+        r0->serving.llm.enabled) {
+        judge_llm(base, row);
+        return;
+    }
     char attr[120];
     attribution(base, row, attr, sizeof attr);
     if (r->mode == DAM_MODE_SERVING && r->has_sim && r0->has_sim &&

@@ -1,0 +1,489 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * llm_plan.c: capacity plans for LLM serving (see llm_plan.h).
+ *
+ * Replicas for one GPU and degree. Before any simulation two analytic
+ * floors rule a candidate out: a lone prompt of the mean length that
+ * prefills slower than the TTFT objective, or a lone decode step slower
+ * than the TPOT objective, cannot be saved by more replicas. Otherwise the
+ * count doubles from one until both objectives hold at the rate with
+ * headroom, then bisects down to the fewest (more replicas never hurt: the
+ * router spreads the same arrivals thinner). At most
+ * DAM_LLM_PLAN_MAX_REPLICAS replicas are tried.
+ */
+#include "solver/llm_plan.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <gsl/gsl_cdf.h>
+
+#include "model/alloc.h"
+#include "model/graph.h"
+#include "model/llm.h"
+#include "solver/analytic.h"
+#include "solver/llm_cost.h"
+
+int dam_llm_plan_meets(const dam_scenario *s, const dam_sim_options *opt,
+                       dam_result *r, dam_error *err)
+{
+    dam_analytic_solve(s, r);
+    if (!r->memory.fits)
+        return 0;
+    if (dam_sim_llm(s, opt, r, NULL, err) != DAM_OK)
+        return -1;
+    return dam_serving_slo_met(&r->serving);
+}
+
+/* Simulate c with `replicas` at c's rate; fill o's figures; 1/0/-1. */
+static int eval(dam_scenario *c, int replicas, const dam_sim_options *opt,
+                dam_llm_plan_option *o, int *evals, dam_error *err)
+{
+    c->serving.replicas = replicas;
+    dam_result *r = dam_malloc(sizeof *r);
+    int m = dam_llm_plan_meets(c, opt, r, err);
+    (*evals)++;
+    if (m >= 0) {
+        const dam_llm_result *l = &r->serving.llm;
+        o->ttft = l->ttft.q;
+        o->ttft_ci = l->ttft.q_ci;
+        o->tpot = l->tpot.q;
+        o->tpot_ci = l->tpot.q_ci;
+        o->goodput_fraction = l->goodput_fraction;
+        o->tokens_per_s_gpu = l->tokens_per_s_gpu;
+    }
+    dam_free(r);
+    return m;
+}
+
+/* The size at quantile p of a request-size distribution (kept in its
+ * [min, max]). */
+static double tokens_at(const dam_llm_tokens *t, double p)
+{
+    double m = t->mean, sd = t->cv * t->mean, x = m;
+    switch (t->dist) {
+    case DAM_DIST_EXPONENTIAL: x = -m * log1p(-p); break;
+    case DAM_DIST_LOGNORMAL:
+        if (t->cv > 0.0) {
+            double s2 = log1p(t->cv * t->cv);
+            x = gsl_cdf_lognormal_Pinv(p, log(m) - 0.5 * s2, sqrt(s2));
+        }
+        break;
+    case DAM_DIST_UNIFORM: x = m + sqrt(3.0) * sd * (2.0 * p - 1.0); break;
+    case DAM_DIST_NORMAL: x = m + sd * gsl_cdf_ugaussian_Pinv(p); break;
+    default: break;
+    }
+    return x < t->min ? t->min : x > t->max ? t->max : x;
+}
+
+/* The fewest replicas of candidate c (GPU and degree set) for o; when
+ * its floor (below) needs more than `cap` GPUs it is not searched (0 = no
+ * cap). */
+static int plan_one(dam_scenario *c, const dam_sim_options *opt,
+                    dam_llm_plan_option *o, int cap, int *evals,
+                    dam_error *err)
+{
+    const dam_llm *q = &c->serving.llm;
+    dam_llm_cost *cost = dam_llm_cost_create(c, q->tp, err);
+    if (!cost)
+        return DAM_EINPUT;
+    /* floors no replica count lowers: the prompt at the objectives'
+     * quantile prefilled alone, and a decode step alone at its context */
+    double chunk = q->chunked_prefill ? q->chunk_tokens : 0.0;
+    double qin = tokens_at(&q->input, q->slo_quantile);
+    double tpre = dam_llm_cost_prefill(cost, qin, chunk);
+    double tdec = dam_llm_cost_decode1(cost, qin);
+    double tmean = dam_llm_cost_prefill(cost, q->input.mean, chunk) +
+                   (q->output.mean - 1.0) *
+                       dam_llm_cost_decode1(cost, q->input.mean +
+                                                      q->output.mean / 2.0);
+    dam_llm_cost_free(cost);
+    if (tpre > q->slo_ttft_s) {
+        snprintf(o->why, sizeof o->why,
+                 "a lone %.0f-token prompt (p%.0f) prefills in %.4g ms, over "
+                 "the TTFT objective",
+                 qin, q->slo_quantile * 100.0, tpre * 1e3);
+        return DAM_OK;
+    }
+    if (tdec > q->slo_tpot_s) {
+        snprintf(o->why, sizeof o->why,
+                 "a lone decode step takes %.4g ms, over the TPOT objective",
+                 tdec * 1e3);
+        return DAM_OK;
+    }
+    /* a start below the answer: the requests in the system (Little's law
+     * with a lone request's time) over what one replica's cache holds */
+    dam_llm_memory mem;
+    dam_llm_memory_plan(c, q->tp, &mem);
+    double per = dam_llm_blocks_for(c, q->input.mean + q->output.mean);
+    double hold = per > 0.0 ? floor(mem.blocks / per) : 1.0;
+    if (hold > q->max_seqs)
+        hold = q->max_seqs;
+    int n0 = 1;
+    double need = c->serving.rate * tmean / (hold > 1.0 ? hold : 1.0);
+    if (cap > 0 && ceil(need) * q->tp > cap) {
+        snprintf(o->why, sizeof o->why,
+                 "needs about %.0f GPUs or more (a replica's cache holds "
+                 "%.0f requests), over twice another degree's",
+                 ceil(need) * q->tp, hold);
+        return DAM_OK;
+    }
+    while (2 * n0 <= need && 2 * n0 <= DAM_LLM_PLAN_MAX_REPLICAS)
+        n0 *= 2;
+    dam_llm_plan_option best = *o;
+    int lo = 0, hi = 0, stalled = 0;
+    double prev = INFINITY;
+    if (n0 > 1) {
+        /* the start may already meet: then find a failing count below */
+        dam_llm_plan_option t = *o;
+        int m = eval(c, n0, opt, &t, evals, err);
+        if (m < 0)
+            return DAM_EINPUT;
+        if (m) {
+            hi = n0;
+            best = t;
+            for (int n = n0 / 2; n >= 1 && !lo; n /= 2) {
+                t = *o;
+                m = eval(c, n, opt, &t, evals, err);
+                if (m < 0)
+                    return DAM_EINPUT;
+                if (m) {
+                    hi = n;
+                    best = t;
+                } else {
+                    lo = n;
+                }
+            }
+        } else {
+            lo = n0;
+            *o = t;
+            prev = fmax(t.ttft / q->slo_ttft_s, t.tpot / q->slo_tpot_s);
+            n0 *= 2;
+        }
+    }
+    int capped = 0;
+    for (int n = n0; !hi && n <= DAM_LLM_PLAN_MAX_REPLICAS; n *= 2) {
+        if (cap > 0 && n * q->tp > cap) {
+            capped = 1;
+            break;
+        }
+        dam_llm_plan_option t = *o;
+        int m = eval(c, n, opt, &t, evals, err);
+        if (m < 0)
+            return DAM_EINPUT;
+        if (m) {
+            hi = n;
+            best = t;
+            break;
+        }
+        lo = n;
+        *o = t; /* the last failing figures, for the why */
+        /* the worse objective, as a share of its target: once doubling
+         * the replicas no longer moves it, the queue is not the reason */
+        double x = fmax(t.ttft / q->slo_ttft_s, t.tpot / q->slo_tpot_s);
+        if (x > 0.98 * prev) {
+            stalled = 1;
+            break;
+        }
+        prev = x;
+    }
+    if (!hi && capped) {
+        snprintf(o->why, sizeof o->why,
+                 "misses with %d replicas (%d GPUs), and more would be over "
+                 "twice another degree's GPUs",
+                 lo, lo * q->tp);
+        return DAM_OK;
+    }
+    if (!hi) {
+        snprintf(o->why, sizeof o->why,
+                 "misses with %d replicas%s (p%.0f TTFT %.4g ms, TPOT %.4g "
+                 "ms)",
+                 lo, stalled ? ", and more do not help" : "",
+                 c->serving.llm.slo_quantile * 100.0, o->ttft * 1e3,
+                 o->tpot * 1e3);
+        return DAM_OK;
+    }
+    while (hi - lo > 1) {
+        int mid = lo + (hi - lo) / 2;
+        dam_llm_plan_option t = *o;
+        int m = eval(c, mid, opt, &t, evals, err);
+        if (m < 0)
+            return DAM_EINPUT;
+        if (m) {
+            hi = mid;
+            best = t;
+        } else {
+            lo = mid;
+        }
+    }
+    *o = best;
+    o->feasible = 1;
+    o->replicas = hi;
+    o->gpus = hi * c->serving.llm.tp;
+    o->cost_hour = o->gpus * o->price_hour;
+    double toks = o->tokens_per_s_gpu * o->gpus;
+    o->cost_per_mtok = toks > 0.0 && o->price_hour > 0.0
+                           ? o->cost_hour / 3600.0 / toks * 1e6
+                           : 0.0;
+    o->why[0] = '\0';
+    return DAM_OK;
+}
+
+/* Sort order: feasible priced by cost (then GPUs), feasible unpriced by
+ * GPUs, infeasible, unusable. */
+static int rank(const dam_llm_plan_option *o)
+{
+    if (!o->usable)
+        return 3;
+    if (!o->feasible)
+        return 2;
+    return o->price_hour > 0.0 ? 0 : 1;
+}
+
+static int before(const dam_llm_plan_option *a, const dam_llm_plan_option *b)
+{
+    int ra = rank(a), rb = rank(b);
+    if (ra != rb)
+        return ra < rb;
+    if (ra == 0 && a->cost_hour != b->cost_hour)
+        return a->cost_hour < b->cost_hour;
+    if (ra <= 1 && a->gpus != b->gpus)
+        return a->gpus < b->gpus;
+    return 0;
+}
+
+/* Why candidate (g, tp) cannot run c, or "" when it can. */
+static void unusable(const dam_scenario *c, const dam_gpu *g, int tp,
+                     char *why, size_t n)
+{
+    const dam_llm *q = &c->serving.llm;
+    why[0] = '\0';
+    dam_precision act = dam_llm_act_precision(c);
+    dam_precision gp = dam_llm_gemm_precision(c);
+    if (!(g->peak[act] > 0.0) || !(g->peak[gp] > 0.0)) {
+        snprintf(why, n, "no %s support",
+                 dam_precision_name(g->peak[act] > 0.0 ? gp : act));
+        return;
+    }
+    dam_graph *gr = dam_malloc(sizeof *gr);
+    dam_llm_iter it = {.decode_seqs = 1.0, .tp = tp};
+    dam_error e;
+    int ok = dam_graph_llm_iteration(gr, &c->workload.model, &it, &e);
+    dam_free(gr);
+    if (ok != DAM_OK) {
+        snprintf(why, n, "the model does not shard %d ways", tp);
+        return;
+    }
+    dam_llm_memory m;
+    dam_llm_memory_plan(c, tp, &m);
+    if (!m.fits)
+        snprintf(why, n,
+                 "does not fit: %.4g GB of weights per GPU leave room for "
+                 "%.0f tokens, the longest request needs %.0f",
+                 m.weights / 1e9, m.tokens, q->input.max + q->output.max);
+}
+
+/* Highest rate s's own deployment sustains (bisection). */
+static int max_rate(const dam_scenario *s, const dam_sim_options *opt,
+                    dam_llm_plan *p, dam_error *err)
+{
+    dam_scenario *c = dam_malloc(sizeof *c);
+    dam_result *r = dam_malloc(sizeof *r);
+    *c = *s;
+    if (c->serving.arrival == DAM_ARRIVAL_TRACE)
+        c->serving.arrival = DAM_ARRIVAL_POISSON;
+    double lo = 0.0, hi = p->rate;
+    int rc = DAM_OK, grow = 1;
+    /* bracket: double while the rate still meets */
+    for (int i = 0; i < 12 && grow; i++) {
+        c->serving.rate = hi;
+        int m = dam_llm_plan_meets(c, opt, r, err);
+        p->evaluations++;
+        if (m < 0) {
+            rc = DAM_EINPUT;
+            goto done;
+        }
+        if (m) {
+            lo = hi;
+            p->max_rate_ttft = r->serving.llm.ttft.q;
+            p->max_rate_tpot = r->serving.llm.tpot.q;
+            p->max_rate_found = 1;
+            hi *= 2.0;
+        } else {
+            grow = 0;
+        }
+    }
+    if (grow) { /* meets at every rate tried */
+        p->max_rate = lo;
+        p->max_rate_upper = 0.0;
+        goto done;
+    }
+    for (int i = 0; i < 8; i++) {
+        double mid = lo > 0.0 ? 0.5 * (lo + hi) : hi / 2.0;
+        c->serving.rate = mid;
+        int m = dam_llm_plan_meets(c, opt, r, err);
+        p->evaluations++;
+        if (m < 0) {
+            rc = DAM_EINPUT;
+            goto done;
+        }
+        if (m) {
+            lo = mid;
+            p->max_rate_ttft = r->serving.llm.ttft.q;
+            p->max_rate_tpot = r->serving.llm.tpot.q;
+            p->max_rate_found = 1;
+        } else {
+            hi = mid;
+        }
+    }
+    p->max_rate = lo;
+    p->max_rate_upper = hi;
+done:
+    dam_free(r);
+    dam_free(c);
+    return rc;
+}
+
+int dam_llm_plan_run(const dam_scenario *s, const dam_catalog *cat,
+                     double slo_ttft, double slo_tpot, double rate,
+                     const dam_sim_options *opt, dam_llm_plan *p,
+                     dam_error *err)
+{
+    memset(p, 0, sizeof *p);
+    p->best = -1;
+    if (s->mode != DAM_MODE_SERVING || !s->serving.llm.enabled)
+        return dam_error_set(err, s->file, 0,
+                             "an LLM capacity plan needs a serving scenario "
+                             "with an llm group");
+    if (!(slo_ttft > 0.0) || !(slo_tpot > 0.0) || !(rate > 0.0) ||
+        !isfinite(slo_ttft) || !isfinite(slo_tpot) || !isfinite(rate))
+        return dam_error_set(err, "", 0,
+                             "the objectives and the rate must be positive, "
+                             "got %g s, %g s and %g/s",
+                             slo_ttft, slo_tpot, rate);
+    p->slo_ttft_s = slo_ttft;
+    p->slo_tpot_s = slo_tpot;
+    p->quantile = s->serving.llm.slo_quantile;
+    p->rate = rate;
+    p->headroom = DAM_LLM_PLAN_HEADROOM;
+    dam_sim_options o = *opt;
+    o.requests = NULL;
+    o.nrequests = 0;
+    o.arrivals = NULL;
+    o.narrivals = 0;
+
+    dam_scenario *base = dam_malloc(sizeof *base);
+    dam_scenario *c = dam_malloc(sizeof *c);
+    *base = *s;
+    base->serving.llm.slo_ttft_s = slo_ttft;
+    base->serving.llm.slo_tpot_s = slo_tpot;
+    if (base->serving.arrival == DAM_ARRIVAL_TRACE)
+        base->serving.arrival = DAM_ARRIVAL_POISSON;
+    int rc = DAM_OK;
+    /* widest first: it needs the fewest replicas, and a narrower degree
+     * whose floor needs over twice its GPUs is not searched */
+    static const int degrees[] = {8, 4, 2, 1};
+    for (size_t i = 0; i < cat->ngpus; i++) {
+        const dam_gpu *g = &cat->gpus[i];
+        int fewest = 0;
+        for (size_t k = 0; k < sizeof degrees / sizeof degrees[0]; k++) {
+            int tp = degrees[k];
+            if (tp > s->machine.gpus_per_node ||
+                p->noptions >= DAM_LLM_PLAN_MAX)
+                continue;
+            dam_llm_plan_option *op = &p->options[p->noptions];
+            memset(op, 0, sizeof *op);
+            snprintf(op->gpu, sizeof op->gpu, "%s", g->id);
+            op->tp = tp;
+            *c = *base;
+            c->machine.gpu = *g;
+            c->serving.rate = rate * (1.0 + DAM_LLM_PLAN_HEADROOM);
+            dam_llm *q = &c->serving.llm;
+            q->disaggregated = 0;
+            q->tp = q->prefill_tp = q->decode_tp = tp;
+            if (strcmp(g->id, s->machine.gpu.id) != 0)
+                c->cost.gpu_hour_usd = g->price_hour;
+            op->price_hour = c->cost.gpu_hour_usd;
+            unusable(c, g, tp, op->why, sizeof op->why);
+            if (op->why[0]) {
+                /* list an unusable GPU once, at its smallest degree */
+                int dup = 0;
+                for (int j = 0; j < p->noptions; j++)
+                    dup |= strcmp(p->options[j].gpu, g->id) == 0 &&
+                           !p->options[j].usable;
+                if (!dup)
+                    p->noptions++;
+                continue;
+            }
+            op->usable = 1;
+            p->noptions++;
+            if ((rc = plan_one(c, &o, op, 2 * fewest, &p->evaluations,
+                               err)) != DAM_OK)
+                goto done;
+            if (op->feasible && (!fewest || op->gpus < fewest))
+                fewest = op->gpus;
+        }
+    }
+    /* an unusable entry is dropped once the GPU has a usable degree */
+    int n = 0;
+    for (int i = 0; i < p->noptions; i++) {
+        int drop = 0;
+        if (!p->options[i].usable)
+            for (int j = 0; j < p->noptions; j++)
+                drop |= p->options[j].usable &&
+                        strcmp(p->options[j].gpu, p->options[i].gpu) == 0;
+        if (!drop)
+            p->options[n++] = p->options[i];
+    }
+    p->noptions = n;
+    for (int i = 1; i < p->noptions; i++) {
+        dam_llm_plan_option t = p->options[i];
+        int j = i - 1;
+        while (j >= 0 && before(&t, &p->options[j])) {
+            p->options[j + 1] = p->options[j];
+            j--;
+        }
+        p->options[j + 1] = t;
+    }
+    /* re-simulate the cheapest with other random numbers and twice the
+     * replications; the next one is tried if it does not hold */
+    dam_sim_options o2 = o;
+    o2.have_seed = 1;
+    o2.seed = (o.have_seed ? o.seed : s->seed) + 7919u;
+    o2.replications = 2 * (o.replications > 0 ? o.replications
+                                               : s->serving.replications);
+    for (int i = 0; i < p->noptions && i < 3 && p->best < 0; i++) {
+        dam_llm_plan_option *op = &p->options[i];
+        if (!op->feasible)
+            break;
+        *c = *base;
+        for (size_t k = 0; k < cat->ngpus; k++)
+            if (strcmp(cat->gpus[k].id, op->gpu) == 0)
+                c->machine.gpu = cat->gpus[k];
+        c->serving.rate = rate * (1.0 + DAM_LLM_PLAN_HEADROOM);
+        c->serving.replicas = op->replicas;
+        c->serving.llm.disaggregated = 0;
+        c->serving.llm.tp = c->serving.llm.prefill_tp =
+            c->serving.llm.decode_tp = op->tp;
+        dam_result *r = dam_malloc(sizeof *r);
+        int m = dam_llm_plan_meets(c, &o2, r, err);
+        p->evaluations++;
+        if (m > 0) {
+            p->best = i;
+            p->confirmed = 1;
+            p->confirm_ttft = r->serving.llm.ttft.q;
+            p->confirm_tpot = r->serving.llm.tpot.q;
+        }
+        dam_free(r);
+        if (m < 0) {
+            rc = DAM_EINPUT;
+            goto done;
+        }
+    }
+    rc = max_rate(base, &o, p, err);
+done:
+    dam_free(c);
+    dam_free(base);
+    return rc;
+}
