@@ -217,9 +217,15 @@ void dam_llm_text(dam_buf *b, const dam_scenario *s, const dam_result *r,
     if (r->has_sim && r->memory.fits) {
         dam_buf_printf(b, "\nWhere a request's time goes (mean %.4g ms)\n",
                        r->step * 1e3);
-        static const char *const names[DAM_TERM_COUNT] = {
-            "queue", "swap and KV transfer", "GPU compute",
-            "tensor-parallel all-reduce", "host"};
+        /* the terms as LLM serving fills them (sim_llm.c) */
+        const char *names[DAM_TERM_COUNT];
+        for (int t = 0; t < DAM_TERM_COUNT; t++)
+            names[t] = dam_term_name((dam_term)t);
+        names[DAM_TERM_DATA] = "queue";
+        names[DAM_TERM_TRANSFER] = "swap and KV transfer";
+        names[DAM_TERM_COMPUTE] = "GPU compute";
+        names[DAM_TERM_COMM] = "tensor-parallel all-reduce";
+        names[DAM_TERM_OVERHEAD] = "host";
         double step = r->step > 0.0 ? r->step : 1.0;
         for (int t = 0; t < DAM_TERM_COUNT; t++) {
             int bar = (int)lround(r->terms[t] / step * 30.0);
