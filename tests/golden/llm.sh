@@ -1,0 +1,141 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
+# LLM serving end to end (issue 13): the two example scenarios answer their
+# questions with run, whatif and plan; output is deterministic; a request
+# trace is simulated; bad traces and bad options exit 2 with file:line
+# errors and nothing on standard output.
+# usage: llm.sh DAMSIM SOURCE_DIR
+damsim=$1
+src=$2
+pass=0
+fail=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+check() { # description, then a command that must succeed
+    what=$1; shift
+    if "$@" >/dev/null 2>&1; then
+        echo "PASS: $what"; pass=$((pass + 1))
+    else
+        echo "FAIL: $what"; fail=$((fail + 1))
+    fi
+}
+code() { # description, expected exit code, command...
+    what=$1; want=$2; shift 2
+    "$@" >/dev/null 2>&1
+    got=$?
+    if [ "$got" -eq "$want" ]; then
+        echo "PASS: $what (exit $got)"; pass=$((pass + 1))
+    else
+        echo "FAIL: $what: exit $got, want $want"; fail=$((fail + 1))
+    fi
+}
+cd "$tmp" || exit 2
+h=$src/scenarios/llama3-70b-h100-vs-h200.cfg
+k=$src/scenarios/llama3-70b-fp8-kv-h100.cfg
+
+# run: the page, its JSON, determinism
+check "run: H100/H200 scenario" "$damsim" run "$h"
+"$damsim" run "$h" >run1.txt 2>&1
+"$damsim" run "$h" >run2.txt 2>&1
+check "run: the same output twice" cmp run1.txt run2.txt
+check "run: states the question" grep -q "fewer GPUs than H100s" run1.txt
+check "run: TTFT, TPOT and end-to-end percentiles" grep -q "time per output token" run1.txt
+check "run: judges both objectives" grep -q "SLOs at p99: TTFT" run1.txt
+check "run: memory per GPU with the KV pool" grep -q "KV pool" run1.txt
+"$damsim" run "$h" --json >run.json 2>&1
+check "run --json: TTFT p99, goodput, tokens per GPU, cost per million" python3 -c "
+import json, math
+l = json.load(open('run.json'))['result']['serving']['llm']
+assert l['ttft_s']['p99'] > 0 and l['tpot_s']['p99'] > 0
+assert 0 <= l['goodput_fraction'] <= 1
+assert l['output_tokens_per_s_per_gpu'] > 0 and l['cost_per_million_output_tokens_usd'] > 0
+assert l['memory_per_gpu']['blocks'] > 0 and l['slo_met'] in (True, False)
+"
+
+# whatif: the H100/H200 question and the FP8 cache question
+"$damsim" whatif "$h" >whatif.txt 2>&1
+check "whatif H100/H200: exit 0" test -s whatif.txt
+check "whatif H100/H200: answers on the first lever (H200 x2)" grep -q "^Answer    H200 x2 (TP2): no" whatif.txt
+check "whatif H100/H200: names the cheapest option meeting both" grep -q "Cheapest option that meets both SLOs" whatif.txt
+"$damsim" whatif "$k" >kv.txt 2>&1
+check "whatif FP8 KV: the FP8 cache works" grep -q "^Answer    FP8 KV cache: yes" kv.txt
+check "whatif FP8 KV: says what the cache holds and runs" grep -q "a cache of 1.02e+06 tokens per replica (was 5.08e+05)" kv.txt
+check "whatif FP8 KV: the baseline is bound by the cache" grep -q "^Binding   KV-cache capacity" kv.txt
+code "whatif --lever kv_cache=fp8 on the command line" 0 "$damsim" whatif "$k" --lever kv_cache=fp8 --replications 1 --steps 600
+"$damsim" whatif "$h" --lever tensor_parallel=3 --replications 1 --steps 300 >tp3.txt 2>&1
+check "whatif --lever tensor_parallel=3: a failed row saying why" grep -q "tensor-parallel degree 3 does not divide its 64 heads" tp3.txt
+
+# plan: the two objectives (few requests: the command, not the numbers)
+"$damsim" plan "$h" --slo-ttft-ms 500 --slo-tpot-ms 50 --rate 5 --steps 400 --replications 2 >plan.txt 2>&1
+check "plan --slo-ttft-ms/--slo-tpot-ms: exit 0" test -s plan.txt
+check "plan: names a plan that was re-simulated" grep -q "re-simulated with other random numbers" plan.txt
+check "plan: fewest GPUs per kind, H100 and H200" sh -c "grep -q '^  H100-SXM5-80GB' plan.txt && grep -q '^  H200-SXM-141GB' plan.txt"
+check "plan: the highest rate of the scenario's deployment" grep -q "^Highest rate" plan.txt
+"$damsim" plan "$k" --rate 2 --steps 300 --replications 2 --json >plan.json 2>&1
+check "plan --json (objectives from the file)" python3 -c "
+import json
+p = json.load(open('plan.json'))
+assert p['slo_ttft_s'] == 2.0 and p['slo_tpot_s'] == 0.06 and p['rate_per_s'] == 2
+assert any(o['feasible'] for o in p['options'])
+"
+code "plan --slo-ttft-ms -5: 2" 2 "$damsim" plan "$h" --slo-ttft-ms -5
+code "plan --slo-tpot-ms abc: 2" 2 "$damsim" plan "$h" --slo-tpot-ms abc
+code "plan --slo-p99-ms on an LLM scenario: 2" 2 "$damsim" plan "$h" --slo-p99-ms 100
+code "plan --slo-ttft-ms on a non-LLM serving scenario: 2" 2 "$damsim" plan "$src/scenarios/resnet50-serving-l4.cfg" --slo-ttft-ms 100
+
+# a request trace, and bad ones
+cp "$src/tests/data/llm/llm-trace.cfg" "$src/tests/data/llm/requests.csv" .
+check "run: a request trace" "$damsim" run llm-trace.cfg
+"$damsim" run llm-trace.cfg >trace.txt 2>&1
+check "run: the trace's requests are measured" grep -q "from the trace requests.csv" trace.txt
+bad() { # description, trace text, expected first stderr line
+    what=$1; text=$2; want=$3
+    printf '%s' "$text" >requests.csv
+    "$damsim" run llm-trace.cfg >out.txt 2>err.txt
+    got=$?
+    if [ "$got" -eq 2 ] && [ ! -s out.txt ] && [ "$(head -n 1 err.txt)" = "$want" ]; then
+        echo "PASS: bad trace: $what"; pass=$((pass + 1))
+    else
+        echo "FAIL: bad trace: $what: exit $got, stderr:"; cat err.txt; fail=$((fail + 1))
+    fi
+}
+bad "a word for tokens" 'arrival_s,input_tokens,output_tokens
+0.0,100,10
+0.5,many,10
+' "requests.csv:3: error: expected input tokens, got \"many\""
+bad "two fields" '0.0,100,10
+0.5,100
+' "requests.csv:2: error: expected 3 fields (arrival_s, input_tokens, output_tokens), got 2"
+bad "time going back" '1.0,100,10
+0.5,100,10
+' "requests.csv:2: error: arrival times must not decrease: 0.5 after 1 (line 1)"
+bad "a prompt over input_max" '0.0,4001,10
+' "requests.csv:1: error: input tokens 4001 exceed llm.input_max (4000), which the KV-cache plan is sized for"
+bad "no requests" '# empty
+' "requests.csv: error: the request trace holds no requests"
+rm -f requests.csv
+code "run: a missing trace: 2" 2 "$damsim" run llm-trace.cfg
+
+# bad llm groups are caught at load
+cat >bad.cfg <<'EOF'
+scenario: { name = "b"; question = "q"; mode = "serving"; };
+machine: { gpu = "A100-SXM4-80GB"; gpus_per_node = 4;
+  host: { cpu_cores = 8; pcie_gbs = 25.0; };
+  storage: { kind = "local_nvme"; read_gbs = 1.0; latency_ms = 0.1; }; };
+workload: { model = "llama3-70b"; precision = "bf16"; batch_size = 1; };
+serving: { arrival = "poisson"; rate_per_s = 1.0; };
+llm: { input_tokens = 100; output_tokens = 10; tp = 8; weights = "fp8";
+       slo_ttft_ms = 100; slo_tpot_ms = 10; max_seqs = 4096; };
+EOF
+"$damsim" check bad.cfg >out.txt 2>err.txt
+got=$?
+if [ "$got" -eq 2 ] && grep -q "bad.cfg:7: error: 'llm.tp' (8) must fit in one node" err.txt &&
+   grep -q "bad.cfg:8: error: 'llm.max_seqs' (4096) must not exceed llm.token_budget (2048)" err.txt &&
+   grep -q "error: 'llm.weights' = \"fp8\" needs fp8 tensor cores, which A100-SXM4-80GB lacks" err.txt; then
+    echo "PASS: check: an llm group's errors with their lines"; pass=$((pass + 1))
+else
+    echo "FAIL: check: an llm group's errors (exit $got):"; cat err.txt; fail=$((fail + 1))
+fi
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
