@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "render/chartset.h"
+#include "solver/llm_plan.h"
 #include "cli/cli.h"
 #include "cli/sweep.h"
 #include "model/loader.h"
@@ -271,6 +272,34 @@ static int run_one(dam_cli *c, const char *path)
             dam_chartset *cs = dam_malloc(sizeof *cs);
             dam_chartset_run(cs, s, r, &trace);
             dam_capacity_curve *lc = dam_calloc(1, sizeof *lc);
+            if (s->serving.llm.enabled && !c->analytic) {
+                /* TTFT and TPOT against load, throughput by budget */
+                dam_sim_options o;
+                memset(&o, 0, sizeof o);
+                o.have_seed = c->have_seed;
+                o.seed = (unsigned long)c->seed;
+                o.warmup = -1;
+                dam_cli_sim_limits(c, &o);
+                dam_llm_curves *lw = dam_malloc(sizeof *lw);
+                dam_llm_plan_curves(s, &o, lw);
+                const double *t1[3] = {lw->ttft[0], lw->ttft[1],
+                                       lw->ttft[2]};
+                const double *t2[3] = {lw->tpot[0], lw->tpot[1],
+                                       lw->tpot[2]};
+                dam_chartset_llm_load(cs, lw->rate, t1, t2, lw->n,
+                                      s->serving.llm.slo_ttft_s,
+                                      s->serving.llm.slo_tpot_s,
+                                      cs->titles[0]);
+                dam_chartset_llm_budget(cs, lw->budget, lw->tokens,
+                                        lw->btpot, lw->nb, cs->titles[0]);
+                /* the chart set points into lw until it is written */
+                rc = dam_cli_charts(c, cs);
+                dam_free(lw);
+                dam_chartset_free(cs);
+                dam_free(cs);
+                dam_free(lc);
+                goto done;
+            }
             if (s->mode == DAM_MODE_SERVING && !c->analytic) {
                 /* latency at a quarter to twice the rate (the chart) */
                 dam_sim_options o;
@@ -293,6 +322,7 @@ static int run_one(dam_cli *c, const char *path)
             dam_free(lc);
         }
     }
+done:
     dam_free(u);
     dam_trace_free(&trace);
     dam_free(d);

@@ -162,6 +162,8 @@ int dam_cli_whatif(dam_cli *c, const char *path)
             dam_whatif_answer(answer, sizeof answer, w);
             dam_chartset *cs = dam_malloc(sizeof *cs);
             dam_chartset_whatif(cs, w, answer);
+            if (w->rows[0].result.serving.llm.enabled)
+                dam_chartset_llm_cost(cs, w, cs->titles[0]);
             rc = dam_cli_charts(c, cs);
             dam_chartset_free(cs);
             dam_free(cs);

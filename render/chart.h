@@ -236,6 +236,10 @@ typedef struct dam_chart_roc {
                                              matters in the quality's
                                              units), so noise does not
                                              fill the chart; 0: the data */
+    const char *front_label;              /* legend of filled points;
+                                             NULL: "on the frontier" */
+    const char *other_label;              /* legend of hollow points;
+                                             NULL: "dominated" */
 } dam_chart_roc;
 
 /* ---- chinchilla: compute-optimal model size ------------------------ */

@@ -99,13 +99,13 @@ int dam_chart_roc_draw(cairo_t *cr, const dam_rect *r, const dam_chart_roc *c,
         items[ni++].marker = DAM_MARK_CIRCLE;
     }
     if (front) {
-        items[ni].label = "on the frontier";
+        items[ni].label = c->front_label ? c->front_label : "on the frontier";
         items[ni].color = DAM_COLOR_BLUE;
         items[ni].key = DAM_KEY_MARKER;
         items[ni++].marker = DAM_MARK_CIRCLE;
     }
     if (other) {
-        items[ni].label = "dominated";
+        items[ni].label = c->other_label ? c->other_label : "dominated";
         items[ni].color = DAM_COLOR_GREY;
         items[ni].key = DAM_KEY_HOLLOW;
         items[ni++].marker = DAM_MARK_CIRCLE;

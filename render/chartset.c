@@ -130,6 +130,14 @@ static void roofline(dam_chartset *cs, const char *title, const char *sub,
 static void run_answer(char *buf, size_t n, const dam_result *r)
 {
     char t[32];
+    if (r->serving.llm.enabled && r->has_sim) {
+        const dam_llm_result *l = &r->serving.llm;
+        snprintf(buf, n, "%s: p%.0f TTFT %.3g ms, TPOT %.3g ms; %s binds",
+                 l->met ? "both objectives met" : "objectives missed",
+                 l->slo_quantile * 100.0, l->ttft.q * 1e3, l->tpot.q * 1e3,
+                 dam_bound_name(r->bound));
+        return;
+    }
     if (r->mode == DAM_MODE_SERVING && r->has_sim &&
         r->serving.slo_s > 0.0) {
         char u[32];

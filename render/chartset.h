@@ -64,6 +64,15 @@ typedef struct dam_chartset {
     double serving_rate;                /* the run's offered load, 1/s */
     dam_chart_serving serving;
     struct dam_chartset_sweep *sweep;   /* a sweep's charts' data (owned) */
+    /* LLM serving (chartset_llm.c): TTFT and TPOT against load, and one
+     * labelled scatter (throughput against latency by token budget, or
+     * output tokens per dollar by GPU kind) */
+    dam_chart_series llm_series[2][3];
+    char llm_slo[2][48];
+    dam_chart_serving llm_load[2];
+    dam_chart_roc_point llm_pts[DAM_CHARTSET_BARS];
+    char llm_labels[DAM_CHARTSET_BARS][64];
+    dam_chart_roc llm_scatter[2];
 } dam_chartset;
 
 /* Charts of a run: breakdown, roofline, timeline (when traced). */
@@ -99,6 +108,23 @@ int dam_chartset_sweep(dam_chartset *cs, const dam_sweep *sw,
                        dam_sweep_metric metric, dam_error *err);
 /* Free a sweep's chart data (dam_chartset_free calls it). */
 void dam_chartset_sweep_release(dam_chartset *cs);
+/* LLM serving (chartset_llm.c). TTFT and TPOT percentiles (p50, p90,
+ * p99) at each offered load rate[i]: ttft[k][i], tpot[k][i], s, with the
+ * two objectives; the arrays must outlive the set. */
+void dam_chartset_llm_load(dam_chartset *cs, const double *rate,
+                           const double *const ttft[3],
+                           const double *const tpot[3], size_t n,
+                           double slo_ttft, double slo_tpot,
+                           const char *title);
+/* Output tokens/s per GPU against p99 time per output token as the token
+ * budget varies: budget[i], tokens[i], tpot[i] (s). */
+void dam_chartset_llm_budget(dam_chartset *cs, const int *budget,
+                             const double *tokens, const double *tpot,
+                             size_t n, const char *title);
+/* Output tokens per dollar of each what-if option against its GPUs, by
+ * GPU kind (filled: meets both objectives). */
+void dam_chartset_llm_cost(dam_chartset *cs, const dam_whatif *w,
+                           const char *title);
 /* Free what the set owns. */
 void dam_chartset_free(dam_chartset *cs);
 /* Write the first chart to path (format from its extension: .png, .svg,

@@ -487,3 +487,59 @@ done:
     dam_free(base);
     return rc;
 }
+
+void dam_llm_plan_curves(const dam_scenario *s, const dam_sim_options *opt,
+                         dam_llm_curves *w)
+{
+    static const double mult[DAM_LLM_CURVE_LOADS] = {0.25, 0.5, 0.75, 1.0,
+                                                     1.25, 1.5, 1.75, 2.0};
+    static const int budgets[DAM_LLM_CURVE_BUDGETS] = {256,  512,  1024,
+                                                       2048, 4096, 8192};
+    memset(w, 0, sizeof *w);
+    if (!s->serving.llm.enabled || s->serving.arrival == DAM_ARRIVAL_TRACE ||
+        !(s->serving.rate > 0.0))
+        return;
+    dam_scenario *x = dam_malloc(sizeof *x);
+    dam_result *r = dam_malloc(sizeof *r);
+    dam_sim_options o = *opt;
+    o.requests = NULL;
+    o.nrequests = 0;
+    dam_error e;
+    for (size_t i = 0; i < DAM_LLM_CURVE_LOADS; i++) {
+        *x = *s;
+        x->serving.rate = s->serving.rate * mult[i];
+        dam_analytic_solve(x, r);
+        if (!r->memory.fits || dam_sim_llm(x, &o, r, NULL, &e) != DAM_OK)
+            continue;
+        const dam_llm_result *l = &r->serving.llm;
+        w->rate[w->n] = x->serving.rate;
+        w->ttft[0][w->n] = l->ttft.p50;
+        w->ttft[1][w->n] = l->ttft.p90;
+        w->ttft[2][w->n] = l->ttft.p99;
+        w->tpot[0][w->n] = l->tpot.p50;
+        w->tpot[1][w->n] = l->tpot.p90;
+        w->tpot[2][w->n] = l->tpot.p99;
+        w->n++;
+    }
+    double req = s->serving.requests / 5.0;
+    o.steps = req > 200.0 ? (int)req : 200;
+    o.replications = 1;
+    for (size_t i = 0; i < DAM_LLM_CURVE_BUDGETS; i++) {
+        *x = *s;
+        dam_llm *q = &x->serving.llm;
+        if (budgets[i] < q->max_seqs ||
+            (!q->chunked_prefill && budgets[i] < q->input.max))
+            continue;
+        q->token_budget = q->chunk_tokens = budgets[i];
+        x->serving.rate = 4.0 * s->serving.rate;
+        dam_analytic_solve(x, r);
+        if (!r->memory.fits || dam_sim_llm(x, &o, r, NULL, &e) != DAM_OK)
+            continue;
+        w->budget[w->nb] = budgets[i];
+        w->tokens[w->nb] = r->serving.llm.tokens_per_s_gpu;
+        w->btpot[w->nb] = r->serving.llm.tpot.p99;
+        w->nb++;
+    }
+    dam_free(r);
+    dam_free(x);
+}

@@ -89,6 +89,29 @@ int dam_llm_plan_run(const dam_scenario *s, const dam_catalog *cat,
                      const dam_sim_options *opt, dam_llm_plan *out,
                      dam_error *err);
 
+/* The curves of LLM serving charts (render/chartset.h): TTFT and TPOT
+ * percentiles at a quarter to twice the scenario's rate, and output
+ * tokens/s per GPU and p99 TPOT as the token budget varies (256 to 8,192,
+ * at least max_seqs; each at four times the rate, above most deployments'
+ * capacity, with a fifth of the requests and one replication). */
+#define DAM_LLM_CURVE_LOADS 8
+#define DAM_LLM_CURVE_BUDGETS 6
+typedef struct dam_llm_curves {
+    size_t n;                                   /* load points */
+    double rate[DAM_LLM_CURVE_LOADS];           /* requests/s */
+    double ttft[3][DAM_LLM_CURVE_LOADS];        /* p50, p90, p99, s */
+    double tpot[3][DAM_LLM_CURVE_LOADS];        /* p50, p90, p99, s */
+    size_t nb;                                  /* budget points */
+    int budget[DAM_LLM_CURVE_BUDGETS];          /* tokens per iteration */
+    double tokens[DAM_LLM_CURVE_BUDGETS];       /* output tokens/s per GPU */
+    double btpot[DAM_LLM_CURVE_BUDGETS];        /* p99 TPOT, s */
+} dam_llm_curves;
+
+/* Fill out for LLM scenario s (opt: seed; empty for a trace scenario).
+ * Points whose simulation fails or does not fit are left out. */
+void dam_llm_plan_curves(const dam_scenario *s, const dam_sim_options *opt,
+                         dam_llm_curves *out);
+
 /* Does s (rate, replicas as set) meet both objectives by simulation?
  * *r gets the result. Returns 1 yes, 0 no, -1 on error (err filled). */
 int dam_llm_plan_meets(const dam_scenario *s, const dam_sim_options *opt,

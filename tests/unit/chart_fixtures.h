@@ -137,7 +137,7 @@ static const dam_chart_roc fx_roc = {
     fx_roc_points, sizeof fx_roc_points / sizeof fx_roc_points[0],
     fx_roc_segs, 4,
     "cost of a training run", DAM_AXIS_USD, NULL, 0,
-    "top-1 accuracy (%)", DAM_AXIS_PLAIN, NULL, "pt/$1k", 0};
+    "top-1 accuracy (%)", DAM_AXIS_PLAIN, NULL, "pt/$1k", 0, NULL, NULL};
 
 /* Chinchilla: L(N, D) = E + A/N^a + B/D^b with D = C / (6 N). */
 #define FX_CH_N 24

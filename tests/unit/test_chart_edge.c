@@ -116,7 +116,7 @@ int main(void)
     /* return on compute: one point on a log axis; a bad segment */
     dam_chart_roc_point one = {"only", 100, 1, 1};
     dam_chart_roc roc = {"t", NULL, &one, 1, NULL, 0, "cost", DAM_AXIS_USD,
-                         NULL, 1, "quality", DAM_AXIS_PLAIN, NULL, NULL, 0};
+                         NULL, 1, "quality", DAM_AXIS_PLAIN, NULL, NULL, 0, NULL, NULL};
     c.kind = DAM_CHART_ROC;
     c.u.roc = &roc;
     draw_ok(&c, "return on compute with one point on a log axis");
