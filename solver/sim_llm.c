@@ -205,6 +205,7 @@ typedef struct sys {
     long nreq, warm, next;  /* requests, warm-up, next arrival number */
     double interval;        /* deterministic arrivals: 1 / rate */
     double t0, tA;          /* window: first measured / last arrival, s */
+    double t_end;           /* the last completion, s */
     int measuring;          /* t0 reached */
     seq *seqs;              /* slot pool */
     size_t nseqs, capseqs;
@@ -215,7 +216,8 @@ typedef struct sys {
     int rr;                 /* round-robin position */
     double block_tokens;
     dam_stats *pool[L_COUNT], *rep[L_COUNT];
-    acc a;
+    acc a;                  /* from t0 to the end of the run */
+    acc snap;               /* the same at the last arrival */
 } sys;
 
 static void kick(sys *y, replica *p);
@@ -247,7 +249,7 @@ static void touch(sys *y, replica *p)
     double now = dam_des_now(y->des);
     if (y->measuring) {
         double from = p->touched > y->t0 ? p->touched : y->t0;
-        double to = now < y->tA ? now : y->tA;
+        double to = now;
         if (to > from) {
             double used = p->blocks - p->free_blocks;
             y->a.kv += (p->blocks > 0.0 ? used / p->blocks : 0.0) * (to - from);
@@ -322,10 +324,12 @@ static void on_arrive(dam_des *des, void *ctx, dam_des_arg arg)
             y->reps[i].touched = now;
     }
     if (idx == y->nreq - 1) {
-        /* close the window: bring every replica's averages up to it */
+        /* the arrival window closes: bring every replica's averages up
+         * to it and keep them (the run goes on to drain) */
         y->tA = now;
         for (int i = 0; i < y->nreps; i++)
             touch(y, &y->reps[i]);
+        y->snap = y->a;
     }
     int ri = route(y, 0, y->nfront);
     replica *p = &y->reps[ri];
@@ -592,7 +596,7 @@ start:
     touch(y, p);
     p->busy = 1;
     p->it_start = dam_des_now(y->des);
-    if (y->measuring && p->it_start < y->tA) {
+    if (y->measuring) {
         acc *a = &y->a;
         a->iters++;
         a->tokens_it += b.prefill_tokens + b.decode_seqs;
@@ -625,8 +629,9 @@ static void finish(sys *y, replica *p, int slot)
     release(y, p, x);
     x->state = S_DONE;
     p->load--;
-    if (y->measuring && now <= y->tA)
+    if (y->measuring)
         y->a.done++;
+    y->t_end = now;
     if (x->idx >= y->warm) {
         double e2e = now - x->arrive, ttft = x->first - x->arrive;
         double tpot = x->out > 1 ? (now - x->first) / (x->out - 1) : 0.0;
@@ -685,7 +690,7 @@ static void on_iter_end(dam_des *des, void *ctx, dam_des_arg arg)
     sys *y = ctx;
     replica *p = &y->reps[arg.u];
     double now = dam_des_now(des);
-    int in_window = y->measuring && now <= y->tA;
+    int in_window = y->measuring;
     touch(y, p);
     p->busy = 0;
     /* decodes: one token each; sequences that ran the whole previous
@@ -825,11 +830,18 @@ static void replicate(const dam_scenario *s, const dam_sim_options *opt,
     dam_des_at(y.des, first, on_arrive, &y, dam_des_u(0));
     dam_des_run(y.des);
 
-    /* the window: first measured arrival to the last arrival */
+    /* the window: first measured arrival to the last arrival (steady
+     * state under the offered load, without the drain); a burst whose
+     * arrivals span less than a request's mean time (an offline batch)
+     * is measured to its last completion instead */
+    acc *a = &y.snap;
     double win = y.tA - y.t0;
+    if (!(win > dam_stats_mean(rep[L_E2E]))) {
+        a = &y.a;
+        win = y.t_end - y.t0;
+    }
     if (!(win > 1e-12))
         win = 1e-12;
-    acc *a = &y.a;
     for (int i = 0; i < L_COUNT; i++) {
         double *v = out->lat[i];
         v[0] = dam_stats_mean(rep[i]);
@@ -841,7 +853,9 @@ static void replicate(const dam_scenario *s, const dam_sim_options *opt,
     out->throughput = a->done / win;
     out->tokens = a->out_tokens / win;
     out->pre_tokens = a->pre_tokens / win;
-    out->good = a->measured > 0.0 ? a->good / a->measured : 0.0;
+    /* per measured request: the whole run */
+    const acc *all = &y.a;
+    out->good = all->measured > 0.0 ? all->good / all->measured : 0.0;
     int nr = dp->nreps;
     out->kv = a->kv / (win * nr);
     out->kv_peak = a->peak_kv;
@@ -851,12 +865,13 @@ static void replicate(const dam_scenario *s, const dam_sim_options *opt,
     out->iter = a->iters > 0.0 ? a->it_time / a->iters : 0.0;
     out->batch = a->iters > 0.0 ? a->tokens_it / a->iters : 0.0;
     out->decodes = a->iters > 0.0 ? a->decode_it / a->iters : 0.0;
-    out->preempts = a->measured > 0.0 ? a->preempts / a->measured : 0.0;
+    out->preempts = all->measured > 0.0 ? all->preempts / all->measured
+                                        : 0.0;
     for (int i = 0; i < 6; i++)
         out->sh[i] = a->it_time > 0.0 ? a->sh[i] / a->it_time : 0.0;
-    out->xfer = a->measured > 0.0 ? a->xfer / a->measured : 0.0;
+    out->xfer = all->measured > 0.0 ? all->xfer / all->measured : 0.0;
     out->waits = a->decisions > 0.0 ? a->waits / a->decisions : 0.0;
-    out->measured = a->measured;
+    out->measured = all->measured;
     out->events = (double)dam_des_events(y.des);
 
     for (int i = 0; i < dp->nreps; i++) {

@@ -26,6 +26,7 @@
 #include <gsl/gsl_errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
@@ -275,6 +276,86 @@ static void test_fp8_cache(void)
     dam_llm_cost_free(cf);
 }
 
+/*
+ * DistServe (Zhong et al., OSDI 2024, section 3.1): "for a 13B LLM,
+ * computing the prefill of a 512-token sequence makes an A100 near
+ * compute-bound", while a decode step is bound by memory bandwidth. With
+ * OPT-13B's configuration (40 layers, hidden 5120, 40 heads, FFN 20480,
+ * vocabulary 50272, learned positions, biases, LayerNorm) on an
+ * A100-SXM4-80GB: the share of GEMM time that is compute-bound in a lone
+ * 512-token prefill, and in a lone decode step. Out of sample (a
+ * published statement, nothing fitted to it).
+ */
+static void test_distserve(void)
+{
+    static dam_scenario s;
+    char cfg[2048];
+    snprintf(cfg, sizeof cfg,
+             "scenario: { name = \"t\"; question = \"q\"; mode = "
+             "\"serving\"; };\n"
+             "machine: { gpu = \"A100-SXM4-80GB\"; gpus_per_node = 8;\n"
+             "  host: { cpu_cores = 8; pcie_gbs = 25.0; };\n"
+             "  storage: { kind = \"local_nvme\"; read_gbs = 1.0; "
+             "latency_ms = 0.0; };\n"
+             "  network: { intra_busbw_gbs = 230.0; inter_busbw_gbs = 25.0; "
+             "latency_us = 1.0; }; };\n"
+             "workload: { model = { id = \"opt-13b\"; name = \"OPT-13B\"; "
+             "family = \"language\"; seq_len = 2048.0; input_bytes = 0.0; "
+             "raw_bytes = 0.0; activation_bytes = 0.0; layers = 40;\n"
+             "  arch = { kind = \"transformer\"; layers = 40; hidden = 5120; "
+             "heads = 40; kv_heads = 40; ffn = 20480; vocab = 50272; "
+             "max_positions = 2048; attention = \"flash\"; bias = true; "
+             "tied_embeddings = true; }; };\n"
+             "  precision = \"fp16\"; batch_size = 1; };\n"
+             "serving: { arrival = \"poisson\"; rate_per_s = 1.0; };\n"
+             "llm: { input_tokens = 512; output_tokens = 64; slo_ttft_ms = "
+             "500.0; slo_tpot_ms = 50.0; };\n");
+    dam_diag d;
+    dam_diag_init(&d);
+    int rc = dam_scenario_load(&s, "opt.cfg", cfg, &cat, &d);
+    for (size_t i = 0; i < d.n; i++)
+        printf("  %s:%d: %s\n", d.items[i].file, d.items[i].line,
+               d.items[i].msg);
+    dam_diag_free(&d);
+    dam_check(rc == DAM_OK, "OPT-13B inline loads");
+    if (rc != DAM_OK)
+        return;
+    dam_check_rel(dam_graph_arch_params(&s.workload.model.arch) / 1e9, 12.85,
+                  0.01, "OPT-13B: 12.85 B parameters from its config");
+    /* whole graphs of a lone prefill and a lone decode, GEMMs split into
+     * compute- and memory-bound time */
+    dam_graph *g = malloc(sizeof *g);
+    dam_cost_opts o;
+    memset(&o, 0, sizeof o);
+    o.gpu = &s.machine.gpu;
+    o.prec = DAM_FP16;
+    o.b = 1.0;
+    double share[2];
+    for (int k = 0; k < 2; k++) {
+        dam_llm_iter it = {.prefill_seqs = k == 0 ? 1.0 : 0.0,
+                           .prefill_tokens = k == 0 ? 512.0 : 0.0,
+                           .decode_seqs = k == 0 ? 0.0 : 1.0,
+                           .decode_ctx = 512.0};
+        dam_error e;
+        dam_graph_llm_iteration(g, &s.workload.model, &it, &e);
+        dam_graph_cost c;
+        dam_device_cost(g, &o, &c);
+        double tc = 0.0, tm = 0.0;
+        for (int i = 0; i < g->nphases; i++)
+            if (strcmp(g->phase[i], "dense") == 0) {
+                tc += c.phase[i].t_compute;
+                tm += c.phase[i].t_memory;
+            }
+        share[k] = tc / (tc + tm);
+    }
+    free(g);
+    dam_check(share[0] > 0.9, "DistServe 3.1: a 512-token prefill of a 13B "
+              "model is compute-bound on an A100 (%.0f %% of its GEMM time)",
+              share[0] * 100.0);
+    dam_check(share[1] < 0.05, "... and a decode step memory-bound (%.0f %% "
+              "compute-bound)", share[1] * 100.0);
+}
+
 int main(void)
 {
     gsl_set_error_handler_off();
@@ -288,5 +369,6 @@ int main(void)
     test_split("llama3-8b", "A100-SXM4-80GB", 2,
                "kv_cache = \"fp8\"; weights = \"int4\";");
     test_fp8_cache();
+    test_distserve();
     return dam_check_done();
 }

@@ -1,0 +1,95 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * test_llm_published.c: LLM serving against a published measurement it
+ * was not fitted on (out of sample; tests/VALIDATION.md, "LLM serving").
+ *
+ * vLLM issue #12315 (github.com/vllm-project/vllm, 2025-01-22, a user
+ * report: tier C): Llama-3.3-70B-Instruct (the Llama-3-70B architecture)
+ * on 4 x A100 at tensor parallelism 4, vLLM 0.6.6, benchmark_throughput
+ * with 200 ShareGPT prompts, max_num_seqs 256: 3.28 requests/s, 714.48
+ * output tokens/s and 1414.42 total tokens/s with one scheduler step
+ * (3.47 requests/s with ten). Those totals give 218 output and 213 prompt
+ * tokens per request on average.
+ *
+ * The simulation: the 200 requests arrive at once (an offline batch),
+ * prompt and output lengths lognormal with those means and a coefficient
+ * of variation of 1 (ShareGPT's are heavy-tailed; an assumption, and the
+ * makespan of 200 requests depends on the longest: at cv 0.7 and 1.3 the
+ * rate moves by about 10 %), on A100-SXM4-80GB with the catalog's
+ * constants, CUDA graphs, 1 ms of host time per iteration, a token budget
+ * of 8,192 (benchmark_throughput's default for a 70B model is larger
+ * than the chunk a prompt needs: whole prompts in one iteration).
+ * Requests/s = completions over the time to the last one.
+ *
+ * The published figures disagree with each other: the vLLM project's
+ * performance dashboard gave 5.13 requests/s for the same command, which
+ * the reporter could not reproduce (3.28). And an offline batch's rate
+ * is set by its longest requests: at a length cv of 0.7 the model gives
+ * 5.3 requests/s, at 1.3 3.5, at 1.0 3.8 to 4.5 over seeds. So this is a
+ * range check, not a point check: the prediction at cv 1 lies between the
+ * two published figures widened by 10 % (2.95 to 5.64 requests/s).
+ */
+#include <gsl/gsl_errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "check.h"
+#include "model/loader.h"
+#include "solver/analytic.h"
+#include "solver/sim.h"
+
+static dam_catalog cat;
+
+static const char cfg[] =
+    "scenario: { name = \"v\"; question = \"q\"; mode = \"serving\"; seed = "
+    "1; };\n"
+    "machine: { gpu = \"A100-SXM4-80GB\"; gpus_per_node = 8;\n"
+    "  host: { cpu_cores = 64; pcie_gbs = 25.0; };\n"
+    "  storage: { kind = \"local_nvme\"; read_gbs = 5.0; latency_ms = 0.1; "
+    "};\n"
+    "  network: { intra_busbw_gbs = 230.0; inter_busbw_gbs = 25.0; "
+    "latency_us = 1.0; }; };\n"
+    "workload: { model = \"llama3-70b\"; precision = \"bf16\"; batch_size = "
+    "1; cuda_graphs = true; launch_us = 5.0; framework_overhead_ms = 1.0; "
+    "};\n"
+    "serving: { arrival = \"deterministic\"; rate_per_s = 100000.0; "
+    "replicas = 1; requests = 200; replications = 10; };\n"
+    "llm: { input_tokens = 213; input_cv = 1.0; input_max = 4096; "
+    "output_tokens = 218; output_cv = 1.0; output_max = 2048; tp = 4; "
+    "max_seqs = 256; token_budget = 8192; slo_ttft_ms = 1e6; slo_tpot_ms "
+    "= 1e6; };\n";
+
+int main(void)
+{
+    gsl_set_error_handler_off();
+    dam_test_catalog(&cat);
+    static dam_scenario s;
+    static dam_result r;
+    dam_diag d;
+    dam_diag_init(&d);
+    int rc = dam_scenario_load(&s, "v.cfg", cfg, &cat, &d);
+    dam_diag_free(&d);
+    dam_check(rc == DAM_OK, "Llama-3-70B TP4 on 4 x A100 loads");
+    dam_sim_options o;
+    memset(&o, 0, sizeof o);
+    o.seed = dam_test_seed(1);
+    o.have_seed = 1;
+    o.warmup = 1;
+    dam_error e;
+    dam_analytic_solve(&s, &r);
+    rc = dam_sim_serving(&s, &o, &r, NULL, &e);
+    dam_check(rc == DAM_OK, "simulates");
+    const dam_llm_result *l = &r.serving.llm;
+    printf("  predicted %.3f requests/s, %.1f output tokens/s (reported "
+           "3.28 and 714.48)\n",
+           l->throughput, l->tokens_per_s);
+    dam_check(l->throughput >= 0.9 * 3.28 && l->throughput <= 1.1 * 5.13,
+              "vLLM issue 12315: 200 ShareGPT requests on 4 x A100 TP4: "
+              "%.3f requests/s lies between the reported 3.28 and the "
+              "dashboard's 5.13, widened by 10 %% (out of sample)",
+              l->throughput);
+    dam_check(l->preemptions == 0.0, "the cache holds the batch without "
+              "preemption (%.3g per request)", l->preemptions);
+    return dam_check_done();
+}
