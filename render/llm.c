@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "render/units.h"
+#include "render/fmt.h"
 
 static void rule(dam_buf *b)
 {
@@ -191,7 +191,7 @@ void dam_llm_text(dam_buf *b, const dam_scenario *s, const dam_result *r,
                                                : r->step);
 
     const dam_llm_memory *m = &l->memory;
-    dam_fmt_bytes(t1, sizeof t1, m->capacity);
+    dam_fmt_memory(t1, sizeof t1, m->capacity);
     dam_buf_printf(b, "\nMemory per GPU (replica of %d): %s x %.2g = %.4g "
                       "GB: weights %.4g GB, workspace %.3g GB, KV pool %.4g "
                       "GB: %s\n",

@@ -35,6 +35,7 @@
 #include "render/whatif.h"
 #include "solver/analytic.h"
 #include "solver/capacity.h"
+#include "solver/llm_plan.h"
 #include "solver/sim.h"
 #include "solver/sweep.h"
 #include "solver/sweep_summary.h"
@@ -238,6 +239,8 @@ static void whatif_charts(const char *name, const dam_scenario *s,
         dam_whatif_answer(answer, sizeof answer, w);
         dam_chartset *cs = dam_malloc(sizeof *cs);
         dam_chartset_whatif(cs, w, answer);
+        if (s->serving.llm.enabled)
+            dam_chartset_llm_cost(cs, w, cs->titles[0]);
         for (size_t i = 0; i < cs->ncharts; i++)
             check_chart(name, "whatif", cs->names[i], &cs->charts[i]);
         dam_chartset_free(cs);
@@ -261,7 +264,14 @@ static void run_charts(const char *name, const dam_scenario *s)
     int rc;
     dam_capacity_curve lc;
     memset(&lc, 0, sizeof lc);
-    if (s->mode == DAM_MODE_SERVING) {
+    dam_llm_curves *lw = dam_calloc(1, sizeof *lw);
+    if (s->serving.llm.enabled) {
+        /* as `damsim run -o` draws it: TTFT, TPOT, budget curves */
+        rc = s->serving.arrival == DAM_ARRIVAL_TRACE
+                 ? DAM_OK
+                 : dam_sim_serving(s, &o, r, NULL, &e);
+        dam_llm_plan_curves(s, &o, lw);
+    } else if (s->mode == DAM_MODE_SERVING) {
         rc = s->serving.arrival == DAM_ARRIVAL_TRACE
                  ? DAM_OK
                  : dam_sim_serving(s, &o, r, NULL, &e);
@@ -282,15 +292,29 @@ static void run_charts(const char *name, const dam_scenario *s)
             dam_chartset_serving_load(cs, lc.rate, p, lc.n,
                                       s->serving.slo_p99_s, cs->titles[0]);
         }
-        dam_check(s->mode == DAM_MODE_SERVING ? lc.n > 0 : cs->ncharts >= 3,
-                  "%s: run has its %s chart", name,
-                  s->mode == DAM_MODE_SERVING ? "serving" : "timeline");
+        if (lw->n > 0) {
+            const double *t1[3] = {lw->ttft[0], lw->ttft[1], lw->ttft[2]};
+            const double *t2[3] = {lw->tpot[0], lw->tpot[1], lw->tpot[2]};
+            dam_chartset_llm_load(cs, lw->rate, t1, t2, lw->n,
+                                  s->serving.llm.slo_ttft_s,
+                                  s->serving.llm.slo_tpot_s, cs->titles[0]);
+            dam_chartset_llm_budget(cs, lw->budget, lw->tokens, lw->btpot,
+                                    lw->nb, cs->titles[0]);
+        }
+        int want = s->serving.llm.enabled ? lw->n > 0 && lw->nb > 0
+                   : s->mode == DAM_MODE_SERVING ? lc.n > 0
+                                                 : cs->ncharts >= 3;
+        dam_check(want, "%s: run has its %s chart", name,
+                  s->serving.llm.enabled       ? "LLM load and budget"
+                  : s->mode == DAM_MODE_SERVING ? "serving"
+                                                : "timeline");
         for (size_t i = 0; i < cs->ncharts; i++)
             check_chart(name, "run", cs->names[i], &cs->charts[i]);
         dam_chartset_free(cs);
         dam_free(cs);
     }
     dam_trace_free(&tr);
+    dam_free(lw);
     dam_free(r);
 }
 
