@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "render/fmt.h"
+#include "render/text.h"
 
 static void rule(dam_buf *b)
 {
@@ -242,48 +243,27 @@ void dam_llm_text(dam_buf *b, const dam_scenario *s, const dam_result *r,
         }
     }
 
-    dam_buf_printf(b, "\nDiagnosis (a hypothesis with its evidence)\n");
-    dam_buf_printf(b, "  %s\n", d->headline);
-    for (int i = 0; i < d->nevidence; i++)
-        dam_buf_printf(b, "  - %s\n", d->evidence[i]);
-    for (int i = 0; i < d->nsymptoms; i++)
-        dam_buf_printf(b, "  ! %s\n", d->symptoms[i]);
-    dam_buf_printf(b, "  Works:\n");
-    for (int i = 0; i < d->nworks; i++)
-        dam_buf_printf(b, "    + %-15s %s\n",
-                       dam_lever_kind_name(d->works[i].kind),
-                       d->works[i].why);
-    dam_buf_printf(b, "  Wasted:\n");
-    for (int i = 0; i < d->nwasted; i++)
-        dam_buf_printf(b, "    - %-15s %s\n",
-                       dam_lever_kind_name(d->wasted[i].kind),
-                       d->wasted[i].why);
-    if (d->anti_pattern[0])
-        dam_buf_printf(b, "  Trap to avoid: %s\n", d->anti_pattern);
-    dam_buf_printf(b, "\nScorecard\n");
-    for (int i = 0; i < d->nscore; i++) {
-        const dam_score_row *row = &d->score[i];
-        dam_buf_printf(b, "  %-10s %-22s %14s  %-11s (%s)\n", row->axis,
-                       row->metric, row->shown, dam_score_name(row->verdict),
-                       row->rule);
-    }
+    dam_text_diagnosis(b, d);
 }
+
+/* A number member (dam_json_num: null for non-finite). */
+#define NUM(o, key, v) json_object_set_new(o, key, dam_json_num(v))
 
 static json_t *stat_json(const dam_llm_stat *st)
 {
     json_t *o = json_object();
-    json_object_set_new(o, "mean", dam_json_num(st->mean));
-    json_object_set_new(o, "p50", dam_json_num(st->p50));
-    json_object_set_new(o, "p90", dam_json_num(st->p90));
-    json_object_set_new(o, "p99", dam_json_num(st->p99));
-    json_object_set_new(o, "max", dam_json_num(st->max));
-    json_object_set_new(o, "mean_ci95", dam_json_num(st->mean_ci));
-    json_object_set_new(o, "p50_ci95", dam_json_num(st->p50_ci));
-    json_object_set_new(o, "p90_ci95", dam_json_num(st->p90_ci));
-    json_object_set_new(o, "p99_ci95", dam_json_num(st->p99_ci));
-    json_object_set_new(o, "at_slo_quantile", dam_json_num(st->q));
-    json_object_set_new(o, "at_slo_quantile_ci95", dam_json_num(st->q_ci));
-    json_object_set_new(o, "n", dam_json_num(st->n));
+    NUM(o, "mean", st->mean);
+    NUM(o, "p50", st->p50);
+    NUM(o, "p90", st->p90);
+    NUM(o, "p99", st->p99);
+    NUM(o, "max", st->max);
+    NUM(o, "mean_ci95", st->mean_ci);
+    NUM(o, "p50_ci95", st->p50_ci);
+    NUM(o, "p90_ci95", st->p90_ci);
+    NUM(o, "p99_ci95", st->p99_ci);
+    NUM(o, "at_slo_quantile", st->q);
+    NUM(o, "at_slo_quantile_ci95", st->q_ci);
+    NUM(o, "n", st->n);
     return o;
 }
 
@@ -291,16 +271,15 @@ static json_t *memory_json(const dam_llm_memory *m)
 {
     json_t *o = json_object();
     json_object_set_new(o, "tp", json_integer(m->tp));
-    json_object_set_new(o, "capacity_bytes", dam_json_num(m->capacity));
-    json_object_set_new(o, "usable_bytes", dam_json_num(m->usable));
-    json_object_set_new(o, "weights_bytes", dam_json_num(m->weights));
-    json_object_set_new(o, "workspace_bytes", dam_json_num(m->workspace));
-    json_object_set_new(o, "kv_pool_bytes", dam_json_num(m->pool));
-    json_object_set_new(o, "kv_bytes_per_token", dam_json_num(m->kv_token));
-    json_object_set_new(o, "kv_bytes_per_token_model",
-                        dam_json_num(m->kv_token_model));
-    json_object_set_new(o, "blocks", dam_json_num(m->blocks));
-    json_object_set_new(o, "tokens", dam_json_num(m->tokens));
+    NUM(o, "capacity_bytes", m->capacity);
+    NUM(o, "usable_bytes", m->usable);
+    NUM(o, "weights_bytes", m->weights);
+    NUM(o, "workspace_bytes", m->workspace);
+    NUM(o, "kv_pool_bytes", m->pool);
+    NUM(o, "kv_bytes_per_token", m->kv_token);
+    NUM(o, "kv_bytes_per_token_model", m->kv_token_model);
+    NUM(o, "blocks", m->blocks);
+    NUM(o, "tokens", m->tokens);
     json_object_set_new(o, "fits", json_boolean(m->fits));
     return o;
 }
@@ -313,66 +292,56 @@ json_t *dam_llm_json(const dam_scenario *s, const dam_result *r)
     char dep[160];
     dam_llm_deployment_text(dep, sizeof dep, s);
     json_object_set_new(o, "deployment", json_string(dep));
-    json_object_set_new(o, "gpus", dam_json_num(l->gpus));
+    NUM(o, "gpus", l->gpus);
     json_object_set_new(o, "tp", json_integer(q->tp));
     json_object_set_new(o, "weights",
                         json_string(dam_llm_weights_name(q->weights)));
     json_object_set_new(o, "kv_cache",
                         json_string(dam_precision_name(q->kv_precision)));
-    json_object_set_new(o, "slo_ttft_s", dam_json_num(l->slo_ttft_s));
-    json_object_set_new(o, "slo_tpot_s", dam_json_num(l->slo_tpot_s));
-    json_object_set_new(o, "slo_quantile", dam_json_num(l->slo_quantile));
+    NUM(o, "slo_ttft_s", l->slo_ttft_s);
+    NUM(o, "slo_tpot_s", l->slo_tpot_s);
+    NUM(o, "slo_quantile", l->slo_quantile);
     json_object_set_new(o, "slo_met", json_boolean(l->met));
     json_object_set_new(o, "ttft_s", stat_json(&l->ttft));
     json_object_set_new(o, "tpot_s", stat_json(&l->tpot));
     json_object_set_new(o, "itl_s", stat_json(&l->itl));
     json_object_set_new(o, "e2e_s", stat_json(&l->e2e));
     json_object_set_new(o, "queue_s", stat_json(&l->queue));
-    json_object_set_new(o, "goodput_per_s", dam_json_num(l->goodput));
-    json_object_set_new(o, "goodput_fraction",
-                        dam_json_num(l->goodput_fraction));
-    json_object_set_new(o, "requests_per_s", dam_json_num(l->throughput));
-    json_object_set_new(o, "output_tokens_per_s",
-                        dam_json_num(l->tokens_per_s));
-    json_object_set_new(o, "output_tokens_per_s_per_gpu",
-                        dam_json_num(l->tokens_per_s_gpu));
-    json_object_set_new(o, "prompt_tokens_per_s",
-                        dam_json_num(l->prefill_tokens_per_s));
-    json_object_set_new(o, "cost_per_hour_usd", dam_json_num(l->cost_hour));
-    json_object_set_new(o, "cost_per_million_output_tokens_usd",
-                        dam_json_num(l->cost_per_mtok));
-    json_object_set_new(o, "kv_use_mean", dam_json_num(l->kv_use_mean));
-    json_object_set_new(o, "kv_use_peak", dam_json_num(l->kv_use_peak));
-    json_object_set_new(o, "running_mean", dam_json_num(l->running_mean));
-    json_object_set_new(o, "running_peak", dam_json_num(l->running_peak));
-    json_object_set_new(o, "max_concurrency",
-                        dam_json_num(l->max_concurrency));
-    json_object_set_new(o, "iteration_mean_s",
-                        dam_json_num(l->iteration_mean));
-    json_object_set_new(o, "iteration_new_tokens_mean",
-                        dam_json_num(l->batch_tokens_mean));
-    json_object_set_new(o, "iteration_decodes_mean",
-                        dam_json_num(l->decode_seqs_mean));
-    json_object_set_new(o, "preemptions_per_request",
-                        dam_json_num(l->preemptions));
-    json_object_set_new(o, "replica_busy", dam_json_num(l->gpu_busy));
-    json_object_set_new(o, "kv_transfer_s", dam_json_num(l->kv_transfer_s));
+    NUM(o, "goodput_per_s", l->goodput);
+    NUM(o, "goodput_fraction", l->goodput_fraction);
+    NUM(o, "requests_per_s", l->throughput);
+    NUM(o, "output_tokens_per_s", l->tokens_per_s);
+    NUM(o, "output_tokens_per_s_per_gpu", l->tokens_per_s_gpu);
+    NUM(o, "prompt_tokens_per_s", l->prefill_tokens_per_s);
+    NUM(o, "cost_per_hour_usd", l->cost_hour);
+    NUM(o, "cost_per_million_output_tokens_usd", l->cost_per_mtok);
+    NUM(o, "kv_use_mean", l->kv_use_mean);
+    NUM(o, "kv_use_peak", l->kv_use_peak);
+    NUM(o, "running_mean", l->running_mean);
+    NUM(o, "running_peak", l->running_peak);
+    NUM(o, "max_concurrency", l->max_concurrency);
+    NUM(o, "iteration_mean_s", l->iteration_mean);
+    NUM(o, "iteration_new_tokens_mean", l->batch_tokens_mean);
+    NUM(o, "iteration_decodes_mean", l->decode_seqs_mean);
+    NUM(o, "preemptions_per_request", l->preemptions);
+    NUM(o, "replica_busy", l->gpu_busy);
+    NUM(o, "kv_transfer_s", l->kv_transfer_s);
     json_t *sh = json_object();
-    json_object_set_new(sh, "gemm_elementwise", dam_json_num(l->share_linear));
-    json_object_set_new(sh, "attention", dam_json_num(l->share_attn));
-    json_object_set_new(sh, "allreduce", dam_json_num(l->share_comm));
-    json_object_set_new(sh, "head", dam_json_num(l->share_head));
-    json_object_set_new(sh, "host", dam_json_num(l->share_host));
-    json_object_set_new(sh, "swap", dam_json_num(l->share_swap));
+    NUM(sh, "gemm_elementwise", l->share_linear);
+    NUM(sh, "attention", l->share_attn);
+    NUM(sh, "allreduce", l->share_comm);
+    NUM(sh, "head", l->share_head);
+    NUM(sh, "host", l->share_host);
+    NUM(sh, "swap", l->share_swap);
     json_object_set_new(o, "iteration_shares", sh);
-    json_object_set_new(o, "lone_prefill_s", dam_json_num(l->t_prefill));
-    json_object_set_new(o, "lone_decode_step_s", dam_json_num(l->t_decode1));
-    json_object_set_new(o, "weight_floor_s", dam_json_num(l->weight_floor));
+    NUM(o, "lone_prefill_s", l->t_prefill);
+    NUM(o, "lone_decode_step_s", l->t_decode1);
+    NUM(o, "weight_floor_s", l->weight_floor);
     json_object_set_new(o, "memory_per_gpu", memory_json(&l->memory));
     if (q->disaggregated)
         json_object_set_new(o, "prefill_memory_per_gpu",
                             memory_json(&l->prefill_memory));
-    json_object_set_new(o, "requests_measured", dam_json_num(l->requests));
+    NUM(o, "requests_measured", l->requests);
     return o;
 }
 
@@ -621,11 +590,11 @@ json_t *dam_llm_plan_json(const dam_scenario *s, const dam_llm_plan *p)
 {
     json_t *o = json_object();
     json_object_set_new(o, "scenario", json_string(s->name));
-    json_object_set_new(o, "rate_per_s", dam_json_num(p->rate));
-    json_object_set_new(o, "slo_ttft_s", dam_json_num(p->slo_ttft_s));
-    json_object_set_new(o, "slo_tpot_s", dam_json_num(p->slo_tpot_s));
-    json_object_set_new(o, "slo_quantile", dam_json_num(p->quantile));
-    json_object_set_new(o, "headroom", dam_json_num(p->headroom));
+    NUM(o, "rate_per_s", p->rate);
+    NUM(o, "slo_ttft_s", p->slo_ttft_s);
+    NUM(o, "slo_tpot_s", p->slo_tpot_s);
+    NUM(o, "slo_quantile", p->quantile);
+    NUM(o, "headroom", p->headroom);
     json_t *a = json_array();
     for (int i = 0; i < p->noptions; i++) {
         const dam_llm_plan_option *x = &p->options[i];
@@ -637,20 +606,15 @@ json_t *dam_llm_plan_json(const dam_scenario *s, const dam_llm_plan *p)
         if (x->feasible) {
             json_object_set_new(e, "replicas", json_integer(x->replicas));
             json_object_set_new(e, "gpus", json_integer(x->gpus));
-            json_object_set_new(e, "ttft_s", dam_json_num(x->ttft));
-            json_object_set_new(e, "ttft_ci95_s", dam_json_num(x->ttft_ci));
-            json_object_set_new(e, "tpot_s", dam_json_num(x->tpot));
-            json_object_set_new(e, "tpot_ci95_s", dam_json_num(x->tpot_ci));
-            json_object_set_new(e, "goodput_fraction",
-                                dam_json_num(x->goodput_fraction));
-            json_object_set_new(e, "output_tokens_per_s_per_gpu",
-                                dam_json_num(x->tokens_per_s_gpu));
-            json_object_set_new(e, "price_per_gpu_hour_usd",
-                                dam_json_num(x->price_hour));
-            json_object_set_new(e, "cost_per_hour_usd",
-                                dam_json_num(x->cost_hour));
-            json_object_set_new(e, "cost_per_million_output_tokens_usd",
-                                dam_json_num(x->cost_per_mtok));
+            NUM(e, "ttft_s", x->ttft);
+            NUM(e, "ttft_ci95_s", x->ttft_ci);
+            NUM(e, "tpot_s", x->tpot);
+            NUM(e, "tpot_ci95_s", x->tpot_ci);
+            NUM(e, "goodput_fraction", x->goodput_fraction);
+            NUM(e, "output_tokens_per_s_per_gpu", x->tokens_per_s_gpu);
+            NUM(e, "price_per_gpu_hour_usd", x->price_hour);
+            NUM(e, "cost_per_hour_usd", x->cost_hour);
+            NUM(e, "cost_per_million_output_tokens_usd", x->cost_per_mtok);
         } else {
             json_object_set_new(e, "why", json_string(x->why));
         }
@@ -660,9 +624,8 @@ json_t *dam_llm_plan_json(const dam_scenario *s, const dam_llm_plan *p)
     json_object_set_new(o, "options", a);
     json_object_set_new(o, "confirmed", json_boolean(p->confirmed));
     json_object_set_new(o, "max_rate_found", json_boolean(p->max_rate_found));
-    json_object_set_new(o, "max_rate_per_s", dam_json_num(p->max_rate));
-    json_object_set_new(o, "max_rate_upper_per_s",
-                        dam_json_num(p->max_rate_upper));
+    NUM(o, "max_rate_per_s", p->max_rate);
+    NUM(o, "max_rate_upper_per_s", p->max_rate_upper);
     json_object_set_new(o, "evaluations", json_integer(p->evaluations));
     return o;
 }

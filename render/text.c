@@ -178,6 +178,45 @@ static void interval_lines(dam_buf *b, const dam_scenario *s,
                    s->nuncertain, s->nuncertain == 1 ? "" : "s");
 }
 
+/* The diagnosis and the scorecard (shared by every run page). */
+void dam_text_diagnosis(dam_buf *b, const dam_diagnosis *d)
+{
+    /* lever names in one column as wide as the longest (12 at least) */
+    int w = 12;
+    for (int i = 0; i < d->nworks + d->nwasted; i++) {
+        const dam_advice *a = i < d->nworks ? &d->works[i]
+                                            : &d->wasted[i - d->nworks];
+        int n = (int)strlen(dam_lever_kind_name(a->kind));
+        w = n > w ? n : w;
+    }
+    dam_buf_printf(b, "\nDiagnosis (a hypothesis with its evidence)\n");
+    dam_buf_printf(b, "  %s\n", d->headline);
+    for (int i = 0; i < d->nevidence; i++)
+        dam_buf_printf(b, "  - %s\n", d->evidence[i]);
+    for (int i = 0; i < d->nsymptoms; i++)
+        dam_buf_printf(b, "  ! %s\n", d->symptoms[i]);
+    dam_buf_printf(b, "  Works:\n");
+    for (int i = 0; i < d->nworks; i++)
+        dam_buf_printf(b, "    + %-*s %s\n", w,
+                       dam_lever_kind_name(d->works[i].kind),
+                       d->works[i].why);
+    dam_buf_printf(b, "  Wasted:\n");
+    for (int i = 0; i < d->nwasted; i++)
+        dam_buf_printf(b, "    - %-*s %s\n", w,
+                       dam_lever_kind_name(d->wasted[i].kind),
+                       d->wasted[i].why);
+    if (d->anti_pattern[0])
+        dam_buf_printf(b, "  Trap to avoid: %s\n", d->anti_pattern);
+
+    dam_buf_printf(b, "\nScorecard\n");
+    for (int i = 0; i < d->nscore; i++) {
+        const dam_score_row *row = &d->score[i];
+        dam_buf_printf(b, "  %-10s %-22s %14s  %-11s (%s)\n", row->axis,
+                       row->metric, row->shown, dam_score_name(row->verdict),
+                       row->rule);
+    }
+}
+
 void dam_text_run(dam_buf *b, const dam_scenario *s, const dam_result *r,
                   const dam_diagnosis *d, const dam_uncertainty *u)
 {
@@ -418,32 +457,7 @@ void dam_text_run(dam_buf *b, const dam_scenario *s, const dam_result *r,
         dam_buf_printf(b, "  short by %s\n", t1);
     }
 
-    dam_buf_printf(b, "\nDiagnosis (a hypothesis with its evidence)\n");
-    dam_buf_printf(b, "  %s\n", d->headline);
-    for (int i = 0; i < d->nevidence; i++)
-        dam_buf_printf(b, "  - %s\n", d->evidence[i]);
-    for (int i = 0; i < d->nsymptoms; i++)
-        dam_buf_printf(b, "  ! %s\n", d->symptoms[i]);
-    dam_buf_printf(b, "  Works:\n");
-    for (int i = 0; i < d->nworks; i++)
-        dam_buf_printf(b, "    + %-12s %s\n",
-                       dam_lever_kind_name(d->works[i].kind),
-                       d->works[i].why);
-    dam_buf_printf(b, "  Wasted:\n");
-    for (int i = 0; i < d->nwasted; i++)
-        dam_buf_printf(b, "    - %-12s %s\n",
-                       dam_lever_kind_name(d->wasted[i].kind),
-                       d->wasted[i].why);
-    if (d->anti_pattern[0])
-        dam_buf_printf(b, "  Trap to avoid: %s\n", d->anti_pattern);
-
-    dam_buf_printf(b, "\nScorecard\n");
-    for (int i = 0; i < d->nscore; i++) {
-        const dam_score_row *row = &d->score[i];
-        dam_buf_printf(b, "  %-10s %-22s %14s  %-11s (%s)\n", row->axis,
-                       row->metric, row->shown, dam_score_name(row->verdict),
-                       row->rule);
-    }
+    dam_text_diagnosis(b, d);
 }
 
 void dam_text_catalog_gpus(dam_buf *b, const dam_catalog *c)

@@ -10,6 +10,9 @@
 /* The run report: question, answer, breakdown, iron law, roofline, memory,
  * diagnosis, scorecard. u (may be NULL): the 90 % intervals, shown under
  * the step and run figures. */
+/* The diagnosis (headline, evidence, symptoms, levers that work and
+ * those wasted) and the scorecard, as every run page shows them. */
+void dam_text_diagnosis(dam_buf *b, const dam_diagnosis *d);
 void dam_text_run(dam_buf *b, const dam_scenario *s, const dam_result *r,
                   const dam_diagnosis *d, const dam_uncertainty *u);
 /* The one-sentence answer to the scenario's question, into buf. */

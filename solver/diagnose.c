@@ -166,6 +166,17 @@ void dam_diagnose_score_mfu(dam_diagnosis *d, const dam_result *r)
                           : DAM_SCORE_OK);
 }
 
+void dam_diagnose_advise(dam_diagnosis *d, dam_lever_kind k, int works,
+                         const char *fmt, ...)
+{
+    dam_advice *a = works ? &d->works[d->nworks++] : &d->wasted[d->nwasted++];
+    a->kind = k;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(a->why, sizeof a->why, fmt, ap);
+    va_end(ap);
+}
+
 void dam_diagnose_score_memory(dam_diagnosis *d, const dam_result *r)
 {
     char a[32];

@@ -68,6 +68,10 @@ void dam_diagnose_add(char (*arr)[DAM_DIAG_TEXT], int *n, const char *fmt,
 void dam_diagnose_score(dam_diagnosis *d, const char *axis,
                         const char *metric, double v, const char *shown,
                         const char *rule, dam_score s);
+/* File lever kind k under works (works = 1) or wasted, with the reason. */
+void dam_diagnose_advise(dam_diagnosis *d, dam_lever_kind k, int works,
+                         const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
 /* The rows every diagnosis has: MFU, and the memory footprint. */
 void dam_diagnose_score_mfu(dam_diagnosis *d, const dam_result *r);
 void dam_diagnose_score_memory(dam_diagnosis *d, const dam_result *r);

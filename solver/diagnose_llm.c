@@ -21,19 +21,6 @@
 #include "model/lever.h"
 #include "solver/diagnose.h"
 
-static void advise(dam_diagnosis *d, dam_lever_kind k, int works,
-                   const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-
-static void advise(dam_diagnosis *d, dam_lever_kind k, int works,
-                   const char *fmt, ...)
-{
-    dam_advice *a = works ? &d->works[d->nworks++] : &d->wasted[d->nwasted++];
-    a->kind = k;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(a->why, sizeof a->why, fmt, ap);
-    va_end(ap);
-}
 
 static double ms(double s)
 {
@@ -187,7 +174,7 @@ void dam_diagnose_llm(const dam_scenario *s, const dam_result *r,
 
     /* levers */
     int kv = relieves(s, r, DAM_LEVER_KV_CACHE);
-    advise(d, DAM_LEVER_KV_CACHE, kv && q->kv_precision != DAM_FP8,
+    dam_diagnose_advise(d, DAM_LEVER_KV_CACHE, kv && q->kv_precision != DAM_FP8,
            q->kv_precision == DAM_FP8
                ? "the cache is already fp8"
            : kv ? "an fp8 cache holds twice the tokens (%.0f now) and halves "
@@ -195,37 +182,37 @@ void dam_diagnose_llm(const dam_scenario *s, const dam_result *r,
                 : "the cache (%.0f tokens, %.0f %% at peak) does not bind",
            l->memory.tokens, l->kv_use_peak * 100.0);
     int w = relieves(s, r, DAM_LEVER_WEIGHTS);
-    advise(d, DAM_LEVER_WEIGHTS, w && q->weights != DAM_LLM_W_INT4,
+    dam_diagnose_advise(d, DAM_LEVER_WEIGHTS, w && q->weights != DAM_LLM_W_INT4,
            w ? "narrower weights cut the %.4g ms weight floor of every step "
                "and free memory for the cache"
              : "weight reads (%.4g ms a step) are not what binds",
            ms(l->weight_floor));
     int tp = relieves(s, r, DAM_LEVER_TENSOR_PARALLEL);
-    advise(d, DAM_LEVER_TENSOR_PARALLEL, tp,
+    dam_diagnose_advise(d, DAM_LEVER_TENSOR_PARALLEL, tp,
            tp ? "more GPUs per replica split the weight reads and the cache "
                 "(all-reduce is %.0f %% of an iteration now)"
               : "splitting the replica adds all-reduces (%.0f %% of an "
                 "iteration now) to what does not bind",
            l->share_comm * 100.0);
     int more = !ttft_ok && l->queue.mean > 0.3 * l->ttft.mean;
-    advise(d, DAM_LEVER_SERVING, more || r->bound == DAM_BOUND_QUEUEING,
+    dam_diagnose_advise(d, DAM_LEVER_SERVING, more || r->bound == DAM_BOUND_QUEUEING,
            more ? "more replicas cut the %.4g ms queue in TTFT"
                 : "the queue (%.4g ms of TTFT) is not what misses",
            ms(l->queue.mean));
     int sched = !tpot_ok || (!ttft_ok && !more);
     if (sched)
-        advise(d, DAM_LEVER_SCHEDULER, 1,
+        dam_diagnose_advise(d, DAM_LEVER_SCHEDULER, 1,
                "the token budget trades TTFT (%.4g ms at p%d) against TPOT "
                "(%.4g ms)",
                ms(l->ttft.q), pct, ms(l->tpot.q));
     else
-        advise(d, DAM_LEVER_SCHEDULER, 0,
+        dam_diagnose_advise(d, DAM_LEVER_SCHEDULER, 0,
                "both objectives hold at p%d (TTFT %.4g ms, TPOT %.4g ms): "
                "the budget is not what binds",
                pct, ms(l->ttft.q), ms(l->tpot.q));
     int dis = !tpot_ok && !q->disaggregated &&
               l->batch_tokens_mean > 2.0 * l->decode_seqs_mean;
-    advise(d, DAM_LEVER_DISAGGREGATE, dis,
+    dam_diagnose_advise(d, DAM_LEVER_DISAGGREGATE, dis,
            dis ? "decodes share iterations with prompt chunks; separate "
                  "pools keep TPOT near the decode step (%.4g ms)"
                : "prefill interference is not what misses (TPOT p99 %.4g "
@@ -233,7 +220,7 @@ void dam_diagnose_llm(const dam_scenario *s, const dam_result *r,
            ms(dis ? l->t_decode1 : l->tpot.p99));
     int gpu = r->bound == DAM_BOUND_WEIGHTS || r->bound == DAM_BOUND_COMPUTE
               || r->bound == DAM_BOUND_KV_CACHE;
-    advise(d, DAM_LEVER_GPU, gpu,
+    dam_diagnose_advise(d, DAM_LEVER_GPU, gpu,
            gpu ? "a GPU with more HBM bandwidth and memory moves the %s "
                  "bound"
                : "%s binds, which a faster GPU only partly moves",

@@ -100,19 +100,6 @@ dam_bound dam_diagnose_serving_bound(const dam_scenario *s,
                                                     : DAM_BOUND_COMPUTE;
 }
 
-static void advise(dam_diagnosis *d, dam_lever_kind k, int works,
-                   const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-
-static void advise(dam_diagnosis *d, dam_lever_kind k, int works,
-                   const char *fmt, ...)
-{
-    dam_advice *a = works ? &d->works[d->nworks++] : &d->wasted[d->nwasted++];
-    a->kind = k;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(a->why, sizeof a->why, fmt, ap);
-    va_end(ap);
-}
 
 static const char *const part_names[6] = {
     "preprocessing (CPU)", "queue wait for a replica", "batching wait",
@@ -273,78 +260,78 @@ void dam_diagnose_serving(const dam_scenario *s, const dam_result *r,
     int compute_binds = big == 4;
     int weights = r->bound == DAM_BOUND_WEIGHTS;
     if (compute_binds && rest < slo)
-        advise(d, DAM_LEVER_GPU, 1,
+        dam_diagnose_advise(d, DAM_LEVER_GPU, 1,
                "inference is the largest phase (%.3g of %.3g ms); the rest "
                "leaves %.3g ms under the SLO%s",
                ms(p.compute), ms(p.lat), ms(slo - rest),
                weights ? "; pick a GPU with more HBM bandwidth, not FLOP/s"
                        : "");
     else if (compute_binds)
-        advise(d, DAM_LEVER_GPU, 0,
+        dam_diagnose_advise(d, DAM_LEVER_GPU, 0,
                "inference binds, but the other phases alone take %.3g ms, "
                "not under the %.3g ms SLO",
                ms(rest), ms(slo));
     else
-        advise(d, DAM_LEVER_GPU, 0,
+        dam_diagnose_advise(d, DAM_LEVER_GPU, 0,
                "inference is %.3g of %.3g ms (%.0f %%): a 30 %% faster GPU "
                "gives ~%.3g ms; %s binds, and without inference %.3g ms "
                "remain",
                ms(p.compute), ms(p.lat), p.compute / lat * 100.0, ms(faster),
                part_names[big], ms(rest));
     int algo = compute_binds && sv->compute_roof > sv->compute_overhead;
-    advise(d, DAM_LEVER_QUANTIZE, algo,
+    dam_diagnose_advise(d, DAM_LEVER_QUANTIZE, algo,
            algo ? "narrower weights shorten the binding inference (%.3g "
                   "ms, of which weight reads %.3g ms)" :
                   "inference (%.3g ms, of which weight reads %.3g ms) is "
                   "not the binding phase",
            ms(p.compute), ms(sv->batch_weight_time));
-    advise(d, DAM_LEVER_PRUNE, algo,
+    dam_diagnose_advise(d, DAM_LEVER_PRUNE, algo,
            algo ? "fewer weights and FLOPs shorten the binding compute "
                   "(%.3g ms)" :
                   "the model's work (%.3g ms) is not what binds",
            ms(p.compute));
-    advise(d, DAM_LEVER_DISTILL, algo,
+    dam_diagnose_advise(d, DAM_LEVER_DISTILL, algo,
            algo ? "a smaller student shortens the binding compute (%.3g ms)"
                 : "the model's work (%.3g ms) is not what binds",
            ms(p.compute));
     int launches = compute_binds && c > 0.0 && sv->compute_overhead >= 0.3 * c;
-    advise(d, DAM_LEVER_CUDA_GRAPHS, launches,
+    dam_diagnose_advise(d, DAM_LEVER_CUDA_GRAPHS, launches,
            launches ? "launches and framework are %.0f %% of the binding "
                       "compute: one graph launch per batch" :
                       "launches and framework are only %.0f %% of compute, "
                       "or compute does not bind",
            c > 0.0 ? sv->compute_overhead / c * 100.0 : 0.0);
-    advise(d, DAM_LEVER_FUSE, launches,
+    dam_diagnose_advise(d, DAM_LEVER_FUSE, launches,
            launches ? "fusion removes launches (%.0f %% of compute)" :
                       "launches are %.0f %% of compute, or compute does not "
                       "bind",
            c > 0.0 ? sv->compute_overhead / c * 100.0 : 0.0);
     /* The serving lever: replicas, preprocess workers, batching. */
     if (big == 1 || sv->utilization > 0.8)
-        advise(d, DAM_LEVER_SERVING, 1,
+        dam_diagnose_advise(d, DAM_LEVER_SERVING, 1,
                "replicas: %.0f %% busy, requests wait %.3g ms for one",
                sv->utilization * 100.0, ms(p.gpuq));
     else if (big == 0 && sv->cpu_utilization > 0.8)
-        advise(d, DAM_LEVER_SERVING, 1,
+        dam_diagnose_advise(d, DAM_LEVER_SERVING, 1,
                "preprocess workers: the pool is %.0f %% busy and requests "
                "wait %.3g ms for a worker",
                sv->cpu_utilization * 100.0, ms(sv->preprocess_queue.mean));
     else if (p.batching > 0.1 * lat)
-        advise(d, DAM_LEVER_SERVING, 1,
+        dam_diagnose_advise(d, DAM_LEVER_SERVING, 1,
                "batching: the timeout of %.3g ms adds %.3g ms per request at "
                "a mean batch of %.2g; cut batch_timeout or max_batch",
                ms(v->batch_timeout_s), ms(p.batching), sv->mean_batch);
     else if (weights && v->max_batch < 2)
-        advise(d, DAM_LEVER_SERVING, 1,
+        dam_diagnose_advise(d, DAM_LEVER_SERVING, 1,
                "batching: weights are read once per batch (%.3g ms); a "
                "larger max_batch amortises them across requests",
                ms(sv->batch_weight_time));
     else
-        advise(d, DAM_LEVER_SERVING, 0,
+        dam_diagnose_advise(d, DAM_LEVER_SERVING, 0,
                "no queue (%.3g ms), batching wait (%.3g ms) or saturated "
                "pool (%.0f %%) to relieve",
                ms(p.gpuq), ms(p.batching), sv->cpu_utilization * 100.0);
-    advise(d, DAM_LEVER_DATA_FORMAT, big == 0,
+    dam_diagnose_advise(d, DAM_LEVER_DATA_FORMAT, big == 0,
            big == 0 ? "preprocessing binds (%.3g ms): move decode to the GPU "
                       "or make it cheaper" :
                       "preprocessing (%.3g ms) does not bind",

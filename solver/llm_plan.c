@@ -284,7 +284,25 @@ static void unusable(const dam_scenario *c, const dam_gpu *g, int tp,
                  m.weights / 1e9, m.tokens, q->input.max + q->output.max);
 }
 
-/* Highest rate s's own deployment sustains (bisection). */
+/* Simulate c at `rate`: 1 meets (p's max-rate figures updated), 0 not,
+ * -1 error. */
+static int probe(dam_scenario *c, double rate, const dam_sim_options *opt,
+                 dam_result *r, dam_llm_plan *p, dam_error *err)
+{
+    c->serving.rate = rate;
+    int m = dam_llm_plan_meets(c, opt, r, err);
+    p->evaluations++;
+    if (m > 0) {
+        p->max_rate = rate;
+        p->max_rate_ttft = r->serving.llm.ttft.q;
+        p->max_rate_tpot = r->serving.llm.tpot.q;
+        p->max_rate_found = 1;
+    }
+    return m;
+}
+
+/* Highest rate s's own deployment sustains: double from the planned rate
+ * while it meets (at most 12 times), then bisect 8 times. */
 static int max_rate(const dam_scenario *s, const dam_sim_options *opt,
                     dam_llm_plan *p, dam_error *err)
 {
@@ -294,55 +312,30 @@ static int max_rate(const dam_scenario *s, const dam_sim_options *opt,
     if (c->serving.arrival == DAM_ARRIVAL_TRACE)
         c->serving.arrival = DAM_ARRIVAL_POISSON;
     double lo = 0.0, hi = p->rate;
-    int rc = DAM_OK, grow = 1;
-    /* bracket: double while the rate still meets */
-    for (int i = 0; i < 12 && grow; i++) {
-        c->serving.rate = hi;
-        int m = dam_llm_plan_meets(c, opt, r, err);
-        p->evaluations++;
-        if (m < 0) {
-            rc = DAM_EINPUT;
-            goto done;
-        }
-        if (m) {
+    int m = 1, i;
+    for (i = 0; i < 12 && m > 0; i++) {
+        m = probe(c, hi, opt, r, p, err);
+        if (m > 0) {
             lo = hi;
-            p->max_rate_ttft = r->serving.llm.ttft.q;
-            p->max_rate_tpot = r->serving.llm.tpot.q;
-            p->max_rate_found = 1;
             hi *= 2.0;
-        } else {
-            grow = 0;
         }
     }
-    if (grow) { /* meets at every rate tried */
-        p->max_rate = lo;
-        p->max_rate_upper = 0.0;
-        goto done;
-    }
-    for (int i = 0; i < 8; i++) {
+    p->max_rate_upper = m > 0 ? 0.0 : hi; /* 0: met at every rate tried */
+    for (i = 0; i < 8 && m == 0; i++) {
         double mid = lo > 0.0 ? 0.5 * (lo + hi) : hi / 2.0;
-        c->serving.rate = mid;
-        int m = dam_llm_plan_meets(c, opt, r, err);
-        p->evaluations++;
-        if (m < 0) {
-            rc = DAM_EINPUT;
-            goto done;
-        }
-        if (m) {
+        int k = probe(c, mid, opt, r, p, err);
+        if (k < 0)
+            m = -1;
+        else if (k)
             lo = mid;
-            p->max_rate_ttft = r->serving.llm.ttft.q;
-            p->max_rate_tpot = r->serving.llm.tpot.q;
-            p->max_rate_found = 1;
-        } else {
+        else
             hi = mid;
-        }
     }
-    p->max_rate = lo;
-    p->max_rate_upper = hi;
-done:
+    if (m == 0)
+        p->max_rate_upper = hi;
     dam_free(r);
     dam_free(c);
-    return rc;
+    return m < 0 ? DAM_EINPUT : DAM_OK;
 }
 
 int dam_llm_plan_run(const dam_scenario *s, const dam_catalog *cat,

@@ -190,6 +190,15 @@ int dam_sim_parallel_cost(const dam_scenario *s,
 int dam_sim_llm(const dam_scenario *s, const dam_sim_options *opt,
                 dam_result *r, dam_trace *trace, dam_error *err);
 
+/* The requests a serving simulation of s runs (opt->steps, else
+ * serving.requests; a trace of ntrace entries gives at most its length)
+ * and the warm-up excluded (opt->warmup, else the first 10 %, at most all
+ * but one). DAM_EINPUT with err when a trace scenario has no entries
+ * (`what` names them) or the rate is not positive. */
+int dam_sim_serving_window(const dam_scenario *s, const dam_sim_options *opt,
+                           size_t ntrace, const char *what, long *nreq,
+                           long *warm, dam_error *err);
+
 /* Events an LLM simulation of s with opt will run, estimated before it
  * runs (an upper bound: every request arrives, each iteration serves at
  * least one token). */

@@ -962,25 +962,10 @@ int dam_sim_llm(const dam_scenario *s, const dam_sim_options *opt,
         return dam_error_set(err, s->file, 0,
                              "dam_sim_llm needs a serving scenario with an "
                              "llm group");
-    long nreq = opt->steps > 0 ? opt->steps : (long)v->requests;
-    if (v->arrival == DAM_ARRIVAL_TRACE) {
-        if (!opt->requests || opt->nrequests == 0)
-            return dam_error_set(err, s->file, 0,
-                                 "serving.arrival = \"trace\" but no requests "
-                                 "were loaded from \"%s\"",
-                                 v->trace);
-        if (opt->steps <= 0 || (size_t)nreq > opt->nrequests)
-            nreq = (long)opt->nrequests;
-    } else if (!(v->rate > 0.0)) {
-        return dam_error_set(err, s->file, 0,
-                             "serving.rate_per_s must be > 0, got %g",
-                             v->rate);
-    }
-    if (nreq < 1)
-        nreq = 1;
-    long warm = opt->warmup > 0 ? opt->warmup : nreq / 10;
-    if (warm >= nreq)
-        warm = nreq - 1;
+    long nreq, warm;
+    if (dam_sim_serving_window(s, opt, opt->requests ? opt->nrequests : 0,
+                               "requests", &nreq, &warm, err) != DAM_OK)
+        return DAM_EINPUT;
     dam_dist di = {q->input.dist, q->input.mean, q->input.cv, NULL, 0};
     dam_dist dd = {q->output.dist, q->output.mean, q->output.cv, NULL, 0};
     if (dam_dist_check(&di, err) != DAM_OK ||

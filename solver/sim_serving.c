@@ -595,6 +595,35 @@ static void batch_sides(const dam_scenario *s, double b, double *wt,
         *ft += ph[i].t_compute;
 }
 
+int dam_sim_serving_window(const dam_scenario *s, const dam_sim_options *opt,
+                           size_t ntrace, const char *what, long *nreq,
+                           long *warm, dam_error *err)
+{
+    const dam_serving *v = &s->serving;
+    long n = opt->steps > 0 ? opt->steps : (long)v->requests;
+    if (v->arrival == DAM_ARRIVAL_TRACE) {
+        if (ntrace == 0)
+            return dam_error_set(err, s->file, 0,
+                                 "serving.arrival = \"trace\" but no %s "
+                                 "were loaded from \"%s\"",
+                                 what, v->trace);
+        if (opt->steps <= 0 || (size_t)n > ntrace)
+            n = (long)ntrace;
+    } else if (!(v->rate > 0.0)) {
+        return dam_error_set(err, s->file, 0,
+                             "serving.rate_per_s must be > 0, got %g",
+                             v->rate);
+    }
+    if (n < 1)
+        n = 1;
+    long w = opt->warmup > 0 ? opt->warmup : n / 10;
+    if (w >= n)
+        w = n - 1;
+    *nreq = n;
+    *warm = w;
+    return DAM_OK;
+}
+
 int dam_sim_serving(const dam_scenario *s, const dam_sim_options *opt,
                     dam_result *r, dam_trace *trace, dam_error *err)
 {
@@ -611,25 +640,11 @@ int dam_sim_serving(const dam_scenario *s, const dam_sim_options *opt,
         return dam_sim_llm(s, opt, r, trace, err);
     if (dam_sim_work_check(s, opt, err) != DAM_OK)
         return DAM_EINPUT;
-    long nreq = opt->steps > 0 ? opt->steps : (long)v->requests;
-    if (v->arrival == DAM_ARRIVAL_TRACE) {
-        if (!opt->arrivals || opt->narrivals == 0)
-            return dam_error_set(err, s->file, 0,
-                                 "serving.arrival = \"trace\" but no arrival "
-                                 "times were loaded from \"%s\"",
-                                 v->trace);
-        if (opt->steps <= 0 || (size_t)nreq > opt->narrivals)
-            nreq = (long)opt->narrivals;
-    } else if (!(v->rate > 0.0)) {
-        return dam_error_set(err, s->file, 0,
-                             "serving.rate_per_s must be > 0, got %g",
-                             v->rate);
-    }
-    if (nreq < 1)
-        nreq = 1;
-    long warmup = opt->warmup > 0 ? opt->warmup : nreq / 10;
-    if (warmup >= nreq)
-        warmup = nreq - 1;
+    long nreq, warmup;
+    if (dam_sim_serving_window(s, opt, opt->arrivals ? opt->narrivals : 0,
+                               "arrival times", &nreq, &warmup,
+                               err) != DAM_OK)
+        return DAM_EINPUT;
     dam_dist pd = {v->preprocess_dist, v->preprocess_s, v->preprocess_cv,
                    NULL, 0};
     dam_dist cd = {v->compute_dist, 1.0, s->workload.compute_cv, NULL, 0};
