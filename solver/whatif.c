@@ -187,11 +187,15 @@ static void judge_llm(const dam_whatif_row *base, dam_whatif_row *row)
     double x = fmax(l->ttft.q / l->slo_ttft_s, l->tpot.q / l->slo_tpot_s);
     char objs[200];
     int n = snprintf(objs, sizeof objs,
-                     "p%d TTFT %.4g ms, TPOT %.4g ms on %.0f GPUs", pct,
-                     l->ttft.q * 1e3, l->tpot.q * 1e3, l->gpus);
-    /* a changed cache: what it holds and what ran at once */
-    if (fabs(l->memory.tokens - l0->memory.tokens) >
-            0.01 * l0->memory.tokens &&
+                     "p%d TTFT %.4g +- %.3g ms, TPOT %.4g +- %.3g ms on %.0f "
+                     "GPUs",
+                     pct, l->ttft.q * 1e3, l->ttft.q_ci * 1e3,
+                     l->tpot.q * 1e3, l->tpot.q_ci * 1e3, l->gpus);
+    /* a changed format: what the cache holds and what ran at once */
+    const dam_llm *q0 = &base->scenario.serving.llm;
+    const dam_llm *q1 = &row->scenario.serving.llm;
+    if ((q0->kv_precision != q1->kv_precision ||
+         q0->weights != q1->weights) &&
         n > 0 && (size_t)n < sizeof objs)
         snprintf(objs + n, sizeof objs - (size_t)n,
                  ", a cache of %.3g tokens per replica (was %.3g), %.3g "

@@ -55,7 +55,7 @@ assert l['memory_per_gpu']['blocks'] > 0 and l['slo_met'] in (True, False)
 # whatif: the H100/H200 question and the FP8 cache question
 "$damsim" whatif "$h" >whatif.txt 2>&1
 check "whatif H100/H200: exit 0" test -s whatif.txt
-check "whatif H100/H200: answers on the first lever (H200 x2)" grep -q "^Answer    H200 x2 (TP2): no" whatif.txt
+check "whatif H100/H200: answers on the first lever (H200 x4 on half the GPUs)" grep -q "^Answer    H200 x4 (TP4): yes, both SLOs hold .* on 4 GPUs, was 8" whatif.txt
 check "whatif H100/H200: names the cheapest option meeting both" grep -q "Cheapest option that meets both SLOs" whatif.txt
 "$damsim" whatif "$k" >kv.txt 2>&1
 check "whatif FP8 KV: the FP8 cache works" grep -q "^Answer    FP8 KV cache: yes" kv.txt
