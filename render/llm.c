@@ -85,7 +85,7 @@ static const char *verdict(double v, double ci, double slo)
 }
 
 void dam_llm_text(dam_buf *b, const dam_scenario *s, const dam_result *r,
-                  const dam_diagnosis *d)
+                  const dam_diagnosis *d, const dam_uncertainty *u)
 {
     const dam_llm *q = &s->serving.llm;
     const dam_llm_result *l = &r->serving.llm;
@@ -190,6 +190,11 @@ void dam_llm_text(dam_buf *b, const dam_scenario *s, const dam_result *r,
                    l->weight_floor * 1e3, r->analytic_step > 0.0
                                                ? r->analytic_step
                                                : r->step);
+    if (u && u->samples > 0)
+        dam_buf_printf(b, "  90 %% interval of its end-to-end time: %.4g to "
+                          "%.4g s (analytic, %d draws over %d calibrated "
+                          "constants)\n",
+                       u->step.lo, u->step.hi, u->samples, u->nconstants);
 
     const dam_llm_memory *m = &l->memory;
     dam_fmt_memory(t1, sizeof t1, m->capacity);

@@ -13,12 +13,14 @@
 #include "render/buf.h"
 #include "solver/diagnose.h"
 #include "solver/result.h"
+#include "solver/uncertainty.h"
 #include "solver/llm_plan.h"
 #include "solver/whatif.h"
 
-/* The run page of LLM scenario s solved into r, diagnosed into d. */
+/* The run page of LLM scenario s solved into r, diagnosed into d, with
+ * the 90 % interval of a lone request from u (NULL: none). */
 void dam_llm_text(dam_buf *b, const dam_scenario *s, const dam_result *r,
-                  const dam_diagnosis *d);
+                  const dam_diagnosis *d, const dam_uncertainty *u);
 /* The "llm" JSON object (new reference). */
 json_t *dam_llm_json(const dam_scenario *s, const dam_result *r);
 /* "2 replicas x 4 H100-SXM5-80GB (8 GPUs)" into buf. */

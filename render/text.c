@@ -221,7 +221,7 @@ void dam_text_run(dam_buf *b, const dam_scenario *s, const dam_result *r,
                   const dam_diagnosis *d, const dam_uncertainty *u)
 {
     if (r->serving.llm.enabled) {
-        dam_llm_text(b, s, r, d);
+        dam_llm_text(b, s, r, d, u);
         return;
     }
     char t1[48], t2[48], t3[48], t4[48];

@@ -200,8 +200,9 @@ int dam_sim_serving_window(const dam_scenario *s, const dam_sim_options *opt,
                            long *warm, dam_error *err);
 
 /* Events an LLM simulation of s with opt will run, estimated before it
- * runs (an upper bound: every request arrives, each iteration serves at
- * least one token). */
+ * runs: the mean request's arrival, transfer and iterations as if none
+ * were batched with another (batching only lowers it). For refusing work
+ * beyond a limit before it starts (issue 11). */
 double dam_sim_llm_events(const dam_scenario *s, const dam_sim_options *opt);
 
 #endif

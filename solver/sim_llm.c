@@ -906,9 +906,9 @@ double dam_sim_llm_events(const dam_scenario *s, const dam_sim_options *opt)
     int reps = opt->replications > 0 ? opt->replications
                                      : s->serving.replications;
     double chunk = q->chunked_prefill ? q->chunk_tokens : q->token_budget;
-    /* an arrival, and at worst one iteration per output token and per
-     * prompt chunk of every request (a batch of one), and a transfer */
-    double per = 2.0 + q->output.max + ceil(q->input.max / chunk);
+    /* an arrival, a transfer, and at worst (no batching at all) one
+     * iteration per output token and per prompt chunk of a mean request */
+    double per = 2.0 + q->output.mean + ceil(q->input.mean / chunk);
     return (reps > 0 ? reps : 1) * n * per;
 }
 

@@ -190,6 +190,15 @@ static void test_little(void)
                   "a stable system completes what arrives");
     dam_check_rel(l->tokens_per_s, l->throughput * 150.0, 0.05,
                   "output tokens/s = requests/s x mean output");
+    dam_sim_options eo;
+    memset(&eo, 0, sizeof eo);
+    eo.steps = 20000;
+    eo.replications = 2;
+    double est = dam_sim_llm_events(&s, &eo);
+    dam_check(r.events > 0.0 && r.events <= est,
+              "the events estimate %.3g bounds the %.3g run (batching made "
+              "it %.0fx fewer)",
+              est, r.events, est / r.events);
     static dam_result r2;
     simulate(&s, 20000, 2, dam_test_seed(21), &r2);
     dam_check(memcmp(&r.serving.llm, &r2.serving.llm,
