@@ -2391,7 +2391,7 @@ static void load_parallel(ld *L, const config_setting_t *root,
     }
     int line_gb = line_of(member(L, p, "global_batch", "", 0));
     int64_t per = (int64_t)l->dp * l->micro_batch;
-    if (gb % per != 0) {
+    if (per <= 0 || gb % per != 0) {
         dam_diag_error(L->d, L->file, line_gb,
                        "'parallel.global_batch' (%d sequences) is not a "
                        "multiple of dp x micro_batch = %d x %d = %lld",
