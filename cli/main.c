@@ -597,7 +597,7 @@ static const char check_help[] =
 static int preflight(dam_cli *c, const dam_scenario *s)
 {
     dam_sim_options o;
-    double *arr = NULL;
+    void *arr = NULL;
     if (s->mode == DAM_MODE_SERVING) {
         if (dam_cli_serving_options(c, s, &o, &arr) != 0)
             return 2;

@@ -1295,7 +1295,7 @@ static const dam_lever_key kv_cache_keys[] = {
     KDELTA,
 };
 static const dam_lever_key tp_keys[] = {
-    KINTR("tp", tp, 1, 64, "GPUs per replica (inside one node)"),
+    KINTR("degree", tp, 1, 64, "GPUs per replica (inside one node)"),
 };
 static const dam_lever_key scheduler_keys[] = {
     KINTR("token_budget", token_budget, 1, 1 << 20,

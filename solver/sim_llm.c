@@ -962,6 +962,8 @@ int dam_sim_llm(const dam_scenario *s, const dam_sim_options *opt,
         return dam_error_set(err, s->file, 0,
                              "dam_sim_llm needs a serving scenario with an "
                              "llm group");
+    if (dam_sim_work_check(s, opt, err) != DAM_OK)
+        return DAM_EINPUT;
     long nreq, warm;
     if (dam_sim_serving_window(s, opt, opt->requests ? opt->nrequests : 0,
                                "requests", &nreq, &warm, err) != DAM_OK)

@@ -14,6 +14,8 @@
  * each, measured); empirical decode draws one value per sample (1/20 of an
  * event each). Serving: about 8 events per request (arrival, preprocess
  * start and end, batching, dispatch, copy, compute and postprocess ends).
+ * LLM serving (sim_llm.c) estimates its own: an iteration per output
+ * token and prompt chunk of a mean request, as if none were batched.
  * A parallel layout (sim_parallel.c) simulates one entity per pipeline
  * stage of one replica (all dp replicas with compute jitter): about 8
  * events per forward or backward of a micro-batch and chunk.
@@ -49,6 +51,25 @@ void dam_sim_work(const dam_scenario *s, const dam_sim_options *opt,
     const dam_machine *m = &s->machine;
     w->events = 0.0;
     w->bytes = BYTES_BASE;
+    if (s->mode == DAM_MODE_SERVING && s->serving.llm.enabled) {
+        /* sim_llm.c: its own estimate (iterations as if none were
+         * batched); every request may be in flight (a slot of about 100
+         * bytes), each replica holds its running lists, and ten latency
+         * histograms grow by 8 KiB per binade they span */
+        const dam_serving *v = &s->serving;
+        const dam_llm *q = &v->llm;
+        double nreq = opt->steps > 0 ? opt->steps : v->requests;
+        if (v->arrival == DAM_ARRIVAL_TRACE && opt->requests &&
+            (opt->steps <= 0 || nreq > (double)opt->nrequests))
+            nreq = (double)opt->nrequests;
+        double reps = q->disaggregated
+                          ? q->prefill_replicas + q->decode_replicas
+                          : v->replicas;
+        w->events = dam_sim_llm_events(s, opt);
+        w->bytes += nreq * 104.0 + reps * (160.0 + 12.0 * q->max_seqs) +
+                    10.0 * 16.0 * 8192.0;
+        return;
+    }
     if (s->mode == DAM_MODE_SERVING) {
         const dam_serving *v = &s->serving;
         double reps = opt->replications > 0 ? opt->replications
