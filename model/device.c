@@ -519,9 +519,17 @@ double dam_device_cost(const dam_graph *g, const dam_cost_opts *o,
             if (w_extra != 0.0 && (op->flags & DAM_OPF_WEIGHT) &&
                 op->scale != DAM_SCALE_K)
                 by += w_extra * op->k * op->n * op->groups;
+            /* streamed weights: their bytes miss the L2 */
+            double wb = o->weights_stream && (op->flags & DAM_OPF_WEIGHT) &&
+                                op->scale != DAM_SCALE_K
+                            ? (o->weight_elem > 0.0 ? o->weight_elem
+                                                    : pelem) *
+                                  op->k * op->n * op->groups
+                            : 0.0;
             double tc = gemm_tc(c, m, op->n, k, gr, f0 * c->inv_rate,
                                 op->ntiles, op->nshift);
-            double tmm = by * inv_mem * l2_factor(by, inv_l2c, l2_save);
+            double tmm = ((by - wb) * l2_factor(by, inv_l2c, l2_save) + wb) *
+                         inv_mem;
             cb = tc >= tmm;
             t = (cb ? tc : tmm) * fs;
             fl = f0 * fs;
@@ -532,10 +540,13 @@ double dam_device_cost(const dam_graph *g, const dam_cost_opts *o,
         case DAM_OP_ATTN: {
             double sc = op->scale == DAM_SCALE_NONE ? 1.0 : b;
             fl = op->flops * sc * fs;
-            by = ((op->elems - op->kv_elems) * act + op->kv_elems * kv_el) *
-                 sc * bs;
+            double kvb = op->kv_elems * kv_el * sc * bs;
+            by = (op->elems - op->kv_elems) * act * sc * bs + kvb;
+            if (!o->weights_stream)
+                kvb = 0.0; /* streamed cache reads miss the L2 */
             double tc = fl * (op->pass == DAM_PASS_BWD ? inv_ab : inv_af);
-            double tmm = by * inv_mem * l2_factor(by, inv_l2c, l2_save);
+            double tmm = ((by - kvb) * l2_factor(by, inv_l2c, l2_save) + kvb) *
+                         inv_mem;
             cb = tc >= tmm;
             t = cb ? tc : tmm;
             cnt = op->count;

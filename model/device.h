@@ -101,6 +101,12 @@ typedef struct dam_cost_opts {
                                * group scales); 0 = the precision's */
     double kv_elem;           /* bytes per key/value-cache element (an fp8
                                * cache: 1); 0 = act_elem */
+    int weights_stream;       /* 1: the B operand of weight GEMMs and the
+                               * cache reads of attention come from DRAM
+                               * (no L2 residency): a serving step reads
+                               * weights beyond twice the L2 once each, so
+                               * none survive to their next use; 0 = the
+                               * kernel-footprint rule for all bytes */
     int pass_mask;            /* passes to cost: bit (1 << pass); 0 = all */
     double comm_busbw;        /* > 0: cost collectives at this busbw, B/s */
     double comm_alpha;        /* per-hop latency of collectives, s */

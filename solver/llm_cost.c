@@ -117,6 +117,10 @@ dam_llm_cost *dam_llm_cost_create(const dam_scenario *s, int tp,
     o->act_elem = dam_precision_bytes(dam_llm_act_precision(s));
     o->weight_elem = dam_llm_weight_bytes(s);
     o->kv_elem = dam_llm_kv_bytes(s);
+    /* weights beyond twice the usable L2 leave nothing of themselves in
+     * it for the next step (device.c's footprint rule), nor do caches */
+    o->weights_stream = c->weight_bytes > 2.0 * c->gpu.l2_bytes *
+                                              c->gpu.dev.l2_frac.v;
     o->mem_frac = s->workload.eta_mem_given ? s->workload.eta_mem : 0.0;
     o->launch_s = s->workload.launch_s;
     o->cuda_graphs = s->workload.cuda_graphs;
