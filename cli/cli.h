@@ -92,6 +92,10 @@ int dam_cli_report_diag(const dam_diag *d, int quiet);
 int dam_cli_load_catalog(dam_cli *c);
 /* Load path (NULL: the embedded flagship) into s, applying --seed etc.; 0 or 2. */
 int dam_cli_load_scenario(dam_cli *c, const char *path, dam_scenario *s);
+/* Apply the --lever KEY=VALUE options to s in the order given (run, plan
+ * --search); 0, or 2 after printing the first error, located at its
+ * --lever. */
+int dam_cli_apply_lever_args(dam_cli *c, dam_scenario *s);
 /* Same, writing the file's levers to levers (for whatif and report). */
 int dam_cli_load_scenario_levers(dam_cli *c, const char *path,
                                   dam_scenario *s, dam_lever_list *levers);

@@ -27,7 +27,8 @@ static const char plan_help[] =
     "       damsim plan SCENARIO.cfg --budget B [--deadline T]   (training)\n"
     "       damsim plan SCENARIO.cfg --search [--gpu-kinds A,B,...|all]\n"
     "                  [--count N | --deadline T | --budget $X|Hgpu-h]\n"
-    "                  [--json | --csv]                    (parallel layouts)\n"
+    "                  [--lever KEY=VALUE ...] [--json | --csv]\n"
+    "                                                      (parallel layouts)\n"
     "\n"
     "Serving scenarios: for every GPU in the catalog that runs the\n"
     "scenario's precision and holds its weights, the fewest replicas whose\n"
@@ -66,10 +67,13 @@ static const char plan_help[] =
     "memory are never ranked. Per GPU kind (--gpu-kinds, default the\n"
     "scenario's; 'all' for every catalog GPU with the precision) the fastest\n"
     "and the cheapest that fit, the scenario's own layout, and the term the\n"
-    "winner saves. At --count GPUs (default the scenario's); with --deadline\n"
+    "winner saves. At --count GPUs (default the scenario's; with the\n"
+    "scenario's deadline_days, whether the fastest makes it); with --deadline\n"
     "the fewest GPUs that finish the run in time; with --budget ($ or gpu-h)\n"
     "only runs that cost at most it. --json and --csv list every candidate,\n"
-    "fitting or not, with the memory it needs.\n"
+    "fitting or not, with the memory it needs. --lever KEY=VALUE searches\n"
+    "the scenario with a lever applied (as whatif takes it; repeat for\n"
+    "several, in order), e.g. --lever nvlink_domain=72.\n"
     "\n"
     "exit codes: 0 plan made, 1 runtime failure, 2 bad usage or input.\n";
 
@@ -226,6 +230,12 @@ int dam_cmd_plan(dam_cli *c)
         return usage_error("plan needs one scenario file", NULL);
     dam_scenario *s = dam_malloc(sizeof *s);
     int rc = dam_cli_load_scenario(c, c->args[0], s);
+    if (rc == 0 && c->nlever_args > 0 && !c->search) {
+        fprintf(stderr, "damsim: plan takes --lever with --search only\n");
+        rc = 2;
+    }
+    if (rc == 0)
+        rc = dam_cli_apply_lever_args(c, s);
     if (rc == 0) {
         if (c->have_seed)
             s->seed = (unsigned long)c->seed;

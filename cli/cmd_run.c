@@ -225,6 +225,8 @@ static int run_one(dam_cli *c, const char *path)
     dam_trace trace;
     dam_trace_init(&trace);
     int rc = dam_cli_load_scenario(c, path, s);
+    if (rc == 0)
+        rc = dam_cli_apply_lever_args(c, s);
     if (rc == 0) {
         if (c->have_seed)
             s->seed = (unsigned long)c->seed;

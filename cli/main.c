@@ -170,6 +170,23 @@ int dam_cli_load_scenario(dam_cli *c, const char *path, dam_scenario *s)
     return dam_cli_load_scenario_levers(c, path, s, NULL);
 }
 
+int dam_cli_apply_lever_args(dam_cli *c, dam_scenario *s)
+{
+    for (int i = 0; i < c->nlever_args; i++) {
+        dam_lever lv;
+        dam_error e;
+        memset(&e, 0, sizeof e);
+        if (dam_lever_parse_kv(c->lever_args[i], &lv, &e) != DAM_OK ||
+            dam_lever_check(&lv, "", &c->cat, &e) != DAM_OK ||
+            dam_lever_apply(s, &lv, &c->cat, s, &e) != DAM_OK) {
+            dam_lever_error_at(&e, "--lever", c->lever_args[i]);
+            dam_cli_error(&e);
+            return 2;
+        }
+    }
+    return 0;
+}
+
 int dam_cli_emit(dam_cli *c, const dam_buf *b)
 {
     const char *text = dam_buf_str(b);

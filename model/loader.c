@@ -221,6 +221,7 @@ static const limit limits[] = {
     {"data.shard_mb", 1e-3, 1e7},
     {"data.tokens", 0.0, 1e16},
     {"pipeline.bucket_mb", 1e-3, 1e7},
+    {"scenario.deadline_days", 1e-6, 1e6},
     {"serving.rate_per_s", 1e-6, 1e7},
     {"serving.preprocess_ms", 0.0, 1e6},
     {"serving.preprocess_cv", 0.0, 2.0},
@@ -1447,8 +1448,9 @@ static const char *const top_keys[] = {"scenario", "catalogs", "machine",
                                        "serving",  "quality",  "cost",
                                        "levers",   "parallel", "llm",
                                        NULL};
-static const char *const scen_keys[] = {"name", "question", "mode", "seed",
-                                        "about", NULL};
+static const char *const scen_keys[] = {"name",  "question", "mode",
+                                        "seed",  "about",    "deadline_days",
+                                        NULL};
 static const char *const modes[] = {"training", "inference", "serving", NULL};
 static const char *const cat_keys[] = {"gpus", "models", NULL};
 static const char *const machine_keys[] = {"gpu",  "gpus_per_node", "nodes",
@@ -2909,6 +2911,29 @@ static void apply_override(config_t *cfg, const char *path,
     s->line = (unsigned int)line;
 }
 
+/* scenario.deadline_days: the run time a training question asks to meet.
+ * A goal, not an input: one number, never a distribution. */
+static void load_deadline(ld *L, const config_setting_t *sc, dam_scenario *s)
+{
+    config_setting_t *dl = member(L, sc, "deadline_days", "scenario", 0);
+    if (!dl)
+        return;
+    if (config_setting_type(dl) == CONFIG_TYPE_GROUP) {
+        dam_diag_error(L->d, AT(dl), "'scenario.deadline_days' must be a "
+                                     "number (a goal, not an uncertain "
+                                     "input)");
+        return;
+    }
+    if (get_num(L, sc, "deadline_days", "scenario", 0, R_POS, 86400.0,
+                &s->deadline) &&
+        s->mode != DAM_MODE_TRAINING) {
+        dam_diag_error(L->d, AT(dl), "'scenario.deadline_days' is for "
+                                     "training scenarios (the time the run "
+                                     "must finish in)");
+        s->deadline = 0.0;
+    }
+}
+
 /* scenario.about names "baseline" or one of the scenario's levers. */
 static void check_about(ld *L, const config_setting_t *sc,
                         const dam_scenario *s, const dam_lever_list *lv)
@@ -3020,6 +3045,7 @@ int dam_scenario_load_with(dam_scenario *s, const char *path,
         if (get_int(&L, sc, "seed", "scenario", 0, 0, 2147483647L, &seed))
             s->seed = (unsigned long)seed;
         get_str(&L, sc, "about", "scenario", 0, s->about, sizeof s->about);
+        load_deadline(&L, sc, s);
     }
     if (opt && opt->skip_catalogs) {
         config_setting_t *c = group(&L, root, "catalogs", "", 0);

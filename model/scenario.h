@@ -515,6 +515,9 @@ typedef struct dam_scenario {
     char about[64];           /* what the question asks about: a lever's
                                  name, "baseline", or "" (render/whatif.c's
                                  rule decides) */
+    double deadline;          /* s: the run time the question asks to meet
+                               * (scenario.deadline_days, training); 0 =
+                               * none */
     dam_mode mode;
     unsigned long seed;
     dam_machine machine;

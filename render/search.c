@@ -99,6 +99,25 @@ static void why(dam_buf *b, const char *who, const dam_search_cand *a,
                                          : term_short(t));
 }
 
+/* In a search at a fixed count, the answer to the scenario's own
+ * deadline (scenario.deadline_days): does the fastest layout make it? */
+static void scenario_deadline(dam_buf *b, const dam_scenario *s,
+                              const dam_search_cand *fastest)
+{
+    char run[32], dl[32];
+    dam_fmt_time(run, sizeof run, fastest->run_time);
+    dam_fmt_time(dl, sizeof dl, s->deadline);
+    if (fastest->run_time <= s->deadline)
+        dam_buf_printf(b, "  the scenario's deadline of %s: yes, #1 takes "
+                          "%s\n",
+                       dl, run);
+    else
+        dam_buf_printf(b, "  the scenario's deadline of %s: no, even #1 "
+                          "takes %s (--deadline %gd finds the fewest GPUs "
+                          "that make it)\n",
+                       dl, run, s->deadline / 86400.0);
+}
+
 void dam_search_text(dam_buf *b, const dam_scenario *s,
                      const dam_search_opts *o, const dam_search_result *r)
 {
@@ -107,6 +126,8 @@ void dam_search_text(dam_buf *b, const dam_scenario *s,
                       "%.0f tokens\n",
                    s->workload.model.name, dam_scenario_global_batch(s),
                    s->workload.seq_len);
+    if (s->applied[0])
+        dam_buf_printf(b, "  with %s\n", s->applied);
     if (o->deadline > 0.0) {
         dam_fmt_time(dl, sizeof dl, o->deadline);
         dam_buf_printf(b, "  the fewest GPUs whose fastest layout finishes "
@@ -141,6 +162,14 @@ void dam_search_text(dam_buf *b, const dam_scenario *s,
         dam_fmt_memory(cap, sizeof cap, s->machine.gpu.mem_bytes);
         dam_buf_printf(b, " x %lld: %zu layouts costed, %zu fit in memory\n",
                        (long long)k->gpus, k->evaluated, k->fitting);
+        if (k->evaluated == 0) {
+            dam_buf_printf(b, "  no layout: no split of %lld GPUs keeps the "
+                              "layout rules (dp x micro-batch dividing the "
+                              "global batch of %.0f sequences, tp the heads, "
+                              "pp the blocks, ep the experts)\n",
+                           (long long)k->gpus, dam_scenario_global_batch(s));
+            continue;
+        }
         if (k->nbest == 0) {
             dam_buf_printf(b, "  no layout fits%s\n",
                            o->budget > 0.0 ? " within the budget" : "");
@@ -152,6 +181,8 @@ void dam_search_text(dam_buf *b, const dam_scenario *s,
         int n = k->nbest < 5 ? k->nbest : 5;
         for (int j = 0; j < n; j++)
             row(b, j + 1, &k->best[j]);
+        if (s->deadline > 0.0 && !(o->deadline > 0.0))
+            scenario_deadline(b, s, &k->best[0]);
         if (k->have_own) {
             dam_buf_printf(b, "  the scenario's own layout%s:\n",
                            k->own.fits ? "" : " (does NOT fit)");
@@ -251,6 +282,9 @@ json_t *dam_search_json(const dam_scenario *s, const dam_search_opts *o,
                         dam_json_num(dam_scenario_global_batch(s)));
     if (o->deadline > 0.0)
         json_object_set_new(root, "deadline_s", dam_json_num(o->deadline));
+    if (s->deadline > 0.0)
+        json_object_set_new(root, "scenario_deadline_s",
+                            dam_json_num(s->deadline));
     if (o->budget > 0.0)
         json_object_set_new(root, o->budget_gpu_hours ? "budget_gpu_hours"
                                                       : "budget_usd",
@@ -271,6 +305,11 @@ json_t *dam_search_json(const dam_scenario *s, const dam_search_opts *o,
         for (int j = 0; j < k->ncheap; j++)
             json_array_append_new(cheap, cand_json(r, &k->cheap[j]));
         json_object_set_new(ko, "fastest", best);
+        if (s->deadline > 0.0)
+            json_object_set_new(ko, "fastest_meets_scenario_deadline",
+                                json_boolean(k->nbest > 0 &&
+                                             k->best[0].run_time <=
+                                                 s->deadline));
         if (o->deadline > 0.0) {
             json_object_set_new(ko, "scenario_gpus",
                                 json_integer((json_int_t)k->base_gpus));

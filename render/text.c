@@ -41,8 +41,11 @@ void dam_text_answer(char *buf, size_t n, const dam_scenario *s,
                "fusion will pay; more FLOP/s alone will not";
         break;
     case DAM_BOUND_COMM:
-        lead = "gradient sync binds: overlap, larger buckets or a faster "
-               "network will pay";
+        lead = s->layout.on
+                   ? "communication binds: a faster network, another layout "
+                     "or more overlap will pay"
+                   : "gradient sync binds: overlap, larger buckets or a "
+                     "faster network will pay";
         break;
     case DAM_BOUND_LATENCY:
         lead = s->mode == DAM_MODE_SERVING
@@ -70,7 +73,29 @@ void dam_text_answer(char *buf, size_t n, const dam_scenario *s,
                  d->headline);
         return;
     }
+    if (s->mode == DAM_MODE_TRAINING && s->deadline > 0.0 &&
+        r->run_time > 0.0) {
+        char run[48], dl[48];
+        dam_text_deadline(run, sizeof run, dl, sizeof dl, s, r->run_time);
+        snprintf(buf, n, "%s: the run takes %s, %s the %s deadline; %s (%s).",
+                 r->run_time <= s->deadline ? "yes" : "no", run,
+                 r->run_time <= s->deadline ? "within" : "past", dl, lead,
+                 d->headline);
+        return;
+    }
     snprintf(buf, n, "%s (%s).", lead, d->headline);
+}
+
+void dam_text_deadline(char *run, size_t nrun, char *dl, size_t ndl,
+                       const dam_scenario *s, double run_time)
+{
+    dam_fmt_time(run, nrun, run_time);
+    dam_fmt_time(dl, ndl, s->deadline);
+    if (strcmp(run, dl) == 0 && run_time != s->deadline)
+        /* "60 d" either way: say which side, to the second */
+        snprintf(run, nrun, "%s %s", run_time < s->deadline ? "just under"
+                                                            : "just over",
+                 dl);
 }
 
 /* Serving: per-phase latency table, SLO, throughput, utilisation, cost. */

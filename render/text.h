@@ -18,6 +18,11 @@ void dam_text_run(dam_buf *b, const dam_scenario *s, const dam_result *r,
 /* The one-sentence answer to the scenario's question, into buf. */
 void dam_text_answer(char *buf, size_t n, const dam_scenario *s,
                      const dam_result *r, const dam_diagnosis *d);
+/* A run time (s) and the scenario's deadline (s->deadline, s), each as
+ * the reports write times ("200 d", "60 d"), into run and dl; a run that
+ * rounds to the deadline is "just under 60 d" or "just over 60 d". */
+void dam_text_deadline(char *run, size_t nrun, char *dl, size_t ndl,
+                       const dam_scenario *s, double run_time);
 /* Intervals over the uncertain inputs and calibrated constants, and the
  * tornado of their swings. */
 void dam_text_uncertainty(dam_buf *b, const dam_scenario *s,

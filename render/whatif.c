@@ -24,6 +24,7 @@
 #include "render/json.h"
 #include "render/fmt.h"
 #include "render/llm.h"
+#include "render/text.h"
 
 /* The best option: the fastest that works (so it fits in memory), with a
  * known quality effect. */
@@ -100,8 +101,38 @@ static size_t answer_baseline(char *buf, size_t n, const dam_whatif_row *b)
             dam_serving_slo_met(sv) ? "is within" : "misses",
             sv->slo_s * 1e3, b->scenario.serving.rate,
             dam_bound_name(r->bound));
+    if (b->scenario.mode == DAM_MODE_TRAINING && b->scenario.deadline > 0.0 &&
+        r->run_time > 0.0) {
+        char run[48], dl[48];
+        dam_text_deadline(run, sizeof run, dl, sizeof dl, &b->scenario,
+                          r->run_time);
+        return (size_t)snprintf(
+            buf, n, "%s: the run takes %s, %s the %s deadline; %s binds: %s",
+            r->run_time <= b->scenario.deadline ? "yes" : "no", run,
+            r->run_time <= b->scenario.deadline ? "within" : "past", dl,
+            dam_bound_name(r->bound), b->diagnosis.headline);
+    }
     return (size_t)snprintf(buf, n, "%s binds: %s",
                             dam_bound_name(r->bound), b->diagnosis.headline);
+}
+
+/* ", 35.8 d: within the 60 d deadline" for a training option when the
+ * scenario names a deadline, else nothing. */
+static size_t deadline_note(char *buf, size_t n, const dam_whatif_row *o)
+{
+    const dam_scenario *s = &o->scenario;
+    if (n == 0 || s->mode != DAM_MODE_TRAINING || !(s->deadline > 0.0) ||
+        !(o->result.run_time > 0.0)) {
+        if (n > 0)
+            buf[0] = '\0';
+        return 0;
+    }
+    char run[48], dl[48];
+    dam_text_deadline(run, sizeof run, dl, sizeof dl, s, o->result.run_time);
+    return (size_t)snprintf(buf, n, " (%s: %s the %s deadline)", run,
+                            o->result.run_time <= s->deadline ? "within"
+                                                              : "past",
+                            dl);
 }
 
 /* An option's answer: yes or no, the figure and its interval. */
@@ -114,7 +145,9 @@ static size_t answer_option(char *buf, size_t n, const dam_whatif_row *o)
                        : o->verdict == DAM_VERDICT_HURTS ? "no, it is slower"
                        : o->verdict == DAM_VERDICT_SHORT ? "not enough"
                                                          : "no";
-    size_t len = (size_t)snprintf(buf, n, "%s: %s, %s", o->name, word,
+    char note[160];
+    deadline_note(note, sizeof note, o);
+    size_t len = (size_t)snprintf(buf, n, "%s: %s%s, %s", o->name, word, note,
                                   o->why);
     if (strstr(o->why, "90 %") != NULL)
         ; /* the verdict already carries its interval */
@@ -155,12 +188,15 @@ void dam_whatif_answer(char *buf, size_t n, const dam_whatif *w)
     if (w->nrows < 2)
         snprintf(buf + len, n - len, "; no levers to compare");
     else if (best && best != subj) {
+        char note[160];
+        deadline_note(note, sizeof note, best);
         len += (size_t)snprintf(buf + len, n - len,
-                                ". Best option: %s, %.2fx faster%s",
+                                ". Best option: %s, %.2fx faster%s%s",
                                 best->name, best->speedup,
                                 base->scenario.mode == DAM_MODE_SERVING
                                     ? " and within the SLO"
-                                    : "");
+                                    : "",
+                                note);
         const dam_quality *q = &base->scenario.quality;
         if (len < n && fabs(best->quality_gain) > 0.0)
             snprintf(buf + len, n - len, ", %s %.4g -> %.4g (%s)",

@@ -139,6 +139,21 @@ assert k['fastest'][0]['step_s'] == min(c['step_s'] for c in d['candidates'] if 
 check "plan --search --csv: a header and a row per candidate" sh -c "'$damsim' plan --csv '$l70' --search | python3 -c \"
 import csv,sys; rows=list(csv.DictReader(sys.stdin)); assert len(rows) > 1000 and set(r['fits'] for r in rows) == {'0','1'}\""
 check "plan --search --deadline 60d finds a GPU count" sh -c "'$damsim' plan '$l70' --search --deadline 60d | grep -q 'fit in memory'"
+check "run answers the scenario's deadline: no" sh -c "'$damsim' run --analytic '$l70' | grep -q '^Answer    no: the run takes [12][0-9][0-9] d, past the 60.0 d deadline'"
+sed 's/deadline_days = 60.0;/deadline_days = 365.0;/' "$l70" >l70-year.cfg
+check "run answers the scenario's deadline: yes" sh -c "'$damsim' run --analytic l70-year.cfg | grep -q '^Answer    yes: the run takes [12][0-9][0-9] d, within the 365 d deadline'"
+check "whatif: the best option against the deadline" sh -c "'$damsim' whatif --analytic '$l70' | grep -q '^Answer    no: the run takes .*Best option: .*(3[0-9].[0-9] d: within the 60.0 d deadline)'"
+check "plan --search answers the scenario's deadline" sh -c "'$damsim' plan '$l70' --search | grep -q \"the scenario's deadline of 60.0 d: no, even #1 takes 1[0-9][0-9] d\""
+check "plan --search --json: whether the fastest meets it" sh -c "'$damsim' plan --json '$l70' --search | python3 -c \"
+import json,sys; d=json.load(sys.stdin); assert d['scenario_deadline_s'] == 60 * 86400 and d['kinds'][0]['fastest_meets_scenario_deadline'] is False\""
+moe="$src/scenarios/moe-2048-nvl72.cfg"
+"$damsim" plan --json "$moe" --search >moe-hgx.json
+"$damsim" plan --json "$moe" --search --lever nvlink_domain=72 >moe-nvl72.json
+check "plan --search --lever: NVL72 racks give the MoE a faster best layout" python3 -c "
+import json; h=json.load(open('moe-hgx.json'))['kinds'][0]['fastest'][0]; n=json.load(open('moe-nvl72.json'))['kinds'][0]['fastest'][0]
+assert h['fits'] and n['fits'] and n['step_s'] < 0.5 * h['step_s'], (h['step_s'], n['step_s'])"
+code "plan --search --lever with a bad key" 2 "$damsim" plan "$moe" --search --lever nvlink_domai=72
+code "plan --lever without --search" 2 "$damsim" plan "$moe" --lever nvlink_domain=72
 code "plan --search with --count and --deadline" 2 "$damsim" plan "$l70" --search --count 512 --deadline 60d
 code "plan --search with an unknown GPU kind" 2 "$damsim" plan "$l70" --search --gpu-kinds H100-SXM5-80G
 code "plan --search on a vision scenario" 2 "$damsim" plan "$src/scenarios/iron-law-data-bound.cfg" --search
