@@ -30,7 +30,8 @@ static const dam_color span_colors[DAM_CHART_SPAN_KIND_COUNT] = {
     DAM_COLOR_PURPLE,     /* comm */
     DAM_COLOR_SKY,        /* overhead */
     DAM_COLOR_GREY,       /* blocked */
-    DAM_COLOR_VERMILLION  /* stall */
+    DAM_COLOR_VERMILLION, /* stall */
+    DAM_COLOR_YELLOW      /* waiting for other ranks (as its term) */
 };
 
 dam_color dam_chart_term_color(dam_term t)

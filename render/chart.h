@@ -64,6 +64,7 @@ typedef enum dam_chart_span_kind {
     DAM_CHART_SPAN_OVERHEAD,  /* launches, framework */
     DAM_CHART_SPAN_BLOCKED,   /* waiting for room in a full queue */
     DAM_CHART_SPAN_STALL,     /* waiting for data: drawn hatched vermillion */
+    DAM_CHART_SPAN_WAIT,      /* waiting for other ranks: hatched yellow */
     DAM_CHART_SPAN_KIND_COUNT
 } dam_chart_span_kind;
 

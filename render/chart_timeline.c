@@ -17,7 +17,8 @@
 
 static const char *const kind_names[DAM_CHART_SPAN_KIND_COUNT] = {
     "loading", "H2D copy", "compute", "all-reduce", "overhead",
-    "blocked (queue full)", "stall (waiting for data)"};
+    "blocked (queue full)", "stall (waiting for data)",
+    "waiting for other ranks"};
 
 static int check(const dam_chart_timeline *c, dam_error *err)
 {
@@ -104,7 +105,8 @@ int dam_chart_timeline_draw(cairo_t *cr, const dam_rect *r,
             continue;
         items[ni].label = kind_names[k];
         items[ni].color = dam_chart_span_color((dam_chart_span_kind)k);
-        items[ni].key = k == DAM_CHART_SPAN_STALL || k == DAM_CHART_SPAN_BLOCKED
+        items[ni].key = k == DAM_CHART_SPAN_STALL || k == DAM_CHART_SPAN_BLOCKED ||
+                       k == DAM_CHART_SPAN_WAIT
                             ? DAM_KEY_HATCH
                             : DAM_KEY_BOX;
         items[ni++].marker = DAM_MARK_CIRCLE;
@@ -182,7 +184,8 @@ int dam_chart_timeline_draw(cairo_t *cr, const dam_rect *r,
                 x1 = x0 + 0.5;
             dam_rect box = {x0, cy - th / 2, x1 - x0, th};
             dam_color col = dam_chart_span_color(s->kind);
-            if (s->kind == DAM_CHART_SPAN_STALL || s->kind == DAM_CHART_SPAN_BLOCKED) {
+            if (s->kind == DAM_CHART_SPAN_STALL || s->kind == DAM_CHART_SPAN_BLOCKED ||
+                s->kind == DAM_CHART_SPAN_WAIT) {
                 dam_draw_hatch(cr, &box, col);
             } else {
                 cairo_rectangle(cr, box.x, box.y, box.w, box.h);
@@ -202,7 +205,8 @@ int dam_chart_timeline_draw(cairo_t *cr, const dam_rect *r,
                 if (dam_draw_text_width(cr, s->label) + 6 < vx1 - vx0 &&
                     dam_draw_text_height(cr) < th) {
                     if (s->kind == DAM_CHART_SPAN_STALL ||
-                        s->kind == DAM_CHART_SPAN_BLOCKED) {
+                        s->kind == DAM_CHART_SPAN_BLOCKED ||
+                        s->kind == DAM_CHART_SPAN_WAIT) {
                         /* a white plate under text on hatching */
                         dam_rect tb = dam_draw_text_box(
                             cr, (vx0 + vx1) / 2, cy, s->label, 0.5, 0.5);

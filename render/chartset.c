@@ -224,6 +224,7 @@ static void timeline(dam_chartset *cs, const dam_trace *tr, const char *title,
             break;
         case DAM_SPAN_STALL: out->kind = DAM_CHART_SPAN_STALL; break;
         case DAM_SPAN_BLOCKED: out->kind = DAM_CHART_SPAN_BLOCKED; break;
+        case DAM_SPAN_WAIT: out->kind = DAM_CHART_SPAN_WAIT; break;
         default: out->kind = DAM_CHART_SPAN_COMPUTE;
         }
     }

@@ -408,12 +408,13 @@ static void try_start(struct psim *ps, ent *e)
         double w0 = e->wait_since, sent = need ? e->sent[k] : now;
         if (!o->bwd && g == 0) {
             e->t_data += now - w0;
+            trace_span(ps, e, DAM_SPAN_STALL, w0, now);
         } else {
             double mid = sent > w0 ? (sent < now ? sent : now) : w0;
             e->t_wait += mid - w0;
             e->t_comm += now - mid;
+            trace_span(ps, e, DAM_SPAN_WAIT, w0, now);
         }
-        trace_span(ps, e, DAM_SPAN_STALL, w0, now);
         e->waiting = 0;
     }
     const dam_parallel_op *c = op_cost(ps, e->s, o->v, o->bwd);
@@ -602,7 +603,9 @@ static void stage_synced(dam_des *des, void *ctx, dam_des_arg arg)
         double comm = done > own0 ? done - own0 : 0.0;
         e->t_comm += comm;
         e->t_wait += (now - e->last_end) - comm;
+        trace_span(ps, e, DAM_SPAN_WAIT, e->last_end, own0 < now ? own0 : now);
         trace_span(ps, e, DAM_SPAN_ALLREDUCE, own0, done);
+        trace_span(ps, e, DAM_SPAN_WAIT, done > own0 ? done : own0, now);
         const dam_parallel_stage *st =
             &ps->c->stage[dam_parallel_stage_kind(ps->c, e->s)];
         e->t_comp += st->optimizer;

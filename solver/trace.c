@@ -10,7 +10,7 @@
 static const char *const span_names[DAM_SPAN_KIND_COUNT] = {
     "read",      "decode",   "copy",  "forward",    "backward",
     "optimizer", "overhead", "all-reduce", "stall", "blocked",
-    "preprocess", "postprocess"};
+    "preprocess", "postprocess", "wait"};
 
 const char *dam_span_kind_name(dam_span_kind k)
 {

@@ -32,6 +32,8 @@ typedef enum {
     DAM_SPAN_BLOCKED,   /* worker waiting for queue space */
     DAM_SPAN_PREPROCESS,
     DAM_SPAN_POSTPROCESS,
+    DAM_SPAN_WAIT,      /* GPU waiting for another rank (pipeline bubble,
+                           a slower replica) */
     DAM_SPAN_KIND_COUNT
 } dam_span_kind;
 
