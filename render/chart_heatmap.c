@@ -166,6 +166,22 @@ int dam_chart_heatmap_draw(cairo_t *cr, const dam_rect *r,
         nofit |= c->cells[i] == DAM_CHART_CELL_NOFIT;
         failed |= c->cells[i] == DAM_CHART_CELL_FAILED;
     }
+    /* a linear scale spans at least a material change (a fifth of the
+     * larger end: the model is good to about 10 %), so that cells a per
+     * cent apart do not look worlds apart */
+    if (lo <= hi && !c->log) {
+        double need = 0.2 * fmax(fabs(lo), fabs(hi));
+        if (hi - lo < need) {
+            double mid = (lo + hi) / 2;
+            int nonneg = lo >= 0;
+            lo = mid - need / 2;
+            hi = mid + need / 2;
+            if (nonneg && lo < 0) {
+                hi -= lo;
+                lo = 0;
+            }
+        }
+    }
     double y = r->y + dam_draw_title(cr, r, c->title, c->subtitle);
     if (lo <= hi) {
         double used;

@@ -66,8 +66,9 @@ static int by_time(const void *a, const void *b)
     return p->i < q->i ? -1 : p->i > q->i;
 }
 
-/* The axis range of v (n values) with a margin, or a decade around one
- * value on a log axis. */
+/* The axis range of the points' times (x) or costs with a margin: on a log
+ * axis a few per cent of the ratio (1.5x around a lone value), on a linear
+ * one at least a fifth of the larger end tall. */
 static void range_of(const dam_chart_pareto *c, int x, double *lo,
                      double *hi)
 {
@@ -82,6 +83,20 @@ static void range_of(const dam_chart_pareto *c, int x, double *lo,
         a /= f;
         b *= f;
     } else {
+        /* at least a material change tall (a fifth of the larger end: the
+         * model is good to about 10 %), so that a 1 % difference in cost
+         * does not look like a cliff */
+        double need = 0.2 * fmax(fabs(a), fabs(b));
+        if (b - a < need) {
+            double mid = (a + b) / 2;
+            int nonneg = a >= 0;
+            a = mid - need / 2;
+            b = mid + need / 2;
+            if (nonneg && a < 0) {
+                b -= a;
+                a = 0;
+            }
+        }
         double d = b > a ? (b - a) * 0.06 : fmax(fabs(a) * 0.1, 1e-9);
         a = a - d < 0 && a >= 0 ? 0 : a - d;
         b += d;

@@ -335,7 +335,7 @@ static int build_pareto(dam_chartset *cs, struct dam_chartset_sweep *d,
              unit_words(u));
     d->pareto.x_title = d->p_x;
     d->pareto.x_unit = DAM_AXIS_PLAIN;
-    d->pareto.y_title = serving(sw) ? "cost" : "cost of the run";
+    d->pareto.y_title = "cost of the run";
     d->pareto.y_unit = DAM_AXIS_USD;
     d->pareto.x_log = xlog;
     d->pareto.y_log = ylog;
@@ -381,10 +381,21 @@ static int build_pareto(dam_chartset *cs, struct dam_chartset_sweep *d,
         L += (size_t)snprintf(d->p_sub + L, sizeof d->p_sub - L,
                               " %zu do%s not fit in GPU memory.", nofit,
                               nofit == 1 ? "es" : "");
-    if (L < sizeof d->p_sub && noprice)
+    if (L < sizeof d->p_sub && noprice) {
+        /* which, when few */
+        char which[3 * NAME_MAX_LEN + 8] = "";
+        size_t w = 0;
+        for (size_t i = 0; i < n && noprice <= 3; i++)
+            if (figs[i].ok && !isfinite(y[i])) {
+                char nm[NAME_MAX_LEN];
+                point_name(sw, i, nm, sizeof nm);
+                w += (size_t)snprintf(which + w, sizeof which - w, "%s%s",
+                                      w ? "; " : ": ", nm);
+            }
         snprintf(d->p_sub + L, sizeof d->p_sub - L,
-                 " %zu ha%s no price per GPU-hour (not shown).", noprice,
-                 noprice == 1 ? "s" : "ve");
+                 " %zu ha%s no price per GPU-hour%s (not shown).", noprice,
+                 noprice == 1 ? "s" : "ve", which);
+    }
     d->pareto.title = d->p_title;
     d->pareto.subtitle = d->p_sub;
     add(cs, DAM_CHART_PARETO, "pareto")->u.pareto = &d->pareto;
@@ -437,8 +448,7 @@ static void metric_view(const dam_sweep *sw, dam_sweep_metric m,
     case DAM_SWEEP_METRIC_COST:
     default:
         *unit = DAM_AXIS_USD;
-        snprintf(d->h_value, sizeof d->h_value, "%s",
-                 serving(sw) ? "cost" : "cost of the run");
+        snprintf(d->h_value, sizeof d->h_value, "cost of the run");
         break;
     }
 }
