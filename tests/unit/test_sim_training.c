@@ -173,6 +173,31 @@ int main(void)
     s.pipeline.overlap_sync = 1;
     check_bounds("  + 4 nodes, sync overlapped", 48);
 
+    /* ---- the copy overlap switch (by construction) ---------------------- */
+    /* One GPU, a loader fast enough never to bind: without overlap the
+     * GPU copies, then computes, so the step is transfer + compute +
+     * overheads; with overlap the copy hides behind the previous batch's
+     * compute. (Mutation testing found the switch honoured nowhere else
+     * once loader workers run.) */
+    s = base;
+    s.machine.gpus_per_node = 1;
+    s.machine.gpus_per_pcie_link = 1;
+    s.pipeline.loader_workers = 32;
+    s.pipeline.prefetch_factor = 4;
+    for (int ov = 0; ov < 2; ov++) {
+        s.pipeline.overlap_transfer = ov;
+        dam_sim_options o = sim_opts(64, 256, 1, 0);
+        if (sim_run(&s, &o, &r) != DAM_OK) {
+            dam_check(0, "overlap %d: simulates", ov);
+            continue;
+        }
+        double want = (ov ? 0.0 : r.t_transfer) + r.t_compute + r.t_latency;
+        dam_check_rel(r.step, want, 1e-9,
+                      ov ? "copy overlapped: step = compute + overheads"
+                         : "copy not overlapped: step = transfer + compute "
+                           "+ overheads");
+    }
+
     /* ---- loader-bound rates by hand ------------------------------------ */
     /* Tiny compute, offline inference: only the loader binds. */
     base.mode = DAM_MODE_INFERENCE;
