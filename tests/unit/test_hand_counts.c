@@ -45,6 +45,13 @@
  *    32 groups, 28x28 output): each output channel sees 64/32 = 2 input
  *    channels, so 128 x 2 x 9 = 2,304 weights and 28 x 28 x 2,304 =
  *    1,806,336 multiply-adds, 3,612,672 FLOPs per sample.
+ *  - Calibration inverted by hand. The compute-bound worked example
+ *    (0.17 s data + 0.64 s compute + 0.05 s overhead, 7.68 GFLOP at
+ *    20 GFLOP/s x eta 0.6): the eta that makes the step 1.5 s leaves
+ *    1.28 s for compute, 7.68e9 / (1.28 x 20e9) = 0.3. The kernel-class
+ *    split of the two-phase model of the 2:4 check: GEMM 40 ms (its
+ *    matmul phase), elementwise 0.8 ms (8 x 1e8 B at 1 TB/s, above its
+ *    0.4 ms of FLOPs), attention 0.
  */
 #include <gsl/gsl_errno.h>
 #include <math.h>
@@ -55,6 +62,7 @@
 #include "model/lever.h"
 #include "model/loader.h"
 #include "solver/analytic.h"
+#include "solver/calibrate.h"
 
 static dam_catalog cat;
 
@@ -188,6 +196,14 @@ static void sparse24(void)
         return;
     }
     dam_analytic_solve(&t, &sparse);
+    double cls[DAM_KCLASS_COUNT];
+    dam_calibrate_class_times(&s, &dense, cls);
+    dam_check(fabs(cls[DAM_KCLASS_GEMM] / 0.040 - 1.0) < 1e-12 &&
+                  fabs(cls[DAM_KCLASS_ELEMENTWISE] / 0.0008 - 1.0) < 1e-12 &&
+                  cls[DAM_KCLASS_ATTENTION] == 0.0,
+              "kernel classes: GEMM 40 ms, elementwise 0.8 ms, attention 0 "
+              "(got %.6g, %.6g, %.6g s)", cls[DAM_KCLASS_GEMM],
+              cls[DAM_KCLASS_ELEMENTWISE], cls[DAM_KCLASS_ATTENTION]);
     /* batch 8 x 1e12 FLOP at 400 TFLOP/s x 0.5: 40 ms dense, 20 ms on
      * sparse tensor cores; the elementwise phase stays 8 x 1e10 / 2e14 */
     dam_check_rel(dense.phases[0].t_compute, 0.040, 1e-12,
@@ -238,6 +254,23 @@ static void grouped_conv(void)
               s.workload.model.params, s.workload.model.flops_per_sample);
 }
 
+/* The eta that makes the compute-bound example's step 1.5 s. */
+static void calibrate_by_hand(void)
+{
+    static dam_scenario s;
+    if (dam_test_scenario("iron-law-compute-bound.cfg", &cat, &s) !=
+        DAM_OK) {
+        dam_check(0, "compute-bound example loads");
+        return;
+    }
+    double eta = 0.0;
+    dam_error e;
+    int rc = dam_calibrate_eta(&s, 1.0 / 1.5, &eta, &e);
+    dam_check(rc == DAM_OK && fabs(eta / 0.3 - 1.0) < 1e-6,
+              "calibration: a 1.5 s step on the compute-bound example needs "
+              "eta 7.68e9 / (1.28 x 20e9) = 0.3 (got %.9g)", eta);
+}
+
 /* FLOPs the compute phases carry in one step of a batch of 8. */
 static void passes(const char *mode, int recompute, double want)
 {
@@ -282,6 +315,7 @@ int main(void)
     sync_stage(3, 22.5e9, 1.5 * (0.13125 + 0.525) + 0.126);
     sparse24();
     grouped_conv();
+    calibrate_by_hand();
     passes("inference", 0, 8 * 1e12);
     passes("training", 0, 3 * 8 * 1e12);
     passes("training", 1, 4 * 8 * 1e12);
