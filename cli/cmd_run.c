@@ -19,7 +19,7 @@
 static const char run_help[] =
     "usage: damsim run SCENARIO.cfg [--json] [-o FILE] [--seed N]\n"
     "                  [--replications N] [--steps N] [--analytic]\n"
-    "                  [--trace FILE.json]\n"
+    "                  [--trace FILE.json] [--lever KEY=VALUE ...]\n"
     "\n"
     "Simulates the scenario (discrete-event: every loader worker, link, GPU\n"
     "and collective) and shows the analytic iron-law bounds beside it: the\n"
@@ -40,6 +40,8 @@ static const char run_help[] =
     "  --trace-ranks LIST  the ranks (GPUs) whose lanes it holds: all, or\n"
     "                      0,3,8:15 (default: the GPUs of node 0); its\n"
     "                      metadata (otherData) names the subset\n"
+    "  --lever KEY=VALUE   run the scenario with a lever applied (as\n"
+    "                      whatif takes it; repeat for several, in order)\n"
     "  --json              every number, machine-readable\n"
     "\n"
     "Serving scenarios are solved analytically here.\n";

@@ -119,6 +119,8 @@ code "a bad --trace-steps" 2 "$damsim" run "$flag" --trace t.json --trace-steps 
 ok "a bad lever value is located at its --vary" sh -c "'$damsim' sweep '$llama' --vary batch_size=0,64 2>&1 >/dev/null | grep -q '^--vary batch_size=0: error: batch_size'"
 ok "a bad range is located at its --vary" sh -c "'$damsim' sweep '$llama' --vary cost.pue=2:1:3 2>&1 >/dev/null | grep -q '^--vary cost.pue=2:1:3: error: HI must be'"
 ok "a point's failing lever: its row names --vary KEY=VALUE" sh -c "'$damsim' sweep '$flag' --vary gpu=NOPE,L4 | grep -q '^NOPE,.*,--vary gpu=NOPE: error: unknown gpu'"
+ok "run --lever applies the lever" sh -c "'$damsim' run '$flag' --analytic --lever gpu=H100-SXM5-80GB | grep -q '8 x H100-SXM5-80GB'"
+ok "run --lever errors are located too (exit 2)" sh -c "'$damsim' run '$flag' --lever gpu=NOPE 2>&1 >/dev/null | grep -q '^--lever gpu=NOPE: error: unknown gpu'; test \$? -eq 0 && ! '$damsim' run '$flag' --lever gpu=NOPE >/dev/null 2>&1"
 ok "whatif --lever errors the same way" sh -c "'$damsim' whatif '$flag' --lever gpu=NOPE 2>&1 >/dev/null | grep -q '^--lever gpu=NOPE: error: unknown gpu'"
 ok "--trace-ranks beyond the GPUs names the option" sh -c "'$damsim' run '$flag' --trace t.json --trace-ranks 99 2>&1 >/dev/null | grep -q '^--trace-ranks 99: error: traced rank 99 is not one of the 8 GPUs'"
 ok "--trace-steps past the run names the option" sh -c "'$damsim' run '$flag' --trace t.json --trace-steps 900:905 2>&1 >/dev/null | grep -q '^--trace-steps 900:905: error: traced step 900 is past'"
