@@ -113,6 +113,12 @@ typedef struct dam_framework {
     dam_est mem;        /* framework memory-bound kernels (norms, activations,
                          * optimizer) as a fraction of the device's
                          * streaming rate m_g */
+    dam_est sm_bpc;     /* framework memory-bound kernels: bytes per SM
+                         * clock they move at most (Little's law: the
+                         * requests a kernel keeps in flight per SM over the
+                         * memory latency), B/cycle/SM; caps them at SMs x
+                         * boost clock x sm_bpc on parts with much bandwidth
+                         * per SM; 0 = no cap */
     double launch_sd;   /* uncertainty of workload.launch_s, s */
     double step_sd;     /* uncertainty of workload.framework_overhead_s, s */
 } dam_framework;

@@ -24,6 +24,15 @@
 #define NVLINK_ALLREDUCE_SHARE 0.78
 #define PINNED_COPY_SHARE 0.8
 
+/* Prior of the framework's bytes per SM clock on memory-bound kernels
+ * (dam_framework.sm_bpc), B/cycle/SM: streaming copies saturate the DRAM
+ * of A100 and H100 at 10.3 per SM clock (DEV membw_A100*, membw_H100*:
+ * m_g x bandwidth over SMs x boost clock), which is the most a kernel must
+ * keep in flight there; a framework's norms and activations keep less, by
+ * how much the fit says (sd 3: a third of it either way). */
+#define SM_BPC_PRIOR 10.0
+#define SM_BPC_PRIOR_SD 3.0
+
 /* ceil and floor for 0 <= x < 2^62 (tile and wave counts), without libm
  * calls. */
 static inline double ceil_pos(double x)
@@ -185,14 +194,14 @@ void dam_device_complete(dam_gpu *g)
  * dle_rn50_a100_1gpu_tf32 938, dle_rn50_v100_1gpu_amp 1200 and
  * dle_rn50_v100_1gpu_fp32 367 images/s, by least squares in log space
  * with tests/validation/fit_framework.py (data/README.md "Framework
- * constants": residuals +8, 0, -6, 0 %; AMP in channels-last, TF32 and
- * FP32 in channels-first, as NVIDIA's configs.yml runs them). The fp16
- * rows are mostly memory-bound, so the fp16 factor is poorly determined:
- * sd 0.15; the A100 and V100 fp16 rows disagree by 15 % whatever it is.
- * TF32 convolutions reach 0.41 of the GEMM rate on A100 (cuDNN's TF32
- * kernels). bf16 takes fp16's value (same tensor path); fp8 and int8 have
+ * constants": residuals +2.5, 0, -2, 0 %, with the memory-bound kernels'
+ * bytes per SM clock at its prior, SM_BPC_PRIOR; AMP in channels-last,
+ * TF32 and FP32 in channels-first, as NVIDIA's configs.yml runs them). The
+ * fp16 rows are mostly memory-bound, so the fp16 factor is poorly
+ * determined: sd 0.15. TF32 convolutions reach 0.43 of the GEMM rate on
+ * A100 (cuDNN's TF32 kernels). bf16 takes fp16's value (same tensor path); fp8 and int8 have
  * no row (1 +- 0.15). The sd of the others is their fit's spread.
- * gemm (GEMMs other than convolutions): 0.794 +- 0.08 (fit se 0.033,
+ * gemm (GEMMs other than convolutions): 0.791 +- 0.08 (fit se 0.032,
  * residual sd 0.080), fitted on the five llm-foundry MPT rows on A100
  * (llmf_MPT-*_a100, 1B to 70B; residuals +6, +2, +10, -9, -6 %): a
  * training step's GEMMs run at 79 % of the microbenchmark rate (smaller
@@ -202,12 +211,13 @@ void dam_framework_default(dam_framework *fw)
 {
     for (int p = 0; p < DAM_PREC_COUNT; p++)
         fw->conv[p] = (dam_est){1.0, 0.15};
-    fw->conv[DAM_FP16] = (dam_est){1.111, 0.15};
-    fw->conv[DAM_BF16] = (dam_est){1.111, 0.15};
-    fw->conv[DAM_TF32] = (dam_est){0.409, 0.03};
-    fw->conv[DAM_FP32] = (dam_est){1.168, 0.08};
-    fw->mem = (dam_est){0.864, 0.07};
-    fw->gemm = (dam_est){0.794, 0.08};
+    fw->conv[DAM_FP16] = (dam_est){0.969, 0.15};
+    fw->conv[DAM_BF16] = (dam_est){0.969, 0.15};
+    fw->conv[DAM_TF32] = (dam_est){0.428, 0.03};
+    fw->conv[DAM_FP32] = (dam_est){1.074, 0.08};
+    fw->mem = (dam_est){0.998, 0.07};
+    fw->sm_bpc = (dam_est){SM_BPC_PRIOR, SM_BPC_PRIOR_SD};
+    fw->gemm = (dam_est){0.791, 0.08};
     fw->launch_sd = 2.0 * US;
     fw->step_sd = 0.0;
 }
@@ -427,6 +437,14 @@ double dam_device_cost(const dam_graph *g, const dam_cost_opts *o,
     double mem_rate = gpu->mem_bw * mfrac;
     double fw_mem = fw->mem.v > 0.0 ? fw->mem.v : 1.0;
     double inv_mem_k = 1.0 / (mem_rate * (o->eta > 0.0 ? 1.0 : fw_mem));
+    /* the framework's kernels move at most sm_bpc bytes per SM clock: the
+     * slower of the two limits, joined smoothly (a 4-norm of the two
+     * times, so either limit always has some say and a fit can move it) */
+    double sm_rate = fw->sm_bpc.v * gpu->sms * gpu->boost_hz;
+    if (!(o->eta > 0.0) && sm_rate > 0.0) {
+        double a = inv_mem_k * inv_mem_k, c = 1.0 / (sm_rate * sm_rate);
+        inv_mem_k = sqrt(sqrt(a * a + c * c));
+    }
     double inv_mem = 1.0 / mem_rate;
     double lowp = pelem < 4.0;
     /* serving: weights and the KV cache may be narrower than the compute */
@@ -668,6 +686,7 @@ static const param_row params[] = {
     CONV(DAM_INT8, "int8"),
 #undef CONV
     {{"elementwise_frac", -1, "framework memory-bound kernels (norms, activations, optimizer) relative to the device's streaming rate", DAM_PARAM_FRAMEWORK, 0.05, 2.0, 1.0, ""}, FWK(mem), 0},
+    {{"elementwise_sm_bpc", -1, "framework memory-bound kernels: bytes per SM clock at most (requests in flight per SM over the memory latency)", DAM_PARAM_FRAMEWORK, 1.0, 256.0, 1.0, "B/clk/SM"}, FWK(sm_bpc), 0},
     {{"launch_us", -1, "host time per eager kernel launch", DAM_PARAM_FRAMEWORK, 0.0, 1e-3, US, "us"}, 0, 1},
     {{"framework_overhead_ms", -1, "host time per step outside kernels", DAM_PARAM_FRAMEWORK, 0.0, 10.0, 1e-3, "ms"}, 0, 2},
 };
