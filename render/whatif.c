@@ -391,8 +391,13 @@ void dam_whatif_text(dam_buf *b, const dam_whatif *w)
                        w->rows[0].interval.samples, s->nuncertain,
                        s->nuncertain == 1 ? "" : "s", nconst,
                        nconst == 1 ? "" : "s");
+        if (s->mode == DAM_MODE_SERVING)
+            dam_buf_printf(b, "  (of a lone request's time, without "
+                              "queueing: it need not bracket the simulated "
+                              "latencies above)\n");
         dam_buf_printf(b, "  %-28s %-19s %-15s %6s  %-17s %s\n", "option",
-                       "step", "speed-up", "faster", "GPU-hours", "cost");
+                       s->mode == DAM_MODE_SERVING ? "lone request" : "step",
+                       "speed-up", "faster", "GPU-hours", "cost");
         for (int i = 0; i < w->nrows; i++) {
             const dam_whatif_row *r = &w->rows[i];
             if (!r->has_interval)
@@ -426,9 +431,18 @@ void dam_whatif_text(dam_buf *b, const dam_whatif *w)
             dam_fmt_fixed(u2, sizeof u2, a->cost_usd.hi, dc);
             snprintf(c1, sizeof c1, "$%s", u1);
             snprintf(c2, sizeof c2, "$%s", u2);
-            dam_buf_printf(b, "  %-28.28s %-19s %-15s %6s  %-17s %s .. %s\n",
+            if (s->mode == DAM_MODE_SERVING) { /* a lone request's cost
+                                                  is not the service's */
+                snprintf(c1, sizeof c1, "-");
+                c2[0] = '\0';
+            } else if (!(a->cost_usd.hi > 0.0)) { /* no price */
+                snprintf(c1, sizeof c1, "n/a");
+                c2[0] = '\0';
+            }
+            dam_buf_printf(b, "  %-28.28s %-19s %-15s %6s  %-17s %s%s%s\n",
                            r->name, st, sp, fa,
-                           s->mode == DAM_MODE_SERVING ? "-" : gh, c1, c2);
+                           s->mode == DAM_MODE_SERVING ? "-" : gh, c1,
+                           c2[0] ? " .. " : "", c2);
         }
         dam_buf_printf(b, "  faster: share of draws in which the option is "
                           "at least 2 %% faster than the baseline\n");
@@ -470,9 +484,12 @@ void dam_whatif_csv(dam_buf *b, const dam_whatif *w)
         /* names are user text: quoted when they need to be */
         dam_csv_field(b, r->name);
         dam_buf_printf(b, ",%s", dam_verdict_name(r->verdict));
-        double v[] = {x->step, x->epoch_time, x->run_time, r->speedup,
-                      r->has_interval ? r->speedup_lo : nan,
-                      r->has_interval ? r->speedup_hi : nan,
+        /* a service has no epoch or run: empty, not 0 */
+        double v[] = {x->step, serving ? nan : x->epoch_time,
+                      serving ? nan : x->run_time, r->speedup,
+                      /* the baseline's speed-up is 1 by definition */
+                      i > 0 && r->has_interval ? r->speedup_lo : nan,
+                      i > 0 && r->has_interval ? r->speedup_hi : nan,
                       r->cost.gpu_hours, r->cost.usd > 0 ? r->cost.usd : nan,
                       r->cost.kwh, r->quality, r->quality_gain};
         for (size_t k = 0; k < sizeof v / sizeof v[0]; k++) {
@@ -545,12 +562,15 @@ struct json_t *dam_whatif_json(const dam_whatif *w)
                             json_string(r->scenario.applied));
         json_object_set_new(e, "speedup", dam_json_num(r->speedup));
         if (r->has_interval) {
-            json_t *iv = json_object();
-            json_object_set_new(iv, "p05", dam_json_num(r->speedup_lo));
-            json_object_set_new(iv, "p95", dam_json_num(r->speedup_hi));
-            json_object_set_new(iv, "share_of_draws_faster",
-                                dam_json_num(r->p_faster));
-            json_object_set_new(e, "speedup_over_uncertain_inputs", iv);
+            /* the baseline's speed-up is 1 by definition: no interval */
+            if (i > 0) {
+                json_t *iv = json_object();
+                json_object_set_new(iv, "p05", dam_json_num(r->speedup_lo));
+                json_object_set_new(iv, "p95", dam_json_num(r->speedup_hi));
+                json_object_set_new(iv, "share_of_draws_faster",
+                                    dam_json_num(r->p_faster));
+                json_object_set_new(e, "speedup_over_uncertain_inputs", iv);
+            }
             json_object_set_new(e, "intervals_90",
                                 dam_json_answer_interval(&r->interval));
         }

@@ -414,15 +414,20 @@ static void intervals(dam_whatif *w, const dam_scenario *base, int n)
          * (one request alone) is shown apart */
         if (row->result.serving.llm.enabled)
             continue;
-        char note[96];
+        char note[128];
+        /* a service's interval is of a lone request's time (analytic, no
+         * queueing), not of the simulated latencies: said so */
+        const char *pre = base->mode == DAM_MODE_SERVING
+                              ? "a lone request, 90 %"
+                              : "90 %";
         if (row->interval.p_slower > 0.5)
             snprintf(note, sizeof note,
-                     " [90 %%: %.2fx to %.2fx; slower in %.0f %% of draws]",
+                     " [%s: %.2fx to %.2fx; slower in %.0f %% of draws]", pre,
                      row->speedup_lo, row->speedup_hi,
                      row->interval.p_slower * 100.0);
         else
             snprintf(note, sizeof note,
-                     " [90 %%: %.2fx to %.2fx; faster in %.0f %% of draws]",
+                     " [%s: %.2fx to %.2fx; faster in %.0f %% of draws]", pre,
                      row->speedup_lo, row->speedup_hi, row->p_faster * 100.0);
         size_t len = strlen(row->why);
         snprintf(row->why + len, sizeof row->why - len, "%s", note);
