@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "model/error.h"
+#include "render/fmt.h"
 
 /* 10^e, exact for |e| <= 22. */
 static double p10(int e)
@@ -196,7 +197,10 @@ void dam_axis_format(char *buf, size_t n, double v, double step, double ref,
             dec = 12;
     }
     double shown = unit == DAM_AXIS_USD ? fabs(s) : s;
-    snprintf(num, sizeof num, "%.*f", dec, shown);
+    if (fabs(shown) >= 1000.0) /* "1,600" as in the tables */
+        dam_fmt_fixed(num, sizeof num, shown, dec);
+    else
+        snprintf(num, sizeof num, "%.*f", dec, shown);
     if (!(step > 0.0))
         strip_zeros(num);
     if (num[0] == '-' && strspn(num + 1, "0.") == strlen(num + 1))

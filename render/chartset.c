@@ -156,9 +156,10 @@ static void run_answer(char *buf, size_t n, const dam_result *r)
 static void subtitle_of(char *buf, size_t n, const dam_scenario *s,
                         const dam_result *r)
 {
-    snprintf(buf, n, "%s: %s, %lld x %s, %s, batch %d/GPU (%s)", s->name,
-             s->workload.model.name, (long long)dam_scenario_gpus(s),
-             s->machine.gpu.id,
+    char g[32];
+    dam_fmt_int(g, sizeof g, (long long)dam_scenario_gpus(s));
+    snprintf(buf, n, "%s: %s, %s x %s, %s, batch %d/GPU (%s)", s->name,
+             s->workload.model.name, g, s->machine.gpu.id,
              dam_precision_name(s->workload.precision), s->workload.batch_size,
              r->has_sim ? "simulated" : "analytic");
 }

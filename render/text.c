@@ -261,15 +261,18 @@ void dam_text_run(dam_buf *b, const dam_scenario *s, const dam_result *r,
                        s->machine.gpu.id,
                        dam_precision_name(s->workload.precision),
                        s->serving.max_batch);
-    else
-        dam_buf_printf(b, "  %s, %lld x %s (%d node%s), %s, batch %d per "
+    else {
+        char g[32], nd[32];
+        dam_fmt_int(g, sizeof g, (long long)dam_scenario_gpus(s));
+        dam_fmt_int(nd, sizeof nd, (long long)s->machine.nodes);
+        dam_buf_printf(b, "  %s, %s x %s (%s node%s), %s, batch %d per "
                           "GPU\n",
-                       s->workload.model.name,
-                       (long long)dam_scenario_gpus(s),
-                       s->machine.gpu.id, s->machine.nodes,
+                       s->workload.model.name, g,
+                       s->machine.gpu.id, nd,
                        s->machine.nodes == 1 ? "" : "s",
                        dam_precision_name(s->workload.precision),
                        s->workload.batch_size);
+    }
     rule(b);
     dam_buf_printf(b, "Question  %s\n", s->question);
     dam_buf_printf(b, "Answer    %s\n", answer);

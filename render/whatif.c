@@ -261,9 +261,10 @@ void dam_whatif_text(dam_buf *b, const dam_whatif *w)
     char answer[1024];
     dam_whatif_answer(answer, sizeof answer, w);
     dam_buf_printf(b, "%s\n", s->name);
-    dam_buf_printf(b, "  %s, %lld x %s, %s, batch %d per GPU (%s)\n",
-                   s->workload.model.name, (long long)dam_scenario_gpus(s),
-                   s->machine.gpu.id, dam_precision_name(s->workload.precision),
+    char g[32];
+    dam_fmt_int(g, sizeof g, (long long)dam_scenario_gpus(s));
+    dam_buf_printf(b, "  %s, %s x %s, %s, batch %d per GPU (%s)\n",
+                   s->workload.model.name, g, s->machine.gpu.id, dam_precision_name(s->workload.precision),
                    s->workload.batch_size,
                    base->result.has_sim ? "simulated" : "analytic");
     dam_buf_printf(b, "Question  %s\n", s->question);

@@ -130,7 +130,9 @@ int main(void)
     lbl(1.5, 0.5, 3, DAM_AXIS_FACTOR, NULL, "1.5x");
     lbl(1.0, 0.01, 0, DAM_AXIS_FACTOR, NULL, "1.00x");
     lbl(0.002, 0, 0, DAM_AXIS_PLAIN, NULL, "0.002");
-    lbl(1000, 0, 0, DAM_AXIS_PLAIN, NULL, "1000");
+    lbl(1000, 0, 0, DAM_AXIS_PLAIN, NULL, "1,000");
+    lbl(1600, 200, 1600, DAM_AXIS_PLAIN, NULL, "1,600");
+    lbl(-2500, 500, 2500, DAM_AXIS_PLAIN, NULL, "-2,500");
     lbl(NAN, 0, 0, DAM_AXIS_SECONDS, NULL, "n/a");
     lbl(INFINITY, 1, 1, DAM_AXIS_PLAIN, NULL, "n/a");
 
