@@ -9,6 +9,7 @@
 
 #include "cli/cli.h"
 #include "model/alloc.h"
+#include "model/loader.h"
 #include "render/review.h"
 #include "solver/uncertainty.h"
 
@@ -81,6 +82,13 @@ int dam_cmd_report(dam_cli *c)
                         "its summary page as .png or .svg): -o must end in "
                         ".pdf, .html, .png or .svg, got '%s'\n",
                 c->out_file);
+        return 2;
+    }
+    if (strcmp(c->args[0], "-") != 0 && dam_points_probe(c->args[0], NULL)) {
+        fprintf(stderr, "%s: error: a scenario of measured points has no "
+                        "budget review to write; 'damsim whatif %s -o "
+                        "FILE.pdf' draws its return-on-compute chart\n",
+                c->args[0], c->args[0]);
         return 2;
     }
     dam_whatif *w = dam_malloc(sizeof *w);

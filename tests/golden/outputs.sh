@@ -58,6 +58,37 @@ for bad in x.xlsx x.docx x.jpeg x.txt.gz; do
     ok "and nothing is written for $bad" sh -c "! ls ${bad}* 2>/dev/null"
 done
 code "-o .csv with --json asks for two formats" 2 "$damsim" run --analytic "$flag" --json -o r2.csv
+# the same on every command that writes a file: the bytes are the format
+kind() { # file: its format as the bytes say
+    case $(head -c 5 "$1") in
+    '%PDF-') echo pdf ;; *PNG*) echo png ;;
+    *) if grep -q '<svg' "$1" && ! grep -q '<html' "$1"; then echo svg
+       elif grep -q '^<!DOCTYPE html>' "$1"; then echo html
+       elif python3 -m json.tool "$1" >/dev/null 2>&1; then echo json
+       elif head -1 "$1" | grep -q '^[a-z_0-9]*,[a-z_0-9,]*$'; then echo csv
+       else echo txt; fi ;;
+    esac
+}
+for cmd in whatif compare plan report; do
+    case $cmd in
+    compare) args="$flag $sc/iron-law-data-bound.cfg"; exts="txt json csv png svg pdf html" ;;
+    plan) args="$sc/llama2-7b-pretrain.cfg --budget 1e22"; exts="txt json csv html" ;;
+    report) args="$flag"; exts="png svg pdf html" ;;
+    *) args="$flag"; exts="txt json csv png svg pdf html" ;;
+    esac
+    for e in $exts; do
+        rm -f "o.$e"
+        # shellcheck disable=SC2086
+        "$damsim" $cmd --analytic $args -o "o.$e" >/dev/null 2>&1
+        k=$( [ -s "o.$e" ] && kind "o.$e")
+        ok "$cmd -o o.$e writes $e (got ${k:-nothing})" test "$k" = "$e"
+    done
+    # shellcheck disable=SC2086
+    code "$cmd -o o.xlsx is refused" 2 "$damsim" $cmd --analytic $args -o o.xlsx
+    ok "and $cmd writes no o.xlsx" test ! -e o.xlsx
+done
+code "report of measured points is refused" 2 "$damsim" report "$sc/roc-models-abc.cfg" -o pts.pdf
+ok "and writes no pts.pdf" test ! -e pts.pdf
 code "plan draws no chart" 2 "$damsim" plan "$sc/llama2-7b-pretrain.cfg" --budget 1e22 -o p.png
 code "check takes no -o" 2 "$damsim" check "$flag" -o c.txt
 
