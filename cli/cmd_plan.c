@@ -187,7 +187,13 @@ static int plan_llm(dam_cli *c, const dam_scenario *s)
         return rc;
     dam_llm_plan *p = dam_malloc(sizeof *p);
     dam_error e;
+    dam_cli_progress pr;
+    dam_progress hook;
+    dam_cli_progress_start(&pr, "GPU kinds", 0.0, c->quiet);
+    dam_cli_progress_hook(&pr, &hook);
+    opt.progress = &hook;
     int st = dam_llm_plan_run(s, &c->cat, ttft, tpot, rate, &opt, p, &e);
+    dam_cli_progress_end(&pr);
     if (st != DAM_OK) {
         dam_cli_error(&e);
         dam_free(p);

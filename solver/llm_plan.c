@@ -361,6 +361,12 @@ int dam_llm_plan_run(const dam_scenario *s, const dam_catalog *cat,
     p->rate = rate;
     p->headroom = DAM_LLM_PLAN_HEADROOM;
     dam_sim_options o = *opt;
+    /* progress: one unit per GPU kind, one for the confirmation and one
+     * for the top rate; the simulations inside report nothing */
+    const dam_progress *progress = opt->progress;
+    double units = (double)cat->ngpus + 2.0;
+    o.progress = NULL;
+    dam_progress_report(progress, 0.0, units);
     o.requests = NULL;
     o.nrequests = 0;
     o.arrivals = NULL;
@@ -377,7 +383,8 @@ int dam_llm_plan_run(const dam_scenario *s, const dam_catalog *cat,
     /* widest first: it needs the fewest replicas, and a narrower degree
      * whose floor needs over twice its GPUs is not searched */
     static const int degrees[] = {8, 4, 2, 1};
-    for (size_t i = 0; i < cat->ngpus; i++) {
+    for (size_t i = 0; i < cat->ngpus;
+         dam_progress_report(progress, (double)++i, units)) {
         const dam_gpu *g = &cat->gpus[i];
         int fewest = 0;
         for (size_t k = 0; k < sizeof degrees / sizeof degrees[0]; k++) {
@@ -474,7 +481,9 @@ int dam_llm_plan_run(const dam_scenario *s, const dam_catalog *cat,
             goto done;
         }
     }
+    dam_progress_report(progress, units - 1.0, units);
     rc = max_rate(base, &o, p, err);
+    dam_progress_report(progress, units, units);
 done:
     dam_free(c);
     dam_free(base);

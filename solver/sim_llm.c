@@ -203,6 +203,10 @@ typedef struct sys {
     dam_dist in_dist, out_dist;
     const dam_llm_request *trace;
     long nreq, warm, next;  /* requests, warm-up, next arrival number */
+    long finished;          /* requests finished (progress) */
+    double done_before;     /* requests of earlier replications */
+    double total;           /* requests over all replications */
+    const dam_progress *progress; /* NULL: none */
     double interval;        /* deterministic arrivals: 1 / rate */
     double t0, tA;          /* window: first measured / last arrival, s */
     double t_end;           /* the last completion, s */
@@ -632,6 +636,9 @@ static void finish(sys *y, replica *p, int slot)
     if (y->measuring)
         y->a.done++;
     y->t_end = now;
+    if ((++y->finished & 1023) == 0)
+        dam_progress_report(y->progress, y->done_before + y->finished,
+                            y->total);
     if (x->idx >= y->warm) {
         double e2e = now - x->arrive, ttft = x->first - x->arrive;
         double tpot = x->out > 1 ? (now - x->first) / (x->out - 1) : 0.0;
@@ -779,8 +786,8 @@ typedef struct deploy {
 } deploy;
 
 static void replicate(const dam_scenario *s, const dam_sim_options *opt,
-                      const deploy *dp, uint64_t seed, int k, long nreq,
-                      long warm, dam_stats **pool, dam_stats **rep,
+                      const deploy *dp, uint64_t seed, int k, int reps,
+                      long nreq, long warm, dam_stats **pool, dam_stats **rep,
                       rep_out *out)
 {
     const dam_llm *q = &s->serving.llm;
@@ -798,6 +805,9 @@ static void replicate(const dam_scenario *s, const dam_sim_options *opt,
                             NULL, 0};
     y.trace = s->serving.arrival == DAM_ARRIVAL_TRACE ? opt->requests : NULL;
     y.nreq = nreq;
+    y.progress = opt->progress;
+    y.done_before = (double)k * nreq;
+    y.total = (double)reps * nreq;
     y.warm = warm;
     y.interval = s->serving.rate > 0.0 ? 1.0 / s->serving.rate : 0.0;
     y.tA = INFINITY;
@@ -1031,7 +1041,9 @@ int dam_sim_llm(const dam_scenario *s, const dam_sim_options *opt,
     for (int k = 0; k < reps; k++) {
         for (int i = 0; i < L_COUNT; i++)
             dam_stats_reset(rep[i]);
-        replicate(s, opt, &dp, seed, k, nreq, warm, pool, rep, &o[k]);
+        replicate(s, opt, &dp, seed, k, reps, nreq, warm, pool, rep, &o[k]);
+        dam_progress_report(opt->progress, (double)(k + 1) * nreq,
+                            (double)reps * nreq);
     }
 
     double qv = q->slo_quantile;

@@ -3,7 +3,8 @@
 """The progress line of run, plan and sweep, seen through a pseudo-terminal.
 
 On a terminal (stderr a pty) the line appears: "N / M steps" for a training
-run (one GPU per rank, or a parallel layout's pipeline), "requests" for a serving run, "GPU kinds" for plan, "points" for a
+run (one GPU per rank, or a parallel layout's pipeline), "requests" for a serving run
+(LLM serving too), "GPU kinds" for plan (and the LLM plan), "points" for a
 sweep; it is erased at the end. With stderr a pipe it never appears, nor
 with --quiet, nor for work shorter than about a second. Ctrl-C over the
 line erases it before the interrupt message and exits 130. The first-draw
@@ -86,10 +87,17 @@ plan = ["plan", os.path.join(scen, "resnet50-serving-l4.cfg")]
 sweep = ["sweep", os.path.join(scen, "llama2-7b-pretrain.cfg"),
          "--vary", "workload.batch_size=1:64:64", "-j", "1"]
 layout = ["run", os.path.join(scen, "llama3-70b-1024-h100.cfg")]
+llm_short = ["--replications", "1", "--steps", "300"]
+llm = ["run", os.path.join(scen, "llama3-70b-h100-vs-h200.cfg")] + llm_short
+llm_plan = ["plan", os.path.join(scen, "llama3-70b-h100-vs-h200.cfg"),
+            "--slo-ttft-ms", "500", "--slo-tpot-ms", "50",
+            "--rate", "5"] + llm_short
 cases = [("run (training)", train, b" steps "),
          ("run (a parallel layout)", layout, b" steps "),
          ("run (serving)", serve, b" requests "),
+         ("run (LLM serving)", llm, b" requests "),
          ("plan (serving)", plan, b" GPU kinds "),
+         ("plan (LLM serving)", llm_plan, b" GPU kinds "),
          ("sweep", sweep, b" points ")]
 
 for name, args, unit in cases:
