@@ -120,7 +120,13 @@ int dam_chart_roc_draw(cairo_t *cr, const dam_rect *r, const dam_chart_roc *c,
         ylo = fmin(ylo, c->points[i].quality);
         yhi = fmax(yhi, c->points[i].quality);
     }
-    if (c->x_log) {
+    if (!(xhi - xlo > 1e-9 * fabs(xhi))) {
+        /* every point at one cost (8 GPUs each): half to one and a half
+         * times it, so the ticks are round, not 7.2 to 8.8 */
+        double v = xhi;
+        xlo = v > 0 ? v * (c->x_log ? 0.5 : 0.5) : v - 1;
+        xhi = v > 0 ? v * (c->x_log ? 2.0 : 1.5) : v + 1;
+    } else if (c->x_log) {
         xlo /= 1.3;
         xhi *= 1.3;
     } else {

@@ -168,6 +168,26 @@ static void judge(const dam_whatif_row *base, dam_whatif_row *row,
  * tokens at the same load (2 % either way). An option whose longest
  * request does not fit in memory is never works.
  */
+/* Milliseconds for a sentence, 3 digits and no exponent: "1162", "49.3",
+ * "2.83" (v in seconds). */
+static void ms_text(char *buf, size_t n, double v)
+{
+    double ms = v * 1e3;
+    snprintf(buf, n, "%.*f", fabs(ms) >= 100 ? 0 : fabs(ms) >= 10 ? 1 : 2,
+             ms);
+}
+
+/* A count for a sentence without an exponent: "1.02M", "508k", "84". */
+static void count_text(char *buf, size_t n, double v)
+{
+    if (fabs(v) >= 1e6)
+        snprintf(buf, n, "%.3gM", v / 1e6);
+    else if (fabs(v) >= 1e4)
+        snprintf(buf, n, "%.3gk", v / 1e3);
+    else
+        snprintf(buf, n, "%.3g", v);
+}
+
 static void judge_llm(const dam_whatif_row *base, dam_whatif_row *row)
 {
     const dam_llm_result *l0 = &base->result.serving.llm;
@@ -185,23 +205,28 @@ static void judge_llm(const dam_whatif_row *base, dam_whatif_row *row)
     int met = dam_serving_slo_met(&row->result.serving);
     double x0 = fmax(l0->ttft.q / l0->slo_ttft_s, l0->tpot.q / l0->slo_tpot_s);
     double x = fmax(l->ttft.q / l->slo_ttft_s, l->tpot.q / l->slo_tpot_s);
-    char objs[200];
+    char objs[200], t1[32], t2[32], t3[32], t4[32];
+    ms_text(t1, sizeof t1, l->ttft.q);
+    ms_text(t2, sizeof t2, l->ttft.q_ci);
+    ms_text(t3, sizeof t3, l->tpot.q);
+    ms_text(t4, sizeof t4, l->tpot.q_ci);
     int n = snprintf(objs, sizeof objs,
-                     "p%d TTFT %.4g +- %.3g ms, TPOT %.4g +- %.3g ms on %.0f "
-                     "GPUs",
-                     pct, l->ttft.q * 1e3, l->ttft.q_ci * 1e3,
-                     l->tpot.q * 1e3, l->tpot.q_ci * 1e3, l->gpus);
+                     "p%d TTFT %s +- %s ms, TPOT %s +- %s ms on %.0f GPUs",
+                     pct, t1, t2, t3, t4, l->gpus);
     /* a changed format: what the cache holds and what ran at once */
     const dam_llm *q0 = &base->scenario.serving.llm;
     const dam_llm *q1 = &row->scenario.serving.llm;
     if ((q0->kv_precision != q1->kv_precision ||
          q0->weights != q1->weights) &&
         n > 0 && (size_t)n < sizeof objs)
+    {
+        count_text(t1, sizeof t1, l->memory.tokens);
+        count_text(t2, sizeof t2, l0->memory.tokens);
         snprintf(objs + n, sizeof objs - (size_t)n,
-                 ", a cache of %.3g tokens per replica (was %.3g), %.3g "
+                 ", a cache of %s tokens per replica (was %s), %.3g "
                  "sequences at once (was %.3g)",
-                 l->memory.tokens, l0->memory.tokens, l->running_mean,
-                 l0->running_mean);
+                 t1, t2, l->running_mean, l0->running_mean);
+    }
     if (met && !met0) {
         row->verdict = DAM_VERDICT_WORKS;
         snprintf(row->why, sizeof row->why,

@@ -59,7 +59,7 @@ check "whatif H100/H200: answers on the first lever (H200 x4 on half the GPUs)" 
 check "whatif H100/H200: names the cheapest option meeting both" grep -q "Cheapest option that meets both SLOs" whatif.txt
 "$damsim" whatif "$k" >kv.txt 2>&1
 check "whatif FP8 KV: the FP8 cache works" grep -q "^Answer    FP8 KV cache: yes" kv.txt
-check "whatif FP8 KV: says what the cache holds and runs" grep -q "a cache of 1.02e+06 tokens per replica (was 5.08e+05)" kv.txt
+check "whatif FP8 KV: says what the cache holds and runs" grep -q "a cache of 1.02M tokens per replica (was 508k)" kv.txt
 check "whatif FP8 KV: the baseline is bound by the cache" grep -q "^Binding   KV-cache capacity" kv.txt
 code "whatif --lever kv_cache=fp8 on the command line" 0 "$damsim" whatif "$k" --lever kv_cache=fp8 --replications 1 --steps 600
 "$damsim" whatif "$h" --lever tensor_parallel=3 --replications 1 --steps 300 >tp3.txt 2>&1
