@@ -267,9 +267,17 @@ void dam_plan_report_budget_text(dam_buf *b, const dam_scenario *s,
                            o->p_deadline * 100.0);
         }
     }
-    dam_buf_printf(b, "\nEach option: the compute-optimal model on that GPU, "
-                      "solved analytically with the scenario's node shape, "
-                      "efficiency and data pipeline.\n");
+    if (s->layout.on)
+        dam_buf_printf(b, "\nEach option: the compute-optimal model on that "
+                          "GPU, in the fastest parallel layout that fits in "
+                          "memory at the fewest GPUs that finish by the "
+                          "deadline (the layout search of plan --search, "
+                          "analytic, at the scenario's global batch; no "
+                          "intervals yet).\n");
+    else
+        dam_buf_printf(b, "\nEach option: the compute-optimal model on that "
+                          "GPU, solved analytically with the scenario's node "
+                          "shape, efficiency and data pipeline.\n");
 }
 
 json_t *dam_plan_report_budget_json(const dam_scenario *s,

@@ -24,6 +24,7 @@
 #include "model/lever.h"
 #include "model/quality.h"
 #include "solver/analytic.h"
+#include "solver/search.h"
 
 /* Memory sizes in messages are in the GPU datasheets' GB (2^30 bytes:
  * an "80 GB" GPU holds 80 of them). */
@@ -44,6 +45,58 @@ static void solve_at(dam_scenario *s, int gpus, dam_result *r)
                                          : 25e9;
     }
     dam_analytic_solve(s, r);
+}
+
+/* A scenario with a parallel layout: the GPU count is not a free number
+ * (the degrees multiply to it), so option o on cur's GPU is the layout
+ * search's answer (solver/search.h) with the deadline: the fewest GPUs
+ * whose fastest layout that fits finishes in time, and that layout. sr is
+ * scratch. Returns DAM_OK or the search's error. */
+static int plan_layout(const dam_scenario *cur, const dam_catalog *cat,
+                       double deadline, dam_search_result *sr,
+                       dam_plan_option *o, dam_error *err)
+{
+    dam_search_opts so;
+    memset(&so, 0, sizeof so);
+    so.deadline = deadline;
+    int rc = dam_search_run(cur, cat, &so, sr, err);
+    if (rc != DAM_OK)
+        return rc;
+    const dam_search_kind *k = &sr->kind[0];
+    o->memory_capacity = cur->machine.gpu.mem_bytes;
+    if (k->gpus <= 0 || k->nbest == 0) {
+        /* nothing fits at any count, or nothing that fits is in time */
+        o->fits_memory = k->have_base;
+        o->memory_bytes = k->have_base ? k->base.memory : 0.0;
+        o->gpus = k->have_base ? (int)k->base_gpus : 0;
+        o->run_time = k->have_base ? k->base.run_time : 0.0;
+        o->mfu = k->have_base ? k->base.mfu : 0.0;
+        o->tokens_per_s = o->run_time > 0.0
+                              ? dam_quality_tokens(cur) / o->run_time
+                              : 0.0;
+        snprintf(o->note, sizeof o->note,
+                 "no layout that fits finishes in time at any GPU count the "
+                 "layout rules allow (the row: the scenario's count)");
+        o->feasible = 0;
+        return DAM_OK;
+    }
+    const dam_search_cand *c = &k->best[0];
+    const dam_layout *l = &c->l;
+    o->gpus = (int)c->gpus;
+    o->run_time = c->run_time;
+    o->mfu = c->mfu;
+    o->fits_memory = c->fits;
+    o->memory_bytes = c->memory;
+    o->tokens_per_s = c->run_time > 0.0 ? dam_quality_tokens(cur) / c->run_time
+                                        : 0.0;
+    /* the search ranks only layouts that fit, at a count that makes it */
+    o->feasible = c->fits && c->run_time > 0.0 && c->run_time <= deadline;
+    snprintf(o->note, sizeof o->note,
+             "layout tp %d cp %d pp %d dp %d ep %d, micro-batch %d, ZeRO %d, "
+             "recompute %s (plan --search)",
+             l->tp, l->cp, l->pp, l->dp, l->ep, l->micro_batch, l->zero,
+             dam_recompute_name(l->recompute));
+    return DAM_OK;
 }
 
 static int cmp_option(const void *a, const void *b)
@@ -138,6 +191,7 @@ int dam_plan_budget(const dam_scenario *s, const dam_catalog *cat,
     p->loss = dam_scaling_loss(p->fit, p->n_opt, p->d_opt);
     p->tokens_per_param = p->d_opt / p->n_opt;
 
+    dam_search_result *sr = NULL; /* layouts: the search's scratch */
     dam_draws *draws = dam_draws_create(DAM_UNCERTAINTY_SAMPLES, s->seed);
     double *t = dam_malloc((size_t)dam_draws_count(draws) * sizeof *t);
     for (size_t g = 0; g < cat->ngpus && p->noptions < DAM_PLAN_MAX; g++) {
@@ -157,6 +211,24 @@ int dam_plan_budget(const dam_scenario *s, const dam_catalog *cat,
         memset(o, 0, sizeof *o);
         snprintf(o->gpu, sizeof o->gpu, "%s", gpu->id);
         o->price_hour = cur->cost.gpu_hour_usd; /* the gpu lever's price */
+        if (cur->layout.on) {
+            dam_error e2;
+            memset(&e2, 0, sizeof e2);
+            if (!sr)
+                sr = dam_malloc(sizeof *sr);
+            if (plan_layout(cur, cat, deadline, sr, o, &e2) != DAM_OK) {
+                snprintf(o->note, sizeof o->note, "no layout: %.140s",
+                         e2.msg);
+                o->fits_memory = 1;
+                o->feasible = 0;
+            }
+            dam_search_free(sr);
+
+            o->gpu_hours = o->gpus * o->run_time / 3600.0;
+            o->cost_usd =
+                o->price_hour > 0.0 ? o->gpu_hours * o->price_hour : 0.0;
+            continue;
+        }
         int gpn = cur->machine.gpus_per_node;
         int n = gpn;
         double limit = 1e6;
@@ -219,6 +291,7 @@ int dam_plan_budget(const dam_scenario *s, const dam_catalog *cat,
         }
     }
     qsort(p->options, (size_t)p->noptions, sizeof p->options[0], cmp_option);
+    dam_free(sr);
     dam_free(t);
     dam_draws_free(draws);
 done:

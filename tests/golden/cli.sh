@@ -146,6 +146,10 @@ check "whatif: the best option against the deadline" sh -c "'$damsim' whatif --a
 check "plan --search answers the scenario's deadline" sh -c "'$damsim' plan '$l70' --search | grep -q \"the scenario's deadline of 60.0 d: no, even #1 takes 1[0-9][0-9] d\""
 check "plan --search --json: whether the fastest meets it" sh -c "'$damsim' plan --json '$l70' --search | python3 -c \"
 import json,sys; d=json.load(sys.stdin); assert d['scenario_deadline_s'] == 60 * 86400 and d['kinds'][0]['fastest_meets_scenario_deadline'] is False\""
+check "plan --budget on a layout scenario: each option a layout that fits and finishes" sh -c "'$damsim' plan --json '$l70' --budget '\$2e7' --deadline 60d | python3 -c \"
+import json,sys; d=json.load(sys.stdin); ok=[o for o in d['options'] if o['feasible']]
+assert ok and all(o['fits_memory'] and 0 < o['run_s'] <= d['deadline_s'] and o['gpus'] > 0 and 'layout tp' in o['note'] for o in ok)
+assert all(o['gpus'] >= 0 and o['run_s'] >= 0 for o in d['options'])\""
 moe="$src/scenarios/moe-2048-nvl72.cfg"
 "$damsim" plan --json "$moe" --search >moe-hgx.json
 "$damsim" plan --json "$moe" --search --lever nvlink_domain=72 >moe-nvl72.json
