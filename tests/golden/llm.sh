@@ -52,6 +52,11 @@ assert l['output_tokens_per_s_per_gpu'] > 0 and l['cost_per_million_output_token
 assert l['memory_per_gpu']['blocks'] > 0 and l['slo_met'] in (True, False)
 "
 
+# run --lever: an LLM lever changes what is simulated (the page's header)
+"$damsim" run "$h" --lever kv_cache=fp8 --lever gpu=H200-SXM-141GB --lever tensor_parallel=4 --replications 1 --steps 300 >lever.txt 2>&1
+check "run --lever: the cache, the GPU and the degree are applied" grep -q "1 replica x 4 H200-SXM-141GB (4 GPUs); weights bf16, KV cache fp8" lever.txt
+code "run --lever tensor_parallel=3 (does not divide the heads) exits 2" 2 "$damsim" run "$h" --lever tensor_parallel=3
+
 # whatif: the H100/H200 question and the FP8 cache question
 "$damsim" whatif "$h" >whatif.txt 2>&1
 check "whatif H100/H200: exit 0" test -s whatif.txt
