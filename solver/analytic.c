@@ -13,6 +13,10 @@
  * pass; backward twice the forward FLOPs and bytes, recomputation one
  * more forward, all at peak x eta. Either way the optimizer is a
  * memory-bound update over fp32 master weights and optimizer state.
+ *
+ * A caller solving many scenarios (a sweep) may pass a dam_analytic_memo:
+ * the graph's device cost is then reused while its inputs stay the same
+ * bytes, which leaves every figure as recomputing would.
  */
 #include "solver/analytic.h"
 #include "solver/llm_cost.h"
@@ -22,7 +26,6 @@
 #include "solver/parallel.h"
 
 #include <math.h>
-#include <stdio.h>
 #include <string.h>
 
 /* Phase names are copied with memcpy on every evaluation: the sizes this
@@ -47,6 +50,15 @@ static double pass_factor(const dam_scenario *s)
     if (s->mode != DAM_MODE_TRAINING)
         return 1.0;
     return s->workload.activation_recompute ? 4.0 : 3.0;
+}
+
+/* snprintf(dst, n, "%s", src) without the format interpreter (n > 0). */
+static void copy_name(char *dst, size_t n, const char *src)
+{
+    size_t i = 0;
+    for (; i + 1 < n && src[i]; i++)
+        dst[i] = src[i];
+    dst[i] = '\0';
 }
 
 double dam_analytic_phase_time(const dam_scenario *s, int i, double b,
@@ -90,26 +102,59 @@ double dam_analytic_phase_time(const dam_scenario *s, int i, double b,
  * phase's t_compute is the time of its compute-bound kernels, t_memory of
  * its memory-bound ones, time their sum).
  */
+/* dam_device_cost of g under o, from memo when its inputs are the
+ * memo's (g the scenario's stored graph), byte for byte. */
+static const dam_graph_cost *memo_cost(const dam_scenario *s,
+                                       const dam_graph *g,
+                                       const dam_cost_opts *o,
+                                       dam_analytic_memo *memo,
+                                       dam_graph_cost *gc)
+{
+    if (!memo || g != &s->workload.graph || !o->gpu || !o->fw) {
+        dam_device_cost(g, o, gc);
+        return gc;
+    }
+    dam_cost_opts key; /* bytes, padding included (o was zeroed) */
+    memcpy(&key, o, sizeof key);
+    key.gpu = NULL;
+    key.fw = NULL;
+    if (memo->valid && memo->g == g &&
+        memcmp(&memo->o, &key, sizeof key) == 0 &&
+        memcmp(&memo->gpu, o->gpu, sizeof memo->gpu) == 0 &&
+        memcmp(&memo->fw, o->fw, sizeof memo->fw) == 0) {
+        memo->hits++;
+        return &memo->cost;
+    }
+    dam_device_cost(g, o, &memo->cost);
+    memo->g = g;
+    memcpy(&memo->o, &key, sizeof key);
+    memcpy(&memo->gpu, o->gpu, sizeof memo->gpu);
+    memcpy(&memo->fw, o->fw, sizeof memo->fw);
+    memo->valid = 1;
+    return &memo->cost;
+}
+
 static void graph_compute(const dam_scenario *s, const dam_graph *g, double b,
-                          dam_compute *c, dam_phase_result *ph, int *nph)
+                          dam_compute *c, dam_phase_result *ph, int *nph,
+                          dam_analytic_memo *memo)
 {
     const dam_workload *w = &s->workload;
     dam_cost_opts o;
-    dam_graph_cost gc;
+    dam_graph_cost scratch;
     dam_cost_opts_scenario(s, b, &o);
-    dam_device_cost(g, &o, &gc);
+    const dam_graph_cost *gcp = memo_cost(s, g, &o, memo, &scratch);
     c->graph = 1;
-    c->fwd = gc.pass_kernel_time[DAM_PASS_FWD];
-    c->bwd = gc.pass_kernel_time[DAM_PASS_BWD] +
-             gc.pass_kernel_time[DAM_PASS_RECOMPUTE];
-    c->kernels = gc.kernels;
-    c->flops = gc.flops;
-    c->bytes = gc.bytes;
+    c->fwd = gcp->pass_kernel_time[DAM_PASS_FWD];
+    c->bwd = gcp->pass_kernel_time[DAM_PASS_BWD] +
+             gcp->pass_kernel_time[DAM_PASS_RECOMPUTE];
+    c->kernels = gcp->kernels;
+    c->flops = gcp->flops;
+    c->bytes = gcp->bytes;
     /* launches: an explicit kernels_per_step keeps the additive formula of
      * dam_analytic_overhead; otherwise the GPU-side gaps and the host time
      * not hidden behind the GPU */
     c->launch = w->kernels_per_step > 0 ? 0.0
-                                        : gc.gap_time + gc.host_excess;
+                                        : gcp->gap_time + gcp->host_excess;
     if (!ph)
         return;
     const dam_gpu *gpu = &s->machine.gpu;
@@ -117,7 +162,7 @@ static void graph_compute(const dam_scenario *s, const dam_graph *g, double b,
     int n = g->nphases < DAM_MAX_PHASES ? g->nphases : DAM_MAX_PHASES;
     for (int i = 0; i < n; i++) {
         dam_phase_result *p = &ph[i];
-        const dam_phase_cost *q = &gc.phase[i];
+        const dam_phase_cost *q = &gcp->phase[i];
         memset(p, 0, sizeof *p);
         memcpy(p->name, g->phase[i], sizeof g->phase[i]); /* 16 of 32 */
         p->name[sizeof g->phase[i] - 1] = '\0';
@@ -136,14 +181,15 @@ static void graph_compute(const dam_scenario *s, const dam_graph *g, double b,
     *nph = n;
 }
 
-void dam_analytic_compute(const dam_scenario *s, double b, dam_compute *c,
-                          dam_phase_result *phases, int *nphases)
+static void compute(const dam_scenario *s, double b, dam_compute *c,
+                    dam_phase_result *phases, int *nphases,
+                    dam_analytic_memo *memo)
 {
     memset(c, 0, sizeof *c);
     dam_graph scratch;
     const dam_graph *g = dam_scenario_graph(s, &scratch);
     if (g) {
-        graph_compute(s, g, b, c, phases, nphases);
+        graph_compute(s, g, b, c, phases, nphases, memo);
         return;
     }
     /* legacy: the phases' roofline at peak x eta, backward = 2 x forward */
@@ -166,6 +212,12 @@ void dam_analytic_compute(const dam_scenario *s, double b, dam_compute *c,
     c->bwd = c->fwd * (pf - 1.0);
     if (nphases)
         *nphases = w->model.nphases;
+}
+
+void dam_analytic_compute(const dam_scenario *s, double b, dam_compute *c,
+                          dam_phase_result *phases, int *nphases)
+{
+    compute(s, b, c, phases, nphases, NULL);
 }
 
 double dam_analytic_grad_bytes(const dam_scenario *s)
@@ -255,7 +307,7 @@ static dam_stage *stage(dam_result *r, const char *name)
 {
     dam_stage *st = &r->stages[r->nstages++];
     memset(st, 0, sizeof *st);
-    snprintf(st->name, sizeof st->name, "%s", name);
+    copy_name(st->name, sizeof st->name, name);
     return st;
 }
 
@@ -428,6 +480,12 @@ static void solve_serving(const dam_scenario *s, dam_result *r)
 
 void dam_analytic_solve(const dam_scenario *s, dam_result *r)
 {
+    dam_analytic_solve_memo(s, r, NULL);
+}
+
+void dam_analytic_solve_memo(const dam_scenario *s, dam_result *r,
+                             dam_analytic_memo *memo)
+{
     if (s->layout.on) { /* a parallel layout: its own step (parallel.h) */
         dam_parallel_solve(s, r);
         return;
@@ -461,7 +519,7 @@ void dam_analytic_solve(const dam_scenario *s, dam_result *r)
     /* Compute: the graph's passes on the device (or the phases' roofline,
      * backward = twice the forward, for a model without architecture). */
     dam_compute cp;
-    dam_analytic_compute(s, b, &cp, r->phases, &r->nphases);
+    compute(s, b, &cp, r->phases, &r->nphases, memo);
     double fwd = cp.fwd;
     double pf = pass_factor(s);
     dam_stage *fs = stage(r, "forward");
@@ -489,7 +547,7 @@ void dam_analytic_solve(const dam_scenario *s, dam_result *r)
         os->time = opt;
         dam_phase_result *ph = &r->phases[r->nphases++];
         memset(ph, 0, sizeof *ph);
-        snprintf(ph->name, sizeof ph->name, "optimizer");
+        copy_name(ph->name, sizeof ph->name, "optimizer");
         ph->kind = DAM_PHASE_ELEMENTWISE;
         ph->bytes = os->bytes;
         ph->flops = 10.0 * w->model.params * w->weight_scale;

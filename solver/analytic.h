@@ -17,10 +17,35 @@
 #ifndef DAM_ANALYTIC_H
 #define DAM_ANALYTIC_H
 
+#include "model/device.h"
 #include "solver/result.h"
 
 /* Solve s analytically into r (r is overwritten). */
 void dam_analytic_solve(const dam_scenario *s, dam_result *r);
+
+/*
+ * The last device cost of a scenario's stored graph, for callers that
+ * solve many scenarios differing in a few keys (sweeps): a solve whose
+ * cost inputs (the cost options, the GPU and the framework, byte for
+ * byte, and the same stored graph) equal the memo's reuses its cost,
+ * which is what recomputing gives, bit for bit. Zero-initialise; one
+ * thread's. The memo knows the graph by its address: the caller resets
+ * it (valid = 0) whenever the graph at that address may have changed
+ * (another scenario loaded there).
+ */
+typedef struct dam_analytic_memo {
+    int valid;              /* 0: empty */
+    const dam_graph *g;     /* the stored graph costed */
+    dam_cost_opts o;        /* its options, gpu and fw pointers cleared */
+    dam_gpu gpu;            /* the GPU it was costed on */
+    dam_framework fw;       /* the framework it was costed with */
+    dam_graph_cost cost;    /* the cost */
+    unsigned long hits;     /* solves that reused the cost */
+} dam_analytic_memo;
+
+/* dam_analytic_solve with a memo of the device cost (NULL: none). */
+void dam_analytic_solve_memo(const dam_scenario *s, dam_result *r,
+                             dam_analytic_memo *memo);
 
 /*
  * What binds a batch-mode step, from r's terms and phases (the one rule

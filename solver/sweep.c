@@ -15,10 +15,17 @@
  * most DAM_SWEEP_PATCH_BYTES bytes of the scenario in a few runs, apart
  * from every other patched key's runs. Anything else is reloaded
  * per combination, which is exact by construction.
+ *
+ * The device cost of the graph (the bulk of an analytic solve) is kept in
+ * a memo (dam_analytic_memo) across the points that share loaded's graph
+ * and cost inputs, which in a grid is every point whose outer keys stay:
+ * reused only when its inputs match byte for byte, reset at every reload,
+ * never used for a lever's scenario or when a patch writes into the graph.
  */
 #include "solver/sweep.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -533,7 +540,26 @@ struct dam_sweep_worker {
     int have_loaded;        /* 0 until the first point */
     dam_result *r;
     dam_lever lever;        /* a drawn value's lever */
+    dam_analytic_memo *memo; /* the device cost of loaded's graph; NULL
+                              * when a patch writes into the graph */
 };
+
+/* 1 when a patched key writes bytes of the scenario's stored graph (the
+ * memo knows a graph by its address, so then it is not used). */
+static int patches_graph(const dam_sweep *sw)
+{
+    size_t lo = offsetof(dam_scenario, workload.graph);
+    size_t hi = lo + sizeof(dam_graph);
+    for (int k = 0; k < sw->nkeys; k++) {
+        const dam_sweep_key *key = &sw->keys[k];
+        if (key->set != DAM_SWEEP_SET_PATCH)
+            continue;
+        for (int a = 0; a < key->nspans; a++)
+            if (key->offset[a] < hi && key->offset[a] + key->width[a] > lo)
+                return 1;
+    }
+    return 0;
+}
 
 dam_sweep_worker *dam_sweep_worker_create(const dam_sweep *sw)
 {
@@ -542,6 +568,8 @@ dam_sweep_worker *dam_sweep_worker_create(const dam_sweep *sw)
     w->loaded = dam_malloc(sizeof *w->loaded);
     w->cur = dam_malloc(sizeof *w->cur);
     w->r = dam_malloc(sizeof *w->r);
+    if (!patches_graph(sw))
+        w->memo = dam_calloc(1, sizeof *w->memo);
     return w;
 }
 
@@ -552,6 +580,7 @@ void dam_sweep_worker_free(dam_sweep_worker *w)
     dam_free(w->loaded);
     dam_free(w->cur);
     dam_free(w->r);
+    dam_free(w->memo);
     dam_free(w);
 }
 
@@ -603,6 +632,8 @@ static int load_combination(dam_sweep_worker *w,
     memcpy(w->loaded_key, key, used);
     w->loaded_key[used] = '\1'; /* end mark: no value holds it */
     w->have_loaded = 1;
+    if (w->memo)
+        w->memo->valid = 0; /* another graph at the same address */
     return w->loaded_ok;
 }
 
@@ -613,7 +644,8 @@ static void solve_point(dam_sweep_worker *w, const dam_scenario *s,
     const dam_sweep *sw = w->sw;
     dam_result *r = w->r;
     uint64_t seed = dam_rng_mix(sw->seed, i);
-    dam_analytic_solve(s, r);
+    /* the memo only for loaded itself: a lever may change the model */
+    dam_analytic_solve_memo(s, r, s == w->loaded ? w->memo : NULL);
     if (sw->simulate) {
         dam_sim_options o;
         memset(&o, 0, sizeof o);

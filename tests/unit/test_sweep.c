@@ -9,7 +9,9 @@
  * printf's %.6g writes. The time-cost front against a hand-made point set
  * and against brute force; the heat map's cells (best of the other keys,
  * points that do not fit or fail, bins of a sampled range); a point whose
- * GPU has no price leaves its cost empty.
+ * GPU has no price leaves its cost empty. The analytic memo a worker
+ * keeps gives what a solve without it gives, and misses when an input of
+ * the device cost changes.
  */
 #include <gsl/gsl_errno.h>
 #include <math.h>
@@ -21,6 +23,7 @@
 #include "model/alloc.h"
 #include "model/loader.h"
 #include "render/sweep.h"
+#include "solver/analytic.h"
 #include "solver/rng.h"
 #include "solver/sweep.h"
 #include "solver/sweep_summary.h"
@@ -154,6 +157,65 @@ static void check_bench_keys_patched(void)
     }
     dam_sweep_free(&p);
     dam_sweep_free(&r);
+}
+
+/* The analytic memo: a solve whose cost inputs are the memo's reuses the
+ * device cost and gives the bytes a solve without it gives; a changed
+ * batch, GPU constant, framework constant or lever scale is a miss. */
+static void check_memo(void)
+{
+    const char *args[1] = {"pipeline.loader_workers=1,2"};
+    dam_sweep sw;
+    if (make(&sw, "llama2-7b-pretrain.cfg", args, 1, 0) != DAM_OK) {
+        dam_check(0, "memo: the scenario loads");
+        return;
+    }
+    dam_scenario *s = dam_malloc(sizeof *s);
+    *s = *sw.base;
+    dam_result *a = dam_malloc(sizeof *a), *b = dam_malloc(sizeof *b);
+    dam_analytic_memo *m = dam_calloc(1, sizeof *m);
+    struct {
+        const char *what;
+        double *field;
+        double factor;
+        int *count;         /* or an integer to add 3 to */
+        unsigned long hits; /* the memo's hits after the solve */
+    } steps[] = {
+        {"first solve", NULL, 1.0, NULL, 0},
+        {"same inputs", NULL, 1.0, NULL, 1},
+        {"batch + 3", NULL, 1.0, &s->workload.batch_size, 1},
+        {"same again", NULL, 1.0, NULL, 2},
+        {"HBM bandwidth x 1.1", &s->machine.gpu.mem_bw, 1.1, NULL, 2},
+        {"framework GEMM share", &s->workload.fw.gemm.v, 0.9, NULL, 2},
+        {"flops scale", &s->workload.flops_scale, 0.5, NULL, 2},
+        {"loader workers only", NULL, 1.0, &s->pipeline.loader_workers, 3},
+    };
+    for (size_t i = 0; i < sizeof steps / sizeof *steps; i++) {
+        double *f = steps[i].field;
+        if (f) /* 0 stands for a default: set a value then */
+            *f = *f > 0.0 ? *f * steps[i].factor : steps[i].factor;
+        if (steps[i].count)
+            *steps[i].count += 3;
+        dam_analytic_solve(s, a);
+        dam_analytic_solve_memo(s, b, m);
+        dam_check(memcmp(a, b, sizeof *a) == 0 && a->step > 0.0,
+                  "memo: %s: the result a plain solve gives (step %g s, "
+                  "%g s)", steps[i].what, a->step, b->step);
+        dam_check(m->hits == steps[i].hits, "memo: %s: %lu hits, want %lu",
+                  steps[i].what, m->hits, steps[i].hits);
+    }
+    /* a scenario whose graph is stale (recomputation toggled) is costed
+     * from a fresh graph, never from the memo */
+    s->workload.activation_recompute = !s->workload.activation_recompute;
+    dam_analytic_solve(s, a);
+    dam_analytic_solve_memo(s, b, m);
+    dam_check(memcmp(a, b, sizeof *a) == 0 && m->hits == 3,
+              "memo: a stale graph is not taken from the memo");
+    dam_free(m);
+    dam_free(a);
+    dam_free(b);
+    dam_free(s);
+    dam_sweep_free(&sw);
 }
 
 static void check_order_and_grid(void)
@@ -527,6 +589,7 @@ int main(void)
     check_errors();
     check_lhs();
     check_bench_keys_patched();
+    check_memo();
     check_front_by_hand();
     check_front_brute();
     check_heat();
