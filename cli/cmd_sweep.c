@@ -68,7 +68,10 @@ static const char sweep_help[] =
     "\n"
     "Grid order: the first --vary varies slowest. Scenario keys are set\n"
     "first (the point is loaded and checked as a file would be), then the\n"
-    "levers are applied in the order given. Under mpirun the points are\n"
+    "levers are applied in the order given. A point whose machine.gpu is\n"
+    "varied (and its price not) costs what the gpu lever would: the\n"
+    "scenario's own price for that GPU, else the catalog's, else none\n"
+    "(cost empty), never the file's GPU's price. Under mpirun the points are\n"
     "split over ranks and rank 0 writes them, identical to -j 1. Ctrl-C\n"
     "stops after the last complete row (exit code 130).\n";
 

@@ -329,6 +329,15 @@ static double scenario_price(const dam_scenario *s, const char *id)
     return 0.0;
 }
 
+double dam_lever_gpu_price(const dam_scenario *s, const char *id,
+                           const dam_gpu *gpu)
+{
+    double own = scenario_price(s, id);
+    if (own > 0.0)
+        return own;
+    return gpu && gpu->price_hour > 0.0 ? gpu->price_hour : 0.0;
+}
+
 static int op_gpu(const ctx *c, const dam_lever_op *op,
                   const dam_catalog *cat, dam_scenario *s)
 {
@@ -354,9 +363,8 @@ static int op_gpu(const ctx *c, const dam_lever_op *op,
         m->gpu = *g;
         /* the price: the op's, else the scenario's own for this GPU, else
          * the catalog's; none of them: unknown (0), never the old GPU's */
-        double own = scenario_price(s, g->id);
         if (op->gpu_hour_usd <= 0.0)
-            s->cost.gpu_hour_usd = own > 0.0 ? own : g->price_hour;
+            s->cost.gpu_hour_usd = dam_lever_gpu_price(s, g->id, g);
         /* the new GPU brings its own node fabric (NVLink, or PCIe) */
         double new_link = dam_device_fabric_busbw(g, m->pcie_bw);
         if (old_link > 0.0 && new_link > 0.0) {

@@ -239,6 +239,13 @@ int dam_lever_key_is_set(const dam_lever_op *op, const dam_lever_type *t,
 int dam_lever_check(const dam_lever *lever, const char *file,
                     const dam_catalog *cat, dam_error *err);
 
+/* The price per GPU-hour, USD, of GPU id in scenario s as the gpu lever
+ * sets it: the scenario's own for that GPU (its price for its own GPU, or
+ * one of its levers' prices for that GPU), else the catalog's (gpu, the
+ * entry of id; may be NULL), else 0 (unknown): never another GPU's. */
+double dam_lever_gpu_price(const dam_scenario *s, const char *id,
+                           const dam_gpu *gpu);
+
 /* Apply lever's ops in order to a copy of in, written to out (out may be
  * in). cat resolves gpu ids (may be NULL when no op swaps a GPU). Returns
  * DAM_OK, or DAM_EINPUT with err filled; on error *out is not touched. */

@@ -436,6 +436,13 @@ int dam_sweep_prepare(dam_sweep *sw, const char *path, const char *text,
     if (!sw->have_seed)
         sw->seed = sw->base->seed;
     sw->uncertain = sw->base->nuncertain > 0;
+    int gpu = 0, price = 0;
+    for (int i = 0; i < sw->nkeys; i++)
+        if (!sw->keys[i].lever) {
+            gpu |= strcmp(sw->keys[i].key, "machine.gpu") == 0;
+            price |= strcmp(sw->keys[i].key, "cost.gpu_hour_usd") == 0;
+        }
+    sw->reprice = gpu && !price;
 
     if (sw->method == DAM_SWEEP_GRID) {
         if (sw->samples) {
@@ -601,6 +608,22 @@ static void fail_whole(dam_sweep_worker *w, dam_sweep_row *row)
     row->ok = 0;
 }
 
+/*
+ * A point whose machine.gpu is varied, its price not: the file's price is
+ * its own GPU's, so the point is priced as the gpu lever prices a GPU (the
+ * scenario's own price for it, else the catalog's, else none: cost n/a),
+ * never at the file's GPU's price; the file's own GPU and price stay what
+ * the scenario's levers see.
+ */
+static void reprice(const dam_sweep *sw, dam_scenario *s)
+{
+    dam_cost *c = &s->cost;
+    memcpy(c->base_gpu, sw->base->cost.base_gpu, sizeof c->base_gpu);
+    c->base_gpu_hour_usd = sw->base->cost.base_gpu_hour_usd;
+    c->gpu_hour_usd =
+        dam_lever_gpu_price(s, s->machine.gpu.id, &s->machine.gpu);
+}
+
 /* The scenario of the point's reloaded keys into w->loaded (cached). */
 static int load_combination(dam_sweep_worker *w,
                             char values[][DAM_SWEEP_VALUE_MAX])
@@ -628,6 +651,8 @@ static int load_combination(dam_sweep_worker *w,
         w->loaded_ok = 1;
     } else {
         w->loaded_ok = load_point(sw, ov, n, w->loaded, NULL, 0) == DAM_OK;
+        if (w->loaded_ok && sw->reprice)
+            reprice(sw, w->loaded);
     }
     memcpy(w->loaded_key, key, used);
     w->loaded_key[used] = '\1'; /* end mark: no value holds it */

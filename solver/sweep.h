@@ -107,6 +107,9 @@ typedef struct dam_sweep {
     dam_scenario *base; /* the file as loaded (owned) */
     int uncertain;        /* 1: the base has uncertain inputs: rows carry
                            * 90 % intervals */
+    int reprice;          /* 1: machine.gpu is varied and the price is
+                           * not: each point's price is the one the gpu
+                           * lever gives its GPU (dam_lever_gpu_price) */
     uint32_t *lhs;        /* lhs: nkeys permutations of samples strata */
     uint64_t npoints;     /* points in the sweep */
 } dam_sweep;

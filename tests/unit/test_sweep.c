@@ -11,7 +11,8 @@
  * points that do not fit or fail, bins of a sampled range); a point whose
  * GPU has no price leaves its cost empty. The analytic memo a worker
  * keeps gives what a solve without it gives, and misses when an input of
- * the device cost changes.
+ * the device cost changes. Varying machine.gpu prices each point as the
+ * gpu lever would.
  */
 #include <gsl/gsl_errno.h>
 #include <math.h>
@@ -216,6 +217,44 @@ static void check_memo(void)
     dam_free(b);
     dam_free(s);
     dam_sweep_free(&sw);
+}
+
+/* machine.gpu varied, the price not: each point is priced as the gpu
+ * lever prices its GPU (the file's price for its own GPU, the file's
+ * lever price for H100, the catalog's for A100 40GB, none for A100 PCIe
+ * 80GB), never at the file's GPU's price; with the price varied too, the
+ * varied price holds. */
+static void check_gpu_price(void)
+{
+    const char *args[2] = {
+        "machine.gpu=A100-SXM4-80GB,H100-SXM5-80GB,A100-SXM4-40GB,"
+        "A100-PCIE-80GB",
+        "cost.gpu_hour_usd=2.5"};
+    const double want[4] = {1.844, 4.916, 4.10, 0.0};
+    for (int with_price = 0; with_price < 2; with_price++) {
+        dam_sweep sw;
+        if (make(&sw, "resnet50-dgx-a100.cfg", args, 1 + with_price, 0) !=
+            DAM_OK) {
+            dam_check(0, "gpu price: the sweep prepares");
+            dam_sweep_free(&sw);
+            return;
+        }
+        dam_sweep_worker *w = dam_sweep_worker_create(&sw);
+        dam_sweep_row *row = dam_malloc(sizeof *row);
+        for (uint64_t i = 0; i < sw.npoints; i++) {
+            dam_sweep_eval(w, i, row);
+            double p = with_price ? 2.5 : want[i];
+            double got = row->priced ? row->cost_usd / row->gpu_hours : 0.0;
+            dam_check(row->ok && row->priced == (p > 0.0) &&
+                          fabs(got - p) <= 1e-9 * p,
+                      "gpu price: %s%s: $%g per GPU-hour, want $%g",
+                      row->values[0], with_price ? " (price varied)" : "",
+                      got, p);
+        }
+        dam_free(row);
+        dam_sweep_worker_free(w);
+        dam_sweep_free(&sw);
+    }
 }
 
 static void check_order_and_grid(void)
@@ -590,6 +629,7 @@ int main(void)
     check_lhs();
     check_bench_keys_patched();
     check_memo();
+    check_gpu_price();
     check_front_by_hand();
     check_front_brute();
     check_heat();
