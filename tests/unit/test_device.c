@@ -151,6 +151,21 @@ static void gemm_model(const dam_catalog *cat)
     t2 = dam_device_gemm_time(h, DAM_BF16, 128 * 133, 256, 8192, 1, 2, NULL);
     dam_check(t2 / t1 < 1.02,
               "H100 (stream-K): 133 tiles cost %.3f x 132 tiles", t2 / t1);
+    /* Ada has no stream-K (the table gives it to Hopper and later): on the
+     * RTX 4090's 128 SMs, 33 x 4 = 132 tiles of 128 x 128 take ceil(132 /
+     * 128) = 2 waves where 32 x 4 = 128 take 1 (K = 8192, N = 512: compute
+     * bound, ~450 FLOP/B against a ridge under 330). Survived mutation. */
+    const dam_gpu *ada = gpu(cat, "RTX-4090");
+    if (ada) {
+        t1 = dam_device_gemm_time(ada, DAM_BF16, 128 * 32, 512, 8192, 1, 2,
+                                  NULL);
+        t2 = dam_device_gemm_time(ada, DAM_BF16, 128 * 33, 512, 8192, 1, 2,
+                                  NULL);
+        dam_check(t2 / t1 > 1.9 && t2 / t1 < 2.05,
+                  "RTX 4090 (Ada, no stream-K): 132 tiles on 128 SMs cost "
+                  "%.3f x 128 tiles (2 waves against 1; by construction)",
+                  t2 / t1);
+    }
     /* a decode GEMM (one row) is bound by reading the weights */
     double w = 2.0 * 8192 * 8192;
     double td = dam_device_gemm_time(h, DAM_BF16, 1, 8192, 8192, 1, 2, NULL);

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "model/device.h"
 #include "model/graph.h"
 #include "model/loader.h"
 
@@ -193,6 +194,24 @@ static void transformer(const dam_catalog *cat)
     dam_check_rel(comm, 2.0 * L, 1e-12,
                   "tp = 4: two all-reduces per layer forward");
     dam_check(nc > 0, "tp all-reduce of s x d elements over 4 ranks");
+    /* The bytes each rank sends, counted by hand: two all-reduces of the
+     * s x b x d activations per layer in each of forward and backward, bf16
+     * (2 B): 4 L s b d x 2 B = 4 x 32 x 4096 x 3 x 4096 x 2 = 12.9 GB at a
+     * micro-batch b of 3 (a mutant that divided by b survived when every
+     * costed graph had b = 1). */
+    const dam_gpu *a100 = dam_catalog_gpu(cat, "A100-SXM4-80GB");
+    if (a100) {
+        dam_cost_opts co;
+        memset(&co, 0, sizeof co);
+        co.gpu = a100;
+        co.prec = DAM_BF16;
+        co.b = 3;
+        dam_graph_cost gc;
+        dam_device_cost(&h, &co, &gc);
+        dam_check_rel(gc.comm_bytes, 4.0 * L * s * 3.0 * d * 2.0, 1e-12,
+                      "tp = 4, micro-batch 3, bf16: each rank sends 4 L s b d "
+                      "x 2 B = 12.9 GB per step (by hand)");
+    }
     /* a pipeline stage of 8 of 32 blocks in the middle */
     dam_graph_opts o;
     memset(&o, 0, sizeof o);
