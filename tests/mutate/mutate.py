@@ -28,6 +28,10 @@ background, never in CI):
     nice python3 tests/mutate/mutate.py --sample 120 --out mutants.tsv
     python3 tests/mutate/mutate.py --list            # sites, no build
     python3 tests/mutate/mutate.py --only solver/analytic.c:111:2
+    python3 tests/mutate/mutate.py --only model/device.c:454 --tests test_graph
+--tests REGEX runs only the ctests it matches (ctest -R), to confirm that a
+new test kills a known survivor quickly; a mutant those tests miss is then
+"missed", not "survived", and no kill rate over the suite is claimed.
 Output: one TSV row per mutant (file, line, column, original, mutant,
 status, killing test, seconds) and a summary with the kill rate and every
 survivor.
@@ -153,7 +157,7 @@ def run(cmd, cwd, timeout=None):
     return p.returncode, p.stdout
 
 
-def prepare(work, jobs):
+def prepare(work, jobs, tests):
     src = os.path.join(work, "src")
     build = os.path.join(work, "build")
     if os.path.exists(src):
@@ -165,7 +169,8 @@ def prepare(work, jobs):
     if rc == 0:
         rc, log = run(["cmake", "--build", build, "-j", str(jobs)], work)
     if rc == 0:
-        rc, log = run(["ctest", "--test-dir", build, "-j", str(jobs)], work)
+        rc, log = run(["ctest", "--test-dir", build, "-j", str(jobs)] +
+                      (["-R", tests] if tests else []), work)
     if rc != 0:
         sys.exit("mutate: the unmutated tree does not build and pass:\n" +
                  log[-3000:])
@@ -200,6 +205,9 @@ def main():
                          "is counted killed (timeout), reported apart; keep "
                          "it far above the slowest test on a loaded machine")
     ap.add_argument("--out", default="mutants.tsv")
+    ap.add_argument("--tests", default="",
+                    help="ctest -R regex: only these tests (to confirm a "
+                         "kill; no suite kill rate)")
     a = ap.parse_args()
 
     all_sites = sites()
@@ -234,7 +242,7 @@ def main():
                                                         a.seed, head),
           flush=True)
     t0 = time.time()
-    src, build = prepare(a.work, a.jobs)
+    src, build = prepare(a.work, a.jobs, a.tests)
     print("mutate: baseline built and passed in %.0f s" % (time.time() - t0),
           flush=True)
     rows = []
@@ -253,8 +261,11 @@ def main():
                 else:
                     rc, log = run(["ctest", "--test-dir", build, "-j",
                                    str(a.jobs), "--stop-on-failure",
-                                   "--timeout", str(a.timeout)], a.work)
-                    status = "survived" if rc == 0 else "killed"
+                                   "--timeout", str(a.timeout)] +
+                                  (["-R", a.tests] if a.tests else []),
+                                  a.work)
+                    status = ("killed" if rc != 0 else
+                              "missed" if a.tests else "survived")
                     who = killer(log) if rc != 0 else ""
             finally:
                 open(path, "w").write(orig)
@@ -268,17 +279,24 @@ def main():
     run(["cmake", "--build", build, "-j", str(a.jobs)], a.work)
     killed = sum(r[5] == "killed" for r in rows)
     timeouts = sum(r[5] == "killed" and "Timeout" in r[6] for r in rows)
-    surv = [r for r in rows if r[5] == "survived"]
+    surv = [r for r in rows if r[5] in ("survived", "missed")]
     inval = sum(r[5] == "invalid" for r in rows)
     valid = killed + len(surv)
-    print("\nmutate: %d mutants (%d of %d sites, seed %d, at %s): %d killed"
-          " (%d by a timeout), %d survived, %d invalid; kill rate %.1f %% "
-          "(%d/%d); %.0f min" %
-          (len(rows), len(pick), pool, a.seed, head, killed, timeouts,
-           len(surv), inval, 100.0 * killed / valid if valid else 0.0,
-           killed, valid, (time.time() - t0) / 60))
+    if a.tests:
+        print("\nmutate: %d mutants against the tests matching %r only: %d "
+              "killed, %d missed by them, %d invalid (no suite kill rate); "
+              "%.0f min" % (len(rows), a.tests, killed, len(surv), inval,
+                            (time.time() - t0) / 60))
+    else:
+        print("\nmutate: %d mutants (%d of %d sites, seed %d, at %s): %d "
+              "killed (%d by a timeout), %d survived, %d invalid; kill rate "
+              "%.1f %% (%d/%d); %.0f min" %
+              (len(rows), len(pick), pool, a.seed, head, killed, timeouts,
+               len(surv), inval, 100.0 * killed / valid if valid else 0.0,
+               killed, valid, (time.time() - t0) / 60))
     for r in surv:
-        print("survivor: %s:%d:%d  %s -> %s" % r[:5])
+        print("%s: %s:%d:%d  %s -> %s" % ((r[5].replace("survived",
+                                                        "survivor"),) + r[:5]))
     return 0
 
 
