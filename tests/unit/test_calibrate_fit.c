@@ -611,6 +611,36 @@ static void test_example(void)
                   isfinite(cal.rows[i].interval.lo) &&
                   isfinite(cal.rows[i].interval.hi);
     dam_check(finite, "every prediction and interval is finite");
+    /* The summary figures recomputed from the rows by their definitions
+     * (calibrate.h): rms of start / measured - 1 and of predicted /
+     * measured - 1 over the fitted rows, and the residual scatter
+     * sqrt(sum ln(predicted / measured)^2 / (rows - p_eff)). The rms of
+     * the start survived mutation (e * e -> e / e). */
+    double s0 = 0.0, s1 = 0.0, sl = 0.0;
+    int nf = 0;
+    for (int i = 0; i < cal.nrows; i++) {
+        const dam_calib_row *w = &cal.rows[i];
+        if (w->held_out)
+            continue;
+        double e0 = w->start / w->measured - 1.0;
+        double e1 = w->predicted / w->measured - 1.0;
+        double l = log(w->predicted / w->measured);
+        s0 += e0 * e0;
+        s1 += e1 * e1;
+        sl += l * l;
+        nf++;
+    }
+    dam_check(nf == cal.nfitted && nf > 0 &&
+                  fabs(cal.rms_start - sqrt(s0 / nf)) <=
+                      1e-12 * sqrt(s0 / nf) &&
+                  fabs(cal.rms_fit - sqrt(s1 / nf)) <= 1e-12 * sqrt(s1 / nf),
+              "rms errors from the %d fitted rows: start %.6g (%.6g), fit "
+              "%.6g (%.6g)", nf, cal.rms_start, sqrt(s0 / nf), cal.rms_fit,
+              sqrt(s1 / nf));
+    if (nf - cal.p_eff >= 0.5)
+        dam_check_rel(cal.residual_sd, sqrt(sl / (nf - cal.p_eff)), 1e-9,
+                      "residual scatter = sqrt(sum ln(pred/meas)^2 / (rows "
+                      "- p_eff))");
     dam_calibration_free(&cal);
     dam_measure_set_free(&set);
     dam_diag_free(&d);
