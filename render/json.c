@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "model/device.h"
 #include "model/lever.h"
 #include "render/text.h"
 
@@ -465,6 +466,35 @@ json_t *dam_json_catalog(const dam_catalog *cat, int gpus, int models)
             json_object_set_new(e, "pcie_bytes_per_s", dam_json_num(g->pcie_bw));
             json_object_set_new(e, "tdp_w", dam_json_num(g->tdp_w));
             json_object_set_new(e, "price_usd_hour", dam_json_num(g->price_hour));
+            /* the device model's constants, each with its sd */
+            json_t *dv = json_object();
+            json_object_set_new(dv, "sms", json_integer(g->sms));
+            json_object_set_new(dv, "boost_hz", dam_json_num(g->boost_hz));
+            json_object_set_new(dv, "l2_bytes", dam_json_num(g->l2_bytes));
+            json_object_set_new(dv, "fabric_busbw_bytes_per_s",
+                                dam_json_num(dam_device_fabric_busbw(g, 0.0)));
+            dam_gpu gc = *g;
+            for (int k = 0; k < dam_param_count(); k++) {
+                const dam_param_info *pi = dam_param_get(k);
+                double *v, *sd;
+                if (pi->scope != DAM_PARAM_DEVICE ||
+                    dam_param_ref_gpu(k, &gc, &v, &sd) != 0)
+                    continue;
+                char key[64];
+                if (pi->prec >= 0)
+                    snprintf(key, sizeof key, "%s/%s", pi->field,
+                             dam_precision_name((dam_precision)pi->prec));
+                else
+                    snprintf(key, sizeof key, "%s", pi->field);
+                /* in the catalog file's units, under its key */
+                double sc = pi->scale > 0.0 ? pi->scale : 1.0;
+                json_t *c = json_object();
+                json_object_set_new(c, "value", dam_json_num(*v / sc));
+                json_object_set_new(c, "sd", dam_json_num(*sd / sc));
+                json_object_set_new(c, "unit", json_string(pi->unit));
+                json_object_set_new(dv, key, c);
+            }
+            json_object_set_new(e, "device", dv);
             json_object_set_new(e, "source", json_string(g->source));
             json_array_append_new(a, e);
         }

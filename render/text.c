@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "model/device.h"
 #include "render/fmt.h"
 
 static void rule(dam_buf *b)
@@ -519,6 +520,34 @@ void dam_text_catalog_gpus(dam_buf *b, const dam_catalog *c)
     }
     dam_buf_printf(b, "\nridge = peak / HBM bandwidth (FLOP per byte) at bf16 "
                       "(fp16 where bf16 is unsupported); peaks are dense.\n");
+
+    /* the device model's constants (model/device.h), value +- sd */
+    dam_buf_printf(b, "\nDevice model (data/gpus.cfg device groups; value "
+                      "+- sd; data/README.md gives the sources)\n");
+    dam_buf_printf(b, "%-18s %4s %6s %5s %13s %11s %8s %7s %7s\n", "id", "SMs",
+                   "boost", "L2", "GEMM", "streaming", "kernel", "fabric",
+                   "H2D");
+    dam_buf_printf(b, "%-18s %4s %6s %5s %13s %11s %8s %7s %7s\n", "", "",
+                   "MHz", "MiB", "c (bf16)", "m", "gap us", "GB/s", "GB/s");
+    for (size_t i = 0; i < c->ngpus; i++) {
+        const dam_gpu *g = &c->gpus[i];
+        const dam_device *d = &g->dev;
+        int p = g->peak[DAM_BF16] > 0.0 ? DAM_BF16 : DAM_FP16;
+        char gemm[32], mem[32];
+        snprintf(gemm, sizeof gemm, "%.3f+-%.3f%s", d->gemm[p].v,
+                 d->gemm[p].sd, p == DAM_BF16 ? "" : "*");
+        snprintf(mem, sizeof mem, "%.2f+-%.2f", d->mem.v, d->mem.sd);
+        dam_buf_printf(b, "%-18s %4d %6.0f %5.0f %13s %11s %8.2f %7.0f "
+                          "%7.1f\n",
+                       g->id, g->sms, g->boost_hz / 1e6,
+                       g->l2_bytes / 1048576.0, gemm, mem,
+                       d->kernel_gap.v * 1e6,
+                       dam_device_fabric_busbw(g, 0.0) / 1e9, d->h2d.v / 1e9);
+    }
+    dam_buf_printf(b, "\nGEMM c: sustained share of the dense peak (* fp16); "
+                      "m: share of the HBM bandwidth streaming kernels reach; "
+                      "fabric: one-node all-reduce bus bandwidth (PCIe cards: "
+                      "their copy rate); --json lists every constant.\n");
 }
 
 void dam_text_catalog_models(dam_buf *b, const dam_catalog *c)
