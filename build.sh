@@ -5,6 +5,10 @@
 #   sh build.sh          install what is missing, build, run the flagship what-if
 #   sh build.sh test     install what is missing, build, run every test
 #   sh build.sh asan     the same tests in the AddressSanitizer + UBSan build
+#                        (with fault injection and gcov: prints coverage)
+#   sh build.sh fuzz [S] the libFuzzer target (clang) for S seconds (60)
+#   sh build.sh faults   every allocation failed in turn (fault injection)
+#   sh build.sh coverage line and branch coverage of model/ and solver/
 #
 # Packages come from Debian's archive (apt-get, as root or through sudo).
 # Under CI (CI=true) warnings are errors.
@@ -13,18 +17,23 @@ cd "$(dirname "$0")"
 
 packages="gcc make cmake pkg-config libgsl-dev libconfig-dev libcairo2-dev libjansson-dev python3
     libpango1.0-dev fonts-dejavu-core libopenmpi-dev openmpi-bin"
-missing=""
-for p in $packages; do
-    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||
-        missing="$missing $p"
-done
-if [ -n "$missing" ]; then
-    echo "build.sh: installing$missing"
-    sudo=""
-    [ "$(id -u)" -eq 0 ] || sudo="sudo"
-    $sudo apt-get update -q
-    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q $missing
-fi
+# install what is missing of the packages named
+need() {
+    missing=""
+    for p in "$@"; do
+        dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||
+            missing="$missing $p"
+    done
+    if [ -n "$missing" ]; then
+        echo "build.sh: installing$missing"
+        sudo=""
+        [ "$(id -u)" -eq 0 ] || sudo="sudo"
+        $sudo apt-get update -q
+        DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q $missing
+    fi
+}
+# shellcheck disable=SC2086
+need $packages
 
 werror=OFF
 [ "${CI:-}" = "true" ] && werror=ON
@@ -46,13 +55,50 @@ asan)
     cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DDAM_SANITIZE=ON \
         -DDAM_MPI=OFF -DDAM_WERROR=$werror >/dev/null
     cmake --build build-asan -j "$jobs"
+    find build-asan -name '*.gcda' -delete
     ASAN_OPTIONS=detect_leaks=1 \
     LSAN_OPTIONS=suppressions="$PWD/tests/lsan.supp" \
     UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
         ctest --test-dir build-asan --output-on-failure -j "$jobs"
+    # the same run measured: line and branch coverage of model/ and solver/
+    python3 tests/coverage/report.py build-asan . --min 85
+    ;;
+faults)
+    # every allocation of check, run, whatif and report failed in turn
+    cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DDAM_SANITIZE=ON \
+        -DDAM_MPI=OFF -DDAM_WERROR=$werror >/dev/null
+    cmake --build build-asan -j "$jobs" --target damsim
+    python3 tests/faults/run.py build-asan/damsim . --jobs "$jobs"
+    ;;
+coverage)
+    cmake -S . -B build-cov -DCMAKE_BUILD_TYPE=Debug -DDAM_COVERAGE=ON \
+        -DDAM_WERROR=$werror >/dev/null
+    cmake --build build-cov -j "$jobs"
+    find build-cov -name '*.gcda' -delete
+    ctest --test-dir build-cov -j "$jobs" >/dev/null || true
+    python3 tests/coverage/report.py build-cov .
+    ;;
+fuzz)
+    # libFuzzer needs clang and its runtimes (this target only); clang's
+    # warnings differ from gcc's, so they do not fail this build
+    need clang libclang-rt-dev
+    seconds=${2:-60}
+    CC=clang cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+        -DDAM_SANITIZE=ON -DDAM_FUZZ=ON -DDAM_MPI=OFF -DDAM_WERROR=OFF \
+        -DDAM_COVERAGE=OFF -DDAM_FAULT_INJECTION=OFF \
+        >/dev/null
+    cmake --build build-fuzz -j "$jobs" --target fuzz_scenario
+    mkdir -p build-fuzz/corpus
+    ASAN_OPTIONS=detect_leaks=1 \
+    LSAN_OPTIONS=suppressions="$PWD/tests/lsan.supp" \
+    UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+        ./build-fuzz/tests/fuzz_scenario -max_total_time="$seconds" \
+        -dict=tests/fuzz/scenario.dict -max_len=8192 -timeout=20 \
+        -rss_limit_mb=2048 -print_final_stats=1 \
+        build-fuzz/corpus tests/fuzz/corpus tests/fuzz/regressions
     ;;
 *)
-    echo "usage: sh build.sh [run|test|asan]" >&2
+    echo "usage: sh build.sh [run|test|asan|fuzz [SECONDS]|faults|coverage]" >&2
     exit 2
     ;;
 esac

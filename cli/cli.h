@@ -81,6 +81,9 @@ void dam_cli_usage(FILE *f);
 /* SIGINT/SIGTERM: remove temporary output files, say so, exit 130/143
  * (signals.c). */
 void dam_cli_signals_install(void);
+/* Remove every temporary output file still open (out of memory, signals);
+ * async-signal-safe. */
+void dam_cli_remove_temporaries(void);
 /* Set the work and memory limits of a simulation (--max-events,
  * --max-memory; defaults: 3e8 events, half this machine's memory). */
 void dam_cli_sim_limits(const dam_cli *c, dam_sim_options *o);

@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <jansson.h>
 #include <limits.h>
 #include <gsl/gsl_errno.h>
 #include <stdarg.h>
@@ -743,9 +744,17 @@ static int resolve_output(dam_cli *c, const command *cmd)
     return 0;
 }
 
+static void *json_alloc(size_t n)
+{
+    return dam_malloc(n);
+}
+
 int main(int argc, char **argv)
 {
     gsl_set_error_handler_off();
+    /* jansson allocates through the choke point too: one out-of-memory
+     * policy, and fault injection reaches the JSON writers */
+    json_set_alloc_funcs(json_alloc, dam_free);
     dam_cli_signals_install();
     dam_cli c;
     memset(&c, 0, sizeof c);

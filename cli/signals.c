@@ -56,6 +56,13 @@ void dam_outfile_track(const char *tmp, int live)
     }
 }
 
+void dam_cli_remove_temporaries(void)
+{
+    for (int i = 0; i < DAM_SIG_SLOTS; i++)
+        if (atomic_load(&slot_state[i]) == 2)
+            unlink(slot_path[i]);
+}
+
 static void say(const char *s)
 {
     ssize_t r = write(STDERR_FILENO, s, strlen(s));

@@ -18,6 +18,12 @@
  * (SIGABRT, no message). */
 _Noreturn void dam_out_of_memory(size_t n);
 
+/* Fault injection (builds with DAM_FAULT_INJECTION): 1 when the allocation
+ * about to be made must fail. A program may provide it (cli/oom.c fails
+ * the Nth allocation of a run, N from DAM_FAULT_AT); the library's weak
+ * default fails none. */
+int dam_alloc_fault(void);
+
 /* p, or the out-of-memory path when p is NULL: for allocations made by
  * other libraries (GSL), so that every failure ends the same way. */
 void *dam_alloc_check(void *p, size_t n);

@@ -2380,7 +2380,7 @@ static void load_parallel(ld *L, const config_setting_t *root,
     int64_t gpus = dam_scenario_gpus(s);
     int64_t mp = (int64_t)l->tp * l->cp * l->pp;
     if (!have_dp) {
-        if (mp <= 0 || gpus % mp != 0) {
+        if (mp <= 0 || gpus < mp || gpus % mp != 0) {
             dam_diag_error(L->d, AT(p),
                            "tp x cp x pp = %d x %d x %d = %lld does not "
                            "divide the %lld GPUs (give 'parallel.dp' or "
