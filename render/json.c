@@ -66,7 +66,13 @@ json_t *dam_json_scenario(const dam_scenario *s)
         s->workload.model.flops_per_sample * s->workload.flops_scale);
     STR(w, "precision", dam_precision_name(s->workload.precision));
     INT(w, "batch_size", s->workload.batch_size);
-    NUM(w, "efficiency", s->workload.eta);
+    /* A scalar efficiency exists only where the scenario or the catalog
+     * gives one; otherwise compute is costed per operator by the device
+     * model, and the result's MFU is the achieved efficiency. */
+    if (s->workload.eta > 0.0)
+        NUM(w, "efficiency", s->workload.eta);
+    STR(w, "compute_model",
+        s->workload.eta > 0.0 ? "efficiency" : "device_model");
     NUM(w, "memory_efficiency", s->workload.eta_mem);
     INT(w, "kernels_per_step", s->workload.kernels_per_step);
     NUM(w, "launch_s", s->workload.launch_s);

@@ -662,8 +662,14 @@ static void assumptions(rows *a, const ctx *c)
     row(a, "parameters", keep(P, "%s", cnt), msrc);
     row(a, "forward FLOPs per sample",
         si(P, s->workload.model.flops_per_sample, "FLOP"), msrc);
-    row(a, "efficiency (eta)", num(P, s->workload.eta),
-        s->workload.model.eta_source[0] ? esrc : file);
+    if (s->workload.eta > 0.0)
+        row(a, "efficiency (eta)", num(P, s->workload.eta),
+            s->workload.model.eta_source[0] ? esrc : file);
+    else
+        row(a, "compute efficiency", "per operator (device model)",
+            "GEMM tiles and waves at each GPU's measured rates, fitted "
+            "across GPUs (data/README.md); the result's MFU is the "
+            "achieved share of peak");
     row(a, "memory efficiency", num(P, s->workload.eta_mem),
         "default 0.85 unless the scenario sets memory_efficiency: the share "
         "of HBM bandwidth streaming kernels reach (assumption)");

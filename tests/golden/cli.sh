@@ -54,6 +54,12 @@ check "data-bound example: step 0.572 s" python3 -c "
 import json; r=json.load(open('db.json'))['result']
 assert abs(r['step_s']-0.572)/0.572 < 0.001, r['step_s']
 assert r['bound']=='data', r['bound']"
+check "JSON names how compute is costed (a scalar efficiency only where one is given)" python3 -c "
+import json
+w=json.load(open('a.json'))['scenario']['workload']
+assert w['compute_model']=='device_model' and 'efficiency' not in w, w
+w=json.load(open('db.json'))['scenario']['workload']
+assert w['compute_model']=='efficiency' and 0 < w['efficiency'] <= 1, w"
 check "the flagship is simulated by default" python3 -c "
 import json; r=json.load(open('a.json'))['result']
 assert r['step_source']=='simulated', r['step_source']
