@@ -7,28 +7,7 @@
 # usage: llm.sh DAMSIM SOURCE_DIR
 damsim=$1
 src=$2
-pass=0
-fail=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-check() { # description, then a command that must succeed
-    what=$1; shift
-    if "$@" >/dev/null 2>&1; then
-        echo "PASS: $what"; pass=$((pass + 1))
-    else
-        echo "FAIL: $what"; fail=$((fail + 1))
-    fi
-}
-code() { # description, expected exit code, command...
-    what=$1; want=$2; shift 2
-    "$@" >/dev/null 2>&1
-    got=$?
-    if [ "$got" -eq "$want" ]; then
-        echo "PASS: $what (exit $got)"; pass=$((pass + 1))
-    else
-        echo "FAIL: $what: exit $got, want $want"; fail=$((fail + 1))
-    fi
-}
+. "$src/tests/golden/harness.sh"
 cd "$tmp" || exit 2
 h=$src/scenarios/llama3-70b-h100-vs-h200.cfg
 k=$src/scenarios/llama3-70b-fp8-kv-h100.cfg
