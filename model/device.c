@@ -33,17 +33,26 @@
 #define SM_BPC_PRIOR 10.0
 #define SM_BPC_PRIOR_SD 3.0
 
-/* ceil and floor for 0 <= x < 2^62 (tile and wave counts), without libm
- * calls. */
+/* ceil and floor for x >= 0 (tile and wave counts) without libm calls
+ * (ceil() is a call without SSE4.1) and without a round trip through the
+ * integer unit: adding 2^52 leaves no fraction bits, so (x + 2^52) - 2^52
+ * is x rounded to the nearest integer under the default rounding mode,
+ * exact for 0 <= x < 2^52; every double from 2^52 on is an integer. */
+static inline double round_pos(double x)
+{
+    return x < 0x1p52 ? (x + 0x1p52) - 0x1p52 : x;
+}
+
 static inline double ceil_pos(double x)
 {
-    double t = (double)(long long)x;
+    double t = round_pos(x);
     return t < x ? t + 1.0 : t;
 }
 
 static inline double floor_pos(double x)
 {
-    return (double)(long long)x;
+    double t = round_pos(x);
+    return t > x ? t - 1.0 : t;
 }
 
 /* ---- generation defaults -------------------------------------------- */
@@ -246,19 +255,20 @@ static const double pow2_neg[8] = {1.0, 0.5, 0.25, 0.125, 0.0625, 0.03125,
                                    0.015625, 0.0078125};
 
 /*
- * Compute time of one GEMM of m x n x k in `groups` products (tfl: its
- * FLOPs at the full-wave rate), s. Its tiles of the library's size (tm x
- * tn, narrower down to 16 for a small M or N) are counted over the SMs:
+ * The compute time of one GEMM of m x n x k in `groups` products, in two
+ * steps (the costing runs each over all of a graph's GEMMs in turn, which
+ * keeps few values live). Its tiles of the library's size (tm x tn,
+ * narrower down to 16 for a small M or N) are counted over the SMs:
  * unit = SMs x 2 tm tn / rate is the time of one wave per unit of k.
+ *
+ * gemm_tiles: the tile count; *unit gets the unit of the tiles chosen.
  * ntp, nsh: the op's precomputed N-tile counts and halvings for the two
  * library tile widths (dam_op.ntiles, nshift), or NULL to derive them.
  */
-__attribute__((always_inline)) static inline double gemm_tc(const gemm_ctx *c, double m, double n, double k,
-                             double groups, double tfl, const double *ntp,
-                             const unsigned char *nsh)
+static inline double gemm_tiles(const gemm_ctx *c, double m, double n,
+                                double groups, const double *ntp,
+                                const unsigned char *nsh, double *unit_out)
 {
-    if (c->legacy)
-        return tfl;
     double tm = c->tm, itm = c->itm, unit = c->unit, ntl;
     if (m <= 0.5 * tm)
         while (tm > 16.0 && m <= 0.5 * tm) {
@@ -278,7 +288,18 @@ __attribute__((always_inline)) static inline double gemm_tc(const gemm_ctx *c, d
         }
         ntl = ceil_pos(n * itn);
     }
-    double tiles = ceil_pos(m * itm) * ntl * groups, tc;
+    *unit_out = unit;
+    return ceil_pos(m * itm) * ntl * groups;
+}
+
+/* gemm_waves: the time of `tiles` tiles over k (tfl: the GEMM's FLOPs at
+ * the full-wave rate, its floor), s. */
+static inline double gemm_waves(const gemm_ctx *c, double tiles, double unit,
+                                double k, double tfl)
+{
+    double tc;
+    if (c->legacy)
+        return tfl;
     if (c->stream_k) {
         /* stream-K / persistent kernels spread the work evenly over the
          * SMs; a GEMM too small to split (K chunks of 256) cannot use
@@ -310,8 +331,9 @@ __attribute__((always_inline)) static inline double gemm_tc(const gemm_ctx *c, d
 static inline double gemm_t(const gemm_ctx *c, double m, double n, double k,
                             double groups, int *cb)
 {
-    double tc = gemm_tc(c, m, n, k, groups,
-                        2.0 * m * n * k * groups * c->inv_rate, NULL, NULL);
+    double unit, tiles = gemm_tiles(c, m, n, groups, NULL, NULL, &unit);
+    double tc = gemm_waves(c, tiles, unit, k,
+                           2.0 * m * n * k * groups * c->inv_rate);
     double tm_ = c->elem * (m * k + k * n + m * n) * groups * c->inv_bw;
     if (cb)
         *cb = tc >= tm_;
@@ -516,45 +538,80 @@ double dam_device_cost(const dam_graph *g, const dam_cost_opts *o,
     const double sm[4] = {1.0, b, 1.0, 1.0}, sk[4] = {1.0, 1.0, b, 1.0};
     const double sg[4] = {1.0, 1.0, 1.0, b}, se[4] = {1.0, b, b, b};
     const gemm_ctx *ctx[2] = {&gc, &cc};
-    for (int i = 0; i < g->nops; i++) {
+    int nops = g->nops < DAM_MAX_OPS ? g->nops : DAM_MAX_OPS;
+    /* GEMMs first, in two loops of their own (shapes and tiles, then
+     * waves): each keeps few values live and its iterations independent,
+     * so they overlap. Their results wait in per-op temporaries for the
+     * ordered loop below, which adds every term in graph order. */
+    double gt[DAM_MAX_OPS], gfl[DAM_MAX_OPS], gby[DAM_MAX_OPS];
+    unsigned char gcb[DAM_MAX_OPS];
+    double sk_[DAM_MAX_OPS], stfl[DAM_MAX_OPS], stiles[DAM_MAX_OPS],
+        sunit[DAM_MAX_OPS], stmm[DAM_MAX_OPS];
+    unsigned char sidx[DAM_MAX_OPS], sctx[DAM_MAX_OPS];
+    int ng = 0;
+    int wspecial = w_extra != 0.0 || o->weights_stream;
+    double welem = o->weight_elem > 0.0 ? o->weight_elem : pelem;
+    for (int i = 0; i < nops; i++) {
+        const dam_op *op = &g->ops[i];
+        if (op->kind != DAM_OP_GEMM ||
+            (npass_mask && !(npass_mask & (1 << op->pass))))
+            continue;
+        /* the scaled dimension by table (dam_scale order: none, M, K,
+         * groups), no branches */
+        unsigned sx = op->scale & 3u;
+        double m = op->m * sm[sx], k = op->k * sk[sx];
+        double gr = op->groups * sg[sx], sc = se[sx];
+        unsigned ci = (op->flags & DAM_OPF_CONV) != 0;
+        const gemm_ctx *c = ctx[ci];
+        double f0 = op->flops * sc;
+        double by = pelem * (op->elems * sc + op->weight_elems), wb = 0.0;
+        if (wspecial && (op->flags & DAM_OPF_WEIGHT) &&
+            op->scale != DAM_SCALE_K) {
+            /* a weight operand (B, k x n, never batch-scaled) stored at
+             * its own width (weight-only quantization) */
+            if (w_extra != 0.0)
+                by += w_extra * op->k * op->n * op->groups;
+            /* streamed weights: their bytes miss the L2 */
+            if (o->weights_stream)
+                wb = welem * op->k * op->n * op->groups;
+        }
+        double unit;
+        stiles[ng] = gemm_tiles(c, m, op->n, gr, op->ntiles, op->nshift,
+                                &unit);
+        sunit[ng] = unit;
+        sk_[ng] = k;
+        stfl[ng] = f0 * c->inv_rate;
+        stmm[ng] = ((by - wb) * l2_factor(by, inv_l2c, l2_save) + wb) *
+                   inv_mem;
+        sidx[ng] = (unsigned char)i;
+        sctx[ng] = (unsigned char)ci;
+        gfl[i] = f0 * fs;
+        gby[i] = by;
+        ng++;
+    }
+    for (int j = 0; j < ng; j++) {
+        double tc = gemm_waves(ctx[sctx[j]], stiles[j], sunit[j], sk_[j],
+                               stfl[j]);
+        double tmm = stmm[j];
+        int cbj = tc >= tmm;
+        gt[sidx[j]] = (cbj ? tc : tmm) * fs;
+        gcb[sidx[j]] = (unsigned char)cbj;
+    }
+    for (int i = 0; i < nops; i++) {
         const dam_op *op = &g->ops[i];
         if (npass_mask && !(npass_mask & (1 << op->pass)))
             continue;
         double t, fl, by, kern, cnt;
         int cb = 0;
         switch (op->kind) {
-        case DAM_OP_GEMM: {
-            /* the scaled dimension by table (dam_scale order: none, M, K,
-             * groups), no branches */
-            unsigned sx = op->scale & 3u;
-            double m = op->m * sm[sx], k = op->k * sk[sx];
-            double gr = op->groups * sg[sx], sc = se[sx];
-            const gemm_ctx *c = ctx[(op->flags & DAM_OPF_CONV) != 0];
-            double f0 = op->flops * sc;
-            by = pelem * (op->elems * sc + op->weight_elems);
-            /* a weight operand (B, k x n, never batch-scaled) stored at
-             * its own width (weight-only quantization) */
-            if (w_extra != 0.0 && (op->flags & DAM_OPF_WEIGHT) &&
-                op->scale != DAM_SCALE_K)
-                by += w_extra * op->k * op->n * op->groups;
-            /* streamed weights: their bytes miss the L2 */
-            double wb = o->weights_stream && (op->flags & DAM_OPF_WEIGHT) &&
-                                op->scale != DAM_SCALE_K
-                            ? (o->weight_elem > 0.0 ? o->weight_elem
-                                                    : pelem) *
-                                  op->k * op->n * op->groups
-                            : 0.0;
-            double tc = gemm_tc(c, m, op->n, k, gr, f0 * c->inv_rate,
-                                op->ntiles, op->nshift);
-            double tmm = ((by - wb) * l2_factor(by, inv_l2c, l2_save) + wb) *
-                         inv_mem;
-            cb = tc >= tmm;
-            t = (cb ? tc : tmm) * fs;
-            fl = f0 * fs;
+        case DAM_OP_GEMM:
+            t = gt[i];
+            fl = gfl[i];
+            by = gby[i];
+            cb = gcb[i];
             cnt = op->count;
             kern = op->kernels;
             break;
-        }
         case DAM_OP_ATTN: {
             double sc = op->scale == DAM_SCALE_NONE ? 1.0 : b;
             fl = op->flops * sc * fs;
