@@ -11,6 +11,7 @@
  */
 #include "model/device.h"
 
+#include <float.h>
 #include <math.h>
 #include <stddef.h>
 #include <string.h>
@@ -37,10 +38,18 @@
  * (ceil() is a call without SSE4.1) and without a round trip through the
  * integer unit: adding 2^52 leaves no fraction bits, so (x + 2^52) - 2^52
  * is x rounded to the nearest integer under the default rounding mode,
- * exact for 0 <= x < 2^52; every double from 2^52 on is an integer. */
+ * exact for 0 <= x < 2^52 (from 2^52 on, where every double is an
+ * integer, it may be one unit in the last place off: a relative 2^-52 on
+ * counts that large). This needs arithmetic at double precision
+ * (FLT_EVAL_METHOD 0: SSE2, AArch64, ...); x87's excess precision would
+ * keep the fraction, so there the library's nearbyint() is used. */
 static inline double round_pos(double x)
 {
-    return x < 0x1p52 ? (x + 0x1p52) - 0x1p52 : x;
+#if defined(FLT_EVAL_METHOD) && FLT_EVAL_METHOD == 0
+    return (x + 0x1p52) - 0x1p52;
+#else
+    return nearbyint(x);
+#endif
 }
 
 static inline double ceil_pos(double x)
@@ -434,7 +443,9 @@ static double or1(double v)
 static inline double l2_factor(double w, double inv_c, double save)
 {
     double h = 2.0 - w * inv_c;
-    h = h < 0.0 ? 0.0 : h > 1.0 ? 1.0 : h;
+    /* clamped to [0, 1] in the form of maxsd/minsd (NaN gives 0) */
+    h = h > 0.0 ? h : 0.0;
+    h = h < 1.0 ? h : 1.0;
     return 1.0 - h * save;
 }
 
@@ -545,12 +556,22 @@ double dam_device_cost(const dam_graph *g, const dam_cost_opts *o,
      * ordered loop below, which adds every term in graph order. */
     double gt[DAM_MAX_OPS], gfl[DAM_MAX_OPS], gby[DAM_MAX_OPS];
     unsigned char gcb[DAM_MAX_OPS];
+    double *gacc[DAM_MAX_OPS];
     double sk_[DAM_MAX_OPS], stfl[DAM_MAX_OPS], stiles[DAM_MAX_OPS],
         sunit[DAM_MAX_OPS], stmm[DAM_MAX_OPS];
-    unsigned char sidx[DAM_MAX_OPS], sctx[DAM_MAX_OPS];
+    unsigned char sidx[DAM_MAX_OPS];
     int ng = 0;
     int wspecial = w_extra != 0.0 || o->weights_stream;
     double welem = o->weight_elem > 0.0 ? o->weight_elem : pelem;
+    /* what the two contexts share (one GPU's tiles), and what differs */
+    const int ncfg = gc.ncfg;
+    const double itm0 = gc.itm;
+    /* above mthr rows the library's full-height tile is used (no narrow
+     * tiles along M); with no precomputed N-tile counts for this tile
+     * width, every GEMM goes through gemm_tiles */
+    const double mthr = ncfg >= 0 ? 0.5 * gc.tm : HUGE_VAL;
+    const double units[2] = {gc.unit, cc.unit};
+    const double irates[2] = {gc.inv_rate, cc.inv_rate};
     for (int i = 0; i < nops; i++) {
         const dam_op *op = &g->ops[i];
         if (op->kind != DAM_OP_GEMM ||
@@ -562,7 +583,6 @@ double dam_device_cost(const dam_graph *g, const dam_cost_opts *o,
         double m = op->m * sm[sx], k = op->k * sk[sx];
         double gr = op->groups * sg[sx], sc = se[sx];
         unsigned ci = (op->flags & DAM_OPF_CONV) != 0;
-        const gemm_ctx *c = ctx[ci];
         double f0 = op->flops * sc;
         double by = pelem * (op->elems * sc + op->weight_elems), wb = 0.0;
         if (wspecial && (op->flags & DAM_OPF_WEIGHT) &&
@@ -575,43 +595,49 @@ double dam_device_cost(const dam_graph *g, const dam_cost_opts *o,
             if (o->weights_stream)
                 wb = welem * op->k * op->n * op->groups;
         }
-        double unit;
-        stiles[ng] = gemm_tiles(c, m, op->n, gr, op->ntiles, op->nshift,
-                                &unit);
+        double unit = units[ci], tiles;
+        if (m > mthr) {
+            unit *= pow2_neg[op->nshift[ncfg] & 7u];
+            tiles = ceil_pos(m * itm0) * op->ntiles[ncfg] * gr;
+        } else {
+            tiles = gemm_tiles(ctx[ci], m, op->n, gr, op->ntiles, op->nshift,
+                               &unit);
+        }
+        stiles[ng] = tiles;
         sunit[ng] = unit;
         sk_[ng] = k;
-        stfl[ng] = f0 * c->inv_rate;
+        stfl[ng] = f0 * irates[ci];
         stmm[ng] = ((by - wb) * l2_factor(by, inv_l2c, l2_save) + wb) *
                    inv_mem;
         sidx[ng] = (unsigned char)i;
-        sctx[ng] = (unsigned char)ci;
         gfl[i] = f0 * fs;
         gby[i] = by;
+        gacc[i] = acc[op->phase < (unsigned)nph ? op->phase : 0u][op->pass];
         ng++;
     }
     for (int j = 0; j < ng; j++) {
-        double tc = gemm_waves(ctx[sctx[j]], stiles[j], sunit[j], sk_[j],
-                               stfl[j]);
+        /* the wave model reads only what the two contexts share */
+        double tc = gemm_waves(&gc, stiles[j], sunit[j], sk_[j], stfl[j]);
         double tmm = stmm[j];
         int cbj = tc >= tmm;
         gt[sidx[j]] = (cbj ? tc : tmm) * fs;
-        gcb[sidx[j]] = (unsigned char)cbj;
+        gcb[sidx[j]] = (unsigned char)!cbj; /* acc index: 0 compute-bound */
     }
     for (int i = 0; i < nops; i++) {
         const dam_op *op = &g->ops[i];
         if (npass_mask && !(npass_mask & (1 << op->pass)))
             continue;
+        if (op->kind == DAM_OP_GEMM) {
+            double cnt = op->count, *a = gacc[i];
+            a[gcb[i]] += cnt * gt[i];
+            a[2] += cnt * gfl[i];
+            a[3] += cnt * gby[i];
+            a[4] += cnt * op->kernels;
+            continue;
+        }
         double t, fl, by, kern, cnt;
         int cb = 0;
         switch (op->kind) {
-        case DAM_OP_GEMM:
-            t = gt[i];
-            fl = gfl[i];
-            by = gby[i];
-            cb = gcb[i];
-            cnt = op->count;
-            kern = op->kernels;
-            break;
         case DAM_OP_ATTN: {
             double sc = op->scale == DAM_SCALE_NONE ? 1.0 : b;
             fl = op->flops * sc * fs;
