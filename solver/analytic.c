@@ -53,12 +53,14 @@ static double pass_factor(const dam_scenario *s)
 }
 
 /* snprintf(dst, n, "%s", src) without the format interpreter (n > 0). */
-static void copy_name(char *dst, size_t n, const char *src)
+static inline void copy_name(char *dst, size_t n, const char *src)
 {
-    size_t i = 0;
-    for (; i + 1 < n && src[i]; i++)
-        dst[i] = src[i];
-    dst[i] = '\0';
+    /* inlined with a literal, strlen folds and the copy is a few moves */
+    size_t l = strlen(src);
+    if (l >= n)
+        l = n - 1;
+    memcpy(dst, src, l);
+    dst[l] = '\0';
 }
 
 double dam_analytic_phase_time(const dam_scenario *s, int i, double b,
@@ -303,7 +305,7 @@ double dam_analytic_model_flops(const dam_scenario *s)
     return s->mode == DAM_MODE_TRAINING ? 3.0 * f : f;
 }
 
-static dam_stage *stage(dam_result *r, const char *name)
+static inline dam_stage *stage(dam_result *r, const char *name)
 {
     dam_stage *st = &r->stages[r->nstages++];
     memset(st, 0, sizeof *st);
