@@ -34,8 +34,13 @@ void dam_text_answer(char *buf, size_t n, const dam_scenario *s,
         lead = "fix the data path first; a faster GPU would idle faster";
         break;
     case DAM_BOUND_COMPUTE:
-        lead = "GPU arithmetic binds: a faster GPU, lower precision or less "
-               "work will pay";
+        lead = dam_diagnose_bubble_binds(s, r)
+                   ? "GPU arithmetic binds, and the pipeline schedule more "
+                     "than doubles it: more micro-batches, an interleaved "
+                     "schedule or fewer pipeline stages will pay, as will a "
+                     "faster GPU or lower precision"
+                   : "GPU arithmetic binds: a faster GPU, lower precision or "
+                     "less work will pay";
         break;
     case DAM_BOUND_MEMORY:
         lead = "HBM bandwidth binds: more bandwidth, narrower types or "

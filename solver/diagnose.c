@@ -202,6 +202,13 @@ static void ms(char *buf, size_t n, double s)
         snprintf(buf, n, "%.3g us", s * 1e6);
 }
 
+int dam_diagnose_bubble_binds(const dam_scenario *s, const dam_result *r)
+{
+    return s->mode == DAM_MODE_TRAINING && s->layout.on && s->layout.pp > 1 &&
+           r->bound == DAM_BOUND_COMPUTE &&
+           r->terms[DAM_TERM_WAIT] > r->terms[DAM_TERM_COMPUTE];
+}
+
 void dam_diagnose(const dam_scenario *s, const dam_result *r,
                   dam_diagnosis *d)
 {
@@ -241,6 +248,20 @@ void dam_diagnose(const dam_scenario *s, const dam_result *r,
         break;
     case DAM_BOUND_COMPUTE:
         ms(b, sizeof b, r->t_compute);
+        if (dam_diagnose_bubble_binds(s, r)) {
+            /* a pipeline layout whose ranks wait more than they compute:
+             * the fill and drain scale with each stage's compute, so
+             * compute still binds, through the schedule */
+            char w[16];
+            ms(w, sizeof w, r->terms[DAM_TERM_WAIT]);
+            int wait = (int)(r->terms[DAM_TERM_WAIT] / step * 100.0 + 0.5);
+            snprintf(d->headline, sizeof d->headline,
+                     "compute-bound through the pipeline: arithmetic takes "
+                     "%s of a %s step and ranks wait %s (%d %%) in its "
+                     "fill and drain",
+                     b, a, w, wait);
+            break;
+        }
         snprintf(d->headline, sizeof d->headline,
                  "compute-bound: GPU arithmetic takes %s of a %s step (MFU "
                  "%.0f %%)",

@@ -62,6 +62,12 @@ typedef struct dam_diagnosis {
 
 /* Helpers shared by the training and serving diagnoses. */
 /* Append a formatted line to arr (at most DAM_DIAG_LINES lines). */
+/* 1 when a pipeline-parallel training layout binds on compute but its
+ * ranks spend more of the step waiting (the pipeline's fill and drain,
+ * and slower stages) than computing: the answer then names the schedule
+ * beside the GPU. */
+int dam_diagnose_bubble_binds(const dam_scenario *s, const dam_result *r);
+
 void dam_diagnose_add(char (*arr)[DAM_DIAG_TEXT], int *n, const char *fmt,
                       ...) __attribute__((format(printf, 3, 4)));
 /* Append a scorecard row. */

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-3.0-or-later
-# Issue 10's ten wrong answers, each as checks on damsim's real output
+# Issue 10's ten wrong answers and one found since (11), each as checks on damsim's real output
 # (every one failed before the fix). Scenarios: tests/golden/right-answers/
 # and scenarios/. Simulated runs use few steps to stay quick; the verdicts
 # do not depend on them.
@@ -193,6 +193,24 @@ assert abs(m[0] - 0.3) < 1e-9 and abs(m[1] - 0.05) < 1e-9 and m[2] is None, m
 assert w['diminishing_returns'] is True"
 "$damsim" whatif "$src/scenarios/roc-models-abc.cfg" -o "$tmp/roc.svg" >/dev/null 2>&1
 check "10: the frontier chart is written" sh -c "grep -q '<svg' '$tmp/roc.svg'"
+
+# 11. A pipeline layout whose ranks wait more than they compute (the
+#     405B example: 16 stages, 16 micro-batches) names the schedule in
+#     its answer, not the GPU alone; the same layout with 64 micro-batches
+#     (a 4x larger global batch) waits less and says compute binds.
+"$damsim" run --json --analytic "$src/scenarios/llama3-405b-16k-h100.cfg" >"$tmp/r11.json"
+sed 's/global_batch = 2048;/global_batch = 8192;/' "$src/scenarios/llama3-405b-16k-h100.cfg" >"$tmp/r11b.cfg"
+"$damsim" run --json --analytic "$tmp/r11b.cfg" >"$tmp/r11b.json"
+check "11: waiting 49 % > compute: the answer names micro-batches and the schedule; with 64 micro-batches it does not" py "
+import json, sys
+t = sys.argv[1]
+r = json.load(open(t + '/r11.json'))['result']
+terms = r['terms_s']
+assert terms['waiting for ranks'] > terms['compute'], terms
+assert 'micro-batches' in r['answer'] and 'pipeline' in r['answer'], r['answer']
+b = json.load(open(t + '/r11b.json'))['result']
+assert b['terms_s']['waiting for ranks'] < b['terms_s']['compute'], b['terms_s']
+assert 'micro-batches' not in b['answer'] and b['bound'] == 'compute', (b['bound'], b['answer'])"
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
