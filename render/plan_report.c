@@ -272,8 +272,8 @@ void dam_plan_report_budget_text(dam_buf *b, const dam_scenario *s,
                           "GPU, in the fastest parallel layout that fits in "
                           "memory at the fewest GPUs that finish by the "
                           "deadline (the layout search of plan --search, "
-                          "analytic, at the scenario's global batch; no "
-                          "intervals yet).\n");
+                          "analytic, at the scenario's global batch; the "
+                          "intervals solve that layout in every draw).\n");
     else
         dam_buf_printf(b, "\nEach option: the compute-optimal model on that "
                           "GPU, solved analytically with the scenario's node "

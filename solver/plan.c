@@ -47,6 +47,23 @@ static void solve_at(dam_scenario *s, int gpus, dam_result *r)
     dam_analytic_solve(s, r);
 }
 
+/* o's 90 % intervals: trial (the option's scenario at its GPU count)
+ * solved in every draw; the share of draws that finish by the deadline;
+ * cost at the option's own price. t: scratch, one entry per draw. */
+static void option_interval(dam_draws *draws, const dam_scenario *trial,
+                            double deadline, double *t, dam_plan_option *o)
+{
+    int nd = dam_draws_count(draws);
+    dam_uncertainty_answer(draws, trial, trial, NULL, t, &o->interval);
+    int ok = 0;
+    for (int q = 0; q < nd; q++)
+        ok += t[q] <= deadline;
+    o->p_deadline = nd > 0 ? (double)ok / nd : 0.0;
+    o->interval.cost_usd.lo = o->interval.gpu_hours.lo * o->price_hour;
+    o->interval.cost_usd.median = o->interval.gpu_hours.median * o->price_hour;
+    o->interval.cost_usd.hi = o->interval.gpu_hours.hi * o->price_hour;
+}
+
 /* A scenario with a parallel layout: the GPU count is not a free number
  * (the degrees multiply to it), so option o on cur's GPU is the layout
  * search's answer (solver/search.h) with the deadline: the fewest GPUs
@@ -54,8 +71,10 @@ static void solve_at(dam_scenario *s, int gpus, dam_result *r)
  * scratch. Returns DAM_OK or the search's error. */
 static int plan_layout(const dam_scenario *cur, const dam_catalog *cat,
                        double deadline, dam_search_result *sr,
-                       dam_plan_option *o, dam_error *err)
+                       dam_plan_option *o, dam_layout *chosen,
+                       dam_error *err)
 {
+    chosen->on = 0;
     dam_search_opts so;
     memset(&so, 0, sizeof so);
     so.deadline = deadline;
@@ -67,6 +86,8 @@ static int plan_layout(const dam_scenario *cur, const dam_catalog *cat,
     if (k->gpus <= 0 || k->nbest == 0) {
         /* nothing fits at any count, or nothing that fits is in time */
         o->fits_memory = k->have_base;
+        if (k->have_base)
+            *chosen = k->base.l;
         o->memory_bytes = k->have_base ? k->base.memory : 0.0;
         o->gpus = k->have_base ? (int)k->base_gpus : 0;
         o->run_time = k->have_base ? k->base.run_time : 0.0;
@@ -82,6 +103,7 @@ static int plan_layout(const dam_scenario *cur, const dam_catalog *cat,
     }
     const dam_search_cand *c = &k->best[0];
     const dam_layout *l = &c->l;
+    *chosen = *l;
     o->gpus = (int)c->gpus;
     o->run_time = c->run_time;
     o->mfu = c->mfu;
@@ -216,7 +238,9 @@ int dam_plan_budget(const dam_scenario *s, const dam_catalog *cat,
             memset(&e2, 0, sizeof e2);
             if (!sr)
                 sr = dam_malloc(sizeof *sr);
-            if (plan_layout(cur, cat, deadline, sr, o, &e2) != DAM_OK) {
+            dam_layout chosen;
+            if (plan_layout(cur, cat, deadline, sr, o, &chosen, &e2) !=
+                DAM_OK) {
                 snprintf(o->note, sizeof o->note, "no layout: %.140s",
                          e2.msg);
                 o->fits_memory = 1;
@@ -227,6 +251,16 @@ int dam_plan_budget(const dam_scenario *s, const dam_catalog *cat,
             o->gpu_hours = o->gpus * o->run_time / 3600.0;
             o->cost_usd =
                 o->price_hour > 0.0 ? o->gpu_hours * o->price_hour : 0.0;
+            if (chosen.on && o->gpus > 0 && dam_uncertainty_sources(cur) > 0) {
+                /* the row's layout at its count, solved in every draw */
+                dam_scenario *trial = dam_malloc(sizeof *trial);
+                *trial = *cur;
+                trial->machine.nodes = o->gpus / cur->machine.gpus_per_node;
+                trial->layout = chosen;
+                trial->layout.on = 1;
+                option_interval(draws, trial, deadline, t, o);
+                dam_free(trial);
+            }
             continue;
         }
         int gpn = cur->machine.gpus_per_node;
@@ -277,17 +311,7 @@ int dam_plan_budget(const dam_scenario *s, const dam_catalog *cat,
         if (n > 0 && dam_uncertainty_sources(cur) > 0) {
             dam_scenario trial = *cur;
             solve_at(&trial, n, r);
-            int nd = dam_draws_count(draws);
-            dam_uncertainty_answer(draws, &trial, &trial, NULL, t, &o->interval);
-            int ok = 0;
-            for (int q = 0; q < nd; q++)
-                ok += t[q] <= deadline;
-            o->p_deadline = (double)ok / nd;
-            /* the option's own price, as cost_usd */
-            o->interval.cost_usd.lo = o->interval.gpu_hours.lo * o->price_hour;
-            o->interval.cost_usd.median =
-                o->interval.gpu_hours.median * o->price_hour;
-            o->interval.cost_usd.hi = o->interval.gpu_hours.hi * o->price_hour;
+            option_interval(draws, &trial, deadline, t, o);
         }
     }
     qsort(p->options, (size_t)p->noptions, sizeof p->options[0], cmp_option);

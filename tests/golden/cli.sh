@@ -135,6 +135,14 @@ check "plan --budget on a layout scenario: each option a layout that fits and fi
 import json,sys; d=json.load(sys.stdin); ok=[o for o in d['options'] if o['feasible']]
 assert ok and all(o['fits_memory'] and 0 < o['run_s'] <= d['deadline_s'] and o['gpus'] > 0 and 'layout tp' in o['note'] for o in ok)
 assert all(o['gpus'] >= 0 and o['run_s'] >= 0 for o in d['options'])\""
+check "plan --budget on a layout scenario: every option with a layout carries its 90 % interval around its run" sh -c "'$damsim' plan --json '$l70' --budget '\$2e7' --deadline 60d | python3 -c \"
+import json,sys; d=json.load(sys.stdin); lay=[o for o in d['options'] if 'layout tp' in o['note']]
+assert lay
+for o in lay:
+    iv=o['intervals_90']; r=iv['run_s']
+    assert iv['draws'] == 400 and r['p05'] <= r['p50'] <= r['p95'], o['gpu']
+    assert r['p05'] <= o['run_s'] * (1 + 1e-6) and o['run_s'] * (1 - 1e-6) <= r['p95'], (o['gpu'], r, o['run_s'])
+    assert 0 <= o['share_of_draws_by_deadline'] <= 1\""
 moe="$src/scenarios/moe-2048-nvl72.cfg"
 "$damsim" plan --json "$moe" --search >moe-hgx.json
 "$damsim" plan --json "$moe" --search --lever nvlink_domain=72 >moe-nvl72.json
