@@ -211,7 +211,13 @@ void dam_plan_report_budget_text(dam_buf *b, const dam_scenario *s,
     dam_buf_printf(b, "Now       N = %s parameters, D = %s tokens, loss %.4f\n"
                       "\n",
                    t1, t2, p->loss_now);
-    dam_buf_printf(b, "%-18s %7s %12s %7s %10s %12s %12s  %s\n", "GPU",
+    /* the GPU column as wide as the longest id */
+    int gw = 18;
+    for (int i = 0; i < p->noptions; i++) {
+        int l = (int)strlen(p->options[i].gpu);
+        gw = l > gw ? l : gw;
+    }
+    dam_buf_printf(b, "%-*s %7s %12s %7s %10s %12s %12s  %s\n", gw, "GPU",
                    "GPUs", "tokens/s", "MFU", "run", "GPU-hours", "cost",
                    "note");
     /* one time unit for the run column */
@@ -230,8 +236,8 @@ void dam_plan_report_budget_text(dam_buf *b, const dam_scenario *s,
             snprintf(t3, sizeof t3, "n/a");
         char gh[32];
         dam_fmt_num(gh, sizeof gh, o->gpu_hours, DAM_FMT_SIG);
-        dam_buf_printf(b, "%-18s %7d %12s %6.1f%% %10s %12s %12s  %s\n",
-                       o->gpu, o->gpus, t1, o->mfu * 100.0, t2, gh, t3,
+        dam_buf_printf(b, "%-*s %7d %12s %6.1f%% %10s %12s %12s  %s\n",
+                       gw, o->gpu, o->gpus, t1, o->mfu * 100.0, t2, gh, t3,
                        o->note[0] ? o->note : o->feasible ? "" : "NOT FEASIBLE");
     }
     int any = 0;
@@ -242,7 +248,7 @@ void dam_plan_report_budget_text(dam_buf *b, const dam_scenario *s,
                           "calibrated constants and uncertain inputs, the "
                           "same for every option)\n",
                        p->options[0].interval.samples);
-        dam_buf_printf(b, "%-18s %7s %18s %16s %18s  %s\n", "GPU", "GPUs",
+        dam_buf_printf(b, "%-*s %7s %18s %16s %18s  %s\n", gw, "GPU", "GPUs",
                        "run", "GPU-hours", "cost", "by the deadline");
         for (int i = 0; i < p->noptions; i++) {
             const dam_plan_option *o = &p->options[i];
@@ -262,8 +268,8 @@ void dam_plan_report_budget_text(dam_buf *b, const dam_scenario *s,
             } else {
                 snprintf(cost, sizeof cost, "n/a");
             }
-            dam_buf_printf(b, "%-18s %7d %18s %16s %18s  %.0f %% of draws\n",
-                           o->gpu, o->gpus, run, gh, cost,
+            dam_buf_printf(b, "%-*s %7d %18s %16s %18s  %.0f %% of draws\n",
+                           gw, o->gpu, o->gpus, run, gh, cost,
                            o->p_deadline * 100.0);
         }
     }
