@@ -575,6 +575,28 @@ struct json_t *dam_whatif_json(const dam_whatif *w)
             json_object_set_new(e, "intervals_90",
                                 dam_json_answer_interval(&r->interval));
         }
+        if (r->has_load) {
+            /* simulated under load in the draws at a lone request's 5th
+             * and 95th percentile (dam_whatif_row.has_load) */
+            json_t *u = json_object();
+            const char *end[2] = {"fast_draw", "slow_draw"};
+            for (int k = 0; k < 2; k++) {
+                json_t *x = json_object();
+                if (r->result.serving.llm.enabled) {
+                    json_object_set_new(x, "ttft_s",
+                                        dam_json_num(r->load_ttft[k]));
+                    json_object_set_new(x, "tpot_s",
+                                        dam_json_num(r->load_tpot[k]));
+                } else {
+                    json_object_set_new(x, "p99_s",
+                                        dam_json_num(r->load_p99[k]));
+                }
+                json_object_set_new(x, "slo_met",
+                                    json_boolean(r->load_met[k]));
+                json_object_set_new(u, end[k], x);
+            }
+            json_object_set_new(e, "under_load_at_interval_ends", u);
+        }
         json_object_set_new(e, "step_change", dam_json_num(r->step_change));
         json_object_set_new(e, "run_change", dam_json_num(r->run_change));
         json_t *c = json_object();

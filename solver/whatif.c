@@ -413,28 +413,123 @@ static void frontier(dam_whatif *w, int hib)
     }
 }
 
+/* Index of the draw at quantile q of t (n entries): the (q (n - 1))-th
+ * smallest, ties by index. */
+static int draw_at(const double *t, int n, double q)
+{
+    int want = (int)(q * (n - 1) + 0.5), best = 0;
+    for (int k = 0; k < n; k++) {
+        int below = 0;
+        for (int j = 0; j < n; j++)
+            below += t[j] < t[k] || (t[j] == t[k] && j < k);
+        if (below == want)
+            return k;
+        if (below < want)
+            best = k;
+    }
+    return best;
+}
+
+/* A simulated service at the fast and slow ends of the constants (see
+ * dam_whatif_row.has_load): t holds the row's lone-request time in each
+ * draw of d. */
+static void load_ends(dam_whatif_row *row, dam_draws *d,
+                      const dam_scenario *base, const double *t, int n,
+                      const dam_whatif_options *opt)
+{
+    if (!row->result.has_sim || row->scenario.mode != DAM_MODE_SERVING ||
+        !opt->solve || n < 2)
+        return;
+    dam_scenario *x = dam_malloc(sizeof *x);
+    dam_result *r = dam_malloc(sizeof *r);
+    int ok = 1;
+    for (int e = 0; e < 2 && ok; e++) {
+        dam_draws_apply(d, draw_at(t, n, e ? 0.95 : 0.05), base,
+                        &row->scenario, x);
+        dam_error err;
+        memset(&err, 0, sizeof err);
+        ok = solve(x, opt, r, &err) == DAM_OK && r->has_sim;
+        if (!ok)
+            break;
+        if (r->serving.llm.enabled) {
+            row->load_ttft[e] = r->serving.llm.ttft.q;
+            row->load_tpot[e] = r->serving.llm.tpot.q;
+            row->load_met[e] = dam_llm_slo_met(&r->serving.llm);
+        } else {
+            row->load_p99[e] = r->serving.latency.p99;
+            row->load_met[e] = dam_serving_slo_met(&r->serving);
+        }
+    }
+    row->has_load = ok;
+    dam_free(r);
+    dam_free(x);
+}
+
+/* Append what load_ends found to the row's verdict sentence. */
+static int same_ends(const double *v)
+{
+    return fabs(v[1] - v[0]) <= 0.005 * fabs(v[0]);
+}
+
+static void load_note(dam_whatif_row *row)
+{
+    if (!row->has_load)
+        return;
+    int llm = row->result.serving.llm.enabled;
+    /* nothing to say when the constants do not move it */
+    if (llm ? same_ends(row->load_ttft) && same_ends(row->load_tpot)
+            : same_ends(row->load_p99))
+        return;
+    char note[200];
+    const char *end = row->load_met[0] && row->load_met[1]
+                          ? "met in both"
+                      : !row->load_met[0] && !row->load_met[1]
+                          ? "missed in both"
+                      : row->load_met[0] ? "missed in the slow one"
+                                         : "missed in the fast one";
+    if (llm)
+        snprintf(note, sizeof note,
+                 " [under load in the draws of the constants at a lone "
+                 "request's 5th and 95th percentile: TTFT %.3g and %.3g ms, "
+                 "TPOT %.3g and %.3g ms; SLOs %s]",
+                 row->load_ttft[0] * 1e3, row->load_ttft[1] * 1e3,
+                 row->load_tpot[0] * 1e3, row->load_tpot[1] * 1e3, end);
+    else
+        snprintf(note, sizeof note,
+                 " [under load in the draws of the constants at a lone "
+                 "request's 5th and 95th percentile: p99 %.3g and %.3g ms; "
+                 "SLO %s]",
+                 row->load_p99[0] * 1e3, row->load_p99[1] * 1e3, end);
+    size_t len = strlen(row->why);
+    snprintf(row->why + len, sizeof row->why - len, "%s", note);
+}
+
 /* Intervals over the uncertain inputs and calibrated constants: every
  * option is solved (analytically) on the same named draws, so the
  * comparison is paired; the verdict then says in how many draws the option
  * is faster. */
-static void intervals(dam_whatif *w, const dam_scenario *base, int n)
+static void intervals(dam_whatif *w, const dam_scenario *base, int n,
+                      const dam_whatif_options *opt)
 {
     dam_draws *d = dam_draws_create(n, base->seed);
     n = dam_draws_count(d);
-    double *t0 = dam_malloc((size_t)n * sizeof *t0);
+    double *t0 = dam_malloc((size_t)n * 2 * sizeof *t0), *tj = t0 + n;
     dam_whatif_row *b = &w->rows[0];
     dam_uncertainty_answer(d, base, &b->scenario, NULL, t0, &b->interval);
     b->has_interval = 1;
+    load_ends(b, d, base, t0, n, opt);
     for (int j = 1; j < w->nrows; j++) {
         dam_whatif_row *row = &w->rows[j];
         if (row->verdict == DAM_VERDICT_FAILED)
             continue;
-        dam_uncertainty_answer(d, base, &row->scenario, t0, NULL,
+        dam_uncertainty_answer(d, base, &row->scenario, t0, tj,
                                &row->interval);
+        load_ends(row, d, base, tj, n, opt);
         row->has_interval = 1;
         row->speedup_lo = row->interval.speedup.lo;
         row->speedup_hi = row->interval.speedup.hi;
         row->p_faster = row->interval.p_faster;
+        load_note(row);
         /* LLM serving is judged on its objectives; the analytic interval
          * (one request alone) is shown apart */
         if (row->result.serving.llm.enabled)
@@ -583,6 +678,6 @@ int dam_whatif_run(const dam_scenario *base, const dam_lever *extra,
         uncertain |= w->rows[j].verdict != DAM_VERDICT_FAILED &&
                      dam_uncertainty_sources(&w->rows[j].scenario) > 0;
     if (uncertain && opt->uncertainty_samples >= 10)
-        intervals(w, base, opt->uncertainty_samples);
+        intervals(w, base, opt->uncertainty_samples, opt);
     return DAM_OK;
 }

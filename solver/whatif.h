@@ -60,7 +60,7 @@ typedef struct dam_whatif_row {
     int roc_defined;            /* 1 when the cost changed, so RoC is defined */
     double saved[DAM_TERM_COUNT]; /* baseline term - this term, s per step */
     dam_verdict verdict;
-    char why[320];              /* the verdict in a sentence, with numbers */
+    char why[640];              /* the verdict in a sentence, with numbers */
     char anti_pattern[DAM_DIAG_TEXT]; /* for wasted levers: the trap's name */
     char error[1024];           /* for failed levers: the message */
     /* Over the scenario's uncertain inputs and the calibrated constants
@@ -73,6 +73,17 @@ typedef struct dam_whatif_row {
     dam_answer_interval interval;
     double speedup_lo, speedup_hi;
     double p_faster;
+    /* A simulated service under load at the two ends of the constants'
+     * 90 % range: the row simulated again in the draw whose lone request
+     * is at its 5th percentile ([0], fast) and in the one at its 95th
+     * ([1], slow). has_load = 0 when not computed (not a simulated
+     * service, or nothing uncertain). load_p99: the p99 latency (LLM: the
+     * TTFT and TPOT at the SLO quantile), s; load_met: the SLO (LLM: both)
+     * met with the headroom of its interval at that end. */
+    int has_load;
+    double load_p99[2];
+    double load_ttft[2], load_tpot[2];
+    int load_met[2];
 } dam_whatif_row;
 
 typedef struct dam_whatif {

@@ -41,6 +41,19 @@ code "run --lever tensor_parallel=3 (does not divide the heads) exits 2" 2 "$dam
 check "whatif H100/H200: exit 0" test -s whatif.txt
 check "whatif H100/H200: answers on the first lever (H200 x4 on half the GPUs)" grep -q "^Answer    H200 x4 (TP4): yes, both SLOs hold .* on 4 GPUs, was 8" whatif.txt
 check "whatif H100/H200: names the cheapest option meeting both" grep -q "Cheapest option that meets both SLOs" whatif.txt
+check "whatif H100/H200: the answer gives TTFT and TPOT under load in the draws at a lone request's 5th and 95th percentile" grep -q "under load in the draws of the constants at a lone request's 5th and 95th percentile: TTFT [0-9.]* and [0-9.]* ms, TPOT [0-9.]* and [0-9.]* ms; SLOs" whatif.txt
+"$damsim" whatif --json "$h" >whatif.json 2>&1
+check "whatif --json H100/H200: every option simulated under load at both ends, SLOs judged there; 2 x H200 misses at both" python3 -c "
+import json, math
+w = json.load(open('whatif.json'))
+for o in w['options']:
+    u = o['under_load_at_interval_ends']
+    for end in ('fast_draw', 'slow_draw'):
+        x = u[end]
+        assert x['ttft_s'] > 0 and x['tpot_s'] > 0 and math.isfinite(x['ttft_s']), (o['option'], x)
+        assert isinstance(x['slo_met'], bool)
+r = {o['option']: o['under_load_at_interval_ends'] for o in w['options']}
+assert not r['H200 x2 (TP2)']['fast_draw']['slo_met'] and not r['H200 x2 (TP2)']['slow_draw']['slo_met']"
 "$damsim" whatif "$k" >kv.txt 2>&1
 check "whatif FP8 KV: the FP8 cache works" grep -q "^Answer    FP8 KV cache: yes" kv.txt
 check "whatif FP8 KV: says what the cache holds and runs" grep -q "a cache of 1.02M tokens per replica (was 508k)" kv.txt
