@@ -205,7 +205,7 @@ static void judge_llm(const dam_whatif_row *base, dam_whatif_row *row)
     int met = dam_serving_slo_met(&row->result.serving);
     double x0 = fmax(l0->ttft.q / l0->slo_ttft_s, l0->tpot.q / l0->slo_tpot_s);
     double x = fmax(l->ttft.q / l->slo_ttft_s, l->tpot.q / l->slo_tpot_s);
-    char objs[200], t1[32], t2[32], t3[32], t4[32];
+    char objs[320], t1[32], t2[32], t3[32], t4[32];
     ms_text(t1, sizeof t1, l->ttft.q);
     ms_text(t2, sizeof t2, l->ttft.q_ci);
     ms_text(t3, sizeof t3, l->tpot.q);
@@ -222,10 +222,14 @@ static void judge_llm(const dam_whatif_row *base, dam_whatif_row *row)
     {
         count_text(t1, sizeof t1, l->memory.tokens);
         count_text(t2, sizeof t2, l0->memory.tokens);
+        /* what the cache can hold (capacity) and what ran (demand; a
+         * backlogged baseline runs as many as it holds) */
         snprintf(objs + n, sizeof objs - (size_t)n,
-                 ", a cache of %s tokens per replica (was %s), %.3g "
-                 "sequences at once (was %.3g)",
-                 t1, t2, l->running_mean, l0->running_mean);
+                 ", a cache of %s tokens per replica (was %s): room for "
+                 "%.3g sequences of mean length (was %.3g), %.3g running on "
+                 "average (was %.3g)",
+                 t1, t2, l->max_concurrency, l0->max_concurrency,
+                 l->running_mean, l0->running_mean);
     }
     if (met && !met0) {
         row->verdict = DAM_VERDICT_WORKS;
@@ -480,26 +484,33 @@ static void load_note(dam_whatif_row *row)
     if (llm ? same_ends(row->load_ttft) && same_ends(row->load_tpot)
             : same_ends(row->load_p99))
         return;
-    char note[200];
+    char note[320];
     const char *end = row->load_met[0] && row->load_met[1]
                           ? "met in both"
                       : !row->load_met[0] && !row->load_met[1]
                           ? "missed in both"
                       : row->load_met[0] ? "missed in the slow one"
                                          : "missed in the fast one";
-    if (llm)
+    char a[32], b[32], c[32], d[32];
+    if (llm) {
+        ms_text(a, sizeof a, row->load_ttft[0]);
+        ms_text(b, sizeof b, row->load_ttft[1]);
+        ms_text(c, sizeof c, row->load_tpot[0]);
+        ms_text(d, sizeof d, row->load_tpot[1]);
         snprintf(note, sizeof note,
                  " [under load in the draws of the constants at a lone "
-                 "request's 5th and 95th percentile: TTFT %.3g and %.3g ms, "
-                 "TPOT %.3g and %.3g ms; SLOs %s]",
-                 row->load_ttft[0] * 1e3, row->load_ttft[1] * 1e3,
-                 row->load_tpot[0] * 1e3, row->load_tpot[1] * 1e3, end);
-    else
+                 "request's 5th and 95th percentile: TTFT %s and %s ms, "
+                 "TPOT %s and %s ms; SLOs %s]",
+                 a, b, c, d, end);
+    } else {
+        ms_text(a, sizeof a, row->load_p99[0]);
+        ms_text(b, sizeof b, row->load_p99[1]);
         snprintf(note, sizeof note,
                  " [under load in the draws of the constants at a lone "
-                 "request's 5th and 95th percentile: p99 %.3g and %.3g ms; "
+                 "request's 5th and 95th percentile: p99 %s and %s ms; "
                  "SLO %s]",
-                 row->load_p99[0] * 1e3, row->load_p99[1] * 1e3, end);
+                 a, b, end);
+    }
     size_t len = strlen(row->why);
     snprintf(row->why + len, sizeof row->why - len, "%s", note);
 }

@@ -57,6 +57,7 @@ assert not r['H200 x2 (TP2)']['fast_draw']['slo_met'] and not r['H200 x2 (TP2)']
 "$damsim" whatif "$k" >kv.txt 2>&1
 check "whatif FP8 KV: the FP8 cache works" grep -q "^Answer    FP8 KV cache: yes" kv.txt
 check "whatif FP8 KV: says what the cache holds and runs" grep -q "a cache of 1.02M tokens per replica (was 508k)" kv.txt
+check "whatif FP8 KV: the doubled cache is room for twice the sequences; fewer run once the backlog is gone" grep -q "a cache of 1.02M tokens per replica (was 508k): room for 25[0-9] sequences of mean length (was 12[0-9]), [0-9.]* running on average (was 1[0-9][0-9])" kv.txt
 check "whatif FP8 KV: the baseline is bound by the cache" grep -q "^Binding   KV-cache capacity" kv.txt
 code "whatif --lever kv_cache=fp8 on the command line" 0 "$damsim" whatif "$k" --lever kv_cache=fp8 --replications 1 --steps 600
 "$damsim" whatif "$h" --lever tensor_parallel=3 --replications 1 --steps 300 >tp3.txt 2>&1
