@@ -268,9 +268,15 @@ void dam_plan_report_budget_text(dam_buf *b, const dam_scenario *s,
             } else {
                 snprintf(cost, sizeof cost, "n/a");
             }
-            dam_buf_printf(b, "%-*s %7d %18s %16s %18s  %.0f %% of draws\n",
+            /* no spread: the run is set by what the scenario gives as
+             * exact numbers (a network bandwidth), not by the constants */
+            int flat = a->run_time.hi <= 1.005 * a->run_time.lo;
+            dam_buf_printf(b, "%-*s %7d %18s %16s %18s  %.0f %% of draws%s\n",
                            gw, o->gpu, o->gpus, run, gh, cost,
-                           o->p_deadline * 100.0);
+                           o->p_deadline * 100.0,
+                           flat ? " (no spread: set by inputs given "
+                                  "without a distribution, not by the GPU)"
+                                : "");
         }
     }
     if (s->layout.on)
