@@ -105,37 +105,6 @@ static void range_of(const dam_chart_pareto *c, int x, double *lo,
     *hi = b;
 }
 
-/* Lay out the plot frame in area without drawing it (as
- * dam_draw_xy_frame does). */
-static int frame(cairo_t *cr, const dam_rect *area,
-                 const dam_draw_axis_spec *xs, const dam_draw_axis_spec *ys,
-                 dam_rect *plot, dam_draw_axis *xa, dam_draw_axis *ya,
-                 dam_error *err)
-{
-    int rc;
-    if ((rc = dam_draw_axis_prepare(cr, xa, xs, area->w * 0.8, 0, err)))
-        return rc;
-    if ((rc = dam_draw_axis_prepare(cr, ya, ys, area->h * 0.75, 1, err)))
-        return rc;
-    double left = dam_draw_axis_margin(cr, ya);
-    double bottom = dam_draw_axis_margin(cr, xa);
-    double top = ya->label_h / 2 + 2;
-    double right = 10;
-    if (xa->nticks)
-        right = fmax(right, xa->widths[xa->nticks - 1] / 2 + 2);
-    plot->x = area->x + left;
-    plot->y = area->y + top;
-    plot->w = area->w - left - right;
-    plot->h = area->h - top - bottom;
-    if (plot->w < 40 || plot->h < 40)
-        return dam_error_set(err, "", 0,
-                             "chart area %.0f x %.0f pt is too small to draw",
-                             area->w, area->h);
-    dam_draw_axis_place(cr, xa, plot->x, plot->x + plot->w);
-    dam_draw_axis_place(cr, ya, plot->y + plot->h, plot->y);
-    return DAM_OK;
-}
-
 /* 1 when b lies inside the placer's bounds and overlaps nothing in it. */
 static int free_box(const dam_draw_placer *p, const dam_rect *b)
 {
@@ -261,7 +230,8 @@ int dam_chart_pareto_draw(cairo_t *cr, const dam_rect *r,
     /* the front's names beside their points when every one finds a free
      * spot, else in a column at the right */
     int beside = nlab > 0 && nlab <= BESIDE_MAX;
-    if ((rc = frame(cr, &area, &xs, &ys, &plot, &xa, &ya, err)))
+    if ((rc = dam_draw_xy_layout(cr, &area, &xs, &ys, &plot, &xa, &ya,
+                                 err)))
         goto out;
     if (beside) {
         dam_draw_placer_init(&pl, &plot);
@@ -298,7 +268,8 @@ int dam_chart_pareto_draw(cairo_t *cr, const dam_rect *r,
         }
         colw = fmin(colw + 2, r->w * LABEL_SHARE);
         area.w = r->w - colw - LABEL_GAP;
-        if ((rc = frame(cr, &area, &xs, &ys, &plot, &xa, &ya, err)))
+        if ((rc = dam_draw_xy_layout(cr, &area, &xs, &ys, &plot, &xa,
+                                     &ya, err)))
             goto out;
         dam_draw_placer_init(&pl, &plot);
         for (size_t i = 0; i < c->npoints; i++) {

@@ -577,10 +577,10 @@ void dam_draw_axis_draw(cairo_t *cr, const dam_draw_axis *a,
     cairo_restore(cr);
 }
 
-int dam_draw_xy_frame(cairo_t *cr, const dam_rect *area,
-                      const dam_draw_axis_spec *xs,
-                      const dam_draw_axis_spec *ys, dam_rect *plot,
-                      dam_draw_axis *xa, dam_draw_axis *ya, dam_error *err)
+int dam_draw_xy_layout(cairo_t *cr, const dam_rect *area,
+                       const dam_draw_axis_spec *xs,
+                       const dam_draw_axis_spec *ys, dam_rect *plot,
+                       dam_draw_axis *xa, dam_draw_axis *ya, dam_error *err)
 {
     int rc;
     if ((rc = dam_draw_axis_prepare(cr, xa, xs, area->w * 0.8, 0, err)))
@@ -603,6 +603,17 @@ int dam_draw_xy_frame(cairo_t *cr, const dam_rect *area,
                              area->w, area->h);
     dam_draw_axis_place(cr, xa, plot->x, plot->x + plot->w);
     dam_draw_axis_place(cr, ya, plot->y + plot->h, plot->y);
+    return DAM_OK;
+}
+
+int dam_draw_xy_frame(cairo_t *cr, const dam_rect *area,
+                      const dam_draw_axis_spec *xs,
+                      const dam_draw_axis_spec *ys, dam_rect *plot,
+                      dam_draw_axis *xa, dam_draw_axis *ya, dam_error *err)
+{
+    int rc = dam_draw_xy_layout(cr, area, xs, ys, plot, xa, ya, err);
+    if (rc)
+        return rc;
     dam_draw_axis_grid(cr, xa, plot);
     dam_draw_axis_grid(cr, ya, plot);
     dam_draw_axis_draw(cr, xa, plot, 1);

@@ -189,8 +189,20 @@ void dam_draw_axis_draw(cairo_t *cr, const dam_draw_axis *a,
                         const dam_rect *plot, int labels);
 
 /*
- * Lay out and draw a plot frame in area: prepare both axes, reserve their
- * margins, draw grid, axes and titles. plot: OUT: the data rectangle.
+ * Lay out a plot frame in area without drawing anything: prepare both
+ * axes, reserve their margins (points) and place the axes along the data
+ * rectangle. plot: OUT: the data rectangle (points). Returns DAM_OK or
+ * DAM_EINPUT (bad axis range, or an area too small; err filled). For a
+ * chart that must know where its points fall before it commits to a
+ * layout (then draws grid and axes itself, as dam_draw_xy_frame does).
+ */
+int dam_draw_xy_layout(cairo_t *cr, const dam_rect *area,
+                       const dam_draw_axis_spec *xs,
+                       const dam_draw_axis_spec *ys, dam_rect *plot,
+                       dam_draw_axis *xa, dam_draw_axis *ya, dam_error *err);
+/*
+ * Lay out and draw a plot frame in area: dam_draw_xy_layout, then grid,
+ * axes and titles. plot: OUT: the data rectangle.
  * Returns DAM_OK or DAM_EINPUT (bad axis range, err filled).
  */
 int dam_draw_xy_frame(cairo_t *cr, const dam_rect *area,
