@@ -193,22 +193,18 @@ int dam_chart_heatmap_draw(cairo_t *cr, const dam_rect *r,
     dam_legend_item items[3];
     size_t ni = 0;
     if (c->best >= 0) {
-        items[ni].label = "best (and ties)";
-        items[ni].color = DAM_COLOR_BLACK;
-        items[ni].key = DAM_KEY_OUTLINE;
-        items[ni++].marker = DAM_MARK_SQUARE;
+        items[ni++] = (dam_legend_item){"best (and ties)", DAM_COLOR_BLACK,
+                                        DAM_KEY_OUTLINE, DAM_MARK_SQUARE};
     }
     if (nofit) {
-        items[ni].label = "does not fit in GPU memory";
-        items[ni].color = DAM_COLOR_VERMILLION;
-        items[ni].key = DAM_KEY_HATCH;
-        items[ni++].marker = DAM_MARK_SQUARE;
+        items[ni++] = (dam_legend_item){"does not fit in GPU memory",
+                                        DAM_COLOR_VERMILLION, DAM_KEY_HATCH,
+                                        DAM_MARK_SQUARE};
     }
     if (failed) {
-        items[ni].label = "fails (see the rows' errors)";
-        items[ni].color = DAM_COLOR_GREY;
-        items[ni].key = DAM_KEY_HATCH;
-        items[ni++].marker = DAM_MARK_SQUARE;
+        items[ni++] = (dam_legend_item){"fails (see the rows' errors)",
+                                        DAM_COLOR_GREY, DAM_KEY_HATCH,
+                                        DAM_MARK_SQUARE};
     }
     dam_rect lr = {r->x, y, r->w, r->h};
     y += dam_draw_legend(cr, &lr, items, ni);

@@ -189,22 +189,17 @@ int dam_chart_pareto_draw(cairo_t *cr, const dam_rect *r,
                  "time-cost front (%zu point%s: nothing is both faster and "
                  "cheaper)",
                  nf, nf == 1 ? "" : "s");
-        items[ni].label = front_item;
-        items[ni].color = DAM_COLOR_BLUE;
-        items[ni].key = DAM_KEY_MARKER;
-        items[ni++].marker = DAM_MARK_CIRCLE;
+        items[ni++] = (dam_legend_item){front_item, DAM_COLOR_BLUE,
+                                        DAM_KEY_MARKER, DAM_MARK_CIRCLE};
     }
     if (dom) {
-        items[ni].label = "dominated";
-        items[ni].color = DAM_COLOR_GREY;
-        items[ni].key = DAM_KEY_HOLLOW;
-        items[ni++].marker = DAM_MARK_CIRCLE;
+        items[ni++] = (dam_legend_item){"dominated", DAM_COLOR_GREY,
+                                        DAM_KEY_HOLLOW, DAM_MARK_CIRCLE};
     }
     if (nofit) {
-        items[ni].label = "does not fit in GPU memory";
-        items[ni].color = DAM_COLOR_VERMILLION;
-        items[ni].key = DAM_KEY_HOLLOW;
-        items[ni++].marker = DAM_MARK_TRIANGLE;
+        items[ni++] = (dam_legend_item){"does not fit in GPU memory",
+                                        DAM_COLOR_VERMILLION, DAM_KEY_HOLLOW,
+                                        DAM_MARK_TRIANGLE};
     }
     dam_rect lr = {r->x, y, r->w, r->h};
     y += dam_draw_legend(cr, &lr, items, ni);
