@@ -154,6 +154,31 @@ static dam_rect marker_box(double x, double y, double r)
 #define R_NOFIT 3.5
 #define BESIDE_MAX 12 /* most front names tried beside their points */
 
+/* Start pl over plot with every marker and the front's line (f, nf: the
+ * front in increasing time) blocked, so that no label covers them. */
+static void start_placer(dam_draw_placer *pl, const dam_rect *plot,
+                         const dam_chart_pareto *c, const fpt *f, size_t nf,
+                         const dam_draw_axis *xa, const dam_draw_axis *ya)
+{
+    dam_draw_placer_init(pl, plot);
+    for (size_t i = 0; i < c->npoints; i++) {
+        double rad =
+            c->points[i].kind == DAM_CHART_PARETO_FRONT ? R_FRONT : R_OTHER;
+        dam_rect mb = marker_box(dam_axis_map(&xa->map, c->points[i].time),
+                                 dam_axis_map(&ya->map, c->points[i].cost),
+                                 rad);
+        dam_draw_placer_block(pl, &mb);
+    }
+    for (size_t j = 1; j < nf; j++) {
+        const dam_chart_pareto_point *a = &c->points[f[j - 1].i];
+        const dam_chart_pareto_point *b = &c->points[f[j].i];
+        dam_draw_placer_block_line(pl, dam_axis_map(&xa->map, a->time),
+                                   dam_axis_map(&ya->map, a->cost),
+                                   dam_axis_map(&xa->map, b->time),
+                                   dam_axis_map(&ya->map, b->cost));
+    }
+}
+
 int dam_chart_pareto_draw(cairo_t *cr, const dam_rect *r,
                           const dam_chart_pareto *c, dam_error *err)
 {
@@ -229,16 +254,7 @@ int dam_chart_pareto_draw(cairo_t *cr, const dam_rect *r,
                                  err)))
         goto out;
     if (beside) {
-        dam_draw_placer_init(&pl, &plot);
-        for (size_t i = 0; i < c->npoints; i++) {
-            double rad = c->points[i].kind == DAM_CHART_PARETO_FRONT ? R_FRONT
-                                                                     : R_OTHER;
-            dam_rect mb = marker_box(PX(i), PY(i), rad);
-            dam_draw_placer_block(&pl, &mb);
-        }
-        for (size_t j = 1; j < nf; j++)
-            dam_draw_placer_block_line(&pl, PX(f[j - 1].i), PY(f[j - 1].i),
-                                       PX(f[j].i), PY(f[j].i));
+        start_placer(&pl, &plot, c, f, nf, &xa, &ya);
         dam_draw_font(cr, DAM_FONT_NOTE);
         for (size_t j = 0; j < nf && beside; j++) {
             const char *s = c->points[f[j].i].label;
@@ -266,16 +282,7 @@ int dam_chart_pareto_draw(cairo_t *cr, const dam_rect *r,
         if ((rc = dam_draw_xy_layout(cr, &area, &xs, &ys, &plot, &xa,
                                      &ya, err)))
             goto out;
-        dam_draw_placer_init(&pl, &plot);
-        for (size_t i = 0; i < c->npoints; i++) {
-            double rad = c->points[i].kind == DAM_CHART_PARETO_FRONT ? R_FRONT
-                                                                     : R_OTHER;
-            dam_rect mb = marker_box(PX(i), PY(i), rad);
-            dam_draw_placer_block(&pl, &mb);
-        }
-        for (size_t j = 1; j < nf; j++)
-            dam_draw_placer_block_line(&pl, PX(f[j - 1].i), PY(f[j - 1].i),
-                                       PX(f[j].i), PY(f[j].i));
+        start_placer(&pl, &plot, c, f, nf, &xa, &ya);
     }
     if (!pl.bounds.w)
         dam_draw_placer_init(&pl, &plot);
