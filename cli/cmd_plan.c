@@ -94,6 +94,51 @@ static int usage_error(const char *msg, const char *arg)
     return 2;
 }
 
+/* Simulation options for a plan, with progress shown per GPU kind through
+ * pr and hook (the caller's; they must live while the plan runs). A plan
+ * simulates rates, not the scenario's trace: the trace is read (so that
+ * its errors are reported), then dropped. Returns 0, or the exit code 2
+ * (bad trace, reported; no progress started). */
+static int plan_options(dam_cli *c, const dam_scenario *s,
+                        dam_sim_options *opt, dam_cli_progress *pr,
+                        dam_progress *hook)
+{
+    void *arr = NULL;
+    int rc = dam_cli_serving_options(c, s, opt, &arr);
+    dam_free(arr);
+    opt->arrivals = NULL;
+    opt->narrivals = 0;
+    opt->requests = NULL;
+    opt->nrequests = 0;
+    if (rc != 0)
+        return rc;
+    dam_cli_progress_start(pr, "GPU kinds", 0.0, c->quiet);
+    dam_cli_progress_hook(pr, hook);
+    opt->progress = hook;
+    return 0;
+}
+
+/* End a plan's progress line and report e when the plan's status st is
+ * not DAM_OK. Returns 0, or the exit code (2 bad input, 1 otherwise). */
+static int plan_done(dam_cli_progress *pr, int st, const dam_error *e)
+{
+    dam_cli_progress_end(pr);
+    if (st == DAM_OK)
+        return 0;
+    dam_cli_error(e);
+    return st == DAM_EINPUT ? 2 : 1;
+}
+
+/* Write b, the plan's report, as the output (stdout or -o), then free b
+ * and the plan p. Returns 0, 1 or 2 (as dam_cli_emit). */
+static int plan_emit(dam_cli *c, dam_buf *b, void *p)
+{
+    int rc = dam_cli_emit(c, b);
+    dam_buf_free(b);
+    dam_free(p);
+    return rc;
+}
+
 /* Serving: replicas per GPU for the SLO at the rate, and the top rate. */
 static int plan_serving(dam_cli *c, const dam_scenario *s)
 {
@@ -117,28 +162,17 @@ static int plan_serving(dam_cli *c, const dam_scenario *s)
     if (!(rate > 0.0))
         return usage_error("a trace scenario needs --rate", NULL);
     dam_sim_options opt;
-    void *arr = NULL;
-    int rc = dam_cli_serving_options(c, s, &opt, &arr);
-    dam_free(arr); /* planning simulates rates, not the trace */
-    opt.arrivals = NULL;
-    opt.narrivals = 0;
-    opt.requests = NULL;
-    opt.nrequests = 0;
+    dam_cli_progress pr;
+    dam_progress hook;
+    int rc = plan_options(c, s, &opt, &pr, &hook);
     if (rc != 0)
         return rc;
     dam_capacity_result *p = dam_malloc(sizeof *p);
     dam_error e;
-    dam_cli_progress pr;
-    dam_progress hook;
-    dam_cli_progress_start(&pr, "GPU kinds", 0.0, c->quiet);
-    dam_cli_progress_hook(&pr, &hook);
-    opt.progress = &hook;
     int st = dam_capacity_plan(s, &c->cat, slo, rate, &opt, p, &e);
-    dam_cli_progress_end(&pr);
-    if (st != DAM_OK) {
-        dam_cli_error(&e);
+    if ((rc = plan_done(&pr, st, &e)) != 0) {
         dam_free(p);
-        return st == DAM_EINPUT ? 2 : 1;
+        return rc;
     }
     dam_buf b = {0};
     if (c->json)
@@ -147,10 +181,7 @@ static int plan_serving(dam_cli *c, const dam_scenario *s)
         dam_csv_plan_capacity(&b, p);
     else
         dam_plan_report_capacity_text(&b, s, p);
-    rc = dam_cli_emit(c, &b);
-    dam_buf_free(&b);
-    dam_free(p);
-    return rc;
+    return plan_emit(c, &b, p);
 }
 
 /* LLM serving: GPU x count x degree for the two objectives at the rate,
@@ -180,34 +211,24 @@ static int plan_llm(dam_cli *c, const dam_scenario *s)
     if (!(rate > 0.0))
         return usage_error("a trace scenario needs --rate", NULL);
     dam_sim_options opt;
-    void *arr = NULL;
-    int rc = dam_cli_serving_options(c, s, &opt, &arr);
-    dam_free(arr); /* planning simulates rates, not the trace */
+    dam_cli_progress pr;
+    dam_progress hook;
+    int rc = plan_options(c, s, &opt, &pr, &hook);
     if (rc != 0)
         return rc;
     dam_llm_plan *p = dam_malloc(sizeof *p);
     dam_error e;
-    dam_cli_progress pr;
-    dam_progress hook;
-    dam_cli_progress_start(&pr, "GPU kinds", 0.0, c->quiet);
-    dam_cli_progress_hook(&pr, &hook);
-    opt.progress = &hook;
     int st = dam_llm_plan_run(s, &c->cat, ttft, tpot, rate, &opt, p, &e);
-    dam_cli_progress_end(&pr);
-    if (st != DAM_OK) {
-        dam_cli_error(&e);
+    if ((rc = plan_done(&pr, st, &e)) != 0) {
         dam_free(p);
-        return st == DAM_EINPUT ? 2 : 1;
+        return rc;
     }
     dam_buf b = {0};
     if (c->json)
         dam_json_dump(&b, dam_llm_plan_json(s, p));
     else
         dam_llm_plan_text(&b, s, p);
-    rc = dam_cli_emit(c, &b);
-    dam_buf_free(&b);
-    dam_free(p);
-    return rc;
+    return plan_emit(c, &b, p);
 }
 
 /* Training: the budget plan (Chinchilla; cli/plan_budget.c). */
