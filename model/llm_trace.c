@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * llm_trace.c: read a CSV of LLM requests (see llm_trace.h). Lines are
- * read whole with getline; each field goes through strtod and must fill
- * its column up to a comma or the end of the line.
+ * llm_trace.c: read a CSV of LLM requests (see llm_trace.h). Lines come
+ * from the trace line reader (model/csvline.h: getline); each field goes
+ * through strtod and must fill its column up to a comma or the end of the
+ * line.
  */
 #include "model/llm_trace.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "model/alloc.h"
+#include "model/csvline.h"
 
 /* Parse up to 4 fields of line into v; returns the count parsed, or -1
  * with *bad pointing at the first field that is not a number and *badk
@@ -75,68 +76,43 @@ int dam_llm_trace_load(const char *path, const dam_scenario *s,
     *out = NULL;
     *n = 0;
     FILE *f = fopen(path, "r");
-    if (!f) {
-        dam_diag_error(d, path, 0, "cannot read the request trace: %s",
-                       strerror(errno));
+    dam_csvline r;
+    if (dam_csvline_open(&r, f, path, "request trace",
+                         f ? "" : strerror(errno), d))
         return DAM_EINPUT;
-    }
     const dam_llm *q = &s->serving.llm;
-    int before = d->nerr;
-    char *line = NULL;
-    size_t cap = 0, rcap = 0;
+    size_t rcap = 0;
     dam_llm_request *a = NULL;
-    double last = 0.0;
-    int lineno = 0, seen = 0, last_line = 0;
-    while (getline(&line, &cap, f) != -1) {
-        lineno++;
-        const char *p = line;
-        while (isspace((unsigned char)*p))
-            p++;
-        if (*p == '\0' || *p == '#')
-            continue;
+    const char *p;
+    while ((p = dam_csvline_next(&r)) != NULL) {
         double v[4];
         const char *bad = NULL;
         int badk = 0;
         int k = fields(p, v, &bad, &badk);
-        if (k < 0 && !seen && bad == p && !isdigit((unsigned char)*p) &&
-            *p != '.' && *p != '-' && *p != '+') {
-            seen = 1; /* a header line */
+        if (dam_csvline_header(&r, p, !(k < 0 && bad == p)))
             continue;
-        }
-        seen = 1;
         if (k < 0) {
             size_t len = strcspn(bad, ",\r\n");
             static const char *const names[] = {"an arrival time",
                                                 "input tokens",
                                                 "output tokens"};
-            dam_diag_error(d, path, lineno, "expected %s, got \"%.*s\"",
+            dam_diag_error(d, path, r.lineno, "expected %s, got \"%.*s\"",
                            badk < 3 ? names[badk] : "no more fields",
                            (int)(len > 40 ? 40 : len), bad);
             continue;
         }
         if (k != 3) {
-            dam_diag_error(d, path, lineno,
+            dam_diag_error(d, path, r.lineno,
                            "expected 3 fields (arrival_s, input_tokens, "
                            "output_tokens), got %d",
                            k);
             continue;
         }
-        if (!isfinite(v[0]) || v[0] < 0.0) {
-            dam_diag_error(d, path, lineno,
-                           "arrival time must be finite and >= 0, got %g",
-                           v[0]);
+        if (!dam_csvline_time_ok(&r, v[0]))
             continue;
-        }
-        if (*n > 0 && v[0] < last) {
-            dam_diag_error(d, path, lineno,
-                           "arrival times must not decrease: %g after %g "
-                           "(line %d)",
-                           v[0], last, last_line);
-            continue;
-        }
-        if (!tokens_ok(d, path, lineno, "input", v[1], q->input.max,
+        if (!tokens_ok(d, path, r.lineno, "input", v[1], q->input.max,
                        "input_max") ||
-            !tokens_ok(d, path, lineno, "output", v[2], q->output.max,
+            !tokens_ok(d, path, r.lineno, "output", v[2], q->output.max,
                        "output_max"))
             continue;
         a = dam_grow(a, sizeof *a, *n + 1, &rcap);
@@ -144,16 +120,11 @@ int dam_llm_trace_load(const char *path, const dam_scenario *s,
         a[*n].input = (int)v[1];
         a[*n].output = (int)v[2];
         (*n)++;
-        last = v[0];
-        last_line = lineno;
+        dam_csvline_accept(&r, v[0]);
         if (d->truncated)
             break;
     }
-    free(line);
-    fclose(f);
-    if (d->nerr == before && *n == 0)
-        dam_diag_error(d, path, 0, "the request trace holds no requests");
-    if (d->nerr > before) {
+    if (dam_csvline_close(&r, *n, "requests")) {
         dam_free(a);
         *n = 0;
         return DAM_EINPUT;
