@@ -14,7 +14,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <gsl/gsl_errno.h>
 
@@ -24,25 +23,19 @@
 #include "model/loader.h"
 #include "solver/analytic.h"
 
-/* CPU time of this process: evaluations per second per core, less
- * disturbed than wall time on a shared machine. */
-static double wall(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
+#include "bench_util.h"
 
 static dam_catalog cat;
 static dam_scenario s;
 static dam_result r;
 static dam_graph g;
 
-/* Evaluations per second of f over about `secs` seconds. */
+/* Evaluations per second of f over about `secs` seconds of this process's
+ * CPU time (per core, less disturbed than wall time on a shared machine). */
 static double rate(double secs, int which, double *sink)
 {
     long n = 0, batch = 1000;
-    double t0 = wall(), t = t0;
+    double t0 = bench_cpu(), t = t0;
     dam_cost_opts o;
     dam_graph_cost c;
     dam_cost_opts_scenario(&s, s.workload.batch_size, &o);
@@ -58,7 +51,7 @@ static double rate(double secs, int which, double *sink)
             }
         }
         n += batch;
-        t = wall();
+        t = bench_cpu();
     }
     return (double)n / (t - t0);
 }
@@ -114,10 +107,7 @@ int main(int argc, char **argv)
     }
     dam_diag d;
     dam_diag_init(&d);
-    dam_catalog_load_gpus(&cat, "gpus.cfg", dam_embedded_find("gpus.cfg")->text,
-                          &d);
-    dam_catalog_load_models(&cat, "models.cfg",
-                            dam_embedded_find("models.cfg")->text, &d);
+    bench_load_catalogs(&cat, &d);
     dam_diag_free(&d);
     int bad = one("resnet50-dgx-a100.cfg", secs);
     bad |= one("llama2-7b-pretrain.cfg", secs);

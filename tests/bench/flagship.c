@@ -25,10 +25,6 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
-#include <sys/resource.h>
-#include <sys/wait.h>
-#include <time.h>
-#include <unistd.h>
 
 #include <gsl/gsl_errno.h>
 
@@ -37,15 +33,7 @@
 #include "solver/analytic.h"
 #include "solver/sim.h"
 
-/* CPU seconds of this process: the simulation is single-threaded, so on an
- * idle machine this is its wall time, and on a shared one it leaves out the
- * time other processes held the CPU. */
-static double cpu(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
+#include "bench_util.h"
 
 /* What one run measured (sent from the child through a pipe). */
 struct meas {
@@ -66,10 +54,7 @@ static struct meas one(int gpn, int nodes, int steps, int reps)
     struct meas m = {0, 0, 0, 0, 0, 0};
     dam_diag d;
     dam_diag_init(&d);
-    dam_catalog_load_gpus(&cat, "gpus.cfg",
-                          dam_embedded_find("gpus.cfg")->text, &d);
-    dam_catalog_load_models(&cat, "models.cfg",
-                            dam_embedded_find("models.cfg")->text, &d);
+    bench_load_catalogs(&cat, &d);
     int rc = dam_scenario_load(&s, "resnet50-dgx-a100.cfg",
                                dam_embedded_find("resnet50-dgx-a100.cfg")
                                    ->text,
@@ -89,47 +74,39 @@ static struct meas one(int gpn, int nodes, int steps, int reps)
     o.replications = reps;
     dam_error e;
     dam_analytic_solve(&s, &r);
-    double t0 = cpu();
+    double t0 = bench_cpu();
     rc = dam_sim_training(&s, &o, &r, NULL, &e);
-    m.cpu = cpu() - t0;
+    m.cpu = bench_cpu() - t0;
     if (rc != DAM_OK) {
         fprintf(stderr, "flagship: %s\n", e.msg);
         return m;
     }
-    struct rusage ru;
-    getrusage(RUSAGE_SELF, &ru);
     m.ok = 1;
     m.events = r.events;
     m.step = r.step;
     m.ci95 = r.sim_step.ci95;
-    m.rss = (double)ru.ru_maxrss / 1024.0;
+    m.rss = bench_peak_rss_mib();
     dam_catalog_free(&cat);
     return m;
+}
+
+/* The arguments of one run, for a child process. */
+struct args {
+    int gpn, nodes, steps, reps;
+};
+
+static void run_one(const void *arg, void *out)
+{
+    const struct args *a = arg;
+    *(struct meas *)out = one(a->gpn, a->nodes, a->steps, a->reps);
 }
 
 /* One run in a child process, so that its peak memory is its own. */
 static struct meas child(int gpn, int nodes, int steps, int reps)
 {
     struct meas m = {0, 0, 0, 0, 0, 0};
-    int fd[2];
-    fflush(stdout);
-    if (pipe(fd) != 0)
-        return m;
-    pid_t pid = fork();
-    if (pid < 0)
-        return m;
-    if (pid == 0) {
-        close(fd[0]);
-        m = one(gpn, nodes, steps, reps);
-        ssize_t n = write(fd[1], &m, sizeof m);
-        _exit(n == (ssize_t)sizeof m ? 0 : 1);
-    }
-    close(fd[1]);
-    ssize_t n = read(fd[0], &m, sizeof m);
-    close(fd[0]);
-    int st = 0;
-    if (waitpid(pid, &st, 0) < 0 || n != (ssize_t)sizeof m ||
-        !WIFEXITED(st) || WEXITSTATUS(st) != 0)
+    struct args a = {gpn, nodes, steps, reps};
+    if (!bench_in_child(run_one, &a, &m, sizeof m))
         m.ok = 0;
     return m;
 }

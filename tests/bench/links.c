@@ -18,13 +18,14 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
 
 #include <gsl/gsl_errno.h>
 
 #include "solver/des.h"
 #include "solver/link.h"
 #include "solver/rng.h"
+
+#include "bench_util.h"
 
 /* Kinds of caps the flows get. */
 enum caps { EQUAL, MIXED, BINDING };
@@ -64,13 +65,6 @@ static void start(struct bench *b)
                         dam_des_u(0), NULL, NULL);
 }
 
-static double wall(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 /* Seconds of wall time per completion with n concurrent flows; fast 0
  * forces the general path. */
 static double run(uint64_t n, uint64_t completions, enum caps caps, int fast)
@@ -86,9 +80,9 @@ static double run(uint64_t n, uint64_t completions, enum caps caps, int fast)
     for (uint64_t i = 0; i < n; i++)
         start(&b);
     b.target = completions;
-    double t0 = wall();
+    double t0 = bench_wall();
     dam_des_run(des);
-    double dt = wall() - t0;
+    double dt = bench_wall() - t0;
     printf("  n = %6llu%s: %llu completions in %.3f s, %.1f ns each, "
            "link fast path: %s\n", (unsigned long long)n, name[caps],
            (unsigned long long)b.done, dt, dt / (double)b.done * 1e9,

@@ -22,8 +22,6 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
-#include <sys/resource.h>
-#include <time.h>
 
 #include <gsl/gsl_errno.h>
 
@@ -33,12 +31,7 @@
 #include "solver/llm_cost.h"
 #include "solver/sim.h"
 
-static double clock_of(clockid_t id)
-{
-    struct timespec ts;
-    clock_gettime(id, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
+#include "bench_util.h"
 
 static const char cfg[] =
     "scenario: { name = \"bench\"; question = \"one hour at 20/s\"; mode = "
@@ -57,6 +50,31 @@ static const char cfg[] =
     "llm: { input_tokens = 1000; output_tokens = 200; slo_ttft_ms = 500.0; "
     "slo_tpot_ms = 50.0; };\n";
 
+enum { SHAPES = 20000 }; /* batch shapes costed per pass */
+
+/* CPU seconds to cost SHAPES iterations that mix 0 to 511 prefill tokens
+ * with 1 to 255 decodes of 1,200 tokens of context each: split with the
+ * caches (graph 0, each cost added to *sink) or through the whole graph
+ * (graph 1, each cost subtracted, so that *sink ends as the difference). */
+static double shapes(dam_llm_cost *c, int graph, double *sink)
+{
+    double t0 = bench_cpu();
+    for (int i = 0; i < SHAPES; i++) {
+        dam_llm_batch b;
+        dam_llm_batch_clear(&b);
+        double q = (double)(i % 512);
+        if (q > 0.0)
+            dam_llm_batch_prefill(c, &b, q, 0.0);
+        b.decode_seqs = 1 + i % 255;
+        b.decode_ctx = b.decode_seqs * 1200.0;
+        if (graph)
+            *sink -= dam_llm_cost_iteration_graph(c, &b, q, 0.0);
+        else
+            *sink += dam_llm_cost_iteration(c, &b, NULL);
+    }
+    return bench_cpu() - t0;
+}
+
 int main(int argc, char **argv)
 {
     gsl_set_error_handler_off();
@@ -66,10 +84,7 @@ int main(int argc, char **argv)
     static dam_result r;
     dam_diag d;
     dam_diag_init(&d);
-    dam_catalog_load_gpus(&cat, "gpus.cfg",
-                          dam_embedded_find("gpus.cfg")->text, &d);
-    dam_catalog_load_models(&cat, "models.cfg",
-                            dam_embedded_find("models.cfg")->text, &d);
+    bench_load_catalogs(&cat, &d);
     int rc = dam_scenario_load(&s, "bench.cfg", cfg, &cat, &d);
     dam_diag_free(&d);
     if (rc != DAM_OK) {
@@ -81,11 +96,11 @@ int main(int argc, char **argv)
     o.steps = (int)nreq;
     o.replications = 1;
     dam_error e;
-    double c0 = clock_of(CLOCK_PROCESS_CPUTIME_ID);
-    double w0 = clock_of(CLOCK_MONOTONIC);
+    double c0 = bench_cpu();
+    double w0 = bench_wall();
     rc = dam_sim_llm(&s, &o, &r, NULL, &e);
-    double cpu = clock_of(CLOCK_PROCESS_CPUTIME_ID) - c0;
-    double wall = clock_of(CLOCK_MONOTONIC) - w0;
+    double cpu = bench_cpu() - c0;
+    double wall = bench_wall() - w0;
     if (rc != DAM_OK) {
         fprintf(stderr, "llm: %s\n", e.msg);
         return 1;
@@ -96,8 +111,7 @@ int main(int argc, char **argv)
     double iters = l->iteration_mean > 0.0
                        ? nreq / s.serving.rate / l->iteration_mean
                        : 0.0;
-    struct rusage ru;
-    getrusage(RUSAGE_SELF, &ru);
+    double rss = bench_peak_rss_mib();
     printf("LLM serving, %s on 1 x %s: %ld requests at %.4g/s (%.3g h of "
            "traffic), %.0f + %.0f tokens\n",
            s.workload.model.id, s.machine.gpu.id, nreq, s.serving.rate,
@@ -109,38 +123,15 @@ int main(int argc, char **argv)
     printf("  time: %.3f s CPU (%.3f s wall), %.3g us per request, %.3g ns "
            "per output token; peak RSS %.1f MiB\n",
            cpu, wall, cpu / nreq * 1e6, cpu / tokens * 1e9,
-           ru.ru_maxrss / 1024.0);
+           rss);
 
     /* the caches against the whole graph, same shapes */
     dam_llm_cost *c = dam_llm_cost_create(&s, 1, &e);
     if (!c)
         return 1;
-    enum { SHAPES = 20000 };
     double sink = 0.0;
-    double t0 = clock_of(CLOCK_PROCESS_CPUTIME_ID);
-    for (int i = 0; i < SHAPES; i++) {
-        dam_llm_batch b;
-        dam_llm_batch_clear(&b);
-        double q = (double)(i % 512);
-        if (q > 0.0)
-            dam_llm_batch_prefill(c, &b, q, 0.0);
-        b.decode_seqs = 1 + i % 255;
-        b.decode_ctx = b.decode_seqs * 1200.0;
-        sink += dam_llm_cost_iteration(c, &b, NULL);
-    }
-    double t_split = clock_of(CLOCK_PROCESS_CPUTIME_ID) - t0;
-    t0 = clock_of(CLOCK_PROCESS_CPUTIME_ID);
-    for (int i = 0; i < SHAPES; i++) {
-        dam_llm_batch b;
-        dam_llm_batch_clear(&b);
-        double q = (double)(i % 512);
-        if (q > 0.0)
-            dam_llm_batch_prefill(c, &b, q, 0.0);
-        b.decode_seqs = 1 + i % 255;
-        b.decode_ctx = b.decode_seqs * 1200.0;
-        sink -= dam_llm_cost_iteration_graph(c, &b, q, 0.0);
-    }
-    double t_graph = clock_of(CLOCK_PROCESS_CPUTIME_ID) - t0;
+    double t_split = shapes(c, 0, &sink);
+    double t_graph = shapes(c, 1, &sink);
     dam_llm_cost_free(c);
     printf("  iteration cost: split with caches %.3g us, whole graph %.3g "
            "us per iteration: %.1fx (difference of the %d sums %.2e s)\n",

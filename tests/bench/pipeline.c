@@ -29,10 +29,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
-#include <sys/wait.h>
-#include <time.h>
-#include <unistd.h>
 
 #include <gsl/gsl_errno.h>
 
@@ -41,19 +37,7 @@
 #include "solver/analytic.h"
 #include "solver/sim.h"
 
-static double wall(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static double cpu(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
+#include "bench_util.h"
 
 struct meas {
     int ok;
@@ -77,13 +61,10 @@ static struct meas one(int nodes, int tp, int pp, int dp, int global,
     char path[512];
     snprintf(path, sizeof path, "%s/scenarios/llama3-405b-16k-h100.cfg",
              DAM_SOURCE_DIR);
-    double t0 = wall(), c0 = cpu();
+    double t0 = bench_wall(), c0 = bench_cpu();
     dam_diag d;
     dam_diag_init(&d);
-    dam_catalog_load_gpus(&cat, "gpus.cfg",
-                          dam_embedded_find("gpus.cfg")->text, &d);
-    dam_catalog_load_models(&cat, "models.cfg",
-                            dam_embedded_find("models.cfg")->text, &d);
+    bench_load_catalogs(&cat, &d);
     int rc = dam_scenario_load(&s, path, NULL, &cat, &d);
     dam_diag_free(&d);
     if (rc != DAM_OK) {
@@ -108,49 +89,44 @@ static struct meas one(int nodes, int tp, int pp, int dp, int global,
     memset(&o, 0, sizeof o);
     o.warmup = -1;
     o.steps = steps;
-    double c1 = cpu();
+    double c1 = bench_cpu();
     rc = dam_sim_training(&s, &o, &r, NULL, &e);
-    m.sim_cpu = cpu() - c1;
-    m.wall = wall() - t0;
-    m.cpu = cpu() - c0;
+    m.sim_cpu = bench_cpu() - c1;
+    m.wall = bench_wall() - t0;
+    m.cpu = bench_cpu() - c0;
     if (rc != DAM_OK) {
         fprintf(stderr, "pipeline: %s\n", e.msg);
         return m;
     }
-    struct rusage ru;
-    getrusage(RUSAGE_SELF, &ru);
     m.ok = 1;
     m.events = r.events;
     m.step = r.step;
-    m.rss = (double)ru.ru_maxrss / 1024.0;
+    m.rss = bench_peak_rss_mib();
     dam_catalog_free(&cat);
     return m;
 }
 
+/* The arguments of one case, for a child process. */
+struct args {
+    int nodes, tp, pp, dp, global, steps;
+    double cv;
+};
+
+static void run_one(const void *arg, void *out)
+{
+    const struct args *a = arg;
+    *(struct meas *)out =
+        one(a->nodes, a->tp, a->pp, a->dp, a->global, a->steps, a->cv);
+}
+
+/* One case in a child process, so that its memory and CPU are its own. */
 static struct meas child(int nodes, int tp, int pp, int dp, int global,
                          int steps, double cv)
 {
     struct meas m;
     memset(&m, 0, sizeof m);
-    int fd[2];
-    fflush(stdout);
-    if (pipe(fd) != 0)
-        return m;
-    pid_t pid = fork();
-    if (pid < 0)
-        return m;
-    if (pid == 0) {
-        close(fd[0]);
-        m = one(nodes, tp, pp, dp, global, steps, cv);
-        ssize_t n = write(fd[1], &m, sizeof m);
-        _exit(n == (ssize_t)sizeof m ? 0 : 1);
-    }
-    close(fd[1]);
-    ssize_t n = read(fd[0], &m, sizeof m);
-    close(fd[0]);
-    int st = 0;
-    if (waitpid(pid, &st, 0) < 0 || n != (ssize_t)sizeof m ||
-        !WIFEXITED(st) || WEXITSTATUS(st) != 0)
+    struct args a = {nodes, tp, pp, dp, global, steps, cv};
+    if (!bench_in_child(run_one, &a, &m, sizeof m))
         m.ok = 0;
     return m;
 }

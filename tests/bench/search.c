@@ -16,7 +16,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 
 #include <gsl/gsl_errno.h>
 
@@ -24,13 +23,7 @@
 #include "model/loader.h"
 #include "solver/search.h"
 
-static double cpu(void)
-{
-    struct rusage ru;
-    getrusage(RUSAGE_SELF, &ru);
-    return (double)ru.ru_utime.tv_sec + 1e-6 * (double)ru.ru_utime.tv_usec +
-           (double)ru.ru_stime.tv_sec + 1e-6 * (double)ru.ru_stime.tv_usec;
-}
+#include "bench_util.h"
 
 static dam_catalog cat;
 
@@ -57,9 +50,9 @@ static double rate(const char *file, int nkinds, int reps, size_t *n)
     for (int k = 0; k < reps; k++) {
         dam_search_result *r = calloc(1, sizeof *r);
         dam_error e;
-        double c0 = cpu();
+        double c0 = bench_cpu();
         rc = dam_search_run(&s, &cat, &o, r, &e);
-        double dt = cpu() - c0;
+        double dt = bench_cpu() - c0;
         if (rc != DAM_OK) {
             fprintf(stderr, "search: %s\n", e.msg);
             free(r);
@@ -83,10 +76,7 @@ int main(int argc, char **argv)
         reps = 1;
     dam_diag d;
     dam_diag_init(&d);
-    dam_catalog_load_gpus(&cat, "gpus.cfg",
-                          dam_embedded_find("gpus.cfg")->text, &d);
-    dam_catalog_load_models(&cat, "models.cfg",
-                            dam_embedded_find("models.cfg")->text, &d);
+    bench_load_catalogs(&cat, &d);
     dam_diag_free(&d);
     static const struct {
         const char *file;

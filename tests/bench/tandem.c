@@ -7,18 +7,11 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
 
 #include <gsl/gsl_errno.h>
 
+#include "bench_util.h"
 #include "tandem_model.h"
-
-static double wall(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 int main(int argc, char **argv)
 {
@@ -32,9 +25,9 @@ int main(int argc, char **argv)
     uint64_t seed = argc > 3 ? strtoull(argv[3], NULL, 10) : 1;
     struct tandem tm;
     tandem_init(&tm, n, lambda, seed, 0);
-    double t0 = wall();
+    double t0 = bench_wall();
     tandem_run(&tm);
-    double dt = wall() - t0;
+    double dt = bench_wall() - t0;
     uint64_t ev = dam_des_events(tm.des);
     printf("tandem: jobs %llu, lambda %g, seed %llu\n", (unsigned long long)n,
            lambda, (unsigned long long)seed);
