@@ -5,9 +5,8 @@
  * time with its number, for "file:line: error: ..." messages.
  *
  * Design note: lines are read whole with getline, so there is no limit on
- * their length; the caller opens the file (the arrival trace through
- * model/infile.h, which bounds its size; the request trace, so far, with
- * plain fopen). Blank lines and lines starting with '#' are skipped; a
+ * their length; the caller opens the file, through model/infile.h, which
+ * takes regular files of bounded size only. Blank lines and lines starting with '#' are skipped; a
  * first line whose first field is not a number, and does not start like
  * one, is the header. Both traces open with an arrival time in seconds,
  * so the reader also keeps the last accepted time and checks the next

@@ -7,6 +7,8 @@
  */
 #include "model/llm_trace.h"
 
+#include "model/infile.h"
+
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -75,10 +77,12 @@ int dam_llm_trace_load(const char *path, const dam_scenario *s,
 {
     *out = NULL;
     *n = 0;
-    FILE *f = fopen(path, "r");
+    /* a regular file of bounded size only (a FIFO or /dev/zero would
+     * hang the reader or grow it without bound), as for arrival traces */
+    char why[64];
+    FILE *f = dam_infile_open(path, why, sizeof why);
     dam_csvline r;
-    if (dam_csvline_open(&r, f, path, "request trace",
-                         f ? "" : strerror(errno), d))
+    if (dam_csvline_open(&r, f, path, "request trace", why, d))
         return DAM_EINPUT;
     const dam_llm *q = &s->serving.llm;
     size_t rcap = 0;

@@ -113,6 +113,13 @@ bad "no requests" '# empty
 ' "requests.csv: error: the request trace holds no requests"
 rm -f requests.csv
 code "run: a missing trace: 2" 2 "$damsim" run llm-trace.cfg
+# not a regular file: refused at once (they used to hang the reader)
+mkfifo requests.csv
+check "run: a FIFO as the request trace is refused with file: error, exit 2" sh -c "timeout 60 '$damsim' run llm-trace.cfg >out.txt 2>err.txt; [ \$? -eq 2 ] && grep -q '^requests.csv: error: cannot read the request trace: a FIFO, not a regular file' err.txt"
+rm -f requests.csv
+ln -s /dev/zero requests.csv
+check "run: /dev/zero as the request trace is refused with file: error, exit 2" sh -c "timeout 60 '$damsim' run llm-trace.cfg >out.txt 2>err.txt; [ \$? -eq 2 ] && grep -q '^requests.csv: error: cannot read the request trace: a device, not a regular file' err.txt"
+rm -f requests.csv
 
 # bad llm groups are caught at load
 cat >bad.cfg <<'EOF'
