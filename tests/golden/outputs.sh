@@ -11,51 +11,30 @@ damsim=$1
 src=$2
 sc=$src/scenarios
 check_html="python3 $src/tests/golden/html_check.py"
-pass=0
-fail=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$src/tests/golden/harness.sh"
 cd "$tmp" || exit 1
-ok() { # description, then a command that must succeed
-    what=$1; shift
-    if "$@" >/dev/null 2>&1; then
-        echo "PASS: $what"; pass=$((pass + 1))
-    else
-        echo "FAIL: $what"; fail=$((fail + 1))
-    fi
-}
-code() { # description, expected exit code, command...
-    what=$1; want=$2; shift 2
-    "$@" >/dev/null 2>&1
-    got=$?
-    if [ "$got" -eq "$want" ]; then
-        echo "PASS: $what (exit $got)"; pass=$((pass + 1))
-    else
-        echo "FAIL: $what: exit $got, want $want"; fail=$((fail + 1))
-    fi
-}
 
 # -o by extension
 flag=$sc/resnet50-dgx-a100.cfg
 serv=$sc/resnet50-serving-l4.cfg
 "$damsim" run --analytic "$flag" -o r.txt >/dev/null
-ok ".txt is the text report" grep -q "^Question" r.txt
+check ".txt is the text report" grep -q "^Question" r.txt
 "$damsim" run --analytic "$flag" -o r.json >/dev/null
-ok ".json is JSON without --json" python3 -m json.tool r.json
+check ".json is JSON without --json" python3 -m json.tool r.json
 "$damsim" run --analytic "$flag" -o r.csv >/dev/null
-ok ".csv is CSV without --csv" sh -c "head -1 r.csv | grep -q '^scenario,file,mode,'"
+check ".csv is CSV without --csv" sh -c "head -1 r.csv | grep -q '^scenario,file,mode,'"
 for f in png svg pdf; do
     "$damsim" run --analytic "$flag" -o "r.$f" >/dev/null
-    ok ".$f is a chart" test -s "r.$f"
+    check ".$f is a chart" test -s "r.$f"
 done
-ok ".png is a PNG" sh -c "head -c 4 r.png | grep -q PNG"
-ok ".pdf is a PDF" sh -c "head -c 5 r.pdf | grep -q '%PDF-'"
+check ".png is a PNG" sh -c "head -c 4 r.png | grep -q PNG"
+check ".pdf is a PDF" sh -c "head -c 5 r.pdf | grep -q '%PDF-'"
 "$damsim" run --analytic "$flag" -o r.html >/dev/null
-ok ".html is a page with the run's text and charts" sh -c \
+check ".html is a page with the run's text and charts" sh -c \
     "$check_html r.html >n.txt && [ \$(cat n.txt) -ge 2 ] && grep -q Question r.html"
 for bad in x.xlsx x.docx x.jpeg x.txt.gz; do
     code "-o $bad is refused" 2 "$damsim" run --analytic "$flag" -o "$bad"
-    ok "and nothing is written for $bad" sh -c "! ls ${bad}* 2>/dev/null"
+    check "and nothing is written for $bad" sh -c "! ls ${bad}* 2>/dev/null"
 done
 code "-o .csv with --json asks for two formats" 2 "$damsim" run --analytic "$flag" --json -o r2.csv
 # the same on every command that writes a file: the bytes are the format
@@ -81,35 +60,35 @@ for cmd in whatif compare plan report; do
         # shellcheck disable=SC2086
         "$damsim" $cmd --analytic $args -o "o.$e" >/dev/null 2>&1
         k=$( [ -s "o.$e" ] && kind "o.$e")
-        ok "$cmd -o o.$e writes $e (got ${k:-nothing})" test "$k" = "$e"
+        check "$cmd -o o.$e writes $e (got ${k:-nothing})" test "$k" = "$e"
     done
     # shellcheck disable=SC2086
     code "$cmd -o o.xlsx is refused" 2 "$damsim" $cmd --analytic $args -o o.xlsx
-    ok "and $cmd writes no o.xlsx" test ! -e o.xlsx
+    check "and $cmd writes no o.xlsx" test ! -e o.xlsx
 done
 code "report of measured points is refused" 2 "$damsim" report "$sc/roc-models-abc.cfg" -o pts.pdf
-ok "and writes no pts.pdf" test ! -e pts.pdf
+check "and writes no pts.pdf" test ! -e pts.pdf
 code "plan draws no chart" 2 "$damsim" plan "$sc/llama2-7b-pretrain.cfg" --budget 1e22 -o p.png
 code "check takes no -o" 2 "$damsim" check "$flag" -o c.txt
 
 # --csv everywhere, headers are identifiers
 "$damsim" run --analytic --csv "$flag" >run.csv
-ok "run --csv: one header and one row" sh -c "[ \$(wc -l <run.csv) -eq 2 ]"
-ok "run --csv: no space in the header" sh -c "! head -1 run.csv | grep -q ' '"
-ok "run --csv: no nan anywhere" sh -c "! grep -qi nan run.csv"
+check "run --csv: one header and one row" sh -c "[ \$(wc -l <run.csv) -eq 2 ]"
+check "run --csv: no space in the header" sh -c "! head -1 run.csv | grep -q ' '"
+check "run --csv: no nan anywhere" sh -c "! grep -qi nan run.csv"
 "$damsim" run --csv --steps 2000 --replications 2 "$serv" >srv.csv
-ok "serving run --csv has latency percentiles and the SLO" sh -c \
+check "serving run --csv has latency percentiles and the SLO" sh -c \
     "head -1 srv.csv | grep -q 'p50_latency_s,p95_latency_s,p99_latency_s' && head -1 srv.csv | grep -q slo_p99_s,slo_attainment,slo_met"
 "$damsim" whatif --analytic --csv "$flag" >w.csv
-ok "whatif --csv: no space in the header" sh -c "! head -1 w.csv | grep -q ' '"
-ok "whatif --csv: every row has the header's columns" python3 -c "
+check "whatif --csv: no space in the header" sh -c "! head -1 w.csv | grep -q ' '"
+check "whatif --csv: every row has the header's columns" python3 -c "
 import csv,sys
 rows=list(csv.reader(open('w.csv')))
 sys.exit(0 if len(rows)>2 and all(len(r)==len(rows[0]) for r in rows) else 1)"
 "$damsim" compare --analytic --csv "$flag" "$sc/iron-law-data-bound.cfg" >c.csv
-ok "compare --csv: a row per scenario" sh -c "[ \$(wc -l <c.csv) -eq 3 ]"
+check "compare --csv: a row per scenario" sh -c "[ \$(wc -l <c.csv) -eq 3 ]"
 "$damsim" plan --csv "$sc/llama2-7b-pretrain.cfg" --budget 1e22 >p.csv
-ok "plan --budget --csv: a row per GPU" sh -c \
+check "plan --budget --csv: a row per GPU" sh -c \
     "head -1 p.csv | grep -q '^gpu,feasible,gpus,' && [ \$(wc -l <p.csv) -gt 2 ]"
 
 # the review as HTML: strict, self-contained, every chart of the PDF
@@ -118,11 +97,11 @@ for s in resnet50-dgx-a100 llama2-7b-pretrain resnet50-serving-l4; do
     "$damsim" whatif "$sc/$s.cfg" -o charts >/dev/null
     n=$(ls charts | wc -l)
     "$damsim" report "$sc/$s.cfg" -o "$s.html" >/dev/null
-    ok "$s: review.html parses strictly and stands alone" sh -c "$check_html $s.html >$s.n"
-    ok "$s: review.html has the summary chart and all $n charts" sh -c "[ \$(cat $s.n) -eq $((n + 1)) ]"
-    ok "$s: review.html shows the question" grep -q "QUESTION" "$s.html"
+    check "$s: review.html parses strictly and stands alone" sh -c "$check_html $s.html >$s.n"
+    check "$s: review.html has the summary chart and all $n charts" sh -c "[ \$(cat $s.n) -eq $((n + 1)) ]"
+    check "$s: review.html shows the question" grep -q "QUESTION" "$s.html"
 done
-ok "the review states its intervals" grep -q "90 %" resnet50-dgx-a100.html
+check "the review states its intervals" grep -q "90 %" resnet50-dgx-a100.html
 
 # a planted defect is caught by the checker (the check can fail)
 sed 's|</table>||' resnet50-dgx-a100.html >broken.html
@@ -134,12 +113,12 @@ code "html_check catches an external image" 1 $check_html ext.html
 for f in pdf html png svg; do
     "$damsim" report "$flag" -o "a.$f" >/dev/null
     "$damsim" report "$flag" -o "b.$f" >/dev/null
-    ok "report .$f is byte-identical run to run" cmp "a.$f" "b.$f"
+    check "report .$f is byte-identical run to run" cmp "a.$f" "b.$f"
 done
 for f in png svg pdf; do
     "$damsim" whatif "$sc/llama2-7b-pretrain.cfg" -o "c.$f" >/dev/null
     "$damsim" whatif "$sc/llama2-7b-pretrain.cfg" -o "d.$f" >/dev/null
-    ok "chart .$f is byte-identical run to run" cmp "c.$f" "d.$f"
+    check "chart .$f is byte-identical run to run" cmp "c.$f" "d.$f"
 done
 
 echo "$pass passed, $fail failed"

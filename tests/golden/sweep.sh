@@ -6,78 +6,57 @@
 # usage: sweep.sh DAMSIM SOURCE_DIR
 damsim=$1
 src=$2
-pass=0
-fail=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-ok() { # description, then a command that must succeed
-    what=$1; shift
-    if "$@" >/dev/null 2>&1; then
-        echo "PASS: $what"; pass=$((pass + 1))
-    else
-        echo "FAIL: $what"; fail=$((fail + 1))
-    fi
-}
-code() { # description, expected exit code, command...
-    what=$1; want=$2; shift 2
-    "$@" >/dev/null 2>&1
-    got=$?
-    if [ "$got" -eq "$want" ]; then
-        echo "PASS: $what (exit $got)"; pass=$((pass + 1))
-    else
-        echo "FAIL: $what: exit $got, want $want"; fail=$((fail + 1))
-    fi
-}
+. "$src/tests/golden/harness.sh"
 cd "$tmp" || exit 2
 flag="$src/scenarios/resnet50-dgx-a100.cfg"
 llama="$src/scenarios/llama2-7b-pretrain.cfg"
 
-ok "the issue's sweep writes sweep.csv" "$damsim" sweep "$flag" \
+check "the issue's sweep writes sweep.csv" "$damsim" sweep "$flag" \
     --vary machine.gpu=A100-SXM4-80GB,H100-SXM5-80GB \
     --vary pipeline.loader_workers=8:64:8 -o sweep.csv
-ok "sweep.csv: a header and 16 rows" test "$(wc -l <sweep.csv)" -eq 17
-ok "sweep.csv: no row failed" sh -c "! awk -F, 'NR>1 && \$NF!=\"\"' sweep.csv | grep -q ."
-ok "sweep.csv: H100 with 64 workers is faster than with 8" sh -c \
+check "sweep.csv: a header and 16 rows" test "$(wc -l <sweep.csv)" -eq 17
+check "sweep.csv: no row failed" sh -c "! awk -F, 'NR>1 && \$NF!=\"\"' sweep.csv | grep -q ."
+check "sweep.csv: H100 with 64 workers is faster than with 8" sh -c \
     "awk -F, '\$1==\"H100-SXM5-80GB\" && \$2==8 {a=\$3} \$1==\"H100-SXM5-80GB\" && \$2==64 {b=\$3} END {exit !(b < a)}' sweep.csv"
 
 # Its charts: the time-cost front and the heat map, files or a folder.
 issue="--vary machine.gpu=A100-SXM4-80GB,H100-SXM5-80GB --vary pipeline.loader_workers=8:64:8"
-ok "the issue's sweep with --pareto and --heatmap" "$damsim" sweep "$flag" $issue -o s2.csv --pareto front.png --heatmap heat.svg -j 2
-ok "--pareto wrote a PNG" sh -c "head -c 8 front.png | od -c | grep -q 'P   N   G'"
-ok "--heatmap wrote an SVG" grep -q "<svg" heat.svg
-ok "the rows are the same with charts" cmp sweep.csv s2.csv
+check "the issue's sweep with --pareto and --heatmap" "$damsim" sweep "$flag" $issue -o s2.csv --pareto front.png --heatmap heat.svg -j 2
+check "--pareto wrote a PNG" sh -c "head -c 8 front.png | od -c | grep -q 'P   N   G'"
+check "--heatmap wrote an SVG" grep -q "<svg" heat.svg
+check "the rows are the same with charts" cmp sweep.csv s2.csv
 "$damsim" sweep "$flag" $issue -o s3.csv --pareto front1.png --heatmap heat1.svg -j 1
-ok "charts: the same bytes for -j 1 and -j 2" sh -c "cmp front.png front1.png && cmp heat.svg heat1.svg"
-ok "-o DIR writes the rows and both charts" sh -c "'$damsim' sweep '$flag' $issue -o out && test -s out/sweep.csv && test -s out/pareto.png && test -s out/heatmap.png && cmp out/sweep.csv sweep.csv"
-ok "-o DIR --format pdf --json: JSON Lines and PDF charts" sh -c "'$damsim' sweep '$flag' $issue -o outp --format pdf --json && test -s outp/sweep.jsonl && head -c 5 outp/pareto.pdf | grep -q '%PDF' && test -s outp/heatmap.pdf"
-ok "-o DIR with one key: the rows and the front" sh -c "'$damsim' sweep '$flag' --vary batch_size=64,128 -o one && test -s one/pareto.png && ! test -e one/heatmap.png"
+check "charts: the same bytes for -j 1 and -j 2" sh -c "cmp front.png front1.png && cmp heat.svg heat1.svg"
+check "-o DIR writes the rows and both charts" sh -c "'$damsim' sweep '$flag' $issue -o out && test -s out/sweep.csv && test -s out/pareto.png && test -s out/heatmap.png && cmp out/sweep.csv sweep.csv"
+check "-o DIR --format pdf --json: JSON Lines and PDF charts" sh -c "'$damsim' sweep '$flag' $issue -o outp --format pdf --json && test -s outp/sweep.jsonl && head -c 5 outp/pareto.pdf | grep -q '%PDF' && test -s outp/heatmap.pdf"
+check "-o DIR with one key: the rows and the front" sh -c "'$damsim' sweep '$flag' --vary batch_size=64,128 -o one && test -s one/pareto.png && ! test -e one/heatmap.png"
 code "--heatmap with one varied key" 2 "$damsim" sweep "$flag" --vary batch_size=64,128 --heatmap h1.png
-ok "... and nothing written" sh -c "! test -e h1.png"
+check "... and nothing written" sh -c "! test -e h1.png"
 code "--pareto FILE.jpg" 2 "$damsim" sweep "$flag" $issue --pareto p.jpg
 code "an unknown --metric" 2 "$damsim" sweep "$flag" $issue --heatmap h2.png --metric speed
-ok "... located at --metric" sh -c "'$damsim' sweep '$flag' $issue --heatmap h2.png --metric speed 2>&1 | grep -q '^--metric speed: error: unknown metric'"
+check "... located at --metric" sh -c "'$damsim' sweep '$flag' $issue --heatmap h2.png --metric speed 2>&1 | grep -q '^--metric speed: error: unknown metric'"
 code "-o FILE.png (rows go to .csv/.jsonl)" 2 "$damsim" sweep "$flag" $issue -o rows.png
 code "-o DIR inside a missing folder" 1 "$damsim" sweep "$flag" $issue -o no/such/dir
-ok "... leaves no folder" sh -c "! test -e no"
+check "... leaves no folder" sh -c "! test -e no"
 code "--pareto when no point solves" 2 "$damsim" sweep "$flag" --vary batch_size=0,0 --pareto p0.png 2>/dev/null
-ok "... the rows are written, the chart is not" sh -c "'$damsim' sweep '$flag' --vary gpu=NOPE -o bad.csv --pareto p0.png; test -s bad.csv && ! test -e p0.png"
-ok "--metric throughput colours the heat map" "$damsim" sweep "$flag" $issue --heatmap ht.png --metric throughput
+check "... the rows are written, the chart is not" sh -c "'$damsim' sweep '$flag' --vary gpu=NOPE -o bad.csv --pareto p0.png; test -s bad.csv && ! test -e p0.png"
+check "--metric throughput colours the heat map" "$damsim" sweep "$flag" $issue --heatmap ht.png --metric throughput
 
 vary="--vary gpu=A100-SXM4-80GB,H100-SXM5-80GB --vary workload.batch_size=1:64:16 --vary pipeline.loader_workers=1:16:4:log --vary precision=bf16,fp8"
 "$damsim" sweep "$llama" $vary -j 1 >j1.csv 2>/dev/null
 "$damsim" sweep "$llama" $vary -j 2 >j2.csv 2>/dev/null
 "$damsim" sweep "$llama" $vary -j 3 >j3.csv 2>/dev/null
-ok "-j 1, -j 2, -j 3: the same bytes" sh -c "cmp j1.csv j2.csv && cmp j1.csv j3.csv"
-ok "fp8 on an A100 is a row with its error" grep -q "A100-SXM4-80GB,.*,fp8,,.*not supported" j1.csv
+check "-j 1, -j 2, -j 3: the same bytes" sh -c "cmp j1.csv j2.csv && cmp j1.csv j3.csv"
+check "fp8 on an A100 is a row with its error" grep -q "A100-SXM4-80GB,.*,fp8,,.*not supported" j1.csv
 "$damsim" sweep "$flag" --vary batch_size=64,128 --vary data.decode_ms=4,8 --simulate --steps 40 --replications 2 -j 1 >s1.csv 2>/dev/null
 "$damsim" sweep "$flag" --vary batch_size=64,128 --vary data.decode_ms=4,8 --simulate --steps 40 --replications 2 -j 2 >s2.csv 2>/dev/null
-ok "--simulate: the same bytes for -j 1 and -j 2" cmp s1.csv s2.csv
-ok "--simulate: 4 rows" test "$(wc -l <s1.csv)" -eq 5
+check "--simulate: the same bytes for -j 1 and -j 2" cmp s1.csv s2.csv
+check "--simulate: 4 rows" test "$(wc -l <s1.csv)" -eq 5
 "$damsim" sweep "$llama" --vary cost.pue=1:1.5:9 --vary gpu=A100-SXM4-80GB,H100-SXM5-80GB --samples 40 --method lhs -j 1 >l1.csv
 "$damsim" sweep "$llama" --vary cost.pue=1:1.5:9 --vary gpu=A100-SXM4-80GB,H100-SXM5-80GB --samples 40 --method lhs -j 2 >l2.csv
-ok "--method lhs: the same bytes for -j 1 and -j 2" cmp l1.csv l2.csv
-ok "--json: every line is a JSON object" sh -c "'$damsim' sweep '$llama' --vary batch_size=1,2,x2 --json 2>/dev/null; '$damsim' sweep '$llama' --vary workload.batch_size=0,2 --json | python3 -c 'import json,sys; [json.loads(l) for l in sys.stdin]'"
-ok "-o FILE.jsonl writes JSON Lines" sh -c "'$damsim' sweep '$llama' --vary workload.batch_size=2,4 -o r.jsonl && python3 -c 'import json; [json.loads(l) for l in open(\"r.jsonl\")]'"
+check "--method lhs: the same bytes for -j 1 and -j 2" cmp l1.csv l2.csv
+check "--json: every line is a JSON object" sh -c "'$damsim' sweep '$llama' --vary batch_size=1,2,x2 --json 2>/dev/null; '$damsim' sweep '$llama' --vary workload.batch_size=0,2 --json | python3 -c 'import json,sys; [json.loads(l) for l in sys.stdin]'"
+check "-o FILE.jsonl writes JSON Lines" sh -c "'$damsim' sweep '$llama' --vary workload.batch_size=2,4 -o r.jsonl && python3 -c 'import json; [json.loads(l) for l in open(\"r.jsonl\")]'"
 code "a lever value that does not parse" 2 "$damsim" sweep "$llama" --vary batch_size=x
 code "no --vary" 2 "$damsim" sweep "$llama"
 code "--samples without a method" 2 "$damsim" sweep "$llama" --vary cost.pue=1:2:3 --samples 4
@@ -97,16 +76,16 @@ done
 kill -INT $pid
 wait $pid
 got=$?
-ok "Ctrl-C exits 130" test "$got" -eq 130
-ok "Ctrl-C: the rows written are kept" test "$(wc -l <big.csv)" -gt 1
-ok "Ctrl-C: every line is a whole row" sh -c "awk -F, 'NR==1 {n=NF} NF!=n {exit 1}' big.csv && tail -c 1 big.csv | od -c | grep -q '\\\\n'"
-ok "Ctrl-C: says how far it got" grep -q "interrupted" int.err
-ok "Ctrl-C: no temporary file left" sh -c "! ls big.csv.tmp* 2>/dev/null"
+check "Ctrl-C exits 130" test "$got" -eq 130
+check "Ctrl-C: the rows written are kept" test "$(wc -l <big.csv)" -gt 1
+check "Ctrl-C: every line is a whole row" sh -c "awk -F, 'NR==1 {n=NF} NF!=n {exit 1}' big.csv && tail -c 1 big.csv | od -c | grep -q '\\\\n'"
+check "Ctrl-C: says how far it got" grep -q "interrupted" int.err
+check "Ctrl-C: no temporary file left" sh -c "! ls big.csv.tmp* 2>/dev/null"
 
-ok "run - reads the scenario from standard input" sh -c "'$damsim' run --analytic - <'$llama' | grep -q Binding"
-ok "sweep - reads it too" sh -c "'$damsim' sweep - --vary batch_size=2,4 <'$llama' | grep -q '^4,'"
+check "run - reads the scenario from standard input" sh -c "'$damsim' run --analytic - <'$llama' | grep -q Binding"
+check "sweep - reads it too" sh -c "'$damsim' sweep - --vary batch_size=2,4 <'$llama' | grep -q '^4,'"
 "$damsim" run "$flag" --steps 30 --replications 1 --trace t.json --trace-steps 3:5 --trace-ranks 0,5:6 >/dev/null 2>&1
-ok "--trace-steps 3:5 --trace-ranks 0,5:6: the metadata names the subset" python3 -c "
+check "--trace-steps 3:5 --trace-ranks 0,5:6: the metadata names the subset" python3 -c "
 import json; t = json.load(open('t.json')); m = t['otherData']
 assert (m['first_step'], m['steps'], m['ranks'], m['of_ranks']) == (3, 3, '0,5-6', 8), m
 steps = {e['args']['step'] for e in t['traceEvents'] if e.get('ph') == 'X' and e['name'] == 'forward'}
@@ -116,14 +95,14 @@ assert 'node0/gpu5' in lanes and 'node0/gpu6' in lanes and 'node0/gpu1' not in l
 code "--trace-ranks beyond the GPUs" 2 "$damsim" run "$flag" --trace t.json --trace-ranks 99
 code "a bad --trace-steps" 2 "$damsim" run "$flag" --trace t.json --trace-steps 5:2
 # Errors from command-line levers and trace options name their option.
-ok "a bad lever value is located at its --vary" sh -c "'$damsim' sweep '$llama' --vary batch_size=0,64 2>&1 >/dev/null | grep -q '^--vary batch_size=0: error: batch_size'"
-ok "a bad range is located at its --vary" sh -c "'$damsim' sweep '$llama' --vary cost.pue=2:1:3 2>&1 >/dev/null | grep -q '^--vary cost.pue=2:1:3: error: HI must be'"
-ok "a point's failing lever: its row names --vary KEY=VALUE" sh -c "'$damsim' sweep '$flag' --vary gpu=NOPE,L4 | grep -q '^NOPE,.*,--vary gpu=NOPE: error: unknown gpu'"
-ok "run --lever applies the lever" sh -c "'$damsim' run '$flag' --analytic --lever gpu=H100-SXM5-80GB | grep -q '8 x H100-SXM5-80GB'"
-ok "run --lever errors are located too (exit 2)" sh -c "'$damsim' run '$flag' --lever gpu=NOPE 2>&1 >/dev/null | grep -q '^--lever gpu=NOPE: error: unknown gpu'; test \$? -eq 0 && ! '$damsim' run '$flag' --lever gpu=NOPE >/dev/null 2>&1"
-ok "whatif --lever errors the same way" sh -c "'$damsim' whatif '$flag' --lever gpu=NOPE 2>&1 >/dev/null | grep -q '^--lever gpu=NOPE: error: unknown gpu'"
-ok "--trace-ranks beyond the GPUs names the option" sh -c "'$damsim' run '$flag' --trace t.json --trace-ranks 99 2>&1 >/dev/null | grep -q '^--trace-ranks 99: error: traced rank 99 is not one of the 8 GPUs'"
-ok "--trace-steps past the run names the option" sh -c "'$damsim' run '$flag' --trace t.json --trace-steps 900:905 2>&1 >/dev/null | grep -q '^--trace-steps 900:905: error: traced step 900 is past'"
-ok "--version" sh -c "'$damsim' --version | grep -q '^damsim [0-9]'"
+check "a bad lever value is located at its --vary" sh -c "'$damsim' sweep '$llama' --vary batch_size=0,64 2>&1 >/dev/null | grep -q '^--vary batch_size=0: error: batch_size'"
+check "a bad range is located at its --vary" sh -c "'$damsim' sweep '$llama' --vary cost.pue=2:1:3 2>&1 >/dev/null | grep -q '^--vary cost.pue=2:1:3: error: HI must be'"
+check "a point's failing lever: its row names --vary KEY=VALUE" sh -c "'$damsim' sweep '$flag' --vary gpu=NOPE,L4 | grep -q '^NOPE,.*,--vary gpu=NOPE: error: unknown gpu'"
+check "run --lever applies the lever" sh -c "'$damsim' run '$flag' --analytic --lever gpu=H100-SXM5-80GB | grep -q '8 x H100-SXM5-80GB'"
+check "run --lever errors are located too (exit 2)" sh -c "'$damsim' run '$flag' --lever gpu=NOPE 2>&1 >/dev/null | grep -q '^--lever gpu=NOPE: error: unknown gpu'; test \$? -eq 0 && ! '$damsim' run '$flag' --lever gpu=NOPE >/dev/null 2>&1"
+check "whatif --lever errors the same way" sh -c "'$damsim' whatif '$flag' --lever gpu=NOPE 2>&1 >/dev/null | grep -q '^--lever gpu=NOPE: error: unknown gpu'"
+check "--trace-ranks beyond the GPUs names the option" sh -c "'$damsim' run '$flag' --trace t.json --trace-ranks 99 2>&1 >/dev/null | grep -q '^--trace-ranks 99: error: traced rank 99 is not one of the 8 GPUs'"
+check "--trace-steps past the run names the option" sh -c "'$damsim' run '$flag' --trace t.json --trace-steps 900:905 2>&1 >/dev/null | grep -q '^--trace-steps 900:905: error: traced step 900 is past'"
+check "--version" sh -c "'$damsim' --version | grep -q '^damsim [0-9]'"
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
