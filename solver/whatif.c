@@ -491,26 +491,22 @@ static void load_note(dam_whatif_row *row)
                           ? "missed in both"
                       : row->load_met[0] ? "missed in the slow one"
                                          : "missed in the fast one";
-    char a[32], b[32], c[32], d[32];
-    if (llm) {
-        ms_text(a, sizeof a, row->load_ttft[0]);
-        ms_text(b, sizeof b, row->load_ttft[1]);
-        ms_text(c, sizeof c, row->load_tpot[0]);
-        ms_text(d, sizeof d, row->load_tpot[1]);
-        snprintf(note, sizeof note,
-                 " [under load in the draws of the constants at a lone "
-                 "request's 5th and 95th percentile: TTFT %s and %s ms, "
-                 "TPOT %s and %s ms; SLOs %s]",
-                 a, b, c, d, end);
-    } else {
-        ms_text(a, sizeof a, row->load_p99[0]);
-        ms_text(b, sizeof b, row->load_p99[1]);
-        snprintf(note, sizeof note,
-                 " [under load in the draws of the constants at a lone "
-                 "request's 5th and 95th percentile: p99 %s and %s ms; "
-                 "SLO %s]",
-                 a, b, end);
+    /* the figures: "TTFT x and y ms, TPOT x and y ms" or "p99 x and y ms" */
+    char figs[160] = "", a[32], b[32];
+    const double *v[2] = {llm ? row->load_ttft : row->load_p99,
+                          llm ? row->load_tpot : NULL};
+    const char *lab[2] = {llm ? "TTFT" : "p99", "TPOT"};
+    for (int k = 0; k < 2 && v[k]; k++) {
+        ms_text(a, sizeof a, v[k][0]);
+        ms_text(b, sizeof b, v[k][1]);
+        size_t n = strlen(figs);
+        snprintf(figs + n, sizeof figs - n, "%s%s %s and %s ms",
+                 k ? ", " : "", lab[k], a, b);
     }
+    snprintf(note, sizeof note,
+             " [under load in the draws of the constants at a lone request's "
+             "5th and 95th percentile: %s; SLO%s %s]",
+             figs, llm ? "s" : "", end);
     size_t len = strlen(row->why);
     snprintf(row->why + len, sizeof row->why - len, "%s", note);
 }
