@@ -246,6 +246,11 @@ static int run_one(dam_cli *c, const char *path)
             u = dam_malloc(sizeof *u);
             st = dam_uncertainty_run(s, DAM_UNCERTAINTY_SAMPLES, s->seed, u,
                                      &e);
+            if (st == DAM_OK && r->has_sim) {
+                /* the interval of the simulated figures shown */
+                dam_figures shown = dam_figures_of(r);
+                dam_interval_carry_run(u, &shown);
+            }
         }
         if (st != DAM_OK) {
             dam_cli_error(&e);

@@ -202,9 +202,12 @@ static void interval_lines(dam_buf *b, const dam_scenario *s,
             dam_buf_printf(b, "   %s to %s", g1, g2);
         }
     }
-    dam_buf_printf(b, "\n                  (analytic, %d draws over %d "
+    dam_buf_printf(b, "\n                  (%s, %d draws over %d "
                       "calibrated constant%s, the model's step error and %d "
                       "uncertain input%s; see the end)\n",
+                   u->carried ? "about the simulated figures: the analytic "
+                                "draws' spread"
+                              : "analytic",
                    u->samples, u->nconstants, u->nconstants == 1 ? "" : "s",
                    s->nuncertain, s->nuncertain == 1 ? "" : "s");
 }

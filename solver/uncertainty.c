@@ -174,8 +174,10 @@ static void scale_gpu_time(dam_scenario *s, double m)
     s->workload.bytes_scale *= m;
 }
 
-int dam_draws_apply(dam_draws *d, int k, const dam_scenario *base,
-                    const dam_scenario *s, dam_scenario *x)
+/* Each uncertain input and calibrated constant of s at draw k, into x
+ * (dam_draws_apply without the model's error). */
+static int apply_constants(dam_draws *d, int k, const dam_scenario *base,
+                           const dam_scenario *s, dam_scenario *x)
 {
     double q[DAM_MAX_UNCERTAIN];
     char name[DAM_CONST_KEY_MAX + 8];
@@ -191,9 +193,73 @@ int dam_draws_apply(dam_draws *d, int k, const dam_scenario *base,
         dam_scenario_const_set(x, &use[i].key,
                                constant_at(&use[i], dam_draws_u(d, name, k)), -1.0);
     }
+    return base->nuncertain + nu;
+}
+
+/* The model's error multiplier of scenario x's GPU work in draw k. */
+static double gpu_error_at(dam_draws *d, int k, const dam_scenario *x)
+{
+    char name[DAM_CONST_KEY_MAX + 8];
     step_error_name(x, name, sizeof name);
-    scale_gpu_time(x, step_error_at(x, dam_draws_u(d, name, k)));
-    return base->nuncertain + nu + 1;
+    return step_error_at(x, dam_draws_u(d, name, k));
+}
+
+int dam_draws_apply(dam_draws *d, int k, const dam_scenario *base,
+                    const dam_scenario *s, dam_scenario *x)
+{
+    int n = apply_constants(d, k, base, s, x);
+    scale_gpu_time(x, gpu_error_at(d, k, x));
+    return n + 1;
+}
+
+/* Scale everything but the GPU's work by m: the loader's decode, the
+ * storage, the host link, the collectives' bandwidth and latency and the
+ * host overheads, so the solver and the simulator re-decide what binds. */
+static void scale_rest_time(dam_scenario *s, double m)
+{
+    dam_data *dt = &s->data;
+    dam_machine *mc = &s->machine;
+    dt->decode_s *= m;
+    dt->gpu_decode_s *= m;
+    for (int i = 0; i < dt->ndecode_samples; i++)
+        dt->decode_samples[i] *= m;
+    mc->storage_bw /= m;
+    mc->storage_latency *= m;
+    mc->fs_bw /= m;
+    mc->pcie_bw /= m;
+    mc->intra_busbw /= m;
+    mc->inter_busbw /= m;
+    mc->net_latency *= m;
+    s->workload.framework_overhead_s *= m;
+    s->workload.launch_s *= m;
+}
+
+int dam_draws_apply_all(dam_draws *d, int k, const dam_scenario *base,
+                        const dam_scenario *s, dam_scenario *x)
+{
+    int n = dam_draws_apply(d, k, base, s, x);
+    char name[DAM_CONST_KEY_MAX + 8];
+    snprintf(name, sizeof name, "step_error/rest/%s",
+             x->workload.model.id[0] ? x->workload.model.id : "inline");
+    scale_rest_time(x, step_error_at(x, dam_draws_u(d, name, k)));
+    return n + 1;
+}
+
+dam_figures dam_figures_of(const dam_result *r)
+{
+    dam_figures f = {r->step, r->run_time, r->throughput, r->gpu_hours,
+                     r->cost_usd};
+    return f;
+}
+
+/* Solve s in draw k (dam_draws_apply_all). */
+static dam_figures solve_draw(dam_draws *d, int k, const dam_scenario *base,
+                              const dam_scenario *s, dam_scenario *x,
+                              dam_result *r)
+{
+    dam_draws_apply_all(d, k, base, s, x);
+    dam_analytic_solve(x, r);
+    return dam_figures_of(r);
 }
 
 int dam_uncertainty_sources(const dam_scenario *s)
@@ -203,11 +269,6 @@ int dam_uncertainty_sources(const dam_scenario *s)
     for (int i = 0; i < nu; i++)
         n += use[i].sd > 0.0;
     return s->nuncertain + n + (dam_scenario_step_error(s) > 0.0);
-}
-
-static double horizon(const dam_result *r)
-{
-    return r->mode == DAM_MODE_SERVING ? r->step : r->run_time;
 }
 
 void dam_uncertainty_answer(dam_draws *d, const dam_scenario *base,
@@ -223,14 +284,13 @@ void dam_uncertainty_answer(dam_draws *d, const dam_scenario *base,
            *cost = v + 4 * n, *sp = v + 5 * n;
     int faster = 0, slower = 0;
     for (int k = 0; k < n; k++) {
-        dam_draws_apply(d, k, base, s, x);
-        dam_analytic_solve(x, r);
-        double t = horizon(r);
-        step[k] = r->step;
-        run[k] = r->run_time;
-        tp[k] = r->throughput;
-        gh[k] = r->gpu_hours;
-        cost[k] = r->cost_usd;
+        dam_figures f = solve_draw(d, k, base, s, x, r);
+        double t = r->mode == DAM_MODE_SERVING ? f.step : f.run_time;
+        step[k] = f.step;
+        run[k] = f.run_time;
+        tp[k] = f.throughput;
+        gh[k] = f.gpu_hours;
+        cost[k] = f.cost_usd;
         if (t_out)
             t_out[k] = t;
         if (t_base) {
@@ -239,6 +299,8 @@ void dam_uncertainty_answer(dam_draws *d, const dam_scenario *base,
             slower += sp[k] > 0.0 && sp[k] <= 1.0 / (1.0 + DAM_FASTER_BY);
         }
     }
+    dam_analytic_solve(s, r);
+    a->nominal = dam_figures_of(r);
     a->samples = n;
     a->step = dam_interval_of(step, n);
     a->run_time = dam_interval_of(run, n);
@@ -275,16 +337,17 @@ int dam_uncertainty_run(const dam_scenario *s, int samples,
            *cost = v + 3 * samples, *gh = v + 4 * samples;
     u->samples = samples;
     for (int k = 0; k < samples; k++) {
-        dam_draws_apply(d, k, s, s, x);
-        dam_analytic_solve(x, r);
-        step[k] = r->step;
-        run[k] = r->run_time;
-        tp[k] = r->throughput;
-        cost[k] = r->cost_usd;
-        gh[k] = r->gpu_hours;
+        dam_figures f = solve_draw(d, k, s, s, x, r);
+        step[k] = f.step;
+        run[k] = f.run_time;
+        tp[k] = f.throughput;
+        cost[k] = f.cost_usd;
+        gh[k] = f.gpu_hours;
         if ((unsigned)r->bound < DAM_BOUND_COUNT)
             u->p_bound[r->bound] += 1.0 / samples;
     }
+    dam_analytic_solve(s, r);
+    u->nominal = dam_figures_of(r);
     u->step = dam_interval_of(step, samples);
     u->run_time = dam_interval_of(run, samples);
     u->throughput = dam_interval_of(tp, samples);
@@ -362,14 +425,9 @@ int dam_uncertainty_run(const dam_scenario *s, int samples,
         in->scale = 1.0;
         in->value_lo = step_error_at(s, 0.05);
         in->value_hi = step_error_at(s, 0.95);
-        *x = *s;
-        scale_gpu_time(x, in->value_lo);
-        dam_analytic_solve(x, r);
-        in->step_lo = r->step;
-        *x = *s;
-        scale_gpu_time(x, in->value_hi);
-        dam_analytic_solve(x, r);
-        in->step_hi = r->step;
+        dam_analytic_solve(s, r);
+        in->step_lo = r->step * in->value_lo;
+        in->step_hi = r->step * in->value_hi;
         in->swing = fabs(in->step_hi - in->step_lo);
     }
     /* largest swing first (insertion sort: a few dozen at most) */
@@ -390,4 +448,61 @@ int dam_uncertainty_run(const dam_scenario *s, int samples,
     dam_free(x);
     dam_draws_free(d);
     return rc;
+}
+
+/* iv scaled by shown / nominal: the draws' relative spread about the
+ * figure shown. Unchanged when either is not a positive number. */
+static void carry(dam_interval *iv, double nominal, double shown)
+{
+    if (!(nominal > 0.0) || !(shown > 0.0) || !isfinite(nominal) ||
+        !isfinite(shown))
+        return;
+    double f = shown / nominal;
+    iv->lo *= f;
+    iv->median *= f;
+    iv->hi *= f;
+}
+
+static void carry_figures(dam_interval *step, dam_interval *run,
+                          dam_interval *tp, dam_interval *gh,
+                          dam_interval *cost, const dam_figures *nom,
+                          const dam_figures *shown)
+{
+    carry(step, nom->step, shown->step);
+    carry(run, nom->run_time, shown->run_time);
+    carry(tp, nom->throughput, shown->throughput);
+    carry(gh, nom->gpu_hours, shown->gpu_hours);
+    carry(cost, nom->cost_usd, shown->cost_usd);
+}
+
+void dam_interval_carry(dam_answer_interval *a, const dam_figures *shown,
+                        double speedup_shown, double speedup_nominal,
+                        const double *t_base, const double *t, int n)
+{
+    carry_figures(&a->step, &a->run_time, &a->throughput, &a->gpu_hours,
+                  &a->cost_usd, &a->nominal, shown);
+    if (a->has_speedup && speedup_shown > 0.0 && speedup_nominal > 0.0) {
+        carry(&a->speedup, speedup_nominal, speedup_shown);
+        if (t_base && t && n > 0) {
+            /* the shares of draws faster and slower, of the same carried
+             * speed-ups the interval is of */
+            double f = speedup_shown / speedup_nominal;
+            int faster = 0, slower = 0;
+            for (int k = 0; k < n; k++) {
+                double sp = t[k] > 0.0 ? t_base[k] / t[k] * f : 0.0;
+                faster += sp >= 1.0 + DAM_FASTER_BY;
+                slower += sp > 0.0 && sp <= 1.0 / (1.0 + DAM_FASTER_BY);
+            }
+            a->p_faster = (double)faster / n;
+            a->p_slower = (double)slower / n;
+        }
+    }
+    a->carried = 1;
+}
+
+void dam_interval_carry_run(dam_uncertainty *u, const dam_figures *shown)
+{
+    carry_figures(&u->step, &u->run_time, &u->throughput, &u->gpu_hours,
+                  &u->cost_usd, &u->nominal, shown);
+    u->carried = 1;
 }

@@ -43,6 +43,18 @@
 #include "model/error.h"
 #include "solver/result.h"
 
+/* The headline figures of one solve, for carrying intervals. */
+typedef struct dam_figures {
+    double step;        /* s per step (per request when serving) */
+    double run_time;    /* s */
+    double throughput;  /* samples/s */
+    double gpu_hours;
+    double cost_usd;
+} dam_figures;
+
+/* The figures of r. */
+dam_figures dam_figures_of(const dam_result *r);
+
 /* A 90 % interval and the median of a quantity over the samples. */
 typedef struct dam_interval {
     double lo;      /* 5th percentile */
@@ -73,6 +85,10 @@ typedef struct dam_uncertainty {
     dam_interval throughput;        /* samples/s */
     dam_interval cost_usd;          /* USD */
     dam_interval gpu_hours;         /* GPU-hours of the run */
+    dam_figures nominal;            /* the analytic solution of s itself */
+    int carried;                    /* 1 after dam_interval_carry_run: the
+                                       intervals are of the simulated
+                                       figures */
     double p_bound[DAM_BOUND_COUNT];/* share of samples in which each bound binds */
     int nconstants;                 /* calibrated constants drawn (the
                                        step error beside them) */
@@ -96,7 +112,30 @@ typedef struct dam_answer_interval {
                                DAM_FASTER_BY faster than the baseline */
     double p_slower;        /* share in which it is at least DAM_FASTER_BY
                                slower */
+    dam_figures nominal;    /* the analytic solution of s itself (no draw) */
+    int carried;            /* 1 after dam_interval_carry: the intervals are
+                               of the simulated figures */
 } dam_answer_interval;
+
+/*
+ * The interval of the number shown. The draws are solved analytically;
+ * where the figure shown is simulated, each interval is carried to it:
+ * every draw scaled by (simulated figure / analytic figure of the nominal
+ * scenario), so the interval keeps the draws' relative spread and is of
+ * the simulated quantity (the point is the nominal simulation; the
+ * median moves with it). tests/unit/test_interval_sim.c checks this
+ * against simulating the draws themselves. shown: the figures printed;
+ * speedup_shown: the speed-up printed (0: none), speedup_nominal: the
+ * analytic one of the nominal scenarios; t_base, t (n each, may be NULL):
+ * the horizons per draw that dam_uncertainty_answer gave, to recount the
+ * shares of draws faster and slower on the carried speed-ups.
+ */
+void dam_interval_carry(dam_answer_interval *a, const dam_figures *shown,
+                        double speedup_shown, double speedup_nominal,
+                        const double *t_base, const double *t, int n);
+/* The same for a run's intervals. */
+void dam_interval_carry_run(struct dam_uncertainty *u,
+                            const dam_figures *shown);
 
 /* "Faster" in a draw means a speed-up of at least 1 + DAM_FASTER_BY. */
 #define DAM_FASTER_BY 0.02
@@ -121,6 +160,17 @@ double dam_draws_u(dam_draws *d, const char *name, int k);
  */
 int dam_draws_apply(dam_draws *d, int k, const dam_scenario *base,
                     const dam_scenario *s, dam_scenario *x);
+
+/* dam_draws_apply, and the model's error on everything else a step is
+ * made of: the loader's decode, storage, the host link, the collectives
+ * and the host overheads, scaled by a lognormal of median 1 and log-sd the
+ * step error, drawn by model name only, so options that differ in the GPU
+ * share it (a faster GPU does not change how wrong the loader model is).
+ * Every predicted step then carries the model's error, whatever binds.
+ * The answers' intervals are drawn with it; calibration uses
+ * dam_draws_apply (its rows are GPU times). Returns the number drawn. */
+int dam_draws_apply_all(dam_draws *d, int k, const dam_scenario *base,
+                        const dam_scenario *s, dam_scenario *x);
 
 /* The number of quantities a scenario's draws move: its uncertain inputs
  * and the calibrated constants it uses. 0 = its answer has no interval. */

@@ -448,7 +448,7 @@ static void load_ends(dam_whatif_row *row, dam_draws *d,
     dam_result *r = dam_malloc(sizeof *r);
     int ok = 1;
     for (int e = 0; e < 2 && ok; e++) {
-        dam_draws_apply(d, draw_at(t, n, e ? 0.95 : 0.05), base,
+        dam_draws_apply_all(d, draw_at(t, n, e ? 0.95 : 0.05), base,
                         &row->scenario, x);
         dam_error err;
         memset(&err, 0, sizeof err);
@@ -511,6 +511,13 @@ static void load_note(dam_whatif_row *row)
     snprintf(row->why + len, sizeof row->why - len, "%s", note);
 }
 
+/* The time a speed-up compares: a request's latency when serving, else
+ * the run. */
+static double horizon_of(const dam_figures *f, dam_mode mode)
+{
+    return mode == DAM_MODE_SERVING ? f->step : f->run_time;
+}
+
 /* Intervals over the uncertain inputs and calibrated constants: every
  * option is solved (analytically) on the same named draws, so the
  * comparison is paired; the verdict then says in how many draws the option
@@ -523,6 +530,9 @@ static void intervals(dam_whatif *w, const dam_scenario *base, int n,
     double *t0 = dam_malloc((size_t)n * 2 * sizeof *t0), *tj = t0 + n;
     dam_whatif_row *b = &w->rows[0];
     dam_uncertainty_answer(d, base, &b->scenario, NULL, t0, &b->interval);
+    dam_figures shown = dam_figures_of(&b->result);
+    if (b->result.has_sim)
+        dam_interval_carry(&b->interval, &shown, 0.0, 0.0, NULL, NULL, 0);
     b->has_interval = 1;
     load_ends(b, d, base, t0, n, opt);
     for (int j = 1; j < w->nrows; j++) {
@@ -531,6 +541,14 @@ static void intervals(dam_whatif *w, const dam_scenario *base, int n,
             continue;
         dam_uncertainty_answer(d, base, &row->scenario, t0, tj,
                                &row->interval);
+        if (row->result.has_sim || b->result.has_sim) {
+            /* the intervals of the simulated figures the row shows */
+            shown = dam_figures_of(&row->result);
+            double hb = horizon_of(&b->interval.nominal, base->mode),
+                   hr = horizon_of(&row->interval.nominal, base->mode);
+            dam_interval_carry(&row->interval, &shown, row->speedup,
+                               hr > 0.0 ? hb / hr : 0.0, t0, tj, n);
+        }
         load_ends(row, d, base, tj, n, opt);
         row->has_interval = 1;
         row->speedup_lo = row->interval.speedup.lo;
@@ -542,11 +560,11 @@ static void intervals(dam_whatif *w, const dam_scenario *base, int n,
         if (row->result.serving.llm.enabled)
             continue;
         char note[128];
-        /* a service's interval is of a lone request's time (analytic, no
-         * queueing), not of the simulated latencies: said so */
-        const char *pre = base->mode == DAM_MODE_SERVING
-                              ? "a lone request, 90 %"
-                              : "90 %";
+        /* the interval is of the speed-up shown (carried to the
+         * simulation where the rows are simulated) */
+        const char *pre = row->interval.carried || !row->result.has_sim
+                              ? "90 %"
+                              : "a lone request, 90 %";
         if (row->interval.p_slower > 0.5)
             snprintf(note, sizeof note,
                      " [%s: %.2fx to %.2fx; slower in %.0f %% of draws]", pre,
