@@ -156,7 +156,7 @@ json_t *dam_json_result(const dam_scenario *s, const dam_result *r,
                         const dam_diagnosis *d)
 {
     json_t *o = json_object();
-    char answer[512];
+    char answer[1024];
     dam_text_answer(answer, sizeof answer, s, r, d);
     STR(o, "question", s->question);
     STR(o, "answer", answer);
@@ -236,6 +236,7 @@ json_t *dam_json_result(const dam_scenario *s, const dam_result *r,
     NUM(mem, "total_bytes", r->memory.total);
     NUM(mem, "capacity_bytes", r->memory.capacity);
     BOOL(mem, "fits", r->memory.fits);
+    BOOL(mem, "tight", r->memory.tight);
     NUM(mem, "shortfall_bytes", r->memory.shortfall);
     json_object_set_new(o, "memory", mem);
 

@@ -100,12 +100,9 @@ void dam_llm_text(dam_buf *b, const dam_scenario *s, const dam_result *r,
                    dam_precision_name(q->kv_precision));
     rule(b);
     dam_buf_printf(b, "Question  %s\n", s->question);
-    if (r->has_sim)
-        dam_buf_printf(b, "Answer    %s at p%d: %s\n",
-                       l->met ? "both SLOs are met" : "the SLOs are missed",
-                       pct, d->headline);
-    else
-        dam_buf_printf(b, "Answer    (analytic only) %s\n", d->headline);
+    char answer[1024];
+    dam_text_answer(answer, sizeof answer, s, r, d);
+    dam_buf_printf(b, "Answer    %s\n", answer);
     dam_buf_printf(b, "Binding   %s  [axis: %s]\n", dam_bound_name(r->bound),
                    d->axis);
     rule(b);
@@ -280,7 +277,8 @@ static json_t *memory_json(const dam_llm_memory *m)
     NUM(o, "usable_bytes", m->usable);
     NUM(o, "weights_bytes", m->weights);
     NUM(o, "workspace_bytes", m->workspace);
-    NUM(o, "kv_pool_bytes", m->pool);
+    /* a pool that does not fit is empty; the shortfall says by how much */
+    NUM(o, "kv_pool_bytes", m->pool > 0.0 ? m->pool : 0.0);
     NUM(o, "kv_bytes_per_token", m->kv_token);
     NUM(o, "kv_bytes_per_token_model", m->kv_token_model);
     NUM(o, "blocks", m->blocks);

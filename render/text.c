@@ -71,25 +71,66 @@ void dam_text_answer(char *buf, size_t n, const dam_scenario *s,
     default:
         lead = "queueing binds: add capacity or cut service time";
     }
+    if (s->serving.llm.enabled) {
+        /* LLM serving: the objectives, judged with their intervals */
+        int pct = (int)lround(s->serving.llm.slo_quantile * 100.0);
+        if (!r->memory.fits)
+            snprintf(buf, n, "no: it does not fit, so it serves no request: "
+                             "%s",
+                     d->headline);
+        else if (r->has_sim)
+            snprintf(buf, n, "%s at p%d (each quantile plus its 95 %% CI "
+                             "within its SLO): %s",
+                     dam_llm_slo_met(&r->serving.llm) ? "both SLOs are met"
+                                                      : "the SLOs are missed",
+                     pct, d->headline);
+        else
+            snprintf(buf, n, "(analytic only) %s", d->headline);
+        return;
+    }
+    char need[32], cap[32], shortfall[32];
+    dam_fmt_memory(need, sizeof need, r->memory.total);
+    dam_fmt_memory(cap, sizeof cap, r->memory.capacity);
+    dam_fmt_memory(shortfall, sizeof shortfall, r->memory.shortfall);
+    if (!r->memory.fits) {
+        /* memory decides first: a job that does not fit has no run time */
+        snprintf(buf, n, "no: it does not fit: it needs %s per GPU, the %s "
+                         "holds %s (short by %s); it cannot run as "
+                         "configured, so no time or cost is an answer. "
+                         "Shard the state (ZeRO, tensor or pipeline "
+                         "parallelism), recompute activations, a smaller "
+                         "batch or a GPU with more memory come first.",
+                 need, s->machine.gpu.id, cap, shortfall);
+        return;
+    }
+    char tight[160] = "";
+    if (r->memory.tight)
+        snprintf(tight, sizeof tight,
+                 " Memory is tight: %s of %s, under 10 %% to spare for "
+                 "fragmentation; it may not run.",
+                 need, cap);
     if (s->mode == DAM_MODE_SERVING && r->has_sim) {
         const dam_serving_result *sv = &r->serving;
         int met = dam_serving_slo_met(sv);
-        snprintf(buf, n, "%s; %s (%s).",
-                 met ? "the SLO is met" : "the SLO is missed", lead,
-                 d->headline);
+        snprintf(buf, n, "%s; %s (%s).%s",
+                 met ? "the SLO is met (p99 plus its 95 % CI within it)"
+                 : sv->throughput > 0.0 ? "the SLO is missed"
+                                        : "no: no request is served",
+                 lead, d->headline, tight);
         return;
     }
     if (s->mode == DAM_MODE_TRAINING && s->deadline > 0.0 &&
         r->run_time > 0.0) {
         char run[48], dl[48];
         dam_text_deadline(run, sizeof run, dl, sizeof dl, s, r->run_time);
-        snprintf(buf, n, "%s: the run takes %s, %s the %s deadline; %s (%s).",
+        snprintf(buf, n, "%s: the run takes %s, %s the %s deadline; %s "
+                         "(%s).%s",
                  r->run_time <= s->deadline ? "yes" : "no", run,
                  r->run_time <= s->deadline ? "within" : "past", dl, lead,
-                 d->headline);
+                 d->headline, tight);
         return;
     }
-    snprintf(buf, n, "%s (%s).", lead, d->headline);
+    snprintf(buf, n, "%s (%s).%s", lead, d->headline, tight);
 }
 
 void dam_text_deadline(char *run, size_t nrun, char *dl, size_t ndl,
@@ -259,7 +300,7 @@ void dam_text_run(dam_buf *b, const dam_scenario *s, const dam_result *r,
         return;
     }
     char t1[48], t2[48], t3[48], t4[48];
-    char answer[512];
+    char answer[1024];
     dam_text_answer(answer, sizeof answer, s, r, d);
 
     dam_buf_printf(b, "%s\n", s->name);
@@ -478,7 +519,11 @@ void dam_text_run(dam_buf *b, const dam_scenario *s, const dam_result *r,
     dam_fmt_memory(t4, sizeof t4, r->memory.activations);
     dam_buf_printf(b, "\nMemory %s of %s: %s (weights %s, activations %s)\n",
                    t1, t2,
-                   r->memory.fits ? "fits" : "DOES NOT FIT", t3, t4);
+                   !r->memory.fits   ? "DOES NOT FIT"
+                   : r->memory.tight ? "fits, TIGHT (under 10 % to spare for "
+                                       "fragmentation)"
+                                     : "fits",
+                   t3, t4);
     if (r->memory.buffers > 0.0) {
         /* a parallel layout's worst stage, term by term */
         char t5[32];

@@ -172,8 +172,79 @@ static size_t answer_option(char *buf, size_t n, const dam_whatif_row *o)
     return len < n ? len : n;
 }
 
+/* The answer when the baseline does not fit: say so first, then compare
+ * the options that fit with each other (fastest first). */
+static void answer_nofit(char *buf, size_t n, const dam_whatif *w)
+{
+    const dam_whatif_row *base = &w->rows[0];
+    const dam_memory *m = &base->result.memory;
+    char need[32], cap[32], miss[32];
+    dam_fmt_memory(need, sizeof need, m->total);
+    dam_fmt_memory(cap, sizeof cap, m->capacity);
+    dam_fmt_memory(miss, sizeof miss, m->shortfall);
+    size_t len = (size_t)snprintf(
+        buf, n, "the baseline does not fit: it needs %s per GPU, the %s "
+                "holds %s (short by %s), so it cannot run and no speed-up is "
+                "quoted against it",
+        need, base->scenario.machine.gpu.id, cap, miss);
+    const dam_whatif_row *sj = subject(w);
+    if (sj && len < n) {
+        if (sj->verdict == DAM_VERDICT_NOFIT ||
+            sj->verdict == DAM_VERDICT_FAILED)
+            len += (size_t)snprintf(buf + len, n - len, ". %s: no, %s",
+                                    sj->name,
+                                    sj->verdict == DAM_VERDICT_FAILED
+                                        ? sj->error
+                                        : sj->why);
+        else
+            len += (size_t)snprintf(buf + len, n - len, ". %s: yes, it fits",
+                                    sj->name);
+    }
+    /* the options that fit, fastest first (at most four named) */
+    int order[DAM_WHATIF_MAX], k = 0;
+    for (int i = 1; i < w->nrows; i++)
+        if (w->rows[i].verdict == DAM_VERDICT_WORKS)
+            order[k++] = i;
+    for (int i = 1; i < k; i++)
+        for (int j = i; j > 0 && w->rows[order[j]].speedup >
+                                     w->rows[order[j - 1]].speedup;
+             j--) {
+            int t = order[j];
+            order[j] = order[j - 1];
+            order[j - 1] = t;
+        }
+    if (len >= n)
+        return;
+    if (k == 0) {
+        snprintf(buf + len, n - len, w->nrows < 2
+                                         ? ". No levers to compare"
+                                         : ". No option here fits either");
+        return;
+    }
+    len += (size_t)snprintf(buf + len, n - len, ". Options that fit, fastest "
+                                                "first:");
+    for (int i = 0; i < k && i < 4 && len < n; i++) {
+        const dam_whatif_row *r = &w->rows[order[i]];
+        char t[32], c[32];
+        dam_fmt_time(t, sizeof t, r->scenario.mode == DAM_MODE_SERVING
+                                      ? r->result.step
+                                      : r->result.run_time);
+        if (r->cost.usd > 0.0)
+            dam_fmt_short(c, sizeof c, r->cost.usd, 1);
+        else
+            snprintf(c, sizeof c, "cost n/a");
+        len += (size_t)snprintf(buf + len, n - len, "%s %s (%s, %s)",
+                                i ? "," : "", r->name, t, c);
+    }
+}
+
 void dam_whatif_answer(char *buf, size_t n, const dam_whatif *w)
 {
+    if (!w->rows[0].result.memory.fits &&
+        w->rows[0].result.memory.capacity > 0.0) {
+        answer_nofit(buf, n, w);
+        return;
+    }
     if (w->rows[0].result.serving.llm.enabled) {
         dam_llm_whatif_answer(buf, n, w);
         return;
@@ -294,11 +365,17 @@ void dam_whatif_text(dam_buf *b, const dam_whatif *w)
         const dam_whatif_row *r = &w->rows[i];
         char step[24], run[24], cost[24], q[24], gain[24], roc[24];
         char binds[48];
-        if (r->verdict == DAM_VERDICT_FAILED) {
+        if (r->verdict == DAM_VERDICT_FAILED || !r->result.memory.fits) {
+            /* it cannot run: no time, cost or speed-up */
             dam_buf_printf(b, "%-26.26s %9s %9s %8s %9s %8s %7s %9s %9s %9s "
                               "%-22s %s\n",
                            r->name, "-", "-", "-", "-", "-", "-", "-", "-", "-",
-                           "-", dam_verdict_name(r->verdict));
+                           r->verdict == DAM_VERDICT_FAILED ? "-"
+                                                            : "does not fit",
+                           r->verdict == DAM_VERDICT_FAILED ||
+                                   r->verdict == DAM_VERDICT_NOFIT
+                               ? dam_verdict_name(r->verdict)
+                               : "baseline (no fit)");
             continue;
         }
         dam_fmt_time_in(step, sizeof step, ca[i], ua, DAM_FMT_SIG);
@@ -317,7 +394,9 @@ void dam_whatif_text(dam_buf *b, const dam_whatif *w)
          * worse dominates (a ratio would read negative for a gain) */
         double dc = dam_quality_cost_in(&r->cost, w->measure) -
                     dam_quality_cost_in(&base->cost, w->measure);
-        if (r->roc_defined && !r->quality_unknown && dc > 0.0)
+        if (!base->result.memory.fits)
+            snprintf(roc, sizeof roc, "-");
+        else if (r->roc_defined && !r->quality_unknown && dc > 0.0)
             snprintf(roc, sizeof roc, "%.3g", r->roc == 0.0 ? 0.0 : r->roc);
         else if (r->roc_defined && !r->quality_unknown && dc < 0.0 &&
                  r->quality_gain >= 0.0)
@@ -332,7 +411,11 @@ void dam_whatif_text(dam_buf *b, const dam_whatif *w)
                      dam_bound_name(base->result.bound),
                      dam_bound_name(r->result.bound));
         char sp[16], gh[16], kwh[16];
-        snprintf(sp, sizeof sp, "%.2fx", r->speedup);
+        /* no speed-up over a baseline that cannot run */
+        if (base->result.memory.fits || i == 0)
+            snprintf(sp, sizeof sp, "%.2fx", r->speedup);
+        else
+            snprintf(sp, sizeof sp, "-");
         compact(gh, sizeof gh, r->cost.gpu_hours);
         compact(kwh, sizeof kwh, r->cost.kwh);
         dam_buf_printf(b, "%-26.26s %9s %9s %8s %9s %8s %7s %9s %9s %9s "
@@ -385,23 +468,28 @@ void dam_whatif_text(dam_buf *b, const dam_whatif *w)
     }
     if (w->rows[0].has_interval) {
         int nconst = dam_uncertainty_sources(s) - s->nuncertain - 1;
-        dam_buf_printf(b, "\n90 %% intervals (analytic; %d paired draws over "
+        dam_buf_printf(b, "\n90 %% intervals (%s; %d paired draws over "
                           "%d uncertain input%s, %d calibrated constant%s "
                           "and the model's step error, the same draws for "
                           "every option):\n",
+                       w->rows[0].interval.carried
+                           ? "of the simulated figures: the analytic draws' "
+                             "spread about each"
+                           : "analytic",
                        w->rows[0].interval.samples, s->nuncertain,
                        s->nuncertain == 1 ? "" : "s", nconst,
                        nconst == 1 ? "" : "s");
-        if (s->mode == DAM_MODE_SERVING)
+        if (s->mode == DAM_MODE_SERVING && !w->rows[0].interval.carried)
             dam_buf_printf(b, "  (of a lone request's time, without "
-                              "queueing: it need not bracket the simulated "
-                              "latencies above)\n");
+                              "queueing)\n");
         dam_buf_printf(b, "  %-28s %-19s %-15s %6s  %-17s %s\n", "option",
-                       s->mode == DAM_MODE_SERVING ? "lone request" : "step",
+                       s->mode != DAM_MODE_SERVING ? "step"
+                       : w->rows[0].interval.carried ? "mean latency"
+                                                     : "lone request",
                        "speed-up", "faster", "GPU-hours", "cost");
         for (int i = 0; i < w->nrows; i++) {
             const dam_whatif_row *r = &w->rows[i];
-            if (!r->has_interval)
+            if (!r->has_interval || !r->result.memory.fits)
                 continue;
             const dam_answer_interval *a = &r->interval;
             char t1[24], t2[24], st[56], sp[32], fa[16], g1[16], g2[16],
@@ -409,7 +497,7 @@ void dam_whatif_text(dam_buf *b, const dam_whatif *w)
             dam_fmt_time(t1, sizeof t1, a->step.lo);
             dam_fmt_time(t2, sizeof t2, a->step.hi);
             snprintf(st, sizeof st, "%s .. %s", t1, t2);
-            if (i == 0) {
+            if (i == 0 || !base->result.memory.fits) {
                 snprintf(sp, sizeof sp, "-");
                 snprintf(fa, sizeof fa, "-");
             } else {
@@ -561,10 +649,15 @@ struct json_t *dam_whatif_json(const dam_whatif *w)
         }
         json_object_set_new(e, "levers_applied",
                             json_string(r->scenario.applied));
-        json_object_set_new(e, "speedup", dam_json_num(r->speedup));
+        json_object_set_new(e, "fits", json_boolean(r->result.memory.fits));
+        /* no speed-up over a baseline that cannot run, nor of an option
+         * that cannot */
+        int quote = base->result.memory.fits && r->result.memory.fits;
+        if (quote)
+            json_object_set_new(e, "speedup", dam_json_num(r->speedup));
         if (r->has_interval) {
             /* the baseline's speed-up is 1 by definition: no interval */
-            if (i > 0) {
+            if (i > 0 && quote) {
                 json_t *iv = json_object();
                 json_object_set_new(iv, "p05", dam_json_num(r->speedup_lo));
                 json_object_set_new(iv, "p95", dam_json_num(r->speedup_hi));

@@ -398,8 +398,7 @@ static void memory(const dam_scenario *s, dam_result *r)
     }
     m->total = m->weights + m->gradients + m->optimizer + m->activations;
     m->capacity = s->machine.gpu.mem_bytes;
-    m->fits = m->total <= m->capacity;
-    m->shortfall = m->fits ? 0.0 : m->total - m->capacity;
+    dam_memory_judge(m);
 }
 
 /* Cost of running the result's GPUs for seconds (model/quality.c). */

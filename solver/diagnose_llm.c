@@ -44,15 +44,21 @@ void dam_diagnose_llm(const dam_scenario *s, const dam_result *r,
     d->bound = r->bound;
     snprintf(d->axis, sizeof d->axis, "%s", dam_bound_axis(r->bound));
     int pct = (int)lround(q->slo_quantile * 100.0);
-    int ttft_ok = l->ttft.q + l->ttft.q_ci <= l->slo_ttft_s * (1.0 + 1e-9);
-    int tpot_ok = l->tpot.q + l->tpot.q_ci <= l->slo_tpot_s * (1.0 + 1e-9);
+    /* nothing served meets nothing */
+    int served = r->memory.fits && l->requests > 0.0 && l->ttft.n > 0.0;
+    int ttft_ok = served &&
+                  l->ttft.q + l->ttft.q_ci <= l->slo_ttft_s * (1.0 + 1e-9);
+    int tpot_ok = served &&
+                  l->tpot.q + l->tpot.q_ci <= l->slo_tpot_s * (1.0 + 1e-9);
     double prefill = l->ttft.mean - l->queue.mean;
 
     if (!r->memory.fits) {
         snprintf(d->headline, sizeof d->headline,
-                 "KV-cache capacity binds: weights and workspace leave room "
-                 "for %.0f tokens per replica, below the %.0f of the longest "
-                 "request",
+                 "memory binds: weights (%.4g GB) and workspace (%.4g GB) "
+                 "per GPU leave room for %.0f tokens of KV cache per "
+                 "replica, below the %.0f of the longest request; nothing "
+                 "is served",
+                 l->memory.weights / 1e9, l->memory.workspace / 1e9,
                  l->memory.tokens, q->input.max + q->output.max);
     } else {
         const char *what;
@@ -85,12 +91,20 @@ void dam_diagnose_llm(const dam_scenario *s, const dam_result *r,
                  l->goodput_fraction * 100.0);
     }
 
+    if (!served)
+        dam_diagnose_add(d->evidence, &d->nevidence,
+                         "no request was served, so no latency is measured: "
+                         "the KV pool per GPU is %.4g GB short of the "
+                         "longest request",
+                         l->memory.shortfall / 1e9);
+    else
     dam_diagnose_add(d->evidence, &d->nevidence,
                      "TTFT: mean %.4g ms = queue %.4g + prefill and chunking "
                      "%.4g; p50 %.4g, p99 %.4g ms; a lone prompt prefills in "
                      "%.4g ms",
                      ms(l->ttft.mean), ms(l->queue.mean), ms(prefill),
                      ms(l->ttft.p50), ms(l->ttft.p99), ms(l->t_prefill));
+    if (served)
     dam_diagnose_add(d->evidence, &d->nevidence,
                      "TPOT: mean %.4g ms, p99 %.4g ms; iterations of %.4g ms "
                      "with %.3g decodes and %.4g new tokens; a lone decode "
@@ -99,6 +113,7 @@ void dam_diagnose_llm(const dam_scenario *s, const dam_result *r,
                      ms(l->iteration_mean), l->decode_seqs_mean,
                      l->batch_tokens_mean, ms(l->t_decode1),
                      ms(l->weight_floor));
+    if (served)
     dam_diagnose_add(d->evidence, &d->nevidence,
                      "iteration time: GEMMs and elementwise %.0f %%, "
                      "attention %.0f %%, all-reduce %.0f %%, head %.0f %%, "
@@ -111,7 +126,8 @@ void dam_diagnose_llm(const dam_scenario *s, const dam_result *r,
                      "GB per GPU), %.0f %% in use on average, %.0f %% at "
                      "peak; %.3g sequences running (peak %.0f, limit %d); "
                      "%.3g preemptions per request",
-                     l->memory.blocks, q->block_tokens, l->memory.pool / 1e9,
+                     l->memory.blocks, q->block_tokens,
+                     (l->memory.pool > 0.0 ? l->memory.pool : 0.0) / 1e9,
                      l->kv_use_mean * 100.0, l->kv_use_peak * 100.0,
                      l->running_mean, l->running_peak, q->max_seqs,
                      l->preemptions);
@@ -199,12 +215,15 @@ void dam_diagnose_llm(const dam_scenario *s, const dam_result *r,
            more ? "more replicas cut the %.4g ms queue in TTFT"
                 : "the queue (%.4g ms of TTFT) is not what misses",
            ms(l->queue.mean));
-    int sched = !tpot_ok || (!ttft_ok && !more);
+    int sched = served && (!tpot_ok || (!ttft_ok && !more));
     if (sched)
         dam_diagnose_advise(d, DAM_LEVER_SCHEDULER, 1,
                "the token budget trades TTFT (%.4g ms at p%d) against TPOT "
                "(%.4g ms)",
                ms(l->ttft.q), pct, ms(l->tpot.q));
+    else if (!served)
+        dam_diagnose_advise(d, DAM_LEVER_SCHEDULER, 0,
+               "nothing is served: memory binds, not the token budget%s", "");
     else
         dam_diagnose_advise(d, DAM_LEVER_SCHEDULER, 0,
                "both objectives hold at p%d (TTFT %.4g ms, TPOT %.4g ms): "

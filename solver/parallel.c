@@ -738,8 +738,7 @@ void dam_parallel_solve(const dam_scenario *s, dam_result *r)
     mm->buffers = lm.buffers + lm.reserve;
     mm->total = lm.total;
     mm->capacity = s->machine.gpu.mem_bytes;
-    mm->fits = mm->total <= mm->capacity;
-    mm->shortfall = mm->fits ? 0.0 : mm->total - mm->capacity;
+    dam_memory_judge(mm);
 
     dam_parallel_derive(s, c.tokens, r);
 }

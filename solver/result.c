@@ -25,9 +25,19 @@ const char *dam_serving_phase_name(int phase)
     return (unsigned)phase < DAM_SPHASE_COUNT ? sphase_names[phase] : "?";
 }
 
+void dam_memory_judge(dam_memory *m)
+{
+    m->fits = m->total <= m->capacity;
+    m->tight = m->fits && m->total > (1.0 - DAM_MEMORY_HEADROOM) * m->capacity;
+    m->shortfall = m->fits ? 0.0 : m->total - m->capacity;
+}
+
 int dam_llm_slo_met(const dam_llm_result *l)
 {
     double tol = 1.0 + 1e-9;
+    /* a deployment that serves nothing meets nothing */
+    if (!l->memory.fits || !(l->ttft.n > 0.0) || !(l->requests > 0.0))
+        return 0;
     return l->ttft.q + l->ttft.q_ci <= l->slo_ttft_s * tol &&
            l->tpot.q + l->tpot.q_ci <= l->slo_tpot_s * tol;
 }
@@ -40,6 +50,8 @@ int dam_serving_slo_met(const dam_serving_result *sv)
         return dam_llm_slo_met(&sv->llm) &&
                (!(sv->slo_s > 0.0) ||
                 sv->latency.p99 + sv->p99_ci95 <= sv->slo_s * (1.0 + 1e-9));
+    if (!(sv->latency.n > 0.0) || !(sv->throughput > 0.0))
+        return 0; /* nothing served */
     return sv->latency.p99 + sv->p99_ci95 <= sv->slo_s * (1.0 + 1e-9);
 }
 

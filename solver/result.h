@@ -73,8 +73,21 @@ typedef struct dam_memory {
     double total;          /* bytes */
     double capacity;       /* device memory, bytes */
     int fits;              /* 1 when total <= capacity */
+    int tight;             /* 1 when it fits with less than
+                            * DAM_MEMORY_HEADROOM of the capacity to spare */
     double shortfall;      /* total - capacity when it does not fit, bytes */
 } dam_memory;
+
+/* The headroom below which a fit is "tight": allocator fragmentation and
+ * what the runtime takes beyond the counted reserve. vLLM leaves 10 % of
+ * device memory by default (gpu_memory_utilization = 0.9, vLLM engine
+ * arguments); Rajbhandari et al. 2020 (ZeRO, SC'20, section 3.2) report
+ * out-of-memory from fragmentation with far more than that still free.
+ * A tight fit may well not run; the answers say so. */
+#define DAM_MEMORY_HEADROOM 0.10
+
+/* Set m->fits, m->tight and m->shortfall from m->total and m->capacity. */
+void dam_memory_judge(dam_memory *m);
 
 /* Streaming statistics of one quantity over simulated steps. */
 typedef struct dam_stat {

@@ -138,11 +138,27 @@ static void judge(const dam_whatif_row *base, dam_whatif_row *row,
         /* an option that does not fit is no option, however fast */
         row->verdict = DAM_VERDICT_NOFIT;
         row->anti_pattern[0] = '\0';
+        int n = snprintf(row->why, sizeof row->why,
+                         "does not fit: needs %.3g GB per GPU, %s holds "
+                         "%.3g GB (misses by %.3g GB)",
+                         m->total / DAM_GB, row->scenario.machine.gpu.id,
+                         m->capacity / DAM_GB, m->shortfall / DAM_GB);
+        if (base->result.memory.fits && n > 0 && (size_t)n < sizeof row->why)
+            snprintf(row->why + n, sizeof row->why - (size_t)n,
+                     "; if it fitted: %.2fx", row->speedup);
+        return;
+    }
+    const dam_memory *m0 = &base->result.memory;
+    if (!m0->fits && m0->capacity > 0.0) {
+        /* the baseline cannot run: no speed-up over it means anything;
+         * an option that fits makes the job possible */
+        row->verdict = DAM_VERDICT_WORKS;
+        row->anti_pattern[0] = '\0';
         snprintf(row->why, sizeof row->why,
-                 "does not fit: needs %.3g GB per GPU, %s holds %.3g GB "
-                 "(misses by %.3g GB); if it fitted: %.2fx",
-                 m->total / DAM_GB, row->scenario.machine.gpu.id,
-                 m->capacity / DAM_GB, m->shortfall / DAM_GB, row->speedup);
+                 "fits where the baseline does not: needs %.3g GB per GPU of "
+                 "%.3g GB%s",
+                 m->total / DAM_GB, m->capacity / DAM_GB,
+                 m->tight ? " (tight: under 10 % to spare)" : "");
         return;
     }
     const dam_workload *w = &row->scenario.workload;
@@ -556,8 +572,11 @@ static void intervals(dam_whatif *w, const dam_scenario *base, int n,
         row->p_faster = row->interval.p_faster;
         load_note(row);
         /* LLM serving is judged on its objectives; the analytic interval
-         * (one request alone) is shown apart */
-        if (row->result.serving.llm.enabled)
+         * (one request alone) is shown apart; no speed-up is quoted
+         * against a baseline that does not fit, nor for an option that
+         * does not */
+        if (row->result.serving.llm.enabled || !b->result.memory.fits ||
+            row->verdict == DAM_VERDICT_NOFIT)
             continue;
         char note[128];
         /* the interval is of the speed-up shown (carried to the
