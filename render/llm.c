@@ -10,6 +10,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "render/fmt.h"
 #include "render/text.h"
@@ -357,7 +358,7 @@ static const dam_whatif_row *cheapest_met(const dam_whatif *w)
     for (int i = 0; i < w->nrows; i++) {
         const dam_whatif_row *r = &w->rows[i];
         if (r->verdict == DAM_VERDICT_FAILED || !r->result.memory.fits ||
-            !r->result.serving.llm.met)
+            !dam_llm_slo_met(&r->result.serving.llm))
             continue;
         double c = r->result.serving.llm.cost_per_mtok;
         if (!best || c < best->result.serving.llm.cost_per_mtok ||
@@ -368,12 +369,51 @@ static const dam_whatif_row *cheapest_met(const dam_whatif *w)
     return best;
 }
 
+/* The option meeting both SLOs on the fewest GPUs (cheapest among equals),
+ * of those with fewer than max GPUs; NULL when none. */
+static const dam_whatif_row *fewest_met(const dam_whatif *w, double max)
+{
+    const dam_whatif_row *best = NULL;
+    for (int i = 0; i < w->nrows; i++) {
+        const dam_whatif_row *r = &w->rows[i];
+        const dam_llm_result *l = &r->result.serving.llm;
+        if (r->verdict == DAM_VERDICT_FAILED || !r->result.memory.fits ||
+            !dam_llm_slo_met(l) || !(l->gpus < max))
+            continue;
+        const dam_llm_result *b = best ? &best->result.serving.llm : NULL;
+        if (!b || l->gpus < b->gpus ||
+            (l->gpus == b->gpus && l->cost_per_mtok < b->cost_per_mtok))
+            best = r;
+    }
+    return best;
+}
+
+/* 1 when the question asks for fewer GPUs ("... on fewer GPUs?"). */
+static int asks_fewer(const char *q)
+{
+    for (; *q; q++)
+        if (strncasecmp(q, "fewer", 5) == 0)
+            return 1;
+    return 0;
+}
+
 void dam_llm_whatif_answer(char *buf, size_t n, const dam_whatif *w)
 {
     const dam_whatif_row *base = &w->rows[0];
     const dam_llm_result *l0 = &base->result.serving.llm;
     size_t len = 0;
-    if (w->nrows >= 2) {
+    int fewer = asks_fewer(base->scenario.question);
+    if (w->nrows >= 2 && fewer && w->rows[1].verdict != DAM_VERDICT_FAILED &&
+        dam_llm_slo_met(&w->rows[1].result.serving.llm) &&
+        !(w->rows[1].result.serving.llm.gpus < l0->gpus)) {
+        /* the question is about fewer GPUs: the same count is not an
+         * answer to it */
+        const dam_whatif_row *f = &w->rows[1];
+        len = (size_t)snprintf(
+            buf, n, "%s: no, it meets both SLOs but on %.0f GPUs, not fewer "
+                    "than the baseline's %.0f",
+            f->name, f->result.serving.llm.gpus, l0->gpus);
+    } else if (w->nrows >= 2) {
         const dam_whatif_row *f = &w->rows[1];
         if (f->verdict == DAM_VERDICT_FAILED)
             len = (size_t)snprintf(buf, n, "%s cannot apply (%s)", f->name,
@@ -393,6 +433,22 @@ void dam_llm_whatif_answer(char *buf, size_t n, const dam_whatif *w)
     const dam_whatif_row *c = cheapest_met(w);
     if (len >= n)
         return;
+    if (fewer) {
+        const dam_whatif_row *fw = fewest_met(w, l0->gpus);
+        if (fw)
+            len += (size_t)snprintf(buf + len, n - len,
+                                    ". Fewest GPUs that meet both SLOs: %s, "
+                                    "%.0f GPUs (baseline %.0f)",
+                                    fw->name, fw->result.serving.llm.gpus,
+                                    l0->gpus);
+        else
+            len += (size_t)snprintf(buf + len, n - len,
+                                    ". No option here meets both SLOs on "
+                                    "fewer than the baseline's %.0f GPUs",
+                                    l0->gpus);
+        if (len >= n)
+            return;
+    }
     if (c)
         snprintf(buf + len, n - len,
                  ". Cheapest option that meets both SLOs: %s, %.0f GPUs at "

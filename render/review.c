@@ -328,6 +328,17 @@ static const char *recommendation(const ctx *c)
                     "the run by 2 %% or more. %s binds (%s).",
                     dam_bound_name(b->result.bound), b->diagnosis.headline);
     }
+    if (x->result.serving.llm.enabled) {
+        /* LLM serving: the objectives and the price of a token */
+        return keep(c->P, "Take %s: %s.", x->name, x->why);
+    }
+    if (!b->result.memory.fits) {
+        dam_fmt_time(t1, sizeof t1, x->result.run_time);
+        return keep(c->P, "Take %s: the configuration as given does not "
+                          "fit in memory and cannot run; %s %s, a run of "
+                          "%s.",
+                    x->name, x->name, x->why, t1);
+    }
     if (c->serving) {
         dam_fmt_time(t1, sizeof t1, x->result.serving.latency.p99);
         dam_fmt_time(t0, sizeof t0, x->result.serving.slo_s);
