@@ -1,0 +1,381 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Property test (issue 21): one true answer on every line.
+
+Over random valid scenarios of every mode (training on one GPU or many,
+training with a 3D parallel layout, inference, serving, LLM serving; every
+key drawn in the range scenarios/README.md documents, the sizes kept small
+enough for CI), `damsim run --json` and `damsim run` are checked against the
+model and against themselves:
+
+  interval   the point printed (step, run time, GPU-hours, cost) lies inside
+             the 90 % interval printed beside it, which has a width;
+  fit        memory.fits is false exactly when the answer opens with
+             "no: it does not fit";
+  slo        serving: the SLO flags agree (serving.slo_met with
+             llm.slo_met, with the answer's words); a deployment that serves
+             nothing never meets its SLO;
+  cost       cost = GPU-hours x price + kWh x electricity price (the
+             scenario's prices, or none);
+  finite     no negative (outside the signed fields), null or non-finite
+             number anywhere in the JSON;
+  bound      the simulated step is not below the printed lower bound
+             T_pipe (perfect overlap), beyond the simulation's noise;
+  ordered    every set of percentiles is ordered (p50 <= p90/p95 <= p99 <=
+             max);
+  same       the text's "Answer" line is the JSON's result.answer.
+
+Each property's violations are counted; the test fails when any is not 0.
+A failure names the scenario and its seed, so it reproduces.
+
+usage: answers.py DAMSIM [N [SEED]] [--report]
+  --report  print the counts and exit 0 (for before/after comparisons)
+"""
+import concurrent.futures
+import json
+import math
+import os
+import random
+import subprocess
+import sys
+import tempfile
+
+args = [a for a in sys.argv[1:] if not a.startswith("--")]
+REPORT = "--report" in sys.argv
+damsim = args[0]
+N = int(args[1]) if len(args) > 1 else 300
+SEED = int(args[2]) if len(args) > 2 else 20261202
+PROPS = ("interval", "fit", "slo", "cost", "finite", "bound", "ordered",
+         "same")
+# JSON numbers that may be negative: changes, gains, signed deltas
+SIGNED = ("change", "gain", "delta", "saved", "quality", "roc", "marginal",
+          "slack", "margin")
+
+
+def logu(rng, lo, hi):
+    return math.exp(rng.uniform(math.log(lo), math.log(hi)))
+
+
+def pick(rng, *v):
+    return rng.choice(v)
+
+
+def b(rng):
+    return pick(rng, "true", "false")
+
+
+def common(rng, i, mode, gpu, gpn, nodes):
+    return """scenario: { name = "p%d"; question = "q?"; mode = "%s"; seed = %d; };
+machine: { gpu = "%s"; gpus_per_node = %d; nodes = %d;
+  host: { cpu_cores = %d; pcie_gbs = %.6g; gpus_per_pcie_link = %d; pageable_fraction = %.4g; };
+  storage: { kind = "%s"; read_gbs = %.6g; latency_ms = %.6g; };
+  network: { intra_busbw_gbs = %.6g; inter_busbw_gbs = %.6g; latency_us = %.6g; }; };
+""" % (i, mode, rng.randint(0, 2 ** 31 - 1), gpu, gpn, nodes,
+       rng.choice([8, 16, 32, 64, 128]), logu(rng, 4, 64),
+       rng.randint(1, gpn), rng.uniform(0.2, 1.0),
+       pick(rng, "local_nvme", "network_fs", "page_cache", "hdd",
+            "object_store"),
+       logu(rng, 0.05, 20), logu(rng, 0.01, 5), logu(rng, 20, 900),
+       logu(rng, 5, 100), logu(rng, 1, 20))
+
+
+def cost_group(rng, gpu):
+    """The cost group and the prices it implies: the scenario's price for
+    its GPU when given, else the catalog's, else none."""
+    given = pick(rng, None, round(logu(rng, 0.3, 10), 3))
+    kwh = pick(rng, 0.0, round(logu(rng, 0.03, 0.5), 3))
+    pue = round(rng.uniform(1.0, 1.6), 2)
+    text = "cost: { %spue = %.4g; kwh_usd = %.6g; };\n" % (
+        "gpu_hour_usd = %.6g; " % given if given else "", pue, kwh)
+    price = given if given else (gpu.get("price_usd_hour") or 0.0)
+    return text, price, kwh
+
+
+def data_pipeline(rng, steps, workers_max=8):
+    return """data: { samples = %.6g; decode_ms = %.6g; decode_cv = %.3g; decode_dist = "%s"; epochs = %.4g; };
+pipeline: { loader_workers = %d; prefetch_factor = %d; pin_memory = %s;
+  overlap_transfer = %s; bucket_mb = %.4g; overlap_sync = %s;
+  warmup_steps = %d; steps = %d; replications = %d; };
+""" % (logu(rng, 1e4, 1e8), logu(rng, 0.01, 20), rng.uniform(0, 0.5),
+       pick(rng, "deterministic", "exponential", "lognormal", "uniform"),
+       logu(rng, 0.1, 90), rng.randint(0, workers_max), rng.randint(1, 8),
+       b(rng), b(rng), logu(rng, 1, 500), b(rng), rng.randint(1, 10), steps,
+       rng.randint(1, 3))
+
+
+def training(rng, cat, i, mode):
+    gpu = rng.choice(cat["gpus"])
+    precs = [p for p, f in gpu["peak_flops"].items() if f and
+             p in ("fp32", "tf32", "fp16", "bf16")]
+    model = rng.choice([m for m in cat["models"] if m["params"] < 2e10])
+    gpn = pick(rng, 1, 2, 4, 8)
+    nodes = pick(rng, 1, 1, 2, 4)
+    text = common(rng, i, mode, gpu["id"], gpn, nodes)
+    text += """workload: { model = "%s"; precision = "%s"; batch_size = %d;
+  cuda_graphs = %s; activation_recompute = %s; compute_cv = %.3g; zero_stage = %d;
+  framework_overhead_ms = %.4g; };
+""" % (model["id"], rng.choice(precs or ["fp32"]),
+       int(logu(rng, 1, 256)), b(rng), b(rng), rng.uniform(0, 0.2),
+       rng.randint(0, 3), logu(rng, 0.1, 20))
+    text += data_pipeline(rng, rng.randint(5, 40))
+    c, price, kwh = cost_group(rng, gpu)
+    return text + c, price, kwh
+
+
+def layout(rng, cat, i):
+    gpu = rng.choice([g for g in cat["gpus"] if g["peak_flops"].get("bf16")])
+    model = rng.choice([m for m in cat["models"] if m["id"] in
+                        ("llama2-7b", "llama3-8b", "mpt-7b", "mpt-13b",
+                         "mpt-1b", "llama2-70b", "llama3-70b")])
+    gpn = 8
+    nodes = pick(rng, 1, 2, 4)
+    g = gpn * nodes
+    tp = pick(rng, 1, 2, 4, 8)
+    pp = pick(rng, 1, 2, 4)
+    while g % (tp * pp):
+        pp = 1
+    dp = g // (tp * pp)
+    mb = pick(rng, 1, 2)
+    gb = dp * mb * rng.randint(1, 8)
+    text = common(rng, i, "training", gpu["id"], gpn, nodes)
+    text += """workload: { model = "%s"; precision = "bf16"; framework_overhead_ms = %.4g; };
+parallel: { tp = %d; pp = %d; dp = %d; micro_batch = %d; global_batch = %d;
+  zero = %d; recompute = "%s"; sequence_parallel = %s; schedule = "%s"; };
+data: { samples = %.6g; decode_ms = 0.05; epochs = 1.0; };
+pipeline: { loader_workers = 2; steps = %d; warmup_steps = 1; replications = 1; };
+""" % (model["id"], logu(rng, 0.5, 10), tp, pp, dp, mb, gb,
+       rng.randint(0, 3), pick(rng, "none", "selective", "full"), b(rng),
+       pick(rng, "1f1b", "gpipe"), logu(rng, 1e5, 1e8), rng.randint(2, 4))
+    c, price, kwh = cost_group(rng, gpu)
+    return text + c, price, kwh
+
+
+def serving(rng, cat, i):
+    gpu = rng.choice(cat["gpus"])
+    precs = [p for p, f in gpu["peak_flops"].items() if f and
+             p in ("fp32", "tf32", "fp16", "bf16")]
+    model = rng.choice([m for m in cat["models"] if m["params"] < 1e9])
+    reps = rng.randint(1, 4)
+    text = common(rng, i, "serving", gpu["id"], 8, 1)
+    text += """workload: { model = "%s"; precision = "%s"; batch_size = 1; framework_overhead_ms = %.4g; };
+serving: { arrival = "%s"; rate_per_s = %.6g; preprocess_ms = %.4g; preprocess_workers = %d;
+  postprocess_ms = %.4g; max_batch = %d; batch_timeout_ms = %.4g; replicas = %d;
+  slo_p99_ms = %.6g; requests = %d; replications = %d; };
+""" % (model["id"], rng.choice(precs or ["fp32"]), logu(rng, 0.05, 5),
+       pick(rng, "poisson", "deterministic"), logu(rng, 1, 3000),
+       logu(rng, 0.01, 10), rng.randint(1, 32), logu(rng, 0.01, 2),
+       rng.randint(1, 64), logu(rng, 0, 1e-3) if False else logu(rng, 0.1, 20),
+       reps, logu(rng, 1, 500), rng.randint(200, 2000), rng.randint(1, 3))
+    c, price, kwh = cost_group(rng, gpu)
+    return text + c, price, kwh
+
+
+def llm(rng, cat, i):
+    gpu = rng.choice([g for g in cat["gpus"] if g["peak_flops"].get("bf16")])
+    model = rng.choice([m for m in cat["models"] if m["id"] in
+                        ("llama2-7b", "llama3-8b", "llama3-70b", "llama2-70b",
+                         "mixtral-8x7b")])
+    tp = pick(rng, 1, 2, 4, 8)
+    text = common(rng, i, "serving", gpu["id"], 8, 1)
+    inp, out = int(logu(rng, 16, 2000)), int(logu(rng, 4, 500))
+    text += """workload: { model = "%s"; precision = "bf16"; batch_size = 1; framework_overhead_ms = %.4g; };
+serving: { arrival = "poisson"; rate_per_s = %.6g; replicas = %d; requests = %d; replications = %d; };
+llm: { input_tokens = %d; input_cv = %.3g; input_max = %d; output_tokens = %d;
+  output_cv = %.3g; output_max = %d; tp = %d; kv_cache = "%s"; weights = "%s";
+  token_budget = %d; max_seqs = %d; chunked_prefill = %s;
+  slo_ttft_ms = %.6g; slo_tpot_ms = %.6g; };
+""" % (model["id"], logu(rng, 0.2, 3), logu(rng, 0.05, 20),
+       rng.randint(1, 3), rng.randint(100, 600), rng.randint(1, 2),
+       inp, rng.uniform(0, 0.8), inp * 4, out, rng.uniform(0, 0.8), out * 4,
+       tp, pick(rng, "bf16", "fp8"), pick(rng, "native", "int4"),
+       max(2048, inp * 4), rng.randint(16, 256), b(rng),
+       logu(rng, 50, 5000), logu(rng, 5, 200))
+    c, price, kwh = cost_group(rng, gpu)
+    return text + c, price, kwh
+
+
+def scenario(rng, cat, i):
+    kind = rng.choice(["training", "training", "inference", "layout",
+                       "serving", "llm"])
+    if kind in ("training", "inference"):
+        t, p, k = training(rng, cat, i, kind)
+    elif kind == "layout":
+        t, p, k = layout(rng, cat, i)
+    elif kind == "serving":
+        t, p, k = serving(rng, cat, i)
+    else:
+        t, p, k = llm(rng, cat, i)
+    return kind, t, p, k
+
+
+def walk(x, path, out):
+    """Every (path, number-or-None) leaf of a JSON document."""
+    if isinstance(x, dict):
+        for k, v in x.items():
+            walk(v, path + "." + k, out)
+    elif isinstance(x, list):
+        for j, v in enumerate(x):
+            walk(v, "%s[%d]" % (path, j), out)
+    elif x is None or (isinstance(x, (int, float)) and
+                       not isinstance(x, bool)):
+        out.append((path, x))
+
+
+def ordered(x, path, bad):
+    if isinstance(x, dict):
+        qs = [k for k in ("min", "p50", "p90", "p95", "p99", "max")
+              if isinstance(x.get(k), (int, float))]
+        for a, c in zip(qs, qs[1:]):
+            if x[c] < x[a] * (1 - 2e-3) - 1e-12:
+                bad.append("%s.%s %g < %s %g" % (path, c, x[c], a, x[a]))
+        for k, v in x.items():
+            ordered(v, path + "." + k, bad)
+    elif isinstance(x, list):
+        for v in x:
+            ordered(v, path, bad)
+
+
+def inside(iv, v):
+    lo, hi = iv["p05"], iv["p95"]
+    return lo <= v * (1 + 1e-9) and v <= hi * (1 + 1e-9) and hi > lo
+
+
+def one(job):
+    i, kind, text, price, kwh, work = job
+    path = os.path.join(work, "s%04d.cfg" % i)
+    with open(path, "w") as f:
+        f.write(text)
+    v = {p: [] for p in PROPS}
+    pj = subprocess.run([damsim, "run", "--json", "-q", path],
+                        capture_output=True, text=True, timeout=600)
+    pt = subprocess.run([damsim, "run", "-q", path], capture_output=True,
+                        text=True, timeout=600)
+    if pj.returncode != 0 or pt.returncode != 0:
+        if pj.returncode == 2 and "error" in pj.stderr:
+            return i, kind, None, pj.stderr.strip()[:200]
+        v["finite"].append("exit %d/%d: %s" % (pj.returncode, pt.returncode,
+                                               pj.stderr.strip()[:200]))
+        return i, kind, v, None
+    bad = []
+    doc = json.loads(pj.stdout, parse_constant=lambda c: bad.append(c))
+    r = doc["result"]
+    # finite: no NaN/inf, null or negative number outside the signed fields
+    leaves = []
+    walk(doc, "", leaves)
+    for p, x in leaves:
+        if x is None or (isinstance(x, float) and not math.isfinite(x)):
+            v["finite"].append("%s is %r" % (p, x))
+        elif x < 0 and not any(s in p.lower() for s in SIGNED) and \
+                not p.startswith(".scenario"):
+            v["finite"].append("%s = %g" % (p, x))
+    if bad:
+        v["finite"].append("non-finite constants %s" % bad[:3])
+    # fit <-> answer
+    fits = r["memory"]["fits"]
+    says = r["answer"].startswith("no: it does not fit")
+    if fits == says:
+        v["fit"].append("fits %s, answer: %s" % (fits, r["answer"][:90]))
+    # the answer is the same in text and JSON
+    line = [l for l in pt.stdout.splitlines() if l.startswith("Answer")]
+    if not line or line[0][len("Answer"):].strip() != r["answer"].strip():
+        v["same"].append("text %r vs json %r" %
+                         ((line[0][:80] if line else None), r["answer"][:80]))
+    # the interval of the point shown
+    u = doc.get("uncertainty")
+    if u and fits:
+        pairs = [("step_s", r["step_s"])]
+        if kind not in ("serving", "llm"):
+            pairs += [("run_s", r["run_s"]), ("gpu_hours",
+                                               r["cost"]["gpu_hours"])]
+            if r["cost"]["usd"] > 0:
+                pairs.append(("cost_usd", r["cost"]["usd"]))
+        for k, x in pairs:
+            if not inside(u[k], x):
+                v["interval"].append("%s %.6g outside %.6g..%.6g" %
+                                     (k, x, u[k]["p05"], u[k]["p95"]))
+    elif fits and not u:
+        v["interval"].append("no interval printed")
+    # cost identity
+    c = r["cost"]
+    if kind not in ("serving", "llm") and fits:
+        want = c["gpu_hours"] * price + c["kwh"] * kwh
+        if abs(c["usd"] - want) > 1e-6 * max(1.0, want):
+            v["cost"].append("usd %.8g != %.8g x %g + %.8g x %g = %.8g" %
+                             (c["usd"], c["gpu_hours"], price, c["kwh"], kwh,
+                              want))
+    # bound: simulated step >= T_pipe, beyond the noise of the simulation
+    sim = r.get("simulation")
+    if sim and kind not in ("serving", "llm") and fits:
+        tp = r["iron_law"]["t_pipe_s"]
+        ci = r.get("simulation", {}).get("step_s", {})
+        half = ci.get("ci95", 0.0) if isinstance(ci, dict) else 0.0
+        if r["step_s"] + 2 * half < tp * (1 - 0.01):
+            v["bound"].append("simulated %.6g < T_pipe %.6g" %
+                              (r["step_s"], tp))
+    # percentiles in order
+    ob = []
+    ordered(doc, "", ob)
+    v["ordered"] += ob
+    # SLO flags
+    sv = r.get("serving")
+    if sv:
+        met = sv["slo_met"]
+        if sv.get("llm"):
+            if sv["llm"]["slo_met"] != met:
+                v["slo"].append("serving.slo_met %s, llm.slo_met %s" %
+                                (met, sv["llm"]["slo_met"]))
+            if met and sv["llm"]["requests_measured"] <= 0:
+                v["slo"].append("met with no request served")
+            words = "both SLOs are met" in r["answer"]
+        else:
+            if met and sv["throughput_per_s"] <= 0:
+                v["slo"].append("met with no request served")
+            words = r["answer"].startswith("the SLO is met")
+        if fits and words != met:
+            v["slo"].append("slo_met %s, answer: %s" % (met, r["answer"][:80]))
+    return i, kind, v, None
+
+
+def main():
+    cat = json.loads(subprocess.run([damsim, "catalog", "--json"], check=True,
+                                    capture_output=True, text=True).stdout)
+    rng = random.Random(SEED)
+    work = tempfile.mkdtemp(prefix="dam_answers_")
+    jobs = []
+    for i in range(N):
+        kind, text, price, kwh = scenario(rng, cat, i)
+        jobs.append((i, kind, text, price, kwh, work))
+    counts = {p: 0 for p in PROPS}
+    kinds, refused = {}, 0
+    shown = 0
+    jobs_n = int(os.environ.get("DAM_PROP_JOBS", "2"))
+    with concurrent.futures.ThreadPoolExecutor(jobs_n) as ex:
+        for i, kind, v, err in ex.map(one, jobs):
+            if v is None:
+                refused += 1
+                if refused <= 5:
+                    print("refused %d (%s): %s" % (i, kind, err))
+                continue
+            kinds[kind] = kinds.get(kind, 0) + 1
+            for p in PROPS:
+                if v[p]:
+                    counts[p] += 1
+                    if shown < 40:
+                        shown += 1
+                        print("FAIL %s: scenario %d (%s, seed %d): %s" %
+                              (p, i, kind, SEED, v[p][0]))
+    if os.environ.get("DAM_PROP_KEEP") is None:
+        import shutil
+        shutil.rmtree(work, ignore_errors=True)
+    else:
+        print("scenarios kept in " + work)
+    print("%d scenarios (seed %d; %s; %d refused as invalid)" %
+          (N, SEED, ", ".join("%s %d" % kv for kv in sorted(kinds.items())),
+           refused))
+    print("violations: " + ", ".join("%s %d" % (p, counts[p]) for p in PROPS))
+    # the generator draws valid scenarios: a refusal is a generator bug
+    ok = all(c == 0 for c in counts.values()) and refused <= N // 20
+    sys.exit(0 if ok or REPORT else 1)
+
+
+main()
