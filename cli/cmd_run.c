@@ -219,6 +219,25 @@ static int simulate(dam_cli *c, const dam_scenario *s, dam_result *r,
     return rc;
 }
 
+/* A simulated service's figures under load, each with its interval
+ * (solver/uncertainty.h, dam_load_interval_of). */
+/* Without one (a draw's simulation failed) the page shows none. */
+static void load_interval(dam_cli *c, const dam_scenario *s,
+                          const dam_result *r, dam_uncertainty *u)
+{
+    dam_draws *d = dam_draws_create(DAM_UNCERTAINTY_SAMPLES, s->seed);
+    int n = dam_draws_count(d);
+    double *t = dam_malloc((size_t)n * sizeof *t);
+    dam_answer_interval *a = dam_malloc(sizeof *a);
+    dam_uncertainty_answer(d, s, s, NULL, t, a);
+    if (dam_load_interval_of(d, s, s, r, t, n, dam_cli_serving_solve, c,
+                             &u->load) != DAM_OK)
+        u->load.ok = 0;
+    dam_free(a);
+    dam_free(t);
+    dam_draws_free(d);
+}
+
 static int run_one(dam_cli *c, const char *path)
 {
     dam_scenario *s = dam_malloc(sizeof *s);
@@ -251,6 +270,9 @@ static int run_one(dam_cli *c, const char *path)
                 dam_figures shown = dam_figures_of(r);
                 dam_interval_carry_run(u, &shown);
             }
+            if (st == DAM_OK && r->has_sim && s->mode == DAM_MODE_SERVING &&
+                r->memory.fits)
+                load_interval(c, s, r, u);
         }
         if (st != DAM_OK) {
             dam_cli_error(&e);

@@ -417,6 +417,23 @@ json_t *dam_json_uncertainty(const dam_scenario *s, const dam_uncertainty *u)
     json_object_set_new(o, "throughput", interval_json(&u->throughput));
     json_object_set_new(o, "cost_usd", interval_json(&u->cost_usd));
     json_object_set_new(o, "gpu_hours", interval_json(&u->gpu_hours));
+    if (u->load.ok) {
+        /* a simulated service under load (dam_load_interval) */
+        json_t *ld = json_object();
+        const double *v[4] = {u->load.p99, u->load.ttft, u->load.tpot,
+                              u->load.throughput};
+        static const char *const nm[4] = {"p99_s", "ttft_q_s", "tpot_q_s",
+                                          "throughput_per_s"};
+        for (int i = 0; i < 4; i++) {
+            if (i > 0 && i < 3 && !s->serving.llm.enabled)
+                continue;
+            json_t *iv = json_object();
+            NUM(iv, "p05", v[i][0]);
+            NUM(iv, "p95", v[i][1]);
+            json_object_set_new(ld, nm[i], iv);
+        }
+        json_object_set_new(o, "under_load", ld);
+    }
     INT(o, "calibrated_constants", u->nconstants);
     json_t *pb = json_object();
     for (int k = 0; k < DAM_BOUND_COUNT; k++)

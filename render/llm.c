@@ -146,6 +146,15 @@ void dam_llm_text(dam_buf *b, const dam_scenario *s, const dam_result *r,
                        l->tpot.q * 1e3, l->tpot.q_ci * 1e3,
                        l->slo_tpot_s * 1e3,
                        verdict(l->tpot.q, l->tpot.q_ci, l->slo_tpot_s));
+        if (u && u->load.ok)
+            dam_buf_printf(b, "  90 %% interval under load: p%d TTFT %.4g to "
+                              "%.4g ms, TPOT %.4g to %.4g ms, throughput "
+                              "%.4g to %.4g requests/s (simulated in the "
+                              "draws of the constants at a lone request's "
+                              "5th and 95th percentile, with the CI)\n",
+                           pct, u->load.ttft[0] * 1e3, u->load.ttft[1] * 1e3,
+                           u->load.tpot[0] * 1e3, u->load.tpot[1] * 1e3,
+                           u->load.throughput[0], u->load.throughput[1]);
         dam_buf_printf(b, "  goodput %.4g requests/s: %.2f %% of requests "
                           "meet both\n",
                        l->goodput, l->goodput_fraction * 100.0);

@@ -147,7 +147,7 @@ void dam_text_deadline(char *run, size_t nrun, char *dl, size_t ndl,
 
 /* Serving: per-phase latency table, SLO, throughput, utilisation, cost. */
 static void serving_section(dam_buf *b, const dam_scenario *s,
-                            const dam_result *r)
+                            const dam_result *r, const dam_uncertainty *u)
 {
     const dam_serving_result *sv = &r->serving;
     const dam_serving *v = &s->serving;
@@ -189,6 +189,14 @@ static void serving_section(dam_buf *b, const dam_scenario *s,
                    : sv->latency.p99 <= v->slo_p99_s ? "MET without headroom"
                                                      : "MISSED",
                    sv->slo_attainment * 100.0);
+    if (u && u->load.ok) {
+        dam_fmt_time(t1, sizeof t1, u->load.p99[0]);
+        dam_fmt_time(t2, sizeof t2, u->load.p99[1]);
+        dam_buf_printf(b, "  90 %% interval of the p99: %s to %s (simulated "
+                          "in the draws of the constants at a lone request's "
+                          "5th and 95th percentile, with the CI)\n",
+                       t1, t2);
+    }
     dam_fmt_num(t1, sizeof t1, sv->throughput, DAM_FMT_SIG);
     dam_buf_printf(b, "  throughput %s requests/s   replicas busy %.1f %% "
                       "(computing %.1f %%)   CPU pool %.1f %%   mean batch "
@@ -381,7 +389,7 @@ void dam_text_run(dam_buf *b, const dam_scenario *s, const dam_result *r,
     if (u)
         interval_lines(b, s, u);
     if (s->mode == DAM_MODE_SERVING && r->has_sim)
-        serving_section(b, s, r);
+        serving_section(b, s, r, u);
     int side = r->has_sim && r->analytic_step > 0.0;
     if (side)
         dam_buf_printf(b, "\nWhere the step goes %44s %10s\n", "simulated",

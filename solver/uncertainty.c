@@ -506,3 +506,71 @@ void dam_interval_carry_run(dam_uncertainty *u, const dam_figures *shown)
                   &u->cost_usd, &u->nominal, shown);
     u->carried = 1;
 }
+
+/* Index of the draw at quantile q of t (n entries): the (q (n - 1))-th
+ * smallest, ties by index. */
+static int draw_at(const double *t, int n, double q)
+{
+    int want = (int)(q * (n - 1) + 0.5), best = 0;
+    for (int k = 0; k < n; k++) {
+        int below = 0;
+        for (int j = 0; j < n; j++)
+            below += t[j] < t[k] || (t[j] == t[k] && j < k);
+        if (below == want)
+            return k;
+        if (below < want)
+            best = k;
+    }
+    return best;
+}
+
+/* [lo, hi] of the two ends and the nominal figure x, widened by the CI
+ * half-width ci. */
+static void span(double *v, double x, double ci)
+{
+    double lo = v[0] < v[1] ? v[0] : v[1], hi = v[0] < v[1] ? v[1] : v[0];
+    lo = x < lo ? x : lo;
+    hi = x > hi ? x : hi;
+    lo -= ci;
+    v[0] = lo > 0.0 ? lo : 0.0;
+    v[1] = hi + ci;
+}
+
+int dam_load_interval_of(dam_draws *d, const dam_scenario *base,
+                         const dam_scenario *s, const dam_result *nominal,
+                         const double *t, int n, dam_solve_fn solve,
+                         void *ctx, dam_load_interval *out)
+{
+    memset(out, 0, sizeof *out);
+    dam_scenario *x = dam_malloc(sizeof *x);
+    dam_result *r = dam_malloc(sizeof *r);
+    int rc = DAM_OK;
+    for (int e = 0; e < 2 && rc == DAM_OK; e++) {
+        dam_draws_apply_all(d, draw_at(t, n, e ? 0.95 : 0.05), base, s, x);
+        dam_error err;
+        memset(&err, 0, sizeof err);
+        rc = solve(x, ctx, r, &err);
+        if (rc != DAM_OK || !r->has_sim)
+            break;
+        const dam_llm_result *l = &r->serving.llm;
+        out->p99[e] = r->serving.latency.p99;
+        out->ttft[e] = l->ttft.q;
+        out->tpot[e] = l->tpot.q;
+        out->throughput[e] = l->enabled ? l->throughput : r->serving.throughput;
+        out->met[e] = l->enabled ? dam_llm_slo_met(l)
+                                 : dam_serving_slo_met(&r->serving);
+    }
+    if (rc == DAM_OK && r->has_sim) {
+        const dam_serving_result *sv = &nominal->serving;
+        const dam_llm_result *l = &sv->llm;
+        span(out->p99, sv->latency.p99, sv->p99_ci95);
+        span(out->ttft, l->ttft.q, l->ttft.q_ci);
+        span(out->tpot, l->tpot.q, l->tpot.q_ci);
+        span(out->throughput, l->enabled ? l->throughput : sv->throughput,
+             0.0);
+        out->ok = 1;
+    }
+    dam_free(r);
+    dam_free(x);
+    return rc;
+}

@@ -43,6 +43,30 @@
 #include "model/error.h"
 #include "solver/result.h"
 
+/*
+ * Serving under load. Queueing makes a loaded latency a steep, monotone
+ * function of the service time, so its quantiles are not the lone
+ * request's scaled: the deployment is simulated again in the two draws
+ * whose lone-request time is at its 5th and 95th percentile (quantile
+ * mapping through a monotone function), and each figure's interval is the
+ * envelope of those two and the nominal simulation (the median draw),
+ * widened by the 95 % CI half-width of the simulation's own estimate: a
+ * figure that the lone request's time does not order (TTFT rides on the
+ * prefill, the lone request's time on the decode) keeps its point inside.
+ * ok = 0: not computed.
+ */
+typedef struct dam_load_interval {
+    int ok;
+    double p99[2];          /* p99 latency, s (lo, hi) */
+    double ttft[2], tpot[2];/* LLM: at the SLO quantile, s */
+    double throughput[2];   /* requests/s */
+    int met[2];             /* the SLO(s) met in the fast and slow draw */
+} dam_load_interval;
+
+/* A solver of one scenario (the what-if's and the CLI's). */
+typedef int (*dam_solve_fn)(const dam_scenario *s, void *ctx,
+                            struct dam_result *r, struct dam_error *err);
+
 /* The headline figures of one solve, for carrying intervals. */
 typedef struct dam_figures {
     double step;        /* s per step (per request when serving) */
@@ -89,6 +113,7 @@ typedef struct dam_uncertainty {
     int carried;                    /* 1 after dam_interval_carry_run: the
                                        intervals are of the simulated
                                        figures */
+    dam_load_interval load;         /* serving under load (dam_load_interval_of) */
     double p_bound[DAM_BOUND_COUNT];/* share of samples in which each bound binds */
     int nconstants;                 /* calibrated constants drawn (the
                                        step error beside them) */
@@ -187,6 +212,17 @@ int dam_uncertainty_sources(const dam_scenario *s);
 void dam_uncertainty_answer(dam_draws *d, const dam_scenario *base,
                             const dam_scenario *s, const double *t_base,
                             double *t_out, dam_answer_interval *a);
+
+/*
+ * The load interval of a simulated service s (nominal: its nominal
+ * result) over the draws of d, with base as in dam_uncertainty_answer;
+ * t: s's lone-request time in each draw (dam_uncertainty_answer's t_out),
+ * n of them. Returns DAM_OK (out->ok = 1) or the solver's error.
+ */
+int dam_load_interval_of(dam_draws *d, const dam_scenario *base,
+                         const dam_scenario *s, const dam_result *nominal,
+                         const double *t, int n, dam_solve_fn solve,
+                         void *ctx, dam_load_interval *out);
 
 /* Default number of Monte Carlo samples. */
 #define DAM_UNCERTAINTY_SAMPLES 400

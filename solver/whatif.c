@@ -433,23 +433,6 @@ static void frontier(dam_whatif *w, int hib)
     }
 }
 
-/* Index of the draw at quantile q of t (n entries): the (q (n - 1))-th
- * smallest, ties by index. */
-static int draw_at(const double *t, int n, double q)
-{
-    int want = (int)(q * (n - 1) + 0.5), best = 0;
-    for (int k = 0; k < n; k++) {
-        int below = 0;
-        for (int j = 0; j < n; j++)
-            below += t[j] < t[k] || (t[j] == t[k] && j < k);
-        if (below == want)
-            return k;
-        if (below < want)
-            best = k;
-    }
-    return best;
-}
-
 /* A simulated service at the fast and slow ends of the constants (see
  * dam_whatif_row.has_load): t holds the row's lone-request time in each
  * draw of d. */
@@ -460,29 +443,18 @@ static void load_ends(dam_whatif_row *row, dam_draws *d,
     if (!row->result.has_sim || row->scenario.mode != DAM_MODE_SERVING ||
         !opt->solve || n < 2)
         return;
-    dam_scenario *x = dam_malloc(sizeof *x);
-    dam_result *r = dam_malloc(sizeof *r);
-    int ok = 1;
-    for (int e = 0; e < 2 && ok; e++) {
-        dam_draws_apply_all(d, draw_at(t, n, e ? 0.95 : 0.05), base,
-                        &row->scenario, x);
-        dam_error err;
-        memset(&err, 0, sizeof err);
-        ok = solve(x, opt, r, &err) == DAM_OK && r->has_sim;
-        if (!ok)
-            break;
-        if (r->serving.llm.enabled) {
-            row->load_ttft[e] = r->serving.llm.ttft.q;
-            row->load_tpot[e] = r->serving.llm.tpot.q;
-            row->load_met[e] = dam_llm_slo_met(&r->serving.llm);
-        } else {
-            row->load_p99[e] = r->serving.latency.p99;
-            row->load_met[e] = dam_serving_slo_met(&r->serving);
-        }
+    dam_load_interval li;
+    if (dam_load_interval_of(d, base, &row->scenario, &row->result, t, n,
+                             opt->solve, opt->solve_ctx, &li) != DAM_OK ||
+        !li.ok)
+        return;
+    for (int e = 0; e < 2; e++) {
+        row->load_p99[e] = li.p99[e];
+        row->load_ttft[e] = li.ttft[e];
+        row->load_tpot[e] = li.tpot[e];
+        row->load_met[e] = li.met[e];
     }
-    row->has_load = ok;
-    dam_free(r);
-    dam_free(x);
+    row->has_load = 1;
 }
 
 /* Append what load_ends found to the row's verdict sentence. */
@@ -502,9 +474,9 @@ static void load_note(dam_whatif_row *row)
         return;
     char note[320];
     const char *end = row->load_met[0] && row->load_met[1]
-                          ? "met in both"
+                          ? "met in both end draws"
                       : !row->load_met[0] && !row->load_met[1]
-                          ? "missed in both"
+                          ? "missed in both end draws"
                       : row->load_met[0] ? "missed in the slow one"
                                          : "missed in the fast one";
     /* the figures: "TTFT x and y ms, TPOT x and y ms" or "p99 x and y ms" */
@@ -516,12 +488,13 @@ static void load_note(dam_whatif_row *row)
         ms_text(a, sizeof a, v[k][0]);
         ms_text(b, sizeof b, v[k][1]);
         size_t n = strlen(figs);
-        snprintf(figs + n, sizeof figs - n, "%s%s %s and %s ms",
+        snprintf(figs + n, sizeof figs - n, "%s%s %s to %s ms",
                  k ? ", " : "", lab[k], a, b);
     }
     snprintf(note, sizeof note,
-             " [under load in the draws of the constants at a lone request's "
-             "5th and 95th percentile: %s; SLO%s %s]",
+             " [under load, 90 %% (simulated in the draws of the constants "
+             "at a lone request's 5th and 95th percentile, with the CI): %s; "
+             "SLO%s %s]",
              figs, llm ? "s" : "", end);
     size_t len = strlen(row->why);
     snprintf(row->why + len, sizeof row->why - len, "%s", note);

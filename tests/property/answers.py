@@ -295,6 +295,19 @@ def one(job):
                                      (k, x, u[k]["p05"], u[k]["p95"]))
     elif fits and not u:
         v["interval"].append("no interval printed")
+    # under load: the loaded figures inside their intervals
+    ld = (u or {}).get("under_load")
+    sv = r.get("serving")
+    if ld and sv and fits:
+        pairs = [("p99_s", sv["latency_s"]["p99"])]
+        if sv.get("llm"):
+            pairs = [("ttft_q_s", sv["llm"]["ttft_s"]["at_slo_quantile"]),
+                     ("tpot_q_s", sv["llm"]["tpot_s"]["at_slo_quantile"])]
+        for k, x in pairs:
+            iv = ld[k]
+            if not (iv["p05"] <= x * (1 + 1e-9) and x <= iv["p95"] * (1 + 1e-9)):
+                v["interval"].append("under load %s %.6g outside %.6g..%.6g"
+                                     % (k, x, iv["p05"], iv["p95"]))
     # cost identity
     c = r["cost"]
     if kind not in ("serving", "llm") and fits:
@@ -317,7 +330,6 @@ def one(job):
     ordered(doc, "", ob)
     v["ordered"] += ob
     # SLO flags
-    sv = r.get("serving")
     if sv:
         met = sv["slo_met"]
         if sv.get("llm"):
