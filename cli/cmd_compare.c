@@ -61,12 +61,30 @@ int dam_cmd_compare(dam_cli *c)
      * speed-up against the first is paired */
     dam_answer_interval *iv = dam_calloc((size_t)n, sizeof *iv);
     dam_draws *dr = dam_draws_create(DAM_UNCERTAINTY_SAMPLES, s[0].seed);
-    double *t0 = dam_malloc((size_t)dam_draws_count(dr) * sizeof *t0);
+    int nd = dam_draws_count(dr);
+    double *t0 = dam_malloc((size_t)nd * 2 * sizeof *t0), *ti = t0 + nd;
     if (dam_uncertainty_sources(&s[0]) > 0) {
         dam_uncertainty_answer(dr, &s[0], &s[0], NULL, t0, &iv[0]);
-        for (int i = 1; i < n; i++)
-            if (dam_uncertainty_sources(&s[i]) > 0)
-                dam_uncertainty_answer(dr, &s[i], &s[i], t0, NULL, &iv[i]);
+        dam_figures f0 = dam_figures_of(&r[0]);
+        if (r[0].has_sim)
+            dam_interval_carry(&iv[0], &f0, 0.0, 0.0, NULL, NULL, 0);
+        for (int i = 1; i < n; i++) {
+            if (dam_uncertainty_sources(&s[i]) == 0)
+                continue;
+            dam_uncertainty_answer(dr, &s[i], &s[i], t0, ti, &iv[i]);
+            if (!r[i].has_sim && !r[0].has_sim)
+                continue;
+            /* the intervals of the simulated figures shown, the speed-up
+             * over the first file's included */
+            int sv = s[0].mode == DAM_MODE_SERVING;
+            double h0 = sv ? r[0].step : r[0].run_time,
+                   hi = sv ? r[i].step : r[i].run_time,
+                   n0 = sv ? iv[0].nominal.step : iv[0].nominal.run_time,
+                   ni = sv ? iv[i].nominal.step : iv[i].nominal.run_time;
+            dam_figures fi = dam_figures_of(&r[i]);
+            dam_interval_carry(&iv[i], &fi, hi > 0.0 ? h0 / hi : 0.0,
+                               ni > 0.0 ? n0 / ni : 0.0, t0, ti, nd);
+        }
     }
     dam_free(t0);
     dam_draws_free(dr);

@@ -198,17 +198,19 @@ static flat *flatten_all(const dam_scenario *s, int n)
 static void interval_rows(table *t, const dam_scenario *s,
                           const dam_answer_interval *iv, int n)
 {
-    int any = 0, batch = 0;
+    int any = 0, batch = 0, carried = 0;
     for (int i = 0; i < n; i++) {
         any |= iv[i].samples > 0;
         batch |= s[i].mode != DAM_MODE_SERVING;
+        carried |= iv[i].carried;
     }
     if (!any)
         return;
     char head[CELL];
     snprintf(head, sizeof head,
-             "#90 %% intervals (analytic; %d draws of the uncertain inputs "
+             "#90 %% intervals (%s; %d draws of the uncertain inputs "
              "and calibrated constants, paired by name across scenarios)",
+             carried ? "of the simulated figures" : "analytic",
              iv[0].samples);
     trow(t, head);
     static const char *const names[] = {"step", "speed-up vs the first",
