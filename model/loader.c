@@ -2742,6 +2742,8 @@ static void load_quality_cost(ld *L, const config_setting_t *root,
         get_num(L, k, "pue", "cost", 0, R_GE1, 1.0, &c->pue);
         get_num(L, k, "kwh_usd", "cost", 0, R_NONNEG, 1.0, &c->kwh_usd);
     }
+    if (!(c->gpu_hour_usd > 0.0)) /* 0: not given, the catalog's */
+        c->gpu_hour_usd = s->machine.gpu.price_hour;
     snprintf(c->base_gpu, sizeof c->base_gpu, "%s", s->machine.gpu.id);
     c->base_gpu_hour_usd = c->gpu_hour_usd;
 }

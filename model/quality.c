@@ -5,6 +5,8 @@
  */
 #include "model/quality.h"
 
+#include "model/lever.h"
+
 #include <math.h>
 #include <strings.h>
 
@@ -66,8 +68,7 @@ int dam_quality_run_cost(int64_t gpus, double run_time_s, double gpu_hour_usd,
 int dam_quality_scenario_cost(const dam_scenario *s, double run_time_s,
                               dam_quality_cost *out, dam_error *err)
 {
-    double price = s->cost.gpu_hour_usd > 0.0 ? s->cost.gpu_hour_usd
-                                              : s->machine.gpu.price_hour;
+    double price = dam_gpu_price(s, &s->machine.gpu);
     double pue = s->cost.pue > 0.0 ? s->cost.pue : 1.0;
     return dam_quality_run_cost(dam_scenario_gpus(s), run_time_s, price,
                                 s->machine.gpu.tdp_w, pue, s->cost.kwh_usd,

@@ -22,6 +22,7 @@
 #include "solver/llm_cost.h"
 
 #include "model/device.h"
+#include "model/lever.h"
 #include "model/quality.h"
 #include "solver/parallel.h"
 
@@ -405,8 +406,7 @@ static void memory(const dam_scenario *s, dam_result *r)
 static void cost(const dam_scenario *s, dam_result *r, double seconds)
 {
     dam_quality_cost c;
-    double price = s->cost.gpu_hour_usd > 0.0 ? s->cost.gpu_hour_usd
-                                              : s->machine.gpu.price_hour;
+    double price = dam_gpu_price(s, &s->machine.gpu);
     double pue = s->cost.pue > 0.0 ? s->cost.pue : 1.0;
     if (dam_quality_run_cost(r->gpus, seconds, price, s->machine.gpu.tdp_w,
                              pue, s->cost.kwh_usd, &c, NULL) != DAM_OK)

@@ -28,6 +28,7 @@
 #include <string.h>
 
 #include "model/alloc.h"
+#include "model/lever.h"
 #include "solver/analytic.h"
 
 int dam_capacity_meets(const dam_result *r, double slo_s, double max_util)
@@ -367,8 +368,7 @@ int dam_capacity_plan(const dam_scenario *s, const dam_catalog *cat,
         o->supported = 1;
         *c = *s;
         c->machine.gpu = *g;
-        if (strcmp(g->id, s->machine.gpu.id) != 0)
-            c->cost.gpu_hour_usd = g->price_hour;
+        c->cost.gpu_hour_usd = dam_gpu_price(s, g);
         o->price_hour = c->cost.gpu_hour_usd;
         dam_result *r = dam_malloc(sizeof *r);
         dam_analytic_solve(c, r);

