@@ -198,7 +198,8 @@ static void serving_section(dam_buf *b, const dam_scenario *s,
                    sv->mean_batch);
     if (s->cost.gpu_hour_usd > 0.0) {
         dam_fmt_usd(t1, sizeof t1, sv->cost_per_1k * 1000.0, DAM_FMT_SIG);
-        dam_fmt_usd(t2, sizeof t2, s->cost.gpu_hour_usd * v->replicas,
+        /* the same identity: an hour of the GPUs and their electricity */
+        dam_fmt_usd(t2, sizeof t2, sv->cost_per_1k * sv->throughput * 3.6,
                     DAM_FMT_SIG);
         dam_buf_printf(b, "  cost %s per million requests (%s per hour "
                           "for %d GPU%s)\n",

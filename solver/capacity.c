@@ -29,6 +29,7 @@
 
 #include "model/alloc.h"
 #include "model/lever.h"
+#include "model/quality.h"
 #include "solver/analytic.h"
 
 int dam_capacity_meets(const dam_result *r, double slo_s, double max_util)
@@ -223,7 +224,13 @@ static int plan_gpu(const dam_scenario *s, double slo, double rate,
         o->fewer_p99 = fail_p99;
         o->fewer_util = fail_util;
     }
-    o->cost_hour = o->price_hour * meet_n;
+    dam_quality_cost hour; /* an hour of the replicas, electricity too */
+    o->cost_hour = o->price_hour > 0.0 &&
+                           dam_quality_scenario_cost(s, meet_n, 3600.0,
+                                                     o->utilization, &hour,
+                                                     NULL) == DAM_OK
+                       ? hour.usd
+                       : 0.0;
     o->cost_per_1k = o->throughput > 0.0
                          ? o->cost_hour * 1000.0 / (o->throughput * 3600.0)
                          : 0.0;

@@ -23,6 +23,7 @@
 #include "model/graph.h"
 #include "model/lever.h"
 #include "model/llm.h"
+#include "model/quality.h"
 #include "solver/analytic.h"
 #include "solver/llm_cost.h"
 
@@ -52,6 +53,7 @@ static int eval(dam_scenario *c, int replicas, const dam_sim_options *opt,
         o->tpot = l->tpot.q;
         o->tpot_ci = l->tpot.q_ci;
         o->goodput_fraction = l->goodput_fraction;
+        o->gpu_busy = l->gpu_busy;
         o->tokens_per_s_gpu = l->tokens_per_s_gpu;
     }
     dam_free(r);
@@ -222,7 +224,13 @@ static int plan_one(dam_scenario *c, const dam_sim_options *opt,
     o->feasible = 1;
     o->replicas = hi;
     o->gpus = hi * c->serving.llm.tp;
-    o->cost_hour = o->gpus * o->price_hour;
+    dam_quality_cost hour; /* an hour of the GPUs, electricity too */
+    o->cost_hour = o->price_hour > 0.0 &&
+                           dam_quality_scenario_cost(c, o->gpus, 3600.0,
+                                                     o->gpu_busy, &hour,
+                                                     NULL) == DAM_OK
+                       ? hour.usd
+                       : 0.0;
     double toks = o->tokens_per_s_gpu * o->gpus;
     o->cost_per_mtok = toks > 0.0 && o->price_hour > 0.0
                            ? o->cost_hour / 3600.0 / toks * 1e6

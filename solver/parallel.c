@@ -755,7 +755,10 @@ void dam_parallel_derive(const dam_scenario *s, double tokens, dam_result *r)
     r->epoch_time = r->steps_per_epoch * step;
     r->run_time = r->epoch_time * dam_scenario_run_epochs(s);
     dam_quality_cost qc;
-    if (dam_quality_scenario_cost(s, r->run_time, &qc, NULL) == DAM_OK) {
+    if (dam_quality_scenario_cost(s, r->gpus, r->run_time,
+                                  step > 0.0 ? r->terms[DAM_TERM_COMPUTE] / step
+                                             : 0.0,
+                                  &qc, NULL) == DAM_OK) {
         r->gpu_hours = qc.gpu_hours;
         r->cost_usd = qc.usd;
         r->energy_kwh = qc.kwh;

@@ -81,8 +81,7 @@ static void cost_of(const dam_scenario *s, const dam_result *r,
         if (tp > 0.0)
             c->gpu_hours = 1000.0 / tp * gpus / 3600.0;
         c->usd = r->serving.cost_per_1k;
-        c->kwh = c->gpu_hours * s->machine.gpu.tdp_w *
-                 (s->cost.pue > 0.0 ? s->cost.pue : 1.0) / 1000.0;
+        c->kwh = r->serving.kwh_per_1k;
     } else {
         c->gpu_hours = r->gpu_hours;
         c->usd = r->cost_usd;

@@ -73,5 +73,51 @@ txt = open(t + '/c13.txt').read()
 assert txt.count('OVER THE BUDGET') == over, txt
 assert 'No option fits' in txt, txt"
 
+# ---- item 5: cost and energy identities -------------------------------------
+# sim-cost-drops-electricity: the simulated run left electricity out of the
+# cost (45.05 of 50.92); and energy was TDP x wall time though the GPUs
+# compute under half of the step.
+"$damsim" run --json --analytic "$dir/sim-cost-drops-electricity.cfg" >"$tmp/e-a.json" 2>"$tmp/err"
+"$damsim" run --json "$dir/sim-cost-drops-electricity.cfg" >"$tmp/e-s.json" 2>"$tmp/err"
+check "5: analytic and simulated cost = GPU-hours x 1.844 + kWh x 0.5; kWh from busy and idle power, under TDP x wall time" py "
+import json, sys
+for name in ('e-a', 'e-s'):
+    r = json.load(open(sys.argv[1] + '/' + name + '.json'))['result']
+    c = r['cost']
+    want = c['gpu_hours'] * 1.844 + c['kwh'] * 0.5
+    assert abs(c['usd'] - want) <= 1e-9 * want, (name, c, want)
+    busy = r['terms_s']['compute'] / r['step_s']
+    assert 0.0 < busy < 1.0, busy
+    tdp = c['gpu_hours'] * 400.0 * 1.2 / 1000.0  # 8 A100-80GB at 400 W, PUE 1.2
+    power = 0.15 + 0.85 * busy
+    assert abs(c['kwh'] - tdp * power) <= 1e-6 * tdp, (name, c['kwh'], tdp, busy)"
+# serving: cost per 1,000 requests and per hour include the electricity
+"$damsim" run --json --steps 300 --replications 2 "$dir/l4-serving-priced-levers.cfg" >"$tmp/e-sv.json" 2>"$tmp/err"
+"$damsim" run --steps 300 --replications 2 "$dir/l4-serving-priced-levers.cfg" >"$tmp/e-sv.txt" 2>"$tmp/err"
+check "5: serving cost per 1,000 requests = GPU-hours x 0.80 + kWh x 0.3, the kWh at the computing share, and the hour the text prints agrees" py "
+import json, re, sys
+t = sys.argv[1]
+sv = json.load(open(t + '/e-sv.json'))['result']['serving']
+gh = 1000.0 / sv['throughput_per_s'] * 2 / 3600.0  # 2 replicas of one L4
+kwh = sv['energy_per_1k_kwh']
+want = gh * 0.80 + kwh * 0.3
+assert abs(sv['cost_per_1k_usd'] - want) <= 1e-9 * want, (sv['cost_per_1k_usd'], want)
+tdp_kwh = gh * 72.0 * 1.2 / 1000.0
+assert abs(kwh - tdp_kwh * (0.15 + 0.85 * sv['gpu_busy'])) <= 1e-6 * tdp_kwh, (kwh, tdp_kwh)
+hour = float(re.search(r'\(\\\$([0-9.]+) per hour for 2 GPUs\)', open(t + '/e-sv.txt').read()).group(1))
+assert hour > 1.60 and abs(hour - want / gh * 2) < 0.006, (hour, want / gh * 2)"
+# LLM serving: an hour of the deployment is GPU rent plus electricity
+sed 's/^cost: { gpu_hour_usd = 1.844; };/cost: { gpu_hour_usd = 1.844; kwh_usd = 0.4; pue = 1.3; };/' \
+    "$dir/l70-serve.cfg" >"$tmp/l70k.cfg"
+"$damsim" run --json --steps 300 --replications 2 "$tmp/l70k.cfg" >"$tmp/e-llm.json" 2>"$tmp/err"
+check "5: LLM serving cost per hour = 8 x 1.844 + kWh of an hour x 0.4 at the replicas' busy share" py "
+import json, sys
+l = json.load(open(sys.argv[1] + '/e-llm.json'))['result']['serving']['llm']
+kwh = 8 * 400.0 * (0.15 + 0.85 * l['replica_busy']) * 1.3 / 1000.0
+want = 8 * 1.844 + kwh * 0.4
+assert abs(l['cost_per_hour_usd'] - want) <= 1e-9 * want, (l['cost_per_hour_usd'], want)
+m = l['cost_per_hour_usd'] / 3600.0 / l['output_tokens_per_s'] * 1e6
+assert abs(l['cost_per_million_output_tokens_usd'] - m) <= 1e-9 * m"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
