@@ -384,8 +384,8 @@ int dam_capacity_plan(const dam_scenario *s, const dam_catalog *cat,
         dam_free(r);
         if (!fits) {
             snprintf(o->why, sizeof o->why,
-                     "does not fit: %.3g GB needed, %.3g GB on the GPU",
-                     need / 1e9, g->mem_bytes / 1e9);
+                     "does not fit: %.3g GiB needed, %.3g GiB on the GPU",
+                     need / DAM_GIB, g->mem_bytes / DAM_GIB);
             continue;
         }
         if ((rc = plan_gpu(c, slo_s, rate, opt, o, &plan->evaluations,

@@ -288,9 +288,9 @@ static void unusable(const dam_scenario *c, const dam_gpu *g, int tp,
     dam_llm_memory_plan(c, tp, &m);
     if (!m.fits)
         snprintf(why, n,
-                 "does not fit: %.4g GB of weights per GPU leave room for "
+                 "does not fit: %.4g GiB of weights per GPU leave room for "
                  "%.0f tokens, the longest request needs %.0f",
-                 m.weights / 1e9, m.tokens, q->input.max + q->output.max);
+                 m.weights / DAM_GIB, m.tokens, q->input.max + q->output.max);
 }
 
 /* Simulate c at `rate`: 1 meets (p's max-rate figures updated), 0 not,

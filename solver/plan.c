@@ -26,9 +26,6 @@
 #include "solver/analytic.h"
 #include "solver/search.h"
 
-/* Memory sizes in messages are in the GPU datasheets' GB (2^30 bytes:
- * an "80 GB" GPU holds 80 of them). */
-#define DAM_GB 1073741824.0
 
 /* Solve s with `gpus` GPUs in nodes of the scenario's shape. */
 static void solve_at(dam_scenario *s, int gpus, dam_result *r)
@@ -318,12 +315,12 @@ int dam_plan_budget(const dam_scenario *s, const dam_catalog *cat,
         o->cost_usd = o->price_hour > 0.0 ? o->gpu_hours * o->price_hour : 0.0;
         if (!o->fits_memory)
             snprintf(o->note, sizeof o->note,
-                     "does not fit: needs %.3g GB per GPU with data "
-                     "parallelism only (ZeRO stage %d), holds %.3g GB "
-                     "(misses by %.3g GB)",
-                     o->memory_bytes / DAM_GB, cur->workload.zero_stage,
-                     o->memory_capacity / DAM_GB,
-                     (o->memory_bytes - o->memory_capacity) / DAM_GB);
+                     "does not fit: needs %.3g GiB per GPU with data "
+                     "parallelism only (ZeRO stage %d), holds %.3g GiB "
+                     "(misses by %.3g GiB)",
+                     o->memory_bytes / DAM_GIB, cur->workload.zero_stage,
+                     o->memory_capacity / DAM_GIB,
+                     (o->memory_bytes - o->memory_capacity) / DAM_GIB);
         else if (n <= 0 || o->run_time > deadline)
             snprintf(o->note, sizeof o->note,
                      "cannot finish by the deadline with up to %.0f GPUs "

@@ -119,5 +119,48 @@ assert abs(l['cost_per_hour_usd'] - want) <= 1e-9 * want, (l['cost_per_hour_usd'
 m = l['cost_per_hour_usd'] / 3600.0 / l['output_tokens_per_s'] * 1e6
 assert abs(l['cost_per_million_output_tokens_usd'] - m) <= 1e-9 * m"
 
+# ---- item 6: seq_len drives memory, one memory unit, parts sum, headers ----
+# seq-len-1e8-activations-unchanged-fits: 1e8 tokens per sample kept the
+# catalog's seq-2048 activations (3.4 GB) and "fit"; the header said seq 2048.
+f6=$dir/seq-len-1e8-activations-unchanged-fits.cfg
+"$damsim" run --analytic --json "$f6" >"$tmp/s8.json" 2>"$tmp/err"
+sed 's/seq_len = 1e8;/seq_len = 4096;/' "$f6" >"$tmp/s4096.cfg"
+sed 's/seq_len = 1e8; //' "$f6" >"$tmp/s2048.cfg"
+"$damsim" run --analytic --json "$tmp/s4096.cfg" >"$tmp/s4096.json" 2>"$tmp/err"
+"$damsim" run --analytic --json "$tmp/s2048.cfg" >"$tmp/s2048.json" 2>"$tmp/err"
+"$damsim" run --analytic "$f6" >"$tmp/s8.txt" 2>"$tmp/err"
+check "6: activation memory follows seq_len without a parallel group (x2 at 4096, x48828 at 1e8 with fused attention); 1e8 tokens do not fit" py "
+import json, sys
+t = sys.argv[1]
+a = {k: json.load(open(t + '/' + k + '.json'))['result']['memory'] for k in ('s2048', 's4096', 's8')}
+base = a['s2048']['activations_bytes']
+assert abs(a['s4096']['activations_bytes'] / base - 2.0) < 1e-9, a['s4096']['activations_bytes'] / base
+assert abs(a['s8']['activations_bytes'] / base - 1e8 / 2048) < 1e-6 * 1e8 / 2048, a['s8']['activations_bytes'] / base
+assert a['s8']['fits'] is False and a['s2048']['fits'] is True, a"
+check "6: the header echoes the seq_len solved (100000000), not the catalog's 2048" py "
+import sys
+head = open(sys.argv[1] + '/s8.txt').read().split('\n')[1]
+assert 'seq 100000000' in head and 'seq 2048' not in head, head"
+check "6: text memory in GiB only, and its parts sum to the total it prints" py "
+import re, sys
+txt = open(sys.argv[1] + '/s8.txt').read()
+m = re.search(r'\nMemory ([0-9,.]+) GiB of 80 GiB per GPU: DOES NOT FIT\n  ([0-9.]+) GiB = (.*) GiB\n', txt)
+assert m, txt[txt.index('\nMemory'):][:300]
+parts = [float(x) for x in re.findall(r'[a-z] ([0-9.]+)', m.group(3))]
+assert len(parts) == 4 and abs(sum(parts) - float(m.group(2))) <= 0.01 * len(parts), (parts, m.group(2))
+# memory is GiB; data moved stays decimal beside its GB/s (the iron-law table)
+mem = [l for l in txt.split('\n') if re.search('memory|Memory|fit|short by', l) and 'FLOP/B' not in l]
+assert mem and not any(re.search(r'[0-9] GB(?!/s)', l) for l in mem), mem"
+"$damsim" run --steps 100 --replications 2 "$dir/l70-serve.cfg" >"$tmp/llm6.txt" 2>"$tmp/err"
+check "6: LLM memory line: 80 GiB x 0.9 = 72 GiB (was '80 GB x 0.9 = 77.31 GB'), weights + workspace + KV pool = 72 GiB" py "
+import re, sys
+txt = open(sys.argv[1] + '/llm6.txt').read()
+m = re.search(r'Memory per GPU \(replica of 8\): 80 GiB x 0.9 = ([0-9.]+) GiB: weights ([0-9.]+) GiB, workspace ([0-9.]+) GiB, KV pool ([0-9.]+) GiB: fits', txt)
+assert m, [l for l in txt.split('\n') if 'Memory' in l]
+u, w, s, p = (float(x) for x in m.groups())
+assert abs(u - 72.0) < 1e-9 and abs(w + s + p - u) < 0.01, (u, w, s, p)
+mem = [l for l in txt.split('\n') if re.search('memory|Memory|fit|short by|KV', l)]
+assert mem and not any(re.search(r'[0-9] GB(?!/s)', l) for l in mem), mem"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
