@@ -16,6 +16,10 @@
 #include "model/suggest.h"
 
 /* Numeric formats. Order matters: tables are indexed by it. */
+/* The one memory unit of text output: 2^30 bytes, printed "GiB" (the
+ * datasheets' "80 GB" GPU holds 80 GiB). */
+#define DAM_GIB 1073741824.0
+
 typedef enum {
     DAM_FP32 = 0, /* IEEE single, non-tensor (CUDA cores) */
     DAM_TF32,     /* tensor-float 32 (fp32 storage, tensor cores) */
@@ -129,7 +133,7 @@ typedef struct dam_gpu {
     char name[DAM_NAME_MAX];      /* display name */
     double peak[DAM_PREC_COUNT];  /* dense peak FLOP/s (OP/s for int8); 0 = unsupported */
     int sparsity_2to4;            /* 1 when 2:4 structured sparsity doubles tensor peak */
-    double mem_bytes;             /* device memory, bytes */
+    double mem_bytes;             /* device memory, bytes (hbm_gib x DAM_GIB) */
     double mem_bw;                /* device memory bandwidth, bytes/s */
     double link_bw;               /* NVLink/xGMI total, bytes/s (0 = none) */
     double pcie_bw;               /* PCIe total, bytes/s */

@@ -338,6 +338,14 @@ double dam_lever_gpu_price(const dam_scenario *s, const char *id,
     return gpu && gpu->price_hour > 0.0 ? gpu->price_hour : 0.0;
 }
 
+double dam_gpu_price(const dam_scenario *s, const dam_gpu *g)
+{
+    if (strcasecmp(g->id, s->machine.gpu.id) == 0 &&
+        s->cost.gpu_hour_usd > 0.0)
+        return s->cost.gpu_hour_usd;
+    return dam_lever_gpu_price(s, g->id, g);
+}
+
 static int op_gpu(const ctx *c, const dam_lever_op *op,
                   const dam_catalog *cat, dam_scenario *s)
 {

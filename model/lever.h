@@ -246,6 +246,15 @@ int dam_lever_check(const dam_lever *lever, const char *file,
 double dam_lever_gpu_price(const dam_scenario *s, const char *id,
                            const dam_gpu *gpu);
 
+/* The one price rule, USD per GPU-hour, for GPU g in scenario s (every
+ * path that prices a GPU calls it: run, whatif, compare, plan in all modes,
+ * sweep): for the GPU s runs on, the price s has for it now when it has
+ * one (cost.gpu_hour_usd > 0: the loader and the gpu lever set it by the
+ * rule below, a gpu_hour_usd lever may move it); else (and for any other
+ * GPU) the scenario's own price for that GPU (dam_lever_gpu_price), else
+ * the catalog's, else 0 (no cost): never another GPU's price. */
+double dam_gpu_price(const dam_scenario *s, const dam_gpu *g);
+
 /* Apply lever's ops in order to a copy of in, written to out (out may be
  * in). cat resolves gpu ids (may be NULL when no op swaps a GPU). Returns
  * DAM_OK, or DAM_EINPUT with err filled; on error *out is not touched. */

@@ -2043,6 +2043,30 @@ static void load_framework(ld *L, const config_setting_t *w, dam_scenario *s)
     }
 }
 
+/* The model m (its catalog entry, at seq0 tokens) run at seq tokens per
+ * sample: its activation memory per sample (act_mem_bytes, what every
+ * memory figure without a parallel layout starts from) follows the
+ * per-token activations of one block at each length (layout.c's count:
+ * linear in seq, plus the score matrix where attention is not fused), and
+ * a display name that states a length (", seq 2048") states the one
+ * solved. The phases and FLOPs are rebuilt by dam_graph_derive_phases. */
+static void resequence(dam_model_spec *m, double seq0, double seq)
+{
+    dam_layout one;
+    memset(&one, 0, sizeof one);
+    one.tp = one.pp = one.dp = one.cp = one.ep = one.vpp = 1;
+    one.micro_batch = 1;
+    one.recompute = DAM_RECOMPUTE_NONE;
+    double a0 = dam_layout_act_layer(&one, &m->arch.tf, seq0, 2.0, 1);
+    double a1 = dam_layout_act_layer(&one, &m->arch.tf, seq, 2.0, 1);
+    if (a0 > 0.0 && a1 > 0.0)
+        m->act_mem_bytes *= a1 / a0;
+    char *at = strstr(m->name, ", seq ");
+    if (at && strspn(at + 6, "0123456789.") == strlen(at + 6))
+        snprintf(at, sizeof m->name - (size_t)(at - m->name), ", seq %.0f",
+                 seq);
+}
+
 static void load_workload(ld *L, const config_setting_t *root,
                           const dam_catalog *cat, dam_scenario *s)
 {
@@ -2077,6 +2101,7 @@ static void load_workload(ld *L, const config_setting_t *root,
     double seq = 0.0;
     if (get_num(L, w, "seq_len", "workload", 0, R_GE1, 1.0, &seq)) {
         dam_error e;
+        double seq0 = wl->model.seq_len;
         if (wl->model.arch.kind != DAM_ARCH_TRANSFORMER)
             dam_diag_error(L->d, AT(member(L, w, "seq_len", "", 0)),
                            "'workload.seq_len' needs a model with a "
@@ -2085,6 +2110,8 @@ static void load_workload(ld *L, const config_setting_t *root,
         else if (dam_graph_derive_phases(&wl->model, seq, &e) != DAM_OK)
             dam_diag_error(L->d, AT(member(L, w, "seq_len", "", 0)), "%s",
                            e.msg);
+        else if (seq != seq0)
+            resequence(&wl->model, seq0, seq);
     }
     wl->seq_len = wl->model.seq_len;
     dam_framework_default(&wl->fw);
@@ -2742,6 +2769,8 @@ static void load_quality_cost(ld *L, const config_setting_t *root,
         get_num(L, k, "pue", "cost", 0, R_GE1, 1.0, &c->pue);
         get_num(L, k, "kwh_usd", "cost", 0, R_NONNEG, 1.0, &c->kwh_usd);
     }
+    if (!(c->gpu_hour_usd > 0.0)) /* 0: not given, the catalog's */
+        c->gpu_hour_usd = s->machine.gpu.price_hour;
     snprintf(c->base_gpu, sizeof c->base_gpu, "%s", s->machine.gpu.id);
     c->base_gpu_hour_usd = c->gpu_hour_usd;
 }

@@ -5,6 +5,8 @@
  */
 #include "model/quality.h"
 
+#include "model/lever.h"
+
 #include <math.h>
 #include <strings.h>
 
@@ -38,7 +40,7 @@ int dam_quality_measure_parse(const char *s, dam_quality_measure *out)
 }
 
 int dam_quality_run_cost(int64_t gpus, double run_time_s, double gpu_hour_usd,
-                         double tdp_w, double pue, double kwh_usd,
+                         double power_w, double pue, double kwh_usd,
                          dam_quality_cost *out, dam_error *err)
 {
     if (gpus < 1)
@@ -47,31 +49,38 @@ int dam_quality_run_cost(int64_t gpus, double run_time_s, double gpu_hour_usd,
     if (!(run_time_s >= 0.0) || !isfinite(run_time_s))
         return dam_error_set(err, "", 0, "cost: run time must be >= 0 s "
                              "(got %g)", run_time_s);
-    if (!(gpu_hour_usd >= 0.0) || !(tdp_w >= 0.0) || !(kwh_usd >= 0.0))
+    if (!(gpu_hour_usd >= 0.0) || !(power_w >= 0.0) || !(kwh_usd >= 0.0))
         return dam_error_set(err, "", 0,
                              "cost: prices and power must be >= 0 (got "
-                             "gpu_hour_usd %g, tdp_w %g, kwh_usd %g)",
-                             gpu_hour_usd, tdp_w, kwh_usd);
+                             "gpu_hour_usd %g, power %g W, kwh_usd %g)",
+                             gpu_hour_usd, power_w, kwh_usd);
     if (!(pue >= 1.0))
         return dam_error_set(err, "", 0, "cost: pue must be >= 1 (got %g)",
                              pue);
     out->gpu_hours = gpus * run_time_s / 3600.0;
-    out->kwh = gpus * tdp_w * run_time_s * pue / 3.6e6;
+    out->kwh = gpus * power_w * run_time_s * pue / 3.6e6;
     out->gpu_usd = out->gpu_hours * gpu_hour_usd;
     out->energy_usd = out->kwh * kwh_usd;
     out->usd = out->gpu_usd + out->energy_usd;
     return DAM_OK;
 }
 
-int dam_quality_scenario_cost(const dam_scenario *s, double run_time_s,
+double dam_quality_gpu_power(const dam_gpu *g, double busy)
+{
+    double b = busy > 0.0 ? (busy < 1.0 ? busy : 1.0) : 0.0;
+    double idle = DAM_IDLE_POWER_FRACTION * g->tdp_w;
+    return idle + (g->tdp_w - idle) * b;
+}
+
+int dam_quality_scenario_cost(const dam_scenario *s, int64_t gpus,
+                              double run_time_s, double busy,
                               dam_quality_cost *out, dam_error *err)
 {
-    double price = s->cost.gpu_hour_usd > 0.0 ? s->cost.gpu_hour_usd
-                                              : s->machine.gpu.price_hour;
+    double price = dam_gpu_price(s, &s->machine.gpu);
     double pue = s->cost.pue > 0.0 ? s->cost.pue : 1.0;
-    return dam_quality_run_cost(dam_scenario_gpus(s), run_time_s, price,
-                                s->machine.gpu.tdp_w, pue, s->cost.kwh_usd,
-                                out, err);
+    return dam_quality_run_cost(gpus, run_time_s, price,
+                                dam_quality_gpu_power(&s->machine.gpu, busy),
+                                pue, s->cost.kwh_usd, out, err);
 }
 
 double dam_quality_cost_in(const dam_quality_cost *c, dam_quality_measure m)

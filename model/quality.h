@@ -57,16 +57,37 @@ typedef struct dam_quality_cost {
 } dam_quality_cost;
 
 /* Cost of a run of gpus (>= 1) GPUs for run_time_s seconds (>= 0) at
- * gpu_hour_usd per GPU-hour (>= 0), tdp_w watts per GPU (>= 0), pue (>= 1)
- * and kwh_usd per kWh (>= 0). Returns DAM_OK, or DAM_EINPUT with err filled
- * when an argument is out of range. */
+ * gpu_hour_usd per GPU-hour (>= 0), power_w average watts per GPU (>= 0),
+ * pue (>= 1) and kwh_usd per kWh (>= 0): the identities
+ *     kwh = gpus x power_w x run_time x pue,
+ *     usd = gpu_hours x gpu_hour_usd + kwh x kwh_usd.
+ * Returns DAM_OK, or DAM_EINPUT with err filled when an argument is out of
+ * range. */
 int dam_quality_run_cost(int64_t gpus, double run_time_s, double gpu_hour_usd,
-                         double tdp_w, double pue, double kwh_usd,
+                         double power_w, double pue, double kwh_usd,
                          dam_quality_cost *out, dam_error *err);
 
-/* Same, from a scenario's GPUs, GPU TDP and cost section (a scenario price
- * of 0 falls back to the GPU's catalog price_hour; a PUE of 0 counts as 1). */
-int dam_quality_scenario_cost(const dam_scenario *s, double run_time_s,
+/* Idle power of a GPU as a share of its TDP, when the catalog gives none:
+ * a GPU holding a CUDA context but running no kernel. Source: bare idle of
+ * a 700 W H200 about 74 W by nvidia-smi (ConserveMode case study, RunPod,
+ * 31 regions, 1 s sampling), and a CUDA context adds 26-50 W on HBM GPUs
+ * (Vadari 2026, "The Model Parking Tax", arXiv 2605.23918, abstract):
+ * 100-124 W, 14-18 % of TDP; 0.15 taken. Busy power is the TDP (an upper
+ * bound: sustained training draws less). */
+#define DAM_IDLE_POWER_FRACTION 0.15
+
+/* Average electrical power of one GPU g, W, when it runs kernels a share
+ * busy (clamped to 0..1) of the time and idles the rest:
+ * idle + (tdp - idle) x busy, idle = DAM_IDLE_POWER_FRACTION x tdp. */
+double dam_quality_gpu_power(const dam_gpu *g, double busy);
+
+/* Cost of gpus (>= 1) of scenario s's GPUs for run_time_s seconds, busy
+ * the share of that time they run kernels: the price by the one rule
+ * (dam_gpu_price), power dam_quality_gpu_power, s's PUE (0 counts as 1)
+ * and electricity price. Every path that costs a run or a serving hour
+ * calls it, so cost = GPU-hours x price + kWh x kwh_usd everywhere. */
+int dam_quality_scenario_cost(const dam_scenario *s, int64_t gpus,
+                              double run_time_s, double busy,
                               dam_quality_cost *out, dam_error *err);
 
 /* One cost figure of c in measure m. */

@@ -15,6 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/catalog.h"
+
 /* Decimal exponent of v rounded to sig significant digits (v != 0). */
 static int exponent(double v, int sig)
 {
@@ -289,13 +291,13 @@ void dam_fmt_memory(char *buf, size_t n, double bytes)
         snprintf(buf, n, "n/a");
         return;
     }
-    double g = bytes / 1073741824.0;
-    const char *u = "GB";
+    double g = bytes / DAM_GIB;
+    const char *u = "GiB";
     if (fabs(g) < 0.9995) {
         g = bytes / 1048576.0;
-        u = "MB";
+        u = "MiB";
     }
-    /* a whole number of GB (a datasheet's capacity) is written whole */
+    /* a whole number of GiB (a datasheet's capacity) is written whole */
     if (fabs(g - round(g)) < 1e-9 * fmax(1.0, fabs(g)))
         fixed(t, sizeof t, round(g), 0);
     else

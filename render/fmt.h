@@ -11,9 +11,9 @@
  * numbers take thousands separators ("31,400", never "3.14e+04"); tiny
  * ones in a time column come out as "0". A table column has one unit for
  * every row (dam_fmt_time_pick over the column, then dam_fmt_time_in), so
- * "3.04 h" never sits beside "108 min". GPU memory uses the datasheets'
- * unit: NVIDIA's "80 GB" is 80 x 2^30 bytes, so dam_fmt_memory divides by
- * 2^30 and writes "GB" (data sizes and bandwidths stay decimal: 1 GB/s is
+ * "3.04 h" never sits beside "108 min". GPU memory has one unit: NVIDIA's
+ * "80 GB" is 80 x 2^30 bytes, so dam_fmt_memory divides by 2^30 and
+ * writes "GiB" (data sizes and bandwidths stay decimal: 1 GB/s is
  * 10^9 bytes/s). A non-finite value is written "n/a", never "nan". Pure
  * functions of their arguments; every buffer is always terminated.
  */
@@ -88,8 +88,9 @@ void dam_fmt_time(char *buf, size_t n, double seconds);
 void dam_fmt_si(char *buf, size_t n, double value, const char *unit);
 /* Data bytes, decimal prefixes: "40.0 MB". */
 void dam_fmt_bytes(char *buf, size_t n, double bytes);
-/* GPU memory in the datasheets' unit (2^30 bytes written "GB"): 80 GiB ->
- * "80 GB", 4.4e10 bytes -> "41.0 GB"; below 1 GB in "MB" (2^20). */
+/* GPU memory in the one memory unit of the output, GiB (2^30 bytes, the
+ * datasheets' "GB"): 80 GiB -> "80 GiB", 4.4e10 bytes -> "41.0 GiB";
+ * below 1 GiB in "MiB" (2^20). */
 void dam_fmt_memory(char *buf, size_t n, double bytes);
 
 /* Significant digits that show v to the precision of its interval

@@ -290,6 +290,7 @@ json_t *dam_json_result(const dam_scenario *s, const dam_result *r,
         NUM(sv, "utilization", r->serving.utilization);
         NUM(sv, "slo_attainment", r->serving.slo_attainment);
         NUM(sv, "cost_per_1k_usd", r->serving.cost_per_1k);
+        NUM(sv, "energy_per_1k_kwh", r->serving.kwh_per_1k);
         NUM(sv, "mean_batch", r->serving.mean_batch);
         NUM(sv, "t_batch1_s", r->serving.t_batch1);
         NUM(sv, "t_batch_max_s", r->serving.t_batch_max);

@@ -206,11 +206,11 @@ void dam_llm_text(dam_buf *b, const dam_scenario *s, const dam_result *r,
     const dam_llm_memory *m = &l->memory;
     dam_fmt_memory(t1, sizeof t1, m->capacity);
     dam_buf_printf(b, "\nMemory per GPU (replica of %d): %s x %.2g = %.4g "
-                      "GB: weights %.4g GB, workspace %.3g GB, KV pool %.4g "
-                      "GB: %s\n",
-                   m->tp, t1, q->memory_fraction, m->usable / 1e9,
-                   m->weights / 1e9, m->workspace / 1e9,
-                   (m->pool > 0.0 ? m->pool : 0.0) / 1e9,
+                      "GiB: weights %.4g GiB, workspace %.3g GiB, KV pool "
+                      "%.4g GiB: %s\n",
+                   m->tp, t1, q->memory_fraction, m->usable / DAM_GIB,
+                   m->weights / DAM_GIB, m->workspace / DAM_GIB,
+                   (m->pool > 0.0 ? m->pool : 0.0) / DAM_GIB,
                    r->memory.fits ? "fits" : "DOES NOT FIT");
     dam_buf_printf(b, "  KV %.0f bytes per token per GPU (%.0f for the "
                       "model); %.0f blocks of %d = %.0f tokens per replica: "
@@ -219,9 +219,9 @@ void dam_llm_text(dam_buf *b, const dam_scenario *s, const dam_result *r,
                    m->tokens, l->max_concurrency, q->input.mean,
                    q->output.mean, q->max_seqs);
     if (!r->memory.fits)
-        dam_buf_printf(b, "  short by %.4g GB per GPU for the longest "
+        dam_buf_printf(b, "  short by %.4g GiB per GPU for the longest "
                           "request (%.0f tokens)\n",
-                       r->memory.shortfall / 1e9,
+                       r->memory.shortfall / DAM_GIB,
                        q->input.max + q->output.max);
     if (r->has_sim && r->memory.fits)
         dam_buf_printf(b, "  in use: %.0f %% on average, %.0f %% at peak\n",

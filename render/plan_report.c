@@ -173,6 +173,35 @@ static void bounds(char *lo, char *hi, size_t n, const dam_interval *iv)
     dam_fmt_fixed(hi, n, iv->hi, d);
 }
 
+/* Below the table: when no option is feasible, say so and why (memory
+ * first, then the budget, then the deadline). */
+static void budget_verdict(dam_buf *b, const dam_plan *p)
+{
+    int fit = 0, within = 0, unknown = 0, ok = 0;
+    for (int i = 0; i < p->noptions; i++) {
+        const dam_plan_option *o = &p->options[i];
+        fit += o->fits_memory;
+        within += o->fits_memory && o->over_budget == 0;
+        unknown += o->fits_memory && o->over_budget == -1;
+        ok += o->feasible;
+    }
+    if (ok > 0 || p->noptions == 0)
+        return;
+    if (fit == 0)
+        dam_buf_printf(b, "No option fits: the model does not fit in "
+                          "memory on any of the %d GPUs above.\n",
+                       p->noptions);
+    else if (within == 0 && unknown == 0)
+        dam_buf_printf(b, "No option fits: of the %d that fit in memory, "
+                          "none is within the budget.\n", fit);
+    else
+        dam_buf_printf(b, "No option fits: of the %d that fit in memory%s, "
+                          "none finishes by the deadline%s.\n", fit,
+                       within + unknown < fit ? " and the budget" : "",
+                       unknown ? " (cost unknown where no price is given)"
+                               : "");
+}
+
 void dam_plan_report_budget_text(dam_buf *b, const dam_scenario *s,
                                  const dam_plan *p)
 {
@@ -234,12 +263,22 @@ void dam_plan_report_budget_text(dam_buf *b, const dam_scenario *s,
             dam_fmt_usd(t3, sizeof t3, o->cost_usd, DAM_FMT_SIG);
         else
             snprintf(t3, sizeof t3, "n/a");
-        char gh[32];
+        char gh[32], note[sizeof o->note + 64];
         dam_fmt_num(gh, sizeof gh, o->gpu_hours, DAM_FMT_SIG);
+        snprintf(note, sizeof note, "%s",
+                 o->note[0] ? o->note : o->feasible ? "" : "NOT FEASIBLE");
+        if (o->over_budget == 1) {
+            double have = p->kind == DAM_BUDGET_USD ? o->cost_usd
+                                                    : o->gpu_hours;
+            size_t n = o->note[0] ? strlen(note) : 0;
+            snprintf(note + n, sizeof note - n, "%sOVER THE BUDGET by %.0f %%",
+                     n ? "; " : "", (have / p->budget - 1.0) * 100.0);
+        }
         dam_buf_printf(b, "%-*s %7d %12s %6.1f%% %10s %12s %12s  %s\n",
                        gw, o->gpu, o->gpus, t1, o->mfu * 100.0, t2, gh, t3,
-                       o->note[0] ? o->note : o->feasible ? "" : "NOT FEASIBLE");
+                       note);
     }
+    budget_verdict(b, p);
     int any = 0;
     for (int i = 0; i < p->noptions; i++)
         any |= p->options[i].interval.samples > 0;
@@ -329,6 +368,10 @@ json_t *dam_plan_report_budget_json(const dam_scenario *s,
                                                ? dam_json_num(x->cost_usd)
                                                : json_null());
         json_object_set_new(e, "fits_memory", json_boolean(x->fits_memory));
+        json_object_set_new(e, "over_budget", x->over_budget < 0
+                                                  ? json_null()
+                                                  : json_boolean(
+                                                        x->over_budget));
         json_object_set_new(e, "memory_bytes", dam_json_num(x->memory_bytes));
         json_object_set_new(e, "note", json_string(x->note));
         if (x->interval.samples > 0) {

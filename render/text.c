@@ -206,7 +206,8 @@ static void serving_section(dam_buf *b, const dam_scenario *s,
                    sv->mean_batch);
     if (s->cost.gpu_hour_usd > 0.0) {
         dam_fmt_usd(t1, sizeof t1, sv->cost_per_1k * 1000.0, DAM_FMT_SIG);
-        dam_fmt_usd(t2, sizeof t2, s->cost.gpu_hour_usd * v->replicas,
+        /* the same identity: an hour of the GPUs and their electricity */
+        dam_fmt_usd(t2, sizeof t2, sv->cost_per_1k * sv->throughput * 3.6,
                     DAM_FMT_SIG);
         dam_buf_printf(b, "  cost %s per million requests (%s per hour "
                           "for %d GPU%s)\n",
@@ -520,27 +521,28 @@ void dam_text_run(dam_buf *b, const dam_scenario *s, const dam_result *r,
                        p->memory_bound ? "memory-bound" : "compute-bound",
                        t3);
     }
-    /* GPU memory in the datasheets' unit (2^30 bytes written GB) */
+    /* GPU memory in one unit (GiB), and every part of the total */
     dam_fmt_memory(t1, sizeof t1, r->memory.total);
     dam_fmt_memory(t2, sizeof t2, r->memory.capacity);
-    dam_fmt_memory(t3, sizeof t3, r->memory.weights);
-    dam_fmt_memory(t4, sizeof t4, r->memory.activations);
-    dam_buf_printf(b, "\nMemory %s of %s: %s (weights %s, activations %s)\n",
-                   t1, t2,
+    dam_buf_printf(b, "\nMemory %s of %s per GPU%s: %s\n", t1, t2,
+                   r->memory.buffers > 0.0 ? " (worst pipeline stage)" : "",
                    !r->memory.fits   ? "DOES NOT FIT"
                    : r->memory.tight ? "fits, TIGHT (under 10 % to spare for "
                                        "fragmentation)"
-                                     : "fits",
-                   t3, t4);
-    if (r->memory.buffers > 0.0) {
-        /* a parallel layout's worst stage, term by term */
-        char t5[32];
-        dam_fmt_bytes(t1, sizeof t1, r->memory.gradients);
-        dam_fmt_bytes(t2, sizeof t2, r->memory.optimizer);
-        dam_fmt_bytes(t5, sizeof t5, r->memory.buffers);
-        dam_buf_printf(b, "  per GPU, worst pipeline stage: gradients %s, "
-                          "optimizer state %s, buffers and runtime %s\n",
-                       t1, t2, t5);
+                                     : "fits");
+    {
+        const char *name[] = {"weights", "gradients", "optimizer state",
+                              "activations", "buffers and runtime"};
+        const double part[] = {r->memory.weights, r->memory.gradients,
+                               r->memory.optimizer, r->memory.activations,
+                               r->memory.buffers};
+        dam_buf_printf(b, "  %.2f GiB =", r->memory.total / DAM_GIB);
+        int k = 0;
+        for (int i = 0; i < 5; i++)
+            if (part[i] > 0.0 || i == 0 || i == 3)
+                dam_buf_printf(b, "%s %s %.2f", k++ ? " +" : "", name[i],
+                               part[i] / DAM_GIB);
+        dam_buf_printf(b, " GiB\n");
     }
     if (!r->memory.fits) {
         dam_fmt_memory(t1, sizeof t1, r->memory.shortfall);
@@ -557,7 +559,7 @@ void dam_text_catalog_gpus(dam_buf *b, const dam_catalog *c)
                    "GB/s", "TDP", "ridge");
     dam_buf_printf(b, "%-18s %8s %8s %8s %8s %8s %6s %7s %7s %6s %7s\n", "",
                    "TFLOP/s", "TFLOP/s", "TFLOP/s", "TFLOP/s", "TOP/s", "",
-                   "GB", "", "W", "bf16");
+                   "GiB", "", "W", "bf16");
     for (size_t i = 0; i < c->ngpus; i++) {
         const dam_gpu *g = &c->gpus[i];
         char v[5][16];
@@ -576,7 +578,7 @@ void dam_text_catalog_gpus(dam_buf *b, const dam_catalog *c)
                           "%7s\n",
                        g->id, v[0], v[1], v[2], v[3], v[4],
                        g->sparsity_2to4 ? "yes" : "no",
-                       g->mem_bytes / 1073741824.0, g->mem_bw / 1e9, g->tdp_w,
+                       g->mem_bytes / DAM_GIB, g->mem_bw / 1e9, g->tdp_w,
                        ridge);
     }
     dam_buf_printf(b, "\nridge = peak / HBM bandwidth (FLOP per byte) at bf16 "

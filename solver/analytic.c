@@ -22,6 +22,7 @@
 #include "solver/llm_cost.h"
 
 #include "model/device.h"
+#include "model/lever.h"
 #include "model/quality.h"
 #include "solver/parallel.h"
 
@@ -401,15 +402,14 @@ static void memory(const dam_scenario *s, dam_result *r)
     dam_memory_judge(m);
 }
 
-/* Cost of running the result's GPUs for seconds (model/quality.c). */
-static void cost(const dam_scenario *s, dam_result *r, double seconds)
+/* Cost of running the result's GPUs for seconds, busy the share of it
+ * they run kernels (model/quality.c). */
+static void cost(const dam_scenario *s, dam_result *r, double seconds,
+                 double busy)
 {
     dam_quality_cost c;
-    double price = s->cost.gpu_hour_usd > 0.0 ? s->cost.gpu_hour_usd
-                                              : s->machine.gpu.price_hour;
-    double pue = s->cost.pue > 0.0 ? s->cost.pue : 1.0;
-    if (dam_quality_run_cost(r->gpus, seconds, price, s->machine.gpu.tdp_w,
-                             pue, s->cost.kwh_usd, &c, NULL) != DAM_OK)
+    if (dam_quality_scenario_cost(s, r->gpus, seconds, busy, &c, NULL) !=
+        DAM_OK)
         memset(&c, 0, sizeof c);
     r->gpu_hours = c.gpu_hours;
     r->cost_usd = c.usd;
@@ -472,11 +472,12 @@ static void solve_serving(const dam_scenario *s, dam_result *r)
     r->throughput = v->rate;
     memory(s, r);
     double horizon = v->rate > 0.0 ? v->requests / v->rate : 0.0;
-    cost(s, r, horizon);
-    r->serving.cost_per_1k =
-        v->rate > 0.0 ? 1000.0 / v->rate * s->serving.replicas *
-                            s->cost.gpu_hour_usd / 3600.0
-                      : 0.0;
+    /* busy: each request computes t on one of the replicas */
+    double busy = v->rate * t / (s->serving.replicas > 0 ? s->serving.replicas
+                                                         : 1);
+    cost(s, r, horizon, busy);
+    dam_serving_cost_per_1k(s, s->serving.replicas, v->rate, busy,
+                            &r->serving);
 }
 
 void dam_analytic_solve(const dam_scenario *s, dam_result *r)
@@ -654,7 +655,7 @@ void dam_analytic_solve_memo(const dam_scenario *s, dam_result *r,
     r->epoch_time = r->steps_per_epoch * r->step;
     r->run_time = r->epoch_time * dam_scenario_run_epochs(s);
     memory(s, r);
-    cost(s, r, r->run_time);
+    cost(s, r, r->run_time, r->step > 0.0 ? t_compute / r->step : 0.0);
 }
 
 dam_bound dam_analytic_bound(const dam_scenario *s, const dam_result *r,

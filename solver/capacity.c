@@ -28,6 +28,8 @@
 #include <string.h>
 
 #include "model/alloc.h"
+#include "model/lever.h"
+#include "model/quality.h"
 #include "solver/analytic.h"
 
 int dam_capacity_meets(const dam_result *r, double slo_s, double max_util)
@@ -222,7 +224,13 @@ static int plan_gpu(const dam_scenario *s, double slo, double rate,
         o->fewer_p99 = fail_p99;
         o->fewer_util = fail_util;
     }
-    o->cost_hour = o->price_hour * meet_n;
+    dam_quality_cost hour; /* an hour of the replicas, electricity too */
+    o->cost_hour = o->price_hour > 0.0 &&
+                           dam_quality_scenario_cost(s, meet_n, 3600.0,
+                                                     o->utilization, &hour,
+                                                     NULL) == DAM_OK
+                       ? hour.usd
+                       : 0.0;
     o->cost_per_1k = o->throughput > 0.0
                          ? o->cost_hour * 1000.0 / (o->throughput * 3600.0)
                          : 0.0;
@@ -367,8 +375,7 @@ int dam_capacity_plan(const dam_scenario *s, const dam_catalog *cat,
         o->supported = 1;
         *c = *s;
         c->machine.gpu = *g;
-        if (strcmp(g->id, s->machine.gpu.id) != 0)
-            c->cost.gpu_hour_usd = g->price_hour;
+        c->cost.gpu_hour_usd = dam_gpu_price(s, g);
         o->price_hour = c->cost.gpu_hour_usd;
         dam_result *r = dam_malloc(sizeof *r);
         dam_analytic_solve(c, r);
@@ -377,8 +384,8 @@ int dam_capacity_plan(const dam_scenario *s, const dam_catalog *cat,
         dam_free(r);
         if (!fits) {
             snprintf(o->why, sizeof o->why,
-                     "does not fit: %.3g GB needed, %.3g GB on the GPU",
-                     need / 1e9, g->mem_bytes / 1e9);
+                     "does not fit: %.3g GiB needed, %.3g GiB on the GPU",
+                     need / DAM_GIB, g->mem_bytes / DAM_GIB);
             continue;
         }
         if ((rc = plan_gpu(c, slo_s, rate, opt, o, &plan->evaluations,

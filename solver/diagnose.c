@@ -19,9 +19,6 @@
 #include <stdio.h>
 #include <string.h>
 
-/* Memory sizes in messages are in the GPU datasheets' GB (2^30 bytes:
- * an "80 GB" GPU holds 80 of them). */
-#define DAM_GB 1073741824.0
 
 const char *dam_score_name(dam_score s)
 {
@@ -379,10 +376,10 @@ void dam_diagnose(const dam_scenario *s, const dam_result *r,
              r->mfu * 100.0);
     if (!r->memory.fits) {
         dam_diagnose_add(d->symptoms, &d->nsymptoms,
-             "out of memory: %.1f GB needed, %.1f GB on the GPU (short by "
-             "%.1f GB); checkpoint, shard, quantize or shrink the batch",
-             r->memory.total / DAM_GB, r->memory.capacity / DAM_GB,
-             r->memory.shortfall / DAM_GB);
+             "out of memory: %.1f GiB needed, %.1f GiB on the GPU (short by "
+             "%.1f GiB); checkpoint, shard, quantize or shrink the batch",
+             r->memory.total / DAM_GIB, r->memory.capacity / DAM_GIB,
+             r->memory.shortfall / DAM_GIB);
     }
     if (s->mode == DAM_MODE_SERVING && s->serving.max_batch == 1)
         dam_diagnose_add(d->symptoms, &d->nsymptoms,

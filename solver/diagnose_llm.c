@@ -54,11 +54,11 @@ void dam_diagnose_llm(const dam_scenario *s, const dam_result *r,
 
     if (!r->memory.fits) {
         snprintf(d->headline, sizeof d->headline,
-                 "memory binds: weights (%.4g GB) and workspace (%.4g GB) "
+                 "memory binds: weights (%.4g GiB) and workspace (%.4g GiB) "
                  "per GPU leave room for %.0f tokens of KV cache per "
                  "replica, below the %.0f of the longest request; nothing "
                  "is served",
-                 l->memory.weights / 1e9, l->memory.workspace / 1e9,
+                 l->memory.weights / DAM_GIB, l->memory.workspace / DAM_GIB,
                  l->memory.tokens, q->input.max + q->output.max);
     } else {
         const char *what;
@@ -94,9 +94,9 @@ void dam_diagnose_llm(const dam_scenario *s, const dam_result *r,
     if (!served)
         dam_diagnose_add(d->evidence, &d->nevidence,
                          "no request was served, so no latency is measured: "
-                         "the KV pool per GPU is %.4g GB short of the "
+                         "the KV pool per GPU is %.4g GiB short of the "
                          "longest request",
-                         l->memory.shortfall / 1e9);
+                         l->memory.shortfall / DAM_GIB);
     else
     dam_diagnose_add(d->evidence, &d->nevidence,
                      "TTFT: mean %.4g ms = queue %.4g + prefill and chunking "
@@ -123,11 +123,11 @@ void dam_diagnose_llm(const dam_scenario *s, const dam_result *r,
                      l->share_host * 100.0, l->share_swap * 100.0);
     dam_diagnose_add(d->evidence, &d->nevidence,
                      "KV cache: %.0f blocks of %d tokens per replica (%.4g "
-                     "GB per GPU), %.0f %% in use on average, %.0f %% at "
+                     "GiB per GPU), %.0f %% in use on average, %.0f %% at "
                      "peak; %.3g sequences running (peak %.0f, limit %d); "
                      "%.3g preemptions per request",
                      l->memory.blocks, q->block_tokens,
-                     (l->memory.pool > 0.0 ? l->memory.pool : 0.0) / 1e9,
+                     (l->memory.pool > 0.0 ? l->memory.pool : 0.0) / DAM_GIB,
                      l->kv_use_mean * 100.0, l->kv_use_peak * 100.0,
                      l->running_mean, l->running_peak, q->max_seqs,
                      l->preemptions);

@@ -192,8 +192,8 @@ void dam_diagnose_serving(const dam_scenario *s, const dam_result *r,
         ms(sv->t_batch_max));
     if (r->memory.capacity > 0.0)
         dam_diagnose_add(d->evidence, &d->nevidence,
-            "memory per replica %.3g GB of %.3g GB (%s)",
-            r->memory.total / 1e9, r->memory.capacity / 1e9,
+            "memory per replica %.3g GiB of %.3g GiB (%s)",
+            r->memory.total / DAM_GIB, r->memory.capacity / DAM_GIB,
             r->memory.fits ? "fits" : "does not fit");
 
     /* Symptoms (diagnostic matrix). */
@@ -222,8 +222,8 @@ void dam_diagnose_serving(const dam_scenario *s, const dam_result *r,
             ms(v->batch_timeout_s), sv->mean_batch, v->max_batch);
     if (!r->memory.fits)
         dam_diagnose_add(d->symptoms, &d->nsymptoms,
-            "out of memory: %.1f GB needed, %.1f GB on the GPU",
-            r->memory.total / 1e9, r->memory.capacity / 1e9);
+            "out of memory: %.1f GiB needed, %.1f GiB on the GPU",
+            r->memory.total / DAM_GIB, r->memory.capacity / DAM_GIB);
 
     /* Scorecard. */
     char a[32];

@@ -17,7 +17,9 @@
 
 #include "model/alloc.h"
 #include "model/graph.h"
+#include "model/lever.h"
 #include "model/llm.h"
+#include "model/quality.h"
 
 struct dam_llm_cost {
     dam_model_spec m;     /* the model, attention fused (serving kernels) */
@@ -322,7 +324,13 @@ void dam_llm_solve_static(const dam_scenario *s, dam_result *r)
     l->slo_quantile = q->slo_quantile;
     r->gpus = dam_llm_gpus(s);
     l->gpus = (double)r->gpus;
-    l->cost_hour = l->gpus * s->cost.gpu_hour_usd;
+    /* an hour of the deployment at full load until a simulation gives the
+     * replicas' busy share (sim_llm.c recosts it) */
+    dam_quality_cost hour;
+    l->cost_hour = dam_quality_scenario_cost(s, r->gpus, 3600.0, 1.0, &hour,
+                                             NULL) == DAM_OK
+                       ? hour.usd
+                       : 0.0;
     int ptp = q->disaggregated ? q->prefill_tp : q->tp;
     int dtp = q->disaggregated ? q->decode_tp : q->tp;
     dam_llm_memory_plan(s, dtp, &l->memory);

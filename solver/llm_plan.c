@@ -21,7 +21,9 @@
 
 #include "model/alloc.h"
 #include "model/graph.h"
+#include "model/lever.h"
 #include "model/llm.h"
+#include "model/quality.h"
 #include "solver/analytic.h"
 #include "solver/llm_cost.h"
 
@@ -51,6 +53,7 @@ static int eval(dam_scenario *c, int replicas, const dam_sim_options *opt,
         o->tpot = l->tpot.q;
         o->tpot_ci = l->tpot.q_ci;
         o->goodput_fraction = l->goodput_fraction;
+        o->gpu_busy = l->gpu_busy;
         o->tokens_per_s_gpu = l->tokens_per_s_gpu;
     }
     dam_free(r);
@@ -221,7 +224,13 @@ static int plan_one(dam_scenario *c, const dam_sim_options *opt,
     o->feasible = 1;
     o->replicas = hi;
     o->gpus = hi * c->serving.llm.tp;
-    o->cost_hour = o->gpus * o->price_hour;
+    dam_quality_cost hour; /* an hour of the GPUs, electricity too */
+    o->cost_hour = o->price_hour > 0.0 &&
+                           dam_quality_scenario_cost(c, o->gpus, 3600.0,
+                                                     o->gpu_busy, &hour,
+                                                     NULL) == DAM_OK
+                       ? hour.usd
+                       : 0.0;
     double toks = o->tokens_per_s_gpu * o->gpus;
     o->cost_per_mtok = toks > 0.0 && o->price_hour > 0.0
                            ? o->cost_hour / 3600.0 / toks * 1e6
@@ -279,9 +288,9 @@ static void unusable(const dam_scenario *c, const dam_gpu *g, int tp,
     dam_llm_memory_plan(c, tp, &m);
     if (!m.fits)
         snprintf(why, n,
-                 "does not fit: %.4g GB of weights per GPU leave room for "
+                 "does not fit: %.4g GiB of weights per GPU leave room for "
                  "%.0f tokens, the longest request needs %.0f",
-                 m.weights / 1e9, m.tokens, q->input.max + q->output.max);
+                 m.weights / DAM_GIB, m.tokens, q->input.max + q->output.max);
 }
 
 /* Simulate c at `rate`: 1 meets (p's max-rate figures updated), 0 not,
@@ -402,8 +411,7 @@ int dam_llm_plan_run(const dam_scenario *s, const dam_catalog *cat,
             dam_llm *q = &c->serving.llm;
             q->disaggregated = 0;
             q->tp = q->prefill_tp = q->decode_tp = tp;
-            if (strcmp(g->id, s->machine.gpu.id) != 0)
-                c->cost.gpu_hour_usd = g->price_hour;
+            c->cost.gpu_hour_usd = dam_gpu_price(base, g);
             op->price_hour = c->cost.gpu_hour_usd;
             unusable(c, g, tp, op->why, sizeof op->why);
             if (op->why[0]) {

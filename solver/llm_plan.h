@@ -49,6 +49,7 @@ typedef struct dam_llm_plan_option {
     double ttft, ttft_ci;   /* at the SLO quantile, s, with its CI */
     double tpot, tpot_ci;
     double goodput_fraction;/* requests meeting both */
+    double gpu_busy;        /* share of replica time in iterations */
     double tokens_per_s_gpu;/* output tokens/s per GPU */
     double price_hour;      /* USD per GPU-hour (0 = unknown) */
     double cost_hour;       /* USD per hour, all GPUs */

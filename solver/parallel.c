@@ -511,6 +511,21 @@ static void stage_fb(const dam_parallel_cost *c, int s, double *F, double *B,
     }
 }
 
+double dam_parallel_gather_exposed(const dam_parallel_cost *c, int s)
+{
+    const dam_layout *l = &c->l;
+    const dam_parallel_stage *st = &c->stage[dam_parallel_stage_kind(c, s)];
+    double g = st->gather.time;
+    if (!l->overlap_param || !(g > 0.0))
+        return g;
+    double fwd = 0.0; /* the stage's forward compute over a step */
+    for (int j = 0; j < l->vpp; j++)
+        fwd += c->fwd[dam_parallel_chunk_kind(c, j * l->pp + s)].compute;
+    fwd *= l->micro_batches;
+    double first = g / st->buckets, rest = g - fwd;
+    return rest > first ? rest : first;
+}
+
 void dam_parallel_step_analytic(const dam_parallel_cost *c,
                                 dam_parallel_step *out)
 {
@@ -563,9 +578,7 @@ void dam_parallel_step_analytic(const dam_parallel_cost *c,
             barrier = se;
         if (st->optimizer > opt)
             opt = st->optimizer;
-        double g = st->gather.time;
-        if (l->overlap_param)
-            g /= nbk;
+        double g = dam_parallel_gather_exposed(c, s);
         if (g > gather)
             gather = g;
     }
@@ -615,6 +628,20 @@ void dam_parallel_memory(const dam_scenario *s, const dam_layout *l,
     dam_layout_memory(l, &s->workload.model, s->workload.seq_len,
                       dam_precision_bytes(s->workload.precision), &sb, bucket,
                       out);
+}
+
+/* Add n transfers x, of which the step cannot hide less than a share
+ * `unhidden` (0..1), to the chain of transfers through the NICs (each
+ * with its fixed part, latency and the in-node phase of a hierarchical
+ * collective, in series with its NIC part) or to the node fabric (NVLink
+ * or PCIe inside a node, where the tensor-parallel collectives run). */
+static void carry(const dam_parallel_xfer *x, double n, double unhidden,
+                  double *fabric, double *nic)
+{
+    if (x->nic_bytes > 0.0 && x->nic_rate > 0.0)
+        *nic += n * unhidden * x->time;
+    else
+        *fabric += n * unhidden * x->time;
 }
 
 static dam_stage *add_stage(dam_result *r, const char *name, double time)
@@ -719,9 +746,41 @@ void dam_parallel_solve(const dam_scenario *s, dam_result *r)
     r->t_seq = r->t_compute + r->t_comm + r->t_latency;
     double busy = st.terms[DAM_TERM_COMPUTE] + st.terms[DAM_TERM_COMM] +
                   c.overhead;
-    r->t_pipe = r->t_compute > r->t_comm ? r->t_compute : r->t_comm;
+    /* Perfect overlap: each resource busy all the step and no longer. The
+     * GPUs compute; the node fabric carries the tensor-parallel
+     * collectives and whatever stays inside a node; the NICs the rest.
+     * Fabric and NICs are different wires, so the bound is the longest of
+     * the three, not compute against all communication (which a step
+     * whose gradient traffic crosses the NICs under NVLink collectives
+     * beats). */
+    /* What the first stage's GPU cannot hide: its ZeRO traffic (beside
+     * its compute, never beside its tensor-parallel collectives inside
+     * the node), the gradient reduction beyond its last backward, the
+     * parameter gather beyond the next forwards, the pipeline sends on
+     * the critical path; expert all-to-alls may run under compute. */
+    double fabric = c.tp_comm, nic = 0.0;
+    carry(&c.fwd[k0].zero, per_stage, 1.0, &fabric, &nic);
+    carry(&c.bwd[k0].zero, per_stage, 1.0, &fabric, &nic);
+    if (l->pp > 1)
+        carry(&c.p2p, 2.0 * (l->pp - 1.0), 1.0, &fabric, &nic);
+    double T = s0->grad.time;
+    if (T > 0.0) {
+        double lb = dam_parallel_op_time(&c.bwd[k0]), left = T;
+        if (l->overlap_grad)
+            left = T - lb > T / s0->buckets ? T - lb : T / s0->buckets;
+        carry(&s0->grad, 1.0, left / T, &fabric, &nic);
+    }
+    if (s0->gather.time > 0.0)
+        carry(&s0->gather, 1.0,
+              dam_parallel_gather_exposed(&c, 0) / s0->gather.time, &fabric,
+              &nic);
+    r->t_pipe = r->t_compute;
     if (r->t_pipe < busy - r->t_comm)
         r->t_pipe = busy - r->t_comm;
+    if (r->t_pipe < fabric)
+        r->t_pipe = fabric;
+    if (r->t_pipe < nic)
+        r->t_pipe = nic;
     r->step = st.step;
     for (int t = 0; t < DAM_TERM_COUNT; t++)
         r->terms[t] = st.terms[t];
@@ -755,7 +814,10 @@ void dam_parallel_derive(const dam_scenario *s, double tokens, dam_result *r)
     r->epoch_time = r->steps_per_epoch * step;
     r->run_time = r->epoch_time * dam_scenario_run_epochs(s);
     dam_quality_cost qc;
-    if (dam_quality_scenario_cost(s, r->run_time, &qc, NULL) == DAM_OK) {
+    if (dam_quality_scenario_cost(s, r->gpus, r->run_time,
+                                  step > 0.0 ? r->terms[DAM_TERM_COMPUTE] / step
+                                             : 0.0,
+                                  &qc, NULL) == DAM_OK) {
         r->gpu_hours = qc.gpu_hours;
         r->cost_usd = qc.usd;
         r->energy_kwh = qc.kwh;

@@ -171,6 +171,13 @@ typedef struct dam_parallel_step {
 void dam_parallel_step_analytic(const dam_parallel_cost *c,
                                 dam_parallel_step *out);
 
+/* The part of stage s's parameter gather (ZeRO-1/2, after the optimizer)
+ * the next step waits for, s: all of it, or with overlap_param (prefetched
+ * bucket by bucket under the next step's forwards) its first bucket and
+ * whatever is longer than the forward compute it can hide under. The
+ * analytic step and the simulator both use it. */
+double dam_parallel_gather_exposed(const dam_parallel_cost *c, int s);
+
 /* Time of op (one chunk pass) alone on an idle network, s. */
 double dam_parallel_op_time(const dam_parallel_op *op);
 

@@ -26,9 +26,6 @@
 #include "solver/analytic.h"
 #include "solver/search.h"
 
-/* Memory sizes in messages are in the GPU datasheets' GB (2^30 bytes:
- * an "80 GB" GPU holds 80 of them). */
-#define DAM_GB 1073741824.0
 
 /* Solve s with `gpus` GPUs in nodes of the scenario's shape. */
 static void solve_at(dam_scenario *s, int gpus, dam_result *r)
@@ -136,6 +133,30 @@ static int cmp_option(const void *a, const void *b)
     return strcmp(x->gpu, y->gpu);
 }
 
+/* Hold option o against the plan's budget: a dollar budget against its
+ * cost (unknown without a price), a GPU-hour budget against its GPU-hours;
+ * a FLOP budget is spent exactly by the compute-optimal model. An option
+ * over the budget is not feasible. */
+static void budget_check(const dam_plan *p, dam_plan_option *o)
+{
+    double have;
+    if (p->kind == DAM_BUDGET_USD) {
+        if (!(o->cost_usd > 0.0)) {
+            o->over_budget = -1;
+            return;
+        }
+        have = o->cost_usd;
+    } else if (p->kind == DAM_BUDGET_GPU_HOURS) {
+        have = o->gpu_hours;
+    } else {
+        return;
+    }
+    if (have > p->budget) {
+        o->over_budget = 1;
+        o->feasible = 0;
+    }
+}
+
 int dam_plan_budget(const dam_scenario *s, const dam_catalog *cat,
                     dam_budget_kind k, double budget, double deadline,
                     const dam_scaling_fit *fit, dam_plan *p, dam_error *err)
@@ -173,8 +194,7 @@ int dam_plan_budget(const dam_scenario *s, const dam_catalog *cat,
     } else {
         dam_analytic_solve(s, r);
         double per_gpu = r->model_flops_step / r->step; /* FLOP/s per GPU */
-        double price = s->cost.gpu_hour_usd > 0.0 ? s->cost.gpu_hour_usd
-                                                  : s->machine.gpu.price_hour;
+        double price = dam_gpu_price(s, &s->machine.gpu);
         double gh = budget;
         if (k == DAM_BUDGET_USD) {
             if (!(price > 0.0)) {
@@ -295,25 +315,28 @@ int dam_plan_budget(const dam_scenario *s, const dam_catalog *cat,
         o->cost_usd = o->price_hour > 0.0 ? o->gpu_hours * o->price_hour : 0.0;
         if (!o->fits_memory)
             snprintf(o->note, sizeof o->note,
-                     "does not fit: needs %.3g GB per GPU with data "
-                     "parallelism only (ZeRO stage %d), holds %.3g GB "
-                     "(misses by %.3g GB)",
-                     o->memory_bytes / DAM_GB, cur->workload.zero_stage,
-                     o->memory_capacity / DAM_GB,
-                     (o->memory_bytes - o->memory_capacity) / DAM_GB);
+                     "does not fit: needs %.3g GiB per GPU with data "
+                     "parallelism only (ZeRO stage %d), holds %.3g GiB "
+                     "(misses by %.3g GiB)",
+                     o->memory_bytes / DAM_GIB, cur->workload.zero_stage,
+                     o->memory_capacity / DAM_GIB,
+                     (o->memory_bytes - o->memory_capacity) / DAM_GIB);
         else if (n <= 0 || o->run_time > deadline)
             snprintf(o->note, sizeof o->note,
                      "cannot finish by the deadline with up to %.0f GPUs "
                      "(communication grows with the job)",
                      limit);
         else if (!(o->price_hour > 0.0))
-            snprintf(o->note, sizeof o->note, "no price in the catalog");
+            snprintf(o->note, sizeof o->note, "no price for this GPU in "
+                     "the scenario or the catalog");
         if (n > 0 && dam_uncertainty_sources(cur) > 0) {
             dam_scenario trial = *cur;
             solve_at(&trial, n, r);
             option_interval(draws, &trial, deadline, t, o);
         }
     }
+    for (int i = 0; i < p->noptions; i++)
+        budget_check(p, &p->options[i]);
     qsort(p->options, (size_t)p->noptions, sizeof p->options[0], cmp_option);
     dam_free(sr);
     dam_free(t);

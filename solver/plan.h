@@ -25,8 +25,12 @@ typedef enum {
 /* One GPU kind's way to spend the budget. */
 typedef struct dam_plan_option {
     char gpu[DAM_ID_MAX];     /* catalog id */
-    int feasible;             /* 1 when it fits in memory and can finish by
-                                 the deadline */
+    int feasible;             /* 1 when it fits in memory, can finish by
+                                 the deadline and is not over the budget */
+    int over_budget;          /* 1: its cost (a dollar budget) or GPU-hours
+                                 (a GPU-hour budget) exceed the budget;
+                                 -1: a dollar budget and no price, so not
+                                 known; 0: within it (a FLOP budget always) */
     int gpus;                 /* GPUs needed (a multiple of gpus_per_node) */
     double tokens_per_s;      /* throughput with that many GPUs */
     double mfu;               /* model FLOPs utilisation */

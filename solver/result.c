@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "model/error.h"
+#include "model/quality.h"
 
 static const char *const term_names[DAM_TERM_COUNT] = {
     "data wait", "exposed transfer", "compute", "exposed communication",
@@ -40,6 +41,21 @@ int dam_llm_slo_met(const dam_llm_result *l)
         return 0;
     return l->ttft.q + l->ttft.q_ci <= l->slo_ttft_s * tol &&
            l->tpot.q + l->tpot.q_ci <= l->slo_tpot_s * tol;
+}
+
+void dam_serving_cost_per_1k(const dam_scenario *s, double gpus,
+                             double throughput, double busy,
+                             dam_serving_result *sv)
+{
+    dam_quality_cost c;
+    sv->cost_per_1k = 0.0;
+    sv->kwh_per_1k = 0.0;
+    if (!(throughput > 0.0) || !(gpus >= 1.0) ||
+        dam_quality_scenario_cost(s, (int64_t)gpus, 1000.0 / throughput, busy,
+                                  &c, NULL) != DAM_OK)
+        return;
+    sv->cost_per_1k = c.usd;
+    sv->kwh_per_1k = c.kwh;
 }
 
 int dam_serving_slo_met(const dam_serving_result *sv)

@@ -195,7 +195,9 @@ typedef struct dam_serving_result {
     double throughput;          /* requests/s */
     double utilization;         /* GPU busy fraction */
     double slo_attainment;      /* fraction of requests within slo */
-    double cost_per_1k;         /* USD per 1,000 requests */
+    double cost_per_1k;         /* USD per 1,000 requests: GPU time x price
+                                   + its electricity (kwh_per_1k x price) */
+    double kwh_per_1k;          /* energy at the wall per 1,000 requests */
     double mean_batch;          /* mean formed batch */
     double t_batch1;            /* compute time of a batch of one, s */
     double t_batch_max;         /* compute time of a full batch, s */
@@ -220,6 +222,13 @@ typedef struct dam_serving_result {
  * its interval: p99 + p99_ci95 <= slo_s (to a relative 1e-9, so that a
  * deterministic p99 equal to the SLO meets it). */
 int dam_serving_slo_met(const dam_serving_result *sv);
+
+/* Set sv's cost_per_1k and kwh_per_1k: the time gpus GPUs take to serve
+ * 1,000 requests at throughput requests/s, busy the share of it they
+ * compute, costed by dam_quality_scenario_cost (0 when throughput <= 0). */
+void dam_serving_cost_per_1k(const dam_scenario *s, double gpus,
+                             double throughput, double busy,
+                             dam_serving_result *sv);
 
 /* Everything known about one scenario after solving. */
 typedef struct dam_result {

@@ -12,6 +12,7 @@
 
 #include "model/alloc.h"
 #include "model/device.h"
+#include "model/lever.h"
 #include "model/quality.h"
 #include "solver/parallel.h"
 
@@ -235,13 +236,6 @@ static void machine_for(const dam_scenario *base, const dam_gpu *g,
     s->layout.on = 1;
 }
 
-static double price_of(const dam_scenario *base, const dam_gpu *g)
-{
-    if (strcmp(g->id, base->machine.gpu.id) == 0 &&
-        base->cost.gpu_hour_usd > 0.0)
-        return base->cost.gpu_hour_usd;
-    return g->price_hour;
-}
 
 /* Search one kind at one count; fill k. */
 static void run_count(ctx *x, const dam_gpu *g, int64_t gpus,
@@ -392,7 +386,7 @@ int dam_search_run(const dam_scenario *s, const dam_catalog *cat,
         dam_search_kind *k = &out->kind[out->nkinds++];
         memset(k, 0, sizeof *k);
         x.kind = i;
-        x.price = price_of(s, gpu[i]);
+        x.price = dam_gpu_price(s, gpu[i]);
         if (o->deadline > 0.0) {
             /* first the scenario's own count: does it make it? */
             x.keep = 0;

@@ -78,6 +78,7 @@
 #include <gsl/gsl_randist.h>
 
 #include "model/alloc.h"
+#include "model/quality.h"
 #include "solver/des.h"
 #include "solver/llm_cost.h"
 #include "solver/rng.h"
@@ -1089,6 +1090,10 @@ int dam_sim_llm(const dam_scenario *s, const dam_sim_options *opt,
         l->requests += o[k].measured;
         r->events += o[k].events;
     }
+    dam_quality_cost hour; /* an hour of the deployment, electricity too */
+    if (dam_quality_scenario_cost(s, (int64_t)l->gpus, 3600.0, l->gpu_busy,
+                                  &hour, NULL) == DAM_OK)
+        l->cost_hour = hour.usd;
     l->cost_per_mtok = l->tokens_per_s > 0.0
                            ? l->cost_hour / 3600.0 / l->tokens_per_s * 1e6
                            : 0.0;
@@ -1104,9 +1109,7 @@ int dam_sim_llm(const dam_scenario *s, const dam_sim_options *opt,
     sv->utilization = l->gpu_busy;
     sv->gpu_busy = l->gpu_busy;
     sv->slo_attainment = l->goodput_fraction;
-    sv->cost_per_1k = l->throughput > 0.0
-                          ? l->cost_hour / 3600.0 / l->throughput * 1e3
-                          : 0.0;
+    dam_serving_cost_per_1k(s, l->gpus, l->throughput, l->gpu_busy, sv);
     sv->mean_batch = l->decode_seqs_mean;
     sv->t_batch1 = l->t_decode1;
     dam_stats_fill(pool[L_QUEUE], &sv->phase[DAM_SPHASE_QUEUE]);

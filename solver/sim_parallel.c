@@ -433,9 +433,15 @@ static void try_start(struct psim *ps, ent *e)
     }
     if (c->zero.time > 0.0) {
         e->parts++;
-        if (c->zero_overlap)
+        if (c->zero_overlap && c->zero.nic_bytes > 0.0 &&
+            c->zero.nic_rate > 0.0) /* on the NICs: beside everything */
             start_xfer(ps, e, &c->zero, NULL, 0, op_part_done, e,
                        dam_des_u(0));
+        else if (c->zero_overlap) /* inside the node's fabric, which the
+                                   * tensor-parallel collectives use too:
+                                   * beside the compute only */
+            dam_des_after(ps->des, c->comm + c->zero.time, op_part_done, e,
+                          dam_des_u(0));
         else /* after the op's own work: approximated as beside it at
               * the end, so its time adds (delayed start) */
             dam_des_after(ps->des, comp + c->comm, gradient_ready, e,
@@ -562,8 +568,8 @@ static void optimizer_done(dam_des *des, void *ctx, dam_des_arg arg)
             /* the next step's first chunk needs only the first bucket */
             start_xfer(ps, e, &st->gather, NULL, 0, gather_done, e,
                        dam_des_u(0));
-            dam_des_after(des, st->gather.time / st->buckets, ent_ready_next,
-                          e, dam_des_d(now));
+            dam_des_after(des, dam_parallel_gather_exposed(ps->c, e->s),
+                          ent_ready_next, e, dam_des_d(now));
         } else {
             start_xfer(ps, e, &st->gather, NULL, 0, ent_ready_next, e,
                        dam_des_d(now));

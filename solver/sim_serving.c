@@ -68,6 +68,7 @@
 #include <string.h>
 
 #include "model/alloc.h"
+#include "model/lever.h"
 #include "solver/analytic.h"
 #include "solver/des.h"
 #include "solver/diagnose.h"
@@ -711,12 +712,7 @@ int dam_sim_serving(const dam_scenario *s, const dam_sim_options *opt,
     sv->mean_batch = avg.batch;
     sv->compute_roof = avg.roof;
     sv->compute_overhead = avg.ovh;
-    double price = s->cost.gpu_hour_usd > 0.0 ? s->cost.gpu_hour_usd
-                                              : s->machine.gpu.price_hour;
-    sv->cost_per_1k = avg.throughput > 0.0
-                          ? 1000.0 / avg.throughput * v->replicas * price /
-                                3600.0
-                          : 0.0;
+    dam_serving_cost_per_1k(s, v->replicas, avg.throughput, avg.comp, sv);
     double b = avg.batch >= 1.0 ? avg.batch : 1.0;
     batch_sides(s, b, &sv->batch_weight_time, &sv->batch_flop_time);
 

@@ -96,6 +96,7 @@
 #include <gsl/gsl_rng.h>
 
 #include "model/alloc.h"
+#include "model/quality.h"
 #include "solver/analytic.h"
 #include "solver/des.h"
 #include "solver/link.h"
@@ -1201,10 +1202,17 @@ int dam_sim_training(const dam_scenario *s, const dam_sim_options *opt,
         r->io_overhead = step > 0.0 ? r->terms[DAM_TERM_DATA] / step : 0.0;
         r->epoch_time = r->steps_per_epoch * step;
         r->run_time = r->epoch_time * dam_scenario_run_epochs(s);
-        double gh = r->gpus * r->run_time / 3600.0;
-        r->gpu_hours = gh;
-        r->cost_usd = gh * s->cost.gpu_hour_usd;
-        r->energy_kwh = gh * m->gpu.tdp_w * s->cost.pue / 1000.0;
+        /* the run's cost and energy as every path costs them: busy is the
+         * simulated share of the step the GPUs compute */
+        dam_quality_cost qc;
+        if (dam_quality_scenario_cost(
+                s, r->gpus, r->run_time,
+                step > 0.0 ? r->terms[DAM_TERM_COMPUTE] / step : 0.0, &qc,
+                NULL) != DAM_OK)
+            memset(&qc, 0, sizeof qc);
+        r->gpu_hours = qc.gpu_hours;
+        r->cost_usd = qc.usd;
+        r->energy_kwh = qc.kwh;
 
         /* What binds, by analytic.c's rule on the simulated terms; a data
          * wait under 2 % of the step is queueing noise of a loader that

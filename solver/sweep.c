@@ -698,7 +698,7 @@ static void solve_point(dam_sweep_worker *w, const dam_scenario *s,
     row->run_time = r->run_time;
     row->gpu_hours = r->gpu_hours;
     row->cost_usd = r->cost_usd;
-    row->priced = s->cost.gpu_hour_usd > 0.0;
+    row->priced = dam_gpu_price(s, &s->machine.gpu) > 0.0;
     row->energy_kwh = r->energy_kwh;
     row->bound = r->bound;
     row->fits = r->memory.fits;

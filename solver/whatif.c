@@ -25,9 +25,6 @@
 #include "solver/rng.h"
 #include "solver/uncertainty.h"
 
-/* Memory sizes in messages are in the GPU datasheets' GB (2^30 bytes:
- * an "80 GB" GPU holds 80 of them). */
-#define DAM_GB 1073741824.0
 
 static const char *const verdict_names[] = {"baseline", "works", "wasted",
                                             "hurts", "failed", "short",
@@ -81,8 +78,7 @@ static void cost_of(const dam_scenario *s, const dam_result *r,
         if (tp > 0.0)
             c->gpu_hours = 1000.0 / tp * gpus / 3600.0;
         c->usd = r->serving.cost_per_1k;
-        c->kwh = c->gpu_hours * s->machine.gpu.tdp_w *
-                 (s->cost.pue > 0.0 ? s->cost.pue : 1.0) / 1000.0;
+        c->kwh = r->serving.kwh_per_1k;
     } else {
         c->gpu_hours = r->gpu_hours;
         c->usd = r->cost_usd;
@@ -139,10 +135,10 @@ static void judge(const dam_whatif_row *base, dam_whatif_row *row,
         row->verdict = DAM_VERDICT_NOFIT;
         row->anti_pattern[0] = '\0';
         int n = snprintf(row->why, sizeof row->why,
-                         "does not fit: needs %.3g GB per GPU, %s holds "
-                         "%.3g GB (misses by %.3g GB)",
-                         m->total / DAM_GB, row->scenario.machine.gpu.id,
-                         m->capacity / DAM_GB, m->shortfall / DAM_GB);
+                         "does not fit: needs %.3g GiB per GPU, %s holds "
+                         "%.3g GiB (misses by %.3g GiB)",
+                         m->total / DAM_GIB, row->scenario.machine.gpu.id,
+                         m->capacity / DAM_GIB, m->shortfall / DAM_GIB);
         if (base->result.memory.fits && n > 0 && (size_t)n < sizeof row->why)
             snprintf(row->why + n, sizeof row->why - (size_t)n,
                      "; if it fitted: %.2fx", row->speedup);
@@ -155,9 +151,9 @@ static void judge(const dam_whatif_row *base, dam_whatif_row *row,
         row->verdict = DAM_VERDICT_WORKS;
         row->anti_pattern[0] = '\0';
         snprintf(row->why, sizeof row->why,
-                 "fits where the baseline does not: needs %.3g GB per GPU of "
-                 "%.3g GB%s",
-                 m->total / DAM_GB, m->capacity / DAM_GB,
+                 "fits where the baseline does not: needs %.3g GiB per GPU of "
+                 "%.3g GiB%s",
+                 m->total / DAM_GIB, m->capacity / DAM_GIB,
                  m->tight ? " (tight: under 10 % to spare)" : "");
         return;
     }
@@ -212,9 +208,9 @@ static void judge_llm(const dam_whatif_row *base, dam_whatif_row *row)
     if (!row->result.memory.fits) {
         row->verdict = DAM_VERDICT_HURTS;
         snprintf(row->why, sizeof row->why,
-                 "does not fit: the KV pool per GPU is %.3g GB short of the "
+                 "does not fit: the KV pool per GPU is %.3g GiB short of the "
                  "longest request",
-                 row->result.memory.shortfall / 1e9);
+                 row->result.memory.shortfall / DAM_GIB);
         return;
     }
     int met0 = dam_serving_slo_met(&base->result.serving);

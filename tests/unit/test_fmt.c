@@ -66,10 +66,10 @@ int main(void)
     EQ(dam_fmt_si(b_, sizeof b_, 1.5e12, "FLOP/s"), "1.50 TFLOP/s");
     EQ(dam_fmt_si(b_, sizeof b_, 999.96, "B"), "1.00 kB");
     EQ(dam_fmt_bytes(b_, sizeof b_, 4e7), "40.0 MB");
-    EQ(dam_fmt_memory(b_, sizeof b_, 80.0 * 1073741824.0), "80 GB");
-    EQ(dam_fmt_memory(b_, sizeof b_, 141.0 * 1073741824.0), "141 GB");
-    EQ(dam_fmt_memory(b_, sizeof b_, 44.0e9), "41.0 GB");
-    EQ(dam_fmt_memory(b_, sizeof b_, 300.0 * 1048576.0), "300 MB");
+    EQ(dam_fmt_memory(b_, sizeof b_, 80.0 * 1073741824.0), "80 GiB");
+    EQ(dam_fmt_memory(b_, sizeof b_, 141.0 * 1073741824.0), "141 GiB");
+    EQ(dam_fmt_memory(b_, sizeof b_, 44.0e9), "41.0 GiB");
+    EQ(dam_fmt_memory(b_, sizeof b_, 300.0 * 1048576.0), "300 MiB");
 
     /* intervals: digits to the half-width, one unit */
     dam_check_int(dam_fmt_sig_for(3.04, 2.71, 3.39), 2,

@@ -38,13 +38,28 @@ static void test_cost(const dam_catalog *cat)
 
     dam_scenario *s = dam_malloc(sizeof *s);
     fixture_resnet(s, cat);
-    dam_check_int(dam_quality_scenario_cost(s, 7200.0, &c, &err), DAM_OK,
-                  "scenario cost: ok");
+    dam_check_int(dam_quality_scenario_cost(s, 8, 7200.0, 1.0, &c, &err),
+                  DAM_OK, "scenario cost: ok");
     dam_check_rel(c.gpu_hours, 16.0, 1e-12, "scenario cost: 8 GPUs x 2 h");
     dam_check_rel(c.kwh, 8 * 400.0 * 7200 * 1.2 / 3.6e6, 1e-12,
-                  "scenario cost: A100 TDP x PUE");
+                  "scenario cost: always busy: A100 TDP x PUE");
+    /* idle GPUs draw the idle share of TDP, half-busy ones halfway */
+    dam_quality_scenario_cost(s, 8, 7200.0, 0.0, &c, &err);
+    dam_check_rel(c.kwh,
+                  8 * DAM_IDLE_POWER_FRACTION * 400.0 * 7200 * 1.2 / 3.6e6,
+                  1e-12, "scenario cost: idle: idle power x PUE");
+    dam_quality_scenario_cost(s, 8, 7200.0, 0.5, &c, &err);
+    dam_check_rel(c.kwh,
+                  8 * (1.0 + DAM_IDLE_POWER_FRACTION) / 2 * 400.0 * 7200 *
+                      1.2 / 3.6e6,
+                  1e-12, "scenario cost: half busy: halfway");
+    s->cost.kwh_usd = 0.25; /* the identity: usd = gh x price + kWh x kwh */
+    dam_quality_scenario_cost(s, 8, 7200.0, 0.5, &c, &err);
+    dam_check_rel(c.usd, c.gpu_hours * s->cost.gpu_hour_usd + c.kwh * 0.25,
+                  1e-12, "scenario cost: GPU time plus electricity");
+    s->cost.kwh_usd = 0.0;
     s->cost.gpu_hour_usd = 0.0; /* falls back to the catalog price */
-    dam_quality_scenario_cost(s, 3600.0, &c, &err);
+    dam_quality_scenario_cost(s, 8, 3600.0, 1.0, &c, &err);
     dam_check_rel(c.gpu_usd, 16.0, 1e-12,
                   "scenario cost: catalog price when the scenario has none");
 
