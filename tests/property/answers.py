@@ -44,7 +44,8 @@ args = [a for a in sys.argv[1:] if not a.startswith("--")]
 REPORT = "--report" in sys.argv
 damsim = args[0]
 N = int(args[1]) if len(args) > 1 else 300
-SEED = int(args[2]) if len(args) > 2 else 20261202
+SEED = (int(args[2]) if len(args) > 2 else
+        int(os.environ.get("DAM_TEST_SEED_BASE", "20261202")))
 PROPS = ("interval", "fit", "slo", "cost", "finite", "bound", "ordered",
          "same")
 # JSON numbers that may be negative: changes, gains, signed deltas
@@ -320,9 +321,13 @@ def one(job):
     sim = r.get("simulation")
     if sim and kind not in ("serving", "llm") and fits:
         tp = r["iron_law"]["t_pipe_s"]
-        ci = r.get("simulation", {}).get("step_s", {})
-        half = ci.get("ci95", 0.0) if isinstance(ci, dict) else 0.0
-        if r["step_s"] + 2 * half < tp * (1 - 0.01):
+        # the mean of a finite simulation of random service times may lie
+        # below the expected step by its sampling error: 4 standard errors
+        # (sd over the steps measured, or the CI of the replications)
+        st = sim.get("step_s", {})
+        se = max(st.get("sd", 0.0) / math.sqrt(max(1.0, st.get("n", 1.0))),
+                 st.get("ci95", 0.0) / 1.96)
+        if r["step_s"] + 4 * se < tp * (1 - 0.01):
             v["bound"].append("simulated %.6g < T_pipe %.6g" %
                               (r["step_s"], tp))
     # percentiles in order
