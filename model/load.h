@@ -1,0 +1,123 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * load.h: what the loader's files share (model/loader*.c); not a public
+ * interface.
+ *
+ * One reading context (dam_ld) and the readers of one value: each checks
+ * the type and the range, converts to SI, and reports a problem as
+ * "file:line: error: ..." into the dam_diag, then goes on, so that one run
+ * shows every problem of a file. dam_load_group walks a group's table
+ * (model/schema.h): unknown keys with "did you mean" from its rows, then
+ * every row in order.
+ */
+#ifndef DAM_LOAD_H
+#define DAM_LOAD_H
+
+#include <libconfig.h>
+#include <stdint.h>
+
+#include "model/error.h"
+#include "model/scenario.h"
+#include "model/schema.h"
+
+#define GB 1e9
+#define GiB 1073741824.0
+#define GIB 1073741824.0
+#define MB 1e6
+#define MS 1e-3
+#define US 1e-6
+#define TFLOPS 1e12
+
+/* Range classes for numbers (schema.h's, under the loader's short names). */
+typedef dam_key_class range;
+#define R_ANY DAM_KEY_ANY
+#define R_POS DAM_KEY_POS
+#define R_NONNEG DAM_KEY_NONNEG
+#define R_UNIT DAM_KEY_UNIT
+#define R_FRAC DAM_KEY_FRAC
+#define R_GE1 DAM_KEY_GE1
+
+typedef struct ld {
+    dam_diag *d;      /* where problems go */
+    const char *file; /* file name for messages */
+    dam_scenario *scen; /* the scenario being read (NULL for catalogs): its
+                         * doubles may be given as distributions */
+} ld;
+
+int dam_ld_line(const config_setting_t *s);
+/* The file setting s was read from: an @include'd file's own name, else
+ * the file being loaded. */
+const char *dam_ld_file(const ld *L, const config_setting_t *s);
+/* "file, line" of setting s, for dam_diag_error and dam_diag_warn. */
+#define AT(s) dam_ld_file(L, (s)), dam_ld_line(s)
+#define line_of dam_ld_line
+#define file_of dam_ld_file
+
+/* "machine.host" + "." + "pcie_gbs" into buf. */
+void dam_ld_path_join(char *buf, size_t n, const char *where, const char *key);
+#define path_join dam_ld_path_join
+
+/* "an integer", "a group", ... for "must be X, got Y". */
+const char *dam_ld_type_name(const config_setting_t *s);
+#define type_name dam_ld_type_name
+
+/* Report keys of group g not in allowed (NULL-terminated), with the one
+ * "did you mean" rule (model/suggest.h). */
+void dam_ld_check_keys(ld *L, const config_setting_t *g,
+                       const char *const *allowed, const char *where);
+#define check_keys dam_ld_check_keys
+/* The member key of g; reports a missing required key at g's line. */
+config_setting_t *dam_ld_member(ld *L, const config_setting_t *g,
+                                const char *key, const char *where,
+                                int required);
+#define member dam_ld_member
+/* A group member (or NULL); reports a wrong type. */
+config_setting_t *dam_ld_group(ld *L, const config_setting_t *g,
+                               const char *key, const char *where,
+                               int required);
+#define group dam_ld_group
+
+/* The readers: 1 with *out set when the key is there and right; 0 when it
+ * is absent (an error when required) or wrong (an error). */
+int dam_ld_num(ld *L, const config_setting_t *g, const char *key,
+               const char *where, int required, range r, double scale,
+               double *out);
+int dam_ld_int(ld *L, const config_setting_t *g, const char *key,
+               const char *where, int required, long lo, long hi, int *out);
+int dam_ld_bool(ld *L, const config_setting_t *g, const char *key,
+                const char *where, int required, int *out);
+int dam_ld_str(ld *L, const config_setting_t *g, const char *key,
+               const char *where, int required, char *out, size_t n);
+/* A string that must be one of names (NULL-terminated); *out = its index. */
+int dam_ld_choice(ld *L, const config_setting_t *g, const char *key,
+                  const char *where, int required, const char *const *names,
+                  int *out);
+#define get_num dam_ld_num
+#define get_int dam_ld_int
+#define get_bool dam_ld_bool
+#define get_str dam_ld_str
+#define get_choice dam_ld_choice
+
+/* Read row k of group g (path where) into out, the row's field or another
+ * of the row's type (int, double or char[k->size]); required as the row
+ * says when required < 0, else as given. 1 when read. */
+int dam_load_key(ld *L, const config_setting_t *g, const char *where,
+                 const dam_key *k, int required, void *out);
+
+/* The loader's code for a DAM_KEY_CUSTOM row k of group g. */
+typedef void (*dam_load_hook)(ld *L, const config_setting_t *g,
+                              const dam_key *k, void *ctx);
+
+/*
+ * Walk table t over group g: unknown keys first (with "did you mean"),
+ * then each row in order: a custom row through hook(L, g, row, ctx), any
+ * other into its field of L->scen. Returns the rows read, bit i for row i
+ * (the first 64).
+ */
+uint64_t dam_load_group(ld *L, const config_setting_t *g,
+                        const dam_key_group *t, dam_load_hook hook, void *ctx);
+
+/* Bit of row name of t in a dam_load_group mask (0 when no such row). */
+uint64_t dam_load_bit(const dam_key_group *t, const char *name);
+
+#endif
