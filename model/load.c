@@ -443,8 +443,7 @@ int dam_load_key(ld *L, const config_setting_t *g, const char *where,
     return 0;
 }
 
-uint64_t dam_load_group(ld *L, const config_setting_t *g,
-                        const dam_key_group *t, dam_load_hook hook, void *ctx)
+void dam_load_check(ld *L, const config_setting_t *g, const dam_key_group *t)
 {
     /* the allowed keys are the rows, in their order (ties of "did you
      * mean" go to the earlier row) */
@@ -454,12 +453,16 @@ uint64_t dam_load_group(ld *L, const config_setting_t *g,
         allowed[i] = t->keys[i].name;
     allowed[n] = NULL;
     check_keys(L, g, allowed, t->path);
+}
+
+uint64_t dam_load_rows(ld *L, const config_setting_t *g,
+                       const dam_key_group *t, dam_load_hook hook, void *ctx)
+{
     uint64_t got = 0;
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = 0; i < t->nkeys && i < 64; i++) {
         const dam_key *k = &t->keys[i];
         int ok;
         if (k->flags & DAM_KEY_CUSTOM) {
-            ok = 0;
             if (hook)
                 hook(L, g, k, ctx);
             ok = config_setting_get_member(g, k->name) != NULL;
@@ -471,6 +474,20 @@ uint64_t dam_load_group(ld *L, const config_setting_t *g,
             got |= (uint64_t)1 << i;
     }
     return got;
+}
+
+uint64_t dam_load_group(ld *L, const config_setting_t *g,
+                        const dam_key_group *t, dam_load_hook hook, void *ctx)
+{
+    dam_load_check(L, g, t);
+    return dam_load_rows(L, g, t, hook, ctx);
+}
+
+int dam_load_named(ld *L, const config_setting_t *g, const dam_key_group *t,
+                   const char *name, int required, void *out)
+{
+    const dam_key *k = dam_key_find(t, name);
+    return k ? dam_load_key(L, g, t->path, k, required, out) : 0;
 }
 
 uint64_t dam_load_bit(const dam_key_group *t, const char *name)

@@ -104,10 +104,22 @@ int dam_ld_choice(ld *L, const config_setting_t *g, const char *key,
 int dam_load_key(ld *L, const config_setting_t *g, const char *where,
                  const dam_key *k, int required, void *out);
 
+/* dam_load_key for the row called name of t (0 when t has none). */
+int dam_load_named(ld *L, const config_setting_t *g, const dam_key_group *t,
+                   const char *name, int required, void *out);
+
 /* The loader's code for a DAM_KEY_CUSTOM row k of group g. */
 typedef void (*dam_load_hook)(ld *L, const config_setting_t *g,
                               const dam_key *k, void *ctx);
 
+/* Report the members of g that are not rows of t ("did you mean"). */
+void dam_load_check(ld *L, const config_setting_t *g, const dam_key_group *t);
+/* Read the rows of t from g in order: a custom row through
+ * hook(L, g, row, ctx) (nothing when hook is NULL), any other into its
+ * field of L->scen. Returns the rows given, bit i for row i (the first
+ * 64; a custom row's bit: it is present). */
+uint64_t dam_load_rows(ld *L, const config_setting_t *g,
+                       const dam_key_group *t, dam_load_hook hook, void *ctx);
 /*
  * Walk table t over group g: unknown keys first (with "did you mean"),
  * then each row in order: a custom row through hook(L, g, row, ctx), any

@@ -2,14 +2,17 @@
 /*
  * loader.c: libconfig files -> dam_scenario / dam_catalog.
  *
- * Design. One small schema walker (the "ld" context and its get_* helpers)
- * reads every value: it checks the type, the range and converts to SI with a
- * scale factor, and reports a problem as "file:line: error: ..." into the
- * dam_diag, then goes on, so one run shows every problem of a file (up to
- * DAM_DIAG_MAX). Each group lists its allowed keys; anything else is an
- * unknown key with a "did you mean" suggestion. Cross-field checks (the GPU
- * supports the precision, workers against cores) run after the fields, with
- * the line of the key that is inconsistent.
+ * Design. A scenario group's keys are rows of model/schema.c; the walker
+ * of model/load.c (load.h) reads a group from its table: it checks the
+ * type, the range and converts to SI with the row's scale, and reports a
+ * problem as "file:line: error: ..." into the dam_diag, then goes on, so
+ * one run shows every problem of a file (up to DAM_DIAG_MAX). Anything not
+ * a row is an unknown key with a "did you mean" suggestion. What stays
+ * here is what a table cannot say: the hooks of custom rows (a key whose
+ * requiredness or default follows another, a file it names), checks across
+ * keys (the GPU supports the precision, workers against cores) with the
+ * line of the key that is inconsistent, catalog-or-inline entries
+ * (machine.gpu, workload.model) and the catalogs' own keys.
  *
  * Key names carry their unit (`_gbs` GB/s decimal, `_gib` GiB, `_ms`
  * milliseconds, `_us` microseconds, `_mb` MB decimal); the struct fields are
@@ -952,77 +955,16 @@ int dam_catalog_load_models(dam_catalog *cat, const char *path,
 
 /* ---- scenario -------------------------------------------------------- */
 
-static const char *const top_keys[] = {"scenario", "catalogs", "machine",
-                                       "workload", "data",     "pipeline",
-                                       "serving",  "quality",  "cost",
-                                       "levers",   "parallel", "llm",
-                                       NULL};
-static const char *const scen_keys[] = {"name",  "question", "mode",
-                                        "seed",  "about",    "deadline_days",
-                                        NULL};
-static const char *const modes[] = {"training", "inference", "serving", NULL};
-static const char *const cat_keys[] = {"gpus", "models", NULL};
-static const char *const machine_keys[] = {"gpu",  "gpus_per_node", "nodes",
-                                           "host", "storage", "network", NULL};
-static const char *const host_keys[] = {"cpu_cores", "pcie_gbs",
-                                        "gpus_per_pcie_link",
-                                        "pageable_fraction", NULL};
-static const char *const storage_keys[] = {"kind", "read_gbs", "latency_ms",
-                                           "shared", NULL};
-static const char *const storage_kinds[] = {"local_nvme", "network_fs",
-                                            "page_cache", "hdd",
-                                            "object_store", NULL};
-static const char *const network_keys[] = {
-    "intra_busbw_gbs", "inter_busbw_gbs", "latency_us", "nvlink_domain",
-    "nics_per_node", "nic_gbs", "nic_efficiency", "rail_optimized",
-    "oversubscription", "algorithm", "nvlink_latency_us",
-    "base_latency_us", NULL};
-static const char *const algo_names[] = {"auto", "ring", "tree",
-                                         "hierarchical", NULL};
-static const char *const parallel_keys[] = {
-    "tp", "pp", "dp", "cp", "ep", "vpp", "first_layers", "last_layers",
-    "schedule", "sequence_parallel",
-    "micro_batch", "global_batch", "zero", "fsdp", "recompute",
-    "overlap_grad_reduce", "overlap_param_gather", "overlap_all_to_all",
-    "reserved_gib",
-    "straggler", NULL};
-static const char *const sched_names[] = {"1f1b", "gpipe", "interleaved",
-                                          NULL};
-static const char *const recompute_names[] = {"none", "selective", "full",
-                                              NULL};
-static const char *const straggler_keys[] = {"rank", "slowdown", NULL};
-static const char *const workload_keys[] = {
-    "model", "precision", "batch_size", "efficiency", "memory_efficiency",
-    "kernels_per_step", "launch_us", "framework_overhead_ms", "cuda_graphs",
-    "activation_recompute", "optimizer", "compute_cv", "zero_stage",
-    "seq_len", "framework", "inference_engine", "memory_format", NULL};
-static const char *const engines[] = {"fused", "eager", NULL};
-static const char *const memory_formats[] = {"channels_last",
-                                             "channels_first", NULL};
-static const char *const optimizers[] = {"adam", "sgd", NULL};
-static const char *const data_keys[] = {
-    "samples", "raw_bytes_per_sample", "input_bytes_per_sample", "decode_ms",
-    "decode_cv", "decode_dist", "epochs", "decode_on_gpu", "gpu_decode_ms",
-    "sharded", "shard_mb", "tokens", "decode_samples_file", NULL};
-static const char *const dists[] = {"deterministic", "exponential",
-                                    "lognormal", "uniform", "normal", NULL};
-static const char *const pipeline_keys[] = {
-    "loader_workers", "prefetch_factor", "pin_memory", "overlap_transfer",
-    "bucket_mb", "overlap_sync", "warmup_steps", "steps", "replications",
-    NULL};
-static const char *const serving_keys[] = {
-    "arrival", "rate_per_s", "trace", "preprocess_ms", "preprocess_cv",
-    "preprocess_dist", "preprocess_workers", "postprocess_ms", "max_batch",
-    "batch_timeout_ms", "replicas", "slo_p99_ms", "request_bytes",
-    "requests", "replications", "compute_dist", NULL};
-static const char *const arrivals[] = {"poisson", "deterministic", "trace",
-                                       NULL};
-static const char *const quality_keys[] = {"metric", "value",
-                                           "higher_is_better",
-                                           "from_scaling_law", "tokens", "fit",
-                                           NULL};
-static const char *const cost_keys[] = {"gpu_hour_usd", "pue", "kwh_usd",
-                                        NULL};
+/* The groups of the file (model/schema.c). */
+#define TABLE(path) dam_schema_group(path)
+
+/* What the hooks of the walker need besides the scenario (L->scen). */
+typedef struct hook_ctx {
+    const config_setting_t *root; /* the file */
+    const dam_catalog *cat;       /* ids resolve here */
+    int gb;                       /* parallel.global_batch as read */
+    int have_dp;                  /* parallel.dp was given */
+} hook_ctx;
 
 /* Resolve a catalog path relative to the scenario's folder. */
 static void relative_to(char *out, size_t n, const char *scenario,
@@ -1041,7 +983,7 @@ static void load_catalogs(ld *L, const config_setting_t *root,
     config_setting_t *c = group(L, root, "catalogs", "", 0);
     if (!c)
         return;
-    check_keys(L, c, cat_keys, "catalogs");
+    dam_load_check(L, c, TABLE("catalogs"));
     static const char *const kinds[2] = {"gpus", "models"};
     for (int k = 0; k < 2; k++) {
         char p[256], full[512];
@@ -1164,42 +1106,16 @@ static void load_model(ld *L, const config_setting_t *w,
 static void defaults(dam_scenario *s)
 {
     memset(s, 0, sizeof *s);
+    dam_schema_defaults(s); /* the rows' own (model/schema.c) */
     s->seed = 1;
-    s->machine.nodes = 1;
-    s->machine.gpus_per_pcie_link = 1;
-    s->machine.pageable_fraction = 0.5;
-    s->workload.eta_mem = 0.85;
-    s->workload.launch_s = 4.0 * US;
     s->workload.optimizer_bytes = 8.0; /* Adam: m and v in fp32 */
     s->workload.master_bytes = 4.0;    /* fp32 weights or master copy */
     s->workload.flops_scale = 1.0;
     s->workload.bytes_scale = 1.0;
     s->workload.weight_scale = 1.0;
     s->workload.matmul_peak_scale = 1.0;
-    s->data.epochs = 1.0;
-    s->data.shard_bytes = 128.0 * MB;
-    s->data.decode_dist = DAM_DIST_LOGNORMAL;
-    s->pipeline.prefetch_factor = 2;
-    s->pipeline.pin_memory = 1;
-    s->pipeline.bucket_bytes = 25.0 * MB;
-    s->pipeline.overlap_sync = 1;
-    /* Loader workers start together and stay nearly in step (a batch sums
-     * hundreds of decode draws), so batches arrive in bursts of W; a
-     * window of n steps measures the rate to about W * step / n. 300
-     * steps keep that near 0.5 % at W = 8 (the flagship: under a second
-     * for its six what-if variants x 5 replications). */
-    s->pipeline.warmup_steps = 10;
-    s->pipeline.steps = 300;
-    s->pipeline.replications = 5;
-    s->serving.preprocess_workers = 1;
-    s->serving.max_batch = 1;
-    s->serving.replicas = 1;
-    s->serving.requests = 20000;
     s->serving.preprocess_dist = DAM_DIST_DETERMINISTIC;
-    s->serving.replications = 5;
     s->serving.compute_dist = DAM_DIST_DETERMINISTIC;
-    s->quality.higher_is_better = 1;
-    s->cost.pue = 1.0;
 }
 
 /* ---- levers ---------------------------------------------------------- */
@@ -1385,6 +1301,99 @@ static void load_lever(ld *L, const config_setting_t *e, dam_lever *lv,
 
 /* ---- the scenario, group by group ------------------------------------ */
 
+/* machine.host: gpus_per_pcie_link within the node. */
+static void host_hook(ld *L, const config_setting_t *h, const dam_key *k,
+                      void *ctx)
+{
+    dam_machine *mc = &L->scen->machine;
+    if (dam_load_key(L, h, "machine.host", k, -1, &mc->gpus_per_pcie_link) &&
+        mc->gpus_per_node > 0 && mc->gpus_per_pcie_link > mc->gpus_per_node)
+        dam_diag_error(L->d, AT(member(L, h, "gpus_per_pcie_link", "", 0)),
+                       "'machine.host.gpus_per_pcie_link' (%d) exceeds "
+                       "'machine.gpus_per_node' (%d)",
+                       mc->gpus_per_pcie_link, mc->gpus_per_node);
+}
+
+/* machine.storage.shared: one cluster-wide file system, whose total
+ * bandwidth read_gbs is. */
+static void storage_hook(ld *L, const config_setting_t *st, const dam_key *k,
+                         void *ctx)
+{
+    dam_machine *mc = &L->scen->machine;
+    int shared = 0;
+    dam_load_key(L, st, "machine.storage", k, -1, &shared);
+    if (shared)
+        mc->fs_bw = mc->storage_bw;
+}
+
+/* machine.network: nic_gbs is read first (with intra_busbw_gbs' row), as
+ * inter_busbw_gbs is required with several nodes unless a NIC is given. */
+static void network_hook(ld *L, const config_setting_t *nw, const dam_key *k,
+                         void *ctx)
+{
+    dam_machine *mc = &L->scen->machine;
+    const dam_key_group *t = TABLE("machine.network");
+    if (strcmp(k->name, "intra_busbw_gbs") == 0) {
+        dam_load_named(L, nw, t, "nic_gbs", 0, &mc->net.nic_bw);
+        dam_load_key(L, nw, t->path, k, 0, &mc->intra_busbw);
+    } else if (strcmp(k->name, "inter_busbw_gbs") == 0) {
+        int have_nic = mc->net.nic_bw > 0.0;
+        dam_load_key(L, nw, t->path, k, mc->nodes > 1 && !have_nic,
+                     &mc->inter_busbw);
+    }
+}
+
+static void load_network(ld *L, const config_setting_t *nw, dam_machine *mc)
+{
+    dam_network *net = &mc->net;
+    dam_load_group(L, nw, TABLE("machine.network"), network_hook, NULL);
+    int g = mc->gpus_per_node;
+    if (net->domain > 0 && g > 0 && net->domain % g != 0 &&
+        g % net->domain != 0)
+        dam_diag_error(L->d, AT(member(L, nw, "nvlink_domain", "", 0)),
+                       "'machine.network.nvlink_domain' (%d GPUs) must "
+                       "be a multiple or a divisor of "
+                       "'machine.gpus_per_node' (%d)",
+                       net->domain, g);
+}
+
+/* machine.nodes, then the machine's size against DAM_MAX_GPUS; the
+ * machine's groups. */
+static void machine_hook(ld *L, const config_setting_t *m, const dam_key *k,
+                         void *ctx)
+{
+    const hook_ctx *c = ctx;
+    dam_scenario *s = L->scen;
+    dam_machine *mc = &s->machine;
+    if (strcmp(k->name, "gpu") == 0) {
+        load_gpu(L, m, c->cat, &mc->gpu);
+    } else if (strcmp(k->name, "nodes") == 0) {
+        dam_load_key(L, m, "machine", k, -1, &mc->nodes);
+        if (dam_scenario_gpus(s) > DAM_MAX_GPUS) {
+            config_setting_t *at = member(L, m, "nodes", "", 0);
+            dam_diag_error(L->d,
+                           AT(at ? at : member(L, m, "gpus_per_node", "", 0)),
+                           "%d GPUs per node x %d nodes = %lld GPUs; damsim "
+                           "models at most %d",
+                           mc->gpus_per_node, mc->nodes,
+                           (long long)dam_scenario_gpus(s), DAM_MAX_GPUS);
+        }
+    } else if (strcmp(k->name, "host") == 0) {
+        config_setting_t *h = group(L, m, "host", "machine", 1);
+        if (h)
+            dam_load_group(L, h, TABLE("machine.host"), host_hook, NULL);
+    } else if (strcmp(k->name, "storage") == 0) {
+        config_setting_t *st = group(L, m, "storage", "machine", 1);
+        if (st)
+            dam_load_group(L, st, TABLE("machine.storage"), storage_hook,
+                           NULL);
+    } else if (strcmp(k->name, "network") == 0) {
+        config_setting_t *nw = group(L, m, "network", "machine", mc->nodes > 1);
+        if (nw)
+            load_network(L, nw, mc);
+    }
+}
+
 static void load_machine(ld *L, const config_setting_t *root,
                          const dam_catalog *cat, dam_scenario *s)
 {
@@ -1392,85 +1401,9 @@ static void load_machine(ld *L, const config_setting_t *root,
     if (!m)
         return;
     dam_machine *mc = &s->machine;
-    check_keys(L, m, machine_keys, "machine");
-    load_gpu(L, m, cat, &mc->gpu);
-    get_int(L, m, "gpus_per_node", "machine", 1, 1, 4096, &mc->gpus_per_node);
-    get_int(L, m, "nodes", "machine", 0, 1, 1000000, &mc->nodes);
-    if (dam_scenario_gpus(s) > DAM_MAX_GPUS) {
-        config_setting_t *at = member(L, m, "nodes", "", 0);
-        dam_diag_error(L->d, AT(at ? at : member(L, m, "gpus_per_node", "", 0)),
-                       "%d GPUs per node x %d nodes = %lld GPUs; damsim "
-                       "models at most %d",
-                       mc->gpus_per_node, mc->nodes,
-                       (long long)dam_scenario_gpus(s), DAM_MAX_GPUS);
-    }
-    config_setting_t *h = group(L, m, "host", "machine", 1);
-    if (h) {
-        check_keys(L, h, host_keys, "machine.host");
-        get_int(L, h, "cpu_cores", "machine.host", 1, 1, DAM_MAX_CORES,
-                &mc->cpu_cores);
-        get_num(L, h, "pcie_gbs", "machine.host", 1, R_POS, GB, &mc->pcie_bw);
-        if (get_int(L, h, "gpus_per_pcie_link", "machine.host", 0, 1, 4096,
-                    &mc->gpus_per_pcie_link) &&
-            mc->gpus_per_node > 0 && mc->gpus_per_pcie_link > mc->gpus_per_node)
-            dam_diag_error(L->d, AT(member(L, h, "gpus_per_pcie_link", "", 0)),
-                           "'machine.host.gpus_per_pcie_link' (%d) exceeds "
-                           "'machine.gpus_per_node' (%d)",
-                           mc->gpus_per_pcie_link, mc->gpus_per_node);
-        get_num(L, h, "pageable_fraction", "machine.host", 0, R_UNIT, 1.0,
-                &mc->pageable_fraction);
-    }
-    config_setting_t *st = group(L, m, "storage", "machine", 1);
-    if (st) {
-        check_keys(L, st, storage_keys, "machine.storage");
-        int k = 0;
-        if (get_choice(L, st, "kind", "machine.storage", 0, storage_kinds, &k))
-            mc->storage_kind = (dam_storage_kind)k;
-        get_num(L, st, "read_gbs", "machine.storage", 1, R_POS, GB,
-                &mc->storage_bw);
-        get_num(L, st, "latency_ms", "machine.storage", 0, R_NONNEG, MS,
-                &mc->storage_latency);
-        int shared = 0;
-        get_bool(L, st, "shared", "machine.storage", 0, &shared);
-        if (shared) /* one cluster-wide file system: read_gbs is its total */
-            mc->fs_bw = mc->storage_bw;
-    }
-    int multi_node = mc->nodes > 1;
-    config_setting_t *nw = group(L, m, "network", "machine", multi_node);
+    hook_ctx c = {root, cat, 0, 0};
+    dam_load_group(L, m, TABLE("machine"), machine_hook, &c);
     dam_network *net = &mc->net;
-    if (nw) {
-        check_keys(L, nw, network_keys, "machine.network");
-        const char *w = "machine.network";
-        int have_nic = get_num(L, nw, "nic_gbs", w, 0, R_POS, GB,
-                               &net->nic_bw);
-        get_num(L, nw, "intra_busbw_gbs", w, 0, R_POS, GB,
-                &mc->intra_busbw);
-        get_num(L, nw, "inter_busbw_gbs", w, multi_node && !have_nic, R_POS,
-                GB, &mc->inter_busbw);
-        get_num(L, nw, "latency_us", w, 0, R_NONNEG, US, &mc->net_latency);
-        get_int(L, nw, "nvlink_domain", w, 0, 1, DAM_MAX_GPUS,
-                &net->domain);
-        get_int(L, nw, "nics_per_node", w, 0, 1, 1024, &net->nics);
-        get_num(L, nw, "nic_efficiency", w, 0, R_UNIT, 1.0, &net->nic_eff);
-        net->rail_optimized = 1;
-        get_bool(L, nw, "rail_optimized", w, 0, &net->rail_optimized);
-        get_num(L, nw, "oversubscription", w, 0, R_GE1, 1.0, &net->oversub);
-        int a = 0;
-        if (get_choice(L, nw, "algorithm", w, 0, algo_names, &a))
-            net->algo = (dam_net_algo)a;
-        get_num(L, nw, "nvlink_latency_us", w, 0, R_POS, US, &net->lat_in);
-        get_num(L, nw, "base_latency_us", w, 0, R_POS, US, &net->base_lat);
-        int g = mc->gpus_per_node;
-        if (net->domain > 0 && g > 0 && net->domain % g != 0 &&
-            g % net->domain != 0)
-            dam_diag_error(L->d, AT(member(L, nw, "nvlink_domain", "", 0)),
-                           "'machine.network.nvlink_domain' (%d GPUs) must "
-                           "be a multiple or a divisor of "
-                           "'machine.gpus_per_node' (%d)",
-                           net->domain, g);
-    } else {
-        net->rail_optimized = 1;
-    }
     /* not given: the GPU's own node fabric (its measured NVLink
      * all-reduce, or the PCIe ring), so that a scenario moved to more
      * GPUs, or to another GPU, by a lever has one */
@@ -1576,6 +1509,18 @@ static void resequence(dam_model_spec *m, double seq0, double seq)
                  seq);
 }
 
+/* workload.optimizer: the optimizer's state bytes per parameter; the
+ * rows read before the walk (model through memory_format) are skipped. */
+static void workload_hook(ld *L, const config_setting_t *w, const dam_key *k,
+                          void *ctx)
+{
+    int opt = 0;
+    if (strcmp(k->name, "optimizer") == 0 &&
+        dam_load_key(L, w, "workload", k, -1, &opt))
+        L->scen->workload.optimizer_bytes = opt == 0 ? 8.0 : 4.0; /* Adam
+                                                   * m+v; SGD momentum */
+}
+
 static void load_workload(ld *L, const config_setting_t *root,
                           const dam_catalog *cat, dam_scenario *s)
 {
@@ -1583,10 +1528,10 @@ static void load_workload(ld *L, const config_setting_t *root,
     if (!w)
         return;
     dam_workload *wl = &s->workload;
-    check_keys(L, w, workload_keys, "workload");
+    dam_load_check(L, w, TABLE("workload"));
     load_model(L, w, cat, &wl->model);
     int p = DAM_BF16;
-    int have_p = get_choice(L, w, "precision", "workload", 1, prec_names, &p);
+    int have_p = dam_load_named(L, w, TABLE("workload"), "precision", 1, &p);
     wl->precision = (dam_precision)p;
     /* a parallel layout gives the batch as micro-batches (load_parallel) */
     int layout = member(L, root, "parallel", "", 0) != NULL;
@@ -1604,11 +1549,10 @@ static void load_workload(ld *L, const config_setting_t *root,
                                not_with[i], use[i]);
         }
     } else {
-        get_int(L, w, "batch_size", "workload", 1, 1, DAM_MAX_BATCH,
-                &wl->batch_size);
+        dam_load_named(L, w, TABLE("workload"), "batch_size", 1, &wl->batch_size);
     }
     double seq = 0.0;
-    if (get_num(L, w, "seq_len", "workload", 0, R_GE1, 1.0, &seq)) {
+    if (dam_load_named(L, w, TABLE("workload"), "seq_len", 0, &seq)) {
         dam_error e;
         double seq0 = wl->model.seq_len;
         if (wl->model.arch.kind != DAM_ARCH_TRANSFORMER)
@@ -1628,31 +1572,19 @@ static void load_workload(ld *L, const config_setting_t *root,
     dam_catalog_framework_apply(cat, s);
     load_framework(L, w, s);
     int eng = 0;
-    if (get_choice(L, w, "inference_engine", "workload", 0, engines, &eng))
+    if (dam_load_named(L, w, TABLE("workload"), "inference_engine", 0, &eng))
         wl->inference_eager = eng == 1;
     int mfmt = 0;
-    if (get_choice(L, w, "memory_format", "workload", 0, memory_formats,
-                   &mfmt))
+    if (dam_load_named(L, w, TABLE("workload"), "memory_format", 0, &mfmt))
         wl->channels_first = mfmt == 1;
-    int have_eta = get_num(L, w, "efficiency", "workload", 0, R_UNIT, 1.0,
-                           &wl->eta);
+    /* the rest of the rows, in order (optimizer through workload_hook) */
+    const dam_key_group *t = TABLE("workload");
+    uint64_t got = dam_load_rows(L, w, t, workload_hook, NULL);
+    int have_eta = (got & dam_load_bit(t, "efficiency")) != 0;
     wl->eta_given = have_eta;
-    wl->eta_mem_given = get_num(L, w, "memory_efficiency", "workload", 0,
-                                R_UNIT, 1.0, &wl->eta_mem);
-    if (!get_int(L, w, "kernels_per_step", "workload", 0, 0, DAM_MAX_KERNELS,
-                 &wl->kernels_per_step))
+    wl->eta_mem_given = (got & dam_load_bit(t, "memory_efficiency")) != 0;
+    if (!(got & dam_load_bit(t, "kernels_per_step")))
         wl->kernels_per_step = wl->model.kernels_per_step;
-    get_num(L, w, "launch_us", "workload", 0, R_NONNEG, US, &wl->launch_s);
-    get_num(L, w, "framework_overhead_ms", "workload", 0, R_NONNEG, MS,
-            &wl->framework_overhead_s);
-    get_bool(L, w, "cuda_graphs", "workload", 0, &wl->cuda_graphs);
-    get_bool(L, w, "activation_recompute", "workload", 0,
-             &wl->activation_recompute);
-    int opt = 0;
-    if (get_choice(L, w, "optimizer", "workload", 0, optimizers, &opt))
-        wl->optimizer_bytes = opt == 0 ? 8.0 : 4.0; /* Adam m+v; SGD momentum */
-    get_num(L, w, "compute_cv", "workload", 0, R_NONNEG, 1.0, &wl->compute_cv);
-    get_int(L, w, "zero_stage", "workload", 0, 0, 3, &wl->zero_stage);
     wl->grad_bytes = dam_precision_bytes(wl->precision) >= 4.0 ? 4.0 : 2.0;
 
     /* Cross-checks against the GPU and the model. */
@@ -1782,6 +1714,16 @@ static void load_decode_samples(ld *L, const config_setting_t *at,
     d->decode_cv = mean > 0.0 ? sqrt(sq / d->ndecode_samples) / mean : 0.0;
 }
 
+/* data.decode_samples_file: the file's decode times. */
+static void data_hook(ld *L, const config_setting_t *d, const dam_key *k,
+                      void *ctx)
+{
+    char f[256];
+    if (dam_load_key(L, d, "data", k, -1, f))
+        load_decode_samples(L, member(L, d, "decode_samples_file", "", 0), f,
+                            L->scen);
+}
+
 static void load_data(ld *L, const config_setting_t *root, dam_scenario *s,
                       int required)
 {
@@ -1792,40 +1734,16 @@ static void load_data(ld *L, const config_setting_t *root, dam_scenario *s,
     dt->input_bytes = m->input_bytes;
     if (!d)
         return;
-    check_keys(L, d, data_keys, "data");
-    get_num(L, d, "samples", "data", 1, R_POS, 1.0, &dt->samples);
-    get_num(L, d, "raw_bytes_per_sample", "data", 0, R_NONNEG, 1.0,
-            &dt->raw_bytes);
-    get_num(L, d, "input_bytes_per_sample", "data", 0, R_NONNEG, 1.0,
-            &dt->input_bytes);
-    get_num(L, d, "decode_ms", "data", 0, R_NONNEG, MS, &dt->decode_s);
-    get_num(L, d, "decode_cv", "data", 0, R_NONNEG, 1.0, &dt->decode_cv);
-    int k = 0;
-    if (get_choice(L, d, "decode_dist", "data", 0, dists, &k))
-        dt->decode_dist = (dam_dist_kind)k;
-    get_num(L, d, "epochs", "data", 0, R_POS, 1.0, &dt->epochs);
-    get_bool(L, d, "decode_on_gpu", "data", 0, &dt->decode_on_gpu);
-    get_num(L, d, "gpu_decode_ms", "data", 0, R_NONNEG, MS,
-            &dt->gpu_decode_s);
-    get_bool(L, d, "sharded", "data", 0, &dt->sharded);
-    get_num(L, d, "shard_mb", "data", 0, R_POS, MB, &dt->shard_bytes);
-    get_num(L, d, "tokens", "data", 0, R_POS, 1.0, &s->quality.tokens);
-    char f[256];
-    if (get_str(L, d, "decode_samples_file", "data", 0, f, sizeof f))
-        load_decode_samples(L, member(L, d, "decode_samples_file", "", 0), f,
-                            s);
+    dam_load_group(L, d, TABLE("data"), data_hook, NULL);
 }
 
-static void load_pipeline(ld *L, const config_setting_t *root,
-                          dam_scenario *s, int required)
+/* pipeline.loader_workers: more workers than cores is a warning. */
+static void pipeline_hook(ld *L, const config_setting_t *p, const dam_key *k,
+                          void *ctx)
 {
-    config_setting_t *p = group(L, root, "pipeline", "", required);
-    if (!p)
-        return;
+    dam_scenario *s = L->scen;
     dam_pipeline *pl = &s->pipeline;
-    check_keys(L, p, pipeline_keys, "pipeline");
-    if (get_int(L, p, "loader_workers", "pipeline", 1, 0, DAM_MAX_WORKERS,
-                &pl->loader_workers) &&
+    if (dam_load_key(L, p, "pipeline", k, -1, &pl->loader_workers) &&
         s->machine.cpu_cores > 0 &&
         pl->loader_workers * s->machine.gpus_per_node > s->machine.cpu_cores)
         dam_diag_warn(L->d, AT(member(L, p, "loader_workers", "", 0)),
@@ -1834,17 +1752,43 @@ static void load_pipeline(ld *L, const config_setting_t *root,
                       pl->loader_workers, s->machine.gpus_per_node,
                       pl->loader_workers * s->machine.gpus_per_node,
                       s->machine.cpu_cores);
-    get_int(L, p, "prefetch_factor", "pipeline", 0, 1, DAM_MAX_PREFETCH,
-            &pl->prefetch_factor);
-    get_bool(L, p, "pin_memory", "pipeline", 0, &pl->pin_memory);
-    get_bool(L, p, "overlap_transfer", "pipeline", 0, &pl->overlap_transfer);
-    get_num(L, p, "bucket_mb", "pipeline", 0, R_POS, MB, &pl->bucket_bytes);
-    get_bool(L, p, "overlap_sync", "pipeline", 0, &pl->overlap_sync);
-    get_int(L, p, "warmup_steps", "pipeline", 0, 0, DAM_MAX_WARMUP,
-            &pl->warmup_steps);
-    get_int(L, p, "steps", "pipeline", 0, 1, DAM_MAX_STEPS, &pl->steps);
-    get_int(L, p, "replications", "pipeline", 0, 1, DAM_MAX_REPLICATIONS,
-            &pl->replications);
+}
+
+static void load_pipeline(ld *L, const config_setting_t *root,
+                          dam_scenario *s, int required)
+{
+    config_setting_t *p = group(L, root, "pipeline", "", required);
+    if (p)
+        dam_load_group(L, p, TABLE("pipeline"), pipeline_hook, NULL);
+}
+
+/* parallel: dp is read just before the schedule (whose default follows
+ * vpp), global_batch is kept for the checks after the walk, fsdp implies
+ * ZeRO 3 unless zero is given, straggler is a group of its own. */
+static void parallel_hook(ld *L, const config_setting_t *p, const dam_key *k,
+                          void *ctx)
+{
+    hook_ctx *c = ctx;
+    dam_layout *l = &L->scen->layout;
+    const dam_key_group *t = TABLE("parallel");
+    int v = 0;
+    if (strcmp(k->name, "schedule") == 0) {
+        c->have_dp = dam_load_named(L, p, t, "dp", -1, &l->dp);
+        if (dam_load_key(L, p, t->path, k, -1, &v))
+            l->schedule = v;
+        else if (l->vpp > 1)
+            l->schedule = DAM_SCHED_INTERLEAVED;
+    } else if (strcmp(k->name, "global_batch") == 0) {
+        dam_load_key(L, p, t->path, k, -1, &c->gb);
+    } else if (strcmp(k->name, "fsdp") == 0) {
+        if (dam_load_key(L, p, t->path, k, -1, &l->fsdp) && l->fsdp &&
+            !member(L, p, "zero", "", 0))
+            l->zero = 3;
+    } else if (strcmp(k->name, "straggler") == 0) {
+        config_setting_t *sg = group(L, p, "straggler", t->path, 0);
+        if (sg)
+            dam_load_group(L, sg, TABLE("parallel.straggler"), NULL, NULL);
+    }
 }
 
 /*
@@ -1859,11 +1803,10 @@ static void load_parallel(ld *L, const config_setting_t *root,
     config_setting_t *p = group(L, root, "parallel", "", 0);
     if (!p)
         return;
-    const char *w = "parallel";
     dam_layout *l = &s->layout;
     dam_layout_init(l);
     l->on = 1;
-    check_keys(L, p, parallel_keys, w);
+    dam_load_check(L, p, TABLE("parallel"));
     if (s->mode != DAM_MODE_TRAINING) {
         dam_diag_error(L->d, AT(p),
                        "'parallel' layouts are for training (scenario.mode "
@@ -1872,44 +1815,9 @@ static void load_parallel(ld *L, const config_setting_t *root,
         return;
     }
     int errs = L->d->nerr;
-    const long maxg = DAM_MAX_GPUS;
-    get_int(L, p, "tp", w, 0, 1, 4096, &l->tp);
-    get_int(L, p, "pp", w, 0, 1, 4096, &l->pp);
-    get_int(L, p, "cp", w, 0, 1, 4096, &l->cp);
-    get_int(L, p, "ep", w, 0, 1, 65536, &l->ep);
-    get_int(L, p, "vpp", w, 0, 1, 1024, &l->vpp);
-    get_int(L, p, "first_layers", w, 0, 1, 100000, &l->first_layers);
-    get_int(L, p, "last_layers", w, 0, 1, 100000, &l->last_layers);
-    int have_dp = get_int(L, p, "dp", w, 0, 1, maxg, &l->dp);
-    int k = 0;
-    if (get_choice(L, p, "schedule", w, 0, sched_names, &k))
-        l->schedule = k;
-    else if (l->vpp > 1)
-        l->schedule = DAM_SCHED_INTERLEAVED;
-    get_bool(L, p, "sequence_parallel", w, 0, &l->sp);
-    get_int(L, p, "micro_batch", w, 0, 1, 1000000, &l->micro_batch);
-    int gb = 0;
-    get_int(L, p, "global_batch", w, 1, 1, 1000000000, &gb);
-    get_int(L, p, "zero", w, 0, 0, 3, &l->zero);
-    if (get_bool(L, p, "fsdp", w, 0, &l->fsdp) && l->fsdp &&
-        !member(L, p, "zero", "", 0))
-        l->zero = 3;
-    if (get_choice(L, p, "recompute", w, 0, recompute_names, &k))
-        l->recompute = k;
-    get_bool(L, p, "overlap_grad_reduce", w, 0, &l->overlap_grad);
-    get_bool(L, p, "overlap_param_gather", w, 0, &l->overlap_param);
-    get_bool(L, p, "overlap_all_to_all", w, 0, &l->overlap_a2a);
-    double gib = 0.0;
-    if (get_num(L, p, "reserved_gib", w, 0, R_NONNEG, GIB, &gib))
-        l->reserve = gib;
-    config_setting_t *sg = group(L, p, "straggler", w, 0);
-    if (sg) {
-        check_keys(L, sg, straggler_keys, "parallel.straggler");
-        get_int(L, sg, "rank", "parallel.straggler", 1, 0, maxg - 1,
-                &l->slow_rank);
-        get_num(L, sg, "slowdown", "parallel.straggler", 1, R_GE1, 1.0,
-                &l->slow_factor);
-    }
+    hook_ctx c = {root, NULL, 0, 0};
+    dam_load_rows(L, p, TABLE("parallel"), parallel_hook, &c);
+    int have_dp = c.have_dp, gb = c.gb;
     if (L->d->nerr > errs)
         return;
 
@@ -1969,6 +1877,41 @@ static void load_parallel(ld *L, const config_setting_t *root,
         s->pipeline.replications = 2;
 }
 
+/* serving: what is required depends on the arrival and on LLM serving;
+ * the distributions' defaults follow their spreads. */
+static void serving_hook(ld *L, const config_setting_t *v, const dam_key *k,
+                         void *ctx)
+{
+    const hook_ctx *c = ctx;
+    dam_scenario *s = L->scen;
+    dam_serving *sv = &s->serving;
+    /* LLM serving has no preprocessing stage of its own (the iteration's
+     * host time is llm.iteration_overhead_ms) and judges TTFT and TPOT
+     * (llm.slo_*): an end-to-end p99 objective is optional there */
+    int llm = config_setting_get_member(c->root, "llm") != NULL;
+    int trace = sv->arrival == DAM_ARRIVAL_TRACE;
+    int d = 0;
+    if (strcmp(k->name, "rate_per_s") == 0) {
+        dam_load_key(L, v, "serving", k, !trace, &sv->rate);
+    } else if (strcmp(k->name, "trace") == 0) {
+        dam_load_key(L, v, "serving", k, trace, sv->trace);
+    } else if (strcmp(k->name, "preprocess_ms") == 0) {
+        dam_load_key(L, v, "serving", k, !llm, &sv->preprocess_s);
+    } else if (strcmp(k->name, "slo_p99_ms") == 0) {
+        dam_load_key(L, v, "serving", k, !llm, &sv->slo_p99_s);
+    } else if (strcmp(k->name, "preprocess_dist") == 0) {
+        if (dam_load_key(L, v, "serving", k, -1, &d))
+            sv->preprocess_dist = (dam_dist_kind)d;
+        else if (sv->preprocess_cv > 0.0)
+            sv->preprocess_dist = DAM_DIST_LOGNORMAL;
+    } else if (strcmp(k->name, "compute_dist") == 0) {
+        if (dam_load_key(L, v, "serving", k, -1, &d))
+            sv->compute_dist = (dam_dist_kind)d;
+        else if (s->workload.compute_cv > 0.0)
+            sv->compute_dist = DAM_DIST_LOGNORMAL;
+    }
+}
+
 static void load_serving(ld *L, const config_setting_t *root, dam_scenario *s)
 {
     int required = s->mode == DAM_MODE_SERVING;
@@ -1981,67 +1924,10 @@ static void load_serving(ld *L, const config_setting_t *root, dam_scenario *s)
                        "\"serving\"");
         return;
     }
-    dam_serving *sv = &s->serving;
-    check_keys(L, v, serving_keys, "serving");
-    int a = 0;
-    get_choice(L, v, "arrival", "serving", 1, arrivals, &a);
-    sv->arrival = (dam_arrival_kind)a;
-    get_num(L, v, "rate_per_s", "serving", a != DAM_ARRIVAL_TRACE, R_POS, 1.0,
-            &sv->rate);
-    get_str(L, v, "trace", "serving", a == DAM_ARRIVAL_TRACE, sv->trace,
-            sizeof sv->trace);
-    /* LLM serving has no preprocessing stage of its own (the iteration's
-     * host time is llm.iteration_overhead_ms) */
-    int llm = config_setting_get_member(root, "llm") != NULL;
-    get_num(L, v, "preprocess_ms", "serving", !llm, R_NONNEG, MS,
-            &sv->preprocess_s);
-    get_num(L, v, "preprocess_cv", "serving", 0, R_NONNEG, 1.0,
-            &sv->preprocess_cv);
-    int k = 0;
-    if (get_choice(L, v, "preprocess_dist", "serving", 0, dists, &k))
-        sv->preprocess_dist = (dam_dist_kind)k;
-    else if (sv->preprocess_cv > 0.0)
-        sv->preprocess_dist = DAM_DIST_LOGNORMAL;
-    get_int(L, v, "preprocess_workers", "serving", 0, 1, DAM_MAX_SERVING_WORKERS,
-            &sv->preprocess_workers);
-    get_num(L, v, "postprocess_ms", "serving", 0, R_NONNEG, MS,
-            &sv->postprocess_s);
-    get_int(L, v, "max_batch", "serving", 0, 1, DAM_MAX_SERVING_BATCH,
-            &sv->max_batch);
-    get_num(L, v, "batch_timeout_ms", "serving", 0, R_NONNEG, MS,
-            &sv->batch_timeout_s);
-    get_int(L, v, "replicas", "serving", 0, 1, DAM_MAX_GPUS, &sv->replicas);
-    /* LLM serving judges TTFT and TPOT (llm.slo_*); an end-to-end p99
-     * objective is optional there */
-    get_num(L, v, "slo_p99_ms", "serving", !llm, R_POS, MS, &sv->slo_p99_s);
-    sv->request_bytes = s->workload.model.input_bytes;
-    get_num(L, v, "request_bytes", "serving", 0, R_NONNEG, 1.0,
-            &sv->request_bytes);
-    get_num(L, v, "requests", "serving", 0, R_GE1, 1.0, &sv->requests);
-    get_int(L, v, "replications", "serving", 0, 1, DAM_MAX_REPLICATIONS,
-            &sv->replications);
-    if (get_choice(L, v, "compute_dist", "serving", 0, dists, &k))
-        sv->compute_dist = (dam_dist_kind)k;
-    else if (s->workload.compute_cv > 0.0)
-        sv->compute_dist = DAM_DIST_LOGNORMAL;
+    s->serving.request_bytes = s->workload.model.input_bytes;
+    hook_ctx c = {root, NULL, 0, 0};
+    dam_load_group(L, v, TABLE("serving"), serving_hook, &c);
 }
-
-static const char *const llm_keys[] = {
-    "input_tokens", "input_dist", "input_cv", "input_min", "input_max",
-    "output_tokens", "output_dist", "output_cv", "output_min", "output_max",
-    "tp", "weights", "kv_cache", "block_tokens", "memory_fraction",
-    "token_budget", "chunked_prefill", "chunk_tokens", "max_seqs",
-    "preemption", "swap_gb", "router", "iteration_overhead_ms",
-    "slo_ttft_ms", "slo_tpot_ms", "slo_percentile", "disaggregate", NULL};
-static const char *const llm_disagg_keys[] = {
-    "prefill_replicas", "decode_replicas", "prefill_tp", "decode_tp",
-    "kv_link_gbs", "kv_link_latency_us", NULL};
-static const char *const llm_weights[] = {"native", "fp8", "int8", "int4",
-                                          "bf16", "fp16", NULL};
-static const char *const llm_kv[] = {"bf16", "fp16", "fp8", NULL};
-static const char *const llm_preempt[] = {"recompute", "swap", NULL};
-static const char *const llm_routes[] = {"least_loaded", "round_robin",
-                                         NULL};
 
 /* Tokens per request: PREFIX_tokens (mean), _dist, _cv, _min, _max. */
 static void load_llm_tokens(ld *L, const config_setting_t *g,
@@ -2050,21 +1936,21 @@ static void load_llm_tokens(ld *L, const config_setting_t *g,
 {
     char k[32];
     snprintf(k, sizeof k, "%s_tokens", prefix);
-    get_num(L, g, k, "llm", 1, R_GE1, 1.0, &t->mean);
+    dam_load_named(L, g, TABLE("llm"), k, 1, &t->mean);
     snprintf(k, sizeof k, "%s_cv", prefix);
-    get_num(L, g, k, "llm", 0, R_NONNEG, 1.0, &t->cv);
+    dam_load_named(L, g, TABLE("llm"), k, 0, &t->cv);
     snprintf(k, sizeof k, "%s_dist", prefix);
     int d = 0;
-    if (get_choice(L, g, k, "llm", 0, dists, &d))
+    if (dam_load_named(L, g, TABLE("llm"), k, 0, &d))
         t->dist = (dam_dist_kind)d;
     else
         t->dist = t->cv > 0.0 ? DAM_DIST_LOGNORMAL : DAM_DIST_DETERMINISTIC;
     t->min = 1.0;
     t->max = max_default > t->mean ? max_default : t->mean;
     snprintf(k, sizeof k, "%s_min", prefix);
-    get_num(L, g, k, "llm", 0, R_GE1, 1.0, &t->min);
+    dam_load_named(L, g, TABLE("llm"), k, 0, &t->min);
     snprintf(k, sizeof k, "%s_max", prefix);
-    get_num(L, g, k, "llm", 0, R_GE1, 1.0, &t->max);
+    dam_load_named(L, g, TABLE("llm"), k, 0, &t->max);
     if (t->min > t->mean || t->max < t->mean)
         dam_diag_error(L->d, L->file, line_of(g),
                        "'llm.%s_tokens' (%g) must lie within %s_min (%g) "
@@ -2088,7 +1974,7 @@ static void load_llm(ld *L, const config_setting_t *root, dam_scenario *s)
                        "\"serving\"");
         return;
     }
-    check_keys(L, g, llm_keys, "llm");
+    dam_load_check(L, g, TABLE("llm"));
     config_setting_t *wg = member(L, root, "workload", "", 0);
     config_setting_t *we = wg ? member(L, wg, "efficiency", "workload", 0)
                               : NULL;
@@ -2110,7 +1996,7 @@ static void load_llm(ld *L, const config_setting_t *root, dam_scenario *s)
     load_llm_tokens(L, g, "input", ctx, &q->input);
     load_llm_tokens(L, g, "output", ctx, &q->output);
     q->tp = 1;
-    get_int(L, g, "tp", "llm", 0, 1, 64, &q->tp);
+    dam_load_named(L, g, TABLE("llm"), "tp", 0, &q->tp);
     if (q->tp > s->machine.gpus_per_node)
         dam_diag_error(L->d, L->file, line_of(member(L, g, "tp", "llm", 0)),
                        "'llm.tp' (%d) must fit in one node "
@@ -2122,29 +2008,27 @@ static void load_llm(ld *L, const config_setting_t *root, dam_scenario *s)
                  : p == DAM_INT8 ? DAM_LLM_W_INT8
                                  : DAM_LLM_W_NATIVE;
     int w = 0;
-    if (get_choice(L, g, "weights", "llm", 0, llm_weights, &w))
+    if (dam_load_named(L, g, TABLE("llm"), "weights", 0, &w))
         q->weights = w >= DAM_LLM_W_COUNT ? DAM_LLM_W_NATIVE
                                           : (dam_llm_weights)w;
     q->kv_precision = p == DAM_FP16 ? DAM_FP16 : DAM_BF16;
     int kv = 0;
-    if (get_choice(L, g, "kv_cache", "llm", 0, llm_kv, &kv))
+    if (dam_load_named(L, g, TABLE("llm"), "kv_cache", 0, &kv))
         q->kv_precision = kv == 0 ? DAM_BF16 : kv == 1 ? DAM_FP16 : DAM_FP8;
     q->block_tokens = 16;
-    get_int(L, g, "block_tokens", "llm", 0, 1, 4096, &q->block_tokens);
+    dam_load_named(L, g, TABLE("llm"), "block_tokens", 0, &q->block_tokens);
     q->memory_fraction = 0.9;
-    get_num(L, g, "memory_fraction", "llm", 0, R_UNIT, 1.0,
-            &q->memory_fraction);
+    dam_load_named(L, g, TABLE("llm"), "memory_fraction", 0, &q->memory_fraction);
     q->chunked_prefill = 1;
-    get_bool(L, g, "chunked_prefill", "llm", 0, &q->chunked_prefill);
+    dam_load_named(L, g, TABLE("llm"), "chunked_prefill", 0, &q->chunked_prefill);
     q->token_budget = 2048;
-    int have_budget = get_int(L, g, "token_budget", "llm", 0, 1, 1 << 20,
-                              &q->token_budget);
+    int have_budget = dam_load_named(L, g, TABLE("llm"), "token_budget", 0, &q->token_budget);
     if (!q->chunked_prefill && !have_budget &&
         q->input.max > q->token_budget)
         q->token_budget = (int)q->input.max;
     q->chunk_tokens = q->token_budget;
     config_setting_t *ck = member(L, g, "chunk_tokens", "llm", 0);
-    if (get_int(L, g, "chunk_tokens", "llm", 0, 1, 1 << 20, &q->chunk_tokens)
+    if (dam_load_named(L, g, TABLE("llm"), "chunk_tokens", 0, &q->chunk_tokens)
         && q->chunk_tokens > q->token_budget)
         dam_diag_error(L->d, L->file, line_of(ck),
                        "'llm.chunk_tokens' (%d) must not exceed "
@@ -2158,7 +2042,7 @@ static void load_llm(ld *L, const config_setting_t *root, dam_scenario *s)
                        q->token_budget, q->input.max);
     q->max_seqs = 256;
     config_setting_t *ms = member(L, g, "max_seqs", "llm", 0);
-    if (get_int(L, g, "max_seqs", "llm", 0, 1, 1 << 20, &q->max_seqs) &&
+    if (dam_load_named(L, g, TABLE("llm"), "max_seqs", 0, &q->max_seqs) &&
         q->max_seqs > q->token_budget)
         dam_diag_error(L->d, L->file, line_of(ms),
                        "'llm.max_seqs' (%d) must not exceed llm.token_budget "
@@ -2168,21 +2052,20 @@ static void load_llm(ld *L, const config_setting_t *root, dam_scenario *s)
     if (!ms && q->max_seqs > q->token_budget)
         q->max_seqs = q->token_budget;
     int pr = 0;
-    if (get_choice(L, g, "preemption", "llm", 0, llm_preempt, &pr))
+    if (dam_load_named(L, g, TABLE("llm"), "preemption", 0, &pr))
         q->preemption = (dam_llm_preempt)pr;
     q->swap_bytes = 4.0 * GiB;
-    get_num(L, g, "swap_gb", "llm", 0, R_NONNEG, GiB, &q->swap_bytes);
+    dam_load_named(L, g, TABLE("llm"), "swap_gb", 0, &q->swap_bytes);
     int rt = 0;
-    if (get_choice(L, g, "router", "llm", 0, llm_routes, &rt))
+    if (dam_load_named(L, g, TABLE("llm"), "router", 0, &rt))
         q->route = (dam_llm_route)rt;
     q->iteration_s = s->workload.framework_overhead_s;
-    get_num(L, g, "iteration_overhead_ms", "llm", 0, R_NONNEG, MS,
-            &q->iteration_s);
-    get_num(L, g, "slo_ttft_ms", "llm", 1, R_POS, MS, &q->slo_ttft_s);
-    get_num(L, g, "slo_tpot_ms", "llm", 1, R_POS, MS, &q->slo_tpot_s);
+    dam_load_named(L, g, TABLE("llm"), "iteration_overhead_ms", 0, &q->iteration_s);
+    dam_load_named(L, g, TABLE("llm"), "slo_ttft_ms", 1, &q->slo_ttft_s);
+    dam_load_named(L, g, TABLE("llm"), "slo_tpot_ms", 1, &q->slo_tpot_s);
     double pct = 99.0;
     config_setting_t *ps = member(L, g, "slo_percentile", "llm", 0);
-    if (get_num(L, g, "slo_percentile", "llm", 0, R_POS, 1.0, &pct) &&
+    if (dam_load_named(L, g, TABLE("llm"), "slo_percentile", 0, &pct) &&
         !(pct >= 50.0 && pct < 100.0))
         dam_diag_error(L->d, L->file, line_of(ps),
                        "'llm.slo_percentile' must be in [50, 100), got %g",
@@ -2191,26 +2074,20 @@ static void load_llm(ld *L, const config_setting_t *root, dam_scenario *s)
     q->prefill_tp = q->decode_tp = q->tp;
     config_setting_t *dg = group(L, g, "disaggregate", "llm", 0);
     if (dg) {
-        check_keys(L, dg, llm_disagg_keys, "llm.disaggregate");
+        dam_load_check(L, dg, TABLE("llm.disaggregate"));
         q->disaggregated = 1;
         q->prefill_replicas = q->decode_replicas = 1;
-        get_int(L, dg, "prefill_replicas", "llm.disaggregate", 1, 1, 1 << 16,
-                &q->prefill_replicas);
-        get_int(L, dg, "decode_replicas", "llm.disaggregate", 1, 1, 1 << 16,
-                &q->decode_replicas);
-        get_int(L, dg, "prefill_tp", "llm.disaggregate", 0, 1, 64,
-                &q->prefill_tp);
-        get_int(L, dg, "decode_tp", "llm.disaggregate", 0, 1, 64,
-                &q->decode_tp);
+        dam_load_named(L, dg, TABLE("llm.disaggregate"), "prefill_replicas", 1, &q->prefill_replicas);
+        dam_load_named(L, dg, TABLE("llm.disaggregate"), "decode_replicas", 1, &q->decode_replicas);
+        dam_load_named(L, dg, TABLE("llm.disaggregate"), "prefill_tp", 0, &q->prefill_tp);
+        dam_load_named(L, dg, TABLE("llm.disaggregate"), "decode_tp", 0, &q->decode_tp);
         /* default: the node's GPU fabric (same-node pools) */
         q->kv_link_bw = s->machine.gpu.dev.busbw.v > 0.0
                             ? s->machine.gpu.dev.busbw.v
                             : s->machine.pcie_bw;
-        get_num(L, dg, "kv_link_gbs", "llm.disaggregate", 0, R_POS, GB,
-                &q->kv_link_bw);
+        dam_load_named(L, dg, TABLE("llm.disaggregate"), "kv_link_gbs", 0, &q->kv_link_bw);
         q->kv_link_latency = s->machine.net_latency;
-        get_num(L, dg, "kv_link_latency_us", "llm.disaggregate", 0,
-                R_NONNEG, 1e-6, &q->kv_link_latency);
+        dam_load_named(L, dg, TABLE("llm.disaggregate"), "kv_link_latency_us", 0, &q->kv_link_latency);
         int mx = q->prefill_tp > q->decode_tp ? q->prefill_tp : q->decode_tp;
         if (mx > s->machine.gpus_per_node)
             dam_diag_error(L->d, L->file, line_of(dg),
@@ -2218,6 +2095,11 @@ static void load_llm(ld *L, const config_setting_t *root, dam_scenario *s)
                            "fit in one node (machine.gpus_per_node = %d)",
                            mx, s->machine.gpus_per_node);
     }
+    /* rows without code of their own (none yet: a plain row added to
+     * schema.c's llm tables is read here, after the defaults above) */
+    dam_load_rows(L, g, TABLE("llm"), NULL, NULL);
+    if (dg)
+        dam_load_rows(L, dg, TABLE("llm.disaggregate"), NULL, NULL);
     /* the model must shard over every replica's tensor-parallel degree */
     int tps[3] = {q->tp, q->disaggregated ? q->prefill_tp : q->tp,
                   q->disaggregated ? q->decode_tp : q->tp};
@@ -2252,15 +2134,7 @@ static void load_quality_cost(ld *L, const config_setting_t *root,
     q->value = m->quality;
     config_setting_t *g = group(L, root, "quality", "", 0);
     if (g) {
-        check_keys(L, g, quality_keys, "quality");
-        get_str(L, g, "metric", "quality", 1, q->metric, sizeof q->metric);
-        get_num(L, g, "value", "quality", 0, R_ANY, 1.0, &q->value);
-        get_bool(L, g, "higher_is_better", "quality", 0, &q->higher_is_better);
-        get_bool(L, g, "from_scaling_law", "quality", 0, &q->from_scaling_law);
-        get_num(L, g, "tokens", "quality", 0, R_POS, 1.0, &q->tokens);
-        int fit = DAM_SCALING_DEFAULT;
-        if (get_choice(L, g, "fit", "quality", 0, dam_scaling_fit_names, &fit))
-            q->fit = fit;
+        dam_load_group(L, g, TABLE("quality"), NULL, NULL);
         if (q->from_scaling_law) {
             /* the value is the fit's loss unless the file gives one */
             q->higher_is_better = 0;
@@ -2272,11 +2146,7 @@ static void load_quality_cost(ld *L, const config_setting_t *root,
     c->gpu_hour_usd = s->machine.gpu.price_hour;
     config_setting_t *k = group(L, root, "cost", "", 0);
     if (k) {
-        check_keys(L, k, cost_keys, "cost");
-        get_num(L, k, "gpu_hour_usd", "cost", 0, R_NONNEG, 1.0,
-                &c->gpu_hour_usd);
-        get_num(L, k, "pue", "cost", 0, R_GE1, 1.0, &c->pue);
-        get_num(L, k, "kwh_usd", "cost", 0, R_NONNEG, 1.0, &c->kwh_usd);
+        dam_load_group(L, k, TABLE("cost"), NULL, NULL);
     }
     if (!(c->gpu_hour_usd > 0.0)) /* 0: not given, the catalog's */
         c->gpu_hour_usd = s->machine.gpu.price_hour;
@@ -2451,7 +2321,8 @@ static void apply_override(config_t *cfg, const char *path,
 
 /* scenario.deadline_days: the run time a training question asks to meet.
  * A goal, not an input: one number, never a distribution. */
-static void load_deadline(ld *L, const config_setting_t *sc, dam_scenario *s)
+static void load_deadline(ld *L, const config_setting_t *sc,
+                          const dam_key *k, dam_scenario *s)
 {
     config_setting_t *dl = member(L, sc, "deadline_days", "scenario", 0);
     if (!dl)
@@ -2462,13 +2333,25 @@ static void load_deadline(ld *L, const config_setting_t *sc, dam_scenario *s)
                                      "input)");
         return;
     }
-    if (get_num(L, sc, "deadline_days", "scenario", 0, R_POS, 86400.0,
-                &s->deadline) &&
+    if (dam_load_key(L, sc, "scenario", k, 0, &s->deadline) &&
         s->mode != DAM_MODE_TRAINING) {
         dam_diag_error(L->d, AT(dl), "'scenario.deadline_days' is for "
                                      "training scenarios (the time the run "
                                      "must finish in)");
         s->deadline = 0.0;
+    }
+}
+
+/* scenario.seed (an unsigned long) and scenario.deadline_days. */
+static void scenario_hook(ld *L, const config_setting_t *sc, const dam_key *k,
+                          void *ctx)
+{
+    if (strcmp(k->name, "seed") == 0) {
+        int seed = 1;
+        if (dam_load_key(L, sc, "scenario", k, -1, &seed))
+            L->scen->seed = (unsigned long)seed;
+    } else if (strcmp(k->name, "deadline_days") == 0) {
+        load_deadline(L, sc, k, L->scen);
     }
 }
 
@@ -2568,27 +2451,15 @@ int dam_scenario_load_with(dam_scenario *s, const char *path,
     for (int i = 0; opt && i < opt->noverrides; i++)
         apply_override(&cfg, path, &opt->overrides[i], d);
     const config_setting_t *root = config_root_setting(&cfg);
-    check_keys(&L, root, top_keys, "");
+    dam_load_check(&L, root, TABLE(""));
 
     config_setting_t *sc = group(&L, root, "scenario", "", 1);
-    if (sc) {
-        check_keys(&L, sc, scen_keys, "scenario");
-        get_str(&L, sc, "name", "scenario", 1, s->name, sizeof s->name);
-        get_str(&L, sc, "question", "scenario", 1, s->question,
-                sizeof s->question);
-        int m = 0;
-        get_choice(&L, sc, "mode", "scenario", 1, modes, &m);
-        s->mode = (dam_mode)m;
-        int seed = 1;
-        if (get_int(&L, sc, "seed", "scenario", 0, 0, 2147483647L, &seed))
-            s->seed = (unsigned long)seed;
-        get_str(&L, sc, "about", "scenario", 0, s->about, sizeof s->about);
-        load_deadline(&L, sc, s);
-    }
+    if (sc)
+        dam_load_group(&L, sc, TABLE("scenario"), scenario_hook, NULL);
     if (opt && opt->skip_catalogs) {
         config_setting_t *c = group(&L, root, "catalogs", "", 0);
         if (c)
-            check_keys(&L, c, cat_keys, "catalogs");
+            dam_load_check(&L, c, TABLE("catalogs"));
     } else {
         load_catalogs(&L, root, cat);
     }
