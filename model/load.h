@@ -16,7 +16,9 @@
 #include <libconfig.h>
 #include <stdint.h>
 
+#include "model/device.h"
 #include "model/error.h"
+#include "model/lever.h"
 #include "model/scenario.h"
 #include "model/schema.h"
 
@@ -131,5 +133,66 @@ uint64_t dam_load_group(ld *L, const config_setting_t *g,
 
 /* Bit of row name of t in a dam_load_group mask (0 when no such row). */
 uint64_t dam_load_bit(const dam_key_group *t, const char *name);
+
+/* ---- between the loader's files (model/loader*.c) ------------------------ */
+
+#define prec_names dam_key_precisions
+
+/* The groups of the file (model/schema.c). */
+#define TABLE(path) dam_schema_group(path)
+
+/* What the hooks of the walker need besides the scenario (L->scen). */
+typedef struct hook_ctx {
+    const config_setting_t *root; /* the file */
+    const dam_catalog *cat;       /* ids resolve here */
+    int gb;                       /* parallel.global_batch as read */
+    int have_dp;                  /* parallel.dp was given */
+} hook_ctx;
+
+/* The steps of dam_scenario_load_with, in its order (each reads one part
+ * of the file into L->scen), and what the loader's files share. */
+void dam_ld_param_value(ld *L, const config_setting_t *g, const char *w,
+                        const dam_param_info *pi, double *v, double *sd);
+#define param_value dam_ld_param_value
+void dam_ld_parse_gpu(ld *L, const config_setting_t *gs, dam_gpu *g,
+                      const char *where, int catalog, int have_base);
+#define parse_gpu dam_ld_parse_gpu
+void dam_ld_parse_model(ld *L, const config_setting_t *ms, dam_model_spec *m,
+                        const char *where, int catalog, int have_base);
+#define parse_model dam_ld_parse_model
+int dam_ld_read_config(config_t *cfg, const char *path, const char *text,
+                       char *dir, size_t ndir, dam_diag *d);
+#define read_config dam_ld_read_config
+void dam_ld_defaults(dam_scenario *s);
+#define defaults dam_ld_defaults
+void dam_ld_load_catalogs(ld *L, const config_setting_t *root,
+                          dam_catalog *cat);
+#define load_catalogs dam_ld_load_catalogs
+void dam_ld_load_data(ld *L, const config_setting_t *root, dam_scenario *s,
+                      int required);
+#define load_data dam_ld_load_data
+void dam_ld_load_machine(ld *L, const config_setting_t *root,
+                         const dam_catalog *cat, dam_scenario *s);
+#define load_machine dam_ld_load_machine
+void dam_ld_load_parallel(ld *L, const config_setting_t *root,
+                          dam_scenario *s);
+#define load_parallel dam_ld_load_parallel
+void dam_ld_load_pipeline(ld *L, const config_setting_t *root, dam_scenario *s,
+                          int required);
+#define load_pipeline dam_ld_load_pipeline
+void dam_ld_load_workload(ld *L, const config_setting_t *root,
+                          const dam_catalog *cat, dam_scenario *s);
+#define load_workload dam_ld_load_workload
+void dam_ld_load_levers(ld *L, const config_setting_t *root,
+                        const dam_catalog *cat, dam_scenario *s,
+                        dam_lever_list *out);
+#define load_levers dam_ld_load_levers
+void dam_ld_load_llm(ld *L, const config_setting_t *root, dam_scenario *s);
+#define load_llm dam_ld_load_llm
+void dam_ld_load_quality_cost(ld *L, const config_setting_t *root,
+                              dam_scenario *s);
+#define load_quality_cost dam_ld_load_quality_cost
+void dam_ld_load_serving(ld *L, const config_setting_t *root, dam_scenario *s);
+#define load_serving dam_ld_load_serving
 
 #endif

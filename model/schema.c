@@ -37,7 +37,7 @@ static const char *const storage_kinds[] = {"local_nvme", "network_fs",
                                             "object_store", NULL};
 static const char *const algo_names[] = {"auto", "ring", "tree",
                                          "hierarchical", NULL};
-static const char *const prec_names[] = {"fp32", "tf32", "fp16", "bf16",
+const char *const dam_key_precisions[] = {"fp32", "tf32", "fp16", "bf16",
                                          "fp8",  "int8", NULL};
 static const char *const engines[] = {"fused", "eager", NULL};
 static const char *const memory_formats[] = {"channels_last",
@@ -202,7 +202,7 @@ static const dam_key workload_rows[] = {
     {"model", DAM_KEY_TEXT, NOWHERE, .flags = REQ | CUSTOM,
      .help = "catalog id, or an inline group (optionally base = id)"},
     {"precision", DAM_KEY_CHOICE, S_AT(workload.precision),
-     .choices = prec_names, .flags = REQ | CUSTOM,
+     .choices = dam_key_precisions, .flags = REQ | CUSTOM,
      .help = "the compute format; the GPU must support it"},
     {"batch_size", DAM_KEY_INT, S_AT(workload.batch_size), .lo = 1,
      .hi = DAM_MAX_BATCH, .flags = REQ | CUSTOM,

@@ -132,6 +132,8 @@ void dam_key_range_text(const dam_key *k, char *buf, size_t n);
 
 /* The words of a choice key, for "must be one of" and the docs. */
 extern const char *const dam_dist_names[];
+/* The precisions' words, in dam_precision order (catalog.h). */
+extern const char *const dam_key_precisions[];
 
 /* Store every row's default (DAM_KEY_DEFAULT) into scenario s, a
  * dam_scenario seen as bytes (the loader calls it before reading). */

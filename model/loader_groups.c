@@ -1,0 +1,759 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * loader_groups.c: the scenario's groups from their schema tables: catalogs, machine (with the catalog-or-inline GPU), workload (with the catalog-or-inline model), data, pipeline, parallel
+ * (loader.c says how the loader reads a file).
+ */
+#include "model/loader.h"
+#include "model/load.h"
+
+#include <errno.h>
+#include <libconfig.h>
+#include <stdint.h>
+#include <math.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "model/alloc.h"
+#include "model/infile.h"
+#include "model/lever.h"
+#include "model/scaling.h"
+#include "model/suggest.h"
+#include "model/device.h"
+#include "model/graph.h"
+#include "model/constants.h"
+
+/* ---- scenario -------------------------------------------------------- */
+
+/* Resolve a catalog path relative to the scenario's folder. */
+static void relative_to(char *out, size_t n, const char *scenario,
+                        const char *p)
+{
+    const char *slash = strrchr(scenario, '/');
+    if (p[0] == '/' || !slash)
+        snprintf(out, n, "%s", p);
+    else
+        snprintf(out, n, "%.*s/%s", (int)(slash - scenario), scenario, p);
+}
+
+void dam_ld_load_catalogs(ld *L, const config_setting_t *root,
+                          dam_catalog *cat)
+{
+    config_setting_t *c = group(L, root, "catalogs", "", 0);
+    if (!c)
+        return;
+    dam_load_check(L, c, TABLE("catalogs"));
+    static const char *const kinds[2] = {"gpus", "models"};
+    for (int k = 0; k < 2; k++) {
+        char p[256], full[512];
+        if (!get_str(L, c, kinds[k], "catalogs", 0, p, sizeof p))
+            continue;
+        const config_setting_t *at = member(L, c, kinds[k], "", 0);
+        relative_to(full, sizeof full, file_of(L, at), p);
+        char why[64];
+        FILE *f = dam_infile_open(full, why, sizeof why);
+        if (!f) {
+            char q[128];
+            dam_diag_error(L->d, AT(at), "cannot read the %s catalog \"%s\": "
+                           "%s", kinds[k],
+                           dam_error_quote(full, 96, q, sizeof q), why);
+            continue;
+        }
+        fclose(f);
+        if (k == 0)
+            dam_catalog_load_gpus(cat, full, NULL, L->d);
+        else
+            dam_catalog_load_models(cat, full, NULL, L->d);
+    }
+}
+
+/* machine.gpu: an id string or an inline group (optionally "base" = id). */
+static void load_gpu(ld *L, const config_setting_t *m, const dam_catalog *cat,
+                     dam_gpu *g)
+{
+    config_setting_t *s = member(L, m, "gpu", "machine", 1);
+    if (!s)
+        return;
+    char id[DAM_ID_MAX] = "";
+    int inline_group = config_setting_is_group(s);
+    if (inline_group) {
+        get_str(L, s, "base", "machine.gpu", 0, id, sizeof id);
+    } else if (config_setting_type(s) == CONFIG_TYPE_STRING) {
+        snprintf(id, sizeof id, "%s", config_setting_get_string(s));
+    } else {
+        dam_diag_error(L->d, AT(s),
+                       "'machine.gpu' must be a catalog id or a group, got %s",
+                       type_name(s));
+        return;
+    }
+    if (id[0]) {
+        const dam_gpu *e = dam_catalog_gpu(cat, id);
+        char q[64];
+        if (!e) {
+            const char *sug = dam_catalog_suggest_gpu(cat, id);
+            if (sug)
+                dam_diag_error(L->d, AT(s),
+                               "unknown GPU \"%s\" (did you mean \"%s\"?)", dam_error_quote(id, 32, q, sizeof q),
+                               sug);
+            else
+                dam_diag_error(L->d, AT(s),
+                               "unknown GPU \"%s\" (see 'damsim catalog "
+                               "gpus')",
+                               dam_error_quote(id, 32, q, sizeof q));
+            return;
+        }
+        *g = *e;
+    }
+    if (inline_group) {
+        parse_gpu(L, s, g, "machine.gpu", 0, id[0] != 0);
+        if (!g->id[0])
+            snprintf(g->id, sizeof g->id, "custom");
+        if (!g->name[0])
+            snprintf(g->name, sizeof g->name, "%s (inline)", g->id);
+        g->line = line_of(s);
+    }
+}
+
+static void load_model(ld *L, const config_setting_t *w,
+                       const dam_catalog *cat, dam_model_spec *m)
+{
+    config_setting_t *s = member(L, w, "model", "workload", 1);
+    if (!s)
+        return;
+    char id[DAM_ID_MAX] = "";
+    int inline_group = config_setting_is_group(s);
+    if (inline_group) {
+        get_str(L, s, "base", "workload.model", 0, id, sizeof id);
+    } else if (config_setting_type(s) == CONFIG_TYPE_STRING) {
+        snprintf(id, sizeof id, "%s", config_setting_get_string(s));
+    } else {
+        dam_diag_error(L->d, AT(s),
+                       "'workload.model' must be a catalog id or a group, got "
+                       "%s",
+                       type_name(s));
+        return;
+    }
+    if (id[0]) {
+        const dam_model_spec *e = dam_catalog_model(cat, id);
+        char q[64];
+        if (!e) {
+            const char *sug = dam_catalog_suggest_model(cat, id);
+            if (sug)
+                dam_diag_error(L->d, AT(s),
+                               "unknown model \"%s\" (did you mean \"%s\"?)",
+                               dam_error_quote(id, 32, q, sizeof q), sug);
+            else
+                dam_diag_error(L->d, AT(s),
+                               "unknown model \"%s\" (see 'damsim catalog "
+                               "models')",
+                               dam_error_quote(id, 32, q, sizeof q));
+            return;
+        }
+        *m = *e;
+    }
+    if (inline_group) {
+        parse_model(L, s, m, "workload.model", 0, id[0] != 0);
+        if (!m->id[0])
+            snprintf(m->id, sizeof m->id, "custom");
+        if (!m->name[0])
+            snprintf(m->name, sizeof m->name, "%s (inline)", m->id);
+        m->line = line_of(s);
+    }
+}
+
+/* Defaults before reading: what a scenario gets when it says nothing. */
+void dam_ld_defaults(dam_scenario *s)
+{
+    memset(s, 0, sizeof *s);
+    dam_schema_defaults(s); /* the rows' own (model/schema.c) */
+    s->seed = 1;
+    s->workload.optimizer_bytes = 8.0; /* Adam: m and v in fp32 */
+    s->workload.master_bytes = 4.0;    /* fp32 weights or master copy */
+    s->workload.flops_scale = 1.0;
+    s->workload.bytes_scale = 1.0;
+    s->workload.weight_scale = 1.0;
+    s->workload.matmul_peak_scale = 1.0;
+    s->serving.preprocess_dist = DAM_DIST_DETERMINISTIC;
+    s->serving.compute_dist = DAM_DIST_DETERMINISTIC;
+}
+
+
+/* ---- the scenario, group by group ------------------------------------ */
+
+/* machine.host: gpus_per_pcie_link within the node. */
+static void host_hook(ld *L, const config_setting_t *h, const dam_key *k,
+                      void *ctx)
+{
+    dam_machine *mc = &L->scen->machine;
+    if (dam_load_key(L, h, "machine.host", k, -1, &mc->gpus_per_pcie_link) &&
+        mc->gpus_per_node > 0 && mc->gpus_per_pcie_link > mc->gpus_per_node)
+        dam_diag_error(L->d, AT(member(L, h, "gpus_per_pcie_link", "", 0)),
+                       "'machine.host.gpus_per_pcie_link' (%d) exceeds "
+                       "'machine.gpus_per_node' (%d)",
+                       mc->gpus_per_pcie_link, mc->gpus_per_node);
+}
+
+/* machine.storage.shared: one cluster-wide file system, whose total
+ * bandwidth read_gbs is. */
+static void storage_hook(ld *L, const config_setting_t *st, const dam_key *k,
+                         void *ctx)
+{
+    dam_machine *mc = &L->scen->machine;
+    int shared = 0;
+    dam_load_key(L, st, "machine.storage", k, -1, &shared);
+    if (shared)
+        mc->fs_bw = mc->storage_bw;
+}
+
+/* machine.network: nic_gbs is read first (with intra_busbw_gbs' row), as
+ * inter_busbw_gbs is required with several nodes unless a NIC is given. */
+static void network_hook(ld *L, const config_setting_t *nw, const dam_key *k,
+                         void *ctx)
+{
+    dam_machine *mc = &L->scen->machine;
+    const dam_key_group *t = TABLE("machine.network");
+    if (strcmp(k->name, "intra_busbw_gbs") == 0) {
+        dam_load_named(L, nw, t, "nic_gbs", 0, &mc->net.nic_bw);
+        dam_load_key(L, nw, t->path, k, 0, &mc->intra_busbw);
+    } else if (strcmp(k->name, "inter_busbw_gbs") == 0) {
+        int have_nic = mc->net.nic_bw > 0.0;
+        dam_load_key(L, nw, t->path, k, mc->nodes > 1 && !have_nic,
+                     &mc->inter_busbw);
+    }
+}
+
+static void load_network(ld *L, const config_setting_t *nw, dam_machine *mc)
+{
+    dam_network *net = &mc->net;
+    dam_load_group(L, nw, TABLE("machine.network"), network_hook, NULL);
+    int g = mc->gpus_per_node;
+    if (net->domain > 0 && g > 0 && net->domain % g != 0 &&
+        g % net->domain != 0)
+        dam_diag_error(L->d, AT(member(L, nw, "nvlink_domain", "", 0)),
+                       "'machine.network.nvlink_domain' (%d GPUs) must "
+                       "be a multiple or a divisor of "
+                       "'machine.gpus_per_node' (%d)",
+                       net->domain, g);
+}
+
+/* machine.nodes, then the machine's size against DAM_MAX_GPUS; the
+ * machine's groups. */
+static void machine_hook(ld *L, const config_setting_t *m, const dam_key *k,
+                         void *ctx)
+{
+    const hook_ctx *c = ctx;
+    dam_scenario *s = L->scen;
+    dam_machine *mc = &s->machine;
+    if (strcmp(k->name, "gpu") == 0) {
+        load_gpu(L, m, c->cat, &mc->gpu);
+    } else if (strcmp(k->name, "nodes") == 0) {
+        dam_load_key(L, m, "machine", k, -1, &mc->nodes);
+        if (dam_scenario_gpus(s) > DAM_MAX_GPUS) {
+            config_setting_t *at = member(L, m, "nodes", "", 0);
+            dam_diag_error(L->d,
+                           AT(at ? at : member(L, m, "gpus_per_node", "", 0)),
+                           "%d GPUs per node x %d nodes = %lld GPUs; damsim "
+                           "models at most %d",
+                           mc->gpus_per_node, mc->nodes,
+                           (long long)dam_scenario_gpus(s), DAM_MAX_GPUS);
+        }
+    } else if (strcmp(k->name, "host") == 0) {
+        config_setting_t *h = group(L, m, "host", "machine", 1);
+        if (h)
+            dam_load_group(L, h, TABLE("machine.host"), host_hook, NULL);
+    } else if (strcmp(k->name, "storage") == 0) {
+        config_setting_t *st = group(L, m, "storage", "machine", 1);
+        if (st)
+            dam_load_group(L, st, TABLE("machine.storage"), storage_hook,
+                           NULL);
+    } else if (strcmp(k->name, "network") == 0) {
+        config_setting_t *nw = group(L, m, "network", "machine", mc->nodes > 1);
+        if (nw)
+            load_network(L, nw, mc);
+    }
+}
+
+void dam_ld_load_machine(ld *L, const config_setting_t *root,
+                         const dam_catalog *cat, dam_scenario *s)
+{
+    config_setting_t *m = group(L, root, "machine", "", 1);
+    if (!m)
+        return;
+    dam_machine *mc = &s->machine;
+    hook_ctx c = {root, cat, 0, 0};
+    dam_load_group(L, m, TABLE("machine"), machine_hook, &c);
+    dam_network *net = &mc->net;
+    /* not given: the GPU's own node fabric (its measured NVLink
+     * all-reduce, or the PCIe ring), so that a scenario moved to more
+     * GPUs, or to another GPU, by a lever has one */
+    if (!(mc->intra_busbw > 0.0))
+        mc->intra_busbw = dam_device_fabric_busbw(&mc->gpu, mc->pcie_bw);
+    dam_net_defaults(net, mc->gpus_per_node, mc->intra_busbw,
+                     mc->inter_busbw, mc->gpu.dev.busbw.v, mc->net_latency);
+    /* a machine that says nothing of a fabric: its GPUs leave the node
+     * (and reach each other without NVLink) through the host's PCIe */
+    if (!(net->domain_bw > 0.0))
+        net->domain_bw = mc->pcie_bw;
+    if (!(net->nic_bw > 0.0))
+        net->nic_bw = mc->pcie_bw / net->nic_eff;
+}
+
+/*
+ * workload.framework = { conv_frac = ..; conv_frac_sd = ..; ... }: the
+ * software stack's constants (device.h, framework scope), each with its
+ * uncertainty. launch_us and framework_overhead_ms stay workload keys.
+ */
+/*
+ * workload.framework.name: the software stack's name ("default" when not
+ * given). A calibration overlay's framework constants are keyed by it
+ * (constants.h framework/<name>/...), so the stack a scenario names picks
+ * up the constants fitted for it before its own values apply.
+ */
+static void framework_name(ld *L, const config_setting_t *w, dam_workload *wl)
+{
+    snprintf(wl->framework_name, sizeof wl->framework_name, "default");
+    config_setting_t *f = config_setting_get_member(w, "framework");
+    if (f && config_setting_is_group(f))
+        get_str(L, f, "name", "workload.framework", 0, wl->framework_name,
+                sizeof wl->framework_name);
+    for (const char *c = wl->framework_name; *c; c++)
+        if (*c == '/' || *c == '@' || *c == ' ') {
+            dam_diag_error(L->d, L->file,
+                           line_of(config_setting_get_member(f, "name")),
+                           "'workload.framework.name' may not hold '/', '@' "
+                           "or spaces, got \"%s\"", wl->framework_name);
+            break;
+        }
+}
+
+static void load_framework(ld *L, const config_setting_t *w, dam_scenario *s)
+{
+    config_setting_t *f = group(L, w, "framework", "workload", 0);
+    if (!f)
+        return;
+    const char *where = "workload.framework";
+    const char *allowed[18];
+    char sdk[8][48];
+    int na = 0, ns = 0;
+    allowed[na++] = "name"; /* read by framework_name() */
+    for (int i = 0; i < dam_param_count() && na < 16 && ns < 8; i++) {
+        const dam_param_info *pi = dam_param_get(i);
+        double *v, *sd;
+        if (pi->scope != DAM_PARAM_FRAMEWORK || pi->prec > 0 ||
+            dam_param_ref(i, s, &v, &sd) != 0 ||
+            v == &s->workload.launch_s ||
+            v == &s->workload.framework_overhead_s)
+            continue;
+        allowed[na++] = pi->field;
+        if (pi->prec < 0) {
+            snprintf(sdk[ns], sizeof sdk[ns], "%s_sd", pi->field);
+            allowed[na++] = sdk[ns++];
+        }
+    }
+    allowed[na] = NULL;
+    check_keys(L, f, allowed, where);
+    for (int i = 0; i < dam_param_count(); i++) {
+        const dam_param_info *pi = dam_param_get(i);
+        double *v, *sd;
+        if (pi->scope != DAM_PARAM_FRAMEWORK ||
+            dam_param_ref(i, s, &v, &sd) != 0 ||
+            v == &s->workload.launch_s ||
+            v == &s->workload.framework_overhead_s)
+            continue;
+        param_value(L, f, where, pi, v, sd);
+    }
+}
+
+/* The model m (its catalog entry, at seq0 tokens) run at seq tokens per
+ * sample: its activation memory per sample (act_mem_bytes, what every
+ * memory figure without a parallel layout starts from) follows the
+ * per-token activations of one block at each length (layout.c's count:
+ * linear in seq, plus the score matrix where attention is not fused), and
+ * a display name that states a length (", seq 2048") states the one
+ * solved. The phases and FLOPs are rebuilt by dam_graph_derive_phases. */
+static void resequence(dam_model_spec *m, double seq0, double seq)
+{
+    dam_layout one;
+    memset(&one, 0, sizeof one);
+    one.tp = one.pp = one.dp = one.cp = one.ep = one.vpp = 1;
+    one.micro_batch = 1;
+    one.recompute = DAM_RECOMPUTE_NONE;
+    double a0 = dam_layout_act_layer(&one, &m->arch.tf, seq0, 2.0, 1);
+    double a1 = dam_layout_act_layer(&one, &m->arch.tf, seq, 2.0, 1);
+    if (a0 > 0.0 && a1 > 0.0)
+        m->act_mem_bytes *= a1 / a0;
+    char *at = strstr(m->name, ", seq ");
+    if (at && strspn(at + 6, "0123456789.") == strlen(at + 6))
+        snprintf(at, sizeof m->name - (size_t)(at - m->name), ", seq %.0f",
+                 seq);
+}
+
+/* workload.optimizer: the optimizer's state bytes per parameter; the
+ * rows read before the walk (model through memory_format) are skipped. */
+static void workload_hook(ld *L, const config_setting_t *w, const dam_key *k,
+                          void *ctx)
+{
+    int opt = 0;
+    if (strcmp(k->name, "optimizer") == 0 &&
+        dam_load_key(L, w, "workload", k, -1, &opt))
+        L->scen->workload.optimizer_bytes = opt == 0 ? 8.0 : 4.0; /* Adam
+                                                   * m+v; SGD momentum */
+}
+
+void dam_ld_load_workload(ld *L, const config_setting_t *root,
+                          const dam_catalog *cat, dam_scenario *s)
+{
+    config_setting_t *w = group(L, root, "workload", "", 1);
+    if (!w)
+        return;
+    dam_workload *wl = &s->workload;
+    dam_load_check(L, w, TABLE("workload"));
+    load_model(L, w, cat, &wl->model);
+    int p = DAM_BF16;
+    int have_p = dam_load_named(L, w, TABLE("workload"), "precision", 1, &p);
+    wl->precision = (dam_precision)p;
+    /* a parallel layout gives the batch as micro-batches (load_parallel) */
+    int layout = member(L, root, "parallel", "", 0) != NULL;
+    if (layout) {
+        const char *const not_with[] = {"batch_size", "zero_stage",
+                                        "activation_recompute"};
+        const char *const use[] = {"micro_batch' and 'parallel.global_batch",
+                                   "zero", "recompute"};
+        for (int i = 0; i < 3; i++) {
+            config_setting_t *x = member(L, w, not_with[i], "", 0);
+            if (x)
+                dam_diag_error(L->d, AT(x),
+                               "'workload.%s' does not apply with a "
+                               "'parallel' layout: give 'parallel.%s'",
+                               not_with[i], use[i]);
+        }
+    } else {
+        dam_load_named(L, w, TABLE("workload"), "batch_size", 1, &wl->batch_size);
+    }
+    double seq = 0.0;
+    if (dam_load_named(L, w, TABLE("workload"), "seq_len", 0, &seq)) {
+        dam_error e;
+        double seq0 = wl->model.seq_len;
+        if (wl->model.arch.kind != DAM_ARCH_TRANSFORMER)
+            dam_diag_error(L->d, AT(member(L, w, "seq_len", "", 0)),
+                           "'workload.seq_len' needs a model with a "
+                           "transformer architecture (\"%s\" has none)",
+                           wl->model.id);
+        else if (dam_graph_derive_phases(&wl->model, seq, &e) != DAM_OK)
+            dam_diag_error(L->d, AT(member(L, w, "seq_len", "", 0)), "%s",
+                           e.msg);
+        else if (seq != seq0)
+            resequence(&wl->model, seq0, seq);
+    }
+    wl->seq_len = wl->model.seq_len;
+    dam_framework_default(&wl->fw);
+    framework_name(L, w, wl);
+    dam_catalog_framework_apply(cat, s);
+    load_framework(L, w, s);
+    int eng = 0;
+    if (dam_load_named(L, w, TABLE("workload"), "inference_engine", 0, &eng))
+        wl->inference_eager = eng == 1;
+    int mfmt = 0;
+    if (dam_load_named(L, w, TABLE("workload"), "memory_format", 0, &mfmt))
+        wl->channels_first = mfmt == 1;
+    /* the rest of the rows, in order (optimizer through workload_hook) */
+    const dam_key_group *t = TABLE("workload");
+    uint64_t got = dam_load_rows(L, w, t, workload_hook, NULL);
+    int have_eta = (got & dam_load_bit(t, "efficiency")) != 0;
+    wl->eta_given = have_eta;
+    wl->eta_mem_given = (got & dam_load_bit(t, "memory_efficiency")) != 0;
+    if (!(got & dam_load_bit(t, "kernels_per_step")))
+        wl->kernels_per_step = wl->model.kernels_per_step;
+    wl->grad_bytes = dam_precision_bytes(wl->precision) >= 4.0 ? 4.0 : 2.0;
+
+    /* Cross-checks against the GPU and the model. */
+    const dam_gpu *g = &s->machine.gpu;
+    int gline = line_of(member(L, w, "precision", "", 0));
+    int gpu_known = 0;
+    for (int i = 0; i < DAM_PREC_COUNT; i++)
+        gpu_known |= g->peak[i] > 0.0;
+    if (have_p && gpu_known && g->peak[p] <= 0.0) {
+        char list[128] = "";
+        for (int i = 0; i < DAM_PREC_COUNT; i++)
+            if (g->peak[i] > 0.0) {
+                strncat(list, list[0] ? ", " : "",
+                        sizeof list - strlen(list) - 1);
+                strncat(list, dam_precision_name((dam_precision)i),
+                        sizeof list - strlen(list) - 1);
+            }
+        dam_diag_error(L->d, L->file, gline,
+                       "precision \"%s\" is not supported by GPU \"%s\" "
+                       "(supported: %s)",
+                       prec_names[p], g->id, list);
+    }
+    /* The efficiency: a catalog value or the scenario's overrides the
+     * device model; a model without architecture must have one. Layouts
+     * cost the operator graph on the device model: a catalog efficiency
+     * is not applied to them (a scenario's own is, as an override). */
+    if (!have_eta && wl->model.id[0] && have_p && !layout) {
+        double e = dam_model_eta(&wl->model, g->id, (dam_precision)p);
+        if (e > 0.0) {
+            wl->eta = e;
+            wl->eta_given = 1;
+        } else if (wl->model.arch.kind == DAM_ARCH_NONE) {
+            dam_diag_error(L->d, AT(w),
+                           "model \"%s\" has no architecture and no "
+                           "calibrated efficiency at \"%s\"; give "
+                           "'workload.efficiency' (or an 'arch')",
+                           wl->model.id, prec_names[p]);
+        }
+    }
+    if (L->d->nerr == 0) {
+        dam_error e;
+        if (dam_scenario_build_graph(s, &e) != DAM_OK)
+            dam_diag_error(L->d, AT(w), "%s", e.msg);
+    }
+}
+
+/*
+ * Measured decode times, one per line in milliseconds ('#' starts a
+ * comment), for the empirical distribution: the simulator resamples them.
+ * Errors name the samples file and its line.
+ */
+static void load_decode_samples(ld *L, const config_setting_t *at,
+                                const char *name, dam_scenario *s)
+{
+    char path[512], q[96];
+    relative_to(path, sizeof path, file_of(L, at), name);
+    char why[64];
+    FILE *fp = dam_infile_open(path, why, sizeof why);
+    if (!fp) {
+        dam_diag_error(L->d, AT(at), "cannot read the decode samples \"%s\": "
+                       "%s", dam_error_quote(path, 64, q, sizeof q), why);
+        return;
+    }
+    dam_data *d = &s->data;
+    char buf[256];
+    int line = 0, errs = 0;
+    d->ndecode_samples = 0;
+    /* The first line that is not a number ends the reading, and the
+     * message quotes at most its first 16 bytes (escaped): a scenario that
+     * names some other file cannot make damsim print that file. */
+    while (!errs && fgets(buf, sizeof buf, fp)) {
+        line++;
+        size_t len = strlen(buf);
+        if (len + 1 == sizeof buf && buf[len - 1] != '\n' && !feof(fp)) {
+            dam_diag_error(L->d, path, line, "a line longer than %zu "
+                           "characters; not a file of decode times?",
+                           sizeof buf - 2);
+            errs = 1;
+            break;
+        }
+        char *hash = strchr(buf, '#');
+        if (hash)
+            *hash = '\0';
+        char *p = buf;
+        while (*p == ' ' || *p == '\t')
+            p++;
+        if (*p == '\0' || *p == '\n' || *p == '\r')
+            continue;
+        char *end;
+        double v = strtod(p, &end);
+        while (*end == ' ' || *end == '\t' || *end == '\n' || *end == '\r')
+            end++;
+        if (end == p || *end || !isfinite(v) || v < 0.0 || v > 1e8) {
+            /* the number-like prefix and the first byte that breaks it */
+            size_t tok = strspn(p, "0123456789.eE+-");
+            if (p[tok] && !strchr(" \t\r\n", p[tok]))
+                tok++;
+            p[tok] = '\0';
+            dam_diag_error(L->d, path, line,
+                           "expected a decode time in ms (0 to 1e8), got "
+                           "\"%s\"; not a file of decode times?",
+                           dam_error_quote(p, 24, q, sizeof q));
+            errs = 1;
+            break;
+        }
+        if (d->ndecode_samples >= DAM_MAX_DECODE_SAMPLES) {
+            dam_diag_error(L->d, path, line,
+                           "more than %d decode samples", DAM_MAX_DECODE_SAMPLES);
+            break;
+        }
+        d->decode_samples[d->ndecode_samples++] = v * MS;
+    }
+    fclose(fp);
+    if (errs || d->ndecode_samples == 0) {
+        if (!errs)
+            dam_diag_error(L->d, path, 0, "no decode samples in the file");
+        return;
+    }
+    double sum = 0.0, sq = 0.0;
+    for (int i = 0; i < d->ndecode_samples; i++)
+        sum += d->decode_samples[i];
+    double mean = sum / d->ndecode_samples;
+    for (int i = 0; i < d->ndecode_samples; i++)
+        sq += (d->decode_samples[i] - mean) * (d->decode_samples[i] - mean);
+    d->decode_dist = DAM_DIST_EMPIRICAL;
+    d->decode_s = mean;
+    d->decode_cv = mean > 0.0 ? sqrt(sq / d->ndecode_samples) / mean : 0.0;
+}
+
+/* data.decode_samples_file: the file's decode times. */
+static void data_hook(ld *L, const config_setting_t *d, const dam_key *k,
+                      void *ctx)
+{
+    char f[256];
+    if (dam_load_key(L, d, "data", k, -1, f))
+        load_decode_samples(L, member(L, d, "decode_samples_file", "", 0), f,
+                            L->scen);
+}
+
+void dam_ld_load_data(ld *L, const config_setting_t *root, dam_scenario *s,
+                      int required)
+{
+    config_setting_t *d = group(L, root, "data", "", required);
+    dam_data *dt = &s->data;
+    const dam_model_spec *m = &s->workload.model;
+    dt->raw_bytes = m->raw_bytes;
+    dt->input_bytes = m->input_bytes;
+    if (!d)
+        return;
+    dam_load_group(L, d, TABLE("data"), data_hook, NULL);
+}
+
+/* pipeline.loader_workers: more workers than cores is a warning. */
+static void pipeline_hook(ld *L, const config_setting_t *p, const dam_key *k,
+                          void *ctx)
+{
+    dam_scenario *s = L->scen;
+    dam_pipeline *pl = &s->pipeline;
+    if (dam_load_key(L, p, "pipeline", k, -1, &pl->loader_workers) &&
+        s->machine.cpu_cores > 0 &&
+        pl->loader_workers * s->machine.gpus_per_node > s->machine.cpu_cores)
+        dam_diag_warn(L->d, AT(member(L, p, "loader_workers", "", 0)),
+                      "%d loader workers per GPU x %d GPUs = %d workers on %d "
+                      "cores: they will share cores",
+                      pl->loader_workers, s->machine.gpus_per_node,
+                      pl->loader_workers * s->machine.gpus_per_node,
+                      s->machine.cpu_cores);
+}
+
+void dam_ld_load_pipeline(ld *L, const config_setting_t *root,
+                          dam_scenario *s, int required)
+{
+    config_setting_t *p = group(L, root, "pipeline", "", required);
+    if (p)
+        dam_load_group(L, p, TABLE("pipeline"), pipeline_hook, NULL);
+}
+
+/* parallel: dp is read just before the schedule (whose default follows
+ * vpp), global_batch is kept for the checks after the walk, fsdp implies
+ * ZeRO 3 unless zero is given, straggler is a group of its own. */
+static void parallel_hook(ld *L, const config_setting_t *p, const dam_key *k,
+                          void *ctx)
+{
+    hook_ctx *c = ctx;
+    dam_layout *l = &L->scen->layout;
+    const dam_key_group *t = TABLE("parallel");
+    int v = 0;
+    if (strcmp(k->name, "schedule") == 0) {
+        c->have_dp = dam_load_named(L, p, t, "dp", -1, &l->dp);
+        if (dam_load_key(L, p, t->path, k, -1, &v))
+            l->schedule = v;
+        else if (l->vpp > 1)
+            l->schedule = DAM_SCHED_INTERLEAVED;
+    } else if (strcmp(k->name, "global_batch") == 0) {
+        dam_load_key(L, p, t->path, k, -1, &c->gb);
+    } else if (strcmp(k->name, "fsdp") == 0) {
+        if (dam_load_key(L, p, t->path, k, -1, &l->fsdp) && l->fsdp &&
+            !member(L, p, "zero", "", 0))
+            l->zero = 3;
+    } else if (strcmp(k->name, "straggler") == 0) {
+        config_setting_t *sg = group(L, p, "straggler", t->path, 0);
+        if (sg)
+            dam_load_group(L, sg, TABLE("parallel.straggler"), NULL, NULL);
+    }
+}
+
+/*
+ * The parallel layout (layout.h): degrees, schedule, batch as
+ * micro-batches, sharding, recomputation, overlap, a straggler. dp may be
+ * left out (the GPUs it leaves). The rules of dam_layout_check are
+ * reported at the key they concern.
+ */
+void dam_ld_load_parallel(ld *L, const config_setting_t *root,
+                          dam_scenario *s)
+{
+    config_setting_t *p = group(L, root, "parallel", "", 0);
+    if (!p)
+        return;
+    dam_layout *l = &s->layout;
+    dam_layout_init(l);
+    l->on = 1;
+    dam_load_check(L, p, TABLE("parallel"));
+    if (s->mode != DAM_MODE_TRAINING) {
+        dam_diag_error(L->d, AT(p),
+                       "'parallel' layouts are for training (scenario.mode "
+                       "is \"%s\")",
+                       dam_mode_name(s->mode));
+        return;
+    }
+    int errs = L->d->nerr;
+    hook_ctx c = {root, NULL, 0, 0};
+    dam_load_rows(L, p, TABLE("parallel"), parallel_hook, &c);
+    int have_dp = c.have_dp, gb = c.gb;
+    if (L->d->nerr > errs)
+        return;
+
+    int64_t gpus = dam_scenario_gpus(s);
+    int64_t mp = (int64_t)l->tp * l->cp * l->pp;
+    if (!have_dp) {
+        if (mp <= 0 || gpus < mp || gpus % mp != 0) {
+            dam_diag_error(L->d, AT(p),
+                           "tp x cp x pp = %d x %d x %d = %lld does not "
+                           "divide the %lld GPUs (give 'parallel.dp' or "
+                           "change the degrees)",
+                           l->tp, l->cp, l->pp, (long long)mp,
+                           (long long)gpus);
+            return;
+        }
+        l->dp = (int)(gpus / mp);
+    }
+    int line_gb = line_of(member(L, p, "global_batch", "", 0));
+    int64_t per = (int64_t)l->dp * l->micro_batch;
+    if (per <= 0 || gb % per != 0) {
+        dam_diag_error(L->d, L->file, line_gb,
+                       "'parallel.global_batch' (%d sequences) is not a "
+                       "multiple of dp x micro_batch = %d x %d = %lld",
+                       gb, l->dp, l->micro_batch, (long long)per);
+        return;
+    }
+    l->micro_batches = (int)(gb / per);
+    s->workload.batch_size = l->micro_batch;
+
+    dam_error e;
+    dam_layout_rule rule;
+    if (dam_layout_check(l, &s->workload.model, gpus, s->workload.seq_len,
+                         &rule, &e) != DAM_OK) {
+        static const char *const key_of[] = {
+            [DAM_LAYOUT_PRODUCT] = "dp", [DAM_LAYOUT_TP] = "tp",
+            [DAM_LAYOUT_PP] = "pp",      [DAM_LAYOUT_VPP] = "vpp",
+            [DAM_LAYOUT_CP] = "cp",      [DAM_LAYOUT_EP] = "ep",
+            [DAM_LAYOUT_BATCH] = "global_batch",
+            [DAM_LAYOUT_ZERO] = "fsdp",  [DAM_LAYOUT_MODEL] = "",
+            [DAM_LAYOUT_SLOW] = "straggler"};
+        const char *key = key_of[rule] ? key_of[rule] : "";
+        config_setting_t *at = key[0] ? member(L, p, key, "", 0) : NULL;
+        if (!at && rule == DAM_LAYOUT_VPP)
+            at = member(L, p, "schedule", "", 0);
+        if (!at && rule == DAM_LAYOUT_PRODUCT)
+            at = member(L, root, "machine", "", 0);
+        dam_diag_error(L->d, AT(at ? at : p), "%s", e.msg);
+    }
+    /* A deterministic pipeline reaches its steady state in one step: a
+     * few steps and replications do, unless the scenario says otherwise. */
+    config_setting_t *pl = member(L, root, "pipeline", "", 0);
+    if (!pl || !member(L, pl, "steps", "", 0))
+        s->pipeline.steps = 4;
+    if (!pl || !member(L, pl, "warmup_steps", "", 0))
+        s->pipeline.warmup_steps = 1;
+    if (!pl || !member(L, pl, "replications", "", 0))
+        s->pipeline.replications = 2;
+}

@@ -1,0 +1,303 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * loader_serving.c: the serving, llm, quality and cost groups from their schema tables
+ * (loader.c says how the loader reads a file).
+ */
+#include "model/loader.h"
+#include "model/load.h"
+
+#include <errno.h>
+#include <libconfig.h>
+#include <stdint.h>
+#include <math.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "model/alloc.h"
+#include "model/infile.h"
+#include "model/lever.h"
+#include "model/scaling.h"
+#include "model/suggest.h"
+#include "model/device.h"
+#include "model/graph.h"
+#include "model/constants.h"
+
+/* serving: what is required depends on the arrival and on LLM serving;
+ * the distributions' defaults follow their spreads. */
+static void serving_hook(ld *L, const config_setting_t *v, const dam_key *k,
+                         void *ctx)
+{
+    const hook_ctx *c = ctx;
+    dam_scenario *s = L->scen;
+    dam_serving *sv = &s->serving;
+    /* LLM serving has no preprocessing stage of its own (the iteration's
+     * host time is llm.iteration_overhead_ms) and judges TTFT and TPOT
+     * (llm.slo_*): an end-to-end p99 objective is optional there */
+    int llm = config_setting_get_member(c->root, "llm") != NULL;
+    int trace = sv->arrival == DAM_ARRIVAL_TRACE;
+    int d = 0;
+    if (strcmp(k->name, "rate_per_s") == 0) {
+        dam_load_key(L, v, "serving", k, !trace, &sv->rate);
+    } else if (strcmp(k->name, "trace") == 0) {
+        dam_load_key(L, v, "serving", k, trace, sv->trace);
+    } else if (strcmp(k->name, "preprocess_ms") == 0) {
+        dam_load_key(L, v, "serving", k, !llm, &sv->preprocess_s);
+    } else if (strcmp(k->name, "slo_p99_ms") == 0) {
+        dam_load_key(L, v, "serving", k, !llm, &sv->slo_p99_s);
+    } else if (strcmp(k->name, "preprocess_dist") == 0) {
+        if (dam_load_key(L, v, "serving", k, -1, &d))
+            sv->preprocess_dist = (dam_dist_kind)d;
+        else if (sv->preprocess_cv > 0.0)
+            sv->preprocess_dist = DAM_DIST_LOGNORMAL;
+    } else if (strcmp(k->name, "compute_dist") == 0) {
+        if (dam_load_key(L, v, "serving", k, -1, &d))
+            sv->compute_dist = (dam_dist_kind)d;
+        else if (s->workload.compute_cv > 0.0)
+            sv->compute_dist = DAM_DIST_LOGNORMAL;
+    }
+}
+
+void dam_ld_load_serving(ld *L, const config_setting_t *root, dam_scenario *s)
+{
+    int required = s->mode == DAM_MODE_SERVING;
+    config_setting_t *v = group(L, root, "serving", "", required);
+    if (!v)
+        return;
+    if (!required) {
+        dam_diag_error(L->d, AT(v),
+                       "'serving' is only allowed with scenario.mode = "
+                       "\"serving\"");
+        return;
+    }
+    s->serving.request_bytes = s->workload.model.input_bytes;
+    hook_ctx c = {root, NULL, 0, 0};
+    dam_load_group(L, v, TABLE("serving"), serving_hook, &c);
+}
+
+/* Tokens per request: PREFIX_tokens (mean), _dist, _cv, _min, _max. */
+static void load_llm_tokens(ld *L, const config_setting_t *g,
+                            const char *prefix, double max_default,
+                            dam_llm_tokens *t)
+{
+    char k[32];
+    snprintf(k, sizeof k, "%s_tokens", prefix);
+    dam_load_named(L, g, TABLE("llm"), k, 1, &t->mean);
+    snprintf(k, sizeof k, "%s_cv", prefix);
+    dam_load_named(L, g, TABLE("llm"), k, 0, &t->cv);
+    snprintf(k, sizeof k, "%s_dist", prefix);
+    int d = 0;
+    if (dam_load_named(L, g, TABLE("llm"), k, 0, &d))
+        t->dist = (dam_dist_kind)d;
+    else
+        t->dist = t->cv > 0.0 ? DAM_DIST_LOGNORMAL : DAM_DIST_DETERMINISTIC;
+    t->min = 1.0;
+    t->max = max_default > t->mean ? max_default : t->mean;
+    snprintf(k, sizeof k, "%s_min", prefix);
+    dam_load_named(L, g, TABLE("llm"), k, 0, &t->min);
+    snprintf(k, sizeof k, "%s_max", prefix);
+    dam_load_named(L, g, TABLE("llm"), k, 0, &t->max);
+    if (t->min > t->mean || t->max < t->mean)
+        dam_diag_error(L->d, L->file, line_of(g),
+                       "'llm.%s_tokens' (%g) must lie within %s_min (%g) "
+                       "and %s_max (%g)",
+                       prefix, t->mean, prefix, t->min, prefix, t->max);
+}
+
+/*
+ * The `llm` group: LLM serving on a serving scenario (scenario.h dam_llm).
+ * Defaults are vLLM's where it has one (block 16, memory 0.9, 256
+ * sequences, swap 4 GiB, chunked prefill) and stated in scenarios/README.
+ */
+void dam_ld_load_llm(ld *L, const config_setting_t *root, dam_scenario *s)
+{
+    config_setting_t *g = group(L, root, "llm", "", 0);
+    if (!g)
+        return;
+    if (s->mode != DAM_MODE_SERVING) {
+        dam_diag_error(L->d, L->file, line_of(g),
+                       "'llm' is only allowed with scenario.mode = "
+                       "\"serving\"");
+        return;
+    }
+    dam_load_check(L, g, TABLE("llm"));
+    config_setting_t *wg = member(L, root, "workload", "", 0);
+    config_setting_t *we = wg ? member(L, wg, "efficiency", "workload", 0)
+                              : NULL;
+    if (we)
+        dam_diag_error(L->d, L->file, line_of(we),
+                       "'workload.efficiency' is not used by LLM serving: "
+                       "every kernel is costed on the device model (set "
+                       "the GPU's device constants to change it)");
+    dam_llm *q = &s->serving.llm;
+    const dam_model_spec *m = &s->workload.model;
+    memset(q, 0, sizeof *q);
+    q->enabled = 1;
+    if (m->arch.kind != DAM_ARCH_TRANSFORMER)
+        dam_diag_error(L->d, L->file, line_of(g),
+                       "'llm' needs a transformer model (an 'arch' group "
+                       "of kind \"transformer\"); model \"%s\" has none",
+                       m->id);
+    double ctx = m->seq_len > 0.0 ? m->seq_len : 4096.0;
+    load_llm_tokens(L, g, "input", ctx, &q->input);
+    load_llm_tokens(L, g, "output", ctx, &q->output);
+    q->tp = 1;
+    dam_load_named(L, g, TABLE("llm"), "tp", 0, &q->tp);
+    if (q->tp > s->machine.gpus_per_node)
+        dam_diag_error(L->d, L->file, line_of(member(L, g, "tp", "llm", 0)),
+                       "'llm.tp' (%d) must fit in one node "
+                       "(machine.gpus_per_node = %d)",
+                       q->tp, s->machine.gpus_per_node);
+    /* weights: the compute precision unless narrower weights are asked */
+    dam_precision p = s->workload.precision;
+    q->weights = p == DAM_FP8    ? DAM_LLM_W_FP8
+                 : p == DAM_INT8 ? DAM_LLM_W_INT8
+                                 : DAM_LLM_W_NATIVE;
+    int w = 0;
+    if (dam_load_named(L, g, TABLE("llm"), "weights", 0, &w))
+        q->weights = w >= DAM_LLM_W_COUNT ? DAM_LLM_W_NATIVE
+                                          : (dam_llm_weights)w;
+    q->kv_precision = p == DAM_FP16 ? DAM_FP16 : DAM_BF16;
+    int kv = 0;
+    if (dam_load_named(L, g, TABLE("llm"), "kv_cache", 0, &kv))
+        q->kv_precision = kv == 0 ? DAM_BF16 : kv == 1 ? DAM_FP16 : DAM_FP8;
+    q->block_tokens = 16;
+    dam_load_named(L, g, TABLE("llm"), "block_tokens", 0, &q->block_tokens);
+    q->memory_fraction = 0.9;
+    dam_load_named(L, g, TABLE("llm"), "memory_fraction", 0, &q->memory_fraction);
+    q->chunked_prefill = 1;
+    dam_load_named(L, g, TABLE("llm"), "chunked_prefill", 0, &q->chunked_prefill);
+    q->token_budget = 2048;
+    int have_budget = dam_load_named(L, g, TABLE("llm"), "token_budget", 0, &q->token_budget);
+    if (!q->chunked_prefill && !have_budget &&
+        q->input.max > q->token_budget)
+        q->token_budget = (int)q->input.max;
+    q->chunk_tokens = q->token_budget;
+    config_setting_t *ck = member(L, g, "chunk_tokens", "llm", 0);
+    if (dam_load_named(L, g, TABLE("llm"), "chunk_tokens", 0, &q->chunk_tokens)
+        && q->chunk_tokens > q->token_budget)
+        dam_diag_error(L->d, L->file, line_of(ck),
+                       "'llm.chunk_tokens' (%d) must not exceed "
+                       "llm.token_budget (%d)",
+                       q->chunk_tokens, q->token_budget);
+    if (!q->chunked_prefill && q->input.max > q->token_budget)
+        dam_diag_error(L->d, L->file, line_of(g),
+                       "without chunked prefill a whole prompt must fit in "
+                       "one iteration: llm.token_budget (%d) is below "
+                       "llm.input_max (%g)",
+                       q->token_budget, q->input.max);
+    q->max_seqs = 256;
+    config_setting_t *ms = member(L, g, "max_seqs", "llm", 0);
+    if (dam_load_named(L, g, TABLE("llm"), "max_seqs", 0, &q->max_seqs) &&
+        q->max_seqs > q->token_budget)
+        dam_diag_error(L->d, L->file, line_of(ms),
+                       "'llm.max_seqs' (%d) must not exceed llm.token_budget "
+                       "(%d): every running sequence takes a token of the "
+                       "budget",
+                       q->max_seqs, q->token_budget);
+    if (!ms && q->max_seqs > q->token_budget)
+        q->max_seqs = q->token_budget;
+    int pr = 0;
+    if (dam_load_named(L, g, TABLE("llm"), "preemption", 0, &pr))
+        q->preemption = (dam_llm_preempt)pr;
+    q->swap_bytes = 4.0 * GiB;
+    dam_load_named(L, g, TABLE("llm"), "swap_gb", 0, &q->swap_bytes);
+    int rt = 0;
+    if (dam_load_named(L, g, TABLE("llm"), "router", 0, &rt))
+        q->route = (dam_llm_route)rt;
+    q->iteration_s = s->workload.framework_overhead_s;
+    dam_load_named(L, g, TABLE("llm"), "iteration_overhead_ms", 0, &q->iteration_s);
+    dam_load_named(L, g, TABLE("llm"), "slo_ttft_ms", 1, &q->slo_ttft_s);
+    dam_load_named(L, g, TABLE("llm"), "slo_tpot_ms", 1, &q->slo_tpot_s);
+    double pct = 99.0;
+    config_setting_t *ps = member(L, g, "slo_percentile", "llm", 0);
+    if (dam_load_named(L, g, TABLE("llm"), "slo_percentile", 0, &pct) &&
+        !(pct >= 50.0 && pct < 100.0))
+        dam_diag_error(L->d, L->file, line_of(ps),
+                       "'llm.slo_percentile' must be in [50, 100), got %g",
+                       pct);
+    q->slo_quantile = pct / 100.0;
+    q->prefill_tp = q->decode_tp = q->tp;
+    config_setting_t *dg = group(L, g, "disaggregate", "llm", 0);
+    if (dg) {
+        dam_load_check(L, dg, TABLE("llm.disaggregate"));
+        q->disaggregated = 1;
+        q->prefill_replicas = q->decode_replicas = 1;
+        dam_load_named(L, dg, TABLE("llm.disaggregate"), "prefill_replicas", 1, &q->prefill_replicas);
+        dam_load_named(L, dg, TABLE("llm.disaggregate"), "decode_replicas", 1, &q->decode_replicas);
+        dam_load_named(L, dg, TABLE("llm.disaggregate"), "prefill_tp", 0, &q->prefill_tp);
+        dam_load_named(L, dg, TABLE("llm.disaggregate"), "decode_tp", 0, &q->decode_tp);
+        /* default: the node's GPU fabric (same-node pools) */
+        q->kv_link_bw = s->machine.gpu.dev.busbw.v > 0.0
+                            ? s->machine.gpu.dev.busbw.v
+                            : s->machine.pcie_bw;
+        dam_load_named(L, dg, TABLE("llm.disaggregate"), "kv_link_gbs", 0, &q->kv_link_bw);
+        q->kv_link_latency = s->machine.net_latency;
+        dam_load_named(L, dg, TABLE("llm.disaggregate"), "kv_link_latency_us", 0, &q->kv_link_latency);
+        int mx = q->prefill_tp > q->decode_tp ? q->prefill_tp : q->decode_tp;
+        if (mx > s->machine.gpus_per_node)
+            dam_diag_error(L->d, L->file, line_of(dg),
+                           "'llm.disaggregate': a replica of %d GPUs must "
+                           "fit in one node (machine.gpus_per_node = %d)",
+                           mx, s->machine.gpus_per_node);
+    }
+    /* rows without code of their own (none yet: a plain row added to
+     * schema.c's llm tables is read here, after the defaults above) */
+    dam_load_rows(L, g, TABLE("llm"), NULL, NULL);
+    if (dg)
+        dam_load_rows(L, dg, TABLE("llm.disaggregate"), NULL, NULL);
+    /* the model must shard over every replica's tensor-parallel degree */
+    int tps[3] = {q->tp, q->disaggregated ? q->prefill_tp : q->tp,
+                  q->disaggregated ? q->decode_tp : q->tp};
+    for (int i = 0; i < 3 && m->arch.kind == DAM_ARCH_TRANSFORMER; i++) {
+        dam_graph gr;
+        dam_llm_iter it = {.decode_seqs = 1.0, .tp = tps[i]};
+        dam_error e;
+        if (dam_graph_llm_iteration(&gr, m, &it, &e) != DAM_OK) {
+            dam_diag_error(L->d, L->file, line_of(g), "llm: %s", e.msg);
+            break;
+        }
+    }
+    if (q->weights == DAM_LLM_W_FP8 && !(s->machine.gpu.peak[DAM_FP8] > 0.0))
+        dam_diag_error(L->d, L->file, line_of(g),
+                       "'llm.weights' = \"fp8\" needs fp8 tensor cores, "
+                       "which %s lacks",
+                       s->machine.gpu.id);
+    if (q->weights == DAM_LLM_W_INT8 &&
+        !(s->machine.gpu.peak[DAM_INT8] > 0.0))
+        dam_diag_error(L->d, L->file, line_of(g),
+                       "'llm.weights' = \"int8\" needs int8 tensor cores, "
+                       "which %s lacks",
+                       s->machine.gpu.id);
+}
+
+void dam_ld_load_quality_cost(ld *L, const config_setting_t *root,
+                              dam_scenario *s)
+{
+    dam_quality *q = &s->quality;
+    const dam_model_spec *m = &s->workload.model;
+    snprintf(q->metric, sizeof q->metric, "%s", m->metric);
+    q->value = m->quality;
+    config_setting_t *g = group(L, root, "quality", "", 0);
+    if (g) {
+        dam_load_group(L, g, TABLE("quality"), NULL, NULL);
+        if (q->from_scaling_law) {
+            /* the value is the fit's loss unless the file gives one */
+            q->higher_is_better = 0;
+            if (!member(L, g, "value", "quality", 0))
+                q->value = 0.0;
+        }
+    }
+    dam_cost *c = &s->cost;
+    c->gpu_hour_usd = s->machine.gpu.price_hour;
+    config_setting_t *k = group(L, root, "cost", "", 0);
+    if (k) {
+        dam_load_group(L, k, TABLE("cost"), NULL, NULL);
+    }
+    if (!(c->gpu_hour_usd > 0.0)) /* 0: not given, the catalog's */
+        c->gpu_hour_usd = s->machine.gpu.price_hour;
+    snprintf(c->base_gpu, sizeof c->base_gpu, "%s", s->machine.gpu.id);
+    c->base_gpu_hour_usd = c->gpu_hour_usd;
+}
