@@ -32,6 +32,7 @@
 #include "model/graph.h"
 #include "model/quality.h"
 #include "model/scaling.h"
+#include "model/schema.h"
 #include "model/suggest.h"
 
 typedef dam_lever_ctx ctx;
@@ -1154,26 +1155,47 @@ static const char *const precision_names[] = {"fp32", "tf32", "fp16", "bf16",
 #define OFF(f) offsetof(dam_lever_op, f)
 #define INF HUGE_VAL
 /* name, alias, type, unit, scale, lo, hi, lo_open, hi_open, offset, size,
- * choices, help */
+ * choices, help, scenario */
 #define KINT(name, f, lo, help) \
-    {name, NULL, DAM_LKEY_INT, "", 1.0, lo, INF, 0, 1, OFF(f), 0, NULL, help}
+    {name, NULL, DAM_LKEY_INT, "", 1.0, lo, INF, 0, 1, OFF(f), 0, NULL, help, \
+     NULL}
 /* A count with the upper bound of its scenario key (scenario.h, issue 11). */
 #define KINTR(name, f, lo, hi, help) \
-    {name, NULL, DAM_LKEY_INT, "", 1.0, lo, hi, 0, 0, OFF(f), 0, NULL, help}
+    {name, NULL, DAM_LKEY_INT, "", 1.0, lo, hi, 0, 0, OFF(f), 0, NULL, help, \
+     NULL}
 #define KNUM(name, f, unit, scale, lo, hi, lo_open, hi_open, help) \
     {name, NULL, DAM_LKEY_NUM, unit, scale, lo, hi, lo_open, hi_open, OFF(f), \
-     0, NULL, help}
+     0, NULL, help, NULL}
 #define KBOOL(name, f, help) \
-    {name, NULL, DAM_LKEY_BOOL, "", 1.0, 0, 1, 0, 0, OFF(f), 0, NULL, help}
+    {name, NULL, DAM_LKEY_BOOL, "", 1.0, 0, 1, 0, 0, OFF(f), 0, NULL, help, \
+     NULL}
 #define KCHOICE(name, f, choices, help) \
-    {name, NULL, DAM_LKEY_CHOICE, "", 1.0, 0, 0, 0, 0, OFF(f), 0, choices, help}
+    {name, NULL, DAM_LKEY_CHOICE, "", 1.0, 0, 0, 0, 0, OFF(f), 0, choices, help, \
+     NULL}
 #define KTEXT(name, f, help) \
     {name, NULL, DAM_LKEY_TEXT, "", 1.0, 0, 0, 0, 0, OFF(f), \
-     sizeof(((dam_lever_op *)0)->f), NULL, help}
+     sizeof(((dam_lever_op *)0)->f), NULL, help, NULL}
+/* A key that sets a scenario key: its range is that key's row in
+ * model/schema.c (dam_lever_key_bounds), so a lever, a sweep and a file
+ * accept the same values; tests/unit/test_schema.c checks the unit, the
+ * scale, the type and the choices against the row. */
+#define SINT(name, f, path, help) \
+    {name, NULL, DAM_LKEY_INT, "", 1.0, 0, 0, 0, 0, OFF(f), 0, NULL, help, \
+     path}
+#define SNUM(name, f, unit, scale, path, help) \
+    {name, NULL, DAM_LKEY_NUM, unit, scale, 0, 0, 0, 0, OFF(f), 0, NULL, help, \
+     path}
+#define SBOOL(name, f, path, help) \
+    {name, NULL, DAM_LKEY_BOOL, "", 1.0, 0, 1, 0, 0, OFF(f), 0, NULL, help, \
+     path}
+#define SCHOICE(name, f, choices, path, help) \
+    {name, NULL, DAM_LKEY_CHOICE, "", 1.0, 0, 0, 0, 0, OFF(f), 0, choices, \
+     help, path}
 #define KDELTA \
     {"accuracy_delta", "delta", DAM_LKEY_NUM, "metric units", 1.0, -INF, INF, \
      1, 1, OFF(accuracy_delta), 0, NULL, \
-     "quality change it causes (else the scenario's own, else the default)"}
+     "quality change it causes (else the scenario's own, else the default)", \
+     NULL}
 #define KMETHOD \
     KTEXT("train_method", train_method, \
           "training: the method that makes the format trainable")
@@ -1184,18 +1206,21 @@ static const char *const precision_names[] = {"fp32", "tf32", "fp16", "bf16",
 static const dam_lever_key gpu_keys[] = {
     KTEXT("gpu", gpu, "catalog id of the GPU to run on"),
     KINTR("gpus", gpus, 1, DAM_MAX_GPUS, "total GPUs (nodes follow)"),
-    KINTR("gpus_per_node", gpus_per_node, 1, 4096, "GPUs per node"),
-    KINTR("nodes", nodes, 1, 1000000, "nodes"),
-    KNUM("gpu_hour_usd", gpu_hour_usd, "USD per GPU-hour", 1.0, 0, 1e4, 1, 0,
+    SINT("gpus_per_node", gpus_per_node, "machine.gpus_per_node",
+         "GPUs per node"),
+    SINT("nodes", nodes, "machine.nodes", "nodes"),
+    SNUM("gpu_hour_usd", gpu_hour_usd, "USD per GPU-hour", 1.0,
+         "cost.gpu_hour_usd",
          "price of the GPU (alone: re-prices the GPU in use)"),
 };
 static const dam_lever_key quantize_keys[] = {
-    KCHOICE("precision", precision, precision_names,
+    SCHOICE("precision", precision, precision_names, "workload.precision",
             "fp16, bf16, fp8 or int8"),
     KDELTA, KMETHOD, KCOST,
 };
 static const dam_lever_key precision_keys[] = {
-    KCHOICE("precision", precision, precision_names, "the compute format"),
+    SCHOICE("precision", precision, precision_names, "workload.precision",
+            "the compute format"),
     KDELTA,
 };
 static const dam_lever_key prune_keys[] = {
@@ -1206,15 +1231,17 @@ static const dam_lever_key prune_keys[] = {
     KDELTA, KMETHOD, KCOST,
 };
 static const dam_lever_key prefetch_keys[] = {
-    KINTR("loader_workers", loader_workers, 1, DAM_MAX_WORKERS,
-          "loader processes per GPU"),
-    KINTR("prefetch_factor", prefetch_factor, 1, DAM_MAX_PREFETCH,
-          "batches queued per worker"),
-    KBOOL("pin_memory", pin_memory, "pinned host buffers"),
-    KBOOL("overlap_transfer", overlap_transfer,
+    SINT("loader_workers", loader_workers, "pipeline.loader_workers",
+         "loader processes per GPU"),
+    SINT("prefetch_factor", prefetch_factor, "pipeline.prefetch_factor",
+         "batches queued per worker"),
+    SBOOL("pin_memory", pin_memory, "pipeline.pin_memory",
+          "pinned host buffers"),
+    SBOOL("overlap_transfer", overlap_transfer, "pipeline.overlap_transfer",
           "copy batch k+1 while batch k computes"),
-    KBOOL("overlap_sync", overlap_sync, "all-reduce overlaps backward"),
-    KNUM("bucket_mb", bucket_bytes, "MB", 1e6, 1e-3, 1e7, 0, 0,
+    SBOOL("overlap_sync", overlap_sync, "pipeline.overlap_sync",
+          "all-reduce overlaps backward"),
+    SNUM("bucket_mb", bucket_bytes, "MB", 1e6, "pipeline.bucket_mb",
          "gradient bucket size"),
 };
 static const dam_lever_key chinchilla_keys[] = {
@@ -1228,19 +1255,22 @@ static const dam_lever_key fuse_keys[] = {
          "share of elementwise traffic and launches fused away"),
 };
 static const dam_lever_key graphs_keys[] = {
-    KBOOL("cuda_graphs", cuda_graphs, "launches captured in a graph"),
+    SBOOL("cuda_graphs", cuda_graphs, "workload.cuda_graphs",
+          "launches captured in a graph"),
 };
 static const dam_lever_key format_keys[] = {
-    KBOOL("sharded", sharded, "sequential shards, one latency per shard"),
-    KNUM("shard_mb", shard_bytes, "MB", 1e6, 1e-3, 1e7, 0, 0, "bytes per shard"),
-    KBOOL("decode_on_gpu", decode_on_gpu,
+    SBOOL("sharded", sharded, "data.sharded",
+          "sequential shards, one latency per shard"),
+    SNUM("shard_mb", shard_bytes, "MB", 1e6, "data.shard_mb",
+         "bytes per shard"),
+    SBOOL("decode_on_gpu", decode_on_gpu, "data.decode_on_gpu",
           "decode on the GPU (DALI, nvJPEG): the copy carries encoded bytes"),
-    KNUM("gpu_decode_ms", gpu_decode_s, "ms", 1e-3, 0, 1e5, 1, 0,
+    SNUM("gpu_decode_ms", gpu_decode_s, "ms", 1e-3, "data.gpu_decode_ms",
          "GPU time to decode one sample"),
 };
 static const dam_lever_key batch_keys[] = {
-    KINTR("batch_size", batch_size, 1, DAM_MAX_BATCH,
-          "samples per GPU per step"),
+    SINT("batch_size", batch_size, "workload.batch_size",
+         "samples per GPU per step"),
 };
 static const dam_lever_key distill_keys[] = {
     KNUM("params", student_params, "parameters", 1.0, 0, INF, 1, 1,
@@ -1248,13 +1278,13 @@ static const dam_lever_key distill_keys[] = {
     KDELTA,
 };
 static const dam_lever_key serving_keys[] = {
-    KINTR("replicas", replicas, 1, DAM_MAX_GPUS, "GPUs serving one queue"),
-    KINTR("max_batch", max_batch, 1, DAM_MAX_SERVING_BATCH,
-          "dynamic batcher limit"),
-    KNUM("batch_timeout_ms", batch_timeout_s, "ms", 1e-3, 0, 1e6, 0, 0,
+    SINT("replicas", replicas, "serving.replicas", "GPUs serving one queue"),
+    SINT("max_batch", max_batch, "serving.max_batch", "dynamic batcher limit"),
+    SNUM("batch_timeout_ms", batch_timeout_s, "ms", 1e-3,
+         "serving.batch_timeout_ms",
          "wait from a forming batch's first request"),
-    KINTR("preprocess_workers", preprocess_workers, 1,
-          DAM_MAX_SERVING_WORKERS, "CPU workers"),
+    SINT("preprocess_workers", preprocess_workers,
+         "serving.preprocess_workers", "CPU workers"),
 };
 
 static const char *const recompute_names[] = {"none", "selective", "full",
@@ -1264,34 +1294,40 @@ static const char *const schedule_names[] = {"1f1b", "gpipe", "interleaved",
 static const char *const algorithm_names[] = {"auto", "ring", "tree",
                                               "hierarchical", NULL};
 static const dam_lever_key layout_keys[] = {
-    KINT("tp", tp, 1, "tensor-parallel degree"),
-    KINT("pp", pp, 1, "pipeline stages"),
-    KINT("dp", dp, 1, "data-parallel degree (default: the GPUs left)"),
-    KINT("cp", cp, 1, "context-parallel degree"),
-    KINT("ep", ep, 1, "expert-parallel degree (MoE)"),
-    KINT("vpp", vpp, 1, "model chunks per stage (interleaved schedule)"),
-    KINT("micro_batch", micro_batch, 1, "sequences per micro-batch"),
-    {"zero", NULL, DAM_LKEY_INT, "", 1.0, 0, 3, 0, 0, OFF(zero), 0, NULL,
-     "ZeRO stage: 0 none, 1 optimizer, 2 + gradients, 3 + weights"},
-    KCHOICE("recompute", recompute, recompute_names,
+    SINT("tp", tp, "parallel.tp", "tensor-parallel degree"),
+    SINT("pp", pp, "parallel.pp", "pipeline stages"),
+    SINT("dp", dp, "parallel.dp",
+         "data-parallel degree (default: the GPUs left)"),
+    SINT("cp", cp, "parallel.cp", "context-parallel degree"),
+    SINT("ep", ep, "parallel.ep", "expert-parallel degree (MoE)"),
+    SINT("vpp", vpp, "parallel.vpp",
+         "model chunks per stage (interleaved schedule)"),
+    SINT("micro_batch", micro_batch, "parallel.micro_batch",
+         "sequences per micro-batch"),
+    SINT("zero", zero, "parallel.zero",
+         "ZeRO stage: 0 none, 1 optimizer, 2 + gradients, 3 + weights"),
+    SCHOICE("recompute", recompute, recompute_names, "parallel.recompute",
             "activation recomputation: none, selective or full"),
-    KCHOICE("schedule", schedule, schedule_names,
+    SCHOICE("schedule", schedule, schedule_names, "parallel.schedule",
             "pipeline schedule: 1f1b, gpipe or interleaved"),
-    KBOOL("sequence_parallel", sequence_parallel,
-          "shard norms and dropout over tp"),
-    KBOOL("overlap_all_to_all", overlap_a2a,
+    SBOOL("sequence_parallel", sequence_parallel,
+          "parallel.sequence_parallel", "shard norms and dropout over tp"),
+    SBOOL("overlap_all_to_all", overlap_a2a, "parallel.overlap_all_to_all",
           "expert all-to-alls under another micro-batch's compute"),
 };
 static const dam_lever_key network_keys[] = {
-    KINT("nvlink_domain", nvlink_domain, 1,
+    SINT("nvlink_domain", nvlink_domain, "machine.network.nvlink_domain",
          "GPUs per NVLink domain (72: NVL72 racks)"),
-    KINT("nics_per_node", nics_per_node, 1, "scale-out NICs per node"),
-    KNUM("nic_gbs", nic_bw, "GB/s", 1e9, 0, INF, 1, 1,
+    SINT("nics_per_node", nics_per_node, "machine.network.nics_per_node",
+         "scale-out NICs per node"),
+    SNUM("nic_gbs", nic_bw, "GB/s", 1e9, "machine.network.nic_gbs",
          "line rate of one NIC, one direction"),
-    KBOOL("rail_optimized", rail_optimized, "rail-optimised fabric"),
-    KNUM("oversubscription", oversub, "ratio", 1.0, 1, INF, 0, 1,
-         "spine oversubscription"),
-    KCHOICE("algorithm", algorithm, algorithm_names,
+    SBOOL("rail_optimized", rail_optimized, "machine.network.rail_optimized",
+          "rail-optimised fabric"),
+    SNUM("oversubscription", oversub, "ratio", 1.0,
+         "machine.network.oversubscription", "spine oversubscription"),
+    SCHOICE("algorithm", algorithm, algorithm_names,
+            "machine.network.algorithm",
             "all-reduce algorithm: auto, ring, tree or hierarchical"),
 };
 
@@ -1311,28 +1347,31 @@ static const dam_lever_key kv_cache_keys[] = {
     KDELTA,
 };
 static const dam_lever_key tp_keys[] = {
-    KINTR("degree", tp, 1, 64, "GPUs per replica (inside one node)"),
+    SINT("degree", tp, "llm.tp", "GPUs per replica (inside one node)"),
 };
 static const dam_lever_key scheduler_keys[] = {
-    KINTR("token_budget", token_budget, 1, 1 << 20,
-          "new tokens per iteration"),
-    KINTR("chunk_tokens", chunk_tokens, 1, 1 << 20,
-          "prompt tokens of one sequence per iteration"),
-    KBOOL("chunked_prefill", chunked_prefill,
+    SINT("token_budget", token_budget, "llm.token_budget",
+         "new tokens per iteration"),
+    SINT("chunk_tokens", chunk_tokens, "llm.chunk_tokens",
+         "prompt tokens of one sequence per iteration"),
+    SBOOL("chunked_prefill", chunked_prefill, "llm.chunked_prefill",
           "prompts in chunks beside decodes (else prefill-only iterations)"),
-    KINTR("max_seqs", max_seqs, 1, 1 << 20,
-          "sequences running at once per replica"),
-    KCHOICE("preemption", preemption, llm_preempt_names,
+    SINT("max_seqs", max_seqs, "llm.max_seqs",
+         "sequences running at once per replica"),
+    SCHOICE("preemption", preemption, llm_preempt_names, "llm.preemption",
             "recompute or swap when KV blocks run out"),
 };
 static const dam_lever_key disagg_keys[] = {
-    KINTR("prefill_replicas", prefill_replicas, 1, 1 << 16,
-          "replicas that prefill"),
-    KINTR("decode_replicas", decode_replicas, 1, 1 << 16,
-          "replicas that decode"),
-    KINTR("prefill_tp", prefill_tp, 1, 64, "GPUs per prefill replica"),
-    KINTR("decode_tp", decode_tp, 1, 64, "GPUs per decode replica"),
-    KNUM("kv_link_gbs", kv_link_bw, "GB/s", 1e9, 0, INF, 1, 1,
+    SINT("prefill_replicas", prefill_replicas,
+         "llm.disaggregate.prefill_replicas", "replicas that prefill"),
+    SINT("decode_replicas", decode_replicas,
+         "llm.disaggregate.decode_replicas", "replicas that decode"),
+    SINT("prefill_tp", prefill_tp, "llm.disaggregate.prefill_tp",
+         "GPUs per prefill replica"),
+    SINT("decode_tp", decode_tp, "llm.disaggregate.decode_tp",
+         "GPUs per decode replica"),
+    SNUM("kv_link_gbs", kv_link_bw, "GB/s", 1e9,
+         "llm.disaggregate.kv_link_gbs",
          "KV-cache transfer bandwidth per prefill replica"),
 };
 
@@ -1615,31 +1654,51 @@ void dam_lever_op_start(dam_lever_op *op, const dam_lever_type *t)
     dam_lever_op_init(op, t->kind);
 }
 
+void dam_lever_key_bounds(const dam_lever_key *k, double *lo, double *hi,
+                          int *lo_open, int *hi_open)
+{
+    const dam_key *row = k->scenario ? dam_schema_key(k->scenario) : NULL;
+    if (row) {
+        dam_key_bounds(row, lo, hi, lo_open, hi_open);
+        return;
+    }
+    *lo = k->lo;
+    *hi = k->hi;
+    *lo_open = k->lo_open;
+    *hi_open = k->hi_open;
+}
+
 /* "must be a whole number >= 1", "must be in (0, 1)". */
 static void range_text(const dam_lever_key *k, char *buf, size_t n)
 {
     const char *what = k->type == DAM_LKEY_INT ? "a whole number " : "";
-    int lo = isfinite(k->lo), hi = isfinite(k->hi);
+    double l, h;
+    int lo_open, hi_open;
+    dam_lever_key_bounds(k, &l, &h, &lo_open, &hi_open);
+    int lo = isfinite(l), hi = isfinite(h);
     if (lo && hi && k->type == DAM_LKEY_INT)
-        snprintf(buf, n, "%sin [%.0f, %.0f]", what, k->lo, k->hi);
+        snprintf(buf, n, "%sin [%.0f, %.0f]", what, l, h);
     else if (lo && hi)
-        snprintf(buf, n, "%sin %c%g, %g%c", what, k->lo_open ? '(' : '[',
-                 k->lo, k->hi, k->hi_open ? ')' : ']');
+        snprintf(buf, n, "%sin %c%g, %g%c", what, lo_open ? '(' : '[', l, h,
+                 hi_open ? ')' : ']');
     else if (lo)
-        snprintf(buf, n, "%s%s %g", what, k->lo_open ? ">" : ">=", k->lo);
+        snprintf(buf, n, "%s%s %g", what, lo_open ? ">" : ">=", l);
     else if (hi)
-        snprintf(buf, n, "%s%s %g", what, k->hi_open ? "<" : "<=", k->hi);
+        snprintf(buf, n, "%s%s %g", what, hi_open ? "<" : "<=", h);
     else
         snprintf(buf, n, "%sany number", what);
 }
 
 static int in_range(const dam_lever_key *k, double v)
 {
+    double lo, hi;
+    int lo_open, hi_open;
+    dam_lever_key_bounds(k, &lo, &hi, &lo_open, &hi_open);
     if (!isfinite(v))
         return 0;
-    if (isfinite(k->lo) && (k->lo_open ? !(v > k->lo) : !(v >= k->lo)))
+    if (isfinite(lo) && (lo_open ? !(v > lo) : !(v >= lo)))
         return 0;
-    if (isfinite(k->hi) && (k->hi_open ? !(v < k->hi) : !(v <= k->hi)))
+    if (isfinite(hi) && (hi_open ? !(v < hi) : !(v <= hi)))
         return 0;
     return 1;
 }

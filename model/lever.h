@@ -135,6 +135,9 @@ typedef struct dam_lever_key {
     size_t size;                 /* TEXT: size of the char array, bytes */
     const char *const *choices;  /* CHOICE: NULL-terminated names */
     const char *help;            /* what it sets, one phrase */
+    const char *scenario;        /* the scenario key it sets ("parallel.tp"),
+                                  * whose row in model/schema.c gives its
+                                  * range, or NULL: lo and hi above */
 } dam_lever_key;
 
 /* Context of an op being applied (for error messages). */
@@ -185,6 +188,10 @@ typedef struct dam_lever_type {
 const dam_lever_type *dam_lever_type_get(dam_lever_kind k);
 /* The type named name (case-sensitive), or NULL. */
 const dam_lever_type *dam_lever_type_find(const char *name);
+/* The values key k accepts, in its written unit: its scenario key's range
+ * (schema.h dam_key_bounds) when it sets one, else its own lo and hi. */
+void dam_lever_key_bounds(const dam_lever_key *k, double *lo, double *hi,
+                          int *lo_open, int *hi_open);
 /* The key of t named name (or its alias), or NULL. */
 const dam_lever_key *dam_lever_key_find(const dam_lever_type *t,
                                         const char *name);

@@ -589,8 +589,11 @@ json_t *dam_json_levers(void)
             json_object_set_new(e, "type", json_string(ktypes[key->type]));
             json_object_set_new(e, "unit", json_string(key->unit));
             if (key->type == DAM_LKEY_INT || key->type == DAM_LKEY_NUM) {
-                json_object_set_new(e, "min", dam_json_num(key->lo));
-                json_object_set_new(e, "max", dam_json_num(key->hi));
+                double lo, hi; /* its scenario key's range, if it sets one */
+                int lo_open, hi_open;
+                dam_lever_key_bounds(key, &lo, &hi, &lo_open, &hi_open);
+                json_object_set_new(e, "min", dam_json_num(lo));
+                json_object_set_new(e, "max", dam_json_num(hi));
             }
             json_object_set_new(e, "main", json_boolean((int)k == t->main_key));
             json_object_set_new(e, "help", json_string(key->help));

@@ -397,12 +397,18 @@ static void test_pipeline_levers(const dam_catalog *cat)
                   "prefetch: bucket kept");
     dam_check(memcmp(&out->workload, &in->workload, sizeof in->workload) == 0,
               "prefetch: workload untouched");
+    /* the range is pipeline.loader_workers' (model/schema.c): 0 (the
+     * training loop loads) to 256, as in a file */
     op->loader_workers = 0;
+    dam_check_int(apply(in, &l, cat, out, &err), DAM_OK,
+                  "prefetch workers 0: ok, as in a file");
+    dam_check_int(out->pipeline.loader_workers, 0, "prefetch: workers 0");
+    op->loader_workers = 257;
     dam_check_int(apply(in, &l, cat, out, &err), DAM_EINPUT,
-                  "prefetch workers 0: DAM_EINPUT");
+                  "prefetch workers 257: DAM_EINPUT");
     dam_check(has(err.msg, "loader_workers (loader processes per GPU) must "
-                  "be a whole number in [1, 256] (got 0)"),
-              "workers 0 message: %s", err.msg);
+                  "be a whole number in [0, 256] (got 257)"),
+              "workers 257 message: %s", err.msg);
     op = fixture_lever(&l, "flags", DAM_LEVER_PREFETCH);
     op->pin_memory = 2;
     dam_check_int(apply(in, &l, cat, out, &err), DAM_EINPUT,

@@ -135,8 +135,8 @@ static void test_bad(void)
     bad("accuracy_delta=-1", "'accuracy_delta' is a key of quantize, prune, "
         "precision, distill, weights or kv_cache");
     bad("prefetch=1", "prefetch has no value of its own");
-    bad("loader_workers=0", "whole number in [1, 256]");
-    bad("loader_workers=2.5", "whole number in [1, 256]");
+    bad("loader_workers=257", "whole number in [0, 256]");
+    bad("loader_workers=2.5", "whole number in [0, 256]");
     bad("prune=0.3", "prune expects");
     bad("prune=sideways:0.3", "prune expects");
     bad("cuda_graphs=maybe", "expected 1/0");
