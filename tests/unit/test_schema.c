@@ -9,8 +9,11 @@
  *   same type, unit, scale and choices, and the lever accepts exactly
  *   that row's range (its bounds in, just outside them out); a lever key
  *   named like a key of the group it changes must name it.
- * - The loader: a file giving a key one step outside its row's range is
- *   refused, and one at each bound is read (the walker uses the rows).
+ * - The loader: a near-miss of every row gets "did you mean" that row (the
+ *   allowed keys are the rows), and an integer one past its row's upper
+ *   bound is refused with the row's bounds.
+ * - The settings dump (dam_scenario_settings, the JSON "settings") of the
+ *   scenarios names only keys of the table.
  * - Documentation: scenarios/README.md and cli/damsim-scenario.5 name every
  *   key, and README's line of a key gives the row's numeric limits.
  */
@@ -207,10 +210,319 @@ static void test_lever_shadows(void)
     }
 }
 
+
+/* ---- the documentation ------------------------------------------------- */
+
+static char *slurp(const char *rel)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", DAM_SOURCE_DIR, rel);
+    FILE *f = fopen(path, "rb");
+    dam_check(f != NULL, "%s opens", rel);
+    if (!f)
+        return NULL;
+    static char buf[2][1 << 17];
+    static int which;
+    char *text = buf[which++ & 1];
+    size_t n = fread(text, 1, sizeof buf[0] - 1, f);
+    fclose(f);
+    text[n] = '\0';
+    return text;
+}
+
+/* Where a group's keys are documented in scenarios/README.md: the section
+ * (its "## " heading starts with head) and how a key is spelled there
+ * (prefix + name, or "." + name after its first sibling). */
+static const struct {
+    const char *group, *head, *prefix;
+} readme_at[] = {
+    {"scenario", "scenario", ""},
+    {"catalogs", "catalogs", ""},
+    {"machine", "machine", ""},
+    {"machine.host", "machine", "host."},
+    {"machine.storage", "machine", "storage."},
+    {"machine.network", "machine", "network."},
+    {"workload", "workload", ""},
+    {"parallel", "parallel", ""},
+    {"parallel.straggler", "parallel", "straggler."},
+    {"data", "data", ""},
+    {"pipeline", "pipeline", ""},
+    {"serving", "serving", ""},
+    {"llm", "llm", ""},
+    {"llm.disaggregate", "llm", "disaggregate."},
+    {"quality", "quality and cost", "quality."},
+    {"cost", "quality and cost", "cost."},
+};
+
+/* The text of the README section whose heading starts with head, up to
+ * the next "## " (copied into out). */
+static void section(const char *text, const char *head, char *out, size_t n)
+{
+    out[0] = '\0';
+    char h[64];
+    snprintf(h, sizeof h, "\n## %s", head);
+    const char *a = strstr(text, h);
+    if (!a)
+        return;
+    const char *b = strstr(a + 1, "\n## ");
+    size_t len = b ? (size_t)(b - a) : strlen(a);
+    snprintf(out, n, "%.*s", (int)len, a);
+}
+
+/* The line of sec that documents `word`: a table row whose first cell
+ * names it, else any line that names it; NULL when none does. */
+static const char *line_naming(const char *sec, const char *word, char *out,
+                               size_t n)
+{
+    char q[100];
+    snprintf(q, sizeof q, "`%s`", word);
+    const char *any = NULL;
+    for (const char *a = sec; a && *a; a = strchr(a, '\n'), a = a ? a + 1 : a) {
+        const char *b = strchr(a, '\n');
+        size_t len = b ? (size_t)(b - a) : strlen(a);
+        char ln[2048];
+        snprintf(ln, sizeof ln, "%.*s", (int)len, a);
+        char *hit = strstr(ln, q);
+        if (!hit)
+            continue;
+        char *cell_end = ln[0] == '|' ? strchr(ln + 1, '|') : NULL;
+        if (cell_end && hit < cell_end) {
+            snprintf(out, n, "%s", ln);
+            return out;
+        }
+        if (!any) {
+            snprintf(out, n, "%s", ln);
+            any = out;
+        }
+    }
+    return any;
+}
+
+/* Does line give the number v, as the reference writes numbers ("10000",
+ * "0.001", "1e13", "1,048,576" is not used)? */
+static int gives_number(const char *line, double v)
+{
+    char forms[3][48];
+    snprintf(forms[0], sizeof forms[0], "%g", v);
+    /* 1e+13 -> 1e13 */
+    char *e = strchr(forms[0], 'e');
+    if (e) {
+        char *d = e + 1;
+        if (*d == '+')
+            memmove(d, d + 1, strlen(d));
+        else if (*d == '-')
+            d++;
+        while (*d == '0' && d[1])
+            memmove(d, d + 1, strlen(d));
+    }
+    snprintf(forms[1], sizeof forms[1], "%.0f", v);
+    snprintf(forms[2], sizeof forms[2], "%.6f", v);
+    for (char *z = forms[2] + strlen(forms[2]) - 1; *z == '0'; z--)
+        *z = '\0';
+    for (int i = 0; i < 3; i++) {
+        if (i == 1 && v != floor(v))
+            continue;
+        size_t fl = strlen(forms[i]);
+        for (const char *p = strstr(line, forms[i]); p;
+             p = strstr(p + 1, forms[i])) {
+            int before = p > line && (p[-1] == '.' || (p[-1] >= '0' &&
+                                                       p[-1] <= '9'));
+            char c = p[fl];
+            int after = (c >= '0' && c <= '9') || c == 'e' ||
+                        (c == '.' && p[fl + 1] >= '0' && p[fl + 1] <= '9');
+            if (!before && !after)
+                return 1;
+        }
+    }
+    return 0;
+}
+
+static void test_readme(void)
+{
+    const char *text = slurp("scenarios/README.md");
+    if (!text)
+        return;
+    static char sec[1 << 15];
+    for (size_t i = 0; i < sizeof readme_at / sizeof readme_at[0]; i++) {
+        const dam_key_group *g = dam_schema_group(readme_at[i].group);
+        section(text, readme_at[i].head, sec, sizeof sec);
+        dam_check(sec[0] != '\0', "README has a section for %s", g->path);
+        for (size_t j = 0; j < g->nkeys; j++) {
+            const dam_key *k = &g->keys[j];
+            char word[96], dotted[100], line[2048];
+            /* a group of its own: its keys are checked as its rows */
+            snprintf(word, sizeof word, "%s.%s", g->path, k->name);
+            if (k->type == DAM_KEY_GROUP && dam_schema_group(word))
+                continue;
+            snprintf(word, sizeof word, "%s%s", readme_at[i].prefix, k->name);
+            snprintf(dotted, sizeof dotted, ".%s", k->name);
+            const char *ln = line_naming(sec, word, line, sizeof line);
+            if (!ln && readme_at[i].prefix[0])
+                ln = line_naming(sec, dotted, line, sizeof line);
+            dam_check(ln != NULL, "README documents %s.%s", g->path,
+                      k->name);
+            if (!ln || (k->type != DAM_KEY_INT &&
+                        !(k->flags & DAM_KEY_LIMIT)))
+                continue;
+            double lo, hi;
+            int lo_open, hi_open;
+            dam_key_bounds(k, &lo, &hi, &lo_open, &hi_open);
+            if (isfinite(hi))
+                dam_check(gives_number(ln, hi),
+                          "README's line of %s.%s gives its limit %g: %s",
+                          g->path, k->name, hi, ln);
+        }
+    }
+}
+
+/* damsim-scenario(5) names every key (groups' keys with their group's
+ * nesting below the page's group, as "host.pcie_gbs"). */
+static void test_man_page(void)
+{
+    const char *text = slurp("cli/damsim-scenario.5");
+    if (!text)
+        return;
+    for (int i = 1; dam_schema_group_at(i); i++) {
+        const dam_key_group *g = dam_schema_group_at(i);
+        const char *dot = strchr(g->path, '.');
+        for (size_t j = 0; j < g->nkeys; j++) {
+            char word[96];
+            snprintf(word, sizeof word, "%s%s%s", dot ? dot + 1 : "",
+                     dot ? "." : "", g->keys[j].name);
+            /* a whole word of the page */
+            int found = 0;
+            size_t wl = strlen(word);
+            for (const char *p = strstr(text, word); p && !found;
+                 p = strstr(p + 1, word)) {
+                char c = p[wl], b = p > text ? p[-1] : ' ';
+                found = !(c == '_' || (c >= 'a' && c <= 'z')) &&
+                        !(b == '_' || (b >= 'a' && b <= 'z'));
+            }
+            dam_check(found, "damsim-scenario(5) names %s.%s", g->path,
+                      g->keys[j].name);
+        }
+    }
+}
+
+/* ---- the loader reads the rows --------------------------------------- */
+
+/* Load scenarios/file with one override; 1 when some diagnostic holds
+ * want. */
+static int load_says(dam_catalog *cat, const char *file, const char *key,
+                     const char *value, const char *want)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/scenarios/%s", DAM_SOURCE_DIR, file);
+    dam_setting o = {key, value};
+    dam_load_options opt = {0};
+    opt.overrides = &o;
+    opt.noverrides = 1;
+    opt.skip_catalogs = 1;
+    dam_scenario *sc = malloc(sizeof *sc);
+    dam_diag d;
+    dam_diag_init(&d);
+    dam_scenario_load_with(sc, path, NULL, cat, &opt, &d);
+    int found = 0;
+    for (size_t i = 0; i < d.n && !found; i++)
+        found = want ? strstr(d.items[i].msg, want) != NULL : 0;
+    if (!want)
+        found = d.nerr == 0;
+    dam_diag_free(&d);
+    free(sc);
+    return found;
+}
+
+/* Which scenario a group is tried on (its mode). */
+static const char *base_of(const char *group)
+{
+    if (strncmp(group, "serving", 7) == 0)
+        return "resnet50-serving-l4.cfg";
+    if (strncmp(group, "llm", 3) == 0)
+        return "llama3-70b-fp8-kv-h100.cfg";
+    return "resnet50-dgx-a100.cfg";
+}
+
+/* A near-miss of every row is an unknown key whose "did you mean" names
+ * the row (the allowed keys are the rows); one step outside an integer
+ * row's range is refused with the row's bounds. */
+static void test_loader(void)
+{
+    dam_catalog *cat = calloc(1, sizeof *cat);
+    dam_test_catalog(cat);
+    for (int i = 0; dam_schema_group_at(i); i++) {
+        const dam_key_group *g = dam_schema_group_at(i);
+        for (size_t j = 0; j < g->nkeys; j++) {
+            const dam_key *k = &g->keys[j];
+            char key[160], want[320];
+            snprintf(key, sizeof key, "%s%s%sx", g->path, *g->path ? "." : "",
+                     k->name);
+            snprintf(want, sizeof want, "(did you mean '%s'?)", k->name);
+            dam_check(load_says(cat, base_of(g->path), key, "1", want),
+                      "%s: did you mean '%s'", key, k->name);
+            if (k->type != DAM_KEY_INT || (k->flags & DAM_KEY_CUSTOM) ||
+                !isfinite(k->hi) || k->hi > 2147483646.0)
+                continue;
+            char val[32];
+            snprintf(key, sizeof key, "%s.%s", g->path, k->name);
+            snprintf(val, sizeof val, "%.0f", k->hi + 1);
+            snprintf(want, sizeof want, "must be between %.0f and %.0f", k->lo,
+                     k->hi);
+            dam_check(load_says(cat, base_of(g->path), key, val, want),
+                      "%s = %s is refused (%s)", key, val, want);
+        }
+    }
+    dam_catalog_free(cat);
+    free(cat);
+}
+
+/* The settings a file's JSON dump lists (dam_scenario_settings) are rows,
+ * or inside a row that holds a group (an inline GPU or model, a
+ * distribution, the framework's constants) or inside the levers. */
+static void test_settings(void)
+{
+    static const char *const files[] = {
+        "resnet50-dgx-a100.cfg", "resnet50-serving-l4.cfg",
+        "llama3-70b-fp8-kv-h100.cfg", "moe-2048-nvl72.cfg",
+        "llama3-405b-16k-h100.cfg", "serving-30ms-slo.cfg"};
+    int seen = 0;
+    for (size_t f = 0; f < sizeof files / sizeof files[0]; f++) {
+        char path[512];
+        snprintf(path, sizeof path, "%s/scenarios/%s", DAM_SOURCE_DIR,
+                 files[f]);
+        dam_setting *set = NULL;
+        int n = dam_scenario_settings(path, NULL, &set);
+        dam_check(n > 0, "%s: settings read", files[f]);
+        for (int i = 0; i < n; i++) {
+            if (strncmp(set[i].key, "levers.", 7) == 0)
+                continue;
+            char p[256];
+            snprintf(p, sizeof p, "%s", set[i].key);
+            const dam_key *row = dam_schema_key(p);
+            /* the nearest enclosing row */
+            for (char *dot; !row && (dot = strrchr(p, '.')) != NULL;) {
+                *dot = '\0';
+                row = dam_schema_key(p);
+                if (row && row->type != DAM_KEY_NUM &&
+                    !(row->flags & DAM_KEY_CUSTOM))
+                    row = NULL; /* a plain row holds no members */
+            }
+            dam_check(row != NULL, "%s: setting '%s' is a key of the schema",
+                      files[f], set[i].key);
+            seen++;
+        }
+        dam_settings_free(set, n);
+    }
+    dam_check(seen > 100, "%d settings checked", seen);
+}
+
 int main(void)
 {
     test_rows();
     test_levers();
     test_lever_shadows();
+    test_loader();
+    test_settings();
+    test_readme();
+    test_man_page();
     return dam_check_done();
 }
