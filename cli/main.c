@@ -25,6 +25,7 @@
 #include "model/embedded.h"
 #include "model/lever.h"
 #include "model/loader.h"
+#include "model/schema.h"
 #include "render/html.h"
 #include "render/outfile.h"
 
@@ -51,7 +52,7 @@ static const char usage_text[] =
     "  sweep SCENARIO --vary KEY=V1,V2,...\n"
     "                         many points (a grid or a sample), one row\n"
     "                         each, on -j N threads or under mpirun\n"
-    "  catalog [gpus|models|levers]  what the catalogs hold\n"
+    "  catalog [gpus|models|levers|keys]  what the catalogs hold\n"
     "  check SCENARIO         validate only\n"
     "  calibrate MEAS.csv     fit catalog constants to measured step times,\n"
     "                         throughputs and profiler traces (-o FILE.cfg\n"
@@ -549,13 +550,14 @@ static int check_targets(const dam_cli *c)
 /* ---- catalog and check --------------------------------------------------- */
 
 static const char catalog_help[] =
-    "usage: damsim catalog [gpus|models|levers] [--json] [--gpus FILE] "
+    "usage: damsim catalog [gpus|models|levers|keys] [--json] [--gpus FILE] "
     "[--models FILE]\n"
     "\n"
     "Lists the GPU catalog (dense peaks per precision, 2:4 sparsity, HBM,\n"
     "bandwidth, TDP and the bf16 ridge point) or the model catalog (size,\n"
     "forward FLOPs, phases, calibrated efficiencies). Without a word, both.\n"
-    "'levers' lists the lever types, their keys, units and ranges.\n";
+    "'levers' lists the lever types, their keys, units and ranges; 'keys'\n"
+    "the scenario file's keys (types, units, ranges, defaults) as Markdown.\n";
 
 static int cmd_catalog(dam_cli *c)
 {
@@ -579,11 +581,23 @@ static int cmd_catalog(dam_cli *c)
         dam_buf_free(&b);
         return rc;
     }
+    if (strcmp(what, "keys") == 0 && c->nargs == 1) {
+        /* the key reference, from the schema table (model/schema.h) */
+        size_t n = dam_schema_doc(NULL, 0) + 1;
+        char *t = dam_malloc(n);
+        dam_schema_doc(t, n);
+        dam_buf b = {0};
+        dam_buf_printf(&b, "%s", t);
+        dam_free(t);
+        int rc = dam_cli_emit(c, &b);
+        dam_buf_free(&b);
+        return rc;
+    }
     int gpus = strcmp(what, "gpus") == 0 || strcmp(what, "all") == 0;
     int models = strcmp(what, "models") == 0 || strcmp(what, "all") == 0;
     if ((!gpus && !models) || c->nargs > 1)
-        return bad_usage("catalog takes 'gpus', 'models' or 'levers', got "
-                         "'%s'", what);
+        return bad_usage("catalog takes 'gpus', 'models', 'levers' or 'keys', "
+                         "got '%s'", what);
     dam_buf b = {0};
     if (c->json) {
         dam_json_dump(&b, dam_json_catalog(&c->cat, gpus, models));

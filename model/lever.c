@@ -1657,7 +1657,7 @@ void dam_lever_op_start(dam_lever_op *op, const dam_lever_type *t)
 void dam_lever_key_bounds(const dam_lever_key *k, double *lo, double *hi,
                           int *lo_open, int *hi_open)
 {
-    const dam_key *row = k->scenario ? dam_schema_key(k->scenario) : NULL;
+    const dam_key_row *row = k->scenario ? dam_schema_key(k->scenario) : NULL;
     if (row) {
         dam_key_bounds(row, lo, hi, lo_open, hi_open);
         return;

@@ -138,9 +138,9 @@ static int in_range(double v, range r)
 }
 
 /* The documented limits of key (a full path), or NULL when it has none. */
-static const dam_key *limit_of(const char *key)
+static const dam_key_row *limit_of(const char *key)
 {
-    const dam_key *k = dam_schema_key(key);
+    const dam_key_row *k = dam_schema_key(key);
     return k && (k->flags & DAM_KEY_LIMIT) ? k : NULL;
 }
 
@@ -234,7 +234,7 @@ static int get_uncertain(ld *L, config_setting_t *s, const char *full,
     }
     if (!ok)
         return 0;
-    const dam_key *lim = limit_of(full);
+    const dam_key_row *lim = limit_of(full);
     if (lim) {
         if (lim->lo * scale > u.lo)
             u.lo = lim->lo * scale;
@@ -310,7 +310,7 @@ int dam_ld_num(ld *L, const config_setting_t *g, const char *key,
     char parent[160];
     snprintf(parent, sizeof parent, "%s", full);
     char *dot = strrchr(parent, '.');
-    const dam_key *lim = limit_of(full);
+    const dam_key_row *lim = limit_of(full);
     if (!lim && dot && (!strcmp(dot, ".min") || !strcmp(dot, ".max") ||
                         !strcmp(dot, ".mode") || !strcmp(dot, ".mean"))) {
         *dot = '\0';
@@ -421,7 +421,7 @@ int dam_ld_choice(ld *L, const config_setting_t *g, const char *key,
 /* ---- the walker over a group's table ------------------------------------ */
 
 int dam_load_key(ld *L, const config_setting_t *g, const char *where,
-                 const dam_key *k, int required, void *out)
+                 const dam_key_row *k, int required, void *out)
 {
     int req = required >= 0 ? required : (k->flags & DAM_KEY_REQUIRED) != 0;
     double scale = k->scale > 0.0 ? k->scale : 1.0;
@@ -460,7 +460,7 @@ uint64_t dam_load_rows(ld *L, const config_setting_t *g,
 {
     uint64_t got = 0;
     for (size_t i = 0; i < t->nkeys && i < 64; i++) {
-        const dam_key *k = &t->keys[i];
+        const dam_key_row *k = &t->keys[i];
         int ok;
         if (k->flags & DAM_KEY_CUSTOM) {
             if (hook)
@@ -486,7 +486,7 @@ uint64_t dam_load_group(ld *L, const config_setting_t *g,
 int dam_load_named(ld *L, const config_setting_t *g, const dam_key_group *t,
                    const char *name, int required, void *out)
 {
-    const dam_key *k = dam_key_find(t, name);
+    const dam_key_row *k = dam_key_find(t, name);
     return k ? dam_load_key(L, g, t->path, k, required, out) : 0;
 }
 

@@ -104,7 +104,7 @@ int dam_ld_choice(ld *L, const config_setting_t *g, const char *key,
  * of the row's type (int, double or char[k->size]); required as the row
  * says when required < 0, else as given. 1 when read. */
 int dam_load_key(ld *L, const config_setting_t *g, const char *where,
-                 const dam_key *k, int required, void *out);
+                 const dam_key_row *k, int required, void *out);
 
 /* dam_load_key for the row called name of t (0 when t has none). */
 int dam_load_named(ld *L, const config_setting_t *g, const dam_key_group *t,
@@ -112,7 +112,7 @@ int dam_load_named(ld *L, const config_setting_t *g, const dam_key_group *t,
 
 /* The loader's code for a DAM_KEY_CUSTOM row k of group g. */
 typedef void (*dam_load_hook)(ld *L, const config_setting_t *g,
-                              const dam_key *k, void *ctx);
+                              const dam_key_row *k, void *ctx);
 
 /* Report the members of g that are not rows of t ("did you mean"). */
 void dam_load_check(ld *L, const config_setting_t *g, const dam_key_group *t);

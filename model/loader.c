@@ -176,7 +176,7 @@ static void apply_override(config_t *cfg, const char *path,
 /* scenario.deadline_days: the run time a training question asks to meet.
  * A goal, not an input: one number, never a distribution. */
 static void load_deadline(ld *L, const config_setting_t *sc,
-                          const dam_key *k, dam_scenario *s)
+                          const dam_key_row *k, dam_scenario *s)
 {
     config_setting_t *dl = member(L, sc, "deadline_days", "scenario", 0);
     if (!dl)
@@ -197,7 +197,7 @@ static void load_deadline(ld *L, const config_setting_t *sc,
 }
 
 /* scenario.seed (an unsigned long) and scenario.deadline_days. */
-static void scenario_hook(ld *L, const config_setting_t *sc, const dam_key *k,
+static void scenario_hook(ld *L, const config_setting_t *sc, const dam_key_row *k,
                           void *ctx)
 {
     if (strcmp(k->name, "seed") == 0) {

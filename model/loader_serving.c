@@ -27,7 +27,7 @@
 
 /* serving: what is required depends on the arrival and on LLM serving;
  * the distributions' defaults follow their spreads. */
-static void serving_hook(ld *L, const config_setting_t *v, const dam_key *k,
+static void serving_hook(ld *L, const config_setting_t *v, const dam_key_row *k,
                          void *ctx)
 {
     const hook_ctx *c = ctx;

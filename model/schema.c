@@ -60,7 +60,7 @@ static const char *const llm_routes[] = {"least_loaded", "round_robin",
 
 /* ---- the file's top level and scenario ---------------------------------- */
 
-static const dam_key top_rows[] = {
+static const dam_key_row top_rows[] = {
     {"scenario", DAM_KEY_GROUP, NOWHERE, .flags = REQ | CUSTOM,
      .help = "what the file asks"},
     {"catalogs", DAM_KEY_GROUP, NOWHERE, .flags = CUSTOM,
@@ -87,7 +87,7 @@ static const dam_key top_rows[] = {
      .help = "LLM serving"},
 };
 
-static const dam_key scenario_rows[] = {
+static const dam_key_row scenario_rows[] = {
     {"name", DAM_KEY_TEXT, S_AT(name), .size = S_SIZE(name), .flags = REQ,
      .help = "a title"},
     {"question", DAM_KEY_TEXT, S_AT(question), .size = S_SIZE(question),
@@ -105,7 +105,7 @@ static const dam_key scenario_rows[] = {
      .help = "the run time a training question asks to meet"},
 };
 
-static const dam_key catalogs_rows[] = {
+static const dam_key_row catalogs_rows[] = {
     {"gpus", DAM_KEY_TEXT, NOWHERE, .size = 256, .flags = CUSTOM,
      .help = "a GPU catalog, relative to the scenario's folder"},
     {"models", DAM_KEY_TEXT, NOWHERE, .size = 256, .flags = CUSTOM,
@@ -114,7 +114,7 @@ static const dam_key catalogs_rows[] = {
 
 /* ---- machine -------------------------------------------------------------- */
 
-static const dam_key machine_rows[] = {
+static const dam_key_row machine_rows[] = {
     {"gpu", DAM_KEY_TEXT, NOWHERE, .flags = REQ | CUSTOM,
      .help = "catalog id, or an inline group (optionally base = id)"},
     {"gpus_per_node", DAM_KEY_INT, S_AT(machine.gpus_per_node), .lo = 1,
@@ -129,7 +129,7 @@ static const dam_key machine_rows[] = {
      .help = "the GPU network (required with several nodes)"},
 };
 
-static const dam_key host_rows[] = {
+static const dam_key_row host_rows[] = {
     {"cpu_cores", DAM_KEY_INT, S_AT(machine.cpu_cores), .lo = 1,
      .hi = DAM_MAX_CORES, .flags = REQ,
      .help = "cores per node, shared by every loader worker of the node"},
@@ -145,7 +145,7 @@ static const dam_key host_rows[] = {
      .help = "pageable copies run at this share of the link"},
 };
 
-static const dam_key storage_rows[] = {
+static const dam_key_row storage_rows[] = {
     {"kind", DAM_KEY_CHOICE, S_AT(machine.storage_kind),
      .choices = storage_kinds, .help = "the kind of storage"},
     {"read_gbs", DAM_KEY_NUM, S_AT(machine.storage_bw), .unit = "GB/s",
@@ -158,7 +158,7 @@ static const dam_key storage_rows[] = {
      .help = "read_gbs is one cluster-wide file system's total"},
 };
 
-static const dam_key network_rows[] = {
+static const dam_key_row network_rows[] = {
     {"intra_busbw_gbs", DAM_KEY_NUM, S_AT(machine.intra_busbw),
      .unit = "GB/s", .scale = GB, .cls = DAM_KEY_POS, .lo = 1e-3, .hi = 1e5,
      .flags = LIM | CUSTOM, .help = "all-reduce bus bandwidth inside a node",
@@ -198,7 +198,7 @@ static const dam_key network_rows[] = {
 
 /* ---- workload ------------------------------------------------------------- */
 
-static const dam_key workload_rows[] = {
+static const dam_key_row workload_rows[] = {
     {"model", DAM_KEY_TEXT, NOWHERE, .flags = REQ | CUSTOM,
      .help = "catalog id, or an inline group (optionally base = id)"},
     {"precision", DAM_KEY_CHOICE, S_AT(workload.precision),
@@ -248,7 +248,7 @@ static const dam_key workload_rows[] = {
 
 /* ---- parallel (defaults: dam_layout_init, when the group is there) ------- */
 
-static const dam_key parallel_rows[] = {
+static const dam_key_row parallel_rows[] = {
     {"tp", DAM_KEY_INT, S_AT(layout.tp), .lo = 1, .hi = 4096,
      .help = "tensor-parallel degree"},
     {"pp", DAM_KEY_INT, S_AT(layout.pp), .lo = 1, .hi = 4096,
@@ -292,7 +292,7 @@ static const dam_key parallel_rows[] = {
      .help = "one slow GPU"},
 };
 
-static const dam_key straggler_rows[] = {
+static const dam_key_row straggler_rows[] = {
     {"rank", DAM_KEY_INT, S_AT(layout.slow_rank), .lo = 0,
      .hi = DAM_MAX_GPUS - 1, .flags = REQ, .help = "its GPU rank"},
     {"slowdown", DAM_KEY_NUM, S_AT(layout.slow_factor), .cls = DAM_KEY_GE1,
@@ -301,7 +301,7 @@ static const dam_key straggler_rows[] = {
 
 /* ---- data and pipeline (training and inference) -------------------------- */
 
-static const dam_key data_rows[] = {
+static const dam_key_row data_rows[] = {
     {"samples", DAM_KEY_NUM, S_AT(data.samples), .cls = DAM_KEY_POS,
      .lo = 0, .hi = 1e13, .flags = REQ | LIM, .help = "per epoch"},
     {"raw_bytes_per_sample", DAM_KEY_NUM, S_AT(data.raw_bytes),
@@ -337,7 +337,7 @@ static const dam_key data_rows[] = {
      .flags = CUSTOM, .help = "measured decode times, ms, one per line"},
 };
 
-static const dam_key pipeline_rows[] = {
+static const dam_key_row pipeline_rows[] = {
     {"loader_workers", DAM_KEY_INT, S_AT(pipeline.loader_workers), .lo = 0,
      .hi = DAM_MAX_WORKERS, .flags = REQ | CUSTOM,
      .help = "loader processes per GPU (0: the training loop loads)"},
@@ -367,7 +367,7 @@ static const dam_key pipeline_rows[] = {
 
 /* ---- serving and LLM serving ---------------------------------------------- */
 
-static const dam_key serving_rows[] = {
+static const dam_key_row serving_rows[] = {
     {"arrival", DAM_KEY_CHOICE, S_AT(serving.arrival), .choices = arrivals,
      .flags = REQ, .help = "how requests arrive"},
     {"rate_per_s", DAM_KEY_NUM, S_AT(serving.rate), .cls = DAM_KEY_POS,
@@ -430,7 +430,7 @@ static const dam_key serving_rows[] = {
     {p "_max", DAM_KEY_NUM, S_AT(serving.llm.f.max), .unit = "tokens",      \
      .cls = DAM_KEY_GE1, .flags = CUSTOM, .help = "most"}
 
-static const dam_key llm_rows[] = {
+static const dam_key_row llm_rows[] = {
     LLM_TOKENS("input", input, "prompt tokens per request"),
     LLM_TOKENS("output", output, "output tokens per request"),
     {"tp", DAM_KEY_INT, S_AT(serving.llm.tp), .lo = 1, .hi = 64,
@@ -481,7 +481,7 @@ static const dam_key llm_rows[] = {
      .help = "separate prefill and decode pools"},
 };
 
-static const dam_key disagg_rows[] = {
+static const dam_key_row disagg_rows[] = {
     {"prefill_replicas", DAM_KEY_INT, S_AT(serving.llm.prefill_replicas),
      .lo = 1, .hi = 1 << 16, .flags = REQ | CUSTOM, .help = "replicas that prefill"},
     {"decode_replicas", DAM_KEY_INT, S_AT(serving.llm.decode_replicas),
@@ -500,7 +500,7 @@ static const dam_key disagg_rows[] = {
 
 /* ---- quality and cost ----------------------------------------------------- */
 
-static const dam_key quality_rows[] = {
+static const dam_key_row quality_rows[] = {
     {"metric", DAM_KEY_TEXT, S_AT(quality.metric),
      .size = S_SIZE(quality.metric), .flags = REQ,
      .help = "the quality metric (\"top-1 %\", \"loss\")"},
@@ -517,7 +517,7 @@ static const dam_key quality_rows[] = {
      .def = DAM_SCALING_DEFAULT, .help = "the scaling-law fit"},
 };
 
-static const dam_key cost_rows[] = {
+static const dam_key_row cost_rows[] = {
     {"gpu_hour_usd", DAM_KEY_NUM, S_AT(cost.gpu_hour_usd),
      .unit = "USD per GPU-hour", .cls = DAM_KEY_NONNEG, .lo = 0, .hi = 1e4,
      .flags = LIM, .help = "price of one GPU-hour (default: the catalog's)"},
@@ -565,7 +565,7 @@ const dam_key_group *dam_schema_group(const char *path)
     return NULL;
 }
 
-const dam_key *dam_key_find(const dam_key_group *g, const char *name)
+const dam_key_row *dam_key_find(const dam_key_group *g, const char *name)
 {
     for (size_t i = 0; g && i < g->nkeys; i++)
         if (strcmp(g->keys[i].name, name) == 0)
@@ -573,7 +573,7 @@ const dam_key *dam_key_find(const dam_key_group *g, const char *name)
     return NULL;
 }
 
-const dam_key *dam_schema_key(const char *path)
+const dam_key_row *dam_schema_key(const char *path)
 {
     const char *dot = strrchr(path, '.');
     if (!dot)
@@ -589,7 +589,7 @@ const dam_key *dam_schema_key(const char *path)
 
 /* ---- ranges --------------------------------------------------------------- */
 
-void dam_key_bounds(const dam_key *k, double *lo, double *hi, int *lo_open,
+void dam_key_bounds(const dam_key_row *k, double *lo, double *hi, int *lo_open,
                     int *hi_open)
 {
     *lo = -HUGE_VAL;
@@ -628,7 +628,7 @@ void dam_key_bounds(const dam_key *k, double *lo, double *hi, int *lo_open,
     }
 }
 
-int dam_key_accepts(const dam_key *k, double v)
+int dam_key_accepts(const dam_key_row *k, double v)
 {
     double lo, hi;
     int lo_open, hi_open;
@@ -642,20 +642,27 @@ int dam_key_accepts(const dam_key *k, double v)
     return 1;
 }
 
-void dam_key_range_text(const dam_key *k, char *buf, size_t n)
+void dam_key_range_text(const dam_key_row *k, char *buf, size_t n)
 {
     double lo, hi;
     int lo_open, hi_open;
     dam_key_bounds(k, &lo, &hi, &lo_open, &hi_open);
-    const char *what = k->type == DAM_KEY_INT ? "integer " : "";
+    char a[32], b[32];
+    if (k->type == DAM_KEY_INT) {
+        snprintf(a, sizeof a, "%.0f", lo);
+        snprintf(b, sizeof b, "%.0f", hi);
+    } else {
+        snprintf(a, sizeof a, "%g", lo);
+        snprintf(b, sizeof b, "%g", hi);
+    }
     if (isinf(lo) && isinf(hi))
-        snprintf(buf, n, "%s", k->type == DAM_KEY_INT ? "integer" : "any");
+        snprintf(buf, n, "any");
     else if (isinf(hi))
-        snprintf(buf, n, "%s%s %g", what, lo_open ? ">" : ">=", lo);
+        snprintf(buf, n, "%s %s", lo_open ? ">" : ">=", a);
     else if (!lo_open && !hi_open)
-        snprintf(buf, n, "%s%g to %g", what, lo, hi);
+        snprintf(buf, n, "%s to %s", a, b);
     else
-        snprintf(buf, n, "%s%c%g, %g%c", what, lo_open ? '(' : '[', lo, hi,
+        snprintf(buf, n, "%c%s, %s%c", lo_open ? '(' : '[', a, b,
                  hi_open ? ')' : ']');
 }
 
@@ -665,7 +672,7 @@ void dam_schema_defaults(void *s)
 {
     for (int i = 0; dam_schema_group_at(i); i++)
         for (size_t j = 0; j < groups[i].nkeys; j++) {
-            const dam_key *k = &groups[i].keys[j];
+            const dam_key_row *k = &groups[i].keys[j];
             if (!(k->flags & DAM_KEY_DEFAULT) || k->offset == NOWHERE)
                 continue;
             char *at = (char *)s + k->offset;
@@ -679,7 +686,7 @@ void dam_schema_defaults(void *s)
         }
 }
 
-static const char *type_word(const dam_key *k)
+static const char *type_word(const dam_key_row *k)
 {
     switch (k->type) {
     case DAM_KEY_INT: return "integer";
@@ -706,7 +713,7 @@ size_t dam_schema_doc(char *buf, size_t n)
         PUT("## %s\n\n| key | type | default | meaning |\n|---|---|---|---|\n",
             g->path);
         for (size_t j = 0; j < g->nkeys; j++) {
-            const dam_key *k = &g->keys[j];
+            const dam_key_row *k = &g->keys[j];
             char range[96] = "";
             if (k->type == DAM_KEY_INT || k->type == DAM_KEY_NUM)
                 dam_key_range_text(k, range, sizeof range);

@@ -2,7 +2,7 @@
 /*
  * schema.h: the scenario file's keys as data.
  *
- * One descriptor (dam_key) per key of a scenario group: its name, how it is
+ * One descriptor (dam_key_row) per key of a scenario group: its name, how it is
  * written (type, unit and the scale to SI), its range, its default, whether
  * it is required, where it is stored (an offset into dam_scenario), a
  * one-line help and the source of its default or range. One table
@@ -83,7 +83,7 @@ typedef enum {
 #define DAM_KEY_NOWHERE ((size_t)-1)
 
 /* One key of a group. */
-typedef struct dam_key {
+typedef struct dam_key_row {
     const char *name;           /* as written: "pcie_gbs" */
     dam_key_type type;
     size_t offset;              /* of its field in dam_scenario, or
@@ -100,12 +100,12 @@ typedef struct dam_key {
     const char *help;           /* what it sets, one line */
     const char *source;         /* where its default or range comes from,
                                  * or NULL */
-} dam_key;
+} dam_key_row;
 
 /* One group of the scenario file: its path and its keys, in reading order. */
 typedef struct dam_key_group {
     const char *path;           /* "machine.host" */
-    const dam_key *keys;
+    const dam_key_row *keys;
     size_t nkeys;
 } dam_key_group;
 
@@ -114,21 +114,21 @@ const dam_key_group *dam_schema_group_at(int i);
 /* The group of path ("data", "machine.network"), or NULL. */
 const dam_key_group *dam_schema_group(const char *path);
 /* The key of a full path ("machine.host.pcie_gbs"), or NULL. */
-const dam_key *dam_schema_key(const char *path);
+const dam_key_row *dam_schema_key(const char *path);
 /* The row of name in g, or NULL. */
-const dam_key *dam_key_find(const dam_key_group *g, const char *name);
+const dam_key_row *dam_key_find(const dam_key_group *g, const char *name);
 
 /* The values key k accepts, in its written unit: [lo, hi] with lo_open or
  * hi_open set when that bound itself is excluded (a range class "> 0" is
  * lo = 0, lo_open = 1). Every key has a finite or infinite bound on each
  * side; TEXT, CHOICE and GROUP keys give (-inf, inf). */
-void dam_key_bounds(const dam_key *k, double *lo, double *hi, int *lo_open,
+void dam_key_bounds(const dam_key_row *k, double *lo, double *hi, int *lo_open,
                     int *hi_open);
 /* 1 when v (written units) is inside dam_key_bounds. */
-int dam_key_accepts(const dam_key *k, double v);
-/* The range of k as the documentation words it ("integer 1 to 4096",
- * "0.001 to 10000", "> 0", "(0, 1]", ...) into buf. */
-void dam_key_range_text(const dam_key *k, char *buf, size_t n);
+int dam_key_accepts(const dam_key_row *k, double v);
+/* The range of k as the documentation words it ("1 to 4096",
+ * "0.001 to 10000", "> 0", "(0, 1]", "any") into buf. */
+void dam_key_range_text(const dam_key_row *k, char *buf, size_t n);
 
 /* The words of a choice key, for "must be one of" and the docs. */
 extern const char *const dam_dist_names[];

@@ -39,7 +39,7 @@ static void test_rows(void)
                   g->path);
         dam_check(g->nkeys <= 64, "%s: rows fit the walker's mask", g->path);
         for (size_t j = 0; j < g->nkeys; j++) {
-            const dam_key *k = &g->keys[j];
+            const dam_key_row *k = &g->keys[j];
             nrows++;
             char full[160];
             snprintf(full, sizeof full, "%s%s%s", g->path, *g->path ? "." : "",
@@ -110,7 +110,7 @@ static double past(double b, int dir, int integer)
 }
 
 static void check_lever_range(const dam_lever_type *t, const dam_lever_key *k,
-                              const dam_key *row)
+                              const dam_key_row *row)
 {
     double lo, hi;
     int lo_open, hi_open;
@@ -152,7 +152,7 @@ static void test_levers(void)
             if (!k->scenario)
                 continue;
             mapped++;
-            const dam_key *row = dam_schema_key(k->scenario);
+            const dam_key_row *row = dam_schema_key(k->scenario);
             dam_check(row != NULL, "%s.%s sets '%s', a row of the schema",
                       t->name, k->name, k->scenario);
             if (!row)
@@ -199,7 +199,7 @@ static void test_lever_shadows(void)
         if (!t || !g)
             continue;
         for (size_t j = 0; j < t->nkeys; j++) {
-            const dam_key *row = dam_key_find(g, t->keys[j].name);
+            const dam_key_row *row = dam_key_find(g, t->keys[j].name);
             if (!row || row->type == DAM_KEY_GROUP ||
                 (row->flags & DAM_KEY_CUSTOM && row->offset == DAM_KEY_NOWHERE))
                 continue;
@@ -348,7 +348,7 @@ static void test_readme(void)
         section(text, readme_at[i].head, sec, sizeof sec);
         dam_check(sec[0] != '\0', "README has a section for %s", g->path);
         for (size_t j = 0; j < g->nkeys; j++) {
-            const dam_key *k = &g->keys[j];
+            const dam_key_row *k = &g->keys[j];
             char word[96], dotted[100], line[2048];
             /* a group of its own: its keys are checked as its rows */
             snprintf(word, sizeof word, "%s.%s", g->path, k->name);
@@ -452,7 +452,7 @@ static void test_loader(void)
     for (int i = 0; dam_schema_group_at(i); i++) {
         const dam_key_group *g = dam_schema_group_at(i);
         for (size_t j = 0; j < g->nkeys; j++) {
-            const dam_key *k = &g->keys[j];
+            const dam_key_row *k = &g->keys[j];
             char key[160], want[320];
             snprintf(key, sizeof key, "%s%s%sx", g->path, *g->path ? "." : "",
                      k->name);
@@ -497,7 +497,7 @@ static void test_settings(void)
                 continue;
             char p[256];
             snprintf(p, sizeof p, "%s", set[i].key);
-            const dam_key *row = dam_schema_key(p);
+            const dam_key_row *row = dam_schema_key(p);
             /* the nearest enclosing row */
             for (char *dot; !row && (dot = strrchr(p, '.')) != NULL;) {
                 *dot = '\0';
@@ -515,6 +515,33 @@ static void test_settings(void)
     dam_check(seen > 100, "%d settings checked", seen);
 }
 
+/* `damsim catalog keys` prints the table: every row, once per group. */
+static void test_doc(void)
+{
+    size_t n = dam_schema_doc(NULL, 0) + 1;
+    char *t = malloc(n);
+    dam_check(dam_schema_doc(t, n) + 1 == n, "the reference fits its size");
+    for (int i = 1; dam_schema_group_at(i); i++) {
+        const dam_key_group *g = dam_schema_group_at(i);
+        char h[96];
+        snprintf(h, sizeof h, "## %s\n", g->path);
+        const char *sec = strstr(t, h);
+        dam_check(sec != NULL, "reference has a section for %s", g->path);
+        const char *end = sec ? strstr(sec + 1, "\n## ") : NULL;
+        for (size_t j = 0; sec && j < g->nkeys; j++) {
+            char q[96];
+            snprintf(q, sizeof q, "| `%s` |", g->keys[j].name);
+            const char *at = strstr(sec, q);
+            dam_check(at && (!end || at < end), "reference lists %s.%s",
+                      g->path, g->keys[j].name);
+        }
+    }
+    dam_check(strstr(t, "| `pcie_gbs` | number, GB/s, 0.001 to 10000, "
+                        "required |") != NULL,
+              "a row reads with its unit, range and requiredness");
+    free(t);
+}
+
 int main(void)
 {
     test_rows();
@@ -522,6 +549,7 @@ int main(void)
     test_lever_shadows();
     test_loader();
     test_settings();
+    test_doc();
     test_readme();
     test_man_page();
     return dam_check_done();
