@@ -197,8 +197,8 @@ static void load_deadline(ld *L, const config_setting_t *sc,
 }
 
 /* scenario.seed (an unsigned long) and scenario.deadline_days. */
-static void scenario_hook(ld *L, const config_setting_t *sc, const dam_key_row *k,
-                          void *ctx)
+static void scenario_hook(ld *L, const config_setting_t *sc,
+                          const dam_key_row *k, void *ctx)
 {
     if (strcmp(k->name, "seed") == 0) {
         int seed = 1;

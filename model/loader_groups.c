@@ -183,8 +183,8 @@ void dam_ld_defaults(dam_scenario *s)
 /* ---- the scenario, group by group ------------------------------------ */
 
 /* machine.host: gpus_per_pcie_link within the node. */
-static void host_hook(ld *L, const config_setting_t *h, const dam_key_row *k,
-                      void *ctx)
+static void host_hook(ld *L, const config_setting_t *h,
+                      const dam_key_row *k, void *ctx)
 {
     dam_machine *mc = &L->scen->machine;
     if (dam_load_key(L, h, "machine.host", k, -1, &mc->gpus_per_pcie_link) &&
@@ -197,8 +197,8 @@ static void host_hook(ld *L, const config_setting_t *h, const dam_key_row *k,
 
 /* machine.storage.shared: one cluster-wide file system, whose total
  * bandwidth read_gbs is. */
-static void storage_hook(ld *L, const config_setting_t *st, const dam_key_row *k,
-                         void *ctx)
+static void storage_hook(ld *L, const config_setting_t *st,
+                         const dam_key_row *k, void *ctx)
 {
     dam_machine *mc = &L->scen->machine;
     int shared = 0;
@@ -209,8 +209,8 @@ static void storage_hook(ld *L, const config_setting_t *st, const dam_key_row *k
 
 /* machine.network: nic_gbs is read first (with intra_busbw_gbs' row), as
  * inter_busbw_gbs is required with several nodes unless a NIC is given. */
-static void network_hook(ld *L, const config_setting_t *nw, const dam_key_row *k,
-                         void *ctx)
+static void network_hook(ld *L, const config_setting_t *nw,
+                         const dam_key_row *k, void *ctx)
 {
     dam_machine *mc = &L->scen->machine;
     const dam_key_group *t = TABLE("machine.network");
@@ -240,8 +240,8 @@ static void load_network(ld *L, const config_setting_t *nw, dam_machine *mc)
 
 /* machine.nodes, then the machine's size against DAM_MAX_GPUS; the
  * machine's groups. */
-static void machine_hook(ld *L, const config_setting_t *m, const dam_key_row *k,
-                         void *ctx)
+static void machine_hook(ld *L, const config_setting_t *m,
+                         const dam_key_row *k, void *ctx)
 {
     const hook_ctx *c = ctx;
     dam_scenario *s = L->scen;
@@ -392,8 +392,8 @@ static void resequence(dam_model_spec *m, double seq0, double seq)
 
 /* workload.optimizer: the optimizer's state bytes per parameter; the
  * rows read before the walk (model through memory_format) are skipped. */
-static void workload_hook(ld *L, const config_setting_t *w, const dam_key_row *k,
-                          void *ctx)
+static void workload_hook(ld *L, const config_setting_t *w,
+                          const dam_key_row *k, void *ctx)
 {
     int opt = 0;
     if (strcmp(k->name, "optimizer") == 0 &&
@@ -430,7 +430,8 @@ void dam_ld_load_workload(ld *L, const config_setting_t *root,
                                not_with[i], use[i]);
         }
     } else {
-        dam_load_named(L, w, TABLE("workload"), "batch_size", 1, &wl->batch_size);
+        dam_load_named(L, w, TABLE("workload"), "batch_size", 1,
+                       &wl->batch_size);
     }
     double seq = 0.0;
     if (dam_load_named(L, w, TABLE("workload"), "seq_len", 0, &seq)) {
@@ -596,8 +597,8 @@ static void load_decode_samples(ld *L, const config_setting_t *at,
 }
 
 /* data.decode_samples_file: the file's decode times. */
-static void data_hook(ld *L, const config_setting_t *d, const dam_key_row *k,
-                      void *ctx)
+static void data_hook(ld *L, const config_setting_t *d,
+                      const dam_key_row *k, void *ctx)
 {
     char f[256];
     if (dam_load_key(L, d, "data", k, -1, f))
@@ -619,8 +620,8 @@ void dam_ld_load_data(ld *L, const config_setting_t *root, dam_scenario *s,
 }
 
 /* pipeline.loader_workers: more workers than cores is a warning. */
-static void pipeline_hook(ld *L, const config_setting_t *p, const dam_key_row *k,
-                          void *ctx)
+static void pipeline_hook(ld *L, const config_setting_t *p,
+                          const dam_key_row *k, void *ctx)
 {
     dam_scenario *s = L->scen;
     dam_pipeline *pl = &s->pipeline;
@@ -646,8 +647,8 @@ void dam_ld_load_pipeline(ld *L, const config_setting_t *root,
 /* parallel: dp is read just before the schedule (whose default follows
  * vpp), global_batch is kept for the checks after the walk, fsdp implies
  * ZeRO 3 unless zero is given, straggler is a group of its own. */
-static void parallel_hook(ld *L, const config_setting_t *p, const dam_key_row *k,
-                          void *ctx)
+static void parallel_hook(ld *L, const config_setting_t *p,
+                          const dam_key_row *k, void *ctx)
 {
     hook_ctx *c = ctx;
     dam_layout *l = &L->scen->layout;

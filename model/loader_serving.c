@@ -27,8 +27,8 @@
 
 /* serving: what is required depends on the arrival and on LLM serving;
  * the distributions' defaults follow their spreads. */
-static void serving_hook(ld *L, const config_setting_t *v, const dam_key_row *k,
-                         void *ctx)
+static void serving_hook(ld *L, const config_setting_t *v,
+                         const dam_key_row *k, void *ctx)
 {
     const hook_ctx *c = ctx;
     dam_scenario *s = L->scen;
@@ -106,6 +106,168 @@ static void load_llm_tokens(ld *L, const config_setting_t *g,
                        prefix, t->mean, prefix, t->min, prefix, t->max);
 }
 
+/* A row of the llm group (dam_load_named on schema.c's llm table). */
+static int llm_row(ld *L, const config_setting_t *g, const char *name,
+                   int required, void *out)
+{
+    return dam_load_named(L, g, TABLE("llm"), name, required, out);
+}
+
+/* llm.tp and the formats: weights and KV cache follow the compute
+ * precision unless the file asks for narrower ones; paged KV blocks. */
+static void llm_formats(ld *L, const config_setting_t *g, dam_scenario *s)
+{
+    dam_llm *q = &s->serving.llm;
+    q->tp = 1;
+    llm_row(L, g, "tp", 0, &q->tp);
+    if (q->tp > s->machine.gpus_per_node)
+        dam_diag_error(L->d, L->file, line_of(member(L, g, "tp", "llm", 0)),
+                       "'llm.tp' (%d) must fit in one node "
+                       "(machine.gpus_per_node = %d)",
+                       q->tp, s->machine.gpus_per_node);
+    dam_precision p = s->workload.precision;
+    q->weights = p == DAM_FP8    ? DAM_LLM_W_FP8
+                 : p == DAM_INT8 ? DAM_LLM_W_INT8
+                                 : DAM_LLM_W_NATIVE;
+    int w = 0;
+    if (llm_row(L, g, "weights", 0, &w))
+        q->weights = w >= DAM_LLM_W_COUNT ? DAM_LLM_W_NATIVE
+                                          : (dam_llm_weights)w;
+    q->kv_precision = p == DAM_FP16 ? DAM_FP16 : DAM_BF16;
+    int kv = 0;
+    if (llm_row(L, g, "kv_cache", 0, &kv))
+        q->kv_precision = kv == 0 ? DAM_BF16 : kv == 1 ? DAM_FP16 : DAM_FP8;
+    q->block_tokens = 16;
+    llm_row(L, g, "block_tokens", 0, &q->block_tokens);
+    q->memory_fraction = 0.9;
+    llm_row(L, g, "memory_fraction", 0, &q->memory_fraction);
+}
+
+/* The scheduler: the token budget (without chunked prefill at least the
+ * longest prompt), chunks and running sequences within it, preemption,
+ * routing and the host's time per iteration. */
+static void llm_scheduler(ld *L, const config_setting_t *g, dam_scenario *s)
+{
+    dam_llm *q = &s->serving.llm;
+    q->chunked_prefill = 1;
+    llm_row(L, g, "chunked_prefill", 0, &q->chunked_prefill);
+    q->token_budget = 2048;
+    int have_budget = llm_row(L, g, "token_budget", 0, &q->token_budget);
+    if (!q->chunked_prefill && !have_budget &&
+        q->input.max > q->token_budget)
+        q->token_budget = (int)q->input.max;
+    q->chunk_tokens = q->token_budget;
+    config_setting_t *ck = member(L, g, "chunk_tokens", "llm", 0);
+    if (llm_row(L, g, "chunk_tokens", 0, &q->chunk_tokens) &&
+        q->chunk_tokens > q->token_budget)
+        dam_diag_error(L->d, L->file, line_of(ck),
+                       "'llm.chunk_tokens' (%d) must not exceed "
+                       "llm.token_budget (%d)",
+                       q->chunk_tokens, q->token_budget);
+    if (!q->chunked_prefill && q->input.max > q->token_budget)
+        dam_diag_error(L->d, L->file, line_of(g),
+                       "without chunked prefill a whole prompt must fit in "
+                       "one iteration: llm.token_budget (%d) is below "
+                       "llm.input_max (%g)",
+                       q->token_budget, q->input.max);
+    q->max_seqs = 256;
+    config_setting_t *ms = member(L, g, "max_seqs", "llm", 0);
+    if (llm_row(L, g, "max_seqs", 0, &q->max_seqs) &&
+        q->max_seqs > q->token_budget)
+        dam_diag_error(L->d, L->file, line_of(ms),
+                       "'llm.max_seqs' (%d) must not exceed llm.token_budget "
+                       "(%d): every running sequence takes a token of the "
+                       "budget",
+                       q->max_seqs, q->token_budget);
+    if (!ms && q->max_seqs > q->token_budget)
+        q->max_seqs = q->token_budget;
+    int pr = 0;
+    if (llm_row(L, g, "preemption", 0, &pr))
+        q->preemption = (dam_llm_preempt)pr;
+    q->swap_bytes = 4.0 * GiB;
+    llm_row(L, g, "swap_gb", 0, &q->swap_bytes);
+    int rt = 0;
+    if (llm_row(L, g, "router", 0, &rt))
+        q->route = (dam_llm_route)rt;
+    q->iteration_s = s->workload.framework_overhead_s;
+    llm_row(L, g, "iteration_overhead_ms", 0, &q->iteration_s);
+}
+
+/* The objectives: TTFT and TPOT at a percentile in [50, 100). */
+static void llm_slo(ld *L, const config_setting_t *g, dam_llm *q)
+{
+    llm_row(L, g, "slo_ttft_ms", 1, &q->slo_ttft_s);
+    llm_row(L, g, "slo_tpot_ms", 1, &q->slo_tpot_s);
+    double pct = 99.0;
+    config_setting_t *ps = member(L, g, "slo_percentile", "llm", 0);
+    if (llm_row(L, g, "slo_percentile", 0, &pct) &&
+        !(pct >= 50.0 && pct < 100.0))
+        dam_diag_error(L->d, L->file, line_of(ps),
+                       "'llm.slo_percentile' must be in [50, 100), got %g",
+                       pct);
+    q->slo_quantile = pct / 100.0;
+}
+
+/* llm.disaggregate: prefill and decode pools, each replica inside a node,
+ * the KV link between them (default: the node's GPU fabric). */
+static void llm_disaggregate(ld *L, const config_setting_t *dg,
+                             dam_scenario *s)
+{
+    const dam_key_group *t = TABLE("llm.disaggregate");
+    dam_llm *q = &s->serving.llm;
+    dam_load_check(L, dg, t);
+    q->disaggregated = 1;
+    q->prefill_replicas = q->decode_replicas = 1;
+    dam_load_named(L, dg, t, "prefill_replicas", 1, &q->prefill_replicas);
+    dam_load_named(L, dg, t, "decode_replicas", 1, &q->decode_replicas);
+    dam_load_named(L, dg, t, "prefill_tp", 0, &q->prefill_tp);
+    dam_load_named(L, dg, t, "decode_tp", 0, &q->decode_tp);
+    q->kv_link_bw = s->machine.gpu.dev.busbw.v > 0.0
+                        ? s->machine.gpu.dev.busbw.v
+                        : s->machine.pcie_bw;
+    dam_load_named(L, dg, t, "kv_link_gbs", 0, &q->kv_link_bw);
+    q->kv_link_latency = s->machine.net_latency;
+    dam_load_named(L, dg, t, "kv_link_latency_us", 0, &q->kv_link_latency);
+    int mx = q->prefill_tp > q->decode_tp ? q->prefill_tp : q->decode_tp;
+    if (mx > s->machine.gpus_per_node)
+        dam_diag_error(L->d, L->file, line_of(dg),
+                       "'llm.disaggregate': a replica of %d GPUs must "
+                       "fit in one node (machine.gpus_per_node = %d)",
+                       mx, s->machine.gpus_per_node);
+}
+
+/* What the deployment needs of the model and the GPU: the model shards
+ * over every replica's tensor-parallel degree; fp8 and int8 weights need
+ * those tensor cores. */
+static void llm_checks(ld *L, const config_setting_t *g,
+                       const dam_scenario *s)
+{
+    const dam_llm *q = &s->serving.llm;
+    const dam_model_spec *m = &s->workload.model;
+    int tps[3] = {q->tp, q->disaggregated ? q->prefill_tp : q->tp,
+                  q->disaggregated ? q->decode_tp : q->tp};
+    for (int i = 0; i < 3 && m->arch.kind == DAM_ARCH_TRANSFORMER; i++) {
+        dam_graph gr;
+        dam_llm_iter it = {.decode_seqs = 1.0, .tp = tps[i]};
+        dam_error e;
+        if (dam_graph_llm_iteration(&gr, m, &it, &e) != DAM_OK) {
+            dam_diag_error(L->d, L->file, line_of(g), "llm: %s", e.msg);
+            break;
+        }
+    }
+    if (q->weights == DAM_LLM_W_FP8 && !(s->machine.gpu.peak[DAM_FP8] > 0.0))
+        dam_diag_error(L->d, L->file, line_of(g),
+                       "'llm.weights' = \"fp8\" needs fp8 tensor cores, "
+                       "which %s lacks",
+                       s->machine.gpu.id);
+    if (q->weights == DAM_LLM_W_INT8 &&
+        !(s->machine.gpu.peak[DAM_INT8] > 0.0))
+        dam_diag_error(L->d, L->file, line_of(g),
+                       "'llm.weights' = \"int8\" needs int8 tensor cores, "
+                       "which %s lacks",
+                       s->machine.gpu.id);
+}
+
 /*
  * The `llm` group: LLM serving on a serving scenario (scenario.h dam_llm).
  * Defaults are vLLM's where it has one (block 16, memory 0.9, 256
@@ -143,135 +305,21 @@ void dam_ld_load_llm(ld *L, const config_setting_t *root, dam_scenario *s)
     double ctx = m->seq_len > 0.0 ? m->seq_len : 4096.0;
     load_llm_tokens(L, g, "input", ctx, &q->input);
     load_llm_tokens(L, g, "output", ctx, &q->output);
-    q->tp = 1;
-    dam_load_named(L, g, TABLE("llm"), "tp", 0, &q->tp);
-    if (q->tp > s->machine.gpus_per_node)
-        dam_diag_error(L->d, L->file, line_of(member(L, g, "tp", "llm", 0)),
-                       "'llm.tp' (%d) must fit in one node "
-                       "(machine.gpus_per_node = %d)",
-                       q->tp, s->machine.gpus_per_node);
-    /* weights: the compute precision unless narrower weights are asked */
-    dam_precision p = s->workload.precision;
-    q->weights = p == DAM_FP8    ? DAM_LLM_W_FP8
-                 : p == DAM_INT8 ? DAM_LLM_W_INT8
-                                 : DAM_LLM_W_NATIVE;
-    int w = 0;
-    if (dam_load_named(L, g, TABLE("llm"), "weights", 0, &w))
-        q->weights = w >= DAM_LLM_W_COUNT ? DAM_LLM_W_NATIVE
-                                          : (dam_llm_weights)w;
-    q->kv_precision = p == DAM_FP16 ? DAM_FP16 : DAM_BF16;
-    int kv = 0;
-    if (dam_load_named(L, g, TABLE("llm"), "kv_cache", 0, &kv))
-        q->kv_precision = kv == 0 ? DAM_BF16 : kv == 1 ? DAM_FP16 : DAM_FP8;
-    q->block_tokens = 16;
-    dam_load_named(L, g, TABLE("llm"), "block_tokens", 0, &q->block_tokens);
-    q->memory_fraction = 0.9;
-    dam_load_named(L, g, TABLE("llm"), "memory_fraction", 0, &q->memory_fraction);
-    q->chunked_prefill = 1;
-    dam_load_named(L, g, TABLE("llm"), "chunked_prefill", 0, &q->chunked_prefill);
-    q->token_budget = 2048;
-    int have_budget = dam_load_named(L, g, TABLE("llm"), "token_budget", 0, &q->token_budget);
-    if (!q->chunked_prefill && !have_budget &&
-        q->input.max > q->token_budget)
-        q->token_budget = (int)q->input.max;
-    q->chunk_tokens = q->token_budget;
-    config_setting_t *ck = member(L, g, "chunk_tokens", "llm", 0);
-    if (dam_load_named(L, g, TABLE("llm"), "chunk_tokens", 0, &q->chunk_tokens)
-        && q->chunk_tokens > q->token_budget)
-        dam_diag_error(L->d, L->file, line_of(ck),
-                       "'llm.chunk_tokens' (%d) must not exceed "
-                       "llm.token_budget (%d)",
-                       q->chunk_tokens, q->token_budget);
-    if (!q->chunked_prefill && q->input.max > q->token_budget)
-        dam_diag_error(L->d, L->file, line_of(g),
-                       "without chunked prefill a whole prompt must fit in "
-                       "one iteration: llm.token_budget (%d) is below "
-                       "llm.input_max (%g)",
-                       q->token_budget, q->input.max);
-    q->max_seqs = 256;
-    config_setting_t *ms = member(L, g, "max_seqs", "llm", 0);
-    if (dam_load_named(L, g, TABLE("llm"), "max_seqs", 0, &q->max_seqs) &&
-        q->max_seqs > q->token_budget)
-        dam_diag_error(L->d, L->file, line_of(ms),
-                       "'llm.max_seqs' (%d) must not exceed llm.token_budget "
-                       "(%d): every running sequence takes a token of the "
-                       "budget",
-                       q->max_seqs, q->token_budget);
-    if (!ms && q->max_seqs > q->token_budget)
-        q->max_seqs = q->token_budget;
-    int pr = 0;
-    if (dam_load_named(L, g, TABLE("llm"), "preemption", 0, &pr))
-        q->preemption = (dam_llm_preempt)pr;
-    q->swap_bytes = 4.0 * GiB;
-    dam_load_named(L, g, TABLE("llm"), "swap_gb", 0, &q->swap_bytes);
-    int rt = 0;
-    if (dam_load_named(L, g, TABLE("llm"), "router", 0, &rt))
-        q->route = (dam_llm_route)rt;
-    q->iteration_s = s->workload.framework_overhead_s;
-    dam_load_named(L, g, TABLE("llm"), "iteration_overhead_ms", 0, &q->iteration_s);
-    dam_load_named(L, g, TABLE("llm"), "slo_ttft_ms", 1, &q->slo_ttft_s);
-    dam_load_named(L, g, TABLE("llm"), "slo_tpot_ms", 1, &q->slo_tpot_s);
-    double pct = 99.0;
-    config_setting_t *ps = member(L, g, "slo_percentile", "llm", 0);
-    if (dam_load_named(L, g, TABLE("llm"), "slo_percentile", 0, &pct) &&
-        !(pct >= 50.0 && pct < 100.0))
-        dam_diag_error(L->d, L->file, line_of(ps),
-                       "'llm.slo_percentile' must be in [50, 100), got %g",
-                       pct);
-    q->slo_quantile = pct / 100.0;
+    llm_formats(L, g, s);
+    llm_scheduler(L, g, s);
+    llm_slo(L, g, q);
     q->prefill_tp = q->decode_tp = q->tp;
     config_setting_t *dg = group(L, g, "disaggregate", "llm", 0);
-    if (dg) {
-        dam_load_check(L, dg, TABLE("llm.disaggregate"));
-        q->disaggregated = 1;
-        q->prefill_replicas = q->decode_replicas = 1;
-        dam_load_named(L, dg, TABLE("llm.disaggregate"), "prefill_replicas", 1, &q->prefill_replicas);
-        dam_load_named(L, dg, TABLE("llm.disaggregate"), "decode_replicas", 1, &q->decode_replicas);
-        dam_load_named(L, dg, TABLE("llm.disaggregate"), "prefill_tp", 0, &q->prefill_tp);
-        dam_load_named(L, dg, TABLE("llm.disaggregate"), "decode_tp", 0, &q->decode_tp);
-        /* default: the node's GPU fabric (same-node pools) */
-        q->kv_link_bw = s->machine.gpu.dev.busbw.v > 0.0
-                            ? s->machine.gpu.dev.busbw.v
-                            : s->machine.pcie_bw;
-        dam_load_named(L, dg, TABLE("llm.disaggregate"), "kv_link_gbs", 0, &q->kv_link_bw);
-        q->kv_link_latency = s->machine.net_latency;
-        dam_load_named(L, dg, TABLE("llm.disaggregate"), "kv_link_latency_us", 0, &q->kv_link_latency);
-        int mx = q->prefill_tp > q->decode_tp ? q->prefill_tp : q->decode_tp;
-        if (mx > s->machine.gpus_per_node)
-            dam_diag_error(L->d, L->file, line_of(dg),
-                           "'llm.disaggregate': a replica of %d GPUs must "
-                           "fit in one node (machine.gpus_per_node = %d)",
-                           mx, s->machine.gpus_per_node);
-    }
+    if (dg)
+        llm_disaggregate(L, dg, s);
     /* rows without code of their own (none yet: a plain row added to
      * schema.c's llm tables is read here, after the defaults above) */
     dam_load_rows(L, g, TABLE("llm"), NULL, NULL);
     if (dg)
         dam_load_rows(L, dg, TABLE("llm.disaggregate"), NULL, NULL);
-    /* the model must shard over every replica's tensor-parallel degree */
-    int tps[3] = {q->tp, q->disaggregated ? q->prefill_tp : q->tp,
-                  q->disaggregated ? q->decode_tp : q->tp};
-    for (int i = 0; i < 3 && m->arch.kind == DAM_ARCH_TRANSFORMER; i++) {
-        dam_graph gr;
-        dam_llm_iter it = {.decode_seqs = 1.0, .tp = tps[i]};
-        dam_error e;
-        if (dam_graph_llm_iteration(&gr, m, &it, &e) != DAM_OK) {
-            dam_diag_error(L->d, L->file, line_of(g), "llm: %s", e.msg);
-            break;
-        }
-    }
-    if (q->weights == DAM_LLM_W_FP8 && !(s->machine.gpu.peak[DAM_FP8] > 0.0))
-        dam_diag_error(L->d, L->file, line_of(g),
-                       "'llm.weights' = \"fp8\" needs fp8 tensor cores, "
-                       "which %s lacks",
-                       s->machine.gpu.id);
-    if (q->weights == DAM_LLM_W_INT8 &&
-        !(s->machine.gpu.peak[DAM_INT8] > 0.0))
-        dam_diag_error(L->d, L->file, line_of(g),
-                       "'llm.weights' = \"int8\" needs int8 tensor cores, "
-                       "which %s lacks",
-                       s->machine.gpu.id);
+    llm_checks(L, g, s);
 }
+
 
 void dam_ld_load_quality_cost(ld *L, const config_setting_t *root,
                               dam_scenario *s)

@@ -112,7 +112,7 @@ static const dam_key_row catalogs_rows[] = {
      .help = "a model catalog, relative to the scenario's folder"},
 };
 
-/* ---- machine -------------------------------------------------------------- */
+/* ---- machine ----------------------------------------------------------- */
 
 static const dam_key_row machine_rows[] = {
     {"gpu", DAM_KEY_TEXT, NOWHERE, .flags = REQ | CUSTOM,
@@ -196,7 +196,7 @@ static const dam_key_row network_rows[] = {
      .help = "per collective call"},
 };
 
-/* ---- workload ------------------------------------------------------------- */
+/* ---- workload ---------------------------------------------------------- */
 
 static const dam_key_row workload_rows[] = {
     {"model", DAM_KEY_TEXT, NOWHERE, .flags = REQ | CUSTOM,
@@ -365,7 +365,7 @@ static const dam_key_row pipeline_rows[] = {
      .help = "independent replications"},
 };
 
-/* ---- serving and LLM serving ---------------------------------------------- */
+/* ---- serving and LLM serving ------------------------------------------- */
 
 static const dam_key_row serving_rows[] = {
     {"arrival", DAM_KEY_CHOICE, S_AT(serving.arrival), .choices = arrivals,
@@ -483,9 +483,11 @@ static const dam_key_row llm_rows[] = {
 
 static const dam_key_row disagg_rows[] = {
     {"prefill_replicas", DAM_KEY_INT, S_AT(serving.llm.prefill_replicas),
-     .lo = 1, .hi = 1 << 16, .flags = REQ | CUSTOM, .help = "replicas that prefill"},
+     .lo = 1, .hi = 1 << 16, .flags = REQ | CUSTOM,
+     .help = "replicas that prefill"},
     {"decode_replicas", DAM_KEY_INT, S_AT(serving.llm.decode_replicas),
-     .lo = 1, .hi = 1 << 16, .flags = REQ | CUSTOM, .help = "replicas that decode"},
+     .lo = 1, .hi = 1 << 16, .flags = REQ | CUSTOM,
+     .help = "replicas that decode"},
     {"prefill_tp", DAM_KEY_INT, S_AT(serving.llm.prefill_tp), .lo = 1,
      .hi = 64, .flags = CUSTOM, .help = "GPUs per prefill replica"},
     {"decode_tp", DAM_KEY_INT, S_AT(serving.llm.decode_tp), .lo = 1,
@@ -498,7 +500,7 @@ static const dam_key_row disagg_rows[] = {
      .help = "per-transfer latency"},
 };
 
-/* ---- quality and cost ----------------------------------------------------- */
+/* ---- quality and cost -------------------------------------------------- */
 
 static const dam_key_row quality_rows[] = {
     {"metric", DAM_KEY_TEXT, S_AT(quality.metric),
@@ -549,7 +551,7 @@ static const dam_key_group groups[] = {
     {"cost", ROWS(cost_rows)},
 };
 
-/* ---- lookups -------------------------------------------------------------- */
+/* ---- lookups ----------------------------------------------------------- */
 
 const dam_key_group *dam_schema_group_at(int i)
 {
@@ -587,7 +589,7 @@ const dam_key_row *dam_schema_key(const char *path)
     return dam_key_find(dam_schema_group(grp), dot + 1);
 }
 
-/* ---- ranges --------------------------------------------------------------- */
+/* ---- ranges ------------------------------------------------------------ */
 
 void dam_key_bounds(const dam_key_row *k, double *lo, double *hi, int *lo_open,
                     int *hi_open)
@@ -666,7 +668,7 @@ void dam_key_range_text(const dam_key_row *k, char *buf, size_t n)
                  hi_open ? ')' : ']');
 }
 
-/* ---- defaults and the reference ------------------------------------------- */
+/* ---- defaults and the reference ---------------------------------------- */
 
 void dam_schema_defaults(void *s)
 {
