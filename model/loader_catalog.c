@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * loader_catalog.c: catalog files: GPU and model entries, their architectures, calibration overlays, and reading a libconfig file
+ * loader_catalog.c: catalog files: GPU and model entries, their
+ * architectures, calibration overlays, and reading a libconfig file
  * (loader.c says how the loader reads a file).
  */
 #include "model/loader.h"

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * loader_groups.c: the scenario's groups from their schema tables: catalogs, machine (with the catalog-or-inline GPU), workload (with the catalog-or-inline model), data, pipeline, parallel
- * (loader.c says how the loader reads a file).
+ * loader_groups.c: the scenario's groups from their schema tables: catalogs,
+ * machine (with the catalog-or-inline GPU), workload (with the catalog-or-
+ * inline model), data, pipeline, parallel (loader.c says how the loader
+ * reads a file).
  */
 #include "model/loader.h"
 #include "model/load.h"
@@ -69,96 +71,107 @@ void dam_ld_load_catalogs(ld *L, const config_setting_t *root,
     }
 }
 
+/*
+ * A catalog-or-inline entry (machine.gpu, workload.model): member key of
+ * g (path where) is a catalog id, or an inline group that may start from
+ * one ("base" = id). The id goes to id (empty for an inline group without
+ * base); returns 1 for an inline group, 0 for an id, -1 when it is absent
+ * or neither (reported).
+ */
+static int entry_ref(ld *L, const config_setting_t *g, const char *key,
+                     const char *where, char *id, size_t n,
+                     config_setting_t **at)
+{
+    char full[64];
+    snprintf(full, sizeof full, "%s.%s", where, key);
+    config_setting_t *s = *at = member(L, g, key, where, 1);
+    if (!s)
+        return -1;
+    id[0] = '\0';
+    if (config_setting_is_group(s)) {
+        get_str(L, s, "base", full, 0, id, n);
+        return 1;
+    }
+    if (config_setting_type(s) == CONFIG_TYPE_STRING) {
+        snprintf(id, n, "%s", config_setting_get_string(s));
+        return 0;
+    }
+    dam_diag_error(L->d, AT(s), "'%s' must be a catalog id or a group, got %s",
+                   full, type_name(s));
+    return -1;
+}
+
+/* "unknown GPU "X" (did you mean "Y"?)" or "(see 'damsim catalog gpus')":
+ * what (GPU, model) of catalog list (gpus, models), sug the suggestion. */
+static void unknown_entry(ld *L, const config_setting_t *s, const char *what,
+                          const char *list, const char *id, const char *sug)
+{
+    char q[64];
+    if (sug)
+        dam_diag_error(L->d, AT(s), "unknown %s \"%s\" (did you mean \"%s\"?)",
+                       what, dam_error_quote(id, 32, q, sizeof q), sug);
+    else
+        dam_diag_error(L->d, AT(s), "unknown %s \"%s\" (see 'damsim catalog "
+                       "%s')", what, dam_error_quote(id, 32, q, sizeof q),
+                       list);
+}
+
+/* An inline entry's id ("custom" when none) and name ("ID (inline)"). */
+static void inline_names(char *id, size_t nid, char *name, size_t nname)
+{
+    if (!id[0])
+        snprintf(id, nid, "custom");
+    if (!name[0])
+        snprintf(name, nname, "%s (inline)", id);
+}
+
 /* machine.gpu: an id string or an inline group (optionally "base" = id). */
 static void load_gpu(ld *L, const config_setting_t *m, const dam_catalog *cat,
                      dam_gpu *g)
 {
-    config_setting_t *s = member(L, m, "gpu", "machine", 1);
-    if (!s)
+    char id[DAM_ID_MAX];
+    config_setting_t *s;
+    int inline_group = entry_ref(L, m, "gpu", "machine", id, sizeof id, &s);
+    if (inline_group < 0)
         return;
-    char id[DAM_ID_MAX] = "";
-    int inline_group = config_setting_is_group(s);
-    if (inline_group) {
-        get_str(L, s, "base", "machine.gpu", 0, id, sizeof id);
-    } else if (config_setting_type(s) == CONFIG_TYPE_STRING) {
-        snprintf(id, sizeof id, "%s", config_setting_get_string(s));
-    } else {
-        dam_diag_error(L->d, AT(s),
-                       "'machine.gpu' must be a catalog id or a group, got %s",
-                       type_name(s));
-        return;
-    }
     if (id[0]) {
         const dam_gpu *e = dam_catalog_gpu(cat, id);
-        char q[64];
         if (!e) {
-            const char *sug = dam_catalog_suggest_gpu(cat, id);
-            if (sug)
-                dam_diag_error(L->d, AT(s),
-                               "unknown GPU \"%s\" (did you mean \"%s\"?)", dam_error_quote(id, 32, q, sizeof q),
-                               sug);
-            else
-                dam_diag_error(L->d, AT(s),
-                               "unknown GPU \"%s\" (see 'damsim catalog "
-                               "gpus')",
-                               dam_error_quote(id, 32, q, sizeof q));
+            unknown_entry(L, s, "GPU", "gpus", id,
+                          dam_catalog_suggest_gpu(cat, id));
             return;
         }
         *g = *e;
     }
     if (inline_group) {
         parse_gpu(L, s, g, "machine.gpu", 0, id[0] != 0);
-        if (!g->id[0])
-            snprintf(g->id, sizeof g->id, "custom");
-        if (!g->name[0])
-            snprintf(g->name, sizeof g->name, "%s (inline)", g->id);
+        inline_names(g->id, sizeof g->id, g->name, sizeof g->name);
         g->line = line_of(s);
     }
 }
 
+/* workload.model: an id string or an inline group (optionally "base"). */
 static void load_model(ld *L, const config_setting_t *w,
                        const dam_catalog *cat, dam_model_spec *m)
 {
-    config_setting_t *s = member(L, w, "model", "workload", 1);
-    if (!s)
+    char id[DAM_ID_MAX];
+    config_setting_t *s;
+    int inline_group = entry_ref(L, w, "model", "workload", id, sizeof id,
+                                 &s);
+    if (inline_group < 0)
         return;
-    char id[DAM_ID_MAX] = "";
-    int inline_group = config_setting_is_group(s);
-    if (inline_group) {
-        get_str(L, s, "base", "workload.model", 0, id, sizeof id);
-    } else if (config_setting_type(s) == CONFIG_TYPE_STRING) {
-        snprintf(id, sizeof id, "%s", config_setting_get_string(s));
-    } else {
-        dam_diag_error(L->d, AT(s),
-                       "'workload.model' must be a catalog id or a group, got "
-                       "%s",
-                       type_name(s));
-        return;
-    }
     if (id[0]) {
         const dam_model_spec *e = dam_catalog_model(cat, id);
-        char q[64];
         if (!e) {
-            const char *sug = dam_catalog_suggest_model(cat, id);
-            if (sug)
-                dam_diag_error(L->d, AT(s),
-                               "unknown model \"%s\" (did you mean \"%s\"?)",
-                               dam_error_quote(id, 32, q, sizeof q), sug);
-            else
-                dam_diag_error(L->d, AT(s),
-                               "unknown model \"%s\" (see 'damsim catalog "
-                               "models')",
-                               dam_error_quote(id, 32, q, sizeof q));
+            unknown_entry(L, s, "model", "models", id,
+                          dam_catalog_suggest_model(cat, id));
             return;
         }
         *m = *e;
     }
     if (inline_group) {
         parse_model(L, s, m, "workload.model", 0, id[0] != 0);
-        if (!m->id[0])
-            snprintf(m->id, sizeof m->id, "custom");
-        if (!m->name[0])
-            snprintf(m->name, sizeof m->name, "%s (inline)", m->id);
+        inline_names(m->id, sizeof m->id, m->name, sizeof m->name);
         m->line = line_of(s);
     }
 }
@@ -574,7 +587,8 @@ static void load_decode_samples(ld *L, const config_setting_t *at,
         }
         if (d->ndecode_samples >= DAM_MAX_DECODE_SAMPLES) {
             dam_diag_error(L->d, path, line,
-                           "more than %d decode samples", DAM_MAX_DECODE_SAMPLES);
+                           "more than %d decode samples",
+                           DAM_MAX_DECODE_SAMPLES);
             break;
         }
         d->decode_samples[d->ndecode_samples++] = v * MS;

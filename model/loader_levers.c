@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * loader_levers.c: a scenario file's levers, read through the lever table (lever.h)
- * (loader.c says how the loader reads a file).
+ * loader_levers.c: a scenario file's levers, read through the lever table
+ * (lever.h) (loader.c says how the loader reads a file).
  */
 #include "model/loader.h"
 #include "model/load.h"

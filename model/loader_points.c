@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * loader_points.c: points files (mode "points") and a file's settings as written
- * (loader.c says how the loader reads a file).
+ * loader_points.c: points files (mode "points") and a file's settings as
+ * written (loader.c says how the loader reads a file).
  */
 #include "model/loader.h"
 #include "model/load.h"

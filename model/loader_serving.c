@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * loader_serving.c: the serving, llm, quality and cost groups from their schema tables
- * (loader.c says how the loader reads a file).
+ * loader_serving.c: the serving, llm, quality and cost groups from their
+ * schema tables (loader.c says how the loader reads a file).
  */
 #include "model/loader.h"
 #include "model/load.h"
