@@ -1064,17 +1064,10 @@ static int parse_num(const char *s, double *out)
     return 0;
 }
 
+/* A boolean word (schema.h); 0 on success, -1 when it is none. */
 static int parse_bool(const char *s, int *out)
 {
-    static const char *const yes[] = {"1", "true", "yes", "on"};
-    static const char *const no[] = {"0", "false", "no", "off"};
-    for (size_t i = 0; i < 4; i++) {
-        if (strcasecmp(s, yes[i]) == 0)
-            return *out = 1, 0;
-        if (strcasecmp(s, no[i]) == 0)
-            return *out = 0, 0;
-    }
-    return -1;
+    return dam_key_parse_bool(s, out) ? 0 : -1;
 }
 
 static const char *const sparsity_kinds[] = {"none", "structured",

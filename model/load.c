@@ -418,6 +418,43 @@ int dam_ld_choice(ld *L, const config_setting_t *g, const char *key,
                    dam_error_quote(v, 32, q, sizeof q));
     return 0;
 }
+config_setting_t *dam_ld_list_group(ld *L, const config_setting_t *list,
+                                    int i, const char *where, char *name,
+                                    size_t n)
+{
+    config_setting_t *e = config_setting_get_elem(list, (unsigned)i);
+    snprintf(name, n, "%s[%d]", where, i);
+    if (!config_setting_is_group(e)) {
+        dam_diag_error(L->d, AT(e),
+                       "'%s' must be a group, got %s", name, type_name(e));
+        return NULL;
+    }
+    return e;
+}
+
+config_setting_t *dam_ld_subgroup(ld *L, const config_setting_t *g,
+                                  const char *key, const char *where,
+                                  char *path, size_t n)
+{
+    config_setting_t *s = group(L, g, key, where, 0);
+    if (s)
+        path_join(path, n, where, key);
+    return s;
+}
+
+const config_setting_t *dam_ld_begin(ld *L, config_t *cfg, const char *path,
+                                     const char *text, dam_diag *d,
+                                     dam_scenario *scen)
+{
+    if (read_config(cfg, path, text, L->dir, sizeof L->dir, d) != DAM_OK)
+        return NULL;
+    L->d = d;
+    L->file = path;
+    L->scen = scen;
+    L->before = d->nerr;
+    return config_root_setting(cfg);
+}
+
 /* ---- the walker over a group's table ------------------------------------ */
 
 int dam_load_key(ld *L, const config_setting_t *g, const char *where,

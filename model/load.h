@@ -44,6 +44,8 @@ typedef struct ld {
     const char *file; /* file name for messages */
     dam_scenario *scen; /* the scenario being read (NULL for catalogs): its
                          * doubles may be given as distributions */
+    int before;       /* errors in d when the file was opened */
+    char dir[4096];   /* the file's folder (@include resolves there) */
 } ld;
 
 int dam_ld_line(const config_setting_t *s);
@@ -78,6 +80,25 @@ config_setting_t *dam_ld_group(ld *L, const config_setting_t *g,
                                const char *key, const char *where,
                                int required);
 #define group dam_ld_group
+
+/* Element i of a list, which must be a group (reported when not); its
+ * name "where[i]" goes to name. */
+config_setting_t *dam_ld_list_group(ld *L, const config_setting_t *list,
+                                    int i, const char *where, char *name,
+                                    size_t n);
+#define list_group dam_ld_list_group
+/* An optional group member key of g (a wrong type reported); its path
+ * "where.key" goes to path. */
+config_setting_t *dam_ld_subgroup(ld *L, const config_setting_t *g,
+                                  const char *key, const char *where,
+                                  char *path, size_t n);
+#define subgroup dam_ld_subgroup
+/* Read a file (or text) into cfg and start L on it (scen: the scenario
+ * being read, or NULL); its root, or NULL when it cannot be read (the
+ * problem is in d). L must outlive cfg (it holds the include folder). */
+const config_setting_t *dam_ld_begin(ld *L, config_t *cfg, const char *path,
+                                     const char *text, dam_diag *d,
+                                     dam_scenario *scen);
 
 /* The readers: 1 with *out set when the key is there and right; 0 when it
  * is absent (an error when required) or wrong (an error). */
@@ -151,48 +172,64 @@ typedef struct hook_ctx {
 
 /* The steps of dam_scenario_load_with, in its order (each reads one part
  * of the file into L->scen), and what the loader's files share. */
+/* A device or framework constant pi of group g into v and its sd. */
 void dam_ld_param_value(ld *L, const config_setting_t *g, const char *w,
                         const dam_param_info *pi, double *v, double *sd);
 #define param_value dam_ld_param_value
+/* A GPU entry (catalog or inline) into g. */
 void dam_ld_parse_gpu(ld *L, const config_setting_t *gs, dam_gpu *g,
                       const char *where, int catalog, int have_base);
 #define parse_gpu dam_ld_parse_gpu
+/* A model entry (catalog or inline) into m. */
 void dam_ld_parse_model(ld *L, const config_setting_t *ms, dam_model_spec *m,
                         const char *where, int catalog, int have_base);
 #define parse_model dam_ld_parse_model
+/* Read a libconfig file or text into cfg (@include from its folder). */
 int dam_ld_read_config(config_t *cfg, const char *path, const char *text,
                        char *dir, size_t ndir, dam_diag *d);
 #define read_config dam_ld_read_config
+/* What a scenario gets when it says nothing. */
 void dam_ld_defaults(dam_scenario *s);
 #define defaults dam_ld_defaults
+/* The parts of a scenario, in dam_scenario_load_with's order. Catalogs
+ * named by the file (merged into cat): */
 void dam_ld_load_catalogs(ld *L, const config_setting_t *root,
                           dam_catalog *cat);
 #define load_catalogs dam_ld_load_catalogs
-void dam_ld_load_data(ld *L, const config_setting_t *root, dam_scenario *s,
-                      int required);
-#define load_data dam_ld_load_data
+/* The machine: GPU entry, host, storage, network (and its defaults). */
 void dam_ld_load_machine(ld *L, const config_setting_t *root,
                          const dam_catalog *cat, dam_scenario *s);
 #define load_machine dam_ld_load_machine
-void dam_ld_load_parallel(ld *L, const config_setting_t *root,
-                          dam_scenario *s);
-#define load_parallel dam_ld_load_parallel
-void dam_ld_load_pipeline(ld *L, const config_setting_t *root, dam_scenario *s,
-                          int required);
-#define load_pipeline dam_ld_load_pipeline
+/* The workload: model entry, precision, batch, framework; its graph. */
 void dam_ld_load_workload(ld *L, const config_setting_t *root,
                           const dam_catalog *cat, dam_scenario *s);
 #define load_workload dam_ld_load_workload
+/* The input data (decode samples file included), required in batch modes. */
+void dam_ld_load_data(ld *L, const config_setting_t *root, dam_scenario *s,
+                      int required);
+#define load_data dam_ld_load_data
+/* The input pipeline, required in batch modes. */
+void dam_ld_load_pipeline(ld *L, const config_setting_t *root, dam_scenario *s,
+                          int required);
+#define load_pipeline dam_ld_load_pipeline
+/* A parallel layout and the rules of dam_layout_check. */
+void dam_ld_load_parallel(ld *L, const config_setting_t *root,
+                          dam_scenario *s);
+#define load_parallel dam_ld_load_parallel
+/* The serving group (serving mode). */
+void dam_ld_load_serving(ld *L, const config_setting_t *root, dam_scenario *s);
+#define load_serving dam_ld_load_serving
+/* The llm group (LLM serving). */
+void dam_ld_load_llm(ld *L, const config_setting_t *root, dam_scenario *s);
+#define load_llm dam_ld_load_llm
+/* Quality (default: the model's) and cost (default: the GPU's price). */
+void dam_ld_load_quality_cost(ld *L, const config_setting_t *root,
+                              dam_scenario *s);
+#define load_quality_cost dam_ld_load_quality_cost
+/* The file's levers into out, each checked against the lever table. */
 void dam_ld_load_levers(ld *L, const config_setting_t *root,
                         const dam_catalog *cat, dam_scenario *s,
                         dam_lever_list *out);
 #define load_levers dam_ld_load_levers
-void dam_ld_load_llm(ld *L, const config_setting_t *root, dam_scenario *s);
-#define load_llm dam_ld_load_llm
-void dam_ld_load_quality_cost(ld *L, const config_setting_t *root,
-                              dam_scenario *s);
-#define load_quality_cost dam_ld_load_quality_cost
-void dam_ld_load_serving(ld *L, const config_setting_t *root, dam_scenario *s);
-#define load_serving dam_ld_load_serving
 
 #endif

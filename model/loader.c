@@ -77,18 +77,7 @@ static int text_num(const char *v, double *out)
 }
 
 /* Parse v as a boolean word; 1 on success. */
-static int text_bool(const char *v, int *out)
-{
-    static const char *const yes[] = {"true", "1", "yes", "on"};
-    static const char *const no[] = {"false", "0", "no", "off"};
-    for (int i = 0; i < 4; i++) {
-        if (strcasecmp(v, yes[i]) == 0)
-            return *out = 1, 1;
-        if (strcasecmp(v, no[i]) == 0)
-            return *out = 0, 1;
-    }
-    return 0;
-}
+#define text_bool dam_key_parse_bool
 
 /* The libconfig type v reads as on its own. */
 static int type_of_text(const char *v)
@@ -297,14 +286,12 @@ int dam_scenario_load_with(dam_scenario *s, const char *path,
     snprintf(s->file, sizeof s->file, "%s", path);
     if (opt && opt->levers)
         opt->levers->n = 0;
-    char dir[4096];
-    if (read_config(&cfg, path, text, dir, sizeof dir, d) != DAM_OK)
+    ld L;
+    const config_setting_t *root = dam_ld_begin(&L, &cfg, path, text, d, s);
+    if (!root)
         return DAM_EINPUT;
-    ld L = {d, path, s};
-    int before = d->nerr;
     for (int i = 0; opt && i < opt->noverrides; i++)
         apply_override(&cfg, path, &opt->overrides[i], d);
-    const config_setting_t *root = config_root_setting(&cfg);
     dam_load_check(&L, root, TABLE(""));
 
     config_setting_t *sc = group(&L, root, "scenario", "", 1);
@@ -346,5 +333,5 @@ int dam_scenario_load_with(dam_scenario *s, const char *path,
     if (!(opt && opt->levers))
         dam_free(lv);
     config_destroy(&cfg);
-    return d->nerr > before ? DAM_EINPUT : DAM_OK;
+    return d->nerr > L.before ? DAM_EINPUT : DAM_OK;
 }

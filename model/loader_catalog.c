@@ -88,11 +88,10 @@ void dam_ld_param_value(ld *L, const config_setting_t *g, const char *w,
 static void parse_device(ld *L, const config_setting_t *gs, dam_gpu *g,
                          const char *where)
 {
-    config_setting_t *dv = group(L, gs, "device", where, 0);
+    char w[96];
+    config_setting_t *dv = subgroup(L, gs, "device", where, w, sizeof w);
     if (!dv)
         return;
-    char w[96];
-    path_join(w, sizeof w, where, "device");
     const char *allowed[64];
     char sdk[24][48];
     int na = 0, ns = 0;
@@ -205,21 +204,6 @@ static const char *const layer_kinds[] = {"conv", "linear", "pool", "add",
                                           "embedding", "bmm", "elementwise",
                                           NULL};
 
-/* Element i of a list, which must be a group; its name "where[i]" goes to
- * name. NULL (reported) when it is not a group. */
-static config_setting_t *list_group(ld *L, const config_setting_t *list,
-                                    int i, const char *where, char *name,
-                                    size_t n)
-{
-    config_setting_t *e = config_setting_get_elem(list, (unsigned)i);
-    snprintf(name, n, "%s[%d]", where, i);
-    if (!config_setting_is_group(e)) {
-        dam_diag_error(L->d, AT(e),
-                       "'%s' must be a group, got %s", name, type_name(e));
-        return NULL;
-    }
-    return e;
-}
 
 static void parse_transformer(ld *L, const config_setting_t *a,
                               dam_transformer *t, const char *w)
@@ -314,15 +298,11 @@ static void parse_layer(ld *L, const config_setting_t *r, dam_layer *l,
                        w, l->groups, l->in, l->out);
 }
 
-/* arch = { kind = "transformer"; ... } or { kind = "layers"; table = (...) }. */
-static void parse_arch(ld *L, const config_setting_t *ms, dam_arch *a,
-                       const char *where)
+/* arch = { kind = "transformer"; ... } or
+ * { kind = "layers"; table = (...) }. */
+static void parse_arch(ld *L, const config_setting_t *as, dam_arch *a,
+                       const char *w)
 {
-    config_setting_t *as = group(L, ms, "arch", where, 0);
-    if (!as)
-        return;
-    char w[96];
-    path_join(w, sizeof w, where, "arch");
     int k = 0;
     if (!get_choice(L, as, "kind", w, 1, arch_kinds, &k))
         return;
@@ -524,7 +504,10 @@ void dam_ld_parse_model(ld *L, const config_setting_t *ms, dam_model_spec *m,
      * with an architecture keeps its numbers and drops the architecture
      * (the efficiency path). */
     int had_arch = m->arch.kind != DAM_ARCH_NONE;
-    parse_arch(L, ms, &m->arch, where);
+    char aw[96];
+    config_setting_t *as = subgroup(L, ms, "arch", where, aw, sizeof aw);
+    if (as)
+        parse_arch(L, as, &m->arch, aw);
     int own_arch = arch_key;
     if (own_arch && m->arch.kind != DAM_ARCH_NONE && (ph || have_fps))
         dam_diag_error(L->d, AT(ph ? ph : ms),
@@ -713,14 +696,11 @@ static void load_calibration(ld *L, const config_setting_t *cg,
     int len = config_setting_length(ks);
     *out = dam_calloc((size_t)len + 1, sizeof **out);
     for (int i = 0; i < len; i++) {
-        config_setting_t *e = config_setting_get_elem(ks, (unsigned)i);
         char w[64];
-        snprintf(w, sizeof w, "calibration.constants[%d]", i);
-        if (!config_setting_is_group(e)) {
-            dam_diag_error(L->d, AT(e),
-                           "'%s' must be a group, got %s", w, type_name(e));
+        config_setting_t *e = list_group(L, ks, i, "calibration.constants", w,
+                                         sizeof w);
+        if (!e)
             continue;
-        }
         check_record(L, e, w, calib_const_keys,
                      (const char *const[]){"key", "unit", NULL}, none);
         overlay_const *oc = &(*out)[*n];
@@ -777,12 +757,10 @@ static int load_list(const char *path, const char *text, const char *key,
     config_t cfg;
     *consts = NULL;
     *nconsts = 0;
-    char dir[4096];
-    if (read_config(&cfg, path, text, dir, sizeof dir, d) != DAM_OK)
+    ld L;
+    const config_setting_t *root = dam_ld_begin(&L, &cfg, path, text, d, NULL);
+    if (!root)
         return DAM_EINPUT;
-    ld L = {d, path, NULL};
-    int before = d->nerr;
-    const config_setting_t *root = config_root_setting(&cfg);
     const char *const top[] = {key, "calibration", NULL};
     check_keys(&L, root, top, "");
     config_setting_t *cg = group(&L, root, "calibration", "", 0);
@@ -821,7 +799,7 @@ static int load_list(const char *path, const char *text, const char *key,
         }
     }
     config_destroy(&cfg);
-    if (d->nerr > before) {
+    if (d->nerr > L.before) {
         dam_free(arr);
         dam_free(*consts);
         *consts = NULL;

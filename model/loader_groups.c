@@ -125,54 +125,44 @@ static void inline_names(char *id, size_t nid, char *name, size_t nname)
         snprintf(name, nname, "%s (inline)", id);
 }
 
-/* machine.gpu: an id string or an inline group (optionally "base" = id). */
-static void load_gpu(ld *L, const config_setting_t *m, const dam_catalog *cat,
-                     dam_gpu *g)
+/* machine.gpu (model = 0, into a dam_gpu) or workload.model (model = 1,
+ * into a dam_model_spec): a catalog entry, an inline group, or an inline
+ * group over an entry ("base" = id). */
+static void load_entry(ld *L, const config_setting_t *parent,
+                       const dam_catalog *cat, int model, void *out)
 {
-    char id[DAM_ID_MAX];
+    const char *key = model ? "model" : "gpu";
+    const char *where = model ? "workload" : "machine";
+    char id[DAM_ID_MAX], full[32];
     config_setting_t *s;
-    int inline_group = entry_ref(L, m, "gpu", "machine", id, sizeof id, &s);
+    int inline_group = entry_ref(L, parent, key, where, id, sizeof id, &s);
     if (inline_group < 0)
         return;
     if (id[0]) {
-        const dam_gpu *e = dam_catalog_gpu(cat, id);
+        const void *e = model ? (const void *)dam_catalog_model(cat, id)
+                              : (const void *)dam_catalog_gpu(cat, id);
         if (!e) {
-            unknown_entry(L, s, "GPU", "gpus", id,
-                          dam_catalog_suggest_gpu(cat, id));
+            unknown_entry(L, s, model ? "model" : "GPU", model ? "models"
+                                                               : "gpus",
+                          id, model ? dam_catalog_suggest_model(cat, id)
+                                    : dam_catalog_suggest_gpu(cat, id));
             return;
         }
-        *g = *e;
+        memcpy(out, e, model ? sizeof(dam_model_spec) : sizeof(dam_gpu));
     }
-    if (inline_group) {
-        parse_gpu(L, s, g, "machine.gpu", 0, id[0] != 0);
-        inline_names(g->id, sizeof g->id, g->name, sizeof g->name);
-        g->line = line_of(s);
-    }
-}
-
-/* workload.model: an id string or an inline group (optionally "base"). */
-static void load_model(ld *L, const config_setting_t *w,
-                       const dam_catalog *cat, dam_model_spec *m)
-{
-    char id[DAM_ID_MAX];
-    config_setting_t *s;
-    int inline_group = entry_ref(L, w, "model", "workload", id, sizeof id,
-                                 &s);
-    if (inline_group < 0)
+    if (!inline_group)
         return;
-    if (id[0]) {
-        const dam_model_spec *e = dam_catalog_model(cat, id);
-        if (!e) {
-            unknown_entry(L, s, "model", "models", id,
-                          dam_catalog_suggest_model(cat, id));
-            return;
-        }
-        *m = *e;
-    }
-    if (inline_group) {
-        parse_model(L, s, m, "workload.model", 0, id[0] != 0);
+    snprintf(full, sizeof full, "%s.%s", where, key);
+    if (model) {
+        dam_model_spec *m = out;
+        parse_model(L, s, m, full, 0, id[0] != 0);
         inline_names(m->id, sizeof m->id, m->name, sizeof m->name);
         m->line = line_of(s);
+    } else {
+        dam_gpu *g = out;
+        parse_gpu(L, s, g, full, 0, id[0] != 0);
+        inline_names(g->id, sizeof g->id, g->name, sizeof g->name);
+        g->line = line_of(s);
     }
 }
 
@@ -260,7 +250,7 @@ static void machine_hook(ld *L, const config_setting_t *m,
     dam_scenario *s = L->scen;
     dam_machine *mc = &s->machine;
     if (strcmp(k->name, "gpu") == 0) {
-        load_gpu(L, m, c->cat, &mc->gpu);
+        load_entry(L, m, c->cat, 0, &mc->gpu);
     } else if (strcmp(k->name, "nodes") == 0) {
         dam_load_key(L, m, "machine", k, -1, &mc->nodes);
         if (dam_scenario_gpus(s) > DAM_MAX_GPUS) {
@@ -288,15 +278,10 @@ static void machine_hook(ld *L, const config_setting_t *m,
     }
 }
 
-void dam_ld_load_machine(ld *L, const config_setting_t *root,
-                         const dam_catalog *cat, dam_scenario *s)
+/* The fabric of a machine read: what it does not give, from its GPU and
+ * host. */
+static void fabric_defaults(dam_machine *mc)
 {
-    config_setting_t *m = group(L, root, "machine", "", 1);
-    if (!m)
-        return;
-    dam_machine *mc = &s->machine;
-    hook_ctx c = {root, cat, 0, 0};
-    dam_load_group(L, m, TABLE("machine"), machine_hook, &c);
     dam_network *net = &mc->net;
     /* not given: the GPU's own node fabric (its measured NVLink
      * all-reduce, or the PCIe ring), so that a scenario moved to more
@@ -311,6 +296,17 @@ void dam_ld_load_machine(ld *L, const config_setting_t *root,
         net->domain_bw = mc->pcie_bw;
     if (!(net->nic_bw > 0.0))
         net->nic_bw = mc->pcie_bw / net->nic_eff;
+}
+
+void dam_ld_load_machine(ld *L, const config_setting_t *root,
+                         const dam_catalog *cat, dam_scenario *s)
+{
+    config_setting_t *m = group(L, root, "machine", "", 1);
+    if (m) {
+        hook_ctx c = {root, cat, 0, 0};
+        dam_load_group(L, m, TABLE("machine"), machine_hook, &c);
+        fabric_defaults(&s->machine);
+    }
 }
 
 /*
@@ -423,7 +419,7 @@ void dam_ld_load_workload(ld *L, const config_setting_t *root,
         return;
     dam_workload *wl = &s->workload;
     dam_load_check(L, w, TABLE("workload"));
-    load_model(L, w, cat, &wl->model);
+    load_entry(L, w, cat, 1, &wl->model);
     int p = DAM_BF16;
     int have_p = dam_load_named(L, w, TABLE("workload"), "precision", 1, &p);
     wl->precision = (dam_precision)p;

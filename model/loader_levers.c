@@ -230,14 +230,10 @@ void dam_ld_load_levers(ld *L, const config_setting_t *root,
         n = DAM_MAX_LEVERS;
     }
     for (int i = 0; i < n; i++) {
-        config_setting_t *e = config_setting_get_elem(lv, (unsigned)i);
         char w[32];
-        snprintf(w, sizeof w, "levers[%d]", i);
-        if (!config_setting_is_group(e)) {
-            dam_diag_error(L->d, AT(e),
-                           "'%s' must be a group, got %s", w, type_name(e));
+        config_setting_t *e = list_group(L, lv, i, "levers", w, sizeof w);
+        if (!e)
             continue;
-        }
         dam_lever *l = &out->v[out->n++];
         load_lever(L, e, l, w, cat);
         dam_assumptions_add(&s->assume, l);

@@ -58,12 +58,10 @@ int dam_points_load(dam_points *p, const char *path, const char *text,
     snprintf(p->file, sizeof p->file, "%s", path);
     p->higher_is_better = 1;
     snprintf(p->cost_unit, sizeof p->cost_unit, "units");
-    char dir[4096];
-    if (read_config(&cfg, path, text, dir, sizeof dir, d) != DAM_OK)
+    ld L;
+    const config_setting_t *root = dam_ld_begin(&L, &cfg, path, text, d, NULL);
+    if (!root)
         return DAM_EINPUT;
-    ld L = {d, path, NULL};
-    int before = d->nerr;
-    const config_setting_t *root = config_root_setting(&cfg);
     check_keys(&L, root, points_top, "");
     config_setting_t *sc = group(&L, root, "scenario", "", 1);
     if (sc) {
@@ -119,7 +117,7 @@ int dam_points_load(dam_points *p, const char *path, const char *text,
         p->n++;
     }
     config_destroy(&cfg);
-    return d->nerr > before ? DAM_EINPUT : DAM_OK;
+    return d->nerr > L.before ? DAM_EINPUT : DAM_OK;
 }
 
 /* ---- a file's settings, as written ------------------------------------ */

@@ -12,6 +12,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "model/scaling.h"
 #include "model/scenario.h"
@@ -60,31 +61,23 @@ static const char *const llm_routes[] = {"least_loaded", "round_robin",
 
 /* ---- the file's top level and scenario ---------------------------------- */
 
+/* A group of the file: read by the loader's code (its own table below). */
+#define GROUP_ROW(name, fl, what)                                           \
+    {name, DAM_KEY_GROUP, NOWHERE, .flags = CUSTOM | (fl), .help = what}
+
 static const dam_key_row top_rows[] = {
-    {"scenario", DAM_KEY_GROUP, NOWHERE, .flags = REQ | CUSTOM,
-     .help = "what the file asks"},
-    {"catalogs", DAM_KEY_GROUP, NOWHERE, .flags = CUSTOM,
-     .help = "extra catalog files"},
-    {"machine", DAM_KEY_GROUP, NOWHERE, .flags = REQ | CUSTOM,
-     .help = "the hardware"},
-    {"workload", DAM_KEY_GROUP, NOWHERE, .flags = REQ | CUSTOM,
-     .help = "what runs on the GPUs"},
-    {"data", DAM_KEY_GROUP, NOWHERE, .flags = CUSTOM,
-     .help = "the input data (training and inference)"},
-    {"pipeline", DAM_KEY_GROUP, NOWHERE, .flags = CUSTOM,
-     .help = "the input pipeline (training and inference)"},
-    {"serving", DAM_KEY_GROUP, NOWHERE, .flags = CUSTOM,
-     .help = "requests and replicas (serving)"},
-    {"quality", DAM_KEY_GROUP, NOWHERE, .flags = CUSTOM,
-     .help = "the quality the run buys"},
-    {"cost", DAM_KEY_GROUP, NOWHERE, .flags = CUSTOM,
-     .help = "prices"},
-    {"levers", DAM_KEY_GROUP, NOWHERE, .flags = CUSTOM,
-     .help = "the what-if moves (model/lever.h)"},
-    {"parallel", DAM_KEY_GROUP, NOWHERE, .flags = CUSTOM,
-     .help = "a parallel layout (training)"},
-    {"llm", DAM_KEY_GROUP, NOWHERE, .flags = CUSTOM,
-     .help = "LLM serving"},
+    GROUP_ROW("scenario", REQ, "what the file asks"),
+    GROUP_ROW("catalogs", 0, "extra catalog files"),
+    GROUP_ROW("machine", REQ, "the hardware"),
+    GROUP_ROW("workload", REQ, "what runs on the GPUs"),
+    GROUP_ROW("data", 0, "the input data (training and inference)"),
+    GROUP_ROW("pipeline", 0, "the input pipeline (training and inference)"),
+    GROUP_ROW("serving", 0, "requests and replicas (serving)"),
+    GROUP_ROW("quality", 0, "the quality the run buys"),
+    GROUP_ROW("cost", 0, "prices"),
+    GROUP_ROW("levers", 0, "the what-if moves (model/lever.h)"),
+    GROUP_ROW("parallel", 0, "a parallel layout (training)"),
+    GROUP_ROW("llm", 0, "LLM serving"),
 };
 
 static const dam_key_row scenario_rows[] = {
@@ -121,12 +114,9 @@ static const dam_key_row machine_rows[] = {
      .hi = 4096, .flags = REQ, .help = "GPUs per node"},
     {"nodes", DAM_KEY_INT, S_AT(machine.nodes), .lo = 1, .hi = 1000000,
      .flags = DEF | CUSTOM, .def = 1, .help = "nodes"},
-    {"host", DAM_KEY_GROUP, NOWHERE, .flags = REQ | CUSTOM,
-     .help = "the host of each node"},
-    {"storage", DAM_KEY_GROUP, NOWHERE, .flags = REQ | CUSTOM,
-     .help = "where the data is read from"},
-    {"network", DAM_KEY_GROUP, NOWHERE, .flags = CUSTOM,
-     .help = "the GPU network (required with several nodes)"},
+    GROUP_ROW("host", REQ, "the host of each node"),
+    GROUP_ROW("storage", REQ, "where the data is read from"),
+    GROUP_ROW("network", 0, "the GPU network (required with several nodes)"),
 };
 
 static const dam_key_row host_rows[] = {
@@ -238,8 +228,7 @@ static const dam_key_row workload_rows[] = {
      .help = "ZeRO/FSDP sharding stage"},
     {"seq_len", DAM_KEY_NUM, NOWHERE, .unit = "tokens", .cls = DAM_KEY_GE1,
      .flags = CUSTOM, .help = "tokens per sequence (transformers)"},
-    {"framework", DAM_KEY_GROUP, NOWHERE, .flags = CUSTOM,
-     .help = "the software stack's constants"},
+    GROUP_ROW("framework", 0, "the software stack's constants"),
     {"inference_engine", DAM_KEY_CHOICE, NOWHERE, .choices = engines,
      .flags = CUSTOM, .help = "fused engine graph or eager forward"},
     {"memory_format", DAM_KEY_CHOICE, NOWHERE, .choices = memory_formats,
@@ -288,8 +277,7 @@ static const dam_key_row parallel_rows[] = {
     {"reserved_gib", DAM_KEY_NUM, S_AT(layout.reserve), .unit = "GiB",
      .scale = GIB, .cls = DAM_KEY_NONNEG,
      .help = "memory the runtime holds outside the model"},
-    {"straggler", DAM_KEY_GROUP, NOWHERE, .flags = CUSTOM,
-     .help = "one slow GPU"},
+    GROUP_ROW("straggler", 0, "one slow GPU"),
 };
 
 static const dam_key_row straggler_rows[] = {
@@ -477,8 +465,7 @@ static const dam_key_row llm_rows[] = {
      .help = "time-per-output-token objective"},
     {"slo_percentile", DAM_KEY_NUM, NOWHERE, .cls = DAM_KEY_POS,
      .flags = CUSTOM, .help = "the quantile both are judged at, [50, 100)"},
-    {"disaggregate", DAM_KEY_GROUP, NOWHERE, .flags = CUSTOM,
-     .help = "separate prefill and decode pools"},
+    GROUP_ROW("disaggregate", 0, "separate prefill and decode pools"),
 };
 
 static const dam_key_row disagg_rows[] = {
@@ -668,6 +655,19 @@ void dam_key_range_text(const dam_key_row *k, char *buf, size_t n)
                  hi_open ? ')' : ']');
 }
 
+int dam_key_parse_bool(const char *v, int *out)
+{
+    static const char *const yes[] = {"true", "1", "yes", "on"};
+    static const char *const no[] = {"false", "0", "no", "off"};
+    for (int i = 0; i < 4; i++) {
+        if (strcasecmp(v, yes[i]) == 0)
+            return *out = 1, 1;
+        if (strcasecmp(v, no[i]) == 0)
+            return *out = 0, 1;
+    }
+    return 0;
+}
+
 /* ---- defaults and the reference ---------------------------------------- */
 
 void dam_schema_defaults(void *s)
@@ -688,18 +688,11 @@ void dam_schema_defaults(void *s)
         }
 }
 
-static const char *type_word(const dam_key_row *k)
-{
-    switch (k->type) {
-    case DAM_KEY_INT: return "integer";
-    case DAM_KEY_NUM: return "number";
-    case DAM_KEY_BOOL: return "boolean";
-    case DAM_KEY_CHOICE: return "one of";
-    case DAM_KEY_TEXT: return "string";
-    case DAM_KEY_GROUP: return "group";
-    }
-    return "";
-}
+/* How the reference words a type. */
+static const char *const type_words[] = {
+    [DAM_KEY_INT] = "integer", [DAM_KEY_NUM] = "number",
+    [DAM_KEY_BOOL] = "boolean", [DAM_KEY_CHOICE] = "one of",
+    [DAM_KEY_TEXT] = "string",  [DAM_KEY_GROUP] = "group"};
 
 size_t dam_schema_doc(char *buf, size_t n)
 {
@@ -719,7 +712,7 @@ size_t dam_schema_doc(char *buf, size_t n)
             char range[96] = "";
             if (k->type == DAM_KEY_INT || k->type == DAM_KEY_NUM)
                 dam_key_range_text(k, range, sizeof range);
-            PUT("| `%s` | %s", k->name, type_word(k));
+            PUT("| `%s` | %s", k->name, type_words[k->type]);
             if (k->unit)
                 PUT(", %s", k->unit);
             if (range[0])

@@ -135,6 +135,11 @@ extern const char *const dam_dist_names[];
 /* The precisions' words, in dam_precision order (catalog.h). */
 extern const char *const dam_key_precisions[];
 
+/* A boolean written as a word (true/false, 1/0, yes/no, on/off, any
+ * case), as the command line gives one (levers, sweep values): 1 with *out
+ * set, 0 when v is none of them. */
+int dam_key_parse_bool(const char *v, int *out);
+
 /* Store every row's default (DAM_KEY_DEFAULT) into scenario s, a
  * dam_scenario seen as bytes (the loader calls it before reading). */
 void dam_schema_defaults(void *s);
