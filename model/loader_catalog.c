@@ -367,40 +367,14 @@ static void get_eff(ld *L, const config_setting_t *g, const char *where,
     }
 }
 
-void dam_ld_parse_model(ld *L, const config_setting_t *ms, dam_model_spec *m,
-                        const char *where, int catalog, int have_base)
+/* The model's phases: a list of groups { name; kind; flops; act_bytes;
+ * weight_frac; }, else one compute-bound matmul phase of flops_per_sample
+ * (fps >= 0 when given); need: one of them (or arch) is required. */
+static void model_phases(ld *L, const config_setting_t *ms,
+                         dam_model_spec *m, const char *where,
+                         const config_setting_t *ph, double fps, int need)
 {
-    int req = catalog || !have_base;
-    int errs0 = L->d->nerr;
-    int arch_key = member(L, ms, "arch", where, 0) != NULL;
-    check_keys(L, ms, model_keys, where);
-    get_str(L, ms, "id", where, catalog, m->id, sizeof m->id);
-    get_str(L, ms, "name", where, catalog, m->name, sizeof m->name);
-    int fam;
-    if (get_choice(L, ms, "family", where, catalog, families, &fam))
-        snprintf(m->family, sizeof m->family, "%s", families[fam]);
-    else if (!have_base && !m->family[0])
-        snprintf(m->family, sizeof m->family, "custom");
-    int have_params = get_num(L, ms, "params", where, req && !arch_key,
-                              R_POS, 1.0, &m->params);
-    if (!get_num(L, ms, "seq_len", where, 0, R_GE1, 1.0, &m->seq_len) &&
-        !have_base)
-        m->seq_len = 1.0;
-    get_num(L, ms, "input_bytes", where, catalog, R_NONNEG, 1.0,
-            &m->input_bytes);
-    get_num(L, ms, "raw_bytes", where, catalog, R_NONNEG, 1.0, &m->raw_bytes);
-    get_num(L, ms, "activation_bytes", where, catalog, R_NONNEG, 1.0,
-            &m->act_mem_bytes);
-    get_int(L, ms, "layers", where, catalog, 1, 100000, &m->layers);
-    if (!m->layers)
-        m->layers = 1;
-    get_int(L, ms, "kernels_per_step", where, 0, 0, DAM_MAX_KERNELS,
-            &m->kernels_per_step);
-
-    double fps = 0.0;
-    int have_fps =
-        get_num(L, ms, "flops_per_sample", where, 0, R_POS, 1.0, &fps);
-    config_setting_t *ph = member(L, ms, "phases", where, 0);
+    int have_fps = fps >= 0.0;
     char w[96];
     path_join(w, sizeof w, where, "phases");
     if (ph) {
@@ -444,20 +418,18 @@ void dam_ld_parse_model(ld *L, const config_setting_t *ms, dam_model_spec *m,
         m->phases[0].kind = DAM_PHASE_MATMUL;
         m->phases[0].flops = fps;
         m->phases[0].weight_frac = 1.0;
-    } else if (req && !arch_key) {
+    } else if (need) {
         dam_diag_error(L->d, AT(ms),
                        "'%s' needs 'arch', 'phases' or 'flops_per_sample'",
                        where);
     }
-    double sum = dam_model_phase_flops(m);
-    if (have_fps && ph && sum > 0.0 && fabs(sum - fps) > 0.01 * fps)
-        dam_diag_error(L->d, AT(member(L, ms, "flops_per_sample",
-                                                     where, 0)),
-                       "'%s.flops_per_sample' is %g but its phases sum to %g "
-                       "(more than 1 %% apart)",
-                       where, fps, sum);
-    m->flops_per_sample = sum > 0.0 ? sum : fps;
+}
 
+/* Calibrated efficiencies: per precision, and per GPU
+ * (gpu_efficiency = ( { gpu = "..."; bf16 = ..; }, ... )). */
+static void model_efficiency(ld *L, const config_setting_t *ms,
+                             dam_model_spec *m, const char *where)
+{
     config_setting_t *ef = group(L, ms, "efficiency", where, 0);
     if (ef) {
         char ew[96];
@@ -480,15 +452,10 @@ void dam_ld_parse_model(ld *L, const config_setting_t *ms, dam_model_spec *m,
         }
         m->ngpu_eta = 0;
         for (int i = 0; i < n; i++) {
-            config_setting_t *e = config_setting_get_elem(ge, (unsigned)i);
             char ew[112];
-            snprintf(ew, sizeof ew, "%s[%d]", gw, i);
-            if (!config_setting_is_group(e)) {
-                dam_diag_error(L->d, AT(e),
-                               "'%s' must be a group, got %s", ew,
-                               type_name(e));
+            config_setting_t *e = list_group(L, ge, i, gw, ew, sizeof ew);
+            if (!e)
                 continue;
-            }
             check_keys(L, e, ge_eff_keys, ew);
             int k = m->ngpu_eta++;
             memset(&m->gpu_eta[k], 0, sizeof m->gpu_eta[k]);
@@ -499,10 +466,17 @@ void dam_ld_parse_model(ld *L, const config_setting_t *ms, dam_model_spec *m,
                         &m->gpu_eta[k].eta_sd[p]);
         }
     }
-    /* Architecture: phases and FLOPs follow from it. An inline model that
-     * gives its own work (phases or flops_per_sample) on top of a base
-     * with an architecture keeps its numbers and drops the architecture
-     * (the efficiency path). */
+}
+
+/* The architecture, from which phases and FLOPs follow. An inline model
+ * that gives its own work (phases or flops_per_sample) on top of a base
+ * with an architecture keeps its numbers and drops the architecture (the
+ * efficiency path). */
+static void model_arch(ld *L, const config_setting_t *ms, dam_model_spec *m,
+                       const char *where, int arch_key,
+                       const config_setting_t *ph, int have_fps,
+                       int have_params, int errs0)
+{
     int had_arch = m->arch.kind != DAM_ARCH_NONE;
     char aw[96];
     config_setting_t *as = subgroup(L, ms, "arch", where, aw, sizeof aw);
@@ -523,6 +497,55 @@ void dam_ld_parse_model(ld *L, const config_setting_t *ms, dam_model_spec *m,
         if (dam_graph_derive_phases(m, 0.0, &e) != DAM_OK)
             dam_diag_error(L->d, AT(ms), "%s", e.msg);
     }
+}
+
+void dam_ld_parse_model(ld *L, const config_setting_t *ms, dam_model_spec *m,
+                        const char *where, int catalog, int have_base)
+{
+    int req = catalog || !have_base;
+    int errs0 = L->d->nerr;
+    int arch_key = member(L, ms, "arch", where, 0) != NULL;
+    check_keys(L, ms, model_keys, where);
+    get_str(L, ms, "id", where, catalog, m->id, sizeof m->id);
+    get_str(L, ms, "name", where, catalog, m->name, sizeof m->name);
+    int fam;
+    if (get_choice(L, ms, "family", where, catalog, families, &fam))
+        snprintf(m->family, sizeof m->family, "%s", families[fam]);
+    else if (!have_base && !m->family[0])
+        snprintf(m->family, sizeof m->family, "custom");
+    int have_params = get_num(L, ms, "params", where, req && !arch_key,
+                              R_POS, 1.0, &m->params);
+    if (!get_num(L, ms, "seq_len", where, 0, R_GE1, 1.0, &m->seq_len) &&
+        !have_base)
+        m->seq_len = 1.0;
+    get_num(L, ms, "input_bytes", where, catalog, R_NONNEG, 1.0,
+            &m->input_bytes);
+    get_num(L, ms, "raw_bytes", where, catalog, R_NONNEG, 1.0, &m->raw_bytes);
+    get_num(L, ms, "activation_bytes", where, catalog, R_NONNEG, 1.0,
+            &m->act_mem_bytes);
+    get_int(L, ms, "layers", where, catalog, 1, 100000, &m->layers);
+    if (!m->layers)
+        m->layers = 1;
+    get_int(L, ms, "kernels_per_step", where, 0, 0, DAM_MAX_KERNELS,
+            &m->kernels_per_step);
+
+    double fps = 0.0;
+    int have_fps =
+        get_num(L, ms, "flops_per_sample", where, 0, R_POS, 1.0, &fps);
+    config_setting_t *ph = member(L, ms, "phases", where, 0);
+    model_phases(L, ms, m, where, ph, have_fps ? fps : -1.0,
+                 req && !arch_key);
+    double sum = dam_model_phase_flops(m);
+    if (have_fps && ph && sum > 0.0 && fabs(sum - fps) > 0.01 * fps)
+        dam_diag_error(L->d, AT(member(L, ms, "flops_per_sample",
+                                                     where, 0)),
+                       "'%s.flops_per_sample' is %g but its phases sum to %g "
+                       "(more than 1 %% apart)",
+                       where, fps, sum);
+    m->flops_per_sample = sum > 0.0 ? sum : fps;
+
+    model_efficiency(L, ms, m, where);
+    model_arch(L, ms, m, where, arch_key, ph, have_fps, have_params, errs0);
     config_setting_t *qs = group(L, ms, "quality", where, 0);
     if (qs) {
         char qw[96];
