@@ -450,9 +450,9 @@ static void model_efficiency(ld *L, const config_setting_t *ms,
                            gw, DAM_MAX_GPU_ETA);
             n = 0;
         }
+        char ew[112]; /* "...gpu_efficiency[i]" */
         m->ngpu_eta = 0;
         for (int i = 0; i < n; i++) {
-            char ew[112];
             config_setting_t *e = list_group(L, ge, i, gw, ew, sizeof ew);
             if (!e)
                 continue;
