@@ -27,7 +27,8 @@
  *   1. the field in dam_scenario (model/scenario.h), if it is new;
  *   2. one row in its group's table in model/schema.c, at the place where
  *      it should be read (rows are read in order; errors come out in that
- *      order):
+ *      order; "did you mean" prefers earlier rows), for instance (an
+ *      illustration, not a key damsim has):
  *          {"kv_offload_gib", DAM_KEY_NUM, AT(serving.llm.offload_bytes),
  *           .unit = "GiB", .scale = GiB, .cls = DAM_KEY_NONNEG, .lo = 0,
  *           .hi = 1e4, .flags = DAM_KEY_LIMIT, .def = 0, .help = "host
@@ -38,7 +39,13 @@
  *      and .def (in the key's own unit: it is stored as def * scale before
  *      the file is read);
  *   3. its line in scenarios/README.md and cli/damsim-scenario.5 (the unit
- *      test test_schema fails until both name it, with its range).
+ *      test test_schema fails until both name it, with its range);
+ *   4. if a lever sets it too, the lever key names the row
+ *      (SINT/SNUM/SBOOL/SCHOICE in model/lever.c) and takes its range.
+ * Where a plain row is read: by dam_load_group for most groups; in
+ * workload by the walk after memory_format (model/loader_groups.c); in
+ * llm and llm.disaggregate by dam_load_rows after the group's defaults
+ * (model/loader_serving.c). `damsim catalog keys` prints the table.
  * That is all for a key the solvers read from its field. Only a key that
  * needs code when read (a check against another key, a file) sets
  * DAM_KEY_CUSTOM: the walker then calls the group's hook in the loader at
