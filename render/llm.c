@@ -14,6 +14,7 @@
 
 #include "render/fmt.h"
 #include "render/text.h"
+#include "render/whatif.h"
 
 static void rule(dam_buf *b)
 {
@@ -475,7 +476,7 @@ void dam_llm_whatif_text(dam_buf *b, const dam_whatif *w)
     const dam_llm *q = &s->serving.llm;
     char answer[1024], dep[160];
     int pct = (int)lround(q->slo_quantile * 100.0);
-    dam_llm_whatif_answer(answer, sizeof answer, w);
+    dam_whatif_answer(answer, sizeof answer, w); /* no-fit first */
     dam_llm_deployment_text(dep, sizeof dep, s);
     dam_buf_printf(b, "%s\n", s->name);
     dam_buf_printf(b, "  %s on %s at %.4g requests/s (simulated)\n",
