@@ -31,6 +31,7 @@
 #include "model/device.h"
 #include "model/graph.h"
 #include "model/quality.h"
+#include "model/recipe.h"
 #include "model/scaling.h"
 #include "model/suggest.h"
 
@@ -447,6 +448,9 @@ static int set_precision(const ctx *c, dam_scenario *s, int p, int quantize)
     if (stored || !(w->master_bytes > 0.0) || w->master_bytes == ob)
         w->master_bytes = nb;
     w->precision = np;
+    /* a layout's recipe follows its precision (recipe.h) */
+    if (s->layout.on)
+        w->recipe = dam_recipe_default(np, s->layout.profile);
     return DAM_OK;
 }
 
