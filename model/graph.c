@@ -289,29 +289,31 @@ static void mem(bld *B, const char *name, int phase, double fe, double fk,
 }
 
 /*
- * A LoRA adapter beside a projection din -> dout over T rows (per sample),
- * rank r, as PEFT runs it: x A (T x r), then B (T x dout), scaled and
- * added to the base output. GEMMs r wide do about r FLOPs per byte, far
- * below any tensor core's ridge, so they are costed by their traffic:
- * forward reads x and A, writes and reads T r, writes T dout, scales it
- * and adds it (3 + 2 passes over T dout); backward scales the gradient,
- * runs B's dgrad and wgrad and A's dgrad and wgrad (reading x again) and
- * adds A's dgrad into x's gradient. Adapter weights and their gradients
- * are read and written once per pass.
+ * LoRA adapters beside the projections of one input: n modules (PEFT
+ * adapts each of q, k, v, or gate and up, on its own) reading din per
+ * row, dout columns in all, rank r, as PEFT runs them: x A_i (T x r), then
+ * B_i, scaled and added to the base output. GEMMs r wide do about r FLOPs
+ * per byte, far below any tensor core's ridge, so they are costed by
+ * their traffic: forward reads x and writes and reads T r per module,
+ * writes T dout, scales it and adds it (3 + 2 passes over T dout);
+ * backward scales the gradient, runs each B's dgrad and wgrad and each
+ * A's dgrad and wgrad (reading x again) and adds each A's dgrad into x's
+ * gradient. Adapter weights and their gradients: once per pass.
  */
 static void lora(bld *B, int phase, double T, double din, double dout,
-                 double count)
+                 double n, double count)
 {
-    double r = B->lora_r, w = r * (din + dout);
-    mem1(B->g, "lora", DAM_PASS_FWD, phase, 0u,
-         T * (din + 2.0 * r + 6.0 * dout), w, 0.0, 4.0, count);
+    double r = B->lora_r, w = r * (n * din + dout);
+    double fe = T * (n * din + 2.0 * n * r + 6.0 * dout);
+    mem1(B->g, "lora", DAM_PASS_FWD, phase, 0u, fe, w, 0.0, 4.0 * n, count);
     if (!B->train)
         return;
     if (B->recompute)
-        mem1(B->g, "lora", DAM_PASS_RECOMPUTE, phase, 0u,
-             T * (din + 2.0 * r + 6.0 * dout), w, 0.0, 4.0, count);
+        mem1(B->g, "lora", DAM_PASS_RECOMPUTE, phase, 0u, fe, w, 0.0,
+             4.0 * n, count);
     mem1(B->g, "lora", DAM_PASS_BWD, phase, 0u,
-         T * (4.0 * din + 5.0 * r + 4.0 * dout), 2.0 * w, 0.0, 6.0, count);
+         T * (4.0 * n * din + 5.0 * n * r + 4.0 * dout), 2.0 * w, 0.0,
+         6.0 * n, count);
 }
 
 static void comm(bld *B, const char *name, int pass, int phase,
@@ -456,14 +458,14 @@ static void block(bld *B, const dam_transformer *t, const tf_geom *G,
     int la = B->lora_r > 0 && (B->lora_t & 1), lm = B->lora_r > 0 &&
                                                      (B->lora_t & 2);
     if (la)
-        lora(B, pd, T, d, (hq + 2.0 * hkv) * hd, count);
+        lora(B, pd, T, d, (hq + 2.0 * hkv) * hd, 3.0, count);
     if (t->rotary)
         mem(B, "rope", pe, 2.0 * T * (hq + hkv) * hd, 1.0,
             2.0 * T * (hq + hkv) * hd, 1.0, count);
     attention(B, t, G, pa, pa, count);
     gemm(B, "o_proj", pd, T, d, hq * hd, 1.0, 0u, 1, 1, count);
     if (la)
-        lora(B, pd, T, hq * hd, d, count);
+        lora(B, pd, T, hq * hd, d, 1.0, count);
     mem(B, "residual", pe, (3.0 + dr_e) * T * d * shard, 1.0 + dr_k,
         (3.0 + dr_e) * T * d * shard, 1.0 + dr_k, count);
     /* MLP half */
@@ -486,11 +488,11 @@ static void block(bld *B, const dam_transformer *t, const tf_geom *G,
     } else {
         gemm(B, "mlp_up", pd, T, up, d, 1.0, 0u, 1, 1, count);
         if (lm)
-            lora(B, pd, T, d, up, count);
+            lora(B, pd, T, d, up, t->gated ? 2.0 : 1.0, count);
         mem(B, "act", pe, ae * T * f, 1.0, abe * T * f, 1.0, count);
         gemm(B, "mlp_down", pd, T, d, f, 1.0, 0u, 1, 1, count);
         if (lm)
-            lora(B, pd, T, f, d, count);
+            lora(B, pd, T, f, d, 1.0, count);
     }
     mem(B, "residual", pe, (3.0 + dr_e) * T * d * shard, 1.0 + dr_k,
         (3.0 + dr_e) * T * d * shard, 1.0 + dr_k, count);
