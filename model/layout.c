@@ -409,7 +409,9 @@ void dam_layout_memory(const dam_layout *l, const dam_model_spec *m,
         dense /= tp;
         double expert = blocks * P.expert_layer / (tp * ep);
         double zd = l->zero >= 1 ? dpc : 1.0, ze = l->zero >= 1 ? edp : 1.0;
-        r.optimizer = sb->optimizer * (dense / zd + expert / ze);
+        /* ZeRO-Offload: optimizer state (and weights) in host memory */
+        r.optimizer = l->offload ? 0.0
+                                 : sb->optimizer * (dense / zd + expert / ze);
         zd = l->zero >= 2 ? dpc : 1.0;
         ze = l->zero >= 2 ? edp : 1.0;
         r.gradients = sb->grad * (dense / zd + expert / ze);
@@ -418,7 +420,8 @@ void dam_layout_memory(const dam_layout *l, const dam_model_spec *m,
         int z3 = l->zero >= 3 && !l->reshard_step;
         zd = z3 ? dpc : 1.0;
         ze = z3 ? edp : 1.0;
-        r.weights = sb->weight * (dense / zd + expert / ze);
+        r.weights = l->offload >= 2 ? 0.0
+                                    : sb->weight * (dense / zd + expert / ze);
         r.in_flight = in_flight(l, s) / l->vpp;
         r.act_layer = a_layer;
         r.activations = in_flight(l, s) * per_chunk * a_layer;

@@ -98,6 +98,10 @@ typedef struct dam_layout {
     int reshard_step;  /* 1: ZeRO-3/FSDP weights gathered once per step
                         * and kept over its micro-batches; 0: gathered
                         * for every micro-batch's forward and backward */
+    int offload;       /* ZeRO-Offload: 0 none, 1 optimizer state and
+                        * master weights in host memory (the optimizer
+                        * steps on the CPU), 2 also the weights (ZeRO-3:
+                        * gathered from host memory) */
     int profile;       /* a dam_profile_id (recipe.h) */
     int bucket_per_block; /* 1: one gradient bucket per transformer block
                         * (FSDP units) instead of pipeline.bucket_mb */

@@ -1464,7 +1464,8 @@ static const char *const machine_keys[] = {"gpu",  "gpus_per_node", "nodes",
                                            "host", "storage", "network", NULL};
 static const char *const host_keys[] = {"cpu_cores", "pcie_gbs",
                                         "gpus_per_pcie_link",
-                                        "pageable_fraction", NULL};
+                                        "pageable_fraction", "memory_gbs",
+                                        NULL};
 static const char *const storage_keys[] = {"kind", "read_gbs", "latency_ms",
                                            "shared", NULL};
 static const char *const storage_kinds[] = {"local_nvme", "network_fs",
@@ -1484,7 +1485,7 @@ static const char *const parallel_keys[] = {
     "overlap_grad_reduce", "overlap_param_gather", "overlap_all_to_all",
     "reserved_gib",
     "straggler", "profile", "tp_comm_overlap", "reshard", "grad_bytes",
-    "grad_reduce_bytes", NULL};
+    "grad_reduce_bytes", "offload", NULL};
 static const char *const sched_names[] = {"1f1b", "gpipe", "interleaved",
                                           NULL};
 static const char *const recompute_names[] = {"none", "selective", "full",
@@ -1495,6 +1496,8 @@ static const char *const lora_target_names[] = {"attention", "mlp", "all",
                                                 NULL};
 static const char *const lora_bases[] = {"bf16", "nf4", NULL};
 static const char *const reshard_names[] = {"micro_batch", "step", NULL};
+static const char *const offload_names[] = {"none", "optimizer", "params",
+                                            NULL};
 static const char *const workload_keys[] = {
     "model", "precision", "batch_size", "efficiency", "memory_efficiency",
     "kernels_per_step", "launch_us", "framework_overhead_ms", "cuda_graphs",
@@ -1924,6 +1927,8 @@ static void load_machine(ld *L, const config_setting_t *root,
                            mc->gpus_per_pcie_link, mc->gpus_per_node);
         get_num(L, h, "pageable_fraction", "machine.host", 0, R_UNIT, 1.0,
                 &mc->pageable_fraction);
+        get_num(L, h, "memory_gbs", "machine.host", 0, R_POS, GB,
+                &mc->host_mem_bw);
     }
     config_setting_t *st = group(L, m, "storage", "machine", 1);
     if (st) {
@@ -2442,6 +2447,22 @@ static void load_stack(ld *L, const config_setting_t *root, dam_scenario *s)
             dam_diag_error(L->d, AT(member(L, p, gk[i], "", 0)),
                            "'parallel.%s' must be 2 (16-bit) or 4 (fp32), "
                            "got %g", gk[i], gv[i]);
+
+    /* ZeRO-Offload */
+    if (get_choice(L, p, "offload", pw, 0, offload_names, &k)) {
+        l->offload = k;
+        const config_setting_t *at = member(L, p, "offload", "", 0);
+        if (k > 0 && !(s->machine.host_mem_bw > 0.0))
+            dam_diag_error(L->d, AT(at),
+                           "'parallel.offload' steps the optimizer on the "
+                           "host: give 'machine.host.memory_gbs' (its DRAM "
+                           "bandwidth per node)");
+        if (k == 2 && l->zero < 3)
+            dam_diag_error(L->d, AT(at),
+                           "'parallel.offload' \"params\" gathers weights "
+                           "from host memory: it needs 'parallel.zero = 3' "
+                           "(or fsdp)");
+    }
 
     /* the recipe */
     int rid = dam_recipe_default(wl->precision, l->profile);

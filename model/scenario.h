@@ -71,6 +71,8 @@ typedef struct dam_machine {
     double pcie_bw;           /* effective host-to-device bytes/s per PCIe link */
     int gpus_per_pcie_link;   /* GPUs sharing one host bridge, >= 1 */
     double pageable_fraction; /* pageable copies run at this fraction of pcie_bw, (0, 1] */
+    double host_mem_bw;       /* host DRAM bandwidth per node, bytes/s (0 =
+                               * not given; needed by optimizer offload) */
     dam_storage_kind storage_kind;
     double storage_bw;        /* node's storage read bandwidth, bytes/s */
     double storage_latency;   /* per-read latency, s */

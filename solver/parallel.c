@@ -78,11 +78,13 @@ static double cost_pass(const dam_graph *g, const dam_cost_opts *co0,
     return dam_device_cost(g, &co, c);
 }
 
-/* The recipe a layout runs (NULL: every operator at the precision). */
+/* The quantizing recipe a layout runs (NULL: every operator at the
+ * workload's precision, which is what BF16 mixed precision is: with fp16
+ * the same recipe in fp16). */
 static const dam_recipe *recipe_of(const dam_scenario *s)
 {
     const dam_recipe *r = dam_recipe_get(s->workload.recipe);
-    return r && r->linear_elem > 0.0 ? r : NULL;
+    return r && r->linear_elem > 0.0 && r->linear_elem < 2.0 ? r : NULL;
 }
 
 /* Bytes per activation element: the recipe's higher format, else the
@@ -319,6 +321,18 @@ static void state_bytes(const dam_scenario *s, dam_state_bytes *sb)
     sb->act_linear = r ? r->saved_linear : 0.0;
 }
 
+/* Host-to-device bandwidth one GPU gets for offload traffic: its share
+ * of the host link (host.pcie_gbs over the GPUs sharing it), at most the
+ * GPU's achieved pinned copy rate. */
+static double host_link(const dam_scenario *s)
+{
+    const dam_machine *mc = &s->machine;
+    double bw = mc->pcie_bw / (mc->gpus_per_pcie_link > 0
+                                   ? mc->gpus_per_pcie_link : 1);
+    double dev = mc->gpu.dev.h2d.v;
+    return dev > 0.0 && dev < bw ? dev : bw;
+}
+
 /* Bytes per parameter reduced over data parallel (the profile's width,
  * else the kept width). */
 static double grad_comm(const dam_scenario *s, const dam_state_bytes *sb)
@@ -498,7 +512,8 @@ void dam_parallel_assemble(const dam_scenario *s, const dam_layout *l,
     double per_param_opt = (2.0 * (w->master_bytes + w->optimizer_bytes) +
                             w->grad_bytes + (elem < 4.0 ? elem : 0.0)) *
                                trainable_share(s) +
-                           (rc ? elem + rc->weight_copy : 0.0);
+                           (rc && rc->weight_copy > 0.0
+                                ? elem + rc->weight_copy : 0.0);
     double dpc = (double)l->dp * l->cp, edp = dpc / l->ep;
     for (int k = 0; k < DAM_CHUNK_KINDS; k++) {
         dam_parallel_stage *st = &out->stage[k];
@@ -550,8 +565,23 @@ void dam_parallel_assemble(const dam_scenario *s, const dam_layout *l,
         if (st->buckets < 1.0)
             st->buckets = 1.0;
         double zd = l->zero >= 1 ? dpc : 1.0, ze = l->zero >= 1 ? edp : 1.0;
-        st->optimizer = (dense / zd + expert / ze) * w->weight_scale *
-                        per_param_opt / mem_rate;
+        double shard = (dense / zd + expert / ze) * w->weight_scale;
+        st->optimizer = shard * per_param_opt / mem_rate;
+        if (l->offload) {
+            /* ZeRO-Offload (Ren et al. 2021): the shard's gradients go to
+             * the host, the optimizer steps there (the same bytes per
+             * parameter, at the node's DRAM bandwidth shared by its GPUs)
+             * and the 16-bit weights come back; in series after the
+             * backward. With weights offloaded too (ZeRO-3), the gathers
+             * of every micro-batch also cross the host link. */
+            double link = host_link(s);
+            double host = s->machine.host_mem_bw / s->machine.gpus_per_node;
+            st->optimizer = (dense / zd + expert / ze) * sb.grad / link +
+                            shard * per_param_opt / host +
+                            shard * elem / link;
+            if (l->offload >= 2)
+                st->optimizer += 2.0 * m * shard * elem / link;
+        }
         if (k == dam_parallel_stage_kind(out, 0))
             out->dp_traffic = traffic;
     }
