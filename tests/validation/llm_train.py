@@ -2,7 +2,7 @@
 """llm_train.py: damsim's LLM training layouts against published throughput.
 
 Usage: python3 llm_train.py DAMSIM LLM_TRAIN.CSV [--max-median F]
-                                                  [--before OLD_DAMSIM]
+                                                  [--before OLD_DAMSIM] [--logo]
 
 Every row of LLM_TRAIN.CSV (tests/validation/llm_train.csv: one published
 measurement each, with its source) is written as a layout scenario the way
@@ -21,6 +21,12 @@ With --before OLD_DAMSIM the rows are also solved by an older damsim
 (without the keys it does not know: parallel.profile), and both medians
 are printed over the rows both could solve. With --max-median F the exit
 status is 1 when the median |error| over all rows exceeds F.
+
+With --logo, leave one GPU out: for each GPU kind in turn, the framework's
+GEMM factor (workload.framework.gemm_frac, the one constant of the stack
+that scales every GEMM; default 0.791, fitted on llm-foundry's MPT rows on
+A100) is fitted on the other GPUs' rows (least squares in log error over a
+grid of 0.50 to 1.30) and the held-out GPU's rows are predicted with it.
 """
 import csv
 import json
@@ -35,7 +41,7 @@ machine: {{ gpu = "{gpu}"; gpus_per_node = {gpn}; nodes = {nodes};
   host: {{ cpu_cores = 128; pcie_gbs = 25.0; }};
   storage: {{ kind = "network_fs"; read_gbs = 1000.0; latency_ms = 0.0; shared = true; }};
   network: {{ nic_gbs = {nic}; nics_per_node = {gpn}; }}; }};
-workload: {{ precision = "{prec}"; {model} }};
+workload: {{ precision = "{prec}"; {model}{fw} }};
 data: {{ samples = 1.0e9; decode_ms = 0.0; }};
 pipeline: {{ loader_workers = 2; }};
 parallel: {{ {par} }};
@@ -61,7 +67,7 @@ def params_b(r):
         r["model"], 0.0)
 
 
-def scenario(r, legacy):
+def scenario(r, legacy, gemm_frac=None):
     if r["model"].startswith("gpt:"):
         l, h, a = gpt(r["model"])
         model = ('model = { id = "gpt"; name = "GPT"; seq_len = %s;\n'
@@ -86,15 +92,17 @@ def scenario(r, legacy):
             par += " tp_comm_overlap = true;"
     if not r["profile"]:
         par += " overlap_grad_reduce = false;"
+    fw = (" framework = { gemm_frac = %.4f; };" % gemm_frac
+          if gemm_frac else "")
     return SCEN.format(cid=r["case_id"], gpu=r["gpu"], gpn=r["gpus_per_node"],
                        nodes=r["nodes"], nic=r["nic_gbs"], prec=r["precision"],
-                       model=model, par=par)
+                       model=model, par=par, fw=fw)
 
 
-def predict(damsim, r, tmp, legacy=False):
+def predict(damsim, r, tmp, legacy=False, gemm_frac=None):
     path = os.path.join(tmp, r["case_id"] + ".cfg")
     with open(path, "w") as f:
-        f.write(scenario(r, legacy))
+        f.write(scenario(r, legacy, gemm_frac))
     p = subprocess.run([damsim, "run", "--analytic", "--json", path],
                        capture_output=True, text=True)
     if p.returncode != 0:
@@ -116,10 +124,34 @@ def size_class(b):
 
 def summary(label, errs):
     if not errs:
-        return "  %-22s -" % label
-    return ("  %-22s %3d rows  median |error| %5.1f %%  median signed %+6.1f %%"
+        return "  %-30s -" % label
+    return ("  %-30s %3d rows  median |error| %5.1f %%  median signed %+6.1f %%"
             % (label, len(errs), 100 * statistics.median(abs(e) for e in errs),
                100 * statistics.median(errs)))
+
+
+def logo(damsim, rs, tmp):
+    """Leave one GPU out over the framework GEMM factor (module comment)."""
+    import math
+    grid = [0.50 + 0.02 * i for i in range(41)]
+    pred = {}
+    for r in rs:
+        for k in grid:
+            got = predict(damsim, r, tmp, gemm_frac=k)
+            if got is not None:
+                pred[(r["case_id"], k)] = math.log(got / float(r["value"]))
+    print("\nleave one GPU out (framework gemm_frac fitted on the other GPUs):")
+    allerr = []
+    for g in sorted(set(r["gpu"] for r in rs)):
+        train = [r for r in rs if r["gpu"] != g]
+        test = [r for r in rs if r["gpu"] == g]
+        best = min(grid, key=lambda k: sum(
+            pred.get((r["case_id"], k), 9.0) ** 2 for r in train))
+        errs = [math.exp(pred[(r["case_id"], best)]) - 1.0 for r in test
+                if (r["case_id"], best) in pred]
+        allerr += errs
+        print(summary("%s (k %.2f)" % (g, best), errs))
+    print(summary("all held out", allerr))
 
 
 def main(argv):
@@ -166,6 +198,9 @@ def main(argv):
     if before and errs_b:
         print("\nrows both solve: before " + summary("", errs_b).strip() +
               "\n                 after  " + summary("", both).strip())
+    if "--logo" in argv:
+        with tempfile.TemporaryDirectory() as tmp:
+            logo(damsim, rs, tmp)
     if maxmed is not None and errs and \
             statistics.median(abs(e) for e in errs) > maxmed:
         print("median |error| above %.3f" % maxmed)
