@@ -535,9 +535,12 @@ double dam_device_cost(const dam_graph *g, const dam_cost_opts *o,
      * same tiles), and the cast traffic per quantized activation element */
     const dam_recipe *rc = o->recipe && o->recipe->linear_elem > 0.0
                                ? o->recipe : NULL;
-    gemm_ctx lc = gc;
+    gemm_ctx lc;
+    const gemm_ctx *lcp = &gc;
     double lelem = pelem, cast_b = 0.0;
     if (rc && !gc.legacy) {
+        lc = gc;
+        lcp = &lc;
         double fg = fw->gemm.v > 0.0 ? fw->gemm.v : 1.0;
         gemm_setup(&lc, gpu, rc->linear, rc->linear_elem, mfrac);
         lc.rate *= ps * fg;
@@ -592,11 +595,9 @@ double dam_device_cost(const dam_graph *g, const dam_cost_opts *o,
      * tiles along M); with no precomputed N-tile counts for this tile
      * width, every GEMM goes through gemm_tiles */
     const double mthr = ncfg >= 0 ? 0.5 * gc.tm : HUGE_VAL;
-    const double units[3] = {gc.unit, cc.unit, lc.unit};
-    const double irates[3] = {gc.inv_rate, cc.inv_rate, lc.inv_rate};
-    const double opel[3] = {pelem, pelem, lelem};
+    const double units[3] = {gc.unit, cc.unit, lcp->unit};
+    const double irates[3] = {gc.inv_rate, cc.inv_rate, lcp->inv_rate};
     const unsigned lin = rc ? DAM_OPF_LINEAR : 0u;
-    double gcast[DAM_MAX_OPS];
     for (int i = 0; i < nops; i++) {
         const dam_op *op = &g->ops[i];
         if (op->kind != DAM_OP_GEMM ||
@@ -607,13 +608,14 @@ double dam_device_cost(const dam_graph *g, const dam_cost_opts *o,
         unsigned sx = op->scale & 3u;
         double m = op->m * sm[sx], k = op->k * sk[sx];
         double gr = op->groups * sg[sx], sc = se[sx];
-        unsigned ci = (op->flags & lin) ? 2u : (op->flags & DAM_OPF_CONV) != 0;
+        unsigned ci = (op->flags & DAM_OPF_CONV) != 0;
+        double el = pelem;
+        if (__builtin_expect((op->flags & lin) != 0, 0)) {
+            ci = 2u; /* a recipe's linear layer */
+            el = lelem;
+        }
         double f0 = op->flops * sc;
-        double by = opel[ci] * (op->elems * sc + op->weight_elems), wb = 0.0;
-        /* the recipe's cast of the A operand (forward input, dgrad's
-         * output gradient); wgrad reuses the column-wise copies */
-        gcast[i] = ci == 2u && (op->flags & DAM_OPF_WEIGHT)
-                       ? cast_b * m * k * gr : 0.0;
+        double by = el * (op->elems * sc + op->weight_elems), wb = 0.0;
         if (wspecial && (op->flags & DAM_OPF_WEIGHT) &&
             op->scale != DAM_SCALE_K) {
             /* a weight operand (B, k x n, never batch-scaled) stored at
@@ -662,13 +664,6 @@ double dam_device_cost(const dam_graph *g, const dam_cost_opts *o,
             a[2] += cnt * gfl[i];
             a[3] += cnt * gby[i];
             a[4] += cnt * op->kernels;
-            if (gcast[i] > 0.0) {
-                /* one fused amax + cast(-transpose) kernel */
-                double cb = gcast[i];
-                a[1] += cnt * cb * inv_mem_k * l2_factor(cb, inv_l2c, l2_save);
-                a[3] += cnt * cb;
-                a[4] += cnt;
-            }
             continue;
         }
         double t, fl, by, kern, cnt;
@@ -728,6 +723,25 @@ double dam_device_cost(const dam_graph *g, const dam_cost_opts *o,
         a[2] += cnt * fl;
         a[3] += cnt * by;
         a[4] += cnt * kern;
+    }
+    /* a recipe's cast of each linear layer's A operand (the forward
+     * input, dgrad's output gradient; wgrad reuses the column-wise
+     * copies): one fused amax + cast(-transpose) kernel each, memory-bound,
+     * in the GEMM's phase and pass */
+    for (int i = 0; cast_b > 0.0 && i < nops; i++) {
+        const dam_op *op = &g->ops[i];
+        if (op->kind != DAM_OP_GEMM ||
+            (op->flags & (DAM_OPF_LINEAR | DAM_OPF_WEIGHT)) !=
+                (DAM_OPF_LINEAR | DAM_OPF_WEIGHT) ||
+            (npass_mask && !(npass_mask & (1 << op->pass))))
+            continue;
+        unsigned sx = op->scale & 3u;
+        double cb = cast_b * op->m * sm[sx] * op->k * sk[sx] * op->groups *
+                    sg[sx];
+        double *a = gacc[i];
+        a[1] += op->count * cb * inv_mem_k * l2_factor(cb, inv_l2c, l2_save);
+        a[3] += op->count * cb;
+        a[4] += op->count;
     }
     for (int ph = 0; ph < nph; ph++) {
         dam_phase_cost *p = &out->phase[ph];
