@@ -591,8 +591,11 @@ void dam_parallel_assemble(const dam_scenario *s, const dam_layout *l,
                     m * sb0 * lc->host;
     double global = (double)l->dp * l->micro_batch * l->micro_batches;
     out->tokens = global * lc->tokens * l->cp / l->micro_batch;
-    out->model_flops = 3.0 * w->model.flops_per_sample * w->flops_scale *
-                       global;
+    /* forward + backward (2 x forward); a frozen base (LoRA) has no
+     * weight-gradient GEMMs, so its model FLOPs are forward + activation
+     * gradients (4 N per token instead of 6 N) */
+    out->model_flops = (w->lora_rank > 0 ? 2.0 : 3.0) *
+                       w->model.flops_per_sample * w->flops_scale * global;
     double hw = 0.0;
     for (int v = 0; v < out->chunks; v++) {
         int k = dam_parallel_chunk_kind(out, v);
