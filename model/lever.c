@@ -31,6 +31,7 @@
 #include "model/device.h"
 #include "model/graph.h"
 #include "model/quality.h"
+#include "model/recipe.h"
 #include "model/scaling.h"
 #include "model/suggest.h"
 
@@ -367,6 +368,14 @@ static int op_gpu(const ctx *c, const dam_lever_op *op,
         }
         if (!(g->peak[s->workload.precision] > 0.0))
             return unsupported(c, s->workload.precision, g);
+        const dam_recipe *rc = dam_recipe_get(s->workload.recipe);
+        if (rc && rc->block_scaled && g->gen != DAM_GEN_BLACKWELL)
+            return fail(c, "recipe \"%s\" needs Blackwell's block-scaled "
+                        "tensor cores ('%s' is not Blackwell)", rc->name,
+                        g->id);
+        if (rc && rc->fp4 && !(g->peak_fp4 > 0.0))
+            return fail(c, "recipe \"%s\" needs an FP4 peak ('%s' has "
+                        "none)", rc->name, g->id);
         double old_link = dam_device_fabric_busbw(&m->gpu, m->pcie_bw);
         m->gpu = *g;
         /* the price: the op's, else the scenario's own for this GPU, else
@@ -447,6 +456,9 @@ static int set_precision(const ctx *c, dam_scenario *s, int p, int quantize)
     if (stored || !(w->master_bytes > 0.0) || w->master_bytes == ob)
         w->master_bytes = nb;
     w->precision = np;
+    /* a layout's recipe follows its precision (recipe.h) */
+    if (s->layout.on)
+        w->recipe = dam_recipe_default(np, s->layout.profile);
     return DAM_OK;
 }
 

@@ -35,6 +35,7 @@
 #include "model/device.h"
 #include "model/graph.h"
 #include "model/constants.h"
+#include "model/recipe.h"
 
 #define GB 1e9
 #define GiB 1073741824.0
@@ -650,8 +651,14 @@ static void parse_gpu(ld *L, const config_setting_t *gs, dam_gpu *g,
     if (pk) {
         char w[96];
         path_join(w, sizeof w, where, "peak_tflops");
-        check_keys(L, pk, prec_names, w);
+        static const char *const peak_names[] = {
+            "fp32", "tf32", "fp16", "bf16", "fp8", "int8", "fp4", NULL};
+        check_keys(L, pk, peak_names, w);
         int any = 0;
+        if (get_num(L, pk, "fp4", w, 0, R_POS, TFLOPS, &g->peak_fp4))
+            any = 1;
+        else if (!have_base)
+            g->peak_fp4 = 0.0;
         for (int p = 0; p < DAM_PREC_COUNT; p++) {
             double v;
             if (get_num(L, pk, prec_names[p], w, 0, R_POS, TFLOPS, &v)) {
@@ -1457,7 +1464,8 @@ static const char *const machine_keys[] = {"gpu",  "gpus_per_node", "nodes",
                                            "host", "storage", "network", NULL};
 static const char *const host_keys[] = {"cpu_cores", "pcie_gbs",
                                         "gpus_per_pcie_link",
-                                        "pageable_fraction", NULL};
+                                        "pageable_fraction", "memory_gbs",
+                                        NULL};
 static const char *const storage_keys[] = {"kind", "read_gbs", "latency_ms",
                                            "shared", NULL};
 static const char *const storage_kinds[] = {"local_nvme", "network_fs",
@@ -1476,17 +1484,26 @@ static const char *const parallel_keys[] = {
     "micro_batch", "global_batch", "zero", "fsdp", "recompute",
     "overlap_grad_reduce", "overlap_param_gather", "overlap_all_to_all",
     "reserved_gib",
-    "straggler", NULL};
+    "straggler", "profile", "tp_comm_overlap", "reshard", "grad_bytes",
+    "grad_reduce_bytes", "offload", NULL};
 static const char *const sched_names[] = {"1f1b", "gpipe", "interleaved",
                                           NULL};
 static const char *const recompute_names[] = {"none", "selective", "full",
                                               NULL};
 static const char *const straggler_keys[] = {"rank", "slowdown", NULL};
+static const char *const lora_keys[] = {"rank", "targets", "base", NULL};
+static const char *const lora_target_names[] = {"attention", "mlp", "all",
+                                                NULL};
+static const char *const lora_bases[] = {"bf16", "nf4", NULL};
+static const char *const reshard_names[] = {"micro_batch", "step", NULL};
+static const char *const offload_names[] = {"none", "optimizer", "params",
+                                            NULL};
 static const char *const workload_keys[] = {
     "model", "precision", "batch_size", "efficiency", "memory_efficiency",
     "kernels_per_step", "launch_us", "framework_overhead_ms", "cuda_graphs",
     "activation_recompute", "optimizer", "compute_cv", "zero_stage",
-    "seq_len", "framework", "inference_engine", "memory_format", NULL};
+    "seq_len", "framework", "inference_engine", "memory_format", "recipe",
+    "lora", NULL};
 static const char *const engines[] = {"fused", "eager", NULL};
 static const char *const memory_formats[] = {"channels_last",
                                              "channels_first", NULL};
@@ -1910,6 +1927,8 @@ static void load_machine(ld *L, const config_setting_t *root,
                            mc->gpus_per_pcie_link, mc->gpus_per_node);
         get_num(L, h, "pageable_fraction", "machine.host", 0, R_UNIT, 1.0,
                 &mc->pageable_fraction);
+        get_num(L, h, "memory_gbs", "machine.host", 0, R_POS, GB,
+                &mc->host_mem_bw);
     }
     config_setting_t *st = group(L, m, "storage", "machine", 1);
     if (st) {
@@ -2097,6 +2116,17 @@ static void load_workload(ld *L, const config_setting_t *root,
     } else {
         get_int(L, w, "batch_size", "workload", 1, 1, DAM_MAX_BATCH,
                 &wl->batch_size);
+        /* recipes and LoRA are costed on a layout's transformer blocks */
+        const char *const lay_only[] = {"recipe", "lora"};
+        for (int i = 0; i < 2; i++) {
+            config_setting_t *x = member(L, w, lay_only[i], "", 0);
+            if (x)
+                dam_diag_error(L->d, AT(x),
+                               "'workload.%s' needs a 'parallel' layout "
+                               "(give a 'parallel' group, e.g. "
+                               "parallel = { global_batch = ..; })",
+                               lay_only[i]);
+        }
     }
     double seq = 0.0;
     if (get_num(L, w, "seq_len", "workload", 0, R_GE1, 1.0, &seq)) {
@@ -2338,6 +2368,173 @@ static void load_pipeline(ld *L, const config_setting_t *root,
             &pl->replications);
 }
 
+/* The known profile (recipes = 0) or recipe (1) names, comma-separated. */
+static void stack_names(char *list, size_t n, int recipes)
+{
+    int count = recipes ? DAM_RECIPE_COUNT : DAM_PROFILE_COUNT;
+    list[0] = '\0';
+    for (int i = 1; i < count; i++) {
+        strncat(list, i > 1 ? ", " : "", n - strlen(list) - 1);
+        strncat(list, recipes ? dam_recipe_get(i)->name
+                              : dam_profile_get(i)->name,
+                n - strlen(list) - 1);
+    }
+}
+
+/*
+ * A layout's training stack (recipe.h): the framework profile
+ * (parallel.profile) and what it sets unless the scenario gives it, the
+ * precision recipe (workload.recipe; by default the profile's FP8 recipe,
+ * else Transformer Engine's delayed scaling, for precision fp8, and BF16
+ * mixed precision for 16 bits) and LoRA/QLoRA (workload.lora).
+ */
+static void load_stack(ld *L, const config_setting_t *root, dam_scenario *s)
+{
+    const config_setting_t *p = member(L, root, "parallel", "", 0);
+    const config_setting_t *w = member(L, root, "workload", "", 0);
+    dam_layout *l = &s->layout;
+    dam_workload *wl = &s->workload;
+    const char *pw = "parallel";
+    char name[DAM_ID_MAX] = "";
+    if (get_str(L, p, "profile", pw, 0, name, sizeof name)) {
+        int id = dam_profile_find(name);
+        if (id < 0) {
+            char list[160];
+            stack_names(list, sizeof list, 0);
+            dam_diag_error(L->d, AT(member(L, p, "profile", "", 0)),
+                           "unknown 'parallel.profile' \"%s\" (known: %s)",
+                           name, list);
+            return;
+        }
+        l->profile = id;
+    }
+    const dam_fw_profile *pf = dam_profile_get(l->profile);
+    double pb = dam_precision_bytes(wl->precision);
+    if (l->profile > 0) {
+        if (pb < 4.0) {
+            wl->grad_bytes = pf->grad_bytes;
+            wl->grad_comm_bytes = pf->grad_comm_bytes;
+        }
+        if (!member(L, p, "overlap_grad_reduce", "", 0))
+            l->overlap_grad = pf->overlap_grad;
+        if (!member(L, p, "overlap_param_gather", "", 0))
+            l->overlap_param = pf->overlap_param;
+        l->tp_overlap = pf->tp_overlap;
+        l->reshard_step = pf->reshard_step;
+        const config_setting_t *pl = member(L, root, "pipeline", "", 0);
+        if (!pl || !member(L, pl, "bucket_mb", "", 0)) {
+            if (pf->bucket_bytes > 0.0)
+                s->pipeline.bucket_bytes = pf->bucket_bytes;
+            else
+                l->bucket_per_block = 1;
+        }
+    }
+    get_bool(L, p, "tp_comm_overlap", pw, 0, &l->tp_overlap);
+    int k = 0;
+    if (get_choice(L, p, "reshard", pw, 0, reshard_names, &k))
+        l->reshard_step = k;
+    double gb = 0.0;
+    if (get_num(L, p, "grad_bytes", pw, 0, R_POS, 1.0, &gb)) {
+        wl->grad_bytes = gb;
+        wl->grad_comm_bytes = 0.0;
+    }
+    if (get_num(L, p, "grad_reduce_bytes", pw, 0, R_POS, 1.0, &gb))
+        wl->grad_comm_bytes = gb;
+    const char *const gk[] = {"grad_bytes", "grad_reduce_bytes"};
+    const double gv[] = {wl->grad_bytes, wl->grad_comm_bytes};
+    for (int i = 0; i < 2; i++)
+        if (member(L, p, gk[i], "", 0) && gv[i] != 2.0 && gv[i] != 4.0)
+            dam_diag_error(L->d, AT(member(L, p, gk[i], "", 0)),
+                           "'parallel.%s' must be 2 (16-bit) or 4 (fp32), "
+                           "got %g", gk[i], gv[i]);
+
+    /* ZeRO-Offload */
+    if (get_choice(L, p, "offload", pw, 0, offload_names, &k)) {
+        l->offload = k;
+        const config_setting_t *at = member(L, p, "offload", "", 0);
+        if (k > 0 && !(s->machine.host_mem_bw > 0.0))
+            dam_diag_error(L->d, AT(at),
+                           "'parallel.offload' steps the optimizer on the "
+                           "host: give 'machine.host.memory_gbs' (its DRAM "
+                           "bandwidth per node)");
+        if (k == 2 && l->zero < 3)
+            dam_diag_error(L->d, AT(at),
+                           "'parallel.offload' \"params\" gathers weights "
+                           "from host memory: it needs 'parallel.zero = 3' "
+                           "(or fsdp)");
+    }
+
+    /* the recipe */
+    int rid = dam_recipe_default(wl->precision, l->profile);
+    const config_setting_t *rs = w ? member(L, w, "recipe", "", 0) : NULL;
+    if (rs && get_str(L, w, "recipe", "workload", 0, name, sizeof name)) {
+        rid = dam_recipe_find(name);
+        if (rid < 0) {
+            char list[160];
+            stack_names(list, sizeof list, 1);
+            dam_diag_error(L->d, AT(rs),
+                           "unknown 'workload.recipe' \"%s\" (known: %s)",
+                           name, list);
+            return;
+        }
+    }
+    const dam_recipe *r = dam_recipe_get(rid);
+    const dam_gpu *g = &s->machine.gpu;
+    if (rs && r->linear == DAM_FP8 && wl->precision != DAM_FP8)
+        dam_diag_error(L->d, AT(rs),
+                       "'workload.recipe' \"%s\" runs its linear layers in "
+                       "%s: give workload.precision = \"fp8\" (it is \"%s\")",
+                       r->name, r->fp4 ? "FP4" : "FP8",
+                       dam_precision_name(wl->precision));
+    else if (rs && rid == DAM_RECIPE_BF16 && pb != 2.0)
+        dam_diag_error(L->d, AT(rs),
+                       "'workload.recipe' \"bf16\" needs a 16-bit "
+                       "workload.precision (it is \"%s\")",
+                       dam_precision_name(wl->precision));
+    else if (r->block_scaled && g->gen != DAM_GEN_BLACKWELL)
+        dam_diag_error(L->d, AT(rs ? rs : p),
+                       "recipe \"%s\" needs Blackwell's block-scaled "
+                       "tensor cores (GPU \"%s\" is not Blackwell)",
+                       r->name, g->id);
+    else if (r->fp4 && !(g->peak_fp4 > 0.0))
+        dam_diag_error(L->d, AT(rs ? rs : p),
+                       "recipe \"%s\" needs an FP4 peak: GPU \"%s\" has no "
+                       "'peak_tflops.fp4'", r->name, g->id);
+    else if (r->linear == DAM_FP8 && !(g->peak[DAM_BF16] > 0.0))
+        dam_diag_error(L->d, AT(rs ? rs : p),
+                       "recipe \"%s\" keeps attention and norms in BF16: GPU "
+                       "\"%s\" has no BF16 peak", r->name, g->id);
+    wl->recipe = rid;
+
+    /* LoRA / QLoRA */
+    const config_setting_t *lg = w ? group(L, w, "lora", "workload", 0) : NULL;
+    if (lg) {
+        const char *lw = "workload.lora";
+        check_keys(L, lg, lora_keys, lw);
+        get_int(L, lg, "rank", lw, 1, 1, 65536, &wl->lora_rank);
+        int t = 2;
+        get_choice(L, lg, "targets", lw, 0, lora_target_names, &t);
+        wl->lora_targets = t + 1; /* attention 1, mlp 2, all 3 */
+        int b = 0;
+        get_choice(L, lg, "base", lw, 0, lora_bases, &b);
+        wl->lora_nf4 = b == 1;
+        const dam_transformer *tf = &wl->model.arch.tf;
+        if (wl->lora_rank >= tf->hidden)
+            dam_diag_error(L->d, AT(member(L, lg, "rank", "", 0)),
+                           "'workload.lora.rank' %d is not below the hidden "
+                           "size %d", wl->lora_rank, tf->hidden);
+        if (wl->lora_targets == 2 && tf->experts > 1)
+            dam_diag_error(L->d, AT(member(L, lg, "targets", "", 0)),
+                           "'workload.lora.targets' \"mlp\": the experts of "
+                           "\"%s\" are not adapted (give \"attention\" or "
+                           "\"all\")", wl->model.id);
+        if (wl->lora_nf4 && l->zero >= 3)
+            dam_diag_error(L->d, AT(member(L, lg, "base", "", 0)),
+                           "QLoRA (NF4 base weights) with ZeRO-3/FSDP "
+                           "sharding is not modelled");
+    }
+}
+
 /*
  * The parallel layout (layout.h): degrees, schedule, batch as
  * micro-batches, sharding, recomputation, overlap, a straggler. dp may be
@@ -2401,6 +2598,7 @@ static void load_parallel(ld *L, const config_setting_t *root,
         get_num(L, sg, "slowdown", "parallel.straggler", 1, R_GE1, 1.0,
                 &l->slow_factor);
     }
+    load_stack(L, root, s);
     if (L->d->nerr > errs)
         return;
 

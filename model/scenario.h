@@ -71,6 +71,8 @@ typedef struct dam_machine {
     double pcie_bw;           /* effective host-to-device bytes/s per PCIe link */
     int gpus_per_pcie_link;   /* GPUs sharing one host bridge, >= 1 */
     double pageable_fraction; /* pageable copies run at this fraction of pcie_bw, (0, 1] */
+    double host_mem_bw;       /* host DRAM bandwidth per node, bytes/s (0 =
+                               * not given; needed by optimizer offload) */
     dam_storage_kind storage_kind;
     double storage_bw;        /* node's storage read bandwidth, bytes/s */
     double storage_latency;   /* per-read latency, s */
@@ -96,7 +98,15 @@ typedef struct dam_workload {
     double framework_overhead_s; /* per-step host overhead, s */
     int cuda_graphs;          /* 1: launches captured in a graph (launch cost ~0) */
     int activation_recompute; /* 1: forward recomputed in backward */
-    double grad_bytes;        /* bytes per gradient element sent in all-reduce */
+    double grad_bytes;        /* bytes per gradient element sent in all-reduce
+                               * (layouts: kept in memory) */
+    double grad_comm_bytes;   /* layouts: bytes per gradient element
+                               * reduced over data parallel (0 = grad_bytes) */
+    int recipe;               /* layouts: a dam_recipe_id (recipe.h), 0 =
+                               * every operator at `precision` */
+    int lora_rank;            /* layouts: LoRA rank, 0 = full training */
+    int lora_targets;         /* bit 0 attention, bit 1 MLP projections */
+    int lora_nf4;             /* 1: QLoRA (NF4 base weights) */
     double optimizer_bytes;   /* optimizer state bytes per parameter (Adam mixed: 12) */
     double master_bytes;      /* bytes per parameter of the weights in memory */
     double compute_cv;        /* step-to-step compute jitter, coefficient of variation */
