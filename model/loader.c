@@ -2523,6 +2523,7 @@ static const char *const llm_keys[] = {
     "tp", "weights", "kv_cache", "block_tokens", "memory_fraction",
     "token_budget", "chunked_prefill", "chunk_tokens", "max_seqs",
     "preemption", "swap_gb", "router", "iteration_overhead_ms",
+    "capacity_policy",
     "slo_ttft_ms", "slo_tpot_ms", "slo_percentile", "disaggregate", NULL};
 static const char *const llm_disagg_keys[] = {
     "prefill_replicas", "decode_replicas", "prefill_tp", "decode_tp",
@@ -2531,6 +2532,8 @@ static const char *const llm_weights[] = {"native", "fp8", "int8", "int4",
                                           "bf16", "fp16", NULL};
 static const char *const llm_kv[] = {"bf16", "fp16", "fp8", NULL};
 static const char *const llm_preempt[] = {"recompute", "swap", NULL};
+static const char *const llm_capacity[] = {"max_utilization",
+                                           "guaranteed_no_evict", NULL};
 static const char *const llm_routes[] = {"least_loaded", "round_robin",
                                          NULL};
 
@@ -2661,6 +2664,9 @@ static void load_llm(ld *L, const config_setting_t *root, dam_scenario *s)
     int pr = 0;
     if (get_choice(L, g, "preemption", "llm", 0, llm_preempt, &pr))
         q->preemption = (dam_llm_preempt)pr;
+    int cp = 0;
+    if (get_choice(L, g, "capacity_policy", "llm", 0, llm_capacity, &cp))
+        q->capacity = (dam_llm_capacity)cp;
     q->swap_bytes = 4.0 * GiB;
     get_num(L, g, "swap_gb", "llm", 0, R_NONNEG, GiB, &q->swap_bytes);
     int rt = 0;

@@ -220,6 +220,16 @@ typedef enum {
     DAM_LLM_PREEMPT_SWAP           /* copy its KV to host memory and back */
 } dam_llm_preempt;
 
+/* Which requests the scheduler admits (TensorRT-LLM's capacity
+ * scheduler policies; vLLM and SGLang behave as max-utilisation). */
+typedef enum {
+    DAM_LLM_CAP_MAX_UTIL = 0, /* admit while the prompt's blocks are free;
+                                 decodes that later find none preempt */
+    DAM_LLM_CAP_NO_EVICT      /* admit only when the blocks of the whole
+                                 request (prompt + every output token) are
+                                 free, and reserve them: never preempts */
+} dam_llm_capacity;
+
 /* How the router in front of the replicas picks one for a request. */
 typedef enum {
     DAM_LLM_ROUTE_LEAST = 0, /* fewest requests in the replica (ties: lowest) */
@@ -265,6 +275,7 @@ typedef struct dam_llm {
     int max_seqs;             /* most sequences running at once, per
                                  replica */
     dam_llm_preempt preemption;
+    dam_llm_capacity capacity; /* admission policy (llm.capacity_policy) */
     double swap_bytes;        /* host memory per GPU for swapped KV, bytes */
     dam_llm_route route;
     double iteration_s;       /* host time per iteration (scheduler,

@@ -124,11 +124,17 @@ void dam_llm_text(dam_buf *b, const dam_scenario *s, const dam_result *r,
                    q->token_budget);
     if (q->chunked_prefill)
         dam_buf_printf(b, " (chunks up to %d)", q->chunk_tokens);
-    dam_buf_printf(b, ", at most %d sequences, KV blocks of %d tokens, "
-                      "preemption by %s\n",
-                   q->max_seqs, q->block_tokens,
-                   q->preemption == DAM_LLM_PREEMPT_SWAP ? "swap"
-                                                         : "recompute");
+    if (q->capacity == DAM_LLM_CAP_NO_EVICT)
+        dam_buf_printf(b, ", at most %d sequences, KV blocks of %d tokens, "
+                          "admission reserving each whole request "
+                          "(guaranteed no evict: no preemption)\n",
+                       q->max_seqs, q->block_tokens);
+    else
+        dam_buf_printf(b, ", at most %d sequences, KV blocks of %d tokens, "
+                          "preemption by %s\n",
+                       q->max_seqs, q->block_tokens,
+                       q->preemption == DAM_LLM_PREEMPT_SWAP ? "swap"
+                                                             : "recompute");
 
     if (r->has_sim && r->memory.fits) {
         dam_buf_printf(b, "\nLatency, ms %19s %9s %9s %9s  (p99 95 %% CI)\n",
@@ -165,6 +171,18 @@ void dam_llm_text(dam_buf *b, const dam_scenario *s, const dam_result *r,
                           "tokens/s (%.4g per GPU), %.4g prompt tokens/s\n",
                        l->throughput, l->tokens_per_s, l->tokens_per_s_gpu,
                        l->prefill_tokens_per_s);
+        if (l->has_offline)
+            dam_buf_printf(b, "Offline     %.4g requests/s, %.4g output "
+                              "tokens/s: the same %.0f requests all queued "
+                              "at time 0 (saturated; served at %.0f %% of "
+                              "it), %.3g preemptions per request\n",
+                           l->offline_throughput, l->offline_tokens_per_s,
+                           l->offline_requests,
+                           l->offline_throughput > 0.0
+                               ? 100.0 * l->throughput /
+                                     l->offline_throughput
+                               : 0.0,
+                           l->offline_preemptions);
         if (s->cost.gpu_hour_usd > 0.0)
             dam_buf_printf(b, "Cost        $%.4g per hour for %.0f GPUs, "
                               "$%.4g per million output tokens\n",
@@ -337,6 +355,19 @@ json_t *dam_llm_json(const dam_scenario *s, const dam_result *r)
     NUM(o, "iteration_new_tokens_mean", l->batch_tokens_mean);
     NUM(o, "iteration_decodes_mean", l->decode_seqs_mean);
     NUM(o, "preemptions_per_request", l->preemptions);
+    if (l->has_offline) {
+        json_t *off = json_object();
+        NUM(off, "requests", l->offline_requests);
+        NUM(off, "requests_per_s", l->offline_throughput);
+        NUM(off, "output_tokens_per_s", l->offline_tokens_per_s);
+        NUM(off, "preemptions_per_request", l->offline_preemptions);
+        NUM(off, "makespan_s", l->offline_makespan_s);
+        json_object_set_new(o, "offline", off);
+    }
+    json_object_set_new(o, "capacity_policy",
+                        json_string(q->capacity == DAM_LLM_CAP_NO_EVICT
+                                        ? "guaranteed_no_evict"
+                                        : "max_utilization"));
     NUM(o, "replica_busy", l->gpu_busy);
     NUM(o, "kv_transfer_s", l->kv_transfer_s);
     json_t *sh = json_object();
@@ -651,6 +682,11 @@ void dam_llm_plan_text(dam_buf *b, const dam_scenario *s,
     else
         dam_buf_printf(b, "at least %.4g requests/s (the highest tried)\n",
                        p->max_rate);
+    if (p->offline_found)
+        dam_buf_printf(b, "Offline (saturated) throughput of the same "
+                          "deployment: %.4g requests/s, %.4g output "
+                          "tokens/s (every request queued at time 0)\n",
+                       p->offline_rate, p->offline_tokens_per_s);
     dam_buf_printf(b, "(%d simulations)\n", p->evaluations);
 }
 
@@ -694,6 +730,10 @@ json_t *dam_llm_plan_json(const dam_scenario *s, const dam_llm_plan *p)
     json_object_set_new(o, "max_rate_found", json_boolean(p->max_rate_found));
     NUM(o, "max_rate_per_s", p->max_rate);
     NUM(o, "max_rate_upper_per_s", p->max_rate_upper);
+    if (p->offline_found) {
+        NUM(o, "offline_requests_per_s", p->offline_rate);
+        NUM(o, "offline_output_tokens_per_s", p->offline_tokens_per_s);
+    }
     json_object_set_new(o, "evaluations", json_integer(p->evaluations));
     return o;
 }

@@ -212,6 +212,7 @@ typedef struct sys {
     double t0, tA;          /* window: first measured / last arrival, s */
     double t_end;           /* the last completion, s */
     int measuring;          /* t0 reached */
+    int offline;            /* every request arrives at time 0 */
     seq *seqs;              /* slot pool */
     size_t nseqs, capseqs;
     int *free_slots;
@@ -343,7 +344,9 @@ static void on_arrive(dam_des *des, void *ctx, dam_des_arg arg)
     dq_push_back(&p->wait, slot);
     if (idx + 1 < y->nreq) {
         double t;
-        if (y->trace)
+        if (y->offline)
+            t = now;
+        else if (y->trace)
             t = y->trace[idx + 1].arrive;
         else if (y->s->serving.arrival == DAM_ARRIVAL_DETERMINISTIC)
             t = (double)(idx + 1) * y->interval;
@@ -351,7 +354,13 @@ static void on_arrive(dam_des *des, void *ctx, dam_des_arg arg)
             t = now + gsl_ran_exponential(y->arr_rng, y->interval);
         dam_des_at(des, t, on_arrive, y, dam_des_u((uint64_t)(idx + 1)));
     }
-    kick(y, p);
+    if (!y->offline) {
+        kick(y, p);
+    } else if (idx == y->nreq - 1) {
+        /* offline: the schedulers start once the whole batch is queued */
+        for (int i = 0; i < y->nfront; i++)
+            kick(y, &y->reps[i]);
+    }
 }
 
 /* ---- blocks, preemption --------------------------------------------- */
@@ -520,6 +529,24 @@ static void sched_partial(sys *y, replica *p, dam_llm_batch *b, int *budget)
     }
 }
 
+/* Blocks a waiting sequence takes when it is admitted with `tokens`
+ * tokens cached after this iteration: those blocks under max-utilisation;
+ * under guaranteed-no-evict the blocks of the whole request (prompt and
+ * every output token), reserved now so that no decode ever finds the pool
+ * empty (TensorRT-LLM's GUARANTEED_NO_EVICT; the engine knows a request's
+ * output bound from its max_tokens, which benchmarks set to the output
+ * length, so the reservation is the request's own in + out). */
+static double admit_blocks(const sys *y, const replica *p, const seq *x,
+                           double tokens)
+{
+    /* a prefill replica holds only the prompt, until its copy is sent */
+    if (y->q->capacity == DAM_LLM_CAP_NO_EVICT && p->kind != K_PREFILL) {
+        double all = blocks_for(y, (double)x->in + x->out);
+        return all > blocks_for(y, tokens) ? all : blocks_for(y, tokens);
+    }
+    return blocks_for(y, tokens);
+}
+
 /* Admit waiting requests: a chunk each (or a handed-over cache to decode). */
 static void sched_admit(sys *y, replica *p, dam_llm_batch *b, int *budget,
                         int whole)
@@ -529,7 +556,7 @@ static void sched_admit(sys *y, replica *p, dam_llm_batch *b, int *budget,
         seq *x = &y->seqs[slot];
         if (x->kv >= x->target) {
             /* a cache handed over by a prefill replica */
-            double need = blocks_for(y, x->kv + 1.0);
+            double need = admit_blocks(y, p, x, x->kv + 1.0);
             if (need > p->free_blocks) {
                 y->a.waits += y->measuring;
                 break;
@@ -552,7 +579,7 @@ static void sched_admit(sys *y, replica *p, dam_llm_batch *b, int *budget,
             if (c > *budget)
                 c = *budget;
         }
-        double need = blocks_for(y, (double)x->kv + c);
+        double need = admit_blocks(y, p, x, (double)x->kv + c);
         if (need > p->free_blocks) {
             y->a.waits += y->measuring;
             break;
@@ -788,8 +815,8 @@ typedef struct deploy {
 
 static void replicate(const dam_scenario *s, const dam_sim_options *opt,
                       const deploy *dp, uint64_t seed, int k, int reps,
-                      long nreq, long warm, dam_stats **pool, dam_stats **rep,
-                      rep_out *out)
+                      long nreq, long warm, int offline, dam_stats **pool,
+                      dam_stats **rep, rep_out *out)
 {
     const dam_llm *q = &s->serving.llm;
     sys y;
@@ -810,6 +837,7 @@ static void replicate(const dam_scenario *s, const dam_sim_options *opt,
     y.done_before = (double)k * nreq;
     y.total = (double)reps * nreq;
     y.warm = warm;
+    y.offline = offline;
     y.interval = s->serving.rate > 0.0 ? 1.0 / s->serving.rate : 0.0;
     y.tA = INFINITY;
     y.block_tokens = q->block_tokens;
@@ -837,7 +865,7 @@ static void replicate(const dam_scenario *s, const dam_sim_options *opt,
         p->pre = dam_malloc((size_t)cap * sizeof *p->pre);
     }
 
-    double first = y.trace ? y.trace[0].arrive : 0.0;
+    double first = y.trace && !offline ? y.trace[0].arrive : 0.0;
     dam_des_at(y.des, first, on_arrive, &y, dam_des_u(0));
     dam_des_run(y.des);
 
@@ -884,6 +912,7 @@ static void replicate(const dam_scenario *s, const dam_sim_options *opt,
     out->waits = a->decisions > 0.0 ? a->waits / a->decisions : 0.0;
     out->measured = all->measured;
     out->events = (double)dam_des_events(y.des);
+    out->t_end = y.t_end;
 
     for (int i = 0; i < dp->nreps; i++) {
         replica *p = &y.reps[i];
@@ -920,7 +949,9 @@ double dam_sim_llm_events(const dam_scenario *s, const dam_sim_options *opt)
     /* an arrival, a transfer, and at worst (no batching at all) one
      * iteration per output token and per prompt chunk of a mean request */
     double per = 2.0 + q->output.mean + ceil(q->input.mean / chunk);
-    return (reps > 0 ? reps : 1) * n * per;
+    /* and the offline run beside it (one replication) */
+    double runs = (reps > 0 ? reps : 1) + (opt->llm_no_offline ? 0 : 1);
+    return runs * n * per;
 }
 
 /* Fill an dam_llm_stat from pooled h and per-replication values x[rep][5]. */
@@ -959,6 +990,105 @@ static double avg(const rep_out *o, int reps, size_t off)
 }
 
 #define AVG(f) avg(o, reps, offsetof(rep_out, f))
+
+/* The latency histograms: pooled and per replication. */
+static void stats_open(dam_stats **pool, dam_stats **rep)
+{
+    for (int i = 0; i < L_COUNT; i++) {
+        pool[i] = dam_stats_create();
+        rep[i] = dam_stats_create();
+    }
+}
+
+static void stats_close(dam_stats **pool, dam_stats **rep)
+{
+    for (int i = 0; i < L_COUNT; i++) {
+        dam_stats_free(pool[i]);
+        dam_stats_free(rep[i]);
+    }
+}
+
+/* The replicas of s's deployment, their costs and memory (from l's
+ * analytic part). */
+static int deploy_make(const dam_scenario *s, const dam_llm_result *l,
+                       deploy *dp, dam_error *err)
+{
+    const dam_llm *q = &s->serving.llm;
+    memset(dp, 0, sizeof *dp);
+    int ptp = q->disaggregated ? q->prefill_tp : q->tp;
+    int dtp = q->disaggregated ? q->decode_tp : q->tp;
+    dp->cost[0] = dam_llm_cost_create(s, ptp, err);
+    dp->cost[1] = dp->cost[0] ? dam_llm_cost_create(s, dtp, err) : NULL;
+    if (!dp->cost[1]) {
+        dam_llm_cost_free(dp->cost[0]);
+        return DAM_EINPUT;
+    }
+    dp->mem[0] = l->prefill_memory;
+    dp->mem[1] = l->memory;
+    if (q->disaggregated) {
+        dp->nfront = q->prefill_replicas;
+        dp->nreps = q->prefill_replicas + q->decode_replicas;
+        dp->kind[0] = K_PREFILL;
+        dp->kind[1] = K_DECODE;
+    } else {
+        dp->nreps = dp->nfront = s->serving.replicas;
+        dp->kind[0] = dp->kind[1] = K_COLO;
+    }
+    return DAM_OK;
+}
+
+static void deploy_free(deploy *dp)
+{
+    dam_llm_cost_free(dp->cost[0]);
+    dam_llm_cost_free(dp->cost[1]);
+}
+
+int dam_sim_llm_offline(const dam_scenario *s, const dam_sim_options *opt,
+                        dam_result *r, dam_error *err)
+{
+    static const dam_sim_options none;
+    if (!opt)
+        opt = &none;
+    const dam_llm *q = &s->serving.llm;
+    if (s->mode != DAM_MODE_SERVING || !q->enabled)
+        return dam_error_set(err, s->file, 0,
+                             "dam_sim_llm_offline needs a serving scenario "
+                             "with an llm group");
+    dam_llm_result *l = &r->serving.llm;
+    if (!l->enabled)
+        dam_llm_solve_static(s, r);
+    l->has_offline = 0;
+    if (!r->memory.fits)
+        return DAM_OK;
+    long n = opt->steps > 0 ? opt->steps : (long)s->serving.requests;
+    if (s->serving.arrival == DAM_ARRIVAL_TRACE && opt->requests &&
+        (opt->steps <= 0 || (size_t)n > opt->nrequests))
+        n = (long)opt->nrequests;
+    if (n < 1)
+        n = 1;
+    deploy dp;
+    if (deploy_make(s, l, &dp, err) != DAM_OK)
+        return DAM_EINPUT;
+    dam_stats *pool[L_COUNT], *rep[L_COUNT];
+    stats_open(pool, rep);
+    dam_sim_options o1 = *opt;
+    o1.progress = NULL;
+    uint64_t seed = opt->have_seed ? opt->seed : s->seed;
+    rep_out o;
+    memset(&o, 0, sizeof o);
+    /* every request measured: warm-up 0, the window 0 to the last
+     * completion (the arrivals span no time) */
+    replicate(s, &o1, &dp, seed, 0, 1, n, 0, 1, pool, rep, &o);
+    l->has_offline = 1;
+    l->offline_requests = (double)n;
+    l->offline_throughput = o.throughput;
+    l->offline_tokens_per_s = o.tokens;
+    l->offline_preemptions = o.preempts;
+    l->offline_makespan_s = o.t_end;
+    stats_close(pool, rep);
+    deploy_free(&dp);
+    return DAM_OK;
+}
 
 int dam_sim_llm(const dam_scenario *s, const dam_sim_options *opt,
                 dam_result *r, dam_trace *trace, dam_error *err)
@@ -1012,37 +1142,17 @@ int dam_sim_llm(const dam_scenario *s, const dam_sim_options *opt,
     }
 
     deploy dp;
-    memset(&dp, 0, sizeof dp);
-    int ptp = q->disaggregated ? q->prefill_tp : q->tp;
-    int dtp = q->disaggregated ? q->decode_tp : q->tp;
-    dp.cost[0] = dam_llm_cost_create(s, ptp, err);
-    dp.cost[1] = dp.cost[0] ? dam_llm_cost_create(s, dtp, err) : NULL;
-    if (!dp.cost[1]) {
-        dam_llm_cost_free(dp.cost[0]);
+    if (deploy_make(s, l, &dp, err) != DAM_OK)
         return DAM_EINPUT;
-    }
-    dp.mem[0] = l->prefill_memory;
-    dp.mem[1] = l->memory;
-    if (q->disaggregated) {
-        dp.nfront = q->prefill_replicas;
-        dp.nreps = q->prefill_replicas + q->decode_replicas;
-        dp.kind[0] = K_PREFILL;
-        dp.kind[1] = K_DECODE;
-    } else {
-        dp.nreps = dp.nfront = v->replicas;
-        dp.kind[0] = dp.kind[1] = K_COLO;
-    }
 
     dam_stats *pool[L_COUNT], *rep[L_COUNT];
-    for (int i = 0; i < L_COUNT; i++) {
-        pool[i] = dam_stats_create();
-        rep[i] = dam_stats_create();
-    }
+    stats_open(pool, rep);
     rep_out *o = dam_calloc((size_t)reps, sizeof *o);
     for (int k = 0; k < reps; k++) {
         for (int i = 0; i < L_COUNT; i++)
             dam_stats_reset(rep[i]);
-        replicate(s, opt, &dp, seed, k, reps, nreq, warm, pool, rep, &o[k]);
+        replicate(s, opt, &dp, seed, k, reps, nreq, warm, 0, pool, rep,
+                  &o[k]);
         dam_progress_report(opt->progress, (double)(k + 1) * nreq,
                             (double)reps * nreq);
     }
@@ -1148,12 +1258,10 @@ int dam_sim_llm(const dam_scenario *s, const dam_sim_options *opt,
                        ? DAM_BOUND_WEIGHTS
                        : DAM_BOUND_COMPUTE;
 
-    for (int i = 0; i < L_COUNT; i++) {
-        dam_stats_free(pool[i]);
-        dam_stats_free(rep[i]);
-    }
+    stats_close(pool, rep);
     dam_free(o);
-    dam_llm_cost_free(dp.cost[0]);
-    dam_llm_cost_free(dp.cost[1]);
+    deploy_free(&dp);
+    if (!opt->llm_no_offline)
+        return dam_sim_llm_offline(s, opt, r, err);
     return DAM_OK;
 }

@@ -60,14 +60,7 @@ static int load(dam_scenario *s, const char *model, const char *gpu, int tp,
              "llm: { input_tokens = 1000; output_tokens = 200; tp = %d; "
              "slo_ttft_ms = 500.0; slo_tpot_ms = 50.0; %s };\n",
              gpu, model, tp, extra ? extra : "");
-    dam_diag d;
-    dam_diag_init(&d);
-    int rc = dam_scenario_load(s, "t.cfg", cfg, &cat, &d);
-    for (size_t i = 0; i < d.n; i++)
-        printf("  %s:%d: %s\n", d.items[i].file, d.items[i].line,
-               d.items[i].msg);
-    dam_diag_free(&d);
-    return rc;
+    return dam_test_scenario_text(cfg, &cat, s);
 }
 
 static void test_kv_bytes(void)

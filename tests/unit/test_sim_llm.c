@@ -65,15 +65,7 @@ static int load(dam_scenario *s, const char *serving, const char *llm)
              "serving: { %s };\n"
              "llm: { slo_ttft_ms = 500.0; slo_tpot_ms = 50.0; %s };\n",
              serving, llm);
-    dam_diag d;
-    dam_diag_init(&d);
-    int rc = dam_scenario_load(s, "t.cfg", cfg, &cat, &d);
-    for (size_t i = 0; i < d.n; i++)
-        printf("  %s:%d: %s\n", d.items[i].file, d.items[i].line,
-               d.items[i].msg);
-    dam_diag_free(&d);
-    s->seed = dam_test_seed(s->seed);
-    return rc;
+    return dam_test_scenario_text(cfg, &cat, s);
 }
 
 static int simulate(const dam_scenario *s, int nreq, int reps,
