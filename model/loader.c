@@ -28,6 +28,7 @@
 #include <strings.h>
 
 #include "model/alloc.h"
+#include "model/engine.h"
 #include "model/infile.h"
 #include "model/lever.h"
 #include "model/scaling.h"
@@ -2523,7 +2524,7 @@ static const char *const llm_keys[] = {
     "tp", "weights", "kv_cache", "block_tokens", "memory_fraction",
     "token_budget", "chunked_prefill", "chunk_tokens", "max_seqs",
     "preemption", "swap_gb", "router", "iteration_overhead_ms",
-    "capacity_policy",
+    "capacity_policy", "engine", "iteration_seq_us", "overlap_scheduler",
     "slo_ttft_ms", "slo_tpot_ms", "slo_percentile", "disaggregate", NULL};
 static const char *const llm_disagg_keys[] = {
     "prefill_replicas", "decode_replicas", "prefill_tp", "decode_tp",
@@ -2595,6 +2596,19 @@ static void load_llm(ld *L, const config_setting_t *root, dam_scenario *s)
     const dam_model_spec *m = &s->workload.model;
     memset(q, 0, sizeof *q);
     q->enabled = 1;
+    /* the engine profile: the default of every scheduler key below */
+    snprintf(q->engine, sizeof q->engine, "vllm");
+    get_str(L, g, "engine", "llm", 0, q->engine, sizeof q->engine);
+    dam_llm_engine eng;
+    char why[200];
+    if (dam_llm_engine_get(q->engine, &eng, why, sizeof why) != 0) {
+        config_setting_t *eg = member(L, g, "engine", "llm", 0);
+        dam_diag_error(L->d, L->file, line_of(eg ? eg : g), "'llm.engine': %s",
+                       why);
+    }
+    int eng_budget = 2048, eng_seqs = 256;
+    if (eng.id[0])
+        dam_llm_engine_limits(&eng, &s->machine.gpu, &eng_budget, &eng_seqs);
     if (m->arch.kind != DAM_ARCH_TRANSFORMER)
         dam_diag_error(L->d, L->file, line_of(g),
                        "'llm' needs a transformer model (an 'arch' group "
@@ -2628,9 +2642,9 @@ static void load_llm(ld *L, const config_setting_t *root, dam_scenario *s)
     q->memory_fraction = 0.9;
     get_num(L, g, "memory_fraction", "llm", 0, R_UNIT, 1.0,
             &q->memory_fraction);
-    q->chunked_prefill = 1;
+    q->chunked_prefill = eng.id[0] ? eng.mixed_prefill : 1;
     get_bool(L, g, "chunked_prefill", "llm", 0, &q->chunked_prefill);
-    q->token_budget = 2048;
+    q->token_budget = eng_budget;
     int have_budget = get_int(L, g, "token_budget", "llm", 0, 1, 1 << 20,
                               &q->token_budget);
     if (!q->chunked_prefill && !have_budget &&
@@ -2650,7 +2664,7 @@ static void load_llm(ld *L, const config_setting_t *root, dam_scenario *s)
                        "one iteration: llm.token_budget (%d) is below "
                        "llm.input_max (%g)",
                        q->token_budget, q->input.max);
-    q->max_seqs = 256;
+    q->max_seqs = eng_seqs;
     config_setting_t *ms = member(L, g, "max_seqs", "llm", 0);
     if (get_int(L, g, "max_seqs", "llm", 0, 1, 1 << 20, &q->max_seqs) &&
         q->max_seqs > q->token_budget)
@@ -2661,9 +2675,11 @@ static void load_llm(ld *L, const config_setting_t *root, dam_scenario *s)
                        q->max_seqs, q->token_budget);
     if (!ms && q->max_seqs > q->token_budget)
         q->max_seqs = q->token_budget;
+    q->preemption = eng.preemption;
     int pr = 0;
     if (get_choice(L, g, "preemption", "llm", 0, llm_preempt, &pr))
         q->preemption = (dam_llm_preempt)pr;
+    q->capacity = eng.capacity;
     int cp = 0;
     if (get_choice(L, g, "capacity_policy", "llm", 0, llm_capacity, &cp))
         q->capacity = (dam_llm_capacity)cp;
@@ -2672,9 +2688,19 @@ static void load_llm(ld *L, const config_setting_t *root, dam_scenario *s)
     int rt = 0;
     if (get_choice(L, g, "router", "llm", 0, llm_routes, &rt))
         q->route = (dam_llm_route)rt;
-    q->iteration_s = s->workload.framework_overhead_s;
+    /* host time: llm.iteration_overhead_ms, else the workload's framework
+     * overhead when it gives one, else the engine's */
+    int wl_host = wg && member(L, wg, "framework_overhead_ms", "workload", 0);
+    q->iteration_s = wl_host ? s->workload.framework_overhead_s : eng.host_s;
     get_num(L, g, "iteration_overhead_ms", "llm", 0, R_NONNEG, MS,
             &q->iteration_s);
+    q->iteration_seq_s = eng.host_seq_s;
+    get_num(L, g, "iteration_seq_us", "llm", 0, R_NONNEG, 1e-6,
+            &q->iteration_seq_s);
+    q->overlap = eng.overlap;
+    get_bool(L, g, "overlap_scheduler", "llm", 0, &q->overlap);
+    if (eng.id[0] && !(wg && member(L, wg, "cuda_graphs", "workload", 0)))
+        s->workload.cuda_graphs = eng.cuda_graphs;
     get_num(L, g, "slo_ttft_ms", "llm", 1, R_POS, MS, &q->slo_ttft_s);
     get_num(L, g, "slo_tpot_ms", "llm", 1, R_POS, MS, &q->slo_tpot_s);
     double pct = 99.0;

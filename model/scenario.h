@@ -279,8 +279,12 @@ typedef struct dam_llm {
     double swap_bytes;        /* host memory per GPU for swapped KV, bytes */
     dam_llm_route route;
     double iteration_s;       /* host time per iteration (scheduler,
-                                 sampling, detokenisation), in series with
-                                 the GPU, s */
+                                 sampling, detokenisation), s */
+    double iteration_seq_s;   /* host time per sequence of an iteration, s */
+    int overlap;              /* 1: host work of the next iteration runs
+                                 while the GPU runs this one (an iteration
+                                 takes max(GPU, host)); 0: in series */
+    char engine[32];          /* engine profile applied (data/engines.cfg) */
     double slo_ttft_s;        /* time-to-first-token objective, s */
     double slo_tpot_s;        /* time-per-output-token objective, s */
     double slo_quantile;      /* both are judged at this quantile of the

@@ -118,7 +118,9 @@ void dam_llm_text(dam_buf *b, const dam_scenario *s, const dam_result *r,
                        v->arrival == DAM_ARRIVAL_POISSON ? "Poisson"
                                                          : "deterministic",
                        v->rate, t1, t2);
-    dam_buf_printf(b, "Engine    continuous batching, %s, token budget %d",
+    dam_buf_printf(b, "Engine    %s: continuous batching, %s, token "
+                      "budget %d",
+                   q->engine,
                    q->chunked_prefill ? "chunked prefill"
                                       : "prefill-only iterations",
                    q->token_budget);
@@ -127,14 +129,19 @@ void dam_llm_text(dam_buf *b, const dam_scenario *s, const dam_result *r,
     if (q->capacity == DAM_LLM_CAP_NO_EVICT)
         dam_buf_printf(b, ", at most %d sequences, KV blocks of %d tokens, "
                           "admission reserving each whole request "
-                          "(guaranteed no evict: no preemption)\n",
+                          "(guaranteed no evict: no preemption)",
                        q->max_seqs, q->block_tokens);
     else
         dam_buf_printf(b, ", at most %d sequences, KV blocks of %d tokens, "
-                          "preemption by %s\n",
+                          "preemption by %s",
                        q->max_seqs, q->block_tokens,
                        q->preemption == DAM_LLM_PREEMPT_SWAP ? "swap"
                                                              : "recompute");
+    dam_buf_printf(b, "; host %.3g ms + %.3g us per sequence an iteration, "
+                      "%s\n",
+                   q->iteration_s * 1e3, q->iteration_seq_s * 1e6,
+                   q->overlap ? "overlapped with the GPU"
+                              : "in series with the GPU");
 
     if (r->has_sim && r->memory.fits) {
         dam_buf_printf(b, "\nLatency, ms %19s %9s %9s %9s  (p99 95 %% CI)\n",
@@ -364,6 +371,10 @@ json_t *dam_llm_json(const dam_scenario *s, const dam_result *r)
         NUM(off, "makespan_s", l->offline_makespan_s);
         json_object_set_new(o, "offline", off);
     }
+    json_object_set_new(o, "engine", json_string(q->engine));
+    NUM(o, "host_per_iteration_s", q->iteration_s);
+    NUM(o, "host_per_sequence_s", q->iteration_seq_s);
+    json_object_set_new(o, "overlap_scheduler", json_boolean(q->overlap));
     json_object_set_new(o, "capacity_policy",
                         json_string(q->capacity == DAM_LLM_CAP_NO_EVICT
                                         ? "guaranteed_no_evict"

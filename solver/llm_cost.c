@@ -30,6 +30,8 @@ struct dam_llm_cost {
     dam_cost_opts lin;    /* GEMMs and the rest of the layer */
     dam_cost_opts att;    /* fused attention */
     double iteration_s;   /* host overhead per iteration, s */
+    double seq_s;         /* and per sequence of the iteration, s */
+    int overlap;          /* host work hidden behind the GPU's */
     double swap_bw;       /* pinned host copies, bytes/s */
     int cap;              /* cache entries: rows 0..cap-1 */
     double *lin_t, *lin_k, *lin_c;   /* lin(R): time, kernels, comm */
@@ -135,6 +137,8 @@ dam_llm_cost *dam_llm_cost_create(const dam_scenario *s, int tp,
     c->att.weight_elem = 0.0;
 
     c->iteration_s = q->iteration_s;
+    c->seq_s = q->iteration_seq_s;
+    c->overlap = q->overlap;
     c->swap_bw = 0.0;
     {
         /* pinned copies; the scenario's host link when the GPU has none */
@@ -182,6 +186,17 @@ void dam_llm_batch_prefill(const dam_llm_cost *c, dam_llm_batch *b,
     b->prefill_flops += f;
     b->prefill_elems += el;
     b->prefill_kv += kv;
+}
+
+/* An iteration's duration from its device path (GPU, launches not
+ * hidden, swaps) and its S sequences: the engine's host work (fixed + per
+ * sequence) after it, or beside it with an overlapping scheduler. */
+static double with_host(const dam_llm_cost *c, double device, double S)
+{
+    double host = c->iteration_s + c->seq_s * S;
+    if (c->overlap)
+        return device > host ? device : host;
+    return device + host;
 }
 
 /* One fused-attention operator of the iteration, per layer. */
@@ -242,7 +257,7 @@ double dam_llm_cost_iteration(dam_llm_cost *c, const dam_llm_batch *b,
                                      : kern * c->lin.launch_s;
     double excess = host > gpu - comm ? host - (gpu - comm) : 0.0;
     double swap = b->swap_bytes > 0.0 ? b->swap_bytes / c->swap_bw : 0.0;
-    double total = gpu + excess + c->iteration_s + swap;
+    double total = with_host(c, gpu + excess + swap, S);
     if (split) {
         split->total = total;
         split->gpu = gpu;
@@ -250,7 +265,7 @@ double dam_llm_cost_iteration(dam_llm_cost *c, const dam_llm_batch *b,
         split->comm = comm;
         split->head = c->head_t[sq];
         split->attn = ta;
-        split->host = excess + c->iteration_s;
+        split->host = total - gpu - swap;
         split->swap = swap;
     }
     return total;
@@ -274,7 +289,8 @@ double dam_llm_cost_iteration_graph(const dam_llm_cost *c,
     if (dam_graph_llm_iteration(g, &c->m, &it, &e) == DAM_OK) {
         dam_graph_cost gc;
         dam_device_cost(g, &c->lin, &gc);
-        t = gc.time + gc.host_excess + c->iteration_s;
+        t = with_host(c, gc.time + gc.host_excess,
+                      b->prefill_seqs + b->decode_seqs);
     }
     dam_free(g);
     return t;

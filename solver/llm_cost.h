@@ -28,7 +28,10 @@
  * GPU time = lin + head + attn (kernels, gaps, collectives). The host
  * issues every kernel (eager: kernels x launch; CUDA graphs: one launch)
  * and the part of it not hidden behind GPU work is added, then the
- * iteration's host overhead (scheduler, sampling; llm.iteration_s).
+ * engine's host work (llm.iteration_s + llm.iteration_seq_s per sequence:
+ * scheduler, input preparation, output processing): after the GPU's, or
+ * beside it when the engine's scheduler overlaps (llm.overlap: the
+ * iteration takes the longer of the two).
  * Against the whole graph of the iteration this differs only in the final
  * norm, which the split costs over S rows instead of R (tests/unit/
  * test_llm_cost.c measures the difference: below 0.1 %).

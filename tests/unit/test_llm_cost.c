@@ -39,7 +39,7 @@
 static dam_catalog cat;
 
 /* A serving scenario of MODEL on GPU at degree TP, other keys at the
- * defaults (token budget 2048, 256 sequences, 16-token blocks, 0.9). */
+ * defaults (the vllm engine's limits, 16-token blocks, 0.9). */
 static int load(dam_scenario *s, const char *model, const char *gpu, int tp,
                 const char *extra)
 {
@@ -113,7 +113,8 @@ static void test_kv_bytes(void)
 static void test_memory_plan(void)
 {
     static dam_scenario s;
-    load(&s, "llama3-70b", "H100-SXM5-80GB", 4, NULL);
+    load(&s, "llama3-70b", "H100-SXM5-80GB", 4,
+         "token_budget = 2048; max_seqs = 256;");
     dam_llm_memory m;
     dam_llm_memory_plan(&s, 4, &m);
     dam_check_rel(dam_graph_arch_params(&s.workload.model.arch),
@@ -126,7 +127,8 @@ static void test_memory_plan(void)
     dam_check_rel(m.blocks, 31849.0, 0.0, "31,849 blocks of 16 tokens");
     dam_check(m.fits, "the longest request fits");
     static dam_scenario f;
-    load(&f, "llama3-70b", "H100-SXM5-80GB", 4, "kv_cache = \"fp8\";");
+    load(&f, "llama3-70b", "H100-SXM5-80GB", 4,
+         "kv_cache = \"fp8\"; token_budget = 2048; max_seqs = 256;");
     dam_llm_memory_plan(&f, 4, &m);
     dam_check_rel(m.blocks, 63699.0, 0.0, "an FP8 cache: 63,699 blocks");
     /* weights alone overflow one H100: 141 GB in 77 GB usable */
@@ -349,12 +351,48 @@ static void test_distserve(void)
               "compute-bound)", share[1] * 100.0);
 }
 
+/* Engine profiles (data/engines.cfg): their scheduler defaults per GPU,
+ * and an unknown engine is an error. */
+static void test_engines(void)
+{
+    static dam_scenario s;
+    const dam_llm *q = &s.serving.llm;
+    load(&s, "llama3-8b", "H100-SXM5-80GB", 1, NULL);
+    dam_check(strcmp(q->engine, "vllm") == 0 && q->token_budget == 8192 &&
+                  q->max_seqs == 1024 && q->chunked_prefill && !q->overlap &&
+                  q->capacity == DAM_LLM_CAP_MAX_UTIL,
+              "vllm on an H100 (>= 70 GiB): 8192 tokens, 1024 sequences, "
+              "chunked, in series, max-utilisation (got %d, %d)",
+              q->token_budget, q->max_seqs);
+    load(&s, "llama3-8b", "A100-SXM4-80GB", 1, NULL);
+    dam_check(q->token_budget == 2048 && q->max_seqs == 256,
+              "vllm on an A100 80GB: 2048 tokens, 256 sequences (got %d, "
+              "%d)",
+              q->token_budget, q->max_seqs);
+    load(&s, "llama3-8b", "H100-SXM5-80GB", 1, "engine = \"trtllm\";");
+    dam_check(q->capacity == DAM_LLM_CAP_NO_EVICT && q->overlap &&
+                  q->token_budget == 8192 && q->max_seqs == 2048,
+              "trtllm: guaranteed no evict, overlapped, 8192 tokens, 2048 "
+              "sequences");
+    load(&s, "llama3-8b", "H100-SXM5-80GB", 1,
+         "engine = \"sglang\"; overlap_scheduler = false; "
+         "iteration_seq_us = 3.0;");
+    dam_check(!q->chunked_prefill && !q->overlap &&
+                  fabs(q->iteration_seq_s - 3e-6) < 1e-15,
+              "sglang: prefill apart from decodes; the scenario's own keys "
+              "override the profile");
+    dam_check(load(&s, "llama3-8b", "H100-SXM5-80GB", 1,
+                   "engine = \"tgi\";") != DAM_OK,
+              "an unknown engine is an error");
+}
+
 int main(void)
 {
     gsl_set_error_handler_off();
     dam_test_catalog(&cat);
     test_kv_bytes();
     test_memory_plan();
+    test_engines();
     test_decode_floor();
     test_split("llama3-8b", "H100-SXM5-80GB", 1, NULL);
     test_split("llama3-70b", "H100-SXM5-80GB", 4, NULL);

@@ -95,7 +95,8 @@ static void check_no_evict(void)
      * and long answers */
     const char *keys = "input_tokens = 1500; output_tokens = 600; "
                        "output_cv = 0.5; output_max = 2000; "
-                       "input_max = 1500; memory_fraction = 0.215;";
+                       "input_max = 1500; memory_fraction = 0.215; "
+                       "token_budget = 2048;";
     char k2[512];
     dam_sim_options o;
     memset(&o, 0, sizeof o);
@@ -157,7 +158,7 @@ int main(void)
                   "H100-SXM5-80GB", "llama3-8b",
                   "input_tokens = 1500; input_max = 1500; "
                   "output_tokens = 600; output_cv = 0.5; output_max = 2000; "
-                  "memory_fraction = 0.215;");
+                  "memory_fraction = 0.215; token_budget = 2048;");
     check_no_evict();
     return dam_check_done();
 }
