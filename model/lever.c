@@ -17,6 +17,7 @@
 #include "model/lever.h"
 
 #include "model/graph.h"
+#include "model/llm.h"
 
 #include <errno.h>
 #include <math.h>
@@ -837,10 +838,9 @@ static int op_weights(const ctx *c, const dam_lever_op *op,
     if (need_llm(c, s) != DAM_OK)
         return DAM_EINPUT;
     dam_llm_weights w = (dam_llm_weights)op->llm_weights;
-    if (w == DAM_LLM_W_FP8 && !(s->machine.gpu.peak[DAM_FP8] > 0.0))
-        return unsupported(c, DAM_FP8, &s->machine.gpu);
-    if (w == DAM_LLM_W_INT8 && !(s->machine.gpu.peak[DAM_INT8] > 0.0))
-        return unsupported(c, DAM_INT8, &s->machine.gpu);
+    char why[160];
+    if (dam_llm_weights_check(&s->machine.gpu, w, why, sizeof why) != 0)
+        return fail(c, "weights %s", why);
     s->serving.llm.weights = w;
     add_delta(s, op, w == DAM_LLM_W_NATIVE, 0.0);
     return DAM_OK;
@@ -853,11 +853,11 @@ static int op_kv_cache(const ctx *c, const dam_lever_op *op,
     if (need_llm(c, s) != DAM_OK)
         return DAM_EINPUT;
     dam_precision p = (dam_precision)op->kv_precision;
-    if (p != DAM_BF16 && p != DAM_FP16 && p != DAM_FP8)
-        return fail(c, "format must be bf16, fp16 or fp8 (got '%s')",
+    if (p != DAM_BF16 && p != DAM_FP16 && p != DAM_FP8 && p != DAM_INT8)
+        return fail(c, "format must be bf16, fp16, fp8 or int8 (got '%s')",
                     dam_precision_name(p));
     s->serving.llm.kv_precision = p;
-    add_delta(s, op, p != DAM_FP8, 0.0);
+    add_delta(s, op, p != DAM_FP8 && p != DAM_INT8, 0.0);
     return DAM_OK;
 }
 
@@ -965,10 +965,10 @@ static int llm_check(const ctx *c, dam_scenario *s)
                     "one iteration: token_budget (%d) is below input_max "
                     "(%g)",
                     q->token_budget, q->input.max);
-    if (q->weights == DAM_LLM_W_FP8 && !(s->machine.gpu.peak[DAM_FP8] > 0.0))
-        return unsupported(c, DAM_FP8, &s->machine.gpu);
-    if (q->weights == DAM_LLM_W_INT8 && !(s->machine.gpu.peak[DAM_INT8] > 0.0))
-        return unsupported(c, DAM_INT8, &s->machine.gpu);
+    char why[160];
+    if (dam_llm_weights_check(&s->machine.gpu, q->weights, why,
+                              sizeof why) != 0)
+        return fail(c, "weights %s", why);
     return DAM_OK;
 }
 
@@ -1295,19 +1295,21 @@ static const dam_lever_key network_keys[] = {
             "all-reduce algorithm: auto, ring, tree or hierarchical"),
 };
 
-static const char *const llm_weight_names[] = {"native", "fp8", "int8",
-                                               "int4", NULL};
+static const char *const llm_weight_names[] = {"native", "fp8",   "int8",
+                                               "int4",   "nvfp4", "mxfp4",
+                                               NULL};
 static const char *const llm_kv_names[] = {"fp32", "tf32", "fp16", "bf16",
                                            "fp8",  "int8", NULL};
 static const char *const llm_preempt_names[] = {"recompute", "swap", NULL};
 static const dam_lever_key weights_keys[] = {
     KCHOICE("format", llm_weights, llm_weight_names,
-            "native (16-bit), fp8 or int8 (W8A8), int4 (W4A16)"),
+            "native (16-bit), fp8 or int8 (W8A8), int4 (W4A16), nvfp4 or "
+            "mxfp4 (W4A4, Blackwell)"),
     KDELTA,
 };
 static const dam_lever_key kv_cache_keys[] = {
     KCHOICE("format", kv_precision, llm_kv_names,
-            "bf16, fp16 or fp8 key/value entries"),
+            "bf16, fp16, fp8 or int8 key/value entries"),
     KDELTA,
 };
 static const dam_lever_key tp_keys[] = {
@@ -1452,7 +1454,8 @@ static const dam_lever_type types[DAM_LEVER_KIND_COUNT] = {
     [DAM_LEVER_WEIGHTS] = {
         DAM_LEVER_WEIGHTS, "weights", "LLM weight format (fp8, int8, int4)",
         KEYS(weights_keys), 0, NULL, M(SERVING),
-        "LLM serving; fp8 and int8 need those tensor cores", op_weights,
+        "LLM serving; fp8 and int8 need those tensor cores, nvfp4 and "
+        "mxfp4 Blackwell's FP4 ones", op_weights,
         B(WEIGHTS) | B(KV_CACHE) | B(QUEUEING), B(COMPUTE), NULL,
         "narrower weights are read faster and leave memory to the KV cache",
         0, "unknown unless accuracy_delta is given (depends on the model "

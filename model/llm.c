@@ -3,6 +3,7 @@
 #include "model/llm.h"
 
 #include <math.h>
+#include <stdio.h>
 
 #include "model/graph.h"
 
@@ -14,7 +15,9 @@ dam_precision dam_llm_act_precision(const dam_scenario *s)
 dam_precision dam_llm_gemm_precision(const dam_scenario *s)
 {
     switch (s->serving.llm.weights) {
-    case DAM_LLM_W_FP8: return DAM_FP8;
+    case DAM_LLM_W_FP8:
+    case DAM_LLM_W_NVFP4: /* at the fp8 rate x DAM_LLM_FP4_OVER_FP8 */
+    case DAM_LLM_W_MXFP4: return DAM_FP8;
     case DAM_LLM_W_INT8: return DAM_INT8;
     default: return dam_llm_act_precision(s);
     }
@@ -26,8 +29,41 @@ double dam_llm_weight_bytes(const dam_scenario *s)
     case DAM_LLM_W_FP8:
     case DAM_LLM_W_INT8: return 1.0;
     case DAM_LLM_W_INT4: return (4.0 + 20.0 / 128.0) / 8.0;
+    /* NVFP4: 4-bit e2m1 values and an 8-bit e4m3 scale per 16 (NVIDIA
+     * blog "Introducing NVFP4 for Efficient and Accurate Low-Precision
+     * Inference", 2025; the per-tensor fp32 scale is negligible) */
+    case DAM_LLM_W_NVFP4: return (4.0 + 8.0 / 16.0) / 8.0;
+    /* MXFP4: 4-bit e2m1 values and an 8-bit e8m0 scale per 32 (OCP
+     * Microscaling Formats (MX) Specification v1.0, 2023, section 5) */
+    case DAM_LLM_W_MXFP4: return (4.0 + 8.0 / 32.0) / 8.0;
     default: return 2.0;
     }
+}
+
+double dam_llm_gemm_peak_scale(const dam_scenario *s)
+{
+    dam_llm_weights w = s->serving.llm.weights;
+    return w == DAM_LLM_W_NVFP4 || w == DAM_LLM_W_MXFP4
+               ? DAM_LLM_FP4_OVER_FP8
+               : 1.0;
+}
+
+int dam_llm_weights_check(const dam_gpu *g, dam_llm_weights w, char *why,
+                          size_t nwhy)
+{
+    const char *lack = NULL;
+    if (w == DAM_LLM_W_FP8 && !(g->peak[DAM_FP8] > 0.0))
+        lack = "fp8 tensor cores";
+    else if (w == DAM_LLM_W_INT8 && !(g->peak[DAM_INT8] > 0.0))
+        lack = "int8 tensor cores";
+    else if ((w == DAM_LLM_W_NVFP4 || w == DAM_LLM_W_MXFP4) &&
+             (g->gen != DAM_GEN_BLACKWELL || !(g->peak[DAM_FP8] > 0.0)))
+        lack = "FP4 tensor cores (Blackwell)";
+    if (!lack)
+        return 0;
+    snprintf(why, nwhy, "\"%s\" needs %s, which %s lacks",
+             dam_llm_weights_name(w), lack, g->id);
+    return -1;
 }
 
 double dam_llm_kv_bytes(const dam_scenario *s)

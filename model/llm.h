@@ -27,6 +27,7 @@
 #ifndef DAM_LLM_H
 #define DAM_LLM_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "model/scenario.h"
@@ -65,6 +66,23 @@ dam_precision dam_llm_act_precision(const dam_scenario *s);
  * 0.5195 (int4 with an fp16 scale and a 4-bit zero per group of 128:
  * 4 + 20/128 bits; AWQ, Lin et al. 2024, arXiv 2306.00978, section 4). */
 double dam_llm_weight_bytes(const dam_scenario *s);
+/* FP4 GEMMs (nvfp4, mxfp4 weights) run on fp8's fitted efficiency at
+ * this multiple of the fp8 peak: Blackwell's dense FP4 tensor rate is twice
+ * its FP8 rate (HGX B200: 9 PFLOPS FP4 against 4.5 FP8, dense; NVIDIA HGX
+ * B200 specification table, via glennklockwood.com/garden/processors/B200
+ * and docs.vultr.com HGX B200 hardware overview "~9.0 PFLOPS (NVFP4)"). */
+#define DAM_LLM_FP4_OVER_FP8 2.0
+
+/* The GEMM peak multiplier of the weight format (1 but for FP4). */
+double dam_llm_gemm_peak_scale(const dam_scenario *s);
+
+/* 0 when GPU g runs weight format w, else -1 with why filled ("\"fp8\"
+ * needs fp8 tensor cores, which X lacks"; fp8 and
+ * int8 need those tensor cores; nvfp4 and mxfp4 need Blackwell's FP4 ones
+ * and fp8 ones). */
+int dam_llm_weights_check(const dam_gpu *g, dam_llm_weights w, char *why,
+                          size_t nwhy);
+
 /* Bytes per KV-cache element. */
 double dam_llm_kv_bytes(const dam_scenario *s);
 

@@ -31,6 +31,7 @@
 #include "model/engine.h"
 #include "model/infile.h"
 #include "model/lever.h"
+#include "model/llm.h"
 #include "model/scaling.h"
 #include "model/suggest.h"
 #include "model/device.h"
@@ -2530,8 +2531,9 @@ static const char *const llm_disagg_keys[] = {
     "prefill_replicas", "decode_replicas", "prefill_tp", "decode_tp",
     "kv_link_gbs", "kv_link_latency_us", NULL};
 static const char *const llm_weights[] = {"native", "fp8", "int8", "int4",
+                                          "nvfp4", "mxfp4",
                                           "bf16", "fp16", NULL};
-static const char *const llm_kv[] = {"bf16", "fp16", "fp8", NULL};
+static const char *const llm_kv[] = {"bf16", "fp16", "fp8", "int8", NULL};
 static const char *const llm_preempt[] = {"recompute", "swap", NULL};
 static const char *const llm_capacity[] = {"max_utilization",
                                            "guaranteed_no_evict", NULL};
@@ -2636,7 +2638,10 @@ static void load_llm(ld *L, const config_setting_t *root, dam_scenario *s)
     q->kv_precision = p == DAM_FP16 ? DAM_FP16 : DAM_BF16;
     int kv = 0;
     if (get_choice(L, g, "kv_cache", "llm", 0, llm_kv, &kv))
-        q->kv_precision = kv == 0 ? DAM_BF16 : kv == 1 ? DAM_FP16 : DAM_FP8;
+        q->kv_precision = kv == 0   ? DAM_BF16
+                          : kv == 1 ? DAM_FP16
+                          : kv == 2 ? DAM_FP8
+                                    : DAM_INT8;
     q->block_tokens = 16;
     get_int(L, g, "block_tokens", "llm", 0, 1, 4096, &q->block_tokens);
     q->memory_fraction = 0.9;
@@ -2753,17 +2758,9 @@ static void load_llm(ld *L, const config_setting_t *root, dam_scenario *s)
             break;
         }
     }
-    if (q->weights == DAM_LLM_W_FP8 && !(s->machine.gpu.peak[DAM_FP8] > 0.0))
-        dam_diag_error(L->d, L->file, line_of(g),
-                       "'llm.weights' = \"fp8\" needs fp8 tensor cores, "
-                       "which %s lacks",
-                       s->machine.gpu.id);
-    if (q->weights == DAM_LLM_W_INT8 &&
-        !(s->machine.gpu.peak[DAM_INT8] > 0.0))
-        dam_diag_error(L->d, L->file, line_of(g),
-                       "'llm.weights' = \"int8\" needs int8 tensor cores, "
-                       "which %s lacks",
-                       s->machine.gpu.id);
+    if (dam_llm_weights_check(&s->machine.gpu, q->weights, why,
+                              sizeof why) != 0)
+        dam_diag_error(L->d, L->file, line_of(g), "'llm.weights' = %s", why);
 }
 
 static void load_quality_cost(ld *L, const config_setting_t *root,

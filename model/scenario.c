@@ -23,6 +23,8 @@ const char *dam_llm_weights_name(dam_llm_weights w)
     case DAM_LLM_W_FP8: return "fp8";
     case DAM_LLM_W_INT8: return "int8";
     case DAM_LLM_W_INT4: return "int4";
+    case DAM_LLM_W_NVFP4: return "nvfp4";
+    case DAM_LLM_W_MXFP4: return "mxfp4";
     default: break;
     }
     return "?";

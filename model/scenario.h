@@ -206,6 +206,10 @@ typedef enum {
     DAM_LLM_W_FP8,        /* W8A8 fp8: weights and GEMM inputs in fp8 */
     DAM_LLM_W_INT8,       /* W8A8 int8 (SmoothQuant-style) */
     DAM_LLM_W_INT4,       /* W4A16 weight-only (AWQ/GPTQ, group 128) */
+    DAM_LLM_W_NVFP4,      /* W4A4 NVFP4 (Blackwell): e2m1 values, an e4m3
+                             scale per 16 */
+    DAM_LLM_W_MXFP4,      /* W4A4 MXFP4 (OCP MX, Blackwell): e2m1 values,
+                             an e8m0 scale per 32 */
     DAM_LLM_W_COUNT
 } dam_llm_weights;
 

@@ -120,6 +120,7 @@ dam_llm_cost *dam_llm_cost_create(const dam_scenario *s, int tp,
     o->b = 1.0;
     o->act_elem = dam_precision_bytes(dam_llm_act_precision(s));
     o->weight_elem = dam_llm_weight_bytes(s);
+    o->matmul_peak_scale = dam_llm_gemm_peak_scale(s);
     o->kv_elem = dam_llm_kv_bytes(s);
     /* weights beyond twice the usable L2 leave nothing of themselves in
      * it for the next step (device.c's footprint rule), nor do caches */

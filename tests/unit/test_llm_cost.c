@@ -386,6 +386,54 @@ static void test_engines(void)
               "an unknown engine is an error");
 }
 
+/* FP4 weights on a B200: the bytes of their formats (NVFP4 4.5 bits, MXFP4
+ * 4.25), a decode step that reads them (against fp8's 8 bits), a long
+ * prefill whose GEMMs run at twice the fp8 rate, and a Hopper refused. */
+static double gpu_time(const dam_scenario *s, double prefill, double dec)
+{
+    dam_error e;
+    dam_llm_cost *c = dam_llm_cost_create(s, 1, &e);
+    if (!c)
+        return NAN;
+    dam_llm_batch b;
+    dam_llm_batch_clear(&b);
+    if (prefill > 0.0)
+        dam_llm_batch_prefill(c, &b, prefill, 0.0);
+    b.decode_seqs = dec;
+    b.decode_ctx = dec;
+    dam_llm_iter_time t;
+    dam_llm_cost_iteration(c, &b, &t);
+    dam_llm_cost_free(c);
+    return t.linear;
+}
+
+static void test_fp4(void)
+{
+    static dam_scenario f8, n4, m4;
+    load(&f8, "llama3-8b", "B200-HGX-180GB", 1, "weights = \"fp8\";");
+    load(&n4, "llama3-8b", "B200-HGX-180GB", 1, "weights = \"nvfp4\";");
+    load(&m4, "llama3-8b", "B200-HGX-180GB", 1, "weights = \"mxfp4\";");
+    dam_check_rel(dam_llm_weight_bytes(&n4), 0.5625, 0.0,
+                  "NVFP4: 4 bits + an 8-bit scale per 16 = 0.5625 B");
+    dam_check_rel(dam_llm_weight_bytes(&m4), 0.53125, 0.0,
+                  "MXFP4: 4 bits + an 8-bit scale per 32 = 0.53125 B");
+    double d8 = gpu_time(&f8, 0.0, 1.0), d4 = gpu_time(&n4, 0.0, 1.0);
+    dam_check(d4 < 0.65 * d8 && d4 > 0.45 * d8,
+              "a batch-1 decode step reads 0.5625 of fp8's bytes: %.4g "
+              "against %.4g ms",
+              d4 * 1e3, d8 * 1e3);
+    double p8 = gpu_time(&f8, 8192.0, 0.0), p4 = gpu_time(&n4, 8192.0, 0.0);
+    /* GEMMs at half the time, norms and activations as they were */
+    dam_check(p4 < 0.75 * p8 && p4 > 0.5 * p8,
+              "an 8192-token prefill, GEMMs at twice the fp8 rate and "
+              "elementwise work unchanged: %.4g against %.4g ms",
+              p4 * 1e3, p8 * 1e3);
+    static dam_scenario h;
+    dam_check(load(&h, "llama3-8b", "H100-SXM5-80GB", 1,
+                   "weights = \"nvfp4\";") != DAM_OK,
+              "nvfp4 on a Hopper GPU is an error");
+}
+
 int main(void)
 {
     gsl_set_error_handler_off();
@@ -393,6 +441,7 @@ int main(void)
     test_kv_bytes();
     test_memory_plan();
     test_engines();
+    test_fp4();
     test_decode_floor();
     test_split("llama3-8b", "H100-SXM5-80GB", 1, NULL);
     test_split("llama3-70b", "H100-SXM5-80GB", 4, NULL);
