@@ -71,6 +71,18 @@ double dam_llm_kv_bytes(const dam_scenario *s)
     return dam_precision_bytes(s->serving.llm.kv_precision);
 }
 
+double dam_llm_prefix_hit(const dam_llm *q, double in)
+{
+    double bt = q->block_tokens > 0 ? q->block_tokens : 16.0;
+    double a = floor(q->prefix_hit_rate * in / bt) * bt;
+    double b = floor((q->prefix_tokens < in ? q->prefix_tokens : in) / bt) *
+               bt;
+    double h = a > b ? a : b;
+    while (h > 0.0 && h >= in)
+        h -= bt;
+    return h;
+}
+
 int64_t dam_llm_gpus(const dam_scenario *s)
 {
     const dam_llm *q = &s->serving.llm;

@@ -86,6 +86,13 @@ int dam_llm_weights_check(const dam_gpu *g, dam_llm_weights w, char *why,
 /* Bytes per KV-cache element. */
 double dam_llm_kv_bytes(const dam_scenario *s);
 
+/* Prompt tokens of a request of `in` tokens found in the prefix cache:
+ * llm.prefix_tokens (a prefix every request shares) or llm.prefix_hit_rate
+ * of the prompt, whichever is more, in whole blocks (engines cache full
+ * blocks: vLLM automatic prefix caching, SGLang RadixAttention pages), and
+ * at least one token left to compute (the one whose logits are sampled). */
+double dam_llm_prefix_hit(const dam_llm *q, double in);
+
 /* GPUs the deployment uses: replicas x tp, or the two pools'. */
 int64_t dam_llm_gpus(const dam_scenario *s);
 

@@ -2526,6 +2526,7 @@ static const char *const llm_keys[] = {
     "token_budget", "chunked_prefill", "chunk_tokens", "max_seqs",
     "preemption", "swap_gb", "router", "iteration_overhead_ms",
     "capacity_policy", "engine", "iteration_seq_us", "overlap_scheduler",
+    "prefix_hit_rate", "prefix_tokens",
     "slo_ttft_ms", "slo_tpot_ms", "slo_percentile", "disaggregate", NULL};
 static const char *const llm_disagg_keys[] = {
     "prefill_replicas", "decode_replicas", "prefill_tp", "decode_tp",
@@ -2704,6 +2705,15 @@ static void load_llm(ld *L, const config_setting_t *root, dam_scenario *s)
             &q->iteration_seq_s);
     q->overlap = eng.overlap;
     get_bool(L, g, "overlap_scheduler", "llm", 0, &q->overlap);
+    config_setting_t *ph = member(L, g, "prefix_hit_rate", "llm", 0);
+    if (get_num(L, g, "prefix_hit_rate", "llm", 0, R_NONNEG, 1.0,
+                &q->prefix_hit_rate) &&
+        !(q->prefix_hit_rate < 1.0))
+        dam_diag_error(L->d, L->file, line_of(ph),
+                       "'llm.prefix_hit_rate' must be in [0, 1), got %g",
+                       q->prefix_hit_rate);
+    get_num(L, g, "prefix_tokens", "llm", 0, R_NONNEG, 1.0,
+            &q->prefix_tokens);
     if (eng.id[0] && !(wg && member(L, wg, "cuda_graphs", "workload", 0)))
         s->workload.cuda_graphs = eng.cuda_graphs;
     get_num(L, g, "slo_ttft_ms", "llm", 1, R_POS, MS, &q->slo_ttft_s);

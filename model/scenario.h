@@ -289,6 +289,10 @@ typedef struct dam_llm {
                                  while the GPU runs this one (an iteration
                                  takes max(GPU, host)); 0: in series */
     char engine[32];          /* engine profile applied (data/engines.cfg) */
+    /* Prefix caching: prompt tokens found cached, in whole blocks. */
+    double prefix_hit_rate;   /* share of each prompt, [0, 1) */
+    double prefix_tokens;     /* a prefix every request shares (a system
+                                 prompt), tokens; its blocks stay cached */
     double slo_ttft_s;        /* time-to-first-token objective, s */
     double slo_tpot_s;        /* time-per-output-token objective, s */
     double slo_quantile;      /* both are judged at this quantile of the

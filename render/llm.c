@@ -137,6 +137,14 @@ void dam_llm_text(dam_buf *b, const dam_scenario *s, const dam_result *r,
                        q->max_seqs, q->block_tokens,
                        q->preemption == DAM_LLM_PREEMPT_SWAP ? "swap"
                                                              : "recompute");
+    if (q->prefix_hit_rate > 0.0)
+        dam_buf_printf(b, "; prefix cache: %.0f %% of each prompt found "
+                          "cached",
+                       q->prefix_hit_rate * 100.0);
+    if (q->prefix_tokens > 0.0)
+        dam_buf_printf(b, "; prefix cache: a %.0f-token prefix every "
+                          "request shares",
+                       q->prefix_tokens);
     dam_buf_printf(b, "; host %.3g ms + %.3g us per sequence an iteration, "
                       "%s\n",
                    q->iteration_s * 1e3, q->iteration_seq_s * 1e6,
@@ -375,6 +383,8 @@ json_t *dam_llm_json(const dam_scenario *s, const dam_result *r)
     NUM(o, "host_per_iteration_s", q->iteration_s);
     NUM(o, "host_per_sequence_s", q->iteration_seq_s);
     json_object_set_new(o, "overlap_scheduler", json_boolean(q->overlap));
+    NUM(o, "prefix_hit_rate", q->prefix_hit_rate);
+    NUM(o, "prefix_tokens", q->prefix_tokens);
     json_object_set_new(o, "capacity_policy",
                         json_string(q->capacity == DAM_LLM_CAP_NO_EVICT
                                         ? "guaranteed_no_evict"

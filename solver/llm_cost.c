@@ -309,7 +309,13 @@ const dam_cost_opts *dam_llm_cost_opts(const dam_llm_cost *c)
 
 double dam_llm_cost_prefill(dam_llm_cost *c, double in, double chunk)
 {
-    double t = 0.0, done = 0.0;
+    return dam_llm_cost_prefill_from(c, 0.0, in, chunk);
+}
+
+double dam_llm_cost_prefill_from(dam_llm_cost *c, double cached, double in,
+                                 double chunk)
+{
+    double t = 0.0, done = cached;
     double step = chunk > 0.0 ? chunk : in;
     while (done < in) {
         double qn = in - done < step ? in - done : step;
@@ -375,7 +381,9 @@ void dam_llm_solve_static(const dam_scenario *s, dam_result *r)
     dam_llm_cost *dc = dam_llm_cost_create(s, dtp, &e);
     if (pc && dc) {
         double chunk = q->chunked_prefill ? q->chunk_tokens : 0.0;
-        l->t_prefill = dam_llm_cost_prefill(pc, q->input.mean, chunk);
+        /* the mean prompt, less its prefix-cache hit */
+        l->t_prefill = dam_llm_cost_prefill_from(
+            pc, dam_llm_prefix_hit(q, q->input.mean), q->input.mean, chunk);
         double mid = q->input.mean + (q->output.mean - 2.0) / 2.0;
         l->t_decode1 = dam_llm_cost_decode1(dc, mid > q->input.mean
                                                     ? mid

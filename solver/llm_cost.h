@@ -122,6 +122,10 @@ const dam_cost_opts *dam_llm_cost_opts(const dam_llm_cost *c);
 /* A lone request of in prompt tokens on c: its prefill (in chunks of
  * chunk tokens when chunk > 0, else whole), s. */
 double dam_llm_cost_prefill(dam_llm_cost *c, double in, double chunk);
+/* The same with its first `cached` tokens already cached (a prefix-cache
+ * hit): the chunks cover the rest, reading the cached ones. */
+double dam_llm_cost_prefill_from(dam_llm_cost *c, double cached, double in,
+                                 double chunk);
 /* One decode step of a lone sequence with ctx cached tokens, s. */
 double dam_llm_cost_decode1(dam_llm_cost *c, double ctx);
 

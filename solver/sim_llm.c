@@ -78,6 +78,7 @@
 #include <gsl/gsl_randist.h>
 
 #include "model/alloc.h"
+#include "model/llm.h"
 #include "model/quality.h"
 #include "solver/des.h"
 #include "solver/llm_cost.h"
@@ -100,6 +101,8 @@ typedef struct seq {
     int state;         /* S_* */
     int rep;           /* replica holding it */
     int preempts;      /* times preempted */
+    int cached;        /* prompt tokens found in the prefix cache (whole
+                          blocks, shared: not in `blocks`) */
     double first;      /* first token, s (< 0: none yet) */
     double last;       /* latest token, s */
     double sched;      /* first scheduled, s (< 0: not yet) */
@@ -249,6 +252,15 @@ static double blocks_for(const sys *y, double tokens)
     return ceil(tokens / y->block_tokens);
 }
 
+/* Blocks x holds itself for `tokens` cached tokens: its prefix-cache hit
+ * lies in shared blocks. */
+static double own_for(const sys *y, const seq *x, double tokens)
+{
+    return blocks_for(y, tokens) - x->cached / y->block_tokens;
+}
+
+
+
 /* Bring replica p's time averages up to now (before any change). */
 static void touch(sys *y, replica *p)
 {
@@ -321,6 +333,8 @@ static void on_arrive(dam_des *des, void *ctx, dam_des_arg arg)
         x->out = (int)draw_tokens(&y->out_dist, &y->q->output, y->out_rng);
     }
     x->target = x->in;
+    x->cached = (int)dam_llm_prefix_hit(y->q, x->in);
+    x->kv = x->cached;
     x->first = x->sched = -1.0;
     x->state = S_WAIT;
     if (idx == y->warm) {
@@ -402,7 +416,7 @@ static void preempt_last(sys *y, replica *p, double *swap_bytes)
     int prefilled = x->kv >= x->target;
     if (y->q->preemption == DAM_LLM_PREEMPT_SWAP && prefilled &&
         p->swap_free >= x->blocks) {
-        *swap_bytes += x->kv * p->kv_token;
+        *swap_bytes += (x->kv - x->cached) * p->kv_token;
         p->swap_free -= x->blocks;
         release(y, p, x);
         x->state = S_SWAP;
@@ -410,7 +424,7 @@ static void preempt_last(sys *y, replica *p, double *swap_bytes)
         return;
     }
     release(y, p, x);
-    x->kv = 0;
+    x->kv = x->cached; /* the shared prefix stays cached */
     x->target = x->in + x->gen;
     x->state = S_WAIT;
     dq_push_front(&p->wait, slot);
@@ -461,7 +475,7 @@ static void sched_decodes(sys *y, replica *p, dam_llm_batch *b, int *budget)
             i++;
             continue;
         }
-        double need = blocks_for(y, x->kv + 1.0) - x->blocks;
+        double need = own_for(y, x, x->kv + 1.0) - x->blocks;
         int gone = 0;
         while (need > p->free_blocks) {
             int last = p->run[p->nrun - 1];
@@ -487,12 +501,12 @@ static void sched_swap_in(sys *y, replica *p, dam_llm_batch *b, int *budget)
     while (p->swapped.len > 0 && p->nrun < y->q->max_seqs && *budget > 0) {
         int slot = dq_front(&p->swapped);
         seq *x = &y->seqs[slot];
-        double need = blocks_for(y, x->kv + 1.0);
+        double need = own_for(y, x, x->kv + 1.0);
         if (need > p->free_blocks)
             break;
         dq_pop_front(&p->swapped);
-        p->swap_free += blocks_for(y, x->kv);
-        b->swap_bytes += x->kv * p->kv_token;
+        p->swap_free += own_for(y, x, x->kv);
+        b->swap_bytes += (x->kv - x->cached) * p->kv_token;
         admit(y, p, slot);
         take(y, p, x, need);
         add_decode(y, p, slot, b);
@@ -514,14 +528,15 @@ static void sched_partial(sys *y, replica *p, dam_llm_batch *b, int *budget)
         if (c > *budget)
             c = *budget;
         /* what the free blocks hold */
-        double room = (x->blocks + p->free_blocks) * y->block_tokens - x->kv;
+        double room = (x->blocks + p->free_blocks) * y->block_tokens +
+                      x->cached - x->kv;
         if (room < c)
             c = (int)room;
         if (c < 1) {
             y->a.waits += y->measuring;
             continue;
         }
-        double need = blocks_for(y, (double)x->kv + c) - x->blocks;
+        double need = own_for(y, x, (double)x->kv + c) - x->blocks;
         if (need > 0.0)
             take(y, p, x, need);
         add_prefill(y, p, slot, c, b);
@@ -541,10 +556,11 @@ static double admit_blocks(const sys *y, const replica *p, const seq *x,
 {
     /* a prefill replica holds only the prompt, until its copy is sent */
     if (y->q->capacity == DAM_LLM_CAP_NO_EVICT && p->kind != K_PREFILL) {
-        double all = blocks_for(y, (double)x->in + x->out);
-        return all > blocks_for(y, tokens) ? all : blocks_for(y, tokens);
+        double all = own_for(y, x, (double)x->in + x->out);
+        double now = own_for(y, x, tokens);
+        return all > now ? all : now;
     }
-    return blocks_for(y, tokens);
+    return own_for(y, x, tokens);
 }
 
 /* Admit waiting requests: a chunk each (or a handed-over cache to decode). */
@@ -855,7 +871,10 @@ static void replicate(const dam_scenario *s, const dam_sim_options *opt,
         const dam_llm_memory *m = &dp->mem[b];
         p->kind = dp->kind[b];
         p->cost = dp->cost[b];
-        p->blocks = p->free_blocks = m->blocks;
+        /* a prefix every request shares stays cached: its blocks are
+         * the replica's, not a request's */
+        double pre = floor(q->prefix_tokens / q->block_tokens);
+        p->blocks = p->free_blocks = m->blocks > pre ? m->blocks - pre : 0.0;
         p->swap_free = m->swap_blocks;
         p->block_bytes = m->block_bytes;
         p->kv_token = m->kv_token;
