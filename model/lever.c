@@ -899,6 +899,12 @@ static int op_scheduler(const ctx *c, const dam_lever_op *op,
         q->max_seqs = op->max_seqs, any = 1;
     if (op->preemption >= 0)
         q->preemption = (dam_llm_preempt)op->preemption, any = 1;
+    if (op->capacity >= 0)
+        q->capacity = (dam_llm_capacity)op->capacity, any = 1;
+    if (op->prefix_hit_rate >= 0.0)
+        q->prefix_hit_rate = op->prefix_hit_rate, any = 1;
+    if (op->prefix_tokens >= 0.0)
+        q->prefix_tokens = op->prefix_tokens, any = 1;
     return any ? DAM_OK : fail(c, "scheduler op sets nothing");
 }
 
@@ -1301,6 +1307,9 @@ static const char *const llm_weight_names[] = {"native", "fp8",   "int8",
 static const char *const llm_kv_names[] = {"fp32", "tf32", "fp16", "bf16",
                                            "fp8",  "int8", NULL};
 static const char *const llm_preempt_names[] = {"recompute", "swap", NULL};
+static const char *const llm_capacity_names[] = {"max_utilization",
+                                                 "guaranteed_no_evict",
+                                                 NULL};
 static const dam_lever_key weights_keys[] = {
     KCHOICE("format", llm_weights, llm_weight_names,
             "native (16-bit), fp8 or int8 (W8A8), int4 (W4A16), nvfp4 or "
@@ -1326,6 +1335,12 @@ static const dam_lever_key scheduler_keys[] = {
           "sequences running at once per replica"),
     KCHOICE("preemption", preemption, llm_preempt_names,
             "recompute or swap when KV blocks run out"),
+    KCHOICE("capacity_policy", capacity, llm_capacity_names,
+            "admission: max_utilization or guaranteed_no_evict"),
+    KNUM("prefix_hit_rate", prefix_hit_rate, "fraction", 1.0, 0.0, 1.0, 0,
+         1, "share of each prompt found in the prefix cache"),
+    KNUM("prefix_tokens", prefix_tokens, "tokens", 1.0, 0.0, 1e9, 0, 0,
+         "a prefix every request shares, kept cached"),
 };
 static const dam_lever_key disagg_keys[] = {
     KINTR("prefill_replicas", prefill_replicas, 1, 1 << 16,

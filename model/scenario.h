@@ -456,6 +456,9 @@ typedef struct dam_lever_op {
     int chunked_prefill;      /* scheduler: 1 on, 0 off, -1 keep */
     int max_seqs;             /* scheduler: running sequences, -1 keep */
     int preemption;           /* scheduler: a dam_llm_preempt, -1 keep */
+    int capacity;             /* scheduler: a dam_llm_capacity, -1 keep */
+    double prefix_hit_rate;   /* scheduler: prefix caching, < 0 keep */
+    double prefix_tokens;     /* scheduler: shared prefix, < 0 keep */
     int prefill_replicas;     /* disaggregate: -1 keep */
     int decode_replicas;      /* disaggregate: -1 keep */
     int prefill_tp;           /* disaggregate: -1 keep (= tp) */
