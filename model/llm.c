@@ -83,6 +83,14 @@ double dam_llm_prefix_hit(const dam_llm *q, double in)
     return h;
 }
 
+double dam_llm_spec_tokens_per_step(const dam_llm *q)
+{
+    if (!q->spec)
+        return 1.0;
+    double a = q->spec_acceptance;
+    return (1.0 - pow(a, q->spec_tokens + 1.0)) / (1.0 - a);
+}
+
 int64_t dam_llm_gpus(const dam_scenario *s)
 {
     const dam_llm *q = &s->serving.llm;
@@ -112,6 +120,9 @@ void dam_llm_memory_plan(const dam_scenario *s, int tp, dam_llm_memory *out)
                         ? s->workload.model.params
                         : dam_graph_arch_params(&s->workload.model.arch);
     m.weights = params / T * dam_llm_weight_bytes(s);
+    /* a speculative draft's weights, in the same format and split */
+    if (q->spec)
+        m.weights += q->spec_draft.params / T * dam_llm_weight_bytes(s);
     double act = dam_precision_bytes(dam_llm_act_precision(s));
     double R = q->token_budget > 0 ? q->token_budget : 1;
     double seqs = q->max_seqs < R ? q->max_seqs : R;
@@ -122,6 +133,15 @@ void dam_llm_memory_plan(const dam_scenario *s, int tp, dam_llm_memory *out)
     /* KV heads split over the ranks, or replicated when fewer than tp */
     double kvh = t->kv_heads >= T ? t->kv_heads / T : 1.0;
     m.kv_token = m.kv_token_model * kvh / (t->kv_heads > 0 ? t->kv_heads : 1);
+    if (q->spec) {
+        /* the draft keeps its own cache of every token, in the same
+         * blocks (vLLM allocates both per block) */
+        const dam_transformer *d = &q->spec_draft.arch.tf;
+        double dk = dam_graph_kv_bytes_per_token(d, dam_llm_kv_bytes(s));
+        double dh = d->kv_heads >= T ? d->kv_heads / T : 1.0;
+        m.kv_token_model += dk;
+        m.kv_token += dk * dh / (d->kv_heads > 0 ? d->kv_heads : 1);
+    }
     double bt = q->block_tokens > 0 ? q->block_tokens : 16;
     m.block_bytes = bt * m.kv_token;
     m.blocks = m.pool > 0.0 ? floor(m.pool / m.block_bytes) : 0.0;

@@ -93,6 +93,12 @@ double dam_llm_kv_bytes(const dam_scenario *s);
  * at least one token left to compute (the one whose logits are sampled). */
 double dam_llm_prefix_hit(const dam_llm *q, double in);
 
+/* Tokens a speculative decode step produces on average: (1 - a^(k+1)) /
+ * (1 - a) for k draft tokens accepted each with probability a until the
+ * first rejection (Leviathan et al. 2023, arXiv 2211.17192, eq. 1); 1
+ * without speculation. */
+double dam_llm_spec_tokens_per_step(const dam_llm *q);
+
 /* GPUs the deployment uses: replicas x tp, or the two pools'. */
 int64_t dam_llm_gpus(const dam_scenario *s);
 

@@ -2526,8 +2526,11 @@ static const char *const llm_keys[] = {
     "token_budget", "chunked_prefill", "chunk_tokens", "max_seqs",
     "preemption", "swap_gb", "router", "iteration_overhead_ms",
     "capacity_policy", "engine", "iteration_seq_us", "overlap_scheduler",
-    "prefix_hit_rate", "prefix_tokens",
+    "prefix_hit_rate", "prefix_tokens", "speculative",
     "slo_ttft_ms", "slo_tpot_ms", "slo_percentile", "disaggregate", NULL};
+static const char *const llm_spec_keys[] = {"method", "tokens", "acceptance",
+                                             "draft_model", NULL};
+static const char *const llm_spec_methods[] = {"draft", "mtp", NULL};
 static const char *const llm_disagg_keys[] = {
     "prefill_replicas", "decode_replicas", "prefill_tp", "decode_tp",
     "kv_link_gbs", "kv_link_latency_us", NULL};
@@ -2575,7 +2578,77 @@ static void load_llm_tokens(ld *L, const config_setting_t *g,
  * Defaults are vLLM's where it has one (block 16, memory 0.9, 256
  * sequences, swap 4 GiB, chunked prefill) and stated in scenarios/README.
  */
-static void load_llm(ld *L, const config_setting_t *root, dam_scenario *s)
+/*
+ * llm.speculative: method "draft" (a catalog model proposes) or "mtp"
+ * (multi-token prediction: one extra block of the target proposes, as
+ * DeepSeek-V3's MTP module, arXiv 2412.19437 section 2.2), tokens k
+ * (1 to 16), acceptance rate per token (0, 1). The draft shares the
+ * target's degree, weight format and KV cache format.
+ */
+static void load_llm_spec(ld *L, const config_setting_t *g,
+                          const dam_catalog *cat, dam_scenario *s)
+{
+    dam_llm *q = &s->serving.llm;
+    config_setting_t *sp = group(L, g, "speculative", "llm", 0);
+    if (!sp)
+        return;
+    check_keys(L, sp, llm_spec_keys, "llm.speculative");
+    int m = 0;
+    get_choice(L, sp, "method", "llm.speculative", 1, llm_spec_methods, &m);
+    q->spec = m == 0 ? DAM_LLM_SPEC_DRAFT : DAM_LLM_SPEC_MTP;
+    q->spec_tokens = 1;
+    get_int(L, sp, "tokens", "llm.speculative", 1, 1, 16, &q->spec_tokens);
+    config_setting_t *ac = member(L, sp, "acceptance", "llm.speculative", 0);
+    if (get_num(L, sp, "acceptance", "llm.speculative", 1, R_POS, 1.0,
+                &q->spec_acceptance) &&
+        !(q->spec_acceptance < 1.0))
+        dam_diag_error(L->d, L->file, line_of(ac),
+                       "'llm.speculative.acceptance' must be in (0, 1), "
+                       "got %g",
+                       q->spec_acceptance);
+    const dam_model_spec *t = &s->workload.model;
+    char id[DAM_ID_MAX] = "";
+    get_str(L, sp, "draft_model", "llm.speculative",
+            q->spec == DAM_LLM_SPEC_DRAFT, id, sizeof id);
+    if (q->spec == DAM_LLM_SPEC_MTP) {
+        if (id[0])
+            dam_diag_error(L->d, L->file, line_of(sp),
+                           "'llm.speculative.draft_model' is for method "
+                           "\"draft\"; \"mtp\" drafts with one block of "
+                           "the target");
+        /* one block of the target (its embedding and head are the
+         * target's, shared: not counted again) */
+        q->spec_draft = *t;
+        q->spec_draft.arch.tf.layers = 1;
+        q->spec_draft.params =
+            t->arch.tf.layers > 0
+                ? (dam_graph_arch_params(&t->arch) -
+                   2.0 * (double)t->arch.tf.vocab * t->arch.tf.hidden) /
+                      t->arch.tf.layers
+                : 0.0;
+        return;
+    }
+    const dam_model_spec *e = id[0] ? dam_catalog_model(cat, id) : NULL;
+    if (id[0] && !e) {
+        dam_diag_error(L->d, L->file, line_of(sp),
+                       "'llm.speculative.draft_model': unknown model \"%s\" "
+                       "(see 'damsim catalog models')",
+                       id);
+        return;
+    }
+    if (e && (e->arch.kind != DAM_ARCH_TRANSFORMER ||
+              e->arch.tf.vocab != t->arch.tf.vocab))
+        dam_diag_error(L->d, L->file, line_of(sp),
+                       "'llm.speculative.draft_model' \"%s\" must be a "
+                       "transformer with the target's vocabulary (%d "
+                       "tokens)",
+                       id, t->arch.tf.vocab);
+    if (e)
+        q->spec_draft = *e;
+}
+
+static void load_llm(ld *L, const config_setting_t *root,
+                     const dam_catalog *cat, dam_scenario *s)
 {
     config_setting_t *g = group(L, root, "llm", "", 0);
     if (!g)
@@ -2714,6 +2787,7 @@ static void load_llm(ld *L, const config_setting_t *root, dam_scenario *s)
                        q->prefix_hit_rate);
     get_num(L, g, "prefix_tokens", "llm", 0, R_NONNEG, 1.0,
             &q->prefix_tokens);
+    load_llm_spec(L, g, cat, s);
     if (eng.id[0] && !(wg && member(L, wg, "cuda_graphs", "workload", 0)))
         s->workload.cuda_graphs = eng.cuda_graphs;
     get_num(L, g, "slo_ttft_ms", "llm", 1, R_POS, MS, &q->slo_ttft_s);
@@ -3140,7 +3214,7 @@ int dam_scenario_load_with(dam_scenario *s, const char *path,
     }
     load_parallel(&L, root, s);
     load_serving(&L, root, s);
-    load_llm(&L, root, s);
+    load_llm(&L, root, cat, s);
     load_quality_cost(&L, root, s);
     dam_lever_list *lv = opt && opt->levers ? opt->levers
                                             : dam_malloc(sizeof *lv);

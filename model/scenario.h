@@ -234,6 +234,9 @@ typedef enum {
                                  free, and reserve them: never preempts */
 } dam_llm_capacity;
 
+/* Speculative decoding's draft (llm.speculative.method). */
+enum { DAM_LLM_SPEC_NONE = 0, DAM_LLM_SPEC_DRAFT, DAM_LLM_SPEC_MTP };
+
 /* How the router in front of the replicas picks one for a request. */
 typedef enum {
     DAM_LLM_ROUTE_LEAST = 0, /* fewest requests in the replica (ties: lowest) */
@@ -293,6 +296,15 @@ typedef struct dam_llm {
     double prefix_hit_rate;   /* share of each prompt, [0, 1) */
     double prefix_tokens;     /* a prefix every request shares (a system
                                  prompt), tokens; its blocks stay cached */
+    /* Speculative decoding (llm.speculative): a draft proposes
+     * spec_tokens tokens per decoding sequence and step, the target
+     * verifies them and one more in one pass; each draft token is accepted
+     * with probability spec_acceptance until the first rejection. */
+    int spec;                 /* DAM_LLM_SPEC_* */
+    int spec_tokens;          /* draft tokens per step, k */
+    double spec_acceptance;   /* per-token acceptance rate, (0, 1) */
+    dam_model_spec spec_draft;/* the draft: a catalog model, or (mtp) one
+                                 block of the target */
     double slo_ttft_s;        /* time-to-first-token objective, s */
     double slo_tpot_s;        /* time-per-output-token objective, s */
     double slo_quantile;      /* both are judged at this quantile of the

@@ -7,6 +7,8 @@
 #include "render/json.h"
 #include "render/llm.h"
 
+#include "model/llm.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -145,6 +147,13 @@ void dam_llm_text(dam_buf *b, const dam_scenario *s, const dam_result *r,
         dam_buf_printf(b, "; prefix cache: a %.0f-token prefix every "
                           "request shares",
                        q->prefix_tokens);
+    if (q->spec)
+        dam_buf_printf(b, "; speculative decoding: %s proposes %d tokens, "
+                          "each accepted at %.3g (%.3g tokens per step)",
+                       q->spec == DAM_LLM_SPEC_MTP ? "an MTP block"
+                                                   : q->spec_draft.id,
+                       q->spec_tokens, q->spec_acceptance,
+                       dam_llm_spec_tokens_per_step(q));
     dam_buf_printf(b, "; host %.3g ms + %.3g us per sequence an iteration, "
                       "%s\n",
                    q->iteration_s * 1e3, q->iteration_seq_s * 1e6,
@@ -385,6 +394,20 @@ json_t *dam_llm_json(const dam_scenario *s, const dam_result *r)
     json_object_set_new(o, "overlap_scheduler", json_boolean(q->overlap));
     NUM(o, "prefix_hit_rate", q->prefix_hit_rate);
     NUM(o, "prefix_tokens", q->prefix_tokens);
+    if (q->spec) {
+        json_t *sp = json_object();
+        json_object_set_new(sp, "method",
+                            json_string(q->spec == DAM_LLM_SPEC_MTP
+                                            ? "mtp"
+                                            : "draft"));
+        if (q->spec == DAM_LLM_SPEC_DRAFT)
+            json_object_set_new(sp, "draft_model",
+                                json_string(q->spec_draft.id));
+        json_object_set_new(sp, "tokens", json_integer(q->spec_tokens));
+        NUM(sp, "acceptance", q->spec_acceptance);
+        NUM(sp, "tokens_per_step", dam_llm_spec_tokens_per_step(q));
+        json_object_set_new(o, "speculative", sp);
+    }
     json_object_set_new(o, "capacity_policy",
                         json_string(q->capacity == DAM_LLM_CAP_NO_EVICT
                                         ? "guaranteed_no_evict"

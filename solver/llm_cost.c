@@ -37,6 +37,8 @@ struct dam_llm_cost {
     double *lin_t, *lin_k, *lin_c;   /* lin(R): time, kernels, comm */
     double *head_t, *head_k;         /* head(S): time, kernels */
     double weight_bytes;  /* weights read per iteration on one GPU */
+    dam_llm_cost *draft;  /* speculative decoding's draft (NULL: none) */
+    int spec_k;           /* its tokens per step */
     dam_graph g;          /* scratch for builds */
     dam_graph ag;         /* the attention operators of an iteration */
 };
@@ -147,6 +149,23 @@ dam_llm_cost *dam_llm_cost_create(const dam_scenario *s, int tp,
                                            : s->machine.pcie_bw;
         c->swap_bw = bw > 0.0 ? bw : 1e9;
     }
+    if (q->spec) {
+        /* the draft: the same scenario with the draft's model, no
+         * speculation, costed the same way */
+        dam_scenario *ds = dam_malloc(sizeof *ds);
+        *ds = *s;
+        ds->workload.model = q->spec_draft;
+        ds->workload.model.params = 0.0; /* from its architecture */
+        ds->serving.llm.spec = DAM_LLM_SPEC_NONE;
+        ds->serving.llm.iteration_s = ds->serving.llm.iteration_seq_s = 0.0;
+        c->draft = dam_llm_cost_create(ds, c->tp, e);
+        dam_free(ds);
+        if (!c->draft) {
+            dam_free(c);
+            return NULL;
+        }
+        c->spec_k = q->spec_tokens;
+    }
     c->cap = (q->token_budget > 0 ? q->token_budget : 1) + 1;
     size_t n = (size_t)c->cap;
     c->lin_t = dam_malloc(5 * n * sizeof(double));
@@ -167,6 +186,7 @@ void dam_llm_cost_free(dam_llm_cost *c)
 {
     if (!c)
         return;
+    dam_llm_cost_free(c->draft);
     dam_free(c->lin_t);
     dam_free(c);
 }
@@ -220,8 +240,10 @@ static void att_op(dam_llm_cost *c, double flops, double elems, double kv)
 double dam_llm_cost_iteration(dam_llm_cost *c, const dam_llm_batch *b,
                               dam_llm_iter_time *split)
 {
-    double R = b->prefill_tokens + b->decode_seqs;
-    double S = b->prefill_seqs + b->decode_seqs;
+    double dq = b->decode_q > 0.0 ? b->decode_q : 1.0;
+    /* every verified token is a row of the GEMMs and of the head */
+    double R = b->prefill_tokens + b->decode_seqs * dq;
+    double S = b->prefill_seqs + b->decode_seqs * dq;
     int r = (int)llround(R), sq = (int)llround(S);
     if (r >= c->cap)
         r = c->cap - 1;
@@ -242,8 +264,9 @@ double dam_llm_cost_iteration(dam_llm_cost *c, const dam_llm_batch *b,
     if (b->decode_seqs > 0.0) {
         double f, el, kv;
         /* linear in the sequences and their contexts: the mean is exact */
-        dam_graph_llm_attention(&c->m.arch.tf, c->tp, b->decode_seqs, 1.0,
-                                b->decode_ctx / b->decode_seqs, 0, &f, &el,
+        dam_graph_llm_attention(&c->m.arch.tf, c->tp, b->decode_seqs, dq,
+                                b->decode_ctx / b->decode_seqs,
+                                dq > 1.0 ? c->m.arch.tf.causal : 0, &f, &el,
                                 &kv);
         att_op(c, f, el, kv);
     }
@@ -251,7 +274,20 @@ double dam_llm_cost_iteration(dam_llm_cost *c, const dam_llm_batch *b,
     double ta = c->ag.nops ? dam_device_cost(&c->ag, &c->att, &gc) : 0.0;
     double ka = c->ag.nops ? gc.kernels : 0.0;
 
-    double gpu = c->lin_t[r] + c->head_t[sq] + ta;
+    double draft = 0.0;
+    if (c->draft && b->decode_seqs > 0.0) {
+        /* k proposal steps of the draft over the decoding sequences */
+        dam_llm_batch db;
+        dam_llm_batch_clear(&db);
+        db.decode_seqs = b->decode_seqs;
+        db.decode_ctx = b->decode_ctx;
+        dam_llm_iter_time dt;
+        dam_llm_cost_iteration(c->draft, &db, &dt);
+        /* GPU time and launches not hidden (the draft has no host
+         * overhead of its own: the target's iteration pays it) */
+        draft = c->spec_k * dt.total;
+    }
+    double gpu = c->lin_t[r] + c->head_t[sq] + ta + draft;
     double comm = c->lin_c[r];
     double kern = c->lin_k[r] + c->head_k[sq] + ka;
     double host = c->lin.cuda_graphs ? c->lin.launch_s
@@ -262,7 +298,7 @@ double dam_llm_cost_iteration(dam_llm_cost *c, const dam_llm_batch *b,
     if (split) {
         split->total = total;
         split->gpu = gpu;
-        split->linear = c->lin_t[r] - comm;
+        split->linear = c->lin_t[r] - comm + draft;
         split->comm = comm;
         split->head = c->head_t[sq];
         split->attn = ta;
@@ -397,8 +433,11 @@ void dam_llm_solve_static(const dam_scenario *s, dam_result *r)
                         ? q->input.mean * m->kv_token_model / q->kv_link_bw +
                               q->kv_link_latency
                         : 0.0;
+        /* a speculative step (its draft included) yields tokens_per_step
+         * tokens on average */
         r->step = l->t_prefill + tr +
-                  (q->output.mean - 1.0) * l->t_decode1;
+                  (q->output.mean - 1.0) * l->t_decode1 /
+                      dam_llm_spec_tokens_per_step(q);
         r->terms[DAM_TERM_COMPUTE] = r->step - tr;
         r->terms[DAM_TERM_TRANSFER] = tr;
         r->t_compute = r->terms[DAM_TERM_COMPUTE];

@@ -66,6 +66,10 @@ typedef struct dam_llm_batch {
     double prefill_kv;
     double decode_seqs;     /* sequences producing one token each */
     double decode_ctx;      /* cached tokens they read, in all */
+    double decode_q;        /* tokens each decoding sequence computes: 1,
+                               or speculative decoding's k + 1 verified
+                               (0 = 1); with a draft, its k proposal steps
+                               run in the same iteration */
     double swap_bytes;      /* KV bytes swapped in or out this iteration,
                                per GPU (PCIe, in series) */
 } dam_llm_batch;
@@ -74,7 +78,8 @@ typedef struct dam_llm_batch {
 typedef struct dam_llm_iter_time {
     double total;           /* everything: the iteration's duration */
     double gpu;             /* GPU time: lin + head + attn */
-    double linear;          /* GEMMs, elementwise, KV append */
+    double linear;          /* GEMMs, elementwise, KV append (and a
+                               speculative draft's steps) */
     double comm;            /* of gpu: tensor-parallel all-reduces */
     double head;            /* final norm, LM head, sampling */
     double attn;            /* fused attention */

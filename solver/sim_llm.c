@@ -66,8 +66,9 @@
  * and KV transfers; OVERHEAD = host time.
  *
  * Random streams per replication k: 8k + 0 arrivals, 8k + 1 input sizes,
- * 8k + 2 output sizes (each request takes one draw of each, in arrival
- * order, so a lever never shifts another stream).
+ * 8k + 2 output sizes, 8k + 3 speculative acceptances (each request takes
+ * one draw of each size, in arrival order, so a lever never shifts another
+ * stream).
  */
 #include "solver/sim.h"
 
@@ -204,6 +205,9 @@ typedef struct sys {
     const dam_llm *q;
     dam_des *des;
     gsl_rng *arr_rng, *in_rng, *out_rng;
+    gsl_rng *spec_rng;      /* speculative acceptances (NULL: none) */
+    int dq;                 /* tokens a decoding sequence computes per
+                               step: 1, or k + 1 with speculation */
     dam_dist in_dist, out_dist;
     const dam_llm_request *trace;
     long nreq, warm, next;  /* requests, warm-up, next arrival number */
@@ -432,8 +436,33 @@ static void preempt_last(sys *y, replica *p, double *swap_bytes)
 
 /* ---- the scheduler -------------------------------------------------- */
 
+/* Cached tokens a decode step of x needs blocks for: kv plus the tokens
+ * it verifies (never past the request's end). */
+static double decode_need(const sys *y, const seq *x)
+{
+    int left = x->out - x->gen;
+    return (double)x->kv + (y->dq < left ? y->dq : (left > 0 ? left : 1));
+}
+
+/* Tokens a decode step of x produces: 1, or with speculation 1 + the draft
+ * tokens accepted before the first rejection (each with probability
+ * llm.speculative.acceptance; Leviathan et al. 2023, arXiv 2211.17192,
+ * section 3.1), never past the request's end. */
+static int decode_tokens(sys *y, const seq *x)
+{
+    int n = 1;
+    if (y->spec_rng) {
+        int k = y->dq - 1;
+        while (n <= k && gsl_rng_uniform(y->spec_rng) < y->q->spec_acceptance)
+            n++;
+    }
+    int left = x->out - x->gen;
+    return n < left ? n : (left > 0 ? left : 1);
+}
+
 static void add_decode(sys *y, replica *p, int slot, dam_llm_batch *b)
 {
+    b->decode_q = y->dq;
     p->dec[p->ndec++] = slot;
     b->decode_seqs += 1.0;
     b->decode_ctx += y->seqs[slot].kv;
@@ -468,14 +497,14 @@ static void admit(sys *y, replica *p, int slot)
 static void sched_decodes(sys *y, replica *p, dam_llm_batch *b, int *budget)
 {
     int i = 0;
-    while (i < p->nrun && *budget > 0) {
+    while (i < p->nrun && *budget >= y->dq) {
         int slot = p->run[i];
         seq *x = &y->seqs[slot];
         if (x->kv < x->target) {
             i++;
             continue;
         }
-        double need = own_for(y, x, x->kv + 1.0) - x->blocks;
+        double need = own_for(y, x, decode_need(y, x)) - x->blocks;
         int gone = 0;
         while (need > p->free_blocks) {
             int last = p->run[p->nrun - 1];
@@ -490,7 +519,7 @@ static void sched_decodes(sys *y, replica *p, dam_llm_batch *b, int *budget)
         if (need > 0.0)
             take(y, p, x, need);
         add_decode(y, p, slot, b);
-        (*budget)--;
+        *budget -= y->dq;
         i++;
     }
 }
@@ -498,10 +527,11 @@ static void sched_decodes(sys *y, replica *p, dam_llm_batch *b, int *budget)
 /* Swapped sequences come back while blocks and places allow. */
 static void sched_swap_in(sys *y, replica *p, dam_llm_batch *b, int *budget)
 {
-    while (p->swapped.len > 0 && p->nrun < y->q->max_seqs && *budget > 0) {
+    while (p->swapped.len > 0 && p->nrun < y->q->max_seqs &&
+           *budget >= y->dq) {
         int slot = dq_front(&p->swapped);
         seq *x = &y->seqs[slot];
-        double need = own_for(y, x, x->kv + 1.0);
+        double need = own_for(y, x, decode_need(y, x));
         if (need > p->free_blocks)
             break;
         dq_pop_front(&p->swapped);
@@ -510,7 +540,7 @@ static void sched_swap_in(sys *y, replica *p, dam_llm_batch *b, int *budget)
         admit(y, p, slot);
         take(y, p, x, need);
         add_decode(y, p, slot, b);
-        (*budget)--;
+        *budget -= y->dq;
     }
 }
 
@@ -572,8 +602,8 @@ static void sched_admit(sys *y, replica *p, dam_llm_batch *b, int *budget,
         seq *x = &y->seqs[slot];
         if (x->kv >= x->target) {
             /* a cache handed over by a prefill replica */
-            double need = admit_blocks(y, p, x, x->kv + 1.0);
-            if (need > p->free_blocks) {
+            double need = admit_blocks(y, p, x, decode_need(y, x));
+            if (need > p->free_blocks || *budget < y->dq) {
                 y->a.waits += y->measuring;
                 break;
             }
@@ -581,7 +611,7 @@ static void sched_admit(sys *y, replica *p, dam_llm_batch *b, int *budget,
             admit(y, p, slot);
             take(y, p, x, need);
             add_decode(y, p, slot, b);
-            (*budget)--;
+            *budget -= y->dq;
             continue;
         }
         int c = x->target - x->kv;
@@ -750,8 +780,9 @@ static void on_iter_end(dam_des *des, void *ctx, dam_des_arg arg)
     double gap0 = now - p->it_start;
     for (int i = 0; i < p->ndec; i++) {
         seq *x = &y->seqs[p->dec[i]];
-        x->kv++;
-        x->gen++;
+        int n = decode_tokens(y, x);
+        x->kv += n;
+        x->gen += n;
         if (x->idx >= y->warm) {
             if (x->last == p->it_start)
                 same++;
@@ -760,7 +791,7 @@ static void on_iter_end(dam_des *des, void *ctx, dam_des_arg arg)
         }
         x->last = now;
         if (in_window)
-            y->a.out_tokens++;
+            y->a.out_tokens += n;
     }
     if (same) {
         dam_stats_add_n(y->pool[L_ITL], gap0, same);
@@ -843,6 +874,8 @@ static void replicate(const dam_scenario *s, const dam_sim_options *opt,
     y.arr_rng = dam_rng_create(seed, 8u * (uint64_t)k);
     y.in_rng = dam_rng_create(seed, 8u * (uint64_t)k + 1);
     y.out_rng = dam_rng_create(seed, 8u * (uint64_t)k + 2);
+    y.dq = q->spec ? q->spec_tokens + 1 : 1;
+    y.spec_rng = q->spec ? dam_rng_create(seed, 8u * (uint64_t)k + 3) : NULL;
     y.in_dist = (dam_dist){q->input.dist, q->input.mean, q->input.cv, NULL,
                            0};
     y.out_dist = (dam_dist){q->output.dist, q->output.mean, q->output.cv,
@@ -947,6 +980,8 @@ static void replicate(const dam_scenario *s, const dam_sim_options *opt,
     dam_rng_free(y.arr_rng);
     dam_rng_free(y.in_rng);
     dam_rng_free(y.out_rng);
+    if (y.spec_rng)
+        dam_rng_free(y.spec_rng);
     dam_des_free(y.des);
 }
 
