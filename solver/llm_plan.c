@@ -382,7 +382,6 @@ int dam_llm_plan_run(const dam_scenario *s, const dam_catalog *cat,
     p->rate = rate;
     p->headroom = DAM_LLM_PLAN_HEADROOM;
     dam_sim_options o = *opt;
-    o.llm_no_offline = 1; /* server figures; max_rate runs its own */
     /* progress: one unit per GPU kind, one for the confirmation and one
      * for the top rate; the simulations inside report nothing */
     const dam_progress *progress = opt->progress;
@@ -527,7 +526,6 @@ void dam_llm_plan_curves(const dam_scenario *s, const dam_sim_options *opt,
     dam_sim_options o = *opt;
     o.requests = NULL;
     o.nrequests = 0;
-    o.llm_no_offline = 1;
     dam_error e;
     for (size_t i = 0; i < DAM_LLM_CURVE_LOADS; i++) {
         *x = *s;

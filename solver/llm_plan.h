@@ -130,8 +130,7 @@ int dam_llm_plan_meets(const dam_scenario *s, const dam_sim_options *opt,
  * s's objectives (llm.slo_*), doubling from p->rate while it meets (at
  * most 12 times), then bisecting 8 times; and the offline throughput of
  * the same deployment beside it. Fills p's max_rate_* and offline_*
- * fields (p->rate set by the caller, > 0). opt->llm_no_offline should be
- * 1 (the probes need only server figures).
+ * fields (p->rate set by the caller, > 0).
  */
 int dam_llm_plan_max_rate(const dam_scenario *s, const dam_sim_options *opt,
                           dam_llm_plan *p, dam_error *err);

@@ -74,9 +74,10 @@ typedef struct dam_sim_options {
      * dam_llm_trace_load, model/llm_trace.h). */
     const dam_llm_request *requests;
     size_t nrequests;     /* entries in requests */
-    /* LLM serving: 1 skips the offline run beside the server-mode one
-     * (capacity searches that need only the server figures). */
-    int llm_no_offline;
+    /* LLM serving: 1 also runs the deployment offline beside the
+     * server-mode simulation (dam_sim_llm_offline; `damsim run` asks for
+     * it; searches and what-ifs that need only server figures do not). */
+    int llm_offline;
 } dam_sim_options;
 
 /* What a simulation will cost, estimated before it runs (sim_work.c). */
@@ -199,7 +200,7 @@ int dam_sim_llm(const dam_scenario *s, const dam_sim_options *opt,
  * serving.requests; a trace's sizes), all queued at time 0, run to the
  * last completion; fills r->serving.llm's offline_* fields (has_offline).
  * dam_sim_llm runs it beside the server-mode simulation unless
- * opt->llm_no_offline. DAM_EINPUT with err when the deployment cannot be
+ * opt->llm_offline. DAM_EINPUT with err when the deployment cannot be
  * built; a deployment that does not fit leaves has_offline 0.
  */
 int dam_sim_llm_offline(const dam_scenario *s, const dam_sim_options *opt,

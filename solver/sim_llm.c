@@ -1004,7 +1004,7 @@ double dam_sim_llm_events(const dam_scenario *s, const dam_sim_options *opt)
      * iteration per output token and per prompt chunk of a mean request */
     double per = 2.0 + q->output.mean + ceil(q->input.mean / chunk);
     /* and the offline run beside it (one replication) */
-    double runs = (reps > 0 ? reps : 1) + (opt->llm_no_offline ? 0 : 1);
+    double runs = (reps > 0 ? reps : 1) + (opt->llm_offline ? 1 : 0);
     return runs * n * per;
 }
 
@@ -1315,7 +1315,7 @@ int dam_sim_llm(const dam_scenario *s, const dam_sim_options *opt,
     stats_close(pool, rep);
     dam_free(o);
     deploy_free(&dp);
-    if (!opt->llm_no_offline)
+    if (opt->llm_offline)
         return dam_sim_llm_offline(s, opt, r, err);
     return DAM_OK;
 }

@@ -64,7 +64,6 @@ static void check_ordered(const char *what, const char *gpu,
     memset(&o, 0, sizeof o);
     o.steps = 800;
     o.replications = 2;
-    o.llm_no_offline = 1;
     memset(&p, 0, sizeof p);
     p.rate = 0.5;
     dam_error e;
@@ -102,6 +101,7 @@ static void check_no_evict(void)
     memset(&o, 0, sizeof o);
     o.steps = 600;
     o.replications = 2;
+    o.llm_offline = 1;
     dam_error e;
     for (int pol = 0; pol < 2; pol++) {
         snprintf(k2, sizeof k2, "%s capacity_policy = \"%s\";", keys,
