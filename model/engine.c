@@ -36,10 +36,28 @@ static int boolean(const config_setting_t *g, const char *k, int *v)
     return 0;
 }
 
+static const char *const profile_keys[] = {
+    "id",          "name",         "overlap",           "host_ms",
+    "host_seq_us", "token_budget", "max_seqs",          "token_budget_large",
+    "max_seqs_large", "large_gib", "mixed_prefill",     "capacity_policy",
+    "preemption",  "cuda_graphs",  NULL};
+
 /* Fill e from profile g: 0, or -1 naming the bad key in why. */
 static int fill(const config_setting_t *g, dam_llm_engine *e, char *why,
                 size_t nwhy)
 {
+    for (int i = 0; i < config_setting_length(g); i++) {
+        const char *k = config_setting_name(config_setting_get_elem(g, i));
+        int ok = 0;
+        for (int j = 0; profile_keys[j] && !ok; j++)
+            ok = k && strcmp(k, profile_keys[j]) == 0;
+        if (!ok) {
+            snprintf(why, nwhy, "engines.cfg: engine \"%s\": unknown key "
+                                "'%s'",
+                     e->id, k ? k : "?");
+            return -1;
+        }
+    }
     static const char *const nums[] = {"host_ms", "host_seq_us",
                                        "token_budget", "max_seqs",
                                        "token_budget_large",
