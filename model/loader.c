@@ -2841,6 +2841,14 @@ static void load_llm(ld *L, const config_setting_t *root,
             dam_diag_error(L->d, L->file, line_of(g), "llm: %s", e.msg);
             break;
         }
+        /* and the speculative draft, at the same degrees */
+        if (q->spec && q->spec_draft.arch.kind == DAM_ARCH_TRANSFORMER &&
+            dam_graph_llm_iteration(&gr, &q->spec_draft, &it, &e) !=
+                DAM_OK) {
+            dam_diag_error(L->d, L->file, line_of(g),
+                           "llm.speculative: the draft: %s", e.msg);
+            break;
+        }
     }
     if (dam_llm_weights_check(&s->machine.gpu, q->weights, why,
                               sizeof why) != 0)
