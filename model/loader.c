@@ -28,8 +28,10 @@
 #include <strings.h>
 
 #include "model/alloc.h"
+#include "model/engine.h"
 #include "model/infile.h"
 #include "model/lever.h"
+#include "model/llm.h"
 #include "model/scaling.h"
 #include "model/suggest.h"
 #include "model/device.h"
@@ -2721,14 +2723,22 @@ static const char *const llm_keys[] = {
     "tp", "weights", "kv_cache", "block_tokens", "memory_fraction",
     "token_budget", "chunked_prefill", "chunk_tokens", "max_seqs",
     "preemption", "swap_gb", "router", "iteration_overhead_ms",
+    "capacity_policy", "engine", "iteration_seq_us", "overlap_scheduler",
+    "prefix_hit_rate", "prefix_tokens", "speculative",
     "slo_ttft_ms", "slo_tpot_ms", "slo_percentile", "disaggregate", NULL};
+static const char *const llm_spec_keys[] = {"method", "tokens", "acceptance",
+                                             "draft_model", NULL};
+static const char *const llm_spec_methods[] = {"draft", "mtp", NULL};
 static const char *const llm_disagg_keys[] = {
     "prefill_replicas", "decode_replicas", "prefill_tp", "decode_tp",
     "kv_link_gbs", "kv_link_latency_us", NULL};
 static const char *const llm_weights[] = {"native", "fp8", "int8", "int4",
+                                          "nvfp4", "mxfp4",
                                           "bf16", "fp16", NULL};
-static const char *const llm_kv[] = {"bf16", "fp16", "fp8", NULL};
+static const char *const llm_kv[] = {"bf16", "fp16", "fp8", "int8", NULL};
 static const char *const llm_preempt[] = {"recompute", "swap", NULL};
+static const char *const llm_capacity[] = {"max_utilization",
+                                           "guaranteed_no_evict", NULL};
 static const char *const llm_routes[] = {"least_loaded", "round_robin",
                                          NULL};
 
@@ -2766,7 +2776,77 @@ static void load_llm_tokens(ld *L, const config_setting_t *g,
  * Defaults are vLLM's where it has one (block 16, memory 0.9, 256
  * sequences, swap 4 GiB, chunked prefill) and stated in scenarios/README.
  */
-static void load_llm(ld *L, const config_setting_t *root, dam_scenario *s)
+/*
+ * llm.speculative: method "draft" (a catalog model proposes) or "mtp"
+ * (multi-token prediction: one extra block of the target proposes, as
+ * DeepSeek-V3's MTP module, arXiv 2412.19437 section 2.2), tokens k
+ * (1 to 16), acceptance rate per token (0, 1). The draft shares the
+ * target's degree, weight format and KV cache format.
+ */
+static void load_llm_spec(ld *L, const config_setting_t *g,
+                          const dam_catalog *cat, dam_scenario *s)
+{
+    dam_llm *q = &s->serving.llm;
+    config_setting_t *sp = group(L, g, "speculative", "llm", 0);
+    if (!sp)
+        return;
+    check_keys(L, sp, llm_spec_keys, "llm.speculative");
+    int m = 0;
+    get_choice(L, sp, "method", "llm.speculative", 1, llm_spec_methods, &m);
+    q->spec = m == 0 ? DAM_LLM_SPEC_DRAFT : DAM_LLM_SPEC_MTP;
+    q->spec_tokens = 1;
+    get_int(L, sp, "tokens", "llm.speculative", 1, 1, 16, &q->spec_tokens);
+    config_setting_t *ac = member(L, sp, "acceptance", "llm.speculative", 0);
+    if (get_num(L, sp, "acceptance", "llm.speculative", 1, R_POS, 1.0,
+                &q->spec_acceptance) &&
+        !(q->spec_acceptance < 1.0))
+        dam_diag_error(L->d, L->file, line_of(ac),
+                       "'llm.speculative.acceptance' must be in (0, 1), "
+                       "got %g",
+                       q->spec_acceptance);
+    const dam_model_spec *t = &s->workload.model;
+    char id[DAM_ID_MAX] = "";
+    get_str(L, sp, "draft_model", "llm.speculative",
+            q->spec == DAM_LLM_SPEC_DRAFT, id, sizeof id);
+    if (q->spec == DAM_LLM_SPEC_MTP) {
+        if (id[0])
+            dam_diag_error(L->d, L->file, line_of(sp),
+                           "'llm.speculative.draft_model' is for method "
+                           "\"draft\"; \"mtp\" drafts with one block of "
+                           "the target");
+        /* one block of the target (its embedding and head are the
+         * target's, shared: not counted again) */
+        q->spec_draft = *t;
+        q->spec_draft.arch.tf.layers = 1;
+        q->spec_draft.params =
+            t->arch.tf.layers > 0
+                ? (dam_graph_arch_params(&t->arch) -
+                   2.0 * (double)t->arch.tf.vocab * t->arch.tf.hidden) /
+                      t->arch.tf.layers
+                : 0.0;
+        return;
+    }
+    const dam_model_spec *e = id[0] ? dam_catalog_model(cat, id) : NULL;
+    if (id[0] && !e) {
+        dam_diag_error(L->d, L->file, line_of(sp),
+                       "'llm.speculative.draft_model': unknown model \"%s\" "
+                       "(see 'damsim catalog models')",
+                       id);
+        return;
+    }
+    if (e && (e->arch.kind != DAM_ARCH_TRANSFORMER ||
+              e->arch.tf.vocab != t->arch.tf.vocab))
+        dam_diag_error(L->d, L->file, line_of(sp),
+                       "'llm.speculative.draft_model' \"%s\" must be a "
+                       "transformer with the target's vocabulary (%d "
+                       "tokens)",
+                       id, t->arch.tf.vocab);
+    if (e)
+        q->spec_draft = *e;
+}
+
+static void load_llm(ld *L, const config_setting_t *root,
+                     const dam_catalog *cat, dam_scenario *s)
 {
     config_setting_t *g = group(L, root, "llm", "", 0);
     if (!g)
@@ -2790,6 +2870,19 @@ static void load_llm(ld *L, const config_setting_t *root, dam_scenario *s)
     const dam_model_spec *m = &s->workload.model;
     memset(q, 0, sizeof *q);
     q->enabled = 1;
+    /* the engine profile: the default of every scheduler key below */
+    snprintf(q->engine, sizeof q->engine, "vllm");
+    get_str(L, g, "engine", "llm", 0, q->engine, sizeof q->engine);
+    dam_llm_engine eng;
+    char why[200];
+    if (dam_llm_engine_get(q->engine, &eng, why, sizeof why) != 0) {
+        config_setting_t *eg = member(L, g, "engine", "llm", 0);
+        dam_diag_error(L->d, L->file, line_of(eg ? eg : g), "'llm.engine': %s",
+                       why);
+    }
+    int eng_budget = 2048, eng_seqs = 256;
+    if (eng.id[0])
+        dam_llm_engine_limits(&eng, &s->machine.gpu, &eng_budget, &eng_seqs);
     if (m->arch.kind != DAM_ARCH_TRANSFORMER)
         dam_diag_error(L->d, L->file, line_of(g),
                        "'llm' needs a transformer model (an 'arch' group "
@@ -2817,15 +2910,18 @@ static void load_llm(ld *L, const config_setting_t *root, dam_scenario *s)
     q->kv_precision = p == DAM_FP16 ? DAM_FP16 : DAM_BF16;
     int kv = 0;
     if (get_choice(L, g, "kv_cache", "llm", 0, llm_kv, &kv))
-        q->kv_precision = kv == 0 ? DAM_BF16 : kv == 1 ? DAM_FP16 : DAM_FP8;
+        q->kv_precision = kv == 0   ? DAM_BF16
+                          : kv == 1 ? DAM_FP16
+                          : kv == 2 ? DAM_FP8
+                                    : DAM_INT8;
     q->block_tokens = 16;
     get_int(L, g, "block_tokens", "llm", 0, 1, 4096, &q->block_tokens);
     q->memory_fraction = 0.9;
     get_num(L, g, "memory_fraction", "llm", 0, R_UNIT, 1.0,
             &q->memory_fraction);
-    q->chunked_prefill = 1;
+    q->chunked_prefill = eng.id[0] ? eng.mixed_prefill : 1;
     get_bool(L, g, "chunked_prefill", "llm", 0, &q->chunked_prefill);
-    q->token_budget = 2048;
+    q->token_budget = eng_budget;
     int have_budget = get_int(L, g, "token_budget", "llm", 0, 1, 1 << 20,
                               &q->token_budget);
     if (!q->chunked_prefill && !have_budget &&
@@ -2845,7 +2941,7 @@ static void load_llm(ld *L, const config_setting_t *root, dam_scenario *s)
                        "one iteration: llm.token_budget (%d) is below "
                        "llm.input_max (%g)",
                        q->token_budget, q->input.max);
-    q->max_seqs = 256;
+    q->max_seqs = eng_seqs;
     config_setting_t *ms = member(L, g, "max_seqs", "llm", 0);
     if (get_int(L, g, "max_seqs", "llm", 0, 1, 1 << 20, &q->max_seqs) &&
         q->max_seqs > q->token_budget)
@@ -2856,17 +2952,42 @@ static void load_llm(ld *L, const config_setting_t *root, dam_scenario *s)
                        q->max_seqs, q->token_budget);
     if (!ms && q->max_seqs > q->token_budget)
         q->max_seqs = q->token_budget;
+    q->preemption = eng.preemption;
     int pr = 0;
     if (get_choice(L, g, "preemption", "llm", 0, llm_preempt, &pr))
         q->preemption = (dam_llm_preempt)pr;
+    q->capacity = eng.capacity;
+    int cp = 0;
+    if (get_choice(L, g, "capacity_policy", "llm", 0, llm_capacity, &cp))
+        q->capacity = (dam_llm_capacity)cp;
     q->swap_bytes = 4.0 * GiB;
     get_num(L, g, "swap_gb", "llm", 0, R_NONNEG, GiB, &q->swap_bytes);
     int rt = 0;
     if (get_choice(L, g, "router", "llm", 0, llm_routes, &rt))
         q->route = (dam_llm_route)rt;
-    q->iteration_s = s->workload.framework_overhead_s;
+    /* host time: llm.iteration_overhead_ms, else the workload's framework
+     * overhead when it gives one, else the engine's */
+    int wl_host = wg && member(L, wg, "framework_overhead_ms", "workload", 0);
+    q->iteration_s = wl_host ? s->workload.framework_overhead_s : eng.host_s;
     get_num(L, g, "iteration_overhead_ms", "llm", 0, R_NONNEG, MS,
             &q->iteration_s);
+    q->iteration_seq_s = eng.host_seq_s;
+    get_num(L, g, "iteration_seq_us", "llm", 0, R_NONNEG, 1e-6,
+            &q->iteration_seq_s);
+    q->overlap = eng.overlap;
+    get_bool(L, g, "overlap_scheduler", "llm", 0, &q->overlap);
+    config_setting_t *ph = member(L, g, "prefix_hit_rate", "llm", 0);
+    if (get_num(L, g, "prefix_hit_rate", "llm", 0, R_NONNEG, 1.0,
+                &q->prefix_hit_rate) &&
+        !(q->prefix_hit_rate < 1.0))
+        dam_diag_error(L->d, L->file, line_of(ph),
+                       "'llm.prefix_hit_rate' must be in [0, 1), got %g",
+                       q->prefix_hit_rate);
+    get_num(L, g, "prefix_tokens", "llm", 0, R_NONNEG, 1.0,
+            &q->prefix_tokens);
+    load_llm_spec(L, g, cat, s);
+    if (eng.id[0] && !(wg && member(L, wg, "cuda_graphs", "workload", 0)))
+        s->workload.cuda_graphs = eng.cuda_graphs;
     get_num(L, g, "slo_ttft_ms", "llm", 1, R_POS, MS, &q->slo_ttft_s);
     get_num(L, g, "slo_tpot_ms", "llm", 1, R_POS, MS, &q->slo_tpot_s);
     double pct = 99.0;
@@ -2918,18 +3039,18 @@ static void load_llm(ld *L, const config_setting_t *root, dam_scenario *s)
             dam_diag_error(L->d, L->file, line_of(g), "llm: %s", e.msg);
             break;
         }
+        /* and the speculative draft, at the same degrees */
+        if (q->spec && q->spec_draft.arch.kind == DAM_ARCH_TRANSFORMER &&
+            dam_graph_llm_iteration(&gr, &q->spec_draft, &it, &e) !=
+                DAM_OK) {
+            dam_diag_error(L->d, L->file, line_of(g),
+                           "llm.speculative: the draft: %s", e.msg);
+            break;
+        }
     }
-    if (q->weights == DAM_LLM_W_FP8 && !(s->machine.gpu.peak[DAM_FP8] > 0.0))
-        dam_diag_error(L->d, L->file, line_of(g),
-                       "'llm.weights' = \"fp8\" needs fp8 tensor cores, "
-                       "which %s lacks",
-                       s->machine.gpu.id);
-    if (q->weights == DAM_LLM_W_INT8 &&
-        !(s->machine.gpu.peak[DAM_INT8] > 0.0))
-        dam_diag_error(L->d, L->file, line_of(g),
-                       "'llm.weights' = \"int8\" needs int8 tensor cores, "
-                       "which %s lacks",
-                       s->machine.gpu.id);
+    if (dam_llm_weights_check(&s->machine.gpu, q->weights, why,
+                              sizeof why) != 0)
+        dam_diag_error(L->d, L->file, line_of(g), "'llm.weights' = %s", why);
 }
 
 static void load_quality_cost(ld *L, const config_setting_t *root,
@@ -3299,7 +3420,7 @@ int dam_scenario_load_with(dam_scenario *s, const char *path,
     }
     load_parallel(&L, root, s);
     load_serving(&L, root, s);
-    load_llm(&L, root, s);
+    load_llm(&L, root, cat, s);
     load_quality_cost(&L, root, s);
     dam_lever_list *lv = opt && opt->levers ? opt->levers
                                             : dam_malloc(sizeof *lv);
