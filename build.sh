@@ -15,7 +15,7 @@
 set -eu
 cd "$(dirname "$0")"
 
-packages="gcc make cmake pkg-config libgsl-dev libconfig-dev libcairo2-dev libjansson-dev python3
+packages="gcc make cmake pkg-config libgsl-dev libconfig-dev libcairo2-dev libjansson-dev zlib1g-dev python3
     libpango1.0-dev fonts-dejavu-core libopenmpi-dev openmpi-bin"
 # install what is missing of the packages named
 need() {
