@@ -781,7 +781,8 @@ int main(int argc, char **argv)
     int rc = parse_options(&c, sub_argc, sub_argv);
     if (rc == 0 && !c.help)
         rc = resolve_output(&c, cmd ? cmd : &flagship);
-    if (rc == 0)
+    int trace_in = rc == 0 && cmd && dam_cli_trace_input(&c, cmd->name);
+    if (rc == 0 && !trace_in)
         rc = check_targets(&c);
     if (rc == 0 && c.version) {
         printf("damsim %s\n", DAM_VERSION);
@@ -790,7 +791,9 @@ int main(int argc, char **argv)
     } else if (rc == 0) {
         rc = dam_cli_load_catalog(&c);
         if (rc == 0) {
-            if (cmd)
+            if (trace_in)
+                rc = dam_cmd_trace(&c, cmd->name);
+            else if (cmd)
                 rc = cmd->run(&c);
             else
                 rc = dam_cmd_flagship(&c);

@@ -8,6 +8,7 @@
  */
 #include "model/kineto.h"
 
+#include <ctype.h>
 #include <jansson.h>
 #include <math.h>
 #include <stdint.h>
@@ -346,7 +347,7 @@ static int kind_of(const char *cat, const char *name)
                {"cuda_sync", DAM_KEV_SYNC}};
     for (size_t i = 0; i < sizeof map / sizeof map[0]; i++) {
         const char *a = map[i].cat, *b = cat;
-        while (*a && (*b | 0x20) == *a)
+        while (*a && tolower((unsigned char)*b) == *a)
             a++, b++;
         if (!*a && !*b) {
             if (map[i].kind == DAM_KEV_ANNOTATION &&

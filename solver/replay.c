@@ -120,6 +120,14 @@ static int is_sync_call(const char *name)
     return has(name, "Synchronize");
 }
 
+static int is_query(const char *name)
+{
+    return strcmp(name, "cudaEventQuery") == 0 ||
+           strcmp(name, "hipEventQuery") == 0 ||
+           strcmp(name, "cudaStreamQuery") == 0 ||
+           strcmp(name, "hipStreamQuery") == 0;
+}
+
 static int is_loader(const char *name)
 {
     return has(name, "DataLoader");
@@ -134,8 +142,9 @@ static double edge_time(const dam_rgraph *g, const dam_redge *e)
 }
 
 /* Lane order: each node after the latest-ending earlier node of its lane,
- * or after the start of the one it began inside. */
-static void lane_edges(builder *b, const key *k, int nk)
+ * or after the start of the one it began inside; the last query of a
+ * polling run after the start of the first (poll[n] >= 0). */
+static void lane_edges(builder *b, const key *k, int nk, const int *poll)
 {
     dam_rgraph *g = b->g;
     int last = -1, prev = -1;
@@ -143,7 +152,9 @@ static void lane_edges(builder *b, const key *k, int nk)
         if (i > 0 && k[i].lane != k[i - 1].lane)
             last = prev = -1;
         int n = k[i].node;
-        if (last >= 0) {
+        if (poll[n] >= 0) {
+            add_edge(b, poll[n], n, DAM_REDGE_START_START, 0.0);
+        } else if (last >= 0) {
             if (g->nodes[n].m_start >= g->nodes[last].m_end)
                 add_edge(b, last, n, DAM_REDGE_END_START, 0.0);
             else
@@ -294,6 +305,124 @@ static void slacks(dam_rgraph *g, const span *ld, int nld)
     }
 }
 
+/* The merged span of lane `lane` holding time x, or the last one ending
+ * before it (*inside = 0); -1 when none. */
+static int span_at(const span *s, int ns, int lane, double x, int *inside)
+{
+    int lo = 0, hi = ns;
+    while (lo < hi) { /* first span of the lane starting after x */
+        int mid = (lo + hi) / 2;
+        if (s[mid].lane < lane || (s[mid].lane == lane && s[mid].a <= x))
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    int i = lo - 1;
+    if (i < 0 || s[i].lane != lane)
+        return -1;
+    *inside = x <= s[i].b;
+    return i;
+}
+
+/*
+ * Cross-thread waits: a host thread that was idle (no operator, no call)
+ * for at least DAM_REPLAY_XTHREAD_IDLE_S and woke within
+ * DAM_REPLAY_XTHREAD_S of another launching thread's activity ending waits
+ * for that thread: the autograd engine's thread runs backward after the
+ * main thread calls it, and the main thread resumes when it is done. The
+ * edge leaves the other thread's last call before that end, with the rest
+ * of its activity as the lag.
+ */
+static void cross_thread(builder *b, const key *k, int nk, const span *act,
+                         int nact)
+{
+    dam_rgraph *g = b->g;
+    const dam_ktrace *t = g->trace;
+    unsigned char *active = dam_calloc((size_t)t->nlanes + 1, 1);
+    for (int i = 0; i < g->nnodes; i++) {
+        const dam_rnode *n = &g->nodes[i];
+        if (n->kind == DAM_RNODE_GPU && n->launch >= 0)
+            active[g->nodes[n->launch].lane] = 1;
+        if (n->kind == DAM_RNODE_MARK)
+            active[n->lane] = 1;
+    }
+    /* first key of each lane */
+    int *first = dam_malloc(((size_t)t->nlanes + 1) * sizeof *first);
+    for (int i = 0; i <= t->nlanes; i++)
+        first[i] = -1;
+    for (int i = nk - 1; i >= 0; i--)
+        first[k[i].lane] = i;
+    int last_target = -1;
+    for (int sp = 1; sp < nact; sp++) {
+        int lane = act[sp].lane;
+        if (!active[lane] || act[sp - 1].lane != lane ||
+            act[sp].a - act[sp - 1].b < DAM_REPLAY_XTHREAD_IDLE_S)
+            continue;
+        double w = act[sp].a;
+        if (first[lane] < 0)
+            continue;
+        /* the first node of the lane from the wake-up on */
+        int lo = first[lane], hi = lo;
+        while (hi < nk && k[hi].lane == lane)
+            hi++;
+        while (lo < hi) {
+            int mid = (lo + hi) / 2;
+            if (g->nodes[k[mid].node].m_start < w)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        if (lo >= nk || k[lo].lane != lane || k[lo].node == last_target)
+            continue;
+        int i = lo;
+        /* the other thread whose activity ended last before w */
+        int best = -1;
+        for (int l = 0; l < t->nlanes; l++) {
+            if (l == lane || !active[l] || t->lanes[l].gpu)
+                continue;
+            int in2 = 0, s2 = span_at(act, nact, l, w, &in2);
+            if (s2 < 0)
+                continue;
+            if (in2)
+                s2--; /* still busy at w: its previous span */
+            if (s2 < 0 || act[s2].lane != l || act[s2].b > w ||
+                w - act[s2].b > DAM_REPLAY_XTHREAD_S)
+                continue;
+            if (best < 0 || act[s2].b > act[best].b)
+                best = s2;
+        }
+        if (best < 0)
+            continue;
+        /* its last node ending by then */
+        int from = -1, l = act[best].lane;
+        lo = first[l];
+        hi = lo;
+        while (lo >= 0 && hi < nk && k[hi].lane == l)
+            hi++;
+        while (lo < hi) { /* first node of l starting after that end */
+            int mid = (lo + hi) / 2;
+            if (g->nodes[k[mid].node].m_start <= act[best].b)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        for (int j = lo - 1, tries = 0; j >= 0 && k[j].lane == l &&
+                                        tries < 64; j--, tries++)
+            if (g->nodes[k[j].node].m_end <= act[best].b) {
+                from = k[j].node;
+                break;
+            }
+        if (from < 0)
+            continue;
+        add_edge(b, from, k[i].node, DAM_REDGE_END_START,
+                 act[best].b - g->nodes[from].m_end);
+        last_target = k[i].node;
+        g->n_xthread++;
+    }
+    dam_free(first);
+    dam_free(active);
+}
+
 int dam_rgraph_build(dam_rgraph *g, const dam_ktrace *t, dam_error *err)
 {
     memset(g, 0, sizeof *g);
@@ -301,8 +430,9 @@ int dam_rgraph_build(dam_rgraph *g, const dam_ktrace *t, dam_error *err)
     g->step_lane = -1;
     builder b = {g, 0, 0};
     size_t cap_steps = 0;
-    int nld = 0;
+    int nld = 0, nact = 0;
     span *ld = dam_malloc((t->nev + 1) * sizeof *ld);
+    span *act = dam_malloc((t->nev + 1) * sizeof *act);
     for (size_t i = 0; i < t->nev; i++) {
         const dam_kev *e = &t->ev[i];
         dam_rnode n;
@@ -319,6 +449,9 @@ int dam_rgraph_build(dam_rgraph *g, const dam_ktrace *t, dam_error *err)
         const char *name = dam_ktrace_name(t, e);
         if (e->kind == DAM_KEV_CPU_OP && is_loader(name))
             ld[nld++] = (span){e->lane, e->ts, e->ts + e->dur};
+        if ((e->kind == DAM_KEV_CPU_OP || e->kind == DAM_KEV_RUNTIME) &&
+            !t->lanes[e->lane].gpu)
+            act[nact++] = (span){e->lane, e->ts, e->ts + e->dur};
         if (e->kind == DAM_KEV_RUNTIME && !t->lanes[e->lane].gpu) {
             n.kind = DAM_RNODE_CALL;
             n.sync = is_sync_call(name);
@@ -352,6 +485,7 @@ int dam_rgraph_build(dam_rgraph *g, const dam_ktrace *t, dam_error *err)
         }
     }
     nld = merge_spans(ld, nld);
+    nact = merge_spans(act, nact);
     int nn = g->nnodes, ngpu = 0;
     /* lane order */
     key *k = dam_malloc(((size_t)nn + 1) * sizeof *k);
@@ -368,8 +502,22 @@ int dam_rgraph_build(dam_rgraph *g, const dam_ktrace *t, dam_error *err)
                              "no device work to replay in the trace");
     }
     qsort(k, (size_t)nn, sizeof *k, by_key);
-    lane_edges(&b, k, nn);
-    dam_free(k);
+    int *poll = dam_malloc(((size_t)nn + 1) * sizeof *poll);
+    for (int i = 0; i < nn; i++)
+        poll[i] = -1;
+    for (int i = 0; i < nn;) { /* runs of two or more queries */
+        int j = i;
+        while (j < nn && k[j].lane == k[i].lane &&
+               g->nodes[k[j].node].kind == DAM_RNODE_CALL &&
+               is_query(dam_ktrace_name(t, &t->ev[g->nodes[k[j].node].ev])))
+            j++;
+        if (j - i >= 2) {
+            poll[k[j - 1].node] = k[i].node;
+            g->nodes[k[j - 1].node].sync = 3;
+        }
+        i = j > i ? j : i + 1;
+    }
+    lane_edges(&b, k, nn, poll);
     /* launches */
     corrkey *ck = dam_malloc(((size_t)nn + 1) * sizeof *ck);
     int nck = 0;
@@ -421,8 +569,10 @@ int dam_rgraph_build(dam_rgraph *g, const dam_ktrace *t, dam_error *err)
     /* host syncs: the latest device work launched before the call */
     for (int i = 0; i < nn; i++) {
         dam_rnode *c = &g->nodes[i];
-        if (c->kind != DAM_RNODE_CALL || c->sync != 1)
+        if (c->kind != DAM_RNODE_CALL || (c->sync != 1 && c->sync != 3))
             continue;
+        /* a poll waits from its run's first query */
+        double since = c->sync == 3 ? g->nodes[poll[i]].m_start : c->m_start;
         int lo = 0, hi = nek;
         while (lo < hi) {
             int mid = (lo + hi) / 2;
@@ -433,18 +583,27 @@ int dam_rgraph_build(dam_rgraph *g, const dam_ktrace *t, dam_error *err)
         }
         for (int j = lo - 1, tries = 0; j >= 0 && tries < 4096; j--, tries++) {
             const dam_rnode *w = &g->nodes[ek[j].node];
-            if (w->launch >= 0 && g->nodes[w->launch].m_start >= c->m_start)
+            if (w->launch >= 0 && g->nodes[w->launch].m_start >= since)
                 continue;
+            if (c->sync == 3 && w->m_end < since)
+                break; /* nothing ended while it polled */
             double from = w->m_end > c->m_start ? w->m_end : c->m_start;
+            if (c->sync == 3)
+                from = w->m_end;
             double lag = c->m_end - from;
             if (lag < 0.0)
                 lag = 0.0;
             add_edge(&b, ek[j].node, i, DAM_REDGE_END_END, lag);
-            c->dur = lag;
+            if (c->sync != 3)
+                c->dur = lag;
+            c->poll_wait = c->sync == 3;
             g->n_sync++;
             break;
         }
     }
+    cross_thread(&b, k, nn, act, nact);
+    dam_free(k);
+    dam_free(act);
     /* cross-stream waits, inferred from what bound each start */
     index_edges(g);
     int nbase = g->nedges;
@@ -465,17 +624,27 @@ int dam_rgraph_build(dam_rgraph *g, const dam_ktrace *t, dam_error *err)
             g->n_xstream++;
         }
     }
-    if (g->nedges != nbase) {
-        dam_free(g->in_first);
-        dam_free(g->out_first);
-        dam_free(g->out);
-        index_edges(g);
-    }
+    if (g->nedges != nbase)
+        dam_rgraph_reindex(g);
     slacks(g, ld, nld);
+    /* a poll that found its work done: no slack, it ends when the work
+     * does (plus the measured latency) */
+    for (int i = 0; i < nn; i++)
+        if (g->nodes[i].poll_wait)
+            g->nodes[i].delay = 0.0;
+    dam_free(poll);
     dam_free(ek);
     dam_free(ck);
     dam_free(ld);
     return DAM_OK;
+}
+
+void dam_rgraph_reindex(dam_rgraph *g)
+{
+    dam_free(g->in_first);
+    dam_free(g->out_first);
+    dam_free(g->out);
+    index_edges(g);
 }
 
 void dam_rgraph_free(dam_rgraph *g)

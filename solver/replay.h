@@ -39,6 +39,8 @@
 #include "model/kineto.h"
 
 #define DAM_REPLAY_XSTREAM_S 10e-6 /* cross-stream inference window */
+#define DAM_REPLAY_XTHREAD_S 2e-3 /* cross-thread inference window */
+#define DAM_REPLAY_XTHREAD_IDLE_S 1e-3 /* idle before a cross-thread wake */
 
 typedef enum {
     DAM_RNODE_CALL = 0, /* a runtime call on a host thread */
@@ -70,7 +72,11 @@ typedef struct dam_rnode {
     int kclass;            /* device work: dam_kernel_class, else -1 */
     int prec;              /* GEMM work: dam_precision from the name, -1 */
     int launch;            /* device work: its launching call, -1 */
-    int sync;              /* calls: 1 when it blocks on device work */
+    int sync;              /* calls: it blocks on device work: 1 a
+                              Synchronize call, 2 a call on its own work
+                              (a synchronous copy), 3 the last query of a
+                              polling run (cudaEventQuery) */
+    int poll_wait;         /* sync 3 with the work it waited for found */
     int binding;           /* kind of edge that bound it: -1 none (root),
                               else the dam_redge_kind */
     int bind_launch;       /* device work: 1 when its launch bound it */
@@ -97,7 +103,7 @@ typedef struct dam_rgraph {
     dam_rstep *steps;
     int nsteps;
     int step_lane;         /* the thread of the step spans (-1: none) */
-    long n_xstream, n_sync, n_launch; /* edges of those kinds */
+    long n_xstream, n_sync, n_launch, n_xthread; /* edges of those kinds */
     long n_unlaunched;     /* device work without a launching call */
     long n_late;           /* nodes measured earlier than their edges
                               allow (clock skew): slack clamped to 0 */
@@ -107,8 +113,10 @@ typedef struct dam_rgraph {
  * DAM_OK, or DAM_EINPUT (a trace without device work). */
 int dam_rgraph_build(dam_rgraph *g, const dam_ktrace *t, dam_error *err);
 void dam_rgraph_free(dam_rgraph *g);
-/* A copy of g's nodes and edges that levers may change (steps shared). */
+/* A copy of g's nodes, edges and steps that levers may change. */
 void dam_rgraph_copy(dam_rgraph *dst, const dam_rgraph *src);
+/* Rebuild the edge indexes after edges were changed or moved. */
+void dam_rgraph_reindex(dam_rgraph *g);
 
 /*
  * Replay g on the event engine: fills every node's start and end and
