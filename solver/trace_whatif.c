@@ -222,6 +222,7 @@ typedef struct ctx {
     const dam_ktrace *t;
     const dam_catalog *cat;
     const dam_gpu *src;       /* the trace's GPU (NULL: unknown) */
+    char src_why[200];        /* why it is unknown */
     dam_gpu cur;              /* the GPU after the levers so far */
     int have_cur;
     const double *z;          /* this draw's normals (NULL: central) */
@@ -283,17 +284,22 @@ static void cuda_graphs(dam_rgraph *h, double gap)
     dam_rgraph_reindex(h);
 }
 
-/* Overlap: compute stops waiting for collectives on other streams. */
+/* Overlap: compute stops waiting for collectives on other streams (the
+ * edges go: an edge only known late would still hold its target back). */
 static void overlap(dam_rgraph *h)
 {
+    int m = 0;
     for (int j = 0; j < h->nedges; j++) {
-        dam_redge *e = &h->edges[j];
+        const dam_redge *e = &h->edges[j];
         const dam_rnode *a = &h->nodes[e->from], *b = &h->nodes[e->to];
         if (a->kind == DAM_RNODE_GPU && b->kind == DAM_RNODE_GPU &&
             a->lane != b->lane && a->kclass == DAM_KCLASS_NCCL &&
             b->kclass != DAM_KCLASS_NCCL)
-            e->lag = -INFINITY; /* never the latest: no longer a wait */
+            continue;
+        h->edges[m++] = *e;
     }
+    h->nedges = m;
+    dam_rgraph_reindex(h);
 }
 
 /* Apply lever l to h; 0, or -1 with a message (the lever cannot apply). */
@@ -308,8 +314,7 @@ static int apply(ctx *c, const dam_tlever *l, dam_rgraph *h, char *msg,
             ? dam_trace_gpu(t, c->cat, l->from, why, sizeof why)
             : (c->have_cur ? &c->cur : NULL);
         if (!from)
-            return fail(msg, n, c->src ? why : "the trace's GPU is not "
-                        "in the catalog: name it with from=ID", "");
+            return fail(msg, n, l->from[0] ? why : c->src_why, "");
         const dam_gpu *to = dam_catalog_gpu(c->cat, l->gpu);
         if (!to)
             return fail(msg, n, l->gpu, " is not in the GPU catalog");
@@ -515,8 +520,7 @@ int dam_trace_whatif(const dam_rgraph *g, const dam_catalog *cat,
     memset(&c, 0, sizeof c);
     c.t = t;
     c.cat = cat;
-    char why[200];
-    c.src = dam_trace_gpu(t, cat, NULL, why, sizeof why);
+    c.src = dam_trace_gpu(t, cat, NULL, c.src_why, sizeof c.src_why);
     if (c.src) {
         c.cur = *c.src;
         c.have_cur = 1;
