@@ -607,7 +607,9 @@ static const char check_help[] =
     "'file:line: error: message' (warnings too, unless --quiet). It refuses\n"
     "everything run would: a serving trace that cannot be read, and a\n"
     "simulation estimated beyond --max-events or --max-memory (unless\n"
-    "--analytic). Exit code 0 when all are valid, 2 otherwise.\n";
+    "--analytic). Exit code 0 when all are valid, 2 otherwise.\n"
+    "damsim check --trace PROFILE.json[.gz] validates a torch.profiler trace\n"
+    "(and that its dependency graph replays).\n";
 
 /* What `run` would refuse after loading, refused by `check` too: the
  * arrival trace of a serving scenario, and a simulation beyond the work
