@@ -372,6 +372,8 @@ static long long int_arg(const json_t *args, const char *key)
 typedef struct reader {
     dam_ktrace *t;
     intern names, lanes;
+    signed char *kcls;   /* per name: its kernel class (-1: not yet) */
+    size_t cap_kcls;
     size_t cap_ev, cap_flows;
     const char *path;
     dam_diag *d;
@@ -495,7 +497,19 @@ static void one_event(reader *r, const json_t *ev, long idx, size_t off)
         e->step = atoi(name + 13);
     if (dam_kev_is_gpu_work(kind)) {
         t->lanes[e->lane].gpu = 1;
-        e->kclass = (int)dam_kernel_classify(cat, name);
+        if (kind != DAM_KEV_KERNEL) {
+            e->kclass = DAM_KCLASS_COPY;
+        } else { /* classified once per name */
+            size_t need = (size_t)t->nnames;
+            if (need > r->cap_kcls) {
+                size_t old = r->cap_kcls;
+                r->kcls = dam_grow(r->kcls, 1, need, &r->cap_kcls);
+                memset(r->kcls + old, -1, r->cap_kcls - old);
+            }
+            if (r->kcls[e->name] < 0)
+                r->kcls[e->name] = (signed char)dam_kernel_classify(cat, name);
+            e->kclass = r->kcls[e->name];
+        }
         if (e->kclass == DAM_KCLASS_NCCL)
             t->nnccl++;
         double b;
@@ -806,6 +820,7 @@ int dam_ktrace_load(dam_ktrace *t, const char *path, const char *text,
     int rc = scan(&r, text, len);
     dam_free(r.names.slot);
     dam_free(r.lanes.slot);
+    dam_free(r.kcls);
     dam_free(own);
     dam_free(inflated);
     if (rc == DAM_OK && d->nerr == before &&
