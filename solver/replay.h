@@ -15,10 +15,17 @@
  *     allow, right after work on another stream of its device ended
  *     (within DAM_REPLAY_XSTREAM_S), waits for that work (a stream wait on
  *     an event, a collective after the gradients it reduces);
+ *   - cross-thread: a host thread idle for DAM_REPLAY_XTHREAD_IDLE_S or
+ *     more that wakes within DAM_REPLAY_XTHREAD_S of another launching
+ *     thread's activity ending waits for that thread (the autograd
+ *     engine's thread and the main thread hand a step back and forth);
  *   - host sync: a runtime call that blocks (cuda/hipDeviceSynchronize,
  *     StreamSynchronize, EventSynchronize, and any call whose own device
  *     work ends before it returns: a synchronous copy) ends after the last
- *     device work it waited for ends, plus the measured return latency.
+ *     device work it waited for ends, plus the measured return latency;
+ *     so does the last query of a polling run (two or more cudaEventQuery
+ *     in a row), which then starts with the run's first query: the loop
+ *     lasts as long as the work it polls.
  *
  * Each node keeps, beyond its duration, the measured slack between its
  * latest dependency and its start: host time between runtime calls
