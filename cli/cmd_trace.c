@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * cmd_trace.c: run, whatif and check on a torch.profiler trace (--trace
+ * cmd_trace.c: run, whatif, report and check on a torch.profiler trace (--trace
  * FILE): the trace is read (model/kineto.h), turned into a dependency
  * graph and replayed (solver/replay.h), and the levers are tried on the
  * graph (solver/trace_whatif.h).
@@ -17,7 +17,9 @@
 #include "cli/cli.h"
 #include "model/alloc.h"
 #include "model/kineto.h"
+#include "render/report.h"
 #include "render/trace_replay.h"
+#include "render/trace_report.h"
 #include "solver/replay.h"
 #include "solver/trace_whatif.h"
 
@@ -28,7 +30,8 @@ int dam_cli_trace_input(const dam_cli *c, const char *cmd)
 {
     if (!c->trace_file || c->help)
         return 0;
-    if (strcmp(cmd, "whatif") == 0 || strcmp(cmd, "check") == 0)
+    if (strcmp(cmd, "whatif") == 0 || strcmp(cmd, "check") == 0 ||
+        strcmp(cmd, "report") == 0)
         return 1;
     struct stat st;
     return strcmp(cmd, "run") == 0 && c->nargs == 0 &&
@@ -65,7 +68,26 @@ static int emit_json(dam_cli *c, json_t *j)
     return rc;
 }
 
-static int whatif(dam_cli *c, const dam_rgraph *g)
+/* The review PDF or HTML of w to -o. */
+static int review(dam_cli *c, const dam_rgraph *g, const dam_twhatif *w)
+{
+    dam_trace_review *rv = dam_malloc(sizeof *rv);
+    dam_trace_review_build(rv, g->trace, g, w, &c->cat, DAM_VERSION);
+    dam_error e;
+    memset(&e, 0, sizeof e);
+    int rc = dam_report_write(c->out_file, &rv->report, &e);
+    c->html_done = 1;
+    if (rc != DAM_OK) {
+        dam_cli_error(&e);
+        rc = rc == DAM_EINPUT ? 2 : 1;
+    } else if (!c->quiet) {
+        printf("%s: written\n", c->out_file);
+    }
+    dam_free(rv);
+    return rc;
+}
+
+static int whatif(dam_cli *c, const dam_rgraph *g, int report)
 {
     dam_tlever lv[16];
     int n = 0;
@@ -100,7 +122,9 @@ static int whatif(dam_cli *c, const dam_rgraph *g)
         dam_free(w);
         return 1;
     }
-    if (c->json) {
+    if (report) {
+        rc = review(c, g, w);
+    } else if (c->json) {
         rc = emit_json(c, dam_json_trace_whatif(g->trace, w));
     } else {
         dam_buf b = {0};
@@ -114,6 +138,11 @@ static int whatif(dam_cli *c, const dam_rgraph *g)
 
 int dam_cmd_trace(dam_cli *c, const char *cmd)
 {
+    if (strcmp(cmd, "report") == 0 && !c->out_file) {
+        fprintf(stderr, "damsim: report --trace needs -o FILE.pdf or "
+                        "FILE.html\n");
+        return 2;
+    }
     dam_ktrace t;
     dam_rgraph g;
     memset(&g, 0, sizeof g);
@@ -138,7 +167,7 @@ int dam_cmd_trace(dam_cli *c, const char *cmd)
             dam_buf_free(&b);
         }
     } else if (rc == 0) {
-        rc = whatif(c, &g);
+        rc = whatif(c, &g, strcmp(cmd, "report") == 0);
     }
     dam_rgraph_free(&g);
     dam_ktrace_free(&t);

@@ -174,6 +174,7 @@ void dam_text_trace_whatif(dam_buf *b, const dam_ktrace *t,
                    dam_bound_name(base->br.bound),
                    dam_bound_axis(base->br.bound),
                    100.0 * base->br.bound_share);
+    dam_buf_printf(b, "step: the mean of the replayed steps\n");
     dam_buf_printf(b, "%-32s %10s %8s %17s %9s  %s\n", "option", "step ms",
                    "speed-up", "90 % interval", "P(>=2%)", "verdict");
     for (int i = 0; i < w->nrows; i++) {

@@ -391,9 +391,11 @@ static double solve(const dam_rgraph *base, ctx *c0, const dam_tlever *l,
         ok = apply(&c, &l[i], &h, msg, n) == 0;
     dam_error e;
     if (ok && dam_replay_run(&h, &e) == DAM_OK) {
-        step = dam_replay_step(&h, 1);
-        if (br)
-            dam_replay_breakdown(&h, br);
+        dam_tbreak own;
+        if (!br)
+            br = &own;
+        dam_replay_breakdown(&h, br);
+        step = br->steps > 0 ? br->window_s / br->steps : 0.0;
     } else if (ok) {
         snprintf(msg, n, "%.400s", e.msg);
     }

@@ -77,7 +77,11 @@ const dam_gpu *dam_trace_gpu(const dam_ktrace *t, const dam_catalog *cat,
 typedef struct dam_trow {
     char name[160];
     int verdict;            /* a dam_verdict (whatif.h) */
-    double step_s;          /* replayed median step, s */
+    double step_s;          /* replayed step, s: the mean of the steps
+                               (their total over their number), so a
+                               step that gains what its neighbour loses
+                               nets out; the span of the device work
+                               without step spans */
     double speedup;         /* baseline step / step */
     int has_interval;
     double step_lo, step_hi;       /* 90 % interval of the step, s */

@@ -35,6 +35,11 @@ code "whatif --trace: unknown GPU" 2 "$damsim" whatif --trace "$nccl" --lever gp
 code "whatif --trace: unknown lever" 2 "$damsim" whatif --trace "$nccl" --lever warp=9
 code "whatif --trace: no lever" 2 "$damsim" whatif --trace "$nccl"
 code "whatif --trace: loader_workers without from" 2 "$damsim" whatif --trace "$nccl" --lever loader_workers=8
+check "report --trace -o .pdf" "$damsim" report --trace "$nccl" --lever gpu=H100-SXM5-80GB -o review.pdf
+check "the review is a PDF" sh -c "head -c 5 review.pdf | grep -q '%PDF-'"
+check "report --trace -o .html" "$damsim" report --trace "$nccl" --lever gpu=H100-SXM5-80GB -o review.html
+check "the page answers the question" grep -q "Would H100-SXM5-80GB cut this job" review.html
+code "report --trace without -o" 2 "$damsim" report --trace "$nccl" --lever gpu=H100-SXM5-80GB
 # bad traces
 printf 'not json' >bad1.json
 printf '{"traceEvents": [{"ph": "X", "cat": "kernel", "name": "k", "pid": 0, "tid": 7, "ts": 1}]}' >bad2.json
