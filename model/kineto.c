@@ -408,6 +408,7 @@ static void flow_event(reader *r, const json_t *ev, const char *ph,
     char pid[32], tid[32];
     const json_t *idv = json_object_get(ev, "id");
     if (num_of(json_object_get(ev, "ts"), &ts) < 0 ||
+        fabs(ts) > DAM_KINETO_MAX_TS ||
         id_text(json_object_get(ev, "pid"), pid, sizeof pid) < 0 ||
         id_text(json_object_get(ev, "tid"), tid, sizeof tid) < 0 ||
         !json_is_integer(idv)) {
@@ -463,10 +464,12 @@ static void one_event(reader *r, const json_t *ev, long idx, size_t off)
         return;
     }
     if (num_of(json_object_get(ev, "ts"), &ts) < 0 ||
-        num_of(json_object_get(ev, "dur"), &dur) < 0 || dur < 0.0) {
+        num_of(json_object_get(ev, "dur"), &dur) < 0 || dur < 0.0 ||
+        fabs(ts) > DAM_KINETO_MAX_TS || dur > DAM_KINETO_MAX_DUR) {
         char q[80];
         EV_ERR(r, idx, off, "\"%s\": 'ts' and 'dur' must be finite numbers "
-               "with dur >= 0", dam_error_quote(name, 40, q, sizeof q));
+               "(microseconds) with 0 <= dur <= 1e12 and |ts| <= 1e17",
+               dam_error_quote(name, 40, q, sizeof q));
         return;
     }
     if (id_text(json_object_get(ev, "pid"), pid, sizeof pid) < 0 ||

@@ -40,6 +40,10 @@
 /* The largest trace read, compressed or not, and its text once inflated
  * (bytes). */
 #define DAM_KINETO_MAX_BYTES (1024L * 1024 * 1024)
+/* The largest |ts| and dur accepted, microseconds (3,000 years since the
+ * epoch; 11 days): beyond them differences of times lose all precision. */
+#define DAM_KINETO_MAX_TS 1e17
+#define DAM_KINETO_MAX_DUR 1e12
 
 typedef enum {
     DAM_KEV_CPU_OP = 0,  /* a host operator */

@@ -273,6 +273,9 @@ static void bad_traces(void)
     bad("negative dur", "{\"traceEvents\": [{}, {\"ph\": \"X\", \"cat\": "
         "\"kernel\", \"name\": \"k\", \"pid\": 0, \"tid\": 7, \"ts\": 1, "
         "\"dur\": -1}]}", "event 1 (byte 21)");
+    bad("ts beyond 1e17 us", "{\"traceEvents\": [{\"ph\": \"X\", \"cat\": "
+        "\"kernel\", \"name\": \"k\", \"pid\": 0, \"tid\": 7, \"ts\": 1e300, "
+        "\"dur\": 1}]}", "|ts| <= 1e17");
     bad("args not an object", "{\"traceEvents\": [{\"ph\": \"X\", \"cat\": "
         "\"kernel\", \"name\": \"k\", \"pid\": 0, \"tid\": 7, \"ts\": 1, "
         "\"dur\": 1, \"args\": 3}]}", "'args' must be an object");
