@@ -138,6 +138,14 @@ static int whatif(dam_cli *c, const dam_rgraph *g, int report)
 
 int dam_cmd_trace(dam_cli *c, const char *cmd)
 {
+    if (strcmp(cmd, "report") != 0 &&
+        (c->csv || c->out_kind == DAM_OUT_CHART ||
+         c->out_kind == DAM_OUT_DIR)) {
+        fprintf(stderr, "damsim: %s --trace writes text, JSON or HTML "
+                        "(-o .txt, .json, .html); the review PDF and its "
+                        "chart come from report --trace\n", cmd);
+        return 2;
+    }
     if (strcmp(cmd, "report") == 0 && !c->out_file) {
         fprintf(stderr, "damsim: report --trace needs -o FILE.pdf or "
                         "FILE.html\n");

@@ -181,7 +181,7 @@ void dam_text_trace_whatif(dam_buf *b, const dam_ktrace *t,
         const dam_trow *r = &w->rows[i];
         char iv[40] = "", pf[16] = "";
         if (r->has_interval) {
-            snprintf(iv, sizeof iv, "%.2fx-%.2fx", r->speedup_lo,
+            snprintf(iv, sizeof iv, "%.3fx-%.3fx", r->speedup_lo,
                      r->speedup_hi);
             snprintf(pf, sizeof pf, "%.0f %%", 100.0 * r->p_faster);
         }

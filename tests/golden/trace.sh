@@ -40,6 +40,8 @@ check "the review is a PDF" sh -c "head -c 5 review.pdf | grep -q '%PDF-'"
 check "report --trace -o .html" "$damsim" report --trace "$nccl" --lever gpu=H100-SXM5-80GB -o review.html
 check "the page answers the question" grep -q "Would H100-SXM5-80GB cut this job" review.html
 code "report --trace without -o" 2 "$damsim" report --trace "$nccl" --lever gpu=H100-SXM5-80GB
+code "run --trace -o .png refused" 2 "$damsim" run --trace "$nccl" -o x.png
+check "run --trace -o .html" "$damsim" run --trace "$nccl" -o run.html
 # bad traces
 printf 'not json' >bad1.json
 printf '{"traceEvents": [{"ph": "X", "cat": "kernel", "name": "k", "pid": 0, "tid": 7, "ts": 1}]}' >bad2.json
