@@ -434,6 +434,8 @@ static void flow_event(reader *r, const json_t *ev, const char *ph,
     }
 }
 
+static void gemm_shape(dam_kev *e, const char *name, const json_t *args);
+
 static void one_event(reader *r, const json_t *ev, long idx, size_t off)
 {
     if (!json_is_object(ev)) {
@@ -498,6 +500,10 @@ static void one_event(reader *r, const json_t *ev, long idx, size_t off)
     e->step = -1;
     if (kind == DAM_KEV_STEP)
         e->step = atoi(name + 13);
+    if (kind == DAM_KEV_CPU_OP && !strncmp(name, "aten::", 6) &&
+        (!strcmp(name + 6, "mm") || !strcmp(name + 6, "addmm") ||
+         !strcmp(name + 6, "bmm") || !strcmp(name + 6, "baddbmm")))
+        gemm_shape(e, name, args);
     if (dam_kev_is_gpu_work(kind)) {
         t->lanes[e->lane].gpu = 1;
         if (kind != DAM_KEV_KERNEL) {
@@ -524,6 +530,37 @@ static void one_event(reader *r, const json_t *ev, long idx, size_t off)
     t->nkind[kind]++;
     if (ts < r->t0)
         r->t0 = ts;
+}
+
+/* Dimension j of input i of an "Input Dims" list, or -1. */
+static double dim(const json_t *dims, size_t i, size_t j)
+{
+    const json_t *v = json_array_get(json_array_get(dims, i), j);
+    return json_is_integer(v) && json_integer_value(v) > 0
+               ? (double)json_integer_value(v) : -1.0;
+}
+
+/* M, N, K and batch of a GEMM operator from its input shapes, when they
+ * are consistent (else left 0): mm and addmm multiply two matrices (addmm
+ * after its bias), bmm and baddbmm two batches of them. */
+static void gemm_shape(dam_kev *e, const char *name, const json_t *args)
+{
+    const json_t *dims = json_object_get(args, "Input Dims");
+    if (!json_is_array(dims))
+        return;
+    int batched = !strcmp(name, "aten::bmm") || !strcmp(name, "aten::baddbmm");
+    size_t a = !strcmp(name, "aten::addmm") || !strcmp(name, "aten::baddbmm");
+    size_t o = batched ? 1 : 0; /* the batch is dimension 0 */
+    double m = dim(dims, a, o), k = dim(dims, a, o + 1);
+    double k2 = dim(dims, a + 1, o), n = dim(dims, a + 1, o + 1);
+    double b = batched ? dim(dims, a, 0) : 1.0;
+    if (m > 0 && n > 0 && k > 0 && k == k2 && b > 0 &&
+        (!batched || dim(dims, a + 1, 0) == b)) {
+        e->gemm[0] = (float)m;
+        e->gemm[1] = (float)n;
+        e->gemm[2] = (float)k;
+        e->gemm[3] = (float)b;
+    }
 }
 
 static void header(reader *r, const char *key, const json_t *v)

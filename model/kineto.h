@@ -75,6 +75,9 @@ typedef struct dam_kev {
     int name;            /* index into names */
     int kclass;          /* device work: a dam_kernel_class (else -1) */
     int step;            /* DAM_KEV_STEP: the N of ProfilerStep#N */
+    float gemm[4];       /* host GEMM operators with "Input Dims"
+                            (aten::mm, addmm, bmm, baddbmm): M, N, K and
+                            the batch; 0 when not known */
 } dam_kev;
 
 /* A thread (host) or a stream (device): one (pid, tid) pair. */

@@ -42,8 +42,13 @@ void dam_text_trace_check(dam_buf *b, const dam_ktrace *t,
                    t->linked, t->flows_used, t->nflows);
     dam_buf_printf(b, "  graph: %d nodes, %d edges (%ld launch, %ld "
                    "cross-stream, %ld cross-thread, %ld host sync); %d steps\n",
-                   g->nnodes, g->nedges, g->n_launch, g->n_xstream, g->n_xthread, g->n_sync,
-                   g->nsteps);
+                   g->nnodes, g->nedges, g->n_launch, g->n_xstream,
+                   g->n_xthread, g->n_sync, g->nsteps);
+    if (g->n_shaped || g->n_late || g->n_unlaunched)
+        dam_buf_printf(b, "  %ld GEMM kernels with their operator's shape; "
+                       "%ld without a launching call; %ld measured earlier "
+                       "than their edges allow (slack clamped)\n",
+                       g->n_shaped, g->n_unlaunched, g->n_late);
 }
 
 static void breakdown_text(dam_buf *b, const dam_tbreak *br, double step)

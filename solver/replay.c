@@ -171,6 +171,7 @@ static void lane_edges(builder *b, const key *k, int nk, const int *poll)
 typedef struct span {
     int lane;
     double a, b;
+    long ev; /* shaped operators: the event */
 } span;
 
 static int by_span(const void *x, const void *y)
@@ -305,6 +306,33 @@ static void slacks(dam_rgraph *g, const span *ld, int nld)
     }
 }
 
+/* GEMM work takes the shape of the innermost shaped operator around its
+ * launch (s: shaped operators sorted by lane and start). */
+static void shape_of(dam_rgraph *g, const span *s, int ns, int i)
+{
+    dam_rnode *n = &g->nodes[i];
+    if (n->kind != DAM_RNODE_GPU || n->launch < 0 ||
+        (n->kclass != DAM_KCLASS_GEMM && n->kclass != DAM_KCLASS_ATTENTION))
+        return;
+    const dam_rnode *l = &g->nodes[n->launch];
+    int lo = 0, hi = ns;
+    while (lo < hi) { /* first span after (lane, start) */
+        int mid = (lo + hi) / 2;
+        if (s[mid].lane < l->lane ||
+            (s[mid].lane == l->lane && s[mid].a <= l->m_start))
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (int j = lo - 1, tries = 0; j >= 0 && s[j].lane == l->lane &&
+                                    tries < 16; j--, tries++)
+        if (s[j].b >= l->m_start) {
+            memcpy(n->gemm, g->trace->ev[s[j].ev].gemm, sizeof n->gemm);
+            g->n_shaped++;
+            return;
+        }
+}
+
 /* The merged span of lane `lane` holding time x, or the last one ending
  * before it (*inside = 0); -1 when none. */
 static int span_at(const span *s, int ns, int lane, double x, int *inside)
@@ -433,6 +461,8 @@ int dam_rgraph_build(dam_rgraph *g, const dam_ktrace *t, dam_error *err)
     int nld = 0, nact = 0;
     span *ld = dam_malloc((t->nev + 1) * sizeof *ld);
     span *act = dam_malloc((t->nev + 1) * sizeof *act);
+    int nshaped = 0;
+    span *shaped = dam_malloc((t->nev + 1) * sizeof *shaped);
     for (size_t i = 0; i < t->nev; i++) {
         const dam_kev *e = &t->ev[i];
         dam_rnode n;
@@ -448,10 +478,13 @@ int dam_rgraph_build(dam_rgraph *g, const dam_ktrace *t, dam_error *err)
         n.step = -1;
         const char *name = dam_ktrace_name(t, e);
         if (e->kind == DAM_KEV_CPU_OP && is_loader(name))
-            ld[nld++] = (span){e->lane, e->ts, e->ts + e->dur};
+            ld[nld++] = (span){e->lane, e->ts, e->ts + e->dur, -1};
+        if (e->kind == DAM_KEV_CPU_OP && e->gemm[0] > 0.0f)
+            shaped[nshaped++] = (span){e->lane, e->ts, e->ts + e->dur,
+                                       (long)i};
         if ((e->kind == DAM_KEV_CPU_OP || e->kind == DAM_KEV_RUNTIME) &&
             !t->lanes[e->lane].gpu)
-            act[nact++] = (span){e->lane, e->ts, e->ts + e->dur};
+            act[nact++] = (span){e->lane, e->ts, e->ts + e->dur, -1};
         if (e->kind == DAM_KEV_RUNTIME && !t->lanes[e->lane].gpu) {
             n.kind = DAM_RNODE_CALL;
             n.sync = is_sync_call(name);
@@ -566,6 +599,10 @@ int dam_rgraph_build(dam_rgraph *g, const dam_ktrace *t, dam_error *err)
         }
     }
     qsort(ek, (size_t)nek, sizeof *ek, by_end);
+    qsort(shaped, (size_t)nshaped, sizeof *shaped, by_span);
+    for (int i = 0; i < nn; i++)
+        shape_of(g, shaped, nshaped, i);
+    dam_free(shaped);
     /* host syncs: the latest device work launched before the call */
     for (int i = 0; i < nn; i++) {
         dam_rnode *c = &g->nodes[i];

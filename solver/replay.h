@@ -78,6 +78,9 @@ typedef struct dam_rnode {
     int kind;              /* a dam_rnode_kind */
     int kclass;            /* device work: dam_kernel_class, else -1 */
     int prec;              /* GEMM work: dam_precision from the name, -1 */
+    float gemm[4];         /* GEMM work: M, N, K, batch of the host
+                              operator that launched it (its "Input
+                              Dims"); 0 when the trace does not say */
     int launch;            /* device work: its launching call, -1 */
     int sync;              /* calls: it blocks on device work: 1 a
                               Synchronize call, 2 a call on its own work
@@ -112,6 +115,7 @@ typedef struct dam_rgraph {
     int step_lane;         /* the thread of the step spans (-1: none) */
     long n_xstream, n_sync, n_launch, n_xthread; /* edges of those kinds */
     long n_unlaunched;     /* device work without a launching call */
+    long n_shaped;         /* GEMM work with its operator's shape */
     long n_late;           /* nodes measured earlier than their edges
                               allow (clock skew): slack clamped to 0 */
 } dam_rgraph;

@@ -178,6 +178,15 @@ static double ratio(double a, double b)
     return a > 0.0 && b > 0.0 ? a / b : 1.0;
 }
 
+/* The device model's time of node n's GEMM (its operator's shape) on g at
+ * precision p (the fp32 rate where g lacks p), s. */
+static double shape_time(const dam_gpu *g, int p, const dam_rnode *n)
+{
+    dam_precision q = g->peak[p] > 0.0 ? (dam_precision)p : DAM_FP32;
+    return dam_device_gemm_time(g, q, n->gemm[0], n->gemm[1], n->gemm[2],
+                                n->gemm[3], dam_precision_bytes(q), NULL);
+}
+
 /* Time on b over time on a of node n. */
 static double gpu_scale(const dam_ktrace *t, const dam_rnode *n,
                         const dam_gpu *a, const dam_gpu *b, int defprec)
@@ -187,6 +196,8 @@ static double gpu_scale(const dam_ktrace *t, const dam_rnode *n,
     case DAM_KCLASS_GEMM:
     case DAM_KCLASS_ATTENTION: {
         int p = n->prec >= 0 ? n->prec : defprec;
+        if (n->gemm[0] > 0.0f) /* its shape: the device model's GEMM */
+            return ratio(shape_time(b, p, n), shape_time(a, p, n));
         return ratio(rate(a, p), rate(b, p));
     }
     case DAM_KCLASS_COPY:
@@ -343,7 +354,12 @@ static int apply(ctx *c, const dam_tlever *l, dam_rgraph *h, char *msg,
                         ": the GPU has no peak at this precision");
         for (int i = 0; i < h->nnodes; i++) {
             dam_rnode *x = &h->nodes[i];
-            if (x->kind == DAM_RNODE_GPU && x->prec >= 0)
+            if (x->kind != DAM_RNODE_GPU || x->prec < 0)
+                continue;
+            if (x->gemm[0] > 0.0f)
+                x->dur *= ratio(shape_time(&a, l->prec, x),
+                                shape_time(&a, x->prec, x));
+            else
                 x->dur *= ratio(rate(&a, x->prec), rate(&a, l->prec));
         }
         return 0;

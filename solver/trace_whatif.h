@@ -9,7 +9,10 @@
  *                      model for its class: GEMM and attention kernels by
  *                      the achieved GEMM rate at their precision (taken
  *                      from the kernel name; the trace's most common GEMM
- *                      precision when the name does not say), elementwise,
+ *                      precision when the name does not say) or, where the
+ *                      trace records the launching operator's input shapes
+ *                      (aten::mm, addmm, bmm, baddbmm), by the device
+ *                      model's time of that GEMM on each GPU; elementwise,
  *                      optimizer, fills and device copies by the achieved
  *                      memory bandwidth, host copies by the achieved
  *                      host-to-device rate, collectives by the node

@@ -12,6 +12,7 @@
 #include "check.h"
 #include "model/alloc.h"
 #include "model/catalog.h"
+#include "model/device.h"
 #include "model/kineto.h"
 #include "solver/replay.h"
 #include "solver/trace_whatif.h"
@@ -243,6 +244,56 @@ static void loader_stall(const dam_catalog *cat)
     dam_ktrace_free(&t);
 }
 
+/* A GEMM whose operator records its input shapes: the gpu= lever scales
+ * it by the device model's time of that GEMM on each GPU. */
+static void shapes(const dam_catalog *cat)
+{
+    begin();
+    step(0, 400);
+    len += (size_t)snprintf(text + len, sizeof text - len,
+                            ", {\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": "
+                            "\"aten::addmm\", \"pid\": 1, \"tid\": 1, "
+                            "\"ts\": 5, \"dur\": 20, \"args\": {\"Input Dims\": "
+                            "[[1024], [8192, 4096], [4096, 1024], [], []]}}");
+    call("cudaLaunchKernel", 10, 5, 1);
+    call("cudaDeviceSynchronize", 30, 360, -1);
+    kernel("ampere_sgemm_128x64_nn", 7, 15, 370, 1);
+    end();
+    dam_ktrace t;
+    dam_rgraph g;
+    if (build(&t, &g, "shapes") == DAM_OK) {
+        dam_check_int(g.n_shaped, 1, "shapes: the GEMM has its shape");
+        int k = -1;
+        for (int i = 0; i < g.nnodes; i++)
+            if (g.nodes[i].kind == DAM_RNODE_GPU)
+                k = i;
+        dam_check(k >= 0 && g.nodes[k].gemm[0] == 8192.0f &&
+                      g.nodes[k].gemm[1] == 1024.0f &&
+                      g.nodes[k].gemm[2] == 4096.0f &&
+                      g.nodes[k].gemm[3] == 1.0f,
+                  "shapes: M 8192, N 1024, K 4096 from addmm's inputs");
+        const dam_gpu *a = dam_catalog_gpu(cat, "A100-SXM4-80GB");
+        const dam_gpu *h = dam_catalog_gpu(cat, "H100-SXM5-80GB");
+        double ta = dam_device_gemm_time(a, DAM_FP32, 8192, 1024, 4096, 1,
+                                         4, NULL);
+        double th = dam_device_gemm_time(h, DAM_FP32, 8192, 1024, 4096, 1,
+                                         4, NULL);
+        dam_tlever l;
+        dam_error e;
+        dam_tlever_parse("gpu=H100-SXM5-80GB", &l, &e);
+        dam_twhatif *w = dam_malloc(sizeof *w);
+        if (dam_trace_whatif(&g, cat, &l, 1, 0, 1, w, &e) == DAM_OK)
+            /* the step ends 10 us after the kernel, which starts at 15 */
+            dam_check_rel(w->rows[1].step_s, 15e-6 + 370e-6 * th / ta +
+                                                 15e-6, 1e-6,
+                          "shapes: the kernel scaled by the device "
+                          "model's fp32 GEMM of that shape");
+        dam_free(w);
+    }
+    dam_rgraph_free(&g);
+    dam_ktrace_free(&t);
+}
+
 /* ---- bad traces ------------------------------------------------------------------------ */
 
 static void bad(const char *what, const char *txt, const char *want)
@@ -372,6 +423,7 @@ int main(void)
     event_sync();
     allreduce(&cat);
     loader_stall(&cat);
+    shapes(&cat);
     bad_traces();
     real(&cat, "a100-nccl-train.trace.json.gz", 2700, 21, 3, 222.442);
     real(&cat, "alexnet-a100-train.trace.json.gz", 79, 0, 0, 0.0);
