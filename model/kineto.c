@@ -753,6 +753,8 @@ static int by_flow(const void *a, const void *b)
 /* Pair each flow's start and finish into one entry. */
 static void pair_flows(dam_ktrace *t)
 {
+    if (t->nflows == 0)
+        return;
     qsort(t->flows, t->nflows, sizeof *t->flows, by_flow);
     size_t m = 0;
     for (size_t i = 0; i < t->nflows; i++) {

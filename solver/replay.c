@@ -257,7 +257,8 @@ static int by_edge_to(const void *a, const void *b)
 /* Index edges: in_first by target, out lists by source. */
 static void index_edges(dam_rgraph *g)
 {
-    qsort(g->edges, (size_t)g->nedges, sizeof *g->edges, by_edge_to);
+    if (g->nedges > 0)
+        qsort(g->edges, (size_t)g->nedges, sizeof *g->edges, by_edge_to);
     g->in_first = dam_calloc((size_t)g->nnodes + 1, sizeof *g->in_first);
     g->out_first = dam_calloc((size_t)g->nnodes + 1, sizeof *g->out_first);
     g->out = dam_malloc(((size_t)g->nedges + 1) * sizeof *g->out);
@@ -697,22 +698,25 @@ void dam_rgraph_free(dam_rgraph *g)
     memset(g, 0, sizeof *g);
 }
 
+/* A copy of n bytes of p (NULL or empty: a fresh one-byte block). */
+static void *dup(const void *p, size_t n)
+{
+    void *q = dam_malloc(n ? n : 1);
+    if (n)
+        memcpy(q, p, n);
+    return q;
+}
+
 void dam_rgraph_copy(dam_rgraph *dst, const dam_rgraph *src)
 {
     *dst = *src;
     size_t nn = (size_t)src->nnodes, ne = (size_t)src->nedges;
-    dst->nodes = dam_malloc((nn + 1) * sizeof *dst->nodes);
-    memcpy(dst->nodes, src->nodes, nn * sizeof *dst->nodes);
-    dst->edges = dam_malloc((ne + 1) * sizeof *dst->edges);
-    memcpy(dst->edges, src->edges, ne * sizeof *dst->edges);
-    dst->in_first = dam_malloc((nn + 1) * sizeof *dst->in_first);
-    memcpy(dst->in_first, src->in_first, (nn + 1) * sizeof *dst->in_first);
-    dst->out_first = dam_malloc((nn + 1) * sizeof *dst->out_first);
-    memcpy(dst->out_first, src->out_first, (nn + 1) * sizeof *dst->out_first);
-    dst->out = dam_malloc((ne + 1) * sizeof *dst->out);
-    memcpy(dst->out, src->out, ne * sizeof *dst->out);
-    dst->steps = dam_malloc(((size_t)src->nsteps + 1) * sizeof *dst->steps);
-    memcpy(dst->steps, src->steps, (size_t)src->nsteps * sizeof *dst->steps);
+    dst->nodes = dup(src->nodes, nn * sizeof *dst->nodes);
+    dst->edges = dup(src->edges, ne * sizeof *dst->edges);
+    dst->in_first = dup(src->in_first, (nn + 1) * sizeof *dst->in_first);
+    dst->out_first = dup(src->out_first, (nn + 1) * sizeof *dst->out_first);
+    dst->out = dup(src->out, ne * sizeof *dst->out);
+    dst->steps = dup(src->steps, (size_t)src->nsteps * sizeof *dst->steps);
 }
 
 /* ---- replay ----------------------------------------------------------------- */
@@ -984,9 +988,10 @@ void dam_replay_breakdown(const dam_rgraph *g, dam_tbreak *br)
             p[np++] = (point){n->start, DAM_TTERM_DATA, -1};
         }
     }
-    qsort(p, np, sizeof *p, by_point);
+    if (np > 0)
+        qsort(p, np, sizeof *p, by_point);
     int open[DAM_TTERM_COUNT] = {0};
-    double t = p[0].t;
+    double t = np > 0 ? p[0].t : 0.0;
     for (size_t i = 0; i < np; i++) {
         if (p[i].t > t) {
             int term = DAM_TTERM_HOST;
