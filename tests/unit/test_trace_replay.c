@@ -294,6 +294,34 @@ static void shapes(const dam_catalog *cat)
     dam_ktrace_free(&t);
 }
 
+/* Launches linked by "ac2g" flow pairs alone (no correlation in args). */
+static void flows_only(void)
+{
+    begin();
+    step(0, 200);
+    call("cudaLaunchKernel", 10, 5, -1);
+    call("cudaDeviceSynchronize", 20, 170, -1);
+    kernel("ampere_sgemm_128x64_nn", 7, 40, 140, -1);
+    len += (size_t)snprintf(text + len, sizeof text - len,
+                            ", {\"ph\": \"s\", \"cat\": \"ac2g\", \"id\": 9, "
+                            "\"pid\": 1, \"tid\": 1, \"ts\": 10}"
+                            ", {\"ph\": \"f\", \"cat\": \"ac2g\", \"id\": 9, "
+                            "\"pid\": 0, \"tid\": 7, \"ts\": 40, \"bp\": \"e\"}");
+    end();
+    dam_ktrace t;
+    dam_rgraph g;
+    if (build(&t, &g, "flows only") == DAM_OK) {
+        dam_check(t.nflows == 1 && t.flows_used == 1 && t.linked == 1,
+                  "flows only: the pair links the kernel to its launch");
+        dam_check_int(g.n_launch, 1, "flows only: one launch edge");
+        dam_check_rel(scaled(&g, DAM_KCLASS_GEMM, 0.5), 130e-6, 1e-6,
+                      "flows only: the sync follows the kernel (70 us "
+                      "sooner at half its length)");
+    }
+    dam_rgraph_free(&g);
+    dam_ktrace_free(&t);
+}
+
 /* ---- bad traces ------------------------------------------------------------------------ */
 
 static void bad(const char *what, const char *txt, const char *want)
@@ -424,6 +452,7 @@ int main(void)
     allreduce(&cat);
     loader_stall(&cat);
     shapes(&cat);
+    flows_only();
     bad_traces();
     real(&cat, "a100-nccl-train.trace.json.gz", 2700, 21, 3, 222.442);
     real(&cat, "alexnet-a100-train.trace.json.gz", 79, 0, 0, 0.0);
