@@ -162,8 +162,9 @@ json_t *dam_json_trace_run(const dam_ktrace *t, const dam_rgraph *g,
 void dam_text_trace_whatif(dam_buf *b, const dam_ktrace *t,
                            const dam_twhatif *w)
 {
-    dam_buf_printf(b, "what-if on %s: measured step %.3f ms", t->file,
-                   w->measured_s * 1e3);
+    dam_buf_printf(b, "what-if on %s: measured step %.3f ms (median), "
+                   "%.3f ms (mean)", t->file, w->measured_s * 1e3,
+                   w->measured_mean_s * 1e3);
     if (w->gpu[0])
         dam_buf_printf(b, ", GPU %s", w->gpu);
     dam_buf_printf(b, "\n");
@@ -211,6 +212,7 @@ json_t *dam_json_trace_whatif(const dam_ktrace *t, const dam_twhatif *w)
     STR(tr, "device", t->device);
     STR(tr, "catalog_gpu", w->gpu);
     NUM(tr, "measured_step_s", w->measured_s);
+    NUM(tr, "measured_mean_step_s", w->measured_mean_s);
     json_object_set_new(o, "trace", tr);
     INT(o, "draws", w->draws);
     json_t *rows = json_array();

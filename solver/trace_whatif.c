@@ -563,6 +563,13 @@ int dam_trace_whatif(const dam_rgraph *g, const dam_catalog *cat,
             c.defprec = p;
     w->default_prec = c.defprec;
     w->measured_s = dam_replay_step(g, 0);
+    w->measured_mean_s = w->measured_s;
+    if (g->nsteps > 0) {
+        double sum = 0.0;
+        for (int i = 0; i < g->nsteps; i++)
+            sum += g->steps[i].measured_s;
+        w->measured_mean_s = sum / g->nsteps;
+    }
     /* paired draws: eight normals each (four constants of two GPUs) */
     if (draws > 1000)
         draws = 1000;

@@ -97,6 +97,8 @@ typedef struct dam_trow {
 
 typedef struct dam_twhatif {
     double measured_s;      /* the trace's median step, s */
+    double measured_mean_s; /* the mean of its steps (what the rows
+                               compare), s */
     char gpu[DAM_ID_MAX];   /* the trace's GPU in the catalog ("" = none) */
     int default_prec;       /* GEMM precision for kernels that do not say */
     long gemm_unknown;      /* GEMM kernels whose name did not say */

@@ -435,6 +435,10 @@ static void real(const dam_catalog *cat, const char *file, long kernels,
                       file, dam_verdict_name((dam_verdict)w->rows[1].verdict),
                       w->rows[1].speedup, w->rows[1].speedup_lo,
                       w->rows[1].speedup_hi);
+            if (rc == DAM_OK)
+                dam_check_rel(w->rows[0].step_s, w->measured_mean_s, 1e-6,
+                              "the baseline row replays the measured mean "
+                              "step");
             dam_free(w);
         }
     }
