@@ -146,6 +146,11 @@ int dam_cmd_trace(dam_cli *c, const char *cmd)
                         "chart come from report --trace\n", cmd);
         return 2;
     }
+    if (c->nargs > 0) {
+        fprintf(stderr, "damsim: %s --trace takes no scenario ('%.200s'): "
+                        "the trace is the input\n", cmd, c->args[0]);
+        return 2;
+    }
     if (strcmp(cmd, "report") == 0 && !c->out_file) {
         fprintf(stderr, "damsim: report --trace needs -o FILE.pdf or "
                         "FILE.html\n");

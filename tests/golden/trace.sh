@@ -33,6 +33,7 @@ check "whatif --trace: text table" sh -c \
     "'$damsim' whatif --trace '$nccl' --lever gpu=H100-SXM5-80GB | grep -q '^gpu=H100-SXM5-80GB'"
 code "whatif --trace: unknown GPU" 2 "$damsim" whatif --trace "$nccl" --lever gpu=H999
 code "whatif --trace: unknown lever" 2 "$damsim" whatif --trace "$nccl" --lever warp=9
+code "whatif --trace with a scenario too" 2 "$damsim" whatif "$src/scenarios/resnet50-dgx-a100.cfg" --trace "$nccl" --lever gpu=H100-SXM5-80GB
 code "whatif --trace: no lever" 2 "$damsim" whatif --trace "$nccl"
 code "whatif --trace: loader_workers without from" 2 "$damsim" whatif --trace "$nccl" --lever loader_workers=8
 check "report --trace -o .pdf" "$damsim" report --trace "$nccl" --lever gpu=H100-SXM5-80GB -o review.pdf
