@@ -181,7 +181,7 @@ void dam_text_trace_whatif(dam_buf *b, const dam_ktrace *t,
                    dam_bound_axis(base->br.bound),
                    100.0 * base->br.bound_share);
     dam_buf_printf(b, "step: the mean of the replayed steps\n");
-    dam_buf_printf(b, "%-32s %10s %8s %17s %9s  %s\n", "option", "step ms",
+    dam_buf_printf(b, "%-44s %10s %8s %17s %9s  %s\n", "option", "step ms",
                    "speed-up", "90 % interval", "P(>=2%)", "verdict");
     for (int i = 0; i < w->nrows; i++) {
         const dam_trow *r = &w->rows[i];
@@ -192,10 +192,10 @@ void dam_text_trace_whatif(dam_buf *b, const dam_ktrace *t,
             snprintf(pf, sizeof pf, "%.0f %%", 100.0 * r->p_faster);
         }
         if (r->verdict == DAM_VERDICT_FAILED)
-            dam_buf_printf(b, "%-32.32s %10s %8s %17s %9s  %s\n", r->name,
+            dam_buf_printf(b, "%-44.44s %10s %8s %17s %9s  %s\n", r->name,
                            "-", "-", "", "", "failed");
         else
-            dam_buf_printf(b, "%-32.32s %10.3f %7.2fx %17s %9s  %s\n",
+            dam_buf_printf(b, "%-44.44s %10.3f %7.2fx %17s %9s  %s\n",
                            r->name, r->step_s * 1e3, r->speedup, iv, pf,
                            dam_verdict_name((dam_verdict)r->verdict));
     }
