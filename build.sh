@@ -6,7 +6,7 @@
 #   sh build.sh test     install what is missing, build, run every test
 #   sh build.sh asan     the same tests in the AddressSanitizer + UBSan build
 #                        (with fault injection and gcov: prints coverage)
-#   sh build.sh fuzz [S] the libFuzzer target (clang) for S seconds (60)
+#   sh build.sh fuzz [S] the libFuzzer targets (clang) for S seconds (60) each
 #   sh build.sh faults   every allocation failed in turn (fault injection)
 #   sh build.sh coverage line and branch coverage of model/ and solver/
 #
@@ -15,7 +15,7 @@
 set -eu
 cd "$(dirname "$0")"
 
-packages="gcc make cmake pkg-config libgsl-dev libconfig-dev libcairo2-dev libjansson-dev python3
+packages="gcc make cmake pkg-config libgsl-dev libconfig-dev libcairo2-dev libjansson-dev zlib1g-dev python3
     libpango1.0-dev fonts-dejavu-core libopenmpi-dev openmpi-bin"
 # install what is missing of the packages named
 need() {
@@ -87,8 +87,8 @@ fuzz)
         -DDAM_SANITIZE=ON -DDAM_FUZZ=ON -DDAM_MPI=OFF -DDAM_WERROR=OFF \
         -DDAM_COVERAGE=OFF -DDAM_FAULT_INJECTION=OFF \
         >/dev/null
-    cmake --build build-fuzz -j "$jobs" --target fuzz_scenario
-    mkdir -p build-fuzz/corpus
+    cmake --build build-fuzz -j "$jobs" --target fuzz_scenario fuzz_kineto
+    mkdir -p build-fuzz/corpus build-fuzz/corpus_kineto
     ASAN_OPTIONS=detect_leaks=1 \
     LSAN_OPTIONS=suppressions="$PWD/tests/lsan.supp" \
     UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
@@ -96,6 +96,13 @@ fuzz)
         -dict=tests/fuzz/scenario.dict -max_len=8192 -timeout=20 \
         -rss_limit_mb=2048 -print_final_stats=1 \
         build-fuzz/corpus tests/fuzz/corpus tests/fuzz/regressions
+    # the profiler-trace reader, as long again
+    ASAN_OPTIONS=detect_leaks=1 \
+    UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+        ./build-fuzz/tests/fuzz_kineto -max_total_time="$seconds" \
+        -dict=tests/fuzz/kineto.dict -max_len=65536 -timeout=20 \
+        -rss_limit_mb=2048 -print_final_stats=1 \
+        build-fuzz/corpus_kineto tests/fuzz/corpus_kineto
     ;;
 *)
     echo "usage: sh build.sh [run|test|asan|fuzz [SECONDS]|faults|coverage]" >&2

@@ -164,5 +164,10 @@ int dam_cmd_plan(dam_cli *c);
 int dam_cmd_calibrate(dam_cli *c);
 int dam_cmd_flagship(dam_cli *c);
 int dam_cmd_sweep(dam_cli *c);
+/* cmd_trace.c: 1 when --trace names a profiler trace to read for cmd
+ * (whatif, check; run without a scenario when the file exists). */
+int dam_cli_trace_input(const dam_cli *c, const char *cmd);
+/* run, whatif or check (cmd) on the profiler trace --trace names. */
+int dam_cmd_trace(dam_cli *c, const char *cmd);
 
 #endif

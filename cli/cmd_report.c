@@ -27,7 +27,10 @@ static const char report_help[] =
     "lever table, the iron law per stage, the diagnosis, and every input\n"
     "with its source. -o FILE.png or FILE.svg writes the summary page\n"
     "alone (for a slide). Intervals come from the scenario's uncertain inputs\n"
-    "(and calibrated constants, where the catalog gives their spread).\n";
+    "(and calibrated constants, where the catalog gives their spread).\n"
+    "\n"
+    "damsim report --trace PROFILE.json[.gz] --lever KEY=VALUE ... -o FILE\n"
+    "reviews a what-if on a torch.profiler trace instead (see whatif --help).\n";
 
 int dam_cli_write_review(dam_cli *c, const dam_whatif *w, const char *path)
 {

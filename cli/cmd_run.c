@@ -44,7 +44,11 @@ static const char run_help[] =
     "                      whatif takes it; repeat for several, in order)\n"
     "  --json              every number, machine-readable\n"
     "\n"
-    "Serving scenarios are solved analytically here.\n";
+    "Serving scenarios are solved analytically here.\n"
+    "\n"
+    "damsim run --trace PROFILE.json[.gz] (no scenario, the file exists)\n"
+    "replays a torch.profiler trace instead: measured and replayed step,\n"
+    "the D.A.M breakdown of the trace and what binds.\n";
 
 /* Steps of the timeline written by --trace. */
 #define TRACE_STEPS 5

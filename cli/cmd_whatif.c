@@ -35,7 +35,11 @@ static const char whatif_help[] =
     "\n"
     "%s"
     "\n"
-    "--analytic solves without simulation.\n";
+    "--analytic solves without simulation.\n"
+    "\n"
+    "damsim whatif --trace PROFILE.json[.gz] --lever gpu=ID|precision=P|\n"
+    "loader_workers=N,from=M|cuda_graphs=1|overlap=1 ... tries the levers\n"
+    "on a torch.profiler trace's replayed dependency graph instead.\n";
 
 /* Split "a,b,c" into names (in place). */
 static int split(char *s, const char **out, int max)

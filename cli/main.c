@@ -621,7 +621,9 @@ static const char check_help[] =
     "'file:line: error: message' (warnings too, unless --quiet). It refuses\n"
     "everything run would: a serving trace that cannot be read, and a\n"
     "simulation estimated beyond --max-events or --max-memory (unless\n"
-    "--analytic). Exit code 0 when all are valid, 2 otherwise.\n";
+    "--analytic). Exit code 0 when all are valid, 2 otherwise.\n"
+    "damsim check --trace PROFILE.json[.gz] validates a torch.profiler trace\n"
+    "(and that its dependency graph replays).\n";
 
 /* What `run` would refuse after loading, refused by `check` too: the
  * arrival trace of a serving scenario, and a simulation beyond the work
@@ -795,7 +797,8 @@ int main(int argc, char **argv)
     int rc = parse_options(&c, sub_argc, sub_argv);
     if (rc == 0 && !c.help)
         rc = resolve_output(&c, cmd ? cmd : &flagship);
-    if (rc == 0)
+    int trace_in = rc == 0 && cmd && dam_cli_trace_input(&c, cmd->name);
+    if (rc == 0 && !trace_in)
         rc = check_targets(&c);
     if (rc == 0 && c.version) {
         printf("damsim %s\n", DAM_VERSION);
@@ -804,7 +807,9 @@ int main(int argc, char **argv)
     } else if (rc == 0) {
         rc = dam_cli_load_catalog(&c);
         if (rc == 0) {
-            if (cmd)
+            if (trace_in)
+                rc = dam_cmd_trace(&c, cmd->name);
+            else if (cmd)
                 rc = cmd->run(&c);
             else
                 rc = dam_cmd_flagship(&c);

@@ -38,6 +38,7 @@ int dam_cli_plan_search(dam_cli *c, const dam_scenario *s)
 {
     dam_search_opts o;
     memset(&o, 0, sizeof o);
+    o.intervals = 1;
     char list[1024] = "";
     if (c->gpu_kinds) {
         snprintf(list, sizeof list, "%s", c->gpu_kinds);

@@ -74,6 +74,7 @@ int dam_cli_serving_sim(dam_cli *c, const dam_scenario *s, dam_result *r)
         dam_cli_progress_start(&pr, "requests", 0.0, c->quiet);
         dam_cli_progress_hook(&pr, &hook);
         opt.progress = &hook;
+        opt.llm_offline = 1; /* `run`: LLM serving's offline run beside */
         int st = dam_sim_serving(s, &opt, r, NULL, &e);
         dam_cli_progress_end(&pr);
         if (st != DAM_OK) {

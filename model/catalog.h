@@ -132,6 +132,7 @@ typedef struct dam_gpu {
     char id[DAM_ID_MAX];          /* catalog key, e.g. "A100-SXM4-80GB" */
     char name[DAM_NAME_MAX];      /* display name */
     double peak[DAM_PREC_COUNT];  /* dense peak FLOP/s (OP/s for int8); 0 = unsupported */
+    double peak_fp4;              /* dense FP4 (NVFP4/MXFP4) peak FLOP/s, 0 = none */
     int sparsity_2to4;            /* 1 when 2:4 structured sparsity doubles tensor peak */
     double mem_bytes;             /* device memory, bytes (hbm_gib x DAM_GIB) */
     double mem_bw;                /* device memory bandwidth, bytes/s */

@@ -11,6 +11,8 @@
  */
 #include "model/device.h"
 
+#include "model/recipe.h"
+
 #include <float.h>
 #include <math.h>
 #include <stddef.h>
@@ -529,6 +531,29 @@ double dam_device_cost(const dam_graph *g, const dam_cost_opts *o,
     cc.inv_rate = 1.0 / cc.rate;
     gc.unit = gc.sms * 2.0 * gc.tm * gc.tn * gc.inv_rate;
     cc.unit = cc.sms * 2.0 * cc.tm * cc.tn * cc.inv_rate;
+    /* a recipe's linear layers: their own format's rate and width (the
+     * same tiles), and the cast traffic per quantized activation element */
+    const dam_recipe *rc = o->recipe && o->recipe->linear_elem > 0.0
+                               ? o->recipe : NULL;
+    gemm_ctx lc;
+    const gemm_ctx *lcp = &gc;
+    double lelem = pelem, cast_b = 0.0;
+    if (rc && !gc.legacy) {
+        lc = gc;
+        lcp = &lc;
+        double fg = fw->gemm.v > 0.0 ? fw->gemm.v : 1.0;
+        gemm_setup(&lc, gpu, rc->linear, rc->linear_elem, mfrac);
+        lc.rate *= ps * fg;
+        if (rc->fp4 && gpu->peak[DAM_FP8] > 0.0 && gpu->peak_fp4 > 0.0)
+            lc.rate *= gpu->peak_fp4 / gpu->peak[DAM_FP8];
+        lc.inv_rate = 1.0 / lc.rate;
+        lc.unit = lc.sms * 2.0 * lc.tm * lc.tn * lc.inv_rate;
+        lelem = rc->linear_elem + rc->scale_elem;
+        cast_b = rc->cast_read + rc->cast_write;
+    } else if (rc) {
+        lelem = rc->linear_elem + rc->scale_elem;
+        cast_b = rc->cast_read + rc->cast_write;
+    }
     double attn_peak = gemm_peak(gpu, o->prec);
     double af = o->eta > 0.0 ? o->eta : gpu->dev.attn_fwd.v;
     double ab = o->eta > 0.0 ? o->eta : gpu->dev.attn_bwd.v;
@@ -570,8 +595,9 @@ double dam_device_cost(const dam_graph *g, const dam_cost_opts *o,
      * tiles along M); with no precomputed N-tile counts for this tile
      * width, every GEMM goes through gemm_tiles */
     const double mthr = ncfg >= 0 ? 0.5 * gc.tm : HUGE_VAL;
-    const double units[2] = {gc.unit, cc.unit};
-    const double irates[2] = {gc.inv_rate, cc.inv_rate};
+    const double units[3] = {gc.unit, cc.unit, lcp->unit};
+    const double irates[3] = {gc.inv_rate, cc.inv_rate, lcp->inv_rate};
+    const unsigned lin = rc ? DAM_OPF_LINEAR : 0u;
     for (int i = 0; i < nops; i++) {
         const dam_op *op = &g->ops[i];
         if (op->kind != DAM_OP_GEMM ||
@@ -583,8 +609,13 @@ double dam_device_cost(const dam_graph *g, const dam_cost_opts *o,
         double m = op->m * sm[sx], k = op->k * sk[sx];
         double gr = op->groups * sg[sx], sc = se[sx];
         unsigned ci = (op->flags & DAM_OPF_CONV) != 0;
+        double el = pelem;
+        if (__builtin_expect((op->flags & lin) != 0, 0)) {
+            ci = 2u; /* a recipe's linear layer */
+            el = lelem;
+        }
         double f0 = op->flops * sc;
-        double by = pelem * (op->elems * sc + op->weight_elems), wb = 0.0;
+        double by = el * (op->elems * sc + op->weight_elems), wb = 0.0;
         if (wspecial && (op->flags & DAM_OPF_WEIGHT) &&
             op->scale != DAM_SCALE_K) {
             /* a weight operand (B, k x n, never batch-scaled) stored at
@@ -600,8 +631,8 @@ double dam_device_cost(const dam_graph *g, const dam_cost_opts *o,
             unit *= pow2_neg[op->nshift[ncfg] & 7u];
             tiles = ceil_pos(m * itm0) * op->ntiles[ncfg] * gr;
         } else {
-            tiles = gemm_tiles(ctx[ci], m, op->n, gr, op->ntiles, op->nshift,
-                               &unit);
+            tiles = gemm_tiles(ctx[ci & 1u], m, op->n, gr, op->ntiles,
+                               op->nshift, &unit);
         }
         stiles[ng] = tiles;
         sunit[ng] = unit;
@@ -692,6 +723,25 @@ double dam_device_cost(const dam_graph *g, const dam_cost_opts *o,
         a[2] += cnt * fl;
         a[3] += cnt * by;
         a[4] += cnt * kern;
+    }
+    /* a recipe's cast of each linear layer's A operand (the forward
+     * input, dgrad's output gradient; wgrad reuses the column-wise
+     * copies): one fused amax + cast(-transpose) kernel each, memory-bound,
+     * in the GEMM's phase and pass */
+    for (int i = 0; cast_b > 0.0 && i < nops; i++) {
+        const dam_op *op = &g->ops[i];
+        if (op->kind != DAM_OP_GEMM ||
+            (op->flags & (DAM_OPF_LINEAR | DAM_OPF_WEIGHT)) !=
+                (DAM_OPF_LINEAR | DAM_OPF_WEIGHT) ||
+            (npass_mask && !(npass_mask & (1 << op->pass))))
+            continue;
+        unsigned sx = op->scale & 3u;
+        double cb = cast_b * op->m * sm[sx] * op->k * sk[sx] * op->groups *
+                    sg[sx];
+        double *a = gacc[i];
+        a[1] += op->count * cb * inv_mem_k * l2_factor(cb, inv_l2c, l2_save);
+        a[3] += op->count * cb;
+        a[4] += op->count;
     }
     for (int ph = 0; ph < nph; ph++) {
         dam_phase_cost *p = &out->phase[ph];

@@ -107,6 +107,12 @@ typedef struct dam_cost_opts {
                                * weights beyond twice the L2 once each, so
                                * none survive to their next use; 0 = the
                                * kernel-footprint rule for all bytes */
+    const struct dam_recipe *recipe; /* training layouts: a precision
+                               * recipe (recipe.h): GEMMs flagged
+                               * DAM_OPF_LINEAR run in its linear format,
+                               * each quantized activation costs its cast
+                               * kernel; prec is then the recipe's other
+                               * format. NULL: every operator at prec */
     int pass_mask;            /* passes to cost: bit (1 << pass); 0 = all */
     double comm_busbw;        /* > 0: cost collectives at this busbw, B/s */
     double comm_alpha;        /* per-hop latency of collectives, s */

@@ -194,6 +194,10 @@ typedef struct bld {
     dam_scale rows; /* how activation rows scale (M, or NONE when folded) */
     int eager;      /* inference without an engine's fusions */
     int nchw;       /* CNN activations channels-first (see the conv case) */
+    int frozen;     /* base weights frozen: no weight gradients (LoRA) */
+    double nf4;     /* > 0: base weights in NF4, bytes per weight */
+    int lora_r;     /* LoRA rank (0 = none) */
+    int lora_t;     /* its targets (graph.h lora_targets) */
 } bld;
 
 /*
@@ -216,18 +220,37 @@ static void gemm_x(bld *B, const char *name, int phase, double m, double n,
                                            ? DAM_SCALE_NONE
                                            : DAM_SCALE_GROUPS);
     unsigned wf = weight ? DAM_OPF_WEIGHT : 0u;
+    if (weight && !(flags & DAM_OPF_CONV))
+        flags |= DAM_OPF_LINEAR;
+    /* QLoRA: the NF4 weight is dequantized to 16 bits before each GEMM
+     * that reads it (read 4.13 bits, write 16) */
+    double dq = weight && B->nf4 > 0.0 ? k * n * groups * (B->nf4 + 2.0)
+                                       : 0.0;
+    int dqk = dq > 0.0;
     gemm1(B->g, name, DAM_PASS_FWD, phase, sf, flags | wf, m, n, k, groups,
           act, count);
+    if (dqk)
+        mem1(B->g, "nf4_dequant", DAM_PASS_FWD, phase, 0u, 0.0, 0.0, dq, 1.0,
+             count);
     if (!B->train)
         return;
-    if (B->recompute)
+    if (B->recompute) {
         gemm1(B->g, name, DAM_PASS_RECOMPUTE, phase, sf, flags | wf, m, n, k,
               groups, act, count);
+        if (dqk)
+            mem1(B->g, "nf4_dequant", DAM_PASS_RECOMPUTE, phase, 0u, 0.0, 0.0,
+                 dq, 1.0, count);
+    }
     if (dgrad) {
         snprintf(nm, sizeof nm, "%.*s.dgrad", DAM_OP_NAME - 7, name);
         gemm1(B->g, nm, DAM_PASS_BWD, phase, sf, flags | wf, m, k, n, groups,
               act, count);
+        if (dqk)
+            mem1(B->g, "nf4_dequant", DAM_PASS_BWD, phase, 0u, 0.0, 0.0, dq,
+                 1.0, count);
     }
+    if (weight && B->frozen)
+        return; /* a frozen weight has no gradient */
     snprintf(nm, sizeof nm, "%.*s.%s", DAM_OP_NAME - 7, name,
              weight ? "wgrad" : "dgradB");
     dam_scale sw = weight ? (B->rows == DAM_SCALE_NONE ? DAM_SCALE_NONE
@@ -263,6 +286,34 @@ static void mem(bld *B, const char *name, int phase, double fe, double fk,
                 double be, double bk, double count)
 {
     mem_f(B, name, phase, 0u, fe, fk, be, bk, count);
+}
+
+/*
+ * LoRA adapters beside the projections of one input: n modules (PEFT
+ * adapts each of q, k, v, or gate and up, on its own) reading din per
+ * row, dout columns in all, rank r, as PEFT runs them: x A_i (T x r), then
+ * B_i, scaled and added to the base output. GEMMs r wide do about r FLOPs
+ * per byte, far below any tensor core's ridge, so they are costed by
+ * their traffic: forward reads x and writes and reads T r per module,
+ * writes T dout, scales it and adds it (3 + 2 passes over T dout);
+ * backward scales the gradient, runs each B's dgrad and wgrad and each
+ * A's dgrad and wgrad (reading x again) and adds each A's dgrad into x's
+ * gradient. Adapter weights and their gradients: once per pass.
+ */
+static void lora(bld *B, int phase, double T, double din, double dout,
+                 double n, double count)
+{
+    double r = B->lora_r, w = r * (n * din + dout);
+    double fe = T * (n * din + 2.0 * n * r + 6.0 * dout);
+    mem1(B->g, "lora", DAM_PASS_FWD, phase, 0u, fe, w, 0.0, 4.0 * n, count);
+    if (!B->train)
+        return;
+    if (B->recompute)
+        mem1(B->g, "lora", DAM_PASS_RECOMPUTE, phase, 0u, fe, w, 0.0,
+             4.0 * n, count);
+    mem1(B->g, "lora", DAM_PASS_BWD, phase, 0u,
+         T * (4.0 * n * din + 5.0 * n * r + 4.0 * dout), 2.0 * w, 0.0,
+         6.0 * n, count);
 }
 
 static void comm(bld *B, const char *name, int pass, int phase,
@@ -404,11 +455,17 @@ static void block(bld *B, const dam_transformer *t, const tf_geom *G,
     mem(B, "norm", pe, 2.0 * T * d * shard, 1.0, 4.0 * T * d * shard, 2.0,
         count);
     gemm(B, "qkv", pd, T, (hq + 2.0 * hkv) * hd, d, 1.0, 0u, 1, 1, count);
+    int la = B->lora_r > 0 && (B->lora_t & 1), lm = B->lora_r > 0 &&
+                                                     (B->lora_t & 2);
+    if (la)
+        lora(B, pd, T, d, (hq + 2.0 * hkv) * hd, 3.0, count);
     if (t->rotary)
         mem(B, "rope", pe, 2.0 * T * (hq + hkv) * hd, 1.0,
             2.0 * T * (hq + hkv) * hd, 1.0, count);
     attention(B, t, G, pa, pa, count);
     gemm(B, "o_proj", pd, T, d, hq * hd, 1.0, 0u, 1, 1, count);
+    if (la)
+        lora(B, pd, T, hq * hd, d, 1.0, count);
     mem(B, "residual", pe, (3.0 + dr_e) * T * d * shard, 1.0 + dr_k,
         (3.0 + dr_e) * T * d * shard, 1.0 + dr_k, count);
     /* MLP half */
@@ -430,8 +487,12 @@ static void block(bld *B, const dam_transformer *t, const tf_geom *G,
             T * (2.0 * K + 1.0) * d, 1.0, count);
     } else {
         gemm(B, "mlp_up", pd, T, up, d, 1.0, 0u, 1, 1, count);
+        if (lm)
+            lora(B, pd, T, d, up, t->gated ? 2.0 : 1.0, count);
         mem(B, "act", pe, ae * T * f, 1.0, abe * T * f, 1.0, count);
         gemm(B, "mlp_down", pd, T, d, f, 1.0, 0u, 1, 1, count);
+        if (lm)
+            lora(B, pd, T, f, d, 1.0, count);
     }
     mem(B, "residual", pe, (3.0 + dr_e) * T * d * shard, 1.0 + dr_k,
         (3.0 + dr_e) * T * d * shard, 1.0 + dr_k, count);
@@ -846,7 +907,9 @@ int dam_graph_build(dam_graph *g, const dam_model_spec *m,
     graph_clear(g);
     bld B = {g, o->mode == DAM_GRAPH_TRAIN,
              o->mode == DAM_GRAPH_TRAIN && o->recompute, DAM_SCALE_M,
-             o->mode == DAM_GRAPH_INFER && o->eager, o->channels_first};
+             o->mode == DAM_GRAPH_INFER && o->eager, o->channels_first,
+             o->lora_rank > 0, o->lora_rank > 0 ? o->nf4_bytes : 0.0,
+             o->lora_rank, o->lora_targets};
     if (m->arch.kind == DAM_ARCH_TRANSFORMER) {
         int tp = o->tp > 1 ? o->tp : 1;
         if (check_tf(m, tp, e) != DAM_OK)
@@ -917,7 +980,7 @@ int dam_graph_llm_iteration(dam_graph *g, const dam_model_spec *m,
     G.embed = !it->no_embed && G.l0 == 0;
     G.head = !it->no_head && G.l0 + G.nl == m->arch.tf.layers;
     G.kv_write = 1;
-    bld B = {g, 0, 0, DAM_SCALE_NONE, 0, 0};
+    bld B = {g, 0, 0, DAM_SCALE_NONE, 0, 0, 0, 0.0, 0, 0};
     transformer(&B, &m->arch.tf, &G, G.rows);
     return finish(g, m, e);
 }

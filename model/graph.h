@@ -87,6 +87,9 @@ typedef enum {
                            * (16-bit weight copies) */
 #define DAM_OPF_KV 8u     /* MEM: the elements are key/value-cache entries
                            * (costed at the cost options' kv_elem) */
+#define DAM_OPF_LINEAR 16u /* GEMM: forward, dgrad or wgrad of a layer with
+                            * a weight (not a convolution): what a precision
+                            * recipe runs in its linear format (recipe.h) */
 
 #define DAM_OP_NAME 20
 
@@ -177,6 +180,14 @@ typedef struct dam_graph_opts {
                             * and output to and from the channels-last layout
                             * of the tensor-core kernels; 0 = channels-last
                             * (NHWC), no transposes */
+    int lora_rank;         /* training: > 0 = LoRA adapters of this rank
+                            * on the targeted projections, base weights
+                            * frozen (no weight-gradient GEMMs) */
+    int lora_targets;      /* bit 0: attention projections (q, k, v, o);
+                            * bit 1: MLP projections */
+    double nf4_bytes;      /* > 0: QLoRA, base linear weights stored at this
+                            * many bytes and dequantized to 16 bits before
+                            * every use */
     int eager;             /* inference: 1 = a framework's eager forward
                             * (batch-norm, ReLU and residual adds as kernels
                             * of their own), 0 = an inference engine's graph

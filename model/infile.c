@@ -10,6 +10,12 @@
 
 FILE *dam_infile_open(const char *path, char *why, size_t n)
 {
+    return dam_infile_open_max(path, DAM_MAX_INPUT_BYTES, why, n);
+}
+
+FILE *dam_infile_open_max(const char *path, long max, char *why, size_t n)
+{
+    char big[48];
     int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
     if (fd < 0) {
         snprintf(why, n, "%s", strerror(errno));
@@ -27,8 +33,10 @@ FILE *dam_infile_open(const char *path, char *why, size_t n)
         bad = "a device, not a regular file";
     else if (!S_ISREG(st.st_mode))
         bad = "not a regular file";
-    else if (st.st_size > DAM_MAX_INPUT_BYTES)
-        bad = "larger than 64 MiB";
+    else if (st.st_size > max) {
+        snprintf(big, sizeof big, "larger than %ld MiB", max >> 20);
+        bad = big;
+    }
     int fl = bad ? 0 : fcntl(fd, F_GETFL);
     if (!bad && (fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) != 0))
         bad = strerror(errno);

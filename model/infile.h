@@ -24,5 +24,7 @@
  * regular file of at most DAM_MAX_INPUT_BYTES; why (n bytes) then says
  * which, in a few words ("no such file", "a FIFO, not a regular file"). */
 FILE *dam_infile_open(const char *path, char *why, size_t n);
+/* The same with another cap, bytes (profiler traces: kineto.h). */
+FILE *dam_infile_open_max(const char *path, long max, char *why, size_t n);
 
 #endif

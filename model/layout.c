@@ -296,8 +296,8 @@ void dam_layout_param_split(const dam_transformer *t, dam_layout_params *p)
  * one GPU. `full`: everything the backward reads, no recomputation.
  */
 static double act_per_token(const dam_layout *l, const dam_transformer *t,
-                            double seq_len, double elem, int dropout,
-                            int recompute)
+                            double seq_len, double elem, double lin,
+                            int dropout, int recompute)
 {
     double tp = l->tp, d = t->hidden, hd = head_dim(t);
     double sp = l->sp && l->tp > 1 ? tp : 1.0;
@@ -305,11 +305,13 @@ static double act_per_token(const dam_layout *l, const dam_transformer *t,
         return elem * d / sp; /* the block's input only */
     double hq = t->heads / tp;
     double hkv = t->kv_heads >= l->tp ? t->kv_heads / tp : 1.0;
-    double e = 0.0, mask = 0.0;
+    /* e: elements kept at the activation width; li: linear-layer inputs,
+     * kept at lin (a recipe's quantized copy) */
+    double e = 0.0, li = 0.0, mask = 0.0;
     e += d / sp;                    /* input of the first norm */
-    e += d / sp;                    /* input of the QKV projection */
+    li += d / sp;                   /* input of the QKV projection */
     e += (hq + 2.0 * hkv) * hd;     /* Q, K, V */
-    e += hq * hd;                   /* attention output = o_proj input */
+    li += hq * hd;                  /* attention output = o_proj input */
     if (t->attn == DAM_ATTN_FLASH) {
         e += 2.0 * hq;              /* log-sum-exp, fp32 */
     } else if (recompute != DAM_RECOMPUTE_SELECTIVE) {
@@ -323,28 +325,28 @@ static double act_per_token(const dam_layout *l, const dam_transformer *t,
     if (dropout)
         mask += d / sp;             /* after the attention projection */
     e += d / sp;                    /* input of the second norm */
-    e += d / sp;                    /* input of the MLP */
+    li += d / sp;                   /* input of the MLP */
     double up = t->gated ? 2.0 : 1.0;
     if (t->experts > 1) {
         double K = t->top_k > 0 ? t->top_k : 1.0;
         e += 2.0 * t->experts;      /* router logits, fp32 */
-        e += K * d;                 /* tokens dispatched to their experts */
+        li += K * d;                /* tokens dispatched to their experts */
         e += K * up * t->ffn / tp;  /* activation input */
-        e += K * t->ffn / tp;       /* down-projection input */
+        li += K * t->ffn / tp;      /* down-projection input */
     } else {
-        e += up * t->ffn / tp;
-        e += t->ffn / tp;
+        e += up * t->ffn / tp;      /* activation input */
+        li += t->ffn / tp;          /* down-projection input */
     }
     if (dropout)
         mask += d / sp;
-    return e * elem + mask;
+    return e * elem + li * (lin > 0.0 ? lin : elem) + mask;
 }
 
 double dam_layout_act_layer(const dam_layout *l, const dam_transformer *t,
                             double seq_len, double elem, int train_dropout)
 {
     double tokens = l->micro_batch * seq_len / l->cp;
-    return tokens * act_per_token(l, t, seq_len, elem,
+    return tokens * act_per_token(l, t, seq_len, elem, 0.0,
                                   train_dropout && t->dropout, l->recompute);
 }
 
@@ -382,8 +384,11 @@ void dam_layout_memory(const dam_layout *l, const dam_model_spec *m,
     double tp = l->tp, ep = l->ep;
     double dpc = (double)l->dp * l->cp, edp = dpc / ep;
     double tokens = l->micro_batch * seq_len / l->cp;
-    double a_layer = dam_layout_act_layer(l, t, seq_len, elem, 1);
-    double a_full = tokens * act_per_token(l, t, seq_len, elem, t->dropout,
+    double a_layer = tokens * act_per_token(l, t, seq_len, elem,
+                                            sb->act_linear, t->dropout,
+                                            l->recompute);
+    double a_full = tokens * act_per_token(l, t, seq_len, elem,
+                                           sb->act_linear, t->dropout,
                                            DAM_RECOMPUTE_NONE);
     double K = t->experts > 1 ? (t->top_k > 0 ? t->top_k : 1) : 0.0;
     double best = -1.0;
@@ -404,13 +409,19 @@ void dam_layout_memory(const dam_layout *l, const dam_model_spec *m,
         dense /= tp;
         double expert = blocks * P.expert_layer / (tp * ep);
         double zd = l->zero >= 1 ? dpc : 1.0, ze = l->zero >= 1 ? edp : 1.0;
-        r.optimizer = sb->optimizer * (dense / zd + expert / ze);
+        /* ZeRO-Offload: optimizer state (and weights) in host memory */
+        r.optimizer = l->offload ? 0.0
+                                 : sb->optimizer * (dense / zd + expert / ze);
         zd = l->zero >= 2 ? dpc : 1.0;
         ze = l->zero >= 2 ? edp : 1.0;
         r.gradients = sb->grad * (dense / zd + expert / ze);
-        zd = l->zero >= 3 ? dpc : 1.0;
-        ze = l->zero >= 3 ? edp : 1.0;
-        r.weights = sb->weight * (dense / zd + expert / ze);
+        /* ZeRO-3 re-sharding once per step keeps the gathered weights
+         * over the step's micro-batches */
+        int z3 = l->zero >= 3 && !l->reshard_step;
+        zd = z3 ? dpc : 1.0;
+        ze = z3 ? edp : 1.0;
+        r.weights = l->offload >= 2 ? 0.0
+                                    : sb->weight * (dense / zd + expert / ze);
         r.in_flight = in_flight(l, s) / l->vpp;
         r.act_layer = a_layer;
         r.activations = in_flight(l, s) * per_chunk * a_layer;
@@ -424,7 +435,7 @@ void dam_layout_memory(const dam_layout *l, const dam_model_spec *m,
             buf += 2.0 * tokens * t->hidden * elem / sp; /* send + receive */
         if (dpc > 1.0 && l->zero < 2)
             buf += bucket;                           /* reduction bucket */
-        if (l->zero >= 3)                            /* gathered blocks */
+        if (z3)                                      /* gathered blocks */
             buf += 2.0 * (P.dense_layer + P.expert_layer / ep) / tp *
                    sb->weight;
         if (K > 0.0)                                 /* all-to-all in+out */

@@ -93,6 +93,18 @@ typedef struct dam_layout {
     int overlap_a2a;   /* 1: expert all-to-alls run under another
                         * micro-batch's compute (DeepSeek-V3's DualPipe);
                         * 0: in series with the block's compute */
+    int tp_overlap;    /* 1: tensor-parallel collectives pipelined with
+                        * the block's GEMMs (TE userbuffers, async TP) */
+    int reshard_step;  /* 1: ZeRO-3/FSDP weights gathered once per step
+                        * and kept over its micro-batches; 0: gathered
+                        * for every micro-batch's forward and backward */
+    int offload;       /* ZeRO-Offload: 0 none, 1 optimizer state and
+                        * master weights in host memory (the optimizer
+                        * steps on the CPU), 2 also the weights (ZeRO-3:
+                        * gathered from host memory) */
+    int profile;       /* a dam_profile_id (recipe.h) */
+    int bucket_per_block; /* 1: one gradient bucket per transformer block
+                        * (FSDP units) instead of pipeline.bucket_mb */
     double reserve;    /* device memory the runtime holds outside the
                         * model (CUDA context, library workspaces,
                         * allocator), bytes */
@@ -175,6 +187,9 @@ typedef struct dam_state_bytes {
     double weight;    /* working weights, bytes per parameter */
     double grad;      /* gradients */
     double optimizer; /* optimizer state and master weights */
+    double act_linear;/* bytes per saved linear-layer input element (a
+                       * recipe's quantized copy; 0 = the activation
+                       * width) */
 } dam_state_bytes;
 
 /* Memory on one GPU of a layout (the worst stage), bytes. */

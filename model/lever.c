@@ -17,6 +17,7 @@
 #include "model/lever.h"
 
 #include "model/graph.h"
+#include "model/llm.h"
 
 #include <errno.h>
 #include <math.h>
@@ -31,6 +32,7 @@
 #include "model/device.h"
 #include "model/graph.h"
 #include "model/quality.h"
+#include "model/recipe.h"
 #include "model/scaling.h"
 #include "model/schema.h"
 #include "model/suggest.h"
@@ -368,6 +370,14 @@ static int op_gpu(const ctx *c, const dam_lever_op *op,
         }
         if (!(g->peak[s->workload.precision] > 0.0))
             return unsupported(c, s->workload.precision, g);
+        const dam_recipe *rc = dam_recipe_get(s->workload.recipe);
+        if (rc && rc->block_scaled && g->gen != DAM_GEN_BLACKWELL)
+            return fail(c, "recipe \"%s\" needs Blackwell's block-scaled "
+                        "tensor cores ('%s' is not Blackwell)", rc->name,
+                        g->id);
+        if (rc && rc->fp4 && !(g->peak_fp4 > 0.0))
+            return fail(c, "recipe \"%s\" needs an FP4 peak ('%s' has "
+                        "none)", rc->name, g->id);
         double old_link = dam_device_fabric_busbw(&m->gpu, m->pcie_bw);
         m->gpu = *g;
         /* the price: the op's, else the scenario's own for this GPU, else
@@ -448,6 +458,9 @@ static int set_precision(const ctx *c, dam_scenario *s, int p, int quantize)
     if (stored || !(w->master_bytes > 0.0) || w->master_bytes == ob)
         w->master_bytes = nb;
     w->precision = np;
+    /* a layout's recipe follows its precision (recipe.h) */
+    if (s->layout.on)
+        w->recipe = dam_recipe_default(np, s->layout.profile);
     return DAM_OK;
 }
 
@@ -838,10 +851,9 @@ static int op_weights(const ctx *c, const dam_lever_op *op,
     if (need_llm(c, s) != DAM_OK)
         return DAM_EINPUT;
     dam_llm_weights w = (dam_llm_weights)op->llm_weights;
-    if (w == DAM_LLM_W_FP8 && !(s->machine.gpu.peak[DAM_FP8] > 0.0))
-        return unsupported(c, DAM_FP8, &s->machine.gpu);
-    if (w == DAM_LLM_W_INT8 && !(s->machine.gpu.peak[DAM_INT8] > 0.0))
-        return unsupported(c, DAM_INT8, &s->machine.gpu);
+    char why[160];
+    if (dam_llm_weights_check(&s->machine.gpu, w, why, sizeof why) != 0)
+        return fail(c, "weights %s", why);
     s->serving.llm.weights = w;
     add_delta(s, op, w == DAM_LLM_W_NATIVE, 0.0);
     return DAM_OK;
@@ -854,11 +866,11 @@ static int op_kv_cache(const ctx *c, const dam_lever_op *op,
     if (need_llm(c, s) != DAM_OK)
         return DAM_EINPUT;
     dam_precision p = (dam_precision)op->kv_precision;
-    if (p != DAM_BF16 && p != DAM_FP16 && p != DAM_FP8)
-        return fail(c, "format must be bf16, fp16 or fp8 (got '%s')",
+    if (p != DAM_BF16 && p != DAM_FP16 && p != DAM_FP8 && p != DAM_INT8)
+        return fail(c, "format must be bf16, fp16, fp8 or int8 (got '%s')",
                     dam_precision_name(p));
     s->serving.llm.kv_precision = p;
-    add_delta(s, op, p != DAM_FP8, 0.0);
+    add_delta(s, op, p != DAM_FP8 && p != DAM_INT8, 0.0);
     return DAM_OK;
 }
 
@@ -900,6 +912,12 @@ static int op_scheduler(const ctx *c, const dam_lever_op *op,
         q->max_seqs = op->max_seqs, any = 1;
     if (op->preemption >= 0)
         q->preemption = (dam_llm_preempt)op->preemption, any = 1;
+    if (op->capacity >= 0)
+        q->capacity = (dam_llm_capacity)op->capacity, any = 1;
+    if (op->prefix_hit_rate >= 0.0)
+        q->prefix_hit_rate = op->prefix_hit_rate, any = 1;
+    if (op->prefix_tokens >= 0.0)
+        q->prefix_tokens = op->prefix_tokens, any = 1;
     return any ? DAM_OK : fail(c, "scheduler op sets nothing");
 }
 
@@ -966,10 +984,10 @@ static int llm_check(const ctx *c, dam_scenario *s)
                     "one iteration: token_budget (%d) is below input_max "
                     "(%g)",
                     q->token_budget, q->input.max);
-    if (q->weights == DAM_LLM_W_FP8 && !(s->machine.gpu.peak[DAM_FP8] > 0.0))
-        return unsupported(c, DAM_FP8, &s->machine.gpu);
-    if (q->weights == DAM_LLM_W_INT8 && !(s->machine.gpu.peak[DAM_INT8] > 0.0))
-        return unsupported(c, DAM_INT8, &s->machine.gpu);
+    char why[160];
+    if (dam_llm_weights_check(&s->machine.gpu, q->weights, why,
+                              sizeof why) != 0)
+        return fail(c, "weights %s", why);
     return DAM_OK;
 }
 
@@ -1324,19 +1342,24 @@ static const dam_lever_key network_keys[] = {
             "all-reduce algorithm: auto, ring, tree or hierarchical"),
 };
 
-static const char *const llm_weight_names[] = {"native", "fp8", "int8",
-                                               "int4", NULL};
+static const char *const llm_weight_names[] = {"native", "fp8",   "int8",
+                                               "int4",   "nvfp4", "mxfp4",
+                                               NULL};
 static const char *const llm_kv_names[] = {"fp32", "tf32", "fp16", "bf16",
                                            "fp8",  "int8", NULL};
 static const char *const llm_preempt_names[] = {"recompute", "swap", NULL};
+static const char *const llm_capacity_names[] = {"max_utilization",
+                                                 "guaranteed_no_evict",
+                                                 NULL};
 static const dam_lever_key weights_keys[] = {
     KCHOICE("format", llm_weights, llm_weight_names,
-            "native (16-bit), fp8 or int8 (W8A8), int4 (W4A16)"),
+            "native (16-bit), fp8 or int8 (W8A8), int4 (W4A16), nvfp4 or "
+            "mxfp4 (W4A4, Blackwell)"),
     KDELTA,
 };
 static const dam_lever_key kv_cache_keys[] = {
     KCHOICE("format", kv_precision, llm_kv_names,
-            "bf16, fp16 or fp8 key/value entries"),
+            "bf16, fp16, fp8 or int8 key/value entries"),
     KDELTA,
 };
 static const dam_lever_key tp_keys[] = {
@@ -1353,6 +1376,14 @@ static const dam_lever_key scheduler_keys[] = {
          "sequences running at once per replica"),
     SCHOICE("preemption", preemption, llm_preempt_names, "llm.preemption",
             "recompute or swap when KV blocks run out"),
+    SCHOICE("capacity_policy", capacity, llm_capacity_names,
+            "llm.capacity_policy",
+            "admission: max_utilization or guaranteed_no_evict"),
+    SNUM("prefix_hit_rate", prefix_hit_rate, "fraction", 1.0,
+         "llm.prefix_hit_rate",
+         "share of each prompt found in the prefix cache"),
+    SNUM("prefix_tokens", prefix_tokens, "tokens", 1.0, "llm.prefix_tokens",
+         "a prefix every request shares, kept cached"),
 };
 static const dam_lever_key disagg_keys[] = {
     SINT("prefill_replicas", prefill_replicas,
@@ -1484,7 +1515,8 @@ static const dam_lever_type types[DAM_LEVER_KIND_COUNT] = {
     [DAM_LEVER_WEIGHTS] = {
         DAM_LEVER_WEIGHTS, "weights", "LLM weight format (fp8, int8, int4)",
         KEYS(weights_keys), 0, NULL, M(SERVING),
-        "LLM serving; fp8 and int8 need those tensor cores", op_weights,
+        "LLM serving; fp8 and int8 need those tensor cores, nvfp4 and "
+        "mxfp4 Blackwell's FP4 ones", op_weights,
         B(WEIGHTS) | B(KV_CACHE) | B(QUEUEING), B(COMPUTE), NULL,
         "narrower weights are read faster and leave memory to the KV cache",
         0, "unknown unless accuracy_delta is given (depends on the model "

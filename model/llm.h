@@ -27,6 +27,7 @@
 #ifndef DAM_LLM_H
 #define DAM_LLM_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "model/scenario.h"
@@ -65,8 +66,38 @@ dam_precision dam_llm_act_precision(const dam_scenario *s);
  * 0.5195 (int4 with an fp16 scale and a 4-bit zero per group of 128:
  * 4 + 20/128 bits; AWQ, Lin et al. 2024, arXiv 2306.00978, section 4). */
 double dam_llm_weight_bytes(const dam_scenario *s);
+/* FP4 GEMMs (nvfp4, mxfp4 weights) run on fp8's fitted efficiency at
+ * this multiple of the fp8 peak: Blackwell's dense FP4 tensor rate is twice
+ * its FP8 rate (HGX B200: 9 PFLOPS FP4 against 4.5 FP8, dense; NVIDIA HGX
+ * B200 specification table, via glennklockwood.com/garden/processors/B200
+ * and docs.vultr.com HGX B200 hardware overview "~9.0 PFLOPS (NVFP4)"). */
+#define DAM_LLM_FP4_OVER_FP8 2.0
+
+/* The GEMM peak multiplier of the weight format (1 but for FP4). */
+double dam_llm_gemm_peak_scale(const dam_scenario *s);
+
+/* 0 when GPU g runs weight format w, else -1 with why filled ("\"fp8\"
+ * needs fp8 tensor cores, which X lacks"; fp8 and
+ * int8 need those tensor cores; nvfp4 and mxfp4 need Blackwell's FP4 ones
+ * and fp8 ones). */
+int dam_llm_weights_check(const dam_gpu *g, dam_llm_weights w, char *why,
+                          size_t nwhy);
+
 /* Bytes per KV-cache element. */
 double dam_llm_kv_bytes(const dam_scenario *s);
+
+/* Prompt tokens of a request of `in` tokens found in the prefix cache:
+ * llm.prefix_tokens (a prefix every request shares) or llm.prefix_hit_rate
+ * of the prompt, whichever is more, in whole blocks (engines cache full
+ * blocks: vLLM automatic prefix caching, SGLang RadixAttention pages), and
+ * at least one token left to compute (the one whose logits are sampled). */
+double dam_llm_prefix_hit(const dam_llm *q, double in);
+
+/* Tokens a speculative decode step produces on average: (1 - a^(k+1)) /
+ * (1 - a) for k draft tokens accepted each with probability a until the
+ * first rejection (Leviathan et al. 2023, arXiv 2211.17192, eq. 1); 1
+ * without speculation. */
+double dam_llm_spec_tokens_per_step(const dam_llm *q);
 
 /* GPUs the deployment uses: replicas x tp, or the two pools'. */
 int64_t dam_llm_gpus(const dam_scenario *s);

@@ -219,8 +219,9 @@ void dam_ld_load_parallel(ld *L, const config_setting_t *root,
 /* The serving group (serving mode). */
 void dam_ld_load_serving(ld *L, const config_setting_t *root, dam_scenario *s);
 #define load_serving dam_ld_load_serving
-/* The llm group (LLM serving). */
-void dam_ld_load_llm(ld *L, const config_setting_t *root, dam_scenario *s);
+/* The llm group (LLM serving; a speculative draft from cat). */
+void dam_ld_load_llm(ld *L, const config_setting_t *root,
+                     const dam_catalog *cat, dam_scenario *s);
 #define load_llm dam_ld_load_llm
 /* Quality (default: the model's) and cost (default: the GPU's price). */
 void dam_ld_load_quality_cost(ld *L, const config_setting_t *root,

@@ -322,7 +322,7 @@ int dam_scenario_load_with(dam_scenario *s, const char *path,
     }
     load_parallel(&L, root, s);
     load_serving(&L, root, s);
-    load_llm(&L, root, s);
+    load_llm(&L, root, cat, s);
     load_quality_cost(&L, root, s);
     dam_lever_list *lv = opt && opt->levers ? opt->levers
                                             : dam_malloc(sizeof *lv);

@@ -144,8 +144,14 @@ void dam_ld_parse_gpu(ld *L, const config_setting_t *gs, dam_gpu *g,
     if (pk) {
         char w[96];
         path_join(w, sizeof w, where, "peak_tflops");
-        check_keys(L, pk, prec_names, w);
+        static const char *const peak_names[] = {
+            "fp32", "tf32", "fp16", "bf16", "fp8", "int8", "fp4", NULL};
+        check_keys(L, pk, peak_names, w);
         int any = 0;
+        if (get_num(L, pk, "fp4", w, 0, R_POS, TFLOPS, &g->peak_fp4))
+            any = 1;
+        else if (!have_base)
+            g->peak_fp4 = 0.0;
         for (int p = 0; p < DAM_PREC_COUNT; p++) {
             double v;
             if (get_num(L, pk, prec_names[p], w, 0, R_POS, TFLOPS, &v)) {

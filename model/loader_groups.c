@@ -26,6 +26,7 @@
 #include "model/device.h"
 #include "model/graph.h"
 #include "model/constants.h"
+#include "model/recipe.h"
 
 /* ---- scenario -------------------------------------------------------- */
 
@@ -441,6 +442,17 @@ void dam_ld_load_workload(ld *L, const config_setting_t *root,
     } else {
         dam_load_named(L, w, TABLE("workload"), "batch_size", 1,
                        &wl->batch_size);
+        /* recipes and LoRA are costed on a layout's transformer blocks */
+        const char *const lay_only[] = {"recipe", "lora"};
+        for (int i = 0; i < 2; i++) {
+            config_setting_t *x = member(L, w, lay_only[i], "", 0);
+            if (x)
+                dam_diag_error(L->d, AT(x),
+                               "'workload.%s' needs a 'parallel' layout "
+                               "(give a 'parallel' group, e.g. "
+                               "parallel = { global_batch = ..; })",
+                               lay_only[i]);
+        }
     }
     double seq = 0.0;
     if (dam_load_named(L, w, TABLE("workload"), "seq_len", 0, &seq)) {
@@ -683,6 +695,195 @@ static void parallel_hook(ld *L, const config_setting_t *p,
     }
 }
 
+/* The known profile (recipes = 0) or recipe (1) names, comma-separated. */
+static void stack_names(char *list, size_t n, int recipes)
+{
+    int count = recipes ? DAM_RECIPE_COUNT : DAM_PROFILE_COUNT;
+    list[0] = '\0';
+    for (int i = 1; i < count; i++) {
+        strncat(list, i > 1 ? ", " : "", n - strlen(list) - 1);
+        strncat(list, recipes ? dam_recipe_get(i)->name
+                              : dam_profile_get(i)->name,
+                n - strlen(list) - 1);
+    }
+}
+
+/* parallel.profile and what it sets unless the scenario gives it; the
+ * keys that override it (tp_comm_overlap, reshard, grad_bytes,
+ * grad_reduce_bytes); ZeRO-Offload. 0 when the profile is unknown. */
+static int stack_profile(ld *L, const config_setting_t *root,
+                         const config_setting_t *p, dam_scenario *s)
+{
+    const dam_key_group *t = TABLE("parallel");
+    dam_layout *l = &s->layout;
+    dam_workload *wl = &s->workload;
+    char name[DAM_ID_MAX] = "";
+    if (dam_load_named(L, p, t, "profile", 0, name)) {
+        int id = dam_profile_find(name);
+        if (id < 0) {
+            char list[160];
+            stack_names(list, sizeof list, 0);
+            dam_diag_error(L->d, AT(member(L, p, "profile", "", 0)),
+                           "unknown 'parallel.profile' \"%s\" (known: %s)",
+                           name, list);
+            return 0;
+        }
+        l->profile = id;
+    }
+    const dam_fw_profile *pf = dam_profile_get(l->profile);
+    if (l->profile > 0) {
+        if (dam_precision_bytes(wl->precision) < 4.0) {
+            wl->grad_bytes = pf->grad_bytes;
+            wl->grad_comm_bytes = pf->grad_comm_bytes;
+        }
+        if (!member(L, p, "overlap_grad_reduce", "", 0))
+            l->overlap_grad = pf->overlap_grad;
+        if (!member(L, p, "overlap_param_gather", "", 0))
+            l->overlap_param = pf->overlap_param;
+        l->tp_overlap = pf->tp_overlap;
+        l->reshard_step = pf->reshard_step;
+        const config_setting_t *pl = member(L, root, "pipeline", "", 0);
+        if (!pl || !member(L, pl, "bucket_mb", "", 0)) {
+            if (pf->bucket_bytes > 0.0)
+                s->pipeline.bucket_bytes = pf->bucket_bytes;
+            else
+                l->bucket_per_block = 1;
+        }
+    }
+    dam_load_named(L, p, t, "tp_comm_overlap", 0, &l->tp_overlap);
+    dam_load_named(L, p, t, "reshard", 0, &l->reshard_step);
+    double gb = 0.0;
+    if (dam_load_named(L, p, t, "grad_bytes", 0, &gb)) {
+        wl->grad_bytes = gb;
+        wl->grad_comm_bytes = 0.0;
+    }
+    if (dam_load_named(L, p, t, "grad_reduce_bytes", 0, &gb))
+        wl->grad_comm_bytes = gb;
+    const char *const gk[] = {"grad_bytes", "grad_reduce_bytes"};
+    const double gv[] = {wl->grad_bytes, wl->grad_comm_bytes};
+    for (int i = 0; i < 2; i++)
+        if (member(L, p, gk[i], "", 0) && gv[i] != 2.0 && gv[i] != 4.0)
+            dam_diag_error(L->d, AT(member(L, p, gk[i], "", 0)),
+                           "'parallel.%s' must be 2 (16-bit) or 4 (fp32), "
+                           "got %g", gk[i], gv[i]);
+
+    /* ZeRO-Offload */
+    int k = 0;
+    if (dam_load_named(L, p, t, "offload", 0, &k)) {
+        l->offload = k;
+        const config_setting_t *at = member(L, p, "offload", "", 0);
+        if (k > 0 && !(s->machine.host_mem_bw > 0.0))
+            dam_diag_error(L->d, AT(at),
+                           "'parallel.offload' steps the optimizer on the "
+                           "host: give 'machine.host.memory_gbs' (its DRAM "
+                           "bandwidth per node)");
+        if (k == 2 && l->zero < 3)
+            dam_diag_error(L->d, AT(at),
+                           "'parallel.offload' \"params\" gathers weights "
+                           "from host memory: it needs 'parallel.zero = 3' "
+                           "(or fsdp)");
+    }
+    return 1;
+}
+
+/* workload.recipe: by default the profile's FP8 recipe, else Transformer
+ * Engine's delayed scaling, for precision fp8, and BF16 mixed precision
+ * for 16 bits; what it needs of the precision and the GPU. 0 when the
+ * recipe is unknown. */
+static int stack_recipe(ld *L, const config_setting_t *p,
+                        const config_setting_t *w, dam_scenario *s)
+{
+    dam_workload *wl = &s->workload;
+    char name[DAM_ID_MAX] = "";
+    int rid = dam_recipe_default(wl->precision, s->layout.profile);
+    const config_setting_t *rs = w ? member(L, w, "recipe", "", 0) : NULL;
+    if (rs && dam_load_named(L, w, TABLE("workload"), "recipe", 0, name)) {
+        rid = dam_recipe_find(name);
+        if (rid < 0) {
+            char list[160];
+            stack_names(list, sizeof list, 1);
+            dam_diag_error(L->d, AT(rs),
+                           "unknown 'workload.recipe' \"%s\" (known: %s)",
+                           name, list);
+            return 0;
+        }
+    }
+    const dam_recipe *r = dam_recipe_get(rid);
+    const dam_gpu *g = &s->machine.gpu;
+    if (rs && r->linear == DAM_FP8 && wl->precision != DAM_FP8)
+        dam_diag_error(L->d, AT(rs),
+                       "'workload.recipe' \"%s\" runs its linear layers in "
+                       "%s: give workload.precision = \"fp8\" (it is \"%s\")",
+                       r->name, r->fp4 ? "FP4" : "FP8",
+                       dam_precision_name(wl->precision));
+    else if (rs && rid == DAM_RECIPE_BF16 &&
+             dam_precision_bytes(wl->precision) != 2.0)
+        dam_diag_error(L->d, AT(rs),
+                       "'workload.recipe' \"bf16\" needs a 16-bit "
+                       "workload.precision (it is \"%s\")",
+                       dam_precision_name(wl->precision));
+    else if (r->block_scaled && g->gen != DAM_GEN_BLACKWELL)
+        dam_diag_error(L->d, AT(rs ? rs : p),
+                       "recipe \"%s\" needs Blackwell's block-scaled "
+                       "tensor cores (GPU \"%s\" is not Blackwell)",
+                       r->name, g->id);
+    else if (r->fp4 && !(g->peak_fp4 > 0.0))
+        dam_diag_error(L->d, AT(rs ? rs : p),
+                       "recipe \"%s\" needs an FP4 peak: GPU \"%s\" has no "
+                       "'peak_tflops.fp4'", r->name, g->id);
+    else if (r->linear == DAM_FP8 && !(g->peak[DAM_BF16] > 0.0))
+        dam_diag_error(L->d, AT(rs ? rs : p),
+                       "recipe \"%s\" keeps attention and norms in BF16: GPU "
+                       "\"%s\" has no BF16 peak", r->name, g->id);
+    wl->recipe = rid;
+    return 1;
+}
+
+/* workload.lora: LoRA, or QLoRA with NF4 base weights. */
+static void stack_lora(ld *L, const config_setting_t *w, dam_scenario *s)
+{
+    const config_setting_t *lg = w ? group(L, w, "lora", "workload", 0) : NULL;
+    if (!lg)
+        return;
+    const dam_key_group *t = TABLE("workload.lora");
+    dam_workload *wl = &s->workload;
+    dam_load_check(L, lg, t);
+    dam_load_named(L, lg, t, "rank", 1, &wl->lora_rank);
+    int v = 2;
+    dam_load_named(L, lg, t, "targets", 0, &v);
+    wl->lora_targets = v + 1; /* attention 1, mlp 2, all 3 */
+    v = 0;
+    dam_load_named(L, lg, t, "base", 0, &v);
+    wl->lora_nf4 = v == 1;
+    const dam_transformer *tf = &wl->model.arch.tf;
+    if (wl->lora_rank >= tf->hidden)
+        dam_diag_error(L->d, AT(member(L, lg, "rank", "", 0)),
+                       "'workload.lora.rank' %d is not below the hidden "
+                       "size %d", wl->lora_rank, tf->hidden);
+    if (wl->lora_targets == 2 && tf->experts > 1)
+        dam_diag_error(L->d, AT(member(L, lg, "targets", "", 0)),
+                       "'workload.lora.targets' \"mlp\": the experts of "
+                       "\"%s\" are not adapted (give \"attention\" or "
+                       "\"all\")", wl->model.id);
+    if (wl->lora_nf4 && s->layout.zero >= 3)
+        dam_diag_error(L->d, AT(member(L, lg, "base", "", 0)),
+                       "QLoRA (NF4 base weights) with ZeRO-3/FSDP "
+                       "sharding is not modelled");
+}
+
+/*
+ * A layout's training stack (recipe.h): the framework profile
+ * (parallel.profile) and what it sets unless the scenario gives it, the
+ * precision recipe (workload.recipe) and LoRA/QLoRA (workload.lora).
+ */
+static void load_stack(ld *L, const config_setting_t *root, dam_scenario *s)
+{
+    const config_setting_t *p = member(L, root, "parallel", "", 0);
+    const config_setting_t *w = member(L, root, "workload", "", 0);
+    if (stack_profile(L, root, p, s) && stack_recipe(L, p, w, s))
+        stack_lora(L, w, s);
+}
+
 /*
  * The parallel layout (layout.h): degrees, schedule, batch as
  * micro-batches, sharding, recomputation, overlap, a straggler. dp may be
@@ -710,6 +911,7 @@ void dam_ld_load_parallel(ld *L, const config_setting_t *root,
     hook_ctx c = {root, NULL, 0, 0};
     dam_load_rows(L, p, TABLE("parallel"), parallel_hook, &c);
     int have_dp = c.have_dp, gb = c.gb;
+    load_stack(L, root, s);
     if (L->d->nerr > errs)
         return;
 

@@ -24,6 +24,8 @@
 #include "model/device.h"
 #include "model/graph.h"
 #include "model/constants.h"
+#include "model/engine.h"
+#include "model/llm.h"
 
 /* serving: what is required depends on the arrival and on LLM serving;
  * the distributions' defaults follow their spreads. */
@@ -136,22 +138,48 @@ static void llm_formats(ld *L, const config_setting_t *g, dam_scenario *s)
     q->kv_precision = p == DAM_FP16 ? DAM_FP16 : DAM_BF16;
     int kv = 0;
     if (llm_row(L, g, "kv_cache", 0, &kv))
-        q->kv_precision = kv == 0 ? DAM_BF16 : kv == 1 ? DAM_FP16 : DAM_FP8;
+        q->kv_precision = kv == 0   ? DAM_BF16
+                          : kv == 1 ? DAM_FP16
+                          : kv == 2 ? DAM_FP8
+                                    : DAM_INT8;
     q->block_tokens = 16;
     llm_row(L, g, "block_tokens", 0, &q->block_tokens);
     q->memory_fraction = 0.9;
     llm_row(L, g, "memory_fraction", 0, &q->memory_fraction);
 }
 
-/* The scheduler: the token budget (without chunked prefill at least the
- * longest prompt), chunks and running sequences within it, preemption,
- * routing and the host's time per iteration. */
-static void llm_scheduler(ld *L, const config_setting_t *g, dam_scenario *s)
+/* llm.engine: the engine profile (data/engines.cfg), the default of every
+ * scheduler key; its token budget and sequences for the GPU into budget
+ * and seqs (vLLM's 2048 and 256 when it is unknown). */
+static void llm_engine(ld *L, const config_setting_t *g, dam_scenario *s,
+                       dam_llm_engine *eng, int *budget, int *seqs)
 {
     dam_llm *q = &s->serving.llm;
-    q->chunked_prefill = 1;
+    snprintf(q->engine, sizeof q->engine, "vllm");
+    llm_row(L, g, "engine", 0, q->engine);
+    char why[200];
+    if (dam_llm_engine_get(q->engine, eng, why, sizeof why) != 0) {
+        config_setting_t *eg = member(L, g, "engine", "llm", 0);
+        dam_diag_error(L->d, L->file, line_of(eg ? eg : g), "'llm.engine': %s",
+                       why);
+    }
+    *budget = 2048;
+    *seqs = 256;
+    if (eng->id[0])
+        dam_llm_engine_limits(eng, &s->machine.gpu, budget, seqs);
+}
+
+/* The scheduler: the token budget (without chunked prefill at least the
+ * longest prompt), chunks and running sequences within it, preemption,
+ * admission, routing and the host's time per iteration; the engine eng
+ * gives the defaults (budget and seqs for this GPU). */
+static void llm_scheduler(ld *L, const config_setting_t *g, dam_scenario *s,
+                          const dam_llm_engine *eng, int budget, int seqs)
+{
+    dam_llm *q = &s->serving.llm;
+    q->chunked_prefill = eng->id[0] ? eng->mixed_prefill : 1;
     llm_row(L, g, "chunked_prefill", 0, &q->chunked_prefill);
-    q->token_budget = 2048;
+    q->token_budget = budget;
     int have_budget = llm_row(L, g, "token_budget", 0, &q->token_budget);
     if (!q->chunked_prefill && !have_budget &&
         q->input.max > q->token_budget)
@@ -170,7 +198,7 @@ static void llm_scheduler(ld *L, const config_setting_t *g, dam_scenario *s)
                        "one iteration: llm.token_budget (%d) is below "
                        "llm.input_max (%g)",
                        q->token_budget, q->input.max);
-    q->max_seqs = 256;
+    q->max_seqs = seqs;
     config_setting_t *ms = member(L, g, "max_seqs", "llm", 0);
     if (llm_row(L, g, "max_seqs", 0, &q->max_seqs) &&
         q->max_seqs > q->token_budget)
@@ -181,16 +209,119 @@ static void llm_scheduler(ld *L, const config_setting_t *g, dam_scenario *s)
                        q->max_seqs, q->token_budget);
     if (!ms && q->max_seqs > q->token_budget)
         q->max_seqs = q->token_budget;
+    q->preemption = eng->preemption;
     int pr = 0;
     if (llm_row(L, g, "preemption", 0, &pr))
         q->preemption = (dam_llm_preempt)pr;
+    q->capacity = eng->capacity;
+    int cp = 0;
+    if (llm_row(L, g, "capacity_policy", 0, &cp))
+        q->capacity = (dam_llm_capacity)cp;
     q->swap_bytes = 4.0 * GiB;
     llm_row(L, g, "swap_gb", 0, &q->swap_bytes);
     int rt = 0;
     if (llm_row(L, g, "router", 0, &rt))
         q->route = (dam_llm_route)rt;
-    q->iteration_s = s->workload.framework_overhead_s;
+}
+
+/* The host's time per iteration: llm.iteration_overhead_ms, else the
+ * workload's framework overhead when it gives one, else the engine's; per
+ * sequence; beside the GPU or after it; CUDA graphs unless the workload
+ * says. */
+static void llm_host(ld *L, const config_setting_t *g,
+                     const config_setting_t *wg, dam_scenario *s,
+                     const dam_llm_engine *eng)
+{
+    dam_llm *q = &s->serving.llm;
+    int wl_host = wg && member(L, wg, "framework_overhead_ms", "workload", 0);
+    q->iteration_s = wl_host ? s->workload.framework_overhead_s : eng->host_s;
     llm_row(L, g, "iteration_overhead_ms", 0, &q->iteration_s);
+    q->iteration_seq_s = eng->host_seq_s;
+    llm_row(L, g, "iteration_seq_us", 0, &q->iteration_seq_s);
+    q->overlap = eng->overlap;
+    llm_row(L, g, "overlap_scheduler", 0, &q->overlap);
+}
+
+/* Prefix caching: a share of each prompt, [0, 1), and a prefix every
+ * request shares. */
+static void llm_prefix(ld *L, const config_setting_t *g, dam_llm *q)
+{
+    llm_row(L, g, "prefix_hit_rate", 0, &q->prefix_hit_rate);
+    llm_row(L, g, "prefix_tokens", 0, &q->prefix_tokens);
+}
+
+/* llm.speculative, method "mtp": one block of the target drafts (its
+ * embedding and head are the target's, shared: not counted again). */
+static void spec_mtp(dam_llm *q, const dam_model_spec *t)
+{
+    q->spec_draft = *t;
+    q->spec_draft.arch.tf.layers = 1;
+    q->spec_draft.params =
+        t->arch.tf.layers > 0
+            ? (dam_graph_arch_params(&t->arch) -
+               2.0 * (double)t->arch.tf.vocab * t->arch.tf.hidden) /
+                  t->arch.tf.layers
+            : 0.0;
+}
+
+/*
+ * llm.speculative: method "draft" (a catalog model proposes) or "mtp"
+ * (multi-token prediction: one extra block of the target proposes, as
+ * DeepSeek-V3's MTP module, arXiv 2412.19437 section 2.2), tokens k
+ * (1 to 16), acceptance rate per token (0, 1). The draft shares the
+ * target's degree, weight format and KV cache format.
+ */
+static void llm_spec(ld *L, const config_setting_t *g,
+                     const dam_catalog *cat, dam_scenario *s)
+{
+    dam_llm *q = &s->serving.llm;
+    config_setting_t *sp = group(L, g, "speculative", "llm", 0);
+    if (!sp)
+        return;
+    const dam_key_group *t = TABLE("llm.speculative");
+    dam_load_check(L, sp, t);
+    int m = 0;
+    dam_load_named(L, sp, t, "method", 1, &m);
+    q->spec = m == 0 ? DAM_LLM_SPEC_DRAFT : DAM_LLM_SPEC_MTP;
+    q->spec_tokens = 1;
+    dam_load_named(L, sp, t, "tokens", 1, &q->spec_tokens);
+    config_setting_t *ac = member(L, sp, "acceptance", t->path, 0);
+    if (dam_load_named(L, sp, t, "acceptance", 1, &q->spec_acceptance) &&
+        !(q->spec_acceptance < 1.0))
+        dam_diag_error(L->d, L->file, line_of(ac),
+                       "'llm.speculative.acceptance' must be in (0, 1), "
+                       "got %g",
+                       q->spec_acceptance);
+    const dam_model_spec *tm = &s->workload.model;
+    char id[DAM_ID_MAX] = "";
+    dam_load_named(L, sp, t, "draft_model", q->spec == DAM_LLM_SPEC_DRAFT,
+                   id);
+    if (q->spec == DAM_LLM_SPEC_MTP) {
+        if (id[0])
+            dam_diag_error(L->d, L->file, line_of(sp),
+                           "'llm.speculative.draft_model' is for method "
+                           "\"draft\"; \"mtp\" drafts with one block of "
+                           "the target");
+        spec_mtp(q, tm);
+        return;
+    }
+    const dam_model_spec *e = id[0] ? dam_catalog_model(cat, id) : NULL;
+    if (id[0] && !e) {
+        dam_diag_error(L->d, L->file, line_of(sp),
+                       "'llm.speculative.draft_model': unknown model \"%s\" "
+                       "(see 'damsim catalog models')",
+                       id);
+        return;
+    }
+    if (e && (e->arch.kind != DAM_ARCH_TRANSFORMER ||
+              e->arch.tf.vocab != tm->arch.tf.vocab))
+        dam_diag_error(L->d, L->file, line_of(sp),
+                       "'llm.speculative.draft_model' \"%s\" must be a "
+                       "transformer with the target's vocabulary (%d "
+                       "tokens)",
+                       id, tm->arch.tf.vocab);
+    if (e)
+        q->spec_draft = *e;
 }
 
 /* The objectives: TTFT and TPOT at a percentile in [50, 100). */
@@ -236,9 +367,9 @@ static void llm_disaggregate(ld *L, const config_setting_t *dg,
                        mx, s->machine.gpus_per_node);
 }
 
-/* What the deployment needs of the model and the GPU: the model shards
- * over every replica's tensor-parallel degree; fp8 and int8 weights need
- * those tensor cores. */
+/* What the deployment needs of the model and the GPU: the model (and a
+ * speculative draft) shards over every replica's tensor-parallel degree;
+ * the weight format needs its tensor cores. */
 static void llm_checks(ld *L, const config_setting_t *g,
                        const dam_scenario *s)
 {
@@ -254,18 +385,19 @@ static void llm_checks(ld *L, const config_setting_t *g,
             dam_diag_error(L->d, L->file, line_of(g), "llm: %s", e.msg);
             break;
         }
+        /* and the speculative draft, at the same degrees */
+        if (q->spec && q->spec_draft.arch.kind == DAM_ARCH_TRANSFORMER &&
+            dam_graph_llm_iteration(&gr, &q->spec_draft, &it, &e) !=
+                DAM_OK) {
+            dam_diag_error(L->d, L->file, line_of(g),
+                           "llm.speculative: the draft: %s", e.msg);
+            break;
+        }
     }
-    if (q->weights == DAM_LLM_W_FP8 && !(s->machine.gpu.peak[DAM_FP8] > 0.0))
-        dam_diag_error(L->d, L->file, line_of(g),
-                       "'llm.weights' = \"fp8\" needs fp8 tensor cores, "
-                       "which %s lacks",
-                       s->machine.gpu.id);
-    if (q->weights == DAM_LLM_W_INT8 &&
-        !(s->machine.gpu.peak[DAM_INT8] > 0.0))
-        dam_diag_error(L->d, L->file, line_of(g),
-                       "'llm.weights' = \"int8\" needs int8 tensor cores, "
-                       "which %s lacks",
-                       s->machine.gpu.id);
+    char why[200];
+    if (dam_llm_weights_check(&s->machine.gpu, q->weights, why,
+                              sizeof why) != 0)
+        dam_diag_error(L->d, L->file, line_of(g), "'llm.weights' = %s", why);
 }
 
 /*
@@ -273,7 +405,8 @@ static void llm_checks(ld *L, const config_setting_t *g,
  * Defaults are vLLM's where it has one (block 16, memory 0.9, 256
  * sequences, swap 4 GiB, chunked prefill) and stated in scenarios/README.
  */
-void dam_ld_load_llm(ld *L, const config_setting_t *root, dam_scenario *s)
+void dam_ld_load_llm(ld *L, const config_setting_t *root,
+                     const dam_catalog *cat, dam_scenario *s)
 {
     config_setting_t *g = group(L, root, "llm", "", 0);
     if (!g)
@@ -297,6 +430,9 @@ void dam_ld_load_llm(ld *L, const config_setting_t *root, dam_scenario *s)
     const dam_model_spec *m = &s->workload.model;
     memset(q, 0, sizeof *q);
     q->enabled = 1;
+    dam_llm_engine eng;
+    int eng_budget, eng_seqs;
+    llm_engine(L, g, s, &eng, &eng_budget, &eng_seqs);
     if (m->arch.kind != DAM_ARCH_TRANSFORMER)
         dam_diag_error(L->d, L->file, line_of(g),
                        "'llm' needs a transformer model (an 'arch' group "
@@ -306,7 +442,12 @@ void dam_ld_load_llm(ld *L, const config_setting_t *root, dam_scenario *s)
     load_llm_tokens(L, g, "input", ctx, &q->input);
     load_llm_tokens(L, g, "output", ctx, &q->output);
     llm_formats(L, g, s);
-    llm_scheduler(L, g, s);
+    llm_scheduler(L, g, s, &eng, eng_budget, eng_seqs);
+    llm_host(L, g, wg, s, &eng);
+    llm_prefix(L, g, q);
+    llm_spec(L, g, cat, s);
+    if (eng.id[0] && !(wg && member(L, wg, "cuda_graphs", "workload", 0)))
+        s->workload.cuda_graphs = eng.cuda_graphs;
     llm_slo(L, g, q);
     q->prefill_tp = q->decode_tp = q->tp;
     config_setting_t *dg = group(L, g, "disaggregate", "llm", 0);

@@ -23,6 +23,8 @@ const char *dam_llm_weights_name(dam_llm_weights w)
     case DAM_LLM_W_FP8: return "fp8";
     case DAM_LLM_W_INT8: return "int8";
     case DAM_LLM_W_INT4: return "int4";
+    case DAM_LLM_W_NVFP4: return "nvfp4";
+    case DAM_LLM_W_MXFP4: return "mxfp4";
     default: break;
     }
     return "?";
@@ -83,7 +85,8 @@ void dam_lever_op_init(dam_lever_op *op, dam_lever_kind kind)
     op->algorithm = -1;
     op->llm_weights = op->kv_precision = -1;
     op->token_budget = op->chunk_tokens = op->chunked_prefill = -1;
-    op->max_seqs = op->preemption = -1;
+    op->max_seqs = op->preemption = op->capacity = -1;
+    op->prefix_hit_rate = op->prefix_tokens = -1.0;
     op->prefill_replicas = op->decode_replicas = -1;
     op->prefill_tp = op->decode_tp = -1;
     op->kv_link_bw = -1.0;

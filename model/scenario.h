@@ -71,6 +71,8 @@ typedef struct dam_machine {
     double pcie_bw;           /* effective host-to-device bytes/s per PCIe link */
     int gpus_per_pcie_link;   /* GPUs sharing one host bridge, >= 1 */
     double pageable_fraction; /* pageable copies run at this fraction of pcie_bw, (0, 1] */
+    double host_mem_bw;       /* host DRAM bandwidth per node, bytes/s (0 =
+                               * not given; needed by optimizer offload) */
     dam_storage_kind storage_kind;
     double storage_bw;        /* node's storage read bandwidth, bytes/s */
     double storage_latency;   /* per-read latency, s */
@@ -96,7 +98,15 @@ typedef struct dam_workload {
     double framework_overhead_s; /* per-step host overhead, s */
     int cuda_graphs;          /* 1: launches captured in a graph (launch cost ~0) */
     int activation_recompute; /* 1: forward recomputed in backward */
-    double grad_bytes;        /* bytes per gradient element sent in all-reduce */
+    double grad_bytes;        /* bytes per gradient element sent in all-reduce
+                               * (layouts: kept in memory) */
+    double grad_comm_bytes;   /* layouts: bytes per gradient element
+                               * reduced over data parallel (0 = grad_bytes) */
+    int recipe;               /* layouts: a dam_recipe_id (recipe.h), 0 =
+                               * every operator at `precision` */
+    int lora_rank;            /* layouts: LoRA rank, 0 = full training */
+    int lora_targets;         /* bit 0 attention, bit 1 MLP projections */
+    int lora_nf4;             /* 1: QLoRA (NF4 base weights) */
     double optimizer_bytes;   /* optimizer state bytes per parameter (Adam mixed: 12) */
     double master_bytes;      /* bytes per parameter of the weights in memory */
     double compute_cv;        /* step-to-step compute jitter, coefficient of variation */
@@ -206,6 +216,10 @@ typedef enum {
     DAM_LLM_W_FP8,        /* W8A8 fp8: weights and GEMM inputs in fp8 */
     DAM_LLM_W_INT8,       /* W8A8 int8 (SmoothQuant-style) */
     DAM_LLM_W_INT4,       /* W4A16 weight-only (AWQ/GPTQ, group 128) */
+    DAM_LLM_W_NVFP4,      /* W4A4 NVFP4 (Blackwell): e2m1 values, an e4m3
+                             scale per 16 */
+    DAM_LLM_W_MXFP4,      /* W4A4 MXFP4 (OCP MX, Blackwell): e2m1 values,
+                             an e8m0 scale per 32 */
     DAM_LLM_W_COUNT
 } dam_llm_weights;
 
@@ -219,6 +233,19 @@ typedef enum {
     DAM_LLM_PREEMPT_RECOMPUTE = 0, /* drop its KV; prefill it again later */
     DAM_LLM_PREEMPT_SWAP           /* copy its KV to host memory and back */
 } dam_llm_preempt;
+
+/* Which requests the scheduler admits (TensorRT-LLM's capacity
+ * scheduler policies; vLLM and SGLang behave as max-utilisation). */
+typedef enum {
+    DAM_LLM_CAP_MAX_UTIL = 0, /* admit while the prompt's blocks are free;
+                                 decodes that later find none preempt */
+    DAM_LLM_CAP_NO_EVICT      /* admit only when the blocks of the whole
+                                 request (prompt + every output token) are
+                                 free, and reserve them: never preempts */
+} dam_llm_capacity;
+
+/* Speculative decoding's draft (llm.speculative.method). */
+enum { DAM_LLM_SPEC_NONE = 0, DAM_LLM_SPEC_DRAFT, DAM_LLM_SPEC_MTP };
 
 /* How the router in front of the replicas picks one for a request. */
 typedef enum {
@@ -265,11 +292,29 @@ typedef struct dam_llm {
     int max_seqs;             /* most sequences running at once, per
                                  replica */
     dam_llm_preempt preemption;
+    dam_llm_capacity capacity; /* admission policy (llm.capacity_policy) */
     double swap_bytes;        /* host memory per GPU for swapped KV, bytes */
     dam_llm_route route;
     double iteration_s;       /* host time per iteration (scheduler,
-                                 sampling, detokenisation), in series with
-                                 the GPU, s */
+                                 sampling, detokenisation), s */
+    double iteration_seq_s;   /* host time per sequence of an iteration, s */
+    int overlap;              /* 1: host work of the next iteration runs
+                                 while the GPU runs this one (an iteration
+                                 takes max(GPU, host)); 0: in series */
+    char engine[32];          /* engine profile applied (data/engines.cfg) */
+    /* Prefix caching: prompt tokens found cached, in whole blocks. */
+    double prefix_hit_rate;   /* share of each prompt, [0, 1) */
+    double prefix_tokens;     /* a prefix every request shares (a system
+                                 prompt), tokens; its blocks stay cached */
+    /* Speculative decoding (llm.speculative): a draft proposes
+     * spec_tokens tokens per decoding sequence and step, the target
+     * verifies them and one more in one pass; each draft token is accepted
+     * with probability spec_acceptance until the first rejection. */
+    int spec;                 /* DAM_LLM_SPEC_* */
+    int spec_tokens;          /* draft tokens per step, k */
+    double spec_acceptance;   /* per-token acceptance rate, (0, 1) */
+    dam_model_spec spec_draft;/* the draft: a catalog model, or (mtp) one
+                                 block of the target */
     double slo_ttft_s;        /* time-to-first-token objective, s */
     double slo_tpot_s;        /* time-per-output-token objective, s */
     double slo_quantile;      /* both are judged at this quantile of the
@@ -433,6 +478,9 @@ typedef struct dam_lever_op {
     int chunked_prefill;      /* scheduler: 1 on, 0 off, -1 keep */
     int max_seqs;             /* scheduler: running sequences, -1 keep */
     int preemption;           /* scheduler: a dam_llm_preempt, -1 keep */
+    int capacity;             /* scheduler: a dam_llm_capacity, -1 keep */
+    double prefix_hit_rate;   /* scheduler: prefix caching, < 0 keep */
+    double prefix_tokens;     /* scheduler: shared prefix, < 0 keep */
     int prefill_replicas;     /* disaggregate: -1 keep */
     int decode_replicas;      /* disaggregate: -1 keep */
     int prefill_tp;           /* disaggregate: -1 keep (= tp) */

@@ -52,10 +52,20 @@ static const char *const recompute_names[] = {"none", "selective", "full",
                                               NULL};
 static const char *const arrivals[] = {"poisson", "deterministic", "trace",
                                        NULL};
+static const char *const reshard_names[] = {"micro_batch", "step", NULL};
+static const char *const offload_names[] = {"none", "optimizer", "params",
+                                            NULL};
+static const char *const lora_target_names[] = {"attention", "mlp", "all",
+                                                NULL};
+static const char *const lora_bases[] = {"bf16", "nf4", NULL};
 static const char *const llm_weights[] = {"native", "fp8", "int8", "int4",
+                                          "nvfp4", "mxfp4",
                                           "bf16", "fp16", NULL};
-static const char *const llm_kv[] = {"bf16", "fp16", "fp8", NULL};
+static const char *const llm_kv[] = {"bf16", "fp16", "fp8", "int8", NULL};
 static const char *const llm_preempt[] = {"recompute", "swap", NULL};
+static const char *const llm_capacity[] = {"max_utilization",
+                                           "guaranteed_no_evict", NULL};
+static const char *const llm_spec_methods[] = {"draft", "mtp", NULL};
 static const char *const llm_routes[] = {"least_loaded", "round_robin",
                                          NULL};
 
@@ -133,6 +143,9 @@ static const dam_key_row host_rows[] = {
     {"pageable_fraction", DAM_KEY_NUM, S_AT(machine.pageable_fraction),
      .cls = DAM_KEY_UNIT, .flags = DEF, .def = 0.5,
      .help = "pageable copies run at this share of the link"},
+    {"memory_gbs", DAM_KEY_NUM, S_AT(machine.host_mem_bw), .unit = "GB/s",
+     .scale = GB, .cls = DAM_KEY_POS,
+     .help = "host DRAM bandwidth per node (parallel.offload needs it)"},
 };
 
 static const dam_key_row storage_rows[] = {
@@ -233,6 +246,21 @@ static const dam_key_row workload_rows[] = {
      .flags = CUSTOM, .help = "fused engine graph or eager forward"},
     {"memory_format", DAM_KEY_CHOICE, NOWHERE, .choices = memory_formats,
      .flags = CUSTOM, .help = "CNN activation layout"},
+    {"recipe", DAM_KEY_TEXT, NOWHERE, .size = DAM_ID_MAX, .flags = CUSTOM,
+     .help = "a layout's precision recipe (model/recipe.c; default: from "
+             "precision and parallel.profile)"},
+    GROUP_ROW("lora", 0, "LoRA/QLoRA fine-tuning of a layout"),
+};
+
+/* workload.lora (read with the layout's training stack, loader_groups.c) */
+static const dam_key_row lora_rows[] = {
+    {"rank", DAM_KEY_INT, S_AT(workload.lora_rank), .lo = 1, .hi = 65536,
+     .flags = REQ | CUSTOM,
+     .help = "adapter rank (below the model's hidden size)"},
+    {"targets", DAM_KEY_CHOICE, NOWHERE, .choices = lora_target_names,
+     .flags = CUSTOM, .help = "projections with adapters (default all)"},
+    {"base", DAM_KEY_CHOICE, NOWHERE, .choices = lora_bases, .flags = CUSTOM,
+     .help = "base weights: bf16, or nf4 (QLoRA)"},
 };
 
 /* ---- parallel (defaults: dam_layout_init, when the group is there) ------- */
@@ -278,6 +306,24 @@ static const dam_key_row parallel_rows[] = {
      .scale = GIB, .cls = DAM_KEY_NONNEG,
      .help = "memory the runtime holds outside the model"},
     GROUP_ROW("straggler", 0, "one slow GPU"),
+    /* the training stack (read after the walk, loader_groups.c) */
+    {"profile", DAM_KEY_TEXT, NOWHERE, .size = DAM_ID_MAX, .flags = CUSTOM,
+     .help = "a framework profile's defaults (model/recipe.c)"},
+    {"tp_comm_overlap", DAM_KEY_BOOL, S_AT(layout.tp_overlap),
+     .flags = CUSTOM,
+     .help = "tensor-parallel collectives pipelined with their GEMMs"},
+    {"reshard", DAM_KEY_CHOICE, S_AT(layout.reshard_step),
+     .choices = reshard_names, .flags = CUSTOM,
+     .help = "ZeRO-3/FSDP gathers per micro-batch or per step"},
+    {"grad_bytes", DAM_KEY_NUM, S_AT(workload.grad_bytes), .unit = "bytes",
+     .cls = DAM_KEY_POS, .flags = CUSTOM | DAM_KEY_SCALAR,
+     .help = "bytes per gradient kept, 2 or 4"},
+    {"grad_reduce_bytes", DAM_KEY_NUM, S_AT(workload.grad_comm_bytes),
+     .unit = "bytes", .cls = DAM_KEY_POS, .flags = CUSTOM | DAM_KEY_SCALAR,
+     .help = "bytes per gradient reduced over data parallel, 2 or 4"},
+    {"offload", DAM_KEY_CHOICE, S_AT(layout.offload),
+     .choices = offload_names, .flags = CUSTOM,
+     .help = "ZeRO-Offload: none, optimizer or params to host memory"},
 };
 
 static const dam_key_row straggler_rows[] = {
@@ -456,7 +502,26 @@ static const dam_key_row llm_rows[] = {
      .flags = CUSTOM, .help = "how the router picks a replica"},
     {"iteration_overhead_ms", DAM_KEY_NUM, S_AT(serving.llm.iteration_s),
      .unit = "ms", .scale = MS, .cls = DAM_KEY_NONNEG, .flags = CUSTOM,
-     .help = "host time per iteration, in series with the GPU"},
+     .help = "host time per iteration (default: the engine's)"},
+    {"capacity_policy", DAM_KEY_CHOICE, S_AT(serving.llm.capacity),
+     .choices = llm_capacity, .flags = CUSTOM,
+     .help = "admission from the KV cache (default: the engine's)"},
+    {"engine", DAM_KEY_TEXT, S_AT(serving.llm.engine),
+     .size = S_SIZE(serving.llm.engine), .flags = CUSTOM,
+     .help = "the engine profile: the scheduler keys' defaults",
+     .source = "data/engines.cfg; default vllm"},
+    {"iteration_seq_us", DAM_KEY_NUM, S_AT(serving.llm.iteration_seq_s),
+     .unit = "us", .scale = US, .cls = DAM_KEY_NONNEG, .flags = CUSTOM,
+     .help = "host time per sequence of an iteration"},
+    {"overlap_scheduler", DAM_KEY_BOOL, S_AT(serving.llm.overlap),
+     .flags = CUSTOM, .help = "host work of the next iteration beside the GPU"},
+    {"prefix_hit_rate", DAM_KEY_NUM, S_AT(serving.llm.prefix_hit_rate),
+     .cls = DAM_KEY_FRAC, .flags = CUSTOM,
+     .help = "share of each prompt found in the prefix cache"},
+    {"prefix_tokens", DAM_KEY_NUM, S_AT(serving.llm.prefix_tokens),
+     .unit = "tokens", .cls = DAM_KEY_NONNEG, .flags = CUSTOM,
+     .help = "a prefix every request shares, kept cached"},
+    GROUP_ROW("speculative", 0, "speculative decoding"),
     {"slo_ttft_ms", DAM_KEY_NUM, S_AT(serving.llm.slo_ttft_s), .unit = "ms",
      .scale = MS, .cls = DAM_KEY_POS, .flags = REQ | CUSTOM,
      .help = "time-to-first-token objective"},
@@ -466,6 +531,19 @@ static const dam_key_row llm_rows[] = {
     {"slo_percentile", DAM_KEY_NUM, NOWHERE, .cls = DAM_KEY_POS,
      .flags = CUSTOM, .help = "the quantile both are judged at, [50, 100)"},
     GROUP_ROW("disaggregate", 0, "separate prefill and decode pools"),
+};
+
+/* llm.speculative (loader_serving.c) */
+static const dam_key_row spec_rows[] = {
+    {"method", DAM_KEY_CHOICE, NOWHERE, .choices = llm_spec_methods,
+     .flags = REQ | CUSTOM, .help = "a draft model, or mtp (one block)"},
+    {"tokens", DAM_KEY_INT, S_AT(serving.llm.spec_tokens), .lo = 1, .hi = 16,
+     .flags = REQ | CUSTOM, .help = "draft tokens per step"},
+    {"acceptance", DAM_KEY_NUM, S_AT(serving.llm.spec_acceptance),
+     .cls = DAM_KEY_POS, .flags = REQ | CUSTOM,
+     .help = "per-token acceptance rate, (0, 1)"},
+    {"draft_model", DAM_KEY_TEXT, NOWHERE, .size = DAM_ID_MAX,
+     .flags = CUSTOM, .help = "the draft's catalog id (method draft)"},
 };
 
 static const dam_key_row disagg_rows[] = {
@@ -527,12 +605,14 @@ static const dam_key_group groups[] = {
     {"machine.storage", ROWS(storage_rows)},
     {"machine.network", ROWS(network_rows)},
     {"workload", ROWS(workload_rows)},
+    {"workload.lora", ROWS(lora_rows)},
     {"parallel", ROWS(parallel_rows)},
     {"parallel.straggler", ROWS(straggler_rows)},
     {"data", ROWS(data_rows)},
     {"pipeline", ROWS(pipeline_rows)},
     {"serving", ROWS(serving_rows)},
     {"llm", ROWS(llm_rows)},
+    {"llm.speculative", ROWS(spec_rows)},
     {"llm.disaggregate", ROWS(disagg_rows)},
     {"quality", ROWS(quality_rows)},
     {"cost", ROWS(cost_rows)},

@@ -7,6 +7,8 @@
 #include "render/json.h"
 #include "render/llm.h"
 
+#include "model/llm.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -14,6 +16,7 @@
 
 #include "render/fmt.h"
 #include "render/text.h"
+#include "render/whatif.h"
 
 static void rule(dam_buf *b)
 {
@@ -118,17 +121,45 @@ void dam_llm_text(dam_buf *b, const dam_scenario *s, const dam_result *r,
                        v->arrival == DAM_ARRIVAL_POISSON ? "Poisson"
                                                          : "deterministic",
                        v->rate, t1, t2);
-    dam_buf_printf(b, "Engine    continuous batching, %s, token budget %d",
+    dam_buf_printf(b, "Engine    %s: continuous batching, %s, token "
+                      "budget %d",
+                   q->engine,
                    q->chunked_prefill ? "chunked prefill"
                                       : "prefill-only iterations",
                    q->token_budget);
     if (q->chunked_prefill)
         dam_buf_printf(b, " (chunks up to %d)", q->chunk_tokens);
-    dam_buf_printf(b, ", at most %d sequences, KV blocks of %d tokens, "
-                      "preemption by %s\n",
-                   q->max_seqs, q->block_tokens,
-                   q->preemption == DAM_LLM_PREEMPT_SWAP ? "swap"
-                                                         : "recompute");
+    if (q->capacity == DAM_LLM_CAP_NO_EVICT)
+        dam_buf_printf(b, ", at most %d sequences, KV blocks of %d tokens, "
+                          "admission reserving each whole request "
+                          "(guaranteed no evict: no preemption)",
+                       q->max_seqs, q->block_tokens);
+    else
+        dam_buf_printf(b, ", at most %d sequences, KV blocks of %d tokens, "
+                          "preemption by %s",
+                       q->max_seqs, q->block_tokens,
+                       q->preemption == DAM_LLM_PREEMPT_SWAP ? "swap"
+                                                             : "recompute");
+    if (q->prefix_hit_rate > 0.0)
+        dam_buf_printf(b, "; prefix cache: %.0f %% of each prompt found "
+                          "cached",
+                       q->prefix_hit_rate * 100.0);
+    if (q->prefix_tokens > 0.0)
+        dam_buf_printf(b, "; prefix cache: a %.0f-token prefix every "
+                          "request shares",
+                       q->prefix_tokens);
+    if (q->spec)
+        dam_buf_printf(b, "; speculative decoding: %s proposes %d tokens, "
+                          "each accepted at %.3g (%.3g tokens per step)",
+                       q->spec == DAM_LLM_SPEC_MTP ? "an MTP block"
+                                                   : q->spec_draft.id,
+                       q->spec_tokens, q->spec_acceptance,
+                       dam_llm_spec_tokens_per_step(q));
+    dam_buf_printf(b, "; host %.3g ms + %.3g us per sequence an iteration, "
+                      "%s\n",
+                   q->iteration_s * 1e3, q->iteration_seq_s * 1e6,
+                   q->overlap ? "overlapped with the GPU"
+                              : "in series with the GPU");
 
     if (r->has_sim && r->memory.fits) {
         dam_buf_printf(b, "\nLatency, ms %19s %9s %9s %9s  (p99 95 %% CI)\n",
@@ -165,6 +196,18 @@ void dam_llm_text(dam_buf *b, const dam_scenario *s, const dam_result *r,
                           "tokens/s (%.4g per GPU), %.4g prompt tokens/s\n",
                        l->throughput, l->tokens_per_s, l->tokens_per_s_gpu,
                        l->prefill_tokens_per_s);
+        if (l->has_offline)
+            dam_buf_printf(b, "Offline     %.4g requests/s, %.4g output "
+                              "tokens/s: the same %.0f requests all queued "
+                              "at time 0 (saturated; served at %.0f %% of "
+                              "it), %.3g preemptions per request\n",
+                           l->offline_throughput, l->offline_tokens_per_s,
+                           l->offline_requests,
+                           l->offline_throughput > 0.0
+                               ? 100.0 * l->throughput /
+                                     l->offline_throughput
+                               : 0.0,
+                           l->offline_preemptions);
         if (s->cost.gpu_hour_usd > 0.0)
             dam_buf_printf(b, "Cost        $%.4g per hour for %.0f GPUs, "
                               "$%.4g per million output tokens\n",
@@ -337,6 +380,39 @@ json_t *dam_llm_json(const dam_scenario *s, const dam_result *r)
     NUM(o, "iteration_new_tokens_mean", l->batch_tokens_mean);
     NUM(o, "iteration_decodes_mean", l->decode_seqs_mean);
     NUM(o, "preemptions_per_request", l->preemptions);
+    if (l->has_offline) {
+        json_t *off = json_object();
+        NUM(off, "requests", l->offline_requests);
+        NUM(off, "requests_per_s", l->offline_throughput);
+        NUM(off, "output_tokens_per_s", l->offline_tokens_per_s);
+        NUM(off, "preemptions_per_request", l->offline_preemptions);
+        NUM(off, "makespan_s", l->offline_makespan_s);
+        json_object_set_new(o, "offline", off);
+    }
+    json_object_set_new(o, "engine", json_string(q->engine));
+    NUM(o, "host_per_iteration_s", q->iteration_s);
+    NUM(o, "host_per_sequence_s", q->iteration_seq_s);
+    json_object_set_new(o, "overlap_scheduler", json_boolean(q->overlap));
+    NUM(o, "prefix_hit_rate", q->prefix_hit_rate);
+    NUM(o, "prefix_tokens", q->prefix_tokens);
+    if (q->spec) {
+        json_t *sp = json_object();
+        json_object_set_new(sp, "method",
+                            json_string(q->spec == DAM_LLM_SPEC_MTP
+                                            ? "mtp"
+                                            : "draft"));
+        if (q->spec == DAM_LLM_SPEC_DRAFT)
+            json_object_set_new(sp, "draft_model",
+                                json_string(q->spec_draft.id));
+        json_object_set_new(sp, "tokens", json_integer(q->spec_tokens));
+        NUM(sp, "acceptance", q->spec_acceptance);
+        NUM(sp, "tokens_per_step", dam_llm_spec_tokens_per_step(q));
+        json_object_set_new(o, "speculative", sp);
+    }
+    json_object_set_new(o, "capacity_policy",
+                        json_string(q->capacity == DAM_LLM_CAP_NO_EVICT
+                                        ? "guaranteed_no_evict"
+                                        : "max_utilization"));
     NUM(o, "replica_busy", l->gpu_busy);
     NUM(o, "kv_transfer_s", l->kv_transfer_s);
     json_t *sh = json_object();
@@ -475,7 +551,7 @@ void dam_llm_whatif_text(dam_buf *b, const dam_whatif *w)
     const dam_llm *q = &s->serving.llm;
     char answer[1024], dep[160];
     int pct = (int)lround(q->slo_quantile * 100.0);
-    dam_llm_whatif_answer(answer, sizeof answer, w);
+    dam_whatif_answer(answer, sizeof answer, w); /* no-fit first */
     dam_llm_deployment_text(dep, sizeof dep, s);
     dam_buf_printf(b, "%s\n", s->name);
     dam_buf_printf(b, "  %s on %s at %.4g requests/s (simulated)\n",
@@ -651,6 +727,11 @@ void dam_llm_plan_text(dam_buf *b, const dam_scenario *s,
     else
         dam_buf_printf(b, "at least %.4g requests/s (the highest tried)\n",
                        p->max_rate);
+    if (p->offline_found)
+        dam_buf_printf(b, "Offline (saturated) throughput of the same "
+                          "deployment: %.4g requests/s, %.4g output "
+                          "tokens/s (every request queued at time 0)\n",
+                       p->offline_rate, p->offline_tokens_per_s);
     dam_buf_printf(b, "(%d simulations)\n", p->evaluations);
 }
 
@@ -694,6 +775,10 @@ json_t *dam_llm_plan_json(const dam_scenario *s, const dam_llm_plan *p)
     json_object_set_new(o, "max_rate_found", json_boolean(p->max_rate_found));
     NUM(o, "max_rate_per_s", p->max_rate);
     NUM(o, "max_rate_upper_per_s", p->max_rate_upper);
+    if (p->offline_found) {
+        NUM(o, "offline_requests_per_s", p->offline_rate);
+        NUM(o, "offline_output_tokens_per_s", p->offline_tokens_per_s);
+    }
     json_object_set_new(o, "evaluations", json_integer(p->evaluations));
     return o;
 }

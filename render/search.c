@@ -74,6 +74,18 @@ static void row(dam_buf *b, int rank, const dam_search_cand *c)
         dam_buf_printf(b, "      ");
     dam_buf_printf(b, "%-46s %9s %9s %7s %9s %12s  %s\n", name, step, run,
                    mfu, mem, cost, term_short(largest_term(c)));
+    if (c->has_interval) {
+        char r1[32], r2[32], c1[32], c2[32];
+        dam_fmt_time(r1, sizeof r1, c->run_iv.lo);
+        dam_fmt_time(r2, sizeof r2, c->run_iv.hi);
+        dam_buf_printf(b, "        90 %%: run %s to %s", r1, r2);
+        if (c->cost > 0.0) {
+            usd(c1, sizeof c1, c->cost_iv.lo);
+            usd(c2, sizeof c2, c->cost_iv.hi);
+            dam_buf_printf(b, ", cost %s to %s", c1, c2);
+        }
+        dam_buf_printf(b, "\n");
+    }
 }
 
 static void why(dam_buf *b, const char *who, const dam_search_cand *a,
@@ -263,6 +275,22 @@ static json_t *cand_json(const dam_search_result *r, const dam_search_cand *c)
     json_object_set_new(o, "gpu_hours", dam_json_num(c->gpu_hours));
     json_object_set_new(o, "cost_usd", dam_json_num(c->cost));
     json_object_set_new(o, "mfu", dam_json_num(c->mfu));
+    if (c->has_interval) {
+        /* 90 % intervals over the calibrated constants and the model's
+         * error, of the figures above */
+        json_t *iv = json_object();
+        const dam_interval *v[3] = {&c->step_iv, &c->run_iv, &c->cost_iv};
+        static const char *const nm[3] = {"step_s", "run_s", "cost_usd"};
+        for (int i = 0; i < 3; i++) {
+            if (i == 2 && !(c->cost > 0.0))
+                continue;
+            json_t *x = json_object();
+            json_object_set_new(x, "p05", dam_json_num(v[i]->lo));
+            json_object_set_new(x, "p95", dam_json_num(v[i]->hi));
+            json_object_set_new(iv, nm[i], x);
+        }
+        json_object_set_new(o, "intervals_90", iv);
+    }
     json_t *t = json_object();
     for (int i = 0; i < DAM_TERM_COUNT; i++)
         json_object_set_new(t, dam_term_name((dam_term)i),

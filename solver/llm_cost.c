@@ -30,11 +30,15 @@ struct dam_llm_cost {
     dam_cost_opts lin;    /* GEMMs and the rest of the layer */
     dam_cost_opts att;    /* fused attention */
     double iteration_s;   /* host overhead per iteration, s */
+    double seq_s;         /* and per sequence of the iteration, s */
+    int overlap;          /* host work hidden behind the GPU's */
     double swap_bw;       /* pinned host copies, bytes/s */
     int cap;              /* cache entries: rows 0..cap-1 */
     double *lin_t, *lin_k, *lin_c;   /* lin(R): time, kernels, comm */
     double *head_t, *head_k;         /* head(S): time, kernels */
     double weight_bytes;  /* weights read per iteration on one GPU */
+    dam_llm_cost *draft;  /* speculative decoding's draft (NULL: none) */
+    int spec_k;           /* its tokens per step */
     dam_graph g;          /* scratch for builds */
     dam_graph ag;         /* the attention operators of an iteration */
 };
@@ -118,6 +122,7 @@ dam_llm_cost *dam_llm_cost_create(const dam_scenario *s, int tp,
     o->b = 1.0;
     o->act_elem = dam_precision_bytes(dam_llm_act_precision(s));
     o->weight_elem = dam_llm_weight_bytes(s);
+    o->matmul_peak_scale = dam_llm_gemm_peak_scale(s);
     o->kv_elem = dam_llm_kv_bytes(s);
     /* weights beyond twice the usable L2 leave nothing of themselves in
      * it for the next step (device.c's footprint rule), nor do caches */
@@ -135,12 +140,31 @@ dam_llm_cost *dam_llm_cost_create(const dam_scenario *s, int tp,
     c->att.weight_elem = 0.0;
 
     c->iteration_s = q->iteration_s;
+    c->seq_s = q->iteration_seq_s;
+    c->overlap = q->overlap;
     c->swap_bw = 0.0;
     {
         /* pinned copies; the scenario's host link when the GPU has none */
         double bw = c->gpu.dev.h2d.v > 0.0 ? c->gpu.dev.h2d.v
                                            : s->machine.pcie_bw;
         c->swap_bw = bw > 0.0 ? bw : 1e9;
+    }
+    if (q->spec) {
+        /* the draft: the same scenario with the draft's model, no
+         * speculation, costed the same way */
+        dam_scenario *ds = dam_malloc(sizeof *ds);
+        *ds = *s;
+        ds->workload.model = q->spec_draft;
+        ds->workload.model.params = 0.0; /* from its architecture */
+        ds->serving.llm.spec = DAM_LLM_SPEC_NONE;
+        ds->serving.llm.iteration_s = ds->serving.llm.iteration_seq_s = 0.0;
+        c->draft = dam_llm_cost_create(ds, c->tp, e);
+        dam_free(ds);
+        if (!c->draft) {
+            dam_free(c);
+            return NULL;
+        }
+        c->spec_k = q->spec_tokens;
     }
     c->cap = (q->token_budget > 0 ? q->token_budget : 1) + 1;
     size_t n = (size_t)c->cap;
@@ -162,6 +186,7 @@ void dam_llm_cost_free(dam_llm_cost *c)
 {
     if (!c)
         return;
+    dam_llm_cost_free(c->draft);
     dam_free(c->lin_t);
     dam_free(c);
 }
@@ -184,6 +209,17 @@ void dam_llm_batch_prefill(const dam_llm_cost *c, dam_llm_batch *b,
     b->prefill_kv += kv;
 }
 
+/* An iteration's duration from its device path (GPU, launches not
+ * hidden, swaps) and its S sequences: the engine's host work (fixed + per
+ * sequence) after it, or beside it with an overlapping scheduler. */
+static double with_host(const dam_llm_cost *c, double device, double S)
+{
+    double host = c->iteration_s + c->seq_s * S;
+    if (c->overlap)
+        return device > host ? device : host;
+    return device + host;
+}
+
 /* One fused-attention operator of the iteration, per layer. */
 static void att_op(dam_llm_cost *c, double flops, double elems, double kv)
 {
@@ -204,8 +240,10 @@ static void att_op(dam_llm_cost *c, double flops, double elems, double kv)
 double dam_llm_cost_iteration(dam_llm_cost *c, const dam_llm_batch *b,
                               dam_llm_iter_time *split)
 {
-    double R = b->prefill_tokens + b->decode_seqs;
-    double S = b->prefill_seqs + b->decode_seqs;
+    double dq = b->decode_q > 0.0 ? b->decode_q : 1.0;
+    /* every verified token is a row of the GEMMs and of the head */
+    double R = b->prefill_tokens + b->decode_seqs * dq;
+    double S = b->prefill_seqs + b->decode_seqs * dq;
     int r = (int)llround(R), sq = (int)llround(S);
     if (r >= c->cap)
         r = c->cap - 1;
@@ -226,8 +264,9 @@ double dam_llm_cost_iteration(dam_llm_cost *c, const dam_llm_batch *b,
     if (b->decode_seqs > 0.0) {
         double f, el, kv;
         /* linear in the sequences and their contexts: the mean is exact */
-        dam_graph_llm_attention(&c->m.arch.tf, c->tp, b->decode_seqs, 1.0,
-                                b->decode_ctx / b->decode_seqs, 0, &f, &el,
+        dam_graph_llm_attention(&c->m.arch.tf, c->tp, b->decode_seqs, dq,
+                                b->decode_ctx / b->decode_seqs,
+                                dq > 1.0 ? c->m.arch.tf.causal : 0, &f, &el,
                                 &kv);
         att_op(c, f, el, kv);
     }
@@ -235,22 +274,35 @@ double dam_llm_cost_iteration(dam_llm_cost *c, const dam_llm_batch *b,
     double ta = c->ag.nops ? dam_device_cost(&c->ag, &c->att, &gc) : 0.0;
     double ka = c->ag.nops ? gc.kernels : 0.0;
 
-    double gpu = c->lin_t[r] + c->head_t[sq] + ta;
+    double draft = 0.0;
+    if (c->draft && b->decode_seqs > 0.0) {
+        /* k proposal steps of the draft over the decoding sequences */
+        dam_llm_batch db;
+        dam_llm_batch_clear(&db);
+        db.decode_seqs = b->decode_seqs;
+        db.decode_ctx = b->decode_ctx;
+        dam_llm_iter_time dt;
+        dam_llm_cost_iteration(c->draft, &db, &dt);
+        /* GPU time and launches not hidden (the draft has no host
+         * overhead of its own: the target's iteration pays it) */
+        draft = c->spec_k * dt.total;
+    }
+    double gpu = c->lin_t[r] + c->head_t[sq] + ta + draft;
     double comm = c->lin_c[r];
     double kern = c->lin_k[r] + c->head_k[sq] + ka;
     double host = c->lin.cuda_graphs ? c->lin.launch_s
                                      : kern * c->lin.launch_s;
     double excess = host > gpu - comm ? host - (gpu - comm) : 0.0;
     double swap = b->swap_bytes > 0.0 ? b->swap_bytes / c->swap_bw : 0.0;
-    double total = gpu + excess + c->iteration_s + swap;
+    double total = with_host(c, gpu + excess + swap, S);
     if (split) {
         split->total = total;
         split->gpu = gpu;
-        split->linear = c->lin_t[r] - comm;
+        split->linear = c->lin_t[r] - comm + draft;
         split->comm = comm;
         split->head = c->head_t[sq];
         split->attn = ta;
-        split->host = excess + c->iteration_s;
+        split->host = total - gpu - swap;
         split->swap = swap;
     }
     return total;
@@ -274,7 +326,8 @@ double dam_llm_cost_iteration_graph(const dam_llm_cost *c,
     if (dam_graph_llm_iteration(g, &c->m, &it, &e) == DAM_OK) {
         dam_graph_cost gc;
         dam_device_cost(g, &c->lin, &gc);
-        t = gc.time + gc.host_excess + c->iteration_s;
+        t = with_host(c, gc.time + gc.host_excess,
+                      b->prefill_seqs + b->decode_seqs);
     }
     dam_free(g);
     return t;
@@ -292,7 +345,13 @@ const dam_cost_opts *dam_llm_cost_opts(const dam_llm_cost *c)
 
 double dam_llm_cost_prefill(dam_llm_cost *c, double in, double chunk)
 {
-    double t = 0.0, done = 0.0;
+    return dam_llm_cost_prefill_from(c, 0.0, in, chunk);
+}
+
+double dam_llm_cost_prefill_from(dam_llm_cost *c, double cached, double in,
+                                 double chunk)
+{
+    double t = 0.0, done = cached;
     double step = chunk > 0.0 ? chunk : in;
     while (done < in) {
         double qn = in - done < step ? in - done : step;
@@ -358,7 +417,9 @@ void dam_llm_solve_static(const dam_scenario *s, dam_result *r)
     dam_llm_cost *dc = dam_llm_cost_create(s, dtp, &e);
     if (pc && dc) {
         double chunk = q->chunked_prefill ? q->chunk_tokens : 0.0;
-        l->t_prefill = dam_llm_cost_prefill(pc, q->input.mean, chunk);
+        /* the mean prompt, less its prefix-cache hit */
+        l->t_prefill = dam_llm_cost_prefill_from(
+            pc, dam_llm_prefix_hit(q, q->input.mean), q->input.mean, chunk);
         double mid = q->input.mean + (q->output.mean - 2.0) / 2.0;
         l->t_decode1 = dam_llm_cost_decode1(dc, mid > q->input.mean
                                                     ? mid
@@ -372,8 +433,11 @@ void dam_llm_solve_static(const dam_scenario *s, dam_result *r)
                         ? q->input.mean * m->kv_token_model / q->kv_link_bw +
                               q->kv_link_latency
                         : 0.0;
+        /* a speculative step (its draft included) yields tokens_per_step
+         * tokens on average */
         r->step = l->t_prefill + tr +
-                  (q->output.mean - 1.0) * l->t_decode1;
+                  (q->output.mean - 1.0) * l->t_decode1 /
+                      dam_llm_spec_tokens_per_step(q);
         r->terms[DAM_TERM_COMPUTE] = r->step - tr;
         r->terms[DAM_TERM_TRANSFER] = tr;
         r->t_compute = r->terms[DAM_TERM_COMPUTE];

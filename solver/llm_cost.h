@@ -28,7 +28,10 @@
  * GPU time = lin + head + attn (kernels, gaps, collectives). The host
  * issues every kernel (eager: kernels x launch; CUDA graphs: one launch)
  * and the part of it not hidden behind GPU work is added, then the
- * iteration's host overhead (scheduler, sampling; llm.iteration_s).
+ * engine's host work (llm.iteration_s + llm.iteration_seq_s per sequence:
+ * scheduler, input preparation, output processing): after the GPU's, or
+ * beside it when the engine's scheduler overlaps (llm.overlap: the
+ * iteration takes the longer of the two).
  * Against the whole graph of the iteration this differs only in the final
  * norm, which the split costs over S rows instead of R (tests/unit/
  * test_llm_cost.c measures the difference: below 0.1 %).
@@ -63,6 +66,10 @@ typedef struct dam_llm_batch {
     double prefill_kv;
     double decode_seqs;     /* sequences producing one token each */
     double decode_ctx;      /* cached tokens they read, in all */
+    double decode_q;        /* tokens each decoding sequence computes: 1,
+                               or speculative decoding's k + 1 verified
+                               (0 = 1); with a draft, its k proposal steps
+                               run in the same iteration */
     double swap_bytes;      /* KV bytes swapped in or out this iteration,
                                per GPU (PCIe, in series) */
 } dam_llm_batch;
@@ -71,7 +78,8 @@ typedef struct dam_llm_batch {
 typedef struct dam_llm_iter_time {
     double total;           /* everything: the iteration's duration */
     double gpu;             /* GPU time: lin + head + attn */
-    double linear;          /* GEMMs, elementwise, KV append */
+    double linear;          /* GEMMs, elementwise, KV append (and a
+                               speculative draft's steps) */
     double comm;            /* of gpu: tensor-parallel all-reduces */
     double head;            /* final norm, LM head, sampling */
     double attn;            /* fused attention */
@@ -119,6 +127,10 @@ const dam_cost_opts *dam_llm_cost_opts(const dam_llm_cost *c);
 /* A lone request of in prompt tokens on c: its prefill (in chunks of
  * chunk tokens when chunk > 0, else whole), s. */
 double dam_llm_cost_prefill(dam_llm_cost *c, double in, double chunk);
+/* The same with its first `cached` tokens already cached (a prefix-cache
+ * hit): the chunks cover the rest, reading the cached ones. */
+double dam_llm_cost_prefill_from(dam_llm_cost *c, double cached, double in,
+                                 double chunk);
 /* One decode step of a lone sequence with ctx cached tokens, s. */
 double dam_llm_cost_decode1(dam_llm_cost *c, double ctx);
 

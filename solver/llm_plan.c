@@ -310,16 +310,28 @@ static int probe(dam_scenario *c, double rate, const dam_sim_options *opt,
     return m;
 }
 
-/* Highest rate s's own deployment sustains: double from the planned rate
- * while it meets (at most 12 times), then bisect 8 times. */
-static int max_rate(const dam_scenario *s, const dam_sim_options *opt,
-                    dam_llm_plan *p, dam_error *err)
+int dam_llm_plan_max_rate(const dam_scenario *s,
+                          const dam_sim_options *opt, dam_llm_plan *p,
+                          dam_error *err)
 {
     dam_scenario *c = dam_malloc(sizeof *c);
     dam_result *r = dam_malloc(sizeof *r);
     *c = *s;
     if (c->serving.arrival == DAM_ARRIVAL_TRACE)
         c->serving.arrival = DAM_ARRIVAL_POISSON;
+    /* the ceiling beside it: the same requests all queued at time 0 */
+    dam_result *off = dam_calloc(1, sizeof *off);
+    dam_analytic_solve(c, off);
+    if (dam_sim_llm_offline(c, opt, off, err) != DAM_OK) {
+        dam_free(off);
+        dam_free(r);
+        dam_free(c);
+        return DAM_EINPUT;
+    }
+    p->offline_found = off->serving.llm.has_offline;
+    p->offline_rate = off->serving.llm.offline_throughput;
+    p->offline_tokens_per_s = off->serving.llm.offline_tokens_per_s;
+    dam_free(off);
     double lo = 0.0, hi = p->rate;
     int m = 1, i;
     for (i = 0; i < 12 && m > 0; i++) {
@@ -490,7 +502,7 @@ int dam_llm_plan_run(const dam_scenario *s, const dam_catalog *cat,
         }
     }
     dam_progress_report(progress, units - 1.0, units);
-    rc = max_rate(base, &o, p, err);
+    rc = dam_llm_plan_max_rate(base, &o, p, err);
     dam_progress_report(progress, units, units);
 done:
     dam_free(c);

@@ -75,6 +75,13 @@ typedef struct dam_llm_plan {
     double max_rate;               /* highest rate meeting both, 1/s */
     double max_rate_upper;         /* the bisection's failing end, 1/s */
     double max_rate_ttft, max_rate_tpot; /* at max_rate, s */
+    int offline_found;             /* 1: the offline run below was made */
+    double offline_rate;           /* the same deployment's offline
+                                      (saturated) throughput, requests/s:
+                                      every request queued at time 0
+                                      (dam_sim_llm_offline); max_rate never
+                                      exceeds it (tests/property) */
+    double offline_tokens_per_s;   /* its output tokens/s */
     int evaluations;               /* simulations run */
 } dam_llm_plan;
 
@@ -117,5 +124,15 @@ void dam_llm_plan_curves(const dam_scenario *s, const dam_sim_options *opt,
  * *r gets the result. Returns 1 yes, 0 no, -1 on error (err filled). */
 int dam_llm_plan_meets(const dam_scenario *s, const dam_sim_options *opt,
                        dam_result *r, dam_error *err);
+
+/*
+ * Question 2 alone: the highest rate s's own deployment sustains within
+ * s's objectives (llm.slo_*), doubling from p->rate while it meets (at
+ * most 12 times), then bisecting 8 times; and the offline throughput of
+ * the same deployment beside it. Fills p's max_rate_* and offline_*
+ * fields (p->rate set by the caller, > 0).
+ */
+int dam_llm_plan_max_rate(const dam_scenario *s, const dam_sim_options *opt,
+                          dam_llm_plan *p, dam_error *err);
 
 #endif

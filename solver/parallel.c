@@ -16,6 +16,7 @@
 #include "solver/parallel.h"
 
 #include "model/quality.h"
+#include "model/recipe.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -77,6 +78,23 @@ static double cost_pass(const dam_graph *g, const dam_cost_opts *co0,
     return dam_device_cost(g, &co, c);
 }
 
+/* The quantizing recipe a layout runs (NULL: every operator at the
+ * workload's precision, which is what BF16 mixed precision is: with fp16
+ * the same recipe in fp16). */
+static const dam_recipe *recipe_of(const dam_scenario *s)
+{
+    const dam_recipe *r = dam_recipe_get(s->workload.recipe);
+    return r && r->linear_elem > 0.0 && r->linear_elem < 2.0 ? r : NULL;
+}
+
+/* Bytes per activation element: the recipe's higher format, else the
+ * precision's. */
+static double act_bytes(const dam_scenario *s)
+{
+    const dam_recipe *r = recipe_of(s);
+    return dam_precision_bytes(r ? r->other : s->workload.precision);
+}
+
 #define FWD_MASK (1 << DAM_PASS_FWD)
 #define BWD_MASK ((1 << DAM_PASS_BWD) | (1 << DAM_PASS_RECOMPUTE))
 
@@ -92,9 +110,12 @@ int dam_parallel_layers_cost(const dam_scenario *s, int tp, int sp, int cp,
                              m->id);
     const dam_transformer *t = &m->arch.tf;
     double seq = s->workload.seq_len > 0.0 ? s->workload.seq_len : m->seq_len;
-    double elem = dam_precision_bytes(s->workload.precision);
+    double elem = act_bytes(s);
     dam_graph_opts go;
     memset(&go, 0, sizeof go);
+    go.lora_rank = s->workload.lora_rank;
+    go.lora_targets = s->workload.lora_targets;
+    go.nf4_bytes = s->workload.lora_nf4 ? dam_nf4_bytes() : 0.0;
     go.mode = DAM_GRAPH_TRAIN;
     go.seq_len = seq / cp;
     go.recompute = recompute != DAM_RECOMPUTE_NONE;
@@ -109,6 +130,9 @@ int dam_parallel_layers_cost(const dam_scenario *s, int tp, int sp, int cp,
     dam_cost_opts co;
     dam_cost_opts_scenario(s, micro_batch, &co);
     co.comm_busbw = 0.0;
+    co.recipe = recipe_of(s);
+    if (co.recipe)
+        co.prec = co.recipe->other;
 
     dam_graph g;
     dam_graph_cost c;
@@ -117,12 +141,17 @@ int dam_parallel_layers_cost(const dam_scenario *s, int tp, int sp, int cp,
     out->fwd = cost_pass(&g, &co, FWD_MASK, &c);
     out->fwd_flops = c.flops;
     int pa = phase_index(&g, "attention");
+    int pd = phase_index(&g, "dense");
     if (pa >= 0)
         out->attn_fwd = c.phase[pa].time;
+    if (pd >= 0)
+        out->dense_fwd = c.phase[pd].time;
     out->bwd = cost_pass(&g, &co, BWD_MASK, &c);
     out->bwd_flops = c.flops;
     if (pa >= 0)
         out->attn_bwd = c.phase[pa].time;
+    if (pd >= 0)
+        out->dense_bwd = c.phase[pd].time;
     cost_pass(&g, &co, 0, &c);
     out->host = c.host_excess;
     out->nphases = g.nphases;
@@ -238,15 +267,80 @@ static void collective(const dam_network *net, dam_comm_kind kind,
     }
 }
 
-/* Bytes per parameter of the state, from the workload. */
+/* Share of the parameters LoRA trains (1 without LoRA): rank r adapters,
+ * r (d_in + d_out) each, on the targeted modules of every block as PEFT
+ * splits them (q, k, v, o; gate, up, down), dense MLPs only (expert
+ * weights stay frozen). Llama 3 70B at rank 16 on all: 207 M. */
+static double trainable_share(const dam_scenario *s)
+{
+    const dam_workload *w = &s->workload;
+    if (w->lora_rank <= 0)
+        return 1.0;
+    const dam_transformer *t = &w->model.arch.tf;
+    dam_layout_params P;
+    dam_layout_param_split(t, &P);
+    double d = t->hidden, r = w->lora_rank;
+    double hd = t->head_dim > 0 ? t->head_dim : d / t->heads;
+    double q = t->heads * hd, kv = (t->kv_heads > 0 ? t->kv_heads : t->heads) * hd;
+    double up = (t->gated ? 2.0 : 1.0) * t->ffn, a = 0.0;
+    if (w->lora_targets & 1)
+        a += r * (3.0 * d + q + 2.0 * kv) + r * (q + d);
+    if ((w->lora_targets & 2) && t->experts <= 1)
+        a += r * ((t->gated ? 2.0 : 1.0) * d + up) + r * (t->ffn + d);
+    double f = P.total > 0.0 ? a * t->layers / P.total : 0.0;
+    return f < 1.0 ? f : 1.0;
+}
+
+/* Bytes per parameter of the state, from the workload and its recipe. */
 static void state_bytes(const dam_scenario *s, dam_state_bytes *sb)
 {
     const dam_workload *w = &s->workload;
-    double elem = dam_precision_bytes(w->precision);
-    sb->weight = elem * w->weight_scale;
-    sb->grad = w->grad_bytes * w->weight_scale;
-    sb->optimizer = (w->optimizer_bytes + (elem < 4.0 ? w->master_bytes : 0.0)) *
+    const dam_recipe *r = recipe_of(s);
+    double elem = act_bytes(s);
+    double f = trainable_share(s);
+    memset(sb, 0, sizeof *sb);
+    sb->weight = elem;
+    if (w->lora_nf4) {
+        /* NF4 blocks, 16-bit embedding and head (Dettmers et al. 2023) */
+        dam_layout_params P;
+        dam_layout_param_split(&w->model.arch.tf, &P);
+        double blk = P.total - P.embed - P.head;
+        sb->weight = P.total > 0.0
+                         ? (blk * dam_nf4_bytes() + (P.embed + P.head) * elem) /
+                               P.total
+                         : elem;
+    }
+    if (r)
+        sb->weight += r->weight_copy; /* quantized copies over a step */
+    sb->weight = (sb->weight + f * (w->lora_rank > 0 ? elem : 0.0)) *
+                 w->weight_scale;
+    sb->grad = f * w->grad_bytes * w->weight_scale;
+    sb->optimizer = f *
+                    (w->optimizer_bytes + (elem < 4.0 ? w->master_bytes : 0.0)) *
                     w->weight_scale;
+    sb->act_linear = r ? r->saved_linear : 0.0;
+}
+
+/* Host-to-device bandwidth one GPU gets for offload traffic: its share
+ * of the host link (host.pcie_gbs over the GPUs sharing it), at most the
+ * GPU's achieved pinned copy rate. */
+static double host_link(const dam_scenario *s)
+{
+    const dam_machine *mc = &s->machine;
+    double bw = mc->pcie_bw / (mc->gpus_per_pcie_link > 0
+                                   ? mc->gpus_per_pcie_link : 1);
+    double dev = mc->gpu.dev.h2d.v;
+    return dev > 0.0 && dev < bw ? dev : bw;
+}
+
+/* Bytes per parameter reduced over data parallel (the profile's width,
+ * else the kept width). */
+static double grad_comm(const dam_scenario *s, const dam_state_bytes *sb)
+{
+    const dam_workload *w = &s->workload;
+    if (!(w->grad_comm_bytes > 0.0) || !(w->grad_bytes > 0.0))
+        return sb->grad;
+    return sb->grad * w->grad_comm_bytes / w->grad_bytes;
 }
 
 /* Parameters of a stage of kind k on one GPU: dense and expert. */
@@ -281,7 +375,8 @@ void dam_parallel_assemble(const dam_scenario *s, const dam_layout *l,
     const dam_transformer *t = &s->workload.model.arch.tf;
     const dam_network *net = &s->machine.net;
     const dam_workload *w = &s->workload;
-    double elem = dam_precision_bytes(w->precision);
+    double elem = act_bytes(s);
+    const dam_recipe *rc = recipe_of(s);
     int D = net->domain;
     out->chunks = l->pp * l->vpp;
     {
@@ -304,6 +399,11 @@ void dam_parallel_assemble(const dam_scenario *s, const dam_layout *l,
     dam_layout_group(l, DAM_GROUP_EDP, D, &gedp);
     dam_state_bytes sb;
     state_bytes(s, &sb);
+    /* reduced gradients and gathered weights travel at their own widths
+     * (not the quantized weight copies) */
+    double gcb = grad_comm(s, &sb);
+    double wg = sb.weight - (rc ? rc->weight_copy * w->weight_scale : 0.0);
+    int z3mb = l->zero >= 3 && !l->reshard_step; /* gathers per micro-batch */
 
     /* tensor- and context-parallel communication per block, exposed */
     static const dam_comm_kind kinds[3] = {
@@ -315,6 +415,17 @@ void dam_parallel_assemble(const dam_scenario *s, const dam_layout *l,
                 tpc[p] += lc->tp_calls[p][k] *
                           dam_net_collective(net, kinds[k], lc->tp_bytes,
                                              &gtp, NULL);
+    if (l->tp_overlap && l->tp > 1) {
+        /* TP communication overlap (TE userbuffers): each collective is
+         * split into tp chunks pipelined with the GEMM beside it; the
+         * first chunk shows, the rest only where it outlasts its GEMM */
+        double dg[2] = {lc->dense_fwd, lc->dense_bwd};
+        double q = (l->tp - 1.0) / l->tp;
+        for (int p = 0; p < 2; p++) {
+            double rest = (tpc[p] - dg[p]) * q;
+            tpc[p] = tpc[p] / l->tp + (rest > 0.0 ? rest : 0.0);
+        }
+    }
     double cpc[2] = {0.0, 0.0};
     if (l->cp > 1) {
         double ag = dam_net_collective(net, DAM_COMM_ALLGATHER, lc->kv_bytes,
@@ -353,20 +464,20 @@ void dam_parallel_assemble(const dam_scenario *s, const dam_layout *l,
         stage_params(t, l, k, &dense, &expert);
         dense /= l->vpp;
         expert /= l->vpp;
-        if (l->zero >= 3) {
-            collective(net, DAM_COMM_ALLGATHER, dense * sb.weight, &gdp, 1.0,
+        if (z3mb) {
+            collective(net, DAM_COMM_ALLGATHER, dense * wg, &gdp, 1.0,
                        &f->zero, NULL);
-            collective(net, DAM_COMM_ALLGATHER, expert * sb.weight, &gedp,
+            collective(net, DAM_COMM_ALLGATHER, expert * wg, &gedp,
                        1.0, &f->zero, NULL);
-            collective(net, DAM_COMM_ALLGATHER, dense * sb.weight, &gdp, 1.0,
+            collective(net, DAM_COMM_ALLGATHER, dense * wg, &gdp, 1.0,
                        &b->zero, NULL);
-            collective(net, DAM_COMM_ALLGATHER, expert * sb.weight, &gedp,
+            collective(net, DAM_COMM_ALLGATHER, expert * wg, &gedp,
                        1.0, &b->zero, NULL);
         }
         if (l->zero >= 2) {
-            collective(net, DAM_COMM_REDUCESCATTER, dense * sb.grad, &gdp,
+            collective(net, DAM_COMM_REDUCESCATTER, dense * gcb, &gdp,
                        1.0, &b->zero, NULL);
-            collective(net, DAM_COMM_REDUCESCATTER, expert * sb.grad, &gedp,
+            collective(net, DAM_COMM_REDUCESCATTER, expert * gcb, &gedp,
                        1.0, &b->zero, NULL);
         }
         f->zero_overlap = l->overlap_param;
@@ -395,8 +506,14 @@ void dam_parallel_assemble(const dam_scenario *s, const dam_layout *l,
                            ? s->machine.gpu.dev.mem.v
                            : 0.78) *
                       (w->fw.mem.v > 0.0 ? w->fw.mem.v : 1.0);
-    double per_param_opt = 2.0 * (w->master_bytes + w->optimizer_bytes) +
-                           w->grad_bytes + (elem < 4.0 ? elem : 0.0);
+    /* the optimizer reads and writes master weights and moments, reads
+     * the gradients, writes the 16-bit weights (trainable parameters
+     * only); a recipe then re-quantizes every weight once per step */
+    double per_param_opt = (2.0 * (w->master_bytes + w->optimizer_bytes) +
+                            w->grad_bytes + (elem < 4.0 ? elem : 0.0)) *
+                               trainable_share(s) +
+                           (rc && rc->weight_copy > 0.0
+                                ? elem + rc->weight_copy : 0.0);
     double dpc = (double)l->dp * l->cp, edp = dpc / l->ep;
     for (int k = 0; k < DAM_CHUNK_KINDS; k++) {
         dam_parallel_stage *st = &out->stage[k];
@@ -406,46 +523,65 @@ void dam_parallel_assemble(const dam_scenario *s, const dam_layout *l,
         st->grad_bytes = (dense + expert) * sb.grad;
         double traffic = 0.0;
         if (l->zero == 0) {
-            collective(net, DAM_COMM_ALLREDUCE, dense * sb.grad, &gdp, 1.0,
+            collective(net, DAM_COMM_ALLREDUCE, dense * gcb, &gdp, 1.0,
                        &st->grad, &traffic);
-            collective(net, DAM_COMM_ALLREDUCE, expert * sb.grad, &gedp, 1.0,
+            collective(net, DAM_COMM_ALLREDUCE, expert * gcb, &gedp, 1.0,
                        &st->grad, &traffic);
         } else if (l->zero == 1) {
-            collective(net, DAM_COMM_REDUCESCATTER, dense * sb.grad, &gdp,
+            collective(net, DAM_COMM_REDUCESCATTER, dense * gcb, &gdp,
                        1.0, &st->grad, &traffic);
-            collective(net, DAM_COMM_REDUCESCATTER, expert * sb.grad, &gedp,
+            collective(net, DAM_COMM_REDUCESCATTER, expert * gcb, &gedp,
                        1.0, &st->grad, &traffic);
         } else {
             /* reduce-scattered every micro-batch (counted in the ops) */
             dam_parallel_xfer dummy;
             memset(&dummy, 0, sizeof dummy);
-            collective(net, DAM_COMM_REDUCESCATTER, dense * sb.grad, &gdp, m,
+            collective(net, DAM_COMM_REDUCESCATTER, dense * gcb, &gdp, m,
                        &dummy, &traffic);
-            collective(net, DAM_COMM_REDUCESCATTER, expert * sb.grad, &gedp,
+            collective(net, DAM_COMM_REDUCESCATTER, expert * gcb, &gedp,
                        m, &dummy, &traffic);
         }
-        if (l->zero == 1 || l->zero == 2) {
-            collective(net, DAM_COMM_ALLGATHER, dense * sb.weight, &gdp, 1.0,
+        if (l->zero == 1 || l->zero == 2 || (l->zero == 3 && !z3mb)) {
+            /* once per step (ZeRO-3 re-sharded per step: gathered for
+             * the step's first forward and kept) */
+            collective(net, DAM_COMM_ALLGATHER, dense * wg, &gdp, 1.0,
                        &st->gather, &traffic);
-            collective(net, DAM_COMM_ALLGATHER, expert * sb.weight, &gedp,
+            collective(net, DAM_COMM_ALLGATHER, expert * wg, &gedp,
                        1.0, &st->gather, &traffic);
-        } else if (l->zero == 3) {
+        } else if (z3mb) {
             dam_parallel_xfer dummy;
             memset(&dummy, 0, sizeof dummy);
             /* forward and backward gathers of every micro-batch */
-            collective(net, DAM_COMM_ALLGATHER, dense * sb.weight, &gdp,
+            collective(net, DAM_COMM_ALLGATHER, dense * wg, &gdp,
                        2.0 * m, &dummy, &traffic);
-            collective(net, DAM_COMM_ALLGATHER, expert * sb.weight, &gedp,
+            collective(net, DAM_COMM_ALLGATHER, expert * wg, &gedp,
                        2.0 * m, &dummy, &traffic);
         }
         double bb = s->pipeline.bucket_bytes > 0.0 ? s->pipeline.bucket_bytes
                                                    : 25e6;
-        st->buckets = ceil(st->grad_bytes / bb);
+        st->buckets = l->bucket_per_block
+                          ? dam_layout_stage_blocks(l, t->layers, 0)
+                          : ceil(st->grad_bytes / bb);
         if (st->buckets < 1.0)
             st->buckets = 1.0;
         double zd = l->zero >= 1 ? dpc : 1.0, ze = l->zero >= 1 ? edp : 1.0;
-        st->optimizer = (dense / zd + expert / ze) * w->weight_scale *
-                        per_param_opt / mem_rate;
+        double shard = (dense / zd + expert / ze) * w->weight_scale;
+        st->optimizer = shard * per_param_opt / mem_rate;
+        if (l->offload) {
+            /* ZeRO-Offload (Ren et al. 2021): the shard's gradients go to
+             * the host, the optimizer steps there (the same bytes per
+             * parameter, at the node's DRAM bandwidth shared by its GPUs)
+             * and the 16-bit weights come back; in series after the
+             * backward. With weights offloaded too (ZeRO-3), the gathers
+             * of every micro-batch also cross the host link. */
+            double link = host_link(s);
+            double host = s->machine.host_mem_bw / s->machine.gpus_per_node;
+            st->optimizer = (dense / zd + expert / ze) * sb.grad / link +
+                            shard * per_param_opt / host +
+                            shard * elem / link;
+            if (l->offload >= 2)
+                st->optimizer += 2.0 * m * shard * elem / link;
+        }
         if (k == dam_parallel_stage_kind(out, 0))
             out->dp_traffic = traffic;
     }
@@ -455,8 +591,11 @@ void dam_parallel_assemble(const dam_scenario *s, const dam_layout *l,
                     m * sb0 * lc->host;
     double global = (double)l->dp * l->micro_batch * l->micro_batches;
     out->tokens = global * lc->tokens * l->cp / l->micro_batch;
-    out->model_flops = 3.0 * w->model.flops_per_sample * w->flops_scale *
-                       global;
+    /* forward + backward (2 x forward); a frozen base (LoRA) has no
+     * weight-gradient GEMMs, so its model FLOPs are forward + activation
+     * gradients (4 N per token instead of 6 N) */
+    out->model_flops = (w->lora_rank > 0 ? 2.0 : 3.0) *
+                       w->model.flops_per_sample * w->flops_scale * global;
     double hw = 0.0;
     for (int v = 0; v < out->chunks; v++) {
         int k = dam_parallel_chunk_kind(out, v);
@@ -626,8 +765,7 @@ void dam_parallel_memory(const dam_scenario *s, const dam_layout *l,
     double bucket = s->pipeline.bucket_bytes > 0.0 ? s->pipeline.bucket_bytes
                                                    : 25e6;
     dam_layout_memory(l, &s->workload.model, s->workload.seq_len,
-                      dam_precision_bytes(s->workload.precision), &sb, bucket,
-                      out);
+                      act_bytes(s), &sb, bucket, out);
 }
 
 /* Add n transfers x, of which the step cannot hide less than a share

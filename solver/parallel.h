@@ -56,6 +56,9 @@ typedef struct dam_parallel_layers {
     double bwd;          /* its backward with recomputation, s */
     double attn_fwd;     /* of fwd, the attention kernels, s */
     double attn_bwd;     /* of bwd, the attention kernels, s */
+    double dense_fwd;    /* of fwd, the linear layers' GEMMs (and their
+                          * casts), s: what TP overlap hides comm under */
+    double dense_bwd;    /* of bwd, the same, s */
     double fwd_flops;    /* FLOP executed in fwd (one GPU) */
     double bwd_flops;    /* FLOP executed in bwd */
     double host;         /* host launch time of fwd + bwd not hidden, s */

@@ -183,6 +183,15 @@ typedef struct dam_llm_result {
                                       (disaggregated) */
     double max_concurrency; /* sequences of mean length (input + output)
                                the KV pool holds, capped by max_seqs */
+    /* Offline (saturated) run of the same deployment: the same requests,
+     * every one queued at time 0, measured from 0 to the last completion
+     * (MLPerf's offline scenario); 0 when not run. */
+    int has_offline;
+    double offline_requests;     /* requests of the offline run */
+    double offline_throughput;   /* requests/s */
+    double offline_tokens_per_s; /* output tokens/s, the whole deployment */
+    double offline_preemptions;  /* per request */
+    double offline_makespan_s;   /* time to the last completion, s */
 } dam_llm_result;
 
 /* 1 when both objectives hold with the headroom of their intervals: the

@@ -327,6 +327,41 @@ static int64_t next_count(int64_t gpus, int gn)
     return next * gn;
 }
 
+/* The 90 % intervals of candidate c: its layout on GPU g solved in every
+ * draw of d (dam_uncertainty_answer), carried to its own figures. */
+static void cand_interval(const dam_scenario *base, const dam_gpu *g,
+                          dam_draws *d, dam_scenario *x, dam_search_cand *c)
+{
+    machine_for(base, g, c->gpus, x);
+    x->layout = c->l;
+    x->layout.on = 1;
+    dam_answer_interval *a = dam_malloc(sizeof *a);
+    dam_uncertainty_answer(d, x, x, NULL, NULL, a);
+    dam_figures shown = {c->step, c->run_time, 0.0, c->gpu_hours, c->cost};
+    dam_interval_carry(a, &shown, 0.0, 0.0, NULL, NULL, 0);
+    c->step_iv = a->step;
+    c->run_iv = a->run_time;
+    c->cost_iv = a->cost_usd;
+    c->has_interval = a->samples > 0;
+    dam_free(a);
+}
+
+/* Intervals for what a kind lists: its five fastest and its cheapest. */
+static void kind_intervals(const dam_scenario *s, const dam_gpu *g,
+                           dam_search_kind *k)
+{
+    if (dam_uncertainty_sources(s) == 0)
+        return;
+    dam_draws *d = dam_draws_create(DAM_UNCERTAINTY_SAMPLES, s->seed);
+    dam_scenario *x = dam_malloc(sizeof *x);
+    for (int j = 0; j < k->nbest && j < 5; j++)
+        cand_interval(s, g, d, x, &k->best[j]);
+    if (k->ncheap > 0)
+        cand_interval(s, g, d, x, &k->cheap[0]);
+    dam_free(x);
+    dam_draws_free(d);
+}
+
 int dam_search_run(const dam_scenario *s, const dam_catalog *cat,
                    const dam_search_opts *o, dam_search_result *out,
                    dam_error *e)
@@ -462,6 +497,8 @@ int dam_search_run(const dam_scenario *s, const dam_catalog *cat,
             }
             k->ncheap = n;
         }
+        if (o->intervals)
+            kind_intervals(s, gpu[i], k);
         out->evaluated += k->evaluated;
     }
     dam_free(x.s);

@@ -38,6 +38,7 @@
 #include "model/error.h"
 #include "model/scenario.h"
 #include "solver/result.h"
+#include "solver/uncertainty.h"
 
 /* One candidate, costed. */
 typedef struct dam_search_cand {
@@ -53,6 +54,10 @@ typedef struct dam_search_cand {
     double gpu_hours;
     double cost;         /* USD (0 when the price is unknown) */
     double mfu;          /* model FLOPs utilisation */
+    int has_interval;    /* 1: the 90 % intervals below are set (the
+                            fastest and cheapest listed per kind) */
+    dam_interval step_iv, run_iv, cost_iv; /* over the calibrated constants
+                            and the model's error (uncertainty.h) */
 } dam_search_cand;
 
 /* How to search. Zero-initialise, then set. */
@@ -65,6 +70,7 @@ typedef struct dam_search_opts {
                             * in units of budget_kind */
     int budget_gpu_hours;  /* 1: budget is GPU-hours, 0: USD */
     int keep_all;          /* 1: keep every candidate (JSON, CSV) */
+    int intervals;         /* 1: 90 % intervals for the layouts listed */
 } dam_search_opts;
 
 /* Per GPU kind: what the search found. */

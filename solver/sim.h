@@ -74,6 +74,10 @@ typedef struct dam_sim_options {
      * dam_llm_trace_load, model/llm_trace.h). */
     const dam_llm_request *requests;
     size_t nrequests;     /* entries in requests */
+    /* LLM serving: 1 also runs the deployment offline beside the
+     * server-mode simulation (dam_sim_llm_offline; `damsim run` asks for
+     * it; searches and what-ifs that need only server figures do not). */
+    int llm_offline;
 } dam_sim_options;
 
 /* What a simulation will cost, estimated before it runs (sim_work.c). */
@@ -189,6 +193,18 @@ int dam_sim_parallel_cost(const dam_scenario *s,
  */
 int dam_sim_llm(const dam_scenario *s, const dam_sim_options *opt,
                 dam_result *r, dam_trace *trace, dam_error *err);
+
+/*
+ * The offline (saturated) figures of an LLM serving scenario's deployment:
+ * the requests of its first replication (opt->steps, else
+ * serving.requests; a trace's sizes), all queued at time 0, run to the
+ * last completion; fills r->serving.llm's offline_* fields (has_offline).
+ * dam_sim_llm runs it beside the server-mode simulation unless
+ * opt->llm_offline. DAM_EINPUT with err when the deployment cannot be
+ * built; a deployment that does not fit leaves has_offline 0.
+ */
+int dam_sim_llm_offline(const dam_scenario *s, const dam_sim_options *opt,
+                        dam_result *r, dam_error *err);
 
 /* The requests a serving simulation of s runs (opt->steps, else
  * serving.requests; a trace of ntrace entries gives at most its length)

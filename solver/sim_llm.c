@@ -66,8 +66,9 @@
  * and KV transfers; OVERHEAD = host time.
  *
  * Random streams per replication k: 8k + 0 arrivals, 8k + 1 input sizes,
- * 8k + 2 output sizes (each request takes one draw of each, in arrival
- * order, so a lever never shifts another stream).
+ * 8k + 2 output sizes, 8k + 3 speculative acceptances (each request takes
+ * one draw of each size, in arrival order, so a lever never shifts another
+ * stream).
  */
 #include "solver/sim.h"
 
@@ -78,6 +79,7 @@
 #include <gsl/gsl_randist.h>
 
 #include "model/alloc.h"
+#include "model/llm.h"
 #include "model/quality.h"
 #include "solver/des.h"
 #include "solver/llm_cost.h"
@@ -100,6 +102,8 @@ typedef struct seq {
     int state;         /* S_* */
     int rep;           /* replica holding it */
     int preempts;      /* times preempted */
+    int cached;        /* prompt tokens found in the prefix cache (whole
+                          blocks, shared: not in `blocks`) */
     double first;      /* first token, s (< 0: none yet) */
     double last;       /* latest token, s */
     double sched;      /* first scheduled, s (< 0: not yet) */
@@ -201,6 +205,9 @@ typedef struct sys {
     const dam_llm *q;
     dam_des *des;
     gsl_rng *arr_rng, *in_rng, *out_rng;
+    gsl_rng *spec_rng;      /* speculative acceptances (NULL: none) */
+    int dq;                 /* tokens a decoding sequence computes per
+                               step: 1, or k + 1 with speculation */
     dam_dist in_dist, out_dist;
     const dam_llm_request *trace;
     long nreq, warm, next;  /* requests, warm-up, next arrival number */
@@ -212,6 +219,7 @@ typedef struct sys {
     double t0, tA;          /* window: first measured / last arrival, s */
     double t_end;           /* the last completion, s */
     int measuring;          /* t0 reached */
+    int offline;            /* every request arrives at time 0 */
     seq *seqs;              /* slot pool */
     size_t nseqs, capseqs;
     int *free_slots;
@@ -247,6 +255,15 @@ static double blocks_for(const sys *y, double tokens)
 {
     return ceil(tokens / y->block_tokens);
 }
+
+/* Blocks x holds itself for `tokens` cached tokens: its prefix-cache hit
+ * lies in shared blocks. */
+static double own_for(const sys *y, const seq *x, double tokens)
+{
+    return blocks_for(y, tokens) - x->cached / y->block_tokens;
+}
+
+
 
 /* Bring replica p's time averages up to now (before any change). */
 static void touch(sys *y, replica *p)
@@ -320,6 +337,8 @@ static void on_arrive(dam_des *des, void *ctx, dam_des_arg arg)
         x->out = (int)draw_tokens(&y->out_dist, &y->q->output, y->out_rng);
     }
     x->target = x->in;
+    x->cached = (int)dam_llm_prefix_hit(y->q, x->in);
+    x->kv = x->cached;
     x->first = x->sched = -1.0;
     x->state = S_WAIT;
     if (idx == y->warm) {
@@ -343,7 +362,9 @@ static void on_arrive(dam_des *des, void *ctx, dam_des_arg arg)
     dq_push_back(&p->wait, slot);
     if (idx + 1 < y->nreq) {
         double t;
-        if (y->trace)
+        if (y->offline)
+            t = now;
+        else if (y->trace)
             t = y->trace[idx + 1].arrive;
         else if (y->s->serving.arrival == DAM_ARRIVAL_DETERMINISTIC)
             t = (double)(idx + 1) * y->interval;
@@ -351,7 +372,13 @@ static void on_arrive(dam_des *des, void *ctx, dam_des_arg arg)
             t = now + gsl_ran_exponential(y->arr_rng, y->interval);
         dam_des_at(des, t, on_arrive, y, dam_des_u((uint64_t)(idx + 1)));
     }
-    kick(y, p);
+    if (!y->offline) {
+        kick(y, p);
+    } else if (idx == y->nreq - 1) {
+        /* offline: the schedulers start once the whole batch is queued */
+        for (int i = 0; i < y->nfront; i++)
+            kick(y, &y->reps[i]);
+    }
 }
 
 /* ---- blocks, preemption --------------------------------------------- */
@@ -393,7 +420,7 @@ static void preempt_last(sys *y, replica *p, double *swap_bytes)
     int prefilled = x->kv >= x->target;
     if (y->q->preemption == DAM_LLM_PREEMPT_SWAP && prefilled &&
         p->swap_free >= x->blocks) {
-        *swap_bytes += x->kv * p->kv_token;
+        *swap_bytes += (x->kv - x->cached) * p->kv_token;
         p->swap_free -= x->blocks;
         release(y, p, x);
         x->state = S_SWAP;
@@ -401,7 +428,7 @@ static void preempt_last(sys *y, replica *p, double *swap_bytes)
         return;
     }
     release(y, p, x);
-    x->kv = 0;
+    x->kv = x->cached; /* the shared prefix stays cached */
     x->target = x->in + x->gen;
     x->state = S_WAIT;
     dq_push_front(&p->wait, slot);
@@ -409,8 +436,33 @@ static void preempt_last(sys *y, replica *p, double *swap_bytes)
 
 /* ---- the scheduler -------------------------------------------------- */
 
+/* Cached tokens a decode step of x needs blocks for: kv plus the tokens
+ * it verifies (never past the request's end). */
+static double decode_need(const sys *y, const seq *x)
+{
+    int left = x->out - x->gen;
+    return (double)x->kv + (y->dq < left ? y->dq : (left > 0 ? left : 1));
+}
+
+/* Tokens a decode step of x produces: 1, or with speculation 1 + the draft
+ * tokens accepted before the first rejection (each with probability
+ * llm.speculative.acceptance; Leviathan et al. 2023, arXiv 2211.17192,
+ * section 3.1), never past the request's end. */
+static int decode_tokens(sys *y, const seq *x)
+{
+    int n = 1;
+    if (y->spec_rng) {
+        int k = y->dq - 1;
+        while (n <= k && gsl_rng_uniform(y->spec_rng) < y->q->spec_acceptance)
+            n++;
+    }
+    int left = x->out - x->gen;
+    return n < left ? n : (left > 0 ? left : 1);
+}
+
 static void add_decode(sys *y, replica *p, int slot, dam_llm_batch *b)
 {
+    b->decode_q = y->dq;
     p->dec[p->ndec++] = slot;
     b->decode_seqs += 1.0;
     b->decode_ctx += y->seqs[slot].kv;
@@ -445,14 +497,14 @@ static void admit(sys *y, replica *p, int slot)
 static void sched_decodes(sys *y, replica *p, dam_llm_batch *b, int *budget)
 {
     int i = 0;
-    while (i < p->nrun && *budget > 0) {
+    while (i < p->nrun && *budget >= y->dq) {
         int slot = p->run[i];
         seq *x = &y->seqs[slot];
         if (x->kv < x->target) {
             i++;
             continue;
         }
-        double need = blocks_for(y, x->kv + 1.0) - x->blocks;
+        double need = own_for(y, x, decode_need(y, x)) - x->blocks;
         int gone = 0;
         while (need > p->free_blocks) {
             int last = p->run[p->nrun - 1];
@@ -467,7 +519,7 @@ static void sched_decodes(sys *y, replica *p, dam_llm_batch *b, int *budget)
         if (need > 0.0)
             take(y, p, x, need);
         add_decode(y, p, slot, b);
-        (*budget)--;
+        *budget -= y->dq;
         i++;
     }
 }
@@ -475,19 +527,20 @@ static void sched_decodes(sys *y, replica *p, dam_llm_batch *b, int *budget)
 /* Swapped sequences come back while blocks and places allow. */
 static void sched_swap_in(sys *y, replica *p, dam_llm_batch *b, int *budget)
 {
-    while (p->swapped.len > 0 && p->nrun < y->q->max_seqs && *budget > 0) {
+    while (p->swapped.len > 0 && p->nrun < y->q->max_seqs &&
+           *budget >= y->dq) {
         int slot = dq_front(&p->swapped);
         seq *x = &y->seqs[slot];
-        double need = blocks_for(y, x->kv + 1.0);
+        double need = own_for(y, x, decode_need(y, x));
         if (need > p->free_blocks)
             break;
         dq_pop_front(&p->swapped);
-        p->swap_free += blocks_for(y, x->kv);
-        b->swap_bytes += x->kv * p->kv_token;
+        p->swap_free += own_for(y, x, x->kv);
+        b->swap_bytes += (x->kv - x->cached) * p->kv_token;
         admit(y, p, slot);
         take(y, p, x, need);
         add_decode(y, p, slot, b);
-        (*budget)--;
+        *budget -= y->dq;
     }
 }
 
@@ -505,19 +558,39 @@ static void sched_partial(sys *y, replica *p, dam_llm_batch *b, int *budget)
         if (c > *budget)
             c = *budget;
         /* what the free blocks hold */
-        double room = (x->blocks + p->free_blocks) * y->block_tokens - x->kv;
+        double room = (x->blocks + p->free_blocks) * y->block_tokens +
+                      x->cached - x->kv;
         if (room < c)
             c = (int)room;
         if (c < 1) {
             y->a.waits += y->measuring;
             continue;
         }
-        double need = blocks_for(y, (double)x->kv + c) - x->blocks;
+        double need = own_for(y, x, (double)x->kv + c) - x->blocks;
         if (need > 0.0)
             take(y, p, x, need);
         add_prefill(y, p, slot, c, b);
         *budget -= c;
     }
+}
+
+/* Blocks a waiting sequence takes when it is admitted with `tokens`
+ * tokens cached after this iteration: those blocks under max-utilisation;
+ * under guaranteed-no-evict the blocks of the whole request (prompt and
+ * every output token), reserved now so that no decode ever finds the pool
+ * empty (TensorRT-LLM's GUARANTEED_NO_EVICT; the engine knows a request's
+ * output bound from its max_tokens, which benchmarks set to the output
+ * length, so the reservation is the request's own in + out). */
+static double admit_blocks(const sys *y, const replica *p, const seq *x,
+                           double tokens)
+{
+    /* a prefill replica holds only the prompt, until its copy is sent */
+    if (y->q->capacity == DAM_LLM_CAP_NO_EVICT && p->kind != K_PREFILL) {
+        double all = own_for(y, x, (double)x->in + x->out);
+        double now = own_for(y, x, tokens);
+        return all > now ? all : now;
+    }
+    return own_for(y, x, tokens);
 }
 
 /* Admit waiting requests: a chunk each (or a handed-over cache to decode). */
@@ -529,8 +602,8 @@ static void sched_admit(sys *y, replica *p, dam_llm_batch *b, int *budget,
         seq *x = &y->seqs[slot];
         if (x->kv >= x->target) {
             /* a cache handed over by a prefill replica */
-            double need = blocks_for(y, x->kv + 1.0);
-            if (need > p->free_blocks) {
+            double need = admit_blocks(y, p, x, decode_need(y, x));
+            if (need > p->free_blocks || *budget < y->dq) {
                 y->a.waits += y->measuring;
                 break;
             }
@@ -538,7 +611,7 @@ static void sched_admit(sys *y, replica *p, dam_llm_batch *b, int *budget,
             admit(y, p, slot);
             take(y, p, x, need);
             add_decode(y, p, slot, b);
-            (*budget)--;
+            *budget -= y->dq;
             continue;
         }
         int c = x->target - x->kv;
@@ -552,7 +625,7 @@ static void sched_admit(sys *y, replica *p, dam_llm_batch *b, int *budget,
             if (c > *budget)
                 c = *budget;
         }
-        double need = blocks_for(y, (double)x->kv + c);
+        double need = admit_blocks(y, p, x, (double)x->kv + c);
         if (need > p->free_blocks) {
             y->a.waits += y->measuring;
             break;
@@ -707,8 +780,9 @@ static void on_iter_end(dam_des *des, void *ctx, dam_des_arg arg)
     double gap0 = now - p->it_start;
     for (int i = 0; i < p->ndec; i++) {
         seq *x = &y->seqs[p->dec[i]];
-        x->kv++;
-        x->gen++;
+        int n = decode_tokens(y, x);
+        x->kv += n;
+        x->gen += n;
         if (x->idx >= y->warm) {
             if (x->last == p->it_start)
                 same++;
@@ -717,7 +791,7 @@ static void on_iter_end(dam_des *des, void *ctx, dam_des_arg arg)
         }
         x->last = now;
         if (in_window)
-            y->a.out_tokens++;
+            y->a.out_tokens += n;
     }
     if (same) {
         dam_stats_add_n(y->pool[L_ITL], gap0, same);
@@ -788,8 +862,8 @@ typedef struct deploy {
 
 static void replicate(const dam_scenario *s, const dam_sim_options *opt,
                       const deploy *dp, uint64_t seed, int k, int reps,
-                      long nreq, long warm, dam_stats **pool, dam_stats **rep,
-                      rep_out *out)
+                      long nreq, long warm, int offline, dam_stats **pool,
+                      dam_stats **rep, rep_out *out)
 {
     const dam_llm *q = &s->serving.llm;
     sys y;
@@ -800,6 +874,8 @@ static void replicate(const dam_scenario *s, const dam_sim_options *opt,
     y.arr_rng = dam_rng_create(seed, 8u * (uint64_t)k);
     y.in_rng = dam_rng_create(seed, 8u * (uint64_t)k + 1);
     y.out_rng = dam_rng_create(seed, 8u * (uint64_t)k + 2);
+    y.dq = q->spec ? q->spec_tokens + 1 : 1;
+    y.spec_rng = q->spec ? dam_rng_create(seed, 8u * (uint64_t)k + 3) : NULL;
     y.in_dist = (dam_dist){q->input.dist, q->input.mean, q->input.cv, NULL,
                            0};
     y.out_dist = (dam_dist){q->output.dist, q->output.mean, q->output.cv,
@@ -810,6 +886,7 @@ static void replicate(const dam_scenario *s, const dam_sim_options *opt,
     y.done_before = (double)k * nreq;
     y.total = (double)reps * nreq;
     y.warm = warm;
+    y.offline = offline;
     y.interval = s->serving.rate > 0.0 ? 1.0 / s->serving.rate : 0.0;
     y.tA = INFINITY;
     y.block_tokens = q->block_tokens;
@@ -827,7 +904,10 @@ static void replicate(const dam_scenario *s, const dam_sim_options *opt,
         const dam_llm_memory *m = &dp->mem[b];
         p->kind = dp->kind[b];
         p->cost = dp->cost[b];
-        p->blocks = p->free_blocks = m->blocks;
+        /* a prefix every request shares stays cached: its blocks are
+         * the replica's, not a request's */
+        double pre = floor(q->prefix_tokens / q->block_tokens);
+        p->blocks = p->free_blocks = m->blocks > pre ? m->blocks - pre : 0.0;
         p->swap_free = m->swap_blocks;
         p->block_bytes = m->block_bytes;
         p->kv_token = m->kv_token;
@@ -837,7 +917,7 @@ static void replicate(const dam_scenario *s, const dam_sim_options *opt,
         p->pre = dam_malloc((size_t)cap * sizeof *p->pre);
     }
 
-    double first = y.trace ? y.trace[0].arrive : 0.0;
+    double first = y.trace && !offline ? y.trace[0].arrive : 0.0;
     dam_des_at(y.des, first, on_arrive, &y, dam_des_u(0));
     dam_des_run(y.des);
 
@@ -884,6 +964,7 @@ static void replicate(const dam_scenario *s, const dam_sim_options *opt,
     out->waits = a->decisions > 0.0 ? a->waits / a->decisions : 0.0;
     out->measured = all->measured;
     out->events = (double)dam_des_events(y.des);
+    out->t_end = y.t_end;
 
     for (int i = 0; i < dp->nreps; i++) {
         replica *p = &y.reps[i];
@@ -899,6 +980,8 @@ static void replicate(const dam_scenario *s, const dam_sim_options *opt,
     dam_rng_free(y.arr_rng);
     dam_rng_free(y.in_rng);
     dam_rng_free(y.out_rng);
+    if (y.spec_rng)
+        dam_rng_free(y.spec_rng);
     dam_des_free(y.des);
 }
 
@@ -920,7 +1003,9 @@ double dam_sim_llm_events(const dam_scenario *s, const dam_sim_options *opt)
     /* an arrival, a transfer, and at worst (no batching at all) one
      * iteration per output token and per prompt chunk of a mean request */
     double per = 2.0 + q->output.mean + ceil(q->input.mean / chunk);
-    return (reps > 0 ? reps : 1) * n * per;
+    /* and the offline run beside it (one replication) */
+    double runs = (reps > 0 ? reps : 1) + (opt->llm_offline ? 1 : 0);
+    return runs * n * per;
 }
 
 /* Fill an dam_llm_stat from pooled h and per-replication values x[rep][5]. */
@@ -959,6 +1044,105 @@ static double avg(const rep_out *o, int reps, size_t off)
 }
 
 #define AVG(f) avg(o, reps, offsetof(rep_out, f))
+
+/* The latency histograms: pooled and per replication. */
+static void stats_open(dam_stats **pool, dam_stats **rep)
+{
+    for (int i = 0; i < L_COUNT; i++) {
+        pool[i] = dam_stats_create();
+        rep[i] = dam_stats_create();
+    }
+}
+
+static void stats_close(dam_stats **pool, dam_stats **rep)
+{
+    for (int i = 0; i < L_COUNT; i++) {
+        dam_stats_free(pool[i]);
+        dam_stats_free(rep[i]);
+    }
+}
+
+/* The replicas of s's deployment, their costs and memory (from l's
+ * analytic part). */
+static int deploy_make(const dam_scenario *s, const dam_llm_result *l,
+                       deploy *dp, dam_error *err)
+{
+    const dam_llm *q = &s->serving.llm;
+    memset(dp, 0, sizeof *dp);
+    int ptp = q->disaggregated ? q->prefill_tp : q->tp;
+    int dtp = q->disaggregated ? q->decode_tp : q->tp;
+    dp->cost[0] = dam_llm_cost_create(s, ptp, err);
+    dp->cost[1] = dp->cost[0] ? dam_llm_cost_create(s, dtp, err) : NULL;
+    if (!dp->cost[1]) {
+        dam_llm_cost_free(dp->cost[0]);
+        return DAM_EINPUT;
+    }
+    dp->mem[0] = l->prefill_memory;
+    dp->mem[1] = l->memory;
+    if (q->disaggregated) {
+        dp->nfront = q->prefill_replicas;
+        dp->nreps = q->prefill_replicas + q->decode_replicas;
+        dp->kind[0] = K_PREFILL;
+        dp->kind[1] = K_DECODE;
+    } else {
+        dp->nreps = dp->nfront = s->serving.replicas;
+        dp->kind[0] = dp->kind[1] = K_COLO;
+    }
+    return DAM_OK;
+}
+
+static void deploy_free(deploy *dp)
+{
+    dam_llm_cost_free(dp->cost[0]);
+    dam_llm_cost_free(dp->cost[1]);
+}
+
+int dam_sim_llm_offline(const dam_scenario *s, const dam_sim_options *opt,
+                        dam_result *r, dam_error *err)
+{
+    static const dam_sim_options none;
+    if (!opt)
+        opt = &none;
+    const dam_llm *q = &s->serving.llm;
+    if (s->mode != DAM_MODE_SERVING || !q->enabled)
+        return dam_error_set(err, s->file, 0,
+                             "dam_sim_llm_offline needs a serving scenario "
+                             "with an llm group");
+    dam_llm_result *l = &r->serving.llm;
+    if (!l->enabled)
+        dam_llm_solve_static(s, r);
+    l->has_offline = 0;
+    if (!r->memory.fits)
+        return DAM_OK;
+    long n = opt->steps > 0 ? opt->steps : (long)s->serving.requests;
+    if (s->serving.arrival == DAM_ARRIVAL_TRACE && opt->requests &&
+        (opt->steps <= 0 || (size_t)n > opt->nrequests))
+        n = (long)opt->nrequests;
+    if (n < 1)
+        n = 1;
+    deploy dp;
+    if (deploy_make(s, l, &dp, err) != DAM_OK)
+        return DAM_EINPUT;
+    dam_stats *pool[L_COUNT], *rep[L_COUNT];
+    stats_open(pool, rep);
+    dam_sim_options o1 = *opt;
+    o1.progress = NULL;
+    uint64_t seed = opt->have_seed ? opt->seed : s->seed;
+    rep_out o;
+    memset(&o, 0, sizeof o);
+    /* every request measured: warm-up 0, the window 0 to the last
+     * completion (the arrivals span no time) */
+    replicate(s, &o1, &dp, seed, 0, 1, n, 0, 1, pool, rep, &o);
+    l->has_offline = 1;
+    l->offline_requests = (double)n;
+    l->offline_throughput = o.throughput;
+    l->offline_tokens_per_s = o.tokens;
+    l->offline_preemptions = o.preempts;
+    l->offline_makespan_s = o.t_end;
+    stats_close(pool, rep);
+    deploy_free(&dp);
+    return DAM_OK;
+}
 
 int dam_sim_llm(const dam_scenario *s, const dam_sim_options *opt,
                 dam_result *r, dam_trace *trace, dam_error *err)
@@ -1012,37 +1196,17 @@ int dam_sim_llm(const dam_scenario *s, const dam_sim_options *opt,
     }
 
     deploy dp;
-    memset(&dp, 0, sizeof dp);
-    int ptp = q->disaggregated ? q->prefill_tp : q->tp;
-    int dtp = q->disaggregated ? q->decode_tp : q->tp;
-    dp.cost[0] = dam_llm_cost_create(s, ptp, err);
-    dp.cost[1] = dp.cost[0] ? dam_llm_cost_create(s, dtp, err) : NULL;
-    if (!dp.cost[1]) {
-        dam_llm_cost_free(dp.cost[0]);
+    if (deploy_make(s, l, &dp, err) != DAM_OK)
         return DAM_EINPUT;
-    }
-    dp.mem[0] = l->prefill_memory;
-    dp.mem[1] = l->memory;
-    if (q->disaggregated) {
-        dp.nfront = q->prefill_replicas;
-        dp.nreps = q->prefill_replicas + q->decode_replicas;
-        dp.kind[0] = K_PREFILL;
-        dp.kind[1] = K_DECODE;
-    } else {
-        dp.nreps = dp.nfront = v->replicas;
-        dp.kind[0] = dp.kind[1] = K_COLO;
-    }
 
     dam_stats *pool[L_COUNT], *rep[L_COUNT];
-    for (int i = 0; i < L_COUNT; i++) {
-        pool[i] = dam_stats_create();
-        rep[i] = dam_stats_create();
-    }
+    stats_open(pool, rep);
     rep_out *o = dam_calloc((size_t)reps, sizeof *o);
     for (int k = 0; k < reps; k++) {
         for (int i = 0; i < L_COUNT; i++)
             dam_stats_reset(rep[i]);
-        replicate(s, opt, &dp, seed, k, reps, nreq, warm, pool, rep, &o[k]);
+        replicate(s, opt, &dp, seed, k, reps, nreq, warm, 0, pool, rep,
+                  &o[k]);
         dam_progress_report(opt->progress, (double)(k + 1) * nreq,
                             (double)reps * nreq);
     }
@@ -1148,12 +1312,10 @@ int dam_sim_llm(const dam_scenario *s, const dam_sim_options *opt,
                        ? DAM_BOUND_WEIGHTS
                        : DAM_BOUND_COMPUTE;
 
-    for (int i = 0; i < L_COUNT; i++) {
-        dam_stats_free(pool[i]);
-        dam_stats_free(rep[i]);
-    }
+    stats_close(pool, rep);
     dam_free(o);
-    dam_llm_cost_free(dp.cost[0]);
-    dam_llm_cost_free(dp.cost[1]);
+    deploy_free(&dp);
+    if (opt->llm_offline)
+        return dam_sim_llm_offline(s, opt, r, err);
     return DAM_OK;
 }

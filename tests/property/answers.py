@@ -350,7 +350,49 @@ def one(job):
             words = r["answer"].startswith("the SLO is met")
         if fits and words != met:
             v["slo"].append("slo_met %s, answer: %s" % (met, r["answer"][:80]))
+    if i % 4 == 0:
+        whatif(path, kind, r, v)
     return i, kind, v, None
+
+
+def whatif(path, kind, r, v):
+    """Every fourth scenario: `whatif` with a faster-GPU lever, text and
+    JSON: the same answer, speed-ups inside their intervals, no speed-up
+    quoted for what cannot run, an option that does not fit never works."""
+    lever = "gpu=H100-SXM5-80GB"
+    pj = subprocess.run([damsim, "whatif", "--json", "-q", path, "--lever",
+                         lever], capture_output=True, text=True, timeout=600)
+    pt = subprocess.run([damsim, "whatif", "-q", path, "--lever", lever],
+                        capture_output=True, text=True, timeout=600)
+    if pj.returncode != 0 or pt.returncode != 0:
+        if pj.returncode != 2:
+            v["finite"].append("whatif exit %d/%d: %s" % (
+                pj.returncode, pt.returncode, pj.stderr.strip()[:200]))
+        return
+    w = json.loads(pj.stdout)
+    line = [l for l in pt.stdout.splitlines() if l.startswith("Answer")]
+    if not line or line[0][len("Answer"):].strip().rstrip(".") != \
+            w["answer"].strip().rstrip("."):
+        v["same"].append("whatif text %r vs json %r" %
+                         ((line[0][:80] if line else None), w["answer"][:80]))
+    base_fits = w["options"][0]["fits"]
+    for o in w["options"]:
+        if not o["fits"] and o["verdict"] == "works":
+            v["fit"].append("whatif: %s does not fit but works" % o["option"])
+        if (not o["fits"] or not base_fits) and "speedup" in o:
+            v["fit"].append("whatif: a speed-up quoted for %s (fits %s, "
+                            "baseline fits %s)" % (o["option"], o["fits"],
+                                                   base_fits))
+        iv = o.get("speedup_over_uncertain_inputs")
+        if iv and "speedup" in o and not (
+                iv["p05"] <= o["speedup"] * (1 + 1e-9) and
+                o["speedup"] <= iv["p95"] * (1 + 1e-9)):
+            v["interval"].append("whatif %s: speed-up %.4g outside %.4g..%.4g"
+                                 % (o["option"], o["speedup"], iv["p05"],
+                                    iv["p95"]))
+    if not base_fits and not w["answer"].startswith(
+            "the baseline does not fit"):
+        v["fit"].append("whatif answer: %s" % w["answer"][:80])
 
 
 def main():

@@ -96,21 +96,36 @@ int dam_test_scenario(const char *name, dam_catalog *cat, dam_scenario *s)
     return dam_test_scenario_levers(name, cat, s, NULL);
 }
 
-int dam_test_scenario_levers(const char *name, dam_catalog *cat,
-                             dam_scenario *s, dam_lever_list *levers)
+/* Load path (text: its contents, NULL: read the file), printing any
+ * diagnostics; the seed through dam_test_seed. */
+static int load_printing(const char *path, const char *text,
+                         dam_catalog *cat, dam_scenario *s,
+                         dam_lever_list *levers)
 {
-    char path[512];
-    snprintf(path, sizeof path, "%s/scenarios/%s", DAM_SOURCE_DIR, name);
     dam_diag d;
     dam_diag_init(&d);
     dam_load_options o;
     memset(&o, 0, sizeof o);
     o.levers = levers;
-    int rc = dam_scenario_load_with(s, path, NULL, cat, &o, &d);
+    int rc = dam_scenario_load_with(s, path, text, cat, &o, &d);
     s->seed = dam_test_seed(s->seed);
     for (size_t i = 0; i < d.n; i++)
         printf("  %s:%d: %s\n", d.items[i].file, d.items[i].line,
                d.items[i].msg);
     dam_diag_free(&d);
     return rc;
+}
+
+int dam_test_scenario_levers(const char *name, dam_catalog *cat,
+                             dam_scenario *s, dam_lever_list *levers)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/scenarios/%s", DAM_SOURCE_DIR, name);
+    return load_printing(path, NULL, cat, s, levers);
+}
+
+int dam_test_scenario_text(const char *text, dam_catalog *cat,
+                           dam_scenario *s)
+{
+    return load_printing("t.cfg", text, cat, s, NULL);
 }

@@ -47,6 +47,9 @@ void dam_test_catalog(struct dam_catalog *cat);
  * dam_test_seed. */
 int dam_test_scenario(const char *name, struct dam_catalog *cat,
                       struct dam_scenario *s);
+/* The same for a scenario given as text (named t.cfg). */
+int dam_test_scenario_text(const char *text, struct dam_catalog *cat,
+                           struct dam_scenario *s);
 /* Same, writing the file's levers to levers (NULL: dropped). */
 struct dam_lever_list;
 int dam_test_scenario_levers(const char *name, struct dam_catalog *cat,

@@ -39,7 +39,7 @@
 static dam_catalog cat;
 
 /* A serving scenario of MODEL on GPU at degree TP, other keys at the
- * defaults (token budget 2048, 256 sequences, 16-token blocks, 0.9). */
+ * defaults (the vllm engine's limits, 16-token blocks, 0.9). */
 static int load(dam_scenario *s, const char *model, const char *gpu, int tp,
                 const char *extra)
 {
@@ -60,14 +60,7 @@ static int load(dam_scenario *s, const char *model, const char *gpu, int tp,
              "llm: { input_tokens = 1000; output_tokens = 200; tp = %d; "
              "slo_ttft_ms = 500.0; slo_tpot_ms = 50.0; %s };\n",
              gpu, model, tp, extra ? extra : "");
-    dam_diag d;
-    dam_diag_init(&d);
-    int rc = dam_scenario_load(s, "t.cfg", cfg, &cat, &d);
-    for (size_t i = 0; i < d.n; i++)
-        printf("  %s:%d: %s\n", d.items[i].file, d.items[i].line,
-               d.items[i].msg);
-    dam_diag_free(&d);
-    return rc;
+    return dam_test_scenario_text(cfg, &cat, s);
 }
 
 static void test_kv_bytes(void)
@@ -120,7 +113,8 @@ static void test_kv_bytes(void)
 static void test_memory_plan(void)
 {
     static dam_scenario s;
-    load(&s, "llama3-70b", "H100-SXM5-80GB", 4, NULL);
+    load(&s, "llama3-70b", "H100-SXM5-80GB", 4,
+         "token_budget = 2048; max_seqs = 256;");
     dam_llm_memory m;
     dam_llm_memory_plan(&s, 4, &m);
     dam_check_rel(dam_graph_arch_params(&s.workload.model.arch),
@@ -133,7 +127,8 @@ static void test_memory_plan(void)
     dam_check_rel(m.blocks, 31849.0, 0.0, "31,849 blocks of 16 tokens");
     dam_check(m.fits, "the longest request fits");
     static dam_scenario f;
-    load(&f, "llama3-70b", "H100-SXM5-80GB", 4, "kv_cache = \"fp8\";");
+    load(&f, "llama3-70b", "H100-SXM5-80GB", 4,
+         "kv_cache = \"fp8\"; token_budget = 2048; max_seqs = 256;");
     dam_llm_memory_plan(&f, 4, &m);
     dam_check_rel(m.blocks, 63699.0, 0.0, "an FP8 cache: 63,699 blocks");
     /* weights alone overflow one H100: 141 GB in 77 GB usable */
@@ -356,12 +351,97 @@ static void test_distserve(void)
               "compute-bound)", share[1] * 100.0);
 }
 
+/* Engine profiles (data/engines.cfg): their scheduler defaults per GPU,
+ * and an unknown engine is an error. */
+static void test_engines(void)
+{
+    static dam_scenario s;
+    const dam_llm *q = &s.serving.llm;
+    load(&s, "llama3-8b", "H100-SXM5-80GB", 1, NULL);
+    dam_check(strcmp(q->engine, "vllm") == 0 && q->token_budget == 8192 &&
+                  q->max_seqs == 1024 && q->chunked_prefill && !q->overlap &&
+                  q->capacity == DAM_LLM_CAP_MAX_UTIL,
+              "vllm on an H100 (>= 70 GiB): 8192 tokens, 1024 sequences, "
+              "chunked, in series, max-utilisation (got %d, %d)",
+              q->token_budget, q->max_seqs);
+    load(&s, "llama3-8b", "A100-SXM4-80GB", 1, NULL);
+    dam_check(q->token_budget == 2048 && q->max_seqs == 256,
+              "vllm on an A100 80GB: 2048 tokens, 256 sequences (got %d, "
+              "%d)",
+              q->token_budget, q->max_seqs);
+    load(&s, "llama3-8b", "H100-SXM5-80GB", 1, "engine = \"trtllm\";");
+    dam_check(q->capacity == DAM_LLM_CAP_NO_EVICT && q->overlap &&
+                  q->token_budget == 8192 && q->max_seqs == 2048,
+              "trtllm: guaranteed no evict, overlapped, 8192 tokens, 2048 "
+              "sequences");
+    load(&s, "llama3-8b", "H100-SXM5-80GB", 1,
+         "engine = \"sglang\"; overlap_scheduler = false; "
+         "iteration_seq_us = 3.0;");
+    dam_check(!q->chunked_prefill && !q->overlap &&
+                  fabs(q->iteration_seq_s - 3e-6) < 1e-15,
+              "sglang: prefill apart from decodes; the scenario's own keys "
+              "override the profile");
+    dam_check(load(&s, "llama3-8b", "H100-SXM5-80GB", 1,
+                   "engine = \"tgi\";") != DAM_OK,
+              "an unknown engine is an error");
+}
+
+/* FP4 weights on a B200: the bytes of their formats (NVFP4 4.5 bits, MXFP4
+ * 4.25), a decode step that reads them (against fp8's 8 bits), a long
+ * prefill whose GEMMs run at twice the fp8 rate, and a Hopper refused. */
+static double gpu_time(const dam_scenario *s, double prefill, double dec)
+{
+    dam_error e;
+    dam_llm_cost *c = dam_llm_cost_create(s, 1, &e);
+    if (!c)
+        return NAN;
+    dam_llm_batch b;
+    dam_llm_batch_clear(&b);
+    if (prefill > 0.0)
+        dam_llm_batch_prefill(c, &b, prefill, 0.0);
+    b.decode_seqs = dec;
+    b.decode_ctx = dec;
+    dam_llm_iter_time t;
+    dam_llm_cost_iteration(c, &b, &t);
+    dam_llm_cost_free(c);
+    return t.linear;
+}
+
+static void test_fp4(void)
+{
+    static dam_scenario f8, n4, m4;
+    load(&f8, "llama3-8b", "B200-HGX-180GB", 1, "weights = \"fp8\";");
+    load(&n4, "llama3-8b", "B200-HGX-180GB", 1, "weights = \"nvfp4\";");
+    load(&m4, "llama3-8b", "B200-HGX-180GB", 1, "weights = \"mxfp4\";");
+    dam_check_rel(dam_llm_weight_bytes(&n4), 0.5625, 0.0,
+                  "NVFP4: 4 bits + an 8-bit scale per 16 = 0.5625 B");
+    dam_check_rel(dam_llm_weight_bytes(&m4), 0.53125, 0.0,
+                  "MXFP4: 4 bits + an 8-bit scale per 32 = 0.53125 B");
+    double d8 = gpu_time(&f8, 0.0, 1.0), d4 = gpu_time(&n4, 0.0, 1.0);
+    dam_check(d4 < 0.65 * d8 && d4 > 0.45 * d8,
+              "a batch-1 decode step reads 0.5625 of fp8's bytes: %.4g "
+              "against %.4g ms",
+              d4 * 1e3, d8 * 1e3);
+    double p8 = gpu_time(&f8, 8192.0, 0.0), p4 = gpu_time(&n4, 8192.0, 0.0);
+    /* GEMMs at half the time, norms and activations as they were */
+    dam_check(p4 < 0.75 * p8 && p4 > 0.5 * p8,
+              "an 8192-token prefill, GEMMs at twice the fp8 rate and "
+              "elementwise work unchanged: %.4g against %.4g ms",
+              p4 * 1e3, p8 * 1e3);
+    static dam_scenario h;
+    dam_check(load(&h, "llama3-8b", "H100-SXM5-80GB", 1,
+                   "weights = \"nvfp4\";") != DAM_OK,
+              "nvfp4 on a Hopper GPU is an error");
+}
+
 int main(void)
 {
     gsl_set_error_handler_off();
     dam_test_catalog(&cat);
     test_kv_bytes();
     test_memory_plan();
+    test_engines();
+    test_fp4();
     test_decode_floor();
     test_split("llama3-8b", "H100-SXM5-80GB", 1, NULL);
     test_split("llama3-70b", "H100-SXM5-80GB", 4, NULL);

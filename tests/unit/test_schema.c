@@ -243,6 +243,7 @@ static const struct {
     {"machine.storage", "machine", "storage."},
     {"machine.network", "machine", "network."},
     {"workload", "workload", ""},
+    {"workload.lora", "workload", "lora."},
     {"parallel", "parallel", ""},
     {"parallel.straggler", "parallel", "straggler."},
     {"data", "data", ""},
@@ -250,6 +251,7 @@ static const struct {
     {"serving", "serving", ""},
     {"llm", "llm", ""},
     {"llm.disaggregate", "llm", "disaggregate."},
+    {"llm.speculative", "llm", "speculative."},
     {"quality", "quality and cost", "quality."},
     {"cost", "quality and cost", "cost."},
 };
@@ -439,6 +441,9 @@ static const char *base_of(const char *group)
         return "resnet50-serving-l4.cfg";
     if (strncmp(group, "llm", 3) == 0)
         return "llama3-70b-fp8-kv-h100.cfg";
+    /* read with a layout's training stack only */
+    if (strcmp(group, "workload.lora") == 0)
+        return "llama3-70b-qlora-l40s.cfg";
     return "resnet50-dgx-a100.cfg";
 }
 

@@ -34,6 +34,7 @@
 
 #include "check.h"
 #include "model/alloc.h"
+#include "model/llm.h"
 #include "model/llm_trace.h"
 #include "model/loader.h"
 #include "solver/analytic.h"
@@ -65,15 +66,7 @@ static int load(dam_scenario *s, const char *serving, const char *llm)
              "serving: { %s };\n"
              "llm: { slo_ttft_ms = 500.0; slo_tpot_ms = 50.0; %s };\n",
              serving, llm);
-    dam_diag d;
-    dam_diag_init(&d);
-    int rc = dam_scenario_load(s, "t.cfg", cfg, &cat, &d);
-    for (size_t i = 0; i < d.n; i++)
-        printf("  %s:%d: %s\n", d.items[i].file, d.items[i].line,
-               d.items[i].msg);
-    dam_diag_free(&d);
-    s->seed = dam_test_seed(s->seed);
-    return rc;
+    return dam_test_scenario_text(cfg, &cat, s);
 }
 
 static int simulate(const dam_scenario *s, int nreq, int reps,
@@ -245,6 +238,98 @@ static void test_preemption(const char *mode)
               mode, rb.serving.llm.ttft.mean * 1e3, l->ttft.mean * 1e3);
 }
 
+/* Prefix caching: a lone request's TTFT is the prefill of its uncached
+ * tokens after the cached ones (llm_cost exact sums); under load, half of
+ * each prompt cached halves the prompt tokens computed and cuts TTFT; a
+ * shared 512-token prefix holds its blocks once per replica. */
+static void test_prefix(void)
+{
+    static dam_scenario s, h;
+    static dam_result r, rh;
+    const char *k = "input_tokens = 1024; output_tokens = 64; "
+                    "token_budget = 2048;";
+    char kh[256];
+    snprintf(kh, sizeof kh, "%s prefix_hit_rate = 0.5;", k);
+    load(&s, "arrival = \"poisson\"; rate_per_s = 8.0;", k);
+    load(&h, "arrival = \"poisson\"; rate_per_s = 8.0;", kh);
+    simulate(&s, 1500, 2, dam_test_seed(41), &r);
+    simulate(&h, 1500, 2, dam_test_seed(41), &rh);
+    const dam_llm_result *a = &r.serving.llm, *b = &rh.serving.llm;
+    dam_check_rel(b->prefill_tokens_per_s / a->prefill_tokens_per_s, 0.5,
+                  0.02, "half of each prompt cached: half the prompt tokens "
+                        "computed");
+    dam_check(b->ttft.mean < 0.8 * a->ttft.mean,
+              "and TTFT falls (%.4g against %.4g ms)", b->ttft.mean * 1e3,
+              a->ttft.mean * 1e3);
+    dam_error e;
+    dam_llm_cost *c = dam_llm_cost_create(&h, 1, &e);
+    if (c) {
+        double want = dam_llm_cost_prefill_from(c, 512.0, 1024.0, 2048.0);
+        dam_check_rel(b->t_prefill, want, 1e-12,
+                      "a lone prompt prefills its uncached 512 tokens");
+        dam_check(want < dam_llm_cost_prefill(c, 1024.0, 2048.0),
+                  "faster than the whole prompt");
+        dam_llm_cost_free(c);
+    }
+    static dam_scenario p;
+    static dam_result rp;
+    snprintf(kh, sizeof kh, "%s prefix_tokens = 512;", k);
+    load(&p, "arrival = \"poisson\"; rate_per_s = 8.0;", kh);
+    simulate(&p, 1500, 2, dam_test_seed(41), &rp);
+    dam_check_rel(rp.serving.llm.prefill_tokens_per_s /
+                      a->prefill_tokens_per_s,
+                  0.5, 0.02, "a shared 512-token prefix: the same half");
+    dam_check(rp.serving.llm.kv_use_peak <= 1.0 + 1e-12,
+              "the cache is never over-full");
+}
+
+/* Speculative decoding: lone requests (no batching) take steps of k + 1
+ * verified tokens with the draft's k proposals, each yielding (1 -
+ * a^(k+1)) / (1 - a) tokens on average (Leviathan et al. 2023): their TPOT
+ * is a step's cost over that (within 3 %: the draws, and the context
+ * growing a few tokens); a step costs more than a plain decode step, and
+ * a token less with a cheap draft (MTP) but more with a draft as large as
+ * the target. */
+static void test_speculative(const char *what, const char *spec, int gains)
+{
+    static dam_scenario s;
+    static dam_result r;
+    char keys[512];
+    snprintf(keys, sizeof keys,
+             "input_tokens = 500; output_tokens = 401; %s", spec);
+    dam_check(load(&s, "arrival = \"deterministic\"; rate_per_s = 0.05;",
+                   keys) == DAM_OK,
+              "%s: loads", what);
+    dam_check(simulate(&s, 300, 1, 0, &r) == DAM_OK, "%s: simulates", what);
+    const dam_llm *q = &s.serving.llm;
+    dam_error e;
+    dam_llm_cost *c = dam_llm_cost_create(&s, 1, &e);
+    if (!c)
+        return;
+    dam_llm_batch b;
+    dam_llm_batch_clear(&b);
+    b.decode_seqs = 1.0;
+    b.decode_ctx = 700.0; /* the middle of the answer */
+    b.decode_q = q->spec_tokens + 1;
+    double step = dam_llm_cost_iteration(c, &b, NULL);
+    b.decode_q = 1.0;
+    dam_llm_cost_free(c);
+    s.serving.llm.spec = DAM_LLM_SPEC_NONE;
+    c = dam_llm_cost_create(&s, 1, &e);
+    double plain = c ? dam_llm_cost_iteration(c, &b, NULL) : 0.0;
+    dam_llm_cost_free(c);
+    s.serving.llm.spec = q->spec_draft.id[0] ? DAM_LLM_SPEC_DRAFT
+                                             : DAM_LLM_SPEC_MTP;
+    double per = dam_llm_spec_tokens_per_step(q);
+    dam_check_rel(r.serving.llm.tpot.mean, step / per, 0.03,
+                  "... TPOT = a speculative step's cost / tokens per step");
+    dam_check(step > plain && (step / per < plain) == gains,
+              "%s: a step costs more than a plain one (%.4g against %.4g "
+              "ms) and a token %s (%.4g ms)",
+              what, step * 1e3, plain * 1e3, gains ? "less" : "more",
+              step / per * 1e3);
+}
+
 static void test_replicas(void)
 {
     static dam_scenario a, b;
@@ -361,6 +446,15 @@ int main(void)
     test_little();
     test_preemption("recompute");
     test_preemption("swap");
+    test_prefix();
+    test_speculative("draft: Llama-3-8B drafts 4 for itself at 0.7",
+                     "speculative = { method = \"draft\"; draft_model = "
+                     "\"llama3-8b\"; tokens = 4; acceptance = 0.7; };",
+                     0);
+    test_speculative("MTP: one block proposes 2 at 0.8",
+                     "speculative = { method = \"mtp\"; tokens = 2; "
+                     "acceptance = 0.8; };",
+                     1);
     test_replicas();
     test_trace();
     return dam_check_done();

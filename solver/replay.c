@@ -1,0 +1,1035 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * replay.c: the dependency graph of a profiler trace and its replay (see
+ * replay.h). Building: nodes per lane in time order, edges with their
+ * natural lags, then each node's slack = measured start - the latest time
+ * its edges allow. Replaying: a node is scheduled on the event engine once
+ * every edge into its start is resolved; its end waits for its sync edges.
+ */
+#include "solver/replay.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/alloc.h"
+#include "solver/des.h"
+
+/* ---- building --------------------------------------------------------------- */
+
+typedef struct builder {
+    dam_rgraph *g;
+    size_t cap_nodes, cap_edges;
+} builder;
+
+static int add_node(builder *b, const dam_rnode *n)
+{
+    dam_rgraph *g = b->g;
+    g->nodes = dam_grow(g->nodes, sizeof *g->nodes, (size_t)g->nnodes + 1,
+                        &b->cap_nodes);
+    g->nodes[g->nnodes] = *n;
+    return g->nnodes++;
+}
+
+static void add_edge(builder *b, int from, int to, int kind, double lag)
+{
+    dam_rgraph *g = b->g;
+    g->edges = dam_grow(g->edges, sizeof *g->edges, (size_t)g->nedges + 1,
+                        &b->cap_edges);
+    g->edges[g->nedges++] = (dam_redge){from, to, kind, lag};
+}
+
+/* A sort key: lane, start, rank (a step's end mark, then its start mark,
+ * then the rest at one instant), then the node's index. */
+typedef struct key {
+    int lane;
+    int rank;
+    double t;
+    int node;
+} key;
+
+static int by_key(const void *a, const void *b)
+{
+    const key *x = a, *y = b;
+    if (x->lane != y->lane)
+        return (x->lane > y->lane) - (x->lane < y->lane);
+    if (x->t != y->t)
+        return (x->t > y->t) - (x->t < y->t);
+    if (x->rank != y->rank)
+        return x->rank - y->rank;
+    return (x->node > y->node) - (x->node < y->node);
+}
+
+/* Device work by measured end (for the searches below). */
+typedef struct endkey {
+    double t;
+    int node;
+} endkey;
+
+static int by_end(const void *a, const void *b)
+{
+    const endkey *x = a, *y = b;
+    if (x->t != y->t)
+        return (x->t > y->t) - (x->t < y->t);
+    return (x->node > y->node) - (x->node < y->node);
+}
+
+/* Correlation id -> call node. */
+typedef struct corrkey {
+    long long corr;
+    int node;
+} corrkey;
+
+static int by_corr(const void *a, const void *b)
+{
+    const corrkey *x = a, *y = b;
+    if (x->corr != y->corr)
+        return (x->corr > y->corr) - (x->corr < y->corr);
+    return (x->node > y->node) - (x->node < y->node);
+}
+
+/* Case-sensitive substring. */
+static int has(const char *s, const char *needle)
+{
+    return strstr(s, needle) != NULL;
+}
+
+/* The precision of GEMM-class work from its kernel name (cuBLAS, CUTLASS
+ * and cuDNN spell the input type), -1 when the name does not say. */
+static int prec_of(const char *name)
+{
+    if (has(name, "bf16"))
+        return DAM_BF16;
+    if (has(name, "fp8") || has(name, "e4m3") || has(name, "e5m2"))
+        return DAM_FP8;
+    if (has(name, "i8816") || has(name, "imma") || has(name, "int8"))
+        return DAM_INT8;
+    if (has(name, "f16") || has(name, "h16816") || has(name, "h884") ||
+        has(name, "h1688") || has(name, "hgemm") || has(name, "half"))
+        return DAM_FP16;
+    if (has(name, "tf32") || has(name, "s1688") || has(name, "s16816") ||
+        has(name, "tensorop_s"))
+        return DAM_TF32;
+    if (has(name, "sgemm") || has(name, "fp32") || has(name, "scudnn"))
+        return DAM_FP32;
+    return -1;
+}
+
+static int is_sync_call(const char *name)
+{
+    return has(name, "Synchronize");
+}
+
+static int is_query(const char *name)
+{
+    return strcmp(name, "cudaEventQuery") == 0 ||
+           strcmp(name, "hipEventQuery") == 0 ||
+           strcmp(name, "cudaStreamQuery") == 0 ||
+           strcmp(name, "hipStreamQuery") == 0;
+}
+
+static int is_loader(const char *name)
+{
+    return has(name, "DataLoader");
+}
+
+/* The measured time an edge allows its target to start (or end). */
+static double edge_time(const dam_rgraph *g, const dam_redge *e)
+{
+    const dam_rnode *f = &g->nodes[e->from];
+    return (e->kind == DAM_REDGE_START_START ? f->m_start : f->m_end) +
+           e->lag;
+}
+
+/* Lane order: each node after the latest-ending earlier node of its lane,
+ * or after the start of the one it began inside; the last query of a
+ * polling run after the start of the first (poll[n] >= 0). */
+static void lane_edges(builder *b, const key *k, int nk, const int *poll)
+{
+    dam_rgraph *g = b->g;
+    int last = -1, prev = -1;
+    for (int i = 0; i < nk; i++) {
+        if (i > 0 && k[i].lane != k[i - 1].lane)
+            last = prev = -1;
+        int n = k[i].node;
+        if (poll[n] >= 0) {
+            add_edge(b, poll[n], n, DAM_REDGE_START_START, 0.0);
+        } else if (last >= 0) {
+            if (g->nodes[n].m_start >= g->nodes[last].m_end)
+                add_edge(b, last, n, DAM_REDGE_END_START, 0.0);
+            else
+                add_edge(b, prev, n, DAM_REDGE_START_START, 0.0);
+        }
+        if (last < 0 || g->nodes[n].m_end > g->nodes[last].m_end)
+            last = n;
+        prev = n;
+    }
+}
+
+/* Data-loader time of lane `lane` inside [a, b]: spans sorted by lane and
+ * start, merged per lane. */
+typedef struct span {
+    int lane;
+    double a, b;
+    long ev; /* shaped operators: the event */
+} span;
+
+static int by_span(const void *x, const void *y)
+{
+    const span *p = x, *q = y;
+    if (p->lane != q->lane)
+        return (p->lane > q->lane) - (p->lane < q->lane);
+    return (p->a > q->a) - (p->a < q->a);
+}
+
+static double loader_overlap(const span *s, int ns, int lane, double a,
+                             double b)
+{
+    double sum = 0.0;
+    int lo = 0, hi = ns;
+    while (lo < hi) { /* first span of the lane ending after a */
+        int mid = (lo + hi) / 2;
+        if (s[mid].lane < lane || (s[mid].lane == lane && s[mid].b <= a))
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (int i = lo; i < ns && s[i].lane == lane && s[i].a < b; i++) {
+        double x = s[i].a > a ? s[i].a : a, y = s[i].b < b ? s[i].b : b;
+        if (y > x)
+            sum += y - x;
+    }
+    return sum;
+}
+
+/* Merge overlapping spans of one lane (nested operators). */
+static int merge_spans(span *s, int n)
+{
+    qsort(s, (size_t)n, sizeof *s, by_span);
+    int m = 0;
+    for (int i = 0; i < n; i++) {
+        if (m > 0 && s[m - 1].lane == s[i].lane && s[i].a <= s[m - 1].b) {
+            if (s[i].b > s[m - 1].b)
+                s[m - 1].b = s[i].b;
+        } else {
+            s[m++] = s[i];
+        }
+    }
+    return m;
+}
+
+/* The latest-ending device work on the same device (pid) as node n but
+ * another stream, ending in (after, before]; -1 when none. */
+static int latest_other(const dam_rgraph *g, const endkey *ek, int nek,
+                        int n, double after, double before, int any_lane)
+{
+    const dam_ktrace *t = g->trace;
+    int lo = 0, hi = nek;
+    while (lo < hi) {
+        int mid = (lo + hi) / 2;
+        if (ek[mid].t <= before)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    const dam_rnode *x = &g->nodes[n];
+    for (int i = lo - 1, tries = 0; i >= 0 && tries < 256; i--, tries++) {
+        if (ek[i].t <= after)
+            break;
+        const dam_rnode *c = &g->nodes[ek[i].node];
+        if (any_lane)
+            return ek[i].node;
+        if (c->lane != x->lane &&
+            strcmp(t->lanes[c->lane].pid, t->lanes[x->lane].pid) == 0)
+            return ek[i].node;
+    }
+    return -1;
+}
+
+static int by_edge_to(const void *a, const void *b)
+{
+    const dam_redge *x = a, *y = b;
+    if (x->to != y->to)
+        return (x->to > y->to) - (x->to < y->to);
+    return (x->from > y->from) - (x->from < y->from);
+}
+
+/* Index edges: in_first by target, out lists by source. */
+static void index_edges(dam_rgraph *g)
+{
+    if (g->nedges > 0)
+        qsort(g->edges, (size_t)g->nedges, sizeof *g->edges, by_edge_to);
+    g->in_first = dam_calloc((size_t)g->nnodes + 1, sizeof *g->in_first);
+    g->out_first = dam_calloc((size_t)g->nnodes + 1, sizeof *g->out_first);
+    g->out = dam_malloc(((size_t)g->nedges + 1) * sizeof *g->out);
+    for (int i = 0; i < g->nedges; i++) {
+        g->in_first[g->edges[i].to + 1]++;
+        g->out_first[g->edges[i].from + 1]++;
+    }
+    for (int i = 0; i < g->nnodes; i++) {
+        g->in_first[i + 1] += g->in_first[i];
+        g->out_first[i + 1] += g->out_first[i];
+    }
+    int *fill = dam_malloc(((size_t)g->nnodes + 1) * sizeof *fill);
+    memcpy(fill, g->out_first, (size_t)g->nnodes * sizeof *fill);
+    for (int i = 0; i < g->nedges; i++)
+        g->out[fill[g->edges[i].from]++] = i;
+    dam_free(fill);
+}
+
+/* Each node's slack behind its latest start edge, and what bound it. */
+static void slacks(dam_rgraph *g, const span *ld, int nld)
+{
+    for (int i = 0; i < g->nnodes; i++) {
+        dam_rnode *n = &g->nodes[i];
+        double bt = 0.0;
+        n->binding = -1;
+        for (int j = g->in_first[i]; j < g->in_first[i + 1]; j++) {
+            const dam_redge *e = &g->edges[j];
+            if (e->kind == DAM_REDGE_END_END)
+                continue;
+            double t = edge_time(g, e);
+            if (n->binding < 0 || t > bt) {
+                bt = t;
+                n->binding = e->kind;
+                n->bind_launch = n->kind == DAM_RNODE_GPU &&
+                                 e->from == n->launch;
+            }
+        }
+        n->delay = n->m_start - bt;
+        if (n->delay < 0.0) {
+            n->delay = 0.0;
+            g->n_late++;
+        }
+        if (n->kind != DAM_RNODE_GPU && n->binding >= 0 && nld > 0)
+            n->data_wait = loader_overlap(ld, nld, n->lane,
+                                          n->m_start - n->delay, n->m_start);
+    }
+}
+
+/* GEMM work takes the shape of the innermost shaped operator around its
+ * launch (s: shaped operators sorted by lane and start). */
+static void shape_of(dam_rgraph *g, const span *s, int ns, int i)
+{
+    dam_rnode *n = &g->nodes[i];
+    if (n->kind != DAM_RNODE_GPU || n->launch < 0 ||
+        (n->kclass != DAM_KCLASS_GEMM && n->kclass != DAM_KCLASS_ATTENTION))
+        return;
+    const dam_rnode *l = &g->nodes[n->launch];
+    int lo = 0, hi = ns;
+    while (lo < hi) { /* first span after (lane, start) */
+        int mid = (lo + hi) / 2;
+        if (s[mid].lane < l->lane ||
+            (s[mid].lane == l->lane && s[mid].a <= l->m_start))
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (int j = lo - 1, tries = 0; j >= 0 && s[j].lane == l->lane &&
+                                    tries < 16; j--, tries++)
+        if (s[j].b >= l->m_start) {
+            memcpy(n->gemm, g->trace->ev[s[j].ev].gemm, sizeof n->gemm);
+            g->n_shaped++;
+            return;
+        }
+}
+
+/* The merged span of lane `lane` holding time x, or the last one ending
+ * before it (*inside = 0); -1 when none. */
+static int span_at(const span *s, int ns, int lane, double x, int *inside)
+{
+    int lo = 0, hi = ns;
+    while (lo < hi) { /* first span of the lane starting after x */
+        int mid = (lo + hi) / 2;
+        if (s[mid].lane < lane || (s[mid].lane == lane && s[mid].a <= x))
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    int i = lo - 1;
+    if (i < 0 || s[i].lane != lane)
+        return -1;
+    *inside = x <= s[i].b;
+    return i;
+}
+
+/*
+ * Cross-thread waits: a host thread that was idle (no operator, no call)
+ * for at least DAM_REPLAY_XTHREAD_IDLE_S and woke within
+ * DAM_REPLAY_XTHREAD_S of another launching thread's activity ending waits
+ * for that thread: the autograd engine's thread runs backward after the
+ * main thread calls it, and the main thread resumes when it is done. The
+ * edge leaves the other thread's last call before that end, with the rest
+ * of its activity as the lag.
+ */
+static void cross_thread(builder *b, const key *k, int nk, const span *act,
+                         int nact)
+{
+    dam_rgraph *g = b->g;
+    const dam_ktrace *t = g->trace;
+    unsigned char *active = dam_calloc((size_t)t->nlanes + 1, 1);
+    for (int i = 0; i < g->nnodes; i++) {
+        const dam_rnode *n = &g->nodes[i];
+        if (n->kind == DAM_RNODE_GPU && n->launch >= 0)
+            active[g->nodes[n->launch].lane] = 1;
+        if (n->kind == DAM_RNODE_MARK)
+            active[n->lane] = 1;
+    }
+    /* first key of each lane */
+    int *first = dam_malloc(((size_t)t->nlanes + 1) * sizeof *first);
+    for (int i = 0; i <= t->nlanes; i++)
+        first[i] = -1;
+    for (int i = nk - 1; i >= 0; i--)
+        first[k[i].lane] = i;
+    int last_target = -1;
+    for (int sp = 1; sp < nact; sp++) {
+        int lane = act[sp].lane;
+        if (!active[lane] || act[sp - 1].lane != lane ||
+            act[sp].a - act[sp - 1].b < DAM_REPLAY_XTHREAD_IDLE_S)
+            continue;
+        double w = act[sp].a;
+        if (first[lane] < 0)
+            continue;
+        /* the first node of the lane from the wake-up on */
+        int lo = first[lane], hi = lo;
+        while (hi < nk && k[hi].lane == lane)
+            hi++;
+        while (lo < hi) {
+            int mid = (lo + hi) / 2;
+            if (g->nodes[k[mid].node].m_start < w)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        if (lo >= nk || k[lo].lane != lane || k[lo].node == last_target)
+            continue;
+        int i = lo;
+        /* the other thread whose activity ended last before w */
+        int best = -1;
+        for (int l = 0; l < t->nlanes; l++) {
+            if (l == lane || !active[l] || t->lanes[l].gpu)
+                continue;
+            int in2 = 0, s2 = span_at(act, nact, l, w, &in2);
+            if (s2 < 0)
+                continue;
+            if (in2)
+                s2--; /* still busy at w: its previous span */
+            if (s2 < 0 || act[s2].lane != l || act[s2].b > w ||
+                w - act[s2].b > DAM_REPLAY_XTHREAD_S)
+                continue;
+            if (best < 0 || act[s2].b > act[best].b)
+                best = s2;
+        }
+        if (best < 0)
+            continue;
+        /* its last node ending by then */
+        int from = -1, l = act[best].lane;
+        lo = first[l];
+        hi = lo;
+        while (lo >= 0 && hi < nk && k[hi].lane == l)
+            hi++;
+        while (lo < hi) { /* first node of l starting after that end */
+            int mid = (lo + hi) / 2;
+            if (g->nodes[k[mid].node].m_start <= act[best].b)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        for (int j = lo - 1, tries = 0; j >= 0 && k[j].lane == l &&
+                                        tries < 64; j--, tries++)
+            if (g->nodes[k[j].node].m_end <= act[best].b) {
+                from = k[j].node;
+                break;
+            }
+        if (from < 0)
+            continue;
+        add_edge(b, from, k[i].node, DAM_REDGE_END_START,
+                 act[best].b - g->nodes[from].m_end);
+        last_target = k[i].node;
+        g->n_xthread++;
+    }
+    dam_free(first);
+    dam_free(active);
+}
+
+int dam_rgraph_build(dam_rgraph *g, const dam_ktrace *t, dam_error *err)
+{
+    memset(g, 0, sizeof *g);
+    g->trace = t;
+    g->step_lane = -1;
+    builder b = {g, 0, 0};
+    size_t cap_steps = 0;
+    int nld = 0, nact = 0;
+    span *ld = dam_malloc((t->nev + 1) * sizeof *ld);
+    span *act = dam_malloc((t->nev + 1) * sizeof *act);
+    int nshaped = 0;
+    span *shaped = dam_malloc((t->nev + 1) * sizeof *shaped);
+    for (size_t i = 0; i < t->nev; i++) {
+        const dam_kev *e = &t->ev[i];
+        dam_rnode n;
+        memset(&n, 0, sizeof n);
+        n.ev = (long)i;
+        n.lane = e->lane;
+        n.m_start = e->ts;
+        n.m_end = e->ts + e->dur;
+        n.dur = e->dur;
+        n.kclass = -1;
+        n.prec = -1;
+        n.launch = -1;
+        n.step = -1;
+        const char *name = dam_ktrace_name(t, e);
+        if (e->kind == DAM_KEV_CPU_OP && is_loader(name))
+            ld[nld++] = (span){e->lane, e->ts, e->ts + e->dur, -1};
+        if (e->kind == DAM_KEV_CPU_OP && e->gemm[0] > 0.0f)
+            shaped[nshaped++] = (span){e->lane, e->ts, e->ts + e->dur,
+                                       (long)i};
+        if ((e->kind == DAM_KEV_CPU_OP || e->kind == DAM_KEV_RUNTIME) &&
+            !t->lanes[e->lane].gpu)
+            act[nact++] = (span){e->lane, e->ts, e->ts + e->dur, -1};
+        if (e->kind == DAM_KEV_RUNTIME && !t->lanes[e->lane].gpu) {
+            n.kind = DAM_RNODE_CALL;
+            n.sync = is_sync_call(name);
+            add_node(&b, &n);
+        } else if (dam_kev_is_gpu_work(e->kind)) {
+            n.kind = DAM_RNODE_GPU;
+            n.kclass = e->kclass;
+            if (e->kclass == DAM_KCLASS_GEMM ||
+                e->kclass == DAM_KCLASS_ATTENTION)
+                n.prec = prec_of(name);
+            add_node(&b, &n);
+        } else if (e->kind == DAM_KEV_STEP && !t->lanes[e->lane].gpu) {
+            if (g->step_lane < 0)
+                g->step_lane = e->lane;
+            if (e->lane != g->step_lane)
+                continue; /* steps of one thread only */
+            g->steps = dam_grow(g->steps, sizeof *g->steps,
+                                (size_t)g->nsteps + 1, &cap_steps);
+            dam_rstep *s = &g->steps[g->nsteps];
+            s->number = e->step;
+            s->measured_s = e->dur;
+            n.kind = DAM_RNODE_MARK;
+            n.dur = 0.0;
+            n.step = g->nsteps;
+            n.m_end = n.m_start;
+            s->mark[0] = add_node(&b, &n);
+            n.m_start = n.m_end = e->ts + e->dur;
+            n.step_end = 1;
+            s->mark[1] = add_node(&b, &n);
+            g->nsteps++;
+        }
+    }
+    nld = merge_spans(ld, nld);
+    nact = merge_spans(act, nact);
+    int nn = g->nnodes, ngpu = 0;
+    /* lane order */
+    key *k = dam_malloc(((size_t)nn + 1) * sizeof *k);
+    for (int i = 0; i < nn; i++) {
+        const dam_rnode *n = &g->nodes[i];
+        int rank = n->kind == DAM_RNODE_MARK ? (n->step_end ? 0 : 1) : 2;
+        k[i] = (key){n->lane, rank, n->m_start, i};
+        ngpu += n->kind == DAM_RNODE_GPU;
+    }
+    if (ngpu == 0) {
+        dam_free(k);
+        dam_free(ld);
+        return dam_error_set(err, t->file, 0,
+                             "no device work to replay in the trace");
+    }
+    qsort(k, (size_t)nn, sizeof *k, by_key);
+    int *poll = dam_malloc(((size_t)nn + 1) * sizeof *poll);
+    for (int i = 0; i < nn; i++)
+        poll[i] = -1;
+    for (int i = 0; i < nn;) { /* runs of two or more queries */
+        int j = i;
+        while (j < nn && k[j].lane == k[i].lane &&
+               g->nodes[k[j].node].kind == DAM_RNODE_CALL &&
+               is_query(dam_ktrace_name(t, &t->ev[g->nodes[k[j].node].ev])))
+            j++;
+        if (j - i >= 2) {
+            poll[k[j - 1].node] = k[i].node;
+            g->nodes[k[j - 1].node].sync = 3;
+        }
+        i = j > i ? j : i + 1;
+    }
+    lane_edges(&b, k, nn, poll);
+    /* launches */
+    corrkey *ck = dam_malloc(((size_t)nn + 1) * sizeof *ck);
+    int nck = 0;
+    for (int i = 0; i < nn; i++) {
+        long long c = t->ev[g->nodes[i].ev].corr;
+        if (g->nodes[i].kind == DAM_RNODE_CALL && c >= 0)
+            ck[nck++] = (corrkey){c, i};
+    }
+    qsort(ck, (size_t)nck, sizeof *ck, by_corr);
+    endkey *ek = dam_malloc(((size_t)ngpu + 1) * sizeof *ek);
+    int nek = 0;
+    for (int i = 0; i < nn; i++) {
+        dam_rnode *n = &g->nodes[i];
+        if (n->kind != DAM_RNODE_GPU)
+            continue;
+        ek[nek++] = (endkey){n->m_end, i};
+        corrkey q = {t->ev[n->ev].corr, -1};
+        const corrkey *hit = NULL;
+        if (q.corr >= 0) {
+            int lo = 0, hi = nck;
+            while (lo < hi) {
+                int mid = (lo + hi) / 2;
+                if (ck[mid].corr < q.corr)
+                    lo = mid + 1;
+                else
+                    hi = mid;
+            }
+            if (lo < nck && ck[lo].corr == q.corr)
+                hit = &ck[lo];
+        }
+        if (!hit) {
+            g->n_unlaunched++;
+            continue;
+        }
+        n->launch = hit->node;
+        add_edge(&b, hit->node, i, DAM_REDGE_START_START, 0.0);
+        g->n_launch++;
+        /* a call whose own work ends before it returns blocks on it */
+        dam_rnode *c = &g->nodes[hit->node];
+        if (!c->sync && n->m_end <= c->m_end && n->m_end >= c->m_start) {
+            c->sync = 2;
+            double lag = c->m_end - n->m_end;
+            add_edge(&b, i, hit->node, DAM_REDGE_END_END, lag);
+            c->dur = lag;
+            g->n_sync++;
+        }
+    }
+    qsort(ek, (size_t)nek, sizeof *ek, by_end);
+    qsort(shaped, (size_t)nshaped, sizeof *shaped, by_span);
+    for (int i = 0; i < nn; i++)
+        shape_of(g, shaped, nshaped, i);
+    dam_free(shaped);
+    /* host syncs: the latest device work launched before the call */
+    for (int i = 0; i < nn; i++) {
+        dam_rnode *c = &g->nodes[i];
+        if (c->kind != DAM_RNODE_CALL || (c->sync != 1 && c->sync != 3))
+            continue;
+        /* a poll waits from its run's first query */
+        double since = c->sync == 3 ? g->nodes[poll[i]].m_start : c->m_start;
+        int lo = 0, hi = nek;
+        while (lo < hi) {
+            int mid = (lo + hi) / 2;
+            if (ek[mid].t <= c->m_end)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        for (int j = lo - 1, tries = 0; j >= 0 && tries < 4096; j--, tries++) {
+            const dam_rnode *w = &g->nodes[ek[j].node];
+            if (w->launch >= 0 && g->nodes[w->launch].m_start >= since)
+                continue;
+            if (c->sync == 3 && w->m_end < since)
+                break; /* nothing ended while it polled */
+            double from = w->m_end > c->m_start ? w->m_end : c->m_start;
+            if (c->sync == 3)
+                from = w->m_end;
+            double lag = c->m_end - from;
+            if (lag < 0.0)
+                lag = 0.0;
+            add_edge(&b, ek[j].node, i, DAM_REDGE_END_END, lag);
+            if (c->sync != 3)
+                c->dur = lag;
+            c->poll_wait = c->sync == 3;
+            g->n_sync++;
+            break;
+        }
+    }
+    cross_thread(&b, k, nn, act, nact);
+    dam_free(k);
+    dam_free(act);
+    /* cross-stream waits, inferred from what bound each start */
+    index_edges(g);
+    int nbase = g->nedges;
+    for (int i = 0; i < nn; i++) {
+        dam_rnode *n = &g->nodes[i];
+        if (n->kind != DAM_RNODE_GPU)
+            continue;
+        double bt = -INFINITY;
+        for (int j = g->in_first[i]; j < g->in_first[i + 1]; j++)
+            if (g->edges[j].kind != DAM_REDGE_END_END &&
+                edge_time(g, &g->edges[j]) > bt)
+                bt = edge_time(g, &g->edges[j]);
+        if (n->m_start - bt <= 1e-6)
+            continue;
+        int o = latest_other(g, ek, nek, i, bt, n->m_start, 0);
+        if (o >= 0 && n->m_start - g->nodes[o].m_end <= DAM_REPLAY_XSTREAM_S) {
+            add_edge(&b, o, i, DAM_REDGE_END_START, 0.0);
+            g->n_xstream++;
+        }
+    }
+    if (g->nedges != nbase)
+        dam_rgraph_reindex(g);
+    slacks(g, ld, nld);
+    /* a poll that found its work done: no slack, it ends when the work
+     * does (plus the measured latency) */
+    for (int i = 0; i < nn; i++)
+        if (g->nodes[i].poll_wait)
+            g->nodes[i].delay = 0.0;
+    dam_free(poll);
+    dam_free(ek);
+    dam_free(ck);
+    dam_free(ld);
+    return DAM_OK;
+}
+
+void dam_rgraph_reindex(dam_rgraph *g)
+{
+    dam_free(g->in_first);
+    dam_free(g->out_first);
+    dam_free(g->out);
+    index_edges(g);
+}
+
+void dam_rgraph_free(dam_rgraph *g)
+{
+    if (!g)
+        return;
+    dam_free(g->nodes);
+    dam_free(g->edges);
+    dam_free(g->in_first);
+    dam_free(g->out_first);
+    dam_free(g->out);
+    dam_free(g->steps);
+    memset(g, 0, sizeof *g);
+}
+
+/* A copy of n bytes of p (NULL or empty: a fresh one-byte block). */
+static void *dup(const void *p, size_t n)
+{
+    void *q = dam_malloc(n ? n : 1);
+    if (n)
+        memcpy(q, p, n);
+    return q;
+}
+
+void dam_rgraph_copy(dam_rgraph *dst, const dam_rgraph *src)
+{
+    *dst = *src;
+    size_t nn = (size_t)src->nnodes, ne = (size_t)src->nedges;
+    dst->nodes = dup(src->nodes, nn * sizeof *dst->nodes);
+    dst->edges = dup(src->edges, ne * sizeof *dst->edges);
+    dst->in_first = dup(src->in_first, (nn + 1) * sizeof *dst->in_first);
+    dst->out_first = dup(src->out_first, (nn + 1) * sizeof *dst->out_first);
+    dst->out = dup(src->out, ne * sizeof *dst->out);
+    dst->steps = dup(src->steps, (size_t)src->nsteps * sizeof *dst->steps);
+}
+
+/* ---- replay ----------------------------------------------------------------- */
+
+typedef struct state {
+    dam_rgraph *g;
+    int *pend_start, *pend_end;
+    double *ready, *wait;
+    unsigned char *started;
+} state;
+
+static void on_event(dam_des *des, void *ctx, dam_des_arg arg);
+
+static void schedule_end(dam_des *des, state *s, int i)
+{
+    dam_rnode *n = &s->g->nodes[i];
+    double t = n->start + n->dur;
+    if (s->wait[i] > t)
+        t = s->wait[i];
+    dam_des_at(des, t, on_event, s, dam_des_u(((uint64_t)i << 1) | 1u));
+}
+
+static void resolve_start(dam_des *des, state *s, int i, double t)
+{
+    if (t > s->ready[i])
+        s->ready[i] = t;
+    if (--s->pend_start[i] == 0)
+        dam_des_at(des, s->ready[i] + s->g->nodes[i].delay, on_event, s,
+                   dam_des_u((uint64_t)i << 1));
+}
+
+static void on_event(dam_des *des, void *ctx, dam_des_arg arg)
+{
+    state *s = ctx;
+    dam_rgraph *g = s->g;
+    int i = (int)(arg.u >> 1), end = (int)(arg.u & 1u);
+    double now = dam_des_now(des);
+    dam_rnode *n = &g->nodes[i];
+    if (!end) {
+        n->start = now;
+        s->started[i] = 1;
+        for (int j = g->out_first[i]; j < g->out_first[i + 1]; j++) {
+            const dam_redge *e = &g->edges[g->out[j]];
+            if (e->kind == DAM_REDGE_START_START)
+                resolve_start(des, s, e->to, now + e->lag);
+        }
+        if (s->pend_end[i] == 0)
+            schedule_end(des, s, i);
+        return;
+    }
+    n->end = now;
+    s->started[i] = 2;
+    for (int j = g->out_first[i]; j < g->out_first[i + 1]; j++) {
+        const dam_redge *e = &g->edges[g->out[j]];
+        if (e->kind == DAM_REDGE_END_START) {
+            resolve_start(des, s, e->to, now + e->lag);
+        } else if (e->kind == DAM_REDGE_END_END) {
+            if (now + e->lag > s->wait[e->to])
+                s->wait[e->to] = now + e->lag;
+            if (--s->pend_end[e->to] == 0 && s->started[e->to] == 1)
+                schedule_end(des, s, e->to);
+        }
+    }
+}
+
+int dam_replay_run(dam_rgraph *g, dam_error *err)
+{
+    size_t nn = (size_t)g->nnodes + 1;
+    state s = {g, dam_calloc(nn, sizeof(int)), dam_calloc(nn, sizeof(int)),
+               dam_calloc(nn, sizeof(double)), dam_calloc(nn, sizeof(double)),
+               dam_calloc(nn, 1)};
+    for (int i = 0; i < g->nedges; i++) {
+        if (g->edges[i].kind == DAM_REDGE_END_END)
+            s.pend_end[g->edges[i].to]++;
+        else
+            s.pend_start[g->edges[i].to]++;
+    }
+    dam_des *des = dam_des_create();
+    for (int i = 0; i < g->nnodes; i++) {
+        g->nodes[i].start = g->nodes[i].end = NAN;
+        if (s.pend_start[i] == 0)
+            dam_des_at(des, g->nodes[i].delay, on_event, &s,
+                       dam_des_u((uint64_t)i << 1));
+    }
+    dam_des_run(des);
+    dam_des_free(des);
+    int rc = DAM_OK;
+    for (int i = 0; i < g->nnodes && rc == DAM_OK; i++)
+        if (s.started[i] != 2)
+            rc = dam_error_set(err, g->trace->file, 0,
+                               "event %ld never becomes ready: its "
+                               "dependencies form a cycle",
+                               g->trace->ev[g->nodes[i].ev].index);
+    dam_free(s.pend_start);
+    dam_free(s.pend_end);
+    dam_free(s.ready);
+    dam_free(s.wait);
+    dam_free(s.started);
+    if (rc != DAM_OK)
+        return DAM_ERUNTIME;
+    for (int i = 0; i < g->nsteps; i++)
+        g->steps[i].replayed_s = g->nodes[g->steps[i].mark[1]].end -
+                                 g->nodes[g->steps[i].mark[0]].start;
+    return DAM_OK;
+}
+
+static int by_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+double dam_replay_step(const dam_rgraph *g, int replayed)
+{
+    if (g->nsteps == 0) {
+        double a = INFINITY, z = -INFINITY;
+        for (int i = 0; i < g->nnodes; i++) {
+            const dam_rnode *n = &g->nodes[i];
+            if (n->kind != DAM_RNODE_GPU)
+                continue;
+            double s = replayed ? n->start : n->m_start;
+            double e = replayed ? n->end : n->m_end;
+            if (s < a)
+                a = s;
+            if (e > z)
+                z = e;
+        }
+        return z > a ? z - a : 0.0;
+    }
+    double *v = dam_malloc((size_t)g->nsteps * sizeof *v);
+    for (int i = 0; i < g->nsteps; i++)
+        v[i] = replayed ? g->steps[i].replayed_s : g->steps[i].measured_s;
+    qsort(v, (size_t)g->nsteps, sizeof *v, by_double);
+    int m = g->nsteps / 2;
+    double r = g->nsteps % 2 ? v[m] : 0.5 * (v[m - 1] + v[m]);
+    dam_free(v);
+    return r;
+}
+
+/* ---- breakdown ---------------------------------------------------------------- */
+
+const char *dam_tterm_name(dam_tterm k)
+{
+    static const char *const names[DAM_TTERM_COUNT] = {
+        "GEMM", "attention", "elementwise", "optimizer", "copies",
+        "exposed comm", "data wait", "launch", "host overhead", "idle"};
+    return (unsigned)k < DAM_TTERM_COUNT ? names[k] : "?";
+}
+
+dam_bound dam_tterm_bound(dam_tterm k)
+{
+    switch (k) {
+    case DAM_TTERM_GEMM:
+    case DAM_TTERM_ATTENTION:
+        return DAM_BOUND_COMPUTE;
+    case DAM_TTERM_ELEMENTWISE:
+    case DAM_TTERM_OPTIMIZER:
+        return DAM_BOUND_MEMORY;
+    case DAM_TTERM_COPY:
+        return DAM_BOUND_TRANSFER;
+    case DAM_TTERM_COMM:
+        return DAM_BOUND_COMM;
+    case DAM_TTERM_DATA:
+        return DAM_BOUND_DATA;
+    default:
+        return DAM_BOUND_LATENCY;
+    }
+}
+
+typedef struct point {
+    double t;
+    int term;  /* a dam_tterm */
+    int delta; /* +1 opens, -1 closes */
+} point;
+
+static int by_point(const void *a, const void *b)
+{
+    const point *x = a, *y = b;
+    if (x->t != y->t)
+        return (x->t > y->t) - (x->t < y->t);
+    if (x->delta != y->delta)
+        return x->delta - y->delta;
+    return x->term - y->term;
+}
+
+/* The term of device work of class c. */
+static int term_of_class(int c)
+{
+    static const int map[DAM_KCLASS_COUNT] = {
+        DAM_TTERM_GEMM, DAM_TTERM_ATTENTION, DAM_TTERM_ELEMENTWISE,
+        DAM_TTERM_OPTIMIZER, DAM_TTERM_COPY, DAM_TTERM_COMM};
+    return c >= 0 && c < DAM_KCLASS_COUNT ? map[c] : DAM_TTERM_ELEMENTWISE;
+}
+
+/* Priority at one instant: device work first (GEMM over attention over
+ * optimizer over elementwise over copies), collectives alone, then what
+ * the host does while the device idles. */
+static const int priority[DAM_TTERM_COUNT] = {
+    DAM_TTERM_GEMM, DAM_TTERM_ATTENTION, DAM_TTERM_OPTIMIZER,
+    DAM_TTERM_ELEMENTWISE, DAM_TTERM_COPY, DAM_TTERM_COMM, DAM_TTERM_DATA,
+    DAM_TTERM_LAUNCH, DAM_TTERM_IDLE, DAM_TTERM_HOST};
+
+/* Length of [a, b] inside the windows w[0..nw) (sorted, disjoint). */
+static double in_windows(const double (*w)[2], int nw, double a, double b)
+{
+    double sum = 0.0;
+    for (int i = 0; i < nw; i++) {
+        double x = a > w[i][0] ? a : w[i][0], y = b < w[i][1] ? b : w[i][1];
+        if (y > x)
+            sum += y - x;
+    }
+    return sum;
+}
+
+static int by_window(const void *a, const void *b)
+{
+    const double *x = a, *y = b;
+    return (x[0] > y[0]) - (x[0] < y[0]);
+}
+
+void dam_replay_breakdown(const dam_rgraph *g, dam_tbreak *br)
+{
+    memset(br, 0, sizeof *br);
+    int nw = g->nsteps > 0 ? g->nsteps : 1;
+    double (*w)[2] = dam_malloc((size_t)nw * sizeof *w);
+    if (g->nsteps > 0) {
+        for (int i = 0; i < g->nsteps; i++) {
+            w[i][0] = g->nodes[g->steps[i].mark[0]].start;
+            w[i][1] = g->nodes[g->steps[i].mark[1]].end;
+        }
+        qsort(w, (size_t)nw, sizeof *w, by_window);
+    } else {
+        w[0][0] = INFINITY;
+        w[0][1] = -INFINITY;
+        for (int i = 0; i < g->nnodes; i++) {
+            const dam_rnode *n = &g->nodes[i];
+            if (n->kind != DAM_RNODE_GPU)
+                continue;
+            if (n->start < w[0][0])
+                w[0][0] = n->start;
+            if (n->end > w[0][1])
+                w[0][1] = n->end;
+        }
+    }
+    unsigned char *launches = dam_calloc((size_t)g->nnodes + 1, 1);
+    for (int i = 0; i < g->nnodes; i++)
+        if (g->nodes[i].kind == DAM_RNODE_GPU && g->nodes[i].launch >= 0)
+            launches[g->nodes[i].launch] = 1;
+    point *p = dam_malloc(((size_t)g->nnodes * 4 + 2) * sizeof *p);
+    size_t np = 0;
+    for (int i = 0; i < g->nnodes; i++) {
+        const dam_rnode *n = &g->nodes[i];
+        int term = -1;
+        if (n->kind == DAM_RNODE_GPU) {
+            term = term_of_class(n->kclass);
+            double d = in_windows((const double(*)[2])w, nw, n->start, n->end);
+            br->gpu_time[n->kclass >= 0 ? n->kclass : 0] += d;
+        } else if (n->kind == DAM_RNODE_CALL && n->sync) {
+            term = DAM_TTERM_IDLE;
+        } else if (n->kind == DAM_RNODE_CALL && launches[i]) {
+            term = DAM_TTERM_LAUNCH;
+        }
+        if (term >= 0 && n->end > n->start) {
+            p[np++] = (point){n->start, term, 1};
+            p[np++] = (point){n->end, term, -1};
+        }
+        if (n->data_wait > 0.0 && n->kind != DAM_RNODE_GPU) {
+            p[np++] = (point){n->start - n->data_wait, DAM_TTERM_DATA, 1};
+            p[np++] = (point){n->start, DAM_TTERM_DATA, -1};
+        }
+    }
+    if (np > 0)
+        qsort(p, np, sizeof *p, by_point);
+    int open[DAM_TTERM_COUNT] = {0};
+    double t = np > 0 ? p[0].t : 0.0;
+    for (size_t i = 0; i < np; i++) {
+        if (p[i].t > t) {
+            int term = DAM_TTERM_HOST;
+            for (int k = 0; k < DAM_TTERM_COUNT; k++)
+                if (open[priority[k]] > 0) {
+                    term = priority[k];
+                    break;
+                }
+            br->part[term] += in_windows((const double(*)[2])w, nw, t, p[i].t);
+            t = p[i].t;
+        }
+        open[p[i].term] += p[i].delta;
+    }
+    /* window time outside every point: host */
+    double total = 0.0, covered = 0.0;
+    for (int i = 0; i < nw; i++)
+        total += w[i][1] > w[i][0] ? w[i][1] - w[i][0] : 0.0;
+    for (int k = 0; k < DAM_TTERM_COUNT; k++)
+        covered += br->part[k];
+    if (total > covered)
+        br->part[DAM_TTERM_HOST] += total - covered;
+    br->window_s = total;
+    br->steps = nw;
+    br->comm_total = br->gpu_time[DAM_KCLASS_NCCL] / nw;
+    for (int k = 0; k < DAM_KCLASS_COUNT; k++)
+        br->gpu_time[k] /= nw;
+    double by_bound[DAM_BOUND_COUNT] = {0};
+    for (int k = 0; k < DAM_TTERM_COUNT; k++) {
+        br->part[k] /= nw;
+        by_bound[dam_tterm_bound((dam_tterm)k)] += br->part[k];
+    }
+    int best = 0;
+    for (int k = 1; k < DAM_BOUND_COUNT; k++)
+        if (by_bound[k] > by_bound[best])
+            best = k;
+    br->bound = (dam_bound)best;
+    br->bound_share = total > 0.0 ? by_bound[best] * nw / total : 0.0;
+    dam_free(p);
+    dam_free(launches);
+    dam_free(w);
+}

@@ -1,0 +1,63 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Profiler traces end to end (issue 25): run, whatif and check --trace on
+# the real traces in tests/data/traces, and bad traces refused with
+# "file: error: ..." and exit 2.
+# usage: trace.sh DAMSIM SOURCE_DIR
+damsim=$1
+src=$2
+. "$src/tests/golden/harness.sh"
+cd "$tmp" || exit 2
+tr="$src/tests/data/traces"
+nccl="$tr/a100-nccl-train.trace.json.gz"
+for f in "$tr"/*.trace.json.gz; do
+    check "check --trace $(basename "$f")" "$damsim" check --trace "$f"
+done
+"$damsim" run --trace "$nccl" --json >run.json
+check "run --trace --json: result.step_s replayed, trace.measured_step_s" python3 -c "
+import json; d=json.load(open('run.json'))
+m=d['trace']['measured_step_s']; r=d['result']['step_s']
+assert abs(m-0.222442)<1e-6, m
+assert abs(r-m) <= 0.03*m, (r, m)
+b=d['result']['breakdown']; assert b['bound'] and abs(sum(b['parts_s'].values())-b['step_mean_s'])<1e-9"
+"$damsim" run --trace "$nccl" --json >run2.json
+check "run --trace: byte-identical JSON" cmp run.json run2.json
+check "run --trace text names the replay error and the binding term" sh -c \
+    "'$damsim' run --trace '$nccl' | grep -q 'replay error' && '$damsim' run --trace '$nccl' | grep -q '^binding'"
+"$damsim" whatif --trace "$nccl" --lever gpu=H100-SXM5-80GB --lever cuda_graphs=1 --json >w.json
+check "whatif --trace: a verdict and an interval for H100" python3 -c "
+import json; d=json.load(open('w.json')); r=d['rows']
+assert r[0]['verdict']=='baseline' and r[1]['name']=='gpu=H100-SXM5-80GB'
+assert r[1]['verdict'] in ('works','wasted','hurts') and r[1]['speedup_lo'] <= r[1]['speedup_hi']"
+check "whatif --trace: text table" sh -c \
+    "'$damsim' whatif --trace '$nccl' --lever gpu=H100-SXM5-80GB | grep -q '^gpu=H100-SXM5-80GB'"
+code "whatif --trace: unknown GPU" 2 "$damsim" whatif --trace "$nccl" --lever gpu=H999
+code "whatif --trace: unknown lever" 2 "$damsim" whatif --trace "$nccl" --lever warp=9
+code "whatif --trace with a scenario too" 2 "$damsim" whatif "$src/scenarios/resnet50-dgx-a100.cfg" --trace "$nccl" --lever gpu=H100-SXM5-80GB
+code "whatif --trace: no lever" 2 "$damsim" whatif --trace "$nccl"
+code "whatif --trace: loader_workers without from" 2 "$damsim" whatif --trace "$nccl" --lever loader_workers=8
+check "report --trace -o .pdf" "$damsim" report --trace "$nccl" --lever gpu=H100-SXM5-80GB -o review.pdf
+check "the review is a PDF" sh -c "head -c 5 review.pdf | grep -q '%PDF-'"
+check "report --trace -o .html" "$damsim" report --trace "$nccl" --lever gpu=H100-SXM5-80GB -o review.html
+check "the page answers the question" grep -q "Would H100-SXM5-80GB cut this job" review.html
+code "report --trace without -o" 2 "$damsim" report --trace "$nccl" --lever gpu=H100-SXM5-80GB
+code "run --trace -o .png refused" 2 "$damsim" run --trace "$nccl" -o x.png
+check "run --trace -o .html" "$damsim" run --trace "$nccl" -o run.html
+# bad traces
+printf 'not json' >bad1.json
+printf '{"traceEvents": [{"ph": "X", "cat": "kernel", "name": "k", "pid": 0, "tid": 7, "ts": 1}]}' >bad2.json
+head -c 1000 "$nccl" >bad3.json.gz
+mkdir folder
+code "check --trace: not JSON" 2 "$damsim" check --trace bad1.json
+code "check --trace: an event without dur" 2 "$damsim" check --trace bad2.json
+check "the message names the event and its byte" sh -c \
+    "'$damsim' check --trace bad2.json 2>&1 | grep -q \"^bad2.json: error: event 0 (byte 17): \\\"k\\\": 'ts' and 'dur'\""
+code "run --trace: truncated gzip" 2 "$damsim" run --trace bad3.json.gz
+check "truncated gzip: file: error:" sh -c "'$damsim' check --trace bad3.json.gz 2>&1 | grep -q '^bad3.json.gz: error: not a complete gzip'"
+code "check --trace: a folder" 2 "$damsim" check --trace folder
+code "check --trace: missing file" 2 "$damsim" check --trace missing.json
+code "check --trace: /dev/zero is refused, not read forever" 2 "$damsim" check --trace /dev/zero
+# with a scenario, --trace still names the simulation's timeline
+check "run SCENARIO --trace still writes its timeline" "$damsim" run --analytic "$src/scenarios/resnet50-dgx-a100.cfg" --trace out.json
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]

@@ -1,0 +1,469 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * test_trace_replay.c: the profiler-trace reader (model/kineto.h), the
+ * dependency graph and its replay (solver/replay.h) and the trace levers
+ * (solver/trace_whatif.h): synthetic traces for each kind of dependency,
+ * bad traces, and the real traces in tests/data/traces.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "check.h"
+#include "model/alloc.h"
+#include "model/catalog.h"
+#include "model/device.h"
+#include "model/kineto.h"
+#include "solver/replay.h"
+#include "solver/trace_whatif.h"
+#include "solver/whatif.h"
+
+/* ---- synthetic traces: events in microseconds --------------------------------- */
+
+static char text[1 << 16];
+static size_t len;
+
+static void begin(void)
+{
+    len = (size_t)snprintf(text, sizeof text,
+                           "{\"deviceProperties\": [{\"name\": \"NVIDIA "
+                           "A100-SXM4-80GB\", \"totalGlobalMem\": 85e9}],"
+                           " \"traceEvents\": [");
+}
+
+/* A complete event: cat, name, pid, tid, ts, dur, correlation (-1: none). */
+static void ev(const char *cat, const char *name, int pid, int tid,
+               double ts, double dur, int corr)
+{
+    char args[64] = "{}";
+    if (corr >= 0)
+        snprintf(args, sizeof args, "{\"correlation\": %d}", corr);
+    len += (size_t)snprintf(text + len, sizeof text - len,
+                            "%s{\"ph\": \"X\", \"cat\": \"%s\", \"name\": "
+                            "\"%s\", \"pid\": %d, \"tid\": %d, \"ts\": %.3f, "
+                            "\"dur\": %.3f, \"args\": %s}",
+                            text[len - 1] == '[' ? "" : ", ", cat, name, pid,
+                            tid, ts, dur, args);
+}
+
+static void end(void)
+{
+    len += (size_t)snprintf(text + len, sizeof text - len, "]}");
+}
+
+static void call(const char *name, double ts, double dur, int corr)
+{
+    ev("cuda_runtime", name, 1, 1, ts, dur, corr);
+}
+
+static void kernel(const char *name, int stream, double ts, double dur,
+                   int corr)
+{
+    ev("kernel", name, 0, stream, ts, dur, corr);
+}
+
+static void step(double ts, double dur)
+{
+    ev("user_annotation", "ProfilerStep#1", 1, 1, ts, dur, -1);
+}
+
+/* Load text and build the graph; 0 on success. */
+static int build(dam_ktrace *t, dam_rgraph *g, const char *what)
+{
+    dam_diag d;
+    dam_diag_init(&d);
+    int rc = dam_ktrace_load(t, what, text, len, &d);
+    for (size_t i = 0; i < d.n; i++)
+        printf("  %s\n", d.items[i].msg);
+    dam_diag_free(&d);
+    dam_error e;
+    if (rc == DAM_OK)
+        rc = dam_rgraph_build(g, t, &e);
+    if (rc == DAM_OK)
+        rc = dam_replay_run(g, &e);
+    dam_check(rc == DAM_OK, "%s: reads, builds and replays", what);
+    return rc;
+}
+
+/* The replayed step after scaling device work of class c by f. */
+static double scaled(const dam_rgraph *g, int c, double f)
+{
+    dam_rgraph h;
+    dam_rgraph_copy(&h, g);
+    for (int i = 0; i < h.nnodes; i++)
+        if (h.nodes[i].kind == DAM_RNODE_GPU && h.nodes[i].kclass == c)
+            h.nodes[i].dur *= f;
+    dam_error e;
+    double s = dam_replay_run(&h, &e) == DAM_OK ? dam_replay_step(&h, 1)
+                                                 : -1.0;
+    dam_rgraph_free(&h);
+    return s;
+}
+
+/* A GEMM on stream 7, then an elementwise kernel on stream 8 that waits
+ * for it (a stream wait on an event), then a device sync. */
+static void stream_wait(void)
+{
+    begin();
+    step(0, 530);
+    call("cudaLaunchKernel", 10, 5, 1);
+    call("cudaLaunchKernel", 20, 5, 2);
+    call("cudaDeviceSynchronize", 30, 490, -1);
+    kernel("ampere_sgemm_128x64_nn", 7, 15, 300, 1);
+    kernel("vectorized_elementwise_kernel", 8, 317, 200, 2);
+    end();
+    dam_ktrace t;
+    dam_rgraph g;
+    if (build(&t, &g, "stream wait") == DAM_OK) {
+        dam_check_int(g.n_xstream, 1, "stream wait: one cross-stream edge");
+        dam_check_int(g.n_sync, 1, "stream wait: one host sync");
+        dam_check_rel(dam_replay_step(&g, 1), 530e-6, 1e-9,
+                      "stream wait: replay reproduces the step");
+        dam_check_rel(scaled(&g, DAM_KCLASS_GEMM, 2.0), 830e-6, 1e-6,
+                      "stream wait: a GEMM twice as long delays the "
+                      "waiting kernel and the sync by 300 us");
+        dam_check_rel(scaled(&g, DAM_KCLASS_ELEMENTWISE, 0.5), 430e-6, 1e-6,
+                      "stream wait: the waiting kernel at half its length "
+                      "ends the step 100 us sooner");
+    }
+    dam_rgraph_free(&g);
+    dam_ktrace_free(&t);
+}
+
+/* The host polls an event (cudaEventQuery) until the kernel is done. */
+static void event_sync(void)
+{
+    begin();
+    step(0, 340);
+    call("cudaLaunchKernel", 10, 5, 1);
+    for (int i = 0; i < 5; i++)
+        call("cudaEventQuery", 40 + 70 * i, 2, -1);
+    call("cudaEventQuery", 316, 2, -1);
+    call("cudaLaunchKernel", 325, 5, 2);
+    kernel("ampere_sgemm_128x64_nn", 7, 15, 300, 1);
+    kernel("vectorized_elementwise_kernel", 7, 331, 5, 2);
+    end();
+    dam_ktrace t;
+    dam_rgraph g;
+    if (build(&t, &g, "event sync") == DAM_OK) {
+        dam_check_rel(dam_replay_step(&g, 1), 340e-6, 1e-9,
+                      "event sync: replay reproduces the step");
+        dam_check_rel(scaled(&g, DAM_KCLASS_GEMM, 0.5), 190e-6, 1e-6,
+                      "event sync: the polling ends when the kernel does "
+                      "(150 us sooner at half its length)");
+    }
+    dam_rgraph_free(&g);
+    dam_ktrace_free(&t);
+}
+
+/* Backward GEMMs on stream 7, an all-reduce on stream 20 after the first,
+ * the optimizer after the all-reduce. */
+static void allreduce(const dam_catalog *cat)
+{
+    begin();
+    step(0, 400);
+    call("cudaLaunchKernel", 10, 5, 1);
+    call("cudaLaunchKernel", 20, 5, 2);
+    call("cudaLaunchKernel", 30, 5, 3);
+    call("cudaLaunchKernel", 40, 5, 4);
+    call("cudaStreamSynchronize", 50, 325, -1);
+    kernel("ampere_sgemm_128x64_nn", 7, 15, 100, 1);
+    kernel("ampere_sgemm_128x64_nn", 7, 116, 100, 2);
+    kernel("ncclKernel_AllReduce_RING_LL_Sum_float", 20, 117, 200, 3);
+    kernel("multi_tensor_apply_kernel", 7, 319, 50, 4);
+    end();
+    dam_ktrace t;
+    dam_rgraph g;
+    if (build(&t, &g, "all-reduce") == DAM_OK) {
+        dam_check_int(g.n_xstream, 2, "all-reduce: after the first GEMM, "
+                      "and before the optimizer");
+        dam_tbreak br;
+        dam_replay_breakdown(&g, &br);
+        dam_check_rel(br.comm_total, 200e-6, 1e-6,
+                      "all-reduce: 200 us of collectives");
+        dam_check_rel(br.part[DAM_TTERM_COMM], 101e-6, 1e-6,
+                      "all-reduce: 101 us of it exposed (216 to 317)");
+        dam_tlever l;
+        dam_error e;
+        dam_check(dam_tlever_parse("overlap=1", &l, &e) == DAM_OK,
+                  "all-reduce: overlap=1 parses");
+        dam_twhatif *w = dam_malloc(sizeof *w);
+        if (dam_trace_whatif(&g, cat, &l, 1, 0, 1, w, &e) == DAM_OK) {
+            /* without the wait the optimizer follows the second GEMM
+             * (ends 216 us) instead of the all-reduce (ends 317 us) */
+            dam_check(w->rows[1].step_s < w->rows[0].step_s - 90e-6,
+                      "all-reduce: overlap lets the optimizer run before "
+                      "the all-reduce ends (%.1f -> %.1f us)",
+                      w->rows[0].step_s * 1e6, w->rows[1].step_s * 1e6);
+        }
+        dam_free(w);
+    }
+    dam_rgraph_free(&g);
+    dam_ktrace_free(&t);
+}
+
+/* The step waits 400 us on the data loader before its copy and kernel. */
+static void loader_stall(const dam_catalog *cat)
+{
+    begin();
+    step(0, 570);
+    ev("cpu_op", "enumerate(DataLoader)#_MultiProcessingDataLoaderIter."
+       "__next__", 1, 1, 5, 400, -1);
+    call("cudaMemcpyAsync", 410, 5, 1);
+    call("cudaLaunchKernel", 420, 5, 2);
+    call("cudaStreamSynchronize", 430, 130, -1);
+    ev("gpu_memcpy", "Memcpy HtoD (Pinned -> Device)", 0, 7, 415, 10, 1);
+    kernel("ampere_sgemm_128x64_nn", 7, 426, 130, 2);
+    end();
+    dam_ktrace t;
+    dam_rgraph g;
+    if (build(&t, &g, "loader stall") == DAM_OK) {
+        dam_tbreak br;
+        dam_replay_breakdown(&g, &br);
+        dam_check_rel(br.part[DAM_TTERM_DATA], 400e-6, 1e-6,
+                      "loader stall: 400 us of data wait");
+        dam_check(br.bound == DAM_BOUND_DATA, "loader stall: data binds");
+        dam_tlever l[2];
+        dam_error e;
+        dam_check(dam_tlever_parse("loader_workers=4,from=1", &l[0], &e) ==
+                      DAM_OK, "loader stall: loader_workers parses");
+        dam_check(dam_tlever_parse("loader_workers=4", &l[1], &e) ==
+                      DAM_EINPUT, "loader stall: without from= refused (%s)",
+                  e.msg);
+        dam_twhatif *w = dam_malloc(sizeof *w);
+        if (dam_trace_whatif(&g, cat, l, 1, 0, 1, w, &e) == DAM_OK) {
+            dam_check_rel(w->rows[1].step_s, 270e-6, 1e-6,
+                          "loader stall: four times the workers leave a "
+                          "quarter of the wait (570 -> 270 us)");
+            dam_check(w->rows[1].verdict == DAM_VERDICT_WORKS,
+                      "loader stall: the lever works");
+        }
+        dam_free(w);
+    }
+    dam_rgraph_free(&g);
+    dam_ktrace_free(&t);
+}
+
+/* A GEMM whose operator records its input shapes: the gpu= lever scales
+ * it by the device model's time of that GEMM on each GPU. */
+static void shapes(const dam_catalog *cat)
+{
+    begin();
+    step(0, 400);
+    len += (size_t)snprintf(text + len, sizeof text - len,
+                            ", {\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": "
+                            "\"aten::addmm\", \"pid\": 1, \"tid\": 1, "
+                            "\"ts\": 5, \"dur\": 20, \"args\": {\"Input Dims\": "
+                            "[[1024], [8192, 4096], [4096, 1024], [], []]}}");
+    call("cudaLaunchKernel", 10, 5, 1);
+    call("cudaDeviceSynchronize", 30, 360, -1);
+    kernel("ampere_sgemm_128x64_nn", 7, 15, 370, 1);
+    end();
+    dam_ktrace t;
+    dam_rgraph g;
+    if (build(&t, &g, "shapes") == DAM_OK) {
+        dam_check_int(g.n_shaped, 1, "shapes: the GEMM has its shape");
+        int k = -1;
+        for (int i = 0; i < g.nnodes; i++)
+            if (g.nodes[i].kind == DAM_RNODE_GPU)
+                k = i;
+        dam_check(k >= 0 && g.nodes[k].gemm[0] == 8192.0f &&
+                      g.nodes[k].gemm[1] == 1024.0f &&
+                      g.nodes[k].gemm[2] == 4096.0f &&
+                      g.nodes[k].gemm[3] == 1.0f,
+                  "shapes: M 8192, N 1024, K 4096 from addmm's inputs");
+        const dam_gpu *a = dam_catalog_gpu(cat, "A100-SXM4-80GB");
+        const dam_gpu *h = dam_catalog_gpu(cat, "H100-SXM5-80GB");
+        double ta = dam_device_gemm_time(a, DAM_FP32, 8192, 1024, 4096, 1,
+                                         4, NULL);
+        double th = dam_device_gemm_time(h, DAM_FP32, 8192, 1024, 4096, 1,
+                                         4, NULL);
+        dam_tlever l;
+        dam_error e;
+        dam_tlever_parse("gpu=H100-SXM5-80GB", &l, &e);
+        dam_twhatif *w = dam_malloc(sizeof *w);
+        if (dam_trace_whatif(&g, cat, &l, 1, 0, 1, w, &e) == DAM_OK)
+            /* the step ends 10 us after the kernel, which starts at 15 */
+            dam_check_rel(w->rows[1].step_s, 15e-6 + 370e-6 * th / ta +
+                                                 15e-6, 1e-6,
+                          "shapes: the kernel scaled by the device "
+                          "model's fp32 GEMM of that shape");
+        dam_free(w);
+    }
+    dam_rgraph_free(&g);
+    dam_ktrace_free(&t);
+}
+
+/* Launches linked by "ac2g" flow pairs alone (no correlation in args). */
+static void flows_only(void)
+{
+    begin();
+    step(0, 200);
+    call("cudaLaunchKernel", 10, 5, -1);
+    call("cudaDeviceSynchronize", 20, 170, -1);
+    kernel("ampere_sgemm_128x64_nn", 7, 40, 140, -1);
+    len += (size_t)snprintf(text + len, sizeof text - len,
+                            ", {\"ph\": \"s\", \"cat\": \"ac2g\", \"id\": 9, "
+                            "\"pid\": 1, \"tid\": 1, \"ts\": 10}"
+                            ", {\"ph\": \"f\", \"cat\": \"ac2g\", \"id\": 9, "
+                            "\"pid\": 0, \"tid\": 7, \"ts\": 40, \"bp\": \"e\"}");
+    end();
+    dam_ktrace t;
+    dam_rgraph g;
+    if (build(&t, &g, "flows only") == DAM_OK) {
+        dam_check(t.nflows == 1 && t.flows_used == 1 && t.linked == 1,
+                  "flows only: the pair links the kernel to its launch");
+        dam_check_int(g.n_launch, 1, "flows only: one launch edge");
+        dam_check_rel(scaled(&g, DAM_KCLASS_GEMM, 0.5), 130e-6, 1e-6,
+                      "flows only: the sync follows the kernel (70 us "
+                      "sooner at half its length)");
+    }
+    dam_rgraph_free(&g);
+    dam_ktrace_free(&t);
+}
+
+/* ---- bad traces ------------------------------------------------------------------------ */
+
+static void bad(const char *what, const char *txt, const char *want)
+{
+    dam_ktrace t;
+    dam_diag d;
+    dam_diag_init(&d);
+    int rc = dam_ktrace_load(&t, "bad.json", txt, strlen(txt), &d);
+    int found = 0;
+    for (size_t i = 0; i < d.n; i++)
+        found |= strstr(d.items[i].msg, want) != NULL;
+    dam_check(rc == DAM_EINPUT && found, "bad trace, %s: refused with '%s' "
+              "(%s)", what, want, d.n ? d.items[0].msg : "no message");
+    dam_diag_free(&d);
+    dam_ktrace_free(&t);
+}
+
+static void bad_traces(void)
+{
+    bad("not JSON", "hello", "expected a '{'");
+    bad("no events", "{\"a\": 1}", "no \"traceEvents\"");
+    bad("cut short", "{\"traceEvents\": [{\"ph\": \"X\"", "ends inside");
+    bad("event not an object", "{\"traceEvents\": [1]}",
+        "event 0 (byte 17): not an object");
+    bad("no ts", "{\"traceEvents\": [{\"ph\": \"X\", \"cat\": \"kernel\", "
+        "\"name\": \"k\", \"pid\": 0, \"tid\": 7, \"dur\": 1}]}",
+        "event 0 (byte 17): \"k\": 'ts' and 'dur'");
+    bad("negative dur", "{\"traceEvents\": [{}, {\"ph\": \"X\", \"cat\": "
+        "\"kernel\", \"name\": \"k\", \"pid\": 0, \"tid\": 7, \"ts\": 1, "
+        "\"dur\": -1}]}", "event 1 (byte 21)");
+    bad("ts beyond 1e17 us", "{\"traceEvents\": [{\"ph\": \"X\", \"cat\": "
+        "\"kernel\", \"name\": \"k\", \"pid\": 0, \"tid\": 7, \"ts\": 1e300, "
+        "\"dur\": 1}]}", "|ts| <= 1e17");
+    bad("args not an object", "{\"traceEvents\": [{\"ph\": \"X\", \"cat\": "
+        "\"kernel\", \"name\": \"k\", \"pid\": 0, \"tid\": 7, \"ts\": 1, "
+        "\"dur\": 1, \"args\": 3}]}", "'args' must be an object");
+    bad("no kernels", "{\"traceEvents\": []}", "no GPU kernels");
+    bad("text after", "{\"traceEvents\": []} x", "text after");
+    bad("syntax in an event", "{\"traceEvents\": [{\"ph\": X}]}",
+        "not a JSON trace: event 0");
+    static const unsigned char gz[] = {0x1f, 0x8b, 0x08, 0x00, 0x00, 0x00};
+    dam_ktrace t;
+    dam_diag d;
+    dam_diag_init(&d);
+    int rc = dam_ktrace_load(&t, "bad.json.gz", (const char *)gz, sizeof gz,
+                             &d);
+    dam_check(rc == DAM_EINPUT && d.n == 1 &&
+                  strstr(d.items[0].msg, "not a complete gzip"),
+              "bad trace, truncated gzip: refused");
+    dam_diag_free(&d);
+    dam_ktrace_free(&t);
+}
+
+/* ---- the real traces ------------------------------------------------------------------ */
+
+static void real(const dam_catalog *cat, const char *file, long kernels,
+                 long nccl, int steps, double measured_ms)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/tests/data/traces/%s", DAM_SOURCE_DIR,
+             file);
+    dam_ktrace t;
+    dam_rgraph g;
+    memset(&g, 0, sizeof g);
+    dam_diag d;
+    dam_diag_init(&d);
+    int rc = dam_ktrace_load(&t, path, NULL, 0, &d);
+    dam_diag_free(&d);
+    dam_error e;
+    if (rc == DAM_OK)
+        rc = dam_rgraph_build(&g, &t, &e);
+    if (rc == DAM_OK)
+        rc = dam_replay_run(&g, &e);
+    dam_check(rc == DAM_OK, "%s: reads, builds and replays", file);
+    if (rc == DAM_OK) {
+        dam_check_int(t.nkind[DAM_KEV_KERNEL], kernels, file);
+        dam_check_int(t.nnccl, nccl, "NCCL kernels");
+        dam_check_int(g.nsteps, steps, "ProfilerStep spans");
+        dam_check(t.linked > 0 && g.n_launch == t.linked,
+                  "%s: %ld launches linked", file, t.linked);
+        double m = dam_replay_step(&g, 0), r = dam_replay_step(&g, 1);
+        if (measured_ms > 0.0)
+            dam_check_rel(m, measured_ms * 1e-3, 5e-4,
+                          "median measured step");
+        dam_check(fabs(r - m) <= 0.03 * m,
+                  "%s: replay %.3f ms within 3 %% of measured %.3f ms",
+                  file, r * 1e3, m * 1e3);
+        dam_tbreak br;
+        dam_replay_breakdown(&g, &br);
+        double sum = 0.0;
+        for (int k = 0; k < DAM_TTERM_COUNT; k++)
+            sum += br.part[k];
+        dam_check_rel(sum * br.steps, br.window_s, 1e-9,
+                      "breakdown parts add up to the steps");
+        /* device work scaled: the step moves the right way */
+        dam_check(scaled(&g, DAM_KCLASS_GEMM, 0.5) <= r * (1 + 1e-12) &&
+                      scaled(&g, DAM_KCLASS_GEMM, 2.0) >= r * (1 - 1e-12),
+                  "%s: shorter GEMMs never lengthen the step, longer "
+                  "never shorten it", file);
+        if (t.device[0] && strstr(t.device, "A100")) {
+            dam_tlever l;
+            dam_tlever_parse("gpu=H100-SXM5-80GB", &l, &e);
+            dam_twhatif *w = dam_malloc(sizeof *w);
+            rc = dam_trace_whatif(&g, cat, &l, 1, 8, 1, w, &e);
+            dam_check(rc == DAM_OK && w->nrows == 2 &&
+                          w->rows[1].verdict != DAM_VERDICT_FAILED &&
+                          w->rows[1].has_interval &&
+                          w->rows[1].speedup >= 1.0 &&
+                          w->rows[1].speedup_lo <= w->rows[1].speedup_hi,
+                      "%s: H100 gets a verdict (%s, %.3fx, %.3fx-%.3fx)",
+                      file, dam_verdict_name((dam_verdict)w->rows[1].verdict),
+                      w->rows[1].speedup, w->rows[1].speedup_lo,
+                      w->rows[1].speedup_hi);
+            if (rc == DAM_OK)
+                dam_check_rel(w->rows[0].step_s, w->measured_mean_s, 1e-6,
+                              "the baseline row replays the measured mean "
+                              "step");
+            dam_free(w);
+        }
+    }
+    dam_rgraph_free(&g);
+    dam_ktrace_free(&t);
+}
+
+int main(void)
+{
+    dam_catalog cat;
+    memset(&cat, 0, sizeof cat);
+    dam_test_catalog(&cat);
+    stream_wait();
+    event_sync();
+    allreduce(&cat);
+    loader_stall(&cat);
+    shapes(&cat);
+    flows_only();
+    bad_traces();
+    real(&cat, "a100-nccl-train.trace.json.gz", 2700, 21, 3, 222.442);
+    real(&cat, "alexnet-a100-train.trace.json.gz", 79, 0, 0, 0.0);
+    real(&cat, "mi250-toy-train.trace.json.gz", 14, 0, 2, 0.0);
+    real(&cat, "a100-80gb-train-rank0-3steps.trace.json.gz", 3225, 45, 3,
+         0.0);
+    real(&cat, "recsys-a100-8gpu-3steps.trace.json.gz", 4279, 30, 3, 0.0);
+    dam_catalog_free(&cat);
+    return dam_check_done();
+}
