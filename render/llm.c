@@ -655,6 +655,19 @@ void dam_llm_plan_text(dam_buf *b, const dam_scenario *s,
         dam_buf_printf(b, "; re-simulated with other random numbers: TTFT "
                           "%.4g ms, TPOT %.4g ms, holds\n",
                        p->confirm_ttft * 1e3, p->confirm_tpot * 1e3);
+        if (p->has_interval) {
+            dam_buf_printf(b, "          90 %% intervals under load: TTFT "
+                              "%.4g to %.4g ms, TPOT %.4g to %.4g ms",
+                           p->ttft_iv[0] * 1e3, p->ttft_iv[1] * 1e3,
+                           p->tpot_iv[0] * 1e3, p->tpot_iv[1] * 1e3);
+            if (o->price_hour > 0.0)
+                dam_buf_printf(b, ", $%.3g to $%.3g per million output "
+                                  "tokens",
+                               p->cost_mtok_iv[0], p->cost_mtok_iv[1]);
+            dam_buf_printf(b, " (simulated in the draws of the constants "
+                              "at a lone request's 5th and 95th "
+                              "percentile, with the CI)\n");
+        }
     } else {
         dam_buf_printf(b, "Answer    no catalog GPU meets both objectives "
                           "at this rate%s\n",
@@ -772,6 +785,20 @@ json_t *dam_llm_plan_json(const dam_scenario *s, const dam_llm_plan *p)
     }
     json_object_set_new(o, "options", a);
     json_object_set_new(o, "confirmed", json_boolean(p->confirmed));
+    if (p->has_interval) {
+        /* the plan's 90 % intervals under load (dam_load_interval_of) */
+        json_t *iv = json_object();
+        const double *v[3] = {p->ttft_iv, p->tpot_iv, p->cost_mtok_iv};
+        static const char *const nm[3] = {"ttft_s", "tpot_s",
+                                          "cost_per_million_output_tokens_usd"};
+        for (int i = 0; i < 3; i++) {
+            json_t *x = json_object();
+            json_object_set_new(x, "p05", dam_json_num(v[i][0]));
+            json_object_set_new(x, "p95", dam_json_num(v[i][1]));
+            json_object_set_new(iv, nm[i], x);
+        }
+        json_object_set_new(o, "best_intervals_90", iv);
+    }
     json_object_set_new(o, "max_rate_found", json_boolean(p->max_rate_found));
     NUM(o, "max_rate_per_s", p->max_rate);
     NUM(o, "max_rate_upper_per_s", p->max_rate_upper);

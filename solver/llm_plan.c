@@ -26,6 +26,7 @@
 #include "model/quality.h"
 #include "solver/analytic.h"
 #include "solver/llm_cost.h"
+#include "solver/uncertainty.h"
 
 int dam_llm_plan_meets(const dam_scenario *s, const dam_sim_options *opt,
                        dam_result *r, dam_error *err)
@@ -36,6 +37,56 @@ int dam_llm_plan_meets(const dam_scenario *s, const dam_sim_options *opt,
     if (dam_sim_llm(s, opt, r, NULL, err) != DAM_OK)
         return -1;
     return dam_serving_slo_met(&r->serving);
+}
+
+/* A dam_solve_fn: the LLM simulation with the options ctx points to. */
+static int plan_solve(const dam_scenario *s, void *ctx, dam_result *r,
+                      dam_error *err)
+{
+    dam_analytic_solve(s, r);
+    return dam_sim_llm(s, (const dam_sim_options *)ctx, r, NULL, err);
+}
+
+/* The plan's 90 % intervals of the best option c (planned at its rate):
+ * TTFT, TPOT and the cost per million output tokens under load. */
+static void best_interval(const dam_scenario *c, const dam_sim_options *o,
+                          const dam_llm_plan_option *op, dam_llm_plan *p)
+{
+    if (dam_uncertainty_sources(c) == 0)
+        return;
+    dam_draws *d = dam_draws_create(DAM_UNCERTAINTY_SAMPLES, c->seed);
+    int n = dam_draws_count(d);
+    double *t = dam_malloc((size_t)n * sizeof *t);
+    dam_answer_interval *a = dam_malloc(sizeof *a);
+    dam_result *r = dam_malloc(sizeof *r);
+    dam_uncertainty_answer(d, c, c, NULL, t, a);
+    dam_load_interval li;
+    dam_error err;
+    if (plan_solve(c, (void *)o, r, &err) == DAM_OK &&
+        dam_load_interval_of(d, c, c, r, t, n, plan_solve, (void *)o,
+                             &li) == DAM_OK &&
+        li.ok) {
+        p->has_interval = 1;
+        p->ttft_iv[0] = li.ttft[0] < op->ttft ? li.ttft[0] : op->ttft;
+        p->ttft_iv[1] = li.ttft[1] > op->ttft ? li.ttft[1] : op->ttft;
+        p->tpot_iv[0] = li.tpot[0] < op->tpot ? li.tpot[0] : op->tpot;
+        p->tpot_iv[1] = li.tpot[1] > op->tpot ? li.tpot[1] : op->tpot;
+        /* the hour's price is known; the tokens it buys are not */
+        double tp = r->serving.llm.throughput;
+        for (int e = 0; e < 2; e++)
+            p->cost_mtok_iv[e] =
+                li.throughput[1 - e] > 0.0
+                    ? op->cost_per_mtok * tp / li.throughput[1 - e]
+                    : op->cost_per_mtok;
+        if (p->cost_mtok_iv[0] > op->cost_per_mtok)
+            p->cost_mtok_iv[0] = op->cost_per_mtok;
+        if (p->cost_mtok_iv[1] < op->cost_per_mtok)
+            p->cost_mtok_iv[1] = op->cost_per_mtok;
+    }
+    dam_free(r);
+    dam_free(a);
+    dam_free(t);
+    dam_draws_free(d);
 }
 
 /* Simulate c with `replicas` at c's rate; fill o's figures; 1/0/-1. */
@@ -494,6 +545,7 @@ int dam_llm_plan_run(const dam_scenario *s, const dam_catalog *cat,
             p->confirmed = 1;
             p->confirm_ttft = r->serving.llm.ttft.q;
             p->confirm_tpot = r->serving.llm.tpot.q;
+            best_interval(c, &o, op, p);
         }
         dam_free(r);
         if (m < 0) {

@@ -71,6 +71,11 @@ typedef struct dam_llm_plan {
     int confirmed;                 /* 1: the best met both again when
                                       re-simulated */
     double confirm_ttft, confirm_tpot; /* the re-simulation's figures, s */
+    int has_interval;              /* 1: the best's 90 % intervals below
+                                      (solver/uncertainty.h,
+                                      dam_load_interval_of) */
+    double ttft_iv[2], tpot_iv[2]; /* s */
+    double cost_mtok_iv[2];        /* USD per million output tokens */
     int max_rate_found;            /* 1 when some rate meets both */
     double max_rate;               /* highest rate meeting both, 1/s */
     double max_rate_upper;         /* the bisection's failing end, 1/s */
