@@ -107,9 +107,11 @@ int dam_cli_sweep_wants_charts(const dam_cli *c);
 int dam_cli_sweep_charts(dam_cli *c, const dam_sweep *sw,
                          const dam_sweep_fig *figs, const char *dir);
 
-/* The text of a scenario file, or of standard input when path is "-"
- * (*name: "<stdin>"); NULL with errno set when it cannot be read. Caller
- * frees with dam_free. */
-char *dam_cli_read_text(const char *path, const char **name);
+/* The text of a scenario file (through model/infile.h: regular files
+ * only, capped), or of standard input when path is "-" (*name:
+ * "<stdin>"); NULL with why (n bytes) filled when it cannot be read.
+ * Caller frees with dam_free. */
+char *dam_cli_read_text(const char *path, const char **name, char *why,
+                        size_t n);
 
 #endif

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "model/alloc.h"
+#include "model/infile.h"
 
 const char *dam_kernel_class_name(dam_kernel_class k)
 {
@@ -148,8 +149,18 @@ int dam_profile_load(dam_profile *p, const char *path, const char *text,
     memset(p, 0, sizeof *p);
     snprintf(p->file, sizeof p->file, "%s", path);
     json_error_t je;
-    json_t *root = text ? json_loads(text, 0, &je)
-                        : json_load_file(path, 0, &je);
+    char *owned = NULL;
+    if (!text) {
+        char why[64];
+        size_t n = 0;
+        owned = dam_infile_read(path, &n, why, sizeof why);
+        if (!owned) {
+            dam_diag_error(d, path, 0, "cannot read the trace: %s", why);
+            return DAM_EINPUT;
+        }
+    }
+    json_t *root = json_loads(text ? text : owned, 0, &je);
+    dam_free(owned);
     if (!root) {
         dam_diag_error(d, path, je.line > 0 ? je.line : 0,
                        "not a JSON trace: %s", je.text);

@@ -420,6 +420,39 @@ static void permute(uint32_t *p, uint64_t n, uint64_t seed, uint64_t stream)
     }
 }
 
+/*
+ * Every scenario key of the sweep is one the scenario schema knows, before
+ * any point is solved: a misspelt key is bad input (exit 2), not an error
+ * row on every point. Each key is loaded alone with its first value; a
+ * value the loader refuses stays a row's error (another value may load),
+ * a key it does not know, or cannot set, is reported here.
+ */
+static int check_keys(const dam_sweep *sw, dam_diag *d)
+{
+    dam_scenario *tmp = dam_malloc(sizeof *tmp);
+    int rc = DAM_OK;
+    for (int i = 0; i < sw->nkeys && rc == DAM_OK; i++) {
+        const dam_sweep_key *k = &sw->keys[i];
+        if (k->lever)
+            continue;
+        dam_setting ov = {k->key, k->values[0]};
+        char msg[512], unknown[200], cannot[200];
+        if (load_point(sw, &ov, 1, tmp, msg, sizeof msg) == DAM_OK)
+            continue;
+        snprintf(unknown, sizeof unknown, "unknown key '%s'", k->key);
+        snprintf(cannot, sizeof cannot, "cannot set '%s'", k->key);
+        if (strstr(msg, unknown) || strstr(msg, cannot) ||
+            strstr(msg, "empty or over-long key")) {
+            const char *m = strstr(msg, "error: ");
+            dam_diag_error(d, "", 0, "--vary %s: %s", k->key,
+                           m ? m + 7 : msg);
+            rc = DAM_EINPUT;
+        }
+    }
+    dam_free(tmp);
+    return rc;
+}
+
 int dam_sweep_prepare(dam_sweep *sw, const char *path, const char *text,
                       dam_catalog *cat, dam_diag *d)
 {
@@ -432,6 +465,8 @@ int dam_sweep_prepare(dam_sweep *sw, const char *path, const char *text,
     sw->cat = cat;
     sw->base = dam_malloc(sizeof *sw->base);
     if (dam_scenario_load(sw->base, path, text, cat, d) != DAM_OK)
+        return DAM_EINPUT;
+    if (check_keys(sw, d) != DAM_OK)
         return DAM_EINPUT;
     if (!sw->have_seed)
         sw->seed = sw->base->seed;
