@@ -146,8 +146,8 @@ int dam_cli_plan_budget(dam_cli *c, const dam_scenario *s);
 int dam_cli_plan_search(dam_cli *c, const dam_scenario *s);
 /* Parse a budget "1e23", "5e4gpu-h", "$2e6", "2e6usd" (0 on success). */
 int dam_cli_parse_budget(const char *arg, dam_budget_kind *k, double *v);
-/* Parse a deadline "30d", "720h", "90min", "3600s", "2w" (plain: hours);
- * 0 on success. */
+/* Parse a deadline "30d", "720h", "90min", "3600s", "2w" (the unit is
+ * required) within scenario.deadline_days' range; 0 on success. */
 int dam_cli_parse_deadline(const char *arg, double *seconds);
 
 /* Flush standard output and check that everything written to it so far

@@ -22,6 +22,7 @@
 #include "cli/cli.h"
 #include "cli/sweep.h"
 #include "model/alloc.h"
+#include "model/csvline.h"
 #include "model/embedded.h"
 #include "model/lever.h"
 #include "model/loader.h"
@@ -513,7 +514,7 @@ static int parse_options(dam_cli *c, int argc, char **argv)
         case OPT_MAX_EVENTS:
         case OPT_MAX_MEMORY: {
             char *end;
-            double x = strtod(optarg, &end);
+            double x = dam_decimal(optarg, &end);
             if (end == optarg || *end || !(x > 0.0) || !(x <= 1e15))
                 return bad_usage("%s needs a number in (0, 1e15], got '%.40s'",
                                  opt == OPT_MAX_EVENTS ? "--max-events"

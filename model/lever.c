@@ -16,6 +16,7 @@
  */
 #include "model/lever.h"
 
+#include "model/csvline.h"
 #include "model/graph.h"
 
 #include <errno.h>
@@ -1056,7 +1057,7 @@ static int parse_num(const char *s, double *out)
 {
     char *end;
     errno = 0;
-    double v = strtod(s, &end);
+    double v = dam_decimal(s, &end);
     if (end == s || *end || errno == ERANGE || !isfinite(v))
         return -1;
     *out = v;

@@ -28,6 +28,7 @@
 #include <strings.h>
 
 #include "model/alloc.h"
+#include "model/csvline.h"
 #include "model/infile.h"
 #include "model/lever.h"
 #include "model/scaling.h"
@@ -228,6 +229,8 @@ static const limit limits[] = {
     {"serving.postprocess_ms", 0.0, 1e6},
     {"serving.batch_timeout_ms", 0.0, 1e6},
     {"serving.slo_p99_ms", 1e-6, 1e8},
+    {"llm.slo_ttft_ms", 1e-6, 1e8},
+    {"llm.slo_tpot_ms", 1e-6, 1e8},
     {"serving.request_bytes", 0.0, 1e11},
     {"serving.requests", 1.0, DAM_MAX_REQUESTS},
     {"cost.gpu_hour_usd", 0.0, 1e4},
@@ -244,6 +247,16 @@ static const limit *limit_of(const char *key)
         if (strcmp(l->key, key) == 0)
             return l;
     return NULL;
+}
+
+int dam_scenario_key_range(const char *key, double *lo, double *hi)
+{
+    const limit *l = limit_of(key);
+    if (!l)
+        return -1;
+    *lo = l->lo;
+    *hi = l->hi;
+    return 0;
 }
 
 static int get_num(ld *L, const config_setting_t *g, const char *key,
@@ -2305,7 +2318,7 @@ static void load_decode_samples(ld *L, const config_setting_t *at,
         if (*p == '\0' || *p == '\n' || *p == '\r')
             continue;
         char *end;
-        double v = strtod(p, &end);
+        double v = dam_decimal(p, &end);
         while (*end == ' ' || *end == '\t' || *end == '\n' || *end == '\r')
             end++;
         if (end == p || *end || !isfinite(v) || v < 0.0 || v > 1e8) {
@@ -2908,7 +2921,7 @@ static int text_int(const char *v, long long *out)
 static int text_num(const char *v, double *out)
 {
     char *end;
-    double x = strtod(v, &end);
+    double x = dam_decimal(v, &end);
     if (!*v || *end || !isfinite(x))
         return 0;
     *out = x;

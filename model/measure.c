@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "model/alloc.h"
+#include "model/csvline.h"
 #include "model/infile.h"
 #include "model/lever.h"
 
@@ -115,7 +116,7 @@ static int number(const char *s, double *v)
 {
     char *end;
     errno = 0;
-    double x = strtod(s, &end);
+    double x = dam_decimal(s, &end);
     if (end == s || *end != '\0' || errno == ERANGE || !isfinite(x))
         return 0;
     *v = x;

@@ -31,6 +31,7 @@
 #include <string.h>
 
 #include "model/alloc.h"
+#include "model/csvline.h"
 #include "model/lever.h"
 #include "model/loader.h"
 #include "solver/analytic.h"
@@ -116,7 +117,7 @@ static int parse_number(const char *s, size_t n, double *out, int *integer)
     memcpy(buf, s, n);
     buf[n] = '\0';
     char *end;
-    double v = strtod(buf, &end);
+    double v = dam_decimal(buf, &end);
     if (*end || !isfinite(v))
         return 0;
     *out = v;
