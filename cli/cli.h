@@ -154,6 +154,9 @@ int dam_cli_parse_deadline(const char *arg, double *seconds);
  * arrived; 0, or 1 after "damsim: standard output: write error: ..."
  * (said once). */
 int dam_cli_stdout_check(void);
+/* Say "damsim: standard output: write error: " and strerror(e) (EIO when
+ * 0), once per run; returns 1. */
+int dam_cli_stdout_error(int e);
 
 /* The kind of output path names (NULL: DAM_OUT_STDOUT). */
 dam_output_kind dam_output_of(const char *path);

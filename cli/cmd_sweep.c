@@ -234,8 +234,11 @@ int dam_cli_sweep_emit(dam_cli_sweep *r, FILE *out, dam_buf *text,
                        const dam_sweep_fig *fig, uint64_t c)
 {
     int rc = 0;
-    if (text->len && fwrite(text->data, 1, text->len, out) != text->len)
+    if (text->len && fwrite(text->data, 1, text->len, out) != text->len) {
         rc = 1;
+        if (!r->werr)
+            r->werr = errno ? errno : EIO;
+    }
     text->len = 0;
     if (text->data)
         text->data[0] = '\0';
@@ -251,8 +254,6 @@ int dam_cli_sweep_emit(dam_cli_sweep *r, FILE *out, dam_buf *text,
 
 /* ---- the command ------------------------------------------------------------ */
 
-/* Read all of f into a NUL-terminated string (caller frees); NULL on a
- * read error. */
 /* Standard input, capped like every file (model/infile.h). */
 static char *slurp(FILE *f, char *why, size_t wn)
 {
@@ -427,8 +428,10 @@ int dam_cli_sweep_run(dam_cli *c, const dam_sweep *sw)
     if (rank == 0 && !r.json) {
         dam_buf h = {0};
         dam_sweep_csv_header(&h, sw);
-        if (fwrite(h.data, 1, h.len, out) != h.len)
+        if (fwrite(h.data, 1, h.len, out) != h.len) {
             rc = 1;
+            r.werr = errno;
+        }
         dam_buf_free(&h);
     }
     if (rank == 0)
@@ -439,8 +442,11 @@ int dam_cli_sweep_run(dam_cli *c, const dam_sweep *sw)
                       : dam_cli_sweep_threads(&r, out);
     dam_cli_progress_end(&r.progress);
     if (rank == 0) {
-        if (out == stdout && fflush(out) != 0 && rc == 0)
+        if (out == stdout && (fflush(out) != 0 || ferror(out)) && rc == 0) {
             rc = 1;
+            r.werr = errno ? errno : EIO;
+        }
+        int werr = r.werr ? r.werr : EIO;
         if (out != stdout) {
             /* complete rows are kept on an interrupt too */
             dam_error e;
@@ -459,14 +465,16 @@ int dam_cli_sweep_run(dam_cli *c, const dam_sweep *sw)
                     partial[0] = '\0';
                 }
             } else {
+                if (rc == 1)
+                    fprintf(stderr, "%s: error: write error: %s\n",
+                            of.path, strerror(werr));
                 dam_outfile_abort(&of);
                 if (made_dir)
                     rmdir(c->out_file);
             }
         }
         if (rc == 1 && out == stdout)
-            fprintf(stderr, "damsim: standard output: write error: %s\n",
-                    strerror(errno ? errno : EIO));
+            dam_cli_stdout_error(werr);
         if (rc == 130 && out == stdout)
             fprintf(stderr, "damsim: interrupted: the first %llu of %llu "
                             "rows were written whole\n",

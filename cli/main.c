@@ -206,21 +206,27 @@ int dam_cli_emit(dam_cli *c, const dam_buf *b)
     }
     if (k == DAM_OUT_HTML)
         dam_buf_append(&c->html_text, text, b->len);
-    fwrite(text, 1, b->len, stdout);
+    if (fwrite(text, 1, b->len, stdout) != b->len)
+        return dam_cli_stdout_error(errno);
     return dam_cli_stdout_check();
+}
+
+int dam_cli_stdout_error(int e)
+{
+    static int said; /* cli/: once per run, not once per write */
+    if (!said)
+        fprintf(stderr, "damsim: standard output: write error: %s\n",
+                strerror(e ? e : EIO));
+    said = 1;
+    return 1;
 }
 
 int dam_cli_stdout_check(void)
 {
     if (fflush(stdout) == 0 && !ferror(stdout))
         return 0;
-    int e = errno ? errno : EIO;
-    static int said; /* cli/: once per run, not once per write */
-    if (!said)
-        fprintf(stderr, "damsim: standard output: write error: %s\n",
-                strerror(e));
-    said = 1;
-    return 1;
+    /* a failed flush sets errno; an earlier failed write left its own */
+    return dam_cli_stdout_error(errno);
 }
 
 /* Extension of path ("png"), or "" when none. */
@@ -880,11 +886,8 @@ int main(int argc, char **argv)
     /* every byte on standard output reached it, or the run failed */
     if (dam_cli_stdout_check() != 0 && rc == 0)
         rc = 1;
-    if (fclose(stdout) != 0 && rc == 0) {
-        fprintf(stderr, "damsim: standard output: write error: %s\n",
-                strerror(errno));
+    if (fclose(stdout) != 0 && dam_cli_stdout_error(errno) && rc == 0)
         rc = 1;
-    }
     dam_buf_free(&c.html_text);
     dam_catalog_free(&c.cat);
     dam_free(sub_argv);

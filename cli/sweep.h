@@ -62,6 +62,7 @@ typedef struct dam_cli_sweep {
     uint64_t chunk;        /* points per chunk */
     uint64_t nchunks;
     uint64_t done;         /* points written */
+    int werr;              /* errno of the first failed write, or 0 */
     int charts;            /* 1: charts are asked for: every rank keeps
                             * its chunks' figures */
     dam_sweep_fig *figs;   /* rank 0: npoints figures when charts are

@@ -488,9 +488,12 @@ int dam_sweep_prepare(dam_sweep *sw, const char *path, const char *text,
         double n = 1.0;
         for (int i = 0; i < sw->nkeys; i++)
             n *= sw->keys[i].nvalues;
-        if (n > 9.0e15) {
-            dam_diag_error(d, "", 0, "the grid has %.3g points (at most 9e15)",
-                           n);
+        if (n > DAM_SWEEP_MAX_POINTS) {
+            dam_diag_error(d, "", 0, "the grid has %.3g points; a sweep "
+                           "takes at most %.0e (about %.0f GB of rows): "
+                           "fewer values, or --method lhs --samples N", n,
+                           DAM_SWEEP_MAX_POINTS,
+                           DAM_SWEEP_MAX_POINTS * DAM_SWEEP_ROW_BYTES / 1e9);
             return DAM_EINPUT;
         }
         sw->npoints = (uint64_t)n;
@@ -500,13 +503,28 @@ int dam_sweep_prepare(dam_sweep *sw, const char *path, const char *text,
                 try_patch(sw, i, tmp);
         dam_free(tmp);
     } else {
-        if (sw->samples < 1 || sw->samples > 0xffffffffULL) {
+        if (sw->samples < 1 || (double)sw->samples > DAM_SWEEP_MAX_POINTS) {
             dam_diag_error(d, "", 0,
                            "--method random or lhs needs --samples N "
-                           "(1 to 4294967295)");
+                           "(1 to %.0f)", DAM_SWEEP_MAX_POINTS);
             return DAM_EINPUT;
         }
         sw->npoints = sw->samples;
+        /* the Latin hypercube is a permutation per key, built before the
+         * first row: estimated and refused above the memory limit */
+        double lhs_bytes = (double)sw->nkeys * (double)sw->samples *
+                           (double)sizeof *sw->lhs;
+        if (sw->method == DAM_SWEEP_LHS && sw->max_bytes > 0.0 &&
+            lhs_bytes > sw->max_bytes) {
+            dam_diag_error(d, "", 0,
+                           "--method lhs with %llu samples of %d keys needs "
+                           "%.3g GB before the first row, above the limit of "
+                           "%.3g GB (--max-memory GB lifts it; --method "
+                           "random needs none)",
+                           (unsigned long long)sw->samples, sw->nkeys,
+                           lhs_bytes / 1e9, sw->max_bytes / 1e9);
+            return DAM_EINPUT;
+        }
         if (sw->method == DAM_SWEEP_LHS) {
             sw->lhs = dam_malloc((size_t)sw->nkeys * sw->samples *
                                  sizeof *sw->lhs);
