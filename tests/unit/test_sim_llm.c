@@ -336,7 +336,7 @@ static void test_trace(void)
     bad_trace(&s, "0.0,100,10\n1.0,100\n", 2, "expected 3 fields");
     bad_trace(&s, "0.0,100,10\n1.0,100,10,7\n", 2, "got 4");
     bad_trace(&s, "1.0,100,10\n0.5,100,10\n", 2, "must not decrease");
-    bad_trace(&s, "-1.0,100,10\n", 1, "finite and >= 0");
+    bad_trace(&s, "-1.0,100,10\n", 1, "must be in [0, 1e+07] s");
     bad_trace(&s, "0.0,0,10\n", 1, "whole number >= 1");
     bad_trace(&s, "0.0,10.5,10\n", 1, "whole number >= 1");
     bad_trace(&s, "0.0,4001,10\n", 1, "exceed llm.input_max");
