@@ -458,6 +458,49 @@ try:
 finally:
     shutil.rmtree(work, ignore_errors=True)
 
+# Killing one MPI rank: the job ends, and whole rows are kept only beside
+# the final name (needs mpirun and an MPI build; skipped otherwise)
+mpirun = shutil.which("mpirun")
+mpi_built = subprocess.run(["ldd", damsim], capture_output=True,
+                           text=True).stdout.find("libmpi") >= 0
+if mpirun and mpi_built:
+    work = tempfile.mkdtemp(prefix="dam_rel3_")
+    try:
+        pr = subprocess.Popen(
+            [mpirun, "--allow-run-as-root", "--oversubscribe", "-np", "3",
+             damsim, "sweep", flagship, "--vary",
+             "batch_size=16:512:60:log", "--vary",
+             "pipeline.loader_workers=2:32:30", "--simulate", "--steps",
+             "100", "-o", "m.csv"], cwd=work, stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE, start_new_session=True)
+        ranks = []
+        deadline = time.time() + 30
+        while time.time() < deadline and len(ranks) < 3:
+            time.sleep(0.5)
+            ps = subprocess.run(["pgrep", "-s", str(pr.pid), "-f",
+                                 damsim + " sweep"], capture_output=True,
+                                text=True).stdout.split()
+            ranks = [int(x) for x in ps if int(x) != pr.pid]  # not mpirun
+        time.sleep(2)
+        if ranks:
+            os.kill(max(ranks), signal.SIGKILL)
+        try:
+            pr.communicate(timeout=60)
+        except subprocess.TimeoutExpired:
+            os.killpg(pr.pid, signal.SIGKILL)
+            pr.communicate()
+        left = sorted(os.listdir(work))
+        check(len(ranks) == 3 and pr.returncode != 0 and
+              "m.csv" not in left and
+              all(f == "m.partial.csv" for f in left),
+              "mpirun -np 3, one rank killed: nonzero exit, nothing under "
+              "m.csv, no temporary (ranks %d, exit %s, left %s)" %
+              (len(ranks), pr.returncode, left))
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+else:
+    print("SKIP: one MPI rank killed (no mpirun or no MPI build)")
+
 # scenario-fifo-hangs-sweep-ignores-int-term: a FIFO (or a device) as the
 # scenario, an @include or a catalog is refused at once by every command
 work = tempfile.mkdtemp(prefix="dam_rel3_")
