@@ -234,6 +234,20 @@ int dam_cli_sweep_emit(dam_cli_sweep *r, FILE *out, dam_buf *text,
                        const dam_sweep_fig *fig, uint64_t c)
 {
     int rc = 0;
+    /* rows that solved: an empty error field (CSV: the line ends with the
+     * comma before it; JSON Lines: "error":null) */
+    static const char null_error[] = "\"error\":null}";
+    size_t nl = sizeof null_error - 1;
+    for (size_t i = 0, start = 0; i < text->len; i++) {
+        if (text->data[i] != '\n')
+            continue;
+        size_t n = i - start;
+        const char *line = text->data + start;
+        r->solved += r->json ? n >= nl && memcmp(line + n - nl, null_error,
+                                                  nl) == 0
+                             : n > 0 && line[n - 1] == ',';
+        start = i + 1;
+    }
     if (text->len && fwrite(text->data, 1, text->len, out) != text->len) {
         rc = 1;
         if (!r->werr)
@@ -486,6 +500,13 @@ int dam_cli_sweep_run(dam_cli *c, const dam_sweep *sw)
                             "it was)\n",
                     (unsigned long long)r.done,
                     (unsigned long long)sw->npoints, partial, c->out_file);
+        if (rc == 0 && r.solved == 0) {
+            /* every point failed: the rows say why, the exit code too */
+            fprintf(stderr, "damsim: no point of the sweep solved (%llu "
+                            "rows; the error column says why)\n",
+                    (unsigned long long)r.done);
+            rc = 2;
+        }
         if (rc == 0 && r.figs)
             rc = dam_cli_sweep_charts(c, sw, r.figs,
                                       dir ? c->out_file : NULL);

@@ -63,6 +63,7 @@ typedef struct dam_cli_sweep {
     uint64_t nchunks;
     uint64_t done;         /* points written */
     int werr;              /* errno of the first failed write, or 0 */
+    uint64_t solved;       /* rows written that solved (no error) */
     int charts;            /* 1: charts are asked for: every rank keeps
                             * its chunks' figures */
     dam_sweep_fig *figs;   /* rank 0: npoints figures when charts are

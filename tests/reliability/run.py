@@ -642,5 +642,13 @@ check(rc == 0 and out.count("\n") == 3 and "'cost.pue' must be" in out,
       "  a value out of a known key's range is that row's error, the sweep "
       "goes on (exit %d)" % rc)
 
+# a sweep whose every point fails is not a success
+for fmt in ((), ("--json",)):
+    rc, out, err = run("sweep", flagship, "--vary", "cost.pue=0.5,0.7", *fmt)
+    check(rc == 2 and "no point of the sweep solved" in err and
+          out.count("\n") >= 2,
+          "sweep%s whose every point fails: the rows, then exit 2 (exit %d)"
+          % (" --json" if fmt else "", rc))
+
 print("%d passed, %d failed" % (passed, failed))
 sys.exit(1 if failed else 0)
