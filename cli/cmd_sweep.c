@@ -74,7 +74,10 @@ static const char sweep_help[] =
     "scenario's own price for that GPU, else the catalog's, else none\n"
     "(cost empty), never the file's GPU's price. Under mpirun the points are\n"
     "split over ranks and rank 0 writes them, identical to -j 1. Ctrl-C\n"
-    "stops after the last complete row (exit code 130).\n";
+    "stops after the last complete row (exit code 130); with -o FILE.csv\n"
+    "the rows so far go to FILE.partial.csv, never to FILE.csv. A sweep\n"
+    "whose every point fails exits 2; an unknown --vary key is refused\n"
+    "before any point.\n";
 
 /* ---- one chunk of rows ---------------------------------------------------- */
 
