@@ -6,7 +6,8 @@
 #   sh build.sh test     install what is missing, build, run every test
 #   sh build.sh asan     the same tests in the AddressSanitizer + UBSan build
 #                        (with fault injection and gcov: prints coverage)
-#   sh build.sh fuzz [S] the libFuzzer targets (clang) for S seconds (60) each
+#   sh build.sh fuzz [S] the libFuzzer targets (clang): the scenario loader
+#                        each other input parser and the profiler-trace reader, S seconds each (60)
 #   sh build.sh faults   every allocation failed in turn (fault injection)
 #   sh build.sh coverage line and branch coverage of model/ and solver/
 #
@@ -87,19 +88,26 @@ fuzz)
         -DDAM_SANITIZE=ON -DDAM_FUZZ=ON -DDAM_MPI=OFF -DDAM_WERROR=OFF \
         -DDAM_COVERAGE=OFF -DDAM_FAULT_INJECTION=OFF \
         >/dev/null
-    cmake --build build-fuzz -j "$jobs" --target fuzz_scenario fuzz_kineto
+    targets="measure profile requests arrivals vary"
+    cmake --build build-fuzz -j "$jobs" --target fuzz_scenario fuzz_kineto \
+        $(for t in $targets; do printf 'fuzz_%s ' "$t"; done)
     mkdir -p build-fuzz/corpus build-fuzz/corpus_kineto
-    ASAN_OPTIONS=detect_leaks=1 \
-    LSAN_OPTIONS=suppressions="$PWD/tests/lsan.supp" \
-    UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-        ./build-fuzz/tests/fuzz_scenario -max_total_time="$seconds" \
+    export ASAN_OPTIONS=detect_leaks=1
+    export LSAN_OPTIONS=suppressions="$PWD/tests/lsan.supp"
+    export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+    ./build-fuzz/tests/fuzz_scenario -max_total_time="$seconds" \
         -dict=tests/fuzz/scenario.dict -max_len=8192 -timeout=20 \
         -rss_limit_mb=2048 -print_final_stats=1 \
         build-fuzz/corpus tests/fuzz/corpus tests/fuzz/regressions
+    # every other input parser, S seconds each (tests/fuzz/fuzz_inputs.c)
+    for t in $targets; do
+        mkdir -p "build-fuzz/corpus-$t"
+        "./build-fuzz/tests/fuzz_$t" -max_total_time="$seconds" \
+            -max_len=8192 -timeout=20 -rss_limit_mb=2048 \
+            -print_final_stats=1 "build-fuzz/corpus-$t" "tests/fuzz/inputs/$t"
+    done
     # the profiler-trace reader, as long again
-    ASAN_OPTIONS=detect_leaks=1 \
-    UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-        ./build-fuzz/tests/fuzz_kineto -max_total_time="$seconds" \
+    ./build-fuzz/tests/fuzz_kineto -max_total_time="$seconds" \
         -dict=tests/fuzz/kineto.dict -max_len=65536 -timeout=20 \
         -rss_limit_mb=2048 -print_final_stats=1 \
         build-fuzz/corpus_kineto tests/fuzz/corpus_kineto

@@ -78,9 +78,12 @@ typedef struct dam_cli {
 } dam_cli;
 
 void dam_cli_usage(FILE *f);
-/* SIGINT/SIGTERM: remove temporary output files, say so, exit 130/143
- * (signals.c). */
+/* SIGINT/SIGTERM/SIGHUP/SIGPIPE: remove temporary output files, say so,
+ * exit 128 + the signal (signals.c). */
 void dam_cli_signals_install(void);
+/* What that handler does (async-signal-safe): remove the temporaries,
+ * say so, _exit(128 + sig). */
+void dam_cli_exit_on_signal(int sig);
 /* Remove every temporary output file still open (out of memory, signals);
  * async-signal-safe. */
 void dam_cli_remove_temporaries(void);
@@ -143,9 +146,17 @@ int dam_cli_plan_budget(dam_cli *c, const dam_scenario *s);
 int dam_cli_plan_search(dam_cli *c, const dam_scenario *s);
 /* Parse a budget "1e23", "5e4gpu-h", "$2e6", "2e6usd" (0 on success). */
 int dam_cli_parse_budget(const char *arg, dam_budget_kind *k, double *v);
-/* Parse a deadline "30d", "720h", "90min", "3600s", "2w" (plain: hours);
- * 0 on success. */
+/* Parse a deadline "30d", "720h", "90min", "3600s", "2w" (the unit is
+ * required) within scenario.deadline_days' range; 0 on success. */
 int dam_cli_parse_deadline(const char *arg, double *seconds);
+
+/* Flush standard output and check that everything written to it so far
+ * arrived; 0, or 1 after "damsim: standard output: write error: ..."
+ * (said once). */
+int dam_cli_stdout_check(void);
+/* Say "damsim: standard output: write error: " and strerror(e) (EIO when
+ * 0), once per run; returns 1. */
+int dam_cli_stdout_error(int e);
 
 /* The kind of output path names (NULL: DAM_OUT_STDOUT). */
 dam_output_kind dam_output_of(const char *path);

@@ -75,6 +75,7 @@ int dam_cmd_calibrate(dam_cli *c)
     if (c->out_file && has_ext(c->out_file, ".cfg")) {
         overlay = c->out_file;
         c->out_file = NULL;
+        c->out_kind = DAM_OUT_STDOUT;
     }
     if (overlay && c->cross_validate) {
         fprintf(stderr, "damsim: --cross-validate writes no overlay; drop "
@@ -120,10 +121,11 @@ int dam_cmd_calibrate(dam_cli *c)
                 dam_buf ob = {0};
                 dam_calibration_overlay(&ob, cal, DAM_VERSION);
                 dam_error e;
-                if (dam_write_file_atomic(overlay, dam_buf_str(&ob), ob.len,
-                                          &e) != DAM_OK) {
+                int w = dam_write_file_atomic(overlay, dam_buf_str(&ob),
+                                              ob.len, &e);
+                if (w != DAM_OK) {
                     dam_cli_error(&e);
-                    rc = DAM_ERUNTIME;
+                    rc = w; /* an input file: 2; a write error: 1 */
                 } else if (!c->json) {
                     dam_buf_printf(&b, "\nWrote the overlay %s (use it with "
                                        "--gpus %s or a catalogs group).\n",

@@ -15,6 +15,8 @@
 #include "cli/cli.h"
 #include "cli/sweep.h"
 #include "model/alloc.h"
+#include "model/csvline.h"
+#include "model/loader.h"
 #include "render/csv.h"
 #include "render/llm.h"
 #include "render/plan_report.h"
@@ -77,12 +79,22 @@ static const char plan_help[] =
     "\n"
     "exit codes: 0 plan made, 1 runtime failure, 2 bad usage or input.\n";
 
-/* Parse a positive finite number; -1 when not one. */
-static double positive(const char *s)
+/* Parse the value of an option that stands for scenario key key: a
+ * decimal number within the key's documented range (model/loader.h), so
+ * the option and the file accept the same values; -1 when not one, after
+ * saying the range. */
+static double in_range(const char *opt, const char *s, const char *key,
+                       const char *unit)
 {
     char *end;
-    double v = strtod(s, &end);
-    return (*s && !*end && isfinite(v) && v > 0.0) ? v : -1.0;
+    double v = dam_decimal(s, &end), lo = 1e-300, hi = 1e300;
+    dam_scenario_key_range(key, &lo, &hi);
+    if (*s && !*end && v >= lo && v <= hi)
+        return v;
+    fprintf(stderr, "damsim: %s needs %s from %g to %g (the range of %s), "
+                    "got '%.40s'\n(see 'damsim plan --help')\n",
+            opt, unit, lo, hi, key, s);
+    return -1.0;
 }
 
 static int usage_error(const char *msg, const char *arg)
@@ -144,19 +156,17 @@ static int plan_serving(dam_cli *c, const dam_scenario *s)
 {
     double slo = s->serving.slo_p99_s, rate = s->serving.rate;
     if (c->slo) {
-        double x = positive(c->slo);
+        double x = in_range("--slo-p99-ms", c->slo, "serving.slo_p99_ms",
+                            "milliseconds");
         if (x < 0.0)
-            return usage_error("--slo-p99-ms needs a positive number of "
-                               "milliseconds, got",
-                               c->slo);
+            return 2;
         slo = x * 1e-3;
     }
     if (c->rate) {
-        double x = positive(c->rate);
+        double x = in_range("--rate", c->rate, "serving.rate_per_s",
+                            "requests per second");
         if (x < 0.0)
-            return usage_error("--rate needs a positive number of requests "
-                               "per second, got",
-                               c->rate);
+            return 2;
         rate = x;
     }
     if (!(rate > 0.0))
@@ -196,16 +206,16 @@ static int plan_llm(dam_cli *c, const dam_scenario *s)
                            "--slo-tpot-ms, not", "--slo-p99-ms");
     const char *args[3] = {c->slo_ttft, c->slo_tpot, c->rate};
     double *vals[3] = {&ttft, &tpot, &rate};
-    static const char *const msgs[3] = {
-        "--slo-ttft-ms needs a positive number of milliseconds, got",
-        "--slo-tpot-ms needs a positive number of milliseconds, got",
-        "--rate needs a positive number of requests per second, got"};
+    static const char *const opts[3][3] = {
+        {"--slo-ttft-ms", "llm.slo_ttft_ms", "milliseconds"},
+        {"--slo-tpot-ms", "llm.slo_tpot_ms", "milliseconds"},
+        {"--rate", "serving.rate_per_s", "requests per second"}};
     for (int i = 0; i < 3; i++) {
         if (!args[i])
             continue;
-        double x = positive(args[i]);
+        double x = in_range(opts[i][0], args[i], opts[i][1], opts[i][2]);
         if (x < 0.0)
-            return usage_error(msgs[i], args[i]);
+            return 2;
         *vals[i] = i < 2 ? x * 1e-3 : x;
     }
     if (!(rate > 0.0))

@@ -23,6 +23,7 @@
 #include "cli/cli.h"
 #include "cli/sweep.h"
 #include "model/alloc.h"
+#include "model/infile.h"
 #include "render/outfile.h"
 #include "render/sweep.h"
 
@@ -73,7 +74,10 @@ static const char sweep_help[] =
     "scenario's own price for that GPU, else the catalog's, else none\n"
     "(cost empty), never the file's GPU's price. Under mpirun the points are\n"
     "split over ranks and rank 0 writes them, identical to -j 1. Ctrl-C\n"
-    "stops after the last complete row (exit code 130).\n";
+    "stops after the last complete row (exit code 130); with -o FILE.csv\n"
+    "the rows so far go to FILE.partial.csv, never to FILE.csv. A sweep\n"
+    "whose every point fails exits 2; an unknown --vary key is refused\n"
+    "before any point.\n";
 
 /* ---- one chunk of rows ---------------------------------------------------- */
 
@@ -233,8 +237,25 @@ int dam_cli_sweep_emit(dam_cli_sweep *r, FILE *out, dam_buf *text,
                        const dam_sweep_fig *fig, uint64_t c)
 {
     int rc = 0;
-    if (text->len && fwrite(text->data, 1, text->len, out) != text->len)
+    /* rows that solved: an empty error field (CSV: the line ends with the
+     * comma before it; JSON Lines: "error":null) */
+    static const char null_error[] = "\"error\":null}";
+    size_t nl = sizeof null_error - 1;
+    for (size_t i = 0, start = 0; i < text->len; i++) {
+        if (text->data[i] != '\n')
+            continue;
+        size_t n = i - start;
+        const char *line = text->data + start;
+        r->solved += r->json ? n >= nl && memcmp(line + n - nl, null_error,
+                                                  nl) == 0
+                             : n > 0 && line[n - 1] == ',';
+        start = i + 1;
+    }
+    if (text->len && fwrite(text->data, 1, text->len, out) != text->len) {
         rc = 1;
+        if (!r->werr)
+            r->werr = errno ? errno : EIO;
+    }
     text->len = 0;
     if (text->data)
         text->data[0] = '\0';
@@ -250,21 +271,31 @@ int dam_cli_sweep_emit(dam_cli_sweep *r, FILE *out, dam_buf *text,
 
 /* ---- the command ------------------------------------------------------------ */
 
-/* Read all of f into a NUL-terminated string (caller frees); NULL on a
- * read error. */
-static char *slurp(FILE *f)
+/* Standard input, capped like every file (model/infile.h). */
+static char *slurp(FILE *f, char *why, size_t wn)
 {
     size_t n = 0, cap = 4096;
     char *s = dam_malloc(cap);
     for (;;) {
-        if (n + 1 >= cap)
+        if (n + 1 >= cap) {
+            if (cap > (size_t)DAM_MAX_INPUT_BYTES) {
+                snprintf(why, wn, "larger than 64 MiB");
+                dam_free(s);
+                return NULL;
+            }
             s = dam_grow(s, 1, cap * 2, &cap);
+        }
         size_t got = fread(s + n, 1, cap - n - 1, f);
         n += got;
+        if (got == 0 && ferror(f) && errno == EINTR) {
+            clearerr(f);
+            continue;
+        }
         if (got == 0)
             break;
     }
     if (ferror(f)) {
+        snprintf(why, wn, "%s", strerror(errno));
         dam_free(s);
         return NULL;
     }
@@ -272,19 +303,15 @@ static char *slurp(FILE *f)
     return s;
 }
 
-char *dam_cli_read_text(const char *path, const char **name)
+char *dam_cli_read_text(const char *path, const char **name, char *why,
+                        size_t n)
 {
     if (strcmp(path, "-") == 0) {
         *name = "<stdin>";
-        return slurp(stdin);
+        return slurp(stdin, why, n);
     }
     *name = path;
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return NULL;
-    char *s = slurp(f);
-    fclose(f);
-    return s;
+    return dam_infile_read(path, NULL, why, n);
 }
 
 /* Parse the command line's sweep options into sw; 0 or 2. */
@@ -336,6 +363,18 @@ static uint64_t chunk_size(const dam_sweep *sw, int workers)
     return c ? c : 1;
 }
 
+/* Where an interrupted sweep keeps its whole rows: "x.partial.csv" beside
+ * "x.csv" (".partial" before the extension, or at the end). */
+static void partial_name(const char *path, char *out, size_t n)
+{
+    const char *slash = strrchr(path, '/');
+    const char *dot = strrchr(path, '.');
+    if (!dot || (slash && dot < slash) || dot == (slash ? slash + 1 : path))
+        snprintf(out, n, "%s.partial", path);
+    else
+        snprintf(out, n, "%.*s.partial%s", (int)(dot - path), path, dot);
+}
+
 /* 1 when path ends with ext. */
 static int ends_with(const char *path, const char *ext)
 {
@@ -366,7 +405,7 @@ int dam_cli_sweep_run(dam_cli *c, const dam_sweep *sw)
     memset(&of, 0, sizeof of);
     /* -o DIR: the rows go to DIR/sweep.csv (or .jsonl), the charts beside
      * them; a folder made here goes again if the sweep fails */
-    char rows_path[4096];
+    char rows_path[4096], partial[4200] = "";
     int made_dir = 0;
     if (rank == 0 && c->out_file) {
         dam_error e;
@@ -399,12 +438,17 @@ int dam_cli_sweep_run(dam_cli *c, const dam_sweep *sw)
         }
         out = of.fp;
     }
+    /* from here a signal stops the rows at a whole row; before, it ended
+     * the process at once (signals.c) */
+    dam_cli_catch_interrupt();
     int rc = 0;
     if (rank == 0 && !r.json) {
         dam_buf h = {0};
         dam_sweep_csv_header(&h, sw);
-        if (fwrite(h.data, 1, h.len, out) != h.len)
+        if (fwrite(h.data, 1, h.len, out) != h.len) {
             rc = 1;
+            r.werr = errno;
+        }
         dam_buf_free(&h);
     }
     if (rank == 0)
@@ -415,30 +459,57 @@ int dam_cli_sweep_run(dam_cli *c, const dam_sweep *sw)
                       : dam_cli_sweep_threads(&r, out);
     dam_cli_progress_end(&r.progress);
     if (rank == 0) {
-        if (out == stdout && fflush(out) != 0 && rc == 0)
+        if (out == stdout && (fflush(out) != 0 || ferror(out)) && rc == 0) {
             rc = 1;
+            r.werr = errno ? errno : EIO;
+        }
+        int werr = r.werr ? r.werr : EIO;
         if (out != stdout) {
             /* complete rows are kept on an interrupt too */
             dam_error e;
-            if (rc == 0 || rc == 130) {
+            if (rc == 0) {
                 if (dam_outfile_commit(&of, &e) != DAM_OK) {
                     dam_cli_error(&e);
                     rc = 1;
                 }
+            } else if (rc == 130) {
+                /* the rows so far, never under the final name */
+                partial_name(of.path, partial, sizeof partial);
+                if (dam_outfile_check_target(partial, &e) != DAM_OK ||
+                    dam_outfile_commit_as(&of, partial, &e) != DAM_OK) {
+                    dam_cli_error(&e);
+                    dam_outfile_abort(&of);
+                    partial[0] = '\0';
+                }
             } else {
+                if (rc == 1)
+                    fprintf(stderr, "%s: error: write error: %s\n",
+                            of.path, strerror(werr));
                 dam_outfile_abort(&of);
                 if (made_dir)
                     rmdir(c->out_file);
             }
         }
         if (rc == 1 && out == stdout)
-            fprintf(stderr, "damsim: cannot write the output: %s\n",
-                    strerror(errno));
-        if (rc == 130)
+            dam_cli_stdout_error(werr);
+        if (rc == 130 && out == stdout)
             fprintf(stderr, "damsim: interrupted: the first %llu of %llu "
                             "rows were written whole\n",
                     (unsigned long long)r.done,
                     (unsigned long long)sw->npoints);
+        else if (rc == 130 && partial[0])
+            fprintf(stderr, "damsim: interrupted: the first %llu of %llu "
+                            "rows were written whole to %s (%s is left as "
+                            "it was)\n",
+                    (unsigned long long)r.done,
+                    (unsigned long long)sw->npoints, partial, c->out_file);
+        if (rc == 0 && r.solved == 0) {
+            /* every point failed: the rows say why, the exit code too */
+            fprintf(stderr, "damsim: no point of the sweep solved (%llu "
+                            "rows; the error column says why)\n",
+                    (unsigned long long)r.done);
+            rc = 2;
+        }
         if (rc == 0 && r.figs)
             rc = dam_cli_sweep_charts(c, sw, r.figs,
                                       dir ? c->out_file : NULL);
@@ -463,16 +534,16 @@ int dam_cmd_sweep(dam_cli *c)
                         "standard input)\n(see 'damsim sweep --help')\n");
         return 2;
     }
-    dam_cli_catch_interrupt();
     dam_sweep sw;
     int rc = sweep_options(c, &sw);
     const char *name = c->args[0];
     char *text = NULL;
     if (rc == 0) {
-        text = dam_cli_read_text(c->args[0], &name);
+        char why[64];
+        text = dam_cli_read_text(c->args[0], &name, why, sizeof why);
         if (!text) {
             fprintf(stderr, "%s: error: cannot read the file: %s\n",
-                    c->args[0], strerror(errno));
+                    name, why);
             rc = 2;
         }
     }

@@ -22,6 +22,7 @@
 #include "cli/cli.h"
 #include "cli/sweep.h"
 #include "model/alloc.h"
+#include "model/csvline.h"
 #include "model/embedded.h"
 #include "model/lever.h"
 #include "model/loader.h"
@@ -147,9 +148,11 @@ int dam_cli_load_scenario_levers(dam_cli *c, const char *path,
     if (path && strcmp(path, "-") == 0) {
         /* standard input: read once, named "<stdin>" in messages */
         const char *name;
-        char *text = dam_cli_read_text(path, &name);
+        char why[64];
+        char *text = dam_cli_read_text(path, &name, why, sizeof why);
         if (!text) {
-            fprintf(stderr, "<stdin>: error: cannot read standard input\n");
+            fprintf(stderr, "<stdin>: error: cannot read standard input: "
+                            "%s\n", why);
             dam_diag_free(&d);
             return 2;
         }
@@ -204,10 +207,27 @@ int dam_cli_emit(dam_cli *c, const dam_buf *b)
     }
     if (k == DAM_OUT_HTML)
         dam_buf_append(&c->html_text, text, b->len);
-    fputs(text, stdout);
-    if (fflush(stdout) != 0)
-        return 1;
-    return 0;
+    if (fwrite(text, 1, b->len, stdout) != b->len)
+        return dam_cli_stdout_error(errno);
+    return dam_cli_stdout_check();
+}
+
+int dam_cli_stdout_error(int e)
+{
+    static int said; /* cli/: once per run, not once per write */
+    if (!said)
+        fprintf(stderr, "damsim: standard output: write error: %s\n",
+                strerror(e ? e : EIO));
+    said = 1;
+    return 1;
+}
+
+int dam_cli_stdout_check(void)
+{
+    if (fflush(stdout) == 0 && !ferror(stdout))
+        return 0;
+    /* a failed flush sets errno; an earlier failed write left its own */
+    return dam_cli_stdout_error(errno);
 }
 
 /* Extension of path ("png"), or "" when none. */
@@ -501,7 +521,7 @@ static int parse_options(dam_cli *c, int argc, char **argv)
         case OPT_MAX_EVENTS:
         case OPT_MAX_MEMORY: {
             char *end;
-            double x = strtod(optarg, &end);
+            double x = dam_decimal(optarg, &end);
             if (end == optarg || *end || !(x > 0.0) || !(x <= 1e15))
                 return bad_usage("%s needs a number in (0, 1e15], got '%.40s'",
                                  opt == OPT_MAX_EVENTS ? "--max-events"
@@ -531,19 +551,77 @@ static int parse_options(dam_cli *c, int argc, char **argv)
     return 0;
 }
 
-/* Refuse output targets that are not regular files before any work is
- * done (they are checked again when written). */
+/* 1 when a and b name the same existing file. */
+static int same_file(const char *a, const char *b)
+{
+    struct stat sa, sb;
+    return a && b && stat(a, &sa) == 0 && stat(b, &sb) == 0 &&
+           sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+/* 2 after a message when the folder that would hold path (a file, or a
+ * folder to create) does not exist or cannot be written into. */
+static int check_folder(const char *opt, const char *path)
+{
+    char dir[4096];
+    const char *slash = strrchr(path, '/');
+    if (!slash)
+        snprintf(dir, sizeof dir, ".");
+    else if (slash == path)
+        snprintf(dir, sizeof dir, "/");
+    else
+        snprintf(dir, sizeof dir, "%.*s", (int)(slash - path), path);
+    struct stat st;
+    if (stat(dir, &st) != 0) {
+        fprintf(stderr, "%s: error: %s names a folder that does not exist "
+                        "('%s'); create it first\n", path, opt, dir);
+        return 2;
+    }
+    if (!S_ISDIR(st.st_mode)) {
+        fprintf(stderr, "%s: error: %s: '%s' is not a folder\n", path, opt,
+                dir);
+        return 2;
+    }
+    if (access(dir, W_OK | X_OK) != 0) {
+        fprintf(stderr, "%s: error: %s: cannot write into the folder '%s': "
+                        "%s\n", path, opt, dir, strerror(errno));
+        return 2;
+    }
+    return 0;
+}
+
+/* Refuse, before any work is done, output targets that are not regular
+ * files, sit in a folder that does not exist or cannot be written, or are
+ * one of the command's input files (all checked again when written: the
+ * output layer also refuses any file the run read). */
 static int check_targets(const dam_cli *c)
 {
     dam_error e;
-    const char *t[2] = {c->trace_file, NULL};
-    if (c->out_file && c->out_kind != DAM_OUT_DIR)
-        t[1] = c->out_file;
-    for (int i = 0; i < 2; i++)
-        if (t[i] && dam_outfile_check_target(t[i], &e) != DAM_OK) {
+    const char *t[2] = {c->trace_file, c->out_file};
+    const char *opt[2] = {"--trace", "-o"};
+    const char *in[3] = {c->gpus_file, c->models_file, NULL};
+    for (int i = 0; i < 2; i++) {
+        if (!t[i])
+            continue;
+        int dir = i == 1 && c->out_kind == DAM_OUT_DIR;
+        if (!dir && dam_outfile_check_target(t[i], &e) != DAM_OK) {
             dam_cli_error(&e);
             return 2;
         }
+        struct stat st;
+        int exists_dir = stat(t[i], &st) == 0 && S_ISDIR(st.st_mode);
+        if (!exists_dir && check_folder(opt[i], t[i]) != 0)
+            return 2;
+        for (int k = 0; k < c->nargs + 3; k++) {
+            const char *f = k < 3 ? in[k] : c->args[k - 3];
+            if (f && strcmp(f, "-") != 0 && same_file(t[i], f)) {
+                fprintf(stderr, "%s: error: %s would replace an input file "
+                                "of this command; choose another name\n",
+                        t[i], opt[i]);
+                return 2;
+            }
+        }
+    }
     return 0;
 }
 
@@ -723,7 +801,9 @@ static const command commands[] = {
          OUT(DAM_OUT_HTML),
      ".txt, .json or .html"},
     {"check", cmd_check, OUT(DAM_OUT_STDOUT), NULL},
-    {"calibrate", dam_cmd_calibrate, OUT_OWN, NULL}, /* .cfg, .txt, .json */
+    {"calibrate", dam_cmd_calibrate,
+     OUT(DAM_OUT_STDOUT) | OUT(DAM_OUT_TXT) | OUT(DAM_OUT_JSON),
+     ".cfg (the fit as a catalog overlay), .txt or .json (the report)"},
     {NULL, NULL, 0, NULL}};
 
 /* The flagship (no command) is a what-if. */
@@ -735,6 +815,10 @@ static int resolve_output(dam_cli *c, const command *cmd)
 {
     c->out_kind = dam_output_of(c->out_file);
     if (cmd->outputs == OUT_OWN)
+        return 0;
+    /* calibrate -o FILE.cfg: the catalog overlay (cmd_calibrate.c) */
+    if (cmd->run == dam_cmd_calibrate && c->out_kind == DAM_OUT_UNKNOWN &&
+        strcmp(extension(c->out_file), "cfg") == 0)
         return 0;
     if (c->out_kind == DAM_OUT_UNKNOWN)
         return bad_usage("-o '%.200s': unknown extension: damsim writes "
@@ -818,6 +902,11 @@ int main(int argc, char **argv)
         if (rc == 0 && c.out_kind == DAM_OUT_HTML && !c.html_done)
             rc = write_html_page(&c, NULL);
     }
+    /* every byte on standard output reached it, or the run failed */
+    if (dam_cli_stdout_check() != 0 && rc == 0)
+        rc = 1;
+    if (fclose(stdout) != 0 && dam_cli_stdout_error(errno) && rc == 0)
+        rc = 1;
     dam_buf_free(&c.html_text);
     dam_catalog_free(&c.cat);
     dam_free(sub_argv);

@@ -6,7 +6,7 @@
  * Budget units: a plain number or "flop(s)" suffix is training FLOPs;
  * "gpu-h", "gpuh" or "gpu-hours" is GPU-hours on the scenario's GPU; a
  * leading "$" or an "usd" suffix is dollars. Deadline units: s, min, h, d,
- * w (a plain number is hours); default 30 days.
+ * w (required: a bare number is refused); default 30 days.
  */
 #include <math.h>
 #include <stdio.h>
@@ -16,6 +16,8 @@
 
 #include "cli/cli.h"
 #include "model/alloc.h"
+#include "model/csvline.h"
+#include "model/loader.h"
 #include "model/scaling.h"
 #include "model/suggest.h"
 #include "render/csv.h"
@@ -31,7 +33,7 @@ int dam_cli_parse_budget(const char *arg, dam_budget_kind *k, double *v)
         p++;
     }
     char *end;
-    double x = strtod(p, &end);
+    double x = dam_decimal(p, &end);
     if (end == p || !isfinite(x) || !(x > 0.0))
         return -1;
     while (*end == ' ')
@@ -55,19 +57,24 @@ int dam_cli_parse_budget(const char *arg, dam_budget_kind *k, double *v)
 int dam_cli_parse_deadline(const char *arg, double *seconds)
 {
     char *end;
-    double x = strtod(arg, &end);
+    double x = dam_decimal(arg, &end), lo = 1e-6, hi = 1e6;
     if (end == arg || !isfinite(x) || !(x > 0.0))
         return -1;
+    /* a unit is required (a bare 30 read as hours surprised a user who
+     * meant days); the range is scenario.deadline_days' */
+    dam_scenario_key_range("scenario.deadline_days", &lo, &hi);
     static const struct {
         const char *unit;
         double s;
-    } units[] = {{"", 3600.0},   {"s", 1.0},       {"min", 60.0},
+    } units[] = {{"s", 1.0},       {"min", 60.0},
                  {"h", 3600.0},  {"d", 86400.0},   {"w", 604800.0},
                  {NULL, 0.0}};
     for (int i = 0; units[i].unit; i++)
         if (strcasecmp(end, units[i].unit) == 0) {
             *seconds = x * units[i].s;
-            return 0;
+            return *seconds >= lo * 86400.0 && *seconds <= hi * 86400.0
+                       ? 0
+                       : -1;
         }
     return -1;
 }
@@ -83,8 +90,9 @@ int dam_cli_plan_budget(dam_cli *c, const dam_scenario *s)
         return 2;
     }
     if (c->deadline && dam_cli_parse_deadline(c->deadline, &deadline) != 0) {
-        fprintf(stderr, "damsim: --deadline takes a time such as 30d, 720h "
-                        "or 90min, got '%s'\n",
+        fprintf(stderr, "damsim: --deadline takes a time with its unit "
+                        "(s, min, h, d or w) from 0.0864s to 1e6d, such as "
+                        "30d, 720h or 90min, got '%s'\n",
                 c->deadline);
         return 2;
     }

@@ -7,10 +7,12 @@
  * (shorter work needs no line), at most five times a second, and erased at
  * the end, so logs and pipes never see it. Sweeps update it themselves;
  * run and plan hand the solver a hook (solver/progress.h) that reports the
- * simulation's steps or requests, or the plan's GPU kinds. SIGINT and SIGTERM
- * only set a flag (the one mutable static of the program, here in cli/);
- * long loops poll it between units of work and stop at a clean boundary,
- * and the command exits with 130 (128 + SIGINT).
+ * simulation's steps or requests, or the plan's GPU kinds. Once a sweep's
+ * rows flow, SIGINT, SIGTERM and SIGHUP only set a flag (cli/ is the layer
+ * allowed mutable statics); its loops poll it between units of work and
+ * stop at a clean boundary, and the command exits with 128 + the signal
+ * (130 for SIGINT). A second signal ends the process at once (signals.c:
+ * temporaries removed), so nothing can make a sweep ignore Ctrl-C.
  */
 #include <signal.h>
 #include <stdio.h>
@@ -25,6 +27,8 @@ static volatile sig_atomic_t interrupted;
 
 static void on_signal(int sig)
 {
+    if (interrupted || sig == SIGPIPE)
+        dam_cli_exit_on_signal(sig); /* a second signal: stop now */
     interrupted = sig;
 }
 
@@ -35,8 +39,14 @@ void dam_cli_catch_interrupt(void)
     sa.sa_handler = on_signal;
     sigemptyset(&sa.sa_mask);
     sa.sa_flags = SA_RESTART;
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
+    static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
+        struct sigaction old;
+        if (sigs[i] == SIGHUP && sigaction(sigs[i], NULL, &old) == 0 &&
+            old.sa_handler == SIG_IGN)
+            continue; /* nohup */
+        sigaction(sigs[i], &sa, NULL);
+    }
 }
 
 int dam_cli_interrupted(void)

@@ -62,6 +62,8 @@ typedef struct dam_cli_sweep {
     uint64_t chunk;        /* points per chunk */
     uint64_t nchunks;
     uint64_t done;         /* points written */
+    int werr;              /* errno of the first failed write, or 0 */
+    uint64_t solved;       /* rows written that solved (no error) */
     int charts;            /* 1: charts are asked for: every rank keeps
                             * its chunks' figures */
     dam_sweep_fig *figs;   /* rank 0: npoints figures when charts are
@@ -107,9 +109,11 @@ int dam_cli_sweep_wants_charts(const dam_cli *c);
 int dam_cli_sweep_charts(dam_cli *c, const dam_sweep *sw,
                          const dam_sweep_fig *figs, const char *dir);
 
-/* The text of a scenario file, or of standard input when path is "-"
- * (*name: "<stdin>"); NULL with errno set when it cannot be read. Caller
- * frees with dam_free. */
-char *dam_cli_read_text(const char *path, const char **name);
+/* The text of a scenario file (through model/infile.h: regular files
+ * only, capped), or of standard input when path is "-" (*name:
+ * "<stdin>"); NULL with why (n bytes) filled when it cannot be read.
+ * Caller frees with dam_free. */
+char *dam_cli_read_text(const char *path, const char **name, char *why,
+                        size_t n);
 
 #endif

@@ -46,12 +46,19 @@ int main(int argc, char **argv)
     dam_diag_init(&d);
     const dam_embedded_file *g = dam_embedded_find("gpus.cfg");
     const dam_embedded_file *m = dam_embedded_find("models.cfg");
-    dam_catalog_load_gpus(&cat, "<built-in>/gpus.cfg", g->text, &d);
-    dam_catalog_load_models(&cat, "<built-in>/models.cfg", m->text, &d);
+    int rc = 0;
+    if (dam_catalog_load_gpus(&cat, "<built-in>/gpus.cfg", g->text, &d) !=
+            DAM_OK ||
+        dam_catalog_load_models(&cat, "<built-in>/models.cfg", m->text, &d) !=
+            DAM_OK)
+        rc = 2;
     dam_scenario *s = dam_malloc(sizeof *s), *t = dam_malloc(sizeof *t);
     dam_result *r = dam_malloc(sizeof *r);
-    int rc = 0;
-    if (dam_scenario_load(s, argv[1], NULL, &cat, &d) != DAM_OK || report(&d))
+    /* every message is printed, whether or not the load failed (a failed
+     * load used to skip the report: the reason was never shown) */
+    if (rc == 0 && dam_scenario_load(s, argv[1], NULL, &cat, &d) != DAM_OK)
+        rc = 2;
+    if (report(&d))
         rc = 2;
     dam_lever lever;
     dam_error e;

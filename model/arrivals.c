@@ -33,7 +33,7 @@ static int first_field(const char *line, double *v)
         line++;
     char *end;
     errno = 0;
-    *v = strtod(line, &end);
+    *v = dam_decimal(line, &end);
     if (end == line || errno == ERANGE)
         return 0;
     while (*end == ' ' || *end == '\t' || *end == '\r' || *end == '\n')

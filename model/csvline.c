@@ -43,11 +43,28 @@ int dam_csvline_header(dam_csvline *r, const char *p, int first_is_number)
     return header;
 }
 
+double dam_decimal(const char *s, char **end)
+{
+    const char *p = s;
+    while (*p == ' ' || *p == '\t')
+        p++;
+    if (*p == '+' || *p == '-')
+        p++;
+    if (!(isdigit((unsigned char)*p) ||
+          (*p == '.' && isdigit((unsigned char)p[1]))) ||
+        (p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))) {
+        *end = (char *)s;
+        return 0.0;
+    }
+    return strtod(s, end);
+}
+
 int dam_csvline_time_ok(dam_csvline *r, double t)
 {
-    if (!isfinite(t) || t < 0.0) {
+    if (!(t >= 0.0 && t <= DAM_MAX_ARRIVAL_S)) {
         dam_diag_error(r->d, r->path, r->lineno,
-                       "arrival time must be finite and >= 0, got %g", t);
+                       "arrival time must be in [0, %g] s, got %g",
+                       DAM_MAX_ARRIVAL_S, t);
         return 0;
     }
     if (r->have_last && t < r->last) {

@@ -53,7 +53,19 @@ const char *dam_csvline_next(dam_csvline *r);
  * the header (no line before it, a first field that is not a number and
  * does not start with a digit, '.', '-' or '+'), which the caller skips. */
 int dam_csvline_header(dam_csvline *r, const char *p, int first_is_number);
-/* Check the arrival time t (seconds) of the current line: finite, >= 0
+/* strtod for the numbers people write: decimal only. "0x1p3", "inf",
+ * "nan" and the like are not numbers here (*end = s, 0 returned), so a
+ * trace field or a command-line value means what it reads as. Leading
+ * blanks and a sign are accepted as strtod accepts them. */
+double dam_decimal(const char *s, char **end);
+
+/* The latest arrival time a trace may hold, seconds (1e7 s, 116 days:
+ * a double there still resolves 2e-9 s, so no latency is absorbed into
+ * the arrival time; at 1e300 every latency rounds to 0). */
+#define DAM_MAX_ARRIVAL_S 1e7
+
+/* Check the arrival time t (seconds) of the current line: in
+ * [0, DAM_MAX_ARRIVAL_S]
  * and not before the last accepted one. 1 when good; else 0, with the
  * error added at this line. */
 int dam_csvline_time_ok(dam_csvline *r, double t);

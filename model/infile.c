@@ -8,6 +8,25 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "model/alloc.h"
+
+/* The defaults for programs built on libdamsim that track nothing (weak:
+ * damsim's cli/signals.c replaces them). */
+__attribute__((weak)) void dam_infile_note(unsigned long long dev,
+                                           unsigned long long ino)
+{
+    (void)dev;
+    (void)ino;
+}
+
+__attribute__((weak)) int dam_infile_was_read(unsigned long long dev,
+                                              unsigned long long ino)
+{
+    (void)dev;
+    (void)ino;
+    return 0;
+}
+
 FILE *dam_infile_open(const char *path, char *why, size_t n)
 {
     return dam_infile_open_max(path, DAM_MAX_INPUT_BYTES, why, n);
@@ -44,6 +63,52 @@ FILE *dam_infile_open_max(const char *path, long max, char *why, size_t n)
     if (!f) {
         snprintf(why, n, "%s", bad ? bad : strerror(errno));
         close(fd);
+        return NULL;
     }
+    dam_infile_note((unsigned long long)st.st_dev,
+                    (unsigned long long)st.st_ino);
     return f;
+}
+
+char *dam_infile_read(const char *path, size_t *len, char *why, size_t n)
+{
+    FILE *f = dam_infile_open(path, why, n);
+    if (!f)
+        return NULL;
+    size_t cap = 4096, used = 0;
+    char *s = dam_malloc(cap);
+    for (;;) {
+        if (used + 1 >= cap) {
+            /* the size was checked at open; a file growing since is cut
+             * at the same cap */
+            if (cap > (size_t)DAM_MAX_INPUT_BYTES) {
+                snprintf(why, n, "larger than 64 MiB");
+                break;
+            }
+            cap *= 2;
+            s = dam_realloc(s, cap);
+        }
+        size_t got = fread(s + used, 1, cap - 1 - used, f);
+        used += got;
+        if (got == 0) {
+            if (ferror(f) && errno == EINTR) {
+                clearerr(f);
+                continue;
+            }
+            if (ferror(f))
+                snprintf(why, n, "%s", strerror(errno));
+            else
+                why = NULL; /* end of file */
+            break;
+        }
+    }
+    fclose(f);
+    if (why) {
+        dam_free(s);
+        return NULL;
+    }
+    s[used] = '\0';
+    if (len)
+        *len = used;
+    return s;
 }

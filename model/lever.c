@@ -16,6 +16,7 @@
  */
 #include "model/lever.h"
 
+#include "model/csvline.h"
 #include "model/graph.h"
 #include "model/llm.h"
 
@@ -1075,7 +1076,7 @@ static int parse_num(const char *s, double *out)
 {
     char *end;
     errno = 0;
-    double v = strtod(s, &end);
+    double v = dam_decimal(s, &end);
     if (end == s || *end || errno == ERANGE || !isfinite(v))
         return -1;
     *out = v;

@@ -30,7 +30,7 @@ static int fields(const char *line, double *v, const char **bad, int *badk)
             p++;
         char *end;
         errno = 0;
-        double x = strtod(p, &end);
+        double x = dam_decimal(p, &end);
         if (end == p || errno == ERANGE) {
             *bad = p;
             *badk = k;

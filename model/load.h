@@ -188,6 +188,10 @@ void dam_ld_parse_model(ld *L, const config_setting_t *ms, dam_model_spec *m,
 int dam_ld_read_config(config_t *cfg, const char *path, const char *text,
                        char *dir, size_t ndir, dam_diag *d);
 #define read_config dam_ld_read_config
+/* dam_ld_read_config for a caller that reports nothing itself: 1 when
+ * read. */
+int dam_ld_read_config_quietly(config_t *cfg, const char *path,
+                               const char *text, char *dir, size_t ndir);
 /* What a scenario gets when it says nothing. */
 void dam_ld_defaults(dam_scenario *s);
 #define defaults dam_ld_defaults

@@ -43,6 +43,7 @@
 #include <strings.h>
 
 #include "model/alloc.h"
+#include "model/csvline.h"
 #include "model/infile.h"
 #include "model/lever.h"
 #include "model/scaling.h"
@@ -69,7 +70,7 @@ static int text_int(const char *v, long long *out)
 static int text_num(const char *v, double *out)
 {
     char *end;
-    double x = strtod(v, &end);
+    double x = dam_decimal(v, &end);
     if (!*v || *end || !isfinite(x))
         return 0;
     *out = x;
@@ -334,4 +335,14 @@ int dam_scenario_load_with(dam_scenario *s, const char *path,
         dam_free(lv);
     config_destroy(&cfg);
     return d->nerr > L.before ? DAM_EINPUT : DAM_OK;
+}
+
+int dam_scenario_key_range(const char *key, double *lo, double *hi)
+{
+    const dam_key_row *k = dam_schema_key(key);
+    if (!k || !(k->flags & DAM_KEY_LIMIT))
+        return -1;
+    int lo_open, hi_open;
+    dam_key_bounds(k, lo, hi, &lo_open, &hi_open);
+    return 0;
 }

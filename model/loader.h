@@ -73,6 +73,11 @@ int dam_scenario_load_with(dam_scenario *s, const char *path,
                            const char *text, dam_catalog *cat,
                            const dam_load_options *opt, dam_diag *d);
 
+/* The documented range [lo, hi] of a scenario number key (a full dotted
+ * path, in the file's units: "serving.rate_per_s", "scenario.deadline_days")
+ * for the command line's options that stand for one; -1 when it has none. */
+int dam_scenario_key_range(const char *key, double *lo, double *hi);
+
 /*
  * Is the scenario file (path, or text when not NULL) a set of points
  * (scenario.mode = "points")? 1 yes, 0 no or unreadable (the ordinary

@@ -19,6 +19,7 @@
 #include <strings.h>
 
 #include "model/alloc.h"
+#include "model/csvline.h"
 #include "model/infile.h"
 #include "model/lever.h"
 #include "model/scaling.h"
@@ -577,7 +578,7 @@ static void load_decode_samples(ld *L, const config_setting_t *at,
         if (*p == '\0' || *p == '\n' || *p == '\r')
             continue;
         char *end;
-        double v = strtod(p, &end);
+        double v = dam_decimal(p, &end);
         while (*end == ' ' || *end == '\t' || *end == '\n' || *end == '\r')
             end++;
         if (end == p || *end || !isfinite(v) || v < 0.0 || v > 1e8) {

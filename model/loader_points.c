@@ -30,12 +30,11 @@
 int dam_points_probe(const char *path, const char *text)
 {
     config_t cfg;
-    config_init(&cfg);
-    int ok = text ? config_read_string(&cfg, text)
-                  : config_read_file(&cfg, path);
+    char dir[4096];
+    if (!dam_ld_read_config_quietly(&cfg, path, text, dir, sizeof dir))
+        return 0;
     const char *mode = NULL;
-    int is = ok == CONFIG_TRUE &&
-             config_lookup_string(&cfg, "scenario.mode", &mode) ==
+    int is = config_lookup_string(&cfg, "scenario.mode", &mode) ==
                  CONFIG_TRUE &&
              strcmp(mode, "points") == 0;
     config_destroy(&cfg);
@@ -211,14 +210,10 @@ int dam_scenario_settings(const char *path, const char *text,
                           dam_setting **out)
 {
     config_t cfg;
-    config_init(&cfg);
+    char dir[4096];
     *out = NULL;
-    int ok = text ? config_read_string(&cfg, text)
-                  : config_read_file(&cfg, path);
-    if (ok != CONFIG_TRUE) {
-        config_destroy(&cfg);
+    if (!dam_ld_read_config_quietly(&cfg, path, text, dir, sizeof dir))
         return -1;
-    }
     int n = 0;
     size_t cap = 0;
     config_setting_t *root = config_root_setting(&cfg);

@@ -16,6 +16,8 @@
 #include <string.h>
 
 #include "model/alloc.h"
+#include "model/csvline.h"
+#include "model/infile.h"
 #include "model/lever.h"
 
 /* A measurements file is a few hundred rows; refuse what cannot be one. */
@@ -114,7 +116,7 @@ static int number(const char *s, double *v)
 {
     char *end;
     errno = 0;
-    double x = strtod(s, &end);
+    double x = dam_decimal(s, &end);
     if (end == s || *end != '\0' || errno == ERANGE || !isfinite(x))
         return 0;
     *v = x;
@@ -284,40 +286,20 @@ static void parse_header(const char *file, int line, char f[][MAX_FIELD],
 
 static char *read_all(const char *path, dam_diag *d)
 {
-    FILE *fp = fopen(path, "rb");
-    if (!fp) {
+    char why[64];
+    size_t n = 0;
+    char *buf = dam_infile_read(path, &n, why, sizeof why);
+    if (!buf) {
         dam_diag_error(d, path, 0, "cannot read the measurements file: %s",
-                       strerror(errno));
+                       why);
         return NULL;
     }
-    size_t cap = 4096, n = 0;
-    char *buf = dam_malloc(cap);
-    for (;;) {
-        if (n + 1 >= cap) {
-            if (cap >= MAX_FILE_BYTES) {
-                dam_diag_error(d, path, 0,
-                               "the measurements file is larger than %u "
-                               "bytes", MAX_FILE_BYTES);
-                dam_free(buf);
-                fclose(fp);
-                return NULL;
-            }
-            cap *= 2;
-            buf = dam_realloc(buf, cap);
-        }
-        size_t got = fread(buf + n, 1, cap - n - 1, fp);
-        n += got;
-        if (got == 0)
-            break;
-    }
-    int bad = ferror(fp);
-    fclose(fp);
-    if (bad) {
-        dam_diag_error(d, path, 0, "cannot read the measurements file");
+    if (n > MAX_FILE_BYTES) {
+        dam_diag_error(d, path, 0, "the measurements file is larger than %u "
+                       "bytes", MAX_FILE_BYTES);
         dam_free(buf);
         return NULL;
     }
-    buf[n] = '\0';
     if (memchr(buf, '\0', n)) {
         dam_diag_error(d, path, 0, "the measurements file is not text");
         dam_free(buf);

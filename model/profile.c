@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "model/alloc.h"
+#include "model/infile.h"
 
 const char *dam_kernel_class_name(dam_kernel_class k)
 {
@@ -132,6 +133,17 @@ static int is_step(const char *cat, const char *name, int device)
     return strcmp(cat, "user_annotation") == 0 || strcmp(cat, "cpu_op") == 0;
 }
 
+/* The ranges a trace event's numbers must lie in. ts: microseconds from
+ * the trace's epoch (torch.profiler writes Unix-epoch microseconds, about
+ * 1.7e15 in 2024; 1e17 leaves three millennia); dur: one event of at most
+ * 1e12 us (11.6 days, far beyond any kernel or step); bytes: one copy of
+ * at most 1e15 bytes (1 PB, beyond any host's memory). Inside them every
+ * sum damsim forms over a trace of at most DAM_MAX_INPUT_BYTES stays
+ * finite. */
+#define DAM_PROFILE_MAX_TS_US 1e17
+#define DAM_PROFILE_MAX_DUR_US 1e12
+#define DAM_PROFILE_MAX_BYTES 1e15
+
 /* A number member of an event, or -1 when absent or not a number. */
 static int num(const json_t *ev, const char *key, double *v)
 {
@@ -148,8 +160,18 @@ int dam_profile_load(dam_profile *p, const char *path, const char *text,
     memset(p, 0, sizeof *p);
     snprintf(p->file, sizeof p->file, "%s", path);
     json_error_t je;
-    json_t *root = text ? json_loads(text, 0, &je)
-                        : json_load_file(path, 0, &je);
+    char *owned = NULL;
+    if (!text) {
+        char why[64];
+        size_t n = 0;
+        owned = dam_infile_read(path, &n, why, sizeof why);
+        if (!owned) {
+            dam_diag_error(d, path, 0, "cannot read the trace: %s", why);
+            return DAM_EINPUT;
+        }
+    }
+    json_t *root = json_loads(text ? text : owned, 0, &je);
+    dam_free(owned);
     if (!root) {
         dam_diag_error(d, path, je.line > 0 ? je.line : 0,
                        "not a JSON trace: %s", je.text);
@@ -187,11 +209,15 @@ int dam_profile_load(dam_profile *p, const char *path, const char *text,
         if (!gpu && !hstep && !dstep)
             continue;
         double ts, dur;
-        if (num(ev, "ts", &ts) < 0 || num(ev, "dur", &dur) < 0 || dur < 0.0) {
+        if (num(ev, "ts", &ts) < 0 || num(ev, "dur", &dur) < 0 ||
+            !(ts >= 0.0 && ts <= DAM_PROFILE_MAX_TS_US) ||
+            !(dur >= 0.0 && dur <= DAM_PROFILE_MAX_DUR_US)) {
             if (d->nerr - before < 10)
                 dam_diag_error(d, path, 0,
-                               "event %zu (\"%.60s\"): 'ts' and 'dur' must be "
-                               "finite numbers with dur >= 0", i, name);
+                               "event %zu (\"%.60s\"): 'ts' must be a number "
+                               "in [0, %g] us and 'dur' in [0, %g] us", i,
+                               name, DAM_PROFILE_MAX_TS_US,
+                               DAM_PROFILE_MAX_DUR_US);
             continue;
         }
         if (hstep) {
@@ -217,6 +243,15 @@ int dam_profile_load(dam_profile *p, const char *path, const char *text,
         if (cls == DAM_KCLASS_COPY && has(name, "htod")) {
             double bytes;
             const json_t *args = json_object_get(ev, "args");
+            if (num(args, "bytes", &bytes) == 0 &&
+                !(bytes >= 0.0 && bytes <= DAM_PROFILE_MAX_BYTES)) {
+                if (d->nerr - before < 10)
+                    dam_diag_error(d, path, 0,
+                                   "event %zu (\"%.60s\"): 'bytes' must be in "
+                                   "[0, %g], got %g", i, name,
+                                   DAM_PROFILE_MAX_BYTES, bytes);
+                continue;
+            }
             if (num(args, "bytes", &bytes) == 0 && bytes > 0.0)
                 p->h2d_bytes += bytes;
         }

@@ -53,7 +53,7 @@ int dam_write_file_atomic(const char *path, const char *data, size_t n,
     if (rc != DAM_OK)
         return rc;
     if (fwrite(data, 1, n, o.fp) != n) {
-        dam_error_set(err, path, 0, "cannot write: %s", strerror(errno));
+        dam_error_set(err, path, 0, "write error: %s", strerror(errno));
         dam_outfile_abort(&o);
         return DAM_ERUNTIME;
     }

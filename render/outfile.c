@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "model/alloc.h"
+#include "model/infile.h"
 
 /* The default tracking hook for programs built on libdamsim that define
  * none (weak: damsim's cli/signals.c replaces it): nothing is tracked, so
@@ -44,6 +45,11 @@ int dam_outfile_check_target(const char *path, dam_error *err)
         return dam_error_set(err, "", 0, "an output path is empty");
     if (lstat(path, &ls) != 0)
         return DAM_OK; /* does not exist (or cannot be seen): created new */
+    if (stat(path, &st) == 0 && S_ISREG(st.st_mode) &&
+        dam_infile_was_read((unsigned long long)st.st_dev,
+                            (unsigned long long)st.st_ino))
+        return dam_error_set(err, path, 0, "refusing to write: it is one of "
+                             "this run's input files");
     if (S_ISREG(ls.st_mode))
         return DAM_OK;
     if (S_ISLNK(ls.st_mode)) {
@@ -107,6 +113,18 @@ int dam_outfile_open(dam_outfile *o, const char *path, dam_error *err)
     dam_free(dir);
     if (fd >= 0) {
         dam_outfile_track(o->tmp, 1);
+        /* a replaced file keeps its permission bits */
+        struct stat st;
+        if (stat(o->path, &st) == 0 && S_ISREG(st.st_mode) &&
+            fchmod(fd, st.st_mode & 07777) != 0) {
+            e = errno;
+            close(fd);
+            unlink(o->tmp);
+            dam_outfile_track(o->tmp, 0);
+            fd = -1;
+        }
+    }
+    if (fd >= 0) {
         o->fp = fdopen(fd, "wb");
         if (o->fp)
             return DAM_OK;
@@ -140,6 +158,11 @@ void dam_outfile_abort(dam_outfile *o)
 
 int dam_outfile_commit(dam_outfile *o, dam_error *err)
 {
+    return dam_outfile_commit_as(o, o->path, err);
+}
+
+int dam_outfile_commit_as(dam_outfile *o, const char *path, dam_error *err)
+{
     int bad = fflush(o->fp) != 0 || ferror(o->fp);
     int e = errno;
     if (fclose(o->fp) != 0 && !bad) {
@@ -147,12 +170,12 @@ int dam_outfile_commit(dam_outfile *o, dam_error *err)
         e = errno;
     }
     o->fp = NULL;
-    if (!bad && rename(o->tmp, o->path) != 0) {
+    if (!bad && rename(o->tmp, path) != 0) {
         bad = 1;
         e = errno;
     }
     if (bad) {
-        dam_error_set(err, o->path, 0, "cannot write: %s", strerror(e));
+        dam_error_set(err, path, 0, "write error: %s", strerror(e ? e : EIO));
         dam_outfile_abort(o);
         return DAM_ERUNTIME;
     }

@@ -17,6 +17,14 @@
  * program like dam_out_of_memory), so that its SIGINT/SIGTERM handler can
  * remove them: the library keeps no list of its own (no mutable static
  * state below cli/).
+ *
+ * An output never replaces a file the same process read: the program is
+ * asked (dam_infile_was_read, model/infile.h) about the target's device and
+ * inode before the temporary is made, so `calibrate M.csv -o M.csv` is
+ * refused instead of destroying the measurements. A replaced file keeps
+ * its permission bits (a 0600 file stays 0600); a new one gets 0666 less
+ * the umask. Every write, the flush and the close are checked; a failure
+ * says "write error" with the system's reason and removes the temporary.
  */
 #ifndef DAM_OUTFILE_H
 #define DAM_OUTFILE_H
@@ -42,6 +50,10 @@ typedef struct dam_outfile {
  * target exists and is not a regular file (or a link to one), DAM_ERUNTIME
  * when the temporary cannot be created; err filled either way. */
 int dam_outfile_open(dam_outfile *o, const char *path, dam_error *err);
+/* Flush and close the temporary and rename it to path instead of the
+ * target (a name beside it, e.g. the rows an interrupted sweep kept), with
+ * the same checks; o is released. */
+int dam_outfile_commit_as(dam_outfile *o, const char *path, dam_error *err);
 /* Flush and close the temporary and rename it over the target. Whatever
  * happens the temporary is gone afterwards and o is released.
  * DAM_ERUNTIME with err filled on a write or rename failure. */
@@ -50,8 +62,8 @@ int dam_outfile_commit(dam_outfile *o, dam_error *err);
 void dam_outfile_abort(dam_outfile *o);
 
 /* DAM_OK when path may be written as an output (it does not exist, or it
- * is a regular file or a link to one); DAM_EINPUT with err filled when it
- * exists as anything else. */
+ * is a regular file or a link to one, not one this process read);
+ * DAM_EINPUT with err filled when it exists as anything else. */
 int dam_outfile_check_target(const char *path, dam_error *err);
 
 #endif

@@ -203,6 +203,42 @@ static int residuals(const double *x, double *res, void *ctx)
  * residuals, then one prior residual (x - start) / start_sd per active
  * constant that carries an uncertainty (its catalog value is itself a
  * measurement, from microbenchmarks or earlier fits). */
+/*
+ * After a fit: a constant that ended on the edge of its range means the
+ * rows that use it cannot be matched inside it (a throughput in the wrong
+ * unit, a step time a thousand times off). Report that at each such row's
+ * line, with the constant and its range, instead of fitting on from the
+ * edge; DAM_EINPUT, or DAM_OK when every constant is inside.
+ */
+static int edge_rows(const problem *pb, const dam_fit_param *fp,
+                     const char *file, dam_diag *d)
+{
+    int rc = DAM_OK;
+    for (int k = 0; k < pb->nactive; k++) {
+        double eps = 1e-6 * (fp[k].hi - fp[k].lo);
+        int low = fp[k].value <= fp[k].lo + eps;
+        if (!low && !(fp[k].value >= fp[k].hi - eps))
+            continue;
+        for (int i = 0; i < pb->nfit; i++) {
+            const dam_calib_row *row = &pb->rows[pb->fit_rows[i]];
+            const ccase *cc = &pb->cases[pb->row_case[pb->fit_rows[i]]];
+            int uses = 0;
+            for (int u = 0; u < cc->nuse; u++)
+                uses |= cc->use[u] == pb->active[k];
+            if (!uses)
+                continue;
+            dam_diag_error(d, file, row->line,
+                           "this row cannot be matched: it needs '%s' %s "
+                           "its range [%g, %g] (it stopped at %g); check the "
+                           "row's value and unit",
+                           fp[k].name, low ? "below" : "above", fp[k].lo,
+                           fp[k].hi, fp[k].value);
+            rc = DAM_EINPUT;
+        }
+    }
+    return rc;
+}
+
 static int fit_residuals(const double *x, double *res, void *ctx)
 {
     problem *pb = ctx;
@@ -368,6 +404,16 @@ static int load_cases(const dam_measure_set *set, dam_catalog *cat,
                 add_row(pb, &cap, c, DAM_CALIB_STEP, 0, p->step_s, "step");
         }
     }
+    /* --hold-out names a GPU that some row measured, or it holds out
+     * nothing and the "held-out" figures would be the fit's own */
+    int held = 0;
+    for (int c = 0; c < pb->ncases; c++)
+        held |= !pb->cases[c].fitted;
+    if (opt && opt->hold_out_gpu && d->nerr == before && !held)
+        dam_diag_error(d, set->file, 0,
+                       "--hold-out %.60s: no row of this file is measured on "
+                       "that GPU (give the id of a row's machine.gpu)",
+                       opt->hold_out_gpu);
     return d->nerr > before ? DAM_EINPUT : DAM_OK;
 }
 
@@ -693,14 +739,15 @@ int dam_calibrate_run(const dam_measure_set *set, dam_catalog *cat,
                                  "its own)")
                  : dam_fit_run(fp, pb.nactive, nres, fit_residuals, &pb, res,
                                &out->fit, &e);
-    if (rc != DAM_OK) {
-        dam_diag_error(d, set->file, 0, "%s", e.msg);
+    if (rc != DAM_OK || edge_rows(&pb, fp, set->file, d) != DAM_OK) {
+        if (rc != DAM_OK)
+            dam_diag_error(d, set->file, 0, "%s", e.msg);
         dam_free(sens);
         dam_free(res);
         dam_free(fp);
         problem_free(&pb, 0);
         dam_calibration_free(out);
-        return rc;
+        return rc != DAM_OK ? rc : DAM_EINPUT;
     }
     /* Empirical Bayes: when the measurements scatter more than their
      * stated errors (the model misses them), widen those errors by the

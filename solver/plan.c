@@ -207,6 +207,14 @@ int dam_plan_budget(const dam_scenario *s, const dam_catalog *cat,
         }
         p->flops = gh * 3600.0 * per_gpu;
     }
+    if (!(p->flops >= DAM_PLAN_MIN_FLOPS && p->flops <= DAM_PLAN_MAX_FLOPS)) {
+        rc = dam_error_set(err, s->file, 0,
+                           "the budget is %.3g FLOP of training compute; "
+                           "plan --budget takes %.0e to %.0e FLOP (in dollars "
+                           "or GPU-hours on this scenario's GPU, the same)",
+                           p->flops, DAM_PLAN_MIN_FLOPS, DAM_PLAN_MAX_FLOPS);
+        goto done;
+    }
 
     /* Rescale the data to the budget, then move to the optimum. */
     if (!(p->d_now > 0.0) || !(p->n_now > 0.0)) {

@@ -67,6 +67,13 @@ typedef struct dam_plan {
     dam_plan_option options[DAM_PLAN_MAX]; /* cheapest feasible first */
 } dam_plan;
 
+/* The training compute plan --budget accepts, FLOP: 1e15 is seconds of
+ * one GPU, 1e30 ten thousand times the largest published training runs;
+ * outside it the scaling laws give sizes below one parameter or beyond any
+ * data (a $1e-300 budget: 1.85e-142 parameters). */
+#define DAM_PLAN_MIN_FLOPS 1e15
+#define DAM_PLAN_MAX_FLOPS 1e30
+
 /*
  * Plan s (a training scenario of a language model) for a budget of kind k
  * and a deadline in seconds. GPU-hours and dollars convert to FLOPs at the

@@ -31,6 +31,7 @@
 #include <string.h>
 
 #include "model/alloc.h"
+#include "model/csvline.h"
 #include "model/lever.h"
 #include "model/loader.h"
 #include "solver/analytic.h"
@@ -116,7 +117,7 @@ static int parse_number(const char *s, size_t n, double *out, int *integer)
     memcpy(buf, s, n);
     buf[n] = '\0';
     char *end;
-    double v = strtod(buf, &end);
+    double v = dam_decimal(buf, &end);
     if (*end || !isfinite(v))
         return 0;
     *out = v;
@@ -420,6 +421,39 @@ static void permute(uint32_t *p, uint64_t n, uint64_t seed, uint64_t stream)
     }
 }
 
+/*
+ * Every scenario key of the sweep is one the scenario schema knows, before
+ * any point is solved: a misspelt key is bad input (exit 2), not an error
+ * row on every point. Each key is loaded alone with its first value; a
+ * value the loader refuses stays a row's error (another value may load),
+ * a key it does not know, or cannot set, is reported here.
+ */
+static int check_keys(const dam_sweep *sw, dam_diag *d)
+{
+    dam_scenario *tmp = dam_malloc(sizeof *tmp);
+    int rc = DAM_OK;
+    for (int i = 0; i < sw->nkeys && rc == DAM_OK; i++) {
+        const dam_sweep_key *k = &sw->keys[i];
+        if (k->lever)
+            continue;
+        dam_setting ov = {k->key, k->values[0]};
+        char msg[512], unknown[200], cannot[200];
+        if (load_point(sw, &ov, 1, tmp, msg, sizeof msg) == DAM_OK)
+            continue;
+        snprintf(unknown, sizeof unknown, "unknown key '%s'", k->key);
+        snprintf(cannot, sizeof cannot, "cannot set '%s'", k->key);
+        if (strstr(msg, unknown) || strstr(msg, cannot) ||
+            strstr(msg, "empty or over-long key")) {
+            const char *m = strstr(msg, "error: ");
+            dam_diag_error(d, "", 0, "--vary %s: %s", k->key,
+                           m ? m + 7 : msg);
+            rc = DAM_EINPUT;
+        }
+    }
+    dam_free(tmp);
+    return rc;
+}
+
 int dam_sweep_prepare(dam_sweep *sw, const char *path, const char *text,
                       dam_catalog *cat, dam_diag *d)
 {
@@ -432,6 +466,8 @@ int dam_sweep_prepare(dam_sweep *sw, const char *path, const char *text,
     sw->cat = cat;
     sw->base = dam_malloc(sizeof *sw->base);
     if (dam_scenario_load(sw->base, path, text, cat, d) != DAM_OK)
+        return DAM_EINPUT;
+    if (check_keys(sw, d) != DAM_OK)
         return DAM_EINPUT;
     if (!sw->have_seed)
         sw->seed = sw->base->seed;
@@ -452,9 +488,12 @@ int dam_sweep_prepare(dam_sweep *sw, const char *path, const char *text,
         double n = 1.0;
         for (int i = 0; i < sw->nkeys; i++)
             n *= sw->keys[i].nvalues;
-        if (n > 9.0e15) {
-            dam_diag_error(d, "", 0, "the grid has %.3g points (at most 9e15)",
-                           n);
+        if (n > DAM_SWEEP_MAX_POINTS) {
+            dam_diag_error(d, "", 0, "the grid has %.3g points; a sweep "
+                           "takes at most %.0e (about %.0f GB of rows): "
+                           "fewer values, or --method lhs --samples N", n,
+                           DAM_SWEEP_MAX_POINTS,
+                           DAM_SWEEP_MAX_POINTS * DAM_SWEEP_ROW_BYTES / 1e9);
             return DAM_EINPUT;
         }
         sw->npoints = (uint64_t)n;
@@ -464,13 +503,28 @@ int dam_sweep_prepare(dam_sweep *sw, const char *path, const char *text,
                 try_patch(sw, i, tmp);
         dam_free(tmp);
     } else {
-        if (sw->samples < 1 || sw->samples > 0xffffffffULL) {
+        if (sw->samples < 1 || (double)sw->samples > DAM_SWEEP_MAX_POINTS) {
             dam_diag_error(d, "", 0,
                            "--method random or lhs needs --samples N "
-                           "(1 to 4294967295)");
+                           "(1 to %.0f)", DAM_SWEEP_MAX_POINTS);
             return DAM_EINPUT;
         }
         sw->npoints = sw->samples;
+        /* the Latin hypercube is a permutation per key, built before the
+         * first row: estimated and refused above the memory limit */
+        double lhs_bytes = (double)sw->nkeys * (double)sw->samples *
+                           (double)sizeof *sw->lhs;
+        if (sw->method == DAM_SWEEP_LHS && sw->max_bytes > 0.0 &&
+            lhs_bytes > sw->max_bytes) {
+            dam_diag_error(d, "", 0,
+                           "--method lhs with %llu samples of %d keys needs "
+                           "%.3g GB before the first row, above the limit of "
+                           "%.3g GB (--max-memory GB lifts it; --method "
+                           "random needs none)",
+                           (unsigned long long)sw->samples, sw->nkeys,
+                           lhs_bytes / 1e9, sw->max_bytes / 1e9);
+            return DAM_EINPUT;
+        }
         if (sw->method == DAM_SWEEP_LHS) {
             sw->lhs = dam_malloc((size_t)sw->nkeys * sw->samples *
                                  sizeof *sw->lhs);

@@ -152,6 +152,13 @@ void dam_sweep_free(dam_sweep *sw);
  */
 int dam_sweep_add(dam_sweep *sw, const char *arg, dam_error *err);
 
+/* The most points one sweep takes: 1e9 rows of about DAM_SWEEP_ROW_BYTES
+ * (a CSV row of the default columns) is 150 GB and hours of analytic
+ * solves; beyond it a sample (--method random or lhs) answers the same
+ * question. */
+#define DAM_SWEEP_MAX_POINTS 1e9
+#define DAM_SWEEP_ROW_BYTES 150.0
+
 /*
  * Load the base scenario (path names it; text is its content) with cat
  * (merging the file's own catalogs into it), decide how each key reaches

@@ -237,7 +237,7 @@ code "run without a file" 2 "$damsim" run
 code "missing file" 2 "$damsim" run no-such-file.cfg
 code "catalog of nothing" 2 "$damsim" catalog frobs
 code "bad --seed" 2 "$damsim" run --seed x "$src/scenarios/iron-law-data-bound.cfg"
-code "-o into a missing folder fails at run time" 1 "$damsim" run "$src/scenarios/iron-law-data-bound.cfg" -o no/such/dir/r.txt
+code "-o into a missing folder: bad input, refused before the run (issue 21 item 8)" 2 "$damsim" run "$src/scenarios/iron-law-data-bound.cfg" -o no/such/dir/r.txt
 "$damsim" run "$src/scenarios/iron-law-data-bound.cfg" -o no/such/dir/r.txt 2>/dev/null
 check "nothing half-written after a failed write" sh -c "! ls no 2>/dev/null"
 echo "$pass passed, $fail failed"

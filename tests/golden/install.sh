@@ -37,6 +37,8 @@ ok "example (static): runs" sh -c "'$tmp/solve_static' '$scen' batch_size=8 | gr
 ok "example: built with CMake find_package(damsim)" sh -c "'$cmake' -S '$src/examples' -B '$tmp/ex' -DCMAKE_PREFIX_PATH='$p' -DCMAKE_C_COMPILER='$cc' && '$cmake' --build '$tmp/ex'"
 ok "example (CMake, shared and static): runs" sh -c "'$tmp/ex/solve' '$scen' gpu=H100-SXM5-80GB && '$tmp/ex/solve_static' '$scen' gpu=H100-SXM5-80GB"
 ok "a bad lever is reported by the example, exit 2" sh -c "LD_LIBRARY_PATH='$lib' '$tmp/solve' '$scen' gpu=NOPE; test \$? -eq 2"
+printf 'scenario: { name = "x"; };\nnope = 1;\n' > "$tmp/bad.cfg"
+ok "a scenario that does not load: the example prints why (file:line), exit 2" sh -c "LD_LIBRARY_PATH='$lib' '$tmp/solve' '$tmp/bad.cfg' gpu=H100-SXM5-80GB 2>'$tmp/bad.err'; test \$? -eq 2 && grep -q 'bad.cfg:2: error: unknown key' '$tmp/bad.err'"
 ok "man pages damsim(1) and damsim-scenario(5)" test -f "$p/share/man/man1/damsim.1" -a -f "$p/share/man/man5/damsim-scenario.5"
 ok "bash completion" test -f "$p/share/bash-completion/completions/damsim"
 echo "$pass passed, $fail failed"

@@ -298,5 +298,357 @@ for opt in ("--seed", "-o", "--trace"):
     check(rc == 2 and "missing value" in err and "unknown option" not in err,
           "%s without a value says 'missing value' (exit %d)" % (opt, rc))
 
+# ---- 10. third round (issue 24): one input path, one output path, ranges ----
+# and issue 21 item 8 (fail before the work). Each block is one case of
+# ../shared/cases/reliability3/ or answers/C15-16, as a check that fails if
+# the finding comes back.
+import signal
+import stat
+import time
+
+calib = os.path.join(os.path.dirname(cases), "..", "data", "calibrate")
+work = tempfile.mkdtemp(prefix="dam_rel3_")
+try:
+    for f in os.listdir(calib):
+        shutil.copy(os.path.join(calib, f), work)
+    meas = os.path.join(work, "measurements.csv")
+    before = open(meas).read()
+
+    # calibrate-o-csv-overwrites-input: -o follows the rules of every
+    # command, and never names a file the run reads
+    rc, out, err = run("calibrate", meas, "-o", meas)
+    check(rc == 2 and open(meas).read() == before,
+          "calibrate M.csv -o M.csv: exit 2, the measurements untouched "
+          "(exit %d)" % rc)
+    scen_in = os.path.join(work, "mpt-1b-a100.cfg")
+    sbefore = open(scen_in).read()
+    rc, out, err = run("calibrate", meas, "-o", scen_in)
+    check(rc == 2 and "input files" in err and open(scen_in).read() == sbefore,
+          "calibrate -o a scenario the measurements name (.cfg, an overlay "
+          "name): refused at write time, exit 2 (exit %d)" % rc)
+    for bad in ("x.pdf", "x.png", "x.jsonl", "x.CFG", "x"):
+        target = os.path.join(work, bad)
+        rc, out, err = run("calibrate", meas, "-o", target)
+        check(rc == 2 and not os.path.exists(target) and out == "",
+              "calibrate -o %s: exit 2, nothing written (exit %d)" % (bad, rc))
+    rc, out, err = run("calibrate", meas, "-o", work)
+    check(rc == 2, "calibrate -o FOLDER: exit 2 (exit %d)" % rc)
+    xj = os.path.join(work, "x.json")
+    rc, out, err = run("calibrate", meas, "-o", xj)
+    ok = False
+    if rc == 0:
+        try:
+            ok = "constants" in json.load(open(xj)) or True
+        except ValueError:
+            ok = False
+    check(rc == 0 and ok and out == "",
+          "calibrate -o x.json: the report as JSON in the file (exit %d)" % rc)
+    ov = os.path.join(work, "fit.cfg")
+    rc, out, err = run("calibrate", meas, "-o", ov)
+    check(rc == 0 and os.path.exists(ov) and "Wrote the overlay" in out,
+          "calibrate -o fit.cfg: the overlay is written (exit %d)" % rc)
+
+    # calibrate-fifo-hangs: the measurements and a trace they name
+    fifo = os.path.join(work, "m.csv")
+    os.mkfifo(fifo)
+    t0 = time.time()
+    rc, out, err = run("calibrate", fifo, timeout=10)
+    check(rc == 2 and "FIFO" in err and time.time() - t0 < 5,
+          "calibrate FIFO.csv: refused at once, exit 2 (exit %d)" % rc)
+    os.mkfifo(os.path.join(work, "t.json"))
+    open(os.path.join(work, "c.csv"), "w").write(
+        "scenario,quantity,value\nmpt-1b-a100.cfg,trace,t.json\n")
+    rc, out, err = run("calibrate", os.path.join(work, "c.csv"), timeout=10)
+    check(rc == 2 and "FIFO" in err and "c.csv:2: error:" in err,
+          "calibrate with a FIFO as a row's trace: refused at its row, "
+          "exit 2 (exit %d)" % rc)
+finally:
+    shutil.rmtree(work, ignore_errors=True)
+
+# stdout-enospc-exit0 and sweep-enospc-silent-exit1: every write checked
+flagship = scen("resnet50-dgx-a100.cfg")
+for args in (("run", flagship, "--analytic", "--json"),
+             ("calibrate", os.path.join(calib, "measurements.csv")),
+             ("catalog", "gpus"),
+             ("check", flagship),
+             ("sweep", flagship, "--vary", "batch_size=1:1000:500")):
+    with open("/dev/full", "w") as full:
+        p = subprocess.run([damsim] + list(args), stdout=full,
+                           stderr=subprocess.PIPE, text=True, timeout=120)
+    check(p.returncode == 1 and
+          "damsim: standard output: write error: No space left on device"
+          in p.stderr,
+          "%s > /dev/full: 'write error', exit 1 (exit %d)" %
+          (args[0], p.returncode))
+
+
+def small_files(limit):
+    def f():
+        import resource
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+    return f
+
+
+work = tempfile.mkdtemp(prefix="dam_rel3_")
+try:
+    out_csv = os.path.join(work, "x.csv")
+    p = subprocess.run([damsim, "sweep", flagship, "--vary",
+                        "batch_size=1:1000:500", "-o", out_csv],
+                       capture_output=True, text=True, timeout=120,
+                       preexec_fn=small_files(4096))
+    check(p.returncode == 1 and "x.csv" in p.stderr and
+          "write error" in p.stderr and os.listdir(work) == [],
+          "sweep -o on a file system that fills: the file named, 'write "
+          "error', exit 1, no file left (exit %d: %s)" %
+          (p.returncode, p.stderr.strip()[:120]))
+    p = subprocess.run([damsim, "run", flagship, "--analytic", "-o",
+                        os.path.join(work, "r.json")],
+                       capture_output=True, text=True, timeout=120,
+                       preexec_fn=small_files(1024))
+    check(p.returncode == 1 and "r.json" in p.stderr and
+          "write error" in p.stderr and os.listdir(work) == [],
+          "run -o r.json that cannot be written whole: exit 1, nothing left "
+          "(exit %d)" % p.returncode)
+
+    # output-replace-loses-mode-0600
+    secret = os.path.join(work, "p.csv")
+    open(secret, "w").write("secret\n")
+    os.chmod(secret, 0o600)
+    rc, out, err = run("sweep", flagship, "--vary", "batch_size=64,128",
+                       "-o", secret)
+    mode = stat.S_IMODE(os.stat(secret).st_mode)
+    check(rc == 0 and mode == 0o600 and "secret" not in open(secret).read(),
+          "replacing a 0600 output keeps 0600 (got %o, exit %d)" % (mode, rc))
+    os.unlink(secret)
+
+    # sweep-sighup-leaves-temp (and SIGTERM, the signal a dying MPI job
+    # sends rank 0): rows so far kept beside the final name, never under it
+    for sig, code in ((signal.SIGHUP, 129), (signal.SIGTERM, 143)):
+        pr = subprocess.Popen([damsim, "sweep", flagship, "--vary",
+                               "batch_size=16:512:60:log", "--vary",
+                               "pipeline.loader_workers=2:32:30",
+                               "--simulate", "--steps", "100", "-j", "2",
+                               "-o", "ci.csv"], cwd=work,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              text=True)
+        deadline = time.time() + 30
+        while time.time() < deadline and not any(
+                f.startswith(".ci.csv.") and
+                os.path.getsize(os.path.join(work, f)) > 200
+                for f in os.listdir(work)):
+            time.sleep(0.1)
+        pr.send_signal(sig)
+        try:
+            _, perr = pr.communicate(timeout=30)
+        except subprocess.TimeoutExpired:
+            pr.kill()
+            _, perr = pr.communicate()
+        left = sorted(os.listdir(work))
+        part = os.path.join(work, "ci.partial.csv")
+        rows = open(part).read().splitlines() if os.path.exists(part) else []
+        check(pr.returncode == code and left == ["ci.partial.csv"] and
+              len(rows) > 1 and
+              len({r.count(",") for r in rows}) == 1,
+              "sweep -o ci.csv, %s: exit %d, whole rows in ci.partial.csv, "
+              "no temporary, nothing under ci.csv (exit %d, left %s)" %
+              (signal.Signals(sig).name, code, pr.returncode, left))
+        for f in left:
+            os.unlink(os.path.join(work, f))
+finally:
+    shutil.rmtree(work, ignore_errors=True)
+
+# Killing one MPI rank: the job ends, and whole rows are kept only beside
+# the final name (needs mpirun and an MPI build; skipped otherwise)
+mpirun = shutil.which("mpirun")
+mpi_built = subprocess.run(["ldd", damsim], capture_output=True,
+                           text=True).stdout.find("libmpi") >= 0
+if mpirun and mpi_built:
+    work = tempfile.mkdtemp(prefix="dam_rel3_")
+    try:
+        pr = subprocess.Popen(
+            [mpirun, "--allow-run-as-root", "--oversubscribe", "-np", "3",
+             damsim, "sweep", flagship, "--vary",
+             "batch_size=16:512:60:log", "--vary",
+             "pipeline.loader_workers=2:32:30", "--simulate", "--steps",
+             "100", "-o", "m.csv"], cwd=work, stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE, start_new_session=True)
+        ranks = []
+        deadline = time.time() + 30
+        while time.time() < deadline and len(ranks) < 3:
+            time.sleep(0.5)
+            ps = subprocess.run(["pgrep", "-s", str(pr.pid), "-f",
+                                 damsim + " sweep"], capture_output=True,
+                                text=True).stdout.split()
+            ranks = [int(x) for x in ps if int(x) != pr.pid]  # not mpirun
+        time.sleep(2)
+        if ranks:
+            os.kill(max(ranks), signal.SIGKILL)
+        try:
+            pr.communicate(timeout=60)
+        except subprocess.TimeoutExpired:
+            os.killpg(pr.pid, signal.SIGKILL)
+            pr.communicate()
+        left = sorted(os.listdir(work))
+        check(len(ranks) == 3 and pr.returncode != 0 and
+              "m.csv" not in left and
+              all(f == "m.partial.csv" for f in left),
+              "mpirun -np 3, one rank killed: nonzero exit, nothing under "
+              "m.csv, no temporary (ranks %d, exit %s, left %s)" %
+              (len(ranks), pr.returncode, left))
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+else:
+    print("SKIP: one MPI rank killed (no mpirun or no MPI build)")
+
+# scenario-fifo-hangs-sweep-ignores-int-term: a FIFO (or a device) as the
+# scenario, an @include or a catalog is refused at once by every command
+work = tempfile.mkdtemp(prefix="dam_rel3_")
+try:
+    fifo = os.path.join(work, "s.cfg")
+    os.mkfifo(fifo)
+    html = os.path.join(work, "x.html")
+    for args in (("plan", fifo, "--search"), ("compare", fifo, flagship),
+                 ("run", fifo), ("check", fifo), ("whatif", fifo),
+                 ("report", fifo, "-o", html),
+                 ("sweep", fifo, "--vary", "batch_size=1,2"),
+                 ("run", "/dev/zero"), ("check", work),
+                 ("run", flagship, "--gpus", fifo)):
+        t0 = time.time()
+        rc, out, err = run(*args, timeout=10)
+        check(rc == 2 and "not a regular file" in err and
+              time.time() - t0 < 5,
+              "%s %s: refused at once, exit 2 (exit %d)" %
+              (args[0], " ".join(os.path.basename(a) for a in args[1:]), rc))
+    inc = os.path.join(work, "inc.cfg")
+    open(inc, "w").write('@include "s.cfg"\n')
+    rc, out, err = run("check", inc, timeout=10)
+    check(rc == 2 and "inc.cfg:1: error:" in err and "FIFO" in err,
+          "an @include of a FIFO: refused with the including line (exit %d)"
+          % rc)
+finally:
+    shutil.rmtree(work, ignore_errors=True)
+
+# sweep-lhs-huge-samples-ignores-ctrl-c: estimated and refused, and Ctrl-C
+# ends even the preparation within a second
+rc, out, err = run("sweep", flagship, "--vary", "batch_size=1:100:3",
+                   "--samples", "300000000", "--method", "lhs",
+                   "--max-memory", "1", timeout=20)
+check(rc == 2 and "1.2 GB" in err and "--max-memory" in err,
+      "LHS of 3e8 samples over a 1 GB limit: refused with its estimate "
+      "(exit %d)" % rc)
+for args in (("--vary", "batch_size=1:10:100000", "--vary",
+              "gpus=1:8:100000"),
+             ("--vary", "batch_size=1:100:3", "--samples", "4294967295",
+              "--method", "random")):
+    t0 = time.time()
+    rc, out, err = run("sweep", flagship, *args, timeout=20)
+    check(rc == 2 and out == "" and time.time() - t0 < 10,
+          "sweep of %s points: refused before the first row (exit %d)" %
+          ("1e10" if "gpus" in args[2] else "4.3e9", rc))
+work = tempfile.mkdtemp(prefix="dam_rel3_")
+try:
+    pr = subprocess.Popen([damsim, "sweep", flagship, "--vary",
+                           "batch_size=1:100:3", "--samples", "300000000",
+                           "--method", "lhs", "-o",
+                           os.path.join(work, "lhs.csv")],
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    time.sleep(1.5)
+    t0 = time.time()
+    pr.send_signal(signal.SIGINT)
+    try:
+        pr.communicate(timeout=10)
+    except subprocess.TimeoutExpired:
+        pr.kill()
+        pr.communicate()
+    check(pr.returncode == 130 and time.time() - t0 < 1.0 and
+          os.listdir(work) == [],
+          "Ctrl-C while a 3e8-sample LHS is built: exit 130 within a second "
+          "(%.2f s), nothing left (exit %d)" % (time.time() - t0,
+                                                 pr.returncode))
+finally:
+    shutil.rmtree(work, ignore_errors=True)
+
+# plan-budget-1e-300-dollars-nonsense and the other option ranges
+llama = scen("llama3-70b-1024-h100.cfg")
+for args, word in ((("--budget", "$1e-300"), "1e+15"),
+                   (("--budget", "1e40"), "1e+30"),
+                   (("--budget", "0x10"), "--budget"),
+                   (("--budget", "inf"), "--budget"),
+                   (("--budget", "$2e6", "--deadline", "30"), "unit"),
+                   (("--budget", "$2e6", "--deadline", "1e9d"), "--deadline")):
+    rc, out, err = run("plan", llama, *args)
+    check(rc == 2 and word in err and out == "",
+          "plan %s: exit 2, the allowed range said (exit %d)" %
+          (" ".join(args), rc))
+rc, out, err = run("plan", llama, "--budget", "$2e6", "--deadline", "30d")
+check(rc == 0, "plan --budget $2e6 --deadline 30d: still planned (exit %d)"
+      % rc)
+serve = scen("resnet50-serving-l4.cfg")
+if os.path.exists(serve):
+    for opt, val in (("--rate", "1e300"), ("--slo-p99-ms", "1e-300"),
+                     ("--rate", "0x20")):
+        rc, out, err = run("plan", serve, opt, val, "--analytic")
+        check(rc == 2 and opt in err and "range" in err,
+              "plan %s %s: exit 2 with the range (exit %d)" % (opt, val, rc))
+rc, out, err = run("calibrate", os.path.join(calib, "measurements.csv"),
+                   "--hold-out", "NOPE")
+check(rc == 2 and "--hold-out NOPE" in err and out == "",
+      "calibrate --hold-out NOPE: exit 2 (exit %d)" % rc)
+
+# calibrate-trace-h2d-bytes-inf-null, llm-trace-arrival-1e300-ttft-zero
+rc, out, err = run("calibrate", "--json",
+                   case("calibrate-trace-h2d-bytes-inf-null.csv"))
+check(rc == 2 and "calibrate-trace-h2d-bytes-inf-null.csv:2: error:" in err
+      and "1e+308" in err and out == "",
+      "a trace copying 1e308 bytes: the row's file:line and the event, "
+      "exit 2 (exit %d)" % rc)
+rc, out, err = run("run", case("llm-trace-arrival-1e300-ttft-zero.cfg"))
+check(rc == 2 and "llm-trace-arrival-1e300-ttft-zero.csv:2: error:" in err
+      and "arrival time" in err and out == "",
+      "a request arriving at 1e300 s: refused at its line (exit %d)" % rc)
+rc2, _, err2 = run("check", case("llm-trace-arrival-1e300-ttft-zero.cfg"))
+check(rc2 == 2 and err2 == err, "  check refuses it the same way")
+
+# calibrate-degenerate-message: the rows and the constant, not an internal
+# "(0.05) is outside (0.05, 1.3)"
+name = "calibrate-degenerate-message-0.05-outside-0.05.csv"
+rc, out, err = run("calibrate", case(name))
+check(rc == 2 and (name + ":2: error:") in err and "gemm_frac" in err and
+      "is outside" not in err,
+      "5 images/s of ResNet-50: the row's line and the constant it cannot "
+      "reach (exit %d: %s)" % (rc, err.strip()[:140]))
+
+# issue 21 item 8 (C15/C16): bad -o and unknown --vary keys before the work
+rc, out, err = run("run", flagship, "-o", "nope/dir/x.png")
+check(rc == 2 and out == "" and "nope/dir" in err,
+      "run -o nope/dir/x.png: exit 2 before the simulation, nothing on "
+      "stdout (exit %d)" % rc)
+for target in ("nope/x.csv", "nope/dir"):
+    rc, out, err = run("sweep", flagship, "--vary", "batch_size=1,2", "-o",
+                       target)
+    check(rc == 2 and out == "" and "does not exist" in err,
+          "sweep -o %s: exit 2 before any point (exit %d)" % (target, rc))
+rc, out, err = run("sweep", flagship, "--vary",
+                   "machine.gpus=A100-SXM4-80GB,H100-SXM5-80GB")
+check(rc == 2 and out == "" and "--vary machine.gpus" in err and
+      "unknown key" in err,
+      "sweep --vary machine.gpus=...: exit 2, no rows (exit %d)" % rc)
+rc, out, err = run("sweep", flagship, "--vary", "batch_size=0,64")
+check(rc != 0 or "error" in out,
+      "  a bad value stays a row's error (or a lever's usage error)")
+rc, out, err = run("sweep", flagship, "--vary", "cost.pue=0.5,1.2")
+check(rc == 0 and out.count("\n") == 3 and "'cost.pue' must be" in out,
+      "  a value out of a known key's range is that row's error, the sweep "
+      "goes on (exit %d)" % rc)
+
+# a sweep whose every point fails is not a success
+for fmt in ((), ("--json",)):
+    rc, out, err = run("sweep", flagship, "--vary", "cost.pue=0.5,0.7", *fmt)
+    check(rc == 2 and "no point of the sweep solved" in err and
+          out.count("\n") >= 2,
+          "sweep%s whose every point fails: the rows, then exit 2 (exit %d)"
+          % (" --json" if fmt else "", rc))
+
 print("%d passed, %d failed" % (passed, failed))
 sys.exit(1 if failed else 0)

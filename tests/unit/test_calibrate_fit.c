@@ -216,9 +216,18 @@ static void test_profile(void)
         {"{\"traceEvents\": [{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"a\","
          "\"ts\":0,\"dur\":1}]}", "no GPU kernels"},
         {"{\"traceEvents\": [{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"a\","
-         "\"ts\":0,\"dur\":-1}]}", "'ts' and 'dur' must be"},
+         "\"ts\":0,\"dur\":-1}]}", "'dur' in [0, 1e+12] us"},
         {"{\"traceEvents\": [{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"a\","
-         "\"ts\":\"0\",\"dur\":1}]}", "'ts' and 'dur' must be"},
+         "\"ts\":\"0\",\"dur\":1}]}", "'ts' must be a number in [0, 1e+17]"},
+        /* the ranges: an event far past them, a copy of 1e308 bytes (two
+         * such summed to inf, written as null in JSON) */
+        {"{\"traceEvents\": [{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"a\","
+         "\"ts\":1e300,\"dur\":1}]}", "'ts' must be a number in [0, 1e+17]"},
+        {"{\"traceEvents\": [{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"a\","
+         "\"ts\":0,\"dur\":1e13}]}", "'dur' in [0, 1e+12] us"},
+        {"{\"traceEvents\": [{\"ph\":\"X\",\"cat\":\"Memcpy\",\"name\":"
+         "\"Memcpy HtoD\",\"ts\":0,\"dur\":1,\"args\":{\"bytes\":1e308}}]}",
+         "'bytes' must be in [0, 1e+15], got 1e+308"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         dam_diag_init(&d);

@@ -106,18 +106,28 @@ static const struct {
 
 /* Out-of-sample cases whose measurement includes overheads the scenario
  * does not model: the model must be an upper bound (at least 95 % of the
- * measurement), and the printed ratio says by how much it is above. */
+ * measurement) and no more above it than the overhead it leaves out can
+ * explain (ceiling, from an argument independent of the model's figure),
+ * so the check is two-sided; the printed ratio says where it lies. */
 static const struct {
     const char *id;
     const char *why;
+    double ceiling; /* the highest model / measured ratio accepted */
 } upper[] = {
+    /* perfect scaling over the run's own: 8 / 6.7, times the 25 % bound
+     * of every out-of-sample row */
     {"dle_rn50_a100_8gpu_amp",
      "8 GPUs reach 6.7x one GPU in this run: the host-side data pipeline "
-     "the README does not report"},
+     "the README does not report",
+     8.0 / 6.7 * (1.0 + OUT_OF_SAMPLE)},
+    /* the A100's dense bf16 peak (312 TFLOP/s) over the 148 measured: no
+     * model of one GPU can claim more (a weak ceiling: the left-out bubble
+     * and collectives have no published size for this run) */
     {"megatron21_145.6B_tflops",
      "one GPU's share of a tensor- and pipeline-parallel job without its "
      "pipeline bubble and tensor-parallel collectives (issue 12 models "
-     "layouts)"},
+     "layouts)",
+     312.0 / 148.0},
 };
 
 static int upper_of(const char *id)
@@ -199,10 +209,11 @@ int main(void)
                got / m->value);
         int k = fitted_of(m->id), u = upper_of(m->id);
         if (u >= 0) {
-            dam_check(got >= 0.95 * m->value,
-                      "%s: out of sample, an upper bound (%s): model %.4g "
-                      "against measured %.4g",
-                      m->id, upper[u].why, got, m->value);
+            dam_check(got >= 0.95 * m->value &&
+                          got <= upper[u].ceiling * m->value,
+                      "%s: out of sample, an upper bound (%s) and at most "
+                      "%.2fx: model %.4g against measured %.4g",
+                      m->id, upper[u].why, upper[u].ceiling, got, m->value);
             continue;
         }
         double tol = k >= 0 ? fitted[k].tol : OUT_OF_SAMPLE;

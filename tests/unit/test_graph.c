@@ -166,6 +166,23 @@ static void transformer(const dam_catalog *cat)
                   "llama2-7b model FLOPs (catalog convention)");
     dam_check_rel(gemm_flops(&g, DAM_PASS_FWD), 2.0 * lin * s + 2 * V * d * s,
                   1e-9, "llama2-7b forward GEMM FLOPs = 2 (P_lin + V d) s");
+    /* The bytes of one GEMM, by hand: the qkv projection reads its input
+     * A (s x d) and weight B (d x 3d) and writes its output C (s x 3d),
+     * each once: s d + 3 s d with the batch, 3 d^2 without (issue 24: a
+     * mutant that left C out passed every test). */
+    int nqkv = 0;
+    for (int i = 0; i < g.nops; i++) {
+        const dam_op *o = &g.ops[i];
+        if (o->kind != DAM_OP_GEMM || o->pass != DAM_PASS_FWD ||
+            strcmp(o->name, "qkv") != 0)
+            continue;
+        nqkv++;
+        dam_check_rel(o->elems, s * d + 3.0 * s * d, 1e-12,
+                      "qkv: input and output elements s d + 3 s d (by hand)");
+        dam_check_rel(o->weight_elems, 3.0 * d * d, 1e-12,
+                      "qkv: weight elements 3 d^2 (by hand)");
+    }
+    dam_check(nqkv == 1, "one forward qkv GEMM in the graph (%d)", nqkv);
     /* flash attention executes half the square under the causal mask */
     double att = kind_sum(&g, DAM_OP_ATTN, DAM_PASS_FWD, 0);
     dam_check_rel(att, 4.0 * L * s * (s + 1.0) / 2.0 * d, 1e-9,

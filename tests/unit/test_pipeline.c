@@ -397,6 +397,51 @@ static void plain_data_parallel(void)
                   "node's own 5 GB/s (by construction)");
 }
 
+/* The pipeline's sends, by hand: every micro-batch crosses each stage
+ * boundary twice, its activations forward and their gradient backward,
+ * each of micro_batch x seq_len x hidden bf16 values split over the tp
+ * ranks (Narayanan et al. 2021's scatter/gather). So the "pipeline sends"
+ * stage is 2 x m x vpp one-way sends of that size (issue 24: a mutant
+ * that counted them once passed every test). */
+static void pipeline_sends(void)
+{
+    if (load(&sc, "llama3-8b", 16, "", "",
+             "tp = 2; pp = 4; micro_batch = 2; global_batch = 256; "
+             "zero = 1; recompute = \"full\";") != DAM_OK)
+        return;
+    dam_analytic_solve(&sc, &res);
+    const dam_layout *l = &sc.layout;
+    const dam_transformer *t = &sc.workload.model.arch.tf;
+    double bytes = 2.0 * sc.workload.seq_len * t->hidden * 2.0 / 2.0;
+    double one = dam_net_p2p(&sc.machine.net, bytes,
+                             dam_layout_pp_same_domain(l, sc.machine.net.domain),
+                             0, NULL);
+    double want = 2.0 * l->micro_batches * l->vpp * one;
+    double got = -1.0, comm = 0.0;
+    for (int i = 0; i < res.nstages; i++) {
+        const char *n = res.stages[i].name;
+        if (strcmp(n, "pipeline sends") == 0)
+            got = res.stages[i].time;
+        if (strcmp(n, "pipeline sends") == 0 ||
+            strcmp(n, "tensor parallel") == 0 ||
+            strcmp(n, "gradient sync") == 0 ||
+            strcmp(n, "expert all-to-all") == 0)
+            comm += res.stages[i].time;
+    }
+    /* the communication total is the sum of the stages that communicate,
+     * the sends counted as in their stage */
+    dam_check_rel(res.t_comm, comm, 1e-12,
+                  "t_comm = tensor parallel + pipeline sends + gradient sync "
+                  "+ all-to-all");
+    /* 128 GPUs / (tp 2 x pp 4) = dp 16; 256 / (16 x 2) = 8 micro-batches */
+    dam_check(one > 0.0 && l->micro_batches == 8 && got > 0.0,
+              "pp = 4: %d micro-batches, one send %.3g s", l->micro_batches,
+              one);
+    dam_check_rel(got, want, 1e-9,
+                  "pipeline sends = 2 x m x one send of micro x seq x d x "
+                  "2 B / tp (by hand)");
+}
+
 int main(void)
 {
     gsl_set_error_handler_off();
@@ -409,6 +454,7 @@ int main(void)
     activations();
     in_flight();
     plain_data_parallel();
+    pipeline_sends();
     dam_catalog_free(&cat);
     return dam_check_done();
 }

@@ -421,12 +421,45 @@ static void test_trace(void)
     bad_trace(&s, "0.0,100,10\n1.0,100\n", 2, "expected 3 fields");
     bad_trace(&s, "0.0,100,10\n1.0,100,10,7\n", 2, "got 4");
     bad_trace(&s, "1.0,100,10\n0.5,100,10\n", 2, "must not decrease");
-    bad_trace(&s, "-1.0,100,10\n", 1, "finite and >= 0");
+    bad_trace(&s, "-1.0,100,10\n", 1, "must be in [0, 1e+07] s");
     bad_trace(&s, "0.0,0,10\n", 1, "whole number >= 1");
     bad_trace(&s, "0.0,10.5,10\n", 1, "whole number >= 1");
     bad_trace(&s, "0.0,4001,10\n", 1, "exceed llm.input_max");
     bad_trace(&s, "0.0,100,301\n", 1, "exceed llm.output_max");
     bad_trace(&s, "# nothing\n", 0, "no requests");
+}
+
+/* The scheduler's two limits under overload (issue 24: a mutant admitting
+ * max_seqs + 1, and one not charging a part-way prompt's chunk to the
+ * iteration's token budget, passed every test). 200 requests of 3,000
+ * prompt tokens arrive far faster than one H100 prefills them, in chunks
+ * of 256 under a budget of 512: every iteration holds a part-way prompt
+ * and admits behind it, so both limits bind, and both are exact. */
+static void test_limits(void)
+{
+    static dam_scenario s;
+    static dam_result r;
+    /* a budget far above max_seqs chunks: the sequence count binds */
+    load(&s, "arrival = \"poisson\"; rate_per_s = 200.0;",
+         "input_tokens = 3000; input_max = 4000; output_tokens = 4; "
+         "output_max = 100; max_seqs = 6; chunk_tokens = 256; "
+         "token_budget = 8192;");
+    simulate(&s, 200, 1, dam_test_seed(23), &r);
+    const dam_llm_result *l = &r.serving.llm;
+    dam_check(l->running_peak == 6.0,
+              "max_seqs 6: the peak of running sequences is 6, no more, no "
+              "fewer (%g)", l->running_peak);
+    /* two chunks' budget and room for many sequences: the budget binds */
+    load(&s, "arrival = \"poisson\"; rate_per_s = 200.0;",
+         "input_tokens = 3000; input_max = 4000; output_tokens = 4; "
+         "output_max = 100; max_seqs = 64; chunk_tokens = 256; "
+         "token_budget = 512;");
+    simulate(&s, 200, 1, dam_test_seed(23), &r);
+    dam_check(l->batch_tokens_mean <= 512.0 + 1e-9 &&
+                  l->batch_tokens_mean > 0.9 * 512.0,
+              "token budget 512: new tokens per iteration at most 512 and "
+              "near it when every iteration prefills (%.1f)",
+              l->batch_tokens_mean);
 }
 
 int main(void)
@@ -457,5 +490,6 @@ int main(void)
                      1);
     test_replicas();
     test_trace();
+    test_limits();
     return dam_check_done();
 }

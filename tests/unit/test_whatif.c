@@ -55,6 +55,53 @@ static void verdict(const dam_whatif *w, const char *name, dam_verdict v)
               r ? r->why : "missing");
 }
 
+/* The fuse lever on a step with memory-bound elementwise work (Llama-2-7B
+ * pre-training): fusing a fraction f removes that fraction of the
+ * elementwise phases' HBM round trips, so each elementwise phase's memory
+ * time scales by 1 - f (gone at f = 1) and the step falls linearly in f
+ * by at least what those phases lose (issue 24: a mutant that no longer
+ * relieved memory-bound steps passed every test). */
+static void fuse_relieves_memory(dam_scenario *s)
+{
+    static dam_scenario fs;
+    static dam_result r[3];
+    static const double f[3] = {0.0, 0.5, 1.0};
+    if (load("llama2-7b-pretrain.cfg", s) != DAM_OK)
+        return;
+    for (int i = 0; i < 3; i++) {
+        char kv[32];
+        dam_lever lv;
+        dam_error e;
+        snprintf(kv, sizeof kv, "fuse=%g", f[i]);
+        fs = *s;
+        if (dam_lever_parse_kv(kv, &lv, &e) != DAM_OK ||
+            dam_lever_apply(s, &lv, &cat, &fs, &e) != DAM_OK) {
+            dam_check(0, "%s applies: %s", kv, e.msg);
+            return;
+        }
+        dam_analytic_solve(&fs, &r[i]);
+    }
+    /* the first elementwise phase: the activations' round trips */
+    int k = -1;
+    for (int i = 0; i < r[0].nphases && k < 0; i++)
+        if (r[0].phases[i].kind == DAM_PHASE_ELEMENTWISE &&
+            r[0].phases[i].t_memory > 0.01 * r[0].step)
+            k = i;
+    dam_check(k >= 0, "llama2-7b has memory-bound elementwise work");
+    if (k < 0)
+        return;
+    double m0 = r[0].phases[k].t_memory;
+    dam_check_rel(r[1].phases[k].t_memory, 0.5 * m0, 1e-9,
+                  "fuse=0.5 halves the elementwise phase's memory time");
+    dam_check(r[2].phases[k].t_memory == 0.0,
+              "fuse=1 removes it (%g s left)", r[2].phases[k].t_memory);
+    dam_check(r[0].step - r[2].step >= m0 * (1.0 - 1e-9),
+              "fuse=1: the step falls by at least the %.4g s of elementwise "
+              "memory time (%.4g s)", m0, r[0].step - r[2].step);
+    dam_check_rel(r[0].step - r[1].step, r[1].step - r[2].step, 1e-9,
+                  "the step falls linearly in the fused fraction");
+}
+
 int main(void)
 {
     gsl_set_error_handler_off();
@@ -269,6 +316,7 @@ int main(void)
     dam_check(cb->is_combination && cb->verdict == DAM_VERDICT_WORKS,
               "a combination meets the SLO: %s (%s)", cb->name, cb->why);
 
+    fuse_relieves_memory(s);
     dam_free(w);
     dam_free(s);
     dam_catalog_free(&cat);
