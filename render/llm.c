@@ -740,6 +740,11 @@ void dam_llm_plan_text(dam_buf *b, const dam_scenario *s,
     else
         dam_buf_printf(b, "at least %.4g requests/s (the highest tried)\n",
                        p->max_rate);
+    if (p->has_max_rate_interval)
+        dam_buf_printf(b, "  90 %% interval: %.4g to %.4g requests/s (the "
+                          "same search in the draws of the constants at a "
+                          "lone request's 5th and 95th percentile)\n",
+                       p->max_rate_iv[0], p->max_rate_iv[1]);
     if (p->offline_found)
         dam_buf_printf(b, "Offline (saturated) throughput of the same "
                           "deployment: %.4g requests/s, %.4g output "
@@ -802,6 +807,12 @@ json_t *dam_llm_plan_json(const dam_scenario *s, const dam_llm_plan *p)
     json_object_set_new(o, "max_rate_found", json_boolean(p->max_rate_found));
     NUM(o, "max_rate_per_s", p->max_rate);
     NUM(o, "max_rate_upper_per_s", p->max_rate_upper);
+    if (p->has_max_rate_interval) {
+        json_t *iv = json_object();
+        NUM(iv, "p05", p->max_rate_iv[0]);
+        NUM(iv, "p95", p->max_rate_iv[1]);
+        json_object_set_new(o, "max_rate_interval_90", iv);
+    }
     if (p->offline_found) {
         NUM(o, "offline_requests_per_s", p->offline_rate);
         NUM(o, "offline_output_tokens_per_s", p->offline_tokens_per_s);

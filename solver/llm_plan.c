@@ -346,6 +346,12 @@ static void unusable(const dam_scenario *c, const dam_gpu *g, int tp,
 
 /* Simulate c at `rate`: 1 meets (p's max-rate figures updated), 0 not,
  * -1 error. */
+static int bisect(dam_scenario *c, const dam_sim_options *opt, dam_result *r,
+                  dam_llm_plan *p, dam_error *err);
+static void max_rate_interval(const dam_scenario *s,
+                              const dam_sim_options *opt, dam_llm_plan *p,
+                              dam_error *err);
+
 static int probe(dam_scenario *c, double rate, const dam_sim_options *opt,
                  dam_result *r, dam_llm_plan *p, dam_error *err)
 {
@@ -383,6 +389,20 @@ int dam_llm_plan_max_rate(const dam_scenario *s,
     p->offline_rate = off->serving.llm.offline_throughput;
     p->offline_tokens_per_s = off->serving.llm.offline_tokens_per_s;
     dam_free(off);
+    int m = bisect(c, opt, r, p, err);
+    if (m >= 0 && p->max_rate_found)
+        max_rate_interval(s, opt, p, err);
+    dam_free(r);
+    dam_free(c);
+    return m < 0 ? DAM_EINPUT : DAM_OK;
+}
+
+/* The highest rate of c meeting both objectives, by doubling from p->rate
+ * and then halving the gap (8 steps): p->max_rate and its figures;
+ * 1 met at every rate tried, 0 found, -1 error. */
+static int bisect(dam_scenario *c, const dam_sim_options *opt, dam_result *r,
+                  dam_llm_plan *p, dam_error *err)
+{
     double lo = 0.0, hi = p->rate;
     int m = 1, i;
     for (i = 0; i < 12 && m > 0; i++) {
@@ -405,9 +425,52 @@ int dam_llm_plan_max_rate(const dam_scenario *s,
     }
     if (m == 0)
         p->max_rate_upper = hi;
+    return m;
+}
+
+/* The highest rate's 90 % interval: the same search in the draws of the
+ * constants at a lone request's 5th and 95th percentile (quantile mapping,
+ * as dam_load_interval_of), enveloped with the nominal search. */
+static void max_rate_interval(const dam_scenario *s,
+                              const dam_sim_options *opt, dam_llm_plan *p,
+                              dam_error *err)
+{
+    if (dam_uncertainty_sources(s) == 0)
+        return;
+    dam_draws *d = dam_draws_create(DAM_UNCERTAINTY_SAMPLES, s->seed);
+    int n = dam_draws_count(d);
+    double *t = dam_malloc((size_t)n * sizeof *t);
+    dam_answer_interval *a = dam_malloc(sizeof *a);
+    dam_scenario *x = dam_malloc(sizeof *x);
+    dam_result *r = dam_malloc(sizeof *r);
+    dam_llm_plan *q = dam_malloc(sizeof *q);
+    dam_uncertainty_answer(d, s, s, NULL, t, a);
+    double lo = p->max_rate, hi = p->max_rate;
+    int ok = 1;
+    for (int e = 0; e < 2 && ok; e++) {
+        dam_draws_apply_all(d, dam_draw_at(t, n, e ? 0.95 : 0.05), s, s, x);
+        if (x->serving.arrival == DAM_ARRIVAL_TRACE)
+            x->serving.arrival = DAM_ARRIVAL_POISSON;
+        *q = *p;
+        q->max_rate_found = 0;
+        q->max_rate = 0.0;
+        ok = bisect(x, opt, r, q, err) >= 0;
+        p->evaluations = q->evaluations;
+        double v = q->max_rate_found ? q->max_rate : 0.0;
+        lo = v < lo ? v : lo;
+        hi = v > hi ? v : hi;
+    }
+    if (ok) {
+        p->has_max_rate_interval = 1;
+        p->max_rate_iv[0] = lo;
+        p->max_rate_iv[1] = hi;
+    }
+    dam_free(q);
     dam_free(r);
-    dam_free(c);
-    return m < 0 ? DAM_EINPUT : DAM_OK;
+    dam_free(x);
+    dam_free(a);
+    dam_free(t);
+    dam_draws_free(d);
 }
 
 int dam_llm_plan_run(const dam_scenario *s, const dam_catalog *cat,

@@ -80,6 +80,10 @@ typedef struct dam_llm_plan {
     double max_rate;               /* highest rate meeting both, 1/s */
     double max_rate_upper;         /* the bisection's failing end, 1/s */
     double max_rate_ttft, max_rate_tpot; /* at max_rate, s */
+    int has_max_rate_interval;     /* 1: max_rate_iv is set */
+    double max_rate_iv[2];         /* its 90 % interval, 1/s: the search
+                                      in the draws at a lone request's 5th
+                                      and 95th percentile, with it */
     int offline_found;             /* 1: the offline run below was made */
     double offline_rate;           /* the same deployment's offline
                                       (saturated) throughput, requests/s:

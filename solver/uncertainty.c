@@ -509,7 +509,7 @@ void dam_interval_carry_run(dam_uncertainty *u, const dam_figures *shown)
 
 /* Index of the draw at quantile q of t (n entries): the (q (n - 1))-th
  * smallest, ties by index. */
-static int draw_at(const double *t, int n, double q)
+int dam_draw_at(const double *t, int n, double q)
 {
     int want = (int)(q * (n - 1) + 0.5), best = 0;
     for (int k = 0; k < n; k++) {
@@ -546,7 +546,7 @@ int dam_load_interval_of(dam_draws *d, const dam_scenario *base,
     dam_result *r = dam_malloc(sizeof *r);
     int rc = DAM_OK;
     for (int e = 0; e < 2 && rc == DAM_OK; e++) {
-        dam_draws_apply_all(d, draw_at(t, n, e ? 0.95 : 0.05), base, s, x);
+        dam_draws_apply_all(d, dam_draw_at(t, n, e ? 0.95 : 0.05), base, s, x);
         dam_error err;
         memset(&err, 0, sizeof err);
         rc = solve(x, ctx, r, &err);

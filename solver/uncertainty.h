@@ -224,6 +224,10 @@ int dam_load_interval_of(dam_draws *d, const dam_scenario *base,
                          const double *t, int n, dam_solve_fn solve,
                          void *ctx, dam_load_interval *out);
 
+/* Index of the draw at quantile q of t (n entries): the (q (n - 1))-th
+ * smallest, ties by index. */
+int dam_draw_at(const double *t, int n, double q);
+
 /* Default number of Monte Carlo samples. */
 #define DAM_UNCERTAINTY_SAMPLES 400
 
