@@ -231,13 +231,10 @@ static void load_interval(dam_cli *c, const dam_scenario *s,
 {
     dam_draws *d = dam_draws_create(DAM_UNCERTAINTY_SAMPLES, s->seed);
     int n = dam_draws_count(d);
-    double *t = dam_malloc((size_t)n * sizeof *t);
-    dam_answer_interval *a = dam_malloc(sizeof *a);
-    dam_uncertainty_answer(d, s, s, NULL, t, a);
+    double *t = dam_draws_times(d, s);
     if (dam_load_interval_of(d, s, s, r, t, n, dam_cli_serving_solve, c,
                              &u->load) != DAM_OK)
         u->load.ok = 0;
-    dam_free(a);
     dam_free(t);
     dam_draws_free(d);
 }

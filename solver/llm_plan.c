@@ -56,10 +56,8 @@ static void best_interval(const dam_scenario *c, const dam_sim_options *o,
         return;
     dam_draws *d = dam_draws_create(DAM_UNCERTAINTY_SAMPLES, c->seed);
     int n = dam_draws_count(d);
-    double *t = dam_malloc((size_t)n * sizeof *t);
-    dam_answer_interval *a = dam_malloc(sizeof *a);
+    double *t = dam_draws_times(d, c);
     dam_result *r = dam_malloc(sizeof *r);
-    dam_uncertainty_answer(d, c, c, NULL, t, a);
     dam_load_interval li;
     dam_error err;
     if (plan_solve(c, (void *)o, r, &err) == DAM_OK &&
@@ -84,7 +82,6 @@ static void best_interval(const dam_scenario *c, const dam_sim_options *o,
             p->cost_mtok_iv[1] = op->cost_per_mtok;
     }
     dam_free(r);
-    dam_free(a);
     dam_free(t);
     dam_draws_free(d);
 }
@@ -439,12 +436,10 @@ static void max_rate_interval(const dam_scenario *s,
         return;
     dam_draws *d = dam_draws_create(DAM_UNCERTAINTY_SAMPLES, s->seed);
     int n = dam_draws_count(d);
-    double *t = dam_malloc((size_t)n * sizeof *t);
-    dam_answer_interval *a = dam_malloc(sizeof *a);
+    double *t = dam_draws_times(d, s);
     dam_scenario *x = dam_malloc(sizeof *x);
     dam_result *r = dam_malloc(sizeof *r);
     dam_llm_plan *q = dam_malloc(sizeof *q);
-    dam_uncertainty_answer(d, s, s, NULL, t, a);
     double lo = p->max_rate, hi = p->max_rate;
     int ok = 1;
     for (int e = 0; e < 2 && ok; e++) {
@@ -468,7 +463,6 @@ static void max_rate_interval(const dam_scenario *s,
     dam_free(q);
     dam_free(r);
     dam_free(x);
-    dam_free(a);
     dam_free(t);
     dam_draws_free(d);
 }

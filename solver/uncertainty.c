@@ -574,3 +574,13 @@ int dam_load_interval_of(dam_draws *d, const dam_scenario *base,
     dam_free(x);
     return rc;
 }
+
+double *dam_draws_times(dam_draws *d, const dam_scenario *s)
+{
+    int n = dam_draws_count(d);
+    double *t = dam_malloc((size_t)n * sizeof *t);
+    dam_answer_interval *a = dam_malloc(sizeof *a);
+    dam_uncertainty_answer(d, s, s, NULL, t, a);
+    dam_free(a);
+    return t;
+}

@@ -228,6 +228,11 @@ int dam_load_interval_of(dam_draws *d, const dam_scenario *base,
  * smallest, ties by index. */
 int dam_draw_at(const double *t, int n, double q);
 
+/* s's time (a request's latency when serving, else the run) in each draw
+ * of d, as dam_uncertainty_answer's t_out: dam_draws_count entries, the
+ * caller frees them (dam_free). */
+double *dam_draws_times(dam_draws *d, const dam_scenario *s);
+
 /* Default number of Monte Carlo samples. */
 #define DAM_UNCERTAINTY_SAMPLES 400
 
