@@ -375,13 +375,13 @@ def whatif(path, kind, r, v):
             w["answer"].strip().rstrip("."):
         v["same"].append("whatif text %r vs json %r" %
                          ((line[0][:80] if line else None), w["answer"][:80]))
-    base_fits = w["options"][0]["fits"]
+    base_fits = w["options"][0].get("fits", True)
     for o in w["options"]:
-        if not o["fits"] and o["verdict"] == "works":
+        if not o.get("fits", True) and o["verdict"] == "works":
             v["fit"].append("whatif: %s does not fit but works" % o["option"])
-        if (not o["fits"] or not base_fits) and "speedup" in o:
+        if (not o.get("fits", True) or not base_fits) and "speedup" in o:
             v["fit"].append("whatif: a speed-up quoted for %s (fits %s, "
-                            "baseline fits %s)" % (o["option"], o["fits"],
+                            "baseline fits %s)" % (o["option"], o.get("fits", True),
                                                    base_fits))
         iv = o.get("speedup_over_uncertain_inputs")
         if iv and "speedup" in o and not (
