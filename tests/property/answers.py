@@ -396,8 +396,11 @@ def whatif(path, kind, r, v):
 
 
 def main():
-    cat = json.loads(subprocess.run([damsim, "catalog", "--json"], check=True,
-                                    capture_output=True, text=True).stdout)
+    # DAM_PROP_CATALOG: another damsim whose catalog draws the scenarios,
+    # so two builds can be compared on the same scenarios
+    cat = json.loads(subprocess.run(
+        [os.environ.get("DAM_PROP_CATALOG", damsim), "catalog", "--json"],
+        check=True, capture_output=True, text=True).stdout)
     rng = random.Random(SEED)
     work = tempfile.mkdtemp(prefix="dam_answers_")
     jobs = []
