@@ -57,10 +57,19 @@ asan)
         -DDAM_MPI=OFF -DDAM_WERROR=$werror >/dev/null
     cmake --build build-asan -j "$jobs"
     find build-asan -name '*.gcda' -delete
+    # gcov's own complaints (a test that kills damsim while it writes its
+    # counters leaves a file the next process cannot merge) go to a file,
+    # not into the output the tests read
+    rm -f build-asan/gcov-errors.txt
+    GCOV_ERROR_FILE="$PWD/build-asan/gcov-errors.txt" \
     ASAN_OPTIONS=detect_leaks=1 \
     LSAN_OPTIONS=suppressions="$PWD/tests/lsan.supp" \
     UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
         ctest --test-dir build-asan --output-on-failure -j "$jobs"
+    if [ -s build-asan/gcov-errors.txt ]; then
+        echo "build.sh: note: coverage counters of some files were not merged" \
+             "(build-asan/gcov-errors.txt: $(wc -l <build-asan/gcov-errors.txt) lines)"
+    fi
     # the same run measured: line and branch coverage of model/ and solver/
     python3 tests/coverage/report.py build-asan . --min 85
     ;;
