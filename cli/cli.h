@@ -90,6 +90,9 @@ void dam_cli_remove_temporaries(void);
 /* Set the work and memory limits of a simulation (--max-events,
  * --max-memory; defaults: 3e8 events, half this machine's memory). */
 void dam_cli_sim_limits(const dam_cli *c, dam_sim_options *o);
+/* The simulation options the command line asks for: --seed,
+ * --replications, --steps and the limits above (cli.c). */
+dam_sim_options dam_cli_sim_options(const dam_cli *c);
 /* Print one error as "file:line: error: message" on stderr. */
 void dam_cli_error(const dam_error *e);
 /* Print diagnostics as file:line: messages; 2 if any error, else 0. */
@@ -108,6 +111,8 @@ int dam_cli_load_scenario_levers(dam_cli *c, const char *path,
 /* Write b to -o when it names a .txt, .json or .csv file (atomically),
  * else to stdout (and keep it for an HTML page); 0, 1 or 2. */
 int dam_cli_emit(dam_cli *c, const dam_buf *b);
+/* Extension of path ("png"), or "" when none. */
+const char *dam_cli_extension(const char *path);
 
 /* Serving (serving.c): simulation options from the command line, with the
  * trace read when serving.arrival = "trace" (arrival times, or LLM requests
@@ -124,7 +129,7 @@ int dam_cli_serving_solve(const dam_scenario *s, void *ctx, dam_result *r,
                           dam_error *err);
 
 /* The solver the options ask for (analytic, or simulated by default once
- * the simulator is in), as a what-if solver callback. */
+ * the simulator is in), as a what-if solver callback (solve.c). */
 #include "solver/whatif.h"
 void dam_cli_solver(dam_cli *c, dam_whatif_solver *fn, void **ctx);
 /* The what-if of path (NULL: the embedded flagship), printed. */
@@ -136,8 +141,8 @@ int dam_cli_points(dam_cli *c, const char *path);
  * the exit code (0, 1 or 2). */
 int dam_cli_whatif_solve(dam_cli *c, const char *path, dam_whatif *w);
 
-/* The budget review of w (report.c) to path (.pdf or .html), with the
- * baseline's intervals; the exit code. */
+/* The budget review of w (render/review.c; cli.c) to path (.pdf or
+ * .html), with the baseline's intervals; the exit code. */
 int dam_cli_write_review(dam_cli *c, const dam_whatif *w, const char *path);
 
 /* `plan --budget`: the compute-optimal model and the GPUs to train it. */

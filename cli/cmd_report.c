@@ -10,8 +10,6 @@
 #include "cli/cli.h"
 #include "model/alloc.h"
 #include "model/loader.h"
-#include "render/review.h"
-#include "solver/uncertainty.h"
 
 static const char report_help[] =
     "usage: damsim report SCENARIO.cfg -o review.pdf|review.html\n"
@@ -31,40 +29,6 @@ static const char report_help[] =
     "\n"
     "damsim report --trace PROFILE.json[.gz] --lever KEY=VALUE ... -o FILE\n"
     "reviews a what-if on a torch.profiler trace instead (see whatif --help).\n";
-
-int dam_cli_write_review(dam_cli *c, const dam_whatif *w, const char *path)
-{
-    /* the baseline's 90 % intervals, where its inputs or constants are
-     * uncertain (none: the review shows point values) */
-    const dam_scenario *s = &w->rows[0].scenario;
-    dam_uncertainty *u = dam_malloc(sizeof *u);
-    dam_error e;
-    memset(&e, 0, sizeof e);
-    if (dam_uncertainty_run(s, DAM_UNCERTAINTY_SAMPLES, s->seed, u, &e) !=
-        DAM_OK) {
-        dam_free(u);
-        u = NULL;
-    }
-    dam_review rv;
-    dam_review_build(&rv, w, u, DAM_VERSION);
-    memset(&e, 0, sizeof e);
-    int rc = dam_report_write(path, &rv.report, &e);
-    c->html_done = 1;
-    if (rc != DAM_OK) {
-        dam_cli_error(&e);
-        rc = rc == DAM_EINPUT ? 2 : 1;
-    } else if (!c->quiet) {
-        const char *dot = strrchr(path, '.');
-        if (dot && strcmp(dot, ".pdf") == 0)
-            printf("%s: %zu pages\n", path,
-                   dam_report_page_count(&rv.report));
-        else
-            printf("%s: written\n", path);
-    }
-    dam_review_free(&rv);
-    dam_free(u);
-    return rc;
-}
 
 int dam_cmd_report(dam_cli *c)
 {

@@ -106,6 +106,9 @@ void dam_infile_note(unsigned long long dev, unsigned long long ino)
     atomic_store(&input_ready[i], 1);
 }
 
+/* Written by progress.c, read by the handler below. */
+volatile sig_atomic_t dam_cli_progress_visible;
+
 static void say(const char *s)
 {
     ssize_t r = write(STDERR_FILENO, s, strlen(s));
