@@ -11,11 +11,6 @@
 #include "model/lever.h"
 #include "render/text.h"
 
-json_t *dam_json_num(double v)
-{
-    return isfinite(v) ? json_real(v) : json_null();
-}
-
 #define NUM(o, k, v) json_object_set_new(o, k, dam_json_num(v))
 #define INT(o, k, v) json_object_set_new(o, k, json_integer(v))
 #define STR(o, k, v) json_object_set_new(o, k, json_string(v))
@@ -152,6 +147,168 @@ json_t *dam_json_scenario(const dam_scenario *s)
     return o;
 }
 
+/* The iron law's stages: volume, bandwidth, operations, rate, latency. */
+static json_t *stages_json(const dam_result *r)
+{
+    json_t *stages = json_array();
+    for (int i = 0; i < r->nstages; i++) {
+        const dam_stage *st = &r->stages[i];
+        json_t *e = json_object();
+        STR(e, "stage", st->name);
+        NUM(e, "d_vol_bytes", st->bytes);
+        NUM(e, "bw_bytes_per_s", st->bw);
+        NUM(e, "d_over_bw_s", st->t_data);
+        NUM(e, "ops", st->ops);
+        NUM(e, "rate", st->rate);
+        NUM(e, "o_over_r_eta_s", st->t_ops);
+        NUM(e, "l_lat_s", st->t_lat);
+        NUM(e, "time_s", st->time);
+        json_array_append_new(stages, e);
+    }
+    return stages;
+}
+
+/* The roofline: each phase's work, intensity and what bounds it. */
+static json_t *phases_json(const dam_result *r)
+{
+    json_t *phases = json_array();
+    for (int i = 0; i < r->nphases; i++) {
+        const dam_phase_result *p = &r->phases[i];
+        json_t *e = json_object();
+        STR(e, "phase", p->name);
+        STR(e, "kind", dam_phase_kind_name(p->kind));
+        NUM(e, "flops", p->flops);
+        NUM(e, "bytes", p->bytes);
+        NUM(e, "intensity_flop_per_byte", p->intensity);
+        NUM(e, "ridge_flop_per_byte", p->ridge);
+        NUM(e, "peak_flops", p->peak);
+        NUM(e, "t_compute_s", p->t_compute);
+        NUM(e, "t_memory_s", p->t_memory);
+        NUM(e, "time_s", p->time);
+        STR(e, "bound", p->memory_bound ? "memory" : "compute");
+        json_array_append_new(phases, e);
+    }
+    return phases;
+}
+
+/* The simulation's figures beside the analytic ones it replaced, and the
+ * time each stage's entities were busy, idle, blocked or starved. */
+static json_t *sim_json(const dam_result *r)
+{
+    json_t *sim = json_object();
+    INT(sim, "replications", r->replications);
+    NUM(sim, "steps_per_replication", r->sim_steps);
+    json_object_set_new(sim, "step_s", stat_json(&r->sim_step));
+    json_object_set_new(sim, "data_wait_s", stat_json(&r->sim_data_wait));
+    NUM(sim, "exposed_transfer_s", r->sim_exposed_transfer);
+    NUM(sim, "exposed_communication_s", r->sim_exposed_comm);
+    NUM(sim, "waiting_for_slower_ranks_s", r->sim_peer_wait);
+    NUM(sim, "events", r->events);
+    NUM(sim, "analytic_step_s", r->analytic_step);
+    json_t *at = json_object();
+    for (int t = 0; t < DAM_TERM_COUNT; t++)
+        NUM(at, dam_term_name((dam_term)t), r->analytic_terms[t]);
+    json_object_set_new(sim, "analytic_terms_s", at);
+    STR(sim, "analytic_bound", dam_bound_name(r->analytic_bound));
+    json_t *acc = json_array();
+    for (int i = 0; i < r->nstage_times; i++) {
+        const dam_stage_time *st = &r->stage_times[i];
+        json_t *e = json_object();
+        STR(e, "stage", st->name);
+        INT(e, "entities", st->entities);
+        NUM(e, "busy_s", st->busy);
+        NUM(e, "idle_s", st->idle);
+        NUM(e, "blocked_s", st->blocked);
+        NUM(e, "starved_s", st->starved);
+        json_array_append_new(acc, e);
+    }
+    json_object_set_new(sim, "accounting", acc);
+    return sim;
+}
+
+/* Serving: latency and its phases, load, the SLO, cost per thousand
+ * requests; the simulation's queue and compute split; the LLM figures. */
+static json_t *serving_json(const dam_scenario *s, const dam_result *r)
+{
+    json_t *sv = json_object();
+    json_object_set_new(sv, "latency_s",
+                        stat_json(&r->serving.latency));
+    json_t *ph = json_object();
+    for (int i = 0; i < DAM_SPHASE_COUNT; i++)
+        json_object_set_new(ph, dam_serving_phase_name(i),
+                            stat_json(&r->serving.phase[i]));
+    json_object_set_new(sv, "phases_s", ph);
+    NUM(sv, "throughput_per_s", r->serving.throughput);
+    NUM(sv, "utilization", r->serving.utilization);
+    NUM(sv, "slo_attainment", r->serving.slo_attainment);
+    NUM(sv, "cost_per_1k_usd", r->serving.cost_per_1k);
+    NUM(sv, "energy_per_1k_kwh", r->serving.kwh_per_1k);
+    NUM(sv, "mean_batch", r->serving.mean_batch);
+    NUM(sv, "t_batch1_s", r->serving.t_batch1);
+    NUM(sv, "t_batch_max_s", r->serving.t_batch_max);
+    if (r->has_sim) {
+        const dam_serving_result *x = &r->serving;
+        NUM(sv, "slo_p99_s", x->slo_s);
+        NUM(sv, "p99_ci95_s", x->p99_ci95);
+        BOOL(sv, "slo_met", dam_serving_slo_met(x));
+        json_object_set_new(sv, "preprocess_queue_s",
+                            stat_json(&x->preprocess_queue));
+        NUM(sv, "gpu_busy", x->gpu_busy);
+        NUM(sv, "cpu_utilization", x->cpu_utilization);
+        NUM(sv, "compute_roofline_s", x->compute_roof);
+        NUM(sv, "compute_overhead_s", x->compute_overhead);
+        NUM(sv, "batch_weight_read_s", x->batch_weight_time);
+        NUM(sv, "batch_flop_s", x->batch_flop_time);
+    }
+    if (r->serving.llm.enabled)
+        json_object_set_new(sv, "llm", dam_llm_json(s, r));
+    return sv;
+}
+
+/* The diagnosis: headline, evidence, symptoms, levers that work and
+ * those wasted, the trap to avoid and the scorecard. */
+static json_t *diagnosis_json(const dam_diagnosis *d)
+{
+    json_t *dg = json_object();
+    STR(dg, "headline", d->headline);
+    json_t *ev = json_array();
+    for (int i = 0; i < d->nevidence; i++)
+        json_array_append_new(ev, json_string(d->evidence[i]));
+    json_object_set_new(dg, "evidence", ev);
+    json_t *sy = json_array();
+    for (int i = 0; i < d->nsymptoms; i++)
+        json_array_append_new(sy, json_string(d->symptoms[i]));
+    json_object_set_new(dg, "symptoms", sy);
+    json_t *wk = json_array(), *ws = json_array();
+    for (int i = 0; i < d->nworks; i++) {
+        json_t *e = json_object();
+        STR(e, "lever", dam_lever_kind_name(d->works[i].kind));
+        STR(e, "why", d->works[i].why);
+        json_array_append_new(wk, e);
+    }
+    for (int i = 0; i < d->nwasted; i++) {
+        json_t *e = json_object();
+        STR(e, "lever", dam_lever_kind_name(d->wasted[i].kind));
+        STR(e, "why", d->wasted[i].why);
+        json_array_append_new(ws, e);
+    }
+    json_object_set_new(dg, "works", wk);
+    json_object_set_new(dg, "wasted", ws);
+    STR(dg, "anti_pattern", d->anti_pattern);
+    json_t *sc = json_array();
+    for (int i = 0; i < d->nscore; i++) {
+        json_t *e = json_object();
+        STR(e, "axis", d->score[i].axis);
+        STR(e, "metric", d->score[i].metric);
+        NUM(e, "value", d->score[i].value);
+        STR(e, "verdict", dam_score_name(d->score[i].verdict));
+        STR(e, "rule", d->score[i].rule);
+        json_array_append_new(sc, e);
+    }
+    json_object_set_new(dg, "scorecard", sc);
+    return dg;
+}
+
 json_t *dam_json_result(const dam_scenario *s, const dam_result *r,
                         const dam_diagnosis *d)
 {
@@ -191,41 +348,8 @@ json_t *dam_json_result(const dam_scenario *s, const dam_result *r,
     NUM(il, "t_pipe_s", r->t_pipe);
     json_object_set_new(o, "iron_law", il);
 
-    json_t *stages = json_array();
-    for (int i = 0; i < r->nstages; i++) {
-        const dam_stage *st = &r->stages[i];
-        json_t *e = json_object();
-        STR(e, "stage", st->name);
-        NUM(e, "d_vol_bytes", st->bytes);
-        NUM(e, "bw_bytes_per_s", st->bw);
-        NUM(e, "d_over_bw_s", st->t_data);
-        NUM(e, "ops", st->ops);
-        NUM(e, "rate", st->rate);
-        NUM(e, "o_over_r_eta_s", st->t_ops);
-        NUM(e, "l_lat_s", st->t_lat);
-        NUM(e, "time_s", st->time);
-        json_array_append_new(stages, e);
-    }
-    json_object_set_new(o, "stages", stages);
-
-    json_t *phases = json_array();
-    for (int i = 0; i < r->nphases; i++) {
-        const dam_phase_result *p = &r->phases[i];
-        json_t *e = json_object();
-        STR(e, "phase", p->name);
-        STR(e, "kind", dam_phase_kind_name(p->kind));
-        NUM(e, "flops", p->flops);
-        NUM(e, "bytes", p->bytes);
-        NUM(e, "intensity_flop_per_byte", p->intensity);
-        NUM(e, "ridge_flop_per_byte", p->ridge);
-        NUM(e, "peak_flops", p->peak);
-        NUM(e, "t_compute_s", p->t_compute);
-        NUM(e, "t_memory_s", p->t_memory);
-        NUM(e, "time_s", p->time);
-        STR(e, "bound", p->memory_bound ? "memory" : "compute");
-        json_array_append_new(phases, e);
-    }
-    json_object_set_new(o, "roofline", phases);
+    json_object_set_new(o, "stages", stages_json(r));
+    json_object_set_new(o, "roofline", phases_json(r));
 
     json_t *mem = json_object();
     NUM(mem, "weights_bytes", r->memory.weights);
@@ -246,113 +370,12 @@ json_t *dam_json_result(const dam_scenario *s, const dam_result *r,
     NUM(cost, "kwh", r->energy_kwh);
     json_object_set_new(o, "cost", cost);
 
-    if (r->has_sim) {
-        json_t *sim = json_object();
-        INT(sim, "replications", r->replications);
-        NUM(sim, "steps_per_replication", r->sim_steps);
-        json_object_set_new(sim, "step_s", stat_json(&r->sim_step));
-        json_object_set_new(sim, "data_wait_s", stat_json(&r->sim_data_wait));
-        NUM(sim, "exposed_transfer_s", r->sim_exposed_transfer);
-        NUM(sim, "exposed_communication_s", r->sim_exposed_comm);
-        NUM(sim, "waiting_for_slower_ranks_s", r->sim_peer_wait);
-        NUM(sim, "events", r->events);
-        NUM(sim, "analytic_step_s", r->analytic_step);
-        json_t *at = json_object();
-        for (int t = 0; t < DAM_TERM_COUNT; t++)
-            NUM(at, dam_term_name((dam_term)t), r->analytic_terms[t]);
-        json_object_set_new(sim, "analytic_terms_s", at);
-        STR(sim, "analytic_bound", dam_bound_name(r->analytic_bound));
-        json_t *acc = json_array();
-        for (int i = 0; i < r->nstage_times; i++) {
-            const dam_stage_time *st = &r->stage_times[i];
-            json_t *e = json_object();
-            STR(e, "stage", st->name);
-            INT(e, "entities", st->entities);
-            NUM(e, "busy_s", st->busy);
-            NUM(e, "idle_s", st->idle);
-            NUM(e, "blocked_s", st->blocked);
-            NUM(e, "starved_s", st->starved);
-            json_array_append_new(acc, e);
-        }
-        json_object_set_new(sim, "accounting", acc);
-        json_object_set_new(o, "simulation", sim);
-    }
-    if (s->mode == DAM_MODE_SERVING) {
-        json_t *sv = json_object();
-        json_object_set_new(sv, "latency_s",
-                            stat_json(&r->serving.latency));
-        json_t *ph = json_object();
-        for (int i = 0; i < DAM_SPHASE_COUNT; i++)
-            json_object_set_new(ph, dam_serving_phase_name(i),
-                                stat_json(&r->serving.phase[i]));
-        json_object_set_new(sv, "phases_s", ph);
-        NUM(sv, "throughput_per_s", r->serving.throughput);
-        NUM(sv, "utilization", r->serving.utilization);
-        NUM(sv, "slo_attainment", r->serving.slo_attainment);
-        NUM(sv, "cost_per_1k_usd", r->serving.cost_per_1k);
-        NUM(sv, "energy_per_1k_kwh", r->serving.kwh_per_1k);
-        NUM(sv, "mean_batch", r->serving.mean_batch);
-        NUM(sv, "t_batch1_s", r->serving.t_batch1);
-        NUM(sv, "t_batch_max_s", r->serving.t_batch_max);
-        if (r->has_sim) {
-            const dam_serving_result *x = &r->serving;
-            NUM(sv, "slo_p99_s", x->slo_s);
-            NUM(sv, "p99_ci95_s", x->p99_ci95);
-            BOOL(sv, "slo_met", dam_serving_slo_met(x));
-            json_object_set_new(sv, "preprocess_queue_s",
-                                stat_json(&x->preprocess_queue));
-            NUM(sv, "gpu_busy", x->gpu_busy);
-            NUM(sv, "cpu_utilization", x->cpu_utilization);
-            NUM(sv, "compute_roofline_s", x->compute_roof);
-            NUM(sv, "compute_overhead_s", x->compute_overhead);
-            NUM(sv, "batch_weight_read_s", x->batch_weight_time);
-            NUM(sv, "batch_flop_s", x->batch_flop_time);
-        }
-        if (r->serving.llm.enabled)
-            json_object_set_new(sv, "llm", dam_llm_json(s, r));
-        if (r->serving.llm.enabled)
-            json_object_set_new(sv, "llm", dam_llm_json(s, r));
-        json_object_set_new(o, "serving", sv);
-    }
+    if (r->has_sim)
+        json_object_set_new(o, "simulation", sim_json(r));
+    if (s->mode == DAM_MODE_SERVING)
+        json_object_set_new(o, "serving", serving_json(s, r));
 
-    json_t *dg = json_object();
-    STR(dg, "headline", d->headline);
-    json_t *ev = json_array();
-    for (int i = 0; i < d->nevidence; i++)
-        json_array_append_new(ev, json_string(d->evidence[i]));
-    json_object_set_new(dg, "evidence", ev);
-    json_t *sy = json_array();
-    for (int i = 0; i < d->nsymptoms; i++)
-        json_array_append_new(sy, json_string(d->symptoms[i]));
-    json_object_set_new(dg, "symptoms", sy);
-    json_t *wk = json_array(), *ws = json_array();
-    for (int i = 0; i < d->nworks; i++) {
-        json_t *e = json_object();
-        STR(e, "lever", dam_lever_kind_name(d->works[i].kind));
-        STR(e, "why", d->works[i].why);
-        json_array_append_new(wk, e);
-    }
-    for (int i = 0; i < d->nwasted; i++) {
-        json_t *e = json_object();
-        STR(e, "lever", dam_lever_kind_name(d->wasted[i].kind));
-        STR(e, "why", d->wasted[i].why);
-        json_array_append_new(ws, e);
-    }
-    json_object_set_new(dg, "works", wk);
-    json_object_set_new(dg, "wasted", ws);
-    STR(dg, "anti_pattern", d->anti_pattern);
-    json_t *sc = json_array();
-    for (int i = 0; i < d->nscore; i++) {
-        json_t *e = json_object();
-        STR(e, "axis", d->score[i].axis);
-        STR(e, "metric", d->score[i].metric);
-        NUM(e, "value", d->score[i].value);
-        STR(e, "verdict", dam_score_name(d->score[i].verdict));
-        STR(e, "rule", d->score[i].rule);
-        json_array_append_new(sc, e);
-    }
-    json_object_set_new(dg, "scorecard", sc);
-    json_object_set_new(o, "diagnosis", dg);
+    json_object_set_new(o, "diagnosis", diagnosis_json(d));
     return o;
 }
 

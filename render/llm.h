@@ -31,7 +31,7 @@ const char *dam_llm_weights_text(const dam_scenario *s);
 /* What-if for LLM serving: the answer line (the first lever's verdict and
  * the cheapest option meeting both objectives) and the table (GPUs,
  * objectives, goodput, throughput per GPU, cost per million tokens,
- * cache, concurrency, verdicts with their reasons). */
+ * cache, concurrency, verdicts with their reasons; whatif.c). */
 void dam_llm_whatif_answer(char *buf, size_t n, const dam_whatif *w);
 void dam_llm_whatif_text(dam_buf *b, const dam_whatif *w);
 

@@ -11,7 +11,8 @@
  * diagnosis, scorecard. u (may be NULL): the 90 % intervals, shown under
  * the step and run figures. */
 /* The diagnosis (headline, evidence, symptoms, levers that work and
- * those wasted) and the scorecard, as every run page shows them. */
+ * those wasted) and the scorecard, as every run page shows them
+ * (answer.c, as are the answer and the deadline below). */
 void dam_text_diagnosis(dam_buf *b, const dam_diagnosis *d);
 void dam_text_run(dam_buf *b, const dam_scenario *s, const dam_result *r,
                   const dam_diagnosis *d, const dam_uncertainty *u);

@@ -26,34 +26,6 @@
 #include "render/llm.h"
 #include "render/text.h"
 
-/* The best option: the fastest that works (so it fits in memory), with a
- * known quality effect. */
-const dam_whatif_row *dam_whatif_best(const dam_whatif *w)
-{
-    const dam_whatif_row *best = NULL;
-    for (int i = 1; i < w->nrows; i++) {
-        const dam_whatif_row *r = &w->rows[i];
-        if (r->verdict != DAM_VERDICT_WORKS || r->quality_unknown)
-            continue;
-        if (!best || r->speedup > best->speedup)
-            best = r;
-    }
-    return best;
-}
-
-const dam_whatif_row *dam_whatif_best_unproven(const dam_whatif *w)
-{
-    const dam_whatif_row *best = NULL;
-    for (int i = 1; i < w->nrows; i++) {
-        const dam_whatif_row *r = &w->rows[i];
-        if (r->verdict != DAM_VERDICT_WORKS || !r->quality_unknown)
-            continue;
-        if (!best || r->speedup > best->speedup)
-            best = r;
-    }
-    return best;
-}
-
 /* Does hay contain needle, case-insensitively? */
 static int mentions(const char *hay, const char *needle)
 {
@@ -736,4 +708,86 @@ struct json_t *dam_whatif_json(const dam_whatif *w)
     }
     json_object_set_new(o, "frontier", fr);
     return o;
+}
+
+/* ---- LLM serving ------------------------------------------------------ */
+
+/* (Here, not in llm.c: it opens with dam_whatif_answer, no-fit first.) */
+void dam_llm_whatif_text(dam_buf *b, const dam_whatif *w)
+{
+    const dam_whatif_row *base = &w->rows[0];
+    const dam_scenario *s = &base->scenario;
+    const dam_llm *q = &s->serving.llm;
+    char answer[1024], dep[160];
+    int pct = (int)lround(q->slo_quantile * 100.0);
+    dam_whatif_answer(answer, sizeof answer, w); /* no-fit first */
+    dam_llm_deployment_text(dep, sizeof dep, s);
+    dam_buf_printf(b, "%s\n", s->name);
+    dam_buf_printf(b, "  %s on %s at %.4g requests/s (simulated)\n",
+                   s->workload.model.name, dep, s->serving.rate);
+    dam_buf_printf(b, "Question  %s\n", s->question);
+    dam_buf_printf(b, "Answer    %s.\n", answer);
+    dam_buf_printf(b, "Binding   %s [%s]: %s\n\n",
+                   dam_bound_name(base->result.bound), base->diagnosis.axis,
+                   base->diagnosis.headline);
+    dam_buf_printf(b, "%-24s %5s %9s %9s %8s %9s %8s %9s %9s %-18s %s\n",
+                   "option", "GPUs", "TTFT ms", "TPOT ms", "goodput",
+                   "tok/s/GPU", "$/Mtok", "KV tokens", "running", "binds",
+                   "verdict");
+    for (int i = 0; i < w->nrows; i++) {
+        const dam_whatif_row *r = &w->rows[i];
+        const dam_llm_result *l = &r->result.serving.llm;
+        if (r->verdict == DAM_VERDICT_FAILED) {
+            dam_buf_printf(b, "%-24.24s %5s %9s %9s %8s %9s %8s %9s %9s "
+                              "%-18s %s\n",
+                           r->name, "-", "-", "-", "-", "-", "-", "-", "-",
+                           "-", dam_verdict_name(r->verdict));
+            continue;
+        }
+        char gp[16], cost[16], run[16];
+        snprintf(gp, sizeof gp, "%.1f%%", l->goodput_fraction * 100.0);
+        if (l->cost_per_mtok > 0.0)
+            snprintf(cost, sizeof cost, "$%.3g", l->cost_per_mtok);
+        else
+            snprintf(cost, sizeof cost, "n/a");
+        snprintf(run, sizeof run, "%.3g", l->running_mean);
+        if (!r->result.memory.fits)
+            dam_buf_printf(b, "%-24.24s %5.0f %9s %9s %8s %9s %8s %9.3g %9s "
+                              "%-18s %s\n",
+                           r->name, l->gpus, "-", "-", "-", "-", "-",
+                           l->memory.tokens, "-", "does not fit",
+                           dam_verdict_name(r->verdict));
+        else
+            dam_buf_printf(b, "%-24.24s %5.0f %9.4g %9.4g %8s %9.4g %8s "
+                              "%9.3g %9s %-18s %s\n",
+                           r->name, l->gpus, l->ttft.q * 1e3,
+                           l->tpot.q * 1e3, gp, l->tokens_per_s_gpu, cost,
+                           l->memory.tokens, run,
+                           dam_bound_name(r->result.bound),
+                           dam_verdict_name(r->verdict));
+    }
+    dam_buf_printf(b, "\nTTFT and TPOT at p%d (SLOs %.4g and %.4g ms, met "
+                      "with the headroom of their 95 %% intervals); goodput: "
+                      "requests meeting both; KV tokens: the cache of one "
+                      "replica; running: sequences at once, mean\n",
+                   pct, q->slo_ttft_s * 1e3, q->slo_tpot_s * 1e3);
+    dam_buf_printf(b, "\nWhy:\n");
+    for (int i = 1; i < w->nrows; i++) {
+        const dam_whatif_row *r = &w->rows[i];
+        dam_buf_printf(b, "  %-24.24s %s\n", r->name,
+                       r->verdict == DAM_VERDICT_FAILED ? r->error : r->why);
+    }
+    if (base->has_interval) {
+        dam_buf_printf(b, "\n90 %% intervals of one request alone, end to "
+                          "end (analytic, %d paired draws over the "
+                          "calibrated constants):\n",
+                       base->interval.samples);
+        for (int i = 0; i < w->nrows; i++) {
+            const dam_whatif_row *r = &w->rows[i];
+            if (!r->has_interval)
+                continue;
+            dam_buf_printf(b, "  %-24.24s %.4g to %.4g s\n", r->name,
+                           r->interval.step.lo, r->interval.step.hi);
+        }
+    }
 }

@@ -6,12 +6,6 @@
 #include "render/buf.h"
 #include "solver/whatif.h"
 
-/* The option the answer recommends: the fastest of those that work (NULL
- * when none works). */
-const dam_whatif_row *dam_whatif_best(const dam_whatif *w);
-/* The fastest option that works but changes quality by an unknown amount
- * (so it is never the best); NULL when none. */
-const dam_whatif_row *dam_whatif_best_unproven(const dam_whatif *w);
 /* One sentence answering the scenario's question from the options. */
 void dam_whatif_answer(char *buf, size_t n, const dam_whatif *w);
 /* The table, then one line per option saying why. */
