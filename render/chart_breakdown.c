@@ -127,11 +127,7 @@ static int single(cairo_t *cr, const dam_rect *r,
         dam_draw_text(cr, fmax(x1, plot.x + 1.0) + 5, cy, buf, 0, 0.5);
     }
     dam_draw_axis_draw(cr, &xa, &plot, 1);
-    cairo_set_source_rgb(cr, 0.35, 0.35, 0.35);
-    cairo_set_line_width(cr, 1.0);
-    cairo_move_to(cr, plot.x, plot.y);
-    cairo_line_to(cr, plot.x, plot.y + plot.h);
-    cairo_stroke(cr);
+    dam_draw_category_axis(cr, &plot);
     return DAM_OK;
 }
 
@@ -263,10 +259,6 @@ int dam_chart_breakdown_draw(cairo_t *cr, const dam_rect *r,
     }
     dam_draw_axis_draw(cr, &xa, &plot, 1);
     /* the category axis line */
-    cairo_set_source_rgb(cr, 0.35, 0.35, 0.35);
-    cairo_set_line_width(cr, 1.0);
-    cairo_move_to(cr, plot.x, plot.y);
-    cairo_line_to(cr, plot.x, plot.y + plot.h);
-    cairo_stroke(cr);
+    dam_draw_category_axis(cr, &plot);
     return DAM_OK;
 }

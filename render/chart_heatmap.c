@@ -149,6 +149,143 @@ static int colour_bar(cairo_t *cr, const dam_rect *r,
     return DAM_OK;
 }
 
+/* The colour scale's ends over the cells with a value (lo > hi when
+ * none), and whether any cell does not fit or failed. */
+static void value_range(const dam_chart_heatmap *c, double *lo, double *hi,
+                        int *nofit, int *failed)
+{
+    *lo = INFINITY;
+    *hi = -INFINITY;
+    *nofit = 0;
+    *failed = 0;
+    for (size_t i = 0; i < c->nrows * c->ncols; i++) {
+        if (c->cells[i] == DAM_CHART_CELL_VALUE) {
+            *lo = fmin(*lo, c->values[i]);
+            *hi = fmax(*hi, c->values[i]);
+        }
+        *nofit |= c->cells[i] == DAM_CHART_CELL_NOFIT;
+        *failed |= c->cells[i] == DAM_CHART_CELL_FAILED;
+    }
+    /* a linear scale spans at least a material change (a fifth of the
+     * larger end: the model is good to about 10 %), so that cells a per
+     * cent apart do not look worlds apart */
+    if (*lo <= *hi && !c->log) {
+        double need = 0.2 * fmax(fabs(*lo), fabs(*hi));
+        if (*hi - *lo < need) {
+            double mid = (*lo + *hi) / 2;
+            int nonneg = *lo >= 0;
+            *lo = mid - need / 2;
+            *hi = mid + need / 2;
+            if (nonneg && *lo < 0) {
+                *hi -= *lo;
+                *lo = 0;
+            }
+        }
+    }
+}
+
+/* Cell i: its colour (a hatch when it does not fit or fails), a thin
+ * white border, and its value (and note) where they fit. */
+static void draw_cell(cairo_t *cr, const dam_chart_heatmap *c, size_t i,
+                      const dam_rect *cell, double lo, double hi, double nh)
+{
+    double cw = cell->w, ch = cell->h;
+    char buf[DAM_AXIS_LABEL_MAX];
+    const char *line1 = NULL, *line2 = NULL;
+    dam_rgb ink = {1, 1, 1};
+    switch (c->cells[i]) {
+    case DAM_CHART_CELL_VALUE: {
+        ink = dam_chart_scale_rgb(scale_t(c, lo, hi, c->values[i]));
+        cairo_set_source_rgb(cr, ink.r, ink.g, ink.b);
+        cairo_rectangle(cr, cell->x, cell->y, cell->w, cell->h);
+        cairo_fill(cr);
+        dam_axis_format(buf, sizeof buf, c->values[i], 0, 0, c->unit,
+                        c->unit_name);
+        line1 = buf;
+        line2 = c->notes ? c->notes[i] : NULL;
+        break;
+    }
+    case DAM_CHART_CELL_NOFIT:
+        dam_draw_hatch(cr, cell, DAM_COLOR_VERMILLION);
+        ink = (dam_rgb){1, 1, 1};
+        line1 = "no fit";
+        break;
+    case DAM_CHART_CELL_FAILED:
+        dam_draw_hatch(cr, cell, DAM_COLOR_GREY);
+        ink = (dam_rgb){1, 1, 1};
+        line1 = "fails";
+        break;
+    case DAM_CHART_CELL_EMPTY:
+    case DAM_CHART_CELL_NA:
+    default:
+        cairo_set_source_rgb(cr, 0.97, 0.97, 0.97);
+        cairo_rectangle(cr, cell->x, cell->y, cell->w, cell->h);
+        cairo_fill(cr);
+        line1 = c->cells[i] == DAM_CHART_CELL_NA ? "n/a" : "no point";
+        break;
+    }
+    /* thin white lines between cells */
+    cairo_set_source_rgb(cr, 1, 1, 1);
+    cairo_set_line_width(cr, fmin(1.0, fmin(cw, ch) * 0.08));
+    cairo_rectangle(cr, cell->x, cell->y, cell->w, cell->h);
+    cairo_stroke(cr);
+    if (!line1)
+        return;
+    dam_draw_font(cr, DAM_FONT_NOTE);
+    double w1 = dam_draw_text_width(cr, line1);
+    if (w1 > cw - 4 || nh > ch - 2)
+        return;
+    int two = line2 && *line2 && 2 * nh <= ch - 3 &&
+              dam_draw_text_width(cr, line2) <= cw - 4;
+    double cy = cell->y + ch / 2;
+    if (c->cells[i] == DAM_CHART_CELL_VALUE)
+        set_ink(cr, ink);
+    else
+        cairo_set_source_rgb(cr, 0.15, 0.15, 0.15);
+    if (c->cells[i] == DAM_CHART_CELL_EMPTY ||
+        c->cells[i] == DAM_CHART_CELL_NA) {
+        cairo_set_source_rgb(cr, 0.45, 0.45, 0.45);
+        dam_draw_text(cr, cell->x + cw / 2, cy, line1, 0.5, 0.5);
+        return;
+    }
+    if (c->cells[i] != DAM_CHART_CELL_VALUE) {
+        /* on a hatch: a white patch behind the word */
+        dam_draw_text_halo(cr, cell->x + cw / 2, cy, line1, 0.5, 0.5);
+        return;
+    }
+    if (two) {
+        dam_draw_text(cr, cell->x + cw / 2, cy - 0.5, line1, 0.5, 1);
+        dam_draw_text(cr, cell->x + cw / 2, cy + 0.5, line2, 0.5, 0);
+    } else {
+        dam_draw_text(cr, cell->x + cw / 2, cy, line1, 0.5, 0.5);
+    }
+}
+
+/* The best cell and any that tie with it: black outside, white inside,
+ * so the outline shows on dark and light colours. */
+static void draw_best(cairo_t *cr, const dam_chart_heatmap *c,
+                      const dam_rect *grid, double cw, double ch)
+{
+    size_t n = c->nrows * c->ncols;
+    for (size_t i = 0; c->best >= 0 && i < n; i++) {
+        if (c->cells[i] != DAM_CHART_CELL_VALUE ||
+            c->values[i] != c->values[c->best])
+            continue;
+        size_t row = i / c->ncols, col = i % c->ncols;
+        double lw = fmin(2.5, fmin(cw, ch) * 0.15);
+        double x0 = grid->x + col * cw, y0 = grid->y + row * ch;
+        cairo_set_source_rgb(cr, 0, 0, 0);
+        cairo_set_line_width(cr, lw);
+        cairo_rectangle(cr, x0 + lw / 2, y0 + lw / 2, cw - lw, ch - lw);
+        cairo_stroke(cr);
+        cairo_set_source_rgb(cr, 1, 1, 1);
+        cairo_set_line_width(cr, lw / 2);
+        cairo_rectangle(cr, x0 + lw * 1.25, y0 + lw * 1.25, cw - 2.5 * lw,
+                        ch - 2.5 * lw);
+        cairo_stroke(cr);
+    }
+}
+
 int dam_chart_heatmap_draw(cairo_t *cr, const dam_rect *r,
                            const dam_chart_heatmap *c, dam_error *err)
 {
@@ -156,32 +293,9 @@ int dam_chart_heatmap_draw(cairo_t *cr, const dam_rect *r,
     if ((rc = check(c, err)) != DAM_OK)
         return rc;
     size_t n = c->nrows * c->ncols;
-    double lo = INFINITY, hi = -INFINITY;
-    int nofit = 0, failed = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (c->cells[i] == DAM_CHART_CELL_VALUE) {
-            lo = fmin(lo, c->values[i]);
-            hi = fmax(hi, c->values[i]);
-        }
-        nofit |= c->cells[i] == DAM_CHART_CELL_NOFIT;
-        failed |= c->cells[i] == DAM_CHART_CELL_FAILED;
-    }
-    /* a linear scale spans at least a material change (a fifth of the
-     * larger end: the model is good to about 10 %), so that cells a per
-     * cent apart do not look worlds apart */
-    if (lo <= hi && !c->log) {
-        double need = 0.2 * fmax(fabs(lo), fabs(hi));
-        if (hi - lo < need) {
-            double mid = (lo + hi) / 2;
-            int nonneg = lo >= 0;
-            lo = mid - need / 2;
-            hi = mid + need / 2;
-            if (nonneg && lo < 0) {
-                hi -= lo;
-                lo = 0;
-            }
-        }
-    }
+    double lo, hi;
+    int nofit, failed;
+    value_range(c, &lo, &hi, &nofit, &failed);
     double y = r->y + dam_draw_title(cr, r, c->title, c->subtitle);
     if (lo <= hi) {
         double used;
@@ -258,98 +372,13 @@ int dam_chart_heatmap_draw(cairo_t *cr, const dam_rect *r,
     /* cells */
     dam_draw_font(cr, DAM_FONT_NOTE);
     double nh = dam_draw_text_height(cr);
-    char buf[DAM_AXIS_LABEL_MAX];
     for (size_t i = 0; i < n; i++) {
         size_t row = i / c->ncols, col = i % c->ncols;
         dam_rect cell = {grid.x + col * cw, grid.y + row * ch, cw, ch};
-        const char *line1 = NULL, *line2 = NULL;
-        dam_rgb ink = {1, 1, 1};
-        switch (c->cells[i]) {
-        case DAM_CHART_CELL_VALUE: {
-            ink = dam_chart_scale_rgb(scale_t(c, lo, hi, c->values[i]));
-            cairo_set_source_rgb(cr, ink.r, ink.g, ink.b);
-            cairo_rectangle(cr, cell.x, cell.y, cell.w, cell.h);
-            cairo_fill(cr);
-            dam_axis_format(buf, sizeof buf, c->values[i], 0, 0, c->unit,
-                            c->unit_name);
-            line1 = buf;
-            line2 = c->notes ? c->notes[i] : NULL;
-            break;
-        }
-        case DAM_CHART_CELL_NOFIT:
-            dam_draw_hatch(cr, &cell, DAM_COLOR_VERMILLION);
-            ink = (dam_rgb){1, 1, 1};
-            line1 = "no fit";
-            break;
-        case DAM_CHART_CELL_FAILED:
-            dam_draw_hatch(cr, &cell, DAM_COLOR_GREY);
-            ink = (dam_rgb){1, 1, 1};
-            line1 = "fails";
-            break;
-        case DAM_CHART_CELL_EMPTY:
-        case DAM_CHART_CELL_NA:
-        default:
-            cairo_set_source_rgb(cr, 0.97, 0.97, 0.97);
-            cairo_rectangle(cr, cell.x, cell.y, cell.w, cell.h);
-            cairo_fill(cr);
-            line1 = c->cells[i] == DAM_CHART_CELL_NA ? "n/a" : "no point";
-            break;
-        }
-        /* thin white lines between cells */
-        cairo_set_source_rgb(cr, 1, 1, 1);
-        cairo_set_line_width(cr, fmin(1.0, fmin(cw, ch) * 0.08));
-        cairo_rectangle(cr, cell.x, cell.y, cell.w, cell.h);
-        cairo_stroke(cr);
-        if (!line1)
-            continue;
-        dam_draw_font(cr, DAM_FONT_NOTE);
-        double w1 = dam_draw_text_width(cr, line1);
-        if (w1 > cw - 4 || nh > ch - 2)
-            continue;
-        int two = line2 && *line2 && 2 * nh <= ch - 3 &&
-                  dam_draw_text_width(cr, line2) <= cw - 4;
-        double cy = cell.y + ch / 2;
-        if (c->cells[i] == DAM_CHART_CELL_VALUE)
-            set_ink(cr, ink);
-        else
-            cairo_set_source_rgb(cr, 0.15, 0.15, 0.15);
-        if (c->cells[i] == DAM_CHART_CELL_EMPTY ||
-            c->cells[i] == DAM_CHART_CELL_NA) {
-            cairo_set_source_rgb(cr, 0.45, 0.45, 0.45);
-            dam_draw_text(cr, cell.x + cw / 2, cy, line1, 0.5, 0.5);
-            continue;
-        }
-        if (c->cells[i] != DAM_CHART_CELL_VALUE) {
-            /* on a hatch: a white patch behind the word */
-            dam_draw_text_halo(cr, cell.x + cw / 2, cy, line1, 0.5, 0.5);
-            continue;
-        }
-        if (two) {
-            dam_draw_text(cr, cell.x + cw / 2, cy - 0.5, line1, 0.5, 1);
-            dam_draw_text(cr, cell.x + cw / 2, cy + 0.5, line2, 0.5, 0);
-        } else {
-            dam_draw_text(cr, cell.x + cw / 2, cy, line1, 0.5, 0.5);
-        }
+        draw_cell(cr, c, i, &cell, lo, hi, nh);
     }
-    /* the best cell and any that tie with it: black outside, white
-     * inside, so the outline shows on dark and light colours */
-    for (size_t i = 0; c->best >= 0 && i < n; i++) {
-        if (c->cells[i] != DAM_CHART_CELL_VALUE ||
-            c->values[i] != c->values[c->best])
-            continue;
-        size_t row = i / c->ncols, col = i % c->ncols;
-        double lw = fmin(2.5, fmin(cw, ch) * 0.15);
-        double x0 = grid.x + col * cw, y0 = grid.y + row * ch;
-        cairo_set_source_rgb(cr, 0, 0, 0);
-        cairo_set_line_width(cr, lw);
-        cairo_rectangle(cr, x0 + lw / 2, y0 + lw / 2, cw - lw, ch - lw);
-        cairo_stroke(cr);
-        cairo_set_source_rgb(cr, 1, 1, 1);
-        cairo_set_line_width(cr, lw / 2);
-        cairo_rectangle(cr, x0 + lw * 1.25, y0 + lw * 1.25, cw - 2.5 * lw,
-                        ch - 2.5 * lw);
-        cairo_stroke(cr);
-    }
+    /* the best cell and any that tie with it */
+    draw_best(cr, c, &grid, cw, ch);
 
     /* row names, every k-th when the rows are thinner than a line */
     dam_draw_font(cr, DAM_FONT_TICK);

@@ -179,6 +179,105 @@ static void start_placer(dam_draw_placer *pl, const dam_rect *plot,
     }
 }
 
+/* The front's names in a column right of the plot, in the front's order,
+ * each near its point's height and joined to it by a thin line; thinned
+ * evenly, with a note, when the column has no room for all. */
+static void label_column(cairo_t *cr, const dam_chart_pareto *c,
+                         const fpt *f, size_t nf, size_t nlab,
+                         const dam_rect *plot, const dam_draw_axis *xa,
+                         const dam_draw_axis *ya, double colw)
+{
+#define PX(i) dam_axis_map(&xa->map, c->points[i].time)
+#define PY(i) dam_axis_map(&ya->map, c->points[i].cost)
+    double lh = dam_draw_text_height(cr) + 1.5;
+    double top = plot->y, bot = plot->y + plot->h;
+    size_t room = (size_t)((bot - top) / lh);
+    if (room < 3)
+        room = 3;
+    size_t *pick = dam_malloc(nlab * sizeof *pick);
+    size_t np = 0;
+    for (size_t j = 0; j < nf; j++) {
+        const char *s = c->points[f[j].i].label;
+        if (s && *s)
+            pick[np++] = j;
+    }
+    size_t shown = np;
+    int thinned = np > room;
+    if (thinned) {
+        shown = room - 1; /* one line for the note */
+        for (size_t q = 0; q < shown; q++)
+            pick[q] = pick[(size_t)llround((double)q * (np - 1) /
+                                           (double)(shown - 1))];
+    }
+    double *ly = dam_malloc(shown * sizeof *ly);
+    double first = top + lh / 2;
+    double last = bot - lh / 2 - (thinned ? lh : 0);
+    for (size_t q = 0; q < shown; q++) {
+        double want = PY(f[pick[q]].i);
+        ly[q] = fmax(want, q ? ly[q - 1] + lh : first);
+    }
+    for (size_t q = shown; q-- > 0;)
+        ly[q] = fmin(ly[q], q + 1 < shown ? ly[q + 1] - lh : last);
+    double cx = plot->x + plot->w + LABEL_GAP;
+    for (size_t q = 0; q < shown; q++) {
+        size_t i = f[pick[q]].i;
+        cairo_set_source_rgb(cr, 0.6, 0.6, 0.6);
+        cairo_set_line_width(cr, 0.6);
+        cairo_move_to(cr, PX(i) + R_FRONT + 0.5, PY(i));
+        cairo_line_to(cr, cx - 1, ly[q]);
+        cairo_stroke(cr);
+        cairo_set_source_rgb(cr, 0.05, 0.2, 0.4);
+        dam_draw_text_fit(cr, cx, ly[q], c->points[i].label, colw, 0,
+                          0.5);
+    }
+    if (thinned) {
+        char note[96];
+        snprintf(note, sizeof note, "%zu of %zu front points named",
+                 shown, np);
+        cairo_set_source_rgb(cr, 0.35, 0.35, 0.35);
+        dam_draw_text_fit(cr, cx, bot - lh / 2, note, colw, 0, 0.5);
+    }
+    dam_free(ly);
+    dam_free(pick);
+#undef PX
+#undef PY
+}
+
+/* The points, clipped near the plot: dominated ones and those that do
+ * not fit hollow, the front joined in time order and filled on top. */
+static void draw_points(cairo_t *cr, const dam_chart_pareto *c,
+                        const fpt *f, size_t nf, const dam_rect *plot,
+                        const dam_draw_axis *xa, const dam_draw_axis *ya)
+{
+#define PX(i) dam_axis_map(&xa->map, c->points[i].time)
+#define PY(i) dam_axis_map(&ya->map, c->points[i].cost)
+    cairo_save(cr);
+    cairo_rectangle(cr, plot->x - 6, plot->y - 6, plot->w + 12, plot->h + 12);
+    cairo_clip(cr);
+    for (size_t i = 0; i < c->npoints; i++)
+        if (c->points[i].kind == DAM_CHART_PARETO_DOMINATED)
+            dam_draw_marker(cr, DAM_MARK_CIRCLE, PX(i), PY(i), R_OTHER,
+                            DAM_COLOR_GREY, 0);
+    for (size_t i = 0; i < c->npoints; i++)
+        if (c->points[i].kind == DAM_CHART_PARETO_NOFIT)
+            dam_draw_marker(cr, DAM_MARK_TRIANGLE, PX(i), PY(i), R_NOFIT,
+                            DAM_COLOR_VERMILLION, 0);
+    if (nf > 1) {
+        dam_draw_set_color(cr, DAM_COLOR_BLUE, 1);
+        cairo_set_line_width(cr, 1.8);
+        cairo_move_to(cr, PX(f[0].i), PY(f[0].i));
+        for (size_t j = 1; j < nf; j++)
+            cairo_line_to(cr, PX(f[j].i), PY(f[j].i));
+        cairo_stroke(cr);
+    }
+    for (size_t j = 0; j < nf; j++)
+        dam_draw_marker(cr, DAM_MARK_CIRCLE, PX(f[j].i), PY(f[j].i), R_FRONT,
+                        DAM_COLOR_BLUE, 1);
+    cairo_restore(cr);
+#undef PX
+#undef PY
+}
+
 int dam_chart_pareto_draw(cairo_t *cr, const dam_rect *r,
                           const dam_chart_pareto *c, dam_error *err)
 {
@@ -291,29 +390,7 @@ int dam_chart_pareto_draw(cairo_t *cr, const dam_rect *r,
     dam_draw_axis_draw(cr, &xa, &plot, 1);
     dam_draw_axis_draw(cr, &ya, &plot, 1);
 
-    cairo_save(cr);
-    cairo_rectangle(cr, plot.x - 6, plot.y - 6, plot.w + 12, plot.h + 12);
-    cairo_clip(cr);
-    for (size_t i = 0; i < c->npoints; i++)
-        if (c->points[i].kind == DAM_CHART_PARETO_DOMINATED)
-            dam_draw_marker(cr, DAM_MARK_CIRCLE, PX(i), PY(i), R_OTHER,
-                            DAM_COLOR_GREY, 0);
-    for (size_t i = 0; i < c->npoints; i++)
-        if (c->points[i].kind == DAM_CHART_PARETO_NOFIT)
-            dam_draw_marker(cr, DAM_MARK_TRIANGLE, PX(i), PY(i), R_NOFIT,
-                            DAM_COLOR_VERMILLION, 0);
-    if (nf > 1) {
-        dam_draw_set_color(cr, DAM_COLOR_BLUE, 1);
-        cairo_set_line_width(cr, 1.8);
-        cairo_move_to(cr, PX(f[0].i), PY(f[0].i));
-        for (size_t j = 1; j < nf; j++)
-            cairo_line_to(cr, PX(f[j].i), PY(f[j].i));
-        cairo_stroke(cr);
-    }
-    for (size_t j = 0; j < nf; j++)
-        dam_draw_marker(cr, DAM_MARK_CIRCLE, PX(f[j].i), PY(f[j].i), R_FRONT,
-                        DAM_COLOR_BLUE, 1);
-    cairo_restore(cr);
+    draw_points(cr, c, f, nf, &plot, &xa, &ya);
 
     dam_draw_font(cr, DAM_FONT_NOTE);
     if (beside) {
@@ -324,57 +401,7 @@ int dam_chart_pareto_draw(cairo_t *cr, const dam_rect *r,
                 dam_draw_text(cr, boxes[j].x, boxes[j].y, s, 0, 0);
         }
     } else if (nlab > 0) {
-        /* names in the column, in the front's order */
-        double lh = dam_draw_text_height(cr) + 1.5;
-        double top = plot.y, bot = plot.y + plot.h;
-        size_t room = (size_t)((bot - top) / lh);
-        if (room < 3)
-            room = 3;
-        size_t *pick = dam_malloc(nlab * sizeof *pick);
-        size_t np = 0;
-        for (size_t j = 0; j < nf; j++) {
-            const char *s = c->points[f[j].i].label;
-            if (s && *s)
-                pick[np++] = j;
-        }
-        size_t shown = np;
-        int thinned = np > room;
-        if (thinned) {
-            shown = room - 1; /* one line for the note */
-            for (size_t q = 0; q < shown; q++)
-                pick[q] = pick[(size_t)llround((double)q * (np - 1) /
-                                               (double)(shown - 1))];
-        }
-        double *ly = dam_malloc(shown * sizeof *ly);
-        double first = top + lh / 2;
-        double last = bot - lh / 2 - (thinned ? lh : 0);
-        for (size_t q = 0; q < shown; q++) {
-            double want = PY(f[pick[q]].i);
-            ly[q] = fmax(want, q ? ly[q - 1] + lh : first);
-        }
-        for (size_t q = shown; q-- > 0;)
-            ly[q] = fmin(ly[q], q + 1 < shown ? ly[q + 1] - lh : last);
-        double cx = plot.x + plot.w + LABEL_GAP;
-        for (size_t q = 0; q < shown; q++) {
-            size_t i = f[pick[q]].i;
-            cairo_set_source_rgb(cr, 0.6, 0.6, 0.6);
-            cairo_set_line_width(cr, 0.6);
-            cairo_move_to(cr, PX(i) + R_FRONT + 0.5, PY(i));
-            cairo_line_to(cr, cx - 1, ly[q]);
-            cairo_stroke(cr);
-            cairo_set_source_rgb(cr, 0.05, 0.2, 0.4);
-            dam_draw_text_fit(cr, cx, ly[q], c->points[i].label, colw, 0,
-                              0.5);
-        }
-        if (thinned) {
-            char note[96];
-            snprintf(note, sizeof note, "%zu of %zu front points named",
-                     shown, np);
-            cairo_set_source_rgb(cr, 0.35, 0.35, 0.35);
-            dam_draw_text_fit(cr, cx, bot - lh / 2, note, colw, 0, 0.5);
-        }
-        dam_free(ly);
-        dam_free(pick);
+        label_column(cr, c, f, nf, nlab, &plot, &xa, &ya, colw);
     }
     /* counts of markers that stand for several points ("x 7"), where a
      * free spot is near */

@@ -62,6 +62,44 @@ static void roof_dash(cairo_t *cr, size_t i)
         cairo_set_dash(cr, pat[k], 2, 0);
 }
 
+/* The roofs, the first (as configured) drawn last so it is on top; the
+ * others dashed, so a roof under another still shows. Labels placed later
+ * keep off them (pl). */
+static void draw_roofs(cairo_t *cr, const dam_chart_roofline *c,
+                       const dam_draw_axis *xa, const dam_draw_axis *ya,
+                       dam_draw_placer *pl)
+{
+    for (size_t j = c->nceilings; j-- > 0;) {
+        size_t i = j;
+        const dam_chart_ceiling *k = &c->ceilings[i];
+        double ridge = k->peak / k->bw;
+        double x0 = xa->map.lo, x1 = xa->map.hi;
+        dam_draw_set_color(cr, dam_draw_series_color(i), 1);
+        cairo_set_line_width(cr, 2.2);
+        roof_dash(cr, i);
+        cairo_move_to(cr, dam_axis_map(&xa->map, x0),
+                      dam_axis_map(&ya->map, k->bw * x0));
+        if (ridge > x0 && ridge < x1)
+            cairo_line_to(cr, dam_axis_map(&xa->map, ridge),
+                          dam_axis_map(&ya->map, k->peak));
+        cairo_line_to(cr, dam_axis_map(&xa->map, x1),
+                      dam_axis_map(&ya->map, fmin(k->peak, k->bw * x1)));
+        cairo_stroke(cr);
+        cairo_set_dash(cr, NULL, 0, 0);
+        /* labels keep off the roof */
+        double rx = fmin(fmax(ridge, x0), x1);
+        dam_draw_placer_block_line(pl, dam_axis_map(&xa->map, x0),
+                                   dam_axis_map(&ya->map, k->bw * x0),
+                                   dam_axis_map(&xa->map, rx),
+                                   dam_axis_map(&ya->map, k->bw * rx));
+        dam_draw_placer_block_line(pl, dam_axis_map(&xa->map, rx),
+                                   dam_axis_map(&ya->map, k->bw * rx),
+                                   dam_axis_map(&xa->map, x1),
+                                   dam_axis_map(&ya->map,
+                                                fmin(k->peak, k->bw * x1)));
+    }
+}
+
 int dam_chart_roofline_draw(cairo_t *cr, const dam_rect *r,
                             const dam_chart_roofline *c, dam_error *err)
 {
@@ -144,37 +182,8 @@ int dam_chart_roofline_draw(cairo_t *cr, const dam_rect *r,
     cairo_rectangle(cr, plot.x, plot.y, plot.w, plot.h);
     cairo_clip(cr);
 
-    /* roofs, the first (as configured) drawn last so it is on top; the
-     * others dashed, so a roof under another still shows */
-    for (size_t j = c->nceilings; j-- > 0;) {
-        size_t i = j;
-        const dam_chart_ceiling *k = &c->ceilings[i];
-        double ridge = k->peak / k->bw;
-        double x0 = xa.map.lo, x1 = xa.map.hi;
-        dam_draw_set_color(cr, dam_draw_series_color(i), 1);
-        cairo_set_line_width(cr, 2.2);
-        roof_dash(cr, i);
-        cairo_move_to(cr, dam_axis_map(&xa.map, x0),
-                      dam_axis_map(&ya.map, k->bw * x0));
-        if (ridge > x0 && ridge < x1)
-            cairo_line_to(cr, dam_axis_map(&xa.map, ridge),
-                          dam_axis_map(&ya.map, k->peak));
-        cairo_line_to(cr, dam_axis_map(&xa.map, x1),
-                      dam_axis_map(&ya.map, fmin(k->peak, k->bw * x1)));
-        cairo_stroke(cr);
-        cairo_set_dash(cr, NULL, 0, 0);
-        /* labels keep off the roof */
-        double rx = fmin(fmax(ridge, x0), x1);
-        dam_draw_placer_block_line(&pl, dam_axis_map(&xa.map, x0),
-                                   dam_axis_map(&ya.map, k->bw * x0),
-                                   dam_axis_map(&xa.map, rx),
-                                   dam_axis_map(&ya.map, k->bw * rx));
-        dam_draw_placer_block_line(&pl, dam_axis_map(&xa.map, rx),
-                                   dam_axis_map(&ya.map, k->bw * rx),
-                                   dam_axis_map(&xa.map, x1),
-                                   dam_axis_map(&ya.map,
-                                                fmin(k->peak, k->bw * x1)));
-    }
+    /* roofs, the first (as configured) on top */
+    draw_roofs(cr, c, &xa, &ya, &pl);
     /* ridge points: a dotted drop to the axis and a label */
     for (size_t i = 0; i < c->nceilings; i++) {
         const dam_chart_ceiling *k = &c->ceilings[i];

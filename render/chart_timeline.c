@@ -59,37 +59,160 @@ static int check(const dam_chart_timeline *c, dam_error *err)
     return DAM_OK;
 }
 
+/* The window: the chart's own, else every span and sample. */
+static void window(const dam_chart_timeline *c, double *t0, double *t1)
+{
+    *t0 = c->t0;
+    *t1 = c->t1;
+    if (*t1 <= *t0) {
+        *t0 = INFINITY;
+        *t1 = -INFINITY;
+        for (size_t i = 0; i < c->nlanes; i++)
+            for (size_t j = 0; j < c->lanes[i].nspans; j++) {
+                *t0 = fmin(*t0, c->lanes[i].spans[j].start);
+                *t1 = fmax(*t1, c->lanes[i].spans[j].end);
+            }
+        for (size_t i = 0; i < c->nsamples; i++) {
+            *t0 = fmin(*t0, c->samples[i].t);
+            *t1 = fmax(*t1, c->samples[i].t);
+        }
+        if (!isfinite(*t0)) {
+            *t0 = 0;
+            *t1 = 1;
+        }
+        if (*t1 <= *t0)
+            *t1 = *t0 + 1e-3;
+    }
+}
+
+/* One span of a lane centred at cy, th high: a box (hatched for a stall,
+ * a block or a wait) and its label where it fits. */
+static void draw_span(cairo_t *cr, const dam_chart_span *s,
+                      const dam_draw_axis *xa, const dam_rect *lanes,
+                      double cy, double th)
+{
+    double x0 = dam_axis_map(&xa->map, s->start);
+    double x1 = dam_axis_map(&xa->map, s->end);
+    if (x1 - x0 < 0.5)
+        x1 = x0 + 0.5;
+    dam_rect box = {x0, cy - th / 2, x1 - x0, th};
+    dam_color col = dam_chart_span_color(s->kind);
+    if (s->kind == DAM_CHART_SPAN_STALL || s->kind == DAM_CHART_SPAN_BLOCKED ||
+        s->kind == DAM_CHART_SPAN_WAIT) {
+        dam_draw_hatch(cr, &box, col);
+    } else {
+        cairo_rectangle(cr, box.x, box.y, box.w, box.h);
+        dam_draw_set_color(cr, col, 1);
+        cairo_fill(cr);
+        if (box.w > 2) {
+            cairo_rectangle(cr, box.x, box.y, box.w, box.h);
+            cairo_set_source_rgb(cr, 1, 1, 1);
+            cairo_set_line_width(cr, 0.6);
+            cairo_stroke(cr);
+        }
+    }
+    if (s->label && *s->label) {
+        /* clip the label's room to what is visible */
+        double vx0 = fmax(x0, lanes->x), vx1 = fmin(x1, lanes->x +
+                                                           lanes->w);
+        if (dam_draw_text_width(cr, s->label) + 6 < vx1 - vx0 &&
+            dam_draw_text_height(cr) < th) {
+            if (s->kind == DAM_CHART_SPAN_STALL ||
+                s->kind == DAM_CHART_SPAN_BLOCKED ||
+                s->kind == DAM_CHART_SPAN_WAIT) {
+                /* a white plate under text on hatching */
+                dam_rect tb = dam_draw_text_box(
+                    cr, (vx0 + vx1) / 2, cy, s->label, 0.5, 0.5);
+                cairo_rectangle(cr, tb.x - 2, tb.y, tb.w + 4, tb.h);
+                cairo_set_source_rgb(cr, 1, 1, 1);
+                cairo_fill(cr);
+                cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
+            } else {
+                dam_draw_set_ink(cr, col);
+            }
+            dam_draw_text(cr, (vx0 + vx1) / 2, cy, s->label, 0.5,
+                          0.5);
+        }
+    }
+}
+
+/* The counter's step curve on the lower panel, its title above it and
+ * its capacity dashed. */
+static void draw_counter(cairo_t *cr, const dam_rect *r,
+                         const dam_chart_timeline *c, dam_draw_axis *xa,
+                         dam_draw_axis *ya, const dam_rect *lower,
+                         double left)
+{
+    char buf[256];
+    if (c->counter_title && *c->counter_title) {
+        dam_draw_font(cr, DAM_FONT_AXIS);
+        cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
+        double tx = fmax(r->x, lower->x - left);
+        dam_draw_text_fit(cr, tx, lower->y - 4 - ya->label_h / 2,
+                          c->counter_title, r->w - 20, 0, 1);
+    }
+    dam_draw_axis_place(cr, ya, lower->y + lower->h, lower->y);
+    dam_draw_axis_grid(cr, xa, lower);
+    dam_draw_axis_grid(cr, ya, lower);
+    cairo_save(cr);
+    cairo_rectangle(cr, lower->x, lower->y, lower->w, lower->h);
+    cairo_clip(cr);
+    double base = dam_axis_map(&ya->map, fmax(0, ya->map.lo));
+    cairo_move_to(cr, dam_axis_map(&xa->map, c->samples[0].t), base);
+    for (size_t i = 0; i < c->nsamples; i++) {
+        double x = dam_axis_map(&xa->map, c->samples[i].t);
+        double v = dam_axis_map(&ya->map, c->samples[i].value);
+        double xn = i + 1 < c->nsamples
+                        ? dam_axis_map(&xa->map, c->samples[i + 1].t)
+                        : fmax(x, lower->x + lower->w);
+        cairo_line_to(cr, x, v);
+        cairo_line_to(cr, xn, v);
+    }
+    cairo_path_t *path = cairo_copy_path(cr);
+    cairo_line_to(cr, lower->x + lower->w, base);
+    cairo_close_path(cr);
+    dam_draw_set_color(cr, DAM_COLOR_BLUE, 0.15);
+    cairo_fill(cr);
+    cairo_new_path(cr);
+    cairo_append_path(cr, path);
+    cairo_path_destroy(path);
+    dam_draw_set_color(cr, DAM_COLOR_BLUE, 1);
+    cairo_set_line_width(cr, 1.5);
+    cairo_stroke(cr);
+    if (c->counter_capacity > 0) {
+        double cy = dam_axis_map(&ya->map, c->counter_capacity);
+        double d[2] = {4, 3};
+        cairo_set_dash(cr, d, 2, 0);
+        cairo_set_source_rgb(cr, 0.3, 0.3, 0.3);
+        cairo_set_line_width(cr, 1.0);
+        cairo_move_to(cr, lower->x, cy);
+        cairo_line_to(cr, lower->x + lower->w, cy);
+        cairo_stroke(cr);
+        cairo_set_dash(cr, NULL, 0, 0);
+        char v[DAM_AXIS_LABEL_MAX];
+        dam_axis_format(v, sizeof v, c->counter_capacity, 0, 0,
+                        DAM_AXIS_PLAIN, NULL);
+        snprintf(buf, sizeof buf, "capacity %s", v);
+        dam_draw_font(cr, DAM_FONT_NOTE);
+        dam_draw_text(cr, lower->x + lower->w - 4, cy + 2, buf, 1, 0);
+    }
+    cairo_restore(cr);
+    dam_draw_axis_draw(cr, xa, lower, 1);
+    dam_draw_axis_draw(cr, ya, lower, 1);
+}
+
 int dam_chart_timeline_draw(cairo_t *cr, const dam_rect *r,
                             const dam_chart_timeline *c, dam_error *err)
 {
     int rc;
-    char buf[256];
 
     if ((rc = check(c, err)) != DAM_OK)
         return rc;
     int has_counter = c->samples && c->nsamples > 0;
 
     /* the window */
-    double t0 = c->t0, t1 = c->t1;
-    if (t1 <= t0) {
-        t0 = INFINITY;
-        t1 = -INFINITY;
-        for (size_t i = 0; i < c->nlanes; i++)
-            for (size_t j = 0; j < c->lanes[i].nspans; j++) {
-                t0 = fmin(t0, c->lanes[i].spans[j].start);
-                t1 = fmax(t1, c->lanes[i].spans[j].end);
-            }
-        for (size_t i = 0; i < c->nsamples; i++) {
-            t0 = fmin(t0, c->samples[i].t);
-            t1 = fmax(t1, c->samples[i].t);
-        }
-        if (!isfinite(t0)) {
-            t0 = 0;
-            t1 = 1;
-        }
-        if (t1 <= t0)
-            t1 = t0 + 1e-3;
-    }
+    double t0, t1;
+    window(c, &t0, &t1);
 
     double y = r->y + dam_draw_title(cr, r, c->title, c->subtitle);
 
@@ -176,118 +299,16 @@ int dam_chart_timeline_draw(cairo_t *cr, const dam_rect *r,
         cairo_rectangle(cr, lanes.x, lanes.y, lanes.w, lanes.h);
         cairo_clip(cr);
         dam_draw_font(cr, DAM_FONT_NOTE);
-        for (size_t j = 0; j < ln->nspans; j++) {
-            const dam_chart_span *s = &ln->spans[j];
-            double x0 = dam_axis_map(&xa.map, s->start);
-            double x1 = dam_axis_map(&xa.map, s->end);
-            if (x1 - x0 < 0.5)
-                x1 = x0 + 0.5;
-            dam_rect box = {x0, cy - th / 2, x1 - x0, th};
-            dam_color col = dam_chart_span_color(s->kind);
-            if (s->kind == DAM_CHART_SPAN_STALL || s->kind == DAM_CHART_SPAN_BLOCKED ||
-                s->kind == DAM_CHART_SPAN_WAIT) {
-                dam_draw_hatch(cr, &box, col);
-            } else {
-                cairo_rectangle(cr, box.x, box.y, box.w, box.h);
-                dam_draw_set_color(cr, col, 1);
-                cairo_fill(cr);
-                if (box.w > 2) {
-                    cairo_rectangle(cr, box.x, box.y, box.w, box.h);
-                    cairo_set_source_rgb(cr, 1, 1, 1);
-                    cairo_set_line_width(cr, 0.6);
-                    cairo_stroke(cr);
-                }
-            }
-            if (s->label && *s->label) {
-                /* clip the label's room to what is visible */
-                double vx0 = fmax(x0, lanes.x), vx1 = fmin(x1, lanes.x +
-                                                                   lanes.w);
-                if (dam_draw_text_width(cr, s->label) + 6 < vx1 - vx0 &&
-                    dam_draw_text_height(cr) < th) {
-                    if (s->kind == DAM_CHART_SPAN_STALL ||
-                        s->kind == DAM_CHART_SPAN_BLOCKED ||
-                        s->kind == DAM_CHART_SPAN_WAIT) {
-                        /* a white plate under text on hatching */
-                        dam_rect tb = dam_draw_text_box(
-                            cr, (vx0 + vx1) / 2, cy, s->label, 0.5, 0.5);
-                        cairo_rectangle(cr, tb.x - 2, tb.y, tb.w + 4, tb.h);
-                        cairo_set_source_rgb(cr, 1, 1, 1);
-                        cairo_fill(cr);
-                        cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
-                    } else {
-                        dam_draw_set_ink(cr, col);
-                    }
-                    dam_draw_text(cr, (vx0 + vx1) / 2, cy, s->label, 0.5,
-                                  0.5);
-                }
-            }
-        }
+        for (size_t j = 0; j < ln->nspans; j++)
+            draw_span(cr, &ln->spans[j], &xa, &lanes, cy, th);
         cairo_restore(cr);
     }
     dam_draw_axis_draw(cr, &xa, &lanes, !has_counter);
-    cairo_set_source_rgb(cr, 0.35, 0.35, 0.35);
-    cairo_set_line_width(cr, 1.0);
-    cairo_move_to(cr, lanes.x, lanes.y);
-    cairo_line_to(cr, lanes.x, lanes.y + lanes.h);
-    cairo_stroke(cr);
+    dam_draw_category_axis(cr, &lanes);
     if (!has_counter)
         return DAM_OK;
 
     /* the counter's step curve */
-    if (c->counter_title && *c->counter_title) {
-        dam_draw_font(cr, DAM_FONT_AXIS);
-        cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
-        double tx = fmax(r->x, lower.x - left);
-        dam_draw_text_fit(cr, tx, lower.y - 4 - ya.label_h / 2,
-                          c->counter_title, r->w - 20, 0, 1);
-    }
-    dam_draw_axis_place(cr, &ya, lower.y + lower.h, lower.y);
-    dam_draw_axis_grid(cr, &xa, &lower);
-    dam_draw_axis_grid(cr, &ya, &lower);
-    cairo_save(cr);
-    cairo_rectangle(cr, lower.x, lower.y, lower.w, lower.h);
-    cairo_clip(cr);
-    double base = dam_axis_map(&ya.map, fmax(0, ya.map.lo));
-    cairo_move_to(cr, dam_axis_map(&xa.map, c->samples[0].t), base);
-    for (size_t i = 0; i < c->nsamples; i++) {
-        double x = dam_axis_map(&xa.map, c->samples[i].t);
-        double v = dam_axis_map(&ya.map, c->samples[i].value);
-        double xn = i + 1 < c->nsamples
-                        ? dam_axis_map(&xa.map, c->samples[i + 1].t)
-                        : fmax(x, lower.x + lower.w);
-        cairo_line_to(cr, x, v);
-        cairo_line_to(cr, xn, v);
-    }
-    cairo_path_t *path = cairo_copy_path(cr);
-    cairo_line_to(cr, lower.x + lower.w, base);
-    cairo_close_path(cr);
-    dam_draw_set_color(cr, DAM_COLOR_BLUE, 0.15);
-    cairo_fill(cr);
-    cairo_new_path(cr);
-    cairo_append_path(cr, path);
-    cairo_path_destroy(path);
-    dam_draw_set_color(cr, DAM_COLOR_BLUE, 1);
-    cairo_set_line_width(cr, 1.5);
-    cairo_stroke(cr);
-    if (c->counter_capacity > 0) {
-        double cy = dam_axis_map(&ya.map, c->counter_capacity);
-        double d[2] = {4, 3};
-        cairo_set_dash(cr, d, 2, 0);
-        cairo_set_source_rgb(cr, 0.3, 0.3, 0.3);
-        cairo_set_line_width(cr, 1.0);
-        cairo_move_to(cr, lower.x, cy);
-        cairo_line_to(cr, lower.x + lower.w, cy);
-        cairo_stroke(cr);
-        cairo_set_dash(cr, NULL, 0, 0);
-        char v[DAM_AXIS_LABEL_MAX];
-        dam_axis_format(v, sizeof v, c->counter_capacity, 0, 0,
-                        DAM_AXIS_PLAIN, NULL);
-        snprintf(buf, sizeof buf, "capacity %s", v);
-        dam_draw_font(cr, DAM_FONT_NOTE);
-        dam_draw_text(cr, lower.x + lower.w - 4, cy + 2, buf, 1, 0);
-    }
-    cairo_restore(cr);
-    dam_draw_axis_draw(cr, &xa, &lower, 1);
-    dam_draw_axis_draw(cr, &ya, &lower, 1);
+    draw_counter(cr, r, c, &xa, &ya, &lower, left);
     return DAM_OK;
 }

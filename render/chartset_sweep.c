@@ -180,6 +180,118 @@ static int by_place(const void *a, const void *b)
     return p->i < q->i ? -1 : p->i > q->i;
 }
 
+/* The markers' names: a few off the front (when there are few markers;
+ * the chart writes a name where there is room, else only their counts),
+ * and every front point's, with the points tied with it. src: each
+ * marker's point; rank: a point's place on the front + 1, else 0. */
+static void name_markers(struct dam_chartset_sweep *d, const dam_sweep *sw,
+                         size_t m, const size_t *src, const size_t *rank,
+                         const size_t *front, const size_t *ties)
+{
+    /* a few markers off the front are named too (the chart writes a name
+     * where there is room), else only their counts */
+    if (m <= NAME_OTHERS_MAX)
+        for (size_t q = 0; q < m; q++) {
+            dam_chart_pareto_point *p = &d->pts[q];
+            if (p->kind == DAM_CHART_PARETO_FRONT)
+                continue;
+            size_t cnt = 1;
+            if (p->label) /* "×N" */
+                cnt = (size_t)strtoul(p->label + 2, NULL, 10);
+            char *sname = d->names[q];
+            point_name(sw, src[q], sname, NAME_MAX_LEN);
+            if (cnt > 1) {
+                size_t L = strlen(sname);
+                snprintf(sname + L, NAME_MAX_LEN - L, " (+%zu tied)",
+                         cnt - 1);
+            }
+            p->label = sname;
+        }
+    /* names of the front's points */
+    for (size_t q = 0; q < m; q++) {
+        dam_chart_pareto_point *p = &d->pts[q];
+        if (p->kind != DAM_CHART_PARETO_FRONT)
+            continue;
+        size_t j = rank[src[q]] - 1;
+        char *sname = d->names[q];
+        point_name(sw, front[j], sname, NAME_MAX_LEN);
+        if (ties[j]) {
+            size_t L = strlen(sname);
+            snprintf(sname + L, NAME_MAX_LEN - L, " (+%zu tied)", ties[j]);
+        }
+        p->label = sname;
+    }
+}
+
+/* The front's title and subtitle: the answer (how many are worth it),
+ * the front's two ends in the axis's time unit u, and the points that
+ * fail, do not fit or have no price. */
+static void pareto_titles(struct dam_chartset_sweep *d, const dam_sweep *sw,
+                          const dam_sweep_fig *figs, const double *x,
+                          const double *y, const size_t *front, size_t nf,
+                          dam_fmt_time_unit u, size_t failed, size_t nofit,
+                          size_t noprice)
+{
+    size_t n = (size_t)sw->npoints;
+    double us = dam_fmt_time_unit_seconds(u);
+    /* the answer: how many are worth it, and the front's two ends, in the
+     * axis's time unit */
+    char n0[NAME_MAX_LEN], n1[NAME_MAX_LEN];
+    point_name(sw, front[0], n0, sizeof n0);
+    point_name(sw, front[nf - 1], n1, sizeof n1);
+    char t0[32], c0[32], t1[32], c1[32];
+    const char *sym = dam_fmt_time_symbol(u);
+    dam_fmt_num(t0, sizeof t0, x[front[0]] / us, DAM_FMT_SIG);
+    dam_fmt_usd(c0, sizeof c0, y[front[0]], DAM_FMT_SIG);
+    dam_fmt_num(t1, sizeof t1, x[front[nf - 1]] / us, DAM_FMT_SIG);
+    dam_fmt_usd(c1, sizeof c1, y[front[nf - 1]], DAM_FMT_SIG);
+    unsigned long long total = (unsigned long long)n;
+    if (nf == 1)
+        snprintf(d->p_title, sizeof d->p_title,
+                 "Which configuration is worth it? One is both the fastest "
+                 "and the cheapest of %llu",
+                 total);
+    else
+        snprintf(d->p_title, sizeof d->p_title,
+                 "Which configurations are worth it? %zu of %llu are on the "
+                 "time-cost front",
+                 nf, total);
+    size_t L;
+    if (nf == 1)
+        L = (size_t)snprintf(d->p_sub, sizeof d->p_sub, "%s: %s %s, %s. %s.",
+                             n0, t0, sym, c0, sw->base->name);
+    else
+        L = (size_t)snprintf(d->p_sub, sizeof d->p_sub,
+                             "Fastest: %s, %s %s, %s. Cheapest: %s, %s %s, "
+                             "%s. %s.",
+                             n0, t0, sym, c0, n1, t1, sym, c1,
+                             sw->base->name);
+    if (L < sizeof d->p_sub && failed)
+        L += (size_t)snprintf(d->p_sub + L, sizeof d->p_sub - L,
+                              " %zu point%s fail%s (the rows say why).",
+                              failed, failed == 1 ? "" : "s",
+                              failed == 1 ? "s" : "");
+    if (L < sizeof d->p_sub && nofit)
+        L += (size_t)snprintf(d->p_sub + L, sizeof d->p_sub - L,
+                              " %zu do%s not fit in GPU memory.", nofit,
+                              nofit == 1 ? "es" : "");
+    if (L < sizeof d->p_sub && noprice) {
+        /* which, when few */
+        char which[3 * NAME_MAX_LEN + 8] = "";
+        size_t w = 0;
+        for (size_t i = 0; i < n && noprice <= 3; i++)
+            if (figs[i].ok && !isfinite(y[i])) {
+                char nm[NAME_MAX_LEN];
+                point_name(sw, i, nm, sizeof nm);
+                w += (size_t)snprintf(which + w, sizeof which - w, "%s%s",
+                                      w ? "; " : ": ", nm);
+            }
+        snprintf(d->p_sub + L, sizeof d->p_sub - L,
+                 " %zu ha%s no price per GPU-hour%s (not shown).", noprice,
+                 noprice == 1 ? "s" : "ve", which);
+    }
+}
+
 static int build_pareto(dam_chartset *cs, struct dam_chartset_sweep *d,
                         const dam_sweep *sw, const dam_sweep_fig *figs,
                         dam_error *err)
@@ -295,39 +407,7 @@ static int build_pareto(dam_chartset *cs, struct dam_chartset_sweep *d,
         g = e;
     }
     dam_free(seen);
-    /* a few markers off the front are named too (the chart writes a name
-     * where there is room), else only their counts */
-    if (m <= NAME_OTHERS_MAX)
-        for (size_t q = 0; q < m; q++) {
-            dam_chart_pareto_point *p = &d->pts[q];
-            if (p->kind == DAM_CHART_PARETO_FRONT)
-                continue;
-            size_t cnt = 1;
-            if (p->label) /* "×N" */
-                cnt = (size_t)strtoul(p->label + 2, NULL, 10);
-            char *sname = d->names[q];
-            point_name(sw, src[q], sname, NAME_MAX_LEN);
-            if (cnt > 1) {
-                size_t L = strlen(sname);
-                snprintf(sname + L, NAME_MAX_LEN - L, " (+%zu tied)",
-                         cnt - 1);
-            }
-            p->label = sname;
-        }
-    /* names of the front's points */
-    for (size_t q = 0; q < m; q++) {
-        dam_chart_pareto_point *p = &d->pts[q];
-        if (p->kind != DAM_CHART_PARETO_FRONT)
-            continue;
-        size_t j = rank[src[q]] - 1;
-        char *sname = d->names[q];
-        point_name(sw, front[j], sname, NAME_MAX_LEN);
-        if (ties[j]) {
-            size_t L = strlen(sname);
-            snprintf(sname + L, NAME_MAX_LEN - L, " (+%zu tied)", ties[j]);
-        }
-        p->label = sname;
-    }
+    name_markers(d, sw, m, src, rank, front, ties);
     d->pareto.points = d->pts;
     d->pareto.npoints = m;
     snprintf(d->p_x, sizeof d->p_x, "%s (%s)",
@@ -340,62 +420,7 @@ static int build_pareto(dam_chartset *cs, struct dam_chartset_sweep *d,
     d->pareto.x_log = xlog;
     d->pareto.y_log = ylog;
 
-    /* the answer: how many are worth it, and the front's two ends, in the
-     * axis's time unit */
-    char n0[NAME_MAX_LEN], n1[NAME_MAX_LEN];
-    point_name(sw, front[0], n0, sizeof n0);
-    point_name(sw, front[nf - 1], n1, sizeof n1);
-    char t0[32], c0[32], t1[32], c1[32];
-    const char *sym = dam_fmt_time_symbol(u);
-    dam_fmt_num(t0, sizeof t0, x[front[0]] / us, DAM_FMT_SIG);
-    dam_fmt_usd(c0, sizeof c0, y[front[0]], DAM_FMT_SIG);
-    dam_fmt_num(t1, sizeof t1, x[front[nf - 1]] / us, DAM_FMT_SIG);
-    dam_fmt_usd(c1, sizeof c1, y[front[nf - 1]], DAM_FMT_SIG);
-    unsigned long long total = (unsigned long long)n;
-    if (nf == 1)
-        snprintf(d->p_title, sizeof d->p_title,
-                 "Which configuration is worth it? One is both the fastest "
-                 "and the cheapest of %llu",
-                 total);
-    else
-        snprintf(d->p_title, sizeof d->p_title,
-                 "Which configurations are worth it? %zu of %llu are on the "
-                 "time-cost front",
-                 nf, total);
-    size_t L;
-    if (nf == 1)
-        L = (size_t)snprintf(d->p_sub, sizeof d->p_sub, "%s: %s %s, %s. %s.",
-                             n0, t0, sym, c0, sw->base->name);
-    else
-        L = (size_t)snprintf(d->p_sub, sizeof d->p_sub,
-                             "Fastest: %s, %s %s, %s. Cheapest: %s, %s %s, "
-                             "%s. %s.",
-                             n0, t0, sym, c0, n1, t1, sym, c1,
-                             sw->base->name);
-    if (L < sizeof d->p_sub && failed)
-        L += (size_t)snprintf(d->p_sub + L, sizeof d->p_sub - L,
-                              " %zu point%s fail%s (the rows say why).",
-                              failed, failed == 1 ? "" : "s",
-                              failed == 1 ? "s" : "");
-    if (L < sizeof d->p_sub && nofit)
-        L += (size_t)snprintf(d->p_sub + L, sizeof d->p_sub - L,
-                              " %zu do%s not fit in GPU memory.", nofit,
-                              nofit == 1 ? "es" : "");
-    if (L < sizeof d->p_sub && noprice) {
-        /* which, when few */
-        char which[3 * NAME_MAX_LEN + 8] = "";
-        size_t w = 0;
-        for (size_t i = 0; i < n && noprice <= 3; i++)
-            if (figs[i].ok && !isfinite(y[i])) {
-                char nm[NAME_MAX_LEN];
-                point_name(sw, i, nm, sizeof nm);
-                w += (size_t)snprintf(which + w, sizeof which - w, "%s%s",
-                                      w ? "; " : ": ", nm);
-            }
-        snprintf(d->p_sub + L, sizeof d->p_sub - L,
-                 " %zu ha%s no price per GPU-hour%s (not shown).", noprice,
-                 noprice == 1 ? "s" : "ve", which);
-    }
+    pareto_titles(d, sw, figs, x, y, front, nf, u, failed, nofit, noprice);
     d->pareto.title = d->p_title;
     d->pareto.subtitle = d->p_sub;
     add(cs, DAM_CHART_PARETO, "pareto")->u.pareto = &d->pareto;

@@ -490,37 +490,43 @@ void dam_draw_axis_place(cairo_t *cr, dam_draw_axis *a, double p0, double p1)
         a->shown[i] = i == 0;
 }
 
+/* Grid lines across plot at the n values at, width wide, in the light
+ * grey at alpha. */
+static void grid_lines(cairo_t *cr, const dam_draw_axis *a,
+                       const dam_rect *plot, const double *at, size_t n,
+                       double width, double alpha)
+{
+    cairo_set_line_width(cr, width);
+    dam_draw_set_color(cr, DAM_COLOR_LIGHT, alpha);
+    for (size_t i = 0; i < n; i++) {
+        double p = dam_axis_map(&a->map, at[i]);
+        if (a->vertical) {
+            cairo_move_to(cr, plot->x, p);
+            cairo_line_to(cr, plot->x + plot->w, p);
+        } else {
+            cairo_move_to(cr, p, plot->y);
+            cairo_line_to(cr, p, plot->y + plot->h);
+        }
+    }
+    cairo_stroke(cr);
+}
+
 void dam_draw_axis_grid(cairo_t *cr, const dam_draw_axis *a,
                         const dam_rect *plot)
 {
     cairo_save(cr);
-    cairo_set_line_width(cr, 0.5);
-    dam_draw_set_color(cr, DAM_COLOR_LIGHT, 0.7);
-    for (size_t i = 0; i < a->nminor; i++) {
-        double p = dam_axis_map(&a->map, a->minor[i]);
-        if (a->vertical) {
-            cairo_move_to(cr, plot->x, p);
-            cairo_line_to(cr, plot->x + plot->w, p);
-        } else {
-            cairo_move_to(cr, p, plot->y);
-            cairo_line_to(cr, p, plot->y + plot->h);
-        }
-    }
-    cairo_stroke(cr);
-    cairo_set_line_width(cr, 0.8);
-    dam_draw_set_color(cr, DAM_COLOR_LIGHT, 1);
-    for (size_t i = 0; i < a->nticks; i++) {
-        double p = dam_axis_map(&a->map, a->ticks[i]);
-        if (a->vertical) {
-            cairo_move_to(cr, plot->x, p);
-            cairo_line_to(cr, plot->x + plot->w, p);
-        } else {
-            cairo_move_to(cr, p, plot->y);
-            cairo_line_to(cr, p, plot->y + plot->h);
-        }
-    }
-    cairo_stroke(cr);
+    grid_lines(cr, a, plot, a->minor, a->nminor, 0.5, 0.7);
+    grid_lines(cr, a, plot, a->ticks, a->nticks, 0.8, 1);
     cairo_restore(cr);
+}
+
+void dam_draw_category_axis(cairo_t *cr, const dam_rect *plot)
+{
+    cairo_set_source_rgb(cr, 0.35, 0.35, 0.35);
+    cairo_set_line_width(cr, 1.0);
+    cairo_move_to(cr, plot->x, plot->y);
+    cairo_line_to(cr, plot->x, plot->y + plot->h);
+    cairo_stroke(cr);
 }
 
 void dam_draw_axis_draw(cairo_t *cr, const dam_draw_axis *a,

@@ -187,6 +187,9 @@ void dam_draw_axis_grid(cairo_t *cr, const dam_draw_axis *a,
  * plot: below it for an x axis, left of it for a y axis. */
 void dam_draw_axis_draw(cairo_t *cr, const dam_draw_axis *a,
                         const dam_rect *plot, int labels);
+/* The category axis line: plot's left edge, in the axes' grey (charts
+ * whose vertical axis names rows, not numbers). */
+void dam_draw_category_axis(cairo_t *cr, const dam_rect *plot);
 
 /*
  * Lay out a plot frame in area without drawing anything: prepare both
