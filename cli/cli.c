@@ -245,16 +245,21 @@ void dam_cli_sim_limits(const dam_cli *c, dam_sim_options *o)
     }
 }
 
-/* The simulation options the command line asks for. */
-dam_sim_options dam_cli_sim_options(const dam_cli *c)
+dam_sim_options dam_cli_seed_options(const dam_cli *c)
 {
     dam_sim_options o = {0};
     o.have_seed = c->have_seed;
     o.seed = (unsigned long)c->seed;
-    o.replications = c->replications;
-    o.steps = c->steps;
     o.warmup = -1;
     dam_cli_sim_limits(c, &o);
+    return o;
+}
+
+dam_sim_options dam_cli_sim_options(const dam_cli *c)
+{
+    dam_sim_options o = dam_cli_seed_options(c);
+    o.replications = c->replications;
+    o.steps = c->steps;
     return o;
 }
 

@@ -91,8 +91,10 @@ void dam_cli_remove_temporaries(void);
  * --max-memory; defaults: 3e8 events, half this machine's memory). */
 void dam_cli_sim_limits(const dam_cli *c, dam_sim_options *o);
 /* The simulation options the command line asks for: --seed,
- * --replications, --steps and the limits above (cli.c). */
+ * --replications, --steps and the limits above (cli.c); the seed and the
+ * limits alone (replications and steps the scenario's), for curves. */
 dam_sim_options dam_cli_sim_options(const dam_cli *c);
+dam_sim_options dam_cli_seed_options(const dam_cli *c);
 /* Print one error as "file:line: error: message" on stderr. */
 void dam_cli_error(const dam_error *e);
 /* Print diagnostics as file:line: messages; 2 if any error, else 0. */

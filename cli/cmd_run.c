@@ -293,12 +293,7 @@ static int run_one(dam_cli *c, const char *path)
             dam_capacity_curve *lc = dam_calloc(1, sizeof *lc);
             if (s->serving.llm.enabled && !c->analytic) {
                 /* TTFT and TPOT against load, throughput by budget */
-                dam_sim_options o;
-                memset(&o, 0, sizeof o);
-                o.have_seed = c->have_seed;
-                o.seed = (unsigned long)c->seed;
-                o.warmup = -1;
-                dam_cli_sim_limits(c, &o);
+                dam_sim_options o = dam_cli_seed_options(c);
                 dam_llm_curves *lw = dam_malloc(sizeof *lw);
                 dam_llm_plan_curves(s, &o, lw);
                 const double *t1[3] = {lw->ttft[0], lw->ttft[1],
@@ -321,12 +316,7 @@ static int run_one(dam_cli *c, const char *path)
             }
             if (s->mode == DAM_MODE_SERVING && !c->analytic) {
                 /* latency at a quarter to twice the rate (the chart) */
-                dam_sim_options o;
-                memset(&o, 0, sizeof o);
-                o.have_seed = c->have_seed;
-                o.seed = (unsigned long)c->seed;
-                o.warmup = -1;
-                dam_cli_sim_limits(c, &o);
+                dam_sim_options o = dam_cli_seed_options(c);
                 dam_capacity_load_curve(s, &o, lc);
             }
             if (lc->n > 0) {
