@@ -3,7 +3,8 @@
  * sim.h: the discrete-event simulations of a scenario, built on the engine
  * (des.h, link.h, queue.h, rng.h, stats.h). Training and offline inference
  * run the pipeline of MODEL.md section 2 (sim_training.c); serving runs the
- * request pipeline of section 4 (sim_serving.c). Both fill the simulated
+ * request pipeline of section 4 (sim_serving.c, sim_llm.c for LLMs); one
+ * table in sim.c picks the simulator for a scenario. All fill the simulated
  * fields of a dam_result that the analytic solver filled first, so the
  * report shows bounds and simulation side by side, and the diagnosis runs on
  * simulated numbers.
