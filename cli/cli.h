@@ -11,9 +11,9 @@
 #include "model/catalog.h"
 #include "model/error.h"
 #include "model/scenario.h"
-#include "render/buf.h"
-#include "render/json.h"
-#include "render/text.h"
+#include "render/out/buf.h"
+#include "render/out/json.h"
+#include "render/page/text.h"
 #include "solver/analytic.h"
 #include "solver/diagnose.h"
 #include "solver/plan.h"
@@ -143,7 +143,7 @@ int dam_cli_points(dam_cli *c, const char *path);
  * the exit code (0, 1 or 2). */
 int dam_cli_whatif_solve(dam_cli *c, const char *path, dam_whatif *w);
 
-/* The budget review of w (render/review.c; cli.c) to path (.pdf or
+/* The budget review of w (render/review/review.c; cli.c) to path (.pdf or
  * .html), with the baseline's intervals; the exit code. */
 int dam_cli_write_review(dam_cli *c, const dam_whatif *w, const char *path);
 

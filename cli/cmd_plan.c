@@ -5,7 +5,7 @@
  * a serving scenario plans replicas for an SLO at a rate (solver/
  * capacity.h); a training scenario plans against --budget (Chinchilla:
  * cli/plan_budget.c parses that one). The tables and JSON are laid out by
- * render/plan_report.c. Only cli/ prints.
+ * render/page/plan_report.c. Only cli/ prints.
  */
 #include <math.h>
 #include <stdio.h>
@@ -17,9 +17,9 @@
 #include "model/alloc.h"
 #include "model/csvline.h"
 #include "model/loader.h"
-#include "render/csv.h"
-#include "render/llm.h"
-#include "render/plan_report.h"
+#include "render/out/csv.h"
+#include "render/page/llm.h"
+#include "render/page/plan_report.h"
 #include "solver/capacity.h"
 
 static const char plan_help[] =

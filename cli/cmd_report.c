@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * cmd_report.c: `damsim report SCENARIO -o review.pdf`: solves the
- * what-if, has render/review.c build the budget-review document and
- * render/report.c write it. Only the options and the file name are here.
+ * what-if, has render/review/review.c build the budget-review document and
+ * render/review/report.c write it. Only the options and the file name are here.
  */
 #include <stdio.h>
 #include <string.h>

@@ -5,14 +5,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "render/chartset.h"
+#include "render/chart/chartset.h"
 #include "solver/llm_plan.h"
 #include "cli/cli.h"
 #include "cli/sweep.h"
 #include "model/loader.h"
 #include "model/alloc.h"
-#include "render/csv.h"
-#include "render/trace_json.h"
+#include "render/out/csv.h"
+#include "render/out/trace_json.h"
 #include "solver/capacity.h"
 #include "solver/sim.h"
 

@@ -23,8 +23,8 @@
 #include "cli/cli.h"
 #include "cli/sweep.h"
 #include "model/alloc.h"
-#include "render/outfile.h"
-#include "render/sweep.h"
+#include "render/out/outfile.h"
+#include "render/page/sweep_page.h"
 
 static const char sweep_help[] =
     "usage: damsim sweep SCENARIO.cfg --vary KEY=V1,V2,... [--vary ...]\n"

@@ -26,7 +26,7 @@
 #include "model/lever.h"
 #include "model/loader.h"
 #include "model/schema.h"
-#include "render/outfile.h"
+#include "render/out/outfile.h"
 
 static const char usage_text[] =
     "usage: damsim [COMMAND] [OPTIONS] [SCENARIO.cfg ...]\n"

@@ -12,7 +12,7 @@
 #include <stdio.h>
 
 #include "cli/cli.h"
-#include "render/buf.h"
+#include "render/out/buf.h"
 #include "solver/progress.h"
 #include "solver/sweep.h"
 #include "solver/sweep_summary.h"

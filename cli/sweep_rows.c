@@ -10,7 +10,7 @@
 
 #include "cli/cli.h"
 #include "cli/sweep.h"
-#include "render/sweep.h"
+#include "render/page/sweep_page.h"
 
 /* Solve and format chunk c into b (and its figures into fig). Returns 0,
  * or 1 when stopped by an interrupt before the end. */

@@ -631,7 +631,7 @@ static void check_record(ld *L, const config_setting_t *g, const char *where,
 
 /*
  * The `calibration` group of a catalog overlay (written by `damsim
- * calibrate`, render/calibrate.h): its constants into *out (allocated,
+ * calibrate`, render/page/calibrate_page.h): its constants into *out (allocated,
  * *n of them). fit and residuals are a record: their keys and types are
  * checked, their values not used.
  */
