@@ -19,12 +19,8 @@ static int need_llm(const ctx *c, const dam_scenario *s)
            "this serving scenario has none");
 }
 
-static int op_weights(const ctx *c, const dam_lever_op *op,
-                      const dam_catalog *cat, dam_scenario *s)
+static int weights(const ctx *c, const dam_lever_op *op, dam_scenario *s)
 {
-    (void)cat;
-    if (need_llm(c, s) != DAM_OK)
-        return DAM_EINPUT;
     dam_llm_weights w = (dam_llm_weights)op->llm_weights;
     char why[160];
     if (dam_llm_weights_check(&s->machine.gpu, w, why, sizeof why) != 0)
@@ -34,12 +30,8 @@ static int op_weights(const ctx *c, const dam_lever_op *op,
     return DAM_OK;
 }
 
-static int op_kv_cache(const ctx *c, const dam_lever_op *op,
-                       const dam_catalog *cat, dam_scenario *s)
+static int kv_cache(const ctx *c, const dam_lever_op *op, dam_scenario *s)
 {
-    (void)cat;
-    if (need_llm(c, s) != DAM_OK)
-        return DAM_EINPUT;
     dam_precision p = (dam_precision)op->kv_precision;
     if (p != DAM_BF16 && p != DAM_FP16 && p != DAM_FP8 && p != DAM_INT8)
         return dam_lever_fail(
@@ -50,12 +42,9 @@ static int op_kv_cache(const ctx *c, const dam_lever_op *op,
     return DAM_OK;
 }
 
-static int op_tensor_parallel(const ctx *c, const dam_lever_op *op,
-                              const dam_catalog *cat, dam_scenario *s)
+static int tensor_parallel(const ctx *c, const dam_lever_op *op,
+                           dam_scenario *s)
 {
-    (void)cat;
-    if (need_llm(c, s) != DAM_OK)
-        return DAM_EINPUT;
     dam_llm *q = &s->serving.llm;
     if (q->disaggregated)
         return dam_lever_fail(
@@ -66,12 +55,8 @@ static int op_tensor_parallel(const ctx *c, const dam_lever_op *op,
     return DAM_OK;
 }
 
-static int op_scheduler(const ctx *c, const dam_lever_op *op,
-                        const dam_catalog *cat, dam_scenario *s)
+static int scheduler(const ctx *c, const dam_lever_op *op, dam_scenario *s)
 {
-    (void)cat;
-    if (need_llm(c, s) != DAM_OK)
-        return DAM_EINPUT;
     dam_llm *q = &s->serving.llm;
     int any = 0;
     if (op->token_budget >= 0) {
@@ -98,12 +83,8 @@ static int op_scheduler(const ctx *c, const dam_lever_op *op,
     return any ? DAM_OK : dam_lever_fail(c, "scheduler op sets nothing");
 }
 
-static int op_disaggregate(const ctx *c, const dam_lever_op *op,
-                           const dam_catalog *cat, dam_scenario *s)
+static int disaggregate(const ctx *c, const dam_lever_op *op, dam_scenario *s)
 {
-    (void)cat;
-    if (need_llm(c, s) != DAM_OK)
-        return DAM_EINPUT;
     dam_llm *q = &s->serving.llm;
     if (!q->disaggregated) {
         /* from one pool: both pools start at its degree, one replica each,
@@ -127,6 +108,24 @@ static int op_disaggregate(const ctx *c, const dam_lever_op *op,
     if (op->kv_link_bw > 0.0)
         q->kv_link_bw = op->kv_link_bw;
     return DAM_OK;
+}
+
+/* The apply function of every LLM type: the scenario must serve an LLM,
+ * then the type's own op. */
+static int op_llm(const ctx *c, const dam_lever_op *op,
+                  const dam_catalog *cat, dam_scenario *s)
+{
+    (void)cat;
+    if (need_llm(c, s) != DAM_OK)
+        return DAM_EINPUT;
+    switch (op->kind) {
+    case DAM_LEVER_WEIGHTS: return weights(c, op, s);
+    case DAM_LEVER_KV_CACHE: return kv_cache(c, op, s);
+    case DAM_LEVER_TENSOR_PARALLEL: return tensor_parallel(c, op, s);
+    case DAM_LEVER_SCHEDULER: return scheduler(c, op, s);
+    case DAM_LEVER_DISAGGREGATE: return disaggregate(c, op, s);
+    default: return dam_lever_fail(c, "not an LLM serving lever");
+    }
 }
 
 /* After any lever on an LLM scenario: what the loader checks still holds. */
@@ -234,7 +233,7 @@ const dam_lever_type dam_lever_weights_type = {
     DAM_LEVER_WEIGHTS, "weights", "LLM weight format (fp8, int8, int4)",
     KEYS(weights_keys), 0, NULL, M(SERVING),
     "LLM serving; fp8 and int8 need those tensor cores, nvfp4 and "
-    "mxfp4 Blackwell's FP4 ones", op_weights,
+    "mxfp4 Blackwell's FP4 ones", op_llm,
     B(WEIGHTS) | B(KV_CACHE) | B(QUEUEING), B(COMPUTE), NULL,
     "narrower weights are read faster and leave memory to the KV cache",
     0, "unknown unless accuracy_delta is given (depends on the model "
@@ -244,7 +243,7 @@ const dam_lever_type dam_lever_weights_type = {
 const dam_lever_type dam_lever_kv_cache_type = {
     DAM_LEVER_KV_CACHE, "kv_cache", "LLM key/value-cache format (fp8)",
     KEYS(kv_cache_keys), 0, NULL, M(SERVING), "LLM serving",
-    op_kv_cache, B(KV_CACHE), B(WEIGHTS) | B(QUEUEING), NULL,
+    op_llm, B(KV_CACHE), B(WEIGHTS) | B(QUEUEING), NULL,
     "narrower cache entries hold more sequences and are read faster", 0,
     "unknown unless accuracy_delta is given", "kv_cache=fp8"};
 
@@ -252,7 +251,7 @@ const dam_lever_type dam_lever_tensor_parallel_type = {
     DAM_LEVER_TENSOR_PARALLEL, "tensor_parallel",
     "LLM serving: GPUs per replica", KEYS(tp_keys), 0, NULL, M(SERVING),
     "LLM serving; the degree must divide the heads and fit in a node",
-    op_tensor_parallel,
+    op_llm,
     B(WEIGHTS) | B(COMPUTE) | B(KV_CACHE) | B(QUEUEING), B(COMM), NULL,
     "each GPU reads a share of the weights and holds a share of the "
     "cache, at the cost of all-reduces", 0, "none",
@@ -262,7 +261,7 @@ const dam_lever_type dam_lever_scheduler_type = {
     DAM_LEVER_SCHEDULER, "scheduler",
     "LLM serving: token budget, chunked prefill, running sequences",
     KEYS(scheduler_keys), -1, NULL, M(SERVING), "LLM serving",
-    op_scheduler, B(LATENCY) | B(QUEUEING),
+    op_llm, B(LATENCY) | B(QUEUEING),
     B(KV_CACHE) | B(COMPUTE) | B(WEIGHTS), NULL,
     "the budget trades time to first token against time per token", 0,
     "none", "token_budget=4096,chunk_tokens=512"};
@@ -271,6 +270,6 @@ const dam_lever_type dam_lever_disaggregate_type = {
     DAM_LEVER_DISAGGREGATE, "disaggregate",
     "LLM serving: separate prefill and decode pools",
     KEYS(disagg_keys), -1, NULL, M(SERVING), "LLM serving",
-    op_disaggregate, B(LATENCY) | B(QUEUEING), B(COMPUTE) | B(WEIGHTS),
+    op_llm, B(LATENCY) | B(QUEUEING), B(COMPUTE) | B(WEIGHTS),
     NULL, "prompts stop interrupting decodes; the cache moves once", 0,
     "none", "prefill_replicas=1,decode_replicas=2"};
