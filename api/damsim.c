@@ -300,6 +300,12 @@ static int scenario_open(damsim_context *c, const char *path,
     sc->text = dam_strdup(text);
     sc->file_levers = dam_calloc(1, sizeof *sc->file_levers);
     *out = sc;
+    if (dam_points_probe(path, text)) /* read by `damsim run` alone */
+        return dam_api_fail(&sc->diag, DAMSIM_EINPUT,
+                            "%.200s: a set of points (scenario.mode = "
+                            "\"points\") is not a scenario this interface "
+                            "solves ('damsim run' reads it)",
+                            path);
     return replay(sc, NULL, 0, NULL, 0, 1, &sc->s, sc->file_levers);
 }
 

@@ -41,6 +41,7 @@ typedef struct how {
     void *trace;        /* arrival times or LLM requests (owned) */
     size_t ntrace;
     int llm;            /* the trace holds LLM requests */
+    int offline;        /* LLM serving: the offline run beside (run) */
 } how;
 
 /* The simulation options of h: its seed, the scenario's replications and
@@ -99,6 +100,7 @@ static int solve_one(const dam_scenario *s, void *ctx, dam_result *r,
     int rc = DAM_OK;
     if (h->simulate) {
         dam_sim_options o = sim_options(h);
+        o.llm_offline = h->offline;
         if (s->mode == DAM_MODE_SERVING)
             rc = dam_sim_serving(s, &o, r, NULL, err);
         else
@@ -115,9 +117,10 @@ static int failed(damsim_scenario *sc, int code, const dam_error *e)
 }
 
 /* Start a question on sc: check the arguments, copy the scenario in
- * effect into *s with the seed, read its trace into h. */
-static int begin(damsim_scenario *sc, int method, long seed, void *out,
-                 dam_scenario **s, how *h)
+ * effect into *s (with the seed as its own when reseed), read its trace
+ * into h. */
+static int begin(damsim_scenario *sc, int method, long seed, int reseed,
+                 void *out, dam_scenario **s, how *h)
 {
     if (!sc || !out)
         return DAMSIM_EMISUSE;
@@ -141,7 +144,7 @@ static int begin(damsim_scenario *sc, int method, long seed, void *out,
     h->seed = seed;
     *s = dam_malloc(sizeof **s);
     **s = *sc->s;
-    if (seed >= 0)
+    if (seed >= 0 && reseed)
         (*s)->seed = (unsigned long)seed;
     int rc = DAM_OK;
     if (h->simulate) /* the analytic solvers read no trace */
@@ -196,13 +199,15 @@ int damsim_solve(damsim_scenario *sc, int method, long seed,
         *out = NULL;
     dam_scenario *s = NULL;
     how h;
-    int rc = begin(sc, method, seed, out, &s, &h);
+    int rc = begin(sc, method, seed, 1, out, &s, &h);
     if (rc != DAMSIM_OK)
         return rc;
     dam_result *r = dam_malloc(sizeof *r);
     dam_error e;
     memset(&e, 0, sizeof e);
+    h.offline = 1; /* `damsim run`: LLM serving's offline run beside */
     int st = solve_one(s, &h, r, &e);
+    h.offline = 0; /* not in the intervals' draws (as cli/serving.c) */
     dam_uncertainty *u = NULL;
     if (st == DAM_OK)
         st = intervals(s, r, &h, &u, &e);
@@ -238,7 +243,9 @@ int damsim_whatif_run(damsim_scenario *sc, const char *const *levers,
                   : DAMSIM_EMISUSE;
     dam_scenario *s = NULL;
     how h;
-    int rc = begin(sc, method, seed, out, &s, &h);
+    /* `damsim whatif --seed N` seeds the simulations; the scenario (and
+     * the draws of its uncertain inputs) keep the file's seed */
+    int rc = begin(sc, method, seed, 0, out, &s, &h);
     if (rc != DAMSIM_OK)
         return rc;
     dam_lever *extra = dam_calloc(DAM_MAX_LEVERS, sizeof *extra);
@@ -302,7 +309,7 @@ int damsim_plan(damsim_scenario *sc, long seed, damsim_result **out)
         *out = NULL;
     dam_scenario *s = NULL;
     how h;
-    int rc = begin(sc, DAMSIM_SIMULATE, seed, out, &s, &h);
+    int rc = begin(sc, DAMSIM_SIMULATE, seed, 1, out, &s, &h);
     if (rc != DAMSIM_OK)
         return rc;
     /* a plan simulates rates, not the trace: it was read (its errors
@@ -352,7 +359,8 @@ int damsim_plan_budget(damsim_scenario *sc, int unit, double budget,
         *out = NULL;
     dam_scenario *s = NULL;
     how h;
-    int rc = begin(sc, DAMSIM_ANALYTIC, DAMSIM_SEED_SCENARIO, out, &s, &h);
+    int rc = begin(sc, DAMSIM_ANALYTIC, DAMSIM_SEED_SCENARIO, 1, out, &s,
+               &h);
     if (rc != DAMSIM_OK)
         return rc;
     dam_free(h.trace);
