@@ -19,8 +19,8 @@
  *                    scenario (a change that fails is undone)
  *   damsim_result    one answer (a run or a plan): numbers by name, JSON
  *   damsim_whatif    a what-if: the baseline, each lever, the combination
- * Every *_free accepts NULL. A scenario keeps a pointer to its context:
- * free the context last.
+ * Every *_free accepts NULL. A scenario copies its context's catalogs when
+ * it is loaded: the context may be changed or freed afterwards.
  *
  * Errors. Every fallible function returns a status (DAMSIM_OK, or one of
  * the codes below) and records why on the handle it was given, as
@@ -244,9 +244,10 @@ DAMSIM_API int damsim_plan_budget(damsim_scenario *s, int unit,
  * owned by r. */
 DAMSIM_API const char *damsim_result_json(const damsim_result *r);
 /* A number by its path in that JSON: object keys and array indices joined
- * by dots ("result.step_s", "result.breakdown.compute_s",
- * "options.0.replicas"). DAMSIM_ENOTFOUND when there is no such path or
- * it is not a finite number (a boolean reads as 0 or 1). */
+ * by dots ("result.step_s", "result.cost.usd", "options.0.option").
+ * DAMSIM_ENOTFOUND when there is no such path or it is not a finite
+ * number (a boolean reads as 0 or 1). The number is the double computed;
+ * the JSON text writes it to 10 significant digits. */
 DAMSIM_API int damsim_result_number(const damsim_result *r, const char *path,
                                     double *out);
 /* A string by its path (owned by r), or NULL. */
