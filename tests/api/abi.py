@@ -10,7 +10,8 @@ it is never an accident:
   - include/damsim.h's declarations and macros, comments and spacing
     dropped, are exactly api/damsim.api (a changed prototype, type, macro
     value or a new function shows here even when the symbols stay);
-  - every function damsim.h marks DAMSIM_API is exported, and no other.
+  - every function damsim.h marks DAMSIM_API is exported, and no other;
+  - the man page damsim(3) names every one of them.
 
 usage: abi.py LIBDAMSIM.so SOURCE_DIR [--header H] [--update]
 --update rewrites the two files from the library and header given: do it
@@ -123,7 +124,12 @@ def main():
           "the library exports exactly damsim.h's DAMSIM_API functions",
           f"  exported, not declared: {sorted(exported - marked)}\n"
           f"  declared, not exported: {sorted(marked - exported)}")
-    print(f"{4 - fails} passed, {fails} failed")
+    with open(f"{src}/api/damsim.3") as f:
+        man = f.read()
+    undocumented = sorted(n for n in marked if n not in man)
+    check(not undocumented, "damsim(3) documents every function",
+          f"  not in api/damsim.3: {undocumented}")
+    print(f"{5 - fails} passed, {fails} failed")
     return 1 if fails else 0
 
 

@@ -47,6 +47,10 @@ ok "a bad lever is reported by the example, exit 2" sh -c "LD_LIBRARY_PATH='$lib
 printf 'scenario: { name = "x"; };\nnope = 1;\n' > "$tmp/bad.cfg"
 ok "a scenario that does not load: the example prints why (file:line), exit 2" sh -c "LD_LIBRARY_PATH='$lib' '$tmp/solve' '$tmp/bad.cfg' gpu=H100-SXM5-80GB 2>'$tmp/bad.err'; test \$? -eq 2 && grep -q 'bad.cfg:2: error: unknown key' '$tmp/bad.err'"
 ok "a key out of range: the loader's message at the file's line, exit 2" sh -c "LD_LIBRARY_PATH='$lib' '$tmp/solve' '$scen' gpu=H100-SXM5-80GB pipeline.loader_workers=-3 2>'$tmp/key.err'; test \$? -eq 2 && grep -q 'llama2-7b-pretrain.cfg:50: error: .pipeline.loader_workers. must be between 0 and 256, got -3' '$tmp/key.err'"
+# the man page's EXAMPLE, as printed, against the installed copy
+sed -n '/^\.SH EXAMPLE/,/^\.fi/p' "$src/api/damsim.3" | sed '1,2d;$d' |
+    sed 's/\\e/\\/g' >"$tmp/man_example.c"
+ok "damsim(3)'s example builds and runs (H100: compute-bound)" sh -c "'$cc' -Wall -Werror '$tmp/man_example.c' \$(pkg-config --cflags --libs damsim) -o '$tmp/man_example' && cd '$src/scenarios' && LD_LIBRARY_PATH='$lib' '$tmp/man_example' | grep -q '^step 1\.[0-9]* s, compute-bound'"
 # Python: pip from a copy (pip builds in the folder it is given)
 cp -R "$src/python" "$tmp/pysrc"
 ok "pip install --no-build-isolation --no-index ./python" "$py" -m pip install --no-build-isolation --no-index --no-cache-dir --disable-pip-version-check --target "$tmp/site" "$tmp/pysrc"
