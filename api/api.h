@@ -65,6 +65,9 @@ void dam_api_diag_add(struct damsim_diag *g, const dam_error *e);
 /* Record a message without a location; returns status. */
 int dam_api_fail(struct damsim_diag *g, int status, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+/* Start a call on sc that needs a loaded scenario: clear its messages;
+ * DAMSIM_OK, or the status to return (a NULL or unloaded handle). */
+int dam_api_scenario_begin(damsim_scenario *sc);
 /* A result holding v (the reference is taken) and its text. */
 struct damsim_result *dam_api_result_new(struct json_t *v);
 /* The value at a dotted path under v ("result.step_s", "options.0"), or

@@ -397,9 +397,7 @@ void damsim_scenario_free(damsim_scenario *s)
     dam_free(s);
 }
 
-/* Start a call on sc that needs a loaded scenario: clear its messages;
- * DAMSIM_OK, or the status to return. */
-static int scenario_begin(damsim_scenario *sc)
+int dam_api_scenario_begin(damsim_scenario *sc)
 {
     if (!sc)
         return DAMSIM_EMISUSE;
@@ -430,7 +428,7 @@ static void scenario_adopt(damsim_scenario *sc, dam_setting *set, int nset,
 int damsim_scenario_set(damsim_scenario *sc, const char *key,
                         const char *value)
 {
-    int rc = scenario_begin(sc);
+    int rc = dam_api_scenario_begin(sc);
     if (rc != DAMSIM_OK)
         return rc;
     if (!key || !value)
@@ -462,7 +460,7 @@ int damsim_scenario_set(damsim_scenario *sc, const char *key,
 
 int damsim_scenario_apply_lever(damsim_scenario *sc, const char *lever)
 {
-    int rc = scenario_begin(sc);
+    int rc = dam_api_scenario_begin(sc);
     if (rc != DAMSIM_OK)
         return rc;
     if (!lever)
@@ -560,7 +558,7 @@ static const dam_key_row *key_row(damsim_scenario *sc, const char *key)
 int damsim_scenario_get(damsim_scenario *sc, const char *key, char *buf,
                         size_t n)
 {
-    int rc = scenario_begin(sc);
+    int rc = dam_api_scenario_begin(sc);
     if (rc != DAMSIM_OK)
         return rc;
     if (!buf || n == 0)
@@ -582,7 +580,7 @@ int damsim_scenario_get(damsim_scenario *sc, const char *key, char *buf,
 int damsim_scenario_get_number(damsim_scenario *sc, const char *key,
                                double *out)
 {
-    int rc = scenario_begin(sc);
+    int rc = dam_api_scenario_begin(sc);
     if (rc != DAMSIM_OK)
         return rc;
     if (!out)

@@ -122,13 +122,9 @@ static int failed(damsim_scenario *sc, int code, const dam_error *e)
 static int begin(damsim_scenario *sc, int method, long seed, int reseed,
                  void *out, dam_scenario **s, how *h)
 {
-    if (!sc || !out)
-        return DAMSIM_EMISUSE;
-    dam_api_diag_clear(&sc->diag);
-    if (!sc->s)
-        return dam_api_fail(&sc->diag, DAMSIM_EMISUSE,
-                            "'%.200s' holds no scenario (it did not load)",
-                            sc->path);
+    int rc = out ? dam_api_scenario_begin(sc) : DAMSIM_EMISUSE;
+    if (rc != DAMSIM_OK)
+        return rc;
     if (method != DAMSIM_ANALYTIC && method != DAMSIM_SIMULATE)
         return dam_api_fail(&sc->diag, DAMSIM_EMISUSE,
                             "method must be DAMSIM_ANALYTIC or "
@@ -146,7 +142,6 @@ static int begin(damsim_scenario *sc, int method, long seed, int reseed,
     **s = *sc->s;
     if (seed >= 0 && reseed)
         (*s)->seed = (unsigned long)seed;
-    int rc = DAM_OK;
     if (h->simulate) /* the analytic solvers read no trace */
         rc = read_trace(*s, h, &sc->diag.d);
     dam_api_diag_done(&sc->diag);
