@@ -43,13 +43,16 @@
  * program's.
  *
  * Process-wide state. None is read or changed. In particular the library
- * never calls gsl_set_error_handler: the default GSL handler (abort) stays
- * the caller's choice. No call made by these functions reaches GSL's error
- * handler on any input: the arguments handed to GSL are checked first
- * (random streams, distributions, quantiles, normal and t quantiles), and
- * the parts of damsim whose GSL calls can fail on data (model calibration
- * and fitting) are not in this interface. A GSL allocation failure ends in
- * damsim_out_of_memory, as every other.
+ * never calls gsl_set_error_handler: GSL's handler (abort, by default)
+ * stays the program's choice, and these functions never reach it. The GSL
+ * calls on their paths (random streams and distributions, quantiles, the
+ * normal and t quantiles) get arguments the loader and the solvers have
+ * already checked (non-empty samples, probabilities in [0, 1], degrees of
+ * freedom >= 1); the parts of damsim whose GSL calls can fail on data
+ * (calibration and fitting: root finding, Cholesky, nonlinear least
+ * squares) are not in this interface. The test test_api installs a
+ * counting handler, and checks that it is never called nor replaced. A
+ * GSL allocation that fails ends in damsim_out_of_memory, as any other.
  *
  * Threads. Handles are not locked: one thread at a time per handle. Distinct
  * handles may be used on different threads at once, including scenarios
