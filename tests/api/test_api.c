@@ -10,10 +10,13 @@
  * reached.
  */
 #include <gsl/gsl_errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "damsim.h"
 #include "model/alloc.h"
@@ -286,6 +289,46 @@ static void solving(damsim_context *c)
     damsim_scenario_free(s);
 }
 
+/* Bad input of every kind, with standard output and error sent to a
+ * file: the library writes nothing to either. */
+static void silent(damsim_context *c)
+{
+    char path[] = "/tmp/damsim-test-api-XXXXXX";
+    int fd = mkstemp(path);
+    fflush(stdout);
+    fflush(stderr);
+    int out = dup(1), err = dup(2);
+    dup2(fd, 1);
+    dup2(fd, 2);
+    damsim_scenario *s = NULL;
+    damsim_result *r = NULL;
+    damsim_scenario_from_string(c, "nope = ;\n", "x.cfg", &s);
+    damsim_solve(s, DAMSIM_ANALYTIC, -1, &r);
+    damsim_scenario_free(s);
+    damsim_scenario_load(c, "/nonexistent/x.cfg", &s);
+    damsim_scenario_free(s);
+    damsim_scenario_load(c, SRC "llama2-7b-pretrain.cfg", &s);
+    damsim_scenario_set(s, "machine.gpu", "NOPE");
+    damsim_scenario_set(s, "workload.batch_size", "1e99");
+    damsim_scenario_apply_lever(s, "precision=fp3");
+    damsim_solve(s, DAMSIM_SIMULATE, -5, &r);
+    damsim_plan(s, -1, &r);
+    damsim_scenario_free(s);
+    damsim_context_load_catalog(c, "models", NULL, "models = ( { } );");
+    fflush(stdout);
+    fflush(stderr);
+    dup2(out, 1);
+    dup2(err, 2);
+    close(out);
+    close(err);
+    struct stat st;
+    fstat(fd, &st);
+    close(fd);
+    unlink(path);
+    dam_check_int((long)st.st_size, 0,
+                  "bad input of every kind: nothing on stdout or stderr");
+}
+
 /* Two threads solving through one context. */
 typedef struct job {
     damsim_context *c;
@@ -340,6 +383,7 @@ int main(void)
     load_errors(c);
     keys(c);
     solving(c);
+    silent(c);
     threads(c);
     damsim_context_free(c);
     dam_check(gsl_set_error_handler(NULL) == count_gsl,
