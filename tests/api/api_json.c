@@ -15,12 +15,15 @@
 
 #include "damsim.h"
 
-static int fail(damsim_scenario *s, int rc)
+/* Print s's messages and rc's name, free s and c; rc. */
+static int fail(damsim_context *c, damsim_scenario *s, int rc)
 {
     const damsim_diag *d = damsim_scenario_diag(s);
     for (size_t i = 0; i < damsim_diag_count(d); i++)
         fprintf(stderr, "%s\n", damsim_diag_message(d, i));
     fprintf(stderr, "api_json: %s\n", damsim_errstr(rc));
+    damsim_scenario_free(s);
+    damsim_context_free(c);
     return rc;
 }
 
@@ -36,7 +39,7 @@ int main(int argc, char **argv)
     damsim_scenario *s = NULL;
     int rc = damsim_scenario_load(c, argv[2], &s);
     if (rc != DAMSIM_OK)
-        return fail(s, rc);
+        return fail(c, s, rc);
     int method = DAMSIM_SIMULATE;
     long seed = DAMSIM_SEED_SCENARIO;
     const char *levers[16];
@@ -53,13 +56,13 @@ int main(int argc, char **argv)
             char key[256];
             const char *kv = argv[++i], *eq = strchr(kv, '=');
             if (!eq || eq - kv >= 256)
-                return 3;
+                return fail(c, s, 3);
             snprintf(key, sizeof key, "%.*s", (int)(eq - kv), kv);
             if ((rc = damsim_scenario_set(s, key, eq + 1)) != DAMSIM_OK)
-                return fail(s, rc);
+                return fail(c, s, rc);
         } else {
             fprintf(stderr, "api_json: unknown argument '%s'\n", argv[i]);
-            return 3;
+            return fail(c, s, 3);
         }
     }
     const char *json = NULL;
@@ -85,11 +88,12 @@ int main(int argc, char **argv)
     } else {
         rc = DAMSIM_EMISUSE;
     }
-    if (rc != DAMSIM_OK)
-        return fail(s, rc);
-    fputs(json, stdout);
+    if (rc == DAMSIM_OK)
+        fputs(json, stdout);
     damsim_result_free(r);
     damsim_whatif_free(w);
+    if (rc != DAMSIM_OK)
+        return fail(c, s, rc);
     damsim_scenario_free(s);
     damsim_context_free(c);
     return 0;
