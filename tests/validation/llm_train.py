@@ -67,7 +67,7 @@ def params_b(r):
         r["model"], 0.0)
 
 
-def scenario(r, legacy, gemm_frac=None):
+def scenario(r, legacy, gemm_frac=None, no_compile=False):
     if r["model"].startswith("gpt:"):
         l, h, a = gpt(r["model"])
         model = ('model = { id = "gpt"; name = "GPT"; seq_len = %s;\n'
@@ -87,7 +87,10 @@ def scenario(r, legacy, gemm_frac=None):
     if r["model"] == "llama3-405b" and int(r["pp"]) == 8:
         par += " first_layers = 15; last_layers = 15;"
     if r["profile"] and not legacy:
-        par += ' profile = "%s";' % r["profile"]
+        prof = r["profile"]
+        if prof == "torchtitan" and r["compile"] == "1" and not no_compile:
+            prof = "torchtitan-compile"
+        par += ' profile = "%s";' % prof
         if r["tp_overlap"] == "1":
             par += " tp_comm_overlap = true;"
     if not r["profile"]:
