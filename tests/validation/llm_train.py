@@ -12,7 +12,8 @@ the framework profile) and solved with `DAMSIM run --analytic --json`. The
 error of a row is predicted / measured - 1 (+ = damsim too fast). Prints
 each row, then the median |error| and median signed error over all rows,
 by precision (16-bit, FP8), by model size (below 10 B, 10 to 100 B, above)
-and by whether torch.compile ran (damsim does not model its fusion).
+and by whether torch.compile ran (torchtitan rows that ran it are solved
+under the torchtitan-compile profile: model/recipe.c).
 
 Out of sample: no constant of damsim was fitted on these rows (the device
 constants come from microbenchmarks, data/gpus.cfg says which).
