@@ -386,7 +386,8 @@ typedef enum dam_chart_kind {
     DAM_CHART_CHINCHILLA,
     DAM_CHART_SERVING,
     DAM_CHART_PARETO,
-    DAM_CHART_HEATMAP
+    DAM_CHART_HEATMAP,
+    DAM_CHART_PLAN
 } dam_chart_kind;
 
 /* A chart of any kind: kind says which member of u is set. */
@@ -402,6 +403,7 @@ typedef struct dam_chart {
         const dam_chart_serving *serving;
         const dam_chart_pareto *pareto;
         const dam_chart_heatmap *heatmap;
+        const struct dam_chart_plan *plan; /* render/chart_plan.h */
     } u;
 } dam_chart;
 

@@ -592,6 +592,7 @@ void dam_chartset_compare(dam_chartset *cs, const dam_scenario *const *s,
 void dam_chartset_free(dam_chartset *cs)
 {
     dam_chartset_sweep_release(cs);
+    dam_chartset_plan_release(cs);
     dam_free(cs->lanes);
     dam_free(cs->spans);
     dam_free(cs->samples);
