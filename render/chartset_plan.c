@@ -407,29 +407,43 @@ static void serving_common(dam_chartset *cs, dam_chartset_plan *p,
     plan_add(cs, "plan");
 }
 
-/* The note of options left off the chart (no count meets). */
-static void left_out(dam_chartset_plan *p, const char *gpu, const char *why)
+/* An option of a serving plan: named (with its cost) when it has a
+ * price or is the plan's choice, else a plain point of the group of
+ * unpriced GPUs (so a catalog of twenty kinds stays legible). */
+static void serving_option(dam_chartset_plan *p, double rate, int gpus,
+                           const char *gpu, int priced, int chosen,
+                           const char *label)
 {
-    size_t L = strlen(p->note);
-    if (L == 0)
-        L = (size_t)snprintf(p->note, sizeof p->note, "Not drawn: ");
-    else if (L + 2 < sizeof p->note)
-        L += (size_t)snprintf(p->note + L, sizeof p->note - L, "; ");
-    if (L < sizeof p->note)
-        snprintf(p->note + L, sizeof p->note - L, "%s (%s)", gpu, why);
+    if (!priced && !chosen) {
+        p->pts[p->chart.npoints++] = (dam_chart_plan_point){
+            rate, gpus, group_of(p, "other GPU kinds (no price listed)"), 1,
+            DAM_CHART_PLAN_PLAIN, NULL};
+        return;
+    }
+    named(p, rate, gpus, group_of(p, gpu), 1,
+          chosen ? DAM_CHART_PLAN_WINNER : DAM_CHART_PLAN_NAMED, label);
+}
+
+/* The note of the options left off (no count meets the objectives). */
+static void left_out(dam_chartset_plan *p, int n, const char *what)
+{
+    if (n > 0)
+        snprintf(p->note, sizeof p->note,
+                 "Not drawn: %d %s where no count meets the objectives.", n,
+                 what);
 }
 
 int dam_chartset_capacity(dam_chartset *cs, const dam_scenario *s,
                           const dam_capacity_result *pl, dam_error *err)
 {
     dam_chartset_plan *p = plan_start(cs);
-    int best = -1;
+    int best = -1, missed = 0;
     for (int i = 0; i < pl->noptions; i++) {
         const dam_capacity_option *o = &pl->options[i];
         if (!o->supported)
             continue;
         if (!o->feasible || o->replicas <= 0) {
-            left_out(p, o->gpu, "no replica count meets the SLO");
+            missed++;
             continue;
         }
         char lab[PLAN_LABEL], k[32];
@@ -441,9 +455,10 @@ int dam_chartset_capacity(dam_chartset *cs, const dam_scenario *s,
         int win = best < 0;
         if (win)
             best = i;
-        named(p, pl->rate, o->replicas, group_of(p, o->gpu), 1,
-              win ? DAM_CHART_PLAN_WINNER : DAM_CHART_PLAN_NAMED, lab);
+        serving_option(p, pl->rate, o->replicas, o->gpu,
+                       o->price_hour > 0.0, win, lab);
     }
+    left_out(p, missed, "GPU kinds");
     char slo[48], r[32], *title = cs->titles[cs->ntitles++],
                         *sub = cs->titles[cs->ntitles++];
     char t[32];
@@ -478,14 +493,13 @@ int dam_chartset_llm_plan(dam_chartset *cs, const dam_scenario *s,
 {
     dam_chartset_plan *p = plan_start(cs);
     double at = pl->rate * (1.0 + pl->headroom);
+    int missed = 0;
     for (int i = 0; i < pl->noptions; i++) {
         const dam_llm_plan_option *o = &pl->options[i];
         if (!o->usable)
             continue;
         if (!o->feasible || o->gpus <= 0) {
-            char g[64];
-            snprintf(g, sizeof g, "%s TP%d", o->gpu, o->tp);
-            left_out(p, g, "no count meets both");
+            missed++;
             continue;
         }
         char lab[PLAN_LABEL], k[32];
@@ -494,10 +508,10 @@ int dam_chartset_llm_plan(dam_chartset *cs, const dam_scenario *s,
                  o->tp, o->price_hour > 0.0 ? ": " : "",
                  o->price_hour > 0.0 ? k : "",
                  o->price_hour > 0.0 ? " per million output tokens" : "");
-        named(p, at, o->gpus, group_of(p, o->gpu), 1,
-              i == pl->best ? DAM_CHART_PLAN_WINNER : DAM_CHART_PLAN_NAMED,
-              lab);
+        serving_option(p, at, o->gpus, o->gpu, o->price_hour > 0.0,
+                       i == pl->best, lab);
     }
+    left_out(p, missed, "GPU kind and tensor-parallel pairs");
     char slo[96], t1[32], t2[32], r[32];
     dam_fmt_time(t1, sizeof t1, pl->slo_ttft_s);
     dam_fmt_time(t2, sizeof t2, pl->slo_tpot_s);

@@ -745,6 +745,37 @@ static long chart_index(const dam_chartset *cs, const char *name)
     return -1;
 }
 
+/* The planning page of a training scenario with a transformer model: the
+ * layout search over the scenario's GPU kind and count (analytic, every
+ * candidate drawn), its chart appended to cs. Nothing for other
+ * scenarios or when the search finds nothing to draw. */
+static void planning_chart(dam_review *rv, dam_chartset *cs,
+                           const dam_scenario *s)
+{
+    if (s->mode != DAM_MODE_TRAINING ||
+        s->workload.model.arch.kind != DAM_ARCH_TRANSFORMER ||
+        !(s->data.samples > 0.0) || cs->ncharts >= DAM_CHARTSET_MAX)
+        return;
+    dam_search_opts o;
+    memset(&o, 0, sizeof o);
+    o.keep_all = 1;
+    dam_search_result *r = dam_malloc(sizeof *r);
+    dam_chartset *pc = dam_malloc(sizeof *pc);
+    memset(pc, 0, sizeof *pc);
+    if (dam_search_run(s, NULL, &o, r, NULL) == DAM_OK &&
+        dam_chartset_search(pc, s, &o, r, NULL) == DAM_OK) {
+        cs->charts[cs->ncharts] = pc->charts[0];
+        snprintf(cs->names[cs->ncharts], sizeof cs->names[0], "plan");
+        cs->ncharts++;
+        rv->plan = pc;
+    } else {
+        dam_chartset_free(pc);
+        dam_free(pc);
+    }
+    dam_search_free(r);
+    dam_free(r);
+}
+
 void dam_review_build(dam_review *rv, const dam_whatif *w,
                       const dam_uncertainty *u, const char *version)
 {
@@ -760,6 +791,7 @@ void dam_review_build(dam_review *rv, const dam_whatif *w,
     dam_chartset *cs = dam_malloc(sizeof *cs);
     dam_chartset_whatif(cs, w, answer);
     rv->charts = cs;
+    planning_chart(rv, cs, c.s);
 
     headline(st, &c);
     key_numbers(&st->key, &c);
@@ -830,6 +862,10 @@ void dam_review_free(dam_review *rv)
     if (rv->charts) {
         dam_chartset_free(rv->charts);
         dam_free(rv->charts);
+    }
+    if (rv->plan) {
+        dam_chartset_free(rv->plan);
+        dam_free(rv->plan);
     }
     dam_review_store *st = rv->store;
     if (st) {
