@@ -157,6 +157,9 @@ typedef enum dam_chart_verdict {
     DAM_CHART_VERDICT_NEUTRAL,   /* no real change: grey */
     DAM_CHART_VERDICT_HURTS,     /* makes it worse: vermillion */
     DAM_CHART_VERDICT_SHORT,     /* serving: faster, SLO still missed: sky */
+    DAM_CHART_VERDICT_NOFIT,     /* does not fit in GPU memory: no bar, the
+                                    words "does not fit" (its speed-up is
+                                    not drawn) */
     DAM_CHART_VERDICT_COUNT
 } dam_chart_verdict;
 
