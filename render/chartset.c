@@ -189,12 +189,14 @@ static void split_answer(const char *answer, const char *context,
     }
     snprintf(head, n, "%.*s", (int)cut, answer);
     const char *rest = answer + cut;
-    const char *best = strstr(rest, ". Best option: ");
+    const char *best = strstr(rest, ". Best option: "), *skip = NULL;
+    size_t bl = 0;
     if (best) {
-        size_t bl = clause_end(best + 2);
+        bl = clause_end(best + 2);
         if (cut + 1 + bl <= HEAD_MAX) {
             size_t L = strlen(head);
             snprintf(head + L, n - L, ". %.*s", (int)bl, best + 2);
+            skip = best; /* said in the title: not again below */
         }
     }
     while (*rest == ' ' || *rest == ';' || *rest == '.' || *rest == ',')
@@ -205,6 +207,10 @@ static void split_answer(const char *answer, const char *context,
     size_t k = 0;
     int depth = 0;
     for (const char *q = rest; *q && k + 1 < sizeof d; q++) {
+        if (q == skip) {
+            q += 1 + bl; /* past ". Best option: ..." */
+            continue;
+        }
         depth += *q == '[';
         if (depth == 0)
             d[k++] = *q;
