@@ -321,6 +321,252 @@ static void marginal(char *buf, size_t n, double m, const char *unit)
     snprintf(buf, n, "%s%s per %s%s", m < 0 ? "-" : "+", v, per[i], unit);
 }
 
+/* The table's row of an option that cannot run: no time, cost or
+ * speed-up. */
+static void table_row_norun(dam_buf *b, const dam_whatif_row *r)
+{
+    dam_buf_printf(b, "%-26.26s %9s %9s %8s %9s %8s %7s %9s %9s %9s "
+                      "%-22s %s\n",
+                   r->name, "-", "-", "-", "-", "-", "-", "-", "-", "-",
+                   r->verdict == DAM_VERDICT_FAILED ? "-" : "does not fit",
+                   r->verdict == DAM_VERDICT_FAILED ||
+                           r->verdict == DAM_VERDICT_NOFIT
+                       ? dam_verdict_name(r->verdict)
+                       : "baseline (no fit)");
+}
+
+/* The RoC cell of row r: where the option costs more; a cheaper option
+ * that is no worse dominates (a ratio would read negative for a gain). */
+static void roc_cell(char *roc, size_t n, const dam_whatif *w,
+                     const dam_whatif_row *r)
+{
+    const dam_whatif_row *base = &w->rows[0];
+    double dc = dam_quality_cost_in(&r->cost, w->measure) -
+                dam_quality_cost_in(&base->cost, w->measure);
+    if (!base->result.memory.fits)
+        snprintf(roc, n, "-");
+    else if (r->roc_defined && !r->quality_unknown && dc > 0.0)
+        snprintf(roc, n, "%.3g", r->roc == 0.0 ? 0.0 : r->roc);
+    else if (r->roc_defined && !r->quality_unknown && dc < 0.0 &&
+             r->quality_gain >= 0.0)
+        snprintf(roc, n, "cheaper");
+    else
+        snprintf(roc, n, "-");
+}
+
+/* The options table: one time unit per column, a row per option. */
+static void whatif_table(dam_buf *b, const dam_whatif *w)
+{
+    const dam_whatif_row *base = &w->rows[0];
+    int serving = base->scenario.mode == DAM_MODE_SERVING;
+    double ca[DAM_WHATIF_MAX], cb[DAM_WHATIF_MAX];
+    for (int i = 0; i < w->nrows; i++) {
+        ca[i] = w->rows[i].result.step;
+        cb[i] = serving ? w->rows[i].result.serving.latency.p99
+                        : w->rows[i].result.run_time;
+    }
+    dam_fmt_time_unit ua = dam_fmt_time_pick_column(ca, (size_t)w->nrows);
+    dam_fmt_time_unit ub = dam_fmt_time_pick_column(cb, (size_t)w->nrows);
+    dam_buf_printf(b, "%-26s %9s %9s %8s %9s %8s %7s %9s %9s %9s %-22s "
+                      "%s\n",
+                   "option", serving ? "mean" : "step",
+                   serving ? "p99" : "run", "speedup", "GPU-h",
+                   serving ? "$/1k req" : "cost", "kWh",
+                   "quality", "gain", "RoC", "binds (before -> after)",
+                   "verdict");
+    for (int i = 0; i < w->nrows; i++) {
+        const dam_whatif_row *r = &w->rows[i];
+        char step[24], run[24], cost[24], q[24], gain[24], roc[24];
+        char binds[48];
+        if (r->verdict == DAM_VERDICT_FAILED || !r->result.memory.fits) {
+            table_row_norun(b, r);
+            continue;
+        }
+        dam_fmt_time_in(step, sizeof step, ca[i], ua, DAM_FMT_SIG);
+        dam_fmt_time_in(run, sizeof run, cb[i], ub, DAM_FMT_SIG);
+        money(cost, sizeof cost, r->cost.usd);
+        snprintf(q, sizeof q, r->quality_unknown ? "%.4g?" : "%.4g",
+                 r->quality);
+        if (i == 0)
+            snprintf(gain, sizeof gain, "-");
+        else if (r->quality_unknown)
+            snprintf(gain, sizeof gain, "?");
+        else
+            snprintf(gain, sizeof gain, "%+.3g",
+                     r->quality_gain == 0.0 ? 0.0 : r->quality_gain);
+        roc_cell(roc, sizeof roc, w, r);
+        if (i == 0)
+            snprintf(binds, sizeof binds, "%s",
+                     dam_bound_name(r->result.bound));
+        else
+            snprintf(binds, sizeof binds, "%s -> %s",
+                     dam_bound_name(base->result.bound),
+                     dam_bound_name(r->result.bound));
+        char sp[16], gh[16], kwh[16];
+        /* no speed-up over a baseline that cannot run */
+        if (base->result.memory.fits || i == 0)
+            snprintf(sp, sizeof sp, "%.2fx", r->speedup);
+        else
+            snprintf(sp, sizeof sp, "-");
+        compact(gh, sizeof gh, r->cost.gpu_hours);
+        compact(kwh, sizeof kwh, r->cost.kwh);
+        dam_buf_printf(b, "%-26.26s %9s %9s %8s %9s %8s %7s %9s %9s %9s "
+                          "%-22s %s\n",
+                       r->name, step, run, sp, gh, cost, kwh, q, gain, roc,
+                       binds, dam_verdict_name(r->verdict));
+    }
+}
+
+/* The legend under the table: the SLO's words, what quality, gain and
+ * RoC mean. */
+static void whatif_legend(dam_buf *b, const dam_whatif *w)
+{
+    const dam_whatif_row *base = &w->rows[0];
+    const dam_scenario *s = &base->scenario;
+    if (s->mode == DAM_MODE_SERVING && base->result.serving.slo_s > 0.0)
+        dam_buf_printf(b, "\nSLO: p99 <= %.3g ms; \"short\": faster, but p99 "
+                          "still misses it; GPU-h and cost per 1,000 "
+                          "requests\n",
+                       base->result.serving.slo_s * 1e3);
+    dam_buf_printf(b, "\nquality: %s, %s is better (\"?\": a lever's effect on "
+                      "it is unknown); gain: the improvement on the baseline, "
+                      "+ is better (%s); RoC: gain per %s of extra cost, + is "
+                      "better (\"cheaper\": costs less, no worse)\n",
+                   s->quality.metric[0] ? s->quality.metric : "quality",
+                   s->quality.higher_is_better ? "higher" : "lower",
+                   s->quality.higher_is_better ? "a higher value"
+                                               : "a lower value",
+                   dam_quality_measure_name(w->measure));
+}
+
+/* Return on compute along the cost frontier, with each next step's gain. */
+static void whatif_frontier(dam_buf *b, const dam_whatif *w)
+{
+    const dam_scenario *s = &w->rows[0].scenario;
+    if (w->nfrontier <= 0)
+        return;
+    dam_buf_printf(b, "\nReturn on compute along the cost frontier (%s "
+                      "per %s):\n",
+                   s->quality.metric[0] ? s->quality.metric : "quality",
+                   dam_quality_measure_name(w->measure));
+    for (int k = 0; k < w->nfrontier; k++) {
+        const dam_whatif_row *r = &w->rows[w->frontier[k]];
+        char cv[48], qv[48], mv[96];
+        double cost = dam_quality_cost_in(&r->cost, w->measure);
+        if (w->measure == DAM_QUALITY_USD)
+            dam_fmt_usd(cv, sizeof cv, cost, DAM_FMT_SIG);
+        else
+            dam_fmt_num(cv, sizeof cv, cost, DAM_FMT_SIG);
+        dam_fmt_num(qv, sizeof qv, r->quality, 4);
+        dam_buf_printf(b, "  %-28.28s %10s%s%s, quality %s", r->name, cv,
+                       w->measure == DAM_QUALITY_USD ? "" : " ",
+                       w->measure == DAM_QUALITY_USD
+                           ? ""
+                           : dam_quality_measure_name(w->measure),
+                       qv);
+        if (k + 1 < w->nfrontier) {
+            marginal(mv, sizeof mv, w->marginal[k],
+                     dam_quality_measure_name(w->measure));
+            dam_buf_printf(b, "   -> next: gain %s\n", mv);
+        }
+        else
+            dam_buf_printf(b, "\n");
+    }
+}
+
+/* One option's 90 % interval row: step, speed-up, share faster,
+ * GPU-hours and cost, each bound to the interval's own precision. */
+static void interval_row(dam_buf *b, const dam_whatif *w, int i)
+{
+    const dam_whatif_row *base = &w->rows[0], *r = &w->rows[i];
+    const dam_scenario *s = &base->scenario;
+    const dam_answer_interval *a = &r->interval;
+    char t1[24], t2[24], st[56], sp[32], fa[16], g1[16], g2[16], gh[40],
+        c1[16], c2[16];
+    dam_fmt_time(t1, sizeof t1, a->step.lo);
+    dam_fmt_time(t2, sizeof t2, a->step.hi);
+    snprintf(st, sizeof st, "%s .. %s", t1, t2);
+    if (i == 0 || !base->result.memory.fits) {
+        snprintf(sp, sizeof sp, "-");
+        snprintf(fa, sizeof fa, "-");
+    } else {
+        snprintf(sp, sizeof sp, "%.2fx .. %.2fx", a->speedup.lo,
+                 a->speedup.hi);
+        snprintf(fa, sizeof fa, "%.0f %%", a->p_faster * 100.0);
+    }
+    int dg = dam_fmt_interval_decimals(a->gpu_hours.median, a->gpu_hours.lo,
+                                       a->gpu_hours.hi);
+    dam_fmt_fixed(g1, sizeof g1, a->gpu_hours.lo, dg);
+    dam_fmt_fixed(g2, sizeof g2, a->gpu_hours.hi, dg);
+    snprintf(gh, sizeof gh, "%s .. %s", g1, g2);
+    int dc = dam_fmt_interval_decimals(a->cost_usd.median, a->cost_usd.lo,
+                                       a->cost_usd.hi);
+    char u1[14], u2[14];
+    dam_fmt_fixed(u1, sizeof u1, a->cost_usd.lo, dc);
+    dam_fmt_fixed(u2, sizeof u2, a->cost_usd.hi, dc);
+    snprintf(c1, sizeof c1, "$%s", u1);
+    snprintf(c2, sizeof c2, "$%s", u2);
+    if (s->mode == DAM_MODE_SERVING) { /* a lone request's cost is not
+                                          the service's */
+        snprintf(c1, sizeof c1, "-");
+        c2[0] = '\0';
+    } else if (!(a->cost_usd.hi > 0.0)) { /* no price */
+        snprintf(c1, sizeof c1, "n/a");
+        c2[0] = '\0';
+    }
+    dam_buf_printf(b, "  %-28.28s %-19s %-15s %6s  %-17s %s%s%s\n", r->name,
+                   st, sp, fa, s->mode == DAM_MODE_SERVING ? "-" : gh, c1,
+                   c2[0] ? " .. " : "", c2);
+}
+
+/* The 90 % intervals of every option that runs, over the same draws. */
+static void whatif_intervals(dam_buf *b, const dam_whatif *w)
+{
+    const dam_scenario *s = &w->rows[0].scenario;
+    if (!w->rows[0].has_interval)
+        return;
+    int nconst = dam_uncertainty_sources(s) - s->nuncertain - 1;
+    dam_buf_printf(b, "\n90 %% intervals (%s; %d paired draws over "
+                      "%d uncertain input%s, %d calibrated constant%s "
+                      "and the model's step error, the same draws for "
+                      "every option):\n",
+                   w->rows[0].interval.carried
+                       ? "of the simulated figures: the analytic draws' "
+                         "spread about each"
+                       : "analytic",
+                   w->rows[0].interval.samples, s->nuncertain,
+                   s->nuncertain == 1 ? "" : "s", nconst,
+                   nconst == 1 ? "" : "s");
+    if (s->mode == DAM_MODE_SERVING && !w->rows[0].interval.carried)
+        dam_buf_printf(b, "  (of a lone request's time, without "
+                          "queueing)\n");
+    dam_buf_printf(b, "  %-28s %-19s %-15s %6s  %-17s %s\n", "option",
+                   s->mode != DAM_MODE_SERVING ? "step"
+                   : w->rows[0].interval.carried ? "mean latency"
+                                                 : "lone request",
+                   "speed-up", "faster", "GPU-hours", "cost");
+    for (int i = 0; i < w->nrows; i++)
+        if (w->rows[i].has_interval && w->rows[i].result.memory.fits)
+            interval_row(b, w, i);
+    dam_buf_printf(b, "  faster: share of draws in which the option is "
+                      "at least 2 %% faster than the baseline\n");
+}
+
+/* Why each option got its verdict (and the trap a wasted one hides). */
+static void whatif_why(dam_buf *b, const dam_whatif *w)
+{
+    dam_buf_printf(b, "\nWhy\n");
+    for (int i = 1; i < w->nrows; i++) {
+        const dam_whatif_row *r = &w->rows[i];
+        dam_buf_printf(b, "  %-28.28s %-7s %s\n", r->name,
+                       dam_verdict_name(r->verdict),
+                       r->verdict == DAM_VERDICT_FAILED ? r->error : r->why);
+        if (r->verdict == DAM_VERDICT_WASTED && r->anti_pattern[0])
+            dam_buf_printf(b, "  %-28s %-7s trap: %s\n", "", "",
+                           r->anti_pattern);
+    }
+}
+
 void dam_whatif_text(dam_buf *b, const dam_whatif *w)
 {
     const dam_whatif_row *base = &w->rows[0];
@@ -343,209 +589,11 @@ void dam_whatif_text(dam_buf *b, const dam_whatif *w)
     dam_buf_printf(b, "Binding   %s [%s]: %s\n\n",
                    dam_bound_name(base->result.bound), base->diagnosis.axis,
                    base->diagnosis.headline);
-
-    int serving = s->mode == DAM_MODE_SERVING;
-    /* one time unit per column */
-    double ca[DAM_WHATIF_MAX], cb[DAM_WHATIF_MAX];
-    for (int i = 0; i < w->nrows; i++) {
-        ca[i] = w->rows[i].result.step;
-        cb[i] = serving ? w->rows[i].result.serving.latency.p99
-                        : w->rows[i].result.run_time;
-    }
-    dam_fmt_time_unit ua = dam_fmt_time_pick_column(ca, (size_t)w->nrows);
-    dam_fmt_time_unit ub = dam_fmt_time_pick_column(cb, (size_t)w->nrows);
-    dam_buf_printf(b, "%-26s %9s %9s %8s %9s %8s %7s %9s %9s %9s %-22s "
-                      "%s\n",
-                   "option", serving ? "mean" : "step",
-                   serving ? "p99" : "run", "speedup", "GPU-h",
-                   serving ? "$/1k req" : "cost", "kWh",
-                   "quality", "gain", "RoC", "binds (before -> after)",
-                   "verdict");
-    for (int i = 0; i < w->nrows; i++) {
-        const dam_whatif_row *r = &w->rows[i];
-        char step[24], run[24], cost[24], q[24], gain[24], roc[24];
-        char binds[48];
-        if (r->verdict == DAM_VERDICT_FAILED || !r->result.memory.fits) {
-            /* it cannot run: no time, cost or speed-up */
-            dam_buf_printf(b, "%-26.26s %9s %9s %8s %9s %8s %7s %9s %9s %9s "
-                              "%-22s %s\n",
-                           r->name, "-", "-", "-", "-", "-", "-", "-", "-", "-",
-                           r->verdict == DAM_VERDICT_FAILED ? "-"
-                                                            : "does not fit",
-                           r->verdict == DAM_VERDICT_FAILED ||
-                                   r->verdict == DAM_VERDICT_NOFIT
-                               ? dam_verdict_name(r->verdict)
-                               : "baseline (no fit)");
-            continue;
-        }
-        dam_fmt_time_in(step, sizeof step, ca[i], ua, DAM_FMT_SIG);
-        dam_fmt_time_in(run, sizeof run, cb[i], ub, DAM_FMT_SIG);
-        money(cost, sizeof cost, r->cost.usd);
-        snprintf(q, sizeof q, r->quality_unknown ? "%.4g?" : "%.4g",
-                 r->quality);
-        if (i == 0)
-            snprintf(gain, sizeof gain, "-");
-        else if (r->quality_unknown)
-            snprintf(gain, sizeof gain, "?");
-        else
-            snprintf(gain, sizeof gain, "%+.3g",
-                     r->quality_gain == 0.0 ? 0.0 : r->quality_gain);
-        /* RoC where the option costs more; a cheaper option that is no
-         * worse dominates (a ratio would read negative for a gain) */
-        double dc = dam_quality_cost_in(&r->cost, w->measure) -
-                    dam_quality_cost_in(&base->cost, w->measure);
-        if (!base->result.memory.fits)
-            snprintf(roc, sizeof roc, "-");
-        else if (r->roc_defined && !r->quality_unknown && dc > 0.0)
-            snprintf(roc, sizeof roc, "%.3g", r->roc == 0.0 ? 0.0 : r->roc);
-        else if (r->roc_defined && !r->quality_unknown && dc < 0.0 &&
-                 r->quality_gain >= 0.0)
-            snprintf(roc, sizeof roc, "cheaper");
-        else
-            snprintf(roc, sizeof roc, "-");
-        if (i == 0)
-            snprintf(binds, sizeof binds, "%s",
-                     dam_bound_name(r->result.bound));
-        else
-            snprintf(binds, sizeof binds, "%s -> %s",
-                     dam_bound_name(base->result.bound),
-                     dam_bound_name(r->result.bound));
-        char sp[16], gh[16], kwh[16];
-        /* no speed-up over a baseline that cannot run */
-        if (base->result.memory.fits || i == 0)
-            snprintf(sp, sizeof sp, "%.2fx", r->speedup);
-        else
-            snprintf(sp, sizeof sp, "-");
-        compact(gh, sizeof gh, r->cost.gpu_hours);
-        compact(kwh, sizeof kwh, r->cost.kwh);
-        dam_buf_printf(b, "%-26.26s %9s %9s %8s %9s %8s %7s %9s %9s %9s "
-                          "%-22s %s\n",
-                       r->name, step, run, sp, gh, cost, kwh, q, gain, roc,
-                       binds, dam_verdict_name(r->verdict));
-    }
-    if (serving && base->result.serving.slo_s > 0.0)
-        dam_buf_printf(b, "\nSLO: p99 <= %.3g ms; \"short\": faster, but p99 "
-                          "still misses it; GPU-h and cost per 1,000 "
-                          "requests\n",
-                       base->result.serving.slo_s * 1e3);
-    dam_buf_printf(b, "\nquality: %s, %s is better (\"?\": a lever's effect on "
-                      "it is unknown); gain: the improvement on the baseline, "
-                      "+ is better (%s); RoC: gain per %s of extra cost, + is "
-                      "better (\"cheaper\": costs less, no worse)\n",
-                   s->quality.metric[0] ? s->quality.metric : "quality",
-                   s->quality.higher_is_better ? "higher" : "lower",
-                   s->quality.higher_is_better ? "a higher value"
-                                               : "a lower value",
-                   dam_quality_measure_name(w->measure));
-    if (w->nfrontier > 0) {
-        dam_buf_printf(b, "\nReturn on compute along the cost frontier (%s "
-                          "per %s):\n",
-                       s->quality.metric[0] ? s->quality.metric : "quality",
-                       dam_quality_measure_name(w->measure));
-        for (int k = 0; k < w->nfrontier; k++) {
-            const dam_whatif_row *r = &w->rows[w->frontier[k]];
-            char cv[48], qv[48], mv[96];
-            double cost = dam_quality_cost_in(&r->cost, w->measure);
-            if (w->measure == DAM_QUALITY_USD)
-                dam_fmt_usd(cv, sizeof cv, cost, DAM_FMT_SIG);
-            else
-                dam_fmt_num(cv, sizeof cv, cost, DAM_FMT_SIG);
-            dam_fmt_num(qv, sizeof qv, r->quality, 4);
-            dam_buf_printf(b, "  %-28.28s %10s%s%s, quality %s", r->name, cv,
-                           w->measure == DAM_QUALITY_USD ? "" : " ",
-                           w->measure == DAM_QUALITY_USD
-                               ? ""
-                               : dam_quality_measure_name(w->measure),
-                           qv);
-            if (k + 1 < w->nfrontier) {
-                marginal(mv, sizeof mv, w->marginal[k],
-                         dam_quality_measure_name(w->measure));
-                dam_buf_printf(b, "   -> next: gain %s\n", mv);
-            }
-            else
-                dam_buf_printf(b, "\n");
-        }
-    }
-    if (w->rows[0].has_interval) {
-        int nconst = dam_uncertainty_sources(s) - s->nuncertain - 1;
-        dam_buf_printf(b, "\n90 %% intervals (%s; %d paired draws over "
-                          "%d uncertain input%s, %d calibrated constant%s "
-                          "and the model's step error, the same draws for "
-                          "every option):\n",
-                       w->rows[0].interval.carried
-                           ? "of the simulated figures: the analytic draws' "
-                             "spread about each"
-                           : "analytic",
-                       w->rows[0].interval.samples, s->nuncertain,
-                       s->nuncertain == 1 ? "" : "s", nconst,
-                       nconst == 1 ? "" : "s");
-        if (s->mode == DAM_MODE_SERVING && !w->rows[0].interval.carried)
-            dam_buf_printf(b, "  (of a lone request's time, without "
-                              "queueing)\n");
-        dam_buf_printf(b, "  %-28s %-19s %-15s %6s  %-17s %s\n", "option",
-                       s->mode != DAM_MODE_SERVING ? "step"
-                       : w->rows[0].interval.carried ? "mean latency"
-                                                     : "lone request",
-                       "speed-up", "faster", "GPU-hours", "cost");
-        for (int i = 0; i < w->nrows; i++) {
-            const dam_whatif_row *r = &w->rows[i];
-            if (!r->has_interval || !r->result.memory.fits)
-                continue;
-            const dam_answer_interval *a = &r->interval;
-            char t1[24], t2[24], st[56], sp[32], fa[16], g1[16], g2[16],
-                gh[40], c1[16], c2[16];
-            dam_fmt_time(t1, sizeof t1, a->step.lo);
-            dam_fmt_time(t2, sizeof t2, a->step.hi);
-            snprintf(st, sizeof st, "%s .. %s", t1, t2);
-            if (i == 0 || !base->result.memory.fits) {
-                snprintf(sp, sizeof sp, "-");
-                snprintf(fa, sizeof fa, "-");
-            } else {
-                snprintf(sp, sizeof sp, "%.2fx .. %.2fx", a->speedup.lo,
-                         a->speedup.hi);
-                snprintf(fa, sizeof fa, "%.0f %%", a->p_faster * 100.0);
-            }
-            /* the bounds to the interval's own precision */
-            int dg = dam_fmt_interval_decimals(a->gpu_hours.median,
-                                               a->gpu_hours.lo,
-                                               a->gpu_hours.hi);
-            dam_fmt_fixed(g1, sizeof g1, a->gpu_hours.lo, dg);
-            dam_fmt_fixed(g2, sizeof g2, a->gpu_hours.hi, dg);
-            snprintf(gh, sizeof gh, "%s .. %s", g1, g2);
-            int dc = dam_fmt_interval_decimals(a->cost_usd.median,
-                                               a->cost_usd.lo,
-                                               a->cost_usd.hi);
-            char u1[14], u2[14];
-            dam_fmt_fixed(u1, sizeof u1, a->cost_usd.lo, dc);
-            dam_fmt_fixed(u2, sizeof u2, a->cost_usd.hi, dc);
-            snprintf(c1, sizeof c1, "$%s", u1);
-            snprintf(c2, sizeof c2, "$%s", u2);
-            if (s->mode == DAM_MODE_SERVING) { /* a lone request's cost
-                                                  is not the service's */
-                snprintf(c1, sizeof c1, "-");
-                c2[0] = '\0';
-            } else if (!(a->cost_usd.hi > 0.0)) { /* no price */
-                snprintf(c1, sizeof c1, "n/a");
-                c2[0] = '\0';
-            }
-            dam_buf_printf(b, "  %-28.28s %-19s %-15s %6s  %-17s %s%s%s\n",
-                           r->name, st, sp, fa,
-                           s->mode == DAM_MODE_SERVING ? "-" : gh, c1,
-                           c2[0] ? " .. " : "", c2);
-        }
-        dam_buf_printf(b, "  faster: share of draws in which the option is "
-                          "at least 2 %% faster than the baseline\n");
-    }
-    dam_buf_printf(b, "\nWhy\n");
-    for (int i = 1; i < w->nrows; i++) {
-        const dam_whatif_row *r = &w->rows[i];
-        dam_buf_printf(b, "  %-28.28s %-7s %s\n", r->name,
-                       dam_verdict_name(r->verdict),
-                       r->verdict == DAM_VERDICT_FAILED ? r->error : r->why);
-        if (r->verdict == DAM_VERDICT_WASTED && r->anti_pattern[0])
-            dam_buf_printf(b, "  %-28s %-7s trap: %s\n", "", "",
-                           r->anti_pattern);
-    }
+    whatif_table(b, w);
+    whatif_legend(b, w);
+    whatif_frontier(b, w);
+    whatif_intervals(b, w);
+    whatif_why(b, w);
 }
 
 void dam_whatif_csv(dam_buf *b, const dam_whatif *w)
