@@ -317,6 +317,7 @@ void dam_llm_text(dam_buf *b, const dam_scenario *s, const dam_result *r,
     dam_buf_printf(b, "Answer    %s\n", answer);
     dam_buf_printf(b, "Binding   %s  [axis: %s]\n", dam_bound_name(r->bound),
                    d->axis);
+    dam_text_short(b, s, r, u);
     rule(b);
 
     tokens_text(t1, sizeof t1, &q->input);

@@ -23,6 +23,10 @@ void dam_text_answer(char *buf, size_t n, const dam_scenario *s,
  * rounds to the deadline is "just under 60 d" or "just over 60 d". */
 void dam_text_deadline(char *run, size_t nrun, char *dl, size_t ndl,
                        const dam_scenario *s, double run_time);
+/* The short block's two lines after the answer (run): "Figure" (the
+ * number that decides the answer, with its interval) and "Cost". */
+void dam_text_short(dam_buf *b, const dam_scenario *s, const dam_result *r,
+                    const dam_uncertainty *u);
 /* Intervals over the uncertain inputs and calibrated constants, and the
  * tornado of their swings. */
 void dam_text_uncertainty(dam_buf *b, const dam_scenario *s,

@@ -567,6 +567,63 @@ static void whatif_why(dam_buf *b, const dam_whatif *w)
     }
 }
 
+/* The short block's lines after the answer: the figure that decides it
+ * for the option the answer is about (else the best, else the baseline)
+ * with its interval, and what that option costs against the baseline. */
+static void whatif_short(dam_buf *b, const dam_whatif *w)
+{
+    const dam_whatif_row *base = &w->rows[0];
+    const dam_whatif_row *o = subject(w);
+    if (!o || o->verdict == DAM_VERDICT_FAILED)
+        o = dam_whatif_best(w);
+    if (!o)
+        o = base;
+    int serving = base->scenario.mode == DAM_MODE_SERVING;
+    char t1[48], t2[48], t3[48];
+    if (o->verdict == DAM_VERDICT_NOFIT || !o->result.memory.fits) {
+        dam_fmt_memory(t1, sizeof t1, o->result.memory.total);
+        dam_fmt_memory(t2, sizeof t2, o->result.memory.capacity);
+        dam_buf_printf(b, "Figure    %s: needs %s per GPU of %s: it does "
+                          "not fit\n",
+                       o->name, t1, t2);
+        return;
+    }
+    if (serving && o->result.has_sim && o->result.serving.slo_s > 0.0) {
+        dam_fmt_time(t1, sizeof t1, o->result.serving.latency.p99);
+        dam_fmt_time(t2, sizeof t2, o->result.serving.p99_ci95);
+        dam_fmt_time(t3, sizeof t3, o->result.serving.slo_s);
+        dam_buf_printf(b, "Figure    %s: p99 %s +- %s (95 %% CI) against the "
+                          "%s SLO\n",
+                       o->name, t1, t2, t3);
+    } else if (o != base && base->result.memory.fits) {
+        dam_buf_printf(b, "Figure    %s: %.2fx", o->name, o->speedup);
+        if (o->has_interval && o->speedup_hi > o->speedup_lo)
+            dam_buf_printf(b, " (90 %%: %.2fx to %.2fx)", o->speedup_lo,
+                           o->speedup_hi);
+        dam_fmt_time(t1, sizeof t1, serving ? o->result.step
+                                            : o->result.run_time);
+        dam_buf_printf(b, ", %s %s\n", serving ? "a request" : "the run",
+                       t1);
+    } else {
+        dam_fmt_time(t1, sizeof t1, serving ? o->result.step
+                                            : o->result.run_time);
+        dam_buf_printf(b, "Figure    %s: %s %s\n", o->name,
+                       serving ? "a request" : "the run", t1);
+    }
+    if (!(o->cost.usd > 0.0))
+        return;
+    /* serving costs come per 1,000 requests: said per million */
+    double k = serving ? 1000.0 : 1.0;
+    dam_fmt_usd(t1, sizeof t1, o->cost.usd * k, DAM_FMT_SIG);
+    dam_buf_printf(b, "Cost      %s: %s %s", o->name, t1,
+                   serving ? "per million requests" : "the run");
+    if (o != base && base->cost.usd > 0.0 && base->result.memory.fits) {
+        dam_fmt_usd(t2, sizeof t2, base->cost.usd * k, DAM_FMT_SIG);
+        dam_buf_printf(b, ", against %s as configured", t2);
+    }
+    dam_buf_printf(b, "\n");
+}
+
 void dam_whatif_text(dam_buf *b, const dam_whatif *w)
 {
     const dam_whatif_row *base = &w->rows[0];
@@ -586,9 +643,11 @@ void dam_whatif_text(dam_buf *b, const dam_whatif *w)
                    base->result.has_sim ? "simulated" : "analytic");
     dam_buf_printf(b, "Question  %s\n", s->question);
     dam_buf_printf(b, "Answer    %s.\n", answer);
-    dam_buf_printf(b, "Binding   %s [%s]: %s\n\n",
+    dam_buf_printf(b, "Binding   %s [%s]: %s\n",
                    dam_bound_name(base->result.bound), base->diagnosis.axis,
                    base->diagnosis.headline);
+    whatif_short(b, w);
+    dam_buf_printf(b, "\n");
     whatif_table(b, w);
     whatif_legend(b, w);
     whatif_frontier(b, w);
