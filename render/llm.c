@@ -583,6 +583,34 @@ void dam_llm_whatif_answer(char *buf, size_t n, const dam_whatif *w)
         snprintf(buf + len, n - len, ". No option here meets both SLOs");
 }
 
+/* The short block after the answer: the objectives at their quantile for
+ * the best option that meets them (else the baseline), and its cost per
+ * million output tokens against the baseline's. */
+static void llm_whatif_short(dam_buf *b, const dam_whatif *w)
+{
+    const dam_whatif_row *base = &w->rows[0];
+    const dam_whatif_row *o = dam_whatif_best(w);
+    if (!o)
+        o = base;
+    const dam_llm_result *l = &o->result.serving.llm;
+    if (!o->result.has_sim || !o->result.memory.fits)
+        return;
+    dam_buf_printf(b, "Figure    %s: p%.0f TTFT %.4g ms +- %.3g (95 %% CI) "
+                      "against %.4g ms, TPOT %.4g ms +- %.3g against %.4g "
+                      "ms, on %.0f GPUs\n",
+                   o->name, l->slo_quantile * 100.0, l->ttft.q * 1e3,
+                   l->ttft.q_ci * 1e3, l->slo_ttft_s * 1e3, l->tpot.q * 1e3,
+                   l->tpot.q_ci * 1e3, l->slo_tpot_s * 1e3, l->gpus);
+    if (!(l->cost_per_mtok > 0.0))
+        return;
+    dam_buf_printf(b, "Cost      %s: $%.3g per million output tokens", o->name,
+                   l->cost_per_mtok);
+    const dam_llm_result *bl = &base->result.serving.llm;
+    if (o != base && bl->cost_per_mtok > 0.0 && base->result.memory.fits)
+        dam_buf_printf(b, ", against $%.3g as configured", bl->cost_per_mtok);
+    dam_buf_printf(b, "\n");
+}
+
 void dam_llm_whatif_text(dam_buf *b, const dam_whatif *w)
 {
     const dam_whatif_row *base = &w->rows[0];
@@ -597,9 +625,11 @@ void dam_llm_whatif_text(dam_buf *b, const dam_whatif *w)
                    s->workload.model.name, dep, s->serving.rate);
     dam_buf_printf(b, "Question  %s\n", s->question);
     dam_buf_printf(b, "Answer    %s.\n", answer);
-    dam_buf_printf(b, "Binding   %s [%s]: %s\n\n",
+    dam_buf_printf(b, "Binding   %s [%s]: %s\n",
                    dam_bound_name(base->result.bound), base->diagnosis.axis,
                    base->diagnosis.headline);
+    llm_whatif_short(b, w);
+    dam_buf_printf(b, "\n");
     dam_buf_printf(b, "%-24s %5s %9s %9s %8s %9s %8s %9s %9s %-18s %s\n",
                    "option", "GPUs", "TTFT ms", "TPOT ms", "goodput",
                    "tok/s/GPU", "$/Mtok", "KV tokens", "running", "binds",
