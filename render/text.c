@@ -569,6 +569,15 @@ static void run_memory(dam_buf *b, const dam_result *r)
     }
 }
 
+void dam_text_ms(char *buf, size_t n, double seconds, int sig)
+{
+    double ms = seconds * 1e3;
+    if (isfinite(ms) && fabs(ms) < pow(10.0, sig) - 0.5)
+        snprintf(buf, n, "%.*g ms", sig, ms);
+    else
+        dam_fmt_time(buf, n, seconds);
+}
+
 /* "step 4.69 s (90 %: 3.47 s to 6.45 s)": a time with its interval
  * when there is one, else the time alone. */
 static void timed(char *buf, size_t n, const char *what, double v,

@@ -92,15 +92,19 @@ static size_t answer_baseline(char *buf, size_t n, const dam_whatif_row *b)
 {
     const dam_result *r = &b->result;
     const dam_serving_result *sv = &r->serving;
-    if (b->scenario.mode == DAM_MODE_SERVING && r->has_sim && sv->slo_s > 0.0)
+    if (b->scenario.mode == DAM_MODE_SERVING && r->has_sim &&
+        sv->slo_s > 0.0) {
+        char p99[48], ci[48], slo[48];
+        dam_text_ms(p99, sizeof p99, sv->latency.p99, 3);
+        dam_text_ms(ci, sizeof ci, sv->p99_ci95, 2);
+        dam_text_ms(slo, sizeof slo, sv->slo_s, 3);
         return (size_t)snprintf(
-            buf, n, "%s: p99 %.3g ms (95 %% CI +-%.2g ms) %s the %.3g ms SLO "
-                    "at %.4g requests/s; %s binds",
-            dam_serving_slo_met(sv) ? "yes" : "no", sv->latency.p99 * 1e3,
-            sv->p99_ci95 * 1e3,
-            dam_serving_slo_met(sv) ? "is within" : "misses",
-            sv->slo_s * 1e3, b->scenario.serving.rate,
-            dam_bound_name(r->bound));
+            buf, n, "%s: p99 %s (95 %% CI +-%s) %s the %s SLO at %.4g "
+                    "requests/s; %s binds",
+            dam_serving_slo_met(sv) ? "yes" : "no", p99, ci,
+            dam_serving_slo_met(sv) ? "is within" : "misses", slo,
+            b->scenario.serving.rate, dam_bound_name(r->bound));
+    }
     if (b->scenario.mode == DAM_MODE_TRAINING && b->scenario.deadline > 0.0 &&
         r->run_time > 0.0) {
         char run[48], dl[48];
@@ -145,7 +149,7 @@ static size_t answer_option(char *buf, size_t n, const dam_whatif_row *o)
                        : o->verdict == DAM_VERDICT_HURTS ? "no, it is slower"
                        : o->verdict == DAM_VERDICT_SHORT ? "not enough"
                                                          : "no";
-    char note[160];
+    char note[160], ci[48], st[48];
     deadline_note(note, sizeof note, o);
     size_t len = (size_t)snprintf(buf, n, "%s: %s%s, %s", o->name, word, note,
                                   o->why);
@@ -158,17 +162,18 @@ static size_t answer_option(char *buf, size_t n, const dam_whatif_row *o)
                                 o->speedup_lo, o->speedup_hi);
     else if (len < n && o->result.has_sim &&
              o->result.mode == DAM_MODE_SERVING &&
-             o->result.serving.p99_ci95 > 0.0)
+             o->result.serving.p99_ci95 > 0.0) {
+        dam_text_ms(ci, sizeof ci, o->result.serving.p99_ci95, 2);
+        len += (size_t)snprintf(buf + len, n - len, " (p99 95 %% CI +-%s)",
+                                ci);
+    } else if (len < n && o->result.has_sim &&
+               o->result.mode != DAM_MODE_SERVING &&
+               o->result.sim_step.ci95 > 0.0 && o->result.step > 0.0) {
+        dam_text_ms(st, sizeof st, o->result.step, 4);
+        dam_text_ms(ci, sizeof ci, o->result.sim_step.ci95, 2);
         len += (size_t)snprintf(buf + len, n - len,
-                                " (p99 95 %% CI +-%.2g ms)",
-                                o->result.serving.p99_ci95 * 1e3);
-    else if (len < n && o->result.has_sim &&
-             o->result.mode != DAM_MODE_SERVING &&
-             o->result.sim_step.ci95 > 0.0 && o->result.step > 0.0)
-        len += (size_t)snprintf(buf + len, n - len,
-                                " (step %.4g ms +-%.2g ms, 95 %% CI)",
-                                o->result.step * 1e3,
-                                o->result.sim_step.ci95 * 1e3);
+                                " (step %s +-%s, 95 %% CI)", st, ci);
+    }
     return len < n ? len : n;
 }
 
@@ -423,11 +428,14 @@ static void whatif_legend(dam_buf *b, const dam_whatif *w)
 {
     const dam_whatif_row *base = &w->rows[0];
     const dam_scenario *s = &base->scenario;
-    if (s->mode == DAM_MODE_SERVING && base->result.serving.slo_s > 0.0)
-        dam_buf_printf(b, "\nSLO: p99 <= %.3g ms; \"short\": faster, but p99 "
+    if (s->mode == DAM_MODE_SERVING && base->result.serving.slo_s > 0.0) {
+        char slo[48];
+        dam_text_ms(slo, sizeof slo, base->result.serving.slo_s, 3);
+        dam_buf_printf(b, "\nSLO: p99 <= %s; \"short\": faster, but p99 "
                           "still misses it; GPU-h and cost per 1,000 "
                           "requests\n",
-                       base->result.serving.slo_s * 1e3);
+                       slo);
+    }
     dam_buf_printf(b, "\nquality: %s, %s is better (\"?\": a lever's effect on "
                       "it is unknown); gain: the improvement on the baseline, "
                       "+ is better (%s); RoC: gain per %s of extra cost, + is "
