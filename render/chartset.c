@@ -704,15 +704,40 @@ void dam_chartset_compare(dam_chartset *cs, const dam_scenario *const *s,
     int serving = 1;
     for (int i = 0; i < n; i++)
         serving &= s[i]->mode == DAM_MODE_SERVING;
+    /* bars by name; when two share one, each is told by its number and
+     * file as the text's "Scenarios" list numbers them */
+    int same = 0;
+    for (int i = 0; i < n; i++)
+        for (int j = i + 1; j < n; j++)
+            same |= strcmp(s[i]->name, s[j]->name) == 0;
+    /* titled by the names, or by the files when two share a name */
+    const char *a = s[0]->name, *b2 = n > 1 ? s[1]->name : "";
+    if (same) {
+        const char *fa = strrchr(s[0]->file, '/'), *fb = NULL;
+        a = fa ? fa + 1 : s[0]->file;
+        if (n > 1) {
+            fb = strrchr(s[1]->file, '/');
+            b2 = fb ? fb + 1 : s[1]->file;
+        }
+    }
     if (title)
         snprintf(t, sizeof cs->titles[0], "%s", title);
     else
         snprintf(t, sizeof cs->titles[0], "Where the %s goes: %.200s vs "
                  "%.200s%s",
-                 serving ? "time of a request" : "step", s[0]->name,
-                 n > 1 ? s[1]->name : "", n > 2 ? " and more" : "");
-    for (int i = 0; i < n; i++)
-        bar(cs, s[i]->name, r[i]);
+                 serving ? "time of a request" : "step", a, b2,
+                 n > 2 ? " and more" : "");
+    for (int i = 0; i < n; i++) {
+        char label[128];
+        const char *f = strrchr(s[i]->file, '/');
+        f = f ? f + 1 : s[i]->file;
+        if (same)
+            snprintf(label, sizeof label, "[%d] %.60s (%.50s)", i + 1,
+                     s[i]->name, f);
+        else
+            snprintf(label, sizeof label, "%s", s[i]->name);
+        bar(cs, label, r[i]);
+    }
     breakdown(cs, t, NULL, serving);
 }
 
