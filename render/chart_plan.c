@@ -286,8 +286,61 @@ static void lines(cairo_t *cr, const dam_chart_plan *c,
     }
 }
 
+/* 1 when b is inside the placer's bounds and clear of every box in it. */
+static int box_clear(const dam_draw_placer *p, const dam_rect *b)
+{
+    const dam_rect *o = &p->bounds;
+    if (b->x < o->x || b->y < o->y || b->x + b->w > o->x + o->w ||
+        b->y + b->h > o->y + o->h)
+        return 0;
+    for (size_t i = 0; i < p->n; i++) {
+        const dam_rect *u = &p->used[i];
+        if (b->x < u->x + u->w && u->x < b->x + b->w && b->y < u->y + u->h &&
+            u->y < b->y + b->h)
+            return 0;
+    }
+    return 1;
+}
+
+/* Draw s beside (x, y) at the first clear spot of three rings of eight
+ * (a leader to the farther ones) and block it; 0 (nothing drawn) when
+ * none is clear. */
+static int name_at(cairo_t *cr, dam_draw_placer *p, double x, double y,
+                   double gap, const char *s)
+{
+    double w = dam_draw_text_width(cr, s) + 2, h = dam_draw_text_height(cr);
+    for (int ring = 0; ring < 3; ring++) {
+        double g = gap * (1.0 + 1.6 * ring), d = g * 0.8;
+        const double at[8][2] = {{x + g, y - h / 2},     {x - g - w, y - h / 2},
+                                 {x - w / 2, y - g - h}, {x - w / 2, y + g},
+                                 {x + d, y - d - h},     {x + d, y + d},
+                                 {x - d - w, y - d - h}, {x - d - w, y + d}};
+        for (int k = 0; k < 8; k++) {
+            dam_rect b = {at[k][0], at[k][1], w, h};
+            if (!box_clear(p, &b))
+                continue;
+            if (ring > 0) {
+                cairo_save(cr);
+                cairo_set_source_rgb(cr, 0.5, 0.5, 0.5);
+                cairo_set_line_width(cr, 0.6);
+                cairo_move_to(cr, x, y);
+                cairo_line_to(cr, fmin(fmax(x, b.x), b.x + b.w),
+                              fmin(fmax(y, b.y), b.y + b.h));
+                cairo_stroke(cr);
+                cairo_restore(cr);
+            }
+            dam_draw_placer_block(p, &b);
+            dam_draw_text(cr, b.x + 1, b.y, s, 0, 0);
+            return 1;
+        }
+    }
+    return 0;
+}
+
 /* Names of the named points and of the winner (winner first, so it gets
- * the nearest spot), every marker blocked before. */
+ * the nearest spot), every marker blocked before; a name with no clear
+ * spot (a crowded, small chart) is left out, the winner's placed at the
+ * nearest free spot instead. */
 static void names(cairo_t *cr, const dam_chart_plan *c,
                   const dam_draw_axis *xa, const dam_draw_axis *ya,
                   dam_draw_placer *pl)
@@ -309,9 +362,11 @@ static void names(cairo_t *cr, const dam_chart_plan *c,
                 continue;
             dam_draw_font(cr, win ? DAM_FONT_NOTE_BOLD : DAM_FONT_NOTE);
             cairo_set_source_rgb(cr, 0.05, 0.05, 0.05);
-            dam_draw_placer_label(cr, pl, dam_axis_map(&xa->map, p->x),
-                                  dam_axis_map(&ya->map, p->y),
-                                  mark_radius(p) + 2, p->label);
+            double x = dam_axis_map(&xa->map, p->x);
+            double y = dam_axis_map(&ya->map, p->y);
+            if (!name_at(cr, pl, x, y, mark_radius(p) + 2, p->label) && win)
+                dam_draw_placer_label(cr, pl, x, y, mark_radius(p) + 2,
+                                      p->label);
         }
 }
 

@@ -451,7 +451,7 @@ int dam_chartset_capacity(dam_chartset *cs, const dam_scenario *s,
         snprintf(lab, sizeof lab, "%s x %d%s%s%s", o->gpu, o->replicas,
                  o->price_hour > 0.0 ? ": " : "",
                  o->price_hour > 0.0 ? k : "",
-                 o->price_hour > 0.0 ? " per million requests" : "");
+                 o->price_hour > 0.0 ? " per M requests" : "");
         int win = best < 0;
         if (win)
             best = i;
@@ -507,7 +507,7 @@ int dam_chartset_llm_plan(dam_chartset *cs, const dam_scenario *s,
         snprintf(lab, sizeof lab, "%s x %d (TP%d)%s%s%s", o->gpu, o->gpus,
                  o->tp, o->price_hour > 0.0 ? ": " : "",
                  o->price_hour > 0.0 ? k : "",
-                 o->price_hour > 0.0 ? " per million output tokens" : "");
+                 o->price_hour > 0.0 ? " per M output tokens" : "");
         serving_option(p, at, o->gpus, o->gpu, o->price_hour > 0.0,
                        i == pl->best, lab);
     }
