@@ -68,7 +68,7 @@ static void breakdown(dam_chartset *cs, const char *title,
     cs->breakdown.subtitle = subtitle;
     cs->breakdown.bars = cs->bars;
     cs->breakdown.nbars = cs->nbars;
-    cs->breakdown.axis_title = serving ? "mean time of a request (exposed)"
+    cs->breakdown.axis_title = serving ? "time of a request (exposed)"
                                        : "time per step (exposed)";
     add(cs, DAM_CHART_BREAKDOWN, "breakdown")->u.breakdown = &cs->breakdown;
 }
@@ -211,6 +211,9 @@ static void split_answer(const char *answer, const char *context,
             q += 1 + bl; /* past ". Best option: ..." */
             continue;
         }
+        if (*q == '[' && depth == 0)
+            while (k > 0 && d[k - 1] == ' ')
+                k--; /* no space left before a dropped aside */
         depth += *q == '[';
         if (depth == 0)
             d[k++] = *q;

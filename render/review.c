@@ -207,7 +207,32 @@ static void headline(dam_review_store *st, const ctx *c)
     st->head_hdr[0] = "";
     st->head_hdr[1] = "as configured";
     st->head_hdr[2] = x ? keep(c->P, "with %s", x->name) : NULL;
-    if (c->s->mode == DAM_MODE_SERVING) {
+    if (c->s->serving.llm.enabled) {
+        /* the objectives at their quantile and the cost per output token,
+         * as the answer quotes them */
+        const dam_whatif_row *opt[2] = {b, x};
+        const char *what[4] = {"TTFT", "TPOT", "cost per million output "
+                                               "tokens", "GPUs"};
+        for (int k = 0; k < 4; k++) {
+            put(t, k < 2 ? keep(c->P, "p%.0f %s",
+                                b->result.serving.llm.slo_quantile * 100.0,
+                                what[k])
+                         : what[k]);
+            for (int j = 0; j < ncols - 1; j++) {
+                const dam_llm_result *l = &opt[j]->result.serving.llm;
+                int ok = opt[j]->result.has_sim &&
+                         opt[j]->result.memory.fits;
+                put(t, !ok     ? "-"
+                       : k == 0 ? fmt_time(c->P, l->ttft.q)
+                       : k == 1 ? fmt_time(c->P, l->tpot.q)
+                       : k == 2 ? (l->cost_per_mtok > 0.0
+                                       ? fmt_iv(c->P, l->cost_per_mtok, NULL,
+                                                DAM_FMT_USD)
+                                       : "n/a (no price)")
+                                : keep(c->P, "%.0f", l->gpus));
+            }
+        }
+    } else if (c->s->mode == DAM_MODE_SERVING) {
         /* per million requests: the rows' costs are per 1,000 */
         dam_interval cb = {0, 0, 0}, cx = {0, 0, 0};
         if (b->has_interval)
@@ -819,8 +844,11 @@ void dam_review_build(dam_review *rv, const dam_whatif *w,
         st->why = cs->charts[why];
         if (st->why.kind == DAM_CHART_BREAKDOWN) {
             st->why_bd = *st->why.u.breakdown;
-            st->why_bd.title = "Why: where the time of a step goes, option "
-                               "by option";
+            st->why_bd.title = c.s->mode == DAM_MODE_SERVING
+                                   ? "Why: where the time of a request "
+                                     "goes, option by option"
+                                   : "Why: where the time of a step goes, "
+                                     "option by option";
             st->why_bd.subtitle = NULL;
             st->why.u.breakdown = &st->why_bd;
         } else if (st->why.kind == DAM_CHART_LEVERS) {
