@@ -493,7 +493,8 @@ static void key_numbers(rows *key, const ctx *c)
         row(key, "I/O overhead", fmt_iv(P, r->io_overhead, NULL,
                                         DAM_FMT_PERCENT), NULL);
     }
-    row(key, "MFU", fmt_iv(P, r->mfu, NULL, DAM_FMT_PERCENT), NULL);
+    if (r->mfu > 0.0) /* LLM serving has none to show */
+        row(key, "MFU", fmt_iv(P, r->mfu, NULL, DAM_FMT_PERCENT), NULL);
     dam_fmt_memory(m1, sizeof m1, r->memory.total);
     dam_fmt_memory(m2, sizeof m2, r->memory.capacity);
     row(key, "memory per GPU", keep(P, "%s of %s (%s)", m1, m2,
@@ -511,7 +512,27 @@ static const char *const lev_head_sv[] = {"option", "mean latency", "p99",
                                           "speed-up", "GPU-h per 1M req",
                                           "cost per 1M req", "quality",
                                           "binds after", "verdict"};
+static const char *const lev_head_llm[] = {"option", "TTFT", "TPOT",
+                                           "speed-up", "GPUs",
+                                           "cost per 1M output tokens",
+                                           "quality", "binds after",
+                                           "verdict"};
 static const int lev_num[] = {0, 1, 1, 1, 1, 1, 1, 0, 0};
+
+/* An LLM option's cells: TTFT and TPOT at the objectives' quantile, its
+ * GPUs and its cost per million output tokens (the answer's unit). */
+static void lever_cells_llm(cells *t, const ctx *c, const dam_whatif_row *x)
+{
+    const dam_llm_result *l = &x->result.serving.llm;
+    int ok = x->result.has_sim && x->result.memory.fits;
+    put(t, ok ? fmt_time(c->P, l->ttft.q) : "-");
+    put(t, ok ? fmt_time(c->P, l->tpot.q) : "-");
+    put(t, fmt_speedup(c->P, x));
+    put(t, keep(c->P, "%.0f", l->gpus));
+    put(t, ok && l->cost_per_mtok > 0.0
+               ? fmt_iv(c->P, l->cost_per_mtok, NULL, DAM_FMT_USD)
+               : "n/a");
+}
 
 static void lever_table(cells *t, const ctx *c)
 {
@@ -533,6 +554,10 @@ static void lever_table(cells *t, const ctx *c)
         if (x->verdict == DAM_VERDICT_FAILED) {
             for (int j = 0; j < 7; j++)
                 put(t, "-");
+        } else if (c->s->serving.llm.enabled) {
+            lever_cells_llm(t, c, x);
+            put(t, "-"); /* no quality metric for a deployment */
+            put(t, dam_bound_name(x->result.bound));
         } else {
             put(t, fmt_time_in(c->P, a[i], ua));
             put(t, fmt_time_in(c->P, b[i], ub));
@@ -543,7 +568,10 @@ static void lever_table(cells *t, const ctx *c)
                                    : "n/a");
             char q[48];
             dam_fmt_num(q, sizeof q, x->quality, 4);
-            put(t, keep(c->P, "%s%s", q, x->quality_unknown ? "?" : ""));
+            /* no metric (serving): nothing to show, not a 0 */
+            put(t, !c->s->quality.metric[0]
+                       ? "-"
+                       : keep(c->P, "%s%s", q, x->quality_unknown ? "?" : ""));
             put(t, dam_bound_name(x->result.bound));
         }
         put(t, dam_verdict_name(x->verdict));
@@ -828,7 +856,9 @@ void dam_review_build(dam_review *rv, const dam_whatif *w,
 
     dam_report_table tables[DAM_REVIEW_TABLES] = {
         {"Each lever alone and combined", 9,
-         c.s->mode == DAM_MODE_SERVING ? lev_head_sv : lev_head,
+         c.s->serving.llm.enabled       ? lev_head_llm
+         : c.s->mode == DAM_MODE_SERVING ? lev_head_sv
+                                         : lev_head,
          st->cells[0].c, st->cells[0].n / 9, lev_num},
         {"The iron law per stage (one GPU, one step)", 9, stg_head,
          st->cells[1].c, st->cells[1].n / 9, stg_num},
@@ -837,7 +867,14 @@ void dam_review_build(dam_review *rv, const dam_whatif *w,
         {"Diagnosis: a hypothesis with its evidence", 2, dia_head,
          st->cells[3].c, st->cells[3].n / 2, NULL},
     };
-    memcpy(rv->tables, tables, sizeof tables);
+    /* tables that do not apply are left out: the iron law of a deployment
+     * without stages, a roofline without phases */
+    size_t ntab = 0;
+    for (int i = 0; i < DAM_REVIEW_TABLES; i++) {
+        if ((i == 1 && c.r->nstages == 0) || (i == 2 && tables[i].nrows == 0))
+            continue;
+        rv->tables[ntab++] = tables[i];
+    }
     long why = chart_index(cs, c.serving ? "levers" : "breakdown");
     if (why >= 0) {
         /* the same chart, titled for the page it sits on */
@@ -874,7 +911,7 @@ void dam_review_build(dam_review *rv, const dam_whatif *w,
         .charts = cs->charts,
         .ncharts = cs->ncharts,
         .tables = rv->tables,
-        .ntables = DAM_REVIEW_TABLES,
+        .ntables = ntab,
         .assumptions = st->assumptions.r,
         .nassumptions = st->assumptions.n,
         .headline = &st->headline,
