@@ -286,22 +286,6 @@ static void lines(cairo_t *cr, const dam_chart_plan *c,
     }
 }
 
-/* 1 when b is inside the placer's bounds and clear of every box in it. */
-static int box_clear(const dam_draw_placer *p, const dam_rect *b)
-{
-    const dam_rect *o = &p->bounds;
-    if (b->x < o->x || b->y < o->y || b->x + b->w > o->x + o->w ||
-        b->y + b->h > o->y + o->h)
-        return 0;
-    for (size_t i = 0; i < p->n; i++) {
-        const dam_rect *u = &p->used[i];
-        if (b->x < u->x + u->w && u->x < b->x + b->w && b->y < u->y + u->h &&
-            u->y < b->y + b->h)
-            return 0;
-    }
-    return 1;
-}
-
 /* Draw s beside (x, y) at the first clear spot of three rings of eight
  * (a leader to the farther ones) and block it; 0 (nothing drawn) when
  * none is clear. */
@@ -317,7 +301,7 @@ static int name_at(cairo_t *cr, dam_draw_placer *p, double x, double y,
                                  {x - d - w, y - d - h}, {x - d - w, y + d}};
         for (int k = 0; k < 8; k++) {
             dam_rect b = {at[k][0], at[k][1], w, h};
-            if (!box_clear(p, &b))
+            if (!dam_draw_placer_clear(p, &b))
                 continue;
             if (ring > 0) {
                 cairo_save(cr);

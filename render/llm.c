@@ -188,12 +188,7 @@ static void llm_load(dam_buf *b, const dam_scenario *s, const dam_result *r,
                                  l->offline_throughput
                            : 0.0,
                        l->offline_preemptions);
-    if (s->cost.gpu_hour_usd > 0.0)
-        dam_buf_printf(b, "Cost        $%.4g per hour for %.0f GPUs, "
-                          "$%.4g per million output tokens\n",
-                       l->cost_hour, l->gpus, l->cost_per_mtok);
-    else
-        dam_buf_printf(b, "Cost        n/a (no price per GPU-hour)\n");
+    /* the cost is in the short block at the top (dam_text_short) */
     dam_buf_printf(b, "Iteration   %.4g ms on average, %.3g decodes + "
                       "%.4g new tokens; GEMMs and elementwise %.0f %%, "
                       "attention %.0f %%, all-reduce %.0f %%, head %.0f "
