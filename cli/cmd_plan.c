@@ -78,6 +78,13 @@ static const char plan_help[] =
     "the scenario with a lever applied (as whatif takes it; repeat for\n"
     "several, in order), e.g. --lever nvlink_domain=72.\n"
     "\n"
+    "-o FILE.png|.svg|.pdf draws the plan's chart (the text still goes to\n"
+    "the terminal), -o DIR writes it as DIR/plan.png (--format), -o\n"
+    "FILE.html a page with both: the layout search as time against cost\n"
+    "per GPU kind (fitting or not, the fastest starred), the serving plans\n"
+    "as GPUs against rate with the deployment's limit, the budget plan as\n"
+    "the compute-optimal frontier with the budget and the chosen model.\n"
+    "\n"
     "exit codes: 0 plan made, 1 runtime failure, 2 bad usage or input.\n";
 
 /* Parse the value of an option that stands for scenario key key: a
