@@ -140,7 +140,7 @@ void dam_text_deadline(char *run, size_t nrun, char *dl, size_t ndl,
     dam_fmt_time(dl, ndl, s->deadline);
     if (strcmp(run, dl) == 0 && run_time != s->deadline)
         /* "60 d" either way: say which side, to the second */
-        snprintf(run, nrun, "%s %s", run_time < s->deadline ? "just under"
+        snprintf(run, nrun, "%s %.30s", run_time < s->deadline ? "just under"
                                                             : "just over",
                  dl);
 }
@@ -661,8 +661,8 @@ void dam_text_short(dam_buf *b, const dam_scenario *s, const dam_result *r,
     }
     /* training: the run against its deadline, else the step; the cost */
     if (s->deadline > 0.0 && r->run_time > 0.0) {
-        char run[48], dl[48];
-        dam_text_deadline(run, sizeof run, dl, sizeof dl, s, r->run_time);
+        char dl[48];
+        dam_fmt_time(dl, sizeof dl, s->deadline);
         timed(f, sizeof f, "run", r->run_time, u ? &u->run_time : NULL);
         dam_buf_printf(b, "Figure    %s against the %s deadline\n", f, dl);
     } else {
