@@ -100,7 +100,7 @@ static void range_of(const dam_chart_plan *c, int x, double *lo, double *hi)
     } else {
         /* from 0 when the data reach down towards it (a loss of 1.9 to
          * 2.6 is drawn as it is) */
-        if (a >= 0.0 && a < 0.5 * b)
+        if (a >= 0.0 && a <= 0.5 * b)
             a = 0.0;
         else if (a > 0.0)
             a -= b > a ? (b - a) * 0.08 : fmax(fabs(a) * 0.1, 1e-9);
