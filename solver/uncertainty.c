@@ -7,10 +7,12 @@
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "model/alloc.h"
+#include "model/device.h"
 #include "solver/analytic.h"
 #include "solver/rng.h"
 
@@ -24,6 +26,53 @@ typedef struct column {
     double *u;           /* n probabilities in (0, 1) */
 } column;
 
+/* A double of the scenario that the model's error scales in every draw
+ * (scale_gpu_time, scale_rest_time): its offset, 1 when divided by the
+ * multiplier (a bandwidth), 1 when the rest's multiplier (else the GPU's). */
+typedef struct scaled_field {
+    size_t off;
+    unsigned char div, rest;
+} scaled_field;
+
+#define SF(f) offsetof(dam_scenario, f)
+/* In the order scale_gpu_time and scale_rest_time apply them. */
+static const scaled_field scaled_fields[] = {
+    {SF(workload.flops_scale), 0, 0}, {SF(workload.bytes_scale), 0, 0},
+    {SF(data.decode_s), 0, 1},        {SF(data.gpu_decode_s), 0, 1},
+    {SF(machine.storage_bw), 1, 1},   {SF(machine.storage_latency), 0, 1},
+    {SF(machine.fs_bw), 1, 1},        {SF(machine.pcie_bw), 1, 1},
+    {SF(machine.intra_busbw), 1, 1},  {SF(machine.inter_busbw), 1, 1},
+    {SF(machine.net_latency), 0, 1},
+    {SF(workload.framework_overhead_s), 0, 1},
+    {SF(workload.launch_s), 0, 1}};
+#define NSCALED ((int)(sizeof scaled_fields / sizeof scaled_fields[0]))
+
+/*
+ * A draw plan: what dam_draws_apply_all writes into a copy of s in every
+ * draw, worked out once for a scenario (the draws' values of each input
+ * and constant, their offsets, the two error multipliers), so that a draw
+ * is a few stores instead of name look-ups, a copy of the scenario and
+ * the inverse normal of every constant. The same doubles as the general
+ * path (the same functions of the same probabilities). Kept in dam_draws
+ * and reused while the next scenario draws the same quantities (a sweep's
+ * points that vary what no constant depends on).
+ */
+typedef struct draw_plan {
+    int ok;              /* 1: built (the key below is valid) */
+    /* key: what the values depend on */
+    int nin;
+    dam_uncertain in[DAM_MAX_UNCERTAIN];  /* inputs drawn (not lever-set) */
+    int nuse;
+    dam_const_use use[DAM_MAX_CONST_USES];
+    char gname[DAM_CONST_KEY_MAX + 8], rname[DAM_CONST_KEY_MAX + 8];
+    double err_sd;       /* the scenario's step error */
+    /* derived */
+    size_t off[DAM_MAX_UNCERTAIN + DAM_MAX_CONST_USES]; /* inputs, then uses */
+    unsigned char from_x[NSCALED]; /* 1: an input or constant sets it */
+    double *val;         /* (nin + nuse) x n: each quantity in each draw */
+    double *gm, *rm;     /* n each: GPU and rest error multipliers */
+} draw_plan;
+
 /* Every named quantity gets its own independent column, however many
  * there are (a calibration over 16 GPUs names a few hundred): names that
  * shared one column would move together, and a constant and a step error
@@ -34,6 +83,8 @@ struct dam_draws {
     int ncol;
     size_t cap;          /* columns allocated */
     column *col;
+    draw_plan plan;      /* the latest scenario's (plan_prepare) */
+    long plan_builds, plan_reuses; /* counts, for the benchmarks */
 };
 
 static int cmp_double(const void *a, const void *b)
@@ -64,6 +115,16 @@ dam_interval dam_interval_of(double *v, int n)
     return iv;
 }
 
+/* 1 when input u of base has another value in s (a lever set it). */
+static int lever_set(const dam_scenario *base, const dam_scenario *s,
+                     const dam_uncertain *u)
+{
+    double vb, vs;
+    memcpy(&vb, (const char *)base + u->offset, sizeof vb);
+    memcpy(&vs, (const char *)s + u->offset, sizeof vs);
+    return vs != vb;
+}
+
 void dam_uncertainty_apply(const dam_scenario *base, const dam_scenario *s,
                            const double *q, dam_scenario *out)
 {
@@ -71,10 +132,7 @@ void dam_uncertainty_apply(const dam_scenario *base, const dam_scenario *s,
         *out = *s;
     for (int i = 0; i < base->nuncertain; i++) {
         const dam_uncertain *u = &base->uncertain[i];
-        double vb, vs;
-        memcpy(&vb, (const char *)base + u->offset, sizeof vb);
-        memcpy(&vs, (const char *)s + u->offset, sizeof vs);
-        if (vs != vb)
+        if (lever_set(base, s, u))
             continue; /* a lever set it: the lever's value stands */
         out->uncertain[i] = *u;
         dam_uncertain_set(out, i, dam_uncertain_quantile(u, q[i]));
@@ -96,6 +154,8 @@ void dam_draws_free(dam_draws *d)
     for (int i = 0; i < d->ncol; i++)
         dam_free(d->col[i].u);
     dam_free(d->col);
+    dam_free(d->plan.val);
+    dam_free(d->plan.gm);
     dam_free(d);
 }
 
@@ -245,6 +305,165 @@ int dam_draws_apply_all(dam_draws *d, int k, const dam_scenario *base,
     return n + 1;
 }
 
+/* 1 when the byte range [off, off + 8) meets [from, from + len). */
+static int meets(size_t off, size_t from, size_t len)
+{
+    return off + sizeof(double) > from && off < from + len;
+}
+
+/* 1 when an input at offset off may change the constants s uses or their
+ * values (what dam_scenario_constants reads): the plan then does not
+ * apply, and each draw takes the general path. */
+static int input_moves_constants(size_t off)
+{
+    return meets(off, offsetof(dam_scenario, machine.gpu), sizeof(dam_gpu)) ||
+           meets(off, offsetof(dam_scenario, workload.model),
+                 sizeof(dam_model_spec)) ||
+           meets(off, offsetof(dam_scenario, workload.fw),
+                 sizeof(dam_framework)) ||
+           meets(off, SF(workload.eta), sizeof(double)) ||
+           meets(off, SF(workload.eta_mem), sizeof(double)) ||
+           meets(off, SF(workload.launch_s), sizeof(double)) ||
+           meets(off, SF(workload.framework_overhead_s), sizeof(double));
+}
+
+/* The plan's key for (base, s) into p (the values are left alone);
+ * 0 when s needs the general path. */
+static int plan_key(const dam_scenario *base, const dam_scenario *s,
+                    draw_plan *p)
+{
+    if (s->data.ndecode_samples > 0)
+        return 0; /* the error scales each measured decode time */
+    p->nin = 0;
+    for (int i = 0; i < base->nuncertain; i++) {
+        const dam_uncertain *u = &base->uncertain[i];
+        if (lever_set(base, s, u))
+            continue;
+        if (input_moves_constants(u->offset))
+            return 0;
+        p->in[p->nin++] = *u;
+    }
+    p->nuse = dam_scenario_constants(s, p->use, DAM_MAX_CONST_USES);
+    for (int i = 0; i < p->nuse; i++)
+        if (p->use[i].key.owner == DAM_CONST_MODEL)
+            return 0; /* the model's efficiency sits in two places */
+    step_error_name(s, p->gname, sizeof p->gname);
+    snprintf(p->rname, sizeof p->rname, "step_error/rest/%s",
+             s->workload.model.id[0] ? s->workload.model.id : "inline");
+    p->err_sd = dam_scenario_step_error(s);
+    return 1;
+}
+
+static int plan_same_key(const draw_plan *a, const draw_plan *b)
+{
+    return a->nin == b->nin && a->nuse == b->nuse &&
+           a->err_sd == b->err_sd && strcmp(a->gname, b->gname) == 0 &&
+           strcmp(a->rname, b->rname) == 0 &&
+           memcmp(a->in, b->in, (size_t)a->nin * sizeof a->in[0]) == 0 &&
+           memcmp(a->use, b->use, (size_t)a->nuse * sizeof a->use[0]) == 0;
+}
+
+/* Each quantity of the plan's key in each draw of d. */
+static void plan_values(dam_draws *d, const dam_scenario *s, draw_plan *p)
+{
+    int n = d->n;
+    char name[DAM_CONST_KEY_MAX + 8];
+    dam_free(p->val);
+    dam_free(p->gm);
+    p->val = dam_malloc((size_t)(p->nin + p->nuse) * (size_t)n *
+                        sizeof *p->val);
+    p->gm = dam_malloc(2 * (size_t)n * sizeof *p->gm);
+    p->rm = p->gm + n;
+    for (int i = 0; i < p->nin; i++) {
+        const dam_uncertain *u = &p->in[i];
+        snprintf(name, sizeof name, "input/%s", u->key);
+        const double *c = column_of(d, name)->u;
+        for (int k = 0; k < n; k++) {
+            /* dam_uncertain_set's clamp */
+            double v = dam_uncertain_quantile(u, c[k]);
+            v = v < u->lo ? u->lo : v;
+            p->val[i * n + k] = v > u->hi ? u->hi : v;
+        }
+        p->off[i] = u->offset;
+    }
+    for (int i = 0; i < p->nuse; i++) {
+        dam_const_key_format(&p->use[i].key, name, sizeof name);
+        const double *c = column_of(d, name)->u;
+        double *row = p->val + (size_t)(p->nin + i) * n;
+        for (int k = 0; k < n; k++)
+            row[k] = constant_at(&p->use[i], c[k]);
+        double *pv, *psd;
+        dam_param_ref(dam_param_find(p->use[i].key.field,
+                                     p->use[i].key.precision),
+                      (dam_scenario *)s, &pv, &psd);
+        p->off[p->nin + i] = (size_t)((const char *)pv - (const char *)s);
+    }
+    const double *cg = column_of(d, p->gname)->u;
+    const double *cr = column_of(d, p->rname)->u;
+    for (int k = 0; k < n; k++) {
+        p->gm[k] = step_error_at(s, cg[k]);
+        p->rm[k] = step_error_at(s, cr[k]);
+    }
+    for (int f = 0; f < NSCALED; f++) {
+        p->from_x[f] = 0;
+        for (int i = 0; i < p->nin + p->nuse; i++)
+            p->from_x[f] |= p->off[i] == scaled_fields[f].off;
+    }
+}
+
+/*
+ * Prepare x for plan_fill: 1 and x = s with base's descriptors of the
+ * drawn inputs (as dam_uncertainty_apply leaves them) when the plan
+ * applies to (base, s), built or reused; 0 when s needs the general path
+ * (dam_draws_apply_all per draw).
+ */
+static int plan_prepare(dam_draws *d, const dam_scenario *base,
+                        const dam_scenario *s, dam_scenario *x)
+{
+    draw_plan key;
+    if (!plan_key(base, s, &key))
+        return 0;
+    draw_plan *p = &d->plan;
+    if (p->ok && plan_same_key(p, &key)) {
+        d->plan_reuses++;
+    } else {
+        double *val = p->val, *gm = p->gm;
+        *p = key;
+        p->val = val;
+        p->gm = gm;
+        plan_values(d, s, p);
+        p->ok = 1;
+        d->plan_builds++;
+    }
+    if (x != s)
+        *x = *s;
+    for (int i = 0; i < base->nuncertain; i++)
+        for (int j = 0; j < p->nin; j++)
+            if (base->uncertain[i].offset == p->in[j].offset)
+                x->uncertain[i] = base->uncertain[i];
+    return 1;
+}
+
+/* x (prepared by plan_prepare for s) in draw k: the same bytes as
+ * dam_draws_apply_all(d, k, base, s, x). */
+static void plan_fill(const dam_draws *d, int k, const dam_scenario *s,
+                      dam_scenario *x)
+{
+    const draw_plan *p = &d->plan;
+    int n = d->n, nv = p->nin + p->nuse;
+    for (int i = 0; i < nv; i++)
+        memcpy((char *)x + p->off[i], &p->val[(size_t)i * n + k],
+               sizeof(double));
+    for (int f = 0; f < NSCALED; f++) {
+        const scaled_field *sf = &scaled_fields[f];
+        double v, m = sf->rest ? p->rm[k] : p->gm[k];
+        memcpy(&v, (p->from_x[f] ? (const char *)x : (const char *)s) +
+                       sf->off, sizeof v);
+        v = sf->div ? v / m : v * m;
+        memcpy((char *)x + sf->off, &v, sizeof v);
+    }
+}
+
 dam_figures dam_figures_of(const dam_result *r)
 {
     dam_figures f = {r->step, r->run_time, r->throughput, r->gpu_hours,
@@ -252,12 +471,17 @@ dam_figures dam_figures_of(const dam_result *r)
     return f;
 }
 
-/* Solve s in draw k (dam_draws_apply_all). */
+/* Solve s in draw k (dam_draws_apply_all; planned: x prepared by
+ * plan_prepare, which returned 1). */
 static dam_figures solve_draw(dam_draws *d, int k, const dam_scenario *base,
                               const dam_scenario *s, dam_scenario *x,
-                              dam_result *r)
+                              dam_result *r, int planned)
 {
-    dam_draws_apply_all(d, k, base, s, x);
+    if (planned) {
+        plan_fill(d, k, s, x);
+    } else {
+        dam_draws_apply_all(d, k, base, s, x);
+    }
     dam_analytic_solve(x, r);
     return dam_figures_of(r);
 }
@@ -283,8 +507,9 @@ void dam_uncertainty_answer(dam_draws *d, const dam_scenario *base,
     double *step = v, *run = v + n, *tp = v + 2 * n, *gh = v + 3 * n,
            *cost = v + 4 * n, *sp = v + 5 * n;
     int faster = 0, slower = 0;
+    int planned = plan_prepare(d, base, s, x);
     for (int k = 0; k < n; k++) {
-        dam_figures f = solve_draw(d, k, base, s, x, r);
+        dam_figures f = solve_draw(d, k, base, s, x, r, planned);
         double t = r->mode == DAM_MODE_SERVING ? f.step : f.run_time;
         step[k] = f.step;
         run[k] = f.run_time;
@@ -318,26 +543,19 @@ void dam_uncertainty_answer(dam_draws *d, const dam_scenario *base,
     dam_free(x);
 }
 
-int dam_uncertainty_run(const dam_scenario *s, int samples,
-                        unsigned long seed, dam_uncertainty *u,
-                        dam_error *err)
+/* The intervals of s over the draws of d into u (samples, step, run_time,
+ * throughput, cost, GPU-hours, nominal, p_bound); x and r are scratch. */
+static int intervals_of(dam_draws *d, const dam_scenario *s, dam_scenario *x,
+                        dam_result *r, dam_uncertainty *u, dam_error *err)
 {
-    memset(u, 0, sizeof *u);
-    if (dam_uncertainty_sources(s) == 0)
-        return dam_error_set(err, s->file, 0,
-                             "no uncertain inputs or calibrated constants");
-    if (samples < 10)
-        return dam_error_set(err, s->file, 0,
-                             "uncertainty needs at least 10 samples");
-    dam_draws *d = dam_draws_create(samples, seed);
-    dam_scenario *x = dam_malloc(sizeof *x);
-    dam_result *r = dam_malloc(sizeof *r);
+    int samples = d->n;
     double *v = dam_malloc((size_t)samples * 5 * sizeof *v);
     double *step = v, *run = v + samples, *tp = v + 2 * samples,
            *cost = v + 3 * samples, *gh = v + 4 * samples;
     u->samples = samples;
+    int planned = plan_prepare(d, s, s, x);
     for (int k = 0; k < samples; k++) {
-        dam_figures f = solve_draw(d, k, s, s, x, r);
+        dam_figures f = solve_draw(d, k, s, s, x, r, planned);
         step[k] = f.step;
         run[k] = f.run_time;
         tp[k] = f.throughput;
@@ -353,6 +571,7 @@ int dam_uncertainty_run(const dam_scenario *s, int samples,
     u->throughput = dam_interval_of(tp, samples);
     u->cost_usd = dam_interval_of(cost, samples);
     u->gpu_hours = dam_interval_of(gh, samples);
+    dam_free(v);
     int rc = DAM_OK;
     const dam_interval *iv[5] = {&u->step, &u->run_time, &u->throughput,
                                  &u->cost_usd, &u->gpu_hours};
@@ -366,6 +585,45 @@ int dam_uncertainty_run(const dam_scenario *s, int samples,
                                "is not finite: an input's range reaches "
                                "values beyond any physical range",
                                ivn[i]);
+    return rc;
+}
+
+int dam_uncertainty_intervals(dam_draws *d, const dam_scenario *s,
+                              dam_uncertainty *u, dam_error *err)
+{
+    memset(u, 0, sizeof *u);
+    if (dam_uncertainty_sources(s) == 0)
+        return dam_error_set(err, s->file, 0,
+                             "no uncertain inputs or calibrated constants");
+    dam_scenario *x = dam_malloc(sizeof *x);
+    dam_result *r = dam_malloc(sizeof *r);
+    int rc = intervals_of(d, s, x, r, u, err);
+    dam_free(r);
+    dam_free(x);
+    return rc;
+}
+
+void dam_draws_plan_counts(const dam_draws *d, long *builds, long *reuses)
+{
+    *builds = d->plan_builds;
+    *reuses = d->plan_reuses;
+}
+
+int dam_uncertainty_run(const dam_scenario *s, int samples,
+                        unsigned long seed, dam_uncertainty *u,
+                        dam_error *err)
+{
+    memset(u, 0, sizeof *u);
+    if (dam_uncertainty_sources(s) == 0)
+        return dam_error_set(err, s->file, 0,
+                             "no uncertain inputs or calibrated constants");
+    if (samples < 10)
+        return dam_error_set(err, s->file, 0,
+                             "uncertainty needs at least 10 samples");
+    dam_draws *d = dam_draws_create(samples, seed);
+    dam_scenario *x = dam_malloc(sizeof *x);
+    dam_result *r = dam_malloc(sizeof *r);
+    int rc = intervals_of(d, s, x, r, u, err);
 
     /* Tornado: one input at a time, the others at their means. */
     for (int i = 0; i < s->nuncertain; i++) {
@@ -443,7 +701,6 @@ int dam_uncertainty_run(const dam_scenario *s, int samples,
             rc = dam_error_set(err, s->file, 0,
                                "the swing of '%s' is not finite",
                                u->inputs[i].key);
-    dam_free(v);
     dam_free(r);
     dam_free(x);
     dam_draws_free(d);

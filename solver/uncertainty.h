@@ -250,6 +250,23 @@ int dam_uncertainty_run(const dam_scenario *s, int samples,
                         unsigned long seed, dam_uncertainty *u,
                         dam_error *err);
 
+/*
+ * The intervals of dam_uncertainty_run (step, run time, throughput, cost,
+ * GPU-hours, the nominal figures and how often each bound binds) over the
+ * draws of d, without the tornado: the same numbers as
+ * dam_uncertainty_run(s, dam_draws_count(d), seed of d). A d kept across
+ * scenarios (a sweep's points) keeps its columns and its draw plan: what
+ * each draw sets is worked out once while the scenarios draw the same
+ * quantities. Returns DAM_OK, or DAM_EINPUT when s has nothing uncertain
+ * or an interval is not finite.
+ */
+int dam_uncertainty_intervals(dam_draws *d, const dam_scenario *s,
+                              dam_uncertainty *u, dam_error *err);
+
+/* How often d worked out a draw plan and how often it reused one (for
+ * the benchmarks: a reuse skips the per-scenario set-up, not a solve). */
+void dam_draws_plan_counts(const dam_draws *d, long *builds, long *reuses);
+
 /* Interval of n values (sorted in place). */
 dam_interval dam_interval_of(double *v, int n);
 
