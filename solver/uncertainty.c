@@ -103,15 +103,69 @@ static double quantile_sorted(const double *v, int n, double q)
     return v[i] * (1.0 - f) + v[i + 1] * f;
 }
 
+/* Reorder v[lo..hi] so that v[k] is the value a sort would put there,
+ * none before it larger and none after it smaller (quickselect, middle
+ * pivot). */
+static void select_kth(double *v, int lo, int hi, int k)
+{
+    while (lo < hi) {
+        double p = v[lo + (hi - lo) / 2];
+        int i = lo, j = hi;
+        while (i <= j) {
+            while (v[i] < p)
+                i++;
+            while (v[j] > p)
+                j--;
+            if (i <= j) {
+                double t = v[i];
+                v[i++] = v[j];
+                v[j--] = t;
+            }
+        }
+        if (k <= j)
+            hi = j;
+        else if (k >= i)
+            lo = i;
+        else
+            return;
+    }
+}
+
+/* The q quantile of v (n values, linear between order statistics), v
+ * reordered by selection: the same number as on the sorted values. */
+static double quantile_select(double *v, int n, double q)
+{
+    double pos = q * (n - 1);
+    int i = (int)floor(pos);
+    if (i >= n - 1) {
+        select_kth(v, 0, n - 1, n - 1);
+        return v[n - 1];
+    }
+    select_kth(v, 0, n - 1, i);
+    double next = v[i + 1]; /* the smallest after v[i] */
+    for (int j = i + 2; j < n; j++)
+        next = v[j] < next ? v[j] : next;
+    double f = pos - i;
+    return v[i] * (1.0 - f) + next * f;
+}
+
 dam_interval dam_interval_of(double *v, int n)
 {
     dam_interval iv = {0.0, 0.0, 0.0};
     if (n <= 0)
         return iv;
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    iv.lo = quantile_sorted(v, n, 0.05);
-    iv.median = quantile_sorted(v, n, 0.5);
-    iv.hi = quantile_sorted(v, n, 0.95);
+    for (int k = 0; k < n; k++)
+        if (isnan(v[k])) {
+            /* no order to select in: the sort's (NaN compares equal) */
+            qsort(v, (size_t)n, sizeof *v, cmp_double);
+            iv.lo = quantile_sorted(v, n, 0.05);
+            iv.median = quantile_sorted(v, n, 0.5);
+            iv.hi = quantile_sorted(v, n, 0.95);
+            return iv;
+        }
+    iv.lo = quantile_select(v, n, 0.05);
+    iv.median = quantile_select(v, n, 0.5);
+    iv.hi = quantile_select(v, n, 0.95);
     return iv;
 }
 

@@ -267,7 +267,7 @@ int dam_uncertainty_intervals(dam_draws *d, const dam_scenario *s,
  * the benchmarks: a reuse skips the per-scenario set-up, not a solve). */
 void dam_draws_plan_counts(const dam_draws *d, long *builds, long *reuses);
 
-/* Interval of n values (sorted in place). */
+/* Interval of n values (reordered in place). */
 dam_interval dam_interval_of(double *v, int n);
 
 #endif
