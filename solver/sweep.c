@@ -766,8 +766,10 @@ static void solve_point(dam_sweep_worker *w, const dam_scenario *s,
         /* one seed for every point (common random numbers): differences
          * between rows are the varied keys', not sampling noise; so one
          * set of draws serves every point of the worker */
-        if (!w->draws)
+        if (!w->draws) {
             w->draws = dam_draws_create(sw->uncertainty_samples, sw->seed);
+            dam_draws_memoize(w->draws);
+        }
         if (dam_uncertainty_intervals(w->draws, s, &u, &e) == DAM_OK) {
             row->has_interval = 1;
             row->step_i = u.step;

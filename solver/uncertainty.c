@@ -85,6 +85,11 @@ struct dam_draws {
     column *col;
     draw_plan plan;      /* the latest scenario's (plan_prepare) */
     long plan_builds, plan_reuses; /* counts, for the benchmarks */
+    /* dam_draws_memoize: each draw's device cost of the operator graph,
+     * kept for the next scenario (n memos), and the scratch scenario the
+     * draws are solved in (a memo knows a graph by its address). */
+    dam_analytic_memo *memo;
+    dam_scenario *xs;
 };
 
 static int cmp_double(const void *a, const void *b)
@@ -210,6 +215,8 @@ void dam_draws_free(dam_draws *d)
     dam_free(d->col);
     dam_free(d->plan.val);
     dam_free(d->plan.gm);
+    dam_free(d->memo);
+    dam_free(d->xs);
     dam_free(d);
 }
 
@@ -536,8 +543,41 @@ static dam_figures solve_draw(dam_draws *d, int k, const dam_scenario *base,
     } else {
         dam_draws_apply_all(d, k, base, s, x);
     }
-    dam_analytic_solve(x, r);
+    dam_analytic_solve_memo(x, r, d->memo && x == d->xs ? &d->memo[k]
+                                                        : NULL);
     return dam_figures_of(r);
+}
+
+void dam_draws_memoize(dam_draws *d)
+{
+    if (d->memo)
+        return;
+    d->memo = dam_calloc((size_t)d->n, sizeof *d->memo);
+    d->xs = dam_calloc(1, sizeof *d->xs);
+}
+
+/* The scratch scenario to solve s's draws in: d's kept one when it
+ * memoizes (its memos forgotten when s's operator graph is not the one
+ * they costed: they compare the options, the GPU and the framework, not
+ * the graph's bytes), else x. */
+static dam_scenario *draw_scratch(dam_draws *d, const dam_scenario *s,
+                                  dam_scenario *x)
+{
+    if (!d->memo)
+        return x;
+    if (memcmp(&d->xs->workload.graph, &s->workload.graph,
+               sizeof s->workload.graph) != 0)
+        for (int k = 0; k < d->n; k++)
+            d->memo[k].valid = 0;
+    return d->xs;
+}
+
+unsigned long dam_draws_memo_hits(const dam_draws *d)
+{
+    unsigned long h = 0;
+    for (int k = 0; d->memo && k < d->n; k++)
+        h += d->memo[k].hits;
+    return h;
 }
 
 int dam_uncertainty_sources(const dam_scenario *s)
@@ -607,6 +647,7 @@ static int intervals_of(dam_draws *d, const dam_scenario *s, dam_scenario *x,
     double *step = v, *run = v + samples, *tp = v + 2 * samples,
            *cost = v + 3 * samples, *gh = v + 4 * samples;
     u->samples = samples;
+    x = draw_scratch(d, s, x);
     int planned = plan_prepare(d, s, s, x);
     for (int k = 0; k < samples; k++) {
         dam_figures f = solve_draw(d, k, s, s, x, r, planned);

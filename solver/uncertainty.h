@@ -263,6 +263,15 @@ int dam_uncertainty_run(const dam_scenario *s, int samples,
 int dam_uncertainty_intervals(dam_draws *d, const dam_scenario *s,
                               dam_uncertainty *u, dam_error *err);
 
+/* Keep each draw's device cost of the operator graph in d from one
+ * dam_uncertainty_intervals to the next, reused while a scenario's graph,
+ * batch, GPU and framework in that draw are the previous one's (a sweep's
+ * points that vary the loader, the storage or the price): the same
+ * numbers, fewer graph costs. About 2 kB a draw. */
+void dam_draws_memoize(dam_draws *d);
+/* Solves of d that reused a kept graph cost (0 without memoize). */
+unsigned long dam_draws_memo_hits(const dam_draws *d);
+
 /* How often d worked out a draw plan and how often it reused one (for
  * the benchmarks: a reuse skips the per-scenario set-up, not a solve). */
 void dam_draws_plan_counts(const dam_draws *d, long *builds, long *reuses);

@@ -230,6 +230,30 @@ int main(void)
     dam_check(memcmp(&ui.step, &u->step, sizeof ui.step) == 0 &&
                   memcmp(&ui.cost_usd, &u->cost_usd, sizeof ui.cost_usd) == 0,
               "kept draws give dam_uncertainty_run's intervals");
+    /* kept graph costs: another loader size reuses every draw's, another
+     * model none, and the intervals stay dam_uncertainty_run's */
+    dam_draws *dm = dam_draws_create(100, 7);
+    dam_draws_memoize(dm);
+    int memo_same = 1;
+    for (int c = 0; c < 3; c++) {
+        if (c == 1)
+            s->pipeline.loader_workers = 3;
+        if (c == 2)
+            s->workload.graph.ops[0].count *= 2.0; /* another graph */
+        unsigned long h0 = dam_draws_memo_hits(dm);
+        dam_check_int(dam_uncertainty_intervals(dm, s, &ui, &e), DAM_OK,
+                      "memoized intervals");
+        dam_check_int(dam_uncertainty_run(s, 100, 7, u, &e), DAM_OK,
+                      "fresh intervals");
+        memo_same &= memcmp(&ui.step, &u->step, sizeof ui.step) == 0 &&
+                     memcmp(&ui.run_time, &u->run_time,
+                            sizeof ui.run_time) == 0;
+        dam_check(dam_draws_memo_hits(dm) - h0 == (c == 1 ? 100u : 0u),
+                  "graph costs reused: %lu in case %d",
+                  dam_draws_memo_hits(dm) - h0, c);
+    }
+    dam_check(memo_same, "kept graph costs give the same intervals");
+    dam_draws_free(dm);
     dam_free(rg);
     dam_free(tp);
     dam_free(lv);
