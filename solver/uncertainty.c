@@ -47,6 +47,33 @@ static const scaled_field scaled_fields[] = {
     {SF(workload.launch_s), 0, 1}};
 #define NSCALED ((int)(sizeof scaled_fields / sizeof scaled_fields[0]))
 
+/* The GPU's (rest = 0) or the rest's (rest = 1) scaled fields of x: each
+ * one's value in from (x itself, or the scenario a plan restores it from)
+ * scaled by m. from_x (NULL: all from `from`) marks the fields to take
+ * from x instead. */
+static void scale_fields_from(dam_scenario *x, const dam_scenario *from,
+                              const unsigned char *from_x, double m,
+                              int rest)
+{
+    for (int f = 0; f < NSCALED; f++) {
+        const scaled_field *sf = &scaled_fields[f];
+        if (sf->rest != rest)
+            continue;
+        double v;
+        memcpy(&v, (from_x && from_x[f] ? (const char *)x
+                                         : (const char *)from) + sf->off,
+               sizeof v);
+        v = sf->div ? v / m : v * m;
+        memcpy((char *)x + sf->off, &v, sizeof v);
+    }
+}
+
+static void scale_fields(dam_scenario *x, const dam_scenario *from, double m,
+                         int rest)
+{
+    scale_fields_from(x, from, NULL, m, rest);
+}
+
 /*
  * A draw plan: what dam_draws_apply_all writes into a copy of s in every
  * draw, worked out once for a scenario (the draws' values of each input
@@ -291,8 +318,7 @@ static double step_error_at(const dam_scenario *s, double u)
  * the solver re-decides what binds. */
 static void scale_gpu_time(dam_scenario *s, double m)
 {
-    s->workload.flops_scale *= m;
-    s->workload.bytes_scale *= m;
+    scale_fields(s, s, m, 0);
 }
 
 /* Each uncertain input and calibrated constant of s at draw k, into x
@@ -339,20 +365,9 @@ int dam_draws_apply(dam_draws *d, int k, const dam_scenario *base,
 static void scale_rest_time(dam_scenario *s, double m)
 {
     dam_data *dt = &s->data;
-    dam_machine *mc = &s->machine;
-    dt->decode_s *= m;
-    dt->gpu_decode_s *= m;
     for (int i = 0; i < dt->ndecode_samples; i++)
         dt->decode_samples[i] *= m;
-    mc->storage_bw /= m;
-    mc->storage_latency *= m;
-    mc->fs_bw /= m;
-    mc->pcie_bw /= m;
-    mc->intra_busbw /= m;
-    mc->inter_busbw /= m;
-    mc->net_latency *= m;
-    s->workload.framework_overhead_s *= m;
-    s->workload.launch_s *= m;
+    scale_fields(s, s, m, 1);
 }
 
 int dam_draws_apply_all(dam_draws *d, int k, const dam_scenario *base,
@@ -515,14 +530,9 @@ static void plan_fill(const dam_draws *d, int k, const dam_scenario *s,
     for (int i = 0; i < nv; i++)
         memcpy((char *)x + p->off[i], &p->val[(size_t)i * n + k],
                sizeof(double));
-    for (int f = 0; f < NSCALED; f++) {
-        const scaled_field *sf = &scaled_fields[f];
-        double v, m = sf->rest ? p->rm[k] : p->gm[k];
-        memcpy(&v, (p->from_x[f] ? (const char *)x : (const char *)s) +
-                       sf->off, sizeof v);
-        v = sf->div ? v / m : v * m;
-        memcpy((char *)x + sf->off, &v, sizeof v);
-    }
+    /* the GPU's error, then the rest's (dam_draws_apply_all's order) */
+    scale_fields_from(x, s, p->from_x, p->gm[k], 0);
+    scale_fields_from(x, s, p->from_x, p->rm[k], 1);
 }
 
 dam_figures dam_figures_of(const dam_result *r)
