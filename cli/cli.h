@@ -57,6 +57,7 @@ typedef struct dam_cli {
     int nvary;
     unsigned long long samples;          /* sweep --samples (0 = grid) */
     const char *method;                  /* sweep --method */
+    const char *intervals;               /* sweep --intervals on|off */
     int simulate;                        /* sweep --simulate */
     int jobs;                            /* -j N threads (0 = the cores) */
     const char *pareto, *heatmap;        /* sweep chart files */

@@ -10,7 +10,7 @@ _damsim()
         --replications --steps --trace --trace-steps --trace-ranks --lever
         --combine --gpus --models --budget --deadline --slo-p99-ms --slo-ttft-ms --slo-tpot-ms --rate
         --cost --quiet --help --version"
-    local sweep_opts="--vary --samples --method --simulate -j --jobs
+    local sweep_opts="--vary --samples --method --intervals --simulate -j --jobs
         --pareto --heatmap --metric"
     if [[ $cword -eq 1 ]]; then
         COMPREPLY=($(compgen -W "$cmds $opts" -- "$cur"))
@@ -21,6 +21,7 @@ _damsim()
         _filedir; return ;;
     --format) COMPREPLY=($(compgen -W "png svg pdf" -- "$cur")); return ;;
     --method) COMPREPLY=($(compgen -W "grid random lhs" -- "$cur")); return ;;
+    --intervals) COMPREPLY=($(compgen -W "on off" -- "$cur")); return ;;
     --metric) COMPREPLY=($(compgen -W "step throughput run_time cost energy" -- "$cur")); return ;;
     --lever|--vary)
         case $cur in

@@ -337,6 +337,7 @@ enum {
     OPT_VARY,
     OPT_SAMPLES,
     OPT_METHOD,
+    OPT_INTERVALS,
     OPT_SIMULATE,
     OPT_PARETO,
     OPT_HEATMAP,
@@ -379,6 +380,7 @@ static const struct option long_opts[] = {
     {"vary", required_argument, 0, OPT_VARY},
     {"samples", required_argument, 0, OPT_SAMPLES},
     {"method", required_argument, 0, OPT_METHOD},
+    {"intervals", required_argument, 0, OPT_INTERVALS},
     {"simulate", no_argument, 0, OPT_SIMULATE},
     {"pareto", required_argument, 0, OPT_PARETO},
     {"heatmap", required_argument, 0, OPT_HEATMAP},
@@ -499,6 +501,7 @@ static int parse_options(dam_cli *c, int argc, char **argv)
             c->samples = (unsigned long long)v;
             break;
         case OPT_METHOD: c->method = optarg; break;
+        case OPT_INTERVALS: c->intervals = optarg; break;
         case OPT_SIMULATE: c->simulate = 1; break;
         case OPT_PARETO: c->pareto = optarg; break;
         case OPT_HEATMAP: c->heatmap = optarg; break;

@@ -100,6 +100,8 @@ typedef struct dam_sweep {
     int uncertainty_samples; /* Monte Carlo samples per point where the
                               * scenario has uncertain inputs (default
                               * DAM_UNCERTAINTY_SAMPLES) */
+    int no_intervals;     /* 1: no intervals (the rows' _lo and _hi
+                           * columns are empty) */
     /* Set by dam_sweep_prepare. */
     char *path;           /* scenario name for messages (owned) */
     char *text;           /* the scenario file's text (owned) */

@@ -109,6 +109,8 @@ check "run --lever errors are located too (exit 2)" sh -c "'$damsim' run '$flag'
 check "whatif --lever errors the same way" sh -c "'$damsim' whatif '$flag' --lever gpu=NOPE 2>&1 >/dev/null | grep -q '^--lever gpu=NOPE: error: unknown gpu'"
 check "--trace-ranks beyond the GPUs names the option" sh -c "'$damsim' run '$flag' --trace t.json --trace-ranks 99 2>&1 >/dev/null | grep -q '^--trace-ranks 99: error: traced rank 99 is not one of the 8 GPUs'"
 check "--trace-steps past the run names the option" sh -c "'$damsim' run '$flag' --trace t.json --trace-steps 900:905 2>&1 >/dev/null | grep -q '^--trace-steps 900:905: error: traced step 900 is past'"
+check "--intervals off: the same rows without the interval columns" sh -c "'$damsim' sweep '$flag' --vary batch_size=64,128 >on.csv && '$damsim' sweep '$flag' --vary batch_size=64,128 --intervals off >off.csv && head -1 on.csv | grep -q step_s_lo && ! grep -q step_s_lo off.csv && cut -d, -f1-9 on.csv >on.cut && cut -d, -f1-9 off.csv >off.cut && cmp on.cut off.cut"
+check "--intervals takes on or off (exit 2)" sh -c "'$damsim' sweep '$flag' --vary batch_size=64 --intervals maybe 2>&1 >/dev/null | grep -q 'intervals takes on or off'; test \$? -eq 0 && ! '$damsim' sweep '$flag' --vary batch_size=64 --intervals maybe >/dev/null 2>&1"
 check "--version" sh -c "'$damsim' --version | grep -q '^damsim [0-9]'"
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
