@@ -287,8 +287,9 @@ static int apply_levers(const dam_measure *m, const dam_catalog *cat,
     return n ? dam_levers_apply_all(s, lv, n, cat, s, err) : DAM_OK;
 }
 
-static void add_row(problem *pb, size_t *cap, int c, dam_calib_quantity q,
-                    int cls, double measured, const char *suffix)
+static void add_row(problem *pb, size_t *cap, int c, const dam_measure *m,
+                    dam_calib_quantity q, int cls, double measured,
+                    const char *suffix)
 {
     const ccase *cc = &pb->cases[c];
     pb->rows = dam_grow(pb->rows, sizeof *pb->rows, (size_t)pb->nrows + 1,
@@ -297,18 +298,18 @@ static void add_row(problem *pb, size_t *cap, int c, dam_calib_quantity q,
     pb->row_case = dam_realloc(pb->row_case, rc_cap * sizeof(int));
     dam_calib_row *row = &pb->rows[pb->nrows];
     memset(row, 0, sizeof *row);
-    snprintf(row->id, sizeof row->id, "%s%s%s", cc->m->id, suffix[0] ? ":" : "",
+    snprintf(row->id, sizeof row->id, "%s%s%s", m->id, suffix[0] ? ":" : "",
              suffix);
-    row->line = cc->m->line;
+    row->line = m->line;
     snprintf(row->gpu, sizeof row->gpu, "%s", cc->s->machine.gpu.id);
     snprintf(row->model, sizeof row->model, "%s", cc->s->workload.model.id);
-    snprintf(row->scenario, sizeof row->scenario, "%s", cc->m->scenario);
+    snprintf(row->scenario, sizeof row->scenario, "%s", m->scenario);
     row->gpus = dam_scenario_gpus(cc->s);
     row->precision = (int)cc->s->workload.precision;
     row->quantity = q;
     row->cls = (dam_kernel_class)cls;
     row->measured = measured;
-    row->rel_error = cc->m->rel_error;
+    row->rel_error = m->rel_error;
     row->held_out = !cc->fitted;
     pb->row_case[pb->nrows++] = c;
 }
@@ -329,20 +330,75 @@ static void problem_free(problem *pb, int keep_rows)
     dam_free(pb->r);
 }
 
-/* Load each row's scenario and trace into cases and rows. */
-static int load_cases(const dam_measure_set *set, dam_catalog *cat,
-                      const dam_calib_options *opt, problem *pb,
-                      dam_calibration *out, int with_traces, dam_diag *d)
+/* FNV-1a over two strings (a separator between them), for the tables of
+ * load_cases. */
+static uint64_t hash2(const char *a, const char *b)
 {
-    int before = d->nerr;
-    pb->cases = dam_calloc(set->n ? set->n : 1, sizeof *pb->cases);
-    out->profiles = dam_calloc(set->n ? set->n : 1, sizeof *out->profiles);
-    size_t cap = 0;
-    for (size_t i = 0; i < set->n; i++) {
-        const dam_measure *m = &set->rows[i];
-        if (m->kind == DAM_MEASURE_TRACE && !with_traces)
-            continue;
-        dam_scenario *s = dam_malloc(sizeof *s);
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (const char *p = a; *p; p++)
+        h = (h ^ (unsigned char)*p) * 0x100000001b3ull;
+    h = (h ^ 0xffu) * 0x100000001b3ull;
+    for (const char *p = b; *p; p++)
+        h = (h ^ (unsigned char)*p) * 0x100000001b3ull;
+    return h;
+}
+
+/*
+ * What load_cases keeps while it reads rows: each scenario file loaded
+ * once (a row copies it and applies its levers), and the case of each
+ * (scenario, levers) a step-time or throughput row already made, so rows
+ * that measure the same configuration share one scenario and one solve.
+ * Both are open-addressing tables of a power-of-two size above twice the
+ * rows, so loading is linear in rows and memory is one scenario per
+ * distinct configuration, not per row.
+ */
+typedef struct loadtab {
+    size_t mask;
+    int *file;            /* slot -> index into bases, -1 empty */
+    const char **path;    /* bases' paths */
+    dam_scenario **base;  /* loaded files */
+    int nbase;
+    int *cfg;             /* slot -> case index, -1 empty */
+} loadtab;
+
+static void loadtab_init(loadtab *t, size_t n)
+{
+    size_t size = 16;
+    while (size < 2 * n + 2)
+        size *= 2;
+    t->mask = size - 1;
+    t->file = dam_malloc(size * sizeof *t->file);
+    t->cfg = dam_malloc(size * sizeof *t->cfg);
+    for (size_t i = 0; i < size; i++)
+        t->file[i] = t->cfg[i] = -1;
+    t->path = dam_calloc(n + 1, sizeof *t->path);
+    t->base = dam_calloc(n + 1, sizeof *t->base);
+    t->nbase = 0;
+}
+
+static void loadtab_free(loadtab *t)
+{
+    for (int i = 0; i < t->nbase; i++)
+        dam_free(t->base[i]);
+    dam_free(t->base);
+    dam_free(t->path);
+    dam_free(t->file);
+    dam_free(t->cfg);
+}
+
+/* Row m's scenario with its levers into a new scenario, or NULL with the
+ * problems in d. */
+static dam_scenario *case_scenario(const dam_measure_set *set,
+                                   const dam_measure *m, dam_catalog *cat,
+                                   loadtab *t, dam_diag *d)
+{
+    size_t i = (size_t)hash2(m->scenario, "") & t->mask;
+    while (t->file[i] >= 0 && strcmp(t->path[t->file[i]], m->scenario) != 0)
+        i = (i + 1) & t->mask;
+    dam_scenario *s = dam_malloc(sizeof *s);
+    if (t->file[i] >= 0) {
+        memcpy(s, t->base[t->file[i]], sizeof *s);
+    } else {
         dam_diag sd;
         dam_diag_init(&sd);
         if (dam_scenario_load(s, m->scenario, NULL, cat, &sd) != DAM_OK) {
@@ -353,15 +409,66 @@ static int load_cases(const dam_measure_set *set, dam_catalog *cat,
                            m->scenario);
             dam_diag_free(&sd);
             dam_free(s);
-            continue;
+            return NULL;
         }
         dam_diag_free(&sd);
-        dam_error e;
-        if (apply_levers(m, cat, s, &e) != DAM_OK) {
-            dam_diag_error(d, set->file, m->line, "levers: %s", e.msg);
-            dam_free(s);
+        t->path[t->nbase] = m->scenario;
+        t->base[t->nbase] = dam_malloc(sizeof *s);
+        memcpy(t->base[t->nbase], s, sizeof *s);
+        t->file[i] = t->nbase++;
+    }
+    dam_error e;
+    if (apply_levers(m, cat, s, &e) != DAM_OK) {
+        dam_diag_error(d, set->file, m->line, "levers: %s", e.msg);
+        dam_free(s);
+        return NULL;
+    }
+    return s;
+}
+
+/* Slot of row m's configuration in t->cfg: its case, or an empty slot. */
+static size_t case_slot(const problem *pb, const loadtab *t,
+                        const dam_measure *m)
+{
+    size_t i = (size_t)hash2(m->scenario, m->levers) & t->mask;
+    while (t->cfg[i] >= 0) {
+        const dam_measure *o = pb->cases[t->cfg[i]].m;
+        if (strcmp(o->scenario, m->scenario) == 0 &&
+            strcmp(o->levers, m->levers) == 0)
+            break;
+        i = (i + 1) & t->mask;
+    }
+    return i;
+}
+
+/* Load each row's scenario and trace into cases and rows. */
+static int load_cases(const dam_measure_set *set, dam_catalog *cat,
+                      const dam_calib_options *opt, problem *pb,
+                      dam_calibration *out, int with_traces, dam_diag *d)
+{
+    int before = d->nerr;
+    pb->cases = dam_calloc(set->n ? set->n : 1, sizeof *pb->cases);
+    out->profiles = dam_calloc(set->n ? set->n : 1, sizeof *out->profiles);
+    size_t cap = 0;
+    loadtab t;
+    loadtab_init(&t, set->n);
+    for (size_t i = 0; i < set->n; i++) {
+        const dam_measure *m = &set->rows[i];
+        if (m->kind == DAM_MEASURE_TRACE && !with_traces)
+            continue;
+        size_t slot = case_slot(pb, &t, m);
+        if (m->kind != DAM_MEASURE_TRACE && t.cfg[slot] >= 0) {
+            int c = t.cfg[slot];
+            if (m->kind == DAM_MEASURE_STEP_TIME)
+                add_row(pb, &cap, c, m, DAM_CALIB_STEP, 0, m->value, "");
+            else
+                add_row(pb, &cap, c, m, DAM_CALIB_THROUGHPUT, 0,
+                        dam_measure_si(m, pb->cases[c].s), "");
             continue;
         }
+        dam_scenario *s = case_scenario(set, m, cat, &t, d);
+        if (!s)
+            continue;
         int pidx = -1;
         if (m->kind == DAM_MEASURE_TRACE) {
             pidx = out->traces;
@@ -383,10 +490,12 @@ static int load_cases(const dam_measure_set *set, dam_catalog *cat,
         cc->fitted = !(opt && opt->hold_out_gpu && opt->hold_out_gpu[0] &&
                        strcasecmp(s->machine.gpu.id, opt->hold_out_gpu) == 0);
         int c = pb->ncases++;
+        if (m->kind != DAM_MEASURE_TRACE)
+            t.cfg[slot] = c;
         if (m->kind == DAM_MEASURE_STEP_TIME) {
-            add_row(pb, &cap, c, DAM_CALIB_STEP, 0, m->value, "");
+            add_row(pb, &cap, c, m, DAM_CALIB_STEP, 0, m->value, "");
         } else if (m->kind == DAM_MEASURE_THROUGHPUT) {
-            add_row(pb, &cap, c, DAM_CALIB_THROUGHPUT, 0,
+            add_row(pb, &cap, c, m, DAM_CALIB_THROUGHPUT, 0,
                     dam_measure_si(m, s), "");
         } else {
             /* a trace: one residual per class both sides have, and the
@@ -398,12 +507,14 @@ static int load_cases(const dam_measure_set *set, dam_catalog *cat,
             dam_free(r);
             for (int k = 0; k < DAM_KCLASS_COUNT; k++)
                 if (p->time_s[k] > 0.0 && q[Q_CLASS + k] > 0.0)
-                    add_row(pb, &cap, c, DAM_CALIB_CLASS, k, p->time_s[k],
+                    add_row(pb, &cap, c, m, DAM_CALIB_CLASS, k, p->time_s[k],
                             dam_kernel_class_name((dam_kernel_class)k));
             if (p->step_s > 0.0)
-                add_row(pb, &cap, c, DAM_CALIB_STEP, 0, p->step_s, "step");
+                add_row(pb, &cap, c, m, DAM_CALIB_STEP, 0, p->step_s,
+                        "step");
         }
     }
+    loadtab_free(&t);
     /* --hold-out names a GPU that some row measured, or it holds out
      * nothing and the "held-out" figures would be the fit's own */
     int held = 0;
@@ -638,17 +749,27 @@ static void predict(problem *pb, dam_calibration *out, int samples,
     dam_scenario *x = dam_malloc(sizeof *x);
     double q[2 + DAM_KCLASS_COUNT];
     double *col = dam_malloc((size_t)out->samples * sizeof *col);
+    /* each case's rows as a linked list in row order */
+    int *head = dam_malloc(((size_t)pb->ncases + 1) * sizeof *head);
+    int *next = dam_malloc(((size_t)pb->nrows + 1) * sizeof *next);
+    for (int c = 0; c < pb->ncases; c++)
+        head[c] = -1;
+    for (int i = pb->nrows - 1; i >= 0; i--) {
+        next[i] = head[pb->row_case[i]];
+        head[pb->row_case[i]] = i;
+    }
     for (int c = 0; c < pb->ncases; c++) {
         const ccase *cc = &pb->cases[c];
         for (int k = 0; k < out->samples; k++) {
             dam_draws_apply(dr, k, cc->s, cc->s, x);
             solve_q(x, pb->r, q);
-            for (int i = 0; i < pb->nrows; i++)
-                if (pb->row_case[i] == c)
-                    out->draws[(size_t)i * out->samples + k] =
-                        q[row_q(&pb->rows[i])];
+            for (int i = head[c]; i >= 0; i = next[i])
+                out->draws[(size_t)i * out->samples + k] =
+                    q[row_q(&pb->rows[i])];
         }
     }
+    dam_free(next);
+    dam_free(head);
     for (int i = 0; i < pb->nrows; i++) {
         dam_calib_row *row = &pb->rows[i];
         row->predicted = pb->cases[pb->row_case[i]].q[row_q(row)];
@@ -806,11 +927,11 @@ int dam_calibrate_run(const dam_measure_set *set, dam_catalog *cat,
     update(&pb, pb.xfull);
     step_errors(&pb, res, eff_dof, out);
     dam_free(sens);
-    for (int c = 0; c < pb.ncases; c++)
-        for (int u = 0; u < pb.cases[c].nuse; u++)
-            for (int i = 0; i < pb.nfit; i++)
-                if (pb.row_case[pb.fit_rows[i]] == c)
-                    pb.consts[pb.cases[c].use[u]].nrows++;
+    for (int i = 0; i < pb.nfit; i++) {
+        const ccase *cc = &pb.cases[pb.row_case[pb.fit_rows[i]]];
+        for (int u = 0; u < cc->nuse; u++)
+            pb.consts[cc->use[u]].nrows++;
+    }
     predict(&pb, out, samples, seed);
     ss = 0.0;
     for (int i = 0; i < pb.nfit; i++) {
