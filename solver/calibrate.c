@@ -785,6 +785,143 @@ static void predict(problem *pb, dam_calibration *out, int samples,
     dam_draws_free(dr);
 }
 
+/* Predictions at the catalog constants; the fitted rows into fit_rows;
+ * their rms relative error into out->rms_start. */
+static void start_predictions(problem *pb, dam_calibration *out)
+{
+    for (int c = 0; c < pb->ncases; c++) {
+        solve_q(pb->cases[c].s, pb->r, pb->cases[c].q);
+        pb->cases[c].solved = 1;
+    }
+    pb->fit_rows = dam_calloc((size_t)pb->nrows + 1, sizeof(int));
+    double ss = 0.0;
+    for (int i = 0; i < pb->nrows; i++) {
+        dam_calib_row *row = &pb->rows[i];
+        row->start = pb->cases[pb->row_case[i]].q[row_q(row)];
+        if (!row->held_out) {
+            pb->fit_rows[pb->nfit++] = i;
+            double e = row->start / row->measured - 1.0;
+            ss += e * e;
+        }
+    }
+    out->rms_start = pb->nfit ? sqrt(ss / pb->nfit) : 0.0;
+}
+
+/* The constants the measurements move are fitted (active); the others
+ * keep their catalog values (undetermined). Returns the fit's parameters,
+ * started inside their ranges. */
+static dam_fit_param *choose_active(problem *pb)
+{
+    pb->xfull = dam_calloc((size_t)pb->nconst + 1, sizeof *pb->xfull);
+    pb->active = dam_calloc((size_t)pb->nconst + 1, sizeof *pb->active);
+    for (int j = 0; j < pb->nconst; j++)
+        pb->xfull[j] = pb->consts[j].start;
+    for (int j = 0; j < pb->nconst; j++) {
+        double sens = sensitivity(pb, pb->xfull, j);
+        pb->consts[j].undetermined = !(sens > 1e-9);
+        if (!pb->consts[j].undetermined) {
+            pb->active[pb->nactive++] = j;
+            pb->nprior += pb->consts[j].start_sd > 0.0;
+        }
+    }
+    dam_fit_param *fp = dam_calloc((size_t)pb->nactive + 1, sizeof *fp);
+    for (int k = 0; k < pb->nactive; k++) {
+        const dam_calib_const *c = &pb->consts[pb->active[k]];
+        snprintf(fp[k].name, sizeof fp[k].name, "%s", c->name);
+        fp[k].value = c->start;
+        fp[k].lo = c->lo;
+        fp[k].hi = c->hi;
+        /* a start on the boundary (eta = 1) moves just inside it */
+        double eps = 1e-6 * (fp[k].hi - fp[k].lo);
+        if (fp[k].value >= fp[k].hi - eps)
+            fp[k].value = fp[k].hi - eps;
+        if (fp[k].value <= fp[k].lo + eps)
+            fp[k].value = fp[k].lo + eps;
+    }
+    return fp;
+}
+
+/* Fit fp to the rows (res: the residuals at the end), then, when the
+ * measurements scatter more than their stated errors (the model misses
+ * them), widen those errors by the scatter and fit again (empirical
+ * Bayes), so that the priors keep their weight and no constant's standard
+ * error exceeds its prior's merely because the data disagree among
+ * themselves. DAM_OK, or an error in d. */
+static int fit_rows(problem *pb, dam_fit_param *fp, double *res,
+                    const char *file, dam_calibration *out, dam_diag *d)
+{
+    int nres = pb->nfit + pb->nprior;
+    dam_error e;
+    int rc = pb->nactive == 0
+                 ? dam_error_set(&e, "", 0,
+                                 "no calibrated constant moves these "
+                                 "measurements (a scenario that sets "
+                                 "workload.efficiency itself has none of "
+                                 "its own)")
+                 : dam_fit_run(fp, pb->nactive, nres, fit_residuals, pb, res,
+                               &out->fit, &e);
+    if (rc == DAM_OK && edge_rows(pb, fp, file, d) != DAM_OK)
+        return DAM_EINPUT;
+    int free_dof = pb->nfit - (pb->nactive - pb->nprior);
+    double chi2m = 0.0;
+    for (int i = 0; i < pb->nfit && rc == DAM_OK; i++)
+        chi2m += res[i] * res[i];
+    double wscale = free_dof > 0 && chi2m > free_dof ? sqrt(chi2m / free_dof)
+                                                     : 1.0;
+    if (rc == DAM_OK && pb->nprior > 0 && wscale > 1.01) {
+        pb->wscale = wscale;
+        int iters = out->fit.iterations;
+        rc = dam_fit_run(fp, pb->nactive, nres, fit_residuals, pb, res,
+                         &out->fit, &e);
+        out->fit.iterations += iters;
+    }
+    if (rc != DAM_OK)
+        dam_diag_error(d, file, 0, "%s", e.msg);
+    return rc;
+}
+
+/* After the fit: the residual scatter over the effective degrees of
+ * freedom, each constant's value and the sd later draws use, the models'
+ * step errors, and each constant's count of fitted rows. */
+static void fitted_constants(problem *pb, const dam_fit_param *fp,
+                             const double *res, dam_calibration *out)
+{
+    /* the relative scatter of the measurement residuals, over the degrees
+     * of freedom the constants without a prior leave */
+    double sl = 0.0;
+    for (int i = 0; i < pb->nfit; i++) {
+        double l = res[i] * pb->rows[pb->fit_rows[i]].rel_error * pb->wscale;
+        sl += l * l;
+    }
+    for (int k = 0; k < pb->nactive; k++)
+        pb->xfull[pb->active[k]] = fp[k].value;
+    out->p_eff = effective_params(pb);
+    double eff_dof = pb->nfit - out->p_eff;
+    out->residual_sd = eff_dof > 0.5 ? sqrt(sl / eff_dof) : 0.0;
+    for (int k = 0; k < pb->nactive; k++) {
+        dam_calib_const *c = &pb->consts[pb->active[k]];
+        c->value = fp[k].value;
+        c->se = fp[k].se;
+        pb->xfull[pb->active[k]] = c->value;
+    }
+    for (int j = 0; j < pb->nconst; j++) {
+        dam_calib_const *k = &pb->consts[j];
+        if (k->undetermined) {
+            k->value = k->start;
+            k->sd = k->start_sd;
+        } else {
+            k->sd = k->se;
+        }
+    }
+    update(pb, pb->xfull);
+    step_errors(pb, res, eff_dof, out);
+    for (int i = 0; i < pb->nfit; i++) {
+        const ccase *cc = &pb->cases[pb->row_case[pb->fit_rows[i]]];
+        for (int u = 0; u < cc->nuse; u++)
+            pb->consts[cc->use[u]].nrows++;
+    }
+}
+
 int dam_calibrate_run(const dam_measure_set *set, dam_catalog *cat,
                       const dam_calib_options *opt, dam_calibration *out,
                       dam_diag *d)
@@ -803,137 +940,20 @@ int dam_calibrate_run(const dam_measure_set *set, dam_catalog *cat,
         return DAM_EINPUT;
     }
     collect_params(&pb, opt);
-    /* start predictions (catalog constants), then the fitted rows */
-    for (int c = 0; c < pb.ncases; c++) {
-        solve_q(pb.cases[c].s, pb.r, pb.cases[c].q);
-        pb.cases[c].solved = 1;
-    }
-    pb.fit_rows = dam_calloc((size_t)pb.nrows + 1, sizeof(int));
-    double ss = 0.0;
-    for (int i = 0; i < pb.nrows; i++) {
-        dam_calib_row *row = &pb.rows[i];
-        row->start = pb.cases[pb.row_case[i]].q[row_q(row)];
-        if (!row->held_out) {
-            pb.fit_rows[pb.nfit++] = i;
-            double e = row->start / row->measured - 1.0;
-            ss += e * e;
-        }
-    }
-    out->rms_start = pb.nfit ? sqrt(ss / pb.nfit) : 0.0;
-    /* the constants the measurements move are fitted; the others keep
-     * their catalog values (undetermined) */
-    pb.xfull = dam_calloc((size_t)pb.nconst + 1, sizeof *pb.xfull);
-    pb.active = dam_calloc((size_t)pb.nconst + 1, sizeof *pb.active);
-    double *sens = dam_calloc((size_t)pb.nconst + 1, sizeof *sens);
-    for (int j = 0; j < pb.nconst; j++)
-        pb.xfull[j] = pb.consts[j].start;
-    for (int j = 0; j < pb.nconst; j++) {
-        sens[j] = sensitivity(&pb, pb.xfull, j);
-        pb.consts[j].undetermined = !(sens[j] > 1e-9);
-        if (!pb.consts[j].undetermined) {
-            pb.active[pb.nactive++] = j;
-            pb.nprior += pb.consts[j].start_sd > 0.0;
-        }
-    }
-    dam_fit_param *fp = dam_calloc((size_t)pb.nactive + 1, sizeof *fp);
-    for (int k = 0; k < pb.nactive; k++) {
-        const dam_calib_const *c = &pb.consts[pb.active[k]];
-        snprintf(fp[k].name, sizeof fp[k].name, "%s", c->name);
-        fp[k].value = c->start;
-        fp[k].lo = c->lo;
-        fp[k].hi = c->hi;
-        /* a start on the boundary (eta = 1) moves just inside it */
-        double eps = 1e-6 * (fp[k].hi - fp[k].lo);
-        if (fp[k].value >= fp[k].hi - eps)
-            fp[k].value = fp[k].hi - eps;
-        if (fp[k].value <= fp[k].lo + eps)
-            fp[k].value = fp[k].lo + eps;
-    }
-    int nres = pb.nfit + pb.nprior;
-    double *res = dam_calloc((size_t)nres + 1, sizeof *res);
-    dam_error e;
-    int rc = pb.nactive == 0
-                 ? dam_error_set(&e, "", 0,
-                                 "no calibrated constant moves these "
-                                 "measurements (a scenario that sets "
-                                 "workload.efficiency itself has none of "
-                                 "its own)")
-                 : dam_fit_run(fp, pb.nactive, nres, fit_residuals, &pb, res,
-                               &out->fit, &e);
-    if (rc != DAM_OK || edge_rows(&pb, fp, set->file, d) != DAM_OK) {
-        if (rc != DAM_OK)
-            dam_diag_error(d, set->file, 0, "%s", e.msg);
-        dam_free(sens);
+    start_predictions(&pb, out);
+    dam_fit_param *fp = choose_active(&pb);
+    double *res = dam_calloc((size_t)(pb.nfit + pb.nprior) + 1, sizeof *res);
+    int rc = fit_rows(&pb, fp, res, set->file, out, d);
+    if (rc != DAM_OK) {
         dam_free(res);
         dam_free(fp);
         problem_free(&pb, 0);
         dam_calibration_free(out);
-        return rc != DAM_OK ? rc : DAM_EINPUT;
+        return rc;
     }
-    /* Empirical Bayes: when the measurements scatter more than their
-     * stated errors (the model misses them), widen those errors by the
-     * scatter and fit again, so that the priors keep their weight and no
-     * constant's standard error exceeds its prior's merely because the
-     * data disagree among themselves. */
-    int free_dof = pb.nfit - (pb.nactive - pb.nprior);
-    double chi2m = 0.0;
-    for (int i = 0; i < pb.nfit; i++)
-        chi2m += res[i] * res[i];
-    double wscale = free_dof > 0 && chi2m > free_dof ? sqrt(chi2m / free_dof)
-                                                     : 1.0;
-    if (pb.nprior > 0 && wscale > 1.01) {
-        pb.wscale = wscale;
-        int iters = out->fit.iterations;
-        rc = dam_fit_run(fp, pb.nactive, nres, fit_residuals, &pb, res,
-                         &out->fit, &e);
-        out->fit.iterations += iters;
-        if (rc != DAM_OK) {
-            dam_diag_error(d, set->file, 0, "%s", e.msg);
-            dam_free(sens);
-            dam_free(res);
-            dam_free(fp);
-            problem_free(&pb, 0);
-            dam_calibration_free(out);
-            return rc;
-        }
-    }
-    /* the relative scatter of the measurement residuals, over the degrees
-     * of freedom the constants without a prior leave */
-    double sl = 0.0;
-    for (int i = 0; i < pb.nfit; i++) {
-        double l = res[i] * pb.rows[pb.fit_rows[i]].rel_error * pb.wscale;
-        sl += l * l;
-    }
-    for (int k = 0; k < pb.nactive; k++)
-        pb.xfull[pb.active[k]] = fp[k].value;
-    out->p_eff = effective_params(&pb);
-    double eff_dof = pb.nfit - out->p_eff;
-    out->residual_sd = eff_dof > 0.5 ? sqrt(sl / eff_dof) : 0.0;
-    for (int k = 0; k < pb.nactive; k++) {
-        dam_calib_const *c = &pb.consts[pb.active[k]];
-        c->value = fp[k].value;
-        c->se = fp[k].se;
-        pb.xfull[pb.active[k]] = c->value;
-    }
-    for (int j = 0; j < pb.nconst; j++) {
-        dam_calib_const *k = &pb.consts[j];
-        if (k->undetermined) {
-            k->value = k->start;
-            k->sd = k->start_sd;
-        } else {
-            k->sd = k->se;
-        }
-    }
-    update(&pb, pb.xfull);
-    step_errors(&pb, res, eff_dof, out);
-    dam_free(sens);
-    for (int i = 0; i < pb.nfit; i++) {
-        const ccase *cc = &pb.cases[pb.row_case[pb.fit_rows[i]]];
-        for (int u = 0; u < cc->nuse; u++)
-            pb.consts[cc->use[u]].nrows++;
-    }
+    fitted_constants(&pb, fp, res, out);
     predict(&pb, out, samples, seed);
-    ss = 0.0;
+    double ss = 0.0;
     for (int i = 0; i < pb.nfit; i++) {
         double x = pb.rows[pb.fit_rows[i]].error;
         ss += x * x;
