@@ -536,6 +536,8 @@ int dam_cmd_sweep(dam_cli *c)
     }
     dam_sweep sw;
     int rc = sweep_options(c, &sw);
+    if (rc == 0)
+        rc = dam_cli_sweep_work(c, &sw, 0);
     const char *name = c->args[0];
     char *text = NULL;
     if (rc == 0) {
@@ -555,6 +557,8 @@ int dam_cmd_sweep(dam_cli *c)
         dam_diag_free(&d);
         if (prc != DAM_OK)
             rc = 2;
+        if (rc == 0)
+            rc = dam_cli_sweep_work(c, &sw, 1);
     }
     dam_free(text);
     if (rc == 0)

@@ -533,10 +533,19 @@ finally:
 # ends even the preparation within a second
 rc, out, err = run("sweep", flagship, "--vary", "batch_size=1:100:3",
                    "--samples", "300000000", "--method", "lhs",
-                   "--max-memory", "1", timeout=20)
+                   "--max-memory", "1", "--max-work", "1e15", timeout=20)
 check(rc == 2 and "1.2 GB" in err and "--max-memory" in err,
       "LHS of 3e8 samples over a 1 GB limit: refused with its estimate "
       "(exit %d)" % rc)
+# the same sample at the default --max-work: refused from the options alone,
+# before the scenario is read or anything allocated (cli/work.c)
+t0 = time.time()
+rc, out, err = run("sweep", flagship, "--vary", "batch_size=1:100:3",
+                   "--samples", "300000000", "--method", "lhs", timeout=20)
+check(rc == 2 and out == "" and "3e+08 model evaluations" in err and
+      "--max-work" in err and time.time() - t0 < 1.0,
+      "LHS of 3e8 samples over the default --max-work: refused at once "
+      "with its estimate (exit %d)" % rc)
 for args in (("--vary", "batch_size=1:10:100000", "--vary",
               "gpus=1:8:100000"),
              ("--vary", "batch_size=1:100:3", "--samples", "4294967295",
@@ -550,7 +559,7 @@ work = tempfile.mkdtemp(prefix="dam_rel3_")
 try:
     pr = subprocess.Popen([damsim, "sweep", flagship, "--vary",
                            "batch_size=1:100:3", "--samples", "300000000",
-                           "--method", "lhs", "-o",
+                           "--method", "lhs", "--max-work", "1e15", "-o",
                            os.path.join(work, "lhs.csv")],
                           stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     time.sleep(1.5)
