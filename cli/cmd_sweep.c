@@ -458,6 +458,7 @@ int dam_cli_sweep_run(dam_cli *c, const dam_sweep *sw)
         rc = size > 1 ? dam_cli_sweep_mpi(&r, out, rank, size)
                       : dam_cli_sweep_threads(&r, out);
     dam_cli_progress_end(&r.progress);
+    dam_cli_interrupt_done();
     if (rank == 0) {
         if (out == stdout && (fflush(out) != 0 || ferror(out)) && rc == 0) {
             rc = 1;
