@@ -6,9 +6,13 @@
  * eta, so the bracket [1e-4, 1] holds the root whenever one exists).
  *
  * The fit's residual function sets the trial constants on every case
- * (each row's scenario copy) and re-solves only the cases whose constants
- * moved: a finite-difference Jacobian column moves one constant, so it
- * costs the solves of the rows that use it, not of all rows.
+ * (each distinct configuration the rows measure) and re-solves only the
+ * cases whose constants moved: a finite-difference Jacobian column moves
+ * one constant, so it costs the solves of the rows that use it, not of
+ * all rows. Linear in rows: rows of one (scenario, levers) share a case,
+ * each scenario file is read once, and past DAM_CALIB_RESIDENT_BYTES of
+ * scenario copies a case is rebuilt from its file's copy when solved, so
+ * memory is a few kilobytes per row.
  */
 #include "solver/calibrate.h"
 
@@ -90,8 +94,13 @@ int dam_calibrate_eta(const dam_scenario *s, double throughput, double *eta,
 
 /* One measured scenario: a row of the file after loading. */
 typedef struct ccase {
-    dam_scenario *s;          /* the scenario with its levers applied */
+    dam_scenario *s;          /* the scenario with its levers applied, or
+                               * NULL when not resident (case_scn) */
+    const dam_scenario *base; /* its file as loaded (before levers) */
     const dam_measure *m;     /* its row */
+    int row0;                 /* its first row */
+    double step_error;        /* its model's step error once fitted (0:
+                               * the catalog's) */
     int profile;              /* index into profiles, -1 when not a trace */
     int nuse;                 /* parameters it uses */
     int use[DAM_MAX_CONST_USES];   /* their indices */
@@ -116,6 +125,10 @@ typedef struct problem {
     int nactive;
     int nprior;               /* active constants with a prior (start_sd > 0) */
     double *xfull;            /* every constant's value (work) */
+    const dam_catalog *cat;   /* resolves the rows' levers */
+    struct loadtab *tab;      /* the scenario files, loaded once */
+    dam_scenario *scratch;    /* a non-resident case's scenario */
+    int with_sd;              /* case_scn also sets the constants' sd */
     double wscale;            /* measurement errors are rel_error x wscale
                                  (empirical Bayes: see dam_calibrate_run) */
     dam_result *r;            /* scratch */
@@ -161,6 +174,41 @@ static int row_q(const dam_calib_row *row)
     return Q_CLASS + (int)row->cls;
 }
 
+/* Scenarios kept per case, at most; the other cases are rebuilt when
+ * solved (case_scn). */
+#define DAM_CALIB_RESIDENT_BYTES (16.0 * 1048576.0)
+
+static int apply_levers(const dam_measure *m, const dam_catalog *cat,
+                        dam_scenario *s, dam_error *err);
+
+/*
+ * Case c's scenario: its own copy when resident, else rebuilt in
+ * pb->scratch from its file as loaded, its row's levers, the constants'
+ * values at its last solve (and their sd when pb->with_sd) and its
+ * model's fitted step error: the same scenario the resident copy would
+ * be, since setting a constant overwrites it whatever it held. Cases past
+ * the first DAM_CALIB_RESIDENT_BYTES of scenarios are not resident, so
+ * memory stays linear in rows with a small constant.
+ */
+static dam_scenario *case_scn(problem *pb, int c)
+{
+    ccase *cc = &pb->cases[c];
+    if (cc->s)
+        return cc->s;
+    dam_scenario *x = pb->scratch;
+    memcpy(x, cc->base, sizeof *x);
+    dam_error e;
+    apply_levers(cc->m, pb->cat, x, &e); /* it applied when loaded */
+    for (int u = 0; u < cc->nuse; u++) {
+        const dam_calib_const *k = &pb->consts[cc->use[u]];
+        dam_scenario_const_set(x, &k->key, cc->last[u],
+                               pb->with_sd ? k->sd : -1.0);
+    }
+    if (cc->step_error > 0.0)
+        x->workload.model.step_error = cc->step_error;
+    return x;
+}
+
 /* Set parameter values x on every case and re-solve those that moved. */
 static void update(problem *pb, const double *x)
 {
@@ -170,14 +218,16 @@ static void update(problem *pb, const double *x)
         for (int u = 0; u < cc->nuse; u++) {
             double v = x[cc->use[u]];
             if (v != cc->last[u]) {
-                dam_scenario_const_set(cc->s, &pb->consts[cc->use[u]].key, v,
-                                       -1.0);
+                if (cc->s)
+                    dam_scenario_const_set(cc->s,
+                                           &pb->consts[cc->use[u]].key, v,
+                                           -1.0);
                 cc->last[u] = v;
                 moved = 1;
             }
         }
         if (moved) {
-            solve_q(cc->s, pb->r, cc->q);
+            solve_q(case_scn(pb, c), pb->r, cc->q);
             cc->solved = 1;
         }
     }
@@ -292,6 +342,7 @@ static void add_row(problem *pb, size_t *cap, int c, const dam_measure *m,
                     const char *suffix)
 {
     const ccase *cc = &pb->cases[c];
+    const dam_scenario *sc = case_scn(pb, c);
     pb->rows = dam_grow(pb->rows, sizeof *pb->rows, (size_t)pb->nrows + 1,
                         cap);
     size_t rc_cap = *cap;
@@ -301,11 +352,11 @@ static void add_row(problem *pb, size_t *cap, int c, const dam_measure *m,
     snprintf(row->id, sizeof row->id, "%s%s%s", m->id, suffix[0] ? ":" : "",
              suffix);
     row->line = m->line;
-    snprintf(row->gpu, sizeof row->gpu, "%s", cc->s->machine.gpu.id);
-    snprintf(row->model, sizeof row->model, "%s", cc->s->workload.model.id);
+    snprintf(row->gpu, sizeof row->gpu, "%s", sc->machine.gpu.id);
+    snprintf(row->model, sizeof row->model, "%s", sc->workload.model.id);
     snprintf(row->scenario, sizeof row->scenario, "%s", m->scenario);
-    row->gpus = dam_scenario_gpus(cc->s);
-    row->precision = (int)cc->s->workload.precision;
+    row->gpus = dam_scenario_gpus(sc);
+    row->precision = (int)sc->workload.precision;
     row->quantity = q;
     row->cls = (dam_kernel_class)cls;
     row->measured = measured;
@@ -314,8 +365,15 @@ static void add_row(problem *pb, size_t *cap, int c, const dam_measure *m,
     pb->row_case[pb->nrows++] = c;
 }
 
+static void loadtab_free(struct loadtab *t);
+
 static void problem_free(problem *pb, int keep_rows)
 {
+    if (pb->tab) {
+        loadtab_free(pb->tab);
+        dam_free(pb->tab);
+    }
+    dam_free(pb->scratch);
     for (int c = 0; c < pb->ncases; c++)
         dam_free(pb->cases[c].s);
     dam_free(pb->cases);
@@ -376,7 +434,7 @@ static void loadtab_init(loadtab *t, size_t n)
     t->nbase = 0;
 }
 
-static void loadtab_free(loadtab *t)
+static void loadtab_free(struct loadtab *t)
 {
     for (int i = 0; i < t->nbase; i++)
         dam_free(t->base[i]);
@@ -390,7 +448,8 @@ static void loadtab_free(loadtab *t)
  * problems in d. */
 static dam_scenario *case_scenario(const dam_measure_set *set,
                                    const dam_measure *m, dam_catalog *cat,
-                                   loadtab *t, dam_diag *d)
+                                   loadtab *t, const dam_scenario **base,
+                                   dam_diag *d)
 {
     size_t i = (size_t)hash2(m->scenario, "") & t->mask;
     while (t->file[i] >= 0 && strcmp(t->path[t->file[i]], m->scenario) != 0)
@@ -417,6 +476,7 @@ static dam_scenario *case_scenario(const dam_measure_set *set,
         memcpy(t->base[t->nbase], s, sizeof *s);
         t->file[i] = t->nbase++;
     }
+    *base = t->base[t->file[i]];
     dam_error e;
     if (apply_levers(m, cat, s, &e) != DAM_OK) {
         dam_diag_error(d, set->file, m->line, "levers: %s", e.msg);
@@ -450,23 +510,27 @@ static int load_cases(const dam_measure_set *set, dam_catalog *cat,
     pb->cases = dam_calloc(set->n ? set->n : 1, sizeof *pb->cases);
     out->profiles = dam_calloc(set->n ? set->n : 1, sizeof *out->profiles);
     size_t cap = 0;
-    loadtab t;
-    loadtab_init(&t, set->n);
+    pb->cat = cat;
+    pb->scratch = dam_malloc(sizeof *pb->scratch);
+    pb->tab = dam_malloc(sizeof *pb->tab);
+    loadtab_init(pb->tab, set->n);
+    loadtab *tp = pb->tab;
     for (size_t i = 0; i < set->n; i++) {
         const dam_measure *m = &set->rows[i];
         if (m->kind == DAM_MEASURE_TRACE && !with_traces)
             continue;
-        size_t slot = case_slot(pb, &t, m);
-        if (m->kind != DAM_MEASURE_TRACE && t.cfg[slot] >= 0) {
-            int c = t.cfg[slot];
+        size_t slot = case_slot(pb, tp, m);
+        if (m->kind != DAM_MEASURE_TRACE && tp->cfg[slot] >= 0) {
+            int c = tp->cfg[slot];
             if (m->kind == DAM_MEASURE_STEP_TIME)
                 add_row(pb, &cap, c, m, DAM_CALIB_STEP, 0, m->value, "");
             else
                 add_row(pb, &cap, c, m, DAM_CALIB_THROUGHPUT, 0,
-                        dam_measure_si(m, pb->cases[c].s), "");
+                        dam_measure_si(m, case_scn(pb, c)), "");
             continue;
         }
-        dam_scenario *s = case_scenario(set, m, cat, &t, d);
+        const dam_scenario *base = NULL;
+        dam_scenario *s = case_scenario(set, m, cat, tp, &base, d);
         if (!s)
             continue;
         int pidx = -1;
@@ -485,13 +549,15 @@ static int load_cases(const dam_measure_set *set, dam_catalog *cat,
         ccase *cc = &pb->cases[pb->ncases];
         memset(cc, 0, sizeof *cc);
         cc->s = s;
+        cc->base = base;
         cc->m = m;
+        cc->row0 = pb->nrows;
         cc->profile = pidx;
         cc->fitted = !(opt && opt->hold_out_gpu && opt->hold_out_gpu[0] &&
                        strcasecmp(s->machine.gpu.id, opt->hold_out_gpu) == 0);
         int c = pb->ncases++;
         if (m->kind != DAM_MEASURE_TRACE)
-            t.cfg[slot] = c;
+            tp->cfg[slot] = c;
         if (m->kind == DAM_MEASURE_STEP_TIME) {
             add_row(pb, &cap, c, m, DAM_CALIB_STEP, 0, m->value, "");
         } else if (m->kind == DAM_MEASURE_THROUGHPUT) {
@@ -513,8 +579,12 @@ static int load_cases(const dam_measure_set *set, dam_catalog *cat,
                 add_row(pb, &cap, c, m, DAM_CALIB_STEP, 0, p->step_s,
                         "step");
         }
+        /* past the resident budget the case keeps no scenario of its own */
+        if ((double)pb->ncases * sizeof *s > DAM_CALIB_RESIDENT_BYTES) {
+            dam_free(cc->s);
+            cc->s = NULL;
+        }
     }
-    loadtab_free(&t);
     /* --hold-out names a GPU that some row measured, or it holds out
      * nothing and the "held-out" figures would be the fit's own */
     int held = 0;
@@ -539,7 +609,8 @@ static void collect_params(problem *pb, const dam_calib_options *opt)
             if ((pass == 0) != (cc->fitted != 0))
                 continue;
             dam_const_use use[DAM_MAX_CONST_USES];
-            int nu = dam_scenario_constants(cc->s, use, DAM_MAX_CONST_USES);
+            int nu = dam_scenario_constants(case_scn(pb, c), use,
+                                            DAM_MAX_CONST_USES);
             for (int u = 0; u < nu; u++) {
                 char name[DAM_CONST_KEY_MAX];
                 dam_const_key_format(&use[u].key, name, sizeof name);
@@ -712,10 +783,15 @@ static void step_errors(problem *pb, const double *res, double free_dof,
             free_dof > 0.0
                 ? sqrt((x->ss / keep + 2.0 * pooled) / (x->rows + 2.0))
                 : 0.0;
-        for (int c = 0; c < pb->ncases; c++)
-            if (x->step_error > 0.0 &&
-                strcmp(pb->cases[c].s->workload.model.id, x->model) == 0)
-                pb->cases[c].s->workload.model.step_error = x->step_error;
+        for (int c = 0; c < pb->ncases; c++) {
+            ccase *cc = &pb->cases[c];
+            if (!(x->step_error > 0.0) ||
+                strcmp(pb->rows[cc->row0].model, x->model) != 0)
+                continue;
+            cc->step_error = x->step_error;
+            if (cc->s)
+                cc->s->workload.model.step_error = x->step_error;
+        }
     }
 }
 
@@ -734,13 +810,14 @@ static double median_abs(double *v, int n)
 static void predict(problem *pb, dam_calibration *out, int samples,
                     unsigned long seed)
 {
+    pb->with_sd = 1;
     for (int c = 0; c < pb->ncases; c++) {
         ccase *cc = &pb->cases[c];
-        for (int u = 0; u < cc->nuse; u++) {
+        for (int u = 0; u < cc->nuse && cc->s; u++) {
             const dam_calib_const *k = &pb->consts[cc->use[u]];
             dam_scenario_const_set(cc->s, &k->key, k->value, k->sd);
         }
-        solve_q(cc->s, pb->r, cc->q);
+        solve_q(case_scn(pb, c), pb->r, cc->q);
     }
     dam_draws *dr = dam_draws_create(samples, seed);
     out->samples = dam_draws_count(dr);
@@ -759,9 +836,9 @@ static void predict(problem *pb, dam_calibration *out, int samples,
         head[pb->row_case[i]] = i;
     }
     for (int c = 0; c < pb->ncases; c++) {
-        const ccase *cc = &pb->cases[c];
+        const dam_scenario *sc = case_scn(pb, c);
         for (int k = 0; k < out->samples; k++) {
-            dam_draws_apply(dr, k, cc->s, cc->s, x);
+            dam_draws_apply(dr, k, sc, sc, x);
             solve_q(x, pb->r, q);
             for (int i = head[c]; i >= 0; i = next[i])
                 out->draws[(size_t)i * out->samples + k] =
@@ -790,7 +867,7 @@ static void predict(problem *pb, dam_calibration *out, int samples,
 static void start_predictions(problem *pb, dam_calibration *out)
 {
     for (int c = 0; c < pb->ncases; c++) {
-        solve_q(pb->cases[c].s, pb->r, pb->cases[c].q);
+        solve_q(case_scn(pb, c), pb->r, pb->cases[c].q);
         pb->cases[c].solved = 1;
     }
     pb->fit_rows = dam_calloc((size_t)pb->nrows + 1, sizeof(int));
