@@ -105,6 +105,9 @@ int dam_cli_sweep_work(const dam_cli *c, const struct dam_sweep *sw,
                        int prepared);
 int dam_cli_calibrate_work(const dam_cli *c, const char *path);
 int dam_cli_trace_work(const dam_cli *c, const char *path, int requests);
+/* The trace's refusal into e (DAM_EINPUT), or DAM_OK; nothing printed. */
+int dam_cli_trace_work_error(const dam_cli *c, const char *path,
+                             int requests, dam_error *e);
 /* Print one error as "file:line: error: message" on stderr. */
 void dam_cli_error(const dam_error *e);
 /* Print diagnostics as file:line: messages; 2 if any error, else 0. */

@@ -21,7 +21,8 @@
  *  - a profiler trace (trace, run --trace) and a request or arrival trace:
  *    events, estimated from the file's size (a Chrome trace event takes
  *    at least DAM_CLI_TRACE_EVENT_BYTES bytes; a request line at least
- *    DAM_CLI_REQUEST_BYTES), before the file is parsed.
+ *    DAM_CLI_REQUEST_BYTES; a gzip file's inflated size from its trailer),
+ *    before the file is parsed.
  */
 #include <stdio.h>
 #include <sys/stat.h>
@@ -43,17 +44,26 @@ double dam_cli_max_work(const dam_cli *c)
     return c->max_work > 0.0 ? c->max_work : DAM_CLI_MAX_WORK;
 }
 
-int dam_cli_work_check(const dam_cli *c, const char *what, double units,
-                       const char *how)
+/* DAM_EINPUT with the refusal in e when units is over the limit, else
+ * DAM_OK. */
+static int over(const dam_cli *c, const char *what, double units,
+                const char *how, dam_error *e)
 {
     double limit = dam_cli_max_work(c);
     if (!(units > limit))
-        return 0;
+        return DAM_OK;
+    return dam_error_set(e, what, 0,
+                         "an estimated %.3g model evaluations of work (%s), "
+                         "above the limit of %.3g; --max-work N raises it",
+                         units, how, limit);
+}
+
+int dam_cli_work_check(const dam_cli *c, const char *what, double units,
+                       const char *how)
+{
     dam_error e;
-    dam_error_set(&e, what, 0,
-                  "an estimated %.3g model evaluations of work (%s), above "
-                  "the limit of %.3g; --max-work N raises it",
-                  units, how, limit);
+    if (over(c, what, units, how, &e) == DAM_OK)
+        return 0;
     dam_cli_error(&e);
     return 2;
 }
@@ -110,15 +120,46 @@ int dam_cli_calibrate_work(const dam_cli *c, const char *path)
     return dam_cli_work_check(c, "calibrate", rows * per, how);
 }
 
-int dam_cli_trace_work(const dam_cli *c, const char *path, int requests)
+/* The bytes a trace file holds once inflated: a gzip file's last four
+ * bytes are its inflated size (modulo 4 GiB, RFC 1952 ISIZE); any other
+ * file's size is its own. */
+static double inflated_bytes(const char *path, double size)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return size;
+    unsigned char m[2] = {0, 0}, z[4];
+    double n = size;
+    if (fread(m, 1, 2, f) == 2 && m[0] == 0x1f && m[1] == 0x8b &&
+        fseek(f, -4, SEEK_END) == 0 && fread(z, 1, 4, f) == 4) {
+        double isize = (double)z[0] + 256.0 * z[1] + 65536.0 * z[2] +
+                       16777216.0 * z[3];
+        n = isize > size ? isize : size;
+    }
+    fclose(f);
+    return n;
+}
+
+int dam_cli_trace_work_error(const dam_cli *c, const char *path,
+                             int requests, dam_error *e)
 {
     struct stat st;
     if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
-        return 0;
+        return DAM_OK;
     double per = requests ? DAM_CLI_REQUEST_BYTES : DAM_CLI_TRACE_EVENT_BYTES;
-    double events = (double)st.st_size / per;
+    double bytes = inflated_bytes(path, (double)st.st_size);
+    double events = bytes / per;
     char how[160];
     snprintf(how, sizeof how, "up to %.3g %s in %.3g bytes", events,
-             requests ? "requests" : "events", (double)st.st_size);
-    return dam_cli_work_check(c, path, events, how);
+             requests ? "requests" : "events", bytes);
+    return over(c, path, events, how, e);
+}
+
+int dam_cli_trace_work(const dam_cli *c, const char *path, int requests)
+{
+    dam_error e;
+    if (dam_cli_trace_work_error(c, path, requests, &e) == DAM_OK)
+        return 0;
+    dam_cli_error(&e);
+    return 2;
 }
