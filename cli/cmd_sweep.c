@@ -471,6 +471,7 @@ int dam_cli_sweep_run(dam_cli *c, const dam_sweep *sw)
         rc = size > 1 ? dam_cli_sweep_mpi(&r, out, rank, size)
                       : dam_cli_sweep_threads(&r, out);
     dam_cli_progress_end(&r.progress);
+    dam_cli_interrupt_done();
     if (rank == 0) {
         if (out == stdout && (fflush(out) != 0 || ferror(out)) && rc == 0) {
             rc = 1;
@@ -549,6 +550,8 @@ int dam_cmd_sweep(dam_cli *c)
     }
     dam_sweep sw;
     int rc = sweep_options(c, &sw);
+    if (rc == 0)
+        rc = dam_cli_sweep_work(c, &sw, 0);
     const char *name = c->args[0];
     char *text = NULL;
     if (rc == 0) {
@@ -568,6 +571,8 @@ int dam_cmd_sweep(dam_cli *c)
         dam_diag_free(&d);
         if (prc != DAM_OK)
             rc = 2;
+        if (rc == 0)
+            rc = dam_cli_sweep_work(c, &sw, 1);
     }
     dam_free(text);
     if (rc == 0)

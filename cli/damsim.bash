@@ -9,7 +9,7 @@ _damsim()
     local opts="--json --csv -o --output --format --analytic --seed
         --replications --steps --trace --trace-steps --trace-ranks --lever
         --combine --gpus --models --budget --deadline --slo-p99-ms --slo-ttft-ms --slo-tpot-ms --rate
-        --cost --quiet --help --version"
+        --cost --max-events --max-memory --max-work --quiet --help --version"
     local sweep_opts="--vary --samples --method --intervals --simulate -j --jobs
         --pareto --heatmap --metric"
     if [[ $cword -eq 1 ]]; then

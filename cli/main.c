@@ -76,6 +76,9 @@ static const char usage_text[] =
     "                         (default 3e8: about a minute)\n"
     "  --max-memory GB        refuse simulations estimated above GB of\n"
     "                         memory (default: half this machine's)\n"
+    "  --max-work N           refuse a sweep, calibration or trace whose\n"
+    "                         work is estimated above N model evaluations\n"
+    "                         (default 1e8: a few minutes)\n"
     "  --gpus FILE            GPU catalog merged over the built-in one\n"
     "  --models FILE          model catalog merged over the built-in one\n"
     "  -q, --quiet            no warnings\n"
@@ -350,6 +353,7 @@ enum {
     OPT_CROSSVAL,
     OPT_MAX_EVENTS,
     OPT_MAX_MEMORY,
+    OPT_MAX_WORK,
     OPT_SLO_TTFT,
     OPT_SLO_TPOT
 };
@@ -394,6 +398,7 @@ static const struct option long_opts[] = {
     {"cross-validate", no_argument, 0, OPT_CROSSVAL},
     {"max-events", required_argument, 0, OPT_MAX_EVENTS},
     {"max-memory", required_argument, 0, OPT_MAX_MEMORY},
+    {"max-work", required_argument, 0, OPT_MAX_WORK},
     {"output", required_argument, 0, 'o'},
     {"quiet", no_argument, 0, 'q'},
     {"help", no_argument, 0, 'h'},
@@ -522,18 +527,22 @@ static int parse_options(dam_cli *c, int argc, char **argv)
         case OPT_HOLD_OUT: c->hold_out = optarg; break;
         case OPT_CROSSVAL: c->cross_validate = 1; break;
         case OPT_MAX_EVENTS:
-        case OPT_MAX_MEMORY: {
+        case OPT_MAX_MEMORY:
+        case OPT_MAX_WORK: {
             char *end;
             double x = dam_decimal(optarg, &end);
             if (end == optarg || *end || !(x > 0.0) || !(x <= 1e15))
                 return bad_usage("%s needs a number in (0, 1e15], got '%.40s'",
-                                 opt == OPT_MAX_EVENTS ? "--max-events"
-                                                       : "--max-memory",
+                                 opt == OPT_MAX_EVENTS   ? "--max-events"
+                                 : opt == OPT_MAX_MEMORY ? "--max-memory"
+                                                         : "--max-work",
                                  optarg);
             if (opt == OPT_MAX_EVENTS)
                 c->max_events = x;
-            else
+            else if (opt == OPT_MAX_MEMORY)
                 c->max_memory_gb = x;
+            else
+                c->max_work = x;
             break;
         }
         case 'o': c->out_file = optarg; break;

@@ -51,6 +51,9 @@ extern volatile sig_atomic_t dam_cli_progress_visible;
 void dam_cli_catch_interrupt(void);
 /* 1 once an interrupt arrived. */
 int dam_cli_interrupted(void);
+/* The command has stopped its loops: a signal caught before no longer
+ * ends the process a second later (progress.c). */
+void dam_cli_interrupt_done(void);
 /* The exit code of the interrupt: 128 + the signal (130: Ctrl-C). */
 int dam_cli_interrupt_code(void);
 
