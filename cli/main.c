@@ -335,6 +335,7 @@ enum {
     OPT_COST,
     OPT_FORMAT,
     OPT_VARY,
+    OPT_EXPLORE,
     OPT_SAMPLES,
     OPT_METHOD,
     OPT_SIMULATE,
@@ -377,6 +378,7 @@ static const struct option long_opts[] = {
     {"cost", required_argument, 0, OPT_COST},
     {"format", required_argument, 0, OPT_FORMAT},
     {"vary", required_argument, 0, OPT_VARY},
+    {"explore", required_argument, 0, OPT_EXPLORE},
     {"samples", required_argument, 0, OPT_SAMPLES},
     {"method", required_argument, 0, OPT_METHOD},
     {"simulate", no_argument, 0, OPT_SIMULATE},
@@ -491,6 +493,11 @@ static int parse_options(dam_cli *c, int argc, char **argv)
             if (c->nvary >= 8)
                 return bad_usage("at most 8 --vary options");
             c->vary[c->nvary++] = optarg;
+            break;
+        case OPT_EXPLORE:
+            if (c->nexplore >= 8)
+                return bad_usage("at most 8 --explore options");
+            c->explore[c->nexplore++] = optarg;
             break;
         case OPT_SAMPLES:
             if ((v = parse_count(optarg)) < 1)

@@ -468,7 +468,8 @@ static void key_numbers(rows *key, const ctx *c)
         row(key, "I/O overhead", fmt_iv(P, r->io_overhead, NULL,
                                         DAM_FMT_PERCENT), NULL);
     }
-    row(key, "MFU", fmt_iv(P, r->mfu, NULL, DAM_FMT_PERCENT), NULL);
+    if (s->mode != DAM_MODE_SERVING || r->mfu > 0.0)
+        row(key, "MFU", fmt_iv(P, r->mfu, NULL, DAM_FMT_PERCENT), NULL);
     dam_fmt_memory(m1, sizeof m1, r->memory.total);
     dam_fmt_memory(m2, sizeof m2, r->memory.capacity);
     row(key, "memory per GPU", keep(P, "%s of %s (%s)", m1, m2,

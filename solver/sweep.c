@@ -605,6 +605,11 @@ struct dam_sweep_worker {
                               * when a patch writes into the graph */
 };
 
+const dam_result *dam_sweep_worker_result(const dam_sweep_worker *w)
+{
+    return w->r;
+}
+
 /* 1 when a patched key writes bytes of the scenario's stored graph (the
  * memo knows a graph by its address, so then it is not used). */
 static int patches_graph(const dam_sweep *sw)
