@@ -10,11 +10,10 @@
 #include "cli/cli.h"
 #include "cli/sweep.h"
 #include "model/alloc.h"
-#include "model/lever.h"
 #include "model/loader.h"
+#include "model/schema.h"
 #include "render/html.h"
 #include "render/review.h"
-#include "solver/analytic.h"
 #include "solver/sweep.h"
 #include "solver/uncertainty.h"
 
@@ -130,48 +129,28 @@ static int explore_keys(dam_cli *c, explorer *xp)
         memset(&e, 0, sizeof e);
         if (dam_sweep_add(&xp->sw, c->explore[i], &e) != DAM_OK) {
             as_explore(e.msg, sizeof e.msg);
+            as_explore(e.file, sizeof e.file);
             if (!e.file[0])
                 fprintf(stderr, "damsim: --explore %s: ", c->explore[i]);
             dam_cli_error(&e);
             return 2;
         }
+        /* a range's ends within the key's own range (the schema's) */
+        const dam_sweep_key *k = &xp->sw.keys[xp->sw.nkeys - 1];
+        const dam_key_row *row = k->lever ? NULL : dam_schema_key(k->key);
+        if (k->range && row &&
+            (row->type == DAM_KEY_INT || row->type == DAM_KEY_NUM) &&
+            (!dam_key_accepts(row, k->lo) || !dam_key_accepts(row, k->hi))) {
+            char range[96];
+            dam_key_range_text(row, range, sizeof range);
+            fprintf(stderr, "--explore %s: error: '%s' takes %s%s%s; the "
+                            "range %g to %g leaves it\n",
+                    c->explore[i], k->key, range, row->unit ? " " : "",
+                    row->unit ? row->unit : "", k->lo, k->hi);
+            return 2;
+        }
     }
     return 0;
-}
-
-/* The scenario's row as the sweep makes one, from its analytic solution
- * (with the sweep's uncertainty run where its inputs are uncertain). */
-static void explore_base(explorer *xp)
-{
-    const dam_scenario *s = xp->sw.base;
-    dam_result *r = dam_malloc(sizeof *r);
-    dam_sweep_row *b = &xp->base;
-    dam_analytic_solve(s, r);
-    memset(b, 0, sizeof *b);
-    b->ok = 1;
-    b->step = r->step;
-    b->throughput = r->throughput;
-    b->run_time = r->run_time;
-    b->gpu_hours = r->gpu_hours;
-    b->cost_usd = r->cost_usd;
-    b->priced = dam_gpu_price(s, &s->machine.gpu) > 0.0;
-    b->energy_kwh = r->energy_kwh;
-    b->bound = r->bound;
-    b->fits = r->memory.fits;
-    memcpy(xp->base_terms, r->terms, sizeof xp->base_terms);
-    dam_free(r);
-    if (s->nuncertain > 0) {
-        dam_uncertainty *u = dam_malloc(sizeof *u);
-        dam_error e;
-        if (dam_uncertainty_run(s, xp->sw.uncertainty_samples, xp->sw.seed,
-                                u, &e) == DAM_OK) {
-            b->has_interval = 1;
-            b->step_i = u->step;
-            b->run_time_i = u->run_time;
-            b->cost_i = u->cost_usd;
-        }
-        dam_free(u);
-    }
 }
 
 /* Load the scenario for the sweep and solve every point; a point that
@@ -206,21 +185,41 @@ static int explore_solve(dam_cli *c, explorer *xp)
     xp->rows = dam_calloc(np, sizeof *xp->rows);
     xp->terms = dam_calloc(np, sizeof *xp->terms);
     dam_sweep_worker *w = dam_sweep_worker_create(&xp->sw);
+    size_t said = 0; /* distinct messages */
     for (size_t i = 0; i < np; i++) {
         dam_sweep_eval(w, i, &xp->rows[i]);
         if (!xp->rows[i].ok) {
             as_explore(xp->rows[i].error, sizeof xp->rows[i].error);
-            fprintf(stderr, "%s\n", xp->rows[i].error);
+            /* each message once (a bad value fails every point it is in) */
+            size_t j = 0;
+            while (j < i && (xp->rows[j].ok ||
+                             strcmp(xp->rows[j].error, xp->rows[i].error)))
+                j++;
+            if (j == i && said < 5)
+                fprintf(stderr, "%s\n", xp->rows[i].error);
+            said += j == i;
             rc = 2;
             continue;
         }
         memcpy(xp->terms[i], dam_sweep_worker_result(w)->terms,
                sizeof xp->terms[i]);
     }
+    if (rc == 0) {
+        /* the scenario as configured, solved the same way */
+        dam_sweep_eval_base(w, &xp->base);
+        memcpy(xp->base_terms, dam_sweep_worker_result(w)->terms,
+               sizeof xp->base_terms);
+    }
     dam_sweep_worker_free(w);
+    if (said > 5)
+        fprintf(stderr, "damsim: --explore: and %zu more points fail\n",
+                said - 5);
+    if (rc == 0 && !xp->base.ok) {
+        fprintf(stderr, "%s\n", xp->base.error);
+        rc = 2;
+    }
     if (rc)
         return rc;
-    explore_base(xp);
     xp->x.sw = &xp->sw;
     xp->x.rows = xp->rows;
     xp->x.terms = (const double (*)[DAM_TERM_COUNT])xp->terms;

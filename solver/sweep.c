@@ -776,6 +776,12 @@ static void solve_point(dam_sweep_worker *w, const dam_scenario *s,
     }
 }
 
+void dam_sweep_eval_base(dam_sweep_worker *w, dam_sweep_row *row)
+{
+    memset(row, 0, sizeof *row);
+    solve_point(w, w->sw->base, 0, row);
+}
+
 void dam_sweep_eval(dam_sweep_worker *w, uint64_t i, dam_sweep_row *row)
 {
     const dam_sweep *sw = w->sw;
