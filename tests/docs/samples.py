@@ -27,19 +27,21 @@ import glob
 import os
 import re
 import shlex
+import shutil
 import subprocess
 import sys
+import tempfile
 
 MARK = re.compile(r"^<!-- sample: (.*?)(?: \| head (\d+))? -->\s*$")
 GEN = re.compile(r"^<!-- generated: (.*?) -->\s*$")
 GEN_END = "<!-- end generated -->"
 
 
-def run(damsim, src, cmd):
+def run(damsim, src, cmd, work):
     args = shlex.split(cmd)
     if not args or args[0] != "damsim":
         raise SystemExit("sample command must start with damsim: %r" % cmd)
-    r = subprocess.run([damsim] + args[1:], cwd=src, capture_output=True,
+    r = subprocess.run([damsim] + args[1:], cwd=work, capture_output=True,
                        text=True, env=dict(os.environ, COLUMNS="80"))
     if r.returncode != 0:
         raise SystemExit("%s: exit %d\n%s" % (cmd, r.returncode, r.stderr))
@@ -83,12 +85,16 @@ def main():
     files = [os.path.join(src, "README.md")] + sorted(
         glob.glob(os.path.join(src, "docs", "*.md")))
     bad = nsamples = 0
+    work = tempfile.mkdtemp(prefix="damsim-samples-")
+    for d in ("scenarios", "tests"):
+        os.symlink(os.path.abspath(os.path.join(src, d)),
+                   os.path.join(work, d))
     for path in files:
         lines = open(path, encoding="utf-8").read().split("\n")
         found = blocks(lines)
         for i, cmd, head, first, end in reversed(found):
             nsamples += 1
-            want = run(damsim, src, cmd)
+            want = run(damsim, src, cmd, work)
             raw = head == "raw"
             if head is not None and not raw:
                 want = want[:head]
@@ -118,6 +124,7 @@ def main():
             with open(path + ".tmp", "w", encoding="utf-8") as f:
                 f.write("\n".join(lines))
             os.replace(path + ".tmp", path)
+    shutil.rmtree(work)
     if nsamples == 0:
         print("FAIL no samples found (markers: <!-- sample: damsim ... -->)")
         return 1
