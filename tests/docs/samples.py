@@ -21,7 +21,11 @@ spaces aside): damsim's output is deterministic (fixed seeds), so the
 digits of every interval are compared too. --update rewrites every block
 from the output instead (after a change meant to change the output: then
 read the prose around each block again). Exits 1 on a difference, with a
-diff."""
+diff.
+
+It also checks every Markdown link of those files: a link to a file must
+name one the clone has, inside it (no ../shared/, nothing outside the
+repository); web addresses and #anchors are not followed."""
 import difflib
 import glob
 import os
@@ -125,6 +129,21 @@ def main():
                 f.write("\n".join(lines))
             os.replace(path + ".tmp", path)
     shutil.rmtree(work)
+    root = os.path.realpath(src)
+    for path in files:
+        text = open(path, encoding="utf-8").read()
+        for m in re.finditer(r"\]\(([^)\s]+)\)", text):
+            target = m.group(1).split("#")[0]
+            if not target or re.match(r"[a-z]+:", target):
+                continue
+            full = os.path.realpath(os.path.join(os.path.dirname(path),
+                                                 target))
+            where = "%s:%d" % (os.path.relpath(path, src),
+                               text.count("\n", 0, m.start()) + 1)
+            if not full.startswith(root + os.sep) or not os.path.exists(full):
+                bad += 1
+                print("FAIL %s: link to %s: not a file of the clone" %
+                      (where, m.group(1)))
     if nsamples == 0:
         print("FAIL no samples found (markers: <!-- sample: damsim ... -->)")
         return 1
