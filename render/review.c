@@ -722,10 +722,12 @@ static void assumptions(rows *a, const ctx *c)
     dam_fmt_num(q, sizeof q, dam_quality_after(s), 4);
     const dam_scaling_fit *fit =
         dam_scaling_fit_get((dam_scaling_fit_id)s->quality.fit);
-    row(a, "quality", keep(P, "%s %s", s->quality.metric, q),
-        s->quality.from_scaling_law && fit
-            ? keep(P, "scaling-law loss: %s (%s)", fit->loss_fit, fit->name)
-            : file);
+    if (s->quality.metric[0] || s->quality.from_scaling_law)
+        row(a, "quality", keep(P, "%s %s", s->quality.metric, q),
+            s->quality.from_scaling_law && fit
+                ? keep(P, "scaling-law loss: %s (%s)", fit->loss_fit,
+                       fit->name)
+                : file);
     for (int i = 0; i < c->w->levers.n; i++) {
         const dam_lever *l = &c->w->levers.v[i];
         row(a, keep(P, "lever \"%s\"", l->name),
