@@ -50,6 +50,8 @@ static const char usage_text[] =
     "                         LLMs: --slo-ttft-ms, --slo-tpot-ms),\n"
     "                         or the model and GPUs for a --budget\n"
     "  report SCENARIO -o F   a budget review: F.pdf or F.html\n"
+    "                         (--explore KEY=V1,V2,...: a sweep to explore\n"
+    "                         inside the HTML)\n"
     "  sweep SCENARIO --vary KEY=V1,V2,...\n"
     "                         many points (a grid or a sample), one row\n"
     "                         each, on -j N threads or under mpirun\n"
@@ -888,6 +890,9 @@ int main(int argc, char **argv)
     int rc = parse_options(&c, sub_argc, sub_argv);
     if (rc == 0 && !c.help)
         rc = resolve_output(&c, cmd ? cmd : &flagship);
+    if (rc == 0 && c.nexplore && (!cmd || cmd->run != dam_cmd_report))
+        rc = bad_usage("--explore is report's: damsim report S.cfg -o "
+                       "review.html --explore KEY=V1,V2,...");
     int trace_in = rc == 0 && cmd && dam_cli_trace_input(&c, cmd->name);
     if (rc == 0 && !trace_in)
         rc = check_targets(&c);

@@ -133,6 +133,11 @@ def main():
                         "--explore", vary[0]], capture_output=True, text=True)
     check("--explore with a PDF is exit 2", r.returncode == 2 and
           ".html" in r.stderr, r.stderr)
+    r = subprocess.run([DAMSIM, "whatif", SC, "-o", bad, "--explore",
+                        vary[0]], capture_output=True, text=True)
+    check("--explore elsewhere than report is exit 2",
+          r.returncode == 2 and "report" in r.stderr and
+          not os.path.exists(bad), r.stderr)
 
     # the sweep of the same keys, for the step the page must show
     r = subprocess.run([DAMSIM, "sweep", SC, "--vary", vary[0], "--vary",
