@@ -239,6 +239,16 @@ static const char *const xn_serve[XN_COUNT] = {
     "time of a lone request", "throughput", NULL, NULL, "what binds",
     "fits in GPU memory"};
 
+/* 1 when row r of the numbers table applies: it has a name, and a
+ * serving scenario's throughput is known (an LLM service's analytic
+ * solve is of a lone request: no rate). */
+static int xp_applies(const dam_html_explore *x, const char *const *names,
+                      int r)
+{
+    return names[r] && !(x->serving && r == XN_RUN &&
+                         !(x->base->throughput > 0.0));
+}
+
 /* The speed-up of row p over the base: run time where both have one,
  * else the step (a request's time). 0 when it cannot be said. */
 static double xp_speedup(const dam_sweep_row *base, const dam_sweep_row *p)
@@ -458,7 +468,7 @@ static void xp_answer_and_numbers(dam_buf *b, const dam_html_explore *x)
                       "<th>at the point</th></tr></thead>\n<tbody>\n",
                    x->base->has_interval ? " (90 % INTERVAL)" : "");
     for (int r = 0; r < XN_COUNT; r++) {
-        if (!names[r])
+        if (!xp_applies(x, names, r))
             continue;
         xp_cell(v, sizeof v, x->base, r, x->serving);
         dam_buf_printf(b, "<tr><td>%s</td><td>", names[r]);
@@ -571,7 +581,7 @@ static void xp_data(dam_buf *b, const dam_html_explore *x)
         dam_buf_printf(b, ",\"c\":{");
         int first = 1;
         for (int r = 0; r < XN_COUNT; r++) {
-            if (!names[r])
+            if (!xp_applies(x, names, r))
                 continue;
             xp_cell(v, sizeof v, p, r, x->serving);
             dam_buf_printf(b, "%s\"%d\":", first ? "" : ",", r);
