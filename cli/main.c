@@ -894,6 +894,9 @@ int main(int argc, char **argv)
         rc = bad_usage("--explore is report's: damsim report S.cfg -o "
                        "review.html --explore KEY=V1,V2,...");
     int trace_in = rc == 0 && cmd && dam_cli_trace_input(&c, cmd->name);
+    if (trace_in && c.nexplore)
+        rc = bad_usage("--explore sweeps a scenario's keys; a review of a "
+                       "profiler trace has none");
     if (rc == 0 && !trace_in)
         rc = check_targets(&c);
     if (rc == 0 && c.version) {

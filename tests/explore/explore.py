@@ -135,6 +135,14 @@ def main():
           ".html" in r.stderr, r.stderr)
     r = subprocess.run([DAMSIM, "whatif", SC, "-o", bad, "--explore",
                         vary[0]], capture_output=True, text=True)
+    trace = os.path.join(SRC, "tests", "data", "traces",
+                         "a100-80gb-train-rank0-3steps.trace.json.gz")
+    r2 = subprocess.run([DAMSIM, "report", "--trace", trace, "--lever",
+                         "gpu=H100-SXM5-80GB", "-o", bad, "--explore",
+                         vary[0]], capture_output=True, text=True)
+    check("--explore on a trace review is exit 2",
+          r2.returncode == 2 and "trace" in r2.stderr and
+          not os.path.exists(bad), r2.stderr)
     check("--explore elsewhere than report is exit 2",
           r.returncode == 2 and "report" in r.stderr and
           not os.path.exists(bad), r.stderr)
