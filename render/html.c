@@ -127,14 +127,14 @@ static int blank(const char *s)
            strcmp(s, "0 %") == 0;
 }
 
-/* A table of ncols columns: header, then cell(i, j); attr (may be NULL)
- * goes into the <table> tag. Nothing without rows; a column other than
- * the first whose every cell is blank() is left out. */
+/* A table of ncols columns: header, then cell(i, j). Nothing without
+ * rows; a column other than the first whose every cell is blank() is left
+ * out. */
 static void table(dam_buf *b, const char *title, size_t ncols,
                   const char *const *header, const int *numeric,
                   size_t nrows, const char *(*cellf)(const void *, size_t,
                                                      size_t),
-                  const void *ctx, int level, const char *attr)
+                  const void *ctx, int level)
 {
     if (nrows == 0)
         return;
@@ -156,7 +156,7 @@ static void table(dam_buf *b, const char *title, size_t ncols,
         dam_buf_printf(b, "</h%d>\n", level);
     else if (title)
         dam_buf_printf(b, "</p>\n");
-    dam_buf_printf(b, "<table%s>\n<thead><tr>", attr ? attr : "");
+    dam_buf_printf(b, "<table>\n<thead><tr>");
     for (size_t j = 0; j < ncols; j++) {
         if (!shown[j])
             continue;
@@ -672,7 +672,7 @@ int dam_html_write_review(const char *path, const dam_report *r,
     if (r->headline)
         table(&b, r->headline->title ? r->headline->title : "THE NUMBERS",
               r->headline->ncols, r->headline->header, r->headline->numeric,
-              r->headline->nrows, table_cell, r->headline, 0, NULL);
+              r->headline->nrows, table_cell, r->headline, 0);
     dam_buf_printf(&b, "</div>\n");
     if (x)
         xp_answer_and_numbers(&b, x);
@@ -693,18 +693,17 @@ int dam_html_write_review(const char *path, const dam_report *r,
         rc = figure(&b, &r->charts[i], fig++, err);
     if (rc == DAM_OK && r->nkey)
         table(&b, "The numbers behind the answer", 2, key_head, NULL,
-              r->nkey, row_cell, r->key_numbers, 2, NULL);
+              r->nkey, row_cell, r->key_numbers, 2);
     for (size_t i = 0; rc == DAM_OK && i < r->ntables; i++) {
         const dam_report_table *t = &r->tables[i];
         table(&b, t->title, t->ncols, t->header, t->numeric, t->nrows,
-              table_cell, t, 2, NULL);
+              table_cell, t, 2);
     }
     if (rc == DAM_OK && x)
         xp_table(&b, x);
     if (rc == DAM_OK && r->nassumptions)
         table(&b, "Assumptions: every input and where it comes from", 3,
-              asm_head, NULL, r->nassumptions, row_cell, r->assumptions, 2,
-              NULL);
+              asm_head, NULL, r->nassumptions, row_cell, r->assumptions, 2);
     if (rc == DAM_OK && x) {
         xp_data(&b, x);
         dam_buf_printf(&b, "%s", xp_script);
