@@ -209,6 +209,24 @@ def main():
     check("the chart's bars are in proportion to the steps", ok and
           abs(sum(widths[1]) / sum(widths[0]) - want / base) < 0.01 * want /
           base, str([sum(w) for w in widths]))
+    # a value that looks like markup stays text: in the options, the data
+    # and the answer the script writes
+    inj = os.path.join(tmp, "inj.html")
+    r = subprocess.run([DAMSIM, "report", SC, "-o", inj, "--quiet",
+                        "--explore", 'scenario.name=x</script><b>&"y,plain'],
+                       capture_output=True, text=True)
+    page2 = open(inj, encoding="utf-8").read() if r.returncode == 0 else ""
+    check("a value with markup: the page is strict, one script and its "
+          "data", page2.count("</script>") == 2 and subprocess.run(
+              [sys.executable, os.path.join(SRC, "tests", "golden",
+                                            "html_check.py"),
+               inj, "--inline-script"], capture_output=True).returncode == 0,
+          r.stderr)
+    dom2 = chromium(exe, tmp, "file://" + inj + "#xp=0", ["--dump-dom"])
+    check("a value with markup is shown as text",
+          (text_of(dom2, "xp-answer") or "").startswith(
+              'At scenario.name = x&lt;/script&gt;&lt;b&gt;&amp;"y:'),
+          str(text_of(dom2, "xp-answer")))
     # screenshots: the window's size, and the chosen point shows
     shots = []
     for frag in ("", "#xp=1,2"):
