@@ -13,6 +13,7 @@ both screenshots must have the window's size and differ.
 Chromium is Debian's `chromium` (sh build.sh test installs it). Without it
 the test is skipped (exit 77) with a message, except under CI (CI=true),
 where a missing browser is a failure."""
+import json
 import os
 import re
 import shutil
@@ -196,6 +197,14 @@ def main():
     check("the chart's step is the sweep's (%.4g s)" % want,
           shown is not None and abs(shown - want) <= 0.006 * want,
           str(text_of(dom1, "xp-l1")))
+    r = subprocess.run([DAMSIM, "run", SC, "--analytic", "--json"],
+                       capture_output=True, text=True)
+    base_want = json.loads(r.stdout)["result"]["step_s"]
+    base_shown = seconds(text_of(dom1, "xp-l0"))
+    check("the chart's as configured is damsim run --analytic's step "
+          "(%.4g s)" % base_want, base_shown is not None and
+          abs(base_shown - base_want) <= 0.006 * base_want,
+          str(text_of(dom1, "xp-l0")))
     step_cell = text_of(dom1, "xp-n0") or ""
     check("the numbers' step is the sweep's",
           seconds(step_cell.split(" (")[0]) is not None and
