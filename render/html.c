@@ -597,7 +597,8 @@ static void xp_data(dam_buf *b, const dam_html_explore *x)
 
 /* The script: reads the selectors, finds the point (the first key varies
  * slowest), fills the answer, the numbers and the chart, and swaps the
- * review's own (class xp-off) for them (class xp-on). */
+ * review's own (class xp-off) for them (class xp-on). A fragment #xp=I,J
+ * sets the selectors and fires a change event, as moving one does. */
 static const char xp_script[] =
     "<script>\n"
     "(function(){\n"
@@ -631,8 +632,10 @@ static const char xp_script[] =
     "return function(){show(m);};})(k);\n"
     "document.getElementById('xp-form').hidden=false;\n"
     "var m=/^#xp=(-?[0-9]+(,-?[0-9]+)*)$/.exec(location.hash);\n"
-    "if(m){var v=m[1].split(',');for(k=0;k<S.length&&k<v.length;k++)"
-    "if(+v[k]>=-1&&+v[k]<D.n[k])S[k].value=v[k];show(-1);}\n"
+    "if(m){var v=m[1].split(','),j=-1;"
+    "for(k=0;k<S.length&&k<v.length;k++)"
+    "if(+v[k]>=-1&&+v[k]<D.n[k]){S[k].value=v[k];j=k;}\n"
+    " if(j>=0)S[j].dispatchEvent(new Event('change'));}\n"
     "})();\n"
     "</script>\n";
 

@@ -5,7 +5,8 @@ browser. The review of the flagship with two explored keys is written,
 checked strictly (self-contained, inline script only), read without
 JavaScript (the selectors hidden, every point in a table), then opened in
 headless Chromium: once as is (the review as without the explorer) and
-once with the fragment #xp=1,2, which moves both selectors. The DOM Chromium
+once with the fragment #xp=1,2, which sets both selectors and fires their
+change event, as moving one by hand does. The DOM Chromium
 dumps must show that point's answer, its numbers and its chart, and the
 step it shows must be the one `damsim sweep` gives for the same point;
 both screenshots must have the window's size and differ.
