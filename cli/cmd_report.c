@@ -50,6 +50,9 @@ static const char report_help[] =
     "                          as without --explore, plus a table of every\n"
     "                          point. An unknown key, a bad value or a\n"
     "                          point that does not load is exit 2.\n"
+    "  --simulate              with --explore: every point simulated (a\n"
+    "                          service under load) instead of solved\n"
+    "                          analytically\n"
     "\n"
     "damsim report --trace PROFILE.json[.gz] --lever KEY=VALUE ... -o FILE\n"
     "reviews a what-if on a torch.profiler trace instead (see whatif --help).\n";
@@ -165,6 +168,9 @@ static int explore_solve(dam_cli *c, explorer *xp)
         fprintf(stderr, "%s: error: cannot read the file: %s\n", name, why);
         return 2;
     }
+    /* --simulate: every point simulated (serving under load), seeded as
+     * a sweep's points are */
+    dam_cli_sweep_solver(c, &xp->sw);
     dam_diag d;
     dam_diag_init(&d);
     int prc = dam_sweep_prepare(&xp->sw, name, text, &c->cat, &d);

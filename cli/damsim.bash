@@ -21,7 +21,7 @@ _damsim()
         --slo-p99-ms --slo-ttft-ms --slo-tpot-ms --rate" ;;
     sweep) opts="$opts --vary --samples --method --simulate -j --jobs
         --pareto --heatmap --metric" ;;
-    report) opts="$opts --explore" ;;
+    report) opts="$opts --explore --simulate" ;;
     calibrate) opts="$opts --fit-constant --hold-out --cross-validate" ;;
     whatif|run) opts="$opts --slo-p99-ms --rate" ;;
     esac

@@ -239,6 +239,20 @@ static const char *const xn_serve[XN_COUNT] = {
     "time of a lone request", "throughput", NULL, NULL, "what binds",
     "fits in GPU memory"};
 
+/* How the points were solved, for the labels. */
+static const char *xp_how(const dam_html_explore *x)
+{
+    return x->sw->simulate ? "simulated" : "analytic";
+}
+
+/* The name of row r of the numbers table. */
+static const char *xp_row_name(const dam_html_explore *x, int r)
+{
+    if (x->serving && r == XN_STEP && x->sw->simulate)
+        return "mean time of a request";
+    return (x->serving ? xn_serve : xn_train)[r];
+}
+
 /* 1 when row r of the numbers table applies: it has a name, and a
  * serving scenario's throughput is known (an LLM service's analytic
  * solve is of a lone request: no rate). */
@@ -346,9 +360,11 @@ static void xp_answer(char *buf, size_t n, const dam_html_explore *x,
             x->serving);
     if (x->serving) {
         xp_cell(a, sizeof a, p, XN_STEP, 1);
-        snprintf(buf, n, "At %s: a lone request takes %s; %s than as "
+        snprintf(buf, n, "At %s: %s takes %s; %s than as "
                          "configured, %s. %s binds%s.",
-                 name, a, sp, b, cap(bn, sizeof bn, dam_bound_name(p->bound)),
+                 name,
+                 x->sw->simulate ? "a request under load" : "a lone request",
+                 a, sp, b, cap(bn, sizeof bn, dam_bound_name(p->bound)),
                  p->fits ? "" : "; it does NOT fit in GPU memory");
         return;
     }
@@ -368,7 +384,7 @@ static void xp_answer(char *buf, size_t n, const dam_html_explore *x,
 /* The explorer's chart: where a step's time goes, as configured and at
  * the point chosen (two stacked bars, the binding term outlined), with
  * its legend. The script sets the bars' widths and the labels. */
-static void xp_chart(dam_buf *b)
+static void xp_chart(dam_buf *b, const dam_html_explore *x)
 {
     static const char *const bars[2] = {"as configured", "this point"};
     dam_buf_printf(b, "<figure class=\"xp-on\" hidden>\n<svg id=\"xp-chart\" "
@@ -378,8 +394,9 @@ static void xp_chart(dam_buf *b)
                       "sans-serif\" font-size=\"14\">\n",
                    XP_W, XP_H, XP_W, XP_H);
     dam_buf_printf(b, "<text x=\"0\" y=\"18\" font-weight=\"bold\" "
-                      "font-size=\"16\">Where the time of a step goes "
-                      "(analytic)</text>\n");
+                      "font-size=\"16\">Where the time of a %s goes "
+                      "(%s)</text>\n",
+                   x->serving ? "request" : "step", xp_how(x));
     for (int k = 0; k < 2; k++) {
         double y = 40.0 + 50.0 * k;
         dam_buf_printf(b, "<text x=\"%.0f\" y=\"%.0f\" text-anchor=\"end\">"
@@ -437,9 +454,9 @@ static void xp_controls(dam_buf *b, const dam_html_explore *x)
     const dam_sweep *sw = x->sw;
     dam_buf_printf(b, "<form id=\"xp-form\" class=\"xp\" hidden>\n"
                       "<p class=\"cap\">EXPLORE: CHOOSE A VALUE OF EACH KEY "
-                      "(%llu POINTS, EACH SOLVED BY DAMSIM'S ANALYTIC "
-                      "SOLVER)</p>\n",
-                   (unsigned long long)sw->npoints);
+                      "(%llu POINTS, EACH %s BY DAMSIM)</p>\n",
+                   (unsigned long long)sw->npoints,
+                   sw->simulate ? "SIMULATED" : "SOLVED ANALYTICALLY");
     for (int k = 0; k < sw->nkeys; k++) {
         dam_buf_printf(b, "<label>");
         dam_html_escape(b, sw->keys[k].key);
@@ -464,14 +481,15 @@ static void xp_answer_and_numbers(dam_buf *b, const dam_html_explore *x)
                       "AT THE POINT CHOSEN</p>\n<p class=\"answer\" "
                       "id=\"xp-answer\"></p>\n<p class=\"cap\">THE NUMBERS "
                       "AT THE POINT CHOSEN%s</p>\n<table id=\"xp-numbers\">\n"
-                      "<thead><tr><th></th><th>as configured (analytic)</th>"
+                      "<thead><tr><th></th><th>as configured (%s)</th>"
                       "<th>at the point</th></tr></thead>\n<tbody>\n",
-                   x->base->has_interval ? " (90 % INTERVAL)" : "");
+                   x->base->has_interval ? " (90 % INTERVAL)" : "",
+                   xp_how(x));
     for (int r = 0; r < XN_COUNT; r++) {
         if (!xp_applies(x, names, r))
             continue;
         xp_cell(v, sizeof v, x->base, r, x->serving);
-        dam_buf_printf(b, "<tr><td>%s</td><td>", names[r]);
+        dam_buf_printf(b, "<tr><td>%s</td><td>", xp_row_name(x, r));
         dam_html_escape(b, v);
         dam_buf_printf(b, "</td><td id=\"xp-n%d\"></td></tr>\n", r);
     }
@@ -495,18 +513,21 @@ static void xp_table(dam_buf *b, const dam_html_explore *x)
     dam_free(rt);
     dam_buf_printf(b, "<h2>Explore: every point of the sweep</h2>\n"
                       "<p>Each point is the scenario with the values shown, "
-                      "solved by the analytic solver (as <code>damsim sweep"
-                      "</code> does); the speed-up is against the scenario "
-                      "as configured, solved the same way.</p>\n"
-                      "<table id=\"xp-all\">\n<thead><tr>");
+                      "%s (as <code>damsim sweep%s</code> does); the "
+                      "speed-up is against the scenario as configured, "
+                      "solved the same way.</p>\n"
+                      "<table id=\"xp-all\">\n<thead><tr>",
+                   sw->simulate ? "simulated" : "solved by the analytic solver",
+                   sw->simulate ? " --simulate" : "");
     for (int k = 0; k < sw->nkeys; k++) {
         dam_buf_printf(b, "<th>");
         dam_html_escape(b, sw->keys[k].key);
         dam_buf_printf(b, "</th>");
     }
     if (x->serving)
-        dam_buf_printf(b, "<th class=\"num\">lone request</th>"
-                          "<th class=\"num\">speed-up</th>");
+        dam_buf_printf(b, "<th class=\"num\">%s</th>"
+                          "<th class=\"num\">speed-up</th>",
+                       sw->simulate ? "a request" : "lone request");
     else
         dam_buf_printf(b, "<th class=\"num\">step</th><th class=\"num\">"
                           "time to train</th><th class=\"num\">cost</th>"
@@ -687,7 +708,7 @@ int dam_html_write_review(const char *path, const dam_report *r,
         dam_buf_printf(&b, "</div>\n");
     }
     if (x)
-        xp_chart(&b);
+        xp_chart(&b, x);
     dam_buf_printf(&b, "</section>\n");
 
     if (r->ncharts && rc == DAM_OK)

@@ -155,6 +155,18 @@ def main():
           r.returncode == 2 and "report" in r.stderr and
           not os.path.exists(bad), r.stderr)
 
+    # --simulate: a service under load, every point simulated
+    sv = os.path.join(tmp, "serving.html")
+    r = subprocess.run([DAMSIM, "report", os.path.join(
+        SRC, "scenarios", "resnet50-serving-l4.cfg"), "-o", sv, "--quiet",
+        "--explore", "serving.replicas=1,2,3", "--simulate"],
+        capture_output=True, text=True)
+    html3 = open(sv, encoding="utf-8").read() if r.returncode == 0 else ""
+    check("--simulate: every point simulated, and said so",
+          "as configured (simulated)" in html3 and
+          "mean time of a request" in html3 and
+          "3 POINTS, EACH SIMULATED" in html3, r.stderr)
+
     # the sweep of the same keys, for the step the page must show
     r = subprocess.run([DAMSIM, "sweep", SC, "--vary", vary[0], "--vary",
                         vary[1], "-j", "1"], capture_output=True, text=True)
