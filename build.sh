@@ -17,7 +17,8 @@ set -eu
 cd "$(dirname "$0")"
 
 packages="gcc make cmake pkg-config libgsl-dev libconfig-dev libcairo2-dev libjansson-dev zlib1g-dev python3
-    libpango1.0-dev fonts-dejavu-core libopenmpi-dev openmpi-bin bash-completion"
+    libpango1.0-dev fonts-dejavu-core libopenmpi-dev openmpi-bin
+    python3-pip python3-setuptools python3-wheel python3-pytest bash-completion"
 # the tests' own: a headless browser for the HTML explorer (report_explore)
 test_packages="chromium"
 # install what is missing of the packages named
