@@ -56,6 +56,10 @@ typedef struct dam_cli {
     const char *slo_ttft, *slo_tpot; /* plan, LLM serving: objectives, ms */
     const char *vary[8];                 /* sweep --vary KEY=... */
     int nvary;
+    const char *explore[8];              /* report --explore KEY=... */
+    int nexplore;
+    const struct dam_html_explore *explorer; /* report: the explorer the
+                                                review's HTML carries */
     unsigned long long samples;          /* sweep --samples (0 = grid) */
     const char *method;                  /* sweep --method */
     const char *intervals;               /* sweep --intervals on|off */

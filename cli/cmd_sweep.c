@@ -353,6 +353,12 @@ static int sweep_options(dam_cli *c, dam_sweep *sw)
         }
     }
     sw->samples = c->samples;
+    dam_cli_sweep_solver(c, sw);
+    return 0;
+}
+
+void dam_cli_sweep_solver(dam_cli *c, dam_sweep *sw)
+{
     sw->have_seed = c->have_seed;
     sw->seed = (unsigned long)c->seed;
     sw->simulate = c->simulate;
@@ -362,7 +368,6 @@ static int sweep_options(dam_cli *c, dam_sweep *sw)
     dam_cli_sim_limits(c, &lim);
     sw->max_events = lim.max_events;
     sw->max_bytes = lim.max_bytes;
-    return 0;
 }
 
 /* Chunk size: about 64 chunks per thread, at most 4096 rows, fewer when

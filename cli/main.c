@@ -50,6 +50,8 @@ static const char usage_text[] =
     "                         LLMs: --slo-ttft-ms, --slo-tpot-ms),\n"
     "                         or the model and GPUs for a --budget\n"
     "  report SCENARIO -o F   a budget review: F.pdf or F.html\n"
+    "                         (--explore KEY=V1,V2,...: a sweep to explore\n"
+    "                         inside the HTML)\n"
     "  sweep SCENARIO --vary KEY=V1,V2,...\n"
     "                         many points (a grid or a sample), one row\n"
     "                         each, on -j N threads or under mpirun\n"
@@ -338,6 +340,7 @@ enum {
     OPT_COST,
     OPT_FORMAT,
     OPT_VARY,
+    OPT_EXPLORE,
     OPT_SAMPLES,
     OPT_METHOD,
     OPT_INTERVALS,
@@ -382,6 +385,7 @@ static const struct option long_opts[] = {
     {"cost", required_argument, 0, OPT_COST},
     {"format", required_argument, 0, OPT_FORMAT},
     {"vary", required_argument, 0, OPT_VARY},
+    {"explore", required_argument, 0, OPT_EXPLORE},
     {"samples", required_argument, 0, OPT_SAMPLES},
     {"method", required_argument, 0, OPT_METHOD},
     {"intervals", required_argument, 0, OPT_INTERVALS},
@@ -498,6 +502,11 @@ static int parse_options(dam_cli *c, int argc, char **argv)
             if (c->nvary >= 8)
                 return bad_usage("at most 8 --vary options");
             c->vary[c->nvary++] = optarg;
+            break;
+        case OPT_EXPLORE:
+            if (c->nexplore >= 8)
+                return bad_usage("at most 8 --explore options");
+            c->explore[c->nexplore++] = optarg;
             break;
         case OPT_SAMPLES:
             if ((v = parse_count(optarg)) < 1)
@@ -893,7 +902,13 @@ int main(int argc, char **argv)
     int rc = parse_options(&c, sub_argc, sub_argv);
     if (rc == 0 && !c.help)
         rc = resolve_output(&c, cmd ? cmd : &flagship);
+    if (rc == 0 && c.nexplore && (!cmd || cmd->run != dam_cmd_report))
+        rc = bad_usage("--explore is report's: damsim report S.cfg -o "
+                       "review.html --explore KEY=V1,V2,...");
     int trace_in = rc == 0 && cmd && dam_cli_trace_input(&c, cmd->name);
+    if (trace_in && c.nexplore)
+        rc = bad_usage("--explore sweeps a scenario's keys; a review of a "
+                       "profiler trace has none");
     if (rc == 0 && !trace_in)
         rc = check_targets(&c);
     if (rc == 0 && c.version) {

@@ -97,6 +97,11 @@ void dam_cli_mpi_end(void);
 /* Abort every rank (after an interrupt on rank 0). */
 void dam_cli_mpi_abort(int code);
 
+/* How the command line asks points to be solved: --simulate, --seed,
+ * --replications, --steps and the simulation limits (sweep, report
+ * --explore). */
+void dam_cli_sweep_solver(dam_cli *c, dam_sweep *sw);
+
 /* Run a prepared sweep: output file, threads or ranks, charts; the exit
  * code. */
 int dam_cli_sweep_run(dam_cli *c, const dam_sweep *sw);
