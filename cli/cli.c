@@ -306,6 +306,30 @@ char *dam_cli_read_text(const char *path, const char **name, char *why,
     return dam_infile_read(path, NULL, why, n);
 }
 
+/* ---- a plan's chart (plan, plan --budget, plan --search) ------------ */
+
+int dam_cli_plan_wants_chart(const dam_cli *c)
+{
+    return c->out_file && (c->out_kind == DAM_OUT_CHART ||
+                           c->out_kind == DAM_OUT_DIR ||
+                           c->out_kind == DAM_OUT_HTML);
+}
+
+int dam_cli_plan_chart(dam_cli *c, dam_chartset *cs, int build,
+                       const dam_error *e)
+{
+    int rc = 0;
+    if (build != DAM_OK) {
+        dam_cli_error(e);
+        rc = build == DAM_EINPUT ? 2 : 1;
+    } else {
+        rc = dam_cli_charts(c, cs);
+    }
+    dam_chartset_free(cs);
+    dam_free(cs);
+    return rc;
+}
+
 /* ---- the budget review ------------------------------------------------- */
 
 int dam_cli_write_review(dam_cli *c, const dam_whatif *w, const char *path)
@@ -324,13 +348,22 @@ int dam_cli_write_review(dam_cli *c, const dam_whatif *w, const char *path)
     dam_review rv;
     dam_review_build(&rv, w, u, DAM_VERSION);
     memset(&e, 0, sizeof e);
-    int rc = dam_report_write(path, &rv.report, &e);
+    int rc;
+    const char *dot = strrchr(path, '.');
+    if (c->explorer && dot && strcmp(dot, ".html") == 0) {
+        rc = dam_report_check(&rv.report, &e);
+        if (rc == DAM_OK)
+            rc = dam_html_write_review(path, &rv.report, c->explorer, &e);
+        if (rc != DAM_OK && !e.file[0])
+            snprintf(e.file, sizeof e.file, "%s", path);
+    } else {
+        rc = dam_report_write(path, &rv.report, &e);
+    }
     c->html_done = 1;
     if (rc != DAM_OK) {
         dam_cli_error(&e);
         rc = rc == DAM_EINPUT ? 2 : 1;
     } else if (!c->quiet) {
-        const char *dot = strrchr(path, '.');
         if (dot && strcmp(dot, ".pdf") == 0)
             printf("%s: %zu pages\n", path,
                    dam_report_page_count(&rv.report));

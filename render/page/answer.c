@@ -2,8 +2,8 @@
 /*
  * answer.c: what every run page shares, below the pages that show it
  * (text.c, llm.c, json.c, whatif.c): the one-sentence answer to the
- * scenario's question, the run time against the deadline, and the
- * diagnosis with its scorecard.
+ * scenario's question, the run time against the deadline, the short block
+ * of figures after the answer, and the diagnosis with its scorecard.
  */
 #include "render/page/text.h"
 
@@ -12,6 +12,17 @@
 #include <string.h>
 
 #include "render/out/fmt.h"
+
+void dam_text_range(char *lo, char *hi, size_t n, double a, double b,
+                    int usd)
+{
+    int d = dam_fmt_interval_decimals((a + b) / 2, a, b);
+    char x[40], y[40];
+    dam_fmt_fixed(x, sizeof x, a, d);
+    dam_fmt_fixed(y, sizeof y, b, d);
+    snprintf(lo, n, "%s%s", usd ? "$" : "", x);
+    snprintf(hi, n, "%s%s", usd ? "$" : "", y);
+}
 
 /* The one-sentence answer to the scenario's question. */
 void dam_text_answer(char *buf, size_t n, const dam_scenario *s,
@@ -130,7 +141,7 @@ void dam_text_deadline(char *run, size_t nrun, char *dl, size_t ndl,
     dam_fmt_time(dl, ndl, s->deadline);
     if (strcmp(run, dl) == 0 && run_time != s->deadline)
         /* "60 d" either way: say which side, to the second */
-        snprintf(run, nrun, "%s %s", run_time < s->deadline ? "just under"
+        snprintf(run, nrun, "%s %.30s", run_time < s->deadline ? "just under"
                                                             : "just over",
                  dl);
 }
@@ -171,5 +182,119 @@ void dam_text_diagnosis(dam_buf *b, const dam_diagnosis *d)
         dam_buf_printf(b, "  %-10s %-22s %14s  %-11s (%s)\n", row->axis,
                        row->metric, row->shown, dam_score_name(row->verdict),
                        row->rule);
+    }
+}
+
+void dam_text_ms(char *buf, size_t n, double seconds, int sig)
+{
+    double ms = seconds * 1e3;
+    if (isfinite(ms) && fabs(ms) < pow(10.0, sig) - 0.5)
+        snprintf(buf, n, "%.*g ms", sig, ms);
+    else
+        dam_fmt_time(buf, n, seconds);
+}
+/* "step 4.69 s (90 %: 3.47 s to 6.45 s)": a time with its interval
+ * when there is one, else the time alone. */
+static void timed(char *buf, size_t n, const char *what, double v,
+                  const dam_interval *iv)
+{
+    char t[48], lo[48], hi[48];
+    dam_fmt_time(t, sizeof t, v);
+    if (iv && iv->hi > iv->lo) {
+        dam_fmt_time(lo, sizeof lo, iv->lo);
+        dam_fmt_time(hi, sizeof hi, iv->hi);
+        snprintf(buf, n, "%s %s (90 %%: %s to %s)", what, t, lo, hi);
+    } else {
+        snprintf(buf, n, "%s %s", what, t);
+    }
+}
+/* The short block of an LLM deployment: the objectives at their
+ * quantile, the interval under load, the cost per output token. */
+static void short_llm(dam_buf *b, const dam_scenario *s, const dam_result *r,
+                      const dam_uncertainty *u)
+{
+    const dam_llm_result *l = &r->serving.llm;
+    if (!r->has_sim || !r->memory.fits)
+        return;
+    int pct = (int)lround(l->slo_quantile * 100.0);
+    dam_buf_printf(b, "Figure    p%d TTFT %.4g ms +- %.3g (95 %% CI) "
+                      "against %.4g ms, TPOT %.4g ms +- %.3g against "
+                      "%.4g ms",
+                   pct, l->ttft.q * 1e3, l->ttft.q_ci * 1e3,
+                   l->slo_ttft_s * 1e3, l->tpot.q * 1e3, l->tpot.q_ci * 1e3,
+                   l->slo_tpot_s * 1e3);
+    if (u && u->load.ok)
+        dam_buf_printf(b, "; 90 %% under load: TTFT %.4g to %.4g ms, TPOT "
+                          "%.4g to %.4g ms",
+                       u->load.ttft[0] * 1e3, u->load.ttft[1] * 1e3,
+                       u->load.tpot[0] * 1e3, u->load.tpot[1] * 1e3);
+    dam_buf_printf(b, "\n");
+    if (s->cost.gpu_hour_usd > 0.0)
+        dam_buf_printf(b, "Cost      $%.4g per million output tokens "
+                          "($%.4g per hour for %.0f GPUs)\n",
+                       l->cost_per_mtok, l->cost_hour, l->gpus);
+    else
+        dam_buf_printf(b, "Cost      n/a (no price per GPU-hour)\n");
+}
+/* The short block of a serving deployment: p99 against the SLO (or the
+ * latency with its interval), the cost per million requests. */
+static void short_serving(dam_buf *b, const dam_result *r,
+                          const dam_uncertainty *u)
+{
+    char f[256], t1[48], t2[48], t3[48];
+    const dam_serving_result *sv = &r->serving;
+    if (r->has_sim && sv->slo_s > 0.0) {
+        dam_fmt_time(t1, sizeof t1, sv->latency.p99);
+        dam_fmt_time(t2, sizeof t2, sv->p99_ci95);
+        dam_fmt_time(t3, sizeof t3, sv->slo_s);
+        dam_buf_printf(b, "Figure    p99 %s +- %s (95 %% CI) against the %s "
+                          "SLO: %s\n",
+                       t1, t2, t3, dam_serving_slo_met(sv) ? "met" : "missed");
+    } else {
+        timed(f, sizeof f, "latency", r->step, u ? &u->step : NULL);
+        dam_buf_printf(b, "Figure    %s\n", f);
+    }
+    if (r->has_sim && sv->cost_per_1k > 0.0) {
+        dam_fmt_usd(t1, sizeof t1, sv->cost_per_1k * 1000.0, DAM_FMT_SIG);
+        dam_buf_printf(b, "Cost      %s per million requests\n", t1);
+    }
+}
+void dam_text_short(dam_buf *b, const dam_scenario *s, const dam_result *r,
+                    const dam_uncertainty *u)
+{
+    char f[256], t1[96], t2[48];
+    if (r->serving.llm.enabled) {
+        short_llm(b, s, r, u);
+        return;
+    }
+    if (s->mode == DAM_MODE_SERVING) {
+        short_serving(b, r, u);
+        return;
+    }
+    /* training: the run against its deadline, else the step; the cost */
+    if (s->deadline > 0.0 && r->run_time > 0.0) {
+        char dl[48];
+        dam_fmt_time(dl, sizeof dl, s->deadline);
+        timed(f, sizeof f, "run", r->run_time, u ? &u->run_time : NULL);
+        dam_buf_printf(b, "Figure    %s against the %s deadline\n", f, dl);
+    } else {
+        timed(f, sizeof f, "step", r->step, u ? &u->step : NULL);
+        dam_fmt_time(t1, sizeof t1, r->run_time);
+        dam_buf_printf(b, "Figure    %s; the run %s\n", f, t1);
+    }
+    dam_fmt_num(t2, sizeof t2, r->gpu_hours, DAM_FMT_SIG);
+    if (s->cost.gpu_hour_usd > 0.0) {
+        dam_fmt_usd(t1, sizeof t1, r->cost_usd, DAM_FMT_SIG);
+        dam_buf_printf(b, "Cost      %s the run", t1);
+        if (u && u->cost_usd.hi > u->cost_usd.lo) {
+            char c1[48], c2[48];
+            dam_text_range(c1, c2, sizeof c1, u->cost_usd.lo, u->cost_usd.hi, 1);
+            dam_buf_printf(b, " (90 %%: %s to %s)", c1, c2);
+        }
+        dam_buf_printf(b, ", %s GPU-hours\n", t2);
+    } else {
+        dam_buf_printf(b, "Cost      n/a (no price per GPU-hour), %s "
+                          "GPU-hours\n",
+                       t2);
     }
 }

@@ -98,18 +98,6 @@ static void serving_section(dam_buf *b, const dam_scenario *s,
 }
 
 /* "90 % interval" lines under the headline figures. */
-/* The bounds of an interval with the same decimals (to the half-width's
- * place), as dollars when usd. */
-static void range(char *lo, char *hi, size_t n, double a, double b, int usd)
-{
-    int d = dam_fmt_interval_decimals((a + b) / 2, a, b);
-    char x[40], y[40];
-    dam_fmt_fixed(x, sizeof x, a, d);
-    dam_fmt_fixed(y, sizeof y, b, d);
-    snprintf(lo, n, "%s%s", usd ? "$" : "", x);
-    snprintf(hi, n, "%s%s", usd ? "$" : "", y);
-}
-
 static void interval_lines(dam_buf *b, const dam_scenario *s,
                            const dam_uncertainty *u)
 {
@@ -122,11 +110,11 @@ static void interval_lines(dam_buf *b, const dam_scenario *s,
         dam_fmt_time(t1, sizeof t1, u->run_time.lo);
         dam_fmt_time(t2, sizeof t2, u->run_time.hi);
         char g1[48], g2[48];
-        range(g1, g2, sizeof g1, u->gpu_hours.lo, u->gpu_hours.hi, 0);
+        dam_text_range(g1, g2, sizeof g1, u->gpu_hours.lo, u->gpu_hours.hi, 0);
         dam_buf_printf(b, "   run %s to %s   %s to %s GPU-hours", t1, t2, g1,
                        g2);
         if (s->cost.gpu_hour_usd > 0.0) {
-            range(g1, g2, sizeof g1, u->cost_usd.lo, u->cost_usd.hi, 1);
+            dam_text_range(g1, g2, sizeof g1, u->cost_usd.lo, u->cost_usd.hi, 1);
             dam_buf_printf(b, "   %s to %s", g1, g2);
         }
     }
@@ -140,17 +128,9 @@ static void interval_lines(dam_buf *b, const dam_scenario *s,
                    s->nuncertain, s->nuncertain == 1 ? "" : "s");
 }
 
-void dam_text_run(dam_buf *b, const dam_scenario *s, const dam_result *r,
-                  const dam_diagnosis *d, const dam_uncertainty *u)
+/* The run's title: the scenario and what runs it. */
+static void run_header(dam_buf *b, const dam_scenario *s)
 {
-    if (r->serving.llm.enabled) {
-        dam_llm_text(b, s, r, d, u);
-        return;
-    }
-    char t1[48], t2[48], t3[48], t4[48];
-    char answer[1024];
-    dam_text_answer(answer, sizeof answer, s, r, d);
-
     dam_buf_printf(b, "%s\n", s->name);
     if (s->mode == DAM_MODE_SERVING)
         dam_buf_printf(b, "  %s, %d x %s (replicas serving one queue), %s, "
@@ -171,15 +151,15 @@ void dam_text_run(dam_buf *b, const dam_scenario *s, const dam_result *r,
                        dam_precision_name(s->workload.precision),
                        s->workload.batch_size);
     }
-    rule(b);
-    dam_buf_printf(b, "Question  %s\n", s->question);
-    dam_buf_printf(b, "Answer    %s\n", answer);
-    dam_buf_printf(b, "Binding   %s  [axis: %s]\n", dam_bound_name(r->bound),
-                   d->axis);
-    rule(b);
+}
 
+/* Step (or latency), throughput and MFU, the simulation's spread, and for
+ * training the epoch, run, GPU-hours, cost and energy. */
+static void run_figures(dam_buf *b, const dam_scenario *s,
+                        const dam_result *r)
+{
+    char t1[48], t2[48], t3[48], t4[48], tp[48];
     dam_fmt_time(t1, sizeof t1, r->step);
-    char tp[48];
     dam_fmt_value(tp, sizeof tp, r->throughput, DAM_FMT_PLAIN, DAM_FMT_SIG);
     snprintf(t2, sizeof t2, "%.36s samples/s", tp);
     if (s->mode == DAM_MODE_SERVING)
@@ -204,32 +184,52 @@ void dam_text_run(dam_buf *b, const dam_scenario *s, const dam_result *r,
                        s->mode == DAM_MODE_SERVING ? "requests" : "steps", t2,
                        t3);
     }
-    if (s->mode != DAM_MODE_SERVING) {
-        dam_fmt_time(t1, sizeof t1, r->epoch_time);
-        dam_fmt_time(t2, sizeof t2, r->run_time);
-        if (s->data.epochs == floor(s->data.epochs) && s->data.epochs < 1e9)
-            snprintf(t3, sizeof t3, "%.0f", s->data.epochs);
-        else
-            dam_fmt_num(t3, sizeof t3, s->data.epochs, DAM_FMT_SIG);
-        dam_fmt_num(t4, sizeof t4, r->gpu_hours, DAM_FMT_SIG);
-        dam_buf_printf(b, "Epoch %s   run %s (%s epoch%s)   %s GPU-hours", t1,
-                       t2, t3, s->data.epochs == 1.0 ? "" : "s", t4);
-        if (s->cost.gpu_hour_usd > 0.0) {
-            dam_fmt_usd(t3, sizeof t3, r->cost_usd, DAM_FMT_SIG);
-            dam_buf_printf(b, "   %s", t3);
-        } else {
-            dam_buf_printf(b, "   $ n/a (no price per GPU-hour)");
-        }
-        if (s->machine.gpu.tdp_w > 0.0) {
-            dam_fmt_num(t3, sizeof t3, r->energy_kwh, DAM_FMT_SIG);
-            dam_buf_printf(b, "   %s kWh", t3);
-        }
-        dam_buf_printf(b, "\n");
+    if (s->mode == DAM_MODE_SERVING)
+        return;
+    dam_fmt_time(t1, sizeof t1, r->epoch_time);
+    dam_fmt_time(t2, sizeof t2, r->run_time);
+    if (s->data.epochs == floor(s->data.epochs) && s->data.epochs < 1e9)
+        snprintf(t3, sizeof t3, "%.0f", s->data.epochs);
+    else
+        dam_fmt_num(t3, sizeof t3, s->data.epochs, DAM_FMT_SIG);
+    dam_fmt_num(t4, sizeof t4, r->gpu_hours, DAM_FMT_SIG);
+    dam_buf_printf(b, "Epoch %s   run %s (%s epoch%s)   %s GPU-hours", t1, t2,
+                   t3, s->data.epochs == 1.0 ? "" : "s", t4);
+    if (s->cost.gpu_hour_usd > 0.0) {
+        dam_fmt_usd(t3, sizeof t3, r->cost_usd, DAM_FMT_SIG);
+        dam_buf_printf(b, "   %s", t3);
+    } else {
+        dam_buf_printf(b, "   $ n/a (no price per GPU-hour)");
     }
-    if (u)
-        interval_lines(b, s, u);
-    if (s->mode == DAM_MODE_SERVING && r->has_sim)
-        serving_section(b, s, r, u);
+    if (s->machine.gpu.tdp_w > 0.0) {
+        dam_fmt_num(t3, sizeof t3, r->energy_kwh, DAM_FMT_SIG);
+        dam_buf_printf(b, "   %s kWh", t3);
+    }
+    dam_buf_printf(b, "\n");
+}
+
+/* The step term the bound lives in (-1: none). */
+static int bound_term(dam_bound bound)
+{
+    switch (bound) {
+    case DAM_BOUND_DATA:
+    case DAM_BOUND_PREPROCESS:
+    case DAM_BOUND_QUEUEING: return DAM_TERM_DATA;
+    case DAM_BOUND_WEIGHTS: return DAM_TERM_COMPUTE;
+    case DAM_BOUND_TRANSFER: return DAM_TERM_TRANSFER;
+    case DAM_BOUND_COMPUTE:
+    case DAM_BOUND_MEMORY: return DAM_TERM_COMPUTE;
+    case DAM_BOUND_COMM: return DAM_TERM_COMM;
+    case DAM_BOUND_LATENCY: return DAM_TERM_OVERHEAD;
+    default: return -1;
+    }
+}
+
+/* Where the step goes: each term with its share and a bar, simulated
+ * beside analytic when both are known. */
+static void run_terms(dam_buf *b, const dam_result *r)
+{
+    char t1[48], t2[48];
     int side = r->has_sim && r->analytic_step > 0.0;
     if (side)
         dam_buf_printf(b, "\nWhere the step goes %44s %10s\n", "simulated",
@@ -237,19 +237,7 @@ void dam_text_run(dam_buf *b, const dam_scenario *s, const dam_result *r,
     else
         dam_buf_printf(b, "\nWhere the step goes\n");
     double step = r->step > 0.0 ? r->step : 1.0;
-    int bind_term = -1;
-    switch (r->bound) {
-    case DAM_BOUND_DATA:
-    case DAM_BOUND_PREPROCESS:
-    case DAM_BOUND_QUEUEING: bind_term = DAM_TERM_DATA; break;
-    case DAM_BOUND_WEIGHTS: bind_term = DAM_TERM_COMPUTE; break;
-    case DAM_BOUND_TRANSFER: bind_term = DAM_TERM_TRANSFER; break;
-    case DAM_BOUND_COMPUTE:
-    case DAM_BOUND_MEMORY: bind_term = DAM_TERM_COMPUTE; break;
-    case DAM_BOUND_COMM: bind_term = DAM_TERM_COMM; break;
-    case DAM_BOUND_LATENCY: bind_term = DAM_TERM_OVERHEAD; break;
-    default: break;
-    }
+    int bind_term = bound_term(r->bound);
     for (int t = 0; t < DAM_TERM_COUNT; t++) {
         if (t == DAM_TERM_WAIT && r->terms[t] <= 0.0 && r->gpus <= 1)
             continue; /* one rank waits for nobody */
@@ -271,38 +259,48 @@ void dam_text_run(dam_buf *b, const dam_scenario *s, const dam_result *r,
                            t == bind_term ? " <- binds" : "");
         }
     }
-    if (side) {
-        dam_fmt_time(t1, sizeof t1, r->step);
-        dam_fmt_time(t2, sizeof t2, r->analytic_step);
-        dam_buf_printf(b, "  %-22s %8s  %-30s %10s %10s\n", "step", "", "",
-                       t1, t2);
-        if (r->analytic_bound != r->bound)
-            dam_buf_printf(b, "  (the analytic estimate says %s binds; the "
-                              "simulation, with contention and variance, "
-                              "says %s)\n",
-                           dam_bound_name(r->analytic_bound),
-                           dam_bound_name(r->bound));
-    }
-    if (r->has_sim && r->nstage_times > 0) {
-        dam_buf_printf(b, "\nSimulated time by stage (measured window, "
-                          "mean of replications)\n");
-        dam_buf_printf(b, "  %-18s %8s %8s %8s %8s %8s\n", "stage",
-                       "entities", "busy", "idle", "blocked", "starved");
-        for (int i = 0; i < r->nstage_times; i++) {
-            const dam_stage_time *st = &r->stage_times[i];
-            double tot = st->busy + st->idle + st->blocked + st->starved;
-            if (tot <= 0.0)
-                tot = 1.0;
-            dam_buf_printf(b, "  %-18s %8d %7.1f%% %7.1f%% %7.1f%% "
-                              "%7.1f%%\n",
-                           st->name, st->entities, st->busy / tot * 100.0,
-                           st->idle / tot * 100.0,
-                           st->blocked / tot * 100.0,
-                           st->starved / tot * 100.0);
-        }
-        dam_buf_printf(b, "  %.0f events simulated\n", r->events);
-    }
+    if (!side)
+        return;
+    dam_fmt_time(t1, sizeof t1, r->step);
+    dam_fmt_time(t2, sizeof t2, r->analytic_step);
+    dam_buf_printf(b, "  %-22s %8s  %-30s %10s %10s\n", "step", "", "", t1,
+                   t2);
+    if (r->analytic_bound != r->bound)
+        dam_buf_printf(b, "  (the analytic estimate says %s binds; the "
+                          "simulation, with contention and variance, "
+                          "says %s)\n",
+                       dam_bound_name(r->analytic_bound),
+                       dam_bound_name(r->bound));
+}
 
+/* The simulation's time by stage: busy, idle, blocked, starved. */
+static void run_stage_times(dam_buf *b, const dam_result *r)
+{
+    if (!r->has_sim || r->nstage_times <= 0)
+        return;
+    dam_buf_printf(b, "\nSimulated time by stage (measured window, "
+                      "mean of replications)\n");
+    dam_buf_printf(b, "  %-18s %8s %8s %8s %8s %8s\n", "stage", "entities",
+                   "busy", "idle", "blocked", "starved");
+    for (int i = 0; i < r->nstage_times; i++) {
+        const dam_stage_time *st = &r->stage_times[i];
+        double tot = st->busy + st->idle + st->blocked + st->starved;
+        if (tot <= 0.0)
+            tot = 1.0;
+        dam_buf_printf(b, "  %-18s %8d %7.1f%% %7.1f%% %7.1f%% %7.1f%%\n",
+                       st->name, st->entities, st->busy / tot * 100.0,
+                       st->idle / tot * 100.0, st->blocked / tot * 100.0,
+                       st->starved / tot * 100.0);
+    }
+    dam_buf_printf(b, "  %.0f events simulated\n", r->events);
+}
+
+/* The iron law per stage (volume over bandwidth, work over rate,
+ * latency), then T_seq and T_pipe against the step. */
+static void run_iron_law(dam_buf *b, const dam_scenario *s,
+                         const dam_result *r)
+{
+    char t1[48], t2[48], t3[48], t4[48];
     dam_buf_printf(b, "\nIron law per stage (one GPU, one step)\n");
     dam_buf_printf(b, "  %-11s %10s %12s %10s %11s %10s %9s %10s\n", "stage",
                    "D_vol", "BW", "D/BW", "O", "R*eta", "O/(R*eta)", "L_lat");
@@ -328,23 +326,29 @@ void dam_text_run(dam_buf *b, const dam_scenario *s, const dam_result *r,
                        st->ops > 0 ? v[3] : "-", st->rate > 0 ? v[4] : "-",
                        st->t_ops > 0 ? v[5] : "-", st->t_lat > 0 ? v[6] : "-");
     }
-    if (s->mode != DAM_MODE_SERVING) {
-        dam_fmt_time(t1, sizeof t1, r->t_seq);
-        dam_fmt_time(t2, sizeof t2, r->t_pipe);
-        dam_fmt_time(t3, sizeof t3, r->step);
-        if (r->has_sim && r->analytic_step > 0.0) {
-            dam_fmt_time(t4, sizeof t4, r->analytic_step);
-            dam_buf_printf(b, "  T_seq (no overlap) %s   T_pipe (perfect "
-                              "overlap) >= %s\n  analytic step %s   "
-                              "simulated step %s\n",
-                           t1, t2, t4, t3);
-        } else {
-            dam_buf_printf(b, "  T_seq (no overlap) %s   T_pipe (perfect "
-                              "overlap) >= %s   configured %s\n",
-                           t1, t2, t3);
-        }
+    if (s->mode == DAM_MODE_SERVING)
+        return;
+    dam_fmt_time(t1, sizeof t1, r->t_seq);
+    dam_fmt_time(t2, sizeof t2, r->t_pipe);
+    dam_fmt_time(t3, sizeof t3, r->step);
+    if (r->has_sim && r->analytic_step > 0.0) {
+        dam_fmt_time(t4, sizeof t4, r->analytic_step);
+        dam_buf_printf(b, "  T_seq (no overlap) %s   T_pipe (perfect "
+                          "overlap) >= %s\n  analytic step %s   "
+                          "simulated step %s\n",
+                       t1, t2, t4, t3);
+    } else {
+        dam_buf_printf(b, "  T_seq (no overlap) %s   T_pipe (perfect "
+                          "overlap) >= %s   configured %s\n",
+                       t1, t2, t3);
     }
+}
 
+/* The roofline of each compute phase on the scenario's GPU. */
+static void run_roofline(dam_buf *b, const dam_scenario *s,
+                         const dam_result *r)
+{
+    char t1[48], t2[48], t3[48], t4[48];
     double ridge = dam_gpu_ridge(&s->machine.gpu, s->workload.precision);
     dam_buf_printf(b, "\nRoofline on %s at %s (ridge %.3g FLOP/byte)\n",
                    s->machine.gpu.id,
@@ -360,7 +364,12 @@ void dam_text_run(dam_buf *b, const dam_scenario *s, const dam_result *r,
                        p->memory_bound ? "memory-bound" : "compute-bound",
                        t3);
     }
-    /* GPU memory in one unit (GiB), and every part of the total */
+}
+
+/* GPU memory in one unit (GiB), and every part of the total. */
+static void run_memory(dam_buf *b, const dam_result *r)
+{
+    char t1[48], t2[48];
     dam_fmt_memory(t1, sizeof t1, r->memory.total);
     dam_fmt_memory(t2, sizeof t2, r->memory.capacity);
     dam_buf_printf(b, "\nMemory %s of %s per GPU%s: %s\n", t1, t2,
@@ -369,25 +378,53 @@ void dam_text_run(dam_buf *b, const dam_scenario *s, const dam_result *r,
                    : r->memory.tight ? "fits, TIGHT (under 10 % to spare for "
                                        "fragmentation)"
                                      : "fits");
-    {
-        const char *name[] = {"weights", "gradients", "optimizer state",
-                              "activations", "buffers and runtime"};
-        const double part[] = {r->memory.weights, r->memory.gradients,
-                               r->memory.optimizer, r->memory.activations,
-                               r->memory.buffers};
-        dam_buf_printf(b, "  %.2f GiB =", r->memory.total / DAM_GIB);
-        int k = 0;
-        for (int i = 0; i < 5; i++)
-            if (part[i] > 0.0 || i == 0 || i == 3)
-                dam_buf_printf(b, "%s %s %.2f", k++ ? " +" : "", name[i],
-                               part[i] / DAM_GIB);
-        dam_buf_printf(b, " GiB\n");
-    }
+    const char *name[] = {"weights", "gradients", "optimizer state",
+                          "activations", "buffers and runtime"};
+    const double part[] = {r->memory.weights, r->memory.gradients,
+                           r->memory.optimizer, r->memory.activations,
+                           r->memory.buffers};
+    dam_buf_printf(b, "  %.2f GiB =", r->memory.total / DAM_GIB);
+    int k = 0;
+    for (int i = 0; i < 5; i++)
+        if (part[i] > 0.0 || i == 0 || i == 3)
+            dam_buf_printf(b, "%s %s %.2f", k++ ? " +" : "", name[i],
+                           part[i] / DAM_GIB);
+    dam_buf_printf(b, " GiB\n");
     if (!r->memory.fits) {
         dam_fmt_memory(t1, sizeof t1, r->memory.shortfall);
         dam_buf_printf(b, "  short by %s\n", t1);
     }
+}
 
+void dam_text_run(dam_buf *b, const dam_scenario *s, const dam_result *r,
+                  const dam_diagnosis *d, const dam_uncertainty *u)
+{
+    if (r->serving.llm.enabled) {
+        dam_llm_text(b, s, r, d, u);
+        return;
+    }
+    char answer[1024];
+    dam_text_answer(answer, sizeof answer, s, r, d);
+
+    run_header(b, s);
+    rule(b);
+    dam_buf_printf(b, "Question  %s\n", s->question);
+    dam_buf_printf(b, "Answer    %s\n", answer);
+    dam_buf_printf(b, "Binding   %s  [axis: %s]\n", dam_bound_name(r->bound),
+                   d->axis);
+    dam_text_short(b, s, r, u);
+    rule(b);
+
+    run_figures(b, s, r);
+    if (u)
+        interval_lines(b, s, u);
+    if (s->mode == DAM_MODE_SERVING && r->has_sim)
+        serving_section(b, s, r, u);
+    run_terms(b, r);
+    run_stage_times(b, r);
+    run_iron_law(b, s, r);
+    run_roofline(b, s, r);
+    run_memory(b, r);
     dam_text_diagnosis(b, d);
 }
 
@@ -505,10 +542,10 @@ void dam_text_uncertainty(dam_buf *b, const dam_scenario *s,
         dam_fmt_time(t3, sizeof t3, u->run_time.hi);
         dam_buf_printf(b, "  time to train   %s to %s\n", t1, t3);
         char g1[48], g2[48];
-        range(g1, g2, sizeof g1, u->gpu_hours.lo, u->gpu_hours.hi, 0);
+        dam_text_range(g1, g2, sizeof g1, u->gpu_hours.lo, u->gpu_hours.hi, 0);
         dam_buf_printf(b, "  GPU-hours       %s to %s\n", g1, g2);
         if (u->cost_usd.hi > 0.0) {
-            range(g1, g2, sizeof g1, u->cost_usd.lo, u->cost_usd.hi, 1);
+            dam_text_range(g1, g2, sizeof g1, u->cost_usd.lo, u->cost_usd.hi, 1);
             dam_buf_printf(b, "  cost            %s to %s\n", g1, g2);
         }
     }
