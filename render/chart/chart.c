@@ -131,3 +131,4 @@ WRITER(chinchilla, DAM_CHART_CHINCHILLA, dam_chart_chinchilla)
 WRITER(serving, DAM_CHART_SERVING, dam_chart_serving)
 WRITER(pareto, DAM_CHART_PARETO, dam_chart_pareto)
 WRITER(heatmap, DAM_CHART_HEATMAP, dam_chart_heatmap)
+WRITER(plan, DAM_CHART_PLAN, dam_chart_plan) /* chart_plan.h */

@@ -403,12 +403,3 @@ int dam_chart_plan_draw(cairo_t *cr, const dam_rect *r,
     }
     return DAM_OK;
 }
-
-int dam_chart_plan_write(const char *path, double width, double height,
-                         const dam_chart_plan *in, dam_error *err)
-{
-    dam_chart c;
-    c.kind = DAM_CHART_PLAN;
-    c.u.plan = in;
-    return dam_chart_write(path, width, height, &c, err);
-}

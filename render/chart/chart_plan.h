@@ -78,6 +78,8 @@ typedef struct dam_chart_plan {
 
 int dam_chart_plan_draw(cairo_t *cr, const dam_rect *r,
                         const dam_chart_plan *c, dam_error *err);
+/* (in chart.c, with every chart's writer: chart.c draws through
+ * dam_chart_plan_draw) */
 int dam_chart_plan_write(const char *path, double width, double height,
                          const dam_chart_plan *c, dam_error *err);
 
