@@ -452,18 +452,50 @@ static void cross_thread(builder *b, const key *k, int nk, const span *act,
     dam_free(active);
 }
 
-int dam_rgraph_build(dam_rgraph *g, const dam_ktrace *t, dam_error *err)
+/* Scratch of one build: the spans and indexes its steps share. */
+typedef struct scratch {
+    span *ld, *act, *shaped;  /* data-loader, host activity, shaped ops */
+    int nld, nact, nshaped;
+    key *k;                   /* nodes by lane and start */
+    int *poll;                /* last query of a run -> its first, else -1 */
+    endkey *ek;               /* device work by measured end */
+    int nek;
+    corrkey *ck;              /* calls by correlation id */
+    int nck;
+    size_t cap_steps;
+} scratch;
+
+/* A ProfilerStep span of the step thread: its two marks. */
+static void add_step(builder *b, scratch *x, const dam_kev *e, dam_rnode *n)
 {
-    memset(g, 0, sizeof *g);
-    g->trace = t;
-    g->step_lane = -1;
-    builder b = {g, 0, 0};
-    size_t cap_steps = 0;
-    int nld = 0, nact = 0;
-    span *ld = dam_malloc((t->nev + 1) * sizeof *ld);
-    span *act = dam_malloc((t->nev + 1) * sizeof *act);
-    int nshaped = 0;
-    span *shaped = dam_malloc((t->nev + 1) * sizeof *shaped);
+    dam_rgraph *g = b->g;
+    if (g->step_lane < 0)
+        g->step_lane = e->lane;
+    if (e->lane != g->step_lane)
+        return; /* steps of one thread only */
+    g->steps = dam_grow(g->steps, sizeof *g->steps, (size_t)g->nsteps + 1,
+                        &x->cap_steps);
+    dam_rstep *s = &g->steps[g->nsteps];
+    s->number = e->step;
+    s->measured_s = e->dur;
+    n->kind = DAM_RNODE_MARK;
+    n->dur = 0.0;
+    n->step = g->nsteps;
+    n->m_end = n->m_start;
+    s->mark[0] = add_node(b, n);
+    n->m_start = n->m_end = e->ts + e->dur;
+    n->step_end = 1;
+    s->mark[1] = add_node(b, n);
+    g->nsteps++;
+}
+
+/* Nodes of the trace's events, and the spans beside them. */
+static void collect(builder *b, scratch *x)
+{
+    const dam_ktrace *t = b->g->trace;
+    x->ld = dam_malloc((t->nev + 1) * sizeof *x->ld);
+    x->act = dam_malloc((t->nev + 1) * sizeof *x->act);
+    x->shaped = dam_malloc((t->nev + 1) * sizeof *x->shaped);
     for (size_t i = 0; i < t->nev; i++) {
         const dam_kev *e = &t->ev[i];
         dam_rnode n;
@@ -478,140 +510,126 @@ int dam_rgraph_build(dam_rgraph *g, const dam_ktrace *t, dam_error *err)
         n.launch = -1;
         n.step = -1;
         const char *name = dam_ktrace_name(t, e);
+        span sp = {e->lane, e->ts, e->ts + e->dur, -1};
         if (e->kind == DAM_KEV_CPU_OP && is_loader(name))
-            ld[nld++] = (span){e->lane, e->ts, e->ts + e->dur, -1};
+            x->ld[x->nld++] = sp;
         if (e->kind == DAM_KEV_CPU_OP && e->gemm[0] > 0.0f)
-            shaped[nshaped++] = (span){e->lane, e->ts, e->ts + e->dur,
-                                       (long)i};
+            x->shaped[x->nshaped++] = (span){e->lane, e->ts, e->ts + e->dur,
+                                             (long)i};
         if ((e->kind == DAM_KEV_CPU_OP || e->kind == DAM_KEV_RUNTIME) &&
             !t->lanes[e->lane].gpu)
-            act[nact++] = (span){e->lane, e->ts, e->ts + e->dur, -1};
+            x->act[x->nact++] = sp;
         if (e->kind == DAM_KEV_RUNTIME && !t->lanes[e->lane].gpu) {
             n.kind = DAM_RNODE_CALL;
             n.sync = is_sync_call(name);
-            add_node(&b, &n);
+            add_node(b, &n);
         } else if (dam_kev_is_gpu_work(e->kind)) {
             n.kind = DAM_RNODE_GPU;
             n.kclass = e->kclass;
             if (e->kclass == DAM_KCLASS_GEMM ||
                 e->kclass == DAM_KCLASS_ATTENTION)
                 n.prec = prec_of(name);
-            add_node(&b, &n);
+            add_node(b, &n);
         } else if (e->kind == DAM_KEV_STEP && !t->lanes[e->lane].gpu) {
-            if (g->step_lane < 0)
-                g->step_lane = e->lane;
-            if (e->lane != g->step_lane)
-                continue; /* steps of one thread only */
-            g->steps = dam_grow(g->steps, sizeof *g->steps,
-                                (size_t)g->nsteps + 1, &cap_steps);
-            dam_rstep *s = &g->steps[g->nsteps];
-            s->number = e->step;
-            s->measured_s = e->dur;
-            n.kind = DAM_RNODE_MARK;
-            n.dur = 0.0;
-            n.step = g->nsteps;
-            n.m_end = n.m_start;
-            s->mark[0] = add_node(&b, &n);
-            n.m_start = n.m_end = e->ts + e->dur;
-            n.step_end = 1;
-            s->mark[1] = add_node(&b, &n);
-            g->nsteps++;
+            add_step(b, x, e, &n);
         }
     }
-    nld = merge_spans(ld, nld);
-    nact = merge_spans(act, nact);
-    int nn = g->nnodes, ngpu = 0;
-    /* lane order */
-    key *k = dam_malloc(((size_t)nn + 1) * sizeof *k);
-    for (int i = 0; i < nn; i++) {
-        const dam_rnode *n = &g->nodes[i];
-        int rank = n->kind == DAM_RNODE_MARK ? (n->step_end ? 0 : 1) : 2;
-        k[i] = (key){n->lane, rank, n->m_start, i};
-        ngpu += n->kind == DAM_RNODE_GPU;
-    }
-    if (ngpu == 0) {
-        dam_free(k);
-        dam_free(ld);
-        return dam_error_set(err, t->file, 0,
-                             "no device work to replay in the trace");
-    }
-    qsort(k, (size_t)nn, sizeof *k, by_key);
-    int *poll = dam_malloc(((size_t)nn + 1) * sizeof *poll);
+    x->nld = merge_spans(x->ld, x->nld);
+    x->nact = merge_spans(x->act, x->nact);
+}
+
+/* Runs of two or more queries on a thread: the last one polls. */
+static void find_polls(dam_rgraph *g, scratch *x)
+{
+    const dam_ktrace *t = g->trace;
+    int nn = g->nnodes;
+    const key *k = x->k;
+    x->poll = dam_malloc(((size_t)nn + 1) * sizeof *x->poll);
     for (int i = 0; i < nn; i++)
-        poll[i] = -1;
-    for (int i = 0; i < nn;) { /* runs of two or more queries */
+        x->poll[i] = -1;
+    for (int i = 0; i < nn;) {
         int j = i;
         while (j < nn && k[j].lane == k[i].lane &&
                g->nodes[k[j].node].kind == DAM_RNODE_CALL &&
                is_query(dam_ktrace_name(t, &t->ev[g->nodes[k[j].node].ev])))
             j++;
         if (j - i >= 2) {
-            poll[k[j - 1].node] = k[i].node;
+            x->poll[k[j - 1].node] = k[i].node;
             g->nodes[k[j - 1].node].sync = 3;
         }
         i = j > i ? j : i + 1;
     }
-    lane_edges(&b, k, nn, poll);
-    /* launches */
-    corrkey *ck = dam_malloc(((size_t)nn + 1) * sizeof *ck);
-    int nck = 0;
+}
+
+/* The call with correlation id corr (NULL: none). */
+static const corrkey *call_of(const scratch *x, long long corr)
+{
+    if (corr < 0)
+        return NULL;
+    int lo = 0, hi = x->nck;
+    while (lo < hi) {
+        int mid = (lo + hi) / 2;
+        if (x->ck[mid].corr < corr)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < x->nck && x->ck[lo].corr == corr ? &x->ck[lo] : NULL;
+}
+
+/* Launch edges by correlation id; a call whose own work ends before it
+ * returns blocks on it. Fills the device work by end. */
+static void launches(builder *b, scratch *x, int ngpu)
+{
+    dam_rgraph *g = b->g;
+    const dam_ktrace *t = g->trace;
+    int nn = g->nnodes;
+    x->ck = dam_malloc(((size_t)nn + 1) * sizeof *x->ck);
     for (int i = 0; i < nn; i++) {
         long long c = t->ev[g->nodes[i].ev].corr;
         if (g->nodes[i].kind == DAM_RNODE_CALL && c >= 0)
-            ck[nck++] = (corrkey){c, i};
+            x->ck[x->nck++] = (corrkey){c, i};
     }
-    qsort(ck, (size_t)nck, sizeof *ck, by_corr);
-    endkey *ek = dam_malloc(((size_t)ngpu + 1) * sizeof *ek);
-    int nek = 0;
+    qsort(x->ck, (size_t)x->nck, sizeof *x->ck, by_corr);
+    x->ek = dam_malloc(((size_t)ngpu + 1) * sizeof *x->ek);
     for (int i = 0; i < nn; i++) {
         dam_rnode *n = &g->nodes[i];
         if (n->kind != DAM_RNODE_GPU)
             continue;
-        ek[nek++] = (endkey){n->m_end, i};
-        corrkey q = {t->ev[n->ev].corr, -1};
-        const corrkey *hit = NULL;
-        if (q.corr >= 0) {
-            int lo = 0, hi = nck;
-            while (lo < hi) {
-                int mid = (lo + hi) / 2;
-                if (ck[mid].corr < q.corr)
-                    lo = mid + 1;
-                else
-                    hi = mid;
-            }
-            if (lo < nck && ck[lo].corr == q.corr)
-                hit = &ck[lo];
-        }
+        x->ek[x->nek++] = (endkey){n->m_end, i};
+        const corrkey *hit = call_of(x, t->ev[n->ev].corr);
         if (!hit) {
             g->n_unlaunched++;
             continue;
         }
         n->launch = hit->node;
-        add_edge(&b, hit->node, i, DAM_REDGE_START_START, 0.0);
+        add_edge(b, hit->node, i, DAM_REDGE_START_START, 0.0);
         g->n_launch++;
-        /* a call whose own work ends before it returns blocks on it */
         dam_rnode *c = &g->nodes[hit->node];
         if (!c->sync && n->m_end <= c->m_end && n->m_end >= c->m_start) {
             c->sync = 2;
             double lag = c->m_end - n->m_end;
-            add_edge(&b, i, hit->node, DAM_REDGE_END_END, lag);
+            add_edge(b, i, hit->node, DAM_REDGE_END_END, lag);
             c->dur = lag;
             g->n_sync++;
         }
     }
-    qsort(ek, (size_t)nek, sizeof *ek, by_end);
-    qsort(shaped, (size_t)nshaped, sizeof *shaped, by_span);
-    for (int i = 0; i < nn; i++)
-        shape_of(g, shaped, nshaped, i);
-    dam_free(shaped);
-    /* host syncs: the latest device work launched before the call */
-    for (int i = 0; i < nn; i++) {
+    qsort(x->ek, (size_t)x->nek, sizeof *x->ek, by_end);
+}
+
+/* Host syncs and polls: the latest device work launched before the call. */
+static void host_syncs(builder *b, const scratch *x)
+{
+    dam_rgraph *g = b->g;
+    const endkey *ek = x->ek;
+    for (int i = 0; i < g->nnodes; i++) {
         dam_rnode *c = &g->nodes[i];
         if (c->kind != DAM_RNODE_CALL || (c->sync != 1 && c->sync != 3))
             continue;
         /* a poll waits from its run's first query */
-        double since = c->sync == 3 ? g->nodes[poll[i]].m_start : c->m_start;
-        int lo = 0, hi = nek;
+        double since = c->sync == 3 ? g->nodes[x->poll[i]].m_start
+                                    : c->m_start;
+        int lo = 0, hi = x->nek;
         while (lo < hi) {
             int mid = (lo + hi) / 2;
             if (ek[mid].t <= c->m_end)
@@ -631,7 +649,7 @@ int dam_rgraph_build(dam_rgraph *g, const dam_ktrace *t, dam_error *err)
             double lag = c->m_end - from;
             if (lag < 0.0)
                 lag = 0.0;
-            add_edge(&b, ek[j].node, i, DAM_REDGE_END_END, lag);
+            add_edge(b, ek[j].node, i, DAM_REDGE_END_END, lag);
             if (c->sync != 3)
                 c->dur = lag;
             c->poll_wait = c->sync == 3;
@@ -639,13 +657,14 @@ int dam_rgraph_build(dam_rgraph *g, const dam_ktrace *t, dam_error *err)
             break;
         }
     }
-    cross_thread(&b, k, nn, act, nact);
-    dam_free(k);
-    dam_free(act);
-    /* cross-stream waits, inferred from what bound each start */
-    index_edges(g);
+}
+
+/* Cross-stream waits, inferred from what bound each start (edges indexed). */
+static void cross_stream(builder *b, const scratch *x)
+{
+    dam_rgraph *g = b->g;
     int nbase = g->nedges;
-    for (int i = 0; i < nn; i++) {
+    for (int i = 0; i < g->nnodes; i++) {
         dam_rnode *n = &g->nodes[i];
         if (n->kind != DAM_RNODE_GPU)
             continue;
@@ -656,24 +675,68 @@ int dam_rgraph_build(dam_rgraph *g, const dam_ktrace *t, dam_error *err)
                 bt = edge_time(g, &g->edges[j]);
         if (n->m_start - bt <= 1e-6)
             continue;
-        int o = latest_other(g, ek, nek, i, bt, n->m_start, 0);
+        int o = latest_other(g, x->ek, x->nek, i, bt, n->m_start, 0);
         if (o >= 0 && n->m_start - g->nodes[o].m_end <= DAM_REPLAY_XSTREAM_S) {
-            add_edge(&b, o, i, DAM_REDGE_END_START, 0.0);
+            add_edge(b, o, i, DAM_REDGE_END_START, 0.0);
             g->n_xstream++;
         }
     }
     if (g->nedges != nbase)
         dam_rgraph_reindex(g);
-    slacks(g, ld, nld);
+}
+
+static void scratch_free(scratch *x)
+{
+    dam_free(x->ld);
+    dam_free(x->act);
+    dam_free(x->shaped);
+    dam_free(x->k);
+    dam_free(x->poll);
+    dam_free(x->ek);
+    dam_free(x->ck);
+}
+
+int dam_rgraph_build(dam_rgraph *g, const dam_ktrace *t, dam_error *err)
+{
+    memset(g, 0, sizeof *g);
+    g->trace = t;
+    g->step_lane = -1;
+    builder b = {g, 0, 0};
+    scratch x;
+    memset(&x, 0, sizeof x);
+    collect(&b, &x);
+    int nn = g->nnodes, ngpu = 0;
+    /* lane order */
+    x.k = dam_malloc(((size_t)nn + 1) * sizeof *x.k);
+    for (int i = 0; i < nn; i++) {
+        const dam_rnode *n = &g->nodes[i];
+        int rank = n->kind == DAM_RNODE_MARK ? (n->step_end ? 0 : 1) : 2;
+        x.k[i] = (key){n->lane, rank, n->m_start, i};
+        ngpu += n->kind == DAM_RNODE_GPU;
+    }
+    if (ngpu == 0) {
+        scratch_free(&x);
+        return dam_error_set(err, t->file, 0,
+                             "no device work to replay in the trace");
+    }
+    qsort(x.k, (size_t)nn, sizeof *x.k, by_key);
+    find_polls(g, &x);
+    lane_edges(&b, x.k, nn, x.poll);
+    launches(&b, &x, ngpu);
+    qsort(x.shaped, (size_t)x.nshaped, sizeof *x.shaped, by_span);
+    for (int i = 0; i < nn; i++)
+        shape_of(g, x.shaped, x.nshaped, i);
+    host_syncs(&b, &x);
+    cross_thread(&b, x.k, nn, x.act, x.nact);
+    index_edges(g);
+    cross_stream(&b, &x);
+    slacks(g, x.ld, x.nld);
     /* a poll that found its work done: no slack, it ends when the work
      * does (plus the measured latency) */
     for (int i = 0; i < nn; i++)
         if (g->nodes[i].poll_wait)
             g->nodes[i].delay = 0.0;
-    dam_free(poll);
-    dam_free(ek);
-    dam_free(ck);
-    dam_free(ld);
+    scratch_free(&x);
     return DAM_OK;
 }
 
