@@ -48,6 +48,7 @@ void dam_ktrace_free(dam_ktrace *t)
     dam_free(t->ev);
     dam_free(t->lanes);
     dam_free(t->flows);
+    dam_free(t->syncs);
     memset(t, 0, sizeof *t);
 }
 
@@ -374,7 +375,7 @@ typedef struct reader {
     intern names, lanes;
     signed char *kcls;   /* per name: its kernel class (-1: not yet) */
     size_t cap_kcls;
-    size_t cap_ev, cap_flows;
+    size_t cap_ev, cap_flows, cap_syncs;
     const char *path;
     dam_diag *d;
     double t0;
@@ -435,6 +436,28 @@ static void flow_event(reader *r, const json_t *ev, const char *ph,
 }
 
 static void gemm_shape(dam_kev *e, const char *name, const json_t *args);
+
+/* A cuda_sync record's args: what waits on what. */
+static void sync_record(reader *r, const dam_kev *e, const json_t *args)
+{
+    static const char *const kinds[] = {"", "Stream Sync", "Context Sync",
+                                        "Event Sync", "Stream Wait Event"};
+    dam_ktrace *t = r->t;
+    t->syncs = dam_grow(t->syncs, sizeof *t->syncs, t->nsyncs + 1,
+                        &r->cap_syncs);
+    dam_ksync *s = &t->syncs[t->nsyncs++];
+    const char *k = json_string_value(json_object_get(args,
+                                                      "cuda_sync_kind"));
+    s->kind = DAM_KSYNC_OTHER;
+    for (int i = 1; k && i < (int)(sizeof kinds / sizeof *kinds); i++)
+        if (!strcmp(k, kinds[i]))
+            s->kind = i;
+    s->corr = e->corr;
+    s->lane = e->lane;
+    s->stream = int_arg(args, "stream");
+    s->wait_stream = int_arg(args, "wait_on_stream");
+    s->wait_corr = int_arg(args, "wait_on_cuda_event_record_corr_id");
+}
 
 static void one_event(reader *r, const json_t *ev, long idx, size_t off)
 {
@@ -527,6 +550,8 @@ static void one_event(reader *r, const json_t *ev, long idx, size_t off)
     }
     if (kind == DAM_KEV_GPU_ANNOTATION || kind == DAM_KEV_SYNC)
         t->lanes[e->lane].gpu = 1;
+    if (kind == DAM_KEV_SYNC && e->corr >= 0)
+        sync_record(r, e, args);
     t->nkind[kind]++;
     if (ts < r->t0)
         r->t0 = ts;
@@ -881,6 +906,7 @@ int dam_ktrace_load(dam_ktrace *t, const char *path, const char *text,
             t1 = t->ev[i].ts + t->ev[i].dur;
     }
     t->span_s = t1;
+    t->origin_us = r.t0;
     for (size_t i = 0; i < t->nflows; i++) {
         t->flows[i].s_ts = (t->flows[i].s_ts - r.t0) * 1e-6;
         t->flows[i].f_ts = (t->flows[i].f_ts - r.t0) * 1e-6;

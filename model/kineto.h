@@ -86,6 +86,26 @@ typedef struct dam_klane {
     int gpu;               /* 1 when it holds device events */
 } dam_klane;
 
+/* What a cuda_sync record says (args "cuda_sync_kind"). */
+typedef enum {
+    DAM_KSYNC_OTHER = 0,   /* a kind not known */
+    DAM_KSYNC_STREAM,      /* "Stream Sync": cudaStreamSynchronize */
+    DAM_KSYNC_CONTEXT,     /* "Context Sync": cudaDeviceSynchronize */
+    DAM_KSYNC_EVENT,       /* "Event Sync": cudaEventSynchronize */
+    DAM_KSYNC_WAIT         /* "Stream Wait Event": cudaStreamWaitEvent */
+} dam_ksync_kind;
+
+/* One cuda_sync record (device side of a synchronisation; newer Kinetos
+ * with CUDA sync events on). */
+typedef struct dam_ksync {
+    long long corr;        /* the runtime call's correlation id */
+    long long stream;      /* the stream that waits (-1: not said) */
+    long long wait_stream; /* the stream waited on (-1: not said) */
+    long long wait_corr;   /* the cudaEventRecord's correlation id (-1) */
+    int kind;              /* a dam_ksync_kind */
+    int lane;              /* the record's lane (its pid is the device) */
+} dam_ksync;
+
 /* A flow pair by its id: start (ph "s") and finish (ph "f"). */
 typedef struct dam_kflow {
     long long id;
@@ -111,12 +131,15 @@ typedef struct dam_ktrace {
     int nnames;
     dam_kflow *flows;
     size_t nflows;
+    dam_ksync *syncs;         /* cuda_sync records, in file order */
+    size_t nsyncs;
     long nevents;             /* entries of traceEvents */
     long nkind[DAM_KEV_KIND_COUNT];
     long nnccl;               /* kernels of class nccl */
     long linked;              /* device work with a launching runtime call */
     long flows_used;          /* of those, linked by a flow pair only */
     double span_s;            /* last event end - first event start, s */
+    double origin_us;         /* the first event's ts as written, us */
 } dam_ktrace;
 
 /*

@@ -44,6 +44,9 @@ void dam_text_trace_check(dam_buf *b, const dam_ktrace *t,
                    "cross-stream, %ld cross-thread, %ld host sync); %d steps\n",
                    g->nnodes, g->nedges, g->n_launch, g->n_xstream,
                    g->n_xthread, g->n_sync, g->nsteps);
+    if (g->n_cuda_sync)
+        dam_buf_printf(b, "  %ld stream waits and host syncs from the "
+                       "trace's cuda_sync records\n", g->n_cuda_sync);
     if (g->n_shaped || g->n_late || g->n_unlaunched)
         dam_buf_printf(b, "  %ld GEMM kernels with their operator's shape; "
                        "%ld without a launching call; %ld measured earlier "
@@ -132,6 +135,7 @@ static json_t *trace_json(const dam_ktrace *t, const dam_rgraph *g)
     INT(gr, "launch_edges", g->n_launch);
     INT(gr, "cross_stream_edges", g->n_xstream);
     INT(gr, "sync_edges", g->n_sync);
+    INT(gr, "cuda_sync_edges", g->n_cuda_sync);
     INT(gr, "unlaunched", g->n_unlaunched);
     json_object_set_new(o, "graph", gr);
     return o;

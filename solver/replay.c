@@ -9,6 +9,7 @@
 #include "solver/replay.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -462,6 +463,8 @@ typedef struct scratch {
     int nek;
     corrkey *ck;              /* calls by correlation id */
     int nck;
+    int *rec;                 /* call node -> its cuda_sync record, -1 */
+    int *lane_first;          /* lane l's keys: [lane_first[l], [l + 1]) */
     size_t cap_steps;
 } scratch;
 
@@ -617,10 +620,96 @@ static void launches(builder *b, scratch *x, int ngpu)
     qsort(x->ek, (size_t)x->nek, sizeof *x->ek, by_end);
 }
 
-/* Host syncs and polls: the latest device work launched before the call. */
+/* The lane of stream `stream` on the device of lane `on` (-1: none). */
+static int stream_lane(const dam_ktrace *t, int on, long long stream)
+{
+    char tid[32];
+    if (stream < 0)
+        return -1;
+    snprintf(tid, sizeof tid, "%lld", stream);
+    for (int l = 0; l < t->nlanes; l++)
+        if (t->lanes[l].gpu && !strcmp(t->lanes[l].tid, tid) &&
+            !strcmp(t->lanes[l].pid, t->lanes[on].pid))
+            return l;
+    return -1;
+}
+
+/* The keys of lane `lane` in x->k: [*lo, *hi) (empty: none). */
+static void lane_slice(const scratch *x, int lane, int *lo, int *hi)
+{
+    *lo = x->lane_first[lane];
+    *hi = x->lane_first[lane + 1];
+}
+
+/* The first key of [lo, hi) (device work of one stream, in launch order)
+ * launched after time tl (hi: none). */
+static int launched_after(const dam_rgraph *g, const scratch *x, int lo,
+                          int hi, double tl)
+{
+    while (lo < hi) {
+        int mid = (lo + hi) / 2;
+        const dam_rnode *n = &g->nodes[x->k[mid].node];
+        double at = n->launch >= 0 ? g->nodes[n->launch].m_start
+                                   : n->m_start;
+        if (at <= tl)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* Stream waits from cuda_sync records; each record of a host sync is kept
+ * in x->rec for host_syncs. */
+static void sync_records(builder *b, scratch *x)
+{
+    dam_rgraph *g = b->g;
+    const dam_ktrace *t = g->trace;
+    int nn = g->nnodes;
+    x->rec = dam_malloc(((size_t)nn + 1) * sizeof *x->rec);
+    for (int i = 0; i < nn; i++)
+        x->rec[i] = -1;
+    x->lane_first = dam_calloc((size_t)t->nlanes + 1,
+                               sizeof *x->lane_first);
+    for (int i = 0; i < nn; i++)
+        x->lane_first[x->k[i].lane + 1]++;
+    for (int l = 0; l < t->nlanes; l++)
+        x->lane_first[l + 1] += x->lane_first[l];
+    for (size_t r = 0; r < t->nsyncs; r++) {
+        const dam_ksync *s = &t->syncs[r];
+        const corrkey *call = call_of(x, s->corr);
+        if (!call)
+            continue;
+        if (s->kind != DAM_KSYNC_WAIT) {
+            x->rec[call->node] = (int)r;
+            continue;
+        }
+        const corrkey *record = call_of(x, s->wait_corr);
+        double rt = record ? g->nodes[record->node].m_start
+                           : g->nodes[call->node].m_start;
+        int ws = stream_lane(t, s->lane, s->wait_stream);
+        int ss = stream_lane(t, s->lane, s->stream);
+        if (ws < 0 || ss < 0 || ws == ss)
+            continue;
+        int wlo, whi, slo, shi;
+        lane_slice(x, ws, &wlo, &whi);
+        lane_slice(x, ss, &slo, &shi);
+        int from = launched_after(g, x, wlo, whi, rt) - 1;
+        int to = launched_after(g, x, slo, shi,
+                                g->nodes[call->node].m_start);
+        if (from < wlo || to >= shi)
+            continue;
+        add_edge(b, x->k[from].node, x->k[to].node, DAM_REDGE_END_START, 0.0);
+        g->n_cuda_sync++;
+    }
+}
+
+/* Host syncs and polls: the latest device work launched before the call
+ * (of the stream, event or device its cuda_sync record names). */
 static void host_syncs(builder *b, const scratch *x)
 {
     dam_rgraph *g = b->g;
+    const dam_ktrace *t = g->trace;
     const endkey *ek = x->ek;
     for (int i = 0; i < g->nnodes; i++) {
         dam_rnode *c = &g->nodes[i];
@@ -629,6 +718,20 @@ static void host_syncs(builder *b, const scratch *x)
         /* a poll waits from its run's first query */
         double since = c->sync == 3 ? g->nodes[x->poll[i]].m_start
                                     : c->m_start;
+        const dam_ksync *r = c->sync == 1 && x->rec[i] >= 0
+                                 ? &t->syncs[x->rec[i]] : NULL;
+        int only = -1;
+        if (r && r->kind == DAM_KSYNC_STREAM)
+            only = stream_lane(t, r->lane, r->stream);
+        if (r && r->kind == DAM_KSYNC_EVENT) {
+            only = stream_lane(t, r->lane, r->wait_stream);
+            const corrkey *record = call_of(x, r->wait_corr);
+            if (record)
+                since = g->nodes[record->node].m_start;
+        }
+        if (r && (r->kind == DAM_KSYNC_STREAM || r->kind == DAM_KSYNC_EVENT)
+            && only < 0)
+            continue; /* a stream without work: nothing to wait for */
         int lo = 0, hi = x->nek;
         while (lo < hi) {
             int mid = (lo + hi) / 2;
@@ -640,6 +743,9 @@ static void host_syncs(builder *b, const scratch *x)
         for (int j = lo - 1, tries = 0; j >= 0 && tries < 4096; j--, tries++) {
             const dam_rnode *w = &g->nodes[ek[j].node];
             if (w->launch >= 0 && g->nodes[w->launch].m_start >= since)
+                continue;
+            if ((only >= 0 && w->lane != only) ||
+                (r && strcmp(t->lanes[w->lane].pid, t->lanes[r->lane].pid)))
                 continue;
             if (c->sync == 3 && w->m_end < since)
                 break; /* nothing ended while it polled */
@@ -654,6 +760,7 @@ static void host_syncs(builder *b, const scratch *x)
                 c->dur = lag;
             c->poll_wait = c->sync == 3;
             g->n_sync++;
+            g->n_cuda_sync += r != NULL;
             break;
         }
     }
@@ -694,6 +801,8 @@ static void scratch_free(scratch *x)
     dam_free(x->poll);
     dam_free(x->ek);
     dam_free(x->ck);
+    dam_free(x->rec);
+    dam_free(x->lane_first);
 }
 
 int dam_rgraph_build(dam_rgraph *g, const dam_ktrace *t, dam_error *err)
@@ -726,6 +835,7 @@ int dam_rgraph_build(dam_rgraph *g, const dam_ktrace *t, dam_error *err)
     qsort(x.shaped, (size_t)x.nshaped, sizeof *x.shaped, by_span);
     for (int i = 0; i < nn; i++)
         shape_of(g, x.shaped, x.nshaped, i);
+    sync_records(&b, &x);
     host_syncs(&b, &x);
     cross_thread(&b, x.k, nn, x.act, x.nact);
     index_edges(g);

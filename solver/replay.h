@@ -11,6 +11,10 @@
  *     stream ends (or, when it began inside it, after it starts);
  *   - launch: device work starts after the runtime call that launched it
  *     (same correlation id) starts;
+ *   - stream wait (exact): a cuda_sync "Stream Wait Event" record says
+ *     that the first work launched on its stream after the
+ *     cudaStreamWaitEvent call waits for the last work launched on the
+ *     other stream before the cudaEventRecord it names;
  *   - cross-stream: device work that began later than both of those
  *     allow, right after work on another stream of its device ended
  *     (within DAM_REPLAY_XSTREAM_S), waits for that work (a stream wait on
@@ -25,7 +29,10 @@
  *     device work it waited for ends, plus the measured return latency;
  *     so does the last query of a polling run (two or more cudaEventQuery
  *     in a row), which then starts with the run's first query: the loop
- *     lasts as long as the work it polls.
+ *     lasts as long as the work it polls. Where a cuda_sync record names the
+ *     call's stream ("Stream Sync"), event ("Event Sync": its stream,
+ *     work launched before the record) or device ("Context Sync"), only
+ *     that work is waited for;
  *
  * Each node keeps, beyond its duration, the measured slack between its
  * latest dependency and its start: host time between runtime calls
@@ -114,6 +121,8 @@ typedef struct dam_rgraph {
     int nsteps;
     int step_lane;         /* the thread of the step spans (-1: none) */
     long n_xstream, n_sync, n_launch, n_xthread; /* edges of those kinds */
+    long n_cuda_sync;      /* of the stream waits and host syncs: those
+                              the trace's cuda_sync records name */
     long n_unlaunched;     /* device work without a launching call */
     long n_shaped;         /* GEMM work with its operator's shape */
     long n_late;           /* nodes measured earlier than their edges

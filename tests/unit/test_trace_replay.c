@@ -156,6 +156,100 @@ static void event_sync(void)
     dam_ktrace_free(&t);
 }
 
+/* A cuda_sync record (Kineto with CUDA sync events): kind, its stream
+ * (the lane it is on), the stream and event record it waits on (-1: none),
+ * the call's correlation id. */
+static void sync_rec(const char *kind, int stream, int wait_stream,
+                     int wait_corr, double ts, int corr)
+{
+    len += (size_t)snprintf(text + len, sizeof text - len,
+                            ", {\"ph\": \"X\", \"cat\": \"cuda_sync\", "
+                            "\"name\": \"%s\", \"pid\": 0, \"tid\": %d, "
+                            "\"ts\": %.3f, \"dur\": 1, \"args\": "
+                            "{\"cuda_sync_kind\": \"%s\", \"stream\": %d, "
+                            "\"wait_on_stream\": %d, "
+                            "\"wait_on_cuda_event_record_corr_id\": %d, "
+                            "\"correlation\": %d}}",
+                            kind, stream, ts, kind, stream, wait_stream,
+                            wait_corr, corr);
+}
+
+/* The replayed step of the current text after scaling class c by f; with
+ * the graph's count of cuda_sync edges in *nrec. */
+static double text_scaled(const char *what, int c, double f, long *nrec)
+{
+    dam_ktrace t;
+    dam_rgraph g;
+    double s = -1.0;
+    if (build(&t, &g, what) == DAM_OK) {
+        s = scaled(&g, c, f);
+        *nrec = g.n_cuda_sync;
+    }
+    dam_rgraph_free(&g);
+    dam_ktrace_free(&t);
+    return s;
+}
+
+/* cuda_sync records as edges: a stream wait 30 us after the work it waits
+ * for (beyond the cross-stream window: only the record finds it), and a
+ * stream sync whose own stream's work ends before another stream's. */
+static void sync_records(void)
+{
+    long n = -1;
+    char m[200];
+    for (int with = 0; with < 2; with++) {
+        const char *how = with ? "recorded" : "not recorded";
+        begin();
+        step(0, 600);
+        call("cudaLaunchKernel", 10, 5, 1);
+        call("cudaEventRecord", 20, 2, 2);
+        call("cudaStreamWaitEvent", 25, 2, 3);
+        call("cudaLaunchKernel", 30, 5, 4);
+        call("cudaDeviceSynchronize", 40, 515, -1);
+        kernel("ampere_sgemm_128x64_nn", 7, 15, 300, 1);
+        kernel("vectorized_elementwise_kernel", 8, 345, 200, 4);
+        if (with)
+            sync_rec("Stream Wait Event", 8, 7, 2, 26, 3);
+        end();
+        double s = text_scaled("stream wait record", DAM_KCLASS_GEMM, 2.0, &n);
+        snprintf(m, sizeof m, "stream wait (%s): %d cuda_sync edge", how,
+                 with);
+        dam_check_int(n, with, m);
+        snprintf(m, sizeof m, "stream wait (%s): a GEMM twice as long %s",
+                 how, with ? "delays the waiting kernel, the sync and the "
+                             "step by 300 us"
+                           : "is not waited for (no edge)");
+        dam_check_rel(s, with ? 900e-6 : 600e-6, 1e-6, m);
+    }
+    for (int with = 0; with < 2; with++) {
+        const char *how = with ? "recorded" : "not recorded";
+        begin();
+        step(0, 200);
+        call("cudaLaunchKernel", 10, 5, 1);
+        call("cudaLaunchKernel", 20, 5, 2);
+        call("cudaStreamSynchronize", 30, 100, 3);
+        kernel("ampere_sgemm_128x64_nn", 7, 15, 100, 1);
+        kernel("vectorized_elementwise_kernel", 8, 25, 95, 2);
+        if (with)
+            sync_rec("Stream Sync", 7, -1, -1, 31, 3);
+        end();
+        double gemm = text_scaled("stream sync record", DAM_KCLASS_GEMM, 2.0,
+                                  &n);
+        double elem = text_scaled("stream sync record",
+                                  DAM_KCLASS_ELEMENTWISE, 2.0, &n);
+        snprintf(m, sizeof m, "stream sync (%s): %d cuda_sync edge", how,
+                 with);
+        dam_check_int(n, with, m);
+        snprintf(m, sizeof m, "stream sync (%s): the sync %s the GEMM on "
+                 "its stream", how, with ? "waits for" : "does not wait for");
+        dam_check_rel(gemm, with ? 300e-6 : 200e-6, 1e-6, m);
+        snprintf(m, sizeof m, "stream sync (%s): the sync %s the kernel on "
+                 "the other stream", how,
+                 with ? "does not wait for" : "waits for");
+        dam_check_rel(elem, with ? 200e-6 : 295e-6, 1e-6, m);
+    }
+}
+
 /* Backward GEMMs on stream 7, an all-reduce on stream 20 after the first,
  * the optimizer after the all-reduce. */
 static void allreduce(const dam_catalog *cat)
@@ -453,6 +547,7 @@ int main(void)
     dam_test_catalog(&cat);
     stream_wait();
     event_sync();
+    sync_records();
     allreduce(&cat);
     loader_stall(&cat);
     shapes(&cat);
