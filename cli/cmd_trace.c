@@ -42,7 +42,10 @@ static int load(dam_cli *c, dam_ktrace *t, dam_rgraph *g)
 {
     dam_diag d;
     dam_diag_init(&d);
-    int rc = dam_ktrace_load(t, c->trace_file, NULL, 0, &d);
+    struct stat st;
+    int rc = stat(c->trace_file, &st) == 0 && S_ISDIR(st.st_mode)
+                 ? dam_ktrace_load_dir(t, c->trace_file, &d)
+                 : dam_ktrace_load(t, c->trace_file, NULL, 0, &d);
     int code = dam_cli_report_diag(&d, c->quiet);
     dam_diag_free(&d);
     if (rc != DAM_OK || code)

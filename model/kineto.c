@@ -49,6 +49,7 @@ void dam_ktrace_free(dam_ktrace *t)
     dam_free(t->lanes);
     dam_free(t->flows);
     dam_free(t->syncs);
+    dam_free(t->ranks);
     memset(t, 0, sizeof *t);
 }
 
@@ -521,6 +522,7 @@ static void one_event(reader *r, const json_t *ev, long idx, size_t off)
     e->ext = int_arg(args, "External id");
     e->kclass = -1;
     e->step = -1;
+    e->coll = -1;
     if (kind == DAM_KEV_STEP)
         e->step = atoi(name + 13);
     if (kind == DAM_KEV_CPU_OP && !strncmp(name, "aten::", 6) &&
@@ -860,6 +862,7 @@ int dam_ktrace_load(dam_ktrace *t, const char *path, const char *text,
 {
     memset(t, 0, sizeof *t);
     t->rank = -1;
+    t->nranks = 1;
     snprintf(t->file, sizeof t->file, "%s", path);
     char *own = NULL, *inflated = NULL;
     if (!text) {

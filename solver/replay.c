@@ -116,6 +116,13 @@ static int prec_of(const char *name)
     return -1;
 }
 
+/* Lanes a and b on one device (pid) of one rank. */
+static int same_device(const dam_ktrace *t, int a, int b)
+{
+    return t->lanes[a].rank == t->lanes[b].rank &&
+           strcmp(t->lanes[a].pid, t->lanes[b].pid) == 0;
+}
+
 static int is_sync_call(const char *name)
 {
     return has(name, "Synchronize");
@@ -240,8 +247,7 @@ static int latest_other(const dam_rgraph *g, const endkey *ek, int nek,
         const dam_rnode *c = &g->nodes[ek[i].node];
         if (any_lane)
             return ek[i].node;
-        if (c->lane != x->lane &&
-            strcmp(t->lanes[c->lane].pid, t->lanes[x->lane].pid) == 0)
+        if (c->lane != x->lane && same_device(t, c->lane, x->lane))
             return ek[i].node;
     }
     return -1;
@@ -408,7 +414,8 @@ static void cross_thread(builder *b, const key *k, int nk, const span *act,
         /* the other thread whose activity ended last before w */
         int best = -1;
         for (int l = 0; l < t->nlanes; l++) {
-            if (l == lane || !active[l] || t->lanes[l].gpu)
+            if (l == lane || !active[l] || t->lanes[l].gpu ||
+                t->lanes[l].rank != t->lanes[lane].rank)
                 continue;
             int in2 = 0, s2 = span_at(act, nact, l, w, &in2);
             if (s2 < 0)
@@ -465,21 +472,26 @@ typedef struct scratch {
     int nck;
     int *rec;                 /* call node -> its cuda_sync record, -1 */
     int *lane_first;          /* lane l's keys: [lane_first[l], [l + 1]) */
+    int *step_lane;           /* per rank: the thread of its step spans */
     size_t cap_steps;
 } scratch;
 
-/* A ProfilerStep span of the step thread: its two marks. */
+/* A ProfilerStep span of its rank's step thread: its two marks. */
 static void add_step(builder *b, scratch *x, const dam_kev *e, dam_rnode *n)
 {
     dam_rgraph *g = b->g;
+    int rank = g->trace->lanes[e->lane].rank;
     if (g->step_lane < 0)
         g->step_lane = e->lane;
-    if (e->lane != g->step_lane)
-        return; /* steps of one thread only */
+    if (x->step_lane[rank] < 0)
+        x->step_lane[rank] = e->lane;
+    if (e->lane != x->step_lane[rank])
+        return; /* steps of one thread per rank only */
     g->steps = dam_grow(g->steps, sizeof *g->steps, (size_t)g->nsteps + 1,
                         &x->cap_steps);
     dam_rstep *s = &g->steps[g->nsteps];
     s->number = e->step;
+    s->rank = rank;
     s->measured_s = e->dur;
     n->kind = DAM_RNODE_MARK;
     n->dur = 0.0;
@@ -499,6 +511,10 @@ static void collect(builder *b, scratch *x)
     x->ld = dam_malloc((t->nev + 1) * sizeof *x->ld);
     x->act = dam_malloc((t->nev + 1) * sizeof *x->act);
     x->shaped = dam_malloc((t->nev + 1) * sizeof *x->shaped);
+    x->step_lane = dam_malloc((size_t)(t->nranks > 0 ? t->nranks : 1) *
+                              sizeof *x->step_lane);
+    for (int r = 0; r < (t->nranks > 0 ? t->nranks : 1); r++)
+        x->step_lane[r] = -1;
     for (size_t i = 0; i < t->nev; i++) {
         const dam_kev *e = &t->ev[i];
         dam_rnode n;
@@ -512,6 +528,7 @@ static void collect(builder *b, scratch *x)
         n.prec = -1;
         n.launch = -1;
         n.step = -1;
+        n.coll = -1;
         const char *name = dam_ktrace_name(t, e);
         span sp = {e->lane, e->ts, e->ts + e->dur, -1};
         if (e->kind == DAM_KEV_CPU_OP && is_loader(name))
@@ -629,7 +646,7 @@ static int stream_lane(const dam_ktrace *t, int on, long long stream)
     snprintf(tid, sizeof tid, "%lld", stream);
     for (int l = 0; l < t->nlanes; l++)
         if (t->lanes[l].gpu && !strcmp(t->lanes[l].tid, tid) &&
-            !strcmp(t->lanes[l].pid, t->lanes[on].pid))
+            same_device(t, l, on))
             return l;
     return -1;
 }
@@ -745,7 +762,8 @@ static void host_syncs(builder *b, const scratch *x)
             if (w->launch >= 0 && g->nodes[w->launch].m_start >= since)
                 continue;
             if ((only >= 0 && w->lane != only) ||
-                (r && strcmp(t->lanes[w->lane].pid, t->lanes[r->lane].pid)))
+                (r && !same_device(t, w->lane, r->lane)) ||
+                t->lanes[w->lane].rank != t->lanes[c->lane].rank)
                 continue;
             if (c->sync == 3 && w->m_end < since)
                 break; /* nothing ended while it polled */
@@ -792,6 +810,102 @@ static void cross_stream(builder *b, const scratch *x)
         dam_rgraph_reindex(g);
 }
 
+/* Steps whose number every rank has. */
+static void common_steps(dam_rgraph *g)
+{
+    for (int i = 0; i < g->nsteps; i++) {
+        unsigned char *seen = dam_calloc((size_t)g->nranks + 1, 1);
+        int n = 0;
+        for (int j = 0; j < g->nsteps; j++)
+            if (g->steps[j].number == g->steps[i].number &&
+                !seen[g->steps[j].rank]) {
+                seen[g->steps[j].rank] = 1;
+                n++;
+            }
+        g->steps[i].common = n == g->nranks;
+        dam_free(seen);
+    }
+}
+
+/* Several ranks: a barrier per collective matched on every rank (see
+ * replay.h). After the slacks: an arrival keeps its collective's. */
+static void barriers(builder *b)
+{
+    dam_rgraph *g = b->g;
+    const dam_ktrace *t = g->trace;
+    if (g->nranks < 2 || t->ncoll <= 0)
+        return;
+    int nc = t->ncoll, nn = g->nnodes;
+    int *count = dam_calloc((size_t)nc, sizeof *count);
+    int *first = dam_malloc((size_t)nc * sizeof *first);
+    for (int i = 0; i < nn; i++)
+        if (g->nodes[i].kind == DAM_RNODE_GPU && t->ev[g->nodes[i].ev].coll >= 0)
+            count[t->ev[g->nodes[i].ev].coll]++;
+    int *arrive = dam_malloc(((size_t)nn + 1) * sizeof *arrive);
+    for (int i = 0; i < nn; i++)
+        arrive[i] = -1;
+    double *own = dam_malloc((size_t)nc * sizeof *own);
+    double *last = dam_malloc((size_t)nc * sizeof *last);
+    for (int c = 0; c < nc; c++) {
+        first[c] = -1;
+        own[c] = INFINITY;
+        last[c] = -INFINITY;
+    }
+    for (int i = 0; i < nn; i++) {
+        const dam_rnode *n = &g->nodes[i];
+        int c = n->kind == DAM_RNODE_GPU ? t->ev[n->ev].coll : -1;
+        if (c < 0 || count[c] != g->nranks)
+            continue;
+        if (first[c] < 0)
+            first[c] = i;
+        own[c] = n->dur < own[c] ? n->dur : own[c];
+        last[c] = n->m_start > last[c] ? n->m_start : last[c];
+    }
+    for (int c = 0; c < nc; c++) {
+        if (first[c] < 0)
+            continue;
+        dam_rnode bar = g->nodes[first[c]];
+        bar.kind = DAM_RNODE_BARRIER;
+        bar.m_start = bar.m_end = last[c];
+        bar.dur = bar.delay = bar.data_wait = 0.0;
+        bar.kclass = -1;
+        bar.launch = bar.coll = -1;
+        first[c] = add_node(b, &bar); /* now: the barrier */
+        g->nbarriers++;
+    }
+    for (int i = 0; i < nn; i++) {
+        int c = g->nodes[i].kind == DAM_RNODE_GPU ? t->ev[g->nodes[i].ev].coll
+                                                  : -1;
+        if (c < 0 || count[c] != g->nranks)
+            continue;
+        dam_rnode a = g->nodes[i];
+        a.kind = DAM_RNODE_ARRIVE;
+        a.m_end = a.m_start;
+        a.dur = 0.0;
+        a.kclass = -1;
+        a.launch = -1;
+        a.coll = i;
+        arrive[i] = add_node(b, &a);
+        dam_rnode *n = &g->nodes[i];
+        n->coll = arrive[i];
+        n->delay = 0.0;
+        n->dur = own[c];
+        add_edge(b, arrive[i], first[c], DAM_REDGE_END_START, 0.0);
+        add_edge(b, first[c], i, DAM_REDGE_END_START, 0.0);
+    }
+    /* what bound a collective's start now binds its arrival */
+    int ne = g->nedges - 2 * (g->nnodes - nn - g->nbarriers);
+    for (int j = 0; j < ne; j++)
+        if (g->edges[j].to < nn && arrive[g->edges[j].to] >= 0)
+            g->edges[j].to = arrive[g->edges[j].to];
+    dam_free(own);
+    dam_free(last);
+    dam_free(arrive);
+    dam_free(first);
+    dam_free(count);
+    dam_rgraph_reindex(g);
+}
+
 static void scratch_free(scratch *x)
 {
     dam_free(x->ld);
@@ -803,6 +917,7 @@ static void scratch_free(scratch *x)
     dam_free(x->ck);
     dam_free(x->rec);
     dam_free(x->lane_first);
+    dam_free(x->step_lane);
 }
 
 int dam_rgraph_build(dam_rgraph *g, const dam_ktrace *t, dam_error *err)
@@ -813,7 +928,9 @@ int dam_rgraph_build(dam_rgraph *g, const dam_ktrace *t, dam_error *err)
     builder b = {g, 0, 0};
     scratch x;
     memset(&x, 0, sizeof x);
+    g->nranks = t->nranks > 0 ? t->nranks : 1;
     collect(&b, &x);
+    common_steps(g);
     int nn = g->nnodes, ngpu = 0;
     /* lane order */
     x.k = dam_malloc(((size_t)nn + 1) * sizeof *x.k);
@@ -846,6 +963,7 @@ int dam_rgraph_build(dam_rgraph *g, const dam_ktrace *t, dam_error *err)
     for (int i = 0; i < nn; i++)
         if (g->nodes[i].poll_wait)
             g->nodes[i].delay = 0.0;
+    barriers(&b);
     scratch_free(&x);
     return DAM_OK;
 }
@@ -1002,9 +1120,75 @@ static int by_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* Lane l's rank. */
+static int rank_of(const dam_rgraph *g, int lane)
+{
+    return g->trace->lanes[lane].rank;
+}
+
+/* Step i counts for rank `rank` (-1: any rank's step). */
+static int step_of(const dam_rgraph *g, int i, int rank)
+{
+    return rank < 0 || (g->steps[i].rank == rank && g->steps[i].common);
+}
+
+void dam_replay_rank(const dam_rgraph *g, int rank, dam_rrank *r)
+{
+    memset(r, 0, sizeof *r);
+    for (int i = 0; i < g->nsteps; i++) {
+        if (!step_of(g, i, rank))
+            continue;
+        r->steps++;
+        r->measured_s += g->steps[i].measured_s;
+        r->step_s += g->steps[i].replayed_s;
+    }
+    for (int i = 0; i < g->nnodes; i++) {
+        const dam_rnode *a = &g->nodes[i];
+        if (a->kind != DAM_RNODE_ARRIVE || rank_of(g, a->lane) != rank)
+            continue;
+        const dam_rnode *c = &g->nodes[a->coll];
+        int in = 0;
+        for (int s = 0; s < g->nsteps && !in; s++)
+            in = step_of(g, s, rank) &&
+                 a->end >= g->nodes[g->steps[s].mark[0]].start &&
+                 a->end <= g->nodes[g->steps[s].mark[1]].end;
+        if (in || r->steps == 0)
+            r->wait_s += c->start - a->end;
+        r->last += c->start - a->end <= 1e-9; /* ties within 1 ns: both */
+    }
+    if (r->steps > 0) {
+        r->measured_s /= r->steps;
+        r->step_s /= r->steps;
+        r->wait_s /= r->steps;
+    }
+}
+
+int dam_replay_slowest(const dam_rgraph *g, int replayed)
+{
+    if (g->nranks < 2)
+        return 0;
+    int best = 0;
+    dam_rrank b, x;
+    dam_replay_rank(g, 0, &b);
+    for (int r = 1; r < g->nranks; r++) {
+        dam_replay_rank(g, r, &x);
+        double d = replayed ? x.step_s - b.step_s
+                            : x.measured_s - b.measured_s;
+        if (d > 1e-6 || (d >= -1e-6 && x.wait_s < b.wait_s)) {
+            best = r;
+            b = x;
+        }
+    }
+    return best;
+}
+
 double dam_replay_step(const dam_rgraph *g, int replayed)
 {
-    if (g->nsteps == 0) {
+    int rank = g->nranks > 1 ? dam_replay_slowest(g, replayed) : -1;
+    int ns = 0;
+    for (int i = 0; i < g->nsteps; i++)
+        ns += step_of(g, i, rank);
+    if (ns == 0) {
         double a = INFINITY, z = -INFINITY;
         for (int i = 0; i < g->nnodes; i++) {
             const dam_rnode *n = &g->nodes[i];
@@ -1019,12 +1203,15 @@ double dam_replay_step(const dam_rgraph *g, int replayed)
         }
         return z > a ? z - a : 0.0;
     }
-    double *v = dam_malloc((size_t)g->nsteps * sizeof *v);
+    double *v = dam_malloc((size_t)ns * sizeof *v);
+    ns = 0;
     for (int i = 0; i < g->nsteps; i++)
-        v[i] = replayed ? g->steps[i].replayed_s : g->steps[i].measured_s;
-    qsort(v, (size_t)g->nsteps, sizeof *v, by_double);
-    int m = g->nsteps / 2;
-    double r = g->nsteps % 2 ? v[m] : 0.5 * (v[m - 1] + v[m]);
+        if (step_of(g, i, rank))
+            v[ns++] = replayed ? g->steps[i].replayed_s
+                               : g->steps[i].measured_s;
+    qsort(v, (size_t)ns, sizeof *v, by_double);
+    int m = ns / 2;
+    double r = ns % 2 ? v[m] : 0.5 * (v[m - 1] + v[m]);
     dam_free(v);
     return r;
 }
@@ -1112,13 +1299,26 @@ static int by_window(const void *a, const void *b)
 
 void dam_replay_breakdown(const dam_rgraph *g, dam_tbreak *br)
 {
+    dam_replay_breakdown_rank(g, g->nranks > 1 ? dam_replay_slowest(g, 1)
+                                               : -1, br);
+}
+
+void dam_replay_breakdown_rank(const dam_rgraph *g, int rank,
+                               dam_tbreak *br)
+{
     memset(br, 0, sizeof *br);
-    int nw = g->nsteps > 0 ? g->nsteps : 1;
+    int nw = 0;
+    for (int i = 0; i < g->nsteps; i++)
+        nw += step_of(g, i, rank);
+    int steps = nw;
+    nw = nw > 0 ? nw : 1;
     double (*w)[2] = dam_malloc((size_t)nw * sizeof *w);
-    if (g->nsteps > 0) {
-        for (int i = 0; i < g->nsteps; i++) {
-            w[i][0] = g->nodes[g->steps[i].mark[0]].start;
-            w[i][1] = g->nodes[g->steps[i].mark[1]].end;
+    if (steps > 0) {
+        for (int i = 0, k = 0; i < g->nsteps; i++) {
+            if (!step_of(g, i, rank))
+                continue;
+            w[k][0] = g->nodes[g->steps[i].mark[0]].start;
+            w[k++][1] = g->nodes[g->steps[i].mark[1]].end;
         }
         qsort(w, (size_t)nw, sizeof *w, by_window);
     } else {
@@ -1126,7 +1326,8 @@ void dam_replay_breakdown(const dam_rgraph *g, dam_tbreak *br)
         w[0][1] = -INFINITY;
         for (int i = 0; i < g->nnodes; i++) {
             const dam_rnode *n = &g->nodes[i];
-            if (n->kind != DAM_RNODE_GPU)
+            if (n->kind != DAM_RNODE_GPU ||
+                (rank >= 0 && rank_of(g, n->lane) != rank))
                 continue;
             if (n->start < w[0][0])
                 w[0][0] = n->start;
@@ -1143,6 +1344,13 @@ void dam_replay_breakdown(const dam_rgraph *g, dam_tbreak *br)
     for (int i = 0; i < g->nnodes; i++) {
         const dam_rnode *n = &g->nodes[i];
         int term = -1;
+        if (rank >= 0 && rank_of(g, n->lane) != rank)
+            continue;
+        if (n->kind == DAM_RNODE_ARRIVE &&
+            g->nodes[n->coll].start > n->end) { /* waiting for the others */
+            p[np++] = (point){n->end, DAM_TTERM_COMM, 1};
+            p[np++] = (point){g->nodes[n->coll].start, DAM_TTERM_COMM, -1};
+        }
         if (n->kind == DAM_RNODE_GPU) {
             term = term_of_class(n->kclass);
             double d = in_windows((const double(*)[2])w, nw, n->start, n->end);

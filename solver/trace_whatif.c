@@ -246,12 +246,14 @@ static int fail(char *msg, size_t n, const char *a, const char *b)
     return -1;
 }
 
-/* The step index holding host time t (-1 before the first). */
-static int step_at(const dam_rgraph *g, double t)
+/* The step index of rank `rank` holding host time t (-1 before the
+ * first). */
+static int step_at(const dam_rgraph *g, int rank, double t)
 {
     int s = -1;
     for (int i = 0; i < g->nsteps; i++)
-        if (g->nodes[g->steps[i].mark[0]].m_start <= t)
+        if (g->steps[i].rank == rank &&
+            g->nodes[g->steps[i].mark[0]].m_start <= t)
             s = i;
     return s;
 }
@@ -272,7 +274,8 @@ static void cuda_graphs(dam_rgraph *h, double gap)
             t->ev[n->ev].kind != DAM_KEV_KERNEL)
             continue;
         const dam_rnode *l = &h->nodes[n->launch];
-        int gi = l->lane * ns + step_at(h, l->m_start) + 1;
+        int gi = l->lane * ns +
+                 step_at(h, t->lanes[l->lane].rank, l->m_start) + 1;
         group[i] = gi;
         if (first[gi] < 0 || h->nodes[first[gi]].m_start > l->m_start)
             first[gi] = n->launch;
@@ -284,11 +287,14 @@ static void cuda_graphs(dam_rgraph *h, double gap)
         int f = first[group[i]];
         if (n->launch != f)
             h->nodes[n->launch].dur = 0.0;
-        for (int j = h->in_first[i]; j < h->in_first[i + 1]; j++)
+        /* a collective of several ranks: its arrival holds its edges */
+        int a = n->coll >= 0 ? n->coll : i;
+        for (int j = h->in_first[a]; j < h->in_first[a + 1]; j++)
             if (h->edges[j].from == n->launch &&
                 h->edges[j].kind == DAM_REDGE_START_START)
                 h->edges[j].from = f;
-        n->delay = n->bind_launch || n->delay > gap ? gap : n->delay;
+        dam_rnode *x = &h->nodes[a];
+        x->delay = n->bind_launch || x->delay > gap ? gap : x->delay;
     }
     dam_free(group);
     dam_free(first);
@@ -394,8 +400,8 @@ static int apply(ctx *c, const dam_tlever *l, dam_rgraph *h, char *msg,
 /* Replay base under levers l[0..nl) (draw z or central); the median step,
  * or -1 with msg. */
 static double solve(const dam_rgraph *base, ctx *c0, const dam_tlever *l,
-                    int nl, const double *z, dam_tbreak *br, char *msg,
-                    size_t n)
+                    int nl, const double *z, dam_tbreak *br, dam_trow *row,
+                    char *msg, size_t n)
 {
     ctx c = *c0;
     c.z = z;
@@ -412,6 +418,14 @@ static double solve(const dam_rgraph *base, ctx *c0, const dam_tlever *l,
             br = &own;
         dam_replay_breakdown(&h, br);
         step = br->steps > 0 ? br->window_s / br->steps : 0.0;
+        for (int r = 0; row && r < h.nranks && h.nranks > 1; r++) {
+            dam_rrank x;
+            dam_replay_rank(&h, r, &x);
+            row->rank_step_s[r] = x.step_s;
+            row->rank_wait_s[r] = x.wait_s;
+        }
+        if (row)
+            row->slowest = dam_replay_slowest(&h, 1);
     } else if (ok) {
         snprintf(msg, n, "%.400s", e.msg);
     }
@@ -459,7 +473,7 @@ static void fill_row(dam_trow *r, const dam_rgraph *g, ctx *c,
                      const dam_tlever *l, int nl, const double *z,
                      int draws, const dam_trow *base)
 {
-    r->step_s = solve(g, c, l, nl, NULL, &r->br, r->error,
+    r->step_s = solve(g, c, l, nl, NULL, &r->br, r, r->error,
                       sizeof r->error);
     if (r->step_s < 0.0) {
         char e[sizeof r->error];
@@ -478,7 +492,8 @@ static void fill_row(dam_trow *r, const dam_rgraph *g, ctx *c,
         int m = 0, faster = 0;
         char msg[200];
         for (int d = 0; d < draws; d++) {
-            double s = solve(g, c, l, nl, z + 8 * d, NULL, msg, sizeof msg);
+            double s = solve(g, c, l, nl, z + 8 * d, NULL, NULL, msg,
+                             sizeof msg);
             if (s > 0.0) {
                 v[m++] = s;
                 faster += base->step_s / s >= 1.02;
@@ -564,7 +579,13 @@ int dam_trace_whatif(const dam_rgraph *g, const dam_catalog *cat,
     w->default_prec = c.defprec;
     w->measured_s = dam_replay_step(g, 0);
     w->measured_mean_s = w->measured_s;
-    if (g->nsteps > 0) {
+    w->nranks = g->nranks;
+    if (g->nranks > 1) {
+        dam_rrank x;
+        dam_replay_rank(g, dam_replay_slowest(g, 0), &x);
+        if (x.steps > 0)
+            w->measured_mean_s = x.measured_s;
+    } else if (g->nsteps > 0) {
         double sum = 0.0;
         for (int i = 0; i < g->nsteps; i++)
             sum += g->steps[i].measured_s;
@@ -581,7 +602,7 @@ int dam_trace_whatif(const dam_rgraph *g, const dam_catalog *cat,
     w->draws = draws > 1 ? draws : 0;
     dam_trow *base = &w->rows[0];
     snprintf(base->name, sizeof base->name, "baseline (replay)");
-    base->step_s = solve(g, &c, NULL, 0, NULL, &base->br, base->error,
+    base->step_s = solve(g, &c, NULL, 0, NULL, &base->br, base, base->error,
                          sizeof base->error);
     if (base->step_s < 0.0) {
         dam_free(z);

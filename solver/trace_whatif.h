@@ -90,7 +90,12 @@ typedef struct dam_trow {
     double step_lo, step_hi;       /* 90 % interval of the step, s */
     double speedup_lo, speedup_hi; /* and of the speed-up */
     double p_faster;        /* share of draws at least 2 % faster */
-    dam_tbreak br;          /* breakdown of the replay */
+    dam_tbreak br;          /* breakdown of the replay (several ranks:
+                               the slowest rank's) */
+    int slowest;            /* several ranks: the slowest (index) */
+    double rank_step_s[DAM_KINETO_MAX_RANKS]; /* each rank's mean step */
+    double rank_wait_s[DAM_KINETO_MAX_RANKS]; /* and its waits for others
+                                                 in collectives, per step */
     char why[480];
     char error[480];
 } dam_trow;
@@ -98,7 +103,9 @@ typedef struct dam_trow {
 typedef struct dam_twhatif {
     double measured_s;      /* the trace's median step, s */
     double measured_mean_s; /* the mean of its steps (what the rows
-                               compare), s */
+                               compare), s; several ranks: of the
+                               slowest rank's common steps */
+    int nranks;             /* the trace's ranks (1: one trace) */
     char gpu[DAM_ID_MAX];   /* the trace's GPU in the catalog ("" = none) */
     int default_prec;       /* GEMM precision for kernels that do not say */
     long gemm_unknown;      /* GEMM kernels whose name did not say */

@@ -7,7 +7,9 @@
  */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "check.h"
 #include "model/alloc.h"
@@ -65,6 +67,17 @@ static void kernel(const char *name, int stream, double ts, double dur,
 static void step(double ts, double dur)
 {
     ev("user_annotation", "ProfilerStep#1", 1, 1, ts, dur, -1);
+}
+
+/* Build and replay the graph of t when rc (its load) is DAM_OK. */
+static int build_replay(dam_ktrace *t, dam_rgraph *g, int rc)
+{
+    dam_error e;
+    if (rc == DAM_OK)
+        rc = dam_rgraph_build(g, t, &e);
+    if (rc == DAM_OK)
+        rc = dam_replay_run(g, &e);
+    return rc;
 }
 
 /* Load text and build the graph; 0 on success. */
@@ -485,10 +498,7 @@ static void real(const dam_catalog *cat, const char *file, long kernels,
     int rc = dam_ktrace_load(&t, path, NULL, 0, &d);
     dam_diag_free(&d);
     dam_error e;
-    if (rc == DAM_OK)
-        rc = dam_rgraph_build(&g, &t, &e);
-    if (rc == DAM_OK)
-        rc = dam_replay_run(&g, &e);
+    rc = build_replay(&t, &g, rc);
     dam_check(rc == DAM_OK, "%s: reads, builds and replays", file);
     if (rc == DAM_OK) {
         dam_check_int(t.nkind[DAM_KEV_KERNEL], kernels, file);
@@ -540,6 +550,157 @@ static void real(const dam_catalog *cat, const char *file, long kernels,
     dam_ktrace_free(&t);
 }
 
+/* ---- several ranks: tests/data/traces/job-a100-2ranks ---------------------------- */
+
+/* Rank 0's own wait in step 5 by construction (make_job.py): rank 1 reaches
+ * each all-reduce 40 % of its length late, so rank 0 waits that long. Read
+ * from rank 0's trace alone, without the barrier code. */
+static double constructed_wait(const char *path)
+{
+    dam_ktrace t;
+    dam_diag d;
+    dam_diag_init(&d);
+    int rc = dam_ktrace_load(&t, path, NULL, 0, &d);
+    dam_diag_free(&d);
+    double a = 0.0, b = -1.0, sum = 0.0;
+    for (size_t i = 0; rc == DAM_OK && i < t.nev; i++)
+        if (t.ev[i].kind == DAM_KEV_STEP && t.ev[i].step == 5) {
+            a = t.ev[i].ts;
+            b = a + t.ev[i].dur;
+        }
+    for (size_t i = 0; rc == DAM_OK && i < t.nev; i++)
+        if (t.ev[i].kind == DAM_KEV_KERNEL && t.ev[i].ts >= a &&
+            t.ev[i].ts < b &&
+            !strncmp(dam_ktrace_name(&t, &t.ev[i]), "ncclKernel_AllReduce",
+                     20))
+            sum += 0.4 * t.ev[i].dur;
+    dam_ktrace_free(&t);
+    return sum;
+}
+
+static void job(const dam_catalog *cat)
+{
+    char dir[512], r0[600];
+    snprintf(dir, sizeof dir, "%s/tests/data/traces/job-a100-2ranks",
+             DAM_SOURCE_DIR);
+    snprintf(r0, sizeof r0, "%s/rank0.trace.json.gz", dir);
+    dam_ktrace t;
+    dam_rgraph g;
+    memset(&g, 0, sizeof g);
+    dam_diag d;
+    dam_diag_init(&d);
+    int rc = dam_ktrace_load_dir(&t, dir, &d);
+    for (size_t i = 0; i < d.n; i++)
+        printf("  %s\n", d.items[i].msg);
+    dam_diag_free(&d);
+    dam_error e;
+    rc = build_replay(&t, &g, rc);
+    dam_check(rc == DAM_OK, "job: the folder reads, builds and replays");
+    if (rc != DAM_OK) {
+        dam_rgraph_free(&g);
+        dam_ktrace_free(&t);
+        return;
+    }
+    dam_check_int(t.nranks, 2, "job: two ranks");
+    dam_check(t.ranks[0].rank == 0 && t.ranks[1].rank == 1,
+              "job: ranks in order (0, 1)");
+    dam_check_int(t.ncoll, 7, "job: ProfilerStep#5's 7 collectives matched "
+                  "(rank 1 has no step 4)");
+    dam_check_int(g.nbarriers, 7, "job: a barrier per matched collective");
+    /* rank 1's clock runs 0.75 s ahead (make_job.py): what the traces'
+     * own clocks differ by, less the shift found, is that offset */
+    double offset = (t.ranks[1].origin_us - t.ranks[0].origin_us) * 1e-6 -
+                    (t.ranks[1].shift_s - t.ranks[0].shift_s);
+    dam_check(fabs(offset - 0.75) < 1e-6, "job: alignment removes rank 1's "
+              "0.75 s clock offset (found %.9f s)", offset);
+    dam_check_rel(dam_replay_step(&g, 1), dam_replay_step(&g, 0), 1e-6,
+                  "job: the replay reproduces the job's measured step");
+    dam_check_int(dam_replay_slowest(&g, 1), 1, "job: rank 1 (the straggler) "
+                  "is the slowest");
+    dam_rrank x0, x1;
+    dam_replay_rank(&g, 0, &x0);
+    dam_replay_rank(&g, 1, &x1);
+    dam_check_rel(x0.wait_s, constructed_wait(r0), 1e-4,
+                  "job: rank 0 waits for rank 1 as long as the trace was "
+                  "built to (40 % of each all-reduce of step 5)");
+    dam_check(x1.wait_s >= 0.0 && x1.wait_s < 1e-6,
+              "job: rank 1 waits for no one (%.3g s)", x1.wait_s);
+    dam_check(x1.last == 7 && x0.last == 2, "job: rank 1 reaches all 7 "
+              "collectives last, rank 0 only the 2 broadcasts (a tie: "
+              "both) (%ld, %ld)", x1.last, x0.last);
+    /* the ranks are coupled: rank 1 reaching its first collective 1 ms
+     * later makes rank 0 wait 1 ms longer */
+    dam_rgraph h;
+    dam_rgraph_copy(&h, &g);
+    double first = INFINITY;
+    int fa = -1;
+    for (int i = 0; i < h.nnodes; i++)
+        if (h.nodes[i].kind == DAM_RNODE_ARRIVE &&
+            t.lanes[h.nodes[i].lane].rank == 1 && h.nodes[i].m_start < first) {
+            first = h.nodes[i].m_start;
+            fa = i;
+        }
+    dam_rrank y0;
+    if (fa >= 0) {
+        h.nodes[fa].delay += 1e-3;
+        if (dam_replay_run(&h, &e) == DAM_OK) {
+            dam_replay_rank(&h, 0, &y0);
+            dam_check_rel(y0.wait_s - x0.wait_s, 1e-3, 1e-6,
+                          "job: rank 1 1 ms late at its first collective: "
+                          "rank 0 waits 1 ms longer");
+        }
+    }
+    dam_rgraph_free(&h);
+    dam_tlever l;
+    dam_tlever_parse("gpu=H100-SXM5-80GB", &l, &e);
+    dam_twhatif *w = dam_malloc(sizeof *w);
+    rc = dam_trace_whatif(&g, cat, &l, 1, 8, 1, w, &e);
+    dam_check(rc == DAM_OK && w->nranks == 2 && w->nrows == 2 &&
+                  w->rows[1].verdict != DAM_VERDICT_FAILED &&
+                  w->rows[1].has_interval,
+              "job: H100 gets a verdict on the job's step");
+    if (rc == DAM_OK) {
+        dam_check_rel(w->rows[0].step_s, w->measured_mean_s, 1e-6,
+                      "job: the baseline row replays the measured step");
+        dam_check_rel(w->rows[0].step_s,
+                      w->rows[0].rank_step_s[w->rows[0].slowest], 1e-12,
+                      "job: the row's step is its slowest rank's");
+    }
+    dam_free(w);
+    dam_rgraph_free(&g);
+    dam_ktrace_free(&t);
+}
+
+/* Folders that are not one job. */
+static void bad_jobs(void)
+{
+    static const struct {
+        const char *dir, *want;
+    } cases[] = {
+        {"", "no traces"}, /* an empty folder made here */
+        {"/nonexistent-folder-of-ranks", "cannot read the folder"},
+        {DAM_SOURCE_DIR "/tests/data/traces", "no distributedInfo"},
+    };
+    char empty[] = "/tmp/damsim-empty-XXXXXX";
+    if (!mkdtemp(empty))
+        snprintf(empty, sizeof empty, "/");
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        dam_ktrace t;
+        dam_diag d;
+        dam_diag_init(&d);
+        const char *dir = cases[i].dir[0] ? cases[i].dir : empty;
+        int rc = dam_ktrace_load_dir(&t, dir, &d);
+        int found = 0;
+        for (size_t j = 0; j < d.n; j++)
+            found |= strstr(d.items[j].msg, cases[i].want) != NULL;
+        dam_check(rc == DAM_EINPUT && found, "bad folder %s: refused with "
+                  "'%s'", dir, cases[i].want);
+        dam_diag_free(&d);
+        dam_ktrace_free(&t);
+    }
+    rmdir(empty);
+}
+
 int main(void)
 {
     dam_catalog cat;
@@ -559,6 +720,8 @@ int main(void)
     real(&cat, "a100-80gb-train-rank0-3steps.trace.json.gz", 3225, 45, 3,
          0.0);
     real(&cat, "recsys-a100-8gpu-3steps.trace.json.gz", 4279, 30, 3, 0.0);
+    job(&cat);
+    bad_jobs();
     dam_catalog_free(&cat);
     return dam_check_done();
 }
