@@ -80,7 +80,16 @@ typedef struct dam_kev {
                             each) share this id; -1 elsewhere */
     float gemm[4];       /* host GEMM operators with "Input Dims"
                             (aten::mm, addmm, bmm, baddbmm): M, N, K and
-                            the batch; 0 when not known */
+                            the batch; convolutions (conv, convolution,
+                            cudnn_convolution and their backward) as
+                            their implicit GEMM: M = batch x output
+                            pixels, N = output channels, K = input
+                            channels per group x filter taps (the output
+                            from "Concrete Inputs" stride, padding and
+                            dilation; without them stride 1 and the
+                            input's size: "same" padding); 0 when not
+                            known */
+    int conv;            /* 1: a convolution operator (gemm as above) */
 } dam_kev;
 
 /* A thread (host) or a stream (device): one (pid, tid) pair. */

@@ -52,6 +52,10 @@ void dam_text_trace_check(dam_buf *b, const dam_ktrace *t,
     if (t->nranks > 1)
         dam_buf_printf(b, "  %s; %d collectives wait for every rank\n",
                        t->align, g->nbarriers);
+    if (g->n_conv)
+        dam_buf_printf(b, "  %ld convolution kernels the name rules left "
+                       "elementwise: GEMM work of their operator's shape\n",
+                       g->n_conv);
     if (g->n_cuda_sync)
         dam_buf_printf(b, "  %ld stream waits and host syncs from the "
                        "trace's cuda_sync records\n", g->n_cuda_sync);

@@ -314,13 +314,31 @@ static void slacks(dam_rgraph *g, const span *ld, int nld)
     }
 }
 
+/* A kernel name of convolution work (cuDNN's implicit GEMM, Winograd and
+ * FFT algorithms and their helpers), for kernels the class rules leave
+ * elementwise. */
+static int conv_kernel(const char *name)
+{
+    static const char *const needles[] = {
+        "conv", "fprop", "dgrad", "wgrad", "implicit", "winograd", "fft",
+        "scudnn", "gemm", "xmma", NULL};
+    for (int i = 0; needles[i]; i++)
+        if (has(name, needles[i]))
+            return 1;
+    return 0;
+}
+
 /* GEMM work takes the shape of the innermost shaped operator around its
- * launch (s: shaped operators sorted by lane and start). */
+ * launch (s: shaped operators sorted by lane and start); inside a
+ * convolution operator, so does convolution work the class rules left
+ * elementwise, which becomes GEMM work. */
 static void shape_of(dam_rgraph *g, const span *s, int ns, int i)
 {
     dam_rnode *n = &g->nodes[i];
+    const dam_ktrace *t = g->trace;
     if (n->kind != DAM_RNODE_GPU || n->launch < 0 ||
-        (n->kclass != DAM_KCLASS_GEMM && n->kclass != DAM_KCLASS_ATTENTION))
+        (n->kclass != DAM_KCLASS_GEMM && n->kclass != DAM_KCLASS_ATTENTION &&
+         n->kclass != DAM_KCLASS_ELEMENTWISE))
         return;
     const dam_rnode *l = &g->nodes[n->launch];
     int lo = 0, hi = ns;
@@ -335,7 +353,16 @@ static void shape_of(dam_rgraph *g, const span *s, int ns, int i)
     for (int j = lo - 1, tries = 0; j >= 0 && s[j].lane == l->lane &&
                                     tries < 16; j--, tries++)
         if (s[j].b >= l->m_start) {
-            memcpy(n->gemm, g->trace->ev[s[j].ev].gemm, sizeof n->gemm);
+            const dam_kev *op = &t->ev[s[j].ev];
+            if (n->kclass == DAM_KCLASS_ELEMENTWISE) {
+                const char *name = dam_ktrace_name(t, &t->ev[n->ev]);
+                if (!op->conv || !conv_kernel(name))
+                    return;
+                n->kclass = DAM_KCLASS_GEMM;
+                n->prec = prec_of(name);
+                g->n_conv++;
+            }
+            memcpy(n->gemm, op->gemm, sizeof n->gemm);
             g->n_shaped++;
             return;
         }

@@ -132,6 +132,8 @@ typedef struct dam_rgraph {
                               the trace's cuda_sync records name */
     long n_unlaunched;     /* device work without a launching call */
     long n_shaped;         /* GEMM work with its operator's shape */
+    long n_conv;           /* of those, convolution work the class rules
+                              left elementwise (now GEMM work) */
     long n_late;           /* nodes measured earlier than their edges
                               allow (clock skew): slack clamped to 0 */
     int nranks;            /* the trace's ranks (1: one trace) */

@@ -11,7 +11,8 @@
  *                      from the kernel name; the trace's most common GEMM
  *                      precision when the name does not say) or, where the
  *                      trace records the launching operator's input shapes
- *                      (aten::mm, addmm, bmm, baddbmm), by the device
+ *                      (aten::mm, addmm, bmm, baddbmm; convolutions as
+ *                      their implicit GEMM, model/kineto.h), by the device
  *                      model's time of that GEMM on each GPU; elementwise,
  *                      optimizer, fills and device copies by the achieved
  *                      memory bandwidth, host copies by the achieved

@@ -263,6 +263,103 @@ static void sync_records(void)
     }
 }
 
+/* The H100 step of a 370 us kernel "name" launched inside a convolution
+ * operator written as op_json (NULL: no operator), in a 400 us step. */
+static double conv_step(const dam_catalog *cat, const char *op_json,
+                        const char *name, long *nconv, float *gemm)
+{
+    begin();
+    step(0, 400);
+    if (op_json)
+        len += (size_t)snprintf(text + len, sizeof text - len, ", %s",
+                                op_json);
+    call("cudaLaunchKernel", 10, 5, 1);
+    call("cudaDeviceSynchronize", 30, 360, -1);
+    kernel(name, 7, 15, 370, 1);
+    end();
+    dam_ktrace t;
+    dam_rgraph g;
+    double step = -1.0;
+    if (build(&t, &g, "conv") == DAM_OK) {
+        *nconv = g.n_conv;
+        for (int i = 0; i < g.nnodes; i++)
+            if (g.nodes[i].kind == DAM_RNODE_GPU)
+                memcpy(gemm, g.nodes[i].gemm, 4 * sizeof *gemm);
+        dam_tlever l;
+        dam_error e;
+        dam_tlever_parse("gpu=H100-SXM5-80GB", &l, &e);
+        dam_twhatif *w = dam_malloc(sizeof *w);
+        if (dam_trace_whatif(&g, cat, &l, 1, 0, 1, w, &e) == DAM_OK)
+            step = w->rows[1].step_s;
+        dam_free(w);
+    }
+    dam_rgraph_free(&g);
+    dam_ktrace_free(&t);
+    return step;
+}
+
+/* Convolution shapes: cudnn_convolution's input [32, 64, 56, 56] and
+ * weight [128, 64, 3, 3] at stride 2, padding 1 give an output of 28 x 28:
+ * M = 32 x 28 x 28, N = 128, K = 64 x 9. An FFT kernel inside it (left
+ * elementwise by the name rules) becomes compute of that shape; a layout
+ * kernel stays memory-bound. */
+static void conv_shapes(const dam_catalog *cat)
+{
+    static const char *op =
+        "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": "
+        "\"aten::cudnn_convolution\", \"pid\": 1, \"tid\": 1, \"ts\": 5, "
+        "\"dur\": 20, \"args\": {\"Input Dims\": [[32, 64, 56, 56], "
+        "[128, 64, 3, 3], [], [], [], [], [], [], []], \"Concrete Inputs\": "
+        "[\"\", \"\", \"[1, 1]\", \"[2, 2]\", \"[1, 1]\", \"1\", \"False\", "
+        "\"False\", \"True\"]}}";
+    const dam_gpu *a = dam_catalog_gpu(cat, "A100-SXM4-80GB");
+    const dam_gpu *h = dam_catalog_gpu(cat, "H100-SXM5-80GB");
+    double m = 32.0 * 28 * 28, n = 128, k = 64.0 * 9;
+    double ta = dam_device_gemm_time(a, DAM_FP32, m, n, k, 1, 4, NULL);
+    double th = dam_device_gemm_time(h, DAM_FP32, m, n, k, 1, 4, NULL);
+    long nconv = -1;
+    float gm[4] = {0};
+    double s = conv_step(cat, op, "void fft2d_r2c_32x32<float>", &nconv, gm);
+    dam_check_int(nconv, 1, "conv: the FFT kernel is convolution work");
+    dam_check(gm[0] == (float)m && gm[1] == 128.0f && gm[2] == (float)k &&
+                  gm[3] == 1.0f,
+              "conv: M %.0f, N %.0f, K %.0f (want 25088, 128, 576)",
+              (double)gm[0], (double)gm[1], (double)gm[2]);
+    /* the step ends 15 us after the kernel, which starts at 15 */
+    dam_check_rel(s, 15e-6 + 370e-6 * th / ta + 15e-6, 1e-6,
+                  "conv: the kernel scaled by the device model's fp32 GEMM "
+                  "of its shape");
+    double mem = a->mem_bw * a->dev.mem.v / (h->mem_bw * h->dev.mem.v);
+    double plain = conv_step(cat, NULL, "void fft2d_r2c_32x32<float>",
+                             &nconv, gm);
+    dam_check_int(nconv, 0, "conv: without the operator, no shape");
+    dam_check_rel(plain, 15e-6 + 370e-6 * mem + 15e-6, 1e-6,
+                  "conv: without it the kernel scales by bandwidth");
+    double layout = conv_step(cat, op, "void cudnn::ops::nchwToNhwcKernel",
+                              &nconv, gm);
+    dam_check(nconv == 0 && fabs(layout - plain) < 1e-12,
+              "conv: a layout kernel inside the operator stays memory-bound");
+    static const char *back =
+        "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": "
+        "\"aten::convolution_backward\", \"pid\": 1, \"tid\": 1, \"ts\": "
+        "5, \"dur\": 20, \"args\": {\"Input Dims\": [[32, 128, 28, 28], "
+        "[32, 64, 56, 56], [128, 64, 3, 3], [], [], [], [], [], [], [], "
+        "[]]}}";
+    conv_step(cat, back, "sm80_xmma_dgrad_implicit_gemm_tf32f32", &nconv, gm);
+    dam_check(gm[0] == (float)m && gm[1] == 128.0f && gm[2] == (float)k,
+              "conv backward: the output size from the gradient's dims "
+              "(M %.0f)", (double)gm[0]);
+    static const char *plain_op =
+        "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"aten::conv2d\", "
+        "\"pid\": 1, \"tid\": 1, \"ts\": 5, \"dur\": 20, \"args\": "
+        "{\"Input Dims\": [[32, 64, 56, 56], [128, 64, 3, 3], []]}}";
+    conv_step(cat, plain_op, "sm80_xmma_fprop_implicit_gemm_tf32f32", &nconv,
+              gm);
+    dam_check(gm[0] == 32.0f * 56 * 56 && gm[2] == (float)k,
+              "conv without Concrete Inputs: stride 1, same size (M %.0f)",
+              (double)gm[0]);
+}
+
 /* Backward GEMMs on stream 7, an all-reduce on stream 20 after the first,
  * the optimizer after the all-reduce. */
 static void allreduce(const dam_catalog *cat)
@@ -712,6 +809,7 @@ int main(void)
     allreduce(&cat);
     loader_stall(&cat);
     shapes(&cat);
+    conv_shapes(&cat);
     flows_only();
     bad_traces();
     real(&cat, "a100-nccl-train.trace.json.gz", 2700, 21, 3, 222.442);
