@@ -114,6 +114,7 @@ static int whatif(dam_cli *c, const dam_rgraph *g, int report)
     if (n == 0) {
         fprintf(stderr, "damsim: whatif --trace needs at least one --lever "
                         "(gpu=ID, precision=P, loader_workers=N,from=M, "
+                        "batch=N,from=M, "
                         "cuda_graphs=1, overlap=1)\n");
         return 2;
     }

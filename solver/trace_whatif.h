@@ -30,6 +30,23 @@
  *                      for their own launch: each waits for the first
  *                      launch of its step on its thread, and the gap after
  *                      its predecessor is at most the GPU's graph_gap.
+ *   batch=N,from=M     a batch N / M times the trace's (the trace does not
+ *                      record its batch: from= says it). The rule: work
+ *                      that grows with the samples scales by r = N / M:
+ *                      GEMM and attention kernels (their FLOPs; where the
+ *                      operator's shape is known, the device model's time
+ *                      of that GEMM with M, the rows of samples x
+ *                      positions, times r, over its time at M: small
+ *                      GEMMs fill more of the GPU), elementwise kernels
+ *                      (activation-sized), host-to-device copies (the
+ *                      input batch) and the data-loader wait; fixed costs
+ *                      do not: optimizer kernels and collectives
+ *                      (parameter-sized), other copies and fills, launch
+ *                      calls, host gaps and kernel gaps (per kernel, not
+ *                      per sample). Its rows compare samples per second
+ *                      (speed-up = baseline step x r / step); the step
+ *                      shown is the longer step at batch N. Whether batch
+ *                      N fits in memory is not checked.
  *   overlap=1          compute no longer waits for collectives on other
  *                      streams before the step's end (an upper bound on
  *                      what better bucketing or overlap can give).
@@ -55,6 +72,7 @@ typedef enum {
     DAM_TLEVER_LOADER,
     DAM_TLEVER_CUDA_GRAPHS,
     DAM_TLEVER_OVERLAP,
+    DAM_TLEVER_BATCH,
     DAM_TLEVER_COUNT
 } dam_tlever_kind;
 
@@ -64,7 +82,7 @@ typedef struct dam_tlever {
     char gpu[DAM_ID_MAX];  /* gpu: the target's catalog id */
     char from[DAM_ID_MAX]; /* gpu: the trace's GPU ("" = from the trace) */
     int prec;              /* precision: a dam_precision */
-    double workers, from_workers; /* loader_workers */
+    double workers, from_workers; /* loader_workers; batch: N and from= */
 } dam_tlever;
 
 /* Parse "key=value[,key=value]" (the keys above). DAM_OK or DAM_EINPUT
@@ -86,7 +104,8 @@ typedef struct dam_trow {
                                step that gains what its neighbour loses
                                nets out; the span of the device work
                                without step spans */
-    double speedup;         /* baseline step / step */
+    double speedup;         /* baseline step / step (a batch lever:
+                               per sample, x its batch ratio) */
     int has_interval;
     double step_lo, step_hi;       /* 90 % interval of the step, s */
     double speedup_lo, speedup_hi; /* and of the speed-up */

@@ -360,6 +360,78 @@ static void conv_shapes(const dam_catalog *cat)
               (double)gm[0]);
 }
 
+/* batch=2,from=1: a GEMM (200 us) and an elementwise kernel (100 us) take
+ * twice as long, the optimizer kernel (50 us), the launches and the host
+ * gaps do not; the row compares samples per second. With the GEMM's shape
+ * the device model says how much longer it takes. */
+static void batch_lever(const dam_catalog *cat)
+{
+    for (int shaped = 0; shaped < 2; shaped++) {
+        begin();
+        step(0, 400);
+        if (shaped)
+            len += (size_t)snprintf(
+                text + len, sizeof text - len,
+                ", {\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": "
+                "\"aten::mm\", \"pid\": 1, \"tid\": 1, \"ts\": 9, \"dur\": 3, "
+                "\"args\": {\"Input Dims\": [[512, 1024], [1024, 1024]]}}");
+        call("cudaLaunchKernel", 10, 1, 1);
+        call("cudaLaunchKernel", 12, 1, 2);
+        call("cudaLaunchKernel", 14, 1, 3);
+        call("cudaDeviceSynchronize", 16, 364, -1);
+        kernel("ampere_sgemm_128x64_nn", 7, 20, 200, 1);
+        kernel("vectorized_elementwise_kernel", 7, 221, 100, 2);
+        kernel("multi_tensor_apply_kernel", 7, 322, 50, 3);
+        end();
+        dam_ktrace t;
+        dam_rgraph g;
+        if (build(&t, &g, "batch") == DAM_OK) {
+            dam_tlever l;
+            dam_error e;
+            dam_check(dam_tlever_parse("batch=2,from=1", &l, &e) == DAM_OK,
+                      "batch: the lever parses");
+            const dam_gpu *a = dam_catalog_gpu(cat, "A100-SXM4-80GB");
+            double f = 2.0;
+            if (shaped)
+                f = dam_device_gemm_time(a, DAM_FP32, 1024, 1024, 1024, 1, 4,
+                                         NULL) /
+                    dam_device_gemm_time(a, DAM_FP32, 512, 1024, 1024, 1, 4,
+                                         NULL);
+            double want = 400e-6 + 200e-6 * (f - 1.0) + 100e-6;
+            dam_twhatif *w = dam_malloc(sizeof *w);
+            if (dam_trace_whatif(&g, cat, &l, 1, 0, 1, w, &e) == DAM_OK) {
+                dam_check_rel(w->rows[1].step_s, want, 1e-6,
+                              shaped ? "batch x2 (shaped): the GEMM by the "
+                                       "device model at twice M, the "
+                                       "elementwise kernel x2, the rest fixed"
+                                     : "batch x2: GEMM and elementwise x2, "
+                                       "optimizer, launches and gaps fixed");
+                dam_check_rel(w->rows[1].speedup, 2.0 * 400e-6 / want, 1e-6,
+                              "batch x2: the speed-up is per sample");
+                /* shaped: 512 -> 1024 rows go from split-K to two waves
+                 * in the device model (3x the time): per sample slower */
+                dam_check(w->rows[1].verdict == (shaped ? DAM_VERDICT_HURTS
+                                                        : DAM_VERDICT_WORKS),
+                          "batch x2: %s", shaped
+                              ? "hurts (the device model's GEMM at twice M "
+                                "is 3x as long)"
+                              : "works (fixed costs shared by twice the "
+                                "samples)");
+            }
+            dam_free(w);
+        }
+        dam_rgraph_free(&g);
+        dam_ktrace_free(&t);
+    }
+    dam_tlever l;
+    dam_error e;
+    dam_check(dam_tlever_parse("batch=64", &l, &e) == DAM_EINPUT &&
+                  strstr(e.msg, "batch size"),
+              "batch without from= refused (%s)", e.msg);
+    dam_check(dam_tlever_parse("batch=0,from=8", &l, &e) == DAM_EINPUT,
+              "batch=0 refused");
+}
+
 /* Backward GEMMs on stream 7, an all-reduce on stream 20 after the first,
  * the optimizer after the all-reduce. */
 static void allreduce(const dam_catalog *cat)
@@ -810,6 +882,7 @@ int main(void)
     loader_stall(&cat);
     shapes(&cat);
     conv_shapes(&cat);
+    batch_lever(&cat);
     flows_only();
     bad_traces();
     real(&cat, "a100-nccl-train.trace.json.gz", 2700, 21, 3, 222.442);
