@@ -120,6 +120,19 @@ static int by_step_k(const void *a, const void *b)
     return (x->k > y->k) - (x->k < y->k);
 }
 
+typedef struct timed {
+    double ts;
+    size_t ev;
+} timed;
+
+static int by_time(const void *a, const void *b)
+{
+    const timed *x = a, *y = b;
+    if (x->ts != y->ts)
+        return (x->ts > y->ts) - (x->ts < y->ts);
+    return (x->ev > y->ev) - (x->ev < y->ev);
+}
+
 /* The NCCL kernels of r, each with its ProfilerStep number (-1 outside
  * every step span of the step thread) and place in that step by start;
  * sorted by step and place. */
@@ -138,22 +151,16 @@ static coll *collectives(const dam_ktrace *r, size_t *n)
             m < (size_t)r->nnccl)
             c[m++] = (coll){-1, 0, i};
     }
-    /* by start (insertion sort on a copy of the keys: collectives are few
-     * and mostly in order already) */
+    /* by start */
+    timed *tk = dam_malloc((m + 1) * sizeof *tk);
     for (size_t i = 0; i < m; i++)
-        ts[i] = r->ev[c[i].ev].ts;
-    for (size_t i = 1; i < m; i++) {
-        coll x = c[i];
-        double t = ts[i];
-        size_t j = i;
-        for (; j > 0 && (ts[j - 1] > t ||
-                         (ts[j - 1] == t && c[j - 1].ev > x.ev)); j--) {
-            c[j] = c[j - 1];
-            ts[j] = ts[j - 1];
-        }
-        c[j] = x;
-        ts[j] = t;
+        tk[i] = (timed){r->ev[c[i].ev].ts, c[i].ev};
+    qsort(tk, m, sizeof *tk, by_time);
+    for (size_t i = 0; i < m; i++) {
+        c[i].ev = tk[i].ev;
+        ts[i] = tk[i].ts;
     }
+    dam_free(tk);
     for (size_t i = 0; i < r->nev; i++) {
         const dam_kev *e = &r->ev[i];
         if (e->kind != DAM_KEV_STEP || e->lane != step_lane)
