@@ -53,7 +53,10 @@ code "check --trace: an event without dur" 2 "$damsim" check --trace bad2.json
 check "the message names the event and its byte" sh -c \
     "'$damsim' check --trace bad2.json 2>&1 | grep -q \"^bad2.json: error: event 0 (byte 17): \\\"k\\\": 'ts' and 'dur'\""
 code "run --trace: truncated gzip" 2 "$damsim" run --trace bad3.json.gz
-check "truncated gzip: file: error:" sh -c "'$damsim' check --trace bad3.json.gz 2>&1 | grep -q '^bad3.json.gz: error: not a complete gzip'"
+check "truncated gzip: file: error: ... cut short" sh -c "'$damsim' check --trace bad3.json.gz 2>&1 | grep -q '^bad3.json.gz: error: not a complete gzip file (cut short at compressed byte'"
+head -c 1000 "$nccl" >bad5.json.gz
+printf 'XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX' >>bad5.json.gz
+check "corrupt gzip data: named as corrupt, not as cut short" sh -c "'$damsim' check --trace bad5.json.gz 2>&1 | grep -q 'not a complete gzip file (corrupt data at compressed byte'"
 code "check --trace: a folder" 2 "$damsim" check --trace folder
 code "check --trace: missing file" 2 "$damsim" check --trace missing.json
 code "check --trace: /dev/zero is refused, not read forever" 2 "$damsim" check --trace /dev/zero

@@ -22,7 +22,7 @@
 
 /* ---- synthetic traces: events in microseconds --------------------------------- */
 
-static char text[1 << 16];
+static char text[1 << 18];
 static size_t len;
 
 static void begin(void)
@@ -430,6 +430,37 @@ static void batch_lever(const dam_catalog *cat)
               "batch without from= refused (%s)", e.msg);
     dam_check(dam_tlever_parse("batch=0,from=8", &l, &e) == DAM_EINPUT,
               "batch=0 refused");
+}
+
+/* More threads and names than the reader's first hash tables hold (1024
+ * slots, grown at half load): 1,500 host threads, each with its own
+ * operator name. */
+static void many_lanes(void)
+{
+    begin();
+    step(0, 400);
+    for (int i = 0; i < 1500; i++) {
+        char name[32];
+        snprintf(name, sizeof name, "aten::op%d", i);
+        ev("cpu_op", name, 1, 1000 + i, 1 + 0.1 * i, 0.05, -1);
+    }
+    call("cudaLaunchKernel", 10, 5, 1);
+    kernel("ampere_sgemm_128x64_nn", 7, 15, 300, 1);
+    end();
+    dam_ktrace t;
+    dam_rgraph g;
+    if (build(&t, &g, "many lanes") == DAM_OK) {
+        dam_check_int(t.nlanes, 1502, "many lanes: 1,500 threads, the step "
+                      "thread and a stream, each its own lane");
+        int distinct = t.nnames >= 1503;
+        for (int i = 0; i < t.nlanes && distinct; i++)
+            for (int j = i + 1; j < t.nlanes && j < i + 3; j++)
+                distinct &= strcmp(t.lanes[i].tid, t.lanes[j].tid) ||
+                            strcmp(t.lanes[i].pid, t.lanes[j].pid);
+        dam_check(distinct, "many lanes: %d names, lanes distinct", t.nnames);
+    }
+    dam_rgraph_free(&g);
+    dam_ktrace_free(&t);
 }
 
 /* Backward GEMMs on stream 7, an all-reduce on stream 20 after the first,
@@ -878,6 +909,7 @@ int main(void)
     stream_wait();
     event_sync();
     sync_records();
+    many_lanes();
     allreduce(&cat);
     loader_stall(&cat);
     shapes(&cat);
