@@ -298,6 +298,29 @@ static double conv_step(const dam_catalog *cat, const char *op_json,
     return step;
 }
 
+/* A shaped operator on another thread, at the time of a launch: not the
+ * launch's operator, so the kernel gets no shape. */
+static void shape_other_thread(void)
+{
+    begin();
+    len += (size_t)snprintf(text + len, sizeof text - len,
+                            "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": "
+                            "\"aten::mm\", \"pid\": 1, \"tid\": 2, \"ts\": 5, "
+                            "\"dur\": 20, \"args\": {\"Input Dims\": "
+                            "[[512, 1024], [1024, 1024]]}}");
+    step(0, 400);
+    call("cudaLaunchKernel", 10, 5, 1);
+    call("cudaDeviceSynchronize", 30, 360, -1);
+    kernel("ampere_sgemm_128x64_nn", 7, 15, 370, 1);
+    end();
+    dam_ktrace t;
+    dam_rgraph g;
+    if (build(&t, &g, "shape on another thread") == DAM_OK)
+        dam_check_int(g.n_shaped, 0, "shape on another thread: not taken");
+    dam_rgraph_free(&g);
+    dam_ktrace_free(&t);
+}
+
 /* Convolution shapes: cudnn_convolution's input [32, 64, 56, 56] and
  * weight [128, 64, 3, 3] at stride 2, padding 1 give an output of 28 x 28:
  * M = 32 x 28 x 28, N = 128, K = 64 x 9. An FFT kernel inside it (left
@@ -914,6 +937,7 @@ int main(void)
     loader_stall(&cat);
     shapes(&cat);
     conv_shapes(&cat);
+    shape_other_thread();
     batch_lever(&cat);
     flows_only();
     bad_traces();
