@@ -44,6 +44,7 @@ typedef struct dam_cli {
     int replications;                    /* 0 = scenario's */
     double max_events;                   /* --max-events (0 = default) */
     double max_memory_gb;                /* --max-memory, GB (0 = default) */
+    double max_work;                     /* --max-work (0 = default) */
     int steps;                           /* 0 = scenario's */
     const char *lever_args[16];          /* --lever k=v */
     int nlever_args;
@@ -55,8 +56,13 @@ typedef struct dam_cli {
     const char *slo_ttft, *slo_tpot; /* plan, LLM serving: objectives, ms */
     const char *vary[8];                 /* sweep --vary KEY=... */
     int nvary;
+    const char *explore[8];              /* report --explore KEY=... */
+    int nexplore;
+    const struct dam_html_explore *explorer; /* report: the explorer the
+                                                review's HTML carries */
     unsigned long long samples;          /* sweep --samples (0 = grid) */
     const char *method;                  /* sweep --method */
+    const char *intervals;               /* sweep --intervals on|off */
     int simulate;                        /* sweep --simulate */
     int jobs;                            /* -j N threads (0 = the cores) */
     const char *pareto, *heatmap;        /* sweep chart files */
@@ -90,6 +96,23 @@ void dam_cli_remove_temporaries(void);
 /* Set the work and memory limits of a simulation (--max-events,
  * --max-memory; defaults: 3e8 events, half this machine's memory). */
 void dam_cli_sim_limits(const dam_cli *c, dam_sim_options *o);
+/* Work estimates (work.c): the --max-work limit in model evaluations;
+ * 0 when units is within it, else an error naming what, the estimate and
+ * how it was counted, and 2. */
+double dam_cli_max_work(const dam_cli *c);
+int dam_cli_work_check(const dam_cli *c, const char *what, double units,
+                       const char *how);
+/* The same for a sweep (prepared: its scenario is loaded, so interval
+ * draws count), a measurements file before it is parsed, and a profiler
+ * (requests 0) or request/arrival (1) trace before it is parsed. */
+struct dam_sweep;
+int dam_cli_sweep_work(const dam_cli *c, const struct dam_sweep *sw,
+                       int prepared);
+int dam_cli_calibrate_work(const dam_cli *c, const char *path);
+int dam_cli_trace_work(const dam_cli *c, const char *path, int requests);
+/* The trace's refusal into e (DAM_EINPUT), or DAM_OK; nothing printed. */
+int dam_cli_trace_work_error(const dam_cli *c, const char *path,
+                             int requests, dam_error *e);
 /* Print one error as "file:line: error: message" on stderr. */
 void dam_cli_error(const dam_error *e);
 /* Print diagnostics as file:line: messages; 2 if any error, else 0. */

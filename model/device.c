@@ -138,6 +138,28 @@ static const gen_defaults gen_table[DAM_GEN_COUNT] = {
  * of 3133 GB/s). */
 #define L2_ACHIEVED 0.69
 
+/*
+ * Fixed GPU time of one GEMM kernel beyond its waves and the kernel gap
+ * (gemm_join): 2.0 us, fitted (grid of 0 to 3.5 us by 0.5) on public
+ * cuBLAS bf16 timings by shape on B200 (torch.mm, triton do_bench): the
+ * square 1024^3 to 8192^3 rows of pytorch/ao PR #2427 (bench_matmul.py)
+ * and the M = 1 to 1024, N = 6144, K = 4096 rows of vllm-project/vllm PR
+ * #18778 (bench_fp8_gemm.py, torch-bf16 column), with the B200's level
+ * taken as those rows' plateau (1420 TFLOP/s at 4096^3 to 8192^3), plus
+ * the H100 rows of vllm PR #49363 (gemma-4-31B shapes, M = 1 to 256).
+ * Fit residuals, log of measured over modelled speed with the kernel gap:
+ * rms 0.065 on the 14 B200 rows and the one H100 row near the ridge
+ * (1024^3 +7 %, 1536^3 -3 %, 2048^3 +1 %; before: +85, +29, +17 %). A
+ * near-ridge term (neither side hiding the other) did not improve the fit
+ * and is not modelled. No per-shape rows were found for other
+ * generations: every generation takes the Blackwell figure (the fill is
+ * one DRAM round trip and the epilogue one store of a tile, which do not
+ * scale with the peak).
+ */
+#ifndef GEMM_T0
+#define GEMM_T0 2.0e-6
+#endif
+
 static void fill(dam_est *e, double v, double sd)
 {
     if (!(e->v > 0.0)) {
@@ -221,7 +243,7 @@ void dam_device_complete(dam_gpu *g)
  * determined: sd 0.15. TF32 convolutions reach 0.43 of the GEMM rate on
  * A100 (cuDNN's TF32 kernels). bf16 takes fp16's value (same tensor path); fp8 and int8 have
  * no row (1 +- 0.15). The sd of the others is their fit's spread.
- * gemm (GEMMs other than convolutions): 0.791 +- 0.08 (fit se 0.032,
+ * gemm (GEMMs other than convolutions): 0.788 +- 0.08 (fit se 0.032,
  * residual sd 0.080), fitted on the five llm-foundry MPT rows on A100
  * (llmf_MPT-*_a100, 1B to 70B; residuals +6, +2, +10, -9, -6 %): a
  * training step's GEMMs run at 79 % of the microbenchmark rate (smaller
@@ -237,7 +259,7 @@ void dam_framework_default(dam_framework *fw)
     fw->conv[DAM_FP32] = (dam_est){1.074, 0.08};
     fw->mem = (dam_est){0.998, 0.07};
     fw->sm_bpc = (dam_est){SM_BPC_PRIOR, SM_BPC_PRIOR_SD};
-    fw->gemm = (dam_est){0.791, 0.08};
+    fw->gemm = (dam_est){0.788, 0.08};
     fw->launch_sd = 2.0 * US;
     fw->step_sd = 0.0;
 }
@@ -256,6 +278,8 @@ typedef struct gemm_ctx {
     double inv_bw;   /* s per byte at the achieved memory rate */
     double elem;     /* bytes per GEMM operand element */
     double legacy;   /* 1: no wave model (eta override) */
+    double t0;       /* fixed GPU time of one GEMM kernel's tile pipeline
+                      * (fill and epilogue), s; 0 under eta */
     int stream_k;    /* 1: the library balances partial waves (Hopper+) */
     int ncfg;        /* dam_op.nshift index for tile width tn (0: 128,
                       * 1: 256), -1: narrow N tiles on the fly */
@@ -338,6 +362,21 @@ static inline double gemm_waves(const gemm_ctx *c, double tiles, double unit,
     return tc > tfl ? tc : tfl;
 }
 
+/*
+ * gemm_join: one GEMM's time from its waves' time tc and its DRAM time tm,
+ * the longer of the two. The tile pipeline adds a fixed t0 to the compute
+ * side (the first tiles' loads before any math, the last tiles' epilogue
+ * after it), which a memory-bound GEMM hides under its streaming. *cb: 1
+ * when the compute side is the longer.
+ */
+static inline double gemm_join(const gemm_ctx *c, double tc, double tm,
+                               int *cb)
+{
+    tc += c->t0;
+    *cb = tc >= tm;
+    return tc >= tm ? tc : tm;
+}
+
 /* Time of one GEMM and whether compute bound. */
 static inline double gemm_t(const gemm_ctx *c, double m, double n, double k,
                             double groups, int *cb)
@@ -346,9 +385,11 @@ static inline double gemm_t(const gemm_ctx *c, double m, double n, double k,
     double tc = gemm_waves(c, tiles, unit, k,
                            2.0 * m * n * k * groups * c->inv_rate);
     double tm_ = c->elem * (m * k + k * n + m * n) * groups * c->inv_bw;
+    int b;
+    double t = gemm_join(c, tc, tm_, &b);
     if (cb)
-        *cb = tc >= tm_;
-    return tc > tm_ ? tc : tm_;
+        *cb = b;
+    return t;
 }
 
 static double gemm_peak(const dam_gpu *g, dam_precision p)
@@ -375,6 +416,7 @@ static void gemm_setup(gemm_ctx *c, const dam_gpu *g, dam_precision p,
     c->legacy = 0.0;
     unsigned gi = (unsigned)g->gen < DAM_GEN_COUNT ? (unsigned)g->gen : 0u;
     c->stream_k = gen_table[gi].stream_k;
+    c->t0 = GEMM_T0;
     c->ncfg = c->tn == 128.0 ? 0 : c->tn == 256.0 ? 1 : -1;
 }
 
@@ -451,25 +493,41 @@ static inline double l2_factor(double w, double inv_c, double save)
     return 1.0 - h * save;
 }
 
-double dam_device_cost(const dam_graph *g, const dam_cost_opts *o,
-                       dam_graph_cost *out)
+/* What one costing run derives from its options before it visits the
+ * operators: rates, widths and the GEMM contexts (gc: GEMMs, cc:
+ * convolutions, lc: a recipe's linear layers). */
+typedef struct cost_ctx {
+    double b, pelem, act, fs, bs, ws, ps, mfrac;
+    double inv_mem_k; /* s per byte of a framework memory-bound kernel */
+    double inv_mem;   /* s per byte at the achieved DRAM rate */
+    double lowp;      /* 1: a precision below 4 bytes */
+    double kv_el, w_extra, welem, mem_keep;
+    int wspecial;     /* 1: weight operands at their own width or streamed */
+    int weights_stream;
+    double inv_l2c, l2_save;
+    gemm_ctx gc, cc, lc;
+    const gemm_ctx *lcp; /* &lc with a recipe on the wave model, else &gc */
+    const dam_recipe *rc;
+    double lelem, cast_b;
+    double inv_af, inv_ab, gap;
+} cost_ctx;
+
+/* Step 1: memory rates (the framework's kernels, DRAM, L2 residency) and
+ * the operand widths of serving layouts. */
+static void cost_mem_setup(cost_ctx *x, const dam_cost_opts *o,
+                           const dam_framework *fw)
 {
     const dam_gpu *gpu = o->gpu;
-    dam_framework fwd;
-    const dam_framework *fw = o->fw;
-    if (!fw) {
-        dam_framework_default(&fwd);
-        fw = &fwd;
-    }
-    memset(out, 0, sizeof *out);
-    double b = or1(o->b);
-    double pelem = dam_precision_bytes(o->prec);
-    double act = o->act_elem > 0.0 ? o->act_elem : pelem;
-    double fs = or1(o->flops_scale), bs = or1(o->bytes_scale);
-    double ws = or1(o->weight_scale), ps = or1(o->matmul_peak_scale);
-    double mfrac = o->mem_frac > 0.0 ? o->mem_frac
-                   : gpu->dev.mem.v > 0.0 ? gpu->dev.mem.v : 0.78;
-    double mem_rate = gpu->mem_bw * mfrac;
+    x->b = or1(o->b);
+    x->pelem = dam_precision_bytes(o->prec);
+    x->act = o->act_elem > 0.0 ? o->act_elem : x->pelem;
+    x->fs = or1(o->flops_scale);
+    x->bs = or1(o->bytes_scale);
+    x->ws = or1(o->weight_scale);
+    x->ps = or1(o->matmul_peak_scale);
+    x->mfrac = o->mem_frac > 0.0 ? o->mem_frac
+               : gpu->dev.mem.v > 0.0 ? gpu->dev.mem.v : 0.78;
+    double mem_rate = gpu->mem_bw * x->mfrac;
     double fw_mem = fw->mem.v > 0.0 ? fw->mem.v : 1.0;
     double inv_mem_k = 1.0 / (mem_rate * (o->eta > 0.0 ? 1.0 : fw_mem));
     /* the framework's kernels move at most sm_bpc bytes per SM clock: the
@@ -480,128 +538,160 @@ double dam_device_cost(const dam_graph *g, const dam_cost_opts *o,
         double a = inv_mem_k * inv_mem_k, c = 1.0 / (sm_rate * sm_rate);
         inv_mem_k = sqrt(sqrt(a * a + c * c));
     }
-    double inv_mem = 1.0 / mem_rate;
-    double lowp = pelem < 4.0;
+    x->inv_mem_k = inv_mem_k;
+    x->inv_mem = 1.0 / mem_rate;
+    x->lowp = x->pelem < 4.0;
     /* serving: weights and the KV cache may be narrower than the compute */
-    double kv_el = o->kv_elem > 0.0 ? o->kv_elem : act;
-    double w_extra = o->weight_elem > 0.0 ? o->weight_elem - pelem : 0.0;
-    double mem_keep = 1.0 - (o->mem_fused > 0.0 ? o->mem_fused : 0.0);
+    x->kv_el = o->kv_elem > 0.0 ? o->kv_elem : x->act;
+    x->w_extra = o->weight_elem > 0.0 ? o->weight_elem - x->pelem : 0.0;
+    x->mem_keep = 1.0 - (o->mem_fused > 0.0 ? o->mem_fused : 0.0);
+    x->weights_stream = o->weights_stream;
+    x->wspecial = x->w_extra != 0.0 || o->weights_stream;
+    x->welem = o->weight_elem > 0.0 ? o->weight_elem : x->pelem;
     /* L2 residency: a kernel whose working set W fits the usable L2 C is
      * served from L2; above 2 C nothing survives between producer and
      * consumer (streaming reuse under LRU); linear in between. A hit
      * saves l2_save of the DRAM time of its bytes. */
     double l2c = gpu->l2_bytes * (gpu->dev.l2_frac.v > 0.0
                                       ? gpu->dev.l2_frac.v : 0.0);
-    double inv_l2c = l2c > 0.0 ? 0.5 / l2c : 0.0;
-    double l2_save = gpu->dev.l2_bw.v > mem_rate && inv_l2c > 0.0
-                         ? 1.0 - mem_rate / gpu->dev.l2_bw.v
-                         : 0.0;
+    x->inv_l2c = l2c > 0.0 ? 0.5 / l2c : 0.0;
+    x->l2_save = gpu->dev.l2_bw.v > mem_rate && x->inv_l2c > 0.0
+                     ? 1.0 - mem_rate / gpu->dev.l2_bw.v
+                     : 0.0;
+}
 
-    gemm_ctx gc, cc;
-    gemm_setup(&gc, gpu, o->prec, pelem, mfrac);
-    gc.rate *= ps;
+/* Step 2: the GEMM and convolution contexts at the framework's share of
+ * the microbenchmark rate (or the legacy eta override), and a recipe's
+ * linear-layer context with its cast traffic. */
+static void cost_gemm_setup(cost_ctx *x, const dam_cost_opts *o,
+                            const dam_framework *fw)
+{
+    const dam_gpu *gpu = o->gpu;
+    gemm_ctx *gc = &x->gc, *cc = &x->cc;
+    double ps = x->ps;
+    gemm_setup(gc, gpu, o->prec, x->pelem, x->mfrac);
+    gc->rate *= ps;
     if (o->eta > 0.0) {
-        gc.rate = gemm_peak(gpu, o->prec) * ps * o->eta;
-        gc.legacy = 1.0;
+        gc->rate = gemm_peak(gpu, o->prec) * ps * o->eta;
+        gc->legacy = 1.0;
+        gc->t0 = 0.0;
     }
-    cc = gc;
-    if (!gc.legacy) {
+    *cc = *gc;
+    if (!gc->legacy) {
         /* the framework's share of the microbenchmark rate: GEMMs, and
          * convolutions (cuDNN) per precision */
         unsigned pi = (unsigned)o->prec < DAM_PREC_COUNT ? (unsigned)o->prec
                                                           : 0u;
         double fg = fw->gemm.v > 0.0 ? fw->gemm.v : 1.0;
         double cf = fw->conv[pi].v > 0.0 ? fw->conv[pi].v : 1.0;
-        double base = gc.rate;
-        gc.rate = base * fg;
-        cc.rate = base * cf;
+        double base = gc->rate;
+        gc->rate = base * fg;
+        cc->rate = base * cf;
         /* tf32 on a GPU whose tf32 tensor rate is no better than its fp32
          * cores (GeForce): the libraries pick the faster fp32 kernels */
         if (o->prec == DAM_TF32) {
             double r32 = dam_device_gemm_rate(gpu, DAM_FP32) * ps;
             double c32 = fw->conv[DAM_FP32].v > 0.0 ? fw->conv[DAM_FP32].v
                                                     : 1.0;
-            if (r32 * fg > gc.rate)
-                gc.rate = r32 * fg;
-            if (r32 * c32 > cc.rate)
-                cc.rate = r32 * c32;
+            if (r32 * fg > gc->rate)
+                gc->rate = r32 * fg;
+            if (r32 * c32 > cc->rate)
+                cc->rate = r32 * c32;
         }
     }
-    gc.inv_rate = 1.0 / gc.rate;
-    cc.inv_rate = 1.0 / cc.rate;
-    gc.unit = gc.sms * 2.0 * gc.tm * gc.tn * gc.inv_rate;
-    cc.unit = cc.sms * 2.0 * cc.tm * cc.tn * cc.inv_rate;
+    gc->inv_rate = 1.0 / gc->rate;
+    cc->inv_rate = 1.0 / cc->rate;
+    gc->unit = gc->sms * 2.0 * gc->tm * gc->tn * gc->inv_rate;
+    cc->unit = cc->sms * 2.0 * cc->tm * cc->tn * cc->inv_rate;
     /* a recipe's linear layers: their own format's rate and width (the
      * same tiles), and the cast traffic per quantized activation element */
     const dam_recipe *rc = o->recipe && o->recipe->linear_elem > 0.0
                                ? o->recipe : NULL;
-    gemm_ctx lc;
-    const gemm_ctx *lcp = &gc;
-    double lelem = pelem, cast_b = 0.0;
-    if (rc && !gc.legacy) {
-        lc = gc;
-        lcp = &lc;
+    x->rc = rc;
+    x->lcp = gc;
+    x->lelem = x->pelem;
+    x->cast_b = 0.0;
+    if (rc && !gc->legacy) {
+        gemm_ctx *lc = &x->lc;
+        *lc = *gc;
+        x->lcp = lc;
         double fg = fw->gemm.v > 0.0 ? fw->gemm.v : 1.0;
-        gemm_setup(&lc, gpu, rc->linear, rc->linear_elem, mfrac);
-        lc.rate *= ps * fg;
+        gemm_setup(lc, gpu, rc->linear, rc->linear_elem, x->mfrac);
+        lc->rate *= ps * fg;
         if (rc->fp4 && gpu->peak[DAM_FP8] > 0.0 && gpu->peak_fp4 > 0.0)
-            lc.rate *= gpu->peak_fp4 / gpu->peak[DAM_FP8];
-        lc.inv_rate = 1.0 / lc.rate;
-        lc.unit = lc.sms * 2.0 * lc.tm * lc.tn * lc.inv_rate;
-        lelem = rc->linear_elem + rc->scale_elem;
-        cast_b = rc->cast_read + rc->cast_write;
-    } else if (rc) {
-        lelem = rc->linear_elem + rc->scale_elem;
-        cast_b = rc->cast_read + rc->cast_write;
+            lc->rate *= gpu->peak_fp4 / gpu->peak[DAM_FP8];
+        lc->inv_rate = 1.0 / lc->rate;
+        lc->unit = lc->sms * 2.0 * lc->tm * lc->tn * lc->inv_rate;
     }
+    if (rc) {
+        x->lelem = rc->linear_elem + rc->scale_elem;
+        x->cast_b = rc->cast_read + rc->cast_write;
+    }
+}
+
+/* Step 3: fused attention's forward and backward rates and the GPU time
+ * per kernel boundary. */
+static void cost_attn_setup(cost_ctx *x, const dam_cost_opts *o)
+{
+    const dam_gpu *gpu = o->gpu;
     double attn_peak = gemm_peak(gpu, o->prec);
     double af = o->eta > 0.0 ? o->eta : gpu->dev.attn_fwd.v;
     double ab = o->eta > 0.0 ? o->eta : gpu->dev.attn_bwd.v;
-    double inv_af = 1.0 / (attn_peak * (af > 0.0 ? af : 0.5));
-    double inv_ab = 1.0 / (attn_peak * (ab > 0.0 ? ab : 0.4));
-    double gap = o->cuda_graphs ? gpu->dev.graph_gap.v : gpu->dev.kernel_gap.v;
+    x->inv_af = 1.0 / (attn_peak * (af > 0.0 ? af : 0.5));
+    x->inv_ab = 1.0 / (attn_peak * (ab > 0.0 ? ab : 0.4));
+    x->gap = o->cuda_graphs ? gpu->dev.graph_gap.v : gpu->dev.kernel_gap.v;
+}
 
-    /* Per phase and pass: compute- and memory-bound time, FLOPs, bytes,
-     * launches, accumulated in locals (independent chains; folded into
-     * out at the end). */
-    int nph = g->nphases > 0 && g->nphases <= DAM_MAX_PHASES ? g->nphases
-                                                              : 1;
-    double acc[DAM_MAX_PHASES][DAM_PASS_COUNT][5];
-    memset(acc, 0, (size_t)nph * sizeof acc[0]);
-    int npass_mask = o->pass_mask;
-    /* batch factors per dam_scale (none, M, K, groups) and the two GEMM
-     * contexts (GEMM, convolution) */
-    const double sm[4] = {1.0, b, 1.0, 1.0}, sk[4] = {1.0, 1.0, b, 1.0};
-    const double sg[4] = {1.0, 1.0, 1.0, b}, se[4] = {1.0, b, b, b};
-    const gemm_ctx *ctx[2] = {&gc, &cc};
-    int nops = g->nops < DAM_MAX_OPS ? g->nops : DAM_MAX_OPS;
-    /* GEMMs first, in two loops of their own (shapes and tiles, then
-     * waves): each keeps few values live and its iterations independent,
-     * so they overlap. Their results wait in per-op temporaries for the
-     * ordered loop below, which adds every term in graph order. */
+/* Per phase and pass: compute- and memory-bound time, FLOPs, bytes,
+ * launches. */
+typedef double cost_acc[DAM_PASS_COUNT][5];
+
+/* The GEMMs' results, per op, waiting for the ordered fold, and the
+ * shapes between the two GEMM loops. */
+typedef struct gemm_scratch {
     double gt[DAM_MAX_OPS], gfl[DAM_MAX_OPS], gby[DAM_MAX_OPS];
     unsigned char gcb[DAM_MAX_OPS];
     double *gacc[DAM_MAX_OPS];
     double sk_[DAM_MAX_OPS], stfl[DAM_MAX_OPS], stiles[DAM_MAX_OPS],
         sunit[DAM_MAX_OPS], stmm[DAM_MAX_OPS];
     unsigned char sidx[DAM_MAX_OPS];
+} gemm_scratch;
+
+/* Step 4: every GEMM's shape, tiles and memory time (first loop), then
+ * its waves (second loop): each keeps few values live and its iterations
+ * independent, so they overlap. Results go to s for the ordered fold. */
+static void cost_gemms(const cost_ctx *x, const dam_graph *g,
+                       int pass_mask, int nph, cost_acc *acc,
+                       gemm_scratch *s)
+{
+    const double b = x->b, pelem = x->pelem, fs = x->fs;
+    const double inv_mem = x->inv_mem, inv_l2c = x->inv_l2c,
+                 l2_save = x->l2_save;
+    const double w_extra = x->w_extra, welem = x->welem, lelem = x->lelem;
+    const int wspecial = x->wspecial, wstream = x->weights_stream;
+    const gemm_ctx *gc = &x->gc;
+    /* batch factors per dam_scale (none, M, K, groups) and the two GEMM
+     * contexts (GEMM, convolution) */
+    const double sm[4] = {1.0, b, 1.0, 1.0}, sk[4] = {1.0, 1.0, b, 1.0};
+    const double sg[4] = {1.0, 1.0, 1.0, b}, se[4] = {1.0, b, b, b};
+    const gemm_ctx *ctx[2] = {gc, &x->cc};
+    int nops = g->nops < DAM_MAX_OPS ? g->nops : DAM_MAX_OPS;
     int ng = 0;
-    int wspecial = w_extra != 0.0 || o->weights_stream;
-    double welem = o->weight_elem > 0.0 ? o->weight_elem : pelem;
     /* what the two contexts share (one GPU's tiles), and what differs */
-    const int ncfg = gc.ncfg;
-    const double itm0 = gc.itm;
+    const int ncfg = gc->ncfg;
+    const double itm0 = gc->itm;
     /* above mthr rows the library's full-height tile is used (no narrow
      * tiles along M); with no precomputed N-tile counts for this tile
      * width, every GEMM goes through gemm_tiles */
-    const double mthr = ncfg >= 0 ? 0.5 * gc.tm : HUGE_VAL;
-    const double units[3] = {gc.unit, cc.unit, lcp->unit};
-    const double irates[3] = {gc.inv_rate, cc.inv_rate, lcp->inv_rate};
-    const unsigned lin = rc ? DAM_OPF_LINEAR : 0u;
+    const double mthr = ncfg >= 0 ? 0.5 * gc->tm : HUGE_VAL;
+    const double units[3] = {gc->unit, x->cc.unit, x->lcp->unit};
+    const double irates[3] = {gc->inv_rate, x->cc.inv_rate,
+                              x->lcp->inv_rate};
+    const unsigned lin = x->rc ? DAM_OPF_LINEAR : 0u;
     for (int i = 0; i < nops; i++) {
         const dam_op *op = &g->ops[i];
         if (op->kind != DAM_OP_GEMM ||
-            (npass_mask && !(npass_mask & (1 << op->pass))))
+            (pass_mask && !(pass_mask & (1 << op->pass))))
             continue;
         /* the scaled dimension by table (dam_scale order: none, M, K,
          * groups), no branches */
@@ -623,7 +713,7 @@ double dam_device_cost(const dam_graph *g, const dam_cost_opts *o,
             if (w_extra != 0.0)
                 by += w_extra * op->k * op->n * op->groups;
             /* streamed weights: their bytes miss the L2 */
-            if (o->weights_stream)
+            if (wstream)
                 wb = welem * op->k * op->n * op->groups;
         }
         double unit = units[ci], tiles;
@@ -634,60 +724,84 @@ double dam_device_cost(const dam_graph *g, const dam_cost_opts *o,
             tiles = gemm_tiles(ctx[ci & 1u], m, op->n, gr, op->ntiles,
                                op->nshift, &unit);
         }
-        stiles[ng] = tiles;
-        sunit[ng] = unit;
-        sk_[ng] = k;
-        stfl[ng] = f0 * irates[ci];
-        stmm[ng] = ((by - wb) * l2_factor(by, inv_l2c, l2_save) + wb) *
-                   inv_mem;
-        sidx[ng] = (unsigned char)i;
-        gfl[i] = f0 * fs;
-        gby[i] = by;
-        gacc[i] = acc[op->phase < (unsigned)nph ? op->phase : 0u][op->pass];
+        s->stiles[ng] = tiles;
+        s->sunit[ng] = unit;
+        s->sk_[ng] = k;
+        s->stfl[ng] = f0 * irates[ci];
+        s->stmm[ng] = ((by - wb) * l2_factor(by, inv_l2c, l2_save) + wb) *
+                      inv_mem;
+        s->sidx[ng] = (unsigned char)i;
+        s->gfl[i] = f0 * fs;
+        s->gby[i] = by;
+        s->gacc[i] = acc[op->phase < (unsigned)nph ? op->phase : 0u][op->pass];
         ng++;
     }
     for (int j = 0; j < ng; j++) {
         /* the wave model reads only what the two contexts share */
-        double tc = gemm_waves(&gc, stiles[j], sunit[j], sk_[j], stfl[j]);
-        double tmm = stmm[j];
-        int cbj = tc >= tmm;
-        gt[sidx[j]] = (cbj ? tc : tmm) * fs;
-        gcb[sidx[j]] = (unsigned char)!cbj; /* acc index: 0 compute-bound */
+        double tc = gemm_waves(gc, s->stiles[j], s->sunit[j], s->sk_[j],
+                               s->stfl[j]);
+        int cbj;
+        s->gt[s->sidx[j]] = gemm_join(gc, tc, s->stmm[j], &cbj) * fs;
+        s->gcb[s->sidx[j]] = (unsigned char)!cbj; /* acc index: 0 compute-bound */
     }
+}
+
+/* Step 5: attention's compute or memory time (the cache bytes of a
+ * serving step stream past the L2); *by gets its bytes, returns 1 when
+ * compute-bound. */
+static inline int cost_attn(const cost_ctx *x, const dam_op *op, double *t,
+                            double *fl, double *by, int weights_stream)
+{
+    double sc = op->scale == DAM_SCALE_NONE ? 1.0 : x->b;
+    *fl = op->flops * sc * x->fs;
+    double kvb = op->kv_elems * x->kv_el * sc * x->bs;
+    *by = (op->elems - op->kv_elems) * x->act * sc * x->bs + kvb;
+    if (!weights_stream)
+        kvb = 0.0; /* streamed cache reads miss the L2 */
+    double tc = *fl * (op->pass == DAM_PASS_BWD ? x->inv_ab : x->inv_af);
+    double tmm = ((*by - kvb) * l2_factor(*by, x->inv_l2c, x->l2_save) +
+                  kvb) * x->inv_mem;
+    int cb = tc >= tmm;
+    *t = cb ? tc : tmm;
+    return cb;
+}
+
+/* Step 6: every operator's time in graph order (GEMMs from s; attention,
+ * memory-bound kernels, collectives here) into acc, so that the sums are
+ * added in one fixed order. */
+static void cost_ordered(const cost_ctx *x, const dam_graph *g,
+                         const dam_cost_opts *o, int nph, cost_acc *acc,
+                         const gemm_scratch *s, dam_graph_cost *out)
+{
+    const double b = x->b, act = x->act, kv_el = x->kv_el, bs = x->bs,
+                 ws = x->ws, lowp = x->lowp, mem_keep = x->mem_keep;
+    const int pass_mask = o->pass_mask;
+    int nops = g->nops < DAM_MAX_OPS ? g->nops : DAM_MAX_OPS;
     for (int i = 0; i < nops; i++) {
         const dam_op *op = &g->ops[i];
-        if (npass_mask && !(npass_mask & (1 << op->pass)))
+        if (pass_mask && !(pass_mask & (1 << op->pass)))
             continue;
         if (op->kind == DAM_OP_GEMM) {
-            double cnt = op->count, *a = gacc[i];
-            a[gcb[i]] += cnt * gt[i];
-            a[2] += cnt * gfl[i];
-            a[3] += cnt * gby[i];
+            double cnt = op->count, *a = s->gacc[i];
+            a[s->gcb[i]] += cnt * s->gt[i];
+            a[2] += cnt * s->gfl[i];
+            a[3] += cnt * s->gby[i];
             a[4] += cnt * op->kernels;
             continue;
         }
         double t, fl, by, kern, cnt;
         int cb = 0;
         switch (op->kind) {
-        case DAM_OP_ATTN: {
-            double sc = op->scale == DAM_SCALE_NONE ? 1.0 : b;
-            fl = op->flops * sc * fs;
-            double kvb = op->kv_elems * kv_el * sc * bs;
-            by = (op->elems - op->kv_elems) * act * sc * bs + kvb;
-            if (!o->weights_stream)
-                kvb = 0.0; /* streamed cache reads miss the L2 */
-            double tc = fl * (op->pass == DAM_PASS_BWD ? inv_ab : inv_af);
-            double tmm = ((by - kvb) * l2_factor(by, inv_l2c, l2_save) + kvb) *
-                         inv_mem;
-            cb = tc >= tmm;
-            t = cb ? tc : tmm;
+        case DAM_OP_ATTN:
+            cb = cost_attn(x, op, &t, &fl, &by, o->weights_stream);
             cnt = op->count;
             kern = op->kernels;
             break;
-        }
         case DAM_OP_MEM: {
             if ((op->flags & DAM_OPF_LOWP) && !lowp)
                 continue;
+            /* merged memory-bound kernels (totals), less what fusion
+             * removes outside the optimizer */
             double sc = op->scale == DAM_SCALE_NONE ? 1.0 : b;
             double keep = op->pass == DAM_PASS_OPT ? 1.0 : mem_keep;
             by = (op->elems * sc * (op->flags & DAM_OPF_KV ? kv_el : act) *
@@ -695,8 +809,9 @@ double dam_device_cost(const dam_graph *g, const dam_cost_opts *o,
                   op->weight_elems * act * ws + op->fixed_bytes * ws) * keep;
             fl = op->flops * sc;
             kern = op->kernels * keep;
-            t = by * inv_mem_k *
-                l2_factor(kern > 0.0 ? by / kern : by, inv_l2c, l2_save);
+            t = by * x->inv_mem_k *
+                l2_factor(kern > 0.0 ? by / kern : by, x->inv_l2c,
+                          x->l2_save);
             cnt = 1.0; /* merged: totals */
             break;
         }
@@ -724,25 +839,43 @@ double dam_device_cost(const dam_graph *g, const dam_cost_opts *o,
         a[3] += cnt * by;
         a[4] += cnt * kern;
     }
-    /* a recipe's cast of each linear layer's A operand (the forward
-     * input, dgrad's output gradient; wgrad reuses the column-wise
-     * copies): one fused amax + cast(-transpose) kernel each, memory-bound,
-     * in the GEMM's phase and pass */
+}
+
+/* Step 7: a recipe's cast of each linear layer's A operand (the forward
+ * input, dgrad's output gradient; wgrad reuses the column-wise copies):
+ * one fused amax + cast(-transpose) kernel each, memory-bound, in the
+ * GEMM's phase and pass. */
+static void cost_casts(const cost_ctx *x, const dam_graph *g, int pass_mask,
+                       const gemm_scratch *s)
+{
+    const double b = x->b, cast_b = x->cast_b;
+    const double sm[4] = {1.0, b, 1.0, 1.0}, sk[4] = {1.0, 1.0, b, 1.0};
+    const double sg[4] = {1.0, 1.0, 1.0, b};
+    int nops = g->nops < DAM_MAX_OPS ? g->nops : DAM_MAX_OPS;
     for (int i = 0; cast_b > 0.0 && i < nops; i++) {
         const dam_op *op = &g->ops[i];
         if (op->kind != DAM_OP_GEMM ||
             (op->flags & (DAM_OPF_LINEAR | DAM_OPF_WEIGHT)) !=
                 (DAM_OPF_LINEAR | DAM_OPF_WEIGHT) ||
-            (npass_mask && !(npass_mask & (1 << op->pass))))
+            (pass_mask && !(pass_mask & (1 << op->pass))))
             continue;
         unsigned sx = op->scale & 3u;
         double cb = cast_b * op->m * sm[sx] * op->k * sk[sx] * op->groups *
                     sg[sx];
-        double *a = gacc[i];
-        a[1] += op->count * cb * inv_mem_k * l2_factor(cb, inv_l2c, l2_save);
+        double *a = s->gacc[i];
+        a[1] += op->count * cb * x->inv_mem_k *
+                l2_factor(cb, x->inv_l2c, x->l2_save);
         a[3] += op->count * cb;
         a[4] += op->count;
     }
+}
+
+/* Step 8: fold the per-phase, per-pass sums into out, with the kernel
+ * boundaries' GPU time and the host's launch time. */
+static void cost_fold(const cost_ctx *x, const dam_cost_opts *o, int nph,
+                      cost_acc *acc, dam_graph_cost *out)
+{
+    const double gap = x->gap;
     for (int ph = 0; ph < nph; ph++) {
         dam_phase_cost *p = &out->phase[ph];
         for (int ps_ = 0; ps_ < DAM_PASS_COUNT; ps_++) {
@@ -769,6 +902,31 @@ double dam_device_cost(const dam_graph *g, const dam_cost_opts *o,
     out->host_excess = out->host_time > out->time - out->comm_time
                            ? out->host_time - (out->time - out->comm_time)
                            : 0.0;
+}
+
+double dam_device_cost(const dam_graph *g, const dam_cost_opts *o,
+                       dam_graph_cost *out)
+{
+    dam_framework fwd;
+    const dam_framework *fw = o->fw;
+    if (!fw) {
+        dam_framework_default(&fwd);
+        fw = &fwd;
+    }
+    memset(out, 0, sizeof *out);
+    cost_ctx x;
+    cost_mem_setup(&x, o, fw);
+    cost_gemm_setup(&x, o, fw);
+    cost_attn_setup(&x, o);
+    int nph = g->nphases > 0 && g->nphases <= DAM_MAX_PHASES ? g->nphases
+                                                              : 1;
+    cost_acc acc[DAM_MAX_PHASES];
+    memset(acc, 0, (size_t)nph * sizeof acc[0]);
+    gemm_scratch s;
+    cost_gemms(&x, g, o->pass_mask, nph, acc, &s);
+    cost_ordered(&x, g, o, nph, acc, &s, out);
+    cost_casts(&x, g, o->pass_mask, &s);
+    cost_fold(&x, o, nph, acc, out);
     return out->time;
 }
 

@@ -468,7 +468,8 @@ static void key_numbers(rows *key, const ctx *c)
         row(key, "I/O overhead", fmt_iv(P, r->io_overhead, NULL,
                                         DAM_FMT_PERCENT), NULL);
     }
-    row(key, "MFU", fmt_iv(P, r->mfu, NULL, DAM_FMT_PERCENT), NULL);
+    if (s->mode != DAM_MODE_SERVING || r->mfu > 0.0)
+        row(key, "MFU", fmt_iv(P, r->mfu, NULL, DAM_FMT_PERCENT), NULL);
     dam_fmt_memory(m1, sizeof m1, r->memory.total);
     dam_fmt_memory(m2, sizeof m2, r->memory.capacity);
     row(key, "memory per GPU", keep(P, "%s of %s (%s)", m1, m2,
@@ -721,10 +722,12 @@ static void assumptions(rows *a, const ctx *c)
     dam_fmt_num(q, sizeof q, dam_quality_after(s), 4);
     const dam_scaling_fit *fit =
         dam_scaling_fit_get((dam_scaling_fit_id)s->quality.fit);
-    row(a, "quality", keep(P, "%s %s", s->quality.metric, q),
-        s->quality.from_scaling_law && fit
-            ? keep(P, "scaling-law loss: %s (%s)", fit->loss_fit, fit->name)
-            : file);
+    if (s->quality.metric[0] || s->quality.from_scaling_law)
+        row(a, "quality", keep(P, "%s %s", s->quality.metric, q),
+            s->quality.from_scaling_law && fit
+                ? keep(P, "scaling-law loss: %s (%s)", fit->loss_fit,
+                       fit->name)
+                : file);
     for (int i = 0; i < c->w->levers.n; i++) {
         const dam_lever *l = &c->w->levers.v[i];
         row(a, keep(P, "lever \"%s\"", l->name),

@@ -471,7 +471,7 @@ int dam_sweep_prepare(dam_sweep *sw, const char *path, const char *text,
         return DAM_EINPUT;
     if (!sw->have_seed)
         sw->seed = sw->base->seed;
-    sw->uncertain = sw->base->nuncertain > 0;
+    sw->uncertain = sw->base->nuncertain > 0 && !sw->no_intervals;
     int gpu = 0, price = 0;
     for (int i = 0; i < sw->nkeys; i++)
         if (!sw->keys[i].lever) {
@@ -603,7 +603,14 @@ struct dam_sweep_worker {
     dam_lever lever;        /* a drawn value's lever */
     dam_analytic_memo *memo; /* the device cost of loaded's graph; NULL
                               * when a patch writes into the graph */
+    dam_draws *draws;       /* the intervals' draws, kept from point to
+                             * point (every point uses the sweep's seed) */
 };
+
+const dam_result *dam_sweep_worker_result(const dam_sweep_worker *w)
+{
+    return w->r;
+}
 
 /* 1 when a patched key writes bytes of the scenario's stored graph (the
  * memo knows a graph by its address, so then it is not used). */
@@ -642,6 +649,7 @@ void dam_sweep_worker_free(dam_sweep_worker *w)
     dam_free(w->cur);
     dam_free(w->r);
     dam_free(w->memo);
+    dam_draws_free(w->draws);
     dam_free(w);
 }
 
@@ -756,19 +764,30 @@ static void solve_point(dam_sweep_worker *w, const dam_scenario *s,
     row->energy_kwh = r->energy_kwh;
     row->bound = r->bound;
     row->fits = r->memory.fits;
-    if (s->nuncertain > 0) {
+    if (s->nuncertain > 0 && !sw->no_intervals &&
+        sw->uncertainty_samples >= 10) {
         dam_uncertainty u;
         dam_error e;
         /* one seed for every point (common random numbers): differences
-         * between rows are the varied keys', not sampling noise */
-        if (dam_uncertainty_run(s, sw->uncertainty_samples, sw->seed, &u,
-                                &e) == DAM_OK) {
+         * between rows are the varied keys', not sampling noise; so one
+         * set of draws serves every point of the worker */
+        if (!w->draws) {
+            w->draws = dam_draws_create(sw->uncertainty_samples, sw->seed);
+            dam_draws_memoize(w->draws);
+        }
+        if (dam_uncertainty_intervals(w->draws, s, &u, &e) == DAM_OK) {
             row->has_interval = 1;
             row->step_i = u.step;
             row->run_time_i = u.run_time;
             row->cost_i = u.cost_usd;
         }
     }
+}
+
+void dam_sweep_eval_base(dam_sweep_worker *w, dam_sweep_row *row)
+{
+    memset(row, 0, sizeof *row);
+    solve_point(w, w->sw->base, 0, row);
 }
 
 void dam_sweep_eval(dam_sweep_worker *w, uint64_t i, dam_sweep_row *row)

@@ -7,10 +7,12 @@
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "model/alloc.h"
+#include "model/device.h"
 #include "solver/analytic.h"
 #include "solver/rng.h"
 
@@ -24,6 +26,80 @@ typedef struct column {
     double *u;           /* n probabilities in (0, 1) */
 } column;
 
+/* A double of the scenario that the model's error scales in every draw
+ * (scale_gpu_time, scale_rest_time): its offset, 1 when divided by the
+ * multiplier (a bandwidth), 1 when the rest's multiplier (else the GPU's). */
+typedef struct scaled_field {
+    size_t off;
+    unsigned char div, rest;
+} scaled_field;
+
+#define SF(f) offsetof(dam_scenario, f)
+/* In the order scale_gpu_time and scale_rest_time apply them. */
+static const scaled_field scaled_fields[] = {
+    {SF(workload.flops_scale), 0, 0}, {SF(workload.bytes_scale), 0, 0},
+    {SF(data.decode_s), 0, 1},        {SF(data.gpu_decode_s), 0, 1},
+    {SF(machine.storage_bw), 1, 1},   {SF(machine.storage_latency), 0, 1},
+    {SF(machine.fs_bw), 1, 1},        {SF(machine.pcie_bw), 1, 1},
+    {SF(machine.intra_busbw), 1, 1},  {SF(machine.inter_busbw), 1, 1},
+    {SF(machine.net_latency), 0, 1},
+    {SF(workload.framework_overhead_s), 0, 1},
+    {SF(workload.launch_s), 0, 1}};
+#define NSCALED ((int)(sizeof scaled_fields / sizeof scaled_fields[0]))
+
+/* The GPU's (rest = 0) or the rest's (rest = 1) scaled fields of x: each
+ * one's value in from (x itself, or the scenario a plan restores it from)
+ * scaled by m. from_x (NULL: all from `from`) marks the fields to take
+ * from x instead. */
+static void scale_fields_from(dam_scenario *x, const dam_scenario *from,
+                              const unsigned char *from_x, double m,
+                              int rest)
+{
+    for (int f = 0; f < NSCALED; f++) {
+        const scaled_field *sf = &scaled_fields[f];
+        if (sf->rest != rest)
+            continue;
+        double v;
+        memcpy(&v, (from_x && from_x[f] ? (const char *)x
+                                         : (const char *)from) + sf->off,
+               sizeof v);
+        v = sf->div ? v / m : v * m;
+        memcpy((char *)x + sf->off, &v, sizeof v);
+    }
+}
+
+static void scale_fields(dam_scenario *x, const dam_scenario *from, double m,
+                         int rest)
+{
+    scale_fields_from(x, from, NULL, m, rest);
+}
+
+/*
+ * A draw plan: what dam_draws_apply_all writes into a copy of s in every
+ * draw, worked out once for a scenario (the draws' values of each input
+ * and constant, their offsets, the two error multipliers), so that a draw
+ * is a few stores instead of name look-ups, a copy of the scenario and
+ * the inverse normal of every constant. The same doubles as the general
+ * path (the same functions of the same probabilities). Kept in dam_draws
+ * and reused while the next scenario draws the same quantities (a sweep's
+ * points that vary what no constant depends on).
+ */
+typedef struct draw_plan {
+    int ok;              /* 1: built (the key below is valid) */
+    /* key: what the values depend on */
+    int nin;
+    dam_uncertain in[DAM_MAX_UNCERTAIN];  /* inputs drawn (not lever-set) */
+    int nuse;
+    dam_const_use use[DAM_MAX_CONST_USES];
+    char gname[DAM_CONST_KEY_MAX + 8], rname[DAM_CONST_KEY_MAX + 8];
+    double err_sd;       /* the scenario's step error */
+    /* derived */
+    size_t off[DAM_MAX_UNCERTAIN + DAM_MAX_CONST_USES]; /* inputs, then uses */
+    unsigned char from_x[NSCALED]; /* 1: an input or constant sets it */
+    double *val;         /* (nin + nuse) x n: each quantity in each draw */
+    double *gm, *rm;     /* n each: GPU and rest error multipliers */
+} draw_plan;
+
 /* Every named quantity gets its own independent column, however many
  * there are (a calibration over 16 GPUs names a few hundred): names that
  * shared one column would move together, and a constant and a step error
@@ -34,6 +110,13 @@ struct dam_draws {
     int ncol;
     size_t cap;          /* columns allocated */
     column *col;
+    draw_plan plan;      /* the latest scenario's (plan_prepare) */
+    long plan_builds, plan_reuses; /* counts, for the benchmarks */
+    /* dam_draws_memoize: each draw's device cost of the operator graph,
+     * kept for the next scenario (n memos), and the scratch scenario the
+     * draws are solved in (a memo knows a graph by its address). */
+    dam_analytic_memo *memo;
+    dam_scenario *xs;
 };
 
 static int cmp_double(const void *a, const void *b)
@@ -52,16 +135,80 @@ static double quantile_sorted(const double *v, int n, double q)
     return v[i] * (1.0 - f) + v[i + 1] * f;
 }
 
+/* Reorder v[lo..hi] so that v[k] is the value a sort would put there,
+ * none before it larger and none after it smaller (quickselect, middle
+ * pivot). */
+static void select_kth(double *v, int lo, int hi, int k)
+{
+    while (lo < hi) {
+        double p = v[lo + (hi - lo) / 2];
+        int i = lo, j = hi;
+        while (i <= j) {
+            while (v[i] < p)
+                i++;
+            while (v[j] > p)
+                j--;
+            if (i <= j) {
+                double t = v[i];
+                v[i++] = v[j];
+                v[j--] = t;
+            }
+        }
+        if (k <= j)
+            hi = j;
+        else if (k >= i)
+            lo = i;
+        else
+            return;
+    }
+}
+
+/* The q quantile of v (n values, linear between order statistics), v
+ * reordered by selection: the same number as on the sorted values. */
+static double quantile_select(double *v, int n, double q)
+{
+    double pos = q * (n - 1);
+    int i = (int)floor(pos);
+    if (i >= n - 1) {
+        select_kth(v, 0, n - 1, n - 1);
+        return v[n - 1];
+    }
+    select_kth(v, 0, n - 1, i);
+    double next = v[i + 1]; /* the smallest after v[i] */
+    for (int j = i + 2; j < n; j++)
+        next = v[j] < next ? v[j] : next;
+    double f = pos - i;
+    return v[i] * (1.0 - f) + next * f;
+}
+
 dam_interval dam_interval_of(double *v, int n)
 {
     dam_interval iv = {0.0, 0.0, 0.0};
     if (n <= 0)
         return iv;
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    iv.lo = quantile_sorted(v, n, 0.05);
-    iv.median = quantile_sorted(v, n, 0.5);
-    iv.hi = quantile_sorted(v, n, 0.95);
+    for (int k = 0; k < n; k++)
+        if (isnan(v[k])) {
+            /* no order to select in: the sort's (NaN compares equal) */
+            qsort(v, (size_t)n, sizeof *v, cmp_double);
+            iv.lo = quantile_sorted(v, n, 0.05);
+            iv.median = quantile_sorted(v, n, 0.5);
+            iv.hi = quantile_sorted(v, n, 0.95);
+            return iv;
+        }
+    iv.lo = quantile_select(v, n, 0.05);
+    iv.median = quantile_select(v, n, 0.5);
+    iv.hi = quantile_select(v, n, 0.95);
     return iv;
+}
+
+/* 1 when input u of base has another value in s (a lever set it). */
+static int lever_set(const dam_scenario *base, const dam_scenario *s,
+                     const dam_uncertain *u)
+{
+    double vb, vs;
+    memcpy(&vb, (const char *)base + u->offset, sizeof vb);
+    memcpy(&vs, (const char *)s + u->offset, sizeof vs);
+    return vs != vb;
 }
 
 void dam_uncertainty_apply(const dam_scenario *base, const dam_scenario *s,
@@ -71,10 +218,7 @@ void dam_uncertainty_apply(const dam_scenario *base, const dam_scenario *s,
         *out = *s;
     for (int i = 0; i < base->nuncertain; i++) {
         const dam_uncertain *u = &base->uncertain[i];
-        double vb, vs;
-        memcpy(&vb, (const char *)base + u->offset, sizeof vb);
-        memcpy(&vs, (const char *)s + u->offset, sizeof vs);
-        if (vs != vb)
+        if (lever_set(base, s, u))
             continue; /* a lever set it: the lever's value stands */
         out->uncertain[i] = *u;
         dam_uncertain_set(out, i, dam_uncertain_quantile(u, q[i]));
@@ -96,6 +240,10 @@ void dam_draws_free(dam_draws *d)
     for (int i = 0; i < d->ncol; i++)
         dam_free(d->col[i].u);
     dam_free(d->col);
+    dam_free(d->plan.val);
+    dam_free(d->plan.gm);
+    dam_free(d->memo);
+    dam_free(d->xs);
     dam_free(d);
 }
 
@@ -170,8 +318,7 @@ static double step_error_at(const dam_scenario *s, double u)
  * the solver re-decides what binds. */
 static void scale_gpu_time(dam_scenario *s, double m)
 {
-    s->workload.flops_scale *= m;
-    s->workload.bytes_scale *= m;
+    scale_fields(s, s, m, 0);
 }
 
 /* Each uncertain input and calibrated constant of s at draw k, into x
@@ -218,20 +365,9 @@ int dam_draws_apply(dam_draws *d, int k, const dam_scenario *base,
 static void scale_rest_time(dam_scenario *s, double m)
 {
     dam_data *dt = &s->data;
-    dam_machine *mc = &s->machine;
-    dt->decode_s *= m;
-    dt->gpu_decode_s *= m;
     for (int i = 0; i < dt->ndecode_samples; i++)
         dt->decode_samples[i] *= m;
-    mc->storage_bw /= m;
-    mc->storage_latency *= m;
-    mc->fs_bw /= m;
-    mc->pcie_bw /= m;
-    mc->intra_busbw /= m;
-    mc->inter_busbw /= m;
-    mc->net_latency *= m;
-    s->workload.framework_overhead_s *= m;
-    s->workload.launch_s *= m;
+    scale_fields(s, s, m, 1);
 }
 
 int dam_draws_apply_all(dam_draws *d, int k, const dam_scenario *base,
@@ -245,6 +381,160 @@ int dam_draws_apply_all(dam_draws *d, int k, const dam_scenario *base,
     return n + 1;
 }
 
+/* 1 when the byte range [off, off + 8) meets [from, from + len). */
+static int meets(size_t off, size_t from, size_t len)
+{
+    return off + sizeof(double) > from && off < from + len;
+}
+
+/* 1 when an input at offset off may change the constants s uses or their
+ * values (what dam_scenario_constants reads): the plan then does not
+ * apply, and each draw takes the general path. */
+static int input_moves_constants(size_t off)
+{
+    return meets(off, offsetof(dam_scenario, machine.gpu), sizeof(dam_gpu)) ||
+           meets(off, offsetof(dam_scenario, workload.model),
+                 sizeof(dam_model_spec)) ||
+           meets(off, offsetof(dam_scenario, workload.fw),
+                 sizeof(dam_framework)) ||
+           meets(off, SF(workload.eta), sizeof(double)) ||
+           meets(off, SF(workload.eta_mem), sizeof(double)) ||
+           meets(off, SF(workload.launch_s), sizeof(double)) ||
+           meets(off, SF(workload.framework_overhead_s), sizeof(double));
+}
+
+/* The plan's key for (base, s) into p (the values are left alone);
+ * 0 when s needs the general path. */
+static int plan_key(const dam_scenario *base, const dam_scenario *s,
+                    draw_plan *p)
+{
+    if (s->data.ndecode_samples > 0)
+        return 0; /* the error scales each measured decode time */
+    p->nin = 0;
+    for (int i = 0; i < base->nuncertain; i++) {
+        const dam_uncertain *u = &base->uncertain[i];
+        if (lever_set(base, s, u))
+            continue;
+        if (input_moves_constants(u->offset))
+            return 0;
+        p->in[p->nin++] = *u;
+    }
+    p->nuse = dam_scenario_constants(s, p->use, DAM_MAX_CONST_USES);
+    for (int i = 0; i < p->nuse; i++)
+        if (p->use[i].key.owner == DAM_CONST_MODEL)
+            return 0; /* the model's efficiency sits in two places */
+    step_error_name(s, p->gname, sizeof p->gname);
+    snprintf(p->rname, sizeof p->rname, "step_error/rest/%s",
+             s->workload.model.id[0] ? s->workload.model.id : "inline");
+    p->err_sd = dam_scenario_step_error(s);
+    return 1;
+}
+
+static int plan_same_key(const draw_plan *a, const draw_plan *b)
+{
+    return a->nin == b->nin && a->nuse == b->nuse &&
+           a->err_sd == b->err_sd && strcmp(a->gname, b->gname) == 0 &&
+           strcmp(a->rname, b->rname) == 0 &&
+           memcmp(a->in, b->in, (size_t)a->nin * sizeof a->in[0]) == 0 &&
+           memcmp(a->use, b->use, (size_t)a->nuse * sizeof a->use[0]) == 0;
+}
+
+/* Each quantity of the plan's key in each draw of d. */
+static void plan_values(dam_draws *d, const dam_scenario *s, draw_plan *p)
+{
+    int n = d->n;
+    char name[DAM_CONST_KEY_MAX + 8];
+    dam_free(p->val);
+    dam_free(p->gm);
+    p->val = dam_malloc((size_t)(p->nin + p->nuse) * (size_t)n *
+                        sizeof *p->val);
+    p->gm = dam_malloc(2 * (size_t)n * sizeof *p->gm);
+    p->rm = p->gm + n;
+    for (int i = 0; i < p->nin; i++) {
+        const dam_uncertain *u = &p->in[i];
+        snprintf(name, sizeof name, "input/%s", u->key);
+        const double *c = column_of(d, name)->u;
+        for (int k = 0; k < n; k++) {
+            /* dam_uncertain_set's clamp */
+            double v = dam_uncertain_quantile(u, c[k]);
+            v = v < u->lo ? u->lo : v;
+            p->val[i * n + k] = v > u->hi ? u->hi : v;
+        }
+        p->off[i] = u->offset;
+    }
+    for (int i = 0; i < p->nuse; i++) {
+        dam_const_key_format(&p->use[i].key, name, sizeof name);
+        const double *c = column_of(d, name)->u;
+        double *row = p->val + (size_t)(p->nin + i) * n;
+        for (int k = 0; k < n; k++)
+            row[k] = constant_at(&p->use[i], c[k]);
+        double *pv, *psd;
+        dam_param_ref(dam_param_find(p->use[i].key.field,
+                                     p->use[i].key.precision),
+                      (dam_scenario *)s, &pv, &psd);
+        p->off[p->nin + i] = (size_t)((const char *)pv - (const char *)s);
+    }
+    const double *cg = column_of(d, p->gname)->u;
+    const double *cr = column_of(d, p->rname)->u;
+    for (int k = 0; k < n; k++) {
+        p->gm[k] = step_error_at(s, cg[k]);
+        p->rm[k] = step_error_at(s, cr[k]);
+    }
+    for (int f = 0; f < NSCALED; f++) {
+        p->from_x[f] = 0;
+        for (int i = 0; i < p->nin + p->nuse; i++)
+            p->from_x[f] |= p->off[i] == scaled_fields[f].off;
+    }
+}
+
+/*
+ * Prepare x for plan_fill: 1 and x = s with base's descriptors of the
+ * drawn inputs (as dam_uncertainty_apply leaves them) when the plan
+ * applies to (base, s), built or reused; 0 when s needs the general path
+ * (dam_draws_apply_all per draw).
+ */
+static int plan_prepare(dam_draws *d, const dam_scenario *base,
+                        const dam_scenario *s, dam_scenario *x)
+{
+    draw_plan key;
+    if (!plan_key(base, s, &key))
+        return 0;
+    draw_plan *p = &d->plan;
+    if (p->ok && plan_same_key(p, &key)) {
+        d->plan_reuses++;
+    } else {
+        double *val = p->val, *gm = p->gm;
+        *p = key;
+        p->val = val;
+        p->gm = gm;
+        plan_values(d, s, p);
+        p->ok = 1;
+        d->plan_builds++;
+    }
+    if (x != s)
+        *x = *s;
+    for (int i = 0; i < base->nuncertain; i++)
+        for (int j = 0; j < p->nin; j++)
+            if (base->uncertain[i].offset == p->in[j].offset)
+                x->uncertain[i] = base->uncertain[i];
+    return 1;
+}
+
+/* x (prepared by plan_prepare for s) in draw k: the same bytes as
+ * dam_draws_apply_all(d, k, base, s, x). */
+static void plan_fill(const dam_draws *d, int k, const dam_scenario *s,
+                      dam_scenario *x)
+{
+    const draw_plan *p = &d->plan;
+    int n = d->n, nv = p->nin + p->nuse;
+    for (int i = 0; i < nv; i++)
+        memcpy((char *)x + p->off[i], &p->val[(size_t)i * n + k],
+               sizeof(double));
+    /* the GPU's error, then the rest's (dam_draws_apply_all's order) */
+    scale_fields_from(x, s, p->from_x, p->gm[k], 0);
+    scale_fields_from(x, s, p->from_x, p->rm[k], 1);
+}
+
 dam_figures dam_figures_of(const dam_result *r)
 {
     dam_figures f = {r->step, r->run_time, r->throughput, r->gpu_hours,
@@ -252,14 +542,52 @@ dam_figures dam_figures_of(const dam_result *r)
     return f;
 }
 
-/* Solve s in draw k (dam_draws_apply_all). */
+/* Solve s in draw k (dam_draws_apply_all; planned: x prepared by
+ * plan_prepare, which returned 1). */
 static dam_figures solve_draw(dam_draws *d, int k, const dam_scenario *base,
                               const dam_scenario *s, dam_scenario *x,
-                              dam_result *r)
+                              dam_result *r, int planned)
 {
-    dam_draws_apply_all(d, k, base, s, x);
-    dam_analytic_solve(x, r);
+    if (planned) {
+        plan_fill(d, k, s, x);
+    } else {
+        dam_draws_apply_all(d, k, base, s, x);
+    }
+    dam_analytic_solve_memo(x, r, d->memo && x == d->xs ? &d->memo[k]
+                                                        : NULL);
     return dam_figures_of(r);
+}
+
+void dam_draws_memoize(dam_draws *d)
+{
+    if (d->memo)
+        return;
+    d->memo = dam_calloc((size_t)d->n, sizeof *d->memo);
+    d->xs = dam_calloc(1, sizeof *d->xs);
+}
+
+/* The scratch scenario to solve s's draws in: d's kept one when it
+ * memoizes (its memos forgotten when s's operator graph is not the one
+ * they costed: they compare the options, the GPU and the framework, not
+ * the graph's bytes), else x. */
+static dam_scenario *draw_scratch(dam_draws *d, const dam_scenario *s,
+                                  dam_scenario *x)
+{
+    if (!d->memo)
+        return x;
+    if (memcmp(&d->xs->workload.graph, &s->workload.graph,
+               sizeof s->workload.graph) != 0)
+        for (int k = 0; k < d->n; k++)
+            d->memo[k].valid = 0;
+    return d->xs;
+}
+
+unsigned long dam_draws_memo_hits(const dam_draws *d)
+{
+    unsigned long h = 0;
+    for (int k = 0; d->memo && k < d->n; k++)
+        h += d->memo[k].hits;
+    return h;
 }
 
 int dam_uncertainty_sources(const dam_scenario *s)
@@ -283,8 +611,9 @@ void dam_uncertainty_answer(dam_draws *d, const dam_scenario *base,
     double *step = v, *run = v + n, *tp = v + 2 * n, *gh = v + 3 * n,
            *cost = v + 4 * n, *sp = v + 5 * n;
     int faster = 0, slower = 0;
+    int planned = plan_prepare(d, base, s, x);
     for (int k = 0; k < n; k++) {
-        dam_figures f = solve_draw(d, k, base, s, x, r);
+        dam_figures f = solve_draw(d, k, base, s, x, r, planned);
         double t = r->mode == DAM_MODE_SERVING ? f.step : f.run_time;
         step[k] = f.step;
         run[k] = f.run_time;
@@ -318,26 +647,20 @@ void dam_uncertainty_answer(dam_draws *d, const dam_scenario *base,
     dam_free(x);
 }
 
-int dam_uncertainty_run(const dam_scenario *s, int samples,
-                        unsigned long seed, dam_uncertainty *u,
-                        dam_error *err)
+/* The intervals of s over the draws of d into u (samples, step, run_time,
+ * throughput, cost, GPU-hours, nominal, p_bound); x and r are scratch. */
+static int intervals_of(dam_draws *d, const dam_scenario *s, dam_scenario *x,
+                        dam_result *r, dam_uncertainty *u, dam_error *err)
 {
-    memset(u, 0, sizeof *u);
-    if (dam_uncertainty_sources(s) == 0)
-        return dam_error_set(err, s->file, 0,
-                             "no uncertain inputs or calibrated constants");
-    if (samples < 10)
-        return dam_error_set(err, s->file, 0,
-                             "uncertainty needs at least 10 samples");
-    dam_draws *d = dam_draws_create(samples, seed);
-    dam_scenario *x = dam_malloc(sizeof *x);
-    dam_result *r = dam_malloc(sizeof *r);
+    int samples = d->n;
     double *v = dam_malloc((size_t)samples * 5 * sizeof *v);
     double *step = v, *run = v + samples, *tp = v + 2 * samples,
            *cost = v + 3 * samples, *gh = v + 4 * samples;
     u->samples = samples;
+    x = draw_scratch(d, s, x);
+    int planned = plan_prepare(d, s, s, x);
     for (int k = 0; k < samples; k++) {
-        dam_figures f = solve_draw(d, k, s, s, x, r);
+        dam_figures f = solve_draw(d, k, s, s, x, r, planned);
         step[k] = f.step;
         run[k] = f.run_time;
         tp[k] = f.throughput;
@@ -353,6 +676,7 @@ int dam_uncertainty_run(const dam_scenario *s, int samples,
     u->throughput = dam_interval_of(tp, samples);
     u->cost_usd = dam_interval_of(cost, samples);
     u->gpu_hours = dam_interval_of(gh, samples);
+    dam_free(v);
     int rc = DAM_OK;
     const dam_interval *iv[5] = {&u->step, &u->run_time, &u->throughput,
                                  &u->cost_usd, &u->gpu_hours};
@@ -366,6 +690,45 @@ int dam_uncertainty_run(const dam_scenario *s, int samples,
                                "is not finite: an input's range reaches "
                                "values beyond any physical range",
                                ivn[i]);
+    return rc;
+}
+
+int dam_uncertainty_intervals(dam_draws *d, const dam_scenario *s,
+                              dam_uncertainty *u, dam_error *err)
+{
+    memset(u, 0, sizeof *u);
+    if (dam_uncertainty_sources(s) == 0)
+        return dam_error_set(err, s->file, 0,
+                             "no uncertain inputs or calibrated constants");
+    dam_scenario *x = dam_malloc(sizeof *x);
+    dam_result *r = dam_malloc(sizeof *r);
+    int rc = intervals_of(d, s, x, r, u, err);
+    dam_free(r);
+    dam_free(x);
+    return rc;
+}
+
+void dam_draws_plan_counts(const dam_draws *d, long *builds, long *reuses)
+{
+    *builds = d->plan_builds;
+    *reuses = d->plan_reuses;
+}
+
+int dam_uncertainty_run(const dam_scenario *s, int samples,
+                        unsigned long seed, dam_uncertainty *u,
+                        dam_error *err)
+{
+    memset(u, 0, sizeof *u);
+    if (dam_uncertainty_sources(s) == 0)
+        return dam_error_set(err, s->file, 0,
+                             "no uncertain inputs or calibrated constants");
+    if (samples < 10)
+        return dam_error_set(err, s->file, 0,
+                             "uncertainty needs at least 10 samples");
+    dam_draws *d = dam_draws_create(samples, seed);
+    dam_scenario *x = dam_malloc(sizeof *x);
+    dam_result *r = dam_malloc(sizeof *r);
+    int rc = intervals_of(d, s, x, r, u, err);
 
     /* Tornado: one input at a time, the others at their means. */
     for (int i = 0; i < s->nuncertain; i++) {
@@ -443,7 +806,6 @@ int dam_uncertainty_run(const dam_scenario *s, int samples,
             rc = dam_error_set(err, s->file, 0,
                                "the swing of '%s' is not finite",
                                u->inputs[i].key);
-    dam_free(v);
     dam_free(r);
     dam_free(x);
     dam_draws_free(d);

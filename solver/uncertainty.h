@@ -250,7 +250,33 @@ int dam_uncertainty_run(const dam_scenario *s, int samples,
                         unsigned long seed, dam_uncertainty *u,
                         dam_error *err);
 
-/* Interval of n values (sorted in place). */
+/*
+ * The intervals of dam_uncertainty_run (step, run time, throughput, cost,
+ * GPU-hours, the nominal figures and how often each bound binds) over the
+ * draws of d, without the tornado: the same numbers as
+ * dam_uncertainty_run(s, dam_draws_count(d), seed of d). A d kept across
+ * scenarios (a sweep's points) keeps its columns and its draw plan: what
+ * each draw sets is worked out once while the scenarios draw the same
+ * quantities. Returns DAM_OK, or DAM_EINPUT when s has nothing uncertain
+ * or an interval is not finite.
+ */
+int dam_uncertainty_intervals(dam_draws *d, const dam_scenario *s,
+                              dam_uncertainty *u, dam_error *err);
+
+/* Keep each draw's device cost of the operator graph in d from one
+ * dam_uncertainty_intervals to the next, reused while a scenario's graph,
+ * batch, GPU and framework in that draw are the previous one's (a sweep's
+ * points that vary the loader, the storage or the price): the same
+ * numbers, fewer graph costs. About 2 kB a draw. */
+void dam_draws_memoize(dam_draws *d);
+/* Solves of d that reused a kept graph cost (0 without memoize). */
+unsigned long dam_draws_memo_hits(const dam_draws *d);
+
+/* How often d worked out a draw plan and how often it reused one (for
+ * the benchmarks: a reuse skips the per-scenario set-up, not a solve). */
+void dam_draws_plan_counts(const dam_draws *d, long *builds, long *reuses);
+
+/* Interval of n values (reordered in place). */
 dam_interval dam_interval_of(double *v, int n);
 
 #endif

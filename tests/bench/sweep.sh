@@ -15,7 +15,8 @@
 # the start-up and teardown of each (a 2-point sweep) is measured too and
 # the difference net of it printed, as the share of the time that grows
 # with the sweep.
-# Prints the load average too.
+# Then distinct points of the flagship with and without intervals, each
+# beside its goal (issue 26). Prints the load average too.
 # usage: sh tests/bench/sweep.sh build/damsim [ROUNDS]
 damsim=${1:-build/damsim}
 rounds=${2:-3}
@@ -77,4 +78,28 @@ if [ "$wm" != 999 ]; then
         echo "mpirun -n 2 and -j 2 wrote DIFFERENT files"
     fi
 fi
+# Distinct points (issue 26): the flagship (resnet50-dgx-a100, decode_ms
+# uncertain) over loader workers x batch size, the batch varying fastest, so
+# every point is another scenario and another operator-graph cost (the
+# graph-cost memo never hits). With intervals each point is solved in 400
+# draws; the draw plan (each drawn quantity's value in every draw) is the
+# same for every point and reused, a set-up saving, not a solve. Distinct
+# points are counted in the rows written (unique value pairs).
+flag="$src/scenarios/resnet50-dgx-a100.cfg"
+von="--vary pipeline.loader_workers=1:40:40 --vary workload.batch_size=1:100:100"
+voff="--vary pipeline.loader_workers=1:200:200 --vary workload.batch_size=1:1000:1000"
+wi=999; ci=999; wf=999; cf=999
+for r in $(seq "$rounds"); do
+    set -- $(run "$damsim" sweep "$flag" $von -j 1 -o "$tmp/on.csv"); wi=$(min "$1" "$wi"); ci=$(min "$2" "$ci")
+    set -- $(run "$damsim" sweep "$flag" $voff --intervals off -j 1 -o "$tmp/off.csv"); wf=$(min "$1" "$wf"); cf=$(min "$2" "$cf")
+done
+distinct() { awk -F, 'NR > 1 && !seen[$1 "," $2]++ { n++ } END { print n + 0 }' "$1"; }
+rows() { awk 'END { print NR - 1 }' "$1"; }
+ni=$(distinct "$tmp/on.csv"); nf=$(distinct "$tmp/off.csv")
+printf 'flagship sweep with intervals, 1 thread: %.0f distinct points per CPU second (goal >= 25000): %d rows, %d distinct, %.3f CPU-s, %.3f s wall; graph-cost cache hits 0 (batch varies fastest)\n' \
+    "$(awk "BEGIN {print $ni / $ci}")" "$(rows "$tmp/on.csv")" "$ni" "$ci" "$wi"
+printf 'interval draws (400 a point, each an analytic solve): %.0f per CPU second (goal >= 10000000)\n' \
+    "$(awk "BEGIN {print 400 * $ni / $ci}")"
+printf 'flagship sweep, --intervals off, 1 thread: %.0f distinct points per CPU second (goal >= 1000000): %d rows, %d distinct, %.3f CPU-s, %.3f s wall; graph-cost cache hits 0\n' \
+    "$(awk "BEGIN {print $nf / $cf}")" "$(rows "$tmp/off.csv")" "$nf" "$cf" "$wf"
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"

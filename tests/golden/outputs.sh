@@ -102,6 +102,14 @@ for s in resnet50-dgx-a100 llama2-7b-pretrain resnet50-serving-l4; do
     check "$s: review.html shows the question" grep -q "QUESTION" "$s.html"
 done
 check "the review states its intervals" grep -q "90 %" resnet50-dgx-a100.html
+# what does not apply is left out (issue 27): an LLM service has no
+# roofline phases, no MFU and no quality
+"$damsim" report "$sc/llama3-70b-h100-vs-h200.cfg" -o llm.html >/dev/null
+check "llm serving review.html: no empty table" sh -c "! grep -q 'no rows' llm.html"
+check "llm serving review.html: no MFU, no quality" sh -c \
+    "! grep -q '<td>MFU</td>\|>quality</t[hd]>' llm.html"
+check "a training review keeps its MFU and quality" sh -c \
+    "grep -q '<td>MFU</td>' llama2-7b-pretrain.html && grep -q '>quality</th>' llama2-7b-pretrain.html"
 
 # a planted defect is caught by the checker (the check can fail)
 sed 's|</table>||' resnet50-dgx-a100.html >broken.html

@@ -63,10 +63,22 @@ code "--samples without a method" 2 "$damsim" sweep "$llama" --vary cost.pue=1:2
 code "a bad --method" 2 "$damsim" sweep "$llama" --vary cost.pue=1:2:3 --samples 4 --method sobol
 code "-j 0" 2 "$damsim" sweep "$llama" --vary cost.pue=1:2:3 -j 0
 code "a bad scenario file" 2 "$damsim" sweep no-such.cfg --vary cost.pue=1:2:3
+# work estimated before it starts (cli/work.c): refused past --max-work
+"$damsim" sweep "$llama" --vary workload.batch_size=1:1000:1000 \
+    --vary cost.pue=1:2:1000 --vary cost.kwh_usd=0:1:1000 >/dev/null 2>work.err
+check "a 1e9-point sweep over the default --max-work: exit 2 with the estimate" \
+    sh -c "[ $? -eq 2 ] && grep -q 'sweep: error: an estimated 1e+09 .*--max-work' work.err"
+"$damsim" sweep "$llama" --vary cost.pue=1:2:10 --max-work 9 >/dev/null 2>work.err
+check "--max-work 9 refuses a 10-point sweep (exit 2)" \
+    sh -c "[ $? -eq 2 ] && grep -q 'above the limit of 9' work.err"
+check "--max-work 10 runs it" sh -c "'$damsim' sweep '$llama' --vary cost.pue=1:2:10 --max-work 10 | wc -l | grep -q '^11$'"
+code "--max-work 0" 2 "$damsim" sweep "$llama" --vary cost.pue=1:2:3 --max-work 0
+rm -f work.err
 
 # Ctrl-C: a long sweep stopped mid-way keeps whole rows and says so.
 "$damsim" sweep "$llama" --vary workload.batch_size=1:1000:1000 \
-    --vary cost.pue=1:2:1000 --vary cost.kwh_usd=0:1:1000 -j 2 -o big.csv 2>int.err &
+    --vary cost.pue=1:2:1000 --vary cost.kwh_usd=0:1:1000 -j 2 --max-work 1e15 \
+    -o big.csv 2>int.err &
 pid=$!
 n=0 # interrupt once rows are flowing (at most 20 s)
 while [ "$n" -lt 200 ] &&
@@ -109,6 +121,8 @@ check "run --lever errors are located too (exit 2)" sh -c "'$damsim' run '$flag'
 check "whatif --lever errors the same way" sh -c "'$damsim' whatif '$flag' --lever gpu=NOPE 2>&1 >/dev/null | grep -q '^--lever gpu=NOPE: error: unknown gpu'"
 check "--trace-ranks beyond the GPUs names the option" sh -c "'$damsim' run '$flag' --trace t.json --trace-ranks 99 2>&1 >/dev/null | grep -q '^--trace-ranks 99: error: traced rank 99 is not one of the 8 GPUs'"
 check "--trace-steps past the run names the option" sh -c "'$damsim' run '$flag' --trace t.json --trace-steps 900:905 2>&1 >/dev/null | grep -q '^--trace-steps 900:905: error: traced step 900 is past'"
+check "--intervals off: the same rows without the interval columns" sh -c "'$damsim' sweep '$flag' --vary batch_size=64,128 >on.csv && '$damsim' sweep '$flag' --vary batch_size=64,128 --intervals off >off.csv && head -1 on.csv | grep -q step_s_lo && ! grep -q step_s_lo off.csv && cut -d, -f1-9 on.csv >on.cut && cut -d, -f1-9 off.csv >off.cut && cmp on.cut off.cut"
+check "--intervals takes on or off (exit 2)" sh -c "'$damsim' sweep '$flag' --vary batch_size=64 --intervals maybe 2>&1 >/dev/null | grep -q 'intervals takes on or off'; test \$? -eq 0 && ! '$damsim' sweep '$flag' --vary batch_size=64 --intervals maybe >/dev/null 2>&1"
 check "--version" sh -c "'$damsim' --version | grep -q '^damsim [0-9]'"
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -200,6 +200,69 @@ static void gemm_model(const dam_catalog *cat)
     dam_check(mono, "GEMM time grows with M (by construction)");
 }
 
+/*
+ * GEMM time by shape (fit residual, in sample): the fixed 2 us per GEMM of
+ * model/device.c (GEMM_T0) was fitted on these public cuBLAS bf16 rows of
+ * one B200 host (torch.mm under triton do_bench): pytorch/ao PR #2427
+ * (squares) and vllm-project/vllm PR #18778 (N = 6144, K = 4096, M = 1 to
+ * 1024), at the rows' own plateau (1420 TFLOP/s at 4096^3 to 8192^3, the
+ * level the catalog's B200 constant does not reach: gemm_B200_bf16_4096 and
+ * _8192 above). Each row's time is the GEMM's plus one eager kernel gap
+ * (the loop times back-to-back launches). Before the fixed time the small
+ * squares came out 85 % (1024^3) and 29 % (1536^3) too fast.
+ */
+static void gemm_shape(const dam_catalog *cat)
+{
+    static const struct {
+        double m, n, k, tflops;
+        const char *src;
+    } rows[] = {
+        {1024, 1024, 1024, 423.0, "ao#2427"},
+        {1536, 1536, 1536, 921.0, "ao#2427"},
+        {2048, 2048, 2048, 1130.0, "ao#2427"},
+        {3072, 3072, 3072, 1510.0, "ao#2427"},
+        {8192, 8192, 8192, 1420.0, "ao#2427"},
+        {1, 6144, 4096, 5.910, "vllm#18778"},
+        {128, 6144, 4096, 727.3, "vllm#18778"},
+        {256, 6144, 4096, 1111.9, "vllm#18778"},
+        {512, 6144, 4096, 1337.8, "vllm#18778"},
+        {1024, 6144, 4096, 1433.0, "vllm#18778"},
+    };
+    const dam_gpu *g0 = gpu(cat, "B200-HGX-180GB");
+    if (!g0)
+        return;
+    dam_gpu b = *g0;
+    b.dev.gemm[DAM_BF16].v = 1420.0 / b.peak[DAM_BF16] * 1e12;
+    double worst = 0.0;
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        double m = rows[i].m, n = rows[i].n, k = rows[i].k;
+        double t = dam_device_gemm_time(&b, DAM_BF16, m, n, k, 1.0, 2.0,
+                                        NULL) + b.dev.kernel_gap.v;
+        double meas = 2.0 * m * n * k / (rows[i].tflops * 1e12);
+        double e = meas / t - 1.0;
+        printf("  B200 bf16 %5.0f x %5.0f x %5.0f (%s): model %7.2f us, "
+               "measured %7.2f us: %+5.1f %% too fast\n",
+               m, n, k, rows[i].src, t * 1e6, meas * 1e6, 100.0 * e);
+        if (fabs(e) > worst)
+            worst = fabs(e);
+    }
+    dam_check(worst < 0.15, "B200 GEMM time by shape within 15 %% of the "
+              "public rows it was fitted on (worst %.1f %%; fit residual)",
+              100.0 * worst);
+    /* the fixed time is what a tiny GEMM costs on the compute side, and a
+     * memory-bound GEMM hides it (by construction) */
+    double tiny = dam_device_gemm_time(&b, DAM_BF16, 16, 16, 16, 1.0, 2.0,
+                                       NULL);
+    dam_check(fabs(tiny - 2.0e-6) < 0.1e-6, "a 16^3 GEMM costs the fixed "
+              "2 us (%.3f us)", tiny * 1e6);
+    int cb = 1;
+    double gemv = dam_device_gemm_time(&b, DAM_BF16, 1, 8192, 8192, 1.0, 2.0,
+                                       &cb);
+    double stream = 2.0 * 8192.0 * 8193.0 / (b.mem_bw * b.dev.mem.v);
+    dam_check(!cb && fabs(gemv / stream - 1.0) < 1e-3, "a GEMV streams its "
+              "weights without the fixed time (%.2f us)", gemv * 1e6);
+}
+
 static void graph_cost(const dam_catalog *cat)
 {
     static dam_graph g;
@@ -362,6 +425,7 @@ int main(void)
     fit_residuals(&cat);
     out_of_sample(&cat);
     gemm_model(&cat);
+    gemm_shape(&cat);
     graph_cost(&cat);
     params(&cat);
     fabric(&cat);

@@ -187,6 +187,78 @@ int main(void)
               "draw");
     dam_free(t0);
     dam_draws_free(dr);
+    /* The draw plan (a draw as a few stores, worked out once per
+     * scenario) gives the same doubles as the general path draw by draw,
+     * on the flagship (an uncertain input, constants, both errors), with
+     * a lever that set the input (base != s), and when reused for the
+     * next scenario; dam_uncertainty_intervals on kept draws equals
+     * dam_uncertainty_run. */
+    dam_check_int(dam_test_scenario_levers("resnet50-dgx-a100.cfg", &cat, s,
+                                           own),
+                  DAM_OK, "flagship loads");
+    dam_scenario *lv = dam_malloc(sizeof *lv);
+    *lv = *s;
+    lv->data.decode_s = 5e-3; /* as a lever would set it */
+    const dam_scenario *pairs[3][2] = {{s, s}, {s, s}, {s, lv}};
+    dam_draws *dp = dam_draws_create(100, 7), *dg = dam_draws_create(100, 7);
+    double *tp = dam_malloc(100 * sizeof *tp);
+    dam_result *rg = dam_malloc(sizeof *rg);
+    int same = 1;
+    for (int c = 0; c < 3; c++) {
+        if (c == 1)
+            s->workload.batch_size = 128; /* another point, same draws */
+        dam_answer_interval ap;
+        dam_uncertainty_answer(dp, pairs[c][0], pairs[c][1], NULL, tp, &ap);
+        for (int k = 0; k < 100; k++) {
+            dam_draws_apply_all(dg, k, pairs[c][0], pairs[c][1], x);
+            dam_analytic_solve(x, rg);
+            same &= rg->run_time == tp[k];
+        }
+    }
+    long builds, reuses;
+    dam_draws_plan_counts(dp, &builds, &reuses);
+    dam_check(same, "planned draws solve to the same run times as "
+                    "dam_draws_apply_all");
+    dam_check(builds == 2 && reuses == 1,
+              "the plan is reused when the next scenario draws the same "
+              "quantities (%ld built, %ld reused)", builds, reuses);
+    dam_uncertainty ui;
+    dam_check_int(dam_uncertainty_intervals(dp, s, &ui, &e), DAM_OK,
+                  "intervals on kept draws");
+    dam_check_int(dam_uncertainty_run(s, 100, 7, u, &e), DAM_OK,
+                  "intervals on fresh draws");
+    dam_check(memcmp(&ui.step, &u->step, sizeof ui.step) == 0 &&
+                  memcmp(&ui.cost_usd, &u->cost_usd, sizeof ui.cost_usd) == 0,
+              "kept draws give dam_uncertainty_run's intervals");
+    /* kept graph costs: another loader size reuses every draw's, another
+     * model none, and the intervals stay dam_uncertainty_run's */
+    dam_draws *dm = dam_draws_create(100, 7);
+    dam_draws_memoize(dm);
+    int memo_same = 1;
+    for (int c = 0; c < 3; c++) {
+        if (c == 1)
+            s->pipeline.loader_workers = 3;
+        if (c == 2)
+            s->workload.graph.ops[0].count *= 2.0; /* another graph */
+        unsigned long h0 = dam_draws_memo_hits(dm);
+        dam_check_int(dam_uncertainty_intervals(dm, s, &ui, &e), DAM_OK,
+                      "memoized intervals");
+        dam_check_int(dam_uncertainty_run(s, 100, 7, u, &e), DAM_OK,
+                      "fresh intervals");
+        memo_same &= memcmp(&ui.step, &u->step, sizeof ui.step) == 0 &&
+                     memcmp(&ui.run_time, &u->run_time,
+                            sizeof ui.run_time) == 0;
+        dam_check(dam_draws_memo_hits(dm) - h0 == (c == 1 ? 100u : 0u),
+                  "graph costs reused: %lu in case %d",
+                  dam_draws_memo_hits(dm) - h0, c);
+    }
+    dam_check(memo_same, "kept graph costs give the same intervals");
+    dam_draws_free(dm);
+    dam_free(rg);
+    dam_free(tp);
+    dam_free(lv);
+    dam_draws_free(dp);
+    dam_draws_free(dg);
     dam_free(u);
     dam_free(w);
     dam_free(own);

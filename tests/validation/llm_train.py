@@ -24,7 +24,7 @@ status is 1 when the median |error| over all rows exceeds F.
 
 With --logo, leave one GPU out: for each GPU kind in turn, the framework's
 GEMM factor (workload.framework.gemm_frac, the one constant of the stack
-that scales every GEMM; default 0.791, fitted on llm-foundry's MPT rows on
+that scales every GEMM; default 0.788, fitted on llm-foundry's MPT rows on
 A100) is fitted on the other GPUs' rows (least squares in log error over a
 grid of 0.50 to 1.30) and the held-out GPU's rows are predicted with it.
 """
