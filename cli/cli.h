@@ -167,6 +167,13 @@ int dam_cli_write_review(dam_cli *c, const dam_whatif *w, const char *path);
 int dam_cli_plan_budget(dam_cli *c, const dam_scenario *s);
 /* `plan --search`: parallel layouts that fit, ranked (cli/plan_search.c). */
 int dam_cli_plan_search(dam_cli *c, const dam_scenario *s);
+/* 1 when -o asks for a plan's chart (a chart file, a folder or a page). */
+int dam_cli_plan_wants_chart(const dam_cli *c);
+/* Write the plan chart built into cs (build: the chartset_plan.c call's
+ * status, e its error) to -o, then free cs; the exit code (0, 1 or 2). */
+struct dam_chartset;
+int dam_cli_plan_chart(dam_cli *c, struct dam_chartset *cs, int build,
+                       const dam_error *e);
 /* Parse a budget "1e23", "5e4gpu-h", "$2e6", "2e6usd" (0 on success). */
 int dam_cli_parse_budget(const char *arg, dam_budget_kind *k, double *v);
 /* Parse a deadline "30d", "720h", "90min", "3600s", "2w" (the unit is

@@ -809,10 +809,7 @@ static const command commands[] = {
     {"run", dam_cmd_run, OUT_ALL, NULL},
     {"whatif", dam_cmd_whatif, OUT_ALL, NULL},
     {"compare", dam_cmd_compare, OUT_ALL, NULL},
-    {"plan", dam_cmd_plan,
-     OUT(DAM_OUT_STDOUT) | OUT(DAM_OUT_TXT) | OUT(DAM_OUT_JSON) |
-         OUT(DAM_OUT_CSV) | OUT(DAM_OUT_HTML),
-     ".txt, .json, .csv or .html (a plan draws no chart)"},
+    {"plan", dam_cmd_plan, OUT_ALL, NULL},
     {"report", dam_cmd_report,
      OUT(DAM_OUT_STDOUT) | OUT(DAM_OUT_CHART) | OUT(DAM_OUT_HTML),
      ".pdf or .html (or its summary page as .png or .svg)"},
