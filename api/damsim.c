@@ -26,7 +26,7 @@
 #include "model/embedded.h"
 #include "model/lever.h"
 #include "model/schema.h"
-#include "render/json.h"
+#include "render/out/json.h"
 
 /* ---- library ------------------------------------------------------------ */
 

@@ -11,9 +11,9 @@
 #include "model/catalog.h"
 #include "model/error.h"
 #include "model/scenario.h"
-#include "render/buf.h"
-#include "render/json.h"
-#include "render/text.h"
+#include "render/out/buf.h"
+#include "render/out/json.h"
+#include "render/page/text.h"
 #include "solver/analytic.h"
 #include "solver/diagnose.h"
 #include "solver/plan.h"
@@ -96,6 +96,11 @@ void dam_cli_remove_temporaries(void);
 /* Set the work and memory limits of a simulation (--max-events,
  * --max-memory; defaults: 3e8 events, half this machine's memory). */
 void dam_cli_sim_limits(const dam_cli *c, dam_sim_options *o);
+/* The simulation options the command line asks for: --seed,
+ * --replications, --steps and the limits above (cli.c); the seed and the
+ * limits alone (replications and steps the scenario's), for curves. */
+dam_sim_options dam_cli_sim_options(const dam_cli *c);
+dam_sim_options dam_cli_seed_options(const dam_cli *c);
 /* Work estimates (work.c): the --max-work limit in model evaluations;
  * 0 when units is within it, else an error naming what, the estimate and
  * how it was counted, and 2. */
@@ -131,6 +136,8 @@ int dam_cli_load_scenario_levers(dam_cli *c, const char *path,
 /* Write b to -o when it names a .txt, .json or .csv file (atomically),
  * else to stdout (and keep it for an HTML page); 0, 1 or 2. */
 int dam_cli_emit(dam_cli *c, const dam_buf *b);
+/* Extension of path ("png"), or "" when none. */
+const char *dam_cli_extension(const char *path);
 
 /* Serving (serving.c): simulation options from the command line, with the
  * trace read when serving.arrival = "trace" (arrival times, or LLM requests
@@ -147,7 +154,7 @@ int dam_cli_serving_solve(const dam_scenario *s, void *ctx, dam_result *r,
                           dam_error *err);
 
 /* The solver the options ask for (analytic, or simulated by default once
- * the simulator is in), as a what-if solver callback. */
+ * the simulator is in), as a what-if solver callback (solve.c). */
 #include "solver/whatif.h"
 void dam_cli_solver(dam_cli *c, dam_whatif_solver *fn, void **ctx);
 /* The what-if of path (NULL: the embedded flagship), printed. */
@@ -159,8 +166,8 @@ int dam_cli_points(dam_cli *c, const char *path);
  * the exit code (0, 1 or 2). */
 int dam_cli_whatif_solve(dam_cli *c, const char *path, dam_whatif *w);
 
-/* The budget review of w (report.c) to path (.pdf or .html), with the
- * baseline's intervals; the exit code. */
+/* The budget review of w (render/review/review.c; cli.c) to path (.pdf or
+ * .html), with the baseline's intervals; the exit code. */
 int dam_cli_write_review(dam_cli *c, const dam_whatif *w, const char *path);
 
 /* `plan --budget`: the compute-optimal model and the GPUs to train it. */

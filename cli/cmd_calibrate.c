@@ -14,7 +14,7 @@
 #include "cli/cli.h"
 #include "model/alloc.h"
 #include "model/measure.h"
-#include "render/calibrate.h"
+#include "render/page/calibrate_page.h"
 #include "solver/calibrate.h"
 
 static const char calibrate_help[] =

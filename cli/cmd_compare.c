@@ -1,17 +1,17 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * cmd_compare.c: `damsim compare A.cfg B.cfg ...`: loads and solves the
- * scenarios; render/compare.c lays out the side-by-side table or JSON and
- * render/chartset.c the breakdown chart written with -o.
+ * scenarios; render/page/compare.c lays out the side-by-side table or JSON and
+ * render/chart/chartset.c the breakdown chart written with -o.
  */
 #include <stdio.h>
 #include <string.h>
 
-#include "render/chartset.h"
+#include "render/chart/chartset.h"
 #include "cli/cli.h"
 #include "model/alloc.h"
-#include "render/compare.h"
-#include "render/csv.h"
+#include "render/page/compare.h"
+#include "render/out/csv.h"
 
 #define MAX_CMP DAM_COMPARE_MAX
 

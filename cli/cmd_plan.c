@@ -5,7 +5,7 @@
  * a serving scenario plans replicas for an SLO at a rate (solver/
  * capacity.h); a training scenario plans against --budget (Chinchilla:
  * cli/plan_budget.c parses that one). The tables and JSON are laid out by
- * render/plan_report.c. Only cli/ prints.
+ * render/page/plan_report.c. Only cli/ prints.
  */
 #include <math.h>
 #include <stdio.h>
@@ -17,10 +17,10 @@
 #include "model/alloc.h"
 #include "model/csvline.h"
 #include "model/loader.h"
-#include "render/csv.h"
-#include "render/chartset.h"
-#include "render/llm.h"
-#include "render/plan_report.h"
+#include "render/out/csv.h"
+#include "render/chart/chartset.h"
+#include "render/page/llm.h"
+#include "render/page/plan_report.h"
 #include "solver/capacity.h"
 
 static const char plan_help[] =
@@ -147,28 +147,6 @@ static int plan_done(dam_cli_progress *pr, int st, const dam_error *e)
         return 0;
     dam_cli_error(e);
     return st == DAM_EINPUT ? 2 : 1;
-}
-
-int dam_cli_plan_wants_chart(const dam_cli *c)
-{
-    return c->out_file && (c->out_kind == DAM_OUT_CHART ||
-                           c->out_kind == DAM_OUT_DIR ||
-                           c->out_kind == DAM_OUT_HTML);
-}
-
-int dam_cli_plan_chart(dam_cli *c, dam_chartset *cs, int build,
-                       const dam_error *e)
-{
-    int rc = 0;
-    if (build != DAM_OK) {
-        dam_cli_error(e);
-        rc = build == DAM_EINPUT ? 2 : 1;
-    } else {
-        rc = dam_cli_charts(c, cs);
-    }
-    dam_chartset_free(cs);
-    dam_free(cs);
-    return rc;
 }
 
 /* Write b, the plan's report, as the output (stdout or -o), then the

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * cmd_report.c: `damsim report SCENARIO -o review.pdf`: solves the
- * what-if, has render/review.c build the budget-review document and
- * render/report.c write it. Only the options and the file name are here.
+ * what-if, has render/review/review.c build the budget-review document and
+ * render/review/report.c write it. Only the options and the file name are here.
  */
 #include <stdio.h>
 #include <string.h>
@@ -12,8 +12,8 @@
 #include "model/alloc.h"
 #include "model/loader.h"
 #include "model/schema.h"
-#include "render/html.h"
-#include "render/review.h"
+#include "render/out/html.h"
+#include "render/review/review.h"
 #include "solver/sweep.h"
 #include "solver/uncertainty.h"
 
@@ -56,49 +56,6 @@ static const char report_help[] =
     "\n"
     "damsim report --trace PROFILE.json[.gz] --lever KEY=VALUE ... -o FILE\n"
     "reviews a what-if on a torch.profiler trace instead (see whatif --help).\n";
-
-int dam_cli_write_review(dam_cli *c, const dam_whatif *w, const char *path)
-{
-    /* the baseline's 90 % intervals, where its inputs or constants are
-     * uncertain (none: the review shows point values) */
-    const dam_scenario *s = &w->rows[0].scenario;
-    dam_uncertainty *u = dam_malloc(sizeof *u);
-    dam_error e;
-    memset(&e, 0, sizeof e);
-    if (dam_uncertainty_run(s, DAM_UNCERTAINTY_SAMPLES, s->seed, u, &e) !=
-        DAM_OK) {
-        dam_free(u);
-        u = NULL;
-    }
-    dam_review rv;
-    dam_review_build(&rv, w, u, DAM_VERSION);
-    memset(&e, 0, sizeof e);
-    int rc;
-    const char *dot = strrchr(path, '.');
-    if (c->explorer && dot && strcmp(dot, ".html") == 0) {
-        rc = dam_report_check(&rv.report, &e);
-        if (rc == DAM_OK)
-            rc = dam_html_write_review(path, &rv.report, c->explorer, &e);
-        if (rc != DAM_OK && !e.file[0])
-            snprintf(e.file, sizeof e.file, "%s", path);
-    } else {
-        rc = dam_report_write(path, &rv.report, &e);
-    }
-    c->html_done = 1;
-    if (rc != DAM_OK) {
-        dam_cli_error(&e);
-        rc = rc == DAM_EINPUT ? 2 : 1;
-    } else if (!c->quiet) {
-        if (dot && strcmp(dot, ".pdf") == 0)
-            printf("%s: %zu pages\n", path,
-                   dam_report_page_count(&rv.report));
-        else
-            printf("%s: written\n", path);
-    }
-    dam_review_free(&rv);
-    dam_free(u);
-    return rc;
-}
 
 /* ---- --explore ------------------------------------------------------- */
 

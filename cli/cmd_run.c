@@ -5,14 +5,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "render/chartset.h"
+#include "render/chart/chartset.h"
 #include "solver/llm_plan.h"
 #include "cli/cli.h"
 #include "cli/sweep.h"
 #include "model/loader.h"
 #include "model/alloc.h"
-#include "render/csv.h"
-#include "render/trace_json.h"
+#include "render/out/csv.h"
+#include "render/out/trace_json.h"
 #include "solver/capacity.h"
 #include "solver/sim.h"
 
@@ -52,19 +52,6 @@ static const char run_help[] =
 
 /* Steps of the timeline written by --trace. */
 #define TRACE_STEPS 5
-
-/* The simulation options the command line asks for. */
-static dam_sim_options sim_options(const dam_cli *c)
-{
-    dam_sim_options o = {0};
-    o.have_seed = c->have_seed;
-    o.seed = (unsigned long)c->seed;
-    o.replications = c->replications;
-    o.steps = c->steps;
-    o.warmup = -1;
-    dam_cli_sim_limits(c, &o);
-    return o;
-}
 
 /* Print "OPTION ARG: error: why" (the option is the location); 2. */
 static int option_error(const char *option, const char *arg,
@@ -163,7 +150,7 @@ static int simulate(dam_cli *c, const dam_scenario *s, dam_result *r,
                             "inference simulation; no trace written\n");
         return 0;
     }
-    dam_sim_options o = sim_options(c);
+    dam_sim_options o = dam_cli_sim_options(c);
     int record = c->trace_file || want_charts(c);
     int ranks[4096];
     if (trace_subset(c, &o, ranks, 4096) != 0)
@@ -306,12 +293,7 @@ static int run_one(dam_cli *c, const char *path)
             dam_capacity_curve *lc = dam_calloc(1, sizeof *lc);
             if (s->serving.llm.enabled && !c->analytic) {
                 /* TTFT and TPOT against load, throughput by budget */
-                dam_sim_options o;
-                memset(&o, 0, sizeof o);
-                o.have_seed = c->have_seed;
-                o.seed = (unsigned long)c->seed;
-                o.warmup = -1;
-                dam_cli_sim_limits(c, &o);
+                dam_sim_options o = dam_cli_seed_options(c);
                 dam_llm_curves *lw = dam_malloc(sizeof *lw);
                 dam_llm_plan_curves(s, &o, lw);
                 const double *t1[3] = {lw->ttft[0], lw->ttft[1],
@@ -334,12 +316,7 @@ static int run_one(dam_cli *c, const char *path)
             }
             if (s->mode == DAM_MODE_SERVING && !c->analytic) {
                 /* latency at a quarter to twice the rate (the chart) */
-                dam_sim_options o;
-                memset(&o, 0, sizeof o);
-                o.have_seed = c->have_seed;
-                o.seed = (unsigned long)c->seed;
-                o.warmup = -1;
-                dam_cli_sim_limits(c, &o);
+                dam_sim_options o = dam_cli_seed_options(c);
                 dam_capacity_load_curve(s, &o, lc);
             }
             if (lc->n > 0) {
@@ -388,32 +365,4 @@ int dam_cmd_flagship(dam_cli *c)
         return 2;
     }
     return dam_cli_whatif(c, NULL);
-}
-
-/* The what-if callback: the analytic solver, then (unless --analytic, and
- * not for serving) the simulation with the command line's seed, steps and
- * replications. Every variant gets the same seed, so the levers are
- * compared on common random numbers. */
-static int solve(const dam_scenario *s, void *ctx, dam_result *r,
-                 dam_error *err)
-{
-    const dam_cli *c = ctx;
-    int rc;
-    if (s->mode == DAM_MODE_SERVING && !c->analytic) {
-        rc = dam_cli_serving_solve(s, ctx, r, err);
-    } else {
-        dam_analytic_solve(s, r);
-        rc = DAM_OK;
-        if (!c->analytic && s->mode != DAM_MODE_SERVING) {
-            dam_sim_options o = sim_options(c);
-            rc = dam_sim_training(s, &o, r, NULL, err);
-        }
-    }
-    return rc == DAM_OK ? dam_result_check(r, s->file, err) : rc;
-}
-
-void dam_cli_solver(dam_cli *c, dam_whatif_solver *fn, void **ctx)
-{
-    *fn = solve;
-    *ctx = c;
 }

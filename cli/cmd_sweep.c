@@ -23,9 +23,8 @@
 #include "cli/cli.h"
 #include "cli/sweep.h"
 #include "model/alloc.h"
-#include "model/infile.h"
-#include "render/outfile.h"
-#include "render/sweep.h"
+#include "render/out/outfile.h"
+#include "render/page/sweep_page.h"
 
 static const char sweep_help[] =
     "usage: damsim sweep SCENARIO.cfg --vary KEY=V1,V2,... [--vary ...]\n"
@@ -91,29 +90,6 @@ typedef struct slot {
     uint64_t chunk;        /* which chunk it holds */
     int ready;             /* 1: text is complete */
 } slot;
-
-/* Solve and format chunk c into b (and its figures into fig). Returns 0,
- * or 1 when stopped by an interrupt before the end. */
-int dam_cli_sweep_chunk(const dam_cli_sweep *r, dam_sweep_worker *w,
-                        dam_sweep_row *row, uint64_t c, dam_buf *b,
-                        dam_sweep_fig *fig)
-{
-    uint64_t lo = c * r->chunk, hi = lo + r->chunk;
-    if (hi > r->sw->npoints)
-        hi = r->sw->npoints;
-    for (uint64_t i = lo; i < hi; i++) {
-        if (dam_cli_interrupted())
-            return 1;
-        dam_sweep_eval(w, i, row);
-        if (r->json)
-            dam_sweep_jsonl_row(b, r->sw, row);
-        else
-            dam_sweep_csv_row(b, r->sw, row);
-        if (fig)
-            dam_sweep_fig_of(row, &fig[i - lo]);
-    }
-    return 0;
-}
 
 /* ---- threads -------------------------------------------------------------- */
 
@@ -236,87 +212,7 @@ int dam_cli_sweep_threads(dam_cli_sweep *r, FILE *out)
     return rc;
 }
 
-/* Write chunk c's text to out and keep its figures; 0 or 1. */
-int dam_cli_sweep_emit(dam_cli_sweep *r, FILE *out, dam_buf *text,
-                       const dam_sweep_fig *fig, uint64_t c)
-{
-    int rc = 0;
-    /* rows that solved: an empty error field (CSV: the line ends with the
-     * comma before it; JSON Lines: "error":null) */
-    static const char null_error[] = "\"error\":null}";
-    size_t nl = sizeof null_error - 1;
-    for (size_t i = 0, start = 0; i < text->len; i++) {
-        if (text->data[i] != '\n')
-            continue;
-        size_t n = i - start;
-        const char *line = text->data + start;
-        r->solved += r->json ? n >= nl && memcmp(line + n - nl, null_error,
-                                                  nl) == 0
-                             : n > 0 && line[n - 1] == ',';
-        start = i + 1;
-    }
-    if (text->len && fwrite(text->data, 1, text->len, out) != text->len) {
-        rc = 1;
-        if (!r->werr)
-            r->werr = errno ? errno : EIO;
-    }
-    text->len = 0;
-    if (text->data)
-        text->data[0] = '\0';
-    uint64_t lo = c * r->chunk, hi = lo + r->chunk;
-    if (hi > r->sw->npoints)
-        hi = r->sw->npoints;
-    if (r->figs && fig)
-        memcpy(r->figs + lo, fig, (size_t)(hi - lo) * sizeof *fig);
-    r->done = hi;
-    dam_cli_progress_update(&r->progress, hi);
-    return rc;
-}
-
 /* ---- the command ------------------------------------------------------------ */
-
-/* Standard input, capped like every file (model/infile.h). */
-static char *slurp(FILE *f, char *why, size_t wn)
-{
-    size_t n = 0, cap = 4096;
-    char *s = dam_malloc(cap);
-    for (;;) {
-        if (n + 1 >= cap) {
-            if (cap > (size_t)DAM_MAX_INPUT_BYTES) {
-                snprintf(why, wn, "larger than 64 MiB");
-                dam_free(s);
-                return NULL;
-            }
-            s = dam_grow(s, 1, cap * 2, &cap);
-        }
-        size_t got = fread(s + n, 1, cap - n - 1, f);
-        n += got;
-        if (got == 0 && ferror(f) && errno == EINTR) {
-            clearerr(f);
-            continue;
-        }
-        if (got == 0)
-            break;
-    }
-    if (ferror(f)) {
-        snprintf(why, wn, "%s", strerror(errno));
-        dam_free(s);
-        return NULL;
-    }
-    s[n] = '\0';
-    return s;
-}
-
-char *dam_cli_read_text(const char *path, const char **name, char *why,
-                        size_t n)
-{
-    if (strcmp(path, "-") == 0) {
-        *name = "<stdin>";
-        return slurp(stdin, why, n);
-    }
-    *name = path;
-    return dam_infile_read(path, NULL, why, n);
-}
 
 /* Parse the command line's sweep options into sw; 0 or 2. */
 static int sweep_options(dam_cli *c, dam_sweep *sw)

@@ -17,9 +17,9 @@
 #include "cli/cli.h"
 #include "model/alloc.h"
 #include "model/kineto.h"
-#include "render/report.h"
-#include "render/trace_replay.h"
-#include "render/trace_report.h"
+#include "render/review/report.h"
+#include "render/page/trace_replay.h"
+#include "render/review/trace_report.h"
 #include "solver/replay.h"
 #include "solver/trace_whatif.h"
 

@@ -4,12 +4,12 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "render/chartset.h"
+#include "render/chart/chartset.h"
 #include "cli/cli.h"
 #include "model/alloc.h"
 #include "model/lever.h"
-#include "render/roc.h"
-#include "render/whatif.h"
+#include "render/page/roc_page.h"
+#include "render/page/whatif_page.h"
 #include "model/loader.h"
 #include "solver/roc.h"
 #include "solver/uncertainty.h"

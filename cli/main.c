@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * main.c: the damsim command. Parses the command line (getopt_long), loads
- * catalogs and scenarios, wires load -> levers -> solve -> diagnose ->
- * render, and owns the terminal and exit codes: 0 success, 1 runtime
- * failure, 2 bad usage or bad input (with "file:line: error: message").
+ * main.c: the damsim command. Parses the command line (getopt_long), picks
+ * the command (cmd_*.c, which call down into cli.c's shared helpers to
+ * load, solve and write), and owns the terminal and exit codes: 0
+ * success, 1 runtime failure, 2 bad usage or bad input (with
+ * "file:line: error: message").
  * This is the only layer that prints or exits.
  */
 #include <errno.h>
@@ -18,19 +19,14 @@
 #include <unistd.h>
 #include <sys/stat.h>
 
-#include "render/chartset.h"
 #include "cli/cli.h"
 #include "cli/sweep.h"
 #include "model/alloc.h"
 #include "model/csvline.h"
-#include "model/embedded.h"
 #include "model/lever.h"
 #include "model/loader.h"
 #include "model/schema.h"
-#include "render/html.h"
-#include "render/outfile.h"
-
-#define FLAGSHIP "resnet50-dgx-a100.cfg"
+#include "render/out/outfile.h"
 
 static const char usage_text[] =
     "usage: damsim [COMMAND] [OPTIONS] [SCENARIO.cfg ...]\n"
@@ -93,226 +89,6 @@ static const char usage_text[] =
 void dam_cli_usage(FILE *f)
 {
     fputs(usage_text, f);
-}
-
-/* ---- shared plumbing --------------------------------------------------- */
-
-void dam_cli_error(const dam_error *e)
-{
-    char line[1024];
-    dam_error_format(e, line, sizeof line);
-    fprintf(stderr, "%s\n", line);
-}
-
-int dam_cli_report_diag(const dam_diag *d, int quiet)
-{
-    char line[1024];
-    for (size_t i = 0; i < d->n; i++) {
-        if (quiet && d->items[i].sev == DAM_SEV_WARNING)
-            continue;
-        dam_error_format(&d->items[i], line, sizeof line);
-        fprintf(stderr, "%s\n", line);
-    }
-    if (d->truncated)
-        fprintf(stderr, "damsim: too many errors (more than %d); stopping\n",
-                DAM_DIAG_MAX);
-    return d->nerr ? 2 : 0;
-}
-
-int dam_cli_load_catalog(dam_cli *c)
-{
-    dam_diag d;
-    dam_diag_init(&d);
-    const dam_embedded_file *g = dam_embedded_find("gpus.cfg");
-    const dam_embedded_file *m = dam_embedded_find("models.cfg");
-    int rc = DAM_OK;
-    if (g && m) {
-        rc |= dam_catalog_load_gpus(&c->cat, "<built-in>/data/gpus.cfg",
-                                    g->text, &d);
-        rc |= dam_catalog_load_models(&c->cat, "<built-in>/data/models.cfg",
-                                      m->text, &d);
-    }
-    if (c->gpus_file)
-        rc |= dam_catalog_load_gpus(&c->cat, c->gpus_file, NULL, &d);
-    if (c->models_file)
-        rc |= dam_catalog_load_models(&c->cat, c->models_file, NULL, &d);
-    int code = dam_cli_report_diag(&d, c->quiet);
-    dam_diag_free(&d);
-    return rc != DAM_OK || code ? 2 : 0;
-}
-
-int dam_cli_load_scenario_levers(dam_cli *c, const char *path,
-                                  dam_scenario *s, dam_lever_list *levers)
-{
-    dam_diag d;
-    dam_diag_init(&d);
-    dam_load_options o;
-    memset(&o, 0, sizeof o);
-    o.levers = levers;
-    int rc;
-    if (path && strcmp(path, "-") == 0) {
-        /* standard input: read once, named "<stdin>" in messages */
-        const char *name;
-        char why[64];
-        char *text = dam_cli_read_text(path, &name, why, sizeof why);
-        if (!text) {
-            fprintf(stderr, "<stdin>: error: cannot read standard input: "
-                            "%s\n", why);
-            dam_diag_free(&d);
-            return 2;
-        }
-        rc = dam_scenario_load_with(s, name, text, &c->cat, &o, &d);
-        dam_free(text);
-    } else if (path) {
-        rc = dam_scenario_load_with(s, path, NULL, &c->cat, &o, &d);
-    } else {
-        const dam_embedded_file *f = dam_embedded_find(FLAGSHIP);
-        rc = dam_scenario_load_with(s, "<built-in>/scenarios/" FLAGSHIP,
-                                    f->text, &c->cat, &o, &d);
-    }
-    int code = dam_cli_report_diag(&d, c->quiet);
-    dam_diag_free(&d);
-    return rc != DAM_OK || code ? 2 : 0;
-}
-
-int dam_cli_load_scenario(dam_cli *c, const char *path, dam_scenario *s)
-{
-    return dam_cli_load_scenario_levers(c, path, s, NULL);
-}
-
-int dam_cli_apply_lever_args(dam_cli *c, dam_scenario *s)
-{
-    for (int i = 0; i < c->nlever_args; i++) {
-        dam_lever lv;
-        dam_error e;
-        memset(&e, 0, sizeof e);
-        if (dam_lever_parse_kv(c->lever_args[i], &lv, &e) != DAM_OK ||
-            dam_lever_check(&lv, "", &c->cat, &e) != DAM_OK ||
-            dam_lever_apply(s, &lv, &c->cat, s, &e) != DAM_OK) {
-            dam_lever_error_at(&e, "--lever", c->lever_args[i]);
-            dam_cli_error(&e);
-            return 2;
-        }
-    }
-    return 0;
-}
-
-int dam_cli_emit(dam_cli *c, const dam_buf *b)
-{
-    const char *text = dam_buf_str(b);
-    dam_output_kind k = c->out_kind;
-    if (k == DAM_OUT_TXT || k == DAM_OUT_JSON || k == DAM_OUT_CSV) {
-        dam_error e;
-        int rc = dam_write_file_atomic(c->out_file, text, b->len, &e);
-        if (rc != DAM_OK) {
-            dam_cli_error(&e);
-            return rc == DAM_EINPUT ? 2 : 1;
-        }
-        return 0;
-    }
-    if (k == DAM_OUT_HTML)
-        dam_buf_append(&c->html_text, text, b->len);
-    if (fwrite(text, 1, b->len, stdout) != b->len)
-        return dam_cli_stdout_error(errno);
-    return dam_cli_stdout_check();
-}
-
-int dam_cli_stdout_error(int e)
-{
-    static int said; /* cli/: once per run, not once per write */
-    if (!said)
-        fprintf(stderr, "damsim: standard output: write error: %s\n",
-                strerror(e ? e : EIO));
-    said = 1;
-    return 1;
-}
-
-int dam_cli_stdout_check(void)
-{
-    if (fflush(stdout) == 0 && !ferror(stdout))
-        return 0;
-    /* a failed flush sets errno; an earlier failed write left its own */
-    return dam_cli_stdout_error(errno);
-}
-
-/* Extension of path ("png"), or "" when none. */
-static const char *extension(const char *path)
-{
-    const char *slash = strrchr(path, '/');
-    const char *dot = strrchr(path, '.');
-    return dot && (!slash || dot > slash) ? dot + 1 : "";
-}
-
-dam_output_kind dam_output_of(const char *path)
-{
-    static const struct {
-        const char *ext;
-        dam_output_kind kind;
-    } kinds[] = {{"txt", DAM_OUT_TXT},   {"json", DAM_OUT_JSON},
-                 {"csv", DAM_OUT_CSV},   {"png", DAM_OUT_CHART},
-                 {"svg", DAM_OUT_CHART}, {"pdf", DAM_OUT_CHART},
-                 {"html", DAM_OUT_HTML}};
-    struct stat st;
-    if (!path)
-        return DAM_OUT_STDOUT;
-    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
-        return DAM_OUT_DIR;
-    const char *e = extension(path);
-    if (!*e)
-        return DAM_OUT_DIR;
-    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
-        if (strcmp(e, kinds[i].ext) == 0)
-            return kinds[i].kind;
-    return DAM_OUT_UNKNOWN;
-}
-
-/* The page of a command without a review: its text and its charts. */
-static int write_html_page(dam_cli *c, const dam_chartset *cs)
-{
-    dam_error e;
-    memset(&e, 0, sizeof e);
-    const char *title = cs && cs->ntitles ? cs->titles[0] : "damsim";
-    int rc = dam_html_write_page(c->out_file, title,
-                                 dam_buf_str(&c->html_text),
-                                 cs ? cs->charts : NULL,
-                                 cs ? cs->ncharts : 0, &e);
-    c->html_done = 1;
-    if (rc != DAM_OK) {
-        dam_cli_error(&e);
-        return rc == DAM_EINPUT ? 2 : 1;
-    }
-    return 0;
-}
-
-int dam_cli_charts(dam_cli *c, const dam_chartset *cs)
-{
-    dam_output_kind k = c->out_kind;
-    if (k == DAM_OUT_HTML && !c->html_done)
-        return write_html_page(c, cs);
-    if (k != DAM_OUT_CHART && k != DAM_OUT_DIR)
-        return 0;
-    dam_error e;
-    memset(&e, 0, sizeof e);
-    int rc = k == DAM_OUT_CHART
-                 ? dam_chartset_write_one(cs, c->out_file, &e)
-                 : dam_chartset_write_dir(cs, c->out_file, c->format, &e);
-    if (rc != DAM_OK) {
-        dam_cli_error(&e);
-        return rc == DAM_EINPUT ? 2 : 1;
-    }
-    return 0;
-}
-
-void dam_cli_sim_limits(const dam_cli *c, dam_sim_options *o)
-{
-    o->max_events = c->max_events > 0.0 ? c->max_events : 3e8;
-    if (c->max_memory_gb > 0.0) {
-        o->max_bytes = c->max_memory_gb * 1e9;
-    } else {
-        long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGE_SIZE);
-        o->max_bytes = pages > 0 && size > 0 ? 0.5 * (double)pages * size
-                                             : 4e9;
-    }
 }
 
 /* ---- option parsing ---------------------------------------------------- */
@@ -836,7 +612,7 @@ static int resolve_output(dam_cli *c, const command *cmd)
         return 0;
     /* calibrate -o FILE.cfg: the catalog overlay (cmd_calibrate.c) */
     if (cmd->run == dam_cmd_calibrate && c->out_kind == DAM_OUT_UNKNOWN &&
-        strcmp(extension(c->out_file), "cfg") == 0)
+        strcmp(dam_cli_extension(c->out_file), "cfg") == 0)
         return 0;
     if (c->out_kind == DAM_OUT_UNKNOWN)
         return bad_usage("-o '%.200s': unknown extension: damsim writes "
@@ -924,7 +700,7 @@ int main(int argc, char **argv)
         }
         /* a command without charts: its page holds its text */
         if (rc == 0 && c.out_kind == DAM_OUT_HTML && !c.html_done)
-            rc = write_html_page(&c, NULL);
+            rc = dam_cli_charts(&c, NULL);
     }
     /* every byte on standard output reached it, or the run failed */
     if (dam_cli_stdout_check() != 0 && rc == 0)

@@ -2,7 +2,7 @@
 /*
  * plan_budget.c: `damsim plan SCENARIO --budget X [--deadline T]`: parse
  * the budget and deadline, run dam_plan_budget, write the table or JSON
- * (laid out by render/plan_report.c).
+ * (laid out by render/page/plan_report.c).
  * Budget units: a plain number or "flop(s)" suffix is training FLOPs;
  * "gpu-h", "gpuh" or "gpu-hours" is GPU-hours on the scenario's GPU; a
  * leading "$" or an "usd" suffix is dollars. Deadline units: s, min, h, d,
@@ -20,9 +20,9 @@
 #include "model/loader.h"
 #include "model/scaling.h"
 #include "model/suggest.h"
-#include "render/chartset.h"
-#include "render/csv.h"
-#include "render/plan_report.h"
+#include "render/chart/chartset.h"
+#include "render/out/csv.h"
+#include "render/page/plan_report.h"
 #include "solver/plan.h"
 
 int dam_cli_parse_budget(const char *arg, dam_budget_kind *k, double *v)

@@ -2,7 +2,7 @@
 /*
  * plan_search.c: `damsim plan SCENARIO --search`: parse the GPU kinds, the
  * count, deadline or budget, run the layout search (solver/search.h) and
- * write its report (render/search.h) as text, JSON or CSV.
+ * write its report (render/page/search_page.h) as text, JSON or CSV.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,8 +10,8 @@
 
 #include "cli/cli.h"
 #include "model/alloc.h"
-#include "render/chartset.h"
-#include "render/search.h"
+#include "render/chart/chartset.h"
+#include "render/page/search_page.h"
 #include "solver/search.h"
 
 /* Split "A,B,C" (or "all") into o's kinds; -1 on a bad list. */

@@ -111,8 +111,6 @@ static void grouped(double n, char *out, size_t len)
     out[o] = '\0';
 }
 
-volatile sig_atomic_t dam_cli_progress_visible;
-
 void dam_cli_progress_update(dam_cli_progress *p, double done)
 {
     if (!p->on || !(p->total > 0.0) || !(done > 0.0))

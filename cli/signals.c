@@ -2,7 +2,7 @@
 /*
  * signals.c: what damsim does on SIGINT, SIGTERM, SIGHUP and SIGPIPE, and
  * the program's list of the files it read. The output layer
- * tells the program of every temporary file it holds (render/outfile.h's
+ * tells the program of every temporary file it holds (render/out/outfile.h's
  * dam_outfile_track); this file keeps them in a fixed table of slots, and
  * the handler removes them, says so and exits 128 + the signal (130 for
  * SIGINT, 143 SIGTERM, 129 SIGHUP; a closed pipe, 141, silently). Nothing
@@ -33,7 +33,7 @@
 #include "cli/cli.h"
 #include "cli/sweep.h"
 #include "model/infile.h"
-#include "render/outfile.h"
+#include "render/out/outfile.h"
 
 #define DAM_SIG_SLOTS 16
 #define DAM_SIG_PATH 4200
@@ -105,6 +105,9 @@ void dam_infile_note(unsigned long long dev, unsigned long long ino)
     input_ino[i] = ino;
     atomic_store(&input_ready[i], 1);
 }
+
+/* Written by progress.c, read by the handler below. */
+volatile sig_atomic_t dam_cli_progress_visible;
 
 static void say(const char *s)
 {

@@ -12,7 +12,7 @@
 #include <stdio.h>
 
 #include "cli/cli.h"
-#include "render/buf.h"
+#include "render/out/buf.h"
 #include "solver/progress.h"
 #include "solver/sweep.h"
 #include "solver/sweep_summary.h"
@@ -44,7 +44,7 @@ void dam_cli_progress_end(dam_cli_progress *p);
  * computation's own done and total; p must outlive the computation. */
 void dam_cli_progress_hook(dam_cli_progress *p, dam_progress *hook);
 /* 1 while a progress line is on the screen (the signal handler erases
- * it before its message). */
+ * it before its message; signals.c). */
 extern volatile sig_atomic_t dam_cli_progress_visible;
 
 /* Catch SIGINT (Ctrl-C) and SIGTERM: the handler only sets a flag. */
@@ -75,7 +75,7 @@ typedef struct dam_cli_sweep {
 } dam_cli_sweep;
 
 /* Solve and format chunk c into b (figures into fig when not NULL);
- * 0, or 1 when an interrupt stopped it. */
+ * 0, or 1 when an interrupt stopped it (sweep_rows.c). */
 int dam_cli_sweep_chunk(const dam_cli_sweep *r, dam_sweep_worker *w,
                         dam_sweep_row *row, uint64_t c, dam_buf *b,
                         dam_sweep_fig *fig);

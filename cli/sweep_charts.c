@@ -7,7 +7,7 @@
  * Design. Every option is checked before the first point is solved (a typo
  * in a chart's name must not cost a million points), then the points'
  * figures are kept and the charts built from them at the end
- * (render/chartset_sweep.c) and written atomically. The figures take about
+ * (render/chart/chartset_sweep.c) and written atomically. The figures take about
  * 64 bytes a point, so charts are refused above DAM_CLI_SWEEP_CHART_MAX
  * points, with the way out in the message.
  */
@@ -16,8 +16,8 @@
 
 #include "cli/sweep.h"
 #include "model/alloc.h"
-#include "render/chartset.h"
-#include "render/outfile.h"
+#include "render/chart/chartset.h"
+#include "render/out/outfile.h"
 
 #define DAM_CLI_SWEEP_CHART_MAX 20000000ULL /* points a chart keeps */
 

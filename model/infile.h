@@ -14,7 +14,7 @@
  * Every file damsim reads comes through here: scenarios and the files they
  * @include, catalogs, decode samples, arrival and request traces, the
  * calibration measurements and the profiler traces they name. The program
- * is told of each file opened (dam_infile_note, like render/outfile.h's
+ * is told of each file opened (dam_infile_note, like render/out/outfile.h's
  * dam_outfile_track: provided by the program, a no-op by default), so the
  * output layer can refuse to replace a file the run read. A read
  * interrupted by a signal is retried only after the program's handler has

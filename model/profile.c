@@ -154,11 +154,10 @@ static int num(const json_t *ev, const char *key, double *v)
     return isfinite(*v) ? 0 : -1;
 }
 
-int dam_profile_load(dam_profile *p, const char *path, const char *text,
-                     dam_diag *d)
+/* The trace's JSON: text, or path's content when text is NULL; NULL after
+ * an error into d. */
+static json_t *load_json(const char *path, const char *text, dam_diag *d)
 {
-    memset(p, 0, sizeof *p);
-    snprintf(p->file, sizeof p->file, "%s", path);
     json_error_t je;
     char *owned = NULL;
     if (!text) {
@@ -167,16 +166,69 @@ int dam_profile_load(dam_profile *p, const char *path, const char *text,
         owned = dam_infile_read(path, &n, why, sizeof why);
         if (!owned) {
             dam_diag_error(d, path, 0, "cannot read the trace: %s", why);
-            return DAM_EINPUT;
+            return NULL;
         }
     }
     json_t *root = json_loads(text ? text : owned, 0, &je);
     dam_free(owned);
-    if (!root) {
+    if (!root)
         dam_diag_error(d, path, je.line > 0 ? je.line : 0,
                        "not a JSON trace: %s", je.text);
-        return DAM_EINPUT;
+    return root;
+}
+
+/* Busy time: the union of every GPU event of v (ns, sorted by start; u
+ * has room for ns), s; *t_last: the last end. */
+static double busy_union(const span *v, size_t ns, span *u, double *t_last)
+{
+    double busy = 0.0;
+    size_t m = 0;
+    *t_last = v[0].t1;
+    for (size_t i = 0; i < ns; i++) {
+        if (v[i].t1 > *t_last)
+            *t_last = v[i].t1;
+        if (m > 0 && v[i].t0 <= u[m - 1].t1) {
+            if (v[i].t1 > u[m - 1].t1)
+                u[m - 1].t1 = v[i].t1;
+        } else {
+            u[m++] = v[i];
+        }
     }
+    for (size_t i = 0; i < m; i++)
+        busy += u[i].t1 - u[i].t0;
+    return busy;
+}
+
+/* Exposed NCCL: NCCL intervals minus the union of everything else (u and
+ * c have room for ns each), s. */
+static double exposed_nccl(const span *v, size_t ns, span *u, span *c)
+{
+    size_t nc = merge(v, ns, 0, c), nn = merge(v, ns, 1, u);
+    double exposed = 0.0;
+    size_t j = 0;
+    for (size_t i = 0; i < nn; i++) {
+        double covered = 0.0;
+        while (j < nc && c[j].t1 <= u[i].t0)
+            j++;
+        for (size_t k = j; k < nc && c[k].t0 < u[i].t1; k++) {
+            double a = c[k].t0 > u[i].t0 ? c[k].t0 : u[i].t0;
+            double b = c[k].t1 < u[i].t1 ? c[k].t1 : u[i].t1;
+            if (b > a)
+                covered += b - a;
+        }
+        exposed += (u[i].t1 - u[i].t0) - covered;
+    }
+    return exposed;
+}
+
+int dam_profile_load(dam_profile *p, const char *path, const char *text,
+                     dam_diag *d)
+{
+    memset(p, 0, sizeof *p);
+    snprintf(p->file, sizeof p->file, "%s", path);
+    json_t *root = load_json(path, text, d);
+    if (!root)
+        return DAM_EINPUT;
     int before = d->nerr;
     const json_t *evs = json_object_get(root, "traceEvents");
     if (!json_is_array(evs)) {
@@ -267,39 +319,9 @@ int dam_profile_load(dam_profile *p, const char *path, const char *text,
     }
     qsort(v, ns, sizeof *v, by_start);
     span *u = dam_malloc(ns * sizeof *u), *c = dam_malloc(ns * sizeof *c);
-    /* busy: the union of every GPU event */
-    double busy = 0.0, t_first = v[0].t0, t_last = v[0].t1;
-    {
-        size_t m = 0;
-        for (size_t i = 0; i < ns; i++) {
-            if (v[i].t1 > t_last)
-                t_last = v[i].t1;
-            if (m > 0 && v[i].t0 <= u[m - 1].t1) {
-                if (v[i].t1 > u[m - 1].t1)
-                    u[m - 1].t1 = v[i].t1;
-            } else {
-                u[m++] = v[i];
-            }
-        }
-        for (size_t i = 0; i < m; i++)
-            busy += u[i].t1 - u[i].t0;
-    }
-    /* exposed NCCL: NCCL intervals minus the union of everything else */
-    size_t nc = merge(v, ns, 0, c), nn = merge(v, ns, 1, u);
-    double exposed = 0.0;
-    size_t j = 0;
-    for (size_t i = 0; i < nn; i++) {
-        double covered = 0.0;
-        while (j < nc && c[j].t1 <= u[i].t0)
-            j++;
-        for (size_t k = j; k < nc && c[k].t0 < u[i].t1; k++) {
-            double a = c[k].t0 > u[i].t0 ? c[k].t0 : u[i].t0;
-            double b = c[k].t1 < u[i].t1 ? c[k].t1 : u[i].t1;
-            if (b > a)
-                covered += b - a;
-        }
-        exposed += (u[i].t1 - u[i].t0) - covered;
-    }
+    double t_first = v[0].t0, t_last;
+    double busy = busy_union(v, ns, u, &t_last);
+    double exposed = exposed_nccl(v, ns, u, c);
     int steps = nhost > 0 ? nhost : (ndev > 0 ? ndev : 1);
     p->steps = steps;
     if (nhost > 0)

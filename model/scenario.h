@@ -561,7 +561,7 @@ typedef struct dam_scenario {
     char name[128];
     char question[256];
     char about[64];           /* what the question asks about: a lever's
-                                 name, "baseline", or "" (render/whatif.c's
+                                 name, "baseline", or "" (render/page/whatif_page.c's
                                  rule decides) */
     double deadline;          /* s: the run time the question asks to meet
                                * (scenario.deadline_days, training); 0 =

@@ -12,9 +12,10 @@
  *   - the loader (model/loader*.c, through the walker dam_load_group in
  *     model/load.h): type check, range check, scale, store, "unknown key
  *     (did you mean ...)" from the group's rows;
- *   - the lever table (model/lever.c): a lever key that sets a scenario key
- *     takes that key's range from here (dam_key_bounds), so a lever, a
- *     sweep and a file accept the same values;
+ *   - the lever table (model/lever.c, the types in model/lever_*.c): a
+ *     lever key that sets a scenario key takes that key's range from here
+ *     (dam_key_bounds), so a lever, a sweep and a file accept the same
+ *     values;
  *   - the documentation tests (tests/unit/test_schema.c): every row is in
  *     scenarios/README.md and in damsim-scenario(5), with its range.
  * What a table cannot say stays in the loader's code: checks between keys
@@ -41,7 +42,8 @@
  *   3. its line in scenarios/README.md and cli/damsim-scenario.5 (the unit
  *      test test_schema fails until both name it, with its range);
  *   4. if a lever sets it too, the lever key names the row
- *      (SINT/SNUM/SBOOL/SCHOICE in model/lever.c) and takes its range.
+ *      (SINT/SNUM/SBOOL/SCHOICE, model/lever_impl.h, in its family's
+ *      model/lever_*.c) and takes its range.
  * Where a plain row is read: by dam_load_group for most groups; in
  * workload by the walk after memory_format (model/loader_groups.c); in
  * llm and llm.disaggregate by dam_load_rows after the group's defaults

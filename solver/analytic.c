@@ -496,6 +496,66 @@ void dam_analytic_solve(const dam_scenario *s, dam_result *r)
     dam_analytic_solve_memo(s, r, NULL);
 }
 
+/* The optimizer's stage and its roofline phase (training): it reads and
+ * writes master weights and moments, reads the gradients and writes the
+ * 16-bit weights of this GPU's shard in opt seconds. */
+static void optimizer_stage(const dam_scenario *s, dam_result *r, double opt)
+{
+    const dam_workload *w = &s->workload;
+    dam_stage *os = stage(r, "optimizer");
+    double elem = dam_precision_bytes(w->precision);
+    os->bytes = w->model.params * w->weight_scale *
+                (2.0 * (w->master_bytes + w->optimizer_bytes) +
+                 w->grad_bytes + (elem < 4.0 ? elem : 0.0)) /
+                (w->zero_stage >= 1 ? (double)r->gpus : 1.0);
+    os->bw = os->bytes / (opt > 0.0 ? opt : 1.0);
+    os->t_data = opt;
+    os->time = opt;
+    dam_phase_result *ph = &r->phases[r->nphases++];
+    memset(ph, 0, sizeof *ph);
+    copy_name(ph->name, sizeof ph->name, "optimizer");
+    ph->kind = DAM_PHASE_ELEMENTWISE;
+    ph->bytes = os->bytes;
+    ph->flops = 10.0 * w->model.params * w->weight_scale;
+    ph->intensity = ph->flops / ph->bytes;
+    ph->peak = dam_scenario_peak(s);
+    ph->ridge = ph->peak / s->machine.gpu.mem_bw;
+    ph->t_memory = opt;
+    ph->t_compute = ph->peak > 0.0 && w->eta > 0.0
+                        ? ph->flops / (ph->peak * w->eta)
+                        : 0.0;
+    ph->time = opt;
+    ph->memory_bound = 1;
+}
+
+/* The gradient all-reduce's stage (training on more than one GPU): its
+ * time, and in *exposed what the backward does not hide (with
+ * overlap_sync: the last bucket, or what outlasts the backward). */
+static double grad_sync(const dam_scenario *s, dam_result *r, double bwd,
+                        double *exposed)
+{
+    dam_stage *sy = stage(r, "sync");
+    double gbytes = dam_analytic_grad_bytes(s);
+    double nb = ceil(gbytes / s->pipeline.bucket_bytes);
+    if (nb < 1.0)
+        nb = 1.0;
+    sy->bytes = gbytes;
+    double bw_time = dam_analytic_allreduce(s, gbytes);
+    sy->bw = bw_time > 0.0 ? gbytes / bw_time : 0.0;
+    sy->t_data = bw_time;
+    sy->t_lat = nb * dam_analytic_allreduce_latency(s);
+    double t_comm = sy->t_data + sy->t_lat;
+    sy->time = t_comm;
+    if (s->pipeline.overlap_sync) {
+        double last = t_comm / nb;
+        double rest = t_comm - bwd * (nb - 1.0) / nb;
+        *exposed = last > rest ? last : rest;
+    } else {
+        *exposed = t_comm;
+    }
+    return t_comm;
+}
+
 void dam_analytic_solve_memo(const dam_scenario *s, dam_result *r,
                              dam_analytic_memo *memo)
 {
@@ -549,32 +609,8 @@ void dam_analytic_solve_memo(const dam_scenario *s, dam_result *r,
         bs->time = bwd;
     }
     double opt = dam_analytic_optimizer(s);
-    if (s->mode == DAM_MODE_TRAINING) {
-        dam_stage *os = stage(r, "optimizer");
-        double elem = dam_precision_bytes(w->precision);
-        os->bytes = w->model.params * w->weight_scale *
-                    (2.0 * (w->master_bytes + w->optimizer_bytes) +
-                     w->grad_bytes + (elem < 4.0 ? elem : 0.0)) /
-                    (w->zero_stage >= 1 ? (double)r->gpus : 1.0);
-        os->bw = os->bytes / (opt > 0.0 ? opt : 1.0);
-        os->t_data = opt;
-        os->time = opt;
-        dam_phase_result *ph = &r->phases[r->nphases++];
-        memset(ph, 0, sizeof *ph);
-        copy_name(ph->name, sizeof ph->name, "optimizer");
-        ph->kind = DAM_PHASE_ELEMENTWISE;
-        ph->bytes = os->bytes;
-        ph->flops = 10.0 * w->model.params * w->weight_scale;
-        ph->intensity = ph->flops / ph->bytes;
-        ph->peak = dam_scenario_peak(s);
-        ph->ridge = ph->peak / s->machine.gpu.mem_bw;
-        ph->t_memory = opt;
-        ph->t_compute = ph->peak > 0.0 && w->eta > 0.0
-                            ? ph->flops / (ph->peak * w->eta)
-                            : 0.0;
-        ph->time = opt;
-        ph->memory_bound = 1;
-    }
+    if (s->mode == DAM_MODE_TRAINING)
+        optimizer_stage(s, r, opt);
     /* Annotate rates of the compute stages for the breakdown table. */
     for (int i = 0; i < r->nstages; i++) {
         dam_stage *st = &r->stages[i];
@@ -592,27 +628,8 @@ void dam_analytic_solve_memo(const dam_scenario *s, dam_result *r,
 
     /* Gradient sync. */
     double t_comm = 0.0, exposed_comm = 0.0;
-    if (s->mode == DAM_MODE_TRAINING && r->gpus > 1) {
-        dam_stage *sy = stage(r, "sync");
-        double gbytes = dam_analytic_grad_bytes(s);
-        double nb = ceil(gbytes / s->pipeline.bucket_bytes);
-        if (nb < 1.0)
-            nb = 1.0;
-        sy->bytes = gbytes;
-        double bw_time = dam_analytic_allreduce(s, gbytes);
-        sy->bw = bw_time > 0.0 ? gbytes / bw_time : 0.0;
-        sy->t_data = bw_time;
-        sy->t_lat = nb * dam_analytic_allreduce_latency(s);
-        t_comm = sy->t_data + sy->t_lat;
-        sy->time = t_comm;
-        if (s->pipeline.overlap_sync) {
-            double last = t_comm / nb;
-            double rest = t_comm - bwd * (nb - 1.0) / nb;
-            exposed_comm = last > rest ? last : rest;
-        } else {
-            exposed_comm = t_comm;
-        }
-    }
+    if (s->mode == DAM_MODE_TRAINING && r->gpus > 1)
+        t_comm = grad_sync(s, r, bwd, &exposed_comm);
 
     double lat = dam_analytic_overhead(s) + cp.launch;
     dam_stage *ov = stage(r, "overhead");

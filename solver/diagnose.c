@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * diagnose.c: binding axis, evidence, scorecard and lever advice (see
+ * diagnose.c: binding axis, evidence, scorecard and lever advice of a
+ * training or inference step, built of diagnose_score.c's pieces (see
  * diagnose.h). The thresholds are the reference texts' screening signals:
  * I/O overhead investigate above 10 %, strong below 1 %; MFU investigate
  * below 30 % (large models), strong above 50 %; accelerator utilisation
@@ -15,80 +16,8 @@
 
 #include "model/lever.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-
-
-const char *dam_score_name(dam_score s)
-{
-    switch (s) {
-    case DAM_SCORE_STRONG: return "strong";
-    case DAM_SCORE_OK: return "ok";
-    case DAM_SCORE_INVESTIGATE: return "investigate";
-    }
-    return "?";
-}
-
-void dam_diagnose_add(char (*arr)[DAM_DIAG_TEXT], int *n, const char *fmt,
-                      ...)
-{
-    if (*n >= DAM_DIAG_LINES)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(arr[*n], DAM_DIAG_TEXT, fmt, ap);
-    va_end(ap);
-    (*n)++;
-}
-
-int dam_diagnose_lever_works(const dam_scenario *s, const dam_result *r,
-                             dam_lever_kind k)
-{
-    const dam_lever_type *t = dam_lever_type_get(k);
-    if (!t || (unsigned)r->bound >= DAM_BOUND_COUNT)
-        return -1;
-    return dam_lever_can_move(t, s, r->bound);
-}
-
-const char *dam_diagnose_anti_pattern(const dam_scenario *s,
-                                      const dam_result *r, dam_lever_kind k)
-{
-    if (dam_diagnose_lever_works(s, r, k) != 0)
-        return NULL;
-    int machine = k == DAM_LEVER_GPU;
-    int algorithm = k == DAM_LEVER_PRUNE || k == DAM_LEVER_DISTILL ||
-                    k == DAM_LEVER_QUANTIZE || k == DAM_LEVER_PRECISION;
-    switch (r->bound) {
-    case DAM_BOUND_DATA:
-    case DAM_BOUND_TRANSFER:
-    case DAM_BOUND_PREPROCESS:
-        if (machine)
-            return "the hardware crutch: a faster accelerator behind a slow "
-                   "loader just idles faster";
-        if (algorithm)
-            return "the model twiddle: changing the model while the input "
-                   "pipeline binds";
-        return "optimising a term that does not bind";
-    case DAM_BOUND_COMM:
-        if (algorithm)
-            return "the model twiddle: changing the model while the network "
-                   "binds";
-        return "optimising a term that does not bind";
-    case DAM_BOUND_COMPUTE:
-        if (k == DAM_LEVER_FUSE || k == DAM_LEVER_CUDA_GRAPHS)
-            return "the premature optimiser: kernel work before the "
-                   "operation count is settled";
-        return "more bandwidth for a compute-bound step";
-    case DAM_BOUND_MEMORY:
-    case DAM_BOUND_WEIGHTS:
-        return "more FLOP/s for a memory-bound step";
-    case DAM_BOUND_LATENCY:
-        return "more compute or bandwidth for a latency-bound step";
-    default:
-        return "optimising a term that does not bind";
-    }
-}
 
 /* The share of the step the stage behind bound b takes, and its name: the
  * whole stage for a stage that runs on its own (loader, copy stream), the
@@ -138,56 +67,6 @@ static void reason(const dam_scenario *s, const dam_result *r,
                  "the step)", dam_bound_name(r->bound), what, share);
 }
 
-void dam_diagnose_score(dam_diagnosis *d, const char *axis,
-                        const char *metric, double v, const char *shown,
-                        const char *rule, dam_score s)
-{
-    if (d->nscore >= (int)(sizeof d->score / sizeof d->score[0]))
-        return;
-    dam_score_row *row = &d->score[d->nscore++];
-    snprintf(row->axis, sizeof row->axis, "%s", axis);
-    snprintf(row->metric, sizeof row->metric, "%s", metric);
-    row->value = v;
-    snprintf(row->shown, sizeof row->shown, "%s", shown);
-    snprintf(row->rule, sizeof row->rule, "%s", rule);
-    row->verdict = s;
-}
-
-void dam_diagnose_score_mfu(dam_diagnosis *d, const dam_result *r)
-{
-    char a[32];
-    snprintf(a, sizeof a, "%.1f %%", r->mfu * 100.0);
-    dam_diagnose_score(d, "Machine", "MFU", r->mfu, a, "investigate < 30 %, strong > 50 %",
-          r->mfu < 0.30   ? DAM_SCORE_INVESTIGATE
-          : r->mfu > 0.50 ? DAM_SCORE_STRONG
-                          : DAM_SCORE_OK);
-}
-
-void dam_diagnose_advise(dam_diagnosis *d, dam_lever_kind k, int works,
-                         const char *fmt, ...)
-{
-    dam_advice *a = works ? &d->works[d->nworks++] : &d->wasted[d->nwasted++];
-    a->kind = k;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(a->why, sizeof a->why, fmt, ap);
-    va_end(ap);
-}
-
-void dam_diagnose_score_memory(dam_diagnosis *d, const dam_result *r)
-{
-    char a[32];
-    double memfrac = r->memory.capacity > 0.0
-                         ? r->memory.total / r->memory.capacity
-                         : 0.0;
-    snprintf(a, sizeof a, "%.0f %% of HBM", memfrac * 100.0);
-    dam_diagnose_score(d, "Machine", "memory footprint", memfrac, a,
-          "investigate > 100 %, strong < 80 %",
-          memfrac > 1.0   ? DAM_SCORE_INVESTIGATE
-          : memfrac < 0.8 ? DAM_SCORE_STRONG
-                          : DAM_SCORE_OK);
-}
-
 /* A duration for a sentence: "572 ms", "5.02 s", "3.2 us". */
 static void ms(char *buf, size_t n, double s)
 {
@@ -199,32 +78,11 @@ static void ms(char *buf, size_t n, double s)
         snprintf(buf, n, "%.3g us", s * 1e6);
 }
 
-int dam_diagnose_bubble_binds(const dam_scenario *s, const dam_result *r)
+/* The headline: what binds, with the numbers that show it. */
+static void headline(const dam_scenario *s, const dam_result *r, double step,
+                     dam_diagnosis *d)
 {
-    return s->mode == DAM_MODE_TRAINING && s->layout.on && s->layout.pp > 1 &&
-           r->bound == DAM_BOUND_COMPUTE &&
-           r->terms[DAM_TERM_WAIT] > r->terms[DAM_TERM_COMPUTE];
-}
-
-void dam_diagnose(const dam_scenario *s, const dam_result *r,
-                  dam_diagnosis *d)
-{
-    if (s->mode == DAM_MODE_SERVING && r->has_sim &&
-        r->serving.llm.enabled) {
-        dam_diagnose_llm(s, r, d);
-        return;
-    }
-    if (s->mode == DAM_MODE_SERVING && r->has_sim) {
-        dam_diagnose_serving(s, r, d);
-        return;
-    }
-    memset(d, 0, sizeof *d);
-    d->bound = r->bound;
-    snprintf(d->axis, sizeof d->axis, "%s", dam_bound_axis(r->bound));
-    double step = r->step > 0.0 ? r->step : 1.0;
     char a[32], b[32], c[32];
-
-    /* Headline and evidence. */
     ms(a, sizeof a, r->step);
     switch (r->bound) {
     case DAM_BOUND_DATA:
@@ -292,6 +150,14 @@ void dam_diagnose(const dam_scenario *s, const dam_result *r,
         snprintf(d->headline, sizeof d->headline, "%s-bound",
                  dam_bound_name(r->bound));
     }
+}
+
+/* Evidence: each term of the step, ranks waiting, the iron law and the
+ * roofline. */
+static void evidence(const dam_scenario *s, const dam_result *r, double step,
+                     dam_diagnosis *d)
+{
+    char a[32], b[32];
     for (int t = 0; t < DAM_TERM_COUNT; t++) {
         if (r->terms[t] <= 0.0)
             continue;
@@ -336,8 +202,13 @@ void dam_diagnose(const dam_scenario *s, const dam_result *r,
              "%s",
              ncomp, ncomp == 1 ? "" : "s", nmem,
              dam_precision_name(s->workload.precision), s->machine.gpu.id);
+}
 
-    /* Scorecard. */
+/* The scorecard: I/O overhead, MFU, launch share and memory. */
+static void scorecard(const dam_scenario *s, const dam_result *r, double step,
+                      dam_diagnosis *d)
+{
+    char a[32];
     if (s->mode != DAM_MODE_SERVING) {
         snprintf(a, sizeof a, "%.1f %%", r->io_overhead * 100.0);
         dam_diagnose_score(d, "Data", "I/O overhead", r->io_overhead, a,
@@ -355,8 +226,12 @@ void dam_diagnose(const dam_scenario *s, const dam_result *r,
           : lat_share < 0.02 ? DAM_SCORE_STRONG
                              : DAM_SCORE_OK);
     dam_diagnose_score_memory(d, r);
+}
 
-    /* Diagnostic matrix: symptoms with their hypotheses. */
+/* The diagnostic matrix: symptoms with their hypotheses. */
+static void symptoms(const dam_scenario *s, const dam_result *r, double step,
+                     dam_diagnosis *d)
+{
     double busy = 1.0 - r->terms[DAM_TERM_DATA] / step -
                   r->terms[DAM_TERM_TRANSFER] / step;
     if (s->mode != DAM_MODE_SERVING && busy < 0.80)
@@ -384,8 +259,12 @@ void dam_diagnose(const dam_scenario *s, const dam_result *r,
     if (s->mode == DAM_MODE_SERVING && s->serving.max_batch == 1)
         dam_diagnose_add(d->symptoms, &d->nsymptoms,
              "batch size one: launch overhead and serial depth may bind");
+}
 
-    /* Levers that work and that are wasted. */
+/* Levers that work and that are wasted, and the anti-pattern to avoid. */
+static void levers(const dam_scenario *s, const dam_result *r,
+                   dam_diagnosis *d)
+{
     for (int k = 0; k < DAM_LEVER_KIND_COUNT; k++) {
         const dam_lever_type *t = dam_lever_type_get((dam_lever_kind)k);
         if (t->quality_lever || !(t->modes & DAM_MODE_BIT(s->mode)))
@@ -401,4 +280,28 @@ void dam_diagnose(const dam_scenario *s, const dam_result *r,
     if (!ap)
         ap = dam_diagnose_anti_pattern(s, r, DAM_LEVER_PRUNE);
     snprintf(d->anti_pattern, sizeof d->anti_pattern, "%s", ap ? ap : "");
+}
+
+void dam_diagnose(const dam_scenario *s, const dam_result *r,
+                  dam_diagnosis *d)
+{
+    /* a simulated serving result has its own diagnosis */
+    if (s->mode == DAM_MODE_SERVING && r->has_sim &&
+        r->serving.llm.enabled) {
+        dam_diagnose_llm(s, r, d);
+        return;
+    }
+    if (s->mode == DAM_MODE_SERVING && r->has_sim) {
+        dam_diagnose_serving(s, r, d);
+        return;
+    }
+    memset(d, 0, sizeof *d);
+    d->bound = r->bound;
+    snprintf(d->axis, sizeof d->axis, "%s", dam_bound_axis(r->bound));
+    double step = r->step > 0.0 ? r->step : 1.0;
+    headline(s, r, step, d);
+    evidence(s, r, step, d);
+    scorecard(s, r, step, d);
+    symptoms(s, r, step, d);
+    levers(s, r, d);
 }

@@ -35,23 +35,23 @@ static int relieves(const dam_scenario *s, const dam_result *r,
     return t && dam_lever_can_move(t, s, r->bound) != 0;
 }
 
-void dam_diagnose_llm(const dam_scenario *s, const dam_result *r,
-                      dam_diagnosis *d)
+/* What the steps of the LLM diagnosis share: the quantile, whether any
+ * request was served, and whether each objective holds. */
+typedef struct view {
+    int pct;         /* the SLO quantile, in percent */
+    int served;      /* memory fits and requests were measured */
+    int ttft_ok;     /* TTFT's quantile (with its interval) within its SLO */
+    int tpot_ok;     /* the same for TPOT */
+    double prefill;  /* mean TTFT less the queue, s */
+} view;
+
+/* The headline: memory that serves nothing, or what binds, with the
+ * quantiles against their objectives. */
+static void headline(const dam_scenario *s, const dam_result *r,
+                     const view *x, dam_diagnosis *d)
 {
-    memset(d, 0, sizeof *d);
     const dam_llm_result *l = &r->serving.llm;
     const dam_llm *q = &s->serving.llm;
-    d->bound = r->bound;
-    snprintf(d->axis, sizeof d->axis, "%s", dam_bound_axis(r->bound));
-    int pct = (int)lround(q->slo_quantile * 100.0);
-    /* nothing served meets nothing */
-    int served = r->memory.fits && l->requests > 0.0 && l->ttft.n > 0.0;
-    int ttft_ok = served &&
-                  l->ttft.q + l->ttft.q_ci <= l->slo_ttft_s * (1.0 + 1e-9);
-    int tpot_ok = served &&
-                  l->tpot.q + l->tpot.q_ci <= l->slo_tpot_s * (1.0 + 1e-9);
-    double prefill = l->ttft.mean - l->queue.mean;
-
     if (!r->memory.fits) {
         snprintf(d->headline, sizeof d->headline,
                  "memory binds: weights (%.4g GiB) and workspace (%.4g GiB) "
@@ -86,12 +86,20 @@ void dam_diagnose_llm(const dam_scenario *s, const dam_result *r,
         snprintf(d->headline, sizeof d->headline,
                  "%s; p%d TTFT %.4g ms (SLO %.4g), p%d TPOT %.4g ms (SLO "
                  "%.4g), goodput %.1f %% of requests",
-                 what, pct, ms(l->ttft.q), ms(l->slo_ttft_s), pct,
+                 what, x->pct, ms(l->ttft.q), ms(l->slo_ttft_s), x->pct,
                  ms(l->tpot.q), ms(l->slo_tpot_s),
                  l->goodput_fraction * 100.0);
     }
+}
 
-    if (!served)
+/* Evidence: TTFT and TPOT with their parts, the iteration, the KV cache
+ * and the load. */
+static void evidence(const dam_scenario *s, const dam_result *r,
+                     const view *x, dam_diagnosis *d)
+{
+    const dam_llm_result *l = &r->serving.llm;
+    const dam_llm *q = &s->serving.llm;
+    if (!x->served)
         dam_diagnose_add(d->evidence, &d->nevidence,
                          "no request was served, so no latency is measured: "
                          "the KV pool per GPU is %.4g GiB short of the "
@@ -102,9 +110,9 @@ void dam_diagnose_llm(const dam_scenario *s, const dam_result *r,
                      "TTFT: mean %.4g ms = queue %.4g + prefill and chunking "
                      "%.4g; p50 %.4g, p99 %.4g ms; a lone prompt prefills in "
                      "%.4g ms",
-                     ms(l->ttft.mean), ms(l->queue.mean), ms(prefill),
+                     ms(l->ttft.mean), ms(l->queue.mean), ms(x->prefill),
                      ms(l->ttft.p50), ms(l->ttft.p99), ms(l->t_prefill));
-    if (served)
+    if (x->served)
     dam_diagnose_add(d->evidence, &d->nevidence,
                      "TPOT: mean %.4g ms, p99 %.4g ms; iterations of %.4g ms "
                      "with %.3g decodes and %.4g new tokens; a lone decode "
@@ -113,7 +121,7 @@ void dam_diagnose_llm(const dam_scenario *s, const dam_result *r,
                      ms(l->iteration_mean), l->decode_seqs_mean,
                      l->batch_tokens_mean, ms(l->t_decode1),
                      ms(l->weight_floor));
-    if (served)
+    if (x->served)
     dam_diagnose_add(d->evidence, &d->nevidence,
                      "iteration time: GEMMs and elementwise %.0f %%, "
                      "attention %.0f %%, all-reduce %.0f %%, head %.0f %%, "
@@ -136,8 +144,15 @@ void dam_diagnose_llm(const dam_scenario *s, const dam_result *r,
                      "GPU), replicas busy %.0f %%",
                      l->throughput, l->tokens_per_s, l->tokens_per_s_gpu,
                      l->gpu_busy * 100.0);
+}
 
-    if (!tpot_ok && l->batch_tokens_mean > 2.0 * l->decode_seqs_mean &&
+/* Symptoms: interference, queueing, the max_seqs cap, preemptions. */
+static void symptoms(const dam_scenario *s, const dam_result *r,
+                     const view *x, dam_diagnosis *d)
+{
+    const dam_llm_result *l = &r->serving.llm;
+    const dam_llm *q = &s->serving.llm;
+    if (!x->tpot_ok && l->batch_tokens_mean > 2.0 * l->decode_seqs_mean &&
         !q->disaggregated)
         dam_diagnose_add(d->symptoms, &d->nsymptoms,
                          "prompt chunks share iterations with decodes (%.4g "
@@ -145,7 +160,7 @@ void dam_diagnose_llm(const dam_scenario *s, const dam_result *r,
                          "token; a smaller token budget or separate prefill "
                          "replicas shorten TPOT",
                          l->batch_tokens_mean, l->decode_seqs_mean);
-    if (!ttft_ok && l->queue.mean > 0.5 * l->ttft.mean)
+    if (!x->ttft_ok && l->queue.mean > 0.5 * l->ttft.mean)
         dam_diagnose_add(d->symptoms, &d->nsymptoms,
                          "the queue is %.0f %% of TTFT: the replicas cannot "
                          "keep up with the arrivals",
@@ -163,8 +178,16 @@ void dam_diagnose_llm(const dam_scenario *s, const dam_result *r,
                          q->preemption == DAM_LLM_PREEMPT_SWAP
                              ? "copies its cache to the host and back"
                              : "recomputes its prompt and output so far");
+}
 
-    /* scorecard */
+/* The scorecard: goodput, KV cache at peak, decode at its weight floor,
+ * memory. */
+static void scorecard(const dam_scenario *s, const dam_result *r,
+                      const view *x, dam_diagnosis *d)
+{
+    (void)x;
+    (void)s;
+    const dam_llm_result *l = &r->serving.llm;
     char a[32];
     snprintf(a, sizeof a, "%.1f %%", l->goodput_fraction * 100.0);
     dam_diagnose_score(d, "Machine", "goodput", l->goodput_fraction, a,
@@ -187,8 +210,14 @@ void dam_diagnose_llm(const dam_scenario *s, const dam_result *r,
                        : floor_ratio >= 0.8 ? DAM_SCORE_STRONG
                                             : DAM_SCORE_OK);
     dam_diagnose_score_memory(d, r);
+}
 
-    /* levers */
+/* Levers judged by what binds, and the anti-pattern. */
+static void levers(const dam_scenario *s, const dam_result *r,
+                   const view *x, dam_diagnosis *d)
+{
+    const dam_llm_result *l = &r->serving.llm;
+    const dam_llm *q = &s->serving.llm;
     int kv = relieves(s, r, DAM_LEVER_KV_CACHE);
     dam_diagnose_advise(d, DAM_LEVER_KV_CACHE, kv && q->kv_precision != DAM_FP8,
            q->kv_precision == DAM_FP8
@@ -210,26 +239,26 @@ void dam_diagnose_llm(const dam_scenario *s, const dam_result *r,
               : "splitting the replica adds all-reduces (%.0f %% of an "
                 "iteration now) to what does not bind",
            l->share_comm * 100.0);
-    int more = !ttft_ok && l->queue.mean > 0.3 * l->ttft.mean;
+    int more = !x->ttft_ok && l->queue.mean > 0.3 * l->ttft.mean;
     dam_diagnose_advise(d, DAM_LEVER_SERVING, more || r->bound == DAM_BOUND_QUEUEING,
            more ? "more replicas cut the %.4g ms queue in TTFT"
                 : "the queue (%.4g ms of TTFT) is not what misses",
            ms(l->queue.mean));
-    int sched = served && (!tpot_ok || (!ttft_ok && !more));
+    int sched = x->served && (!x->tpot_ok || (!x->ttft_ok && !more));
     if (sched)
         dam_diagnose_advise(d, DAM_LEVER_SCHEDULER, 1,
                "the token budget trades TTFT (%.4g ms at p%d) against TPOT "
                "(%.4g ms)",
-               ms(l->ttft.q), pct, ms(l->tpot.q));
-    else if (!served)
+               ms(l->ttft.q), x->pct, ms(l->tpot.q));
+    else if (!x->served)
         dam_diagnose_advise(d, DAM_LEVER_SCHEDULER, 0,
                "nothing is served: memory binds, not the token budget%s", "");
     else
         dam_diagnose_advise(d, DAM_LEVER_SCHEDULER, 0,
                "both objectives hold at p%d (TTFT %.4g ms, TPOT %.4g ms): "
                "the budget is not what binds",
-               pct, ms(l->ttft.q), ms(l->tpot.q));
-    int dis = !tpot_ok && !q->disaggregated &&
+               x->pct, ms(l->ttft.q), ms(l->tpot.q));
+    int dis = !x->tpot_ok && !q->disaggregated &&
               l->batch_tokens_mean > 2.0 * l->decode_seqs_mean;
     dam_diagnose_advise(d, DAM_LEVER_DISAGGREGATE, dis,
            dis ? "decodes share iterations with prompt chunks; separate "
@@ -248,4 +277,27 @@ void dam_diagnose_llm(const dam_scenario *s, const dam_result *r,
         snprintf(d->anti_pattern, sizeof d->anti_pattern,
                  "buying faster GPUs when %s binds",
                  dam_bound_name(r->bound));
+}
+
+void dam_diagnose_llm(const dam_scenario *s, const dam_result *r,
+                      dam_diagnosis *d)
+{
+    memset(d, 0, sizeof *d);
+    const dam_llm_result *l = &r->serving.llm;
+    d->bound = r->bound;
+    snprintf(d->axis, sizeof d->axis, "%s", dam_bound_axis(r->bound));
+    view x;
+    x.pct = (int)lround(s->serving.llm.slo_quantile * 100.0);
+    /* nothing served meets nothing */
+    x.served = r->memory.fits && l->requests > 0.0 && l->ttft.n > 0.0;
+    x.ttft_ok = x.served &&
+                l->ttft.q + l->ttft.q_ci <= l->slo_ttft_s * (1.0 + 1e-9);
+    x.tpot_ok = x.served &&
+                l->tpot.q + l->tpot.q_ci <= l->slo_tpot_s * (1.0 + 1e-9);
+    x.prefill = l->ttft.mean - l->queue.mean;
+    headline(s, r, &x, d);
+    evidence(s, r, &x, d);
+    symptoms(s, r, &x, d);
+    scorecard(s, r, &x, d);
+    levers(s, r, &x, d);
 }

@@ -118,25 +118,26 @@ static void keep_valid(dam_advice *a, int *n, const dam_scenario *s)
     *n = k;
 }
 
-void dam_diagnose_serving(const dam_scenario *s, const dam_result *r,
-                          dam_diagnosis *d)
-{
-    memset(d, 0, sizeof *d);
-    const dam_serving_result *sv = &r->serving;
-    const dam_serving *v = &s->serving;
+/* What every step of the serving diagnosis reads: the mean request's
+ * phases, the largest, and the figures the sentences compare. */
+typedef struct view {
     parts p;
-    split(r, &p);
-    int big = largest(&p);
-    double pv[6] = {p.cpu, p.gpuq, p.batching, p.transfer, p.compute,
-                    p.post};
-    double lat = p.lat > 0.0 ? p.lat : 1.0;
-    double slo = v->slo_p99_s;
-    double p99 = sv->latency.p99;
-    int meets = dam_serving_slo_met(sv);
-    d->bound = r->bound;
-    snprintf(d->axis, sizeof d->axis, "%s", dam_bound_axis(r->bound));
+    int big;        /* the largest phase (part_names) */
+    double pv[6];   /* the phases in part_names' order, s */
+    double lat;     /* mean latency (1 when none), s */
+    double slo;     /* the p99 objective, s */
+    double p99;     /* measured p99, s */
+    int meets;      /* the SLO is met */
+    double rest;    /* the latency without inference, s */
+    double faster;  /* with inference 30 % faster, s */
+    double c;       /* compute of the mean batch, s */
+} view;
 
-    /* Headline: what binds, by how much, against the SLO. */
+/* The headline: what binds, by how much, against the SLO. */
+static void headline(const dam_scenario *s, const dam_result *r,
+                     const view *x, dam_diagnosis *d)
+{
+    (void)s;
     const char *regime;
     switch (r->bound) {
     case DAM_BOUND_PREPROCESS: regime = "preprocessing-bound"; break;
@@ -150,39 +151,46 @@ void dam_diagnose_serving(const dam_scenario *s, const dam_result *r,
     snprintf(d->headline, sizeof d->headline,
              "%s: %s is the largest phase, %.3g of %.3g ms (%.0f %%); p99 "
              "%.3g ms %s the %.3g ms SLO",
-             regime, part_names[big], ms(pv[big]), ms(p.lat),
-             pv[big] / lat * 100.0, ms(p99),
-             meets ? "meets" : (p99 <= slo ? "is too close to" : "misses"),
-             ms(slo));
+             regime, part_names[x->big], ms(x->pv[x->big]), ms(x->p.lat),
+             x->pv[x->big] / x->lat * 100.0, ms(x->p99),
+             x->meets                ? "meets"
+             : x->p99 <= x->slo ? "is too close to"
+                                : "misses",
+             ms(x->slo));
+}
 
-    /* Evidence. */
+/* Evidence: the phases of the mean request, the latency against the
+ * SLO, the load and the batch's compute. */
+static void evidence(const dam_scenario *s, const dam_result *r,
+                     const view *x, dam_diagnosis *d)
+{
+    const dam_serving_result *sv = &r->serving;
+    const dam_serving *v = &s->serving;
     dam_diagnose_add(d->evidence, &d->nevidence,
         "mean per request: queue %.3g ms (CPU worker %.3g, replica %.3g), "
         "batching %.3g, preprocess %.3g, transfer %.3g, compute %.3g, "
         "postprocess %.3g ms",
         ms(sv->phase[DAM_SPHASE_QUEUE].mean), ms(sv->preprocess_queue.mean),
-        ms(p.gpuq), ms(p.batching), ms(sv->phase[DAM_SPHASE_PREPROCESS].mean),
-        ms(p.transfer), ms(p.compute), ms(p.post));
+        ms(x->p.gpuq), ms(x->p.batching),
+        ms(sv->phase[DAM_SPHASE_PREPROCESS].mean),
+        ms(x->p.transfer), ms(x->p.compute), ms(x->p.post));
     dam_diagnose_add(d->evidence, &d->nevidence,
         "end to end: mean %.3g ms, p50 %.3g, p95 %.3g, p99 %.3g +- %.2g ms; "
         "%.1f %% of requests within %.3g ms",
-        ms(p.lat), ms(sv->latency.p50), ms(sv->latency.p95), ms(p99),
-        ms(sv->p99_ci95), sv->slo_attainment * 100.0, ms(slo));
-    double rest = p.lat - p.compute;
-    double faster = p.lat - 0.3 * p.compute;
+        ms(x->p.lat), ms(sv->latency.p50), ms(sv->latency.p95), ms(x->p99),
+        ms(sv->p99_ci95), sv->slo_attainment * 100.0, ms(x->slo));
     dam_diagnose_add(d->evidence, &d->nevidence,
         "a GPU 30 %% faster at inference (%.3g -> %.3g ms) gives about %.3g "
         "ms; with inference at zero the other phases still take %.3g ms "
         "(%s the %.3g ms SLO)",
-        ms(p.compute), ms(0.7 * p.compute), ms(faster), ms(rest),
-        rest >= slo ? "not under" : "under", ms(slo));
+        ms(x->p.compute), ms(0.7 * x->p.compute), ms(x->faster), ms(x->rest),
+        x->rest >= x->slo ? "not under" : "under", ms(x->slo));
     dam_diagnose_add(d->evidence, &d->nevidence,
         "load: %.4g requests/s; replicas held %.0f %% (computing %.0f %%), "
         "CPU pool %.0f %% busy (%d workers); mean batch %.2g of %d",
         sv->throughput, sv->utilization * 100.0, sv->gpu_busy * 100.0,
         sv->cpu_utilization * 100.0, v->preprocess_workers, sv->mean_batch,
         v->max_batch);
-    double c = sv->compute_roof + sv->compute_overhead;
     dam_diagnose_add(d->evidence, &d->nevidence,
         "compute of the mean batch: weight reads %.3g ms, FLOPs %.3g ms, "
         "launch + framework %.3g ms; a batch of one takes %.3g ms, of %d "
@@ -195,13 +203,19 @@ void dam_diagnose_serving(const dam_scenario *s, const dam_result *r,
             "memory per replica %.3g GiB of %.3g GiB (%s)",
             r->memory.total / DAM_GIB, r->memory.capacity / DAM_GIB,
             r->memory.fits ? "fits" : "does not fit");
+}
 
-    /* Symptoms (diagnostic matrix). */
-    if (!meets)
+/* Symptoms (the diagnostic matrix). */
+static void symptoms(const dam_scenario *s, const dam_result *r,
+                     const view *x, dam_diagnosis *d)
+{
+    const dam_serving_result *sv = &r->serving;
+    const dam_serving *v = &s->serving;
+    if (!x->meets)
         dam_diagnose_add(d->symptoms, &d->nsymptoms,
             "high latency (P99 %.3g ms vs SLO %.3g ms): optimise the dominant "
             "phase, %s (%.3g ms)",
-            ms(p99), ms(slo), part_names[big], ms(pv[big]));
+            ms(x->p99), ms(x->slo), part_names[x->big], ms(x->pv[x->big]));
     if (sv->cpu_utilization > 0.9)
         dam_diagnose_add(d->symptoms, &d->nsymptoms,
             "CPU preprocessing pool saturated (%.0f %% busy): requests wait "
@@ -211,11 +225,11 @@ void dam_diagnose_serving(const dam_scenario *s, const dam_result *r,
         dam_diagnose_add(d->symptoms, &d->nsymptoms,
             "replicas %.0f %% busy: queue wait grows as 1/(1 - utilisation)",
             sv->utilization * 100.0);
-    if (v->max_batch == 1 && c > 0.0 && sv->compute_overhead > 0.3 * c)
+    if (v->max_batch == 1 && x->c > 0.0 && sv->compute_overhead > 0.3 * x->c)
         dam_diagnose_add(d->symptoms, &d->nsymptoms,
             "batch size one: launches and framework are %.0f %% of compute",
-            sv->compute_overhead / c * 100.0);
-    if (p.batching > 0.1 * lat && sv->mean_batch < 0.5 * v->max_batch)
+            sv->compute_overhead / x->c * 100.0);
+    if (x->p.batching > 0.1 * x->lat && sv->mean_batch < 0.5 * v->max_batch)
         dam_diagnose_add(d->symptoms, &d->nsymptoms,
             "batches leave at the %.3g ms timeout holding %.2g of %d "
             "requests: the load does not fill them",
@@ -224,8 +238,14 @@ void dam_diagnose_serving(const dam_scenario *s, const dam_result *r,
         dam_diagnose_add(d->symptoms, &d->nsymptoms,
             "out of memory: %.1f GiB needed, %.1f GiB on the GPU",
             r->memory.total / DAM_GIB, r->memory.capacity / DAM_GIB);
+}
 
-    /* Scorecard. */
+/* The scorecard: SLO attainment, utilisations, MFU, launches, memory. */
+static void scorecard(const dam_scenario *s, const dam_result *r,
+                      const view *x, dam_diagnosis *d)
+{
+    (void)s;
+    const dam_serving_result *sv = &r->serving;
     char a[32];
     snprintf(a, sizeof a, "%.2f %%", sv->slo_attainment * 100.0);
     dam_diagnose_score(d, "Machine", "SLO attainment", sv->slo_attainment, a,
@@ -247,7 +267,7 @@ void dam_diagnose_serving(const dam_scenario *s, const dam_result *r,
           : sv->cpu_utilization < 0.60 ? DAM_SCORE_STRONG
                                        : DAM_SCORE_OK);
     dam_diagnose_score_mfu(d, r);
-    double ls = c > 0.0 ? sv->compute_overhead / c : 0.0;
+    double ls = x->c > 0.0 ? sv->compute_overhead / x->c : 0.0;
     snprintf(a, sizeof a, "%.1f %%", ls * 100.0);
     dam_diagnose_score(d, "Algorithm", "launch share of compute", ls, a,
           "investigate > 30 %, strong < 5 %",
@@ -255,72 +275,81 @@ void dam_diagnose_serving(const dam_scenario *s, const dam_result *r,
           : ls < 0.05 ? DAM_SCORE_STRONG
                       : DAM_SCORE_OK);
     dam_diagnose_score_memory(d, r);
+}
 
-    /* Levers: each judged by the phase it moves. */
-    int compute_binds = big == 4;
+/* Levers, each judged by the phase it moves; the anti-pattern; advice
+ * only on levers valid in the mode. */
+static void levers(const dam_scenario *s, const dam_result *r,
+                   const view *x, dam_diagnosis *d)
+{
+    const dam_serving_result *sv = &r->serving;
+    const dam_serving *v = &s->serving;
+    int compute_binds = x->big == 4;
     int weights = r->bound == DAM_BOUND_WEIGHTS;
-    if (compute_binds && rest < slo)
+    if (compute_binds && x->rest < x->slo)
         dam_diagnose_advise(d, DAM_LEVER_GPU, 1,
                "inference is the largest phase (%.3g of %.3g ms); the rest "
                "leaves %.3g ms under the SLO%s",
-               ms(p.compute), ms(p.lat), ms(slo - rest),
+               ms(x->p.compute), ms(x->p.lat), ms(x->slo - x->rest),
                weights ? "; pick a GPU with more HBM bandwidth, not FLOP/s"
                        : "");
     else if (compute_binds)
         dam_diagnose_advise(d, DAM_LEVER_GPU, 0,
                "inference binds, but the other phases alone take %.3g ms, "
                "not under the %.3g ms SLO",
-               ms(rest), ms(slo));
+               ms(x->rest), ms(x->slo));
     else
         dam_diagnose_advise(d, DAM_LEVER_GPU, 0,
                "inference is %.3g of %.3g ms (%.0f %%): a 30 %% faster GPU "
                "gives ~%.3g ms; %s binds, and without inference %.3g ms "
                "remain",
-               ms(p.compute), ms(p.lat), p.compute / lat * 100.0, ms(faster),
-               part_names[big], ms(rest));
+               ms(x->p.compute), ms(x->p.lat), x->p.compute / x->lat * 100.0,
+               ms(x->faster),
+               part_names[x->big], ms(x->rest));
     int algo = compute_binds && sv->compute_roof > sv->compute_overhead;
     dam_diagnose_advise(d, DAM_LEVER_QUANTIZE, algo,
            algo ? "narrower weights shorten the binding inference (%.3g "
                   "ms, of which weight reads %.3g ms)" :
                   "inference (%.3g ms, of which weight reads %.3g ms) is "
                   "not the binding phase",
-           ms(p.compute), ms(sv->batch_weight_time));
+           ms(x->p.compute), ms(sv->batch_weight_time));
     dam_diagnose_advise(d, DAM_LEVER_PRUNE, algo,
            algo ? "fewer weights and FLOPs shorten the binding compute "
                   "(%.3g ms)" :
                   "the model's work (%.3g ms) is not what binds",
-           ms(p.compute));
+           ms(x->p.compute));
     dam_diagnose_advise(d, DAM_LEVER_DISTILL, algo,
            algo ? "a smaller student shortens the binding compute (%.3g ms)"
                 : "the model's work (%.3g ms) is not what binds",
-           ms(p.compute));
-    int launches = compute_binds && c > 0.0 && sv->compute_overhead >= 0.3 * c;
+           ms(x->p.compute));
+    int launches = compute_binds && x->c > 0.0 &&
+                   sv->compute_overhead >= 0.3 * x->c;
     dam_diagnose_advise(d, DAM_LEVER_CUDA_GRAPHS, launches,
            launches ? "launches and framework are %.0f %% of the binding "
                       "compute: one graph launch per batch" :
                       "launches and framework are only %.0f %% of compute, "
                       "or compute does not bind",
-           c > 0.0 ? sv->compute_overhead / c * 100.0 : 0.0);
+           x->c > 0.0 ? sv->compute_overhead / x->c * 100.0 : 0.0);
     dam_diagnose_advise(d, DAM_LEVER_FUSE, launches,
            launches ? "fusion removes launches (%.0f %% of compute)" :
                       "launches are %.0f %% of compute, or compute does not "
                       "bind",
-           c > 0.0 ? sv->compute_overhead / c * 100.0 : 0.0);
+           x->c > 0.0 ? sv->compute_overhead / x->c * 100.0 : 0.0);
     /* The serving lever: replicas, preprocess workers, batching. */
-    if (big == 1 || sv->utilization > 0.8)
+    if (x->big == 1 || sv->utilization > 0.8)
         dam_diagnose_advise(d, DAM_LEVER_SERVING, 1,
                "replicas: %.0f %% busy, requests wait %.3g ms for one",
-               sv->utilization * 100.0, ms(p.gpuq));
-    else if (big == 0 && sv->cpu_utilization > 0.8)
+               sv->utilization * 100.0, ms(x->p.gpuq));
+    else if (x->big == 0 && sv->cpu_utilization > 0.8)
         dam_diagnose_advise(d, DAM_LEVER_SERVING, 1,
                "preprocess workers: the pool is %.0f %% busy and requests "
                "wait %.3g ms for a worker",
                sv->cpu_utilization * 100.0, ms(sv->preprocess_queue.mean));
-    else if (p.batching > 0.1 * lat)
+    else if (x->p.batching > 0.1 * x->lat)
         dam_diagnose_advise(d, DAM_LEVER_SERVING, 1,
                "batching: the timeout of %.3g ms adds %.3g ms per request at "
                "a mean batch of %.2g; cut batch_timeout or max_batch",
-               ms(v->batch_timeout_s), ms(p.batching), sv->mean_batch);
+               ms(v->batch_timeout_s), ms(x->p.batching), sv->mean_batch);
     else if (weights && v->max_batch < 2)
         dam_diagnose_advise(d, DAM_LEVER_SERVING, 1,
                "batching: weights are read once per batch (%.3g ms); a "
@@ -330,16 +359,16 @@ void dam_diagnose_serving(const dam_scenario *s, const dam_result *r,
         dam_diagnose_advise(d, DAM_LEVER_SERVING, 0,
                "no queue (%.3g ms), batching wait (%.3g ms) or saturated "
                "pool (%.0f %%) to relieve",
-               ms(p.gpuq), ms(p.batching), sv->cpu_utilization * 100.0);
-    dam_diagnose_advise(d, DAM_LEVER_DATA_FORMAT, big == 0,
-           big == 0 ? "preprocessing binds (%.3g ms): move decode to the GPU "
-                      "or make it cheaper" :
+               ms(x->p.gpuq), ms(x->p.batching), sv->cpu_utilization * 100.0);
+    dam_diagnose_advise(d, DAM_LEVER_DATA_FORMAT, x->big == 0,
+           x->big == 0 ? "preprocessing binds (%.3g ms): move decode to "
+                         "the GPU or make it cheaper" :
                       "preprocessing (%.3g ms) does not bind",
-           ms(p.cpu));
+           ms(x->p.cpu));
 
     const char *ap = NULL;
     if (!compute_binds)
-        ap = big == 0 ? "the hardware crutch: a faster GPU behind slow "
+        ap = x->big == 0 ? "the hardware crutch: a faster GPU behind slow "
                         "preprocessing just idles faster"
                       : "a faster GPU for a phase that is not inference";
     else if (weights)
@@ -349,6 +378,33 @@ void dam_diagnose_serving(const dam_scenario *s, const dam_result *r,
     snprintf(d->anti_pattern, sizeof d->anti_pattern, "%s", ap ? ap : "");
     keep_valid(d->works, &d->nworks, s);
     keep_valid(d->wasted, &d->nwasted, s);
+}
+
+void dam_diagnose_serving(const dam_scenario *s, const dam_result *r,
+                          dam_diagnosis *d)
+{
+    memset(d, 0, sizeof *d);
+    const dam_serving_result *sv = &r->serving;
+    view x;
+    split(r, &x.p);
+    x.big = largest(&x.p);
+    double pv[6] = {x.p.cpu, x.p.gpuq, x.p.batching, x.p.transfer,
+                    x.p.compute, x.p.post};
+    memcpy(x.pv, pv, sizeof pv);
+    x.lat = x.p.lat > 0.0 ? x.p.lat : 1.0;
+    x.slo = s->serving.slo_p99_s;
+    x.p99 = sv->latency.p99;
+    x.meets = dam_serving_slo_met(sv);
+    x.rest = x.p.lat - x.p.compute;
+    x.faster = x.p.lat - 0.3 * x.p.compute;
+    x.c = sv->compute_roof + sv->compute_overhead;
+    d->bound = r->bound;
+    snprintf(d->axis, sizeof d->axis, "%s", dam_bound_axis(r->bound));
+    headline(s, r, &x, d);
+    evidence(s, r, &x, d);
+    symptoms(s, r, &x, d);
+    scorecard(s, r, &x, d);
+    levers(s, r, &x, d);
 }
 
 int dam_diagnose_serving_change(const dam_result *a, const dam_result *b,

@@ -106,7 +106,7 @@ int dam_llm_plan_run(const dam_scenario *s, const dam_catalog *cat,
                      const dam_sim_options *opt, dam_llm_plan *out,
                      dam_error *err);
 
-/* The curves of LLM serving charts (render/chartset.h): TTFT and TPOT
+/* The curves of LLM serving charts (render/chart/chartset.h): TTFT and TPOT
  * percentiles at a quarter to twice the scenario's rate, and output
  * tokens/s per GPU and p99 TPOT as the token budget varies (256 to 8,192,
  * at least max_seqs; each at four times the rate, above most deployments'

@@ -374,6 +374,214 @@ static void stage_params(const dam_transformer *t, const dam_layout *l,
     *expert = blocks * P.expert_layer / ((double)l->tp * l->ep);
 }
 
+/* What the steps of dam_parallel_assemble share. */
+typedef struct assembly {
+    const dam_scenario *s;
+    const dam_layout *l;
+    const dam_parallel_layers *lc;
+    const dam_transformer *t;
+    const dam_network *net;
+    const dam_workload *w;
+    const dam_recipe *rc;
+    double elem;                       /* activation bytes per element */
+    double m;                          /* micro-batches per step */
+    dam_net_group gtp, gcp, gdp, gep, gedp;
+    dam_state_bytes sb;
+    double gcb; /* gradient bytes reduced per parameter */
+    double wg;  /* weight bytes gathered per parameter */
+    int z3mb;   /* ZeRO-3 gathers every micro-batch */
+} assembly;
+
+/* Tensor- and context-parallel communication per block, exposed, forward
+ * [0] and backward [1], and the cost of one expert all-to-all. */
+static void block_comm(const assembly *x, double tpc[2], double cpc[2],
+                       dam_net_cost *a2a)
+{
+    static const dam_comm_kind kinds[3] = {
+        DAM_COMM_ALLREDUCE, DAM_COMM_ALLGATHER, DAM_COMM_REDUCESCATTER};
+    tpc[0] = tpc[1] = 0.0;
+    for (int p = 0; p < 2; p++)
+        for (int k = 0; k < 3; k++)
+            if (x->lc->tp_calls[p][k] > 0.0)
+                tpc[p] += x->lc->tp_calls[p][k] *
+                          dam_net_collective(x->net, kinds[k], x->lc->tp_bytes,
+                                             &x->gtp, NULL);
+    if (x->l->tp_overlap && x->l->tp > 1) {
+        /* TP communication overlap (TE userbuffers): each collective is
+         * split into tp chunks pipelined with the GEMM beside it; the
+         * first chunk shows, the rest only where it outlasts its GEMM */
+        double dg[2] = {x->lc->dense_fwd, x->lc->dense_bwd};
+        double q = (x->l->tp - 1.0) / x->l->tp;
+        for (int p = 0; p < 2; p++) {
+            double rest = (tpc[p] - dg[p]) * q;
+            tpc[p] = tpc[p] / x->l->tp + (rest > 0.0 ? rest : 0.0);
+        }
+    }
+    cpc[0] = cpc[1] = 0.0;
+    if (x->l->cp > 1) {
+        double ag = dam_net_collective(x->net, DAM_COMM_ALLGATHER,
+                                       x->lc->kv_bytes, &x->gcp, NULL);
+        double rs = dam_net_collective(x->net, DAM_COMM_REDUCESCATTER,
+                                       x->lc->kv_bytes, &x->gcp, NULL);
+        /* ring attention overlaps each K/V step with the attention on
+         * the previous one: only what the attention cannot hide shows */
+        cpc[0] = ag > x->lc->attn_fwd ? ag - x->lc->attn_fwd : 0.0;
+        double b = ag + rs;
+        cpc[1] = b > x->lc->attn_bwd ? b - x->lc->attn_bwd : 0.0;
+    }
+    memset(a2a, 0, sizeof *a2a);
+    if (x->lc->a2a_bytes > 0.0)
+        dam_net_collective(x->net, DAM_COMM_ALLTOALL, x->lc->a2a_bytes, &x->gep,
+                           a2a);
+}
+
+/* The forward and backward of a chunk of each kind: compute, FLOPs,
+ * tensor- and context-parallel communication, all-to-alls and the ZeRO
+ * traffic of every micro-batch. */
+static void chunk_ops(const assembly *x, const double tpc[2],
+                      const double cpc[2], const dam_net_cost *a2a,
+                      dam_parallel_cost *out)
+{
+    for (int k = 0; k < DAM_CHUNK_KINDS; k++) {
+        int emb = k == DAM_CHUNK_FIRST || k == DAM_CHUNK_ONLY;
+        int head = k == DAM_CHUNK_LAST || k == DAM_CHUNK_ONLY;
+        dam_parallel_op *f = &out->fwd[k], *b = &out->bwd[k];
+        double nb = out->blocks[k];
+        f->compute = nb * x->lc->fwd + (emb ? x->lc->embed_fwd : 0.0) +
+                     (head ? x->lc->head_fwd : 0.0);
+        b->compute = nb * x->lc->bwd + (emb ? x->lc->embed_bwd : 0.0) +
+                     (head ? x->lc->head_bwd : 0.0);
+        f->flops = nb * x->lc->fwd_flops;
+        b->flops = nb * x->lc->bwd_flops + (emb ? x->lc->embed_flops : 0.0) +
+                   (head ? x->lc->head_flops : 0.0);
+        f->comm = nb * (tpc[0] + cpc[0]);
+        b->comm = nb * (tpc[1] + cpc[1]);
+        xfer_add(&f->a2a, a2a, nb * x->lc->a2a_calls[0]);
+        xfer_add(&b->a2a, a2a, nb * x->lc->a2a_calls[1]);
+        /* ZeRO traffic of every micro-batch */
+        double dense, expert;
+        stage_params(x->t, x->l, k, &dense, &expert);
+        dense /= x->l->vpp;
+        expert /= x->l->vpp;
+        if (x->z3mb) {
+            collective(x->net, DAM_COMM_ALLGATHER, dense * x->wg, &x->gdp, 1.0,
+                       &f->zero, NULL);
+            collective(x->net, DAM_COMM_ALLGATHER, expert * x->wg, &x->gedp,
+                       1.0, &f->zero, NULL);
+            collective(x->net, DAM_COMM_ALLGATHER, dense * x->wg, &x->gdp, 1.0,
+                       &b->zero, NULL);
+            collective(x->net, DAM_COMM_ALLGATHER, expert * x->wg, &x->gedp,
+                       1.0, &b->zero, NULL);
+        }
+        if (x->l->zero >= 2) {
+            collective(x->net, DAM_COMM_REDUCESCATTER, dense * x->gcb, &x->gdp,
+                       1.0, &b->zero, NULL);
+            collective(x->net, DAM_COMM_REDUCESCATTER, expert * x->gcb,
+                       &x->gedp, 1.0, &b->zero, NULL);
+        }
+        f->zero_overlap = x->l->overlap_param;
+        f->a2a_overlap = b->a2a_overlap = x->l->overlap_a2a;
+        b->zero_overlap =
+            x->l->zero >= 3 ? x->l->overlap_param : x->l->overlap_grad;
+    }
+}
+
+/* Per stage: gradients at the step's end, gathers, the optimizer (on
+ * the host with ZeRO-Offload); the data-parallel traffic of stage 0. */
+static void stage_costs(const assembly *x, dam_parallel_cost *out)
+{
+    double mem_rate = x->s->machine.gpu.mem_bw *
+                      (x->w->eta_mem_given ? x->w->eta_mem
+                       : x->s->machine.gpu.dev.mem.v > 0.0
+                           ? x->s->machine.gpu.dev.mem.v
+                           : 0.78) *
+                      (x->w->fw.mem.v > 0.0 ? x->w->fw.mem.v : 1.0);
+    /* the optimizer reads and writes master weights and moments, reads
+     * the gradients, writes the 16-bit weights (trainable parameters
+     * only); a recipe then re-quantizes every weight once per step */
+    double per_param_opt =
+        (2.0 * (x->w->master_bytes + x->w->optimizer_bytes) + x->w->grad_bytes +
+         (x->elem < 4.0 ? x->elem : 0.0)) *
+            trainable_share(x->s) +
+        (x->rc && x->rc->weight_copy > 0.0 ? x->elem + x->rc->weight_copy
+                                           : 0.0);
+    double dpc = (double)x->l->dp * x->l->cp, edp = dpc / x->l->ep;
+    for (int k = 0; k < DAM_CHUNK_KINDS; k++) {
+        dam_parallel_stage *st = &out->stage[k];
+        double dense, expert;
+        stage_params(x->t, x->l, k, &dense, &expert);
+        st->params = dense + expert;
+        st->grad_bytes = (dense + expert) * x->sb.grad;
+        double traffic = 0.0;
+        if (x->l->zero == 0) {
+            collective(x->net, DAM_COMM_ALLREDUCE, dense * x->gcb, &x->gdp, 1.0,
+                       &st->grad, &traffic);
+            collective(x->net, DAM_COMM_ALLREDUCE, expert * x->gcb, &x->gedp,
+                       1.0, &st->grad, &traffic);
+        } else if (x->l->zero == 1) {
+            collective(x->net, DAM_COMM_REDUCESCATTER, dense * x->gcb, &x->gdp,
+                       1.0, &st->grad, &traffic);
+            collective(x->net, DAM_COMM_REDUCESCATTER, expert * x->gcb,
+                       &x->gedp, 1.0, &st->grad, &traffic);
+        } else {
+            /* reduce-scattered every micro-batch (counted in the ops) */
+            dam_parallel_xfer dummy;
+            memset(&dummy, 0, sizeof dummy);
+            collective(x->net, DAM_COMM_REDUCESCATTER, dense * x->gcb, &x->gdp,
+                       x->m, &dummy, &traffic);
+            collective(x->net, DAM_COMM_REDUCESCATTER, expert * x->gcb,
+                       &x->gedp, x->m, &dummy, &traffic);
+        }
+        if (x->l->zero == 1 || x->l->zero == 2 ||
+            (x->l->zero == 3 && !x->z3mb)) {
+            /* once per step (ZeRO-3 re-sharded per step: gathered for
+             * the step's first forward and kept) */
+            collective(x->net, DAM_COMM_ALLGATHER, dense * x->wg, &x->gdp, 1.0,
+                       &st->gather, &traffic);
+            collective(x->net, DAM_COMM_ALLGATHER, expert * x->wg, &x->gedp,
+                       1.0, &st->gather, &traffic);
+        } else if (x->z3mb) {
+            dam_parallel_xfer dummy;
+            memset(&dummy, 0, sizeof dummy);
+            /* forward and backward gathers of every micro-batch */
+            collective(x->net, DAM_COMM_ALLGATHER, dense * x->wg, &x->gdp,
+                       2.0 * x->m, &dummy, &traffic);
+            collective(x->net, DAM_COMM_ALLGATHER, expert * x->wg, &x->gedp,
+                       2.0 * x->m, &dummy, &traffic);
+        }
+        double bb = x->s->pipeline.bucket_bytes > 0.0
+                        ? x->s->pipeline.bucket_bytes
+                        : 25e6;
+        st->buckets = x->l->bucket_per_block
+                          ? dam_layout_stage_blocks(x->l, x->t->layers, 0)
+                          : ceil(st->grad_bytes / bb);
+        if (st->buckets < 1.0)
+            st->buckets = 1.0;
+        double zd = x->l->zero >= 1 ? dpc : 1.0,
+               ze = x->l->zero >= 1 ? edp : 1.0;
+        double shard = (dense / zd + expert / ze) * x->w->weight_scale;
+        st->optimizer = shard * per_param_opt / mem_rate;
+        if (x->l->offload) {
+            /* ZeRO-Offload (Ren et al. 2021): the shard's gradients go to
+             * the host, the optimizer steps there (the same bytes per
+             * parameter, at the node's DRAM bandwidth shared by its GPUs)
+             * and the 16-bit weights come back; in series after the
+             * backward. With weights offloaded too (ZeRO-3), the gathers
+             * of every micro-batch also cross the host link. */
+            double link = host_link(x->s);
+            double host =
+                x->s->machine.host_mem_bw / x->s->machine.gpus_per_node;
+            st->optimizer = (dense / zd + expert / ze) * x->sb.grad / link +
+                            shard * per_param_opt / host +
+                            shard * x->elem / link;
+            if (x->l->offload >= 2)
+                st->optimizer += 2.0 * x->m * shard * x->elem / link;
+        }
+        if (k == dam_parallel_stage_kind(out, 0))
+            out->dp_traffic = traffic;
+    }
+}
+
 void dam_parallel_assemble(const dam_scenario *s, const dam_layout *l,
                            const dam_parallel_layers *lc,
                            dam_parallel_cost *out)
@@ -399,99 +607,25 @@ void dam_parallel_assemble(const dam_scenario *s, const dam_layout *l,
         out->blocks[DAM_CHUNK_ONLY] = t->layers;
     }
     double m = l->micro_batches;
-    dam_net_group gtp, gcp, gdp, gep, gedp;
-    dam_layout_group(l, DAM_GROUP_TP, D, &gtp);
-    dam_layout_group(l, DAM_GROUP_CP, D, &gcp);
-    dam_layout_group(l, DAM_GROUP_DP, D, &gdp);
-    dam_layout_group(l, DAM_GROUP_EP, D, &gep);
-    dam_layout_group(l, DAM_GROUP_EDP, D, &gedp);
-    dam_state_bytes sb;
-    state_bytes(s, &sb);
+    /* the groups, state bytes and widths the steps below share */
+    assembly x = {.s = s, .l = l, .lc = lc, .t = t, .net = net, .w = w,
+                  .rc = rc, .elem = elem, .m = m};
+    dam_layout_group(l, DAM_GROUP_TP, D, &x.gtp);
+    dam_layout_group(l, DAM_GROUP_CP, D, &x.gcp);
+    dam_layout_group(l, DAM_GROUP_DP, D, &x.gdp);
+    dam_layout_group(l, DAM_GROUP_EP, D, &x.gep);
+    dam_layout_group(l, DAM_GROUP_EDP, D, &x.gedp);
+    state_bytes(s, &x.sb);
     /* reduced gradients and gathered weights travel at their own widths
      * (not the quantized weight copies) */
-    double gcb = grad_comm(s, &sb);
-    double wg = sb.weight - (rc ? rc->weight_copy * w->weight_scale : 0.0);
-    int z3mb = l->zero >= 3 && !l->reshard_step; /* gathers per micro-batch */
+    x.gcb = grad_comm(s, &x.sb);
+    x.wg = x.sb.weight - (rc ? rc->weight_copy * w->weight_scale : 0.0);
+    x.z3mb = l->zero >= 3 && !l->reshard_step; /* gathers per micro-batch */
 
-    /* tensor- and context-parallel communication per block, exposed */
-    static const dam_comm_kind kinds[3] = {
-        DAM_COMM_ALLREDUCE, DAM_COMM_ALLGATHER, DAM_COMM_REDUCESCATTER};
-    double tpc[2] = {0.0, 0.0};
-    for (int p = 0; p < 2; p++)
-        for (int k = 0; k < 3; k++)
-            if (lc->tp_calls[p][k] > 0.0)
-                tpc[p] += lc->tp_calls[p][k] *
-                          dam_net_collective(net, kinds[k], lc->tp_bytes,
-                                             &gtp, NULL);
-    if (l->tp_overlap && l->tp > 1) {
-        /* TP communication overlap (TE userbuffers): each collective is
-         * split into tp chunks pipelined with the GEMM beside it; the
-         * first chunk shows, the rest only where it outlasts its GEMM */
-        double dg[2] = {lc->dense_fwd, lc->dense_bwd};
-        double q = (l->tp - 1.0) / l->tp;
-        for (int p = 0; p < 2; p++) {
-            double rest = (tpc[p] - dg[p]) * q;
-            tpc[p] = tpc[p] / l->tp + (rest > 0.0 ? rest : 0.0);
-        }
-    }
-    double cpc[2] = {0.0, 0.0};
-    if (l->cp > 1) {
-        double ag = dam_net_collective(net, DAM_COMM_ALLGATHER, lc->kv_bytes,
-                                       &gcp, NULL);
-        double rs = dam_net_collective(net, DAM_COMM_REDUCESCATTER,
-                                       lc->kv_bytes, &gcp, NULL);
-        /* ring attention overlaps each K/V step with the attention on
-         * the previous one: only what the attention cannot hide shows */
-        cpc[0] = ag > lc->attn_fwd ? ag - lc->attn_fwd : 0.0;
-        double b = ag + rs;
-        cpc[1] = b > lc->attn_bwd ? b - lc->attn_bwd : 0.0;
-    }
+    double tpc[2], cpc[2];
     dam_net_cost a2a;
-    memset(&a2a, 0, sizeof a2a);
-    if (lc->a2a_bytes > 0.0)
-        dam_net_collective(net, DAM_COMM_ALLTOALL, lc->a2a_bytes, &gep, &a2a);
-
-    for (int k = 0; k < DAM_CHUNK_KINDS; k++) {
-        int emb = k == DAM_CHUNK_FIRST || k == DAM_CHUNK_ONLY;
-        int head = k == DAM_CHUNK_LAST || k == DAM_CHUNK_ONLY;
-        dam_parallel_op *f = &out->fwd[k], *b = &out->bwd[k];
-        double nb = out->blocks[k];
-        f->compute = nb * lc->fwd + (emb ? lc->embed_fwd : 0.0) +
-                     (head ? lc->head_fwd : 0.0);
-        b->compute = nb * lc->bwd + (emb ? lc->embed_bwd : 0.0) +
-                     (head ? lc->head_bwd : 0.0);
-        f->flops = nb * lc->fwd_flops;
-        b->flops = nb * lc->bwd_flops +
-                   (emb ? lc->embed_flops : 0.0) + (head ? lc->head_flops : 0.0);
-        f->comm = nb * (tpc[0] + cpc[0]);
-        b->comm = nb * (tpc[1] + cpc[1]);
-        xfer_add(&f->a2a, &a2a, nb * lc->a2a_calls[0]);
-        xfer_add(&b->a2a, &a2a, nb * lc->a2a_calls[1]);
-        /* ZeRO traffic of every micro-batch */
-        double dense, expert;
-        stage_params(t, l, k, &dense, &expert);
-        dense /= l->vpp;
-        expert /= l->vpp;
-        if (z3mb) {
-            collective(net, DAM_COMM_ALLGATHER, dense * wg, &gdp, 1.0,
-                       &f->zero, NULL);
-            collective(net, DAM_COMM_ALLGATHER, expert * wg, &gedp,
-                       1.0, &f->zero, NULL);
-            collective(net, DAM_COMM_ALLGATHER, dense * wg, &gdp, 1.0,
-                       &b->zero, NULL);
-            collective(net, DAM_COMM_ALLGATHER, expert * wg, &gedp,
-                       1.0, &b->zero, NULL);
-        }
-        if (l->zero >= 2) {
-            collective(net, DAM_COMM_REDUCESCATTER, dense * gcb, &gdp,
-                       1.0, &b->zero, NULL);
-            collective(net, DAM_COMM_REDUCESCATTER, expert * gcb, &gedp,
-                       1.0, &b->zero, NULL);
-        }
-        f->zero_overlap = l->overlap_param;
-        f->a2a_overlap = b->a2a_overlap = l->overlap_a2a;
-        b->zero_overlap = l->zero >= 3 ? l->overlap_param : l->overlap_grad;
-    }
+    block_comm(&x, tpc, cpc, &a2a);
+    chunk_ops(&x, tpc, cpc, &a2a, out);
     double sb0 = dam_layout_stage_blocks(l, t->layers, 0);
     out->tp_comm = m * sb0 * (tpc[0] + tpc[1]);
     out->a2a_traffic = m * sb0 *
@@ -507,92 +641,7 @@ void dam_parallel_assemble(const dam_scenario *s, const dam_layout *l,
         xfer_add(&out->p2p, &nc, 1.0);
     }
 
-    /* per stage: gradients at the step's end, gathers, optimizer */
-    double mem_rate = s->machine.gpu.mem_bw *
-                      (w->eta_mem_given ? w->eta_mem
-                       : s->machine.gpu.dev.mem.v > 0.0
-                           ? s->machine.gpu.dev.mem.v
-                           : 0.78) *
-                      (w->fw.mem.v > 0.0 ? w->fw.mem.v : 1.0);
-    /* the optimizer reads and writes master weights and moments, reads
-     * the gradients, writes the 16-bit weights (trainable parameters
-     * only); a recipe then re-quantizes every weight once per step */
-    double per_param_opt = (2.0 * (w->master_bytes + w->optimizer_bytes) +
-                            w->grad_bytes + (elem < 4.0 ? elem : 0.0)) *
-                               trainable_share(s) +
-                           (rc && rc->weight_copy > 0.0
-                                ? elem + rc->weight_copy : 0.0);
-    double dpc = (double)l->dp * l->cp, edp = dpc / l->ep;
-    for (int k = 0; k < DAM_CHUNK_KINDS; k++) {
-        dam_parallel_stage *st = &out->stage[k];
-        double dense, expert;
-        stage_params(t, l, k, &dense, &expert);
-        st->params = dense + expert;
-        st->grad_bytes = (dense + expert) * sb.grad;
-        double traffic = 0.0;
-        if (l->zero == 0) {
-            collective(net, DAM_COMM_ALLREDUCE, dense * gcb, &gdp, 1.0,
-                       &st->grad, &traffic);
-            collective(net, DAM_COMM_ALLREDUCE, expert * gcb, &gedp, 1.0,
-                       &st->grad, &traffic);
-        } else if (l->zero == 1) {
-            collective(net, DAM_COMM_REDUCESCATTER, dense * gcb, &gdp,
-                       1.0, &st->grad, &traffic);
-            collective(net, DAM_COMM_REDUCESCATTER, expert * gcb, &gedp,
-                       1.0, &st->grad, &traffic);
-        } else {
-            /* reduce-scattered every micro-batch (counted in the ops) */
-            dam_parallel_xfer dummy;
-            memset(&dummy, 0, sizeof dummy);
-            collective(net, DAM_COMM_REDUCESCATTER, dense * gcb, &gdp, m,
-                       &dummy, &traffic);
-            collective(net, DAM_COMM_REDUCESCATTER, expert * gcb, &gedp,
-                       m, &dummy, &traffic);
-        }
-        if (l->zero == 1 || l->zero == 2 || (l->zero == 3 && !z3mb)) {
-            /* once per step (ZeRO-3 re-sharded per step: gathered for
-             * the step's first forward and kept) */
-            collective(net, DAM_COMM_ALLGATHER, dense * wg, &gdp, 1.0,
-                       &st->gather, &traffic);
-            collective(net, DAM_COMM_ALLGATHER, expert * wg, &gedp,
-                       1.0, &st->gather, &traffic);
-        } else if (z3mb) {
-            dam_parallel_xfer dummy;
-            memset(&dummy, 0, sizeof dummy);
-            /* forward and backward gathers of every micro-batch */
-            collective(net, DAM_COMM_ALLGATHER, dense * wg, &gdp,
-                       2.0 * m, &dummy, &traffic);
-            collective(net, DAM_COMM_ALLGATHER, expert * wg, &gedp,
-                       2.0 * m, &dummy, &traffic);
-        }
-        double bb = s->pipeline.bucket_bytes > 0.0 ? s->pipeline.bucket_bytes
-                                                   : 25e6;
-        st->buckets = l->bucket_per_block
-                          ? dam_layout_stage_blocks(l, t->layers, 0)
-                          : ceil(st->grad_bytes / bb);
-        if (st->buckets < 1.0)
-            st->buckets = 1.0;
-        double zd = l->zero >= 1 ? dpc : 1.0, ze = l->zero >= 1 ? edp : 1.0;
-        double shard = (dense / zd + expert / ze) * w->weight_scale;
-        st->optimizer = shard * per_param_opt / mem_rate;
-        if (l->offload) {
-            /* ZeRO-Offload (Ren et al. 2021): the shard's gradients go to
-             * the host, the optimizer steps there (the same bytes per
-             * parameter, at the node's DRAM bandwidth shared by its GPUs)
-             * and the 16-bit weights come back; in series after the
-             * backward. With weights offloaded too (ZeRO-3), the gathers
-             * of every micro-batch also cross the host link. */
-            double link = host_link(s);
-            double host = s->machine.host_mem_bw / s->machine.gpus_per_node;
-            st->optimizer = (dense / zd + expert / ze) * sb.grad / link +
-                            shard * per_param_opt / host +
-                            shard * elem / link;
-            if (l->offload >= 2)
-                st->optimizer += 2.0 * m * shard * elem / link;
-        }
-        if (k == dam_parallel_stage_kind(out, 0))
-            out->dp_traffic = traffic;
-    }
+    stage_costs(&x, out);
 
     /* host: launch time not hidden behind the GPU, and per-step overhead */
     out->overhead = w->framework_overhead_s +

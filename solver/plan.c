@@ -157,6 +157,99 @@ static void budget_check(const dam_plan *p, dam_plan_option *o)
     }
 }
 
+/* An option on a scenario with a layout: the layout plan_layout picks,
+ * its cost, and its interval (*sr: the search's scratch, made on first
+ * use). */
+static void layout_option(const dam_scenario *cur, const dam_catalog *cat,
+                          double deadline, dam_search_result **sr,
+                          dam_draws *draws, double *t, dam_plan_option *o)
+{
+    dam_error e2;
+    memset(&e2, 0, sizeof e2);
+    if (!*sr)
+        *sr = dam_malloc(sizeof **sr);
+    dam_layout chosen;
+    if (plan_layout(cur, cat, deadline, *sr, o, &chosen, &e2) != DAM_OK) {
+        snprintf(o->note, sizeof o->note, "no layout: %.140s", e2.msg);
+        o->fits_memory = 1;
+        o->feasible = 0;
+    }
+    dam_search_free(*sr);
+
+    o->gpu_hours = o->gpus * o->run_time / 3600.0;
+    o->cost_usd = o->price_hour > 0.0 ? o->gpu_hours * o->price_hour : 0.0;
+    if (chosen.on && o->gpus > 0 && dam_uncertainty_sources(cur) > 0) {
+        /* the row's layout at its count, solved in every draw */
+        dam_scenario *trial = dam_malloc(sizeof *trial);
+        *trial = *cur;
+        trial->machine.nodes = o->gpus / cur->machine.gpus_per_node;
+        trial->layout = chosen;
+        trial->layout.on = 1;
+        option_interval(draws, trial, deadline, t, o);
+        dam_free(trial);
+    }
+}
+
+/* An option with data parallelism only: whole nodes added until the run
+ * meets the deadline (at most 1e6 GPUs), why it is not feasible, and its
+ * interval (r: scratch). */
+static void data_parallel_option(const dam_scenario *cur, double deadline,
+                                 dam_draws *draws, double *t, dam_result *r,
+                                 dam_plan_option *o)
+{
+    int gpn = cur->machine.gpus_per_node;
+    int n = gpn;
+    double limit = 1e6;
+    for (int it = 0; it < 8; it++) {
+        dam_scenario trial = *cur;
+        solve_at(&trial, n, r);
+        o->gpus = n;
+        o->run_time = r->run_time;
+        o->tokens_per_s = r->tokens_per_s;
+        o->mfu = r->mfu;
+        o->fits_memory = r->memory.fits;
+        o->memory_bytes = r->memory.total;
+        if (r->run_time <= deadline)
+            break;
+        double want = n * r->run_time / deadline * 1.02;
+        int next = (int)ceil(want / gpn) * gpn;
+        if (next <= n)
+            next = n + gpn;
+        if (next > limit) {
+            n = -1;
+            break;
+        }
+        n = next;
+    }
+    o->memory_capacity = cur->machine.gpu.mem_bytes;
+    /* an option that does not fit is no option: never feasible, the
+     * note says by how much it misses */
+    o->feasible = n > 0 && o->run_time <= deadline && o->fits_memory;
+    o->gpu_hours = o->gpus * o->run_time / 3600.0;
+    o->cost_usd = o->price_hour > 0.0 ? o->gpu_hours * o->price_hour : 0.0;
+    if (!o->fits_memory)
+        snprintf(o->note, sizeof o->note,
+                 "does not fit: needs %.3g GiB per GPU with data "
+                 "parallelism only (ZeRO stage %d), holds %.3g GiB "
+                 "(misses by %.3g GiB)",
+                 o->memory_bytes / DAM_GIB, cur->workload.zero_stage,
+                 o->memory_capacity / DAM_GIB,
+                 (o->memory_bytes - o->memory_capacity) / DAM_GIB);
+    else if (n <= 0 || o->run_time > deadline)
+        snprintf(o->note, sizeof o->note,
+                 "cannot finish by the deadline with up to %.0f GPUs "
+                 "(communication grows with the job)",
+                 limit);
+    else if (!(o->price_hour > 0.0))
+        snprintf(o->note, sizeof o->note, "no price for this GPU in "
+                 "the scenario or the catalog");
+    if (n > 0 && dam_uncertainty_sources(cur) > 0) {
+        dam_scenario trial = *cur;
+        solve_at(&trial, n, r);
+        option_interval(draws, &trial, deadline, t, o);
+    }
+}
+
 int dam_plan_budget(const dam_scenario *s, const dam_catalog *cat,
                     dam_budget_kind k, double budget, double deadline,
                     const dam_scaling_fit *fit, dam_plan *p, dam_error *err)
@@ -262,86 +355,10 @@ int dam_plan_budget(const dam_scenario *s, const dam_catalog *cat,
         snprintf(o->gpu, sizeof o->gpu, "%s", gpu->id);
         o->price_hour = cur->cost.gpu_hour_usd; /* the gpu lever's price */
         if (cur->layout.on) {
-            dam_error e2;
-            memset(&e2, 0, sizeof e2);
-            if (!sr)
-                sr = dam_malloc(sizeof *sr);
-            dam_layout chosen;
-            if (plan_layout(cur, cat, deadline, sr, o, &chosen, &e2) !=
-                DAM_OK) {
-                snprintf(o->note, sizeof o->note, "no layout: %.140s",
-                         e2.msg);
-                o->fits_memory = 1;
-                o->feasible = 0;
-            }
-            dam_search_free(sr);
-
-            o->gpu_hours = o->gpus * o->run_time / 3600.0;
-            o->cost_usd =
-                o->price_hour > 0.0 ? o->gpu_hours * o->price_hour : 0.0;
-            if (chosen.on && o->gpus > 0 && dam_uncertainty_sources(cur) > 0) {
-                /* the row's layout at its count, solved in every draw */
-                dam_scenario *trial = dam_malloc(sizeof *trial);
-                *trial = *cur;
-                trial->machine.nodes = o->gpus / cur->machine.gpus_per_node;
-                trial->layout = chosen;
-                trial->layout.on = 1;
-                option_interval(draws, trial, deadline, t, o);
-                dam_free(trial);
-            }
+            layout_option(cur, cat, deadline, &sr, draws, t, o);
             continue;
         }
-        int gpn = cur->machine.gpus_per_node;
-        int n = gpn;
-        double limit = 1e6;
-        for (int it = 0; it < 8; it++) {
-            dam_scenario trial = *cur;
-            solve_at(&trial, n, r);
-            o->gpus = n;
-            o->run_time = r->run_time;
-            o->tokens_per_s = r->tokens_per_s;
-            o->mfu = r->mfu;
-            o->fits_memory = r->memory.fits;
-            o->memory_bytes = r->memory.total;
-            if (r->run_time <= deadline)
-                break;
-            double want = n * r->run_time / deadline * 1.02;
-            int next = (int)ceil(want / gpn) * gpn;
-            if (next <= n)
-                next = n + gpn;
-            if (next > limit) {
-                n = -1;
-                break;
-            }
-            n = next;
-        }
-        o->memory_capacity = cur->machine.gpu.mem_bytes;
-        /* an option that does not fit is no option: never feasible, the
-         * note says by how much it misses */
-        o->feasible = n > 0 && o->run_time <= deadline && o->fits_memory;
-        o->gpu_hours = o->gpus * o->run_time / 3600.0;
-        o->cost_usd = o->price_hour > 0.0 ? o->gpu_hours * o->price_hour : 0.0;
-        if (!o->fits_memory)
-            snprintf(o->note, sizeof o->note,
-                     "does not fit: needs %.3g GiB per GPU with data "
-                     "parallelism only (ZeRO stage %d), holds %.3g GiB "
-                     "(misses by %.3g GiB)",
-                     o->memory_bytes / DAM_GIB, cur->workload.zero_stage,
-                     o->memory_capacity / DAM_GIB,
-                     (o->memory_bytes - o->memory_capacity) / DAM_GIB);
-        else if (n <= 0 || o->run_time > deadline)
-            snprintf(o->note, sizeof o->note,
-                     "cannot finish by the deadline with up to %.0f GPUs "
-                     "(communication grows with the job)",
-                     limit);
-        else if (!(o->price_hour > 0.0))
-            snprintf(o->note, sizeof o->note, "no price for this GPU in "
-                     "the scenario or the catalog");
-        if (n > 0 && dam_uncertainty_sources(cur) > 0) {
-            dam_scenario trial = *cur;
-            solve_at(&trial, n, r);
-            option_interval(draws, &trial, deadline, t, o);
-        }
+        data_parallel_option(cur, deadline, draws, t, r, o);
     }
     for (int i = 0; i < p->noptions; i++)
         budget_check(p, &p->options[i]);

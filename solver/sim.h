@@ -3,7 +3,8 @@
  * sim.h: the discrete-event simulations of a scenario, built on the engine
  * (des.h, link.h, queue.h, rng.h, stats.h). Training and offline inference
  * run the pipeline of MODEL.md section 2 (sim_training.c); serving runs the
- * request pipeline of section 4 (sim_serving.c). Both fill the simulated
+ * request pipeline of section 4 (sim_serving.c, sim_llm.c for LLMs); one
+ * table in sim.c picks the simulator for a scenario. All fill the simulated
  * fields of a dam_result that the analytic solver filled first, so the
  * report shows bounds and simulation side by side, and the diagnosis runs on
  * simulated numbers.
@@ -124,11 +125,23 @@ int dam_sim_trace_check(const dam_scenario *s, const dam_sim_options *opt,
 int dam_sim_training(const dam_scenario *s, const dam_sim_options *opt,
                      dam_result *r, dam_trace *trace, dam_error *err);
 
+/* The simulators behind dam_sim_training and dam_sim_serving (sim.c's
+ * table picks one and checks the work first; call those doors, not
+ * these): a training scenario without a layout, one GPU and its loader
+ * workers at a time (sim_training.c; opt and err not NULL), and serving
+ * with a dynamic batcher (sim_serving.c; r->bound is left to the door,
+ * which classifies it after the solve). */
+int dam_sim_training_gpus(const dam_scenario *s, const dam_sim_options *opt,
+                          dam_result *r, dam_trace *trace, dam_error *err);
+int dam_sim_serving_batches(const dam_scenario *s,
+                            const dam_sim_options *opt, dam_result *r,
+                            dam_trace *trace, dam_error *err);
+
 /* The warm-up and measured steps a training simulation runs for warm and
  * steps asked with W loader workers per GPU: with W >= 1 both rounded up
  * to whole multiples of W and the warm-up at least W, so that the measured
  * window holds whole loader bursts after the pipeline has filled
- * (sim_training.c's design note). */
+ * (sim_training.c's design note; sim_work.c). */
 void dam_sim_window(int W, int warm, int steps, int *warm_eff,
                     int *steps_eff);
 
@@ -210,7 +223,7 @@ int dam_sim_llm_offline(const dam_scenario *s, const dam_sim_options *opt,
  * serving.requests; a trace of ntrace entries gives at most its length)
  * and the warm-up excluded (opt->warmup, else the first 10 %, at most all
  * but one). DAM_EINPUT with err when a trace scenario has no entries
- * (`what` names them) or the rate is not positive. */
+ * (`what` names them) or the rate is not positive (sim_work.c). */
 int dam_sim_serving_window(const dam_scenario *s, const dam_sim_options *opt,
                            size_t ntrace, const char *what, long *nreq,
                            long *warm, dam_error *err);
@@ -218,7 +231,7 @@ int dam_sim_serving_window(const dam_scenario *s, const dam_sim_options *opt,
 /* Events an LLM simulation of s with opt will run, estimated before it
  * runs: the mean request's arrival, transfer and iterations as if none
  * were batched with another (batching only lowers it). For refusing work
- * beyond a limit before it starts (issue 11). */
+ * beyond a limit before it starts (issue 11; sim_work.c). */
 double dam_sim_llm_events(const dam_scenario *s, const dam_sim_options *opt);
 
 #endif

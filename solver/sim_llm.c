@@ -987,27 +987,6 @@ static void replicate(const dam_scenario *s, const dam_sim_options *opt,
 
 /* ---- the simulation ------------------------------------------------- */
 
-double dam_sim_llm_events(const dam_scenario *s, const dam_sim_options *opt)
-{
-    static const dam_sim_options none;
-    if (!opt)
-        opt = &none;
-    const dam_llm *q = &s->serving.llm;
-    double n = opt->steps > 0 ? opt->steps : s->serving.requests;
-    if (s->serving.arrival == DAM_ARRIVAL_TRACE && opt->nrequests > 0 &&
-        (opt->steps <= 0 || (double)opt->nrequests < n))
-        n = (double)opt->nrequests;
-    int reps = opt->replications > 0 ? opt->replications
-                                     : s->serving.replications;
-    double chunk = q->chunked_prefill ? q->chunk_tokens : q->token_budget;
-    /* an arrival, a transfer, and at worst (no batching at all) one
-     * iteration per output token and per prompt chunk of a mean request */
-    double per = 2.0 + q->output.mean + ceil(q->input.mean / chunk);
-    /* and the offline run beside it (one replication) */
-    double runs = (reps > 0 ? reps : 1) + (opt->llm_offline ? 1 : 0);
-    return runs * n * per;
-}
-
 /* Fill an dam_llm_stat from pooled h and per-replication values x[rep][5]. */
 static void fill_stat(dam_llm_stat *st, dam_stats *h, const rep_out *o,
                       int k, int reps, double qv)

@@ -875,6 +875,86 @@ static void free_psim(struct psim *ps)
     dam_stats_free(ps->st_step);
 }
 
+/* The stage-replicas' schedules, entities (each with its random stream,
+ * and the slow rank's factor) and the gradient-sync state. */
+static void build_entities(struct psim *ps, uint64_t seed)
+{
+    const dam_scenario *s = ps->s;
+    const dam_parallel_cost *c = ps->c;
+    choose_replicas(ps);
+    ps->nent = ps->p * ps->nrep;
+    ps->e = dam_calloc((size_t)ps->nent, sizeof *ps->e);
+    ps->sched = dam_calloc((size_t)ps->p, sizeof *ps->sched);
+    ps->nsched = 2 * ps->m * ps->v;
+    for (int st = 0; st < ps->p; st++) {
+        ps->sched[st] = dam_calloc((size_t)ps->nsched, sizeof **ps->sched);
+        int n = c->l.schedule == DAM_SCHED_INTERLEAVED
+                    ? sched_interleaved(ps->p, ps->v, ps->m, st, ps->sched[st])
+                : c->l.schedule == DAM_SCHED_GPIPE
+                    ? sched_gpipe(ps->m, ps->sched[st])
+                    : sched_1f1b(ps->p, ps->m, st, ps->sched[st]);
+        (void)n;
+    }
+    size_t slots = 2u * (size_t)ps->v * ps->m;
+    int slow_rep = -1;
+    if (s->layout.slow_rank >= 0)
+        slow_rep = (s->layout.slow_rank / (c->l.tp * c->l.cp)) % c->l.dp;
+    int slow_stage = s->layout.slow_rank >= 0
+                         ? s->layout.slow_rank / (c->l.tp * c->l.cp * c->l.dp)
+                         : -1;
+    for (int st = 0; st < ps->p; st++)
+        for (int j = 0; j < ps->nrep; j++) {
+            ent *e = ent_at(ps, st, j);
+            e->ps = ps;
+            e->s = st;
+            e->j = j;
+            e->slow = (ps->rep_of[j] == slow_rep && st == slow_stage)
+                          ? s->layout.slow_factor
+                          : 1.0;
+            /* thousands of streams: Tausworthe's 24-byte state (MT19937's
+             * 2.5 kB per entity would not stay in cache) */
+            e->rng = dam_alloc_check(gsl_rng_alloc(gsl_rng_taus2),
+                                     sizeof(gsl_rng));
+            dam_rng_reseed(e->rng, seed,
+                           STREAM_ENT + (uint64_t)st * c->l.dp +
+                               (uint64_t)ps->rep_of[j]);
+            e->ready = dam_calloc(slots, 1);
+            e->sent = dam_calloc(slots, sizeof *e->sent);
+            e->trace_lane = -1;
+        }
+    ps->synced_members = dam_calloc((size_t)ps->p, sizeof *ps->synced_members);
+    ps->sync_last_end = dam_calloc((size_t)ps->p, sizeof *ps->sync_last_end);
+    ps->sync_start = dam_calloc((size_t)ps->p, sizeof *ps->sync_start);
+    ps->sync_flows = dam_calloc((size_t)ps->p, sizeof *ps->sync_flows);
+    ps->sync_ended = dam_calloc((size_t)ps->p, sizeof *ps->sync_ended);
+    ps->sync_done = dam_calloc((size_t)ps->p, sizeof *ps->sync_done);
+    ps->data_at = dam_calloc(2u * (size_t)ps->nrep, sizeof *ps->data_at);
+}
+
+/* Trace lanes: the pipeline of the first replica, stage by stage (at
+ * most 16 lanes), or the stage-replicas holding the ranks asked for. */
+static void trace_lanes(struct psim *ps, const dam_sim_options *opt,
+                        dam_trace *trace)
+{
+    int lanes = 0;
+    for (int i = 0; ps->traced && i < ps->nent && lanes < 64; i++) {
+        int want = opt->ntrace_ranks == 0 && ps->e[i].j == 0 &&
+                   lanes < 16;
+        for (int r = 0; r < opt->ntrace_ranks && !want; r++)
+            want = opt->trace_ranks[r] >= ps->e[i].rank &&
+                   opt->trace_ranks[r] < ps->e[i].rank +
+                                             (int)ps->gpus_per_ent;
+        if (!want)
+            continue;
+        lanes++;
+        char name[48];
+        snprintf(name, sizeof name, "stage %d (rank %d)", ps->e[i].s,
+                 ps->e[i].rank);
+        ps->e[i].trace_lane =
+            dam_trace_lane_add(trace, name, DAM_TRACE_GPU);
+    }
+}
+
 int dam_sim_parallel_cost(const dam_scenario *s, const dam_parallel_cost *c,
                           const dam_sim_options *opt, dam_sim_parallel_out *out,
                           dam_trace *trace, dam_error *err)
@@ -911,54 +991,7 @@ int dam_sim_parallel_cost(const dam_scenario *s, const dam_parallel_cost *c,
                              "nothing to simulate (%d steps, %d "
                              "replications)",
                              ps.steps, reps);
-    choose_replicas(&ps);
-    ps.nent = ps.p * ps.nrep;
-    ps.e = dam_calloc((size_t)ps.nent, sizeof *ps.e);
-    ps.sched = dam_calloc((size_t)ps.p, sizeof *ps.sched);
-    ps.nsched = 2 * ps.m * ps.v;
-    for (int st = 0; st < ps.p; st++) {
-        ps.sched[st] = dam_calloc((size_t)ps.nsched, sizeof **ps.sched);
-        int n = c->l.schedule == DAM_SCHED_INTERLEAVED
-                    ? sched_interleaved(ps.p, ps.v, ps.m, st, ps.sched[st])
-                : c->l.schedule == DAM_SCHED_GPIPE
-                    ? sched_gpipe(ps.m, ps.sched[st])
-                    : sched_1f1b(ps.p, ps.m, st, ps.sched[st]);
-        (void)n;
-    }
-    size_t slots = 2u * (size_t)ps.v * ps.m;
-    int slow_rep = -1;
-    if (s->layout.slow_rank >= 0)
-        slow_rep = (s->layout.slow_rank / (c->l.tp * c->l.cp)) % c->l.dp;
-    int slow_stage = s->layout.slow_rank >= 0
-                         ? s->layout.slow_rank / (c->l.tp * c->l.cp * c->l.dp)
-                         : -1;
-    for (int st = 0; st < ps.p; st++)
-        for (int j = 0; j < ps.nrep; j++) {
-            ent *e = ent_at(&ps, st, j);
-            e->ps = &ps;
-            e->s = st;
-            e->j = j;
-            e->slow = (ps.rep_of[j] == slow_rep && st == slow_stage)
-                          ? s->layout.slow_factor
-                          : 1.0;
-            /* thousands of streams: Tausworthe's 24-byte state (MT19937's
-             * 2.5 kB per entity would not stay in cache) */
-            e->rng = dam_alloc_check(gsl_rng_alloc(gsl_rng_taus2),
-                                     sizeof(gsl_rng));
-            dam_rng_reseed(e->rng, seed,
-                           STREAM_ENT + (uint64_t)st * c->l.dp +
-                               (uint64_t)ps.rep_of[j]);
-            e->ready = dam_calloc(slots, 1);
-            e->sent = dam_calloc(slots, sizeof *e->sent);
-            e->trace_lane = -1;
-        }
-    ps.synced_members = dam_calloc((size_t)ps.p, sizeof *ps.synced_members);
-    ps.sync_last_end = dam_calloc((size_t)ps.p, sizeof *ps.sync_last_end);
-    ps.sync_start = dam_calloc((size_t)ps.p, sizeof *ps.sync_start);
-    ps.sync_flows = dam_calloc((size_t)ps.p, sizeof *ps.sync_flows);
-    ps.sync_ended = dam_calloc((size_t)ps.p, sizeof *ps.sync_ended);
-    ps.sync_done = dam_calloc((size_t)ps.p, sizeof *ps.sync_done);
-    ps.data_at = dam_calloc(2u * (size_t)ps.nrep, sizeof *ps.data_at);
+    build_entities(&ps, seed);
     ps.des = dam_des_create();
     ps.net = dam_link_net_create(ps.des);
     ps.st_step = dam_stats_create();
@@ -979,25 +1012,7 @@ int dam_sim_parallel_cost(const dam_scenario *s, const dam_parallel_cost *c,
                            STREAM_ENT + (uint64_t)ps.e[i].s * c->l.dp +
                                (uint64_t)ps.rep_of[ps.e[i].j]);
         ps.traced = trace != NULL && k == 0 && ps.trace_steps > 0;
-        /* the pipeline of the first replica, stage by stage (at most 16
-         * lanes), or the stage-replicas holding the ranks asked for */
-        int lanes = 0;
-        for (int i = 0; ps.traced && i < ps.nent && lanes < 64; i++) {
-                int want = opt->ntrace_ranks == 0 && ps.e[i].j == 0 &&
-                           lanes < 16;
-                for (int r = 0; r < opt->ntrace_ranks && !want; r++)
-                    want = opt->trace_ranks[r] >= ps.e[i].rank &&
-                           opt->trace_ranks[r] < ps.e[i].rank +
-                                                     (int)ps.gpus_per_ent;
-                if (!want)
-                    continue;
-                lanes++;
-                char name[48];
-                snprintf(name, sizeof name, "stage %d (rank %d)", ps.e[i].s,
-                         ps.e[i].rank);
-                ps.e[i].trace_lane =
-                    dam_trace_lane_add(trace, name, DAM_TRACE_GPU);
-            }
+        trace_lanes(&ps, opt, trace);
         double sum0 = ps.sum_step, n0 = ps.nobs;
         ps.step = -1;
         ps.prev_end = 0.0;

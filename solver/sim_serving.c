@@ -71,7 +71,6 @@
 #include "model/lever.h"
 #include "solver/analytic.h"
 #include "solver/des.h"
-#include "solver/diagnose.h"
 #include "solver/link.h"
 #include "solver/rng.h"
 #include "solver/stats.h"
@@ -596,51 +595,11 @@ static void batch_sides(const dam_scenario *s, double b, double *wt,
         *ft += ph[i].t_compute;
 }
 
-int dam_sim_serving_window(const dam_scenario *s, const dam_sim_options *opt,
-                           size_t ntrace, const char *what, long *nreq,
-                           long *warm, dam_error *err)
+int dam_sim_serving_batches(const dam_scenario *s,
+                            const dam_sim_options *opt, dam_result *r,
+                            dam_trace *trace, dam_error *err)
 {
     const dam_serving *v = &s->serving;
-    long n = opt->steps > 0 ? opt->steps : (long)v->requests;
-    if (v->arrival == DAM_ARRIVAL_TRACE) {
-        if (ntrace == 0)
-            return dam_error_set(err, s->file, 0,
-                                 "serving.arrival = \"trace\" but no %s "
-                                 "were loaded from \"%s\"",
-                                 what, v->trace);
-        if (opt->steps <= 0 || (size_t)n > ntrace)
-            n = (long)ntrace;
-    } else if (!(v->rate > 0.0)) {
-        return dam_error_set(err, s->file, 0,
-                             "serving.rate_per_s must be > 0, got %g",
-                             v->rate);
-    }
-    if (n < 1)
-        n = 1;
-    long w = opt->warmup > 0 ? opt->warmup : n / 10;
-    if (w >= n)
-        w = n - 1;
-    *nreq = n;
-    *warm = w;
-    return DAM_OK;
-}
-
-int dam_sim_serving(const dam_scenario *s, const dam_sim_options *opt,
-                    dam_result *r, dam_trace *trace, dam_error *err)
-{
-    static const dam_sim_options none;
-    if (!opt)
-        opt = &none;
-    const dam_serving *v = &s->serving;
-    if (s->mode != DAM_MODE_SERVING)
-        return dam_error_set(err, s->file, 0,
-                             "dam_sim_serving needs a serving scenario, got "
-                             "mode \"%s\"",
-                             dam_mode_name(s->mode));
-    if (v->llm.enabled)
-        return dam_sim_llm(s, opt, r, trace, err);
-    if (dam_sim_work_check(s, opt, err) != DAM_OK)
-        return DAM_EINPUT;
     long nreq, warmup;
     if (dam_sim_serving_window(s, opt, opt->arrivals ? opt->narrivals : 0,
                                "arrival times", &nreq, &warmup,
@@ -765,7 +724,6 @@ int dam_sim_serving(const dam_scenario *s, const dam_sim_options *opt,
         st->busy = acc[i].busy * win * acc[i].n;
         st->idle = (1.0 - acc[i].busy) * win * acc[i].n;
     }
-    r->bound = dam_diagnose_serving_bound(s, r);
 
     dam_free(x);
     dam_free(o);

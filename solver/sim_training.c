@@ -935,20 +935,6 @@ static void slowest_rank(struct sim *sm)
     sm->sum_peer = 0.0;
 }
 
-/* Round the warm-up and the measured steps up to whole bursts of W loader
- * workers (the measured window, in the design note). */
-void dam_sim_window(int W, int warm, int steps, int *warm_eff,
-                    int *steps_eff)
-{
-    if (W >= 1) {
-        /* the first burst fills the pipeline: never measured */
-        warm = warm < W ? W : (warm + W - 1) / W * W;
-        steps = (steps + W - 1) / W * W;
-    }
-    *warm_eff = warm;
-    *steps_eff = steps;
-}
-
 /* Name one accounting row. */
 static dam_stage_time *row(dam_result *r, const char *name, int entities)
 {
@@ -1033,22 +1019,92 @@ int dam_sim_trace_check(const dam_scenario *s, const dam_sim_options *opt,
     return DAM_OK;
 }
 
-int dam_sim_training(const dam_scenario *s, const dam_sim_options *opt,
-                     dam_result *r, dam_trace *trace, dam_error *err)
+/* The GPUs and loader workers, each with its random stream, and the
+ * statistics the replications fill. */
+static void create_entities(struct sim *sm, uint64_t seed)
 {
-    static const dam_sim_options none = {.warmup = -1};
-    dam_error tmp;
-    if (!err)
-        err = &tmp;
-    if (!opt)
-        opt = &none;
-    if (s->mode == DAM_MODE_SERVING)
-        return dam_error_set(err, s->file, 0, "serving scenarios are "
-                             "simulated by dam_sim_serving");
-    if (dam_sim_work_check(s, opt, err) != DAM_OK)
-        return DAM_EINPUT;
-    if (s->layout.on) /* a parallel layout: its pipeline (sim_parallel.c) */
-        return dam_sim_parallel(s, opt, r, trace, err);
+    sm->gpus = dam_calloc((size_t)sm->G, sizeof *sm->gpus);
+    sm->workers = dam_calloc((size_t)sm->nworkers, sizeof *sm->workers);
+    for (int i = 0; i < sm->G; i++) {
+        struct gpu *g = &sm->gpus[i];
+        g->sm = sm;
+        g->rank = i;
+        g->node = i / sm->gn;
+        g->rng = dam_rng_create(seed, STREAM_GPU + (uint64_t)i);
+        g->lane = g->lane_pcie = -1;
+    }
+    int per = sm->W > 0 ? sm->W : 1;
+    for (int i = 0; i < sm->nworkers; i++) {
+        struct worker *w = &sm->workers[i];
+        w->sm = sm;
+        w->g = &sm->gpus[i / per];
+        w->index = i;
+        w->inline_load = sm->W == 0;
+        w->rng = dam_rng_create(seed, STREAM_WORKER + (uint64_t)i);
+        w->lane = -1;
+    }
+    sm->st_step = dam_stats_create();
+    sm->st_wait = dam_stats_create();
+    sm->rank_sum = dam_calloc((size_t)sm->G, sizeof *sm->rank_sum);
+    sm->rank_p = dam_calloc((size_t)sm->G * DAM_TERM_COUNT,
+                            sizeof *sm->rank_p);
+}
+
+/* The figures the analytic solver derived from its step, from the
+ * simulated step, and what binds. */
+static void derive(const dam_scenario *s, double step, dam_result *r)
+{
+    r->step = step;
+    r->throughput = step > 0.0 ? r->global_batch / step : 0.0;
+    r->tokens_per_s = r->throughput * s->workload.model.seq_len;
+    double peak = dam_scenario_peak(s);
+    r->mfu = peak > 0.0 && step > 0.0
+                 ? r->model_flops_step / (step * peak)
+                 : 0.0;
+    r->io_overhead = step > 0.0 ? r->terms[DAM_TERM_DATA] / step : 0.0;
+    r->epoch_time = r->steps_per_epoch * step;
+    r->run_time = r->epoch_time * dam_scenario_run_epochs(s);
+    /* the run's cost and energy as every path costs them: busy is the
+     * simulated share of the step the GPUs compute */
+    dam_quality_cost qc;
+    if (dam_quality_scenario_cost(
+            s, r->gpus, r->run_time,
+            step > 0.0 ? r->terms[DAM_TERM_COMPUTE] / step : 0.0, &qc,
+            NULL) != DAM_OK)
+        memset(&qc, 0, sizeof qc);
+    r->gpu_hours = qc.gpu_hours;
+    r->cost_usd = qc.usd;
+    r->energy_kwh = qc.kwh;
+
+    /* What binds, by analytic.c's rule on the simulated terms; a data
+     * wait under 2 % of the step is queueing noise of a loader that
+     * keeps up on average, not a binding loader. */
+    r->bound = dam_analytic_bound(s, r, 0.02 * step);
+}
+
+/* Free what create_entities and constants made. */
+static void free_sim(struct sim *sm)
+{
+    if (sm->gpus)
+        for (int i = 0; i < sm->G; i++)
+            dam_rng_free(sm->gpus[i].rng);
+    if (sm->workers)
+        for (int i = 0; i < sm->nworkers; i++)
+            dam_rng_free(sm->workers[i].rng);
+    dam_free(sm->gpus);
+    dam_free(sm->workers);
+    dam_free(sm->bdur);
+    dam_free(sm->bfrac);
+    dam_free(sm->ready_max);
+    dam_stats_free(sm->st_step);
+    dam_stats_free(sm->st_wait);
+    dam_free(sm->rank_sum);
+    dam_free(sm->rank_p);
+}
+
+int dam_sim_training_gpus(const dam_scenario *s, const dam_sim_options *opt,
+                          dam_result *r, dam_trace *trace, dam_error *err)
+{
     const dam_machine *m = &s->machine;
     struct sim *sm = dam_calloc(1, sizeof *sm);
     sm->s = s;
@@ -1090,31 +1146,7 @@ int dam_sim_training(const dam_scenario *s, const dam_sim_options *opt,
         rc = constants(sm, err);
     double *rep_step = NULL, *rep_wait = NULL;
     if (rc == DAM_OK) {
-        sm->gpus = dam_calloc((size_t)sm->G, sizeof *sm->gpus);
-        sm->workers = dam_calloc((size_t)sm->nworkers, sizeof *sm->workers);
-        for (int i = 0; i < sm->G; i++) {
-            struct gpu *g = &sm->gpus[i];
-            g->sm = sm;
-            g->rank = i;
-            g->node = i / sm->gn;
-            g->rng = dam_rng_create(seed, STREAM_GPU + (uint64_t)i);
-            g->lane = g->lane_pcie = -1;
-        }
-        int per = sm->W > 0 ? sm->W : 1;
-        for (int i = 0; i < sm->nworkers; i++) {
-            struct worker *w = &sm->workers[i];
-            w->sm = sm;
-            w->g = &sm->gpus[i / per];
-            w->index = i;
-            w->inline_load = sm->W == 0;
-            w->rng = dam_rng_create(seed, STREAM_WORKER + (uint64_t)i);
-            w->lane = -1;
-        }
-        sm->st_step = dam_stats_create();
-        sm->st_wait = dam_stats_create();
-        sm->rank_sum = dam_calloc((size_t)sm->G, sizeof *sm->rank_sum);
-        sm->rank_p = dam_calloc((size_t)sm->G * DAM_TERM_COUNT,
-                                sizeof *sm->rank_p);
+        create_entities(sm, seed);
         rep_step = dam_calloc((size_t)reps, sizeof *rep_step);
         rep_wait = dam_calloc((size_t)reps, sizeof *rep_wait);
     }
@@ -1191,49 +1223,9 @@ int dam_sim_training(const dam_scenario *s, const dam_sim_options *opt,
             t->starved /= reps;
         }
 
-        /* The figures the analytic solver derived from its step. */
-        r->step = step;
-        r->throughput = step > 0.0 ? r->global_batch / step : 0.0;
-        r->tokens_per_s = r->throughput * s->workload.model.seq_len;
-        double peak = dam_scenario_peak(s);
-        r->mfu = peak > 0.0 && step > 0.0
-                     ? r->model_flops_step / (step * peak)
-                     : 0.0;
-        r->io_overhead = step > 0.0 ? r->terms[DAM_TERM_DATA] / step : 0.0;
-        r->epoch_time = r->steps_per_epoch * step;
-        r->run_time = r->epoch_time * dam_scenario_run_epochs(s);
-        /* the run's cost and energy as every path costs them: busy is the
-         * simulated share of the step the GPUs compute */
-        dam_quality_cost qc;
-        if (dam_quality_scenario_cost(
-                s, r->gpus, r->run_time,
-                step > 0.0 ? r->terms[DAM_TERM_COMPUTE] / step : 0.0, &qc,
-                NULL) != DAM_OK)
-            memset(&qc, 0, sizeof qc);
-        r->gpu_hours = qc.gpu_hours;
-        r->cost_usd = qc.usd;
-        r->energy_kwh = qc.kwh;
-
-        /* What binds, by analytic.c's rule on the simulated terms; a data
-         * wait under 2 % of the step is queueing noise of a loader that
-         * keeps up on average, not a binding loader. */
-        r->bound = dam_analytic_bound(s, r, 0.02 * step);
+        derive(s, step, r);
     }
-    if (sm->gpus)
-        for (int i = 0; i < sm->G; i++)
-            dam_rng_free(sm->gpus[i].rng);
-    if (sm->workers)
-        for (int i = 0; i < sm->nworkers; i++)
-            dam_rng_free(sm->workers[i].rng);
-    dam_free(sm->gpus);
-    dam_free(sm->workers);
-    dam_free(sm->bdur);
-    dam_free(sm->bfrac);
-    dam_free(sm->ready_max);
-    dam_stats_free(sm->st_step);
-    dam_stats_free(sm->st_wait);
-    dam_free(sm->rank_sum);
-    dam_free(sm->rank_p);
+    free_sim(sm);
     dam_free(rep_step);
     dam_free(rep_wait);
     dam_free(sm);

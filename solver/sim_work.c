@@ -1,10 +1,13 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * sim_work.c: what a simulation will cost before it starts (issue 11:
- * bounded work and memory). Both simulators call dam_sim_work first and
- * refuse, with the estimate and the option that lifts the limit, a run
+ * bounded work and memory). The simulator dispatch (sim.c) checks it
+ * before every simulation (dam_sim_llm again, for its direct callers) and
+ * refuses, with the estimate and the option that lifts the limit, a run
  * beyond opt->max_events or opt->max_bytes; `damsim check` reports the
- * same refusal, so check rejects what run would.
+ * same refusal, so check rejects what run would. The windows a simulation
+ * runs (warm-up and measured steps or requests) are here too, below the
+ * simulators that use them.
  *
  * Work, in events. Training: about 7 events per GPU-step (the loader
  * worker's latency, read and decode ends, the copy end, the ends of
@@ -161,4 +164,70 @@ int dam_sim_work_check(const dam_scenario *s, const dam_sim_options *opt,
                          s->mode == DAM_MODE_SERVING
                              ? ""
                              : ", loader workers or gradient buckets");
+}
+
+/* ---- the windows a simulation runs, and the LLM estimate ------------- */
+
+/* Round the warm-up and the measured steps up to whole bursts of W loader
+ * workers (the measured window, in the design note). */
+void dam_sim_window(int W, int warm, int steps, int *warm_eff,
+                    int *steps_eff)
+{
+    if (W >= 1) {
+        /* the first burst fills the pipeline: never measured */
+        warm = warm < W ? W : (warm + W - 1) / W * W;
+        steps = (steps + W - 1) / W * W;
+    }
+    *warm_eff = warm;
+    *steps_eff = steps;
+}
+
+int dam_sim_serving_window(const dam_scenario *s, const dam_sim_options *opt,
+                           size_t ntrace, const char *what, long *nreq,
+                           long *warm, dam_error *err)
+{
+    const dam_serving *v = &s->serving;
+    long n = opt->steps > 0 ? opt->steps : (long)v->requests;
+    if (v->arrival == DAM_ARRIVAL_TRACE) {
+        if (ntrace == 0)
+            return dam_error_set(err, s->file, 0,
+                                 "serving.arrival = \"trace\" but no %s "
+                                 "were loaded from \"%s\"",
+                                 what, v->trace);
+        if (opt->steps <= 0 || (size_t)n > ntrace)
+            n = (long)ntrace;
+    } else if (!(v->rate > 0.0)) {
+        return dam_error_set(err, s->file, 0,
+                             "serving.rate_per_s must be > 0, got %g",
+                             v->rate);
+    }
+    if (n < 1)
+        n = 1;
+    long w = opt->warmup > 0 ? opt->warmup : n / 10;
+    if (w >= n)
+        w = n - 1;
+    *nreq = n;
+    *warm = w;
+    return DAM_OK;
+}
+
+double dam_sim_llm_events(const dam_scenario *s, const dam_sim_options *opt)
+{
+    static const dam_sim_options none;
+    if (!opt)
+        opt = &none;
+    const dam_llm *q = &s->serving.llm;
+    double n = opt->steps > 0 ? opt->steps : s->serving.requests;
+    if (s->serving.arrival == DAM_ARRIVAL_TRACE && opt->nrequests > 0 &&
+        (opt->steps <= 0 || (double)opt->nrequests < n))
+        n = (double)opt->nrequests;
+    int reps = opt->replications > 0 ? opt->replications
+                                     : s->serving.replications;
+    double chunk = q->chunked_prefill ? q->chunk_tokens : q->token_budget;
+    /* an arrival, a transfer, and at worst (no batching at all) one
+     * iteration per output token and per prompt chunk of a mean request */
+    double per = 2.0 + q->output.mean + ceil(q->input.mean / chunk);
+    /* and the offline run beside it (one replication) */
+    double runs = (reps > 0 ? reps : 1) + (opt->llm_offline ? 1 : 0);
+    return runs * n * per;
 }

@@ -694,3 +694,31 @@ int dam_whatif_run(const dam_scenario *base, const dam_lever *extra,
         intervals(w, base, opt->uncertainty_samples, opt);
     return DAM_OK;
 }
+
+/* ---- the recommendation rule ------------------------------------------ */
+
+/* The fastest option that works (so it fits in memory) whose quality
+ * effect is known (unknown = 0) or unknown (1). */
+static const dam_whatif_row *fastest_working(const dam_whatif *w,
+                                             int unknown)
+{
+    const dam_whatif_row *best = NULL;
+    for (int i = 1; i < w->nrows; i++) {
+        const dam_whatif_row *r = &w->rows[i];
+        if (r->verdict != DAM_VERDICT_WORKS || !r->quality_unknown != !unknown)
+            continue;
+        if (!best || r->speedup > best->speedup)
+            best = r;
+    }
+    return best;
+}
+
+const dam_whatif_row *dam_whatif_best(const dam_whatif *w)
+{
+    return fastest_working(w, 0);
+}
+
+const dam_whatif_row *dam_whatif_best_unproven(const dam_whatif *w)
+{
+    return fastest_working(w, 1);
+}

@@ -128,5 +128,13 @@ int dam_whatif_run(const dam_scenario *base, const dam_lever *extra,
                    const dam_whatif_options *opt, dam_whatif *w,
                    dam_error *err);
 
+/* The recommendation rule: the option the answer recommends, the fastest
+ * of those that work (so it fits in memory) with a known quality effect;
+ * NULL when none works. */
+const dam_whatif_row *dam_whatif_best(const dam_whatif *w);
+/* The fastest option that works but changes quality by an unknown amount
+ * (so it is never the best); NULL when none. */
+const dam_whatif_row *dam_whatif_best_unproven(const dam_whatif *w);
+
 
 #endif

@@ -2,13 +2,13 @@
 /*
  * oom.c: the out-of-memory policy of the test and benchmark programs
  * (model/alloc.h's hook): report and abort, so a test run shows where;
- * and render/outfile.h's temporary-file hook (no signal handling here).
+ * and render/out/outfile.h's temporary-file hook (no signal handling here).
  */
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "model/alloc.h"
-#include "render/outfile.h"
+#include "render/out/outfile.h"
 
 _Noreturn void dam_out_of_memory(size_t n)
 {

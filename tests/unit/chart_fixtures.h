@@ -13,7 +13,7 @@
 #include <math.h>
 #include <stddef.h>
 
-#include "render/chart.h"
+#include "render/chart/chart.h"
 
 #define MS 1e-3
 

@@ -29,7 +29,7 @@
 #include "model/loader.h"
 #include "model/measure.h"
 #include "model/profile.h"
-#include "render/calibrate.h"
+#include "render/page/calibrate_page.h"
 #include "solver/analytic.h"
 #include "solver/calibrate.h"
 #include "solver/fit.h"

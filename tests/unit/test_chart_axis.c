@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * test_chart_axis.c: the pure axis arithmetic of render/axis.h: nice
+ * test_chart_axis.c: the pure axis arithmetic of render/chart/axis.h: nice
  * linear ticks, log decades with 2/5 minors, the data-to-device map, and
  * engineering tick labels without float noise.
  */
@@ -10,7 +10,7 @@
 
 #include "check.h"
 #include "model/error.h"
-#include "render/axis.h"
+#include "render/chart/axis.h"
 
 static void lbl(double v, double step, double ref, dam_axis_unit u,
                 const char *name, const char *want)

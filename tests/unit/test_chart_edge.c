@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "render/chart.h"
+#include "render/chart/chart.h"
 
 static cairo_t *new_cr(cairo_surface_t **s)
 {

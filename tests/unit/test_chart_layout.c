@@ -3,7 +3,7 @@
  * test_chart_layout.c: no label collides with another and none leaves its
  * chart, on every chart of every example scenario.
  *
- * Every text box a chart draws is logged (render/font.h) while the chart is
+ * Every text box a chart draws is logged (render/chart/font.h) while the chart is
  * drawn on a recording surface; the log is then checked pairwise for
  * intersections and against the chart's rectangle. The charts are the ones
  * damsim writes: `whatif` (breakdown, levers, roofline, return on compute,
@@ -29,14 +29,14 @@
 #include "check.h"
 #include "model/alloc.h"
 #include "model/catalog.h"
-#include "render/chartset.h"
-#include "render/compare.h"
-#include "render/report.h"
+#include "render/chart/chartset.h"
+#include "render/page/compare.h"
+#include "render/review/report.h"
 #include "model/loader.h"
-#include "render/review.h"
-#include "render/roc.h"
+#include "render/review/review.h"
+#include "render/page/roc_page.h"
 #include "solver/roc.h"
-#include "render/whatif.h"
+#include "render/page/whatif_page.h"
 #include "solver/analytic.h"
 #include "solver/capacity.h"
 #include "solver/llm_plan.h"

@@ -14,7 +14,7 @@
 #include "chart_fixtures.h"
 #include "check.h"
 #include "model/alloc.h"
-#include "render/report.h"
+#include "render/review/report.h"
 
 static unsigned char *slurp(const char *path, size_t *n)
 {

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * test_fmt.c: the one number formatter (render/fmt.h): thousands
+ * test_fmt.c: the one number formatter (render/out/fmt.h): thousands
  * separators, significant digits, one unit per column, the datasheets'
  * memory unit, intervals with matching digits, and never "nan".
  */
@@ -8,7 +8,7 @@
 #include <stdio.h>
 
 #include "check.h"
-#include "render/fmt.h"
+#include "render/out/fmt.h"
 
 #define EQ(call, want)                                                        \
     do {                                                                      \

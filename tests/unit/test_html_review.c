@@ -13,8 +13,8 @@
 
 #include "check.h"
 #include "model/alloc.h"
-#include "render/html.h"
-#include "render/report.h"
+#include "render/out/html.h"
+#include "render/review/report.h"
 
 static char *slurp(const char *path)
 {

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * test_outfile.c: safe output files (render/outfile.h). A target that is
+ * test_outfile.c: safe output files (render/out/outfile.h). A target that is
  * not a regular file (FIFO, folder, link to one) is refused and left as it
  * was; a link to a regular file is followed and kept; the temporary is
  * created exclusively in the target's folder, never through a planted
@@ -16,8 +16,8 @@
 
 #include "check.h"
 #include "model/error.h"
-#include "render/buf.h"
-#include "render/outfile.h"
+#include "render/out/buf.h"
+#include "render/out/outfile.h"
 
 static char dir[256];
 

@@ -19,8 +19,8 @@
 #include <string.h>
 
 #include "check.h"
-#include "render/json.h"
-#include "render/trace_json.h"
+#include "render/out/json.h"
+#include "render/out/trace_json.h"
 #include "sim_util.h"
 #include "solver/diagnose.h"
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * test_sweep.c: sweeps (solver/sweep.h, render/sweep.h). The patched path
+ * test_sweep.c: sweeps (solver/sweep.h, render/page/sweep_page.h). The patched path
  * gives the bytes a reload gives, for every patchable key on a training and
  * a serving scenario; rows do not depend on the order points are solved
  * in; the grid's first key varies slowest; a Latin hypercube puts one
@@ -23,7 +23,7 @@
 #include "check.h"
 #include "model/alloc.h"
 #include "model/loader.h"
-#include "render/sweep.h"
+#include "render/page/sweep_page.h"
 #include "solver/analytic.h"
 #include "solver/rng.h"
 #include "solver/sweep.h"
