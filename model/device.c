@@ -952,8 +952,7 @@ void dam_device_attn_prepare(const dam_cost_opts *o, dam_attn_prep *p)
 double dam_device_attn_cost(const dam_attn_prep *p, const dam_op *ops,
                             int n, double *kernels)
 {
-    cost_ctx x;
-    memset(&x, 0, sizeof x);
+    cost_ctx x; /* only the fields cost_attn reads */
     x.b = p->b;
     x.fs = p->fs;
     x.bs = p->bs;

@@ -104,6 +104,7 @@ typedef struct seq {
     int preempts;      /* times preempted */
     int cached;        /* prompt tokens found in the prefix cache (whole
                           blocks, shared: not in `blocks`) */
+    double cached_b;   /* cached / block_tokens, once (own_for) */
     double first;      /* first token, s (< 0: none yet) */
     double last;       /* latest token, s */
     double sched;      /* first scheduled, s (< 0: not yet) */
@@ -228,6 +229,9 @@ typedef struct sys {
     int nreps, nfront;      /* replicas; routed to the first nfront */
     int rr;                 /* round-robin position */
     double block_tokens;
+    double *bfor;           /* bfor[t] = blocks_for(t) for whole t < nbfor
+                               (the same doubles, without the division) */
+    long nbfor;
     dam_stats *pool[L_COUNT], *rep[L_COUNT];
     acc a;                  /* from t0 to the end of the run */
     acc snap;               /* the same at the last arrival */
@@ -253,14 +257,31 @@ static void free_slot(sys *y, int slot)
 
 static double blocks_for(const sys *y, double tokens)
 {
+    if (tokens >= 0.0 && tokens < (double)y->nbfor) {
+        long t = (long)tokens;
+        if ((double)t == tokens)
+            return y->bfor[t];
+    }
     return ceil(tokens / y->block_tokens);
+}
+
+/* The table of blocks_for over the token counts a drawn request can
+ * reach (a trace's longer ones divide). */
+static void bfor_make(sys *y)
+{
+    const dam_llm *q = y->q;
+    double n = q->input.max + q->output.max + y->dq + 2.0;
+    y->nbfor = n > 0.0 && n < 262144.0 ? (long)n : 262144;
+    y->bfor = dam_malloc((size_t)y->nbfor * sizeof *y->bfor);
+    for (long t = 0; t < y->nbfor; t++)
+        y->bfor[t] = ceil((double)t / y->block_tokens);
 }
 
 /* Blocks x holds itself for `tokens` cached tokens: its prefix-cache hit
  * lies in shared blocks. */
 static double own_for(const sys *y, const seq *x, double tokens)
 {
-    return blocks_for(y, tokens) - x->cached / y->block_tokens;
+    return blocks_for(y, tokens) - x->cached_b;
 }
 
 
@@ -338,6 +359,7 @@ static void on_arrive(dam_des *des, void *ctx, dam_des_arg arg)
     }
     x->target = x->in;
     x->cached = (int)dam_llm_prefix_hit(y->q, x->in);
+    x->cached_b = x->cached / y->block_tokens;
     x->kv = x->cached;
     x->first = x->sched = -1.0;
     x->state = S_WAIT;
@@ -890,6 +912,7 @@ static void replicate(const dam_scenario *s, const dam_sim_options *opt,
     y.interval = s->serving.rate > 0.0 ? 1.0 / s->serving.rate : 0.0;
     y.tA = INFINITY;
     y.block_tokens = q->block_tokens;
+    bfor_make(&y);
     for (int i = 0; i < L_COUNT; i++) {
         y.pool[i] = pool[i];
         y.rep[i] = rep[i];
@@ -975,6 +998,7 @@ static void replicate(const dam_scenario *s, const dam_sim_options *opt,
         dam_free(p->swapped.v);
     }
     dam_free(y.reps);
+    dam_free(y.bfor);
     dam_free(y.seqs);
     dam_free(y.free_slots);
     dam_rng_free(y.arr_rng);
@@ -1144,6 +1168,127 @@ int dam_sim_llm_offline(const dam_scenario *s, const dam_sim_options *opt,
     return DAM_OK;
 }
 
+/* Step: the LLM figures of reps replications (o, the pooled histograms)
+ * into r's llm result and its events, with the deployment's hourly cost and the verdict. */
+static void fold_llm(const dam_scenario *s, const rep_out *o, int reps,
+                     dam_stats **pool, dam_result *r)
+{
+    const dam_llm *q = &s->serving.llm;
+    dam_llm_result *l = &r->serving.llm;
+    double qv = q->slo_quantile;
+    fill_stat(&l->ttft, pool[L_TTFT], o, L_TTFT, reps, qv);
+    fill_stat(&l->tpot, pool[L_TPOT], o, L_TPOT, reps, qv);
+    fill_stat(&l->itl, pool[L_ITL], o, L_ITL, reps, qv);
+    fill_stat(&l->e2e, pool[L_E2E], o, L_E2E, reps, qv);
+    fill_stat(&l->queue, pool[L_QUEUE], o, L_QUEUE, reps, qv);
+    l->throughput = AVG(throughput);
+    l->tokens_per_s = AVG(tokens);
+    l->tokens_per_s_gpu = l->gpus > 0.0 ? l->tokens_per_s / l->gpus : 0.0;
+    l->prefill_tokens_per_s = AVG(pre_tokens);
+    l->goodput_fraction = AVG(good);
+    l->goodput = l->throughput * l->goodput_fraction;
+    l->kv_use_mean = AVG(kv);
+    l->kv_use_peak = 0.0;
+    l->running_peak = 0.0;
+    for (int k = 0; k < reps; k++) {
+        if (o[k].kv_peak > l->kv_use_peak)
+            l->kv_use_peak = o[k].kv_peak;
+        if (o[k].run_peak > l->running_peak)
+            l->running_peak = o[k].run_peak;
+    }
+    l->running_mean = AVG(run);
+    l->gpu_busy = AVG(busy);
+    l->iteration_mean = AVG(iter);
+    l->batch_tokens_mean = AVG(batch);
+    l->decode_seqs_mean = AVG(decodes);
+    l->preemptions = AVG(preempts);
+    l->kv_transfer_s = AVG(xfer);
+    l->kv_wait = AVG(waits);
+    double *sh[6] = {&l->share_linear, &l->share_attn, &l->share_comm,
+                     &l->share_head, &l->share_host, &l->share_swap};
+    for (int i = 0; i < 6; i++) {
+        double t = 0.0;
+        for (int k = 0; k < reps; k++)
+            t += o[k].sh[i];
+        *sh[i] = t / reps;
+    }
+    l->requests = 0.0;
+    r->events = 0.0;
+    for (int k = 0; k < reps; k++) {
+        l->requests += o[k].measured;
+        r->events += o[k].events;
+    }
+    dam_quality_cost hour; /* an hour of the deployment, electricity too */
+    if (dam_quality_scenario_cost(s, (int64_t)l->gpus, 3600.0, l->gpu_busy,
+                                  &hour, NULL) == DAM_OK)
+        l->cost_hour = hour.usd;
+    l->cost_per_mtok = l->tokens_per_s > 0.0
+                           ? l->cost_hour / 3600.0 / l->tokens_per_s * 1e6
+                           : 0.0;
+    l->met = dam_llm_slo_met(l);
+}
+
+/* Step: the generic serving figures of r (latency is end to end) and the
+ * terms: the queue, then the service split by iteration shares. */
+static void fold_serving(const dam_scenario *s, dam_stats **pool,
+                         dam_result *r)
+{
+    const dam_llm_result *l = &r->serving.llm;
+    dam_serving_result *sv = &r->serving;
+    dam_stat *lat = &sv->latency;
+    dam_stats_fill(pool[L_E2E], lat);
+    lat->ci95 = l->e2e.mean_ci;
+    sv->p99_ci95 = l->e2e.p99_ci;
+    sv->throughput = l->throughput;
+    sv->utilization = l->gpu_busy;
+    sv->gpu_busy = l->gpu_busy;
+    sv->slo_attainment = l->goodput_fraction;
+    dam_serving_cost_per_1k(s, l->gpus, l->throughput, l->gpu_busy, sv);
+    sv->mean_batch = l->decode_seqs_mean;
+    sv->t_batch1 = l->t_decode1;
+    dam_stats_fill(pool[L_QUEUE], &sv->phase[DAM_SPHASE_QUEUE]);
+    r->sim_step = *lat;
+    r->step = l->e2e.mean;
+    r->throughput = l->throughput;
+    r->tokens_per_s = l->tokens_per_s;
+
+    /* terms: the queue, then the service split by iteration shares */
+    double svc = l->e2e.mean - l->queue.mean - l->kv_transfer_s;
+    if (svc < 0.0)
+        svc = 0.0;
+    for (int i = 0; i < DAM_TERM_COUNT; i++)
+        r->terms[i] = 0.0;
+    r->terms[DAM_TERM_DATA] = l->queue.mean;
+    r->terms[DAM_TERM_COMPUTE] =
+        svc * (l->share_linear + l->share_attn + l->share_head);
+    r->terms[DAM_TERM_COMM] = svc * l->share_comm;
+    r->terms[DAM_TERM_TRANSFER] = svc * l->share_swap + l->kv_transfer_s;
+    r->terms[DAM_TERM_OVERHEAD] = svc * l->share_host;
+}
+
+/* Step: what binds r. */
+static void llm_bound(dam_result *r)
+{
+    const dam_llm_result *l = &r->serving.llm;
+    /* what binds: KV capacity when requests wait for blocks or are
+     * preempted; else queueing when the queue is a large part of TTFT;
+     * else the decode step's weights or compute */
+    if (l->preemptions > 0.01 || l->kv_wait > 0.05)
+        r->bound = DAM_BOUND_KV_CACHE;
+    else if (l->queue.mean > 0.5 * l->ttft.mean && l->gpu_busy > 0.9)
+        r->bound = DAM_BOUND_QUEUEING;
+    else if (l->share_comm > 0.3)
+        r->bound = DAM_BOUND_COMM;
+    else if (l->share_host > 0.3)
+        r->bound = DAM_BOUND_LATENCY;
+    else
+        r->bound = l->decode_seqs_mean * l->t_decode1 > 0.0 &&
+                           l->iteration_mean < 2.0 * l->weight_floor
+                       ? DAM_BOUND_WEIGHTS
+                       : DAM_BOUND_COMPUTE;
+
+}
+
 int dam_sim_llm(const dam_scenario *s, const dam_sim_options *opt,
                 dam_result *r, dam_trace *trace, dam_error *err)
 {
@@ -1211,106 +1356,9 @@ int dam_sim_llm(const dam_scenario *s, const dam_sim_options *opt,
                             (double)reps * nreq);
     }
 
-    double qv = q->slo_quantile;
-    fill_stat(&l->ttft, pool[L_TTFT], o, L_TTFT, reps, qv);
-    fill_stat(&l->tpot, pool[L_TPOT], o, L_TPOT, reps, qv);
-    fill_stat(&l->itl, pool[L_ITL], o, L_ITL, reps, qv);
-    fill_stat(&l->e2e, pool[L_E2E], o, L_E2E, reps, qv);
-    fill_stat(&l->queue, pool[L_QUEUE], o, L_QUEUE, reps, qv);
-    l->throughput = AVG(throughput);
-    l->tokens_per_s = AVG(tokens);
-    l->tokens_per_s_gpu = l->gpus > 0.0 ? l->tokens_per_s / l->gpus : 0.0;
-    l->prefill_tokens_per_s = AVG(pre_tokens);
-    l->goodput_fraction = AVG(good);
-    l->goodput = l->throughput * l->goodput_fraction;
-    l->kv_use_mean = AVG(kv);
-    l->kv_use_peak = 0.0;
-    l->running_peak = 0.0;
-    for (int k = 0; k < reps; k++) {
-        if (o[k].kv_peak > l->kv_use_peak)
-            l->kv_use_peak = o[k].kv_peak;
-        if (o[k].run_peak > l->running_peak)
-            l->running_peak = o[k].run_peak;
-    }
-    l->running_mean = AVG(run);
-    l->gpu_busy = AVG(busy);
-    l->iteration_mean = AVG(iter);
-    l->batch_tokens_mean = AVG(batch);
-    l->decode_seqs_mean = AVG(decodes);
-    l->preemptions = AVG(preempts);
-    l->kv_transfer_s = AVG(xfer);
-    l->kv_wait = AVG(waits);
-    double *sh[6] = {&l->share_linear, &l->share_attn, &l->share_comm,
-                     &l->share_head, &l->share_host, &l->share_swap};
-    for (int i = 0; i < 6; i++) {
-        double t = 0.0;
-        for (int k = 0; k < reps; k++)
-            t += o[k].sh[i];
-        *sh[i] = t / reps;
-    }
-    l->requests = 0.0;
-    r->events = 0.0;
-    for (int k = 0; k < reps; k++) {
-        l->requests += o[k].measured;
-        r->events += o[k].events;
-    }
-    dam_quality_cost hour; /* an hour of the deployment, electricity too */
-    if (dam_quality_scenario_cost(s, (int64_t)l->gpus, 3600.0, l->gpu_busy,
-                                  &hour, NULL) == DAM_OK)
-        l->cost_hour = hour.usd;
-    l->cost_per_mtok = l->tokens_per_s > 0.0
-                           ? l->cost_hour / 3600.0 / l->tokens_per_s * 1e6
-                           : 0.0;
-    l->met = dam_llm_slo_met(l);
-
-    /* the generic serving figures: latency is end to end */
-    dam_serving_result *sv = &r->serving;
-    dam_stat *lat = &sv->latency;
-    dam_stats_fill(pool[L_E2E], lat);
-    lat->ci95 = l->e2e.mean_ci;
-    sv->p99_ci95 = l->e2e.p99_ci;
-    sv->throughput = l->throughput;
-    sv->utilization = l->gpu_busy;
-    sv->gpu_busy = l->gpu_busy;
-    sv->slo_attainment = l->goodput_fraction;
-    dam_serving_cost_per_1k(s, l->gpus, l->throughput, l->gpu_busy, sv);
-    sv->mean_batch = l->decode_seqs_mean;
-    sv->t_batch1 = l->t_decode1;
-    dam_stats_fill(pool[L_QUEUE], &sv->phase[DAM_SPHASE_QUEUE]);
-    r->sim_step = *lat;
-    r->step = l->e2e.mean;
-    r->throughput = l->throughput;
-    r->tokens_per_s = l->tokens_per_s;
-
-    /* terms: the queue, then the service split by iteration shares */
-    double svc = l->e2e.mean - l->queue.mean - l->kv_transfer_s;
-    if (svc < 0.0)
-        svc = 0.0;
-    for (int i = 0; i < DAM_TERM_COUNT; i++)
-        r->terms[i] = 0.0;
-    r->terms[DAM_TERM_DATA] = l->queue.mean;
-    r->terms[DAM_TERM_COMPUTE] =
-        svc * (l->share_linear + l->share_attn + l->share_head);
-    r->terms[DAM_TERM_COMM] = svc * l->share_comm;
-    r->terms[DAM_TERM_TRANSFER] = svc * l->share_swap + l->kv_transfer_s;
-    r->terms[DAM_TERM_OVERHEAD] = svc * l->share_host;
-
-    /* what binds: KV capacity when requests wait for blocks or are
-     * preempted; else queueing when the queue is a large part of TTFT;
-     * else the decode step's weights or compute */
-    if (l->preemptions > 0.01 || l->kv_wait > 0.05)
-        r->bound = DAM_BOUND_KV_CACHE;
-    else if (l->queue.mean > 0.5 * l->ttft.mean && l->gpu_busy > 0.9)
-        r->bound = DAM_BOUND_QUEUEING;
-    else if (l->share_comm > 0.3)
-        r->bound = DAM_BOUND_COMM;
-    else if (l->share_host > 0.3)
-        r->bound = DAM_BOUND_LATENCY;
-    else
-        r->bound = l->decode_seqs_mean * l->t_decode1 > 0.0 &&
-                           l->iteration_mean < 2.0 * l->weight_floor
-                       ? DAM_BOUND_WEIGHTS
-                       : DAM_BOUND_COMPUTE;
+    fold_llm(s, o, reps, pool, r);
+    fold_serving(s, pool, r);
+    llm_bound(r);
 
     stats_close(pool, rep);
     dam_free(o);
