@@ -518,8 +518,13 @@ static void admit(sys *y, replica *p, int slot)
 /* Decodes of the running sequences, preempting for blocks. */
 static void sched_decodes(sys *y, replica *p, dam_llm_batch *b, int *budget)
 {
+    /* in locals, added to b and p once: nothing below reads them, and
+     * the sums are whole numbers (exact in any order) */
+    const int dq = y->dq;
+    int bud = *budget, ndec = p->ndec;
+    long nseq = 0, ctx = 0;
     int i = 0;
-    while (i < p->nrun && *budget >= y->dq) {
+    while (i < p->nrun && bud >= dq) {
         int slot = p->run[i];
         seq *x = &y->seqs[slot];
         if (x->kv < x->target) {
@@ -540,10 +545,20 @@ static void sched_decodes(sys *y, replica *p, dam_llm_batch *b, int *budget)
             break; /* it was the latest: nothing after it */
         if (need > 0.0)
             take(y, p, x, need);
-        add_decode(y, p, slot, b);
-        *budget -= y->dq;
+        /* add_decode's work */
+        p->dec[ndec++] = slot;
+        nseq++;
+        ctx += x->kv;
+        bud -= dq;
         i++;
     }
+    if (nseq > 0) {
+        b->decode_q = dq;
+        b->decode_seqs += (double)nseq;
+        b->decode_ctx += (double)ctx;
+    }
+    p->ndec = ndec;
+    *budget = bud;
 }
 
 /* Swapped sequences come back while blocks and places allow. */
@@ -799,22 +814,26 @@ static void on_iter_end(dam_des *des, void *ctx, dam_des_arg arg)
     /* decodes: one token each; sequences that ran the whole previous
      * iteration (most) share one gap, the others are added one by one */
     size_t same = 0;
-    double gap0 = now - p->it_start;
+    const double start = p->it_start;
+    const long warm = y->warm;
+    long out = 0; /* whole tokens: one sum, exact */
+    double gap0 = now - start;
     for (int i = 0; i < p->ndec; i++) {
         seq *x = &y->seqs[p->dec[i]];
         int n = decode_tokens(y, x);
         x->kv += n;
         x->gen += n;
-        if (x->idx >= y->warm) {
-            if (x->last == p->it_start)
+        if (x->idx >= warm) {
+            if (x->last == start)
                 same++;
             else
                 record(y, L_ITL, now - x->last);
         }
         x->last = now;
-        if (in_window)
-            y->a.out_tokens += n;
+        out += n;
     }
+    if (in_window)
+        y->a.out_tokens += (double)out;
     if (same) {
         dam_stats_add_n(y->pool[L_ITL], gap0, same);
         dam_stats_add_n(y->rep[L_ITL], gap0, same);
