@@ -18,7 +18,9 @@ cd "$(dirname "$0")"
 
 packages="gcc make cmake pkg-config libgsl-dev libconfig-dev libcairo2-dev libjansson-dev zlib1g-dev python3
     libpango1.0-dev fonts-dejavu-core libopenmpi-dev openmpi-bin
-    python3-pip python3-setuptools python3-wheel python3-pytest"
+    python3-pip python3-setuptools python3-wheel python3-pytest bash-completion"
+# the tests' own: a headless browser for the HTML explorer (report_explore)
+test_packages="chromium"
 # install what is missing of the packages named
 need() {
     missing=""
@@ -48,11 +50,15 @@ run)
     ./build/damsim
     ;;
 test)
+    # shellcheck disable=SC2086
+    need $test_packages
     cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DDAM_WERROR=$werror >/dev/null
     cmake --build build -j "$jobs"
     ctest --test-dir build --output-on-failure -j "$jobs"
     ;;
 asan)
+    # shellcheck disable=SC2086
+    need $test_packages
     # MPI off here: OpenMPI's own allocations are not ours to audit
     cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DDAM_SANITIZE=ON \
         -DDAM_MPI=OFF -DDAM_WERROR=$werror >/dev/null

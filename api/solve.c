@@ -238,9 +238,9 @@ int damsim_whatif_run(damsim_scenario *sc, const char *const *levers,
                   : DAMSIM_EMISUSE;
     dam_scenario *s = NULL;
     how h;
-    /* `damsim whatif --seed N` seeds the simulations; the scenario (and
-     * the draws of its uncertain inputs) keep the file's seed */
-    int rc = begin(sc, method, seed, 0, out, &s, &h);
+    /* as `damsim whatif --seed N`: the seed is the scenario's, so the
+     * simulations and the draws of its uncertain inputs both take it */
+    int rc = begin(sc, method, seed, 1, out, &s, &h);
     if (rc != DAMSIM_OK)
         return rc;
     dam_lever *extra = dam_calloc(DAM_MAX_LEVERS, sizeof *extra);

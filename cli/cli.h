@@ -44,6 +44,7 @@ typedef struct dam_cli {
     int replications;                    /* 0 = scenario's */
     double max_events;                   /* --max-events (0 = default) */
     double max_memory_gb;                /* --max-memory, GB (0 = default) */
+    double max_work;                     /* --max-work (0 = default) */
     int steps;                           /* 0 = scenario's */
     const char *lever_args[16];          /* --lever k=v */
     int nlever_args;
@@ -55,6 +56,10 @@ typedef struct dam_cli {
     const char *slo_ttft, *slo_tpot; /* plan, LLM serving: objectives, ms */
     const char *vary[8];                 /* sweep --vary KEY=... */
     int nvary;
+    const char *explore[8];              /* report --explore KEY=... */
+    int nexplore;
+    const struct dam_html_explore *explorer; /* report: the explorer the
+                                                review's HTML carries */
     unsigned long long samples;          /* sweep --samples (0 = grid) */
     const char *method;                  /* sweep --method */
     const char *intervals;               /* sweep --intervals on|off */
@@ -91,6 +96,23 @@ void dam_cli_remove_temporaries(void);
 /* Set the work and memory limits of a simulation (--max-events,
  * --max-memory; defaults: 3e8 events, half this machine's memory). */
 void dam_cli_sim_limits(const dam_cli *c, dam_sim_options *o);
+/* Work estimates (work.c): the --max-work limit in model evaluations;
+ * 0 when units is within it, else an error naming what, the estimate and
+ * how it was counted, and 2. */
+double dam_cli_max_work(const dam_cli *c);
+int dam_cli_work_check(const dam_cli *c, const char *what, double units,
+                       const char *how);
+/* The same for a sweep (prepared: its scenario is loaded, so interval
+ * draws count), a measurements file before it is parsed, and a profiler
+ * (requests 0) or request/arrival (1) trace before it is parsed. */
+struct dam_sweep;
+int dam_cli_sweep_work(const dam_cli *c, const struct dam_sweep *sw,
+                       int prepared);
+int dam_cli_calibrate_work(const dam_cli *c, const char *path);
+int dam_cli_trace_work(const dam_cli *c, const char *path, int requests);
+/* The trace's refusal into e (DAM_EINPUT), or DAM_OK; nothing printed. */
+int dam_cli_trace_work_error(const dam_cli *c, const char *path,
+                             int requests, dam_error *e);
 /* Print one error as "file:line: error: message" on stderr. */
 void dam_cli_error(const dam_error *e);
 /* Print diagnostics as file:line: messages; 2 if any error, else 0. */
@@ -145,6 +167,13 @@ int dam_cli_write_review(dam_cli *c, const dam_whatif *w, const char *path);
 int dam_cli_plan_budget(dam_cli *c, const dam_scenario *s);
 /* `plan --search`: parallel layouts that fit, ranked (cli/plan_search.c). */
 int dam_cli_plan_search(dam_cli *c, const dam_scenario *s);
+/* 1 when -o asks for a plan's chart (a chart file, a folder or a page). */
+int dam_cli_plan_wants_chart(const dam_cli *c);
+/* Write the plan chart built into cs (build: the chartset_plan.c call's
+ * status, e its error) to -o, then free cs; the exit code (0, 1 or 2). */
+struct dam_chartset;
+int dam_cli_plan_chart(dam_cli *c, struct dam_chartset *cs, int build,
+                       const dam_error *e);
 /* Parse a budget "1e23", "5e4gpu-h", "$2e6", "2e6usd" (0 on success). */
 int dam_cli_parse_budget(const char *arg, dam_budget_kind *k, double *v);
 /* Parse a deadline "30d", "720h", "90min", "3600s", "2w" (the unit is

@@ -82,6 +82,8 @@ int dam_cmd_calibrate(dam_cli *c)
                         "-o %s\n", overlay);
         return 2;
     }
+    if (dam_cli_calibrate_work(c, c->args[0]) != 0)
+        return 2;
     dam_diag d;
     dam_diag_init(&d);
     dam_measure_set set;

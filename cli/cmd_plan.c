@@ -18,6 +18,7 @@
 #include "model/csvline.h"
 #include "model/loader.h"
 #include "render/csv.h"
+#include "render/chartset.h"
 #include "render/llm.h"
 #include "render/plan_report.h"
 #include "solver/capacity.h"
@@ -76,6 +77,13 @@ static const char plan_help[] =
     "fitting or not, with the memory it needs. --lever KEY=VALUE searches\n"
     "the scenario with a lever applied (as whatif takes it; repeat for\n"
     "several, in order), e.g. --lever nvlink_domain=72.\n"
+    "\n"
+    "-o FILE.png|.svg|.pdf draws the plan's chart (the text still goes to\n"
+    "the terminal), -o DIR writes it as DIR/plan.png (--format), -o\n"
+    "FILE.html a page with both: the layout search as time against cost\n"
+    "per GPU kind (fitting or not, the fastest starred), the serving plans\n"
+    "as GPUs against rate with the deployment's limit, the budget plan as\n"
+    "the compute-optimal frontier with the budget and the chosen model.\n"
     "\n"
     "exit codes: 0 plan made, 1 runtime failure, 2 bad usage or input.\n";
 
@@ -141,14 +149,58 @@ static int plan_done(dam_cli_progress *pr, int st, const dam_error *e)
     return st == DAM_EINPUT ? 2 : 1;
 }
 
-/* Write b, the plan's report, as the output (stdout or -o), then free b
- * and the plan p. Returns 0, 1 or 2 (as dam_cli_emit). */
-static int plan_emit(dam_cli *c, dam_buf *b, void *p)
+int dam_cli_plan_wants_chart(const dam_cli *c)
+{
+    return c->out_file && (c->out_kind == DAM_OUT_CHART ||
+                           c->out_kind == DAM_OUT_DIR ||
+                           c->out_kind == DAM_OUT_HTML);
+}
+
+int dam_cli_plan_chart(dam_cli *c, dam_chartset *cs, int build,
+                       const dam_error *e)
+{
+    int rc = 0;
+    if (build != DAM_OK) {
+        dam_cli_error(e);
+        rc = build == DAM_EINPUT ? 2 : 1;
+    } else {
+        rc = dam_cli_charts(c, cs);
+    }
+    dam_chartset_free(cs);
+    dam_free(cs);
+    return rc;
+}
+
+/* Write b, the plan's report, as the output (stdout or -o), then the
+ * plan's chart when -o asks for one (chart: its builder, for plan p of
+ * s), then free b and p. Returns 0, 1 or 2 (as dam_cli_emit). */
+typedef int (*plan_chart_fn)(dam_chartset *, const dam_scenario *,
+                             const void *, dam_error *);
+static int plan_emit(dam_cli *c, dam_buf *b, const dam_scenario *s, void *p,
+                     plan_chart_fn chart)
 {
     int rc = dam_cli_emit(c, b);
+    if (rc == 0 && chart && dam_cli_plan_wants_chart(c)) {
+        dam_chartset *cs = dam_malloc(sizeof *cs);
+        dam_error e;
+        memset(&e, 0, sizeof e);
+        rc = dam_cli_plan_chart(c, cs, chart(cs, s, p, &e), &e);
+    }
     dam_buf_free(b);
     dam_free(p);
     return rc;
+}
+
+static int capacity_chart(dam_chartset *cs, const dam_scenario *s,
+                          const void *p, dam_error *e)
+{
+    return dam_chartset_capacity(cs, s, p, e);
+}
+
+static int llm_chart(dam_chartset *cs, const dam_scenario *s, const void *p,
+                     dam_error *e)
+{
+    return dam_chartset_llm_plan(cs, s, p, e);
 }
 
 /* Serving: replicas per GPU for the SLO at the rate, and the top rate. */
@@ -191,7 +243,7 @@ static int plan_serving(dam_cli *c, const dam_scenario *s)
         dam_csv_plan_capacity(&b, p);
     else
         dam_plan_report_capacity_text(&b, s, p);
-    return plan_emit(c, &b, p);
+    return plan_emit(c, &b, s, p, capacity_chart);
 }
 
 /* LLM serving: GPU x count x degree for the two objectives at the rate,
@@ -238,7 +290,7 @@ static int plan_llm(dam_cli *c, const dam_scenario *s)
         dam_json_dump(&b, dam_llm_plan_json(s, p));
     else
         dam_llm_plan_text(&b, s, p);
-    return plan_emit(c, &b, p);
+    return plan_emit(c, &b, s, p, llm_chart);
 }
 
 /* Training: the budget plan (Chinchilla; cli/plan_budget.c). */

@@ -353,6 +353,12 @@ static int sweep_options(dam_cli *c, dam_sweep *sw)
         }
     }
     sw->samples = c->samples;
+    dam_cli_sweep_solver(c, sw);
+    return 0;
+}
+
+void dam_cli_sweep_solver(dam_cli *c, dam_sweep *sw)
+{
     sw->have_seed = c->have_seed;
     sw->seed = (unsigned long)c->seed;
     sw->simulate = c->simulate;
@@ -362,7 +368,6 @@ static int sweep_options(dam_cli *c, dam_sweep *sw)
     dam_cli_sim_limits(c, &lim);
     sw->max_events = lim.max_events;
     sw->max_bytes = lim.max_bytes;
-    return 0;
 }
 
 /* Chunk size: about 64 chunks per thread, at most 4096 rows, fewer when
@@ -471,6 +476,7 @@ int dam_cli_sweep_run(dam_cli *c, const dam_sweep *sw)
         rc = size > 1 ? dam_cli_sweep_mpi(&r, out, rank, size)
                       : dam_cli_sweep_threads(&r, out);
     dam_cli_progress_end(&r.progress);
+    dam_cli_interrupt_done();
     if (rank == 0) {
         if (out == stdout && (fflush(out) != 0 || ferror(out)) && rc == 0) {
             rc = 1;
@@ -549,6 +555,8 @@ int dam_cmd_sweep(dam_cli *c)
     }
     dam_sweep sw;
     int rc = sweep_options(c, &sw);
+    if (rc == 0)
+        rc = dam_cli_sweep_work(c, &sw, 0);
     const char *name = c->args[0];
     char *text = NULL;
     if (rc == 0) {
@@ -568,6 +576,8 @@ int dam_cmd_sweep(dam_cli *c)
         dam_diag_free(&d);
         if (prc != DAM_OK)
             rc = 2;
+        if (rc == 0)
+            rc = dam_cli_sweep_work(c, &sw, 1);
     }
     dam_free(text);
     if (rc == 0)

@@ -40,6 +40,9 @@ int dam_cli_trace_input(const dam_cli *c, const char *cmd)
 
 static int load(dam_cli *c, dam_ktrace *t, dam_rgraph *g)
 {
+    memset(t, 0, sizeof *t); /* the caller frees it whatever happens */
+    if (dam_cli_trace_work(c, c->trace_file, 0) != 0)
+        return 2;
     dam_diag d;
     dam_diag_init(&d);
     int rc = dam_ktrace_load(t, c->trace_file, NULL, 0, &d);

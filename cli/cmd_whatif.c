@@ -57,6 +57,10 @@ int dam_cli_whatif_solve(dam_cli *c, const char *path, dam_whatif *w)
     char combine[1024] = "";
     dam_lever_list *own = dam_malloc(sizeof *own);
     int rc = dam_cli_load_scenario_levers(c, path, s, own);
+    /* --seed is the scenario's seed, as in run and plan: the simulations
+     * and the interval draws both take it */
+    if (rc == 0 && c->have_seed)
+        s->seed = (unsigned long)c->seed;
     for (int i = 0; rc == 0 && i < c->nlever_args; i++) {
         dam_error e;
         if (dam_lever_parse_kv(c->lever_args[i], &extra[i], &e) != DAM_OK ||

@@ -50,6 +50,8 @@ static const char usage_text[] =
     "                         LLMs: --slo-ttft-ms, --slo-tpot-ms),\n"
     "                         or the model and GPUs for a --budget\n"
     "  report SCENARIO -o F   a budget review: F.pdf or F.html\n"
+    "                         (--explore KEY=V1,V2,...: a sweep to explore\n"
+    "                         inside the HTML)\n"
     "  sweep SCENARIO --vary KEY=V1,V2,...\n"
     "                         many points (a grid or a sample), one row\n"
     "                         each, on -j N threads or under mpirun\n"
@@ -76,6 +78,9 @@ static const char usage_text[] =
     "                         (default 3e8: about a minute)\n"
     "  --max-memory GB        refuse simulations estimated above GB of\n"
     "                         memory (default: half this machine's)\n"
+    "  --max-work N           refuse a sweep, calibration or trace whose\n"
+    "                         work is estimated above N model evaluations\n"
+    "                         (default 1e8: a few minutes)\n"
     "  --gpus FILE            GPU catalog merged over the built-in one\n"
     "  --models FILE          model catalog merged over the built-in one\n"
     "  -q, --quiet            no warnings\n"
@@ -335,6 +340,7 @@ enum {
     OPT_COST,
     OPT_FORMAT,
     OPT_VARY,
+    OPT_EXPLORE,
     OPT_SAMPLES,
     OPT_METHOD,
     OPT_INTERVALS,
@@ -350,6 +356,7 @@ enum {
     OPT_CROSSVAL,
     OPT_MAX_EVENTS,
     OPT_MAX_MEMORY,
+    OPT_MAX_WORK,
     OPT_SLO_TTFT,
     OPT_SLO_TPOT
 };
@@ -378,6 +385,7 @@ static const struct option long_opts[] = {
     {"cost", required_argument, 0, OPT_COST},
     {"format", required_argument, 0, OPT_FORMAT},
     {"vary", required_argument, 0, OPT_VARY},
+    {"explore", required_argument, 0, OPT_EXPLORE},
     {"samples", required_argument, 0, OPT_SAMPLES},
     {"method", required_argument, 0, OPT_METHOD},
     {"intervals", required_argument, 0, OPT_INTERVALS},
@@ -394,6 +402,7 @@ static const struct option long_opts[] = {
     {"cross-validate", no_argument, 0, OPT_CROSSVAL},
     {"max-events", required_argument, 0, OPT_MAX_EVENTS},
     {"max-memory", required_argument, 0, OPT_MAX_MEMORY},
+    {"max-work", required_argument, 0, OPT_MAX_WORK},
     {"output", required_argument, 0, 'o'},
     {"quiet", no_argument, 0, 'q'},
     {"help", no_argument, 0, 'h'},
@@ -494,6 +503,11 @@ static int parse_options(dam_cli *c, int argc, char **argv)
                 return bad_usage("at most 8 --vary options");
             c->vary[c->nvary++] = optarg;
             break;
+        case OPT_EXPLORE:
+            if (c->nexplore >= 8)
+                return bad_usage("at most 8 --explore options");
+            c->explore[c->nexplore++] = optarg;
+            break;
         case OPT_SAMPLES:
             if ((v = parse_count(optarg)) < 1)
                 return bad_usage("--samples needs a whole number >= 1, got "
@@ -522,18 +536,22 @@ static int parse_options(dam_cli *c, int argc, char **argv)
         case OPT_HOLD_OUT: c->hold_out = optarg; break;
         case OPT_CROSSVAL: c->cross_validate = 1; break;
         case OPT_MAX_EVENTS:
-        case OPT_MAX_MEMORY: {
+        case OPT_MAX_MEMORY:
+        case OPT_MAX_WORK: {
             char *end;
             double x = dam_decimal(optarg, &end);
             if (end == optarg || *end || !(x > 0.0) || !(x <= 1e15))
                 return bad_usage("%s needs a number in (0, 1e15], got '%.40s'",
-                                 opt == OPT_MAX_EVENTS ? "--max-events"
-                                                       : "--max-memory",
+                                 opt == OPT_MAX_EVENTS   ? "--max-events"
+                                 : opt == OPT_MAX_MEMORY ? "--max-memory"
+                                                         : "--max-work",
                                  optarg);
             if (opt == OPT_MAX_EVENTS)
                 c->max_events = x;
-            else
+            else if (opt == OPT_MAX_MEMORY)
                 c->max_memory_gb = x;
+            else
+                c->max_work = x;
             break;
         }
         case 'o': c->out_file = optarg; break;
@@ -791,10 +809,7 @@ static const command commands[] = {
     {"run", dam_cmd_run, OUT_ALL, NULL},
     {"whatif", dam_cmd_whatif, OUT_ALL, NULL},
     {"compare", dam_cmd_compare, OUT_ALL, NULL},
-    {"plan", dam_cmd_plan,
-     OUT(DAM_OUT_STDOUT) | OUT(DAM_OUT_TXT) | OUT(DAM_OUT_JSON) |
-         OUT(DAM_OUT_CSV) | OUT(DAM_OUT_HTML),
-     ".txt, .json, .csv or .html (a plan draws no chart)"},
+    {"plan", dam_cmd_plan, OUT_ALL, NULL},
     {"report", dam_cmd_report,
      OUT(DAM_OUT_STDOUT) | OUT(DAM_OUT_CHART) | OUT(DAM_OUT_HTML),
      ".pdf or .html (or its summary page as .png or .svg)"},
@@ -884,7 +899,13 @@ int main(int argc, char **argv)
     int rc = parse_options(&c, sub_argc, sub_argv);
     if (rc == 0 && !c.help)
         rc = resolve_output(&c, cmd ? cmd : &flagship);
+    if (rc == 0 && c.nexplore && (!cmd || cmd->run != dam_cmd_report))
+        rc = bad_usage("--explore is report's: damsim report S.cfg -o "
+                       "review.html --explore KEY=V1,V2,...");
     int trace_in = rc == 0 && cmd && dam_cli_trace_input(&c, cmd->name);
+    if (trace_in && c.nexplore)
+        rc = bad_usage("--explore sweeps a scenario's keys; a review of a "
+                       "profiler trace has none");
     if (rc == 0 && !trace_in)
         rc = check_targets(&c);
     if (rc == 0 && c.version) {

@@ -20,6 +20,7 @@
 #include "model/loader.h"
 #include "model/scaling.h"
 #include "model/suggest.h"
+#include "render/chartset.h"
 #include "render/csv.h"
 #include "render/plan_report.h"
 #include "solver/plan.h"
@@ -127,6 +128,11 @@ int dam_cli_plan_budget(dam_cli *c, const dam_scenario *s)
             dam_plan_report_budget_text(&b, s, p);
         rc = dam_cli_emit(c, &b);
         dam_buf_free(&b);
+        if (rc == 0 && dam_cli_plan_wants_chart(c)) {
+            dam_chartset *cs = dam_malloc(sizeof *cs);
+            rc = dam_cli_plan_chart(c, cs, dam_chartset_budget(cs, s, p, &e),
+                                    &e);
+        }
     }
     dam_free(p);
     return rc;

@@ -10,6 +10,7 @@
 
 #include "cli/cli.h"
 #include "model/alloc.h"
+#include "render/chartset.h"
 #include "render/search.h"
 #include "solver/search.h"
 
@@ -77,7 +78,7 @@ int dam_cli_plan_search(dam_cli *c, const dam_scenario *s)
         }
         o.budget_gpu_hours = k == DAM_BUDGET_GPU_HOURS;
     }
-    o.keep_all = c->json || c->csv;
+    o.keep_all = c->json || c->csv || dam_cli_plan_wants_chart(c);
     dam_search_result *r = dam_malloc(sizeof *r);
     dam_error e;
     memset(&e, 0, sizeof e);
@@ -96,6 +97,11 @@ int dam_cli_plan_search(dam_cli *c, const dam_scenario *s)
         dam_search_text(&b, s, &o, r);
     rc = dam_cli_emit(c, &b);
     dam_buf_free(&b);
+    if (rc == 0 && dam_cli_plan_wants_chart(c)) {
+        dam_chartset *cs = dam_malloc(sizeof *cs);
+        rc = dam_cli_plan_chart(c, cs, dam_chartset_search(cs, s, &o, r, &e),
+                                &e);
+    }
     dam_search_free(r);
     dam_free(r);
     return rc;

@@ -12,7 +12,12 @@
  * allowed mutable statics); its loops poll it between units of work and
  * stop at a clean boundary, and the command exits with 128 + the signal
  * (130 for SIGINT). A second signal ends the process at once (signals.c:
- * temporaries removed), so nothing can make a sweep ignore Ctrl-C.
+ * temporaries removed), and so does the first one a second later when the
+ * loops have not stopped by then (a simulated point can run for a minute
+ * under --max-events): the signal arms alarm(1), whose handler ends the
+ * process as a second signal would, and dam_cli_interrupt_done disarms
+ * it once the command has stopped cleanly. So Ctrl-C and SIGTERM are
+ * honoured within a second everywhere.
  */
 #include <signal.h>
 #include <stdio.h>
@@ -27,9 +32,17 @@ static volatile sig_atomic_t interrupted;
 
 static void on_signal(int sig)
 {
+    if (sig == SIGALRM) /* a second has passed since the first signal */
+        dam_cli_exit_on_signal(interrupted ? (int)interrupted : SIGINT);
     if (interrupted || sig == SIGPIPE)
         dam_cli_exit_on_signal(sig); /* a second signal: stop now */
     interrupted = sig;
+    alarm(1);
+}
+
+void dam_cli_interrupt_done(void)
+{
+    alarm(0);
 }
 
 void dam_cli_catch_interrupt(void)
@@ -39,7 +52,7 @@ void dam_cli_catch_interrupt(void)
     sa.sa_handler = on_signal;
     sigemptyset(&sa.sa_mask);
     sa.sa_flags = SA_RESTART;
-    static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+    static const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGALRM};
     for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
         struct sigaction old;
         if (sigs[i] == SIGHUP && sigaction(sigs[i], NULL, &old) == 0 &&

@@ -52,6 +52,10 @@ int dam_cli_serving_options(dam_cli *c, const dam_scenario *s,
     dam_cli_sim_limits(c, opt);
     if (s->serving.arrival != DAM_ARRIVAL_TRACE)
         return 0;
+    char path[512];
+    dam_arrivals_path(path, sizeof path, s);
+    if (dam_cli_trace_work(c, path, 1) != 0)
+        return 2;
     dam_diag d;
     dam_diag_init(&d);
     int rc = load_trace(s, opt, owned, &d);
@@ -101,6 +105,10 @@ int dam_cli_serving_solve(const dam_scenario *s, void *ctx, dam_result *r,
     dam_cli_sim_limits(c, &opt);
     void *owned = NULL;
     if (s->serving.arrival == DAM_ARRIVAL_TRACE) {
+        char path[512];
+        dam_arrivals_path(path, sizeof path, s);
+        if (dam_cli_trace_work_error(c, path, 1, err) != DAM_OK)
+            return DAM_EINPUT;
         dam_diag d;
         dam_diag_init(&d);
         int rc = load_trace(s, &opt, &owned, &d);

@@ -51,6 +51,9 @@ extern volatile sig_atomic_t dam_cli_progress_visible;
 void dam_cli_catch_interrupt(void);
 /* 1 once an interrupt arrived. */
 int dam_cli_interrupted(void);
+/* The command has stopped its loops: a signal caught before no longer
+ * ends the process a second later (progress.c). */
+void dam_cli_interrupt_done(void);
 /* The exit code of the interrupt: 128 + the signal (130: Ctrl-C). */
 int dam_cli_interrupt_code(void);
 
@@ -93,6 +96,11 @@ int dam_cli_sweep_mpi(dam_cli_sweep *r, FILE *out, int rank, int size);
 void dam_cli_mpi_end(void);
 /* Abort every rank (after an interrupt on rank 0). */
 void dam_cli_mpi_abort(int code);
+
+/* How the command line asks points to be solved: --simulate, --seed,
+ * --replications, --steps and the simulation limits (sweep, report
+ * --explore). */
+void dam_cli_sweep_solver(dam_cli *c, dam_sweep *sw);
 
 /* Run a prepared sweep: output file, threads or ranks, charts; the exit
  * code. */

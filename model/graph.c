@@ -198,6 +198,8 @@ typedef struct bld {
     double nf4;     /* > 0: base weights in NF4, bytes per weight */
     int lora_r;     /* LoRA rank (0 = none) */
     int lora_t;     /* its targets (graph.h lora_targets) */
+    unsigned eager_ops; /* DAM_EAGER_* (training) */
+    int sac;        /* op-level selective checkpointing (graph.h) */
 } bld;
 
 /*
@@ -436,7 +438,35 @@ static void attention(bld *B, const dam_transformer *t, const tf_geom *G,
     }
 }
 
-/* One block, `count` times: norms, attention, MLP (dense or MoE), adds. */
+/*
+ * An RMSNorm or LayerNorm over `el` elements: one fused kernel each way
+ * (2 elements forward, 4 backward in two kernels), or, with
+ * DAM_EAGER_NORM set in `eager`, torchtitan's eager RMSNorm (models/
+ * norms.py: x.float(), pow, mean, + eps, rsqrt, product, type_as, times
+ * the weight), each op one kernel reading its inputs and writing its
+ * output once, fp32 tensors counted as two 16-bit elements: forward
+ * 3 + 4 + 2 + 4 + 3 + 2 = 18 elements in 8 kernels; autograd's backward
+ * of the chain (weight product and its weight gradient 6, cast 3, the
+ * rstd product both ways 12, mean's expanded gradient 2, pow's 2 x 14,
+ * the two gradients of x summed 6, cast back 3) 46 elements in 15.
+ */
+static void norm_op(bld *B, int phase, unsigned eager, double el,
+                    double count)
+{
+    if (eager & DAM_EAGER_NORM)
+        mem(B, "norm", phase, 18.0 * el, 8.0, 46.0 * el, 15.0, count);
+    else
+        mem(B, "norm", phase, 2.0 * el, 1.0, 4.0 * el, 2.0, count);
+}
+
+/* One block, `count` times: norms, attention, MLP (dense or MoE), adds.
+ *
+ * Op-level selective checkpointing (B->sac; torchtitan's policy in
+ * parallelize_llama.py: save the outputs of matmuls and of the attention
+ * kernel, except every second matmul of the block, and recompute the
+ * rest): in torchtitan's order wq, wk, wv, wo, w1, w3, w2 the second,
+ * fourth and sixth are recomputed (keys, output projection, the gate's
+ * w3), with every memory-bound kernel; attention is not. */
 static void block(bld *B, const dam_transformer *t, const tf_geom *G,
                   double count)
 {
@@ -450,47 +480,77 @@ static void block(bld *B, const dam_transformer *t, const tf_geom *G,
     double shard = G->sp && G->tp > 1 ? 1.0 / G->tp : 1.0;
     int drop = B->train && t->dropout;
     double dr_e = drop ? 2.5 : 0.0, dr_k = drop ? 1.0 : 0.0;
+    unsigned ea = B->eager_ops;
+    /* under op-level checkpointing: the operators whose outputs are saved
+     * (no recomputation), and the recomputed matmuls */
+    bld S = *B;
+    if (B->sac)
+        S.recompute = 0;
+    unsigned lin = DAM_OPF_LINEAR | DAM_OPF_WEIGHT;
 
     /* attention half */
-    mem(B, "norm", pe, 2.0 * T * d * shard, 1.0, 4.0 * T * d * shard, 2.0,
-        count);
-    gemm(B, "qkv", pd, T, (hq + 2.0 * hkv) * hd, d, 1.0, 0u, 1, 1, count);
+    norm_op(B, pe, ea, T * d * shard, count);
+    gemm(&S, "qkv", pd, T, (hq + 2.0 * hkv) * hd, d, 1.0, 0u, 1, 1, count);
+    if (B->sac)
+        gemm1(g, "wk", DAM_PASS_RECOMPUTE, pd, B->rows, lin, T, hkv * hd, d,
+              1.0, 0.0, count);
     int la = B->lora_r > 0 && (B->lora_t & 1), lm = B->lora_r > 0 &&
                                                      (B->lora_t & 2);
     if (la)
         lora(B, pd, T, d, (hq + 2.0 * hkv) * hd, 3.0, count);
+    /* rotary embedding of queries and keys: fused, 2 elements each way;
+     * eager (torchtitan's apply_rotary_emb): per tensor .float() 3,
+     * complex product 4, type_as 3 elements in three kernels, and the
+     * same three backward */
+    double re = ea & DAM_EAGER_ROPE ? 10.0 : 2.0;
+    double rk = ea & DAM_EAGER_ROPE ? 6.0 : 1.0;
     if (t->rotary)
-        mem(B, "rope", pe, 2.0 * T * (hq + hkv) * hd, 1.0,
-            2.0 * T * (hq + hkv) * hd, 1.0, count);
-    attention(B, t, G, pa, pa, count);
+        mem(B, "rope", pe, re * T * (hq + hkv) * hd, rk,
+            re * T * (hq + hkv) * hd, rk, count);
+    /* torchtitan's repeat_kv: expand + reshape copies K and V to every
+     * query head (reads hkv, writes hq heads each); backward sums them
+     * back */
+    if ((ea & DAM_EAGER_GQA) && hq > hkv)
+        mem(B, "repeat_kv", pe, 2.0 * T * (hq + hkv) * hd, 2.0,
+            2.0 * T * (hq + hkv) * hd, 2.0, count);
+    attention(&S, t, G, pa, pa, count);
     gemm(B, "o_proj", pd, T, d, hq * hd, 1.0, 0u, 1, 1, count);
     if (la)
         lora(B, pd, T, hq * hd, d, 1.0, count);
     mem(B, "residual", pe, (3.0 + dr_e) * T * d * shard, 1.0 + dr_k,
         (3.0 + dr_e) * T * d * shard, 1.0 + dr_k, count);
     /* MLP half */
-    mem(B, "norm", pe, 2.0 * T * d * shard, 1.0, 4.0 * T * d * shard, 2.0,
-        count);
+    norm_op(B, pe, ea, T * d * shard, count);
     double up = t->gated ? 2.0 * f : f;
     double ae = t->gated ? 3.0 : 2.0, abe = t->gated ? 5.0 : 3.0;
+    double ak = 1.0, abk = 1.0;
+    if (t->gated && (ea & DAM_EAGER_SWIGLU)) {
+        /* F.silu(w1(x)) * w3(x) eagerly: SiLU 2 and the product 3
+         * elements forward; backward the product's two gradients 3 + 3
+         * and SiLU's 3 */
+        ae = 5.0, abe = 9.0, ak = 2.0, abk = 3.0;
+    }
     if (t->experts > 1) {
         double E = t->experts, K = t->top_k > 0 ? t->top_k : 1;
-        gemm(B, "router", pd, T, E, d, 1.0, 0u, 1, 0, count);
+        gemm(&S, "router", pd, T, E, d, 1.0, 0u, 1, 0, count);
         mem(B, "moe_dispatch", pe, T * (3.0 * E + 4.0 * K * d), 3.0,
             T * 4.0 * K * d, 2.0, count);
         /* one grouped GEMM over the experts: T K / E rows each */
         double rows = T * K / E;
-        gemm(B, "expert_up", pd, rows, up, d, E, 0u, 1, 1, count);
-        mem(B, "act", pe, ae * T * K * f, 1.0, abe * T * K * f, 1.0, count);
-        gemm(B, "expert_down", pd, rows, d, f, E, 0u, 1, 1, count);
+        gemm(&S, "expert_up", pd, rows, up, d, E, 0u, 1, 1, count);
+        mem(B, "act", pe, ae * T * K * f, ak, abe * T * K * f, abk, count);
+        gemm(&S, "expert_down", pd, rows, d, f, E, 0u, 1, 1, count);
         mem(B, "moe_combine", pe, T * (2.0 * K + 1.0) * d, 1.0,
             T * (2.0 * K + 1.0) * d, 1.0, count);
     } else {
-        gemm(B, "mlp_up", pd, T, up, d, 1.0, 0u, 1, 1, count);
+        gemm(&S, "mlp_up", pd, T, up, d, 1.0, 0u, 1, 1, count);
+        if (B->sac && t->gated)
+            gemm1(g, "w3", DAM_PASS_RECOMPUTE, pd, B->rows, lin, T, f, d,
+                  1.0, 0.0, count);
         if (lm)
             lora(B, pd, T, d, up, t->gated ? 2.0 : 1.0, count);
-        mem(B, "act", pe, ae * T * f, 1.0, abe * T * f, 1.0, count);
-        gemm(B, "mlp_down", pd, T, d, f, 1.0, 0u, 1, 1, count);
+        mem(B, "act", pe, ae * T * f, ak, abe * T * f, abk, count);
+        gemm(&S, "mlp_down", pd, T, d, f, 1.0, 0u, 1, 1, count);
         if (lm)
             lora(B, pd, T, f, d, 1.0, count);
     }
@@ -626,7 +686,8 @@ static void transformer(bld *B, const dam_transformer *t, const tf_geom *G,
         /* recomputation covers the blocks, not the head */
         bld H = *B;
         H.recompute = 0;
-        mem(&H, "norm", pe, 2.0 * T * d, 1.0, 4.0 * T * d, 2.0, 1.0);
+        unsigned eh = B->eager_ops & DAM_EAGER_HEAD ? DAM_EAGER_NORM : 0u;
+        norm_op(&H, pe, eh, T * d, 1.0);
         if (t->lm_head) {
             int ph = phase_of(g, "lm_head", DAM_PHASE_MATMUL);
             double v = (double)t->vocab / G->tp;
@@ -639,7 +700,16 @@ static void transformer(bld *B, const dam_transformer *t, const tf_geom *G,
             }
             gemm(&H, "lm_head", ph, hr, v, d, 1.0, 0u, 1, 1, 1.0);
             /* cross-entropy over the logits (fp32 upcast) or sampling */
-            if (B->train)
+            if (B->train && eh)
+                /* torchtitan: cross_entropy(pred.float()): the cast 3,
+                 * log-softmax 8 (max and sum passes, then read and write)
+                 * forward in three kernels; backward the zero-filled NLL
+                 * gradient 2, log-softmax backward 8 (a sum pass, then
+                 * read gradient and output, write), the cast back 3, in
+                 * four (fp32 as two 16-bit elements) */
+                mem(&H, "loss", ph, 11.0 * hr * v, 3.0, 13.0 * hr * v, 4.0,
+                    1.0);
+            else if (B->train)
                 mem(&H, "loss", ph, 4.0 * hr * v, 2.0, 4.0 * hr * v, 2.0, 1.0);
             else
                 mem1(g, "sample", DAM_PASS_FWD, ph, 0u, 2.0 * hr * v, 0.0, 0.0,
@@ -909,7 +979,9 @@ int dam_graph_build(dam_graph *g, const dam_model_spec *m,
              o->mode == DAM_GRAPH_TRAIN && o->recompute, DAM_SCALE_M,
              o->mode == DAM_GRAPH_INFER && o->eager, o->channels_first,
              o->lora_rank > 0, o->lora_rank > 0 ? o->nf4_bytes : 0.0,
-             o->lora_rank, o->lora_targets};
+             o->lora_rank, o->lora_targets,
+             o->mode == DAM_GRAPH_TRAIN ? (unsigned)o->eager_ops : 0u,
+             o->mode == DAM_GRAPH_TRAIN && o->recompute && o->sac_ops};
     if (m->arch.kind == DAM_ARCH_TRANSFORMER) {
         int tp = o->tp > 1 ? o->tp : 1;
         if (check_tf(m, tp, e) != DAM_OK)
@@ -980,7 +1052,7 @@ int dam_graph_llm_iteration(dam_graph *g, const dam_model_spec *m,
     G.embed = !it->no_embed && G.l0 == 0;
     G.head = !it->no_head && G.l0 + G.nl == m->arch.tf.layers;
     G.kv_write = 1;
-    bld B = {g, 0, 0, DAM_SCALE_NONE, 0, 0, 0, 0.0, 0, 0};
+    bld B = {g, 0, 0, DAM_SCALE_NONE, 0, 0, 0, 0.0, 0, 0, 0u, 0};
     transformer(&B, &m->arch.tf, &G, G.rows);
     return finish(g, m, e);
 }

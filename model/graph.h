@@ -91,6 +91,15 @@ typedef enum {
                             * a weight (not a convolution): what a precision
                             * recipe runs in its linear format (recipe.h) */
 
+/* Eager operator chains (dam_graph_opts.eager_ops). */
+#define DAM_EAGER_NORM 1u   /* RMSNorm as composite ops on an fp32 upcast */
+#define DAM_EAGER_ROPE 2u   /* rotary embedding as an fp32 complex product */
+#define DAM_EAGER_SWIGLU 4u /* SiLU and the gate product as two kernels */
+#define DAM_EAGER_GQA 8u    /* grouped keys and values copied to every
+                             * query head before attention (repeat_kv) */
+#define DAM_EAGER_HEAD 16u  /* the final norm as DAM_EAGER_NORM and the
+                             * loss over logits cast to fp32 */
+
 #define DAM_OP_NAME 20
 
 /* One operator, `count` times. Units per instance, per sample on the
@@ -188,6 +197,16 @@ typedef struct dam_graph_opts {
     double nf4_bytes;      /* > 0: QLoRA, base linear weights stored at this
                             * many bytes and dequantized to 16 bits before
                             * every use */
+    int eager_ops;         /* training: DAM_EAGER_* bits, operators a
+                            * stack runs as chains of PyTorch eager ops
+                            * instead of one fused kernel (16-bit
+                            * activations; graph.c counts each) */
+    int sac_ops;           /* training, with recompute: 1 = op-level
+                            * selective checkpointing as torchtitan's
+                            * policy does it: matmul outputs and attention
+                            * saved except every second matmul of a block,
+                            * everything else recomputed; 0 = the whole
+                            * forward again */
     int eager;             /* inference: 1 = a framework's eager forward
                             * (batch-norm, ReLU and residual adds as kernels
                             * of their own), 0 = an inference engine's graph

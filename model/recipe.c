@@ -2,6 +2,8 @@
 /* recipe.c: precision recipes and framework profiles (see recipe.h). */
 #include "model/recipe.h"
 
+#include "model/graph.h"
+
 #include <string.h>
 
 /*
@@ -105,21 +107,46 @@ int dam_recipe_find(const char *name)
  *            forward; backward_prefetch BACKWARD_PRE. FSDP2 fully_shard:
  *            MixedPrecisionPolicy(reduce_dtype=None -> param_dtype),
  *            reshard_after_forward=True, implicit prefetching.
+ * [TT-AC]    torchtitan torchtitan/parallelisms/parallelize_llama.py
+ *            (2024, as at the benchmarks' commit 9dec370): with
+ *            activation_checkpoint.mode "selective" and option "op" (the
+ *            default of train_configs/llama3_8b.toml) a block saves the
+ *            outputs of aten.mm and of the SDPA kernels except every
+ *            second mm and recomputes everything else.
+ * [TT-OPS]   torchtitan torchtitan/models/norms.py (RMSNorm: the
+ *            default norm_type "rmsnorm" runs x.float(), pow, mean,
+ *            rsqrt, a product, type_as and the weight product as eager
+ *            ops), torchtitan/models/llama/model.py (apply_rotary_emb in
+ *            fp32 complex arithmetic; repeat_kv copies grouped K and V to
+ *            every query head; F.silu(w1(x)) * w3(x)), train.py (loss =
+ *            cross_entropy(pred.flatten(0, 1).float(), labels)). With
+ *            training.compile, apply_compile compiles each
+ *            TransformerBlock alone: Inductor fuses a block's pointwise
+ *            chains, the repeated K and V are still written for the
+ *            attention kernel, the final norm, output and loss stay
+ *            eager.
  * A bucket of 0 is one per transformer block (FSDP units).
  */
+#define TT_EAGER (DAM_EAGER_NORM | DAM_EAGER_ROPE | DAM_EAGER_SWIGLU | \
+                  DAM_EAGER_GQA | DAM_EAGER_HEAD)
 static const dam_fw_profile profiles[DAM_PROFILE_COUNT] = {
-    {"none", 0.0, 0.0, 0.0, 1, 1, 0, 0, DAM_RECIPE_NONE,
+    {"none", 0.0, 0.0, 0.0, 1, 1, 0, 0, DAM_RECIPE_NONE, 0u, 0,
      "the layout's own keys"},
     {"megatron-core", 4.0, 4.0, 160e6, 0, 0, 0, 0, DAM_RECIPE_FP8_DELAYED,
-     "[MLM-ARGS], [MLM-DDP]"},
-    {"nemo", 4.0, 4.0, 160e6, 1, 1, 1, 0, DAM_RECIPE_FP8_DELAYED,
+     0u, 0, "[MLM-ARGS], [MLM-DDP]"},
+    {"nemo", 4.0, 4.0, 160e6, 1, 1, 1, 0, DAM_RECIPE_FP8_DELAYED, 0u, 0,
      "[NEMO], bucket [MLM-DDP]"},
     {"torchtitan", 4.0, 4.0, 0.0, 1, 1, 0, 0, DAM_RECIPE_FP8_CURRENT,
-     "[TT], [FSDP]"},
-    {"deepspeed", 2.0, 2.0, 1e9, 0, 1, 0, 0, DAM_RECIPE_FP8_DELAYED,
+     TT_EAGER, 1, "[TT], [FSDP], [TT-AC], [TT-OPS]"},
+    {"deepspeed", 2.0, 2.0, 1e9, 0, 1, 0, 0, DAM_RECIPE_FP8_DELAYED, 0u, 0,
      "[DS]: 5e8 elements x 2 bytes per bucket"},
-    {"fsdp", 4.0, 2.0, 0.0, 1, 1, 0, 0, DAM_RECIPE_FP8_CURRENT, "[FSDP]"},
-    {"fsdp2", 4.0, 2.0, 0.0, 1, 1, 0, 0, DAM_RECIPE_FP8_CURRENT, "[FSDP]"},
+    {"fsdp", 4.0, 2.0, 0.0, 1, 1, 0, 0, DAM_RECIPE_FP8_CURRENT, 0u, 0,
+     "[FSDP]"},
+    {"fsdp2", 4.0, 2.0, 0.0, 1, 1, 0, 0, DAM_RECIPE_FP8_CURRENT, 0u, 0,
+     "[FSDP]"},
+    {"torchtitan-compile", 4.0, 4.0, 0.0, 1, 1, 0, 0, DAM_RECIPE_FP8_CURRENT,
+     DAM_EAGER_GQA | DAM_EAGER_HEAD, 1,
+     "[TT], [FSDP], [TT-AC], [TT-OPS] with training.compile"},
 };
 
 const dam_fw_profile *dam_profile_get(int id)

@@ -73,6 +73,7 @@ typedef enum {
     DAM_PROFILE_DEEPSPEED,
     DAM_PROFILE_FSDP,      /* PyTorch FSDP (FSDP1) */
     DAM_PROFILE_FSDP2,     /* PyTorch fully_shard (FSDP2) */
+    DAM_PROFILE_TORCHTITAN_COMPILE, /* torchtitan with training.compile */
     DAM_PROFILE_COUNT
 } dam_profile_id;
 
@@ -87,6 +88,11 @@ typedef struct dam_fw_profile {
     int reshard_step;       /* 1: ZeRO-3/FSDP gathers once per step (no
                              * re-shard between micro-batches) */
     int fp8_recipe;         /* its FP8 recipe (a dam_recipe_id) */
+    unsigned eager_ops;     /* operators its model code runs as chains of
+                             * eager PyTorch ops (graph.h DAM_EAGER_*) */
+    int sac_ops;            /* 1: recompute = "selective" is op-level
+                             * selective checkpointing (graph.h sac_ops);
+                             * 0: the attention core only (Megatron) */
     const char *source;
 } dam_fw_profile;
 

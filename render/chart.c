@@ -9,6 +9,7 @@
  * so the report reuses them on PDF pages unchanged.
  */
 #include "render/chart.h"
+#include "render/chart_plan.h"
 
 #include <stdio.h>
 
@@ -69,6 +70,7 @@ static const char *chart_title(const dam_chart *c)
     case DAM_CHART_SERVING: return c->u.serving->title;
     case DAM_CHART_PARETO: return c->u.pareto->title;
     case DAM_CHART_HEATMAP: return c->u.heatmap->title;
+    case DAM_CHART_PLAN: return c->u.plan->title;
     }
     return NULL;
 }
@@ -108,6 +110,9 @@ int dam_chart_draw(cairo_t *cr, const dam_rect *r, const dam_chart *c,
         break;
     case DAM_CHART_HEATMAP:
         rc = dam_chart_heatmap_draw(cr, r, c->u.heatmap, err);
+        break;
+    case DAM_CHART_PLAN:
+        rc = dam_chart_plan_draw(cr, r, c->u.plan, err);
         break;
     default:
         rc = dam_error_set(err, "", 0, "chart: unknown kind %d", (int)c->kind);

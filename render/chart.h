@@ -157,6 +157,9 @@ typedef enum dam_chart_verdict {
     DAM_CHART_VERDICT_NEUTRAL,   /* no real change: grey */
     DAM_CHART_VERDICT_HURTS,     /* makes it worse: vermillion */
     DAM_CHART_VERDICT_SHORT,     /* serving: faster, SLO still missed: sky */
+    DAM_CHART_VERDICT_NOFIT,     /* does not fit in GPU memory: no bar, the
+                                    words "does not fit" (its speed-up is
+                                    not drawn) */
     DAM_CHART_VERDICT_COUNT
 } dam_chart_verdict;
 
@@ -386,7 +389,8 @@ typedef enum dam_chart_kind {
     DAM_CHART_CHINCHILLA,
     DAM_CHART_SERVING,
     DAM_CHART_PARETO,
-    DAM_CHART_HEATMAP
+    DAM_CHART_HEATMAP,
+    DAM_CHART_PLAN
 } dam_chart_kind;
 
 /* A chart of any kind: kind says which member of u is set. */
@@ -402,6 +406,7 @@ typedef struct dam_chart {
         const dam_chart_serving *serving;
         const dam_chart_pareto *pareto;
         const dam_chart_heatmap *heatmap;
+        const struct dam_chart_plan *plan; /* render/chart_plan.h */
     } u;
 } dam_chart;
 

@@ -36,6 +36,7 @@ static dam_chart_verdict chart_verdict(dam_verdict v)
     case DAM_VERDICT_WASTED: return DAM_CHART_VERDICT_WASTED;
     case DAM_VERDICT_HURTS: return DAM_CHART_VERDICT_HURTS;
     case DAM_VERDICT_SHORT: return DAM_CHART_VERDICT_SHORT;
+    case DAM_VERDICT_NOFIT: return DAM_CHART_VERDICT_NOFIT;
     default: return DAM_CHART_VERDICT_NEUTRAL;
     }
 }
@@ -67,7 +68,7 @@ static void breakdown(dam_chartset *cs, const char *title,
     cs->breakdown.subtitle = subtitle;
     cs->breakdown.bars = cs->bars;
     cs->breakdown.nbars = cs->nbars;
-    cs->breakdown.axis_title = serving ? "mean time of a request (exposed)"
+    cs->breakdown.axis_title = serving ? "time of a request (exposed)"
                                        : "time per step (exposed)";
     add(cs, DAM_CHART_BREAKDOWN, "breakdown")->u.breakdown = &cs->breakdown;
 }
@@ -151,6 +152,80 @@ static void run_answer(char *buf, size_t n, const dam_result *r)
     dam_fmt_time(t, sizeof t, r->step);
     snprintf(buf, n, "%s-bound: step %s, MFU %.0f %%",
              dam_bound_name(r->bound), t, r->mfu * 100.0);
+}
+
+#define HEAD_MAX 150 /* a title's characters: two lines of a chart */
+
+/* The first clause cut of an answer: the first " (", " [", "; " or ". "
+ * past its first 24 characters (so "H200 x4 (TP4): yes" keeps its name),
+ * else its end. */
+static size_t clause_end(const char *a)
+{
+    static const char *const cuts[] = {" (", " [", "; ", ". "};
+    size_t best = strlen(a);
+    for (size_t k = 0; k < sizeof cuts / sizeof cuts[0]; k++) {
+        const char *p = a;
+        while ((p = strstr(p, cuts[k])) != NULL && (size_t)(p - a) < 24)
+            p++;
+        if (p && (size_t)(p - a) < best)
+            best = (size_t)(p - a);
+    }
+    return best;
+}
+
+/*
+ * Split an answer into a chart's title (at most two lines: its first
+ * clause, and ". Best option: ..." when the answer names one and it fits)
+ * and the details for the subtitle (what follows, then the context).
+ */
+static void split_answer(const char *answer, const char *context,
+                         char *head, char *sub, size_t n)
+{
+    size_t cut = clause_end(answer);
+    if (cut > HEAD_MAX) {
+        cut = HEAD_MAX;
+        while (cut > 24 && answer[cut] != ' ')
+            cut--;
+    }
+    snprintf(head, n, "%.*s", (int)cut, answer);
+    const char *rest = answer + cut;
+    const char *best = strstr(rest, ". Best option: "), *skip = NULL;
+    size_t bl = 0;
+    if (best) {
+        bl = clause_end(best + 2);
+        if (cut + 1 + bl <= HEAD_MAX) {
+            size_t L = strlen(head);
+            snprintf(head + L, n - L, ". %.*s", (int)bl, best + 2);
+            skip = best; /* said in the title: not again below */
+        }
+    }
+    while (*rest == ' ' || *rest == ';' || *rest == '.' || *rest == ',')
+        rest++;
+    /* the details without their bracketed asides (the text output keeps
+     * them), ending in one full stop */
+    char d[512];
+    size_t k = 0;
+    int depth = 0;
+    for (const char *q = rest; *q && k + 1 < sizeof d; q++) {
+        if (q == skip) {
+            q += 1 + bl; /* past ". Best option: ..." */
+            continue;
+        }
+        if (*q == '[' && depth == 0)
+            while (k > 0 && d[k - 1] == ' ')
+                k--; /* no space left before a dropped aside */
+        depth += *q == '[';
+        if (depth == 0)
+            d[k++] = *q;
+        depth -= *q == ']' && depth > 0;
+    }
+    while (k > 0 && (d[k - 1] == ' ' || d[k - 1] == '.'))
+        k--;
+    d[k] = '\0';
+    if (k > 0)
+        snprintf(sub, n, "%.300s. %.200s", d, context);
+    else
+        snprintf(sub, n, "%.500s", context);
 }
 
 static void subtitle_of(char *buf, size_t n, const dam_scenario *s,
@@ -321,12 +396,13 @@ void dam_chartset_run(dam_chartset *cs, const dam_scenario *s,
                       const dam_result *r, const dam_trace *trace)
 {
     memset(cs, 0, sizeof *cs);
-    char ans[160];
+    char ans[160], ctx[512];
     run_answer(ans, sizeof ans, r);
     char *title = title_slot(cs);
-    snprintf(title, sizeof cs->titles[0], "%s %s", s->question, ans);
+    snprintf(title, sizeof cs->titles[0], "%s", ans);
     char *sub = title_slot(cs);
-    subtitle_of(sub, sizeof cs->titles[0], s, r);
+    subtitle_of(ctx, sizeof ctx, s, r);
+    snprintf(sub, sizeof cs->titles[0], "%.250s %.250s", s->question, ctx);
     bar(cs, s->name, r);
     breakdown(cs, title, sub, s->mode == DAM_MODE_SERVING);
     if (s->mode == DAM_MODE_SERVING)
@@ -367,68 +443,86 @@ static void chinchilla(dam_chartset *cs, const dam_scenario *s,
     add(cs, DAM_CHART_CHINCHILLA, "chinchilla")->u.chinchilla = &cs->chin;
 }
 
-void dam_chartset_whatif(dam_chartset *cs, const dam_whatif *w,
-                         const char *answer)
+/* The cost of a what-if row in the levers chart's unit: per million
+ * output tokens for LLM serving (what the answer quotes), per million
+ * requests for other serving (costs come per 1,000), the run's cost for
+ * training; NaN when unknown. */
+static double lever_cost(const dam_whatif_row *r)
 {
-    memset(cs, 0, sizeof *cs);
+    const dam_llm_result *l = &r->result.serving.llm;
+    if (l->enabled)
+        return l->cost_hour > 0.0 && l->tokens_per_s > 0.0
+                   ? l->cost_hour / 3600.0 / l->tokens_per_s * 1e6
+                   : (double)NAN;
+    double k = r->scenario.mode == DAM_MODE_SERVING ? 1000.0 : 1.0;
+    return r->cost.usd > 0.0 ? r->cost.usd * k : (double)NAN;
+}
+
+/* The levers chart: speed-up of the run (training), or p99 against the
+ * SLO (serving); the interval where the row carries one; an option that
+ * does not fit is said so, with no bar. */
+static void whatif_levers(dam_chartset *cs, const dam_whatif *w,
+                          const char *title, const char *sub)
+{
     const dam_whatif_row *base = &w->rows[0];
     const dam_scenario *s = &base->scenario;
-    char *title = title_slot(cs);
-    snprintf(title, sizeof cs->titles[0], "%s %s", s->question, answer);
-    char *sub = title_slot(cs);
-    subtitle_of(sub, sizeof cs->titles[0], s, &base->result);
-
-    for (int i = 0; i < w->nrows; i++)
-        if (w->rows[i].verdict != DAM_VERDICT_FAILED)
-            bar(cs, w->rows[i].name, &w->rows[i].result);
-    breakdown(cs, title, sub, s->mode == DAM_MODE_SERVING);
-
-    /* levers: speed-up of the run (training), or p99 against the SLO
-     * (serving); the interval where the row carries one */
     int serving = s->mode == DAM_MODE_SERVING && base->result.has_sim &&
                   base->result.serving.slo_s > 0.0;
+    /* a baseline that does not fit cannot run: no speed-up against it */
+    if (!serving && !base->result.memory.fits &&
+        base->result.memory.capacity > 0.0)
+        return;
     size_t nl = 0;
+    double base_cost = lever_cost(base);
     for (int i = 1; i < w->nrows && nl < DAM_CHARTSET_BARS; i++) {
         const dam_whatif_row *r = &w->rows[i];
         if (r->verdict == DAM_VERDICT_FAILED)
             continue;
+        int nofit = r->verdict == DAM_VERDICT_NOFIT;
         dam_chart_lever *l = &cs->levers[nl++];
         l->name = r->name;
-        l->speedup = serving ? r->result.serving.latency.p99 : r->speedup;
+        l->speedup = nofit     ? 1.0
+                     : serving ? r->result.serving.latency.p99
+                               : r->speedup;
         l->verdict = chart_verdict(r->verdict);
-        /* serving costs are per 1,000 requests: shown per million */
-        double k = s->mode == DAM_MODE_SERVING ? 1000.0 : 1.0;
-        l->cost_usd = r->cost.usd > 0.0 ? r->cost.usd * k : (double)NAN;
-        l->cost_delta_usd = r->cost.usd > 0.0 && base->cost.usd > 0.0
-                                ? (r->cost.usd - base->cost.usd) * k
-                                : (double)NAN;
+        l->cost_usd = nofit ? (double)NAN : lever_cost(r);
+        l->cost_delta_usd = l->cost_usd - base_cost; /* NaN when unknown */
         l->lo = !serving && r->has_interval ? r->speedup_lo : 0.0;
         l->hi = !serving && r->has_interval ? r->speedup_hi : 0.0;
     }
-    if (nl > 0) {
-        cs->levers_chart.title = title;
-        cs->levers_chart.subtitle = sub;
-        cs->levers_chart.levers = cs->levers;
-        cs->levers_chart.nlevers = nl;
-        if (s->mode == DAM_MODE_SERVING)
-            cs->levers_chart.cost_title = "cost per million requests";
-        if (serving) {
-            cs->levers_chart.slo = base->result.serving.slo_s;
-            cs->levers_chart.baseline = base->result.serving.latency.p99;
-        } else if (s->mode == DAM_MODE_SERVING) {
-            cs->levers_chart.axis_title =
-                "speed-up of a request (1.0x = baseline)";
-        }
-        add(cs, DAM_CHART_LEVERS, "levers")->u.levers = &cs->levers_chart;
+    if (nl == 0)
+        return;
+    cs->levers_chart.title = title;
+    cs->levers_chart.subtitle = sub;
+    cs->levers_chart.levers = cs->levers;
+    cs->levers_chart.nlevers = nl;
+    if (base->result.serving.llm.enabled)
+        cs->levers_chart.cost_title = "cost per million output tokens";
+    else if (s->mode == DAM_MODE_SERVING)
+        cs->levers_chart.cost_title = "cost per million requests";
+    if (serving) {
+        cs->levers_chart.slo = base->result.serving.slo_s;
+        cs->levers_chart.baseline = base->result.serving.latency.p99;
+    } else if (s->mode == DAM_MODE_SERVING) {
+        cs->levers_chart.axis_title =
+            "speed-up of a request (1.0x = baseline)";
     }
+    add(cs, DAM_CHART_LEVERS, "levers")->u.levers = &cs->levers_chart;
+}
 
-    /* roofline: the baseline's GPU, and any lever that moves GPU or
-     * precision (its phases as "after" points) */
+/* The roofline: the baseline's GPU, and any lever that moves GPU or
+ * precision and fits (its phases as "after" points). */
+static void whatif_roofline(dam_chartset *cs, const dam_whatif *w,
+                            const char *title, const char *sub)
+{
+    const dam_whatif_row *base = &w->rows[0];
+    const dam_scenario *s = &base->scenario;
     phases(cs, &base->result, DAM_GROUP_BEFORE, ceiling(cs, s), "");
     const char *after = NULL;
     for (int i = 1; i < w->nrows; i++) {
         const dam_whatif_row *r = &w->rows[i];
-        if (r->verdict == DAM_VERDICT_FAILED || r->is_combination)
+        if (r->verdict == DAM_VERDICT_FAILED ||
+            r->verdict == DAM_VERDICT_NOFIT || r->is_combination)
             continue;
         if (strcmp(r->scenario.machine.gpu.id, s->machine.gpu.id) == 0 &&
             r->scenario.workload.precision == s->workload.precision &&
@@ -459,12 +553,17 @@ void dam_chartset_whatif(dam_chartset *cs, const dam_whatif *w,
         after = "with a lever";
     }
     roofline(cs, title, sub, after);
+}
 
-    /* return on compute: quality against cost, frontier and marginals */
+/* Return on compute: quality against cost of the options that fit, the
+ * frontier and its marginal returns (two points or more, a metric). */
+static void whatif_roc(dam_chartset *cs, const dam_whatif *w,
+                       const char *title, const char *sub)
+{
+    const dam_scenario *s = &w->rows[0].scenario;
     dam_quality_point pts[DAM_CHARTSET_BARS];
     size_t np = 0;
     int hib = s->quality.higher_is_better;
-    int known = 0;
     for (int i = 0; i < w->nrows && np < DAM_CHARTSET_BARS; i++) {
         const dam_whatif_row *r = &w->rows[i];
         if (r->verdict == DAM_VERDICT_FAILED ||
@@ -474,56 +573,87 @@ void dam_chartset_whatif(dam_chartset *cs, const dam_whatif *w,
         snprintf(pts[np].label, sizeof pts[np].label, "%.63s", r->name);
         pts[np].cost = r->cost.usd;
         pts[np].quality = r->quality;
-        known++;
         np++;
     }
-    if (np >= 2 && s->quality.metric[0]) {
-        size_t idx[DAM_CHARTSET_BARS];
-        size_t nf = dam_quality_pareto(pts, np, hib, idx);
-        for (size_t i = 0; i < np; i++) {
-            snprintf(cs->roc_labels[i], sizeof cs->roc_labels[0], "%.63s",
-                     pts[i].label);
-            cs->roc_pts[i].label = cs->roc_labels[i];
-            cs->roc_pts[i].cost = pts[i].cost;
-            cs->roc_pts[i].quality = pts[i].quality;
-            cs->roc_pts[i].on_frontier = 0;
-            for (size_t k = 0; k < nf; k++)
-                cs->roc_pts[i].on_frontier |= idx[k] == i;
-        }
-        size_t nseg = 0;
-        for (size_t k = 0; k + 1 < nf; k++) {
-            const dam_quality_point *a = &pts[idx[k]], *b = &pts[idx[k + 1]];
-            double roc;
-            if (dam_quality_roc(a->quality, a->cost, b->quality, b->cost, hib,
-                                &roc, NULL) != DAM_OK)
-                continue;
-            cs->roc_seg[nseg].from = idx[k];
-            cs->roc_seg[nseg].to = idx[k + 1];
-            cs->roc_seg[nseg].marginal = roc;
-            nseg++;
-        }
-        snprintf(cs->roc_ytitle, sizeof cs->roc_ytitle, "%s%s",
-                 s->quality.metric, hib ? " (higher is better)"
-                                        : " (lower is better)");
-        cs->roc.title = title;
-        cs->roc.subtitle = sub;
-        cs->roc.points = cs->roc_pts;
-        cs->roc.npoints = np;
-        cs->roc.segments = cs->roc_seg;
-        cs->roc.nsegments = nseg;
-        cs->roc.x_title = "cost of the run";
-        cs->roc.x_unit = DAM_AXIS_USD;
-        cs->roc.y_title = cs->roc_ytitle;
-        cs->roc.y_unit = DAM_AXIS_PLAIN;
-        cs->roc.marginal_unit = NULL; /* the gain and its cost per segment */
-        /* a change that matters: a tenth of a nat of loss, or one point
-         * of accuracy (ten times the what-if's "material" gain) */
-        cs->roc.y_min_span = hib ? 1.0 : 0.1;
-        add(cs, DAM_CHART_ROC, "roc")->u.roc = &cs->roc;
+    if (np < 2 || !s->quality.metric[0])
+        return;
+    size_t idx[DAM_CHARTSET_BARS];
+    size_t nf = dam_quality_pareto(pts, np, hib, idx);
+    for (size_t i = 0; i < np; i++) {
+        snprintf(cs->roc_labels[i], sizeof cs->roc_labels[0], "%.63s",
+                 pts[i].label);
+        cs->roc_pts[i].label = cs->roc_labels[i];
+        cs->roc_pts[i].cost = pts[i].cost;
+        cs->roc_pts[i].quality = pts[i].quality;
+        cs->roc_pts[i].on_frontier = 0;
+        for (size_t k = 0; k < nf; k++)
+            cs->roc_pts[i].on_frontier |= idx[k] == i;
     }
-    (void)known;
+    size_t nseg = 0;
+    for (size_t k = 0; k + 1 < nf; k++) {
+        const dam_quality_point *a = &pts[idx[k]], *b = &pts[idx[k + 1]];
+        double roc;
+        if (dam_quality_roc(a->quality, a->cost, b->quality, b->cost, hib,
+                            &roc, NULL) != DAM_OK)
+            continue;
+        cs->roc_seg[nseg].from = idx[k];
+        cs->roc_seg[nseg].to = idx[k + 1];
+        cs->roc_seg[nseg].marginal = roc;
+        nseg++;
+    }
+    snprintf(cs->roc_ytitle, sizeof cs->roc_ytitle, "%s%s",
+             s->quality.metric, hib ? " (higher is better)"
+                                    : " (lower is better)");
+    cs->roc.title = title;
+    cs->roc.subtitle = sub;
+    cs->roc.points = cs->roc_pts;
+    cs->roc.npoints = np;
+    cs->roc.segments = cs->roc_seg;
+    cs->roc.nsegments = nseg;
+    cs->roc.x_title = "cost of the run";
+    cs->roc.x_unit = DAM_AXIS_USD;
+    cs->roc.y_title = cs->roc_ytitle;
+    cs->roc.y_unit = DAM_AXIS_PLAIN;
+    cs->roc.marginal_unit = NULL; /* the gain and its cost per segment */
+    /* a change that matters: a tenth of a nat of loss, or one point
+     * of accuracy (ten times the what-if's "material" gain) */
+    cs->roc.y_min_span = hib ? 1.0 : 0.1;
+    add(cs, DAM_CHART_ROC, "roc")->u.roc = &cs->roc;
+}
+
+void dam_chartset_whatif(dam_chartset *cs, const dam_whatif *w,
+                         const char *answer)
+{
+    memset(cs, 0, sizeof *cs);
+    const dam_whatif_row *base = &w->rows[0];
+    const dam_scenario *s = &base->scenario;
+    /* the title is the answer's first clause; the rest and the context
+     * go below it */
+    char *title = title_slot(cs);
+    char *sub = title_slot(cs);
+    char ctx[512];
+    subtitle_of(ctx, sizeof ctx, s, &base->result);
+    split_answer(answer, ctx, title, sub, sizeof cs->titles[0]);
+
+    /* the breakdown: the baseline and every option that runs (one that
+     * does not fit has no step to break down) */
+    for (int i = 0; i < w->nrows; i++)
+        if (w->rows[i].verdict != DAM_VERDICT_FAILED &&
+            (i == 0 || w->rows[i].verdict != DAM_VERDICT_NOFIT))
+            bar(cs, w->rows[i].name, &w->rows[i].result);
+    breakdown(cs, title, sub, s->mode == DAM_MODE_SERVING);
+    whatif_levers(cs, w, title, sub);
+    whatif_roofline(cs, w, title, sub);
+    whatif_roc(cs, w, title, sub);
+    /* Chinchilla for pretraining a language model; a fine-tune (LoRA
+     * adapters, or fewer tokens than parameters: Chinchilla's optimum is
+     * about 20 a parameter) does not choose its model size by compute */
+    double tokens = dam_quality_tokens(s);
+    int finetune = s->workload.lora_rank > 0 ||
+                   tokens < s->workload.model.params *
+                                s->workload.weight_scale;
     if (s->mode == DAM_MODE_TRAINING &&
-        strcmp(s->workload.model.family, "language") == 0)
+        strcmp(s->workload.model.family, "language") == 0 && !finetune)
         chinchilla(cs, s, title, sub);
 }
 
@@ -577,21 +707,47 @@ void dam_chartset_compare(dam_chartset *cs, const dam_scenario *const *s,
     int serving = 1;
     for (int i = 0; i < n; i++)
         serving &= s[i]->mode == DAM_MODE_SERVING;
+    /* bars by name; when two share one, each is told by its number and
+     * file as the text's "Scenarios" list numbers them */
+    int same = 0;
+    for (int i = 0; i < n; i++)
+        for (int j = i + 1; j < n; j++)
+            same |= strcmp(s[i]->name, s[j]->name) == 0;
+    /* titled by the names, or by the files when two share a name */
+    const char *a = s[0]->name, *b2 = n > 1 ? s[1]->name : "";
+    if (same) {
+        const char *fa = strrchr(s[0]->file, '/'), *fb = NULL;
+        a = fa ? fa + 1 : s[0]->file;
+        if (n > 1) {
+            fb = strrchr(s[1]->file, '/');
+            b2 = fb ? fb + 1 : s[1]->file;
+        }
+    }
     if (title)
         snprintf(t, sizeof cs->titles[0], "%s", title);
     else
         snprintf(t, sizeof cs->titles[0], "Where the %s goes: %.200s vs "
                  "%.200s%s",
-                 serving ? "time of a request" : "step", s[0]->name,
-                 n > 1 ? s[1]->name : "", n > 2 ? " and more" : "");
-    for (int i = 0; i < n; i++)
-        bar(cs, s[i]->name, r[i]);
+                 serving ? "time of a request" : "step", a, b2,
+                 n > 2 ? " and more" : "");
+    for (int i = 0; i < n; i++) {
+        char label[128];
+        const char *f = strrchr(s[i]->file, '/');
+        f = f ? f + 1 : s[i]->file;
+        if (same)
+            snprintf(label, sizeof label, "[%d] %.60s (%.50s)", i + 1,
+                     s[i]->name, f);
+        else
+            snprintf(label, sizeof label, "%s", s[i]->name);
+        bar(cs, label, r[i]);
+    }
     breakdown(cs, t, NULL, serving);
 }
 
 void dam_chartset_free(dam_chartset *cs)
 {
     dam_chartset_sweep_release(cs);
+    dam_chartset_plan_release(cs);
     dam_free(cs->lanes);
     dam_free(cs->spans);
     dam_free(cs->samples);

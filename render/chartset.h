@@ -14,8 +14,12 @@
 #define DAM_RENDER_CHARTSET_H
 
 #include "render/chart.h"
+#include "solver/capacity.h"
 #include "solver/isoflop.h"
+#include "solver/llm_plan.h"
+#include "solver/plan.h"
 #include "solver/roc.h"
+#include "solver/search.h"
 #include "solver/sweep_summary.h"
 #include "solver/trace.h"
 #include "solver/whatif.h"
@@ -73,6 +77,8 @@ typedef struct dam_chartset {
     dam_chart_roc_point llm_pts[DAM_CHARTSET_BARS];
     char llm_labels[DAM_CHARTSET_BARS][64];
     dam_chart_roc llm_scatter[2];
+    struct dam_chartset_plan *plan;     /* a plan's chart data (owned;
+                                           chartset_plan.c) */
 } dam_chartset;
 
 /* Charts of a run: breakdown, roofline, timeline (when traced). */
@@ -125,6 +131,26 @@ void dam_chartset_llm_budget(dam_chartset *cs, const int *budget,
  * GPU kind (filled: meets both objectives). */
 void dam_chartset_llm_cost(dam_chartset *cs, const dam_whatif *w,
                            const char *title);
+/*
+ * The chart of a plan (render/chartset_plan.c, file stem "plan"; the set
+ * is started afresh): the layout search r of s with options o (every
+ * candidate when r->all holds them, else the listed ones); the budget
+ * plan p (the compute-optimal frontier around its budget, the budget, the
+ * chosen point and the scenario's model); the serving capacity plan; the
+ * LLM serving plan. DAM_OK, or DAM_EINPUT with err filled when there is
+ * nothing to draw.
+ */
+int dam_chartset_search(dam_chartset *cs, const dam_scenario *s,
+                        const dam_search_opts *o, const dam_search_result *r,
+                        dam_error *err);
+int dam_chartset_budget(dam_chartset *cs, const dam_scenario *s,
+                        const dam_plan *p, dam_error *err);
+int dam_chartset_capacity(dam_chartset *cs, const dam_scenario *s,
+                          const dam_capacity_result *p, dam_error *err);
+int dam_chartset_llm_plan(dam_chartset *cs, const dam_scenario *s,
+                          const dam_llm_plan *p, dam_error *err);
+/* Free a plan's chart data (dam_chartset_free calls it). */
+void dam_chartset_plan_release(dam_chartset *cs);
 /* Free what the set owns. */
 void dam_chartset_free(dam_chartset *cs);
 /* Write the first chart to path (format from its extension: .png, .svg,

@@ -247,14 +247,11 @@ static void interval_rows(table *t, const dam_scenario *s,
     }
 }
 
-void dam_compare_write(dam_buf *b, const dam_scenario *s, const dam_result *r,
-                       const dam_diagnosis *d, const dam_answer_interval *iv,
-                       const dam_setting *const *settings,
-                       const int *nsettings, int n, int as_json)
+/* The output rows: the batch figures, the serving figures, or both when
+ * the scenarios mix modes; their number. */
+static size_t output_rows(out_row *rows, const dam_scenario *s,
+                          const dam_result *r, int n)
 {
-    flat *fl = flatten_all(s, n);
-    /* Outputs: the batch figures, the serving figures, or both when the
-     * scenarios mix modes. */
     int any_batch = 0, any_serving = 0;
     for (int i = 0; i < n; i++) {
         if (s[i].mode == DAM_MODE_SERVING)
@@ -262,7 +259,6 @@ void dam_compare_write(dam_buf *b, const dam_scenario *s, const dam_result *r,
         else
             any_batch = 1;
     }
-    out_row rows[24];
     size_t nrows = 0;
 #define ROW(label, unit, expr)                                                \
     do {                                                                      \
@@ -296,32 +292,143 @@ void dam_compare_write(dam_buf *b, const dam_scenario *s, const dam_result *r,
         ROW("USD per 1,000 requests", 1, r[i].serving.cost_per_1k);
     }
 #undef ROW
+    return nrows;
+}
 
-    if (as_json) {
-        json_t *o = json_object();
-        json_t *sc = json_array();
+/* The comparison as JSON: each scenario with its result (and intervals),
+ * and the input keys that differ. */
+static void compare_json(dam_buf *b, const dam_scenario *s,
+                         const dam_result *r, const dam_diagnosis *d,
+                         const dam_answer_interval *iv, const flat *fl,
+                         int n)
+{
+    json_t *o = json_object();
+    json_t *sc = json_array();
+    for (int i = 0; i < n; i++) {
+        json_t *e = json_object();
+        json_object_set_new(e, "scenario", dam_json_scenario(&s[i]));
+        json_object_set_new(e, "result",
+                            dam_json_result(&s[i], &r[i], &d[i]));
+        if (iv && iv[i].samples > 0)
+            json_object_set_new(e, "intervals_90",
+                                dam_json_answer_interval(&iv[i]));
+        json_array_append_new(sc, e);
+    }
+    json_object_set_new(o, "scenarios", sc);
+    json_t *diff = json_array();
+    for (size_t k = 0; k < fl[0].n; k++) {
+        const char *key = fl[0].keys[k];
+        int differs = 0;
+        for (int i = 1; i < n; i++)
+            differs |= strcmp(flat_get(&fl[i], key), fl[0].vals[k]) != 0;
+        if (differs)
+            json_array_append_new(diff, json_string(key));
+    }
+    json_object_set_new(o, "inputs_that_differ", diff);
+    dam_json_dump(b, o);
+}
+
+/* The inputs that differ: the files' own settings, in their units, where
+ * given (else the flattened scenarios fl), keys in first-seen order. */
+static void input_rows(table *t, const flat *fl,
+                       const dam_setting *const *settings,
+                       const int *nsettings, int n)
+{
+    trow(t, settings ? "#Inputs that differ (as the files write them)"
+                     : "#Inputs that differ");
+    const flat *src = fl;
+    flat *own = NULL;
+    if (settings) {
+        own = dam_calloc((size_t)n, sizeof *own);
+        for (int i = 0; i < n; i++)
+            for (int k = 0; k < nsettings[i]; k++)
+                flat_add(&own[i], settings[i][k].key, settings[i][k].value);
+        src = own;
+    }
+    int ndiff = 0;
+    flat all = {0};
+    for (int i = 0; i < n; i++)
+        for (size_t k = 0; k < src[i].n; k++)
+            if (strcmp(flat_get(&all, src[i].keys[k]), "-") == 0)
+                flat_add(&all, src[i].keys[k], "");
+    for (size_t k = 0; k < all.n; k++) {
+        const char *key = all.keys[k];
+        int differs = 0;
+        for (int i = 1; i < n; i++)
+            differs |= strcmp(flat_get(&src[i], key),
+                              flat_get(&src[0], key)) != 0;
+        if (!differs)
+            continue;
+        ndiff++;
+        int row = trow(t, key);
+        for (int i = 0; i < n; i++)
+            snprintf(t->c[row][i + 1], CELL, "%s", flat_get(&src[i], key));
+    }
+    flat_free(&all);
+    if (own) {
+        for (int i = 0; i < n; i++)
+            flat_free(&own[i]);
+        dam_free(own);
+    }
+    if (!ndiff)
+        trow(t, "(none)");
+}
+
+/* The outputs, each with its change from the first scenario. */
+static void output_table_rows(table *t, const out_row *rows, size_t nrows,
+                              int n)
+{
+    trow(t, "#Outputs (change from the first)");
+    for (size_t k = 0; k < nrows; k++) {
+        int row = trow(t, rows[k].name);
+        dam_fmt_time_unit tu = dam_fmt_time_pick_column(rows[k].v, (size_t)n);
         for (int i = 0; i < n; i++) {
-            json_t *e = json_object();
-            json_object_set_new(e, "scenario", dam_json_scenario(&s[i]));
-            json_object_set_new(e, "result",
-                                dam_json_result(&s[i], &r[i], &d[i]));
-            if (iv && iv[i].samples > 0)
-                json_object_set_new(e, "intervals_90",
-                                    dam_json_answer_interval(&iv[i]));
-            json_array_append_new(sc, e);
+            char v[48];
+            cell(v, sizeof v, rows[k].v[i], rows[k].kind, tu);
+            if (i > 0 && rows[k].v[0] != 0.0 && isfinite(rows[k].v[i]))
+                snprintf(t->c[row][i + 1], CELL, "%s (%+.0f %%)", v,
+                         (rows[k].v[i] / rows[k].v[0] - 1.0) * 100.0);
+            else
+                snprintf(t->c[row][i + 1], CELL, "%s", v);
         }
-        json_object_set_new(o, "scenarios", sc);
-        json_t *diff = json_array();
-        for (size_t k = 0; k < fl[0].n; k++) {
-            const char *key = fl[0].keys[k];
-            int differs = 0;
-            for (int i = 1; i < n; i++)
-                differs |= strcmp(flat_get(&fl[i], key), fl[0].vals[k]) != 0;
-            if (differs)
-                json_array_append_new(diff, json_string(key));
+    }
+}
+
+/* The step per iron-law term, each with its change from the first. */
+static void term_rows(table *t, const dam_result *r, int n)
+{
+    trow(t, "#Step per iron-law term");
+    for (int term = 0; term < DAM_TERM_COUNT; term++) {
+        int tr = trow(t, dam_term_name((dam_term)term));
+        double v[MAX_CMP];
+        for (int i = 0; i < n; i++)
+            v[i] = r[i].terms[term];
+        dam_fmt_time_unit tu = dam_fmt_time_pick_column(v, (size_t)n);
+        for (int i = 0; i < n; i++) {
+            char a[40], dv[40];
+            dam_fmt_time_in(a, sizeof a, v[i], tu, DAM_FMT_SIG);
+            double dlt = v[i] - v[0];
+            dam_fmt_time_in(dv, sizeof dv, fabs(dlt), tu, DAM_FMT_SIG);
+            if (i > 0 && fabs(dlt) > 1e-12 && strcmp(dv, "0") != 0 &&
+                strncmp(dv, "0 ", 2) != 0)
+                snprintf(t->c[tr][i + 1], CELL, "%s (%c%s)", a,
+                         dlt > 0 ? '+' : '-', dv);
+            else
+                snprintf(t->c[tr][i + 1], CELL, "%s", a);
         }
-        json_object_set_new(o, "inputs_that_differ", diff);
-        dam_json_dump(b, o);
+    }
+}
+
+void dam_compare_write(dam_buf *b, const dam_scenario *s, const dam_result *r,
+                       const dam_diagnosis *d, const dam_answer_interval *iv,
+                       const dam_setting *const *settings,
+                       const int *nsettings, int n, int as_json)
+{
+    flat *fl = flatten_all(s, n);
+    out_row rows[24];
+    size_t nrows = output_rows(rows, s, r, n);
+    if (as_json) {
+        compare_json(b, s, r, d, iv, fl, n);
     } else {
         /* the scenarios by number, names and files in full */
         dam_buf_printf(b, "Scenarios\n");
@@ -332,86 +439,14 @@ void dam_compare_write(dam_buf *b, const dam_scenario *s, const dam_result *r,
         int h = trow(&t, "");
         for (int i = 0; i < n; i++)
             snprintf(t.c[h][i + 1], CELL, "[%d]", i + 1);
-        /* inputs: the files' own settings, in their units, where given */
-        trow(&t, settings ? "#Inputs that differ (as the files write them)"
-                          : "#Inputs that differ");
-        flat *src = fl, *own = NULL;
-        if (settings) {
-            own = dam_calloc((size_t)n, sizeof *own);
-            for (int i = 0; i < n; i++)
-                for (int k = 0; k < nsettings[i]; k++)
-                    flat_add(&own[i], settings[i][k].key,
-                             settings[i][k].value);
-            src = own;
-        }
-        int ndiff = 0;
-        /* keys of every scenario, in first-seen order */
-        flat all = {0};
-        for (int i = 0; i < n; i++)
-            for (size_t k = 0; k < src[i].n; k++)
-                if (strcmp(flat_get(&all, src[i].keys[k]), "-") == 0)
-                    flat_add(&all, src[i].keys[k], "");
-        for (size_t k = 0; k < all.n; k++) {
-            const char *key = all.keys[k];
-            int differs = 0;
-            for (int i = 1; i < n; i++)
-                differs |= strcmp(flat_get(&src[i], key),
-                                  flat_get(&src[0], key)) != 0;
-            if (!differs)
-                continue;
-            ndiff++;
-            int row = trow(&t, key);
-            for (int i = 0; i < n; i++)
-                snprintf(t.c[row][i + 1], CELL, "%s", flat_get(&src[i], key));
-        }
-        flat_free(&all);
-        if (own) {
-            for (int i = 0; i < n; i++)
-                flat_free(&own[i]);
-            dam_free(own);
-        }
-        if (!ndiff)
-            trow(&t, "(none)");
-        trow(&t, "#Outputs (change from the first)");
-        for (size_t k = 0; k < nrows; k++) {
-            int row = trow(&t, rows[k].name);
-            dam_fmt_time_unit tu =
-                dam_fmt_time_pick_column(rows[k].v, (size_t)n);
-            for (int i = 0; i < n; i++) {
-                char v[48];
-                cell(v, sizeof v, rows[k].v[i], rows[k].kind, tu);
-                if (i > 0 && rows[k].v[0] != 0.0 && isfinite(rows[k].v[i]))
-                    snprintf(t.c[row][i + 1], CELL, "%s (%+.0f %%)", v,
-                             (rows[k].v[i] / rows[k].v[0] - 1.0) * 100.0);
-                else
-                    snprintf(t.c[row][i + 1], CELL, "%s", v);
-            }
-        }
+        input_rows(&t, fl, settings, nsettings, n);
+        output_table_rows(&t, rows, nrows, n);
         int row = trow(&t, "binding");
         for (int i = 0; i < n; i++)
             snprintf(t.c[row][i + 1], CELL, "%s", dam_bound_name(r[i].bound));
         if (iv)
             interval_rows(&t, s, iv, n);
-        trow(&t, "#Step per iron-law term");
-        for (int term = 0; term < DAM_TERM_COUNT; term++) {
-            int tr = trow(&t, dam_term_name((dam_term)term));
-            double v[MAX_CMP];
-            for (int i = 0; i < n; i++)
-                v[i] = r[i].terms[term];
-            dam_fmt_time_unit tu = dam_fmt_time_pick_column(v, (size_t)n);
-            for (int i = 0; i < n; i++) {
-                char a[40], dv[40];
-                dam_fmt_time_in(a, sizeof a, v[i], tu, DAM_FMT_SIG);
-                double dlt = v[i] - v[0];
-                dam_fmt_time_in(dv, sizeof dv, fabs(dlt), tu, DAM_FMT_SIG);
-                if (i > 0 && fabs(dlt) > 1e-12 && strcmp(dv, "0") != 0 &&
-                    strncmp(dv, "0 ", 2) != 0)
-                    snprintf(t.c[tr][i + 1], CELL, "%s (%c%s)", a,
-                             dlt > 0 ? '+' : '-', dv);
-                else
-                    snprintf(t.c[tr][i + 1], CELL, "%s", a);
-            }
-        }
+        term_rows(&t, r, n);
         tprint(b, &t, n);
         dam_free(t.c);
     }

@@ -686,6 +686,11 @@ static double badness(const dam_draw_placer *p, const dam_rect *r)
     return s;
 }
 
+int dam_draw_placer_clear(const dam_draw_placer *p, const dam_rect *r)
+{
+    return badness(p, r) <= 1e-9;
+}
+
 /* The point of box b nearest (x, y). */
 static void nearest(const dam_rect *b, double x, double y, double *cx,
                     double *cy)

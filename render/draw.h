@@ -244,6 +244,8 @@ void dam_draw_placer_block_line(dam_draw_placer *p, double x0, double y0,
  * caller draws there and blocks it. */
 size_t dam_draw_placer_best(const dam_draw_placer *p, const dam_rect *cands,
                             size_t n);
+/* 1 when r stays inside the bounds and overlaps nothing placed. */
+int dam_draw_placer_clear(const dam_draw_placer *p, const dam_rect *r);
 /* Free the placer's array; the placer is empty afterwards. */
 void dam_draw_placer_free(dam_draw_placer *p);
 

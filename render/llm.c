@@ -88,39 +88,10 @@ static const char *verdict(double v, double ci, double slo)
     return v <= slo ? "MET without headroom" : "MISSED";
 }
 
-void dam_llm_text(dam_buf *b, const dam_scenario *s, const dam_result *r,
-                  const dam_diagnosis *d, const dam_uncertainty *u)
+/* The engine: batching, chunking, KV blocks and admission, prefix
+ * cache, speculative decoding and host time. */
+static void llm_engine(dam_buf *b, const dam_llm *q)
 {
-    const dam_llm *q = &s->serving.llm;
-    const dam_llm_result *l = &r->serving.llm;
-    const dam_serving *v = &s->serving;
-    char dep[160], t1[96], t2[96];
-    int pct = (int)lround(q->slo_quantile * 100.0);
-
-    dam_llm_deployment_text(dep, sizeof dep, s);
-    dam_buf_printf(b, "%s\n", s->name);
-    dam_buf_printf(b, "  %s on %s; weights %s, KV cache %s\n",
-                   s->workload.model.name, dep, dam_llm_weights_text(s),
-                   dam_precision_name(q->kv_precision));
-    rule(b);
-    dam_buf_printf(b, "Question  %s\n", s->question);
-    char answer[1024];
-    dam_text_answer(answer, sizeof answer, s, r, d);
-    dam_buf_printf(b, "Answer    %s\n", answer);
-    dam_buf_printf(b, "Binding   %s  [axis: %s]\n", dam_bound_name(r->bound),
-                   d->axis);
-    rule(b);
-
-    tokens_text(t1, sizeof t1, &q->input);
-    tokens_text(t2, sizeof t2, &q->output);
-    if (v->arrival == DAM_ARRIVAL_TRACE)
-        dam_buf_printf(b, "Requests  from the trace %s\n", v->trace);
-    else
-        dam_buf_printf(b, "Requests  %s arrivals at %.4g/s; prompts %s "
-                          "tokens, outputs %s\n",
-                       v->arrival == DAM_ARRIVAL_POISSON ? "Poisson"
-                                                         : "deterministic",
-                       v->rate, t1, t2);
     dam_buf_printf(b, "Engine    %s: continuous batching, %s, token "
                       "budget %d",
                    q->engine,
@@ -160,79 +131,90 @@ void dam_llm_text(dam_buf *b, const dam_scenario *s, const dam_result *r,
                    q->iteration_s * 1e3, q->iteration_seq_s * 1e6,
                    q->overlap ? "overlapped with the GPU"
                               : "in series with the GPU");
+}
 
-    if (r->has_sim && r->memory.fits) {
-        dam_buf_printf(b, "\nLatency, ms %19s %9s %9s %9s  (p99 95 %% CI)\n",
-                       "mean", "p50", "p90", "p99");
-        lat_row(b, "time to first token", &l->ttft);
-        lat_row(b, "time per output token", &l->tpot);
-        lat_row(b, "inter-token latency", &l->itl);
-        lat_row(b, "end to end", &l->e2e);
-        lat_row(b, "queue (to first run)", &l->queue);
-        dam_buf_printf(b, "  SLOs at p%d: TTFT %.4g ms +- %.3g <= %.4g -> "
-                          "%s; TPOT %.4g ms +- %.3g <= %.4g -> %s\n",
-                       pct, l->ttft.q * 1e3, l->ttft.q_ci * 1e3,
-                       l->slo_ttft_s * 1e3,
-                       verdict(l->ttft.q, l->ttft.q_ci, l->slo_ttft_s),
-                       l->tpot.q * 1e3, l->tpot.q_ci * 1e3,
-                       l->slo_tpot_s * 1e3,
-                       verdict(l->tpot.q, l->tpot.q_ci, l->slo_tpot_s));
-        if (u && u->load.ok)
-            dam_buf_printf(b, "  90 %% interval under load: p%d TTFT %.4g to "
-                              "%.4g ms, TPOT %.4g to %.4g ms, throughput "
-                              "%.4g to %.4g requests/s (simulated in the "
-                              "draws of the constants at a lone request's "
-                              "5th and 95th percentile, with the CI)\n",
-                           pct, u->load.ttft[0] * 1e3, u->load.ttft[1] * 1e3,
-                           u->load.tpot[0] * 1e3, u->load.tpot[1] * 1e3,
-                           u->load.throughput[0], u->load.throughput[1]);
-        dam_buf_printf(b, "  goodput %.4g requests/s: %.2f %% of requests "
-                          "meet both\n",
-                       l->goodput, l->goodput_fraction * 100.0);
-        dam_buf_printf(b, "  (%d replications x %.0f requests after "
-                          "warm-up)\n",
-                       r->replications, r->sim_steps);
-        dam_buf_printf(b, "\nThroughput  %.4g requests/s, %.4g output "
-                          "tokens/s (%.4g per GPU), %.4g prompt tokens/s\n",
-                       l->throughput, l->tokens_per_s, l->tokens_per_s_gpu,
-                       l->prefill_tokens_per_s);
-        if (l->has_offline)
-            dam_buf_printf(b, "Offline     %.4g requests/s, %.4g output "
-                              "tokens/s: the same %.0f requests all queued "
-                              "at time 0 (saturated; served at %.0f %% of "
-                              "it), %.3g preemptions per request\n",
-                           l->offline_throughput, l->offline_tokens_per_s,
-                           l->offline_requests,
-                           l->offline_throughput > 0.0
-                               ? 100.0 * l->throughput /
-                                     l->offline_throughput
-                               : 0.0,
-                           l->offline_preemptions);
-        if (s->cost.gpu_hour_usd > 0.0)
-            dam_buf_printf(b, "Cost        $%.4g per hour for %.0f GPUs, "
-                              "$%.4g per million output tokens\n",
-                           l->cost_hour, l->gpus, l->cost_per_mtok);
-        else
-            dam_buf_printf(b, "Cost        n/a (no price per GPU-hour)\n");
-        dam_buf_printf(b, "Iteration   %.4g ms on average, %.3g decodes + "
-                          "%.4g new tokens; GEMMs and elementwise %.0f %%, "
-                          "attention %.0f %%, all-reduce %.0f %%, head %.0f "
-                          "%%, host %.0f %%, swap %.0f %%\n",
-                       l->iteration_mean * 1e3, l->decode_seqs_mean,
-                       l->batch_tokens_mean, l->share_linear * 100.0,
-                       l->share_attn * 100.0, l->share_comm * 100.0,
-                       l->share_head * 100.0, l->share_host * 100.0,
-                       l->share_swap * 100.0);
-        dam_buf_printf(b, "Replicas    busy %.0f %%; %.3g sequences running "
-                          "on average (peak %.0f); %.3g preemptions per "
-                          "request",
-                       l->gpu_busy * 100.0, l->running_mean, l->running_peak,
-                       l->preemptions);
-        if (q->disaggregated)
-            dam_buf_printf(b, "; KV transfer %.4g ms per request",
-                           l->kv_transfer_s * 1e3);
-        dam_buf_printf(b, "\n");
-    }
+/* Under load (simulated, when the model fits): latency percentiles with
+ * the objectives, the interval under load, goodput, throughput, offline,
+ * cost, the average iteration and the replicas' occupancy. */
+static void llm_load(dam_buf *b, const dam_scenario *s, const dam_result *r,
+                     const dam_uncertainty *u)
+{
+    const dam_llm *q = &s->serving.llm;
+    const dam_llm_result *l = &r->serving.llm;
+    int pct = (int)lround(q->slo_quantile * 100.0);
+    dam_buf_printf(b, "\nLatency, ms %19s %9s %9s %9s  (p99 95 %% CI)\n",
+                   "mean", "p50", "p90", "p99");
+    lat_row(b, "time to first token", &l->ttft);
+    lat_row(b, "time per output token", &l->tpot);
+    lat_row(b, "inter-token latency", &l->itl);
+    lat_row(b, "end to end", &l->e2e);
+    lat_row(b, "queue (to first run)", &l->queue);
+    dam_buf_printf(b, "  SLOs at p%d: TTFT %.4g ms +- %.3g <= %.4g -> "
+                      "%s; TPOT %.4g ms +- %.3g <= %.4g -> %s\n",
+                   pct, l->ttft.q * 1e3, l->ttft.q_ci * 1e3,
+                   l->slo_ttft_s * 1e3,
+                   verdict(l->ttft.q, l->ttft.q_ci, l->slo_ttft_s),
+                   l->tpot.q * 1e3, l->tpot.q_ci * 1e3,
+                   l->slo_tpot_s * 1e3,
+                   verdict(l->tpot.q, l->tpot.q_ci, l->slo_tpot_s));
+    if (u && u->load.ok)
+        dam_buf_printf(b, "  90 %% interval under load: p%d TTFT %.4g to "
+                          "%.4g ms, TPOT %.4g to %.4g ms, throughput "
+                          "%.4g to %.4g requests/s (simulated in the "
+                          "draws of the constants at a lone request's "
+                          "5th and 95th percentile, with the CI)\n",
+                       pct, u->load.ttft[0] * 1e3, u->load.ttft[1] * 1e3,
+                       u->load.tpot[0] * 1e3, u->load.tpot[1] * 1e3,
+                       u->load.throughput[0], u->load.throughput[1]);
+    dam_buf_printf(b, "  goodput %.4g requests/s: %.2f %% of requests "
+                      "meet both\n",
+                   l->goodput, l->goodput_fraction * 100.0);
+    dam_buf_printf(b, "  (%d replications x %.0f requests after "
+                      "warm-up)\n",
+                   r->replications, r->sim_steps);
+    dam_buf_printf(b, "\nThroughput  %.4g requests/s, %.4g output "
+                      "tokens/s (%.4g per GPU), %.4g prompt tokens/s\n",
+                   l->throughput, l->tokens_per_s, l->tokens_per_s_gpu,
+                   l->prefill_tokens_per_s);
+    if (l->has_offline)
+        dam_buf_printf(b, "Offline     %.4g requests/s, %.4g output "
+                          "tokens/s: the same %.0f requests all queued "
+                          "at time 0 (saturated; served at %.0f %% of "
+                          "it), %.3g preemptions per request\n",
+                       l->offline_throughput, l->offline_tokens_per_s,
+                       l->offline_requests,
+                       l->offline_throughput > 0.0
+                           ? 100.0 * l->throughput /
+                                 l->offline_throughput
+                           : 0.0,
+                       l->offline_preemptions);
+    /* the cost is in the short block at the top (dam_text_short) */
+    dam_buf_printf(b, "Iteration   %.4g ms on average, %.3g decodes + "
+                      "%.4g new tokens; GEMMs and elementwise %.0f %%, "
+                      "attention %.0f %%, all-reduce %.0f %%, head %.0f "
+                      "%%, host %.0f %%, swap %.0f %%\n",
+                   l->iteration_mean * 1e3, l->decode_seqs_mean,
+                   l->batch_tokens_mean, l->share_linear * 100.0,
+                   l->share_attn * 100.0, l->share_comm * 100.0,
+                   l->share_head * 100.0, l->share_host * 100.0,
+                   l->share_swap * 100.0);
+    dam_buf_printf(b, "Replicas    busy %.0f %%; %.3g sequences running "
+                      "on average (peak %.0f); %.3g preemptions per "
+                      "request",
+                   l->gpu_busy * 100.0, l->running_mean, l->running_peak,
+                   l->preemptions);
+    if (q->disaggregated)
+        dam_buf_printf(b, "; KV transfer %.4g ms per request",
+                       l->kv_transfer_s * 1e3);
+    dam_buf_printf(b, "\n");
+}
+
+/* One request alone (analytic), with its interval. */
+static void llm_alone(dam_buf *b, const dam_scenario *s, const dam_result *r,
+                      const dam_uncertainty *u)
+{
+    const dam_llm *q = &s->serving.llm;
+    const dam_llm_result *l = &r->serving.llm;
     dam_buf_printf(b, "\nOne request alone  prefill of %.0f tokens %.4g ms, "
                       "decode step %.4g ms (weight floor %.4g ms), %.4g s "
                       "end to end\n",
@@ -246,6 +228,14 @@ void dam_llm_text(dam_buf *b, const dam_scenario *s, const dam_result *r,
                           "constants)\n",
                        u->step.lo, u->step.hi, u->samples, u->nconstants);
 
+}
+
+/* Memory per GPU: weights, workspace, the KV pool and what it holds. */
+static void llm_memory(dam_buf *b, const dam_scenario *s, const dam_result *r)
+{
+    const dam_llm *q = &s->serving.llm;
+    const dam_llm_result *l = &r->serving.llm;
+    char t1[96];
     const dam_llm_memory *m = &l->memory;
     dam_fmt_memory(t1, sizeof t1, m->capacity);
     dam_buf_printf(b, "\nMemory per GPU (replica of %d): %s x %.2g = %.4g "
@@ -270,34 +260,78 @@ void dam_llm_text(dam_buf *b, const dam_scenario *s, const dam_result *r,
         dam_buf_printf(b, "  in use: %.0f %% on average, %.0f %% at peak\n",
                        l->kv_use_mean * 100.0, l->kv_use_peak * 100.0);
 
-    if (r->has_sim && r->memory.fits) {
-        dam_buf_printf(b, "\nWhere a request's time goes (mean %.4g ms)\n",
-                       r->step * 1e3);
-        /* the terms as LLM serving fills them (sim_llm.c) */
-        const char *names[DAM_TERM_COUNT];
-        for (int t = 0; t < DAM_TERM_COUNT; t++)
-            names[t] = dam_term_name((dam_term)t);
-        names[DAM_TERM_DATA] = "queue";
-        names[DAM_TERM_TRANSFER] = "swap and KV transfer";
-        names[DAM_TERM_COMPUTE] = "GPU compute";
-        names[DAM_TERM_COMM] = "tensor-parallel all-reduce";
-        names[DAM_TERM_OVERHEAD] = "host";
-        double step = r->step > 0.0 ? r->step : 1.0;
-        for (int t = 0; t < DAM_TERM_COUNT; t++) {
-            int bar = (int)lround(r->terms[t] / step * 30.0);
-            char bars[32];
-            if (bar > 30)
-                bar = 30;
-            if (bar < 0)
-                bar = 0;
-            memset(bars, '#', (size_t)bar);
-            bars[bar] = '\0';
-            dam_buf_printf(b, "  %-28s %9.4g ms %6.1f %%  %s\n", names[t],
-                           r->terms[t] * 1e3, r->terms[t] / step * 100.0,
-                           bars);
-        }
-    }
+}
 
+/* Where a request's time goes, in the terms LLM serving fills
+ * (sim_llm.c). */
+static void llm_terms(dam_buf *b, const dam_result *r)
+{
+    dam_buf_printf(b, "\nWhere a request's time goes (mean %.4g ms)\n",
+                   r->step * 1e3);
+    /* the terms as LLM serving fills them (sim_llm.c) */
+    const char *names[DAM_TERM_COUNT];
+    for (int t = 0; t < DAM_TERM_COUNT; t++)
+        names[t] = dam_term_name((dam_term)t);
+    names[DAM_TERM_DATA] = "queue";
+    names[DAM_TERM_TRANSFER] = "swap and KV transfer";
+    names[DAM_TERM_COMPUTE] = "GPU compute";
+    names[DAM_TERM_COMM] = "tensor-parallel all-reduce";
+    names[DAM_TERM_OVERHEAD] = "host";
+    double step = r->step > 0.0 ? r->step : 1.0;
+    for (int t = 0; t < DAM_TERM_COUNT; t++) {
+        int bar = (int)lround(r->terms[t] / step * 30.0);
+        char bars[32];
+        if (bar > 30)
+            bar = 30;
+        if (bar < 0)
+            bar = 0;
+        memset(bars, '#', (size_t)bar);
+        bars[bar] = '\0';
+        dam_buf_printf(b, "  %-28s %9.4g ms %6.1f %%  %s\n", names[t],
+                       r->terms[t] * 1e3, r->terms[t] / step * 100.0,
+                       bars);
+    }
+}
+
+void dam_llm_text(dam_buf *b, const dam_scenario *s, const dam_result *r,
+                  const dam_diagnosis *d, const dam_uncertainty *u)
+{
+    const dam_llm *q = &s->serving.llm;
+    const dam_serving *v = &s->serving;
+    char dep[160], t1[96], t2[96];
+
+    dam_llm_deployment_text(dep, sizeof dep, s);
+    dam_buf_printf(b, "%s\n", s->name);
+    dam_buf_printf(b, "  %s on %s; weights %s, KV cache %s\n",
+                   s->workload.model.name, dep, dam_llm_weights_text(s),
+                   dam_precision_name(q->kv_precision));
+    rule(b);
+    dam_buf_printf(b, "Question  %s\n", s->question);
+    char answer[1024];
+    dam_text_answer(answer, sizeof answer, s, r, d);
+    dam_buf_printf(b, "Answer    %s\n", answer);
+    dam_buf_printf(b, "Binding   %s  [axis: %s]\n", dam_bound_name(r->bound),
+                   d->axis);
+    dam_text_short(b, s, r, u);
+    rule(b);
+
+    tokens_text(t1, sizeof t1, &q->input);
+    tokens_text(t2, sizeof t2, &q->output);
+    if (v->arrival == DAM_ARRIVAL_TRACE)
+        dam_buf_printf(b, "Requests  from the trace %s\n", v->trace);
+    else
+        dam_buf_printf(b, "Requests  %s arrivals at %.4g/s; prompts %s "
+                          "tokens, outputs %s\n",
+                       v->arrival == DAM_ARRIVAL_POISSON ? "Poisson"
+                                                         : "deterministic",
+                       v->rate, t1, t2);
+    llm_engine(b, q);
+    if (r->has_sim && r->memory.fits)
+        llm_load(b, s, r, u);
+    llm_alone(b, s, r, u);
+    llm_memory(b, s, r);
+    if (r->has_sim && r->memory.fits)
+        llm_terms(b, r);
     dam_text_diagnosis(b, d);
 }
 
@@ -544,6 +578,34 @@ void dam_llm_whatif_answer(char *buf, size_t n, const dam_whatif *w)
         snprintf(buf + len, n - len, ". No option here meets both SLOs");
 }
 
+/* The short block after the answer: the objectives at their quantile for
+ * the best option that meets them (else the baseline), and its cost per
+ * million output tokens against the baseline's. */
+static void llm_whatif_short(dam_buf *b, const dam_whatif *w)
+{
+    const dam_whatif_row *base = &w->rows[0];
+    const dam_whatif_row *o = dam_whatif_best(w);
+    if (!o)
+        o = base;
+    const dam_llm_result *l = &o->result.serving.llm;
+    if (!o->result.has_sim || !o->result.memory.fits)
+        return;
+    dam_buf_printf(b, "Figure    %s: p%.0f TTFT %.4g ms +- %.3g (95 %% CI) "
+                      "against %.4g ms, TPOT %.4g ms +- %.3g against %.4g "
+                      "ms, on %.0f GPUs\n",
+                   o->name, l->slo_quantile * 100.0, l->ttft.q * 1e3,
+                   l->ttft.q_ci * 1e3, l->slo_ttft_s * 1e3, l->tpot.q * 1e3,
+                   l->tpot.q_ci * 1e3, l->slo_tpot_s * 1e3, l->gpus);
+    if (!(l->cost_per_mtok > 0.0))
+        return;
+    dam_buf_printf(b, "Cost      %s: $%.3g per million output tokens", o->name,
+                   l->cost_per_mtok);
+    const dam_llm_result *bl = &base->result.serving.llm;
+    if (o != base && bl->cost_per_mtok > 0.0 && base->result.memory.fits)
+        dam_buf_printf(b, ", against $%.3g as configured", bl->cost_per_mtok);
+    dam_buf_printf(b, "\n");
+}
+
 void dam_llm_whatif_text(dam_buf *b, const dam_whatif *w)
 {
     const dam_whatif_row *base = &w->rows[0];
@@ -558,9 +620,11 @@ void dam_llm_whatif_text(dam_buf *b, const dam_whatif *w)
                    s->workload.model.name, dep, s->serving.rate);
     dam_buf_printf(b, "Question  %s\n", s->question);
     dam_buf_printf(b, "Answer    %s.\n", answer);
-    dam_buf_printf(b, "Binding   %s [%s]: %s\n\n",
+    dam_buf_printf(b, "Binding   %s [%s]: %s\n",
                    dam_bound_name(base->result.bound), base->diagnosis.axis,
                    base->diagnosis.headline);
+    llm_whatif_short(b, w);
+    dam_buf_printf(b, "\n");
     dam_buf_printf(b, "%-24s %5s %9s %9s %8s %9s %8s %9s %9s %-18s %s\n",
                    "option", "GPUs", "TTFT ms", "TPOT ms", "goodput",
                    "tok/s/GPU", "$/Mtok", "KV tokens", "running", "binds",

@@ -207,7 +207,32 @@ static void headline(dam_review_store *st, const ctx *c)
     st->head_hdr[0] = "";
     st->head_hdr[1] = "as configured";
     st->head_hdr[2] = x ? keep(c->P, "with %s", x->name) : NULL;
-    if (c->s->mode == DAM_MODE_SERVING) {
+    if (c->s->serving.llm.enabled) {
+        /* the objectives at their quantile and the cost per output token,
+         * as the answer quotes them */
+        const dam_whatif_row *opt[2] = {b, x};
+        const char *what[4] = {"TTFT", "TPOT", "cost per million output "
+                                               "tokens", "GPUs"};
+        for (int k = 0; k < 4; k++) {
+            put(t, k < 2 ? keep(c->P, "p%.0f %s",
+                                b->result.serving.llm.slo_quantile * 100.0,
+                                what[k])
+                         : what[k]);
+            for (int j = 0; j < ncols - 1; j++) {
+                const dam_llm_result *l = &opt[j]->result.serving.llm;
+                int ok = opt[j]->result.has_sim &&
+                         opt[j]->result.memory.fits;
+                put(t, !ok     ? "-"
+                       : k == 0 ? fmt_time(c->P, l->ttft.q)
+                       : k == 1 ? fmt_time(c->P, l->tpot.q)
+                       : k == 2 ? (l->cost_per_mtok > 0.0
+                                       ? fmt_iv(c->P, l->cost_per_mtok, NULL,
+                                                DAM_FMT_USD)
+                                       : "n/a (no price)")
+                                : keep(c->P, "%.0f", l->gpus));
+            }
+        }
+    } else if (c->s->mode == DAM_MODE_SERVING) {
         /* per million requests: the rows' costs are per 1,000 */
         dam_interval cb = {0, 0, 0}, cx = {0, 0, 0};
         if (b->has_interval)
@@ -468,7 +493,8 @@ static void key_numbers(rows *key, const ctx *c)
         row(key, "I/O overhead", fmt_iv(P, r->io_overhead, NULL,
                                         DAM_FMT_PERCENT), NULL);
     }
-    row(key, "MFU", fmt_iv(P, r->mfu, NULL, DAM_FMT_PERCENT), NULL);
+    if (s->mode != DAM_MODE_SERVING || r->mfu > 0.0)
+        row(key, "MFU", fmt_iv(P, r->mfu, NULL, DAM_FMT_PERCENT), NULL);
     dam_fmt_memory(m1, sizeof m1, r->memory.total);
     dam_fmt_memory(m2, sizeof m2, r->memory.capacity);
     row(key, "memory per GPU", keep(P, "%s of %s (%s)", m1, m2,
@@ -486,7 +512,27 @@ static const char *const lev_head_sv[] = {"option", "mean latency", "p99",
                                           "speed-up", "GPU-h per 1M req",
                                           "cost per 1M req", "quality",
                                           "binds after", "verdict"};
+static const char *const lev_head_llm[] = {"option", "TTFT", "TPOT",
+                                           "speed-up", "GPUs",
+                                           "cost per 1M output tokens",
+                                           "quality", "binds after",
+                                           "verdict"};
 static const int lev_num[] = {0, 1, 1, 1, 1, 1, 1, 0, 0};
+
+/* An LLM option's cells: TTFT and TPOT at the objectives' quantile, its
+ * GPUs and its cost per million output tokens (the answer's unit). */
+static void lever_cells_llm(cells *t, const ctx *c, const dam_whatif_row *x)
+{
+    const dam_llm_result *l = &x->result.serving.llm;
+    int ok = x->result.has_sim && x->result.memory.fits;
+    put(t, ok ? fmt_time(c->P, l->ttft.q) : "-");
+    put(t, ok ? fmt_time(c->P, l->tpot.q) : "-");
+    put(t, fmt_speedup(c->P, x));
+    put(t, keep(c->P, "%.0f", l->gpus));
+    put(t, ok && l->cost_per_mtok > 0.0
+               ? fmt_iv(c->P, l->cost_per_mtok, NULL, DAM_FMT_USD)
+               : "n/a");
+}
 
 static void lever_table(cells *t, const ctx *c)
 {
@@ -508,6 +554,10 @@ static void lever_table(cells *t, const ctx *c)
         if (x->verdict == DAM_VERDICT_FAILED) {
             for (int j = 0; j < 7; j++)
                 put(t, "-");
+        } else if (c->s->serving.llm.enabled) {
+            lever_cells_llm(t, c, x);
+            put(t, "-"); /* no quality metric for a deployment */
+            put(t, dam_bound_name(x->result.bound));
         } else {
             put(t, fmt_time_in(c->P, a[i], ua));
             put(t, fmt_time_in(c->P, b[i], ub));
@@ -518,7 +568,10 @@ static void lever_table(cells *t, const ctx *c)
                                    : "n/a");
             char q[48];
             dam_fmt_num(q, sizeof q, x->quality, 4);
-            put(t, keep(c->P, "%s%s", q, x->quality_unknown ? "?" : ""));
+            /* no metric (serving): nothing to show, not a 0 */
+            put(t, !c->s->quality.metric[0]
+                       ? "-"
+                       : keep(c->P, "%s%s", q, x->quality_unknown ? "?" : ""));
             put(t, dam_bound_name(x->result.bound));
         }
         put(t, dam_verdict_name(x->verdict));
@@ -721,10 +774,12 @@ static void assumptions(rows *a, const ctx *c)
     dam_fmt_num(q, sizeof q, dam_quality_after(s), 4);
     const dam_scaling_fit *fit =
         dam_scaling_fit_get((dam_scaling_fit_id)s->quality.fit);
-    row(a, "quality", keep(P, "%s %s", s->quality.metric, q),
-        s->quality.from_scaling_law && fit
-            ? keep(P, "scaling-law loss: %s (%s)", fit->loss_fit, fit->name)
-            : file);
+    if (s->quality.metric[0] || s->quality.from_scaling_law)
+        row(a, "quality", keep(P, "%s %s", s->quality.metric, q),
+            s->quality.from_scaling_law && fit
+                ? keep(P, "scaling-law loss: %s (%s)", fit->loss_fit,
+                       fit->name)
+                : file);
     for (int i = 0; i < c->w->levers.n; i++) {
         const dam_lever *l = &c->w->levers.v[i];
         row(a, keep(P, "lever \"%s\"", l->name),
@@ -745,6 +800,37 @@ static long chart_index(const dam_chartset *cs, const char *name)
     return -1;
 }
 
+/* The planning page of a training scenario with a transformer model: the
+ * layout search over the scenario's GPU kind and count (analytic, every
+ * candidate drawn), its chart appended to cs. Nothing for other
+ * scenarios or when the search finds nothing to draw. */
+static void planning_chart(dam_review *rv, dam_chartset *cs,
+                           const dam_scenario *s)
+{
+    if (s->mode != DAM_MODE_TRAINING ||
+        s->workload.model.arch.kind != DAM_ARCH_TRANSFORMER ||
+        !(s->data.samples > 0.0) || cs->ncharts >= DAM_CHARTSET_MAX)
+        return;
+    dam_search_opts o;
+    memset(&o, 0, sizeof o);
+    o.keep_all = 1;
+    dam_search_result *r = dam_malloc(sizeof *r);
+    dam_chartset *pc = dam_malloc(sizeof *pc);
+    memset(pc, 0, sizeof *pc);
+    if (dam_search_run(s, NULL, &o, r, NULL) == DAM_OK &&
+        dam_chartset_search(pc, s, &o, r, NULL) == DAM_OK) {
+        cs->charts[cs->ncharts] = pc->charts[0];
+        snprintf(cs->names[cs->ncharts], sizeof cs->names[0], "plan");
+        cs->ncharts++;
+        rv->plan = pc;
+    } else {
+        dam_chartset_free(pc);
+        dam_free(pc);
+    }
+    dam_search_free(r);
+    dam_free(r);
+}
+
 void dam_review_build(dam_review *rv, const dam_whatif *w,
                       const dam_uncertainty *u, const char *version)
 {
@@ -760,6 +846,7 @@ void dam_review_build(dam_review *rv, const dam_whatif *w,
     dam_chartset *cs = dam_malloc(sizeof *cs);
     dam_chartset_whatif(cs, w, answer);
     rv->charts = cs;
+    planning_chart(rv, cs, c.s);
 
     headline(st, &c);
     key_numbers(&st->key, &c);
@@ -771,7 +858,9 @@ void dam_review_build(dam_review *rv, const dam_whatif *w,
 
     dam_report_table tables[DAM_REVIEW_TABLES] = {
         {"Each lever alone and combined", 9,
-         c.s->mode == DAM_MODE_SERVING ? lev_head_sv : lev_head,
+         c.s->serving.llm.enabled       ? lev_head_llm
+         : c.s->mode == DAM_MODE_SERVING ? lev_head_sv
+                                         : lev_head,
          st->cells[0].c, st->cells[0].n / 9, lev_num},
         {"The iron law per stage (one GPU, one step)", 9, stg_head,
          st->cells[1].c, st->cells[1].n / 9, stg_num},
@@ -780,15 +869,25 @@ void dam_review_build(dam_review *rv, const dam_whatif *w,
         {"Diagnosis: a hypothesis with its evidence", 2, dia_head,
          st->cells[3].c, st->cells[3].n / 2, NULL},
     };
-    memcpy(rv->tables, tables, sizeof tables);
+    /* tables that do not apply are left out: the iron law of a deployment
+     * without stages, a roofline without phases */
+    size_t ntab = 0;
+    for (int i = 0; i < DAM_REVIEW_TABLES; i++) {
+        if ((i == 1 && c.r->nstages == 0) || (i == 2 && tables[i].nrows == 0))
+            continue;
+        rv->tables[ntab++] = tables[i];
+    }
     long why = chart_index(cs, c.serving ? "levers" : "breakdown");
     if (why >= 0) {
         /* the same chart, titled for the page it sits on */
         st->why = cs->charts[why];
         if (st->why.kind == DAM_CHART_BREAKDOWN) {
             st->why_bd = *st->why.u.breakdown;
-            st->why_bd.title = "Why: where the time of a step goes, option "
-                               "by option";
+            st->why_bd.title = c.s->mode == DAM_MODE_SERVING
+                                   ? "Why: where the time of a request "
+                                     "goes, option by option"
+                                   : "Why: where the time of a step goes, "
+                                     "option by option";
             st->why_bd.subtitle = NULL;
             st->why.u.breakdown = &st->why_bd;
         } else if (st->why.kind == DAM_CHART_LEVERS) {
@@ -814,7 +913,7 @@ void dam_review_build(dam_review *rv, const dam_whatif *w,
         .charts = cs->charts,
         .ncharts = cs->ncharts,
         .tables = rv->tables,
-        .ntables = DAM_REVIEW_TABLES,
+        .ntables = ntab,
         .assumptions = st->assumptions.r,
         .nassumptions = st->assumptions.n,
         .headline = &st->headline,
@@ -830,6 +929,10 @@ void dam_review_free(dam_review *rv)
     if (rv->charts) {
         dam_chartset_free(rv->charts);
         dam_free(rv->charts);
+    }
+    if (rv->plan) {
+        dam_chartset_free(rv->plan);
+        dam_free(rv->plan);
     }
     dam_review_store *st = rv->store;
     if (st) {

@@ -32,6 +32,10 @@ typedef struct dam_review {
                                                   what follows */
     dam_report_table tables[DAM_REVIEW_TABLES];/* report.tables */
     dam_chartset *charts;                      /* report.charts; owned */
+    dam_chartset *plan;                        /* the planning chart's data
+                                                  (its chart is copied into
+                                                  charts); owned, may be
+                                                  NULL */
     dam_review_store *store;                   /* strings and cells; owned */
 } dam_review;
 

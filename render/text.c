@@ -140,7 +140,7 @@ void dam_text_deadline(char *run, size_t nrun, char *dl, size_t ndl,
     dam_fmt_time(dl, ndl, s->deadline);
     if (strcmp(run, dl) == 0 && run_time != s->deadline)
         /* "60 d" either way: say which side, to the second */
-        snprintf(run, nrun, "%s %s", run_time < s->deadline ? "just under"
+        snprintf(run, nrun, "%s %.30s", run_time < s->deadline ? "just under"
                                                             : "just over",
                  dl);
 }
@@ -301,17 +301,9 @@ void dam_text_diagnosis(dam_buf *b, const dam_diagnosis *d)
     }
 }
 
-void dam_text_run(dam_buf *b, const dam_scenario *s, const dam_result *r,
-                  const dam_diagnosis *d, const dam_uncertainty *u)
+/* The run's title: the scenario and what runs it. */
+static void run_header(dam_buf *b, const dam_scenario *s)
 {
-    if (r->serving.llm.enabled) {
-        dam_llm_text(b, s, r, d, u);
-        return;
-    }
-    char t1[48], t2[48], t3[48], t4[48];
-    char answer[1024];
-    dam_text_answer(answer, sizeof answer, s, r, d);
-
     dam_buf_printf(b, "%s\n", s->name);
     if (s->mode == DAM_MODE_SERVING)
         dam_buf_printf(b, "  %s, %d x %s (replicas serving one queue), %s, "
@@ -332,15 +324,15 @@ void dam_text_run(dam_buf *b, const dam_scenario *s, const dam_result *r,
                        dam_precision_name(s->workload.precision),
                        s->workload.batch_size);
     }
-    rule(b);
-    dam_buf_printf(b, "Question  %s\n", s->question);
-    dam_buf_printf(b, "Answer    %s\n", answer);
-    dam_buf_printf(b, "Binding   %s  [axis: %s]\n", dam_bound_name(r->bound),
-                   d->axis);
-    rule(b);
+}
 
+/* Step (or latency), throughput and MFU, the simulation's spread, and for
+ * training the epoch, run, GPU-hours, cost and energy. */
+static void run_figures(dam_buf *b, const dam_scenario *s,
+                        const dam_result *r)
+{
+    char t1[48], t2[48], t3[48], t4[48], tp[48];
     dam_fmt_time(t1, sizeof t1, r->step);
-    char tp[48];
     dam_fmt_value(tp, sizeof tp, r->throughput, DAM_FMT_PLAIN, DAM_FMT_SIG);
     snprintf(t2, sizeof t2, "%.36s samples/s", tp);
     if (s->mode == DAM_MODE_SERVING)
@@ -365,32 +357,52 @@ void dam_text_run(dam_buf *b, const dam_scenario *s, const dam_result *r,
                        s->mode == DAM_MODE_SERVING ? "requests" : "steps", t2,
                        t3);
     }
-    if (s->mode != DAM_MODE_SERVING) {
-        dam_fmt_time(t1, sizeof t1, r->epoch_time);
-        dam_fmt_time(t2, sizeof t2, r->run_time);
-        if (s->data.epochs == floor(s->data.epochs) && s->data.epochs < 1e9)
-            snprintf(t3, sizeof t3, "%.0f", s->data.epochs);
-        else
-            dam_fmt_num(t3, sizeof t3, s->data.epochs, DAM_FMT_SIG);
-        dam_fmt_num(t4, sizeof t4, r->gpu_hours, DAM_FMT_SIG);
-        dam_buf_printf(b, "Epoch %s   run %s (%s epoch%s)   %s GPU-hours", t1,
-                       t2, t3, s->data.epochs == 1.0 ? "" : "s", t4);
-        if (s->cost.gpu_hour_usd > 0.0) {
-            dam_fmt_usd(t3, sizeof t3, r->cost_usd, DAM_FMT_SIG);
-            dam_buf_printf(b, "   %s", t3);
-        } else {
-            dam_buf_printf(b, "   $ n/a (no price per GPU-hour)");
-        }
-        if (s->machine.gpu.tdp_w > 0.0) {
-            dam_fmt_num(t3, sizeof t3, r->energy_kwh, DAM_FMT_SIG);
-            dam_buf_printf(b, "   %s kWh", t3);
-        }
-        dam_buf_printf(b, "\n");
+    if (s->mode == DAM_MODE_SERVING)
+        return;
+    dam_fmt_time(t1, sizeof t1, r->epoch_time);
+    dam_fmt_time(t2, sizeof t2, r->run_time);
+    if (s->data.epochs == floor(s->data.epochs) && s->data.epochs < 1e9)
+        snprintf(t3, sizeof t3, "%.0f", s->data.epochs);
+    else
+        dam_fmt_num(t3, sizeof t3, s->data.epochs, DAM_FMT_SIG);
+    dam_fmt_num(t4, sizeof t4, r->gpu_hours, DAM_FMT_SIG);
+    dam_buf_printf(b, "Epoch %s   run %s (%s epoch%s)   %s GPU-hours", t1, t2,
+                   t3, s->data.epochs == 1.0 ? "" : "s", t4);
+    if (s->cost.gpu_hour_usd > 0.0) {
+        dam_fmt_usd(t3, sizeof t3, r->cost_usd, DAM_FMT_SIG);
+        dam_buf_printf(b, "   %s", t3);
+    } else {
+        dam_buf_printf(b, "   $ n/a (no price per GPU-hour)");
     }
-    if (u)
-        interval_lines(b, s, u);
-    if (s->mode == DAM_MODE_SERVING && r->has_sim)
-        serving_section(b, s, r, u);
+    if (s->machine.gpu.tdp_w > 0.0) {
+        dam_fmt_num(t3, sizeof t3, r->energy_kwh, DAM_FMT_SIG);
+        dam_buf_printf(b, "   %s kWh", t3);
+    }
+    dam_buf_printf(b, "\n");
+}
+
+/* The step term the bound lives in (-1: none). */
+static int bound_term(dam_bound bound)
+{
+    switch (bound) {
+    case DAM_BOUND_DATA:
+    case DAM_BOUND_PREPROCESS:
+    case DAM_BOUND_QUEUEING: return DAM_TERM_DATA;
+    case DAM_BOUND_WEIGHTS: return DAM_TERM_COMPUTE;
+    case DAM_BOUND_TRANSFER: return DAM_TERM_TRANSFER;
+    case DAM_BOUND_COMPUTE:
+    case DAM_BOUND_MEMORY: return DAM_TERM_COMPUTE;
+    case DAM_BOUND_COMM: return DAM_TERM_COMM;
+    case DAM_BOUND_LATENCY: return DAM_TERM_OVERHEAD;
+    default: return -1;
+    }
+}
+
+/* Where the step goes: each term with its share and a bar, simulated
+ * beside analytic when both are known. */
+static void run_terms(dam_buf *b, const dam_result *r)
+{
+    char t1[48], t2[48];
     int side = r->has_sim && r->analytic_step > 0.0;
     if (side)
         dam_buf_printf(b, "\nWhere the step goes %44s %10s\n", "simulated",
@@ -398,19 +410,7 @@ void dam_text_run(dam_buf *b, const dam_scenario *s, const dam_result *r,
     else
         dam_buf_printf(b, "\nWhere the step goes\n");
     double step = r->step > 0.0 ? r->step : 1.0;
-    int bind_term = -1;
-    switch (r->bound) {
-    case DAM_BOUND_DATA:
-    case DAM_BOUND_PREPROCESS:
-    case DAM_BOUND_QUEUEING: bind_term = DAM_TERM_DATA; break;
-    case DAM_BOUND_WEIGHTS: bind_term = DAM_TERM_COMPUTE; break;
-    case DAM_BOUND_TRANSFER: bind_term = DAM_TERM_TRANSFER; break;
-    case DAM_BOUND_COMPUTE:
-    case DAM_BOUND_MEMORY: bind_term = DAM_TERM_COMPUTE; break;
-    case DAM_BOUND_COMM: bind_term = DAM_TERM_COMM; break;
-    case DAM_BOUND_LATENCY: bind_term = DAM_TERM_OVERHEAD; break;
-    default: break;
-    }
+    int bind_term = bound_term(r->bound);
     for (int t = 0; t < DAM_TERM_COUNT; t++) {
         if (t == DAM_TERM_WAIT && r->terms[t] <= 0.0 && r->gpus <= 1)
             continue; /* one rank waits for nobody */
@@ -432,38 +432,48 @@ void dam_text_run(dam_buf *b, const dam_scenario *s, const dam_result *r,
                            t == bind_term ? " <- binds" : "");
         }
     }
-    if (side) {
-        dam_fmt_time(t1, sizeof t1, r->step);
-        dam_fmt_time(t2, sizeof t2, r->analytic_step);
-        dam_buf_printf(b, "  %-22s %8s  %-30s %10s %10s\n", "step", "", "",
-                       t1, t2);
-        if (r->analytic_bound != r->bound)
-            dam_buf_printf(b, "  (the analytic estimate says %s binds; the "
-                              "simulation, with contention and variance, "
-                              "says %s)\n",
-                           dam_bound_name(r->analytic_bound),
-                           dam_bound_name(r->bound));
-    }
-    if (r->has_sim && r->nstage_times > 0) {
-        dam_buf_printf(b, "\nSimulated time by stage (measured window, "
-                          "mean of replications)\n");
-        dam_buf_printf(b, "  %-18s %8s %8s %8s %8s %8s\n", "stage",
-                       "entities", "busy", "idle", "blocked", "starved");
-        for (int i = 0; i < r->nstage_times; i++) {
-            const dam_stage_time *st = &r->stage_times[i];
-            double tot = st->busy + st->idle + st->blocked + st->starved;
-            if (tot <= 0.0)
-                tot = 1.0;
-            dam_buf_printf(b, "  %-18s %8d %7.1f%% %7.1f%% %7.1f%% "
-                              "%7.1f%%\n",
-                           st->name, st->entities, st->busy / tot * 100.0,
-                           st->idle / tot * 100.0,
-                           st->blocked / tot * 100.0,
-                           st->starved / tot * 100.0);
-        }
-        dam_buf_printf(b, "  %.0f events simulated\n", r->events);
-    }
+    if (!side)
+        return;
+    dam_fmt_time(t1, sizeof t1, r->step);
+    dam_fmt_time(t2, sizeof t2, r->analytic_step);
+    dam_buf_printf(b, "  %-22s %8s  %-30s %10s %10s\n", "step", "", "", t1,
+                   t2);
+    if (r->analytic_bound != r->bound)
+        dam_buf_printf(b, "  (the analytic estimate says %s binds; the "
+                          "simulation, with contention and variance, "
+                          "says %s)\n",
+                       dam_bound_name(r->analytic_bound),
+                       dam_bound_name(r->bound));
+}
 
+/* The simulation's time by stage: busy, idle, blocked, starved. */
+static void run_stage_times(dam_buf *b, const dam_result *r)
+{
+    if (!r->has_sim || r->nstage_times <= 0)
+        return;
+    dam_buf_printf(b, "\nSimulated time by stage (measured window, "
+                      "mean of replications)\n");
+    dam_buf_printf(b, "  %-18s %8s %8s %8s %8s %8s\n", "stage", "entities",
+                   "busy", "idle", "blocked", "starved");
+    for (int i = 0; i < r->nstage_times; i++) {
+        const dam_stage_time *st = &r->stage_times[i];
+        double tot = st->busy + st->idle + st->blocked + st->starved;
+        if (tot <= 0.0)
+            tot = 1.0;
+        dam_buf_printf(b, "  %-18s %8d %7.1f%% %7.1f%% %7.1f%% %7.1f%%\n",
+                       st->name, st->entities, st->busy / tot * 100.0,
+                       st->idle / tot * 100.0, st->blocked / tot * 100.0,
+                       st->starved / tot * 100.0);
+    }
+    dam_buf_printf(b, "  %.0f events simulated\n", r->events);
+}
+
+/* The iron law per stage (volume over bandwidth, work over rate,
+ * latency), then T_seq and T_pipe against the step. */
+static void run_iron_law(dam_buf *b, const dam_scenario *s,
+                         const dam_result *r)
+{
+    char t1[48], t2[48], t3[48], t4[48];
     dam_buf_printf(b, "\nIron law per stage (one GPU, one step)\n");
     dam_buf_printf(b, "  %-11s %10s %12s %10s %11s %10s %9s %10s\n", "stage",
                    "D_vol", "BW", "D/BW", "O", "R*eta", "O/(R*eta)", "L_lat");
@@ -489,23 +499,29 @@ void dam_text_run(dam_buf *b, const dam_scenario *s, const dam_result *r,
                        st->ops > 0 ? v[3] : "-", st->rate > 0 ? v[4] : "-",
                        st->t_ops > 0 ? v[5] : "-", st->t_lat > 0 ? v[6] : "-");
     }
-    if (s->mode != DAM_MODE_SERVING) {
-        dam_fmt_time(t1, sizeof t1, r->t_seq);
-        dam_fmt_time(t2, sizeof t2, r->t_pipe);
-        dam_fmt_time(t3, sizeof t3, r->step);
-        if (r->has_sim && r->analytic_step > 0.0) {
-            dam_fmt_time(t4, sizeof t4, r->analytic_step);
-            dam_buf_printf(b, "  T_seq (no overlap) %s   T_pipe (perfect "
-                              "overlap) >= %s\n  analytic step %s   "
-                              "simulated step %s\n",
-                           t1, t2, t4, t3);
-        } else {
-            dam_buf_printf(b, "  T_seq (no overlap) %s   T_pipe (perfect "
-                              "overlap) >= %s   configured %s\n",
-                           t1, t2, t3);
-        }
+    if (s->mode == DAM_MODE_SERVING)
+        return;
+    dam_fmt_time(t1, sizeof t1, r->t_seq);
+    dam_fmt_time(t2, sizeof t2, r->t_pipe);
+    dam_fmt_time(t3, sizeof t3, r->step);
+    if (r->has_sim && r->analytic_step > 0.0) {
+        dam_fmt_time(t4, sizeof t4, r->analytic_step);
+        dam_buf_printf(b, "  T_seq (no overlap) %s   T_pipe (perfect "
+                          "overlap) >= %s\n  analytic step %s   "
+                          "simulated step %s\n",
+                       t1, t2, t4, t3);
+    } else {
+        dam_buf_printf(b, "  T_seq (no overlap) %s   T_pipe (perfect "
+                          "overlap) >= %s   configured %s\n",
+                       t1, t2, t3);
     }
+}
 
+/* The roofline of each compute phase on the scenario's GPU. */
+static void run_roofline(dam_buf *b, const dam_scenario *s,
+                         const dam_result *r)
+{
+    char t1[48], t2[48], t3[48], t4[48];
     double ridge = dam_gpu_ridge(&s->machine.gpu, s->workload.precision);
     dam_buf_printf(b, "\nRoofline on %s at %s (ridge %.3g FLOP/byte)\n",
                    s->machine.gpu.id,
@@ -521,7 +537,12 @@ void dam_text_run(dam_buf *b, const dam_scenario *s, const dam_result *r,
                        p->memory_bound ? "memory-bound" : "compute-bound",
                        t3);
     }
-    /* GPU memory in one unit (GiB), and every part of the total */
+}
+
+/* GPU memory in one unit (GiB), and every part of the total. */
+static void run_memory(dam_buf *b, const dam_result *r)
+{
+    char t1[48], t2[48];
     dam_fmt_memory(t1, sizeof t1, r->memory.total);
     dam_fmt_memory(t2, sizeof t2, r->memory.capacity);
     dam_buf_printf(b, "\nMemory %s of %s per GPU%s: %s\n", t1, t2,
@@ -530,25 +551,171 @@ void dam_text_run(dam_buf *b, const dam_scenario *s, const dam_result *r,
                    : r->memory.tight ? "fits, TIGHT (under 10 % to spare for "
                                        "fragmentation)"
                                      : "fits");
-    {
-        const char *name[] = {"weights", "gradients", "optimizer state",
-                              "activations", "buffers and runtime"};
-        const double part[] = {r->memory.weights, r->memory.gradients,
-                               r->memory.optimizer, r->memory.activations,
-                               r->memory.buffers};
-        dam_buf_printf(b, "  %.2f GiB =", r->memory.total / DAM_GIB);
-        int k = 0;
-        for (int i = 0; i < 5; i++)
-            if (part[i] > 0.0 || i == 0 || i == 3)
-                dam_buf_printf(b, "%s %s %.2f", k++ ? " +" : "", name[i],
-                               part[i] / DAM_GIB);
-        dam_buf_printf(b, " GiB\n");
-    }
+    const char *name[] = {"weights", "gradients", "optimizer state",
+                          "activations", "buffers and runtime"};
+    const double part[] = {r->memory.weights, r->memory.gradients,
+                           r->memory.optimizer, r->memory.activations,
+                           r->memory.buffers};
+    dam_buf_printf(b, "  %.2f GiB =", r->memory.total / DAM_GIB);
+    int k = 0;
+    for (int i = 0; i < 5; i++)
+        if (part[i] > 0.0 || i == 0 || i == 3)
+            dam_buf_printf(b, "%s %s %.2f", k++ ? " +" : "", name[i],
+                           part[i] / DAM_GIB);
+    dam_buf_printf(b, " GiB\n");
     if (!r->memory.fits) {
         dam_fmt_memory(t1, sizeof t1, r->memory.shortfall);
         dam_buf_printf(b, "  short by %s\n", t1);
     }
+}
 
+void dam_text_ms(char *buf, size_t n, double seconds, int sig)
+{
+    double ms = seconds * 1e3;
+    if (isfinite(ms) && fabs(ms) < pow(10.0, sig) - 0.5)
+        snprintf(buf, n, "%.*g ms", sig, ms);
+    else
+        dam_fmt_time(buf, n, seconds);
+}
+
+/* "step 4.69 s (90 %: 3.47 s to 6.45 s)": a time with its interval
+ * when there is one, else the time alone. */
+static void timed(char *buf, size_t n, const char *what, double v,
+                  const dam_interval *iv)
+{
+    char t[48], lo[48], hi[48];
+    dam_fmt_time(t, sizeof t, v);
+    if (iv && iv->hi > iv->lo) {
+        dam_fmt_time(lo, sizeof lo, iv->lo);
+        dam_fmt_time(hi, sizeof hi, iv->hi);
+        snprintf(buf, n, "%s %s (90 %%: %s to %s)", what, t, lo, hi);
+    } else {
+        snprintf(buf, n, "%s %s", what, t);
+    }
+}
+
+/* The short block of an LLM deployment: the objectives at their
+ * quantile, the interval under load, the cost per output token. */
+static void short_llm(dam_buf *b, const dam_scenario *s, const dam_result *r,
+                      const dam_uncertainty *u)
+{
+    const dam_llm_result *l = &r->serving.llm;
+    if (!r->has_sim || !r->memory.fits)
+        return;
+    int pct = (int)lround(l->slo_quantile * 100.0);
+    dam_buf_printf(b, "Figure    p%d TTFT %.4g ms +- %.3g (95 %% CI) "
+                      "against %.4g ms, TPOT %.4g ms +- %.3g against "
+                      "%.4g ms",
+                   pct, l->ttft.q * 1e3, l->ttft.q_ci * 1e3,
+                   l->slo_ttft_s * 1e3, l->tpot.q * 1e3, l->tpot.q_ci * 1e3,
+                   l->slo_tpot_s * 1e3);
+    if (u && u->load.ok)
+        dam_buf_printf(b, "; 90 %% under load: TTFT %.4g to %.4g ms, TPOT "
+                          "%.4g to %.4g ms",
+                       u->load.ttft[0] * 1e3, u->load.ttft[1] * 1e3,
+                       u->load.tpot[0] * 1e3, u->load.tpot[1] * 1e3);
+    dam_buf_printf(b, "\n");
+    if (s->cost.gpu_hour_usd > 0.0)
+        dam_buf_printf(b, "Cost      $%.4g per million output tokens "
+                          "($%.4g per hour for %.0f GPUs)\n",
+                       l->cost_per_mtok, l->cost_hour, l->gpus);
+    else
+        dam_buf_printf(b, "Cost      n/a (no price per GPU-hour)\n");
+}
+
+/* The short block of a serving deployment: p99 against the SLO (or the
+ * latency with its interval), the cost per million requests. */
+static void short_serving(dam_buf *b, const dam_result *r,
+                          const dam_uncertainty *u)
+{
+    char f[256], t1[48], t2[48], t3[48];
+    const dam_serving_result *sv = &r->serving;
+    if (r->has_sim && sv->slo_s > 0.0) {
+        dam_fmt_time(t1, sizeof t1, sv->latency.p99);
+        dam_fmt_time(t2, sizeof t2, sv->p99_ci95);
+        dam_fmt_time(t3, sizeof t3, sv->slo_s);
+        dam_buf_printf(b, "Figure    p99 %s +- %s (95 %% CI) against the %s "
+                          "SLO: %s\n",
+                       t1, t2, t3, dam_serving_slo_met(sv) ? "met" : "missed");
+    } else {
+        timed(f, sizeof f, "latency", r->step, u ? &u->step : NULL);
+        dam_buf_printf(b, "Figure    %s\n", f);
+    }
+    if (r->has_sim && sv->cost_per_1k > 0.0) {
+        dam_fmt_usd(t1, sizeof t1, sv->cost_per_1k * 1000.0, DAM_FMT_SIG);
+        dam_buf_printf(b, "Cost      %s per million requests\n", t1);
+    }
+}
+
+void dam_text_short(dam_buf *b, const dam_scenario *s, const dam_result *r,
+                    const dam_uncertainty *u)
+{
+    char f[256], t1[96], t2[48];
+    if (r->serving.llm.enabled) {
+        short_llm(b, s, r, u);
+        return;
+    }
+    if (s->mode == DAM_MODE_SERVING) {
+        short_serving(b, r, u);
+        return;
+    }
+    /* training: the run against its deadline, else the step; the cost */
+    if (s->deadline > 0.0 && r->run_time > 0.0) {
+        char dl[48];
+        dam_fmt_time(dl, sizeof dl, s->deadline);
+        timed(f, sizeof f, "run", r->run_time, u ? &u->run_time : NULL);
+        dam_buf_printf(b, "Figure    %s against the %s deadline\n", f, dl);
+    } else {
+        timed(f, sizeof f, "step", r->step, u ? &u->step : NULL);
+        dam_fmt_time(t1, sizeof t1, r->run_time);
+        dam_buf_printf(b, "Figure    %s; the run %s\n", f, t1);
+    }
+    dam_fmt_num(t2, sizeof t2, r->gpu_hours, DAM_FMT_SIG);
+    if (s->cost.gpu_hour_usd > 0.0) {
+        dam_fmt_usd(t1, sizeof t1, r->cost_usd, DAM_FMT_SIG);
+        dam_buf_printf(b, "Cost      %s the run", t1);
+        if (u && u->cost_usd.hi > u->cost_usd.lo) {
+            char c1[48], c2[48];
+            range(c1, c2, sizeof c1, u->cost_usd.lo, u->cost_usd.hi, 1);
+            dam_buf_printf(b, " (90 %%: %s to %s)", c1, c2);
+        }
+        dam_buf_printf(b, ", %s GPU-hours\n", t2);
+    } else {
+        dam_buf_printf(b, "Cost      n/a (no price per GPU-hour), %s "
+                          "GPU-hours\n",
+                       t2);
+    }
+}
+
+void dam_text_run(dam_buf *b, const dam_scenario *s, const dam_result *r,
+                  const dam_diagnosis *d, const dam_uncertainty *u)
+{
+    if (r->serving.llm.enabled) {
+        dam_llm_text(b, s, r, d, u);
+        return;
+    }
+    char answer[1024];
+    dam_text_answer(answer, sizeof answer, s, r, d);
+
+    run_header(b, s);
+    rule(b);
+    dam_buf_printf(b, "Question  %s\n", s->question);
+    dam_buf_printf(b, "Answer    %s\n", answer);
+    dam_buf_printf(b, "Binding   %s  [axis: %s]\n", dam_bound_name(r->bound),
+                   d->axis);
+    dam_text_short(b, s, r, u);
+    rule(b);
+
+    run_figures(b, s, r);
+    if (u)
+        interval_lines(b, s, u);
+    if (s->mode == DAM_MODE_SERVING && r->has_sim)
+        serving_section(b, s, r, u);
+    run_terms(b, r);
+    run_stage_times(b, r);
+    run_iron_law(b, s, r);
+    run_roofline(b, s, r);
+    run_memory(b, r);
     dam_text_diagnosis(b, d);
 }
 

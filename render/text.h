@@ -23,6 +23,14 @@ void dam_text_answer(char *buf, size_t n, const dam_scenario *s,
  * rounds to the deadline is "just under 60 d" or "just over 60 d". */
 void dam_text_deadline(char *run, size_t nrun, char *dl, size_t ndl,
                        const dam_scenario *s, double run_time);
+/* seconds in milliseconds with sig significant digits ("12 ms", "449
+ * ms") while that needs no exponent, else in the unit dam_fmt_time picks
+ * ("2.11 s", never "2.11e+03 ms"). */
+void dam_text_ms(char *buf, size_t n, double seconds, int sig);
+/* The short block's two lines after the answer (run): "Figure" (the
+ * number that decides the answer, with its interval) and "Cost". */
+void dam_text_short(dam_buf *b, const dam_scenario *s, const dam_result *r,
+                    const dam_uncertainty *u);
 /* Intervals over the uncertain inputs and calibrated constants, and the
  * tornado of their swings. */
 void dam_text_uncertainty(dam_buf *b, const dam_scenario *s,

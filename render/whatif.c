@@ -92,15 +92,19 @@ static size_t answer_baseline(char *buf, size_t n, const dam_whatif_row *b)
 {
     const dam_result *r = &b->result;
     const dam_serving_result *sv = &r->serving;
-    if (b->scenario.mode == DAM_MODE_SERVING && r->has_sim && sv->slo_s > 0.0)
+    if (b->scenario.mode == DAM_MODE_SERVING && r->has_sim &&
+        sv->slo_s > 0.0) {
+        char p99[48], ci[48], slo[48];
+        dam_text_ms(p99, sizeof p99, sv->latency.p99, 3);
+        dam_text_ms(ci, sizeof ci, sv->p99_ci95, 2);
+        dam_text_ms(slo, sizeof slo, sv->slo_s, 3);
         return (size_t)snprintf(
-            buf, n, "%s: p99 %.3g ms (95 %% CI +-%.2g ms) %s the %.3g ms SLO "
-                    "at %.4g requests/s; %s binds",
-            dam_serving_slo_met(sv) ? "yes" : "no", sv->latency.p99 * 1e3,
-            sv->p99_ci95 * 1e3,
-            dam_serving_slo_met(sv) ? "is within" : "misses",
-            sv->slo_s * 1e3, b->scenario.serving.rate,
-            dam_bound_name(r->bound));
+            buf, n, "%s: p99 %s (95 %% CI +-%s) %s the %s SLO at %.4g "
+                    "requests/s; %s binds",
+            dam_serving_slo_met(sv) ? "yes" : "no", p99, ci,
+            dam_serving_slo_met(sv) ? "is within" : "misses", slo,
+            b->scenario.serving.rate, dam_bound_name(r->bound));
+    }
     if (b->scenario.mode == DAM_MODE_TRAINING && b->scenario.deadline > 0.0 &&
         r->run_time > 0.0) {
         char run[48], dl[48];
@@ -145,7 +149,7 @@ static size_t answer_option(char *buf, size_t n, const dam_whatif_row *o)
                        : o->verdict == DAM_VERDICT_HURTS ? "no, it is slower"
                        : o->verdict == DAM_VERDICT_SHORT ? "not enough"
                                                          : "no";
-    char note[160];
+    char note[160], ci[48], st[48];
     deadline_note(note, sizeof note, o);
     size_t len = (size_t)snprintf(buf, n, "%s: %s%s, %s", o->name, word, note,
                                   o->why);
@@ -158,17 +162,18 @@ static size_t answer_option(char *buf, size_t n, const dam_whatif_row *o)
                                 o->speedup_lo, o->speedup_hi);
     else if (len < n && o->result.has_sim &&
              o->result.mode == DAM_MODE_SERVING &&
-             o->result.serving.p99_ci95 > 0.0)
+             o->result.serving.p99_ci95 > 0.0) {
+        dam_text_ms(ci, sizeof ci, o->result.serving.p99_ci95, 2);
+        len += (size_t)snprintf(buf + len, n - len, " (p99 95 %% CI +-%s)",
+                                ci);
+    } else if (len < n && o->result.has_sim &&
+               o->result.mode != DAM_MODE_SERVING &&
+               o->result.sim_step.ci95 > 0.0 && o->result.step > 0.0) {
+        dam_text_ms(st, sizeof st, o->result.step, 4);
+        dam_text_ms(ci, sizeof ci, o->result.sim_step.ci95, 2);
         len += (size_t)snprintf(buf + len, n - len,
-                                " (p99 95 %% CI +-%.2g ms)",
-                                o->result.serving.p99_ci95 * 1e3);
-    else if (len < n && o->result.has_sim &&
-             o->result.mode != DAM_MODE_SERVING &&
-             o->result.sim_step.ci95 > 0.0 && o->result.step > 0.0)
-        len += (size_t)snprintf(buf + len, n - len,
-                                " (step %.4g ms +-%.2g ms, 95 %% CI)",
-                                o->result.step * 1e3,
-                                o->result.sim_step.ci95 * 1e3);
+                                " (step %s +-%s, 95 %% CI)", st, ci);
+    }
     return len < n ? len : n;
 }
 
@@ -321,31 +326,44 @@ static void marginal(char *buf, size_t n, double m, const char *unit)
     snprintf(buf, n, "%s%s per %s%s", m < 0 ? "-" : "+", v, per[i], unit);
 }
 
-void dam_whatif_text(dam_buf *b, const dam_whatif *w)
+/* The table's row of an option that cannot run: no time, cost or
+ * speed-up. */
+static void table_row_norun(dam_buf *b, const dam_whatif_row *r)
+{
+    dam_buf_printf(b, "%-26.26s %9s %9s %8s %9s %8s %7s %9s %9s %9s "
+                      "%-22s %s\n",
+                   r->name, "-", "-", "-", "-", "-", "-", "-", "-", "-",
+                   r->verdict == DAM_VERDICT_FAILED ? "-" : "does not fit",
+                   r->verdict == DAM_VERDICT_FAILED ||
+                           r->verdict == DAM_VERDICT_NOFIT
+                       ? dam_verdict_name(r->verdict)
+                       : "baseline (no fit)");
+}
+
+/* The RoC cell of row r: where the option costs more; a cheaper option
+ * that is no worse dominates (a ratio would read negative for a gain). */
+static void roc_cell(char *roc, size_t n, const dam_whatif *w,
+                     const dam_whatif_row *r)
 {
     const dam_whatif_row *base = &w->rows[0];
-    if (base->result.serving.llm.enabled) {
-        dam_llm_whatif_text(b, w);
-        return;
-    }
-    const dam_scenario *s = &base->scenario;
-    char answer[1024];
-    dam_whatif_answer(answer, sizeof answer, w);
-    dam_buf_printf(b, "%s\n", s->name);
-    char g[32];
-    dam_fmt_int(g, sizeof g, (long long)dam_scenario_gpus(s));
-    dam_buf_printf(b, "  %s, %s x %s, %s, batch %d per GPU (%s)\n",
-                   s->workload.model.name, g, s->machine.gpu.id, dam_precision_name(s->workload.precision),
-                   s->workload.batch_size,
-                   base->result.has_sim ? "simulated" : "analytic");
-    dam_buf_printf(b, "Question  %s\n", s->question);
-    dam_buf_printf(b, "Answer    %s.\n", answer);
-    dam_buf_printf(b, "Binding   %s [%s]: %s\n\n",
-                   dam_bound_name(base->result.bound), base->diagnosis.axis,
-                   base->diagnosis.headline);
+    double dc = dam_quality_cost_in(&r->cost, w->measure) -
+                dam_quality_cost_in(&base->cost, w->measure);
+    if (!base->result.memory.fits)
+        snprintf(roc, n, "-");
+    else if (r->roc_defined && !r->quality_unknown && dc > 0.0)
+        snprintf(roc, n, "%.3g", r->roc == 0.0 ? 0.0 : r->roc);
+    else if (r->roc_defined && !r->quality_unknown && dc < 0.0 &&
+             r->quality_gain >= 0.0)
+        snprintf(roc, n, "cheaper");
+    else
+        snprintf(roc, n, "-");
+}
 
-    int serving = s->mode == DAM_MODE_SERVING;
-    /* one time unit per column */
+/* The options table: one time unit per column, a row per option. */
+static void whatif_table(dam_buf *b, const dam_whatif *w)
+{
+    const dam_whatif_row *base = &w->rows[0];
+    int serving = base->scenario.mode == DAM_MODE_SERVING;
     double ca[DAM_WHATIF_MAX], cb[DAM_WHATIF_MAX];
     for (int i = 0; i < w->nrows; i++) {
         ca[i] = w->rows[i].result.step;
@@ -366,16 +384,7 @@ void dam_whatif_text(dam_buf *b, const dam_whatif *w)
         char step[24], run[24], cost[24], q[24], gain[24], roc[24];
         char binds[48];
         if (r->verdict == DAM_VERDICT_FAILED || !r->result.memory.fits) {
-            /* it cannot run: no time, cost or speed-up */
-            dam_buf_printf(b, "%-26.26s %9s %9s %8s %9s %8s %7s %9s %9s %9s "
-                              "%-22s %s\n",
-                           r->name, "-", "-", "-", "-", "-", "-", "-", "-", "-",
-                           r->verdict == DAM_VERDICT_FAILED ? "-"
-                                                            : "does not fit",
-                           r->verdict == DAM_VERDICT_FAILED ||
-                                   r->verdict == DAM_VERDICT_NOFIT
-                               ? dam_verdict_name(r->verdict)
-                               : "baseline (no fit)");
+            table_row_norun(b, r);
             continue;
         }
         dam_fmt_time_in(step, sizeof step, ca[i], ua, DAM_FMT_SIG);
@@ -390,19 +399,7 @@ void dam_whatif_text(dam_buf *b, const dam_whatif *w)
         else
             snprintf(gain, sizeof gain, "%+.3g",
                      r->quality_gain == 0.0 ? 0.0 : r->quality_gain);
-        /* RoC where the option costs more; a cheaper option that is no
-         * worse dominates (a ratio would read negative for a gain) */
-        double dc = dam_quality_cost_in(&r->cost, w->measure) -
-                    dam_quality_cost_in(&base->cost, w->measure);
-        if (!base->result.memory.fits)
-            snprintf(roc, sizeof roc, "-");
-        else if (r->roc_defined && !r->quality_unknown && dc > 0.0)
-            snprintf(roc, sizeof roc, "%.3g", r->roc == 0.0 ? 0.0 : r->roc);
-        else if (r->roc_defined && !r->quality_unknown && dc < 0.0 &&
-                 r->quality_gain >= 0.0)
-            snprintf(roc, sizeof roc, "cheaper");
-        else
-            snprintf(roc, sizeof roc, "-");
+        roc_cell(roc, sizeof roc, w, r);
         if (i == 0)
             snprintf(binds, sizeof binds, "%s",
                      dam_bound_name(r->result.bound));
@@ -423,11 +420,22 @@ void dam_whatif_text(dam_buf *b, const dam_whatif *w)
                        r->name, step, run, sp, gh, cost, kwh, q, gain, roc,
                        binds, dam_verdict_name(r->verdict));
     }
-    if (serving && base->result.serving.slo_s > 0.0)
-        dam_buf_printf(b, "\nSLO: p99 <= %.3g ms; \"short\": faster, but p99 "
+}
+
+/* The legend under the table: the SLO's words, what quality, gain and
+ * RoC mean. */
+static void whatif_legend(dam_buf *b, const dam_whatif *w)
+{
+    const dam_whatif_row *base = &w->rows[0];
+    const dam_scenario *s = &base->scenario;
+    if (s->mode == DAM_MODE_SERVING && base->result.serving.slo_s > 0.0) {
+        char slo[48];
+        dam_text_ms(slo, sizeof slo, base->result.serving.slo_s, 3);
+        dam_buf_printf(b, "\nSLO: p99 <= %s; \"short\": faster, but p99 "
                           "still misses it; GPU-h and cost per 1,000 "
                           "requests\n",
-                       base->result.serving.slo_s * 1e3);
+                       slo);
+    }
     dam_buf_printf(b, "\nquality: %s, %s is better (\"?\": a lever's effect on "
                       "it is unknown); gain: the improvement on the baseline, "
                       "+ is better (%s); RoC: gain per %s of extra cost, + is "
@@ -437,105 +445,124 @@ void dam_whatif_text(dam_buf *b, const dam_whatif *w)
                    s->quality.higher_is_better ? "a higher value"
                                                : "a lower value",
                    dam_quality_measure_name(w->measure));
-    if (w->nfrontier > 0) {
-        dam_buf_printf(b, "\nReturn on compute along the cost frontier (%s "
-                          "per %s):\n",
-                       s->quality.metric[0] ? s->quality.metric : "quality",
-                       dam_quality_measure_name(w->measure));
-        for (int k = 0; k < w->nfrontier; k++) {
-            const dam_whatif_row *r = &w->rows[w->frontier[k]];
-            char cv[48], qv[48], mv[96];
-            double cost = dam_quality_cost_in(&r->cost, w->measure);
-            if (w->measure == DAM_QUALITY_USD)
-                dam_fmt_usd(cv, sizeof cv, cost, DAM_FMT_SIG);
-            else
-                dam_fmt_num(cv, sizeof cv, cost, DAM_FMT_SIG);
-            dam_fmt_num(qv, sizeof qv, r->quality, 4);
-            dam_buf_printf(b, "  %-28.28s %10s%s%s, quality %s", r->name, cv,
-                           w->measure == DAM_QUALITY_USD ? "" : " ",
-                           w->measure == DAM_QUALITY_USD
-                               ? ""
-                               : dam_quality_measure_name(w->measure),
-                           qv);
-            if (k + 1 < w->nfrontier) {
-                marginal(mv, sizeof mv, w->marginal[k],
-                         dam_quality_measure_name(w->measure));
-                dam_buf_printf(b, "   -> next: gain %s\n", mv);
-            }
-            else
-                dam_buf_printf(b, "\n");
+}
+
+/* Return on compute along the cost frontier, with each next step's gain. */
+static void whatif_frontier(dam_buf *b, const dam_whatif *w)
+{
+    const dam_scenario *s = &w->rows[0].scenario;
+    if (w->nfrontier <= 0)
+        return;
+    dam_buf_printf(b, "\nReturn on compute along the cost frontier (%s "
+                      "per %s):\n",
+                   s->quality.metric[0] ? s->quality.metric : "quality",
+                   dam_quality_measure_name(w->measure));
+    for (int k = 0; k < w->nfrontier; k++) {
+        const dam_whatif_row *r = &w->rows[w->frontier[k]];
+        char cv[48], qv[48], mv[96];
+        double cost = dam_quality_cost_in(&r->cost, w->measure);
+        if (w->measure == DAM_QUALITY_USD)
+            dam_fmt_usd(cv, sizeof cv, cost, DAM_FMT_SIG);
+        else
+            dam_fmt_num(cv, sizeof cv, cost, DAM_FMT_SIG);
+        dam_fmt_num(qv, sizeof qv, r->quality, 4);
+        dam_buf_printf(b, "  %-28.28s %10s%s%s, quality %s", r->name, cv,
+                       w->measure == DAM_QUALITY_USD ? "" : " ",
+                       w->measure == DAM_QUALITY_USD
+                           ? ""
+                           : dam_quality_measure_name(w->measure),
+                       qv);
+        if (k + 1 < w->nfrontier) {
+            marginal(mv, sizeof mv, w->marginal[k],
+                     dam_quality_measure_name(w->measure));
+            dam_buf_printf(b, "   -> next: gain %s\n", mv);
         }
+        else
+            dam_buf_printf(b, "\n");
     }
-    if (w->rows[0].has_interval) {
-        int nconst = dam_uncertainty_sources(s) - s->nuncertain - 1;
-        dam_buf_printf(b, "\n90 %% intervals (%s; %d paired draws over "
-                          "%d uncertain input%s, %d calibrated constant%s "
-                          "and the model's step error, the same draws for "
-                          "every option):\n",
-                       w->rows[0].interval.carried
-                           ? "of the simulated figures: the analytic draws' "
-                             "spread about each"
-                           : "analytic",
-                       w->rows[0].interval.samples, s->nuncertain,
-                       s->nuncertain == 1 ? "" : "s", nconst,
-                       nconst == 1 ? "" : "s");
-        if (s->mode == DAM_MODE_SERVING && !w->rows[0].interval.carried)
-            dam_buf_printf(b, "  (of a lone request's time, without "
-                              "queueing)\n");
-        dam_buf_printf(b, "  %-28s %-19s %-15s %6s  %-17s %s\n", "option",
-                       s->mode != DAM_MODE_SERVING ? "step"
-                       : w->rows[0].interval.carried ? "mean latency"
-                                                     : "lone request",
-                       "speed-up", "faster", "GPU-hours", "cost");
-        for (int i = 0; i < w->nrows; i++) {
-            const dam_whatif_row *r = &w->rows[i];
-            if (!r->has_interval || !r->result.memory.fits)
-                continue;
-            const dam_answer_interval *a = &r->interval;
-            char t1[24], t2[24], st[56], sp[32], fa[16], g1[16], g2[16],
-                gh[40], c1[16], c2[16];
-            dam_fmt_time(t1, sizeof t1, a->step.lo);
-            dam_fmt_time(t2, sizeof t2, a->step.hi);
-            snprintf(st, sizeof st, "%s .. %s", t1, t2);
-            if (i == 0 || !base->result.memory.fits) {
-                snprintf(sp, sizeof sp, "-");
-                snprintf(fa, sizeof fa, "-");
-            } else {
-                snprintf(sp, sizeof sp, "%.2fx .. %.2fx", a->speedup.lo,
-                         a->speedup.hi);
-                snprintf(fa, sizeof fa, "%.0f %%", a->p_faster * 100.0);
-            }
-            /* the bounds to the interval's own precision */
-            int dg = dam_fmt_interval_decimals(a->gpu_hours.median,
-                                               a->gpu_hours.lo,
-                                               a->gpu_hours.hi);
-            dam_fmt_fixed(g1, sizeof g1, a->gpu_hours.lo, dg);
-            dam_fmt_fixed(g2, sizeof g2, a->gpu_hours.hi, dg);
-            snprintf(gh, sizeof gh, "%s .. %s", g1, g2);
-            int dc = dam_fmt_interval_decimals(a->cost_usd.median,
-                                               a->cost_usd.lo,
-                                               a->cost_usd.hi);
-            char u1[14], u2[14];
-            dam_fmt_fixed(u1, sizeof u1, a->cost_usd.lo, dc);
-            dam_fmt_fixed(u2, sizeof u2, a->cost_usd.hi, dc);
-            snprintf(c1, sizeof c1, "$%s", u1);
-            snprintf(c2, sizeof c2, "$%s", u2);
-            if (s->mode == DAM_MODE_SERVING) { /* a lone request's cost
-                                                  is not the service's */
-                snprintf(c1, sizeof c1, "-");
-                c2[0] = '\0';
-            } else if (!(a->cost_usd.hi > 0.0)) { /* no price */
-                snprintf(c1, sizeof c1, "n/a");
-                c2[0] = '\0';
-            }
-            dam_buf_printf(b, "  %-28.28s %-19s %-15s %6s  %-17s %s%s%s\n",
-                           r->name, st, sp, fa,
-                           s->mode == DAM_MODE_SERVING ? "-" : gh, c1,
-                           c2[0] ? " .. " : "", c2);
-        }
-        dam_buf_printf(b, "  faster: share of draws in which the option is "
-                          "at least 2 %% faster than the baseline\n");
+}
+
+/* One option's 90 % interval row: step, speed-up, share faster,
+ * GPU-hours and cost, each bound to the interval's own precision. */
+static void interval_row(dam_buf *b, const dam_whatif *w, int i)
+{
+    const dam_whatif_row *base = &w->rows[0], *r = &w->rows[i];
+    const dam_scenario *s = &base->scenario;
+    const dam_answer_interval *a = &r->interval;
+    char t1[24], t2[24], st[56], sp[32], fa[16], g1[16], g2[16], gh[40],
+        c1[16], c2[16];
+    dam_fmt_time(t1, sizeof t1, a->step.lo);
+    dam_fmt_time(t2, sizeof t2, a->step.hi);
+    snprintf(st, sizeof st, "%s .. %s", t1, t2);
+    if (i == 0 || !base->result.memory.fits) {
+        snprintf(sp, sizeof sp, "-");
+        snprintf(fa, sizeof fa, "-");
+    } else {
+        snprintf(sp, sizeof sp, "%.2fx .. %.2fx", a->speedup.lo,
+                 a->speedup.hi);
+        snprintf(fa, sizeof fa, "%.0f %%", a->p_faster * 100.0);
     }
+    int dg = dam_fmt_interval_decimals(a->gpu_hours.median, a->gpu_hours.lo,
+                                       a->gpu_hours.hi);
+    dam_fmt_fixed(g1, sizeof g1, a->gpu_hours.lo, dg);
+    dam_fmt_fixed(g2, sizeof g2, a->gpu_hours.hi, dg);
+    snprintf(gh, sizeof gh, "%s .. %s", g1, g2);
+    int dc = dam_fmt_interval_decimals(a->cost_usd.median, a->cost_usd.lo,
+                                       a->cost_usd.hi);
+    char u1[14], u2[14];
+    dam_fmt_fixed(u1, sizeof u1, a->cost_usd.lo, dc);
+    dam_fmt_fixed(u2, sizeof u2, a->cost_usd.hi, dc);
+    snprintf(c1, sizeof c1, "$%s", u1);
+    snprintf(c2, sizeof c2, "$%s", u2);
+    if (s->mode == DAM_MODE_SERVING) { /* a lone request's cost is not
+                                          the service's */
+        snprintf(c1, sizeof c1, "-");
+        c2[0] = '\0';
+    } else if (!(a->cost_usd.hi > 0.0)) { /* no price */
+        snprintf(c1, sizeof c1, "n/a");
+        c2[0] = '\0';
+    }
+    dam_buf_printf(b, "  %-28.28s %-19s %-15s %6s  %-17s %s%s%s\n", r->name,
+                   st, sp, fa, s->mode == DAM_MODE_SERVING ? "-" : gh, c1,
+                   c2[0] ? " .. " : "", c2);
+}
+
+/* The 90 % intervals of every option that runs, over the same draws. */
+static void whatif_intervals(dam_buf *b, const dam_whatif *w)
+{
+    const dam_scenario *s = &w->rows[0].scenario;
+    if (!w->rows[0].has_interval)
+        return;
+    int nconst = dam_uncertainty_sources(s) - s->nuncertain - 1;
+    dam_buf_printf(b, "\n90 %% intervals (%s; %d paired draws over "
+                      "%d uncertain input%s, %d calibrated constant%s "
+                      "and the model's step error, the same draws for "
+                      "every option):\n",
+                   w->rows[0].interval.carried
+                       ? "of the simulated figures: the analytic draws' "
+                         "spread about each"
+                       : "analytic",
+                   w->rows[0].interval.samples, s->nuncertain,
+                   s->nuncertain == 1 ? "" : "s", nconst,
+                   nconst == 1 ? "" : "s");
+    if (s->mode == DAM_MODE_SERVING && !w->rows[0].interval.carried)
+        dam_buf_printf(b, "  (of a lone request's time, without "
+                          "queueing)\n");
+    dam_buf_printf(b, "  %-28s %-19s %-15s %6s  %-17s %s\n", "option",
+                   s->mode != DAM_MODE_SERVING ? "step"
+                   : w->rows[0].interval.carried ? "mean latency"
+                                                 : "lone request",
+                   "speed-up", "faster", "GPU-hours", "cost");
+    for (int i = 0; i < w->nrows; i++)
+        if (w->rows[i].has_interval && w->rows[i].result.memory.fits)
+            interval_row(b, w, i);
+    dam_buf_printf(b, "  faster: share of draws in which the option is "
+                      "at least 2 %% faster than the baseline\n");
+}
+
+/* Why each option got its verdict (and the trap a wasted one hides). */
+static void whatif_why(dam_buf *b, const dam_whatif *w)
+{
     dam_buf_printf(b, "\nWhy\n");
     for (int i = 1; i < w->nrows; i++) {
         const dam_whatif_row *r = &w->rows[i];
@@ -546,6 +573,94 @@ void dam_whatif_text(dam_buf *b, const dam_whatif *w)
             dam_buf_printf(b, "  %-28s %-7s trap: %s\n", "", "",
                            r->anti_pattern);
     }
+}
+
+/* The short block's lines after the answer: the figure that decides it
+ * for the option the answer is about (else the best, else the baseline)
+ * with its interval, and what that option costs against the baseline. */
+static void whatif_short(dam_buf *b, const dam_whatif *w)
+{
+    const dam_whatif_row *base = &w->rows[0];
+    const dam_whatif_row *o = subject(w);
+    if (!o || o->verdict == DAM_VERDICT_FAILED)
+        o = dam_whatif_best(w);
+    if (!o)
+        o = base;
+    int serving = base->scenario.mode == DAM_MODE_SERVING;
+    char t1[48], t2[48], t3[48];
+    if (o->verdict == DAM_VERDICT_NOFIT || !o->result.memory.fits) {
+        dam_fmt_memory(t1, sizeof t1, o->result.memory.total);
+        dam_fmt_memory(t2, sizeof t2, o->result.memory.capacity);
+        dam_buf_printf(b, "Figure    %s: needs %s per GPU of %s: it does "
+                          "not fit\n",
+                       o->name, t1, t2);
+        return;
+    }
+    if (serving && o->result.has_sim && o->result.serving.slo_s > 0.0) {
+        dam_fmt_time(t1, sizeof t1, o->result.serving.latency.p99);
+        dam_fmt_time(t2, sizeof t2, o->result.serving.p99_ci95);
+        dam_fmt_time(t3, sizeof t3, o->result.serving.slo_s);
+        dam_buf_printf(b, "Figure    %s: p99 %s +- %s (95 %% CI) against the "
+                          "%s SLO\n",
+                       o->name, t1, t2, t3);
+    } else if (o != base && base->result.memory.fits) {
+        dam_buf_printf(b, "Figure    %s: %.2fx", o->name, o->speedup);
+        if (o->has_interval && o->speedup_hi > o->speedup_lo)
+            dam_buf_printf(b, " (90 %%: %.2fx to %.2fx)", o->speedup_lo,
+                           o->speedup_hi);
+        dam_fmt_time(t1, sizeof t1, serving ? o->result.step
+                                            : o->result.run_time);
+        dam_buf_printf(b, ", %s %s\n", serving ? "a request" : "the run",
+                       t1);
+    } else {
+        dam_fmt_time(t1, sizeof t1, serving ? o->result.step
+                                            : o->result.run_time);
+        dam_buf_printf(b, "Figure    %s: %s %s\n", o->name,
+                       serving ? "a request" : "the run", t1);
+    }
+    if (!(o->cost.usd > 0.0))
+        return;
+    /* serving costs come per 1,000 requests: said per million */
+    double k = serving ? 1000.0 : 1.0;
+    dam_fmt_usd(t1, sizeof t1, o->cost.usd * k, DAM_FMT_SIG);
+    dam_buf_printf(b, "Cost      %s: %s %s", o->name, t1,
+                   serving ? "per million requests" : "the run");
+    if (o != base && base->cost.usd > 0.0 && base->result.memory.fits) {
+        dam_fmt_usd(t2, sizeof t2, base->cost.usd * k, DAM_FMT_SIG);
+        dam_buf_printf(b, ", against %s as configured", t2);
+    }
+    dam_buf_printf(b, "\n");
+}
+
+void dam_whatif_text(dam_buf *b, const dam_whatif *w)
+{
+    const dam_whatif_row *base = &w->rows[0];
+    if (base->result.serving.llm.enabled) {
+        dam_llm_whatif_text(b, w);
+        return;
+    }
+    const dam_scenario *s = &base->scenario;
+    char answer[1024];
+    dam_whatif_answer(answer, sizeof answer, w);
+    dam_buf_printf(b, "%s\n", s->name);
+    char g[32];
+    dam_fmt_int(g, sizeof g, (long long)dam_scenario_gpus(s));
+    dam_buf_printf(b, "  %s, %s x %s, %s, batch %d per GPU (%s)\n",
+                   s->workload.model.name, g, s->machine.gpu.id, dam_precision_name(s->workload.precision),
+                   s->workload.batch_size,
+                   base->result.has_sim ? "simulated" : "analytic");
+    dam_buf_printf(b, "Question  %s\n", s->question);
+    dam_buf_printf(b, "Answer    %s.\n", answer);
+    dam_buf_printf(b, "Binding   %s [%s]: %s\n",
+                   dam_bound_name(base->result.bound), base->diagnosis.axis,
+                   base->diagnosis.headline);
+    whatif_short(b, w);
+    dam_buf_printf(b, "\n");
+    whatif_table(b, w);
+    whatif_legend(b, w);
+    whatif_frontier(b, w);
+    whatif_intervals(b, w);
+    whatif_why(b, w);
 }
 
 void dam_whatif_csv(dam_buf *b, const dam_whatif *w)

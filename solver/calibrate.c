@@ -6,9 +6,13 @@
  * eta, so the bracket [1e-4, 1] holds the root whenever one exists).
  *
  * The fit's residual function sets the trial constants on every case
- * (each row's scenario copy) and re-solves only the cases whose constants
- * moved: a finite-difference Jacobian column moves one constant, so it
- * costs the solves of the rows that use it, not of all rows.
+ * (each distinct configuration the rows measure) and re-solves only the
+ * cases whose constants moved: a finite-difference Jacobian column moves
+ * one constant, so it costs the solves of the rows that use it, not of
+ * all rows. Linear in rows: rows of one (scenario, levers) share a case,
+ * each scenario file is read once, and past DAM_CALIB_RESIDENT_BYTES of
+ * scenario copies a case is rebuilt from its file's copy when solved, so
+ * memory is a few kilobytes per row.
  */
 #include "solver/calibrate.h"
 
@@ -90,8 +94,13 @@ int dam_calibrate_eta(const dam_scenario *s, double throughput, double *eta,
 
 /* One measured scenario: a row of the file after loading. */
 typedef struct ccase {
-    dam_scenario *s;          /* the scenario with its levers applied */
+    dam_scenario *s;          /* the scenario with its levers applied, or
+                               * NULL when not resident (case_scn) */
+    const dam_scenario *base; /* its file as loaded (before levers) */
     const dam_measure *m;     /* its row */
+    int row0;                 /* its first row */
+    double step_error;        /* its model's step error once fitted (0:
+                               * the catalog's) */
     int profile;              /* index into profiles, -1 when not a trace */
     int nuse;                 /* parameters it uses */
     int use[DAM_MAX_CONST_USES];   /* their indices */
@@ -116,6 +125,10 @@ typedef struct problem {
     int nactive;
     int nprior;               /* active constants with a prior (start_sd > 0) */
     double *xfull;            /* every constant's value (work) */
+    const dam_catalog *cat;   /* resolves the rows' levers */
+    struct loadtab *tab;      /* the scenario files, loaded once */
+    dam_scenario *scratch;    /* a non-resident case's scenario */
+    int with_sd;              /* case_scn also sets the constants' sd */
     double wscale;            /* measurement errors are rel_error x wscale
                                  (empirical Bayes: see dam_calibrate_run) */
     dam_result *r;            /* scratch */
@@ -161,6 +174,41 @@ static int row_q(const dam_calib_row *row)
     return Q_CLASS + (int)row->cls;
 }
 
+/* Scenarios kept per case, at most; the other cases are rebuilt when
+ * solved (case_scn). */
+#define DAM_CALIB_RESIDENT_BYTES (16.0 * 1048576.0)
+
+static int apply_levers(const dam_measure *m, const dam_catalog *cat,
+                        dam_scenario *s, dam_error *err);
+
+/*
+ * Case c's scenario: its own copy when resident, else rebuilt in
+ * pb->scratch from its file as loaded, its row's levers, the constants'
+ * values at its last solve (and their sd when pb->with_sd) and its
+ * model's fitted step error: the same scenario the resident copy would
+ * be, since setting a constant overwrites it whatever it held. Cases past
+ * the first DAM_CALIB_RESIDENT_BYTES of scenarios are not resident, so
+ * memory stays linear in rows with a small constant.
+ */
+static dam_scenario *case_scn(problem *pb, int c)
+{
+    ccase *cc = &pb->cases[c];
+    if (cc->s)
+        return cc->s;
+    dam_scenario *x = pb->scratch;
+    memcpy(x, cc->base, sizeof *x);
+    dam_error e;
+    apply_levers(cc->m, pb->cat, x, &e); /* it applied when loaded */
+    for (int u = 0; u < cc->nuse; u++) {
+        const dam_calib_const *k = &pb->consts[cc->use[u]];
+        dam_scenario_const_set(x, &k->key, cc->last[u],
+                               pb->with_sd ? k->sd : -1.0);
+    }
+    if (cc->step_error > 0.0)
+        x->workload.model.step_error = cc->step_error;
+    return x;
+}
+
 /* Set parameter values x on every case and re-solve those that moved. */
 static void update(problem *pb, const double *x)
 {
@@ -170,14 +218,16 @@ static void update(problem *pb, const double *x)
         for (int u = 0; u < cc->nuse; u++) {
             double v = x[cc->use[u]];
             if (v != cc->last[u]) {
-                dam_scenario_const_set(cc->s, &pb->consts[cc->use[u]].key, v,
-                                       -1.0);
+                if (cc->s)
+                    dam_scenario_const_set(cc->s,
+                                           &pb->consts[cc->use[u]].key, v,
+                                           -1.0);
                 cc->last[u] = v;
                 moved = 1;
             }
         }
         if (moved) {
-            solve_q(cc->s, pb->r, cc->q);
+            solve_q(case_scn(pb, c), pb->r, cc->q);
             cc->solved = 1;
         }
     }
@@ -287,34 +337,43 @@ static int apply_levers(const dam_measure *m, const dam_catalog *cat,
     return n ? dam_levers_apply_all(s, lv, n, cat, s, err) : DAM_OK;
 }
 
-static void add_row(problem *pb, size_t *cap, int c, dam_calib_quantity q,
-                    int cls, double measured, const char *suffix)
+static void add_row(problem *pb, size_t *cap, int c, const dam_measure *m,
+                    dam_calib_quantity q, int cls, double measured,
+                    const char *suffix)
 {
     const ccase *cc = &pb->cases[c];
+    const dam_scenario *sc = case_scn(pb, c);
     pb->rows = dam_grow(pb->rows, sizeof *pb->rows, (size_t)pb->nrows + 1,
                         cap);
     size_t rc_cap = *cap;
     pb->row_case = dam_realloc(pb->row_case, rc_cap * sizeof(int));
     dam_calib_row *row = &pb->rows[pb->nrows];
     memset(row, 0, sizeof *row);
-    snprintf(row->id, sizeof row->id, "%s%s%s", cc->m->id, suffix[0] ? ":" : "",
+    snprintf(row->id, sizeof row->id, "%s%s%s", m->id, suffix[0] ? ":" : "",
              suffix);
-    row->line = cc->m->line;
-    snprintf(row->gpu, sizeof row->gpu, "%s", cc->s->machine.gpu.id);
-    snprintf(row->model, sizeof row->model, "%s", cc->s->workload.model.id);
-    snprintf(row->scenario, sizeof row->scenario, "%s", cc->m->scenario);
-    row->gpus = dam_scenario_gpus(cc->s);
-    row->precision = (int)cc->s->workload.precision;
+    row->line = m->line;
+    snprintf(row->gpu, sizeof row->gpu, "%s", sc->machine.gpu.id);
+    snprintf(row->model, sizeof row->model, "%s", sc->workload.model.id);
+    snprintf(row->scenario, sizeof row->scenario, "%s", m->scenario);
+    row->gpus = dam_scenario_gpus(sc);
+    row->precision = (int)sc->workload.precision;
     row->quantity = q;
     row->cls = (dam_kernel_class)cls;
     row->measured = measured;
-    row->rel_error = cc->m->rel_error;
+    row->rel_error = m->rel_error;
     row->held_out = !cc->fitted;
     pb->row_case[pb->nrows++] = c;
 }
 
+static void loadtab_free(struct loadtab *t);
+
 static void problem_free(problem *pb, int keep_rows)
 {
+    if (pb->tab) {
+        loadtab_free(pb->tab);
+        dam_free(pb->tab);
+    }
+    dam_free(pb->scratch);
     for (int c = 0; c < pb->ncases; c++)
         dam_free(pb->cases[c].s);
     dam_free(pb->cases);
@@ -329,20 +388,76 @@ static void problem_free(problem *pb, int keep_rows)
     dam_free(pb->r);
 }
 
-/* Load each row's scenario and trace into cases and rows. */
-static int load_cases(const dam_measure_set *set, dam_catalog *cat,
-                      const dam_calib_options *opt, problem *pb,
-                      dam_calibration *out, int with_traces, dam_diag *d)
+/* FNV-1a over two strings (a separator between them), for the tables of
+ * load_cases. */
+static uint64_t hash2(const char *a, const char *b)
 {
-    int before = d->nerr;
-    pb->cases = dam_calloc(set->n ? set->n : 1, sizeof *pb->cases);
-    out->profiles = dam_calloc(set->n ? set->n : 1, sizeof *out->profiles);
-    size_t cap = 0;
-    for (size_t i = 0; i < set->n; i++) {
-        const dam_measure *m = &set->rows[i];
-        if (m->kind == DAM_MEASURE_TRACE && !with_traces)
-            continue;
-        dam_scenario *s = dam_malloc(sizeof *s);
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (const char *p = a; *p; p++)
+        h = (h ^ (unsigned char)*p) * 0x100000001b3ull;
+    h = (h ^ 0xffu) * 0x100000001b3ull;
+    for (const char *p = b; *p; p++)
+        h = (h ^ (unsigned char)*p) * 0x100000001b3ull;
+    return h;
+}
+
+/*
+ * What load_cases keeps while it reads rows: each scenario file loaded
+ * once (a row copies it and applies its levers), and the case of each
+ * (scenario, levers) a step-time or throughput row already made, so rows
+ * that measure the same configuration share one scenario and one solve.
+ * Both are open-addressing tables of a power-of-two size above twice the
+ * rows, so loading is linear in rows and memory is one scenario per
+ * distinct configuration, not per row.
+ */
+typedef struct loadtab {
+    size_t mask;
+    int *file;            /* slot -> index into bases, -1 empty */
+    const char **path;    /* bases' paths */
+    dam_scenario **base;  /* loaded files */
+    int nbase;
+    int *cfg;             /* slot -> case index, -1 empty */
+} loadtab;
+
+static void loadtab_init(loadtab *t, size_t n)
+{
+    size_t size = 16;
+    while (size < 2 * n + 2)
+        size *= 2;
+    t->mask = size - 1;
+    t->file = dam_malloc(size * sizeof *t->file);
+    t->cfg = dam_malloc(size * sizeof *t->cfg);
+    for (size_t i = 0; i < size; i++)
+        t->file[i] = t->cfg[i] = -1;
+    t->path = dam_calloc(n + 1, sizeof *t->path);
+    t->base = dam_calloc(n + 1, sizeof *t->base);
+    t->nbase = 0;
+}
+
+static void loadtab_free(struct loadtab *t)
+{
+    for (int i = 0; i < t->nbase; i++)
+        dam_free(t->base[i]);
+    dam_free(t->base);
+    dam_free(t->path);
+    dam_free(t->file);
+    dam_free(t->cfg);
+}
+
+/* Row m's scenario with its levers into a new scenario, or NULL with the
+ * problems in d. */
+static dam_scenario *case_scenario(const dam_measure_set *set,
+                                   const dam_measure *m, dam_catalog *cat,
+                                   loadtab *t, const dam_scenario **base,
+                                   dam_diag *d)
+{
+    size_t i = (size_t)hash2(m->scenario, "") & t->mask;
+    while (t->file[i] >= 0 && strcmp(t->path[t->file[i]], m->scenario) != 0)
+        i = (i + 1) & t->mask;
+    dam_scenario *s = dam_malloc(sizeof *s);
+    if (t->file[i] >= 0) {
+        memcpy(s, t->base[t->file[i]], sizeof *s);
+    } else {
         dam_diag sd;
         dam_diag_init(&sd);
         if (dam_scenario_load(s, m->scenario, NULL, cat, &sd) != DAM_OK) {
@@ -353,15 +468,71 @@ static int load_cases(const dam_measure_set *set, dam_catalog *cat,
                            m->scenario);
             dam_diag_free(&sd);
             dam_free(s);
-            continue;
+            return NULL;
         }
         dam_diag_free(&sd);
-        dam_error e;
-        if (apply_levers(m, cat, s, &e) != DAM_OK) {
-            dam_diag_error(d, set->file, m->line, "levers: %s", e.msg);
-            dam_free(s);
+        t->path[t->nbase] = m->scenario;
+        t->base[t->nbase] = dam_malloc(sizeof *s);
+        memcpy(t->base[t->nbase], s, sizeof *s);
+        t->file[i] = t->nbase++;
+    }
+    *base = t->base[t->file[i]];
+    dam_error e;
+    if (apply_levers(m, cat, s, &e) != DAM_OK) {
+        dam_diag_error(d, set->file, m->line, "levers: %s", e.msg);
+        dam_free(s);
+        return NULL;
+    }
+    return s;
+}
+
+/* Slot of row m's configuration in t->cfg: its case, or an empty slot. */
+static size_t case_slot(const problem *pb, const loadtab *t,
+                        const dam_measure *m)
+{
+    size_t i = (size_t)hash2(m->scenario, m->levers) & t->mask;
+    while (t->cfg[i] >= 0) {
+        const dam_measure *o = pb->cases[t->cfg[i]].m;
+        if (strcmp(o->scenario, m->scenario) == 0 &&
+            strcmp(o->levers, m->levers) == 0)
+            break;
+        i = (i + 1) & t->mask;
+    }
+    return i;
+}
+
+/* Load each row's scenario and trace into cases and rows. */
+static int load_cases(const dam_measure_set *set, dam_catalog *cat,
+                      const dam_calib_options *opt, problem *pb,
+                      dam_calibration *out, int with_traces, dam_diag *d)
+{
+    int before = d->nerr;
+    pb->cases = dam_calloc(set->n ? set->n : 1, sizeof *pb->cases);
+    out->profiles = dam_calloc(set->n ? set->n : 1, sizeof *out->profiles);
+    size_t cap = 0;
+    pb->cat = cat;
+    pb->scratch = dam_malloc(sizeof *pb->scratch);
+    pb->tab = dam_malloc(sizeof *pb->tab);
+    loadtab_init(pb->tab, set->n);
+    loadtab *tp = pb->tab;
+    for (size_t i = 0; i < set->n; i++) {
+        const dam_measure *m = &set->rows[i];
+        if (m->kind == DAM_MEASURE_TRACE && !with_traces)
+            continue;
+        size_t slot = case_slot(pb, tp, m);
+        if (m->kind != DAM_MEASURE_TRACE && tp->cfg[slot] >= 0) {
+            int c = tp->cfg[slot];
+            if (m->kind == DAM_MEASURE_STEP_TIME)
+                add_row(pb, &cap, c, m, DAM_CALIB_STEP, 0, m->value, "");
+            else
+                add_row(pb, &cap, c, m, DAM_CALIB_THROUGHPUT, 0,
+                        dam_measure_si(m, case_scn(pb, c)), "");
             continue;
         }
+        const dam_scenario *base = NULL;
+        dam_scenario *s = case_scenario(set, m, cat, tp, &base, d);
+        if (!s)
+            continue;
         int pidx = -1;
         if (m->kind == DAM_MEASURE_TRACE) {
             pidx = out->traces;
@@ -378,15 +549,19 @@ static int load_cases(const dam_measure_set *set, dam_catalog *cat,
         ccase *cc = &pb->cases[pb->ncases];
         memset(cc, 0, sizeof *cc);
         cc->s = s;
+        cc->base = base;
         cc->m = m;
+        cc->row0 = pb->nrows;
         cc->profile = pidx;
         cc->fitted = !(opt && opt->hold_out_gpu && opt->hold_out_gpu[0] &&
                        strcasecmp(s->machine.gpu.id, opt->hold_out_gpu) == 0);
         int c = pb->ncases++;
+        if (m->kind != DAM_MEASURE_TRACE)
+            tp->cfg[slot] = c;
         if (m->kind == DAM_MEASURE_STEP_TIME) {
-            add_row(pb, &cap, c, DAM_CALIB_STEP, 0, m->value, "");
+            add_row(pb, &cap, c, m, DAM_CALIB_STEP, 0, m->value, "");
         } else if (m->kind == DAM_MEASURE_THROUGHPUT) {
-            add_row(pb, &cap, c, DAM_CALIB_THROUGHPUT, 0,
+            add_row(pb, &cap, c, m, DAM_CALIB_THROUGHPUT, 0,
                     dam_measure_si(m, s), "");
         } else {
             /* a trace: one residual per class both sides have, and the
@@ -398,10 +573,16 @@ static int load_cases(const dam_measure_set *set, dam_catalog *cat,
             dam_free(r);
             for (int k = 0; k < DAM_KCLASS_COUNT; k++)
                 if (p->time_s[k] > 0.0 && q[Q_CLASS + k] > 0.0)
-                    add_row(pb, &cap, c, DAM_CALIB_CLASS, k, p->time_s[k],
+                    add_row(pb, &cap, c, m, DAM_CALIB_CLASS, k, p->time_s[k],
                             dam_kernel_class_name((dam_kernel_class)k));
             if (p->step_s > 0.0)
-                add_row(pb, &cap, c, DAM_CALIB_STEP, 0, p->step_s, "step");
+                add_row(pb, &cap, c, m, DAM_CALIB_STEP, 0, p->step_s,
+                        "step");
+        }
+        /* past the resident budget the case keeps no scenario of its own */
+        if ((double)pb->ncases * sizeof *s > DAM_CALIB_RESIDENT_BYTES) {
+            dam_free(cc->s);
+            cc->s = NULL;
         }
     }
     /* --hold-out names a GPU that some row measured, or it holds out
@@ -428,7 +609,8 @@ static void collect_params(problem *pb, const dam_calib_options *opt)
             if ((pass == 0) != (cc->fitted != 0))
                 continue;
             dam_const_use use[DAM_MAX_CONST_USES];
-            int nu = dam_scenario_constants(cc->s, use, DAM_MAX_CONST_USES);
+            int nu = dam_scenario_constants(case_scn(pb, c), use,
+                                            DAM_MAX_CONST_USES);
             for (int u = 0; u < nu; u++) {
                 char name[DAM_CONST_KEY_MAX];
                 dam_const_key_format(&use[u].key, name, sizeof name);
@@ -601,10 +783,15 @@ static void step_errors(problem *pb, const double *res, double free_dof,
             free_dof > 0.0
                 ? sqrt((x->ss / keep + 2.0 * pooled) / (x->rows + 2.0))
                 : 0.0;
-        for (int c = 0; c < pb->ncases; c++)
-            if (x->step_error > 0.0 &&
-                strcmp(pb->cases[c].s->workload.model.id, x->model) == 0)
-                pb->cases[c].s->workload.model.step_error = x->step_error;
+        for (int c = 0; c < pb->ncases; c++) {
+            ccase *cc = &pb->cases[c];
+            if (!(x->step_error > 0.0) ||
+                strcmp(pb->rows[cc->row0].model, x->model) != 0)
+                continue;
+            cc->step_error = x->step_error;
+            if (cc->s)
+                cc->s->workload.model.step_error = x->step_error;
+        }
     }
 }
 
@@ -623,13 +810,14 @@ static double median_abs(double *v, int n)
 static void predict(problem *pb, dam_calibration *out, int samples,
                     unsigned long seed)
 {
+    pb->with_sd = 1;
     for (int c = 0; c < pb->ncases; c++) {
         ccase *cc = &pb->cases[c];
-        for (int u = 0; u < cc->nuse; u++) {
+        for (int u = 0; u < cc->nuse && cc->s; u++) {
             const dam_calib_const *k = &pb->consts[cc->use[u]];
             dam_scenario_const_set(cc->s, &k->key, k->value, k->sd);
         }
-        solve_q(cc->s, pb->r, cc->q);
+        solve_q(case_scn(pb, c), pb->r, cc->q);
     }
     dam_draws *dr = dam_draws_create(samples, seed);
     out->samples = dam_draws_count(dr);
@@ -638,17 +826,27 @@ static void predict(problem *pb, dam_calibration *out, int samples,
     dam_scenario *x = dam_malloc(sizeof *x);
     double q[2 + DAM_KCLASS_COUNT];
     double *col = dam_malloc((size_t)out->samples * sizeof *col);
+    /* each case's rows as a linked list in row order */
+    int *head = dam_malloc(((size_t)pb->ncases + 1) * sizeof *head);
+    int *next = dam_malloc(((size_t)pb->nrows + 1) * sizeof *next);
+    for (int c = 0; c < pb->ncases; c++)
+        head[c] = -1;
+    for (int i = pb->nrows - 1; i >= 0; i--) {
+        next[i] = head[pb->row_case[i]];
+        head[pb->row_case[i]] = i;
+    }
     for (int c = 0; c < pb->ncases; c++) {
-        const ccase *cc = &pb->cases[c];
+        const dam_scenario *sc = case_scn(pb, c);
         for (int k = 0; k < out->samples; k++) {
-            dam_draws_apply(dr, k, cc->s, cc->s, x);
+            dam_draws_apply(dr, k, sc, sc, x);
             solve_q(x, pb->r, q);
-            for (int i = 0; i < pb->nrows; i++)
-                if (pb->row_case[i] == c)
-                    out->draws[(size_t)i * out->samples + k] =
-                        q[row_q(&pb->rows[i])];
+            for (int i = head[c]; i >= 0; i = next[i])
+                out->draws[(size_t)i * out->samples + k] =
+                    q[row_q(&pb->rows[i])];
         }
     }
+    dam_free(next);
+    dam_free(head);
     for (int i = 0; i < pb->nrows; i++) {
         dam_calib_row *row = &pb->rows[i];
         row->predicted = pb->cases[pb->row_case[i]].q[row_q(row)];
@@ -662,6 +860,143 @@ static void predict(problem *pb, dam_calibration *out, int samples,
     dam_free(col);
     dam_free(x);
     dam_draws_free(dr);
+}
+
+/* Predictions at the catalog constants; the fitted rows into fit_rows;
+ * their rms relative error into out->rms_start. */
+static void start_predictions(problem *pb, dam_calibration *out)
+{
+    for (int c = 0; c < pb->ncases; c++) {
+        solve_q(case_scn(pb, c), pb->r, pb->cases[c].q);
+        pb->cases[c].solved = 1;
+    }
+    pb->fit_rows = dam_calloc((size_t)pb->nrows + 1, sizeof(int));
+    double ss = 0.0;
+    for (int i = 0; i < pb->nrows; i++) {
+        dam_calib_row *row = &pb->rows[i];
+        row->start = pb->cases[pb->row_case[i]].q[row_q(row)];
+        if (!row->held_out) {
+            pb->fit_rows[pb->nfit++] = i;
+            double e = row->start / row->measured - 1.0;
+            ss += e * e;
+        }
+    }
+    out->rms_start = pb->nfit ? sqrt(ss / pb->nfit) : 0.0;
+}
+
+/* The constants the measurements move are fitted (active); the others
+ * keep their catalog values (undetermined). Returns the fit's parameters,
+ * started inside their ranges. */
+static dam_fit_param *choose_active(problem *pb)
+{
+    pb->xfull = dam_calloc((size_t)pb->nconst + 1, sizeof *pb->xfull);
+    pb->active = dam_calloc((size_t)pb->nconst + 1, sizeof *pb->active);
+    for (int j = 0; j < pb->nconst; j++)
+        pb->xfull[j] = pb->consts[j].start;
+    for (int j = 0; j < pb->nconst; j++) {
+        double sens = sensitivity(pb, pb->xfull, j);
+        pb->consts[j].undetermined = !(sens > 1e-9);
+        if (!pb->consts[j].undetermined) {
+            pb->active[pb->nactive++] = j;
+            pb->nprior += pb->consts[j].start_sd > 0.0;
+        }
+    }
+    dam_fit_param *fp = dam_calloc((size_t)pb->nactive + 1, sizeof *fp);
+    for (int k = 0; k < pb->nactive; k++) {
+        const dam_calib_const *c = &pb->consts[pb->active[k]];
+        snprintf(fp[k].name, sizeof fp[k].name, "%s", c->name);
+        fp[k].value = c->start;
+        fp[k].lo = c->lo;
+        fp[k].hi = c->hi;
+        /* a start on the boundary (eta = 1) moves just inside it */
+        double eps = 1e-6 * (fp[k].hi - fp[k].lo);
+        if (fp[k].value >= fp[k].hi - eps)
+            fp[k].value = fp[k].hi - eps;
+        if (fp[k].value <= fp[k].lo + eps)
+            fp[k].value = fp[k].lo + eps;
+    }
+    return fp;
+}
+
+/* Fit fp to the rows (res: the residuals at the end), then, when the
+ * measurements scatter more than their stated errors (the model misses
+ * them), widen those errors by the scatter and fit again (empirical
+ * Bayes), so that the priors keep their weight and no constant's standard
+ * error exceeds its prior's merely because the data disagree among
+ * themselves. DAM_OK, or an error in d. */
+static int fit_rows(problem *pb, dam_fit_param *fp, double *res,
+                    const char *file, dam_calibration *out, dam_diag *d)
+{
+    int nres = pb->nfit + pb->nprior;
+    dam_error e;
+    int rc = pb->nactive == 0
+                 ? dam_error_set(&e, "", 0,
+                                 "no calibrated constant moves these "
+                                 "measurements (a scenario that sets "
+                                 "workload.efficiency itself has none of "
+                                 "its own)")
+                 : dam_fit_run(fp, pb->nactive, nres, fit_residuals, pb, res,
+                               &out->fit, &e);
+    if (rc == DAM_OK && edge_rows(pb, fp, file, d) != DAM_OK)
+        return DAM_EINPUT;
+    int free_dof = pb->nfit - (pb->nactive - pb->nprior);
+    double chi2m = 0.0;
+    for (int i = 0; i < pb->nfit && rc == DAM_OK; i++)
+        chi2m += res[i] * res[i];
+    double wscale = free_dof > 0 && chi2m > free_dof ? sqrt(chi2m / free_dof)
+                                                     : 1.0;
+    if (rc == DAM_OK && pb->nprior > 0 && wscale > 1.01) {
+        pb->wscale = wscale;
+        int iters = out->fit.iterations;
+        rc = dam_fit_run(fp, pb->nactive, nres, fit_residuals, pb, res,
+                         &out->fit, &e);
+        out->fit.iterations += iters;
+    }
+    if (rc != DAM_OK)
+        dam_diag_error(d, file, 0, "%s", e.msg);
+    return rc;
+}
+
+/* After the fit: the residual scatter over the effective degrees of
+ * freedom, each constant's value and the sd later draws use, the models'
+ * step errors, and each constant's count of fitted rows. */
+static void fitted_constants(problem *pb, const dam_fit_param *fp,
+                             const double *res, dam_calibration *out)
+{
+    /* the relative scatter of the measurement residuals, over the degrees
+     * of freedom the constants without a prior leave */
+    double sl = 0.0;
+    for (int i = 0; i < pb->nfit; i++) {
+        double l = res[i] * pb->rows[pb->fit_rows[i]].rel_error * pb->wscale;
+        sl += l * l;
+    }
+    for (int k = 0; k < pb->nactive; k++)
+        pb->xfull[pb->active[k]] = fp[k].value;
+    out->p_eff = effective_params(pb);
+    double eff_dof = pb->nfit - out->p_eff;
+    out->residual_sd = eff_dof > 0.5 ? sqrt(sl / eff_dof) : 0.0;
+    for (int k = 0; k < pb->nactive; k++) {
+        dam_calib_const *c = &pb->consts[pb->active[k]];
+        c->value = fp[k].value;
+        c->se = fp[k].se;
+        pb->xfull[pb->active[k]] = c->value;
+    }
+    for (int j = 0; j < pb->nconst; j++) {
+        dam_calib_const *k = &pb->consts[j];
+        if (k->undetermined) {
+            k->value = k->start;
+            k->sd = k->start_sd;
+        } else {
+            k->sd = k->se;
+        }
+    }
+    update(pb, pb->xfull);
+    step_errors(pb, res, eff_dof, out);
+    for (int i = 0; i < pb->nfit; i++) {
+        const ccase *cc = &pb->cases[pb->row_case[pb->fit_rows[i]]];
+        for (int u = 0; u < cc->nuse; u++)
+            pb->consts[cc->use[u]].nrows++;
+    }
 }
 
 int dam_calibrate_run(const dam_measure_set *set, dam_catalog *cat,
@@ -682,137 +1017,20 @@ int dam_calibrate_run(const dam_measure_set *set, dam_catalog *cat,
         return DAM_EINPUT;
     }
     collect_params(&pb, opt);
-    /* start predictions (catalog constants), then the fitted rows */
-    for (int c = 0; c < pb.ncases; c++) {
-        solve_q(pb.cases[c].s, pb.r, pb.cases[c].q);
-        pb.cases[c].solved = 1;
-    }
-    pb.fit_rows = dam_calloc((size_t)pb.nrows + 1, sizeof(int));
-    double ss = 0.0;
-    for (int i = 0; i < pb.nrows; i++) {
-        dam_calib_row *row = &pb.rows[i];
-        row->start = pb.cases[pb.row_case[i]].q[row_q(row)];
-        if (!row->held_out) {
-            pb.fit_rows[pb.nfit++] = i;
-            double e = row->start / row->measured - 1.0;
-            ss += e * e;
-        }
-    }
-    out->rms_start = pb.nfit ? sqrt(ss / pb.nfit) : 0.0;
-    /* the constants the measurements move are fitted; the others keep
-     * their catalog values (undetermined) */
-    pb.xfull = dam_calloc((size_t)pb.nconst + 1, sizeof *pb.xfull);
-    pb.active = dam_calloc((size_t)pb.nconst + 1, sizeof *pb.active);
-    double *sens = dam_calloc((size_t)pb.nconst + 1, sizeof *sens);
-    for (int j = 0; j < pb.nconst; j++)
-        pb.xfull[j] = pb.consts[j].start;
-    for (int j = 0; j < pb.nconst; j++) {
-        sens[j] = sensitivity(&pb, pb.xfull, j);
-        pb.consts[j].undetermined = !(sens[j] > 1e-9);
-        if (!pb.consts[j].undetermined) {
-            pb.active[pb.nactive++] = j;
-            pb.nprior += pb.consts[j].start_sd > 0.0;
-        }
-    }
-    dam_fit_param *fp = dam_calloc((size_t)pb.nactive + 1, sizeof *fp);
-    for (int k = 0; k < pb.nactive; k++) {
-        const dam_calib_const *c = &pb.consts[pb.active[k]];
-        snprintf(fp[k].name, sizeof fp[k].name, "%s", c->name);
-        fp[k].value = c->start;
-        fp[k].lo = c->lo;
-        fp[k].hi = c->hi;
-        /* a start on the boundary (eta = 1) moves just inside it */
-        double eps = 1e-6 * (fp[k].hi - fp[k].lo);
-        if (fp[k].value >= fp[k].hi - eps)
-            fp[k].value = fp[k].hi - eps;
-        if (fp[k].value <= fp[k].lo + eps)
-            fp[k].value = fp[k].lo + eps;
-    }
-    int nres = pb.nfit + pb.nprior;
-    double *res = dam_calloc((size_t)nres + 1, sizeof *res);
-    dam_error e;
-    int rc = pb.nactive == 0
-                 ? dam_error_set(&e, "", 0,
-                                 "no calibrated constant moves these "
-                                 "measurements (a scenario that sets "
-                                 "workload.efficiency itself has none of "
-                                 "its own)")
-                 : dam_fit_run(fp, pb.nactive, nres, fit_residuals, &pb, res,
-                               &out->fit, &e);
-    if (rc != DAM_OK || edge_rows(&pb, fp, set->file, d) != DAM_OK) {
-        if (rc != DAM_OK)
-            dam_diag_error(d, set->file, 0, "%s", e.msg);
-        dam_free(sens);
+    start_predictions(&pb, out);
+    dam_fit_param *fp = choose_active(&pb);
+    double *res = dam_calloc((size_t)(pb.nfit + pb.nprior) + 1, sizeof *res);
+    int rc = fit_rows(&pb, fp, res, set->file, out, d);
+    if (rc != DAM_OK) {
         dam_free(res);
         dam_free(fp);
         problem_free(&pb, 0);
         dam_calibration_free(out);
-        return rc != DAM_OK ? rc : DAM_EINPUT;
+        return rc;
     }
-    /* Empirical Bayes: when the measurements scatter more than their
-     * stated errors (the model misses them), widen those errors by the
-     * scatter and fit again, so that the priors keep their weight and no
-     * constant's standard error exceeds its prior's merely because the
-     * data disagree among themselves. */
-    int free_dof = pb.nfit - (pb.nactive - pb.nprior);
-    double chi2m = 0.0;
-    for (int i = 0; i < pb.nfit; i++)
-        chi2m += res[i] * res[i];
-    double wscale = free_dof > 0 && chi2m > free_dof ? sqrt(chi2m / free_dof)
-                                                     : 1.0;
-    if (pb.nprior > 0 && wscale > 1.01) {
-        pb.wscale = wscale;
-        int iters = out->fit.iterations;
-        rc = dam_fit_run(fp, pb.nactive, nres, fit_residuals, &pb, res,
-                         &out->fit, &e);
-        out->fit.iterations += iters;
-        if (rc != DAM_OK) {
-            dam_diag_error(d, set->file, 0, "%s", e.msg);
-            dam_free(sens);
-            dam_free(res);
-            dam_free(fp);
-            problem_free(&pb, 0);
-            dam_calibration_free(out);
-            return rc;
-        }
-    }
-    /* the relative scatter of the measurement residuals, over the degrees
-     * of freedom the constants without a prior leave */
-    double sl = 0.0;
-    for (int i = 0; i < pb.nfit; i++) {
-        double l = res[i] * pb.rows[pb.fit_rows[i]].rel_error * pb.wscale;
-        sl += l * l;
-    }
-    for (int k = 0; k < pb.nactive; k++)
-        pb.xfull[pb.active[k]] = fp[k].value;
-    out->p_eff = effective_params(&pb);
-    double eff_dof = pb.nfit - out->p_eff;
-    out->residual_sd = eff_dof > 0.5 ? sqrt(sl / eff_dof) : 0.0;
-    for (int k = 0; k < pb.nactive; k++) {
-        dam_calib_const *c = &pb.consts[pb.active[k]];
-        c->value = fp[k].value;
-        c->se = fp[k].se;
-        pb.xfull[pb.active[k]] = c->value;
-    }
-    for (int j = 0; j < pb.nconst; j++) {
-        dam_calib_const *k = &pb.consts[j];
-        if (k->undetermined) {
-            k->value = k->start;
-            k->sd = k->start_sd;
-        } else {
-            k->sd = k->se;
-        }
-    }
-    update(&pb, pb.xfull);
-    step_errors(&pb, res, eff_dof, out);
-    dam_free(sens);
-    for (int c = 0; c < pb.ncases; c++)
-        for (int u = 0; u < pb.cases[c].nuse; u++)
-            for (int i = 0; i < pb.nfit; i++)
-                if (pb.row_case[pb.fit_rows[i]] == c)
-                    pb.consts[pb.cases[c].use[u]].nrows++;
+    fitted_constants(&pb, fp, res, out);
     predict(&pb, out, samples, seed);
-    ss = 0.0;
+    double ss = 0.0;
     for (int i = 0; i < pb.nfit; i++) {
         double x = pb.rows[pb.fit_rows[i]].error;
         ss += x * x;

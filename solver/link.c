@@ -48,24 +48,26 @@
 #define NONE UINT32_MAX
 
 struct flow {
+    /* first cache line: what a fast completion and a start touch */
     double work;        /* fast, and mixed level set: finishing V, units;
                          * mixed capped set: finishing time, s;
                          * general: remaining at t_last, units */
-    double rate;        /* general: current rate, units/s */
-    double t_last;      /* general: when work was last brought up to date */
     double cap;         /* rate cap, units/s (HUGE_VAL = none) */
-    double newrate;     /* progressive filling scratch */
     uint64_t seq;       /* start order, tie-break */
     dam_des_fn done;    /* completion callback; NULL when the slot is free */
     void *ctx;          /* its context */
     dam_des_arg arg;    /* its payload */
-    dam_des_id ev;      /* general: completion event, 0 none */
     uint32_t gen;       /* slot generation */
-    uint32_t mark;      /* component search stamp */
     uint32_t next_free; /* free list link */
-    int capped;         /* mixed: 1 in the capped set, 0 in the level set */
-    int fixed;          /* progressive filling scratch */
     int nlinks;         /* links crossed */
+    int capped;         /* mixed: 1 in the capped set, 0 in the level set */
+    /* the rest: general mode and progressive filling */
+    double rate;        /* general: current rate, units/s */
+    double t_last;      /* general: when work was last brought up to date */
+    double newrate;     /* progressive filling scratch */
+    dam_des_id ev;      /* general: completion event, 0 none */
+    uint32_t mark;      /* component search stamp */
+    int fixed;          /* progressive filling scratch */
     int link[DAM_LINK_MAXPATH];      /* their indices */
     uint32_t pos[DAM_LINK_MAXPATH];  /* general: index in each link's
                                       * flow array */
@@ -347,6 +349,17 @@ static inline void fast_rate(struct link *l)
     l->used = l->r * (double)l->n;
 }
 
+/* The flow that completes next (slot k): its record, and in the mixed
+ * mode its index in its cap heap, are fetched when its completion is
+ * scheduled, not when it runs (with many flows they are rarely in cache
+ * by then). */
+static inline void prefetch_flow(const dam_link_net *net, uint32_t k)
+{
+    const struct flow *f = &net->flows[k];
+    __builtin_prefetch(&f->work, 1);
+    __builtin_prefetch(&f->next_free, 1);
+}
+
 /* (Re)schedule the link's completion event for the heap's root. */
 static void fast_schedule(dam_link_net *net, struct link *l, int li)
 {
@@ -358,6 +371,7 @@ static void fast_schedule(dam_link_net *net, struct link *l, int li)
     }
     double dv = l->lfin.a[0].key - l->V;
     double t = dam_des_now(net->des) + (dv > 0.0 ? dv / l->r : 0.0);
+    prefetch_flow(net, l->lfin.a[0].slot);
     if (l->ev == 0 || !dam_des_reschedule(net->des, l->ev, t))
         l->ev = dam_des_at(net->des, t, fast_done, net, dam_des_u((uint64_t)li));
 }
@@ -516,6 +530,9 @@ static void mixed_schedule(dam_link_net *net, struct link *l, int li)
         return;
     }
     l->evk = evk;
+    uint32_t k = evk ? l->kfin.a[0].slot : l->lfin.a[0].slot;
+    prefetch_flow(net, k);
+    __builtin_prefetch(&net->cpos[k], 1);
     if (l->ev == 0 || !dam_des_reschedule(net->des, l->ev, t))
         l->ev = dam_des_at(net->des, t, fast_done, net,
                            dam_des_u((uint64_t)li));

@@ -119,6 +119,14 @@ int dam_parallel_layers_cost(const dam_scenario *s, int tp, int sp, int cp,
     go.mode = DAM_GRAPH_TRAIN;
     go.seq_len = seq / cp;
     go.recompute = recompute != DAM_RECOMPUTE_NONE;
+    /* the profile's eager operator chains (16-bit activations) and its
+     * selective checkpointing (recipe.h); the graph then holds exactly
+     * what is recomputed */
+    const dam_fw_profile *pf = dam_profile_get(s->layout.profile);
+    if (pf && elem == 2.0)
+        go.eager_ops = (int)pf->eager_ops;
+    go.sac_ops = pf && pf->sac_ops && recompute == DAM_RECOMPUTE_SELECTIVE;
+    int grc = go.sac_ops ? DAM_RECOMPUTE_FULL : recompute;
     go.tp = tp;
     go.sequence_parallel = sp;
     go.no_optimizer = 1;
@@ -136,7 +144,7 @@ int dam_parallel_layers_cost(const dam_scenario *s, int tp, int sp, int cp,
 
     dam_graph g;
     dam_graph_cost c;
-    if (build(m, &go, ep, cp, recompute, &g, e) != DAM_OK)
+    if (build(m, &go, ep, cp, grc, &g, e) != DAM_OK)
         return DAM_EINPUT;
     out->fwd = cost_pass(&g, &co, FWD_MASK, &c);
     out->fwd_flops = c.flops;
@@ -193,7 +201,7 @@ int dam_parallel_layers_cost(const dam_scenario *s, int tp, int sp, int cp,
     /* the embedding's and the head's extras over a plain block */
     dam_graph_opts ge = go;
     ge.no_embed = 0;
-    if (build(m, &ge, ep, cp, recompute, &g, e) != DAM_OK)
+    if (build(m, &ge, ep, cp, grc, &g, e) != DAM_OK)
         return DAM_EINPUT;
     out->embed_fwd = cost_pass(&g, &co, FWD_MASK, &c) - out->fwd;
     double f1 = c.flops;
@@ -202,7 +210,7 @@ int dam_parallel_layers_cost(const dam_scenario *s, int tp, int sp, int cp,
     dam_graph_opts gh = go;
     gh.layer_first = t->layers - 1;
     gh.no_head = 0;
-    if (build(m, &gh, ep, cp, recompute, &g, e) != DAM_OK)
+    if (build(m, &gh, ep, cp, grc, &g, e) != DAM_OK)
         return DAM_EINPUT;
     out->head_fwd = cost_pass(&g, &co, FWD_MASK, &c) - out->fwd;
     f1 = c.flops;

@@ -607,6 +607,11 @@ struct dam_sweep_worker {
                              * point (every point uses the sweep's seed) */
 };
 
+const dam_result *dam_sweep_worker_result(const dam_sweep_worker *w)
+{
+    return w->r;
+}
+
 /* 1 when a patched key writes bytes of the scenario's stored graph (the
  * memo knows a graph by its address, so then it is not used). */
 static int patches_graph(const dam_sweep *sw)
@@ -777,6 +782,12 @@ static void solve_point(dam_sweep_worker *w, const dam_scenario *s,
             row->cost_i = u.cost_usd;
         }
     }
+}
+
+void dam_sweep_eval_base(dam_sweep_worker *w, dam_sweep_row *row)
+{
+    memset(row, 0, sizeof *row);
+    solve_point(w, w->sw->base, 0, row);
 }
 
 void dam_sweep_eval(dam_sweep_worker *w, uint64_t i, dam_sweep_row *row)

@@ -180,6 +180,17 @@ dam_sweep_worker *dam_sweep_worker_create(const dam_sweep *sw);
 /* Free a worker; NULL is a no-op. */
 void dam_sweep_worker_free(dam_sweep_worker *w);
 
+/* The whole result of the last point w solved (after dam_sweep_eval set
+ * row->ok = 1): the terms, phases and memory behind the row, for a
+ * caller that shows more than a row (report --explore). Valid until w
+ * evaluates another point. */
+const dam_result *dam_sweep_worker_result(const dam_sweep_worker *w);
+
+/* Solve the base scenario (the file as loaded, no key varied) the way a
+ * point is solved, into row (values empty); its whole result is then
+ * dam_sweep_worker_result(w). */
+void dam_sweep_eval_base(dam_sweep_worker *w, dam_sweep_row *row);
+
 /* Where point i lies: idx[k] is the index of key k's value in its
  * values, or -1 for a value drawn from a range (--samples), whose place in
  * the range is then u[k] in [0, 1) (in log space for a :log range). */

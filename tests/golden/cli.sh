@@ -168,6 +168,11 @@ check "a scenario's catalogs group adds it too" "$damsim" run --analytic mine2.c
 # damsim calibrate: the example measurements (with a synthetic trace)
 cal="$src/tests/data/calibrate"
 check "calibrate --help" "$damsim" calibrate --help
+# work estimated before the file is parsed (cli/work.c): 15 lines x 401
+"$damsim" calibrate "$cal/measurements.csv" --max-work 1000 >/dev/null 2>work.err
+check "calibrate past --max-work: exit 2 with the estimate" \
+    sh -c "[ $? -eq 2 ] && grep -q 'calibrate: error: an estimated .*--max-work' work.err"
+rm -f work.err
 "$damsim" calibrate "$cal/measurements.csv" -o fit1.cfg >fit1.txt 2>&1
 check "calibrate prints the fit" grep -q "^Calibration of" fit1.txt
 check "calibrate names the trace's classes" grep -q "trace gemm" fit1.txt

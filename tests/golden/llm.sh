@@ -84,6 +84,9 @@ code "plan --slo-ttft-ms on a non-LLM serving scenario: 2" 2 "$damsim" plan "$sr
 # a request trace, and bad ones
 cp "$src/tests/data/llm/llm-trace.cfg" "$src/tests/data/llm/requests.csv" .
 check "run: a request trace" "$damsim" run llm-trace.cfg
+# work estimated before the requests are read (cli/work.c)
+code "run: a request trace past --max-work" 2 "$damsim" run llm-trace.cfg --max-work 10
+code "whatif: a request trace past --max-work" 2 "$damsim" whatif llm-trace.cfg --max-work 10
 "$damsim" run llm-trace.cfg >trace.txt 2>&1
 check "run: the trace's requests are measured" grep -q "from the trace requests.csv" trace.txt
 bad() { # description, trace text, expected first stderr line

@@ -186,5 +186,22 @@ for f in sorted(glob.glob(d + '/layout-*.cfg')):
     n += 1
 assert n >= 10, n"
 
+# ---- one seed: whatif --seed N is the file's seed = N, as for run ----------
+# Before, whatif --seed seeded the simulations only and the interval draws
+# kept the file's seed, so the same scenario and seed printed two intervals.
+sed 's/seed = 42;/seed = 7;/' "$src/scenarios/resnet50-dgx-a100.cfg" >"$tmp/seed7.cfg"
+"$damsim" whatif --json --seed 7 "$src/scenarios/resnet50-dgx-a100.cfg" >"$tmp/w-arg.json" 2>"$tmp/err"
+"$damsim" whatif --json "$tmp/seed7.cfg" >"$tmp/w-file.json" 2>"$tmp/err"
+"$damsim" whatif --json "$src/scenarios/resnet50-dgx-a100.cfg" >"$tmp/w-42.json" 2>"$tmp/err"
+check "whatif --seed 7 gives the intervals of the file's seed = 7, not seed 42's" py "
+import json, sys
+t = sys.argv[1]
+def opts(n):
+    w = json.load(open(t + '/' + n))
+    w.pop('scenario_file', None); w.pop('file', None)
+    return json.dumps(w.get('options', w), sort_keys=True)
+assert opts('w-arg.json') == opts('w-file.json')
+assert opts('w-arg.json') != opts('w-42.json')"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -63,10 +63,22 @@ code "--samples without a method" 2 "$damsim" sweep "$llama" --vary cost.pue=1:2
 code "a bad --method" 2 "$damsim" sweep "$llama" --vary cost.pue=1:2:3 --samples 4 --method sobol
 code "-j 0" 2 "$damsim" sweep "$llama" --vary cost.pue=1:2:3 -j 0
 code "a bad scenario file" 2 "$damsim" sweep no-such.cfg --vary cost.pue=1:2:3
+# work estimated before it starts (cli/work.c): refused past --max-work
+"$damsim" sweep "$llama" --vary workload.batch_size=1:1000:1000 \
+    --vary cost.pue=1:2:1000 --vary cost.kwh_usd=0:1:1000 >/dev/null 2>work.err
+check "a 1e9-point sweep over the default --max-work: exit 2 with the estimate" \
+    sh -c "[ $? -eq 2 ] && grep -q 'sweep: error: an estimated 1e+09 .*--max-work' work.err"
+"$damsim" sweep "$llama" --vary cost.pue=1:2:10 --max-work 9 >/dev/null 2>work.err
+check "--max-work 9 refuses a 10-point sweep (exit 2)" \
+    sh -c "[ $? -eq 2 ] && grep -q 'above the limit of 9' work.err"
+check "--max-work 10 runs it" sh -c "'$damsim' sweep '$llama' --vary cost.pue=1:2:10 --max-work 10 | wc -l | grep -q '^11$'"
+code "--max-work 0" 2 "$damsim" sweep "$llama" --vary cost.pue=1:2:3 --max-work 0
+rm -f work.err
 
 # Ctrl-C: a long sweep stopped mid-way keeps whole rows and says so.
 "$damsim" sweep "$llama" --vary workload.batch_size=1:1000:1000 \
-    --vary cost.pue=1:2:1000 --vary cost.kwh_usd=0:1:1000 -j 2 -o big.csv 2>int.err &
+    --vary cost.pue=1:2:1000 --vary cost.kwh_usd=0:1:1000 -j 2 --max-work 1e15 \
+    -o big.csv 2>int.err &
 pid=$!
 n=0 # interrupt once rows are flowing (at most 20 s)
 while [ "$n" -lt 200 ] &&

@@ -13,6 +13,14 @@ nccl="$tr/a100-nccl-train.trace.json.gz"
 for f in "$tr"/*.trace.json.gz; do
     check "check --trace $(basename "$f")" "$damsim" check --trace "$f"
 done
+# work estimated before the trace is parsed (cli/work.c): events from the
+# inflated size in the gzip trailer
+alex="$tr/alexnet-a100-train.trace.json.gz"
+"$damsim" check --trace "$alex" --max-work 1000 2>work.err
+check "check --trace past --max-work: exit 2, the events estimated from the inflated size" \
+    sh -c "[ $? -eq 2 ] && grep -q 'error: an estimated 7.99e+03 .* in 3.2e+05 bytes.*--max-work' work.err"
+check "check --trace within --max-work 1e4" "$damsim" check --trace "$alex" --max-work 1e4
+rm -f work.err
 "$damsim" run --trace "$nccl" --json >run.json
 check "run --trace --json: result.step_s replayed, trace.measured_step_s" python3 -c "
 import json; d=json.load(open('run.json'))

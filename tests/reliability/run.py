@@ -533,10 +533,19 @@ finally:
 # ends even the preparation within a second
 rc, out, err = run("sweep", flagship, "--vary", "batch_size=1:100:3",
                    "--samples", "300000000", "--method", "lhs",
-                   "--max-memory", "1", timeout=20)
+                   "--max-memory", "1", "--max-work", "1e15", timeout=20)
 check(rc == 2 and "1.2 GB" in err and "--max-memory" in err,
       "LHS of 3e8 samples over a 1 GB limit: refused with its estimate "
       "(exit %d)" % rc)
+# the same sample at the default --max-work: refused from the options alone,
+# before the scenario is read or anything allocated (cli/work.c)
+t0 = time.time()
+rc, out, err = run("sweep", flagship, "--vary", "batch_size=1:100:3",
+                   "--samples", "300000000", "--method", "lhs", timeout=20)
+check(rc == 2 and out == "" and "3e+08 model evaluations" in err and
+      "--max-work" in err and time.time() - t0 < 1.0,
+      "LHS of 3e8 samples over the default --max-work: refused at once "
+      "with its estimate (exit %d)" % rc)
 for args in (("--vary", "batch_size=1:10:100000", "--vary",
               "gpus=1:8:100000"),
              ("--vary", "batch_size=1:100:3", "--samples", "4294967295",
@@ -546,28 +555,46 @@ for args in (("--vary", "batch_size=1:10:100000", "--vary",
     check(rc == 2 and out == "" and time.time() - t0 < 10,
           "sweep of %s points: refused before the first row (exit %d)" %
           ("1e10" if "gpus" in args[2] else "4.3e9", rc))
-work = tempfile.mkdtemp(prefix="dam_rel3_")
-try:
-    pr = subprocess.Popen([damsim, "sweep", flagship, "--vary",
-                           "batch_size=1:100:3", "--samples", "300000000",
-                           "--method", "lhs", "-o",
-                           os.path.join(work, "lhs.csv")],
-                          stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    time.sleep(1.5)
-    t0 = time.time()
-    pr.send_signal(signal.SIGINT)
+
+
+def signalled_sweep(args, out, sig, wait):
+    """Run damsim sweep flagship ARGS -o WORK/OUT, send sig after wait
+    seconds; returns (exit code, seconds from the signal to the exit, the
+    files left in WORK)."""
+    work = tempfile.mkdtemp(prefix="dam_rel3_")
     try:
-        pr.communicate(timeout=10)
-    except subprocess.TimeoutExpired:
-        pr.kill()
-        pr.communicate()
-    check(pr.returncode == 130 and time.time() - t0 < 1.0 and
-          os.listdir(work) == [],
-          "Ctrl-C while a 3e8-sample LHS is built: exit 130 within a second "
-          "(%.2f s), nothing left (exit %d)" % (time.time() - t0,
-                                                 pr.returncode))
-finally:
-    shutil.rmtree(work, ignore_errors=True)
+        pr = subprocess.Popen([damsim, "sweep", flagship] + list(args) +
+                              ["-o", os.path.join(work, out)],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        time.sleep(wait)
+        t0 = time.time()
+        pr.send_signal(sig)
+        try:
+            pr.communicate(timeout=10)
+        except subprocess.TimeoutExpired:
+            pr.kill()
+            pr.communicate()
+        return pr.returncode, time.time() - t0, os.listdir(work)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+rc, dt, left = signalled_sweep(("--vary", "batch_size=1:100:3", "--samples",
+                                "300000000", "--method", "lhs", "--max-work",
+                                "1e15"), "lhs.csv", signal.SIGINT, 1.5)
+check(rc == 130 and dt < 1.0 and left == [],
+      "Ctrl-C while a 3e8-sample LHS is built: exit 130 within a second "
+      "(%.2f s), nothing left (exit %d)" % (dt, rc))
+# SIGTERM while one simulated point runs for many seconds (a million steps):
+# the sweep cannot stop at a row boundary in time, so a second after the
+# signal the process ends as on a second signal (cli/progress.c)
+rc, dt, left = signalled_sweep(("--vary", "workload.batch_size=64,128",
+                                "--simulate", "--steps", "1000000",
+                                "--replications", "1", "-j", "1"),
+                               "slow.csv", signal.SIGTERM, 1.0)
+check(rc == 143 and dt < 2.0 and not [f for f in left if f.startswith(".")],
+      "SIGTERM during a slow simulated point: exit 143 after about a second "
+      "(%.2f s), no temporary left (exit %d)" % (dt, rc))
 
 # plan-budget-1e-300-dollars-nonsense and the other option ranges
 llama = scen("llama3-70b-1024-h100.cfg")

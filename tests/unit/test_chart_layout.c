@@ -11,9 +11,13 @@
  * simulation, latency against load for serving), `compare` (the training
  * scenarios together, the serving ones, a mixed pair), and `sweep`
  * (time-cost front and heat map of small and large sweeps, grids and
- * samples, with failing, unpriced and oversized points), solved as the
- * command line solves them (simulated, default options), at the chart
- * file size and at the PDF report's page size. First, the check itself is
+ * samples, with failing, unpriced and oversized points), `plan` (layout
+ * search at the scenario's count and against a deadline over two GPU
+ * kinds, budget plan, serving capacity plan, LLM serving plan), and every
+ * chart page of each scenario's review (the planning page included), solved
+ * as the command line solves them (simulated, default options; the serving
+ * plans with fewer simulated requests), at the chart file size, at the PDF
+ * report's page size and beside the summary. First, the check itself is
  * shown to fail on planted collisions, so a pass means something.
  */
 #include <dirent.h>
@@ -36,6 +40,8 @@
 #include "solver/analytic.h"
 #include "solver/capacity.h"
 #include "solver/llm_plan.h"
+#include "solver/plan.h"
+#include "solver/search.h"
 #include "solver/sim.h"
 #include "solver/sweep.h"
 #include "solver/sweep_summary.h"
@@ -211,6 +217,10 @@ static void summary_page(const char *name, const dam_whatif *w)
               "%s: the executive summary's %zu texts are clear (%zu "
               "problems%s%s)",
               name, log.n, bad, bad ? "; " : "", bad ? e.msg : "");
+    /* every chart page of the review, the planning page included */
+    for (size_t i = 0; i < rv.report.ncharts; i++)
+        check_chart(name, "review", rv.charts->names[i],
+                    &rv.report.charts[i]);
     dam_font_log_attach(cr, NULL);
     dam_font_log_free(&log);
     cairo_destroy(cr);
@@ -434,6 +444,98 @@ static void sweeps(dam_catalog *cat)
                  DAM_SWEEP_METRIC_STEP, cat);
 }
 
+/* ---- plan charts ------------------------------------------------------ */
+
+static void plan_chart_check(const char *name, const char *what,
+                             dam_chartset *cs, int rc, const dam_error *e)
+{
+    dam_check(rc == DAM_OK && cs->ncharts == 1 &&
+                  cs->charts[0].kind == DAM_CHART_PLAN,
+              "%s: the %s chart builds (%s)", name, what, e->msg);
+    if (rc == DAM_OK && cs->ncharts == 1)
+        check_chart(name, what, cs->names[0], &cs->charts[0]);
+    dam_chartset_free(cs);
+}
+
+/* `plan` of a training scenario: the layout search (every candidate, at
+ * its count, then against a deadline over two kinds) and the budget. */
+static void plan_training_charts(const char *name, const dam_scenario *s,
+                                 const dam_catalog *cat)
+{
+    dam_chartset *cs = dam_malloc(sizeof *cs);
+    dam_search_result *r = dam_malloc(sizeof *r);
+    dam_error e;
+    for (int pass = 0; pass < 2; pass++) {
+        dam_search_opts o;
+        memset(&o, 0, sizeof o);
+        o.keep_all = 1;
+        if (pass == 1) {
+            o.kinds[0] = "A100-SXM4-80GB";
+            o.kinds[1] = "H100-SXM5-80GB";
+            o.nkinds = 2;
+            o.deadline = 20 * 86400.0;
+        }
+        memset(&e, 0, sizeof e);
+        int rc = dam_search_run(s, cat, &o, r, &e);
+        if (rc == DAM_OK)
+            rc = dam_chartset_search(cs, s, &o, r, &e);
+        else
+            memset(cs, 0, sizeof *cs);
+        plan_chart_check(name, pass ? "layout search, deadline"
+                                    : "layout search",
+                         cs, rc, &e);
+        dam_search_free(r);
+    }
+    dam_plan *p = dam_malloc(sizeof *p);
+    memset(&e, 0, sizeof e);
+    int rc = dam_plan_budget(s, cat, DAM_BUDGET_FLOPS, 1e22, 30 * 86400.0,
+                             NULL, p, &e);
+    memset(cs, 0, sizeof *cs);
+    if (rc == DAM_OK)
+        rc = dam_chartset_budget(cs, s, p, &e);
+    plan_chart_check(name, "budget", cs, rc, &e);
+    dam_free(p);
+    dam_free(r);
+    dam_free(cs);
+}
+
+/* `plan` of a serving scenario: capacity (or LLM) plan, with 2
+ * replications of fewer requests than the command line's. */
+static void plan_serving_charts(const char *name, const dam_scenario *s,
+                                const dam_catalog *cat)
+{
+    dam_sim_options o;
+    memset(&o, 0, sizeof o);
+    o.warmup = -1;
+    o.replications = 2;
+    o.steps = 400;
+    dam_chartset *cs = dam_malloc(sizeof *cs);
+    memset(cs, 0, sizeof *cs);
+    dam_error e;
+    memset(&e, 0, sizeof e);
+    int rc;
+    if (s->serving.llm.enabled) {
+        dam_llm_plan *p = dam_malloc(sizeof *p);
+        rc = dam_llm_plan_run(s, cat, s->serving.llm.slo_ttft_s,
+                              s->serving.llm.slo_tpot_s, s->serving.rate, &o,
+                              p, &e);
+        if (rc == DAM_OK)
+            rc = dam_chartset_llm_plan(cs, s, p, &e);
+        dam_free(p);
+    } else {
+        dam_capacity_result *p = dam_malloc(sizeof *p);
+        rc = dam_capacity_plan(s, cat, s->serving.slo_p99_s, s->serving.rate,
+                               &o, p, &e);
+        if (rc == DAM_OK)
+            rc = dam_chartset_capacity(cs, s, p, &e);
+        dam_free(p);
+    }
+    plan_chart_check(name, s->serving.llm.enabled ? "LLM serving plan"
+                                                  : "capacity plan",
+                     cs, rc, &e);
+    dam_free(cs);
+}
+
 /* `compare` of the scenarios in groups: all training ones, all serving
  * ones (DAM_COMPARE_MAX at a time, as the command takes them) and a mixed
  * pair, each solved as the command line solves it. */
@@ -552,6 +654,18 @@ int main(void)
         dam_free(names[i]);
     }
     compare_charts(loaded, nloaded);
+    /* plan charts: a pretraining run, a fine-tune, a serving scenario and
+     * an LLM deployment */
+    for (size_t i = 0; i < nloaded; i++) {
+        const char *f = strrchr(loaded[i]->file, '/');
+        f = f ? f + 1 : loaded[i]->file;
+        if (strcmp(f, "llama2-7b-pretrain.cfg") == 0 ||
+            strcmp(f, "llama3-70b-qlora-l40s.cfg") == 0)
+            plan_training_charts(f, loaded[i], &cat);
+        if (strcmp(f, "resnet50-serving-l4.cfg") == 0 ||
+            strcmp(f, "llama3-70b-h100-vs-h200.cfg") == 0)
+            plan_serving_charts(f, loaded[i], &cat);
+    }
     for (size_t i = 0; i < nloaded; i++)
         dam_free(loaded[i]);
     sweeps(&cat);

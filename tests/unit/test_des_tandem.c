@@ -13,12 +13,16 @@
  * seed bases (the replications' means are independent and near normal);
  * its 95 % half-width must be under 0.1 so the check has power. Seeds go
  * through dam_test_seed (DAM_TEST_SEED_BASE). Same seed, same answer.
+ * The hand-written program the benchmark compares the engine with
+ * (tests/bench/tandem_hand.h) must hold the same value the same way, so
+ * the comparison is between two correct simulations of one model.
  */
 #include <math.h>
 #include <stdio.h>
 
 #include <gsl/gsl_errno.h>
 
+#include "../bench/tandem_hand.h"
 #include "../bench/tandem_model.h"
 #include "check.h"
 #include "solver/stats.h"
@@ -51,8 +55,21 @@ int main(void)
             dam_check_int((long)tm.n_done, (long)jobs, "every job completes");
         tandem_free(&tm);
     }
-    dam_stat st;
+    dam_stat st, hs;
     dam_stats_replications(means, REPS, &st, NULL);
+    double hmeans[REPS];
+    struct tandem_hand hand;
+    for (int r = 0; r < REPS; r++) {
+        tandem_hand_init(&hand, jobs, 1.0, dam_test_seed(1000 + (uint64_t)r),
+                         warm);
+        tandem_hand_run(&hand);
+        hmeans[r] = tandem_hand_mean_sojourn(&hand);
+        if (r == 0)
+            dam_check_int((long)hand.n_done, (long)jobs,
+                          "hand-written: every job completes");
+        tandem_hand_free(&hand);
+    }
+    dam_stats_replications(hmeans, REPS, &hs, NULL);
     /* Jackson: each station an independent M/M/c at lambda = 1; sojourn
      * C(c, a)/(c mu - lambda) + 1/mu with a = lambda/mu. */
     const double lambda = 1.0, mu[3] = {1.0, 5.0, 1.25};
@@ -66,6 +83,10 @@ int main(void)
               "tandem lambda=1: mean sojourn %.4f +- %.4f (level 1 - 1e-4; 20 "
               "reps x %llu jobs) holds Jackson's %.6f",
               st.mean, half, (unsigned long long)jobs, jackson);
+    double hhalf = dam_test_t(1e-4, REPS - 1) * hs.sd / sqrt(REPS);
+    dam_check(fabs(hs.mean - jackson) <= hhalf,
+              "hand-written tandem: mean sojourn %.4f +- %.4f holds "
+              "Jackson's %.6f", hs.mean, hhalf, jackson);
     dam_check(st.ci95 < 0.1, "the interval is tight enough to mean something "
               "(half-width %.4f)", st.ci95);
 

@@ -387,6 +387,63 @@ static void seq_len_key(dam_catalog *cat)
                   "an inline architecture without params: counted");
 }
 
+/* torchtitan's eager operator chains and op-level selective
+ * checkpointing (graph.h DAM_EAGER_*, sac_ops; recipe.c [TT-AC],
+ * [TT-OPS]), on Llama 3 8B, by hand. */
+static void eager_sac(const dam_catalog *cat)
+{
+    const dam_model_spec *m = model(cat, "llama3-8b");
+    if (!m)
+        return;
+    double s = 512, d = 4096, q = 4096, kv = 1024, f = 14336, V = 128256;
+    double L = m->arch.tf.layers;
+    dam_graph_opts o;
+    memset(&o, 0, sizeof o);
+    o.mode = DAM_GRAPH_TRAIN;
+    o.seq_len = s;
+    o.no_optimizer = 1;
+    dam_error e;
+    dam_check(dam_graph_build(&g, m, &o, &e) == DAM_OK, "fused build");
+    o.eager_ops = DAM_EAGER_NORM | DAM_EAGER_ROPE | DAM_EAGER_SWIGLU |
+                  DAM_EAGER_GQA | DAM_EAGER_HEAD;
+    dam_check(dam_graph_build(&h, m, &o, &e) == DAM_OK, "eager build");
+    /* per block: two norms 18 - 2 elements each, RoPE (10 - 2) over q
+     * and k, repeat_kv 2 (k + v reads, 2 x q writes), SwiGLU 5 - 3; the
+     * head: its norm 18 - 2 and the fp32 loss 11 - 4 per logit */
+    double fwd = L * s * (2.0 * 16.0 * d + 8.0 * (q + kv) +
+                          (2.0 * kv + 2.0 * q) + 2.0 * f) +
+                 s * (16.0 * d + 7.0 * V);
+    dam_check_rel(kind_sum(&h, DAM_OP_MEM, DAM_PASS_FWD, 1) -
+                      kind_sum(&g, DAM_OP_MEM, DAM_PASS_FWD, 1),
+                  fwd, 1e-9, "eager chains add their forward elements");
+    double bwd = L * s * (2.0 * 42.0 * d + 8.0 * (q + kv) +
+                          (2.0 * kv + 2.0 * q) + 4.0 * f) +
+                 s * (42.0 * d + 9.0 * V);
+    dam_check_rel(kind_sum(&h, DAM_OP_MEM, DAM_PASS_BWD, 1) -
+                      kind_sum(&g, DAM_OP_MEM, DAM_PASS_BWD, 1),
+                  bwd, 1e-9, "eager chains add their backward elements");
+    dam_check_rel(gemm_flops(&h, -1), gemm_flops(&g, -1), 1e-12,
+                  "eager chains leave the GEMMs alone");
+    /* op-level selective checkpointing: wk, wo and w3 again, every
+     * memory-bound kernel of the blocks again, attention not */
+    o.recompute = 1;
+    o.sac_ops = 1;
+    dam_check(dam_graph_build(&h, m, &o, &e) == DAM_OK, "sac build");
+    dam_check_rel(gemm_flops(&h, DAM_PASS_RECOMPUTE),
+                  2.0 * L * s * d * (kv + q + f), 1e-9,
+                  "op-level checkpointing recomputes wk, wo and w3");
+    dam_check(kind_sum(&h, DAM_OP_ATTN, DAM_PASS_RECOMPUTE, 0) == 0.0,
+              "op-level checkpointing saves the attention output");
+    o.layer_count = 1;
+    o.no_embed = 1;
+    o.no_head = 1;
+    dam_check(dam_graph_build(&h, m, &o, &e) == DAM_OK, "sac block");
+    dam_check_rel(kind_sum(&h, DAM_OP_MEM, DAM_PASS_RECOMPUTE, 1),
+                  kind_sum(&h, DAM_OP_MEM, DAM_PASS_FWD, 1), 1e-12,
+                  "op-level checkpointing recomputes the block's "
+                  "memory-bound kernels");
+}
+
 int main(void)
 {
     gsl_set_error_handler_off();
@@ -397,6 +454,7 @@ int main(void)
     transformer(&cat);
     serving(&cat);
     seq_len_key(&cat);
+    eager_sac(&cat);
     dam_catalog_free(&cat);
     return dam_check_done();
 }

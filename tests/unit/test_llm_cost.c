@@ -191,8 +191,12 @@ static void test_decode_floor(void)
     b.decode_ctx = 1.0;
     dam_llm_iter_time t4;
     dam_llm_cost_iteration(c, &b, &t4);
-    dam_check(t4.gpu < 0.35 * t.gpu, "int4 decode step %.4f ms, about a "
-              "quarter of bf16's %.4f ms", t4.gpu * 1e3, t.gpu * 1e3);
+    /* published: Marlin W4A16 at batch 1 on H100 runs 2.14 to 2.17 times
+     * the 16-bit speed at 8192 x 8192 (inclusionAI/humming PR #2), not
+     * the byte ratio's 3.8 (the SMs' dequantisation, device.c DEQ_WPC) */
+    dam_check(t4.gpu > 0.38 * t.gpu && t4.gpu < 0.55 * t.gpu,
+              "int4 decode step %.4f ms, about 1 / 2.2 of bf16's %.4f ms",
+              t4.gpu * 1e3, t.gpu * 1e3);
     dam_llm_cost_free(c);
 }
 

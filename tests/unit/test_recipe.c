@@ -111,6 +111,67 @@ static void profiles(void)
     dam_check_rel(dam_nf4_bytes() * 8.0, 4.127, 1e-3, "NF4: 4.127 bits");
 }
 
+/* A layout scenario on 8 H100 with workload and parallel groups `w`, `p`
+ * (their contents, braces included). */
+static void layout_text(char *text, size_t n, const char *w, const char *p)
+{
+    snprintf(text, n,
+             "scenario: { name = \"t\"; question = \"q\"; mode = "
+             "\"training\"; };\n"
+             "machine: { gpu = \"H100-SXM5-80GB\"; gpus_per_node = 8; "
+             "host: { cpu_cores = 8; pcie_gbs = 50.0; }; storage: { "
+             "kind = \"local_nvme\"; read_gbs = 5.0; }; };\n"
+             "workload: %s;\nparallel: %s;\n"
+             "data: { samples = 1e6; };\npipeline: { loader_workers = 1; "
+             "};\n",
+             w, p);
+}
+
+/* torchtitan's eager chains and op-level checkpointing on a layout: the
+ * same FSDP layout under megatron-core, torchtitan-compile and torchtitan
+ * differs where the profiles say (recipe.c [TT-AC], [TT-OPS]). */
+static void torchtitan_ops(void)
+{
+    static dam_scenario s[3];
+    static dam_result r[3];
+    static const char *const prof[3] = {"megatron-core", "torchtitan-compile",
+                                        "torchtitan"};
+    for (int i = 0; i < 3; i++) {
+        char text[2048], par[256];
+        snprintf(par, sizeof par,
+                 "{ micro_batch = 1; global_batch = 8; zero = 3; "
+                 "recompute = \"selective\"; profile = \"%s\"; }",
+                 prof[i]);
+        layout_text(text, sizeof text,
+                    "{ model = \"llama3-8b\"; precision = \"bf16\"; "
+                    "seq_len = 8192; }",
+                    par);
+        if (dam_test_scenario_text(text, &cat, &s[i]) != DAM_OK)
+            return;
+        dam_parallel_solve(&s[i], &r[i]);
+    }
+    /* by construction: the eager chains move more bytes, compiled blocks
+     * fewer, Megatron's fused kernels fewest */
+    double e0 = phase_time(&r[0], "elementwise"),
+           e1 = phase_time(&r[1], "elementwise"),
+           e2 = phase_time(&r[2], "elementwise");
+    dam_check(e0 < e1 && e1 < 0.5 * e2,
+              "elementwise: megatron %.3f < torchtitan-compile %.3f < "
+              "half of torchtitan eager %.3f s", e0, e1, e2);
+    /* op-level checkpointing recomputes wk, wo and w3: 80 of the block's
+     * 218 M linear weights once more, against 3 x 218 M for forward and
+     * backward (the head aside) */
+    double d0 = phase_time(&r[0], "dense"), d2 = phase_time(&r[2], "dense");
+    double want = 1.0 + (1024.0 + 4096.0 + 14336.0) /
+                            (3.0 * (4096.0 + 2.0 * 1024.0 + 4096.0 +
+                                    3.0 * 14336.0));
+    dam_check_rel(d2 / d0, want, 0.03,
+                  "dense time x 1.122 under op-level checkpointing");
+    dam_check(r[2].step > r[1].step,
+              "step: torchtitan-compile %.3f < torchtitan eager %.3f s",
+              r[1].step, r[2].step);
+}
+
 /* QLoRA on 8 L40S: frozen base, adapters, NF4. */
 static void qlora(void)
 {
@@ -187,28 +248,19 @@ static void qlora(void)
 static void refusals(void)
 {
     static const char *const bad[][2] = {
-        {"workload: { model = \"llama3-8b\"; precision = \"bf16\"; "
-         "recipe = \"fp8_delayed\"; };",
+        {"{ model = \"llama3-8b\"; precision = \"bf16\"; "
+         "recipe = \"fp8_delayed\"; }",
          "give workload.precision = \"fp8\""},
-        {"workload: { model = \"llama3-8b\"; precision = \"fp8\"; "
-         "recipe = \"mxfp8\"; };",
+        {"{ model = \"llama3-8b\"; precision = \"fp8\"; "
+         "recipe = \"mxfp8\"; }",
          "Blackwell"},
-        {"workload: { model = \"llama3-8b\"; precision = \"bf16\"; "
-         "lora = { rank = 8; targets = \"everything\"; }; };",
+        {"{ model = \"llama3-8b\"; precision = \"bf16\"; "
+         "lora = { rank = 8; targets = \"everything\"; }; }",
          "targets"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         char text[2048];
-        snprintf(text, sizeof text,
-                 "scenario: { name = \"t\"; question = \"q\"; mode = "
-                 "\"training\"; };\n"
-                 "machine: { gpu = \"H100-SXM5-80GB\"; gpus_per_node = 8; "
-                 "host: { cpu_cores = 8; pcie_gbs = 50.0; }; storage: { "
-                 "kind = \"local_nvme\"; read_gbs = 5.0; }; };\n%s\n"
-                 "parallel: { global_batch = 8; };\n"
-                 "data: { samples = 1e6; };\npipeline: { loader_workers = 1; "
-                 "};\n",
-                 bad[i][0]);
+        layout_text(text, sizeof text, bad[i][0], "{ global_batch = 8; }");
         static dam_scenario s;
         dam_diag d;
         dam_diag_init(&d);
@@ -227,6 +279,7 @@ int main(void)
     fp8_vs_bf16();
     profiles();
     qlora();
+    torchtitan_ops();
     refusals();
     dam_catalog_free(&cat);
     return dam_check_done();

@@ -12,7 +12,8 @@ the framework profile) and solved with `DAMSIM run --analytic --json`. The
 error of a row is predicted / measured - 1 (+ = damsim too fast). Prints
 each row, then the median |error| and median signed error over all rows,
 by precision (16-bit, FP8), by model size (below 10 B, 10 to 100 B, above)
-and by whether torch.compile ran (damsim does not model its fusion).
+and by whether torch.compile ran (torchtitan rows that ran it are solved
+under the torchtitan-compile profile: model/recipe.c).
 
 Out of sample: no constant of damsim was fitted on these rows (the device
 constants come from microbenchmarks, data/gpus.cfg says which).
@@ -67,7 +68,7 @@ def params_b(r):
         r["model"], 0.0)
 
 
-def scenario(r, legacy, gemm_frac=None):
+def scenario(r, legacy, gemm_frac=None, no_compile=False):
     if r["model"].startswith("gpt:"):
         l, h, a = gpt(r["model"])
         model = ('model = { id = "gpt"; name = "GPT"; seq_len = %s;\n'
@@ -87,7 +88,10 @@ def scenario(r, legacy, gemm_frac=None):
     if r["model"] == "llama3-405b" and int(r["pp"]) == 8:
         par += " first_layers = 15; last_layers = 15;"
     if r["profile"] and not legacy:
-        par += ' profile = "%s";' % r["profile"]
+        prof = r["profile"]
+        if prof == "torchtitan" and r["compile"] == "1" and not no_compile:
+            prof = "torchtitan-compile"
+        par += ' profile = "%s";' % prof
         if r["tp_overlap"] == "1":
             par += " tp_comm_overlap = true;"
     if not r["profile"]:
