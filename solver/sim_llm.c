@@ -104,7 +104,6 @@ typedef struct seq {
     int preempts;      /* times preempted */
     int cached;        /* prompt tokens found in the prefix cache (whole
                           blocks, shared: not in `blocks`) */
-    double cached_b;   /* cached / block_tokens, once (own_for) */
     double first;      /* first token, s (< 0: none yet) */
     double last;       /* latest token, s */
     double sched;      /* first scheduled, s (< 0: not yet) */
@@ -229,7 +228,7 @@ typedef struct sys {
     int nreps, nfront;      /* replicas; routed to the first nfront */
     int rr;                 /* round-robin position */
     double block_tokens;
-    double *bfor;           /* bfor[t] = blocks_for(t) for whole t < nbfor
+    const double *bfor;     /* bfor[t] = blocks_for(t) for whole t < nbfor
                                (the same doubles, without the division) */
     long nbfor;
     dam_stats *pool[L_COUNT], *rep[L_COUNT];
@@ -265,23 +264,12 @@ static double blocks_for(const sys *y, double tokens)
     return ceil(tokens / y->block_tokens);
 }
 
-/* The table of blocks_for over the token counts a drawn request can
- * reach (a trace's longer ones divide). */
-static void bfor_make(sys *y)
-{
-    const dam_llm *q = y->q;
-    double n = q->input.max + q->output.max + y->dq + 2.0;
-    y->nbfor = n > 0.0 && n < 262144.0 ? (long)n : 262144;
-    y->bfor = dam_malloc((size_t)y->nbfor * sizeof *y->bfor);
-    for (long t = 0; t < y->nbfor; t++)
-        y->bfor[t] = ceil((double)t / y->block_tokens);
-}
 
 /* Blocks x holds itself for `tokens` cached tokens: its prefix-cache hit
  * lies in shared blocks. */
 static double own_for(const sys *y, const seq *x, double tokens)
 {
-    return blocks_for(y, tokens) - x->cached_b;
+    return blocks_for(y, tokens) - x->cached / y->block_tokens;
 }
 
 
@@ -359,7 +347,6 @@ static void on_arrive(dam_des *des, void *ctx, dam_des_arg arg)
     }
     x->target = x->in;
     x->cached = (int)dam_llm_prefix_hit(y->q, x->in);
-    x->cached_b = x->cached / y->block_tokens;
     x->kv = x->cached;
     x->first = x->sched = -1.0;
     x->state = S_WAIT;
@@ -899,6 +886,8 @@ typedef struct deploy {
     int kind[2];             /* kinds of the front and back replicas */
     dam_llm_cost *cost[2];
     dam_llm_memory mem[2];
+    double *bfor;            /* the scheduler's blocks per token count */
+    long nbfor;
 } deploy;
 
 static void replicate(const dam_scenario *s, const dam_sim_options *opt,
@@ -931,7 +920,8 @@ static void replicate(const dam_scenario *s, const dam_sim_options *opt,
     y.interval = s->serving.rate > 0.0 ? 1.0 / s->serving.rate : 0.0;
     y.tA = INFINITY;
     y.block_tokens = q->block_tokens;
-    bfor_make(&y);
+    y.bfor = dp->bfor;
+    y.nbfor = dp->nbfor;
     for (int i = 0; i < L_COUNT; i++) {
         y.pool[i] = pool[i];
         y.rep[i] = rep[i];
@@ -1017,7 +1007,6 @@ static void replicate(const dam_scenario *s, const dam_sim_options *opt,
         dam_free(p->swapped.v);
     }
     dam_free(y.reps);
-    dam_free(y.bfor);
     dam_free(y.seqs);
     dam_free(y.free_slots);
     dam_rng_free(y.arr_rng);
@@ -1122,6 +1111,14 @@ static int deploy_make(const dam_scenario *s, const dam_llm_result *l,
     }
     dp->mem[0] = l->prefill_memory;
     dp->mem[1] = l->memory;
+    /* blocks_for over the token counts a drawn request can reach (a
+     * trace's longer ones divide), made once for every replication */
+    double n = q->input.max + q->output.max +
+               (q->spec ? q->spec_tokens + 1 : 1) + 2.0;
+    dp->nbfor = n > 0.0 && n < 262144.0 ? (long)n : 262144;
+    dp->bfor = dam_malloc((size_t)dp->nbfor * sizeof *dp->bfor);
+    for (long t = 0; t < dp->nbfor; t++)
+        dp->bfor[t] = ceil((double)t / q->block_tokens);
     if (q->disaggregated) {
         dp->nfront = q->prefill_replicas;
         dp->nreps = q->prefill_replicas + q->decode_replicas;
@@ -1138,6 +1135,7 @@ static void deploy_free(deploy *dp)
 {
     dam_llm_cost_free(dp->cost[0]);
     dam_llm_cost_free(dp->cost[1]);
+    dam_free(dp->bfor);
 }
 
 int dam_sim_llm_offline(const dam_scenario *s, const dam_sim_options *opt,
