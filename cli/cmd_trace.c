@@ -45,7 +45,10 @@ static int load(dam_cli *c, dam_ktrace *t, dam_rgraph *g)
         return 2;
     dam_diag d;
     dam_diag_init(&d);
-    int rc = dam_ktrace_load(t, c->trace_file, NULL, 0, &d);
+    struct stat st;
+    int rc = stat(c->trace_file, &st) == 0 && S_ISDIR(st.st_mode)
+                 ? dam_ktrace_load_dir(t, c->trace_file, &d)
+                 : dam_ktrace_load(t, c->trace_file, NULL, 0, &d);
     int code = dam_cli_report_diag(&d, c->quiet);
     dam_diag_free(&d);
     if (rc != DAM_OK || code)
@@ -114,6 +117,7 @@ static int whatif(dam_cli *c, const dam_rgraph *g, int report)
     if (n == 0) {
         fprintf(stderr, "damsim: whatif --trace needs at least one --lever "
                         "(gpu=ID, precision=P, loader_workers=N,from=M, "
+                        "batch=N,from=M, "
                         "cuda_graphs=1, overlap=1)\n");
         return 2;
     }

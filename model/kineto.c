@@ -48,6 +48,8 @@ void dam_ktrace_free(dam_ktrace *t)
     dam_free(t->ev);
     dam_free(t->lanes);
     dam_free(t->flows);
+    dam_free(t->syncs);
+    dam_free(t->ranks);
     memset(t, 0, sizeof *t);
 }
 
@@ -374,7 +376,7 @@ typedef struct reader {
     intern names, lanes;
     signed char *kcls;   /* per name: its kernel class (-1: not yet) */
     size_t cap_kcls;
-    size_t cap_ev, cap_flows;
+    size_t cap_ev, cap_flows, cap_syncs;
     const char *path;
     dam_diag *d;
     double t0;
@@ -435,6 +437,29 @@ static void flow_event(reader *r, const json_t *ev, const char *ph,
 }
 
 static void gemm_shape(dam_kev *e, const char *name, const json_t *args);
+static void conv_shape(dam_kev *e, const char *op, const json_t *args);
+
+/* A cuda_sync record's args: what waits on what. */
+static void sync_record(reader *r, const dam_kev *e, const json_t *args)
+{
+    static const char *const kinds[] = {"", "Stream Sync", "Context Sync",
+                                        "Event Sync", "Stream Wait Event"};
+    dam_ktrace *t = r->t;
+    t->syncs = dam_grow(t->syncs, sizeof *t->syncs, t->nsyncs + 1,
+                        &r->cap_syncs);
+    dam_ksync *s = &t->syncs[t->nsyncs++];
+    const char *k = json_string_value(json_object_get(args,
+                                                      "cuda_sync_kind"));
+    s->kind = DAM_KSYNC_OTHER;
+    for (int i = 1; k && i < (int)(sizeof kinds / sizeof *kinds); i++)
+        if (!strcmp(k, kinds[i]))
+            s->kind = i;
+    s->corr = e->corr;
+    s->lane = e->lane;
+    s->stream = int_arg(args, "stream");
+    s->wait_stream = int_arg(args, "wait_on_stream");
+    s->wait_corr = int_arg(args, "wait_on_cuda_event_record_corr_id");
+}
 
 static void one_event(reader *r, const json_t *ev, long idx, size_t off)
 {
@@ -498,12 +523,15 @@ static void one_event(reader *r, const json_t *ev, long idx, size_t off)
     e->ext = int_arg(args, "External id");
     e->kclass = -1;
     e->step = -1;
+    e->coll = -1;
     if (kind == DAM_KEV_STEP)
         e->step = atoi(name + 13);
     if (kind == DAM_KEV_CPU_OP && !strncmp(name, "aten::", 6) &&
         (!strcmp(name + 6, "mm") || !strcmp(name + 6, "addmm") ||
          !strcmp(name + 6, "bmm") || !strcmp(name + 6, "baddbmm")))
         gemm_shape(e, name, args);
+    if (kind == DAM_KEV_CPU_OP && !strncmp(name, "aten::", 6))
+        conv_shape(e, name + 6, args);
     if (dam_kev_is_gpu_work(kind)) {
         t->lanes[e->lane].gpu = 1;
         if (kind != DAM_KEV_KERNEL) {
@@ -527,6 +555,8 @@ static void one_event(reader *r, const json_t *ev, long idx, size_t off)
     }
     if (kind == DAM_KEV_GPU_ANNOTATION || kind == DAM_KEV_SYNC)
         t->lanes[e->lane].gpu = 1;
+    if (kind == DAM_KEV_SYNC && e->corr >= 0)
+        sync_record(r, e, args);
     t->nkind[kind]++;
     if (ts < r->t0)
         r->t0 = ts;
@@ -560,6 +590,95 @@ static void gemm_shape(dam_kev *e, const char *name, const json_t *args)
         e->gemm[1] = (float)n;
         e->gemm[2] = (float)k;
         e->gemm[3] = (float)b;
+    }
+}
+
+/* The whole numbers of a "Concrete Inputs" entry ("[2, 2]" or "2") into
+ * v[0..n); how many, 0 when it is not such a list. */
+static int int_list(const json_t *ci, size_t i, long *v, int n)
+{
+    const char *s = json_string_value(json_array_get(ci, i));
+    int k = 0;
+    for (; s && *s && k < n;) {
+        char *end;
+        if (*s == '[' || *s == ',' || *s == ' ' || *s == ']') {
+            s++;
+            continue;
+        }
+        long x = strtol(s, &end, 10);
+        if (end == s || x < 0 || x > 1000000)
+            return 0;
+        v[k++] = x;
+        s = end;
+    }
+    return k;
+}
+
+/*
+ * A convolution operator's implicit GEMM (see kineto.h). Forward ops take
+ * the input [N, C, spatial...] and the weight [K, C/g, taps...]; stride,
+ * padding and dilation sit at an op's own places in "Concrete Inputs"
+ * (conv1d/2d/3d: 3, 4, 5; convolution, _convolution: 3, 4, 5;
+ * cudnn_convolution: stride 3, padding 2, dilation 4). The backward op
+ * takes the output's gradient first, which gives the output size.
+ */
+static void conv_shape(dam_kev *e, const char *op, const json_t *args)
+{
+    int back = !strcmp(op, "convolution_backward") ||
+               !strcmp(op, "cudnn_convolution_backward");
+    int st = 3, pad = 4, dil = 5;
+    if (!strcmp(op, "cudnn_convolution")) {
+        pad = 2;
+        st = 3;
+        dil = 4;
+    } else if (!back && strcmp(op, "conv1d") && strcmp(op, "conv2d") &&
+               strcmp(op, "conv3d") && strcmp(op, "convolution") &&
+               strcmp(op, "_convolution")) {
+        return;
+    }
+    const json_t *dims = json_object_get(args, "Input Dims");
+    const json_t *x = json_array_get(dims, back ? 1 : 0);
+    const json_t *w = json_array_get(dims, back ? 2 : 1);
+    const json_t *go = back ? json_array_get(dims, 0) : NULL;
+    size_t nd = json_array_size(x);
+    if (nd < 3 || nd > 5 || json_array_size(w) != nd ||
+        (go && json_array_size(go) != nd))
+        return;
+    size_t xi = back ? 1 : 0, wi = back ? 2 : 1;
+    double m = dim(dims, xi, 0), n = dim(dims, wi, 0), k = dim(dims, wi, 1);
+    const json_t *ci = json_object_get(args, "Concrete Inputs");
+    long sv[3], pv[3], dv[3];
+    int ns = 0, np = 0, nl = 0;
+    if (!back && json_is_array(ci)) {
+        ns = int_list(ci, (size_t)st, sv, 3);
+        np = int_list(ci, (size_t)pad, pv, 3);
+        nl = int_list(ci, (size_t)dil, dv, 3);
+    }
+    int have = ns > 0 && np > 0 && nl > 0;
+    for (size_t j = 2; j < nd; j++) {
+        size_t q = j - 2;
+        double in = dim(dims, xi, j), r = dim(dims, wi, j), out = in;
+        if (back) {
+            out = dim(dims, 0, j);
+        } else if (have) {
+            double a = (double)sv[q < (size_t)ns ? q : 0];
+            double p = (double)pv[q < (size_t)np ? q : 0];
+            double dl = (double)dv[q < (size_t)nl ? q : 0];
+            out = a > 0.0 ? floor((in + 2.0 * p - dl * (r - 1.0) - 1.0) / a)
+                                + 1.0
+                          : -1.0;
+        }
+        if (!(in > 0.0 && r > 0.0 && out > 0.0))
+            return;
+        m *= out;
+        k *= r;
+    }
+    if (m > 0.0 && n > 0.0 && k > 0.0 && m < 3e38 && k < 3e38) {
+        e->gemm[0] = (float)m;
+        e->gemm[1] = (float)n;
+        e->gemm[2] = (float)k;
+        e->gemm[3] = 1.0f;
+        e->conv = 1;
     }
 }
 
@@ -835,6 +954,7 @@ int dam_ktrace_load(dam_ktrace *t, const char *path, const char *text,
 {
     memset(t, 0, sizeof *t);
     t->rank = -1;
+    t->nranks = 1;
     snprintf(t->file, sizeof t->file, "%s", path);
     char *own = NULL, *inflated = NULL;
     if (!text) {
@@ -881,6 +1001,7 @@ int dam_ktrace_load(dam_ktrace *t, const char *path, const char *text,
             t1 = t->ev[i].ts + t->ev[i].dur;
     }
     t->span_s = t1;
+    t->origin_us = r.t0;
     for (size_t i = 0; i < t->nflows; i++) {
         t->flows[i].s_ts = (t->flows[i].s_ts - r.t0) * 1e-6;
         t->flows[i].f_ts = (t->flows[i].f_ts - r.t0) * 1e-6;

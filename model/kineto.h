@@ -75,16 +75,59 @@ typedef struct dam_kev {
     int name;            /* index into names */
     int kclass;          /* device work: a dam_kernel_class (else -1) */
     int step;            /* DAM_KEV_STEP: the N of ProfilerStep#N */
+    int coll;            /* a folder of ranks: NCCL kernels matched across
+                            every rank (the k-th collective of step N on
+                            each) share this id; -1 elsewhere */
     float gemm[4];       /* host GEMM operators with "Input Dims"
                             (aten::mm, addmm, bmm, baddbmm): M, N, K and
-                            the batch; 0 when not known */
+                            the batch; convolutions (conv, convolution,
+                            cudnn_convolution and their backward) as
+                            their implicit GEMM: M = batch x output
+                            pixels, N = output channels, K = input
+                            channels per group x filter taps (the output
+                            from "Concrete Inputs" stride, padding and
+                            dilation; without them stride 1 and the
+                            input's size: "same" padding); 0 when not
+                            known */
+    int conv;            /* 1: a convolution operator (gemm as above) */
 } dam_kev;
 
 /* A thread (host) or a stream (device): one (pid, tid) pair. */
 typedef struct dam_klane {
     char pid[32], tid[32]; /* as written (numbers printed) */
     int gpu;               /* 1 when it holds device events */
+    int rank;              /* a folder of ranks: index into ranks, else 0 */
 } dam_klane;
+
+/* One rank of a folder (dam_ktrace_load_dir). */
+typedef struct dam_krank {
+    char file[256];
+    int rank;              /* distributedInfo rank */
+    double shift_s;        /* added to its times to align its clock, s */
+    long nev;              /* its used events */
+    double span_s;         /* its own span, s */
+    double origin_us;      /* its first event's ts as written, us */
+} dam_krank;
+
+/* What a cuda_sync record says (args "cuda_sync_kind"). */
+typedef enum {
+    DAM_KSYNC_OTHER = 0,   /* a kind not known */
+    DAM_KSYNC_STREAM,      /* "Stream Sync": cudaStreamSynchronize */
+    DAM_KSYNC_CONTEXT,     /* "Context Sync": cudaDeviceSynchronize */
+    DAM_KSYNC_EVENT,       /* "Event Sync": cudaEventSynchronize */
+    DAM_KSYNC_WAIT         /* "Stream Wait Event": cudaStreamWaitEvent */
+} dam_ksync_kind;
+
+/* One cuda_sync record (device side of a synchronisation; newer Kinetos
+ * with CUDA sync events on). */
+typedef struct dam_ksync {
+    long long corr;        /* the runtime call's correlation id */
+    long long stream;      /* the stream that waits (-1: not said) */
+    long long wait_stream; /* the stream waited on (-1: not said) */
+    long long wait_corr;   /* the cudaEventRecord's correlation id (-1) */
+    int kind;              /* a dam_ksync_kind */
+    int lane;              /* the record's lane (its pid is the device) */
+} dam_ksync;
 
 /* A flow pair by its id: start (ph "s") and finish (ph "f"). */
 typedef struct dam_kflow {
@@ -111,12 +154,19 @@ typedef struct dam_ktrace {
     int nnames;
     dam_kflow *flows;
     size_t nflows;
+    dam_ksync *syncs;         /* cuda_sync records, in file order */
+    size_t nsyncs;
     long nevents;             /* entries of traceEvents */
     long nkind[DAM_KEV_KIND_COUNT];
     long nnccl;               /* kernels of class nccl */
     long linked;              /* device work with a launching runtime call */
     long flows_used;          /* of those, linked by a flow pair only */
     double span_s;            /* last event end - first event start, s */
+    double origin_us;         /* the first event's ts as written, us */
+    int nranks;               /* 1: one trace; more: a folder, merged */
+    dam_krank *ranks;         /* a folder: its ranks by rank (else NULL) */
+    int ncoll;                /* a folder: collectives matched */
+    char align[200];          /* a folder: how the clocks were aligned */
 } dam_ktrace;
 
 /*
@@ -127,6 +177,21 @@ typedef struct dam_ktrace {
 int dam_ktrace_load(dam_ktrace *t, const char *path, const char *text,
                     size_t len, dam_diag *d);
 void dam_ktrace_free(dam_ktrace *t);
+
+/* The largest folder of ranks read. */
+#define DAM_KINETO_MAX_RANKS 256
+
+/*
+ * Read the traces of one job from folder dir (its *.json and *.json.gz
+ * files, one per rank, each with distributedInfo: one world size, distinct
+ * ranks, one GPU model) and merge them into t: lanes carry their rank,
+ * correlation ids are kept apart, and each rank's clock is shifted so that
+ * its collectives end when rank 0's do (the median over the collectives
+ * matched: the k-th NCCL kernel of each ProfilerStep#N, same name, on
+ * every rank; without any, the traces' own clocks). A folder of one trace
+ * reads as that trace. DAM_OK, or DAM_EINPUT with the problems in d.
+ */
+int dam_ktrace_load_dir(dam_ktrace *t, const char *dir, dam_diag *d);
 
 /* The name of event e. */
 const char *dam_ktrace_name(const dam_ktrace *t, const dam_kev *e);

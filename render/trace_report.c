@@ -71,30 +71,25 @@ static void assumption(dam_trace_review *rv, int i, const char *key,
                                           rv->asrc[i]};
 }
 
-void dam_trace_review_build(dam_trace_review *rv, const dam_ktrace *t,
-                            const dam_rgraph *g, const dam_twhatif *w,
-                            const dam_catalog *cat, const char *version)
+/* The GPU asked about (the first gpu= row alone), else NULL; its row in
+ * *asked (-1: none). */
+static const char *asked_gpu(const dam_twhatif *w, int *asked)
 {
-    memset(rv, 0, sizeof *rv);
-    dam_report *r = &rv->report;
-    const dam_trow *base = &w->rows[0];
-    const char *file = strrchr(t->file, '/') ? strrchr(t->file, '/') + 1
-                                             : t->file;
-    snprintf(rv->title, sizeof rv->title, "What-if from a profiler trace");
-    snprintf(rv->context, sizeof rv->context,
-             "damsim %s, trace %.200s (%s%s, %d step spans)", version, file,
-             t->device[0] ? t->device : "GPU not named",
-             w->gpu[0] ? "" : ", not in the catalog", g->nsteps);
-    /* the question: the first GPU asked about, else the levers */
-    const char *gpu = NULL;
-    int asked = -1;
+    *asked = -1;
     for (int i = 1; i < w->nrows; i++)
         if (!strncmp(w->rows[i].name, "gpu=", 4) &&
             !strchr(w->rows[i].name, '+')) {
-            gpu = w->rows[i].name + 4;
-            asked = i;
-            break;
+            *asked = i;
+            return w->rows[i].name + 4;
         }
+    return NULL;
+}
+
+/* The question, the answer, the recommendation and what would change it. */
+static void review_answer(dam_trace_review *rv, const dam_twhatif *w,
+                          const char *gpu, int asked)
+{
+    const dam_trow *base = &w->rows[0];
     if (gpu)
         snprintf(rv->question, sizeof rv->question,
                  "Would %.*s cut this job's step time?",
@@ -140,7 +135,12 @@ void dam_trace_review_build(dam_trace_review *rv, const dam_ktrace *t,
              "A different binding term: the replay keeps the trace's host "
              "gaps, so a job whose host work changes with the GPU (larger "
              "batches, another input pipeline) needs a new trace.");
-    /* chart: one bar per option */
+}
+
+/* The chart: one bar per option. */
+static void review_chart(dam_trace_review *rv, const dam_twhatif *w,
+                         const char *file)
+{
     int nb = 0;
     for (int i = 0; i < w->nrows; i++) {
         const dam_trow *x = &w->rows[i];
@@ -158,7 +158,13 @@ void dam_trace_review_build(dam_trace_review *rv, const dam_ktrace *t,
     rv->breakdown.nbars = (size_t)nb;
     rv->chart.kind = DAM_CHART_BREAKDOWN;
     rv->chart.u.breakdown = &rv->breakdown;
-    /* tables */
+}
+
+/* The option table and the baseline's breakdown table (cells from *nc). */
+static void review_tables(dam_trace_review *rv, const dam_twhatif *w,
+                          int *nc)
+{
+    const dam_trow *base = &w->rows[0];
     static const char *const wh[] = {"option", "step (mean)", "speed-up",
                                      "90 % interval", "P(>= 2 %)",
                                      "verdict", "why"};
@@ -166,23 +172,23 @@ void dam_trace_review_build(dam_trace_review *rv, const dam_ktrace *t,
     static const char *const bh[] = {"part", "ms per step", "share",
                                      "term"};
     static const int bnum[] = {0, 1, 1, 0};
-    int nc = 0, k = 0;
+    int k = 0;
     for (int i = 0; i < w->nrows; i++) {
         const dam_trow *x = &w->rows[i];
         int failed = x->verdict == DAM_VERDICT_FAILED;
         rv->table_cells[0][k++] = x->name;
-        rv->table_cells[0][k++] = failed ? "-" : cell(rv, &nc, "%.3f ms",
+        rv->table_cells[0][k++] = failed ? "-" : cell(rv, nc, "%.3f ms",
                                                       x->step_s * 1e3);
-        rv->table_cells[0][k++] = failed ? "-" : cell(rv, &nc, "%.2fx",
+        rv->table_cells[0][k++] = failed ? "-" : cell(rv, nc, "%.2fx",
                                                       x->speedup);
         rv->table_cells[0][k++] = x->has_interval
-            ? cell(rv, &nc, "%.2fx to %.2fx", x->speedup_lo, x->speedup_hi)
+            ? cell(rv, nc, "%.2fx to %.2fx", x->speedup_lo, x->speedup_hi)
             : NULL;
         rv->table_cells[0][k++] = x->has_interval
-            ? cell(rv, &nc, "%.0f %%", 100.0 * x->p_faster) : NULL;
+            ? cell(rv, nc, "%.0f %%", 100.0 * x->p_faster) : NULL;
         rv->table_cells[0][k++] =
             dam_verdict_name((dam_verdict)x->verdict);
-        rv->table_cells[0][k++] = i ? text_cell(rv, &nc, x->why) : NULL;
+        rv->table_cells[0][k++] = i ? text_cell(rv, nc, x->why) : NULL;
     }
     rv->tables[0] = (dam_report_table){"What each option does to the "
                                        "replayed step", 7, wh,
@@ -196,9 +202,9 @@ void dam_trace_review_build(dam_trace_review *rv, const dam_ktrace *t,
         if (base->br.part[p] <= 0.0)
             continue;
         rv->table_cells[1][k++] = dam_tterm_name((dam_tterm)p);
-        rv->table_cells[1][k++] = cell(rv, &nc, "%.3f",
+        rv->table_cells[1][k++] = cell(rv, nc, "%.3f",
                                        base->br.part[p] * 1e3);
-        rv->table_cells[1][k++] = cell(rv, &nc, "%.1f %%",
+        rv->table_cells[1][k++] = cell(rv, nc, "%.1f %%",
                                        step > 0 ? 100.0 * base->br.part[p] /
                                                       step : 0.0);
         rv->table_cells[1][k++] =
@@ -209,12 +215,19 @@ void dam_trace_review_build(dam_trace_review *rv, const dam_ktrace *t,
                                        "(baseline)", 4, bh,
                                        rv->table_cells[1], (size_t)nrows,
                                        bnum};
-    /* key numbers and headline */
+}
+
+/* Key numbers and the headline (after the tables: it points into them). */
+static void review_key(dam_trace_review *rv, const dam_rgraph *g,
+                       const dam_twhatif *w, int *nc)
+{
+    const dam_trow *base = &w->rows[0];
+    int best = best_row(w);
     rv->key[0] = (dam_report_row){"measured step (median)",
-                                  cell(rv, &nc, "%.3f ms",
+                                  cell(rv, nc, "%.3f ms",
                                        w->measured_s * 1e3), NULL};
     rv->key[1] = (dam_report_row){"replayed step",
-                                  cell(rv, &nc, "%.3f ms (error %+.2f %%)",
+                                  cell(rv, nc, "%.3f ms (error %+.2f %%)",
                                        base->step_s * 1e3,
                                        w->measured_s > 0
                                            ? 100.0 * (dam_replay_step(g, 1) -
@@ -222,12 +235,12 @@ void dam_trace_review_build(dam_trace_review *rv, const dam_ktrace *t,
                                                  w->measured_s
                                            : 0.0), NULL};
     rv->key[2] = (dam_report_row){"binding term",
-                                  cell(rv, &nc, "%.0f %% of the step",
+                                  cell(rv, nc, "%.0f %% of the step",
                                        100.0 * base->br.bound_share),
                                   NULL};
     rv->key[2].key = dam_bound_name(base->br.bound);
     rv->key[3] = (dam_report_row){"exposed collectives",
-                                  cell(rv, &nc, "%.3f ms of %.3f ms",
+                                  cell(rv, nc, "%.3f ms of %.3f ms",
                                        base->br.part[DAM_TTERM_COMM] * 1e3,
                                        base->br.comm_total * 1e3), NULL};
     rv->head_cells[0] = "measured step (median)";
@@ -240,7 +253,12 @@ void dam_trace_review_build(dam_trace_review *rv, const dam_ktrace *t,
     static const int hnum[] = {0, 1};
     rv->headline = (dam_report_table){"The numbers", 2, hh, rv->head_cells,
                                       3, hnum};
-    /* assumptions */
+}
+
+/* The assumptions; their number. */
+static int review_assumptions(dam_trace_review *rv, const dam_twhatif *w,
+                              const dam_catalog *cat, const char *gpu)
+{
     int na = 0;
     assumption(rv, na++, "replay", "each node keeps its measured slack; "
                "edges: lane order, launches, host syncs and polling, "
@@ -263,6 +281,29 @@ void dam_trace_review_build(dam_trace_review *rv, const dam_ktrace *t,
             assumption(rv, na++, dst->id, "the GPU asked about",
                        dst->source);
     }
+    return na;
+}
+
+void dam_trace_review_build(dam_trace_review *rv, const dam_ktrace *t,
+                            const dam_rgraph *g, const dam_twhatif *w,
+                            const dam_catalog *cat, const char *version)
+{
+    memset(rv, 0, sizeof *rv);
+    dam_report *r = &rv->report;
+    const char *file = strrchr(t->file, '/') ? strrchr(t->file, '/') + 1
+                                             : t->file;
+    snprintf(rv->title, sizeof rv->title, "What-if from a profiler trace");
+    snprintf(rv->context, sizeof rv->context,
+             "damsim %s, trace %.200s (%s%s, %d step spans)", version, file,
+             t->device[0] ? t->device : "GPU not named",
+             w->gpu[0] ? "" : ", not in the catalog", g->nsteps);
+    int asked, nc = 0;
+    const char *gpu = asked_gpu(w, &asked);
+    review_answer(rv, w, gpu, asked);
+    review_chart(rv, w, file);
+    review_tables(rv, w, &nc);
+    review_key(rv, g, w, &nc);
+    int na = review_assumptions(rv, w, cat, gpu);
     r->title = rv->title;
     r->context = rv->context;
     r->question = rv->question;

@@ -598,6 +598,15 @@ static int load_cases(const dam_measure_set *set, dam_catalog *cat,
     return d->nerr > before ? DAM_EINPUT : DAM_OK;
 }
 
+/* A framework constant whose catalog value was fitted on measured
+ * throughputs (data/README.md "Framework constants"). */
+static int neutral(const dam_const_key *k)
+{
+    return k->owner == DAM_CONST_FRAMEWORK &&
+           (!strcmp(k->field, "conv_frac") ||
+            !strcmp(k->field, "elementwise_frac"));
+}
+
 /* The parameters: every constant the fitted cases use (and the options
  * want), in first-use order; each case's uses mapped to them. */
 static void collect_params(problem *pb, const dam_calib_options *opt)
@@ -631,6 +640,10 @@ static void collect_params(problem *pb, const dam_calib_options *opt)
                     snprintf(k->name, sizeof k->name, "%s", name);
                     k->start = k->value = use[u].value;
                     k->start_sd = use[u].sd;
+                    if (opt && opt->neutral_priors && neutral(&k->key)) {
+                        k->start = k->value = 1.0;
+                        k->start_sd = 0.5;
+                    }
                     k->lo = use[u].lo;
                     k->hi = use[u].hi;
                 }
@@ -1156,6 +1169,7 @@ int dam_calibrate_crossval(const dam_measure_set *set, dam_catalog *cat,
     if (opt)
         o = *opt;
     o.hold_out_gpu = NULL;
+    o.neutral_priors = 0; /* the full fit keeps the catalog's priors */
     dam_calibration all;
     int rc = dam_calibrate_run(&view, cat, &o, &all, d);
     if (rc != DAM_OK) {
@@ -1171,6 +1185,7 @@ int dam_calibrate_crossval(const dam_measure_set *set, dam_catalog *cat,
         if (seen)
             continue;
         o.hold_out_gpu = all.rows[g].gpu;
+        o.neutral_priors = 1; /* no prior from the held-out GPU's rows */
         dam_calibration cal;
         dam_diag scratch;
         dam_diag_init(&scratch);

@@ -143,6 +143,12 @@ typedef struct dam_calib_options {
     const char *hold_out_gpu; /* rows on this GPU are predicted, not fitted */
     int samples;              /* draws for intervals (0 = default) */
     unsigned long seed;       /* of the draws (0 = 1) */
+    int neutral_priors;       /* framework conv_frac and elementwise_frac
+                                 (whose catalog values were fitted on
+                                 measured throughputs) start from 1 +- 0.5,
+                                 the device's own rate, not from the
+                                 catalog: the folds of dam_calibrate_crossval
+                                 always do */
 } dam_calib_options;
 
 /*

@@ -9,6 +9,7 @@
 #include "solver/replay.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -113,6 +114,13 @@ static int prec_of(const char *name)
     if (has(name, "sgemm") || has(name, "fp32") || has(name, "scudnn"))
         return DAM_FP32;
     return -1;
+}
+
+/* Lanes a and b on one device (pid) of one rank. */
+static int same_device(const dam_ktrace *t, int a, int b)
+{
+    return t->lanes[a].rank == t->lanes[b].rank &&
+           strcmp(t->lanes[a].pid, t->lanes[b].pid) == 0;
 }
 
 static int is_sync_call(const char *name)
@@ -239,8 +247,7 @@ static int latest_other(const dam_rgraph *g, const endkey *ek, int nek,
         const dam_rnode *c = &g->nodes[ek[i].node];
         if (any_lane)
             return ek[i].node;
-        if (c->lane != x->lane &&
-            strcmp(t->lanes[c->lane].pid, t->lanes[x->lane].pid) == 0)
+        if (c->lane != x->lane && same_device(t, c->lane, x->lane))
             return ek[i].node;
     }
     return -1;
@@ -307,13 +314,31 @@ static void slacks(dam_rgraph *g, const span *ld, int nld)
     }
 }
 
+/* A kernel name of convolution work (cuDNN's implicit GEMM, Winograd and
+ * FFT algorithms and their helpers), for kernels the class rules leave
+ * elementwise. */
+static int conv_kernel(const char *name)
+{
+    static const char *const needles[] = {
+        "conv", "fprop", "dgrad", "wgrad", "implicit", "winograd", "fft",
+        "scudnn", "gemm", "xmma", NULL};
+    for (int i = 0; needles[i]; i++)
+        if (has(name, needles[i]))
+            return 1;
+    return 0;
+}
+
 /* GEMM work takes the shape of the innermost shaped operator around its
- * launch (s: shaped operators sorted by lane and start). */
+ * launch (s: shaped operators sorted by lane and start); inside a
+ * convolution operator, so does convolution work the class rules left
+ * elementwise, which becomes GEMM work. */
 static void shape_of(dam_rgraph *g, const span *s, int ns, int i)
 {
     dam_rnode *n = &g->nodes[i];
+    const dam_ktrace *t = g->trace;
     if (n->kind != DAM_RNODE_GPU || n->launch < 0 ||
-        (n->kclass != DAM_KCLASS_GEMM && n->kclass != DAM_KCLASS_ATTENTION))
+        (n->kclass != DAM_KCLASS_GEMM && n->kclass != DAM_KCLASS_ATTENTION &&
+         n->kclass != DAM_KCLASS_ELEMENTWISE))
         return;
     const dam_rnode *l = &g->nodes[n->launch];
     int lo = 0, hi = ns;
@@ -328,7 +353,16 @@ static void shape_of(dam_rgraph *g, const span *s, int ns, int i)
     for (int j = lo - 1, tries = 0; j >= 0 && s[j].lane == l->lane &&
                                     tries < 16; j--, tries++)
         if (s[j].b >= l->m_start) {
-            memcpy(n->gemm, g->trace->ev[s[j].ev].gemm, sizeof n->gemm);
+            const dam_kev *op = &t->ev[s[j].ev];
+            if (n->kclass == DAM_KCLASS_ELEMENTWISE) {
+                const char *name = dam_ktrace_name(t, &t->ev[n->ev]);
+                if (!op->conv || !conv_kernel(name))
+                    return;
+                n->kclass = DAM_KCLASS_GEMM;
+                n->prec = prec_of(name);
+                g->n_conv++;
+            }
+            memcpy(n->gemm, op->gemm, sizeof n->gemm);
             g->n_shaped++;
             return;
         }
@@ -407,7 +441,8 @@ static void cross_thread(builder *b, const key *k, int nk, const span *act,
         /* the other thread whose activity ended last before w */
         int best = -1;
         for (int l = 0; l < t->nlanes; l++) {
-            if (l == lane || !active[l] || t->lanes[l].gpu)
+            if (l == lane || !active[l] || t->lanes[l].gpu ||
+                t->lanes[l].rank != t->lanes[lane].rank)
                 continue;
             int in2 = 0, s2 = span_at(act, nact, l, w, &in2);
             if (s2 < 0)
@@ -452,18 +487,61 @@ static void cross_thread(builder *b, const key *k, int nk, const span *act,
     dam_free(active);
 }
 
-int dam_rgraph_build(dam_rgraph *g, const dam_ktrace *t, dam_error *err)
+/* Scratch of one build: the spans and indexes its steps share. */
+typedef struct scratch {
+    span *ld, *act, *shaped;  /* data-loader, host activity, shaped ops */
+    int nld, nact, nshaped;
+    key *k;                   /* nodes by lane and start */
+    int *poll;                /* last query of a run -> its first, else -1 */
+    endkey *ek;               /* device work by measured end */
+    int nek;
+    corrkey *ck;              /* calls by correlation id */
+    int nck;
+    int *rec;                 /* call node -> its cuda_sync record, -1 */
+    int *lane_first;          /* lane l's keys: [lane_first[l], [l + 1]) */
+    int *step_lane;           /* per rank: the thread of its step spans */
+    size_t cap_steps;
+} scratch;
+
+/* A ProfilerStep span of its rank's step thread: its two marks. */
+static void add_step(builder *b, scratch *x, const dam_kev *e, dam_rnode *n)
 {
-    memset(g, 0, sizeof *g);
-    g->trace = t;
-    g->step_lane = -1;
-    builder b = {g, 0, 0};
-    size_t cap_steps = 0;
-    int nld = 0, nact = 0;
-    span *ld = dam_malloc((t->nev + 1) * sizeof *ld);
-    span *act = dam_malloc((t->nev + 1) * sizeof *act);
-    int nshaped = 0;
-    span *shaped = dam_malloc((t->nev + 1) * sizeof *shaped);
+    dam_rgraph *g = b->g;
+    int rank = g->trace->lanes[e->lane].rank;
+    if (g->step_lane < 0)
+        g->step_lane = e->lane;
+    if (x->step_lane[rank] < 0)
+        x->step_lane[rank] = e->lane;
+    if (e->lane != x->step_lane[rank])
+        return; /* steps of one thread per rank only */
+    g->steps = dam_grow(g->steps, sizeof *g->steps, (size_t)g->nsteps + 1,
+                        &x->cap_steps);
+    dam_rstep *s = &g->steps[g->nsteps];
+    s->number = e->step;
+    s->rank = rank;
+    s->measured_s = e->dur;
+    n->kind = DAM_RNODE_MARK;
+    n->dur = 0.0;
+    n->step = g->nsteps;
+    n->m_end = n->m_start;
+    s->mark[0] = add_node(b, n);
+    n->m_start = n->m_end = e->ts + e->dur;
+    n->step_end = 1;
+    s->mark[1] = add_node(b, n);
+    g->nsteps++;
+}
+
+/* Nodes of the trace's events, and the spans beside them. */
+static void collect(builder *b, scratch *x)
+{
+    const dam_ktrace *t = b->g->trace;
+    x->ld = dam_malloc((t->nev + 1) * sizeof *x->ld);
+    x->act = dam_malloc((t->nev + 1) * sizeof *x->act);
+    x->shaped = dam_malloc((t->nev + 1) * sizeof *x->shaped);
+    x->step_lane = dam_malloc((size_t)(t->nranks > 0 ? t->nranks : 1) *
+                              sizeof *x->step_lane);
+    for (int r = 0; r < (t->nranks > 0 ? t->nranks : 1); r++)
+        x->step_lane[r] = -1;
     for (size_t i = 0; i < t->nev; i++) {
         const dam_kev *e = &t->ev[i];
         dam_rnode n;
@@ -477,141 +555,228 @@ int dam_rgraph_build(dam_rgraph *g, const dam_ktrace *t, dam_error *err)
         n.prec = -1;
         n.launch = -1;
         n.step = -1;
+        n.coll = -1;
         const char *name = dam_ktrace_name(t, e);
+        span sp = {e->lane, e->ts, e->ts + e->dur, -1};
         if (e->kind == DAM_KEV_CPU_OP && is_loader(name))
-            ld[nld++] = (span){e->lane, e->ts, e->ts + e->dur, -1};
+            x->ld[x->nld++] = sp;
         if (e->kind == DAM_KEV_CPU_OP && e->gemm[0] > 0.0f)
-            shaped[nshaped++] = (span){e->lane, e->ts, e->ts + e->dur,
-                                       (long)i};
+            x->shaped[x->nshaped++] = (span){e->lane, e->ts, e->ts + e->dur,
+                                             (long)i};
         if ((e->kind == DAM_KEV_CPU_OP || e->kind == DAM_KEV_RUNTIME) &&
             !t->lanes[e->lane].gpu)
-            act[nact++] = (span){e->lane, e->ts, e->ts + e->dur, -1};
+            x->act[x->nact++] = sp;
         if (e->kind == DAM_KEV_RUNTIME && !t->lanes[e->lane].gpu) {
             n.kind = DAM_RNODE_CALL;
             n.sync = is_sync_call(name);
-            add_node(&b, &n);
+            add_node(b, &n);
         } else if (dam_kev_is_gpu_work(e->kind)) {
             n.kind = DAM_RNODE_GPU;
             n.kclass = e->kclass;
             if (e->kclass == DAM_KCLASS_GEMM ||
                 e->kclass == DAM_KCLASS_ATTENTION)
                 n.prec = prec_of(name);
-            add_node(&b, &n);
+            add_node(b, &n);
         } else if (e->kind == DAM_KEV_STEP && !t->lanes[e->lane].gpu) {
-            if (g->step_lane < 0)
-                g->step_lane = e->lane;
-            if (e->lane != g->step_lane)
-                continue; /* steps of one thread only */
-            g->steps = dam_grow(g->steps, sizeof *g->steps,
-                                (size_t)g->nsteps + 1, &cap_steps);
-            dam_rstep *s = &g->steps[g->nsteps];
-            s->number = e->step;
-            s->measured_s = e->dur;
-            n.kind = DAM_RNODE_MARK;
-            n.dur = 0.0;
-            n.step = g->nsteps;
-            n.m_end = n.m_start;
-            s->mark[0] = add_node(&b, &n);
-            n.m_start = n.m_end = e->ts + e->dur;
-            n.step_end = 1;
-            s->mark[1] = add_node(&b, &n);
-            g->nsteps++;
+            add_step(b, x, e, &n);
         }
     }
-    nld = merge_spans(ld, nld);
-    nact = merge_spans(act, nact);
-    int nn = g->nnodes, ngpu = 0;
-    /* lane order */
-    key *k = dam_malloc(((size_t)nn + 1) * sizeof *k);
-    for (int i = 0; i < nn; i++) {
-        const dam_rnode *n = &g->nodes[i];
-        int rank = n->kind == DAM_RNODE_MARK ? (n->step_end ? 0 : 1) : 2;
-        k[i] = (key){n->lane, rank, n->m_start, i};
-        ngpu += n->kind == DAM_RNODE_GPU;
-    }
-    if (ngpu == 0) {
-        dam_free(k);
-        dam_free(ld);
-        return dam_error_set(err, t->file, 0,
-                             "no device work to replay in the trace");
-    }
-    qsort(k, (size_t)nn, sizeof *k, by_key);
-    int *poll = dam_malloc(((size_t)nn + 1) * sizeof *poll);
+    x->nld = merge_spans(x->ld, x->nld);
+    x->nact = merge_spans(x->act, x->nact);
+}
+
+/* Runs of two or more queries on a thread: the last one polls. */
+static void find_polls(dam_rgraph *g, scratch *x)
+{
+    const dam_ktrace *t = g->trace;
+    int nn = g->nnodes;
+    const key *k = x->k;
+    x->poll = dam_malloc(((size_t)nn + 1) * sizeof *x->poll);
     for (int i = 0; i < nn; i++)
-        poll[i] = -1;
-    for (int i = 0; i < nn;) { /* runs of two or more queries */
+        x->poll[i] = -1;
+    for (int i = 0; i < nn;) {
         int j = i;
         while (j < nn && k[j].lane == k[i].lane &&
                g->nodes[k[j].node].kind == DAM_RNODE_CALL &&
                is_query(dam_ktrace_name(t, &t->ev[g->nodes[k[j].node].ev])))
             j++;
         if (j - i >= 2) {
-            poll[k[j - 1].node] = k[i].node;
+            x->poll[k[j - 1].node] = k[i].node;
             g->nodes[k[j - 1].node].sync = 3;
         }
         i = j > i ? j : i + 1;
     }
-    lane_edges(&b, k, nn, poll);
-    /* launches */
-    corrkey *ck = dam_malloc(((size_t)nn + 1) * sizeof *ck);
-    int nck = 0;
+}
+
+/* The call with correlation id corr (NULL: none). */
+static const corrkey *call_of(const scratch *x, long long corr)
+{
+    if (corr < 0)
+        return NULL;
+    int lo = 0, hi = x->nck;
+    while (lo < hi) {
+        int mid = (lo + hi) / 2;
+        if (x->ck[mid].corr < corr)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < x->nck && x->ck[lo].corr == corr ? &x->ck[lo] : NULL;
+}
+
+/* Launch edges by correlation id; a call whose own work ends before it
+ * returns blocks on it. Fills the device work by end. */
+static void launches(builder *b, scratch *x, int ngpu)
+{
+    dam_rgraph *g = b->g;
+    const dam_ktrace *t = g->trace;
+    int nn = g->nnodes;
+    x->ck = dam_malloc(((size_t)nn + 1) * sizeof *x->ck);
     for (int i = 0; i < nn; i++) {
         long long c = t->ev[g->nodes[i].ev].corr;
         if (g->nodes[i].kind == DAM_RNODE_CALL && c >= 0)
-            ck[nck++] = (corrkey){c, i};
+            x->ck[x->nck++] = (corrkey){c, i};
     }
-    qsort(ck, (size_t)nck, sizeof *ck, by_corr);
-    endkey *ek = dam_malloc(((size_t)ngpu + 1) * sizeof *ek);
-    int nek = 0;
+    qsort(x->ck, (size_t)x->nck, sizeof *x->ck, by_corr);
+    x->ek = dam_malloc(((size_t)ngpu + 1) * sizeof *x->ek);
     for (int i = 0; i < nn; i++) {
         dam_rnode *n = &g->nodes[i];
         if (n->kind != DAM_RNODE_GPU)
             continue;
-        ek[nek++] = (endkey){n->m_end, i};
-        corrkey q = {t->ev[n->ev].corr, -1};
-        const corrkey *hit = NULL;
-        if (q.corr >= 0) {
-            int lo = 0, hi = nck;
-            while (lo < hi) {
-                int mid = (lo + hi) / 2;
-                if (ck[mid].corr < q.corr)
-                    lo = mid + 1;
-                else
-                    hi = mid;
-            }
-            if (lo < nck && ck[lo].corr == q.corr)
-                hit = &ck[lo];
-        }
+        x->ek[x->nek++] = (endkey){n->m_end, i};
+        const corrkey *hit = call_of(x, t->ev[n->ev].corr);
         if (!hit) {
             g->n_unlaunched++;
             continue;
         }
         n->launch = hit->node;
-        add_edge(&b, hit->node, i, DAM_REDGE_START_START, 0.0);
+        add_edge(b, hit->node, i, DAM_REDGE_START_START, 0.0);
         g->n_launch++;
-        /* a call whose own work ends before it returns blocks on it */
         dam_rnode *c = &g->nodes[hit->node];
         if (!c->sync && n->m_end <= c->m_end && n->m_end >= c->m_start) {
             c->sync = 2;
             double lag = c->m_end - n->m_end;
-            add_edge(&b, i, hit->node, DAM_REDGE_END_END, lag);
+            add_edge(b, i, hit->node, DAM_REDGE_END_END, lag);
             c->dur = lag;
             g->n_sync++;
         }
     }
-    qsort(ek, (size_t)nek, sizeof *ek, by_end);
-    qsort(shaped, (size_t)nshaped, sizeof *shaped, by_span);
+    qsort(x->ek, (size_t)x->nek, sizeof *x->ek, by_end);
+}
+
+/* The lane of stream `stream` on the device of lane `on` (-1: none). */
+static int stream_lane(const dam_ktrace *t, int on, long long stream)
+{
+    char tid[32];
+    if (stream < 0)
+        return -1;
+    snprintf(tid, sizeof tid, "%lld", stream);
+    for (int l = 0; l < t->nlanes; l++)
+        if (t->lanes[l].gpu && !strcmp(t->lanes[l].tid, tid) &&
+            same_device(t, l, on))
+            return l;
+    return -1;
+}
+
+/* The keys of lane `lane` in x->k: [*lo, *hi) (empty: none). */
+static void lane_slice(const scratch *x, int lane, int *lo, int *hi)
+{
+    *lo = x->lane_first[lane];
+    *hi = x->lane_first[lane + 1];
+}
+
+/* The first key of [lo, hi) (device work of one stream, in launch order)
+ * launched after time tl (hi: none). */
+static int launched_after(const dam_rgraph *g, const scratch *x, int lo,
+                          int hi, double tl)
+{
+    while (lo < hi) {
+        int mid = (lo + hi) / 2;
+        const dam_rnode *n = &g->nodes[x->k[mid].node];
+        double at = n->launch >= 0 ? g->nodes[n->launch].m_start
+                                   : n->m_start;
+        if (at <= tl)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* Stream waits from cuda_sync records; each record of a host sync is kept
+ * in x->rec for host_syncs. */
+static void sync_records(builder *b, scratch *x)
+{
+    dam_rgraph *g = b->g;
+    const dam_ktrace *t = g->trace;
+    int nn = g->nnodes;
+    x->rec = dam_malloc(((size_t)nn + 1) * sizeof *x->rec);
     for (int i = 0; i < nn; i++)
-        shape_of(g, shaped, nshaped, i);
-    dam_free(shaped);
-    /* host syncs: the latest device work launched before the call */
-    for (int i = 0; i < nn; i++) {
+        x->rec[i] = -1;
+    x->lane_first = dam_calloc((size_t)t->nlanes + 1,
+                               sizeof *x->lane_first);
+    for (int i = 0; i < nn; i++)
+        x->lane_first[x->k[i].lane + 1]++;
+    for (int l = 0; l < t->nlanes; l++)
+        x->lane_first[l + 1] += x->lane_first[l];
+    for (size_t r = 0; r < t->nsyncs; r++) {
+        const dam_ksync *s = &t->syncs[r];
+        const corrkey *call = call_of(x, s->corr);
+        if (!call)
+            continue;
+        if (s->kind != DAM_KSYNC_WAIT) {
+            x->rec[call->node] = (int)r;
+            continue;
+        }
+        const corrkey *record = call_of(x, s->wait_corr);
+        double rt = record ? g->nodes[record->node].m_start
+                           : g->nodes[call->node].m_start;
+        int ws = stream_lane(t, s->lane, s->wait_stream);
+        int ss = stream_lane(t, s->lane, s->stream);
+        if (ws < 0 || ss < 0 || ws == ss)
+            continue;
+        int wlo, whi, slo, shi;
+        lane_slice(x, ws, &wlo, &whi);
+        lane_slice(x, ss, &slo, &shi);
+        int from = launched_after(g, x, wlo, whi, rt) - 1;
+        int to = launched_after(g, x, slo, shi,
+                                g->nodes[call->node].m_start);
+        if (from < wlo || to >= shi)
+            continue;
+        add_edge(b, x->k[from].node, x->k[to].node, DAM_REDGE_END_START, 0.0);
+        g->n_cuda_sync++;
+    }
+}
+
+/* Host syncs and polls: the latest device work launched before the call
+ * (of the stream, event or device its cuda_sync record names). */
+static void host_syncs(builder *b, const scratch *x)
+{
+    dam_rgraph *g = b->g;
+    const dam_ktrace *t = g->trace;
+    const endkey *ek = x->ek;
+    for (int i = 0; i < g->nnodes; i++) {
         dam_rnode *c = &g->nodes[i];
         if (c->kind != DAM_RNODE_CALL || (c->sync != 1 && c->sync != 3))
             continue;
         /* a poll waits from its run's first query */
-        double since = c->sync == 3 ? g->nodes[poll[i]].m_start : c->m_start;
-        int lo = 0, hi = nek;
+        double since = c->sync == 3 ? g->nodes[x->poll[i]].m_start
+                                    : c->m_start;
+        const dam_ksync *r = c->sync == 1 && x->rec[i] >= 0
+                                 ? &t->syncs[x->rec[i]] : NULL;
+        int only = -1;
+        if (r && r->kind == DAM_KSYNC_STREAM)
+            only = stream_lane(t, r->lane, r->stream);
+        if (r && r->kind == DAM_KSYNC_EVENT) {
+            only = stream_lane(t, r->lane, r->wait_stream);
+            const corrkey *record = call_of(x, r->wait_corr);
+            if (record)
+                since = g->nodes[record->node].m_start;
+        }
+        if (r && (r->kind == DAM_KSYNC_STREAM || r->kind == DAM_KSYNC_EVENT)
+            && only < 0)
+            continue; /* a stream without work: nothing to wait for */
+        int lo = 0, hi = x->nek;
         while (lo < hi) {
             int mid = (lo + hi) / 2;
             if (ek[mid].t <= c->m_end)
@@ -623,6 +788,10 @@ int dam_rgraph_build(dam_rgraph *g, const dam_ktrace *t, dam_error *err)
             const dam_rnode *w = &g->nodes[ek[j].node];
             if (w->launch >= 0 && g->nodes[w->launch].m_start >= since)
                 continue;
+            if ((only >= 0 && w->lane != only) ||
+                (r && !same_device(t, w->lane, r->lane)) ||
+                t->lanes[w->lane].rank != t->lanes[c->lane].rank)
+                continue;
             if (c->sync == 3 && w->m_end < since)
                 break; /* nothing ended while it polled */
             double from = w->m_end > c->m_start ? w->m_end : c->m_start;
@@ -631,21 +800,23 @@ int dam_rgraph_build(dam_rgraph *g, const dam_ktrace *t, dam_error *err)
             double lag = c->m_end - from;
             if (lag < 0.0)
                 lag = 0.0;
-            add_edge(&b, ek[j].node, i, DAM_REDGE_END_END, lag);
+            add_edge(b, ek[j].node, i, DAM_REDGE_END_END, lag);
             if (c->sync != 3)
                 c->dur = lag;
             c->poll_wait = c->sync == 3;
             g->n_sync++;
+            g->n_cuda_sync += r != NULL;
             break;
         }
     }
-    cross_thread(&b, k, nn, act, nact);
-    dam_free(k);
-    dam_free(act);
-    /* cross-stream waits, inferred from what bound each start */
-    index_edges(g);
+}
+
+/* Cross-stream waits, inferred from what bound each start (edges indexed). */
+static void cross_stream(builder *b, const scratch *x)
+{
+    dam_rgraph *g = b->g;
     int nbase = g->nedges;
-    for (int i = 0; i < nn; i++) {
+    for (int i = 0; i < g->nnodes; i++) {
         dam_rnode *n = &g->nodes[i];
         if (n->kind != DAM_RNODE_GPU)
             continue;
@@ -656,24 +827,171 @@ int dam_rgraph_build(dam_rgraph *g, const dam_ktrace *t, dam_error *err)
                 bt = edge_time(g, &g->edges[j]);
         if (n->m_start - bt <= 1e-6)
             continue;
-        int o = latest_other(g, ek, nek, i, bt, n->m_start, 0);
+        int o = latest_other(g, x->ek, x->nek, i, bt, n->m_start, 0);
         if (o >= 0 && n->m_start - g->nodes[o].m_end <= DAM_REPLAY_XSTREAM_S) {
-            add_edge(&b, o, i, DAM_REDGE_END_START, 0.0);
+            add_edge(b, o, i, DAM_REDGE_END_START, 0.0);
             g->n_xstream++;
         }
     }
     if (g->nedges != nbase)
         dam_rgraph_reindex(g);
-    slacks(g, ld, nld);
+}
+
+/* Steps whose number every rank has. */
+static void common_steps(dam_rgraph *g)
+{
+    for (int i = 0; i < g->nsteps; i++) {
+        unsigned char *seen = dam_calloc((size_t)g->nranks + 1, 1);
+        int n = 0;
+        for (int j = 0; j < g->nsteps; j++)
+            if (g->steps[j].number == g->steps[i].number &&
+                !seen[g->steps[j].rank]) {
+                seen[g->steps[j].rank] = 1;
+                n++;
+            }
+        g->steps[i].common = n == g->nranks;
+        dam_free(seen);
+    }
+}
+
+/* Several ranks: a barrier per collective matched on every rank (see
+ * replay.h). After the slacks: an arrival keeps its collective's. */
+static void barriers(builder *b)
+{
+    dam_rgraph *g = b->g;
+    const dam_ktrace *t = g->trace;
+    if (g->nranks < 2 || t->ncoll <= 0)
+        return;
+    int nc = t->ncoll, nn = g->nnodes;
+    int *count = dam_calloc((size_t)nc, sizeof *count);
+    int *first = dam_malloc((size_t)nc * sizeof *first);
+    for (int i = 0; i < nn; i++)
+        if (g->nodes[i].kind == DAM_RNODE_GPU && t->ev[g->nodes[i].ev].coll >= 0)
+            count[t->ev[g->nodes[i].ev].coll]++;
+    int *arrive = dam_malloc(((size_t)nn + 1) * sizeof *arrive);
+    for (int i = 0; i < nn; i++)
+        arrive[i] = -1;
+    double *own = dam_malloc((size_t)nc * sizeof *own);
+    double *last = dam_malloc((size_t)nc * sizeof *last);
+    for (int c = 0; c < nc; c++) {
+        first[c] = -1;
+        own[c] = INFINITY;
+        last[c] = -INFINITY;
+    }
+    for (int i = 0; i < nn; i++) {
+        const dam_rnode *n = &g->nodes[i];
+        int c = n->kind == DAM_RNODE_GPU ? t->ev[n->ev].coll : -1;
+        if (c < 0 || count[c] != g->nranks)
+            continue;
+        if (first[c] < 0)
+            first[c] = i;
+        own[c] = n->dur < own[c] ? n->dur : own[c];
+        last[c] = n->m_start > last[c] ? n->m_start : last[c];
+    }
+    for (int c = 0; c < nc; c++) {
+        if (first[c] < 0)
+            continue;
+        dam_rnode bar = g->nodes[first[c]];
+        bar.kind = DAM_RNODE_BARRIER;
+        bar.m_start = bar.m_end = last[c];
+        bar.dur = bar.delay = bar.data_wait = 0.0;
+        bar.kclass = -1;
+        bar.launch = bar.coll = -1;
+        first[c] = add_node(b, &bar); /* now: the barrier */
+        g->nbarriers++;
+    }
+    for (int i = 0; i < nn; i++) {
+        int c = g->nodes[i].kind == DAM_RNODE_GPU ? t->ev[g->nodes[i].ev].coll
+                                                  : -1;
+        if (c < 0 || count[c] != g->nranks)
+            continue;
+        dam_rnode a = g->nodes[i];
+        a.kind = DAM_RNODE_ARRIVE;
+        a.m_end = a.m_start;
+        a.dur = 0.0;
+        a.kclass = -1;
+        a.launch = -1;
+        a.coll = i;
+        arrive[i] = add_node(b, &a);
+        dam_rnode *n = &g->nodes[i];
+        n->coll = arrive[i];
+        n->delay = 0.0;
+        n->dur = own[c];
+        add_edge(b, arrive[i], first[c], DAM_REDGE_END_START, 0.0);
+        add_edge(b, first[c], i, DAM_REDGE_END_START, 0.0);
+    }
+    /* what bound a collective's start now binds its arrival */
+    int ne = g->nedges - 2 * (g->nnodes - nn - g->nbarriers);
+    for (int j = 0; j < ne; j++)
+        if (g->edges[j].to < nn && arrive[g->edges[j].to] >= 0)
+            g->edges[j].to = arrive[g->edges[j].to];
+    dam_free(own);
+    dam_free(last);
+    dam_free(arrive);
+    dam_free(first);
+    dam_free(count);
+    dam_rgraph_reindex(g);
+}
+
+static void scratch_free(scratch *x)
+{
+    dam_free(x->ld);
+    dam_free(x->act);
+    dam_free(x->shaped);
+    dam_free(x->k);
+    dam_free(x->poll);
+    dam_free(x->ek);
+    dam_free(x->ck);
+    dam_free(x->rec);
+    dam_free(x->lane_first);
+    dam_free(x->step_lane);
+}
+
+int dam_rgraph_build(dam_rgraph *g, const dam_ktrace *t, dam_error *err)
+{
+    memset(g, 0, sizeof *g);
+    g->trace = t;
+    g->step_lane = -1;
+    builder b = {g, 0, 0};
+    scratch x;
+    memset(&x, 0, sizeof x);
+    g->nranks = t->nranks > 0 ? t->nranks : 1;
+    collect(&b, &x);
+    common_steps(g);
+    int nn = g->nnodes, ngpu = 0;
+    /* lane order */
+    x.k = dam_malloc(((size_t)nn + 1) * sizeof *x.k);
+    for (int i = 0; i < nn; i++) {
+        const dam_rnode *n = &g->nodes[i];
+        int rank = n->kind == DAM_RNODE_MARK ? (n->step_end ? 0 : 1) : 2;
+        x.k[i] = (key){n->lane, rank, n->m_start, i};
+        ngpu += n->kind == DAM_RNODE_GPU;
+    }
+    if (ngpu == 0) {
+        scratch_free(&x);
+        return dam_error_set(err, t->file, 0,
+                             "no device work to replay in the trace");
+    }
+    qsort(x.k, (size_t)nn, sizeof *x.k, by_key);
+    find_polls(g, &x);
+    lane_edges(&b, x.k, nn, x.poll);
+    launches(&b, &x, ngpu);
+    qsort(x.shaped, (size_t)x.nshaped, sizeof *x.shaped, by_span);
+    for (int i = 0; i < nn; i++)
+        shape_of(g, x.shaped, x.nshaped, i);
+    sync_records(&b, &x);
+    host_syncs(&b, &x);
+    cross_thread(&b, x.k, nn, x.act, x.nact);
+    index_edges(g);
+    cross_stream(&b, &x);
+    slacks(g, x.ld, x.nld);
     /* a poll that found its work done: no slack, it ends when the work
      * does (plus the measured latency) */
     for (int i = 0; i < nn; i++)
         if (g->nodes[i].poll_wait)
             g->nodes[i].delay = 0.0;
-    dam_free(poll);
-    dam_free(ek);
-    dam_free(ck);
-    dam_free(ld);
+    barriers(&b);
+    scratch_free(&x);
     return DAM_OK;
 }
 
@@ -829,9 +1147,75 @@ static int by_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* Lane l's rank. */
+static int rank_of(const dam_rgraph *g, int lane)
+{
+    return g->trace->lanes[lane].rank;
+}
+
+/* Step i counts for rank `rank` (-1: any rank's step). */
+static int step_of(const dam_rgraph *g, int i, int rank)
+{
+    return rank < 0 || (g->steps[i].rank == rank && g->steps[i].common);
+}
+
+void dam_replay_rank(const dam_rgraph *g, int rank, dam_rrank *r)
+{
+    memset(r, 0, sizeof *r);
+    for (int i = 0; i < g->nsteps; i++) {
+        if (!step_of(g, i, rank))
+            continue;
+        r->steps++;
+        r->measured_s += g->steps[i].measured_s;
+        r->step_s += g->steps[i].replayed_s;
+    }
+    for (int i = 0; i < g->nnodes; i++) {
+        const dam_rnode *a = &g->nodes[i];
+        if (a->kind != DAM_RNODE_ARRIVE || rank_of(g, a->lane) != rank)
+            continue;
+        const dam_rnode *c = &g->nodes[a->coll];
+        int in = 0;
+        for (int s = 0; s < g->nsteps && !in; s++)
+            in = step_of(g, s, rank) &&
+                 a->end >= g->nodes[g->steps[s].mark[0]].start &&
+                 a->end <= g->nodes[g->steps[s].mark[1]].end;
+        if (in || r->steps == 0)
+            r->wait_s += c->start - a->end;
+        r->last += c->start - a->end <= 1e-9; /* ties within 1 ns: both */
+    }
+    if (r->steps > 0) {
+        r->measured_s /= r->steps;
+        r->step_s /= r->steps;
+        r->wait_s /= r->steps;
+    }
+}
+
+int dam_replay_slowest(const dam_rgraph *g, int replayed)
+{
+    if (g->nranks < 2)
+        return 0;
+    int best = 0;
+    dam_rrank b, x;
+    dam_replay_rank(g, 0, &b);
+    for (int r = 1; r < g->nranks; r++) {
+        dam_replay_rank(g, r, &x);
+        double d = replayed ? x.step_s - b.step_s
+                            : x.measured_s - b.measured_s;
+        if (d > 1e-6 || (d >= -1e-6 && x.wait_s < b.wait_s)) {
+            best = r;
+            b = x;
+        }
+    }
+    return best;
+}
+
 double dam_replay_step(const dam_rgraph *g, int replayed)
 {
-    if (g->nsteps == 0) {
+    int rank = g->nranks > 1 ? dam_replay_slowest(g, replayed) : -1;
+    int ns = 0;
+    for (int i = 0; i < g->nsteps; i++)
+        ns += step_of(g, i, rank);
+    if (ns == 0) {
         double a = INFINITY, z = -INFINITY;
         for (int i = 0; i < g->nnodes; i++) {
             const dam_rnode *n = &g->nodes[i];
@@ -846,12 +1230,15 @@ double dam_replay_step(const dam_rgraph *g, int replayed)
         }
         return z > a ? z - a : 0.0;
     }
-    double *v = dam_malloc((size_t)g->nsteps * sizeof *v);
+    double *v = dam_malloc((size_t)ns * sizeof *v);
+    ns = 0;
     for (int i = 0; i < g->nsteps; i++)
-        v[i] = replayed ? g->steps[i].replayed_s : g->steps[i].measured_s;
-    qsort(v, (size_t)g->nsteps, sizeof *v, by_double);
-    int m = g->nsteps / 2;
-    double r = g->nsteps % 2 ? v[m] : 0.5 * (v[m - 1] + v[m]);
+        if (step_of(g, i, rank))
+            v[ns++] = replayed ? g->steps[i].replayed_s
+                               : g->steps[i].measured_s;
+    qsort(v, (size_t)ns, sizeof *v, by_double);
+    int m = ns / 2;
+    double r = ns % 2 ? v[m] : 0.5 * (v[m - 1] + v[m]);
     dam_free(v);
     return r;
 }
@@ -939,13 +1326,26 @@ static int by_window(const void *a, const void *b)
 
 void dam_replay_breakdown(const dam_rgraph *g, dam_tbreak *br)
 {
+    dam_replay_breakdown_rank(g, g->nranks > 1 ? dam_replay_slowest(g, 1)
+                                               : -1, br);
+}
+
+void dam_replay_breakdown_rank(const dam_rgraph *g, int rank,
+                               dam_tbreak *br)
+{
     memset(br, 0, sizeof *br);
-    int nw = g->nsteps > 0 ? g->nsteps : 1;
+    int nw = 0;
+    for (int i = 0; i < g->nsteps; i++)
+        nw += step_of(g, i, rank);
+    int steps = nw;
+    nw = nw > 0 ? nw : 1;
     double (*w)[2] = dam_malloc((size_t)nw * sizeof *w);
-    if (g->nsteps > 0) {
-        for (int i = 0; i < g->nsteps; i++) {
-            w[i][0] = g->nodes[g->steps[i].mark[0]].start;
-            w[i][1] = g->nodes[g->steps[i].mark[1]].end;
+    if (steps > 0) {
+        for (int i = 0, k = 0; i < g->nsteps; i++) {
+            if (!step_of(g, i, rank))
+                continue;
+            w[k][0] = g->nodes[g->steps[i].mark[0]].start;
+            w[k++][1] = g->nodes[g->steps[i].mark[1]].end;
         }
         qsort(w, (size_t)nw, sizeof *w, by_window);
     } else {
@@ -953,7 +1353,8 @@ void dam_replay_breakdown(const dam_rgraph *g, dam_tbreak *br)
         w[0][1] = -INFINITY;
         for (int i = 0; i < g->nnodes; i++) {
             const dam_rnode *n = &g->nodes[i];
-            if (n->kind != DAM_RNODE_GPU)
+            if (n->kind != DAM_RNODE_GPU ||
+                (rank >= 0 && rank_of(g, n->lane) != rank))
                 continue;
             if (n->start < w[0][0])
                 w[0][0] = n->start;
@@ -970,6 +1371,13 @@ void dam_replay_breakdown(const dam_rgraph *g, dam_tbreak *br)
     for (int i = 0; i < g->nnodes; i++) {
         const dam_rnode *n = &g->nodes[i];
         int term = -1;
+        if (rank >= 0 && rank_of(g, n->lane) != rank)
+            continue;
+        if (n->kind == DAM_RNODE_ARRIVE &&
+            g->nodes[n->coll].start > n->end) { /* waiting for the others */
+            p[np++] = (point){n->end, DAM_TTERM_COMM, 1};
+            p[np++] = (point){g->nodes[n->coll].start, DAM_TTERM_COMM, -1};
+        }
         if (n->kind == DAM_RNODE_GPU) {
             term = term_of_class(n->kclass);
             double d = in_windows((const double(*)[2])w, nw, n->start, n->end);

@@ -11,6 +11,10 @@
  *     stream ends (or, when it began inside it, after it starts);
  *   - launch: device work starts after the runtime call that launched it
  *     (same correlation id) starts;
+ *   - stream wait (exact): a cuda_sync "Stream Wait Event" record says
+ *     that the first work launched on its stream after the
+ *     cudaStreamWaitEvent call waits for the last work launched on the
+ *     other stream before the cudaEventRecord it names;
  *   - cross-stream: device work that began later than both of those
  *     allow, right after work on another stream of its device ended
  *     (within DAM_REPLAY_XSTREAM_S), waits for that work (a stream wait on
@@ -25,7 +29,10 @@
  *     device work it waited for ends, plus the measured return latency;
  *     so does the last query of a polling run (two or more cudaEventQuery
  *     in a row), which then starts with the run's first query: the loop
- *     lasts as long as the work it polls.
+ *     lasts as long as the work it polls. Where a cuda_sync record names the
+ *     call's stream ("Stream Sync"), event ("Event Sync": its stream,
+ *     work launched before the record) or device ("Context Sync"), only
+ *     that work is waited for;
  *
  * Each node keeps, beyond its duration, the measured slack between its
  * latest dependency and its start: host time between runtime calls
@@ -52,7 +59,10 @@
 typedef enum {
     DAM_RNODE_CALL = 0, /* a runtime call on a host thread */
     DAM_RNODE_MARK,     /* a step boundary (zero length) */
-    DAM_RNODE_GPU       /* device work on a stream */
+    DAM_RNODE_GPU,      /* device work on a stream */
+    DAM_RNODE_ARRIVE,   /* several ranks: a rank reaching a collective
+                           (zero length, its lane; coll: the collective) */
+    DAM_RNODE_BARRIER   /* several ranks: the last rank's arrival */
 } dam_rnode_kind;
 
 typedef enum {
@@ -92,13 +102,17 @@ typedef struct dam_rnode {
     int bind_launch;       /* device work: 1 when its launch bound it */
     int step;              /* marks: index into steps; else -1 */
     int step_end;          /* marks: 1 for the end of the step */
+    int coll;              /* several ranks: a matched collective's
+                              arrival node, an arrival's collective; -1 */
 } dam_rnode;
 
 typedef struct dam_rstep {
     int number;            /* N of ProfilerStep#N */
+    int rank;              /* its rank (lanes[].rank; 0 for one trace) */
     double measured_s;     /* its span in the trace */
     int mark[2];           /* start and end nodes */
     double replayed_s;     /* after dam_replay_run */
+    int common;            /* its number is a step of every rank */
 } dam_rstep;
 
 typedef struct dam_rgraph {
@@ -114,11 +128,34 @@ typedef struct dam_rgraph {
     int nsteps;
     int step_lane;         /* the thread of the step spans (-1: none) */
     long n_xstream, n_sync, n_launch, n_xthread; /* edges of those kinds */
+    long n_cuda_sync;      /* of the stream waits and host syncs: those
+                              the trace's cuda_sync records name */
     long n_unlaunched;     /* device work without a launching call */
     long n_shaped;         /* GEMM work with its operator's shape */
+    long n_conv;           /* of those, convolution work the class rules
+                              left elementwise (now GEMM work) */
     long n_late;           /* nodes measured earlier than their edges
                               allow (clock skew): slack clamped to 0 */
+    int nranks;            /* the trace's ranks (1: one trace) */
+    int nbarriers;         /* collectives joined across the ranks */
 } dam_rgraph;
+
+/*
+ * Several ranks (a folder, dam_ktrace_load_dir): one graph of every
+ * rank's lanes, each rank's edges among its own lanes only, plus, for
+ * each collective matched on every rank, a barrier: each rank's
+ * collective now waits for the arrival of every rank (the edges that
+ * bound its start move to an arrival node, all arrivals lead to the
+ * barrier), and lasts only the collective's own time, the shortest of its
+ * measured lengths (the last rank to arrive waits for no one). The
+ * measured time a rank spent in NCCL waiting for the others is then the
+ * replayed gap between its arrival and the collective's start; the
+ * breakdown counts it as exposed communication, as the kernel did.
+ *
+ * The job's step is its slowest rank's: the rank with the longest mean
+ * step over the step numbers every rank has (ties within 1 us: the one
+ * that waits least for others).
+ */
 
 /* Build the graph of trace t (kept by pointer: free the graph first).
  * DAM_OK, or DAM_EINPUT (a trace without device work). */
@@ -136,10 +173,25 @@ void dam_rgraph_reindex(dam_rgraph *g);
  */
 int dam_replay_run(dam_rgraph *g, dam_error *err);
 
-/* The median of the steps' measured (replayed = 0) or replayed lengths, s;
+/* The median of the steps' measured (replayed = 0) or replayed lengths, s
+ * (several ranks: the slowest rank's common steps);
  * with no steps, the span of the device work (measured) or of every node
  * (replayed). */
 double dam_replay_step(const dam_rgraph *g, int replayed);
+
+/* Per rank of a replay (after dam_replay_run), over the common steps. */
+typedef struct dam_rrank {
+    int steps;           /* common steps */
+    double measured_s;   /* mean measured step, s */
+    double step_s;       /* mean replayed step, s */
+    double wait_s;       /* per step: waiting in collectives for the
+                            other ranks, s */
+    long last;           /* collectives it reached last */
+} dam_rrank;
+
+void dam_replay_rank(const dam_rgraph *g, int rank, dam_rrank *r);
+/* The slowest rank (see above) by replayed (1) or measured (0) steps. */
+int dam_replay_slowest(const dam_rgraph *g, int replayed);
 
 /* ---- the D·A·M breakdown of one replay ------------------------------------ */
 
@@ -173,7 +225,11 @@ typedef struct dam_tbreak {
     double bound_share;            /* its share of the step */
 } dam_tbreak;
 
-/* Break the replayed steps of g down (after dam_replay_run). */
+/* Break the replayed steps of g down (after dam_replay_run); several
+ * ranks: the slowest rank's. */
 void dam_replay_breakdown(const dam_rgraph *g, dam_tbreak *b);
+/* The same for one rank's steps and lanes (-1: every node, every step). */
+void dam_replay_breakdown_rank(const dam_rgraph *g, int rank,
+                               dam_tbreak *b);
 
 #endif

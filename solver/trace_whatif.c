@@ -80,6 +80,11 @@ int dam_tlever_parse(const char *text, dam_tlever *l, dam_error *err)
                     return lever_err(err, text, "loader_workers: expected a "
                                      "whole number in [1, 256]");
                 l->kind = DAM_TLEVER_LOADER;
+            } else if (!strcmp(k, "batch")) {
+                if (whole(v, 1, 65536, &l->workers) != 0)
+                    return lever_err(err, text, "batch: expected a whole "
+                                     "number in [1, 65536]");
+                l->kind = DAM_TLEVER_BATCH;
             } else if (!strcmp(k, "cuda_graphs") || !strcmp(k, "overlap")) {
                 if (boolean(v) != 1)
                     return lever_err(err, text, "expected 1 (true): the "
@@ -88,7 +93,7 @@ int dam_tlever_parse(const char *text, dam_tlever *l, dam_error *err)
                                       : DAM_TLEVER_OVERLAP;
             } else {
                 return lever_err(err, text, "unknown trace lever: expected "
-                                 "gpu, precision, loader_workers, "
+                                 "gpu, precision, loader_workers, batch, "
                                  "cuda_graphs or overlap");
             }
             continue;
@@ -97,10 +102,15 @@ int dam_tlever_parse(const char *text, dam_tlever *l, dam_error *err)
             if (strlen(v) >= sizeof l->from)
                 return lever_err(err, text, "from: GPU id too long");
             snprintf(l->from, sizeof l->from, "%s", v);
-        } else if (!strcmp(k, "from") && l->kind == DAM_TLEVER_LOADER) {
-            if (whole(v, 1, 256, &l->from_workers) != 0)
-                return lever_err(err, text, "from: expected a whole number "
-                                 "in [1, 256]");
+        } else if (!strcmp(k, "from") && (l->kind == DAM_TLEVER_LOADER ||
+                                          l->kind == DAM_TLEVER_BATCH)) {
+            double hi = l->kind == DAM_TLEVER_BATCH ? 65536 : 256;
+            if (whole(v, 1, hi, &l->from_workers) != 0)
+                return lever_err(err, text, l->kind == DAM_TLEVER_BATCH
+                                 ? "from: expected a whole number in "
+                                   "[1, 65536]"
+                                 : "from: expected a whole number in "
+                                   "[1, 256]");
         } else {
             return lever_err(err, text, "unknown key for this lever");
         }
@@ -108,6 +118,9 @@ int dam_tlever_parse(const char *text, dam_tlever *l, dam_error *err)
     if (l->kind == DAM_TLEVER_LOADER && l->from_workers <= 0.0)
         return lever_err(err, text, "the trace does not record how many "
                          "loader workers it ran: say it with from=N");
+    if (l->kind == DAM_TLEVER_BATCH && l->from_workers <= 0.0)
+        return lever_err(err, text, "the trace does not record its batch "
+                         "size: say it with from=N");
     return DAM_OK;
 }
 
@@ -246,12 +259,14 @@ static int fail(char *msg, size_t n, const char *a, const char *b)
     return -1;
 }
 
-/* The step index holding host time t (-1 before the first). */
-static int step_at(const dam_rgraph *g, double t)
+/* The step index of rank `rank` holding host time t (-1 before the
+ * first). */
+static int step_at(const dam_rgraph *g, int rank, double t)
 {
     int s = -1;
     for (int i = 0; i < g->nsteps; i++)
-        if (g->nodes[g->steps[i].mark[0]].m_start <= t)
+        if (g->steps[i].rank == rank &&
+            g->nodes[g->steps[i].mark[0]].m_start <= t)
             s = i;
     return s;
 }
@@ -272,7 +287,8 @@ static void cuda_graphs(dam_rgraph *h, double gap)
             t->ev[n->ev].kind != DAM_KEV_KERNEL)
             continue;
         const dam_rnode *l = &h->nodes[n->launch];
-        int gi = l->lane * ns + step_at(h, l->m_start) + 1;
+        int gi = l->lane * ns +
+                 step_at(h, t->lanes[l->lane].rank, l->m_start) + 1;
         group[i] = gi;
         if (first[gi] < 0 || h->nodes[first[gi]].m_start > l->m_start)
             first[gi] = n->launch;
@@ -284,11 +300,14 @@ static void cuda_graphs(dam_rgraph *h, double gap)
         int f = first[group[i]];
         if (n->launch != f)
             h->nodes[n->launch].dur = 0.0;
-        for (int j = h->in_first[i]; j < h->in_first[i + 1]; j++)
+        /* a collective of several ranks: its arrival holds its edges */
+        int a = n->coll >= 0 ? n->coll : i;
+        for (int j = h->in_first[a]; j < h->in_first[a + 1]; j++)
             if (h->edges[j].from == n->launch &&
                 h->edges[j].kind == DAM_REDGE_START_START)
                 h->edges[j].from = f;
-        n->delay = n->bind_launch || n->delay > gap ? gap : n->delay;
+        dam_rnode *x = &h->nodes[a];
+        x->delay = n->bind_launch || x->delay > gap ? gap : x->delay;
     }
     dam_free(group);
     dam_free(first);
@@ -311,6 +330,45 @@ static void overlap(dam_rgraph *h)
     }
     h->nedges = m;
     dam_rgraph_reindex(h);
+}
+
+/* A batch r times the trace's: see trace_whatif.h. */
+static void batch(const ctx *c, dam_rgraph *h, double r)
+{
+    const dam_ktrace *t = c->t;
+    for (int i = 0; i < h->nnodes; i++) {
+        dam_rnode *x = &h->nodes[i];
+        if (x->data_wait > 0.0) {
+            x->delay += x->data_wait * (r - 1.0);
+            x->data_wait *= r;
+        }
+        if (x->kind != DAM_RNODE_GPU)
+            continue;
+        const char *name = t->names[t->ev[x->ev].name];
+        switch (x->kclass) {
+        case DAM_KCLASS_GEMM:
+        case DAM_KCLASS_ATTENTION:
+            if (x->gemm[0] > 0.0f && c->have_cur) {
+                int p = x->prec >= 0 ? x->prec : c->defprec;
+                dam_rnode y = *x;
+                y.gemm[0] = (float)((double)x->gemm[0] * r);
+                x->dur *= ratio(shape_time(&c->cur, p, &y),
+                                shape_time(&c->cur, p, x));
+            } else {
+                x->dur *= r;
+            }
+            break;
+        case DAM_KCLASS_ELEMENTWISE:
+            x->dur *= r;
+            break;
+        case DAM_KCLASS_COPY:
+            if (strstr(name, "HtoD"))
+                x->dur *= r;
+            break;
+        default: /* optimizer, collectives: parameter-sized */
+            break;
+        }
+    }
 }
 
 /* Apply lever l to h; 0, or -1 with a message (the lever cannot apply). */
@@ -377,6 +435,9 @@ static int apply(ctx *c, const dam_tlever *l, dam_rgraph *h, char *msg,
         }
         return 0;
     }
+    case DAM_TLEVER_BATCH:
+        batch(c, h, l->workers / l->from_workers);
+        return 0;
     case DAM_TLEVER_CUDA_GRAPHS:
         if (!c->have_cur)
             return fail(msg, n, "the trace's GPU is not in the catalog "
@@ -394,8 +455,8 @@ static int apply(ctx *c, const dam_tlever *l, dam_rgraph *h, char *msg,
 /* Replay base under levers l[0..nl) (draw z or central); the median step,
  * or -1 with msg. */
 static double solve(const dam_rgraph *base, ctx *c0, const dam_tlever *l,
-                    int nl, const double *z, dam_tbreak *br, char *msg,
-                    size_t n)
+                    int nl, const double *z, dam_tbreak *br, dam_trow *row,
+                    char *msg, size_t n)
 {
     ctx c = *c0;
     c.z = z;
@@ -412,6 +473,14 @@ static double solve(const dam_rgraph *base, ctx *c0, const dam_tlever *l,
             br = &own;
         dam_replay_breakdown(&h, br);
         step = br->steps > 0 ? br->window_s / br->steps : 0.0;
+        for (int r = 0; row && r < h.nranks && h.nranks > 1; r++) {
+            dam_rrank x;
+            dam_replay_rank(&h, r, &x);
+            row->rank_step_s[r] = x.step_s;
+            row->rank_wait_s[r] = x.wait_s;
+        }
+        if (row)
+            row->slowest = dam_replay_slowest(&h, 1);
     } else if (ok) {
         snprintf(msg, n, "%.400s", e.msg);
     }
@@ -436,6 +505,9 @@ static unsigned relieves(int kind)
         return DAM_BOUND_BIT(DAM_BOUND_DATA);
     case DAM_TLEVER_CUDA_GRAPHS:
         return DAM_BOUND_BIT(DAM_BOUND_LATENCY);
+    case DAM_TLEVER_BATCH: /* fixed costs shrink per sample */
+        return DAM_BOUND_BIT(DAM_BOUND_LATENCY) |
+               DAM_BOUND_BIT(DAM_BOUND_COMM);
     default:
         return DAM_BOUND_BIT(DAM_BOUND_COMM);
     }
@@ -459,7 +531,7 @@ static void fill_row(dam_trow *r, const dam_rgraph *g, ctx *c,
                      const dam_tlever *l, int nl, const double *z,
                      int draws, const dam_trow *base)
 {
-    r->step_s = solve(g, c, l, nl, NULL, &r->br, r->error,
+    r->step_s = solve(g, c, l, nl, NULL, &r->br, r, r->error,
                       sizeof r->error);
     if (r->step_s < 0.0) {
         char e[sizeof r->error];
@@ -468,7 +540,11 @@ static void fill_row(dam_trow *r, const dam_rgraph *g, ctx *c,
         snprintf(r->why, sizeof r->why, "cannot apply: %.440s", e);
         return;
     }
-    r->speedup = r->step_s > 0.0 ? base->step_s / r->step_s : 1.0;
+    double rb = 1.0; /* batch ratio: speed-ups per sample */
+    for (int i = 0; i < nl; i++)
+        if (l[i].kind == DAM_TLEVER_BATCH)
+            rb *= l[i].workers / l[i].from_workers;
+    r->speedup = r->step_s > 0.0 ? base->step_s * rb / r->step_s : 1.0;
     int device = 0;
     for (int i = 0; i < nl; i++)
         device |= l[i].kind == DAM_TLEVER_GPU ||
@@ -478,10 +554,11 @@ static void fill_row(dam_trow *r, const dam_rgraph *g, ctx *c,
         int m = 0, faster = 0;
         char msg[200];
         for (int d = 0; d < draws; d++) {
-            double s = solve(g, c, l, nl, z + 8 * d, NULL, msg, sizeof msg);
+            double s = solve(g, c, l, nl, z + 8 * d, NULL, NULL, msg,
+                             sizeof msg);
             if (s > 0.0) {
                 v[m++] = s;
-                faster += base->step_s / s >= 1.02;
+                faster += base->step_s * rb / s >= 1.02;
             }
         }
         if (m > 1) {
@@ -489,8 +566,8 @@ static void fill_row(dam_trow *r, const dam_rgraph *g, ctx *c,
             r->has_interval = 1;
             r->step_lo = quantile(v, m, 0.05);
             r->step_hi = quantile(v, m, 0.95);
-            r->speedup_lo = base->step_s / r->step_hi;
-            r->speedup_hi = base->step_s / r->step_lo;
+            r->speedup_lo = base->step_s * rb / r->step_hi;
+            r->speedup_hi = base->step_s * rb / r->step_lo;
             r->p_faster = (double)faster / m;
         }
         dam_free(v);
@@ -505,7 +582,15 @@ static void fill_row(dam_trow *r, const dam_rgraph *g, ctx *c,
             before += base->br.part[k];
             after += r->br.part[k];
         }
-    if (r->speedup >= 1.02) {
+    if (r->speedup >= 1.02 && rb != 1.0) {
+        r->verdict = DAM_VERDICT_WORKS;
+        snprintf(r->why, sizeof r->why,
+                 "%.3g ms a step at %.3gx the batch instead of %.3g ms: "
+                 "%.2fx the samples per second; the binding term, %s, goes "
+                 "from %.3g to %.3g ms a sample-equivalent step",
+                 r->step_s * 1e3, rb, base->step_s * 1e3, r->speedup,
+                 dam_bound_name(b), before * 1e3, after / rb * 1e3);
+    } else if (r->speedup >= 1.02) {
         r->verdict = DAM_VERDICT_WORKS;
         snprintf(r->why, sizeof r->why,
                  "%.3g ms -> %.3g ms a step (%.2fx); the binding term, %s, "
@@ -564,7 +649,13 @@ int dam_trace_whatif(const dam_rgraph *g, const dam_catalog *cat,
     w->default_prec = c.defprec;
     w->measured_s = dam_replay_step(g, 0);
     w->measured_mean_s = w->measured_s;
-    if (g->nsteps > 0) {
+    w->nranks = g->nranks;
+    if (g->nranks > 1) {
+        dam_rrank x;
+        dam_replay_rank(g, dam_replay_slowest(g, 0), &x);
+        if (x.steps > 0)
+            w->measured_mean_s = x.measured_s;
+    } else if (g->nsteps > 0) {
         double sum = 0.0;
         for (int i = 0; i < g->nsteps; i++)
             sum += g->steps[i].measured_s;
@@ -581,7 +672,7 @@ int dam_trace_whatif(const dam_rgraph *g, const dam_catalog *cat,
     w->draws = draws > 1 ? draws : 0;
     dam_trow *base = &w->rows[0];
     snprintf(base->name, sizeof base->name, "baseline (replay)");
-    base->step_s = solve(g, &c, NULL, 0, NULL, &base->br, base->error,
+    base->step_s = solve(g, &c, NULL, 0, NULL, &base->br, base, base->error,
                          sizeof base->error);
     if (base->step_s < 0.0) {
         dam_free(z);

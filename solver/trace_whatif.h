@@ -11,7 +11,8 @@
  *                      from the kernel name; the trace's most common GEMM
  *                      precision when the name does not say) or, where the
  *                      trace records the launching operator's input shapes
- *                      (aten::mm, addmm, bmm, baddbmm), by the device
+ *                      (aten::mm, addmm, bmm, baddbmm; convolutions as
+ *                      their implicit GEMM, model/kineto.h), by the device
  *                      model's time of that GEMM on each GPU; elementwise,
  *                      optimizer, fills and device copies by the achieved
  *                      memory bandwidth, host copies by the achieved
@@ -29,6 +30,23 @@
  *                      for their own launch: each waits for the first
  *                      launch of its step on its thread, and the gap after
  *                      its predecessor is at most the GPU's graph_gap.
+ *   batch=N,from=M     a batch N / M times the trace's (the trace does not
+ *                      record its batch: from= says it). The rule: work
+ *                      that grows with the samples scales by r = N / M:
+ *                      GEMM and attention kernels (their FLOPs; where the
+ *                      operator's shape is known, the device model's time
+ *                      of that GEMM with M, the rows of samples x
+ *                      positions, times r, over its time at M: small
+ *                      GEMMs fill more of the GPU), elementwise kernels
+ *                      (activation-sized), host-to-device copies (the
+ *                      input batch) and the data-loader wait; fixed costs
+ *                      do not: optimizer kernels and collectives
+ *                      (parameter-sized), other copies and fills, launch
+ *                      calls, host gaps and kernel gaps (per kernel, not
+ *                      per sample). Its rows compare samples per second
+ *                      (speed-up = baseline step x r / step); the step
+ *                      shown is the longer step at batch N. Whether batch
+ *                      N fits in memory is not checked.
  *   overlap=1          compute no longer waits for collectives on other
  *                      streams before the step's end (an upper bound on
  *                      what better bucketing or overlap can give).
@@ -54,6 +72,7 @@ typedef enum {
     DAM_TLEVER_LOADER,
     DAM_TLEVER_CUDA_GRAPHS,
     DAM_TLEVER_OVERLAP,
+    DAM_TLEVER_BATCH,
     DAM_TLEVER_COUNT
 } dam_tlever_kind;
 
@@ -63,7 +82,7 @@ typedef struct dam_tlever {
     char gpu[DAM_ID_MAX];  /* gpu: the target's catalog id */
     char from[DAM_ID_MAX]; /* gpu: the trace's GPU ("" = from the trace) */
     int prec;              /* precision: a dam_precision */
-    double workers, from_workers; /* loader_workers */
+    double workers, from_workers; /* loader_workers; batch: N and from= */
 } dam_tlever;
 
 /* Parse "key=value[,key=value]" (the keys above). DAM_OK or DAM_EINPUT
@@ -85,12 +104,18 @@ typedef struct dam_trow {
                                step that gains what its neighbour loses
                                nets out; the span of the device work
                                without step spans */
-    double speedup;         /* baseline step / step */
+    double speedup;         /* baseline step / step (a batch lever:
+                               per sample, x its batch ratio) */
     int has_interval;
     double step_lo, step_hi;       /* 90 % interval of the step, s */
     double speedup_lo, speedup_hi; /* and of the speed-up */
     double p_faster;        /* share of draws at least 2 % faster */
-    dam_tbreak br;          /* breakdown of the replay */
+    dam_tbreak br;          /* breakdown of the replay (several ranks:
+                               the slowest rank's) */
+    int slowest;            /* several ranks: the slowest (index) */
+    double rank_step_s[DAM_KINETO_MAX_RANKS]; /* each rank's mean step */
+    double rank_wait_s[DAM_KINETO_MAX_RANKS]; /* and its waits for others
+                                                 in collectives, per step */
     char why[480];
     char error[480];
 } dam_trow;
@@ -98,7 +123,9 @@ typedef struct dam_trow {
 typedef struct dam_twhatif {
     double measured_s;      /* the trace's median step, s */
     double measured_mean_s; /* the mean of its steps (what the rows
-                               compare), s */
+                               compare), s; several ranks: of the
+                               slowest rank's common steps */
+    int nranks;             /* the trace's ranks (1: one trace) */
     char gpu[DAM_ID_MAX];   /* the trace's GPU in the catalog ("" = none) */
     int default_prec;       /* GEMM precision for kernels that do not say */
     long gemm_unknown;      /* GEMM kernels whose name did not say */

@@ -61,10 +61,36 @@ code "check --trace: an event without dur" 2 "$damsim" check --trace bad2.json
 check "the message names the event and its byte" sh -c \
     "'$damsim' check --trace bad2.json 2>&1 | grep -q \"^bad2.json: error: event 0 (byte 17): \\\"k\\\": 'ts' and 'dur'\""
 code "run --trace: truncated gzip" 2 "$damsim" run --trace bad3.json.gz
-check "truncated gzip: file: error:" sh -c "'$damsim' check --trace bad3.json.gz 2>&1 | grep -q '^bad3.json.gz: error: not a complete gzip'"
+check "truncated gzip: file: error: ... cut short" sh -c "'$damsim' check --trace bad3.json.gz 2>&1 | grep -q '^bad3.json.gz: error: not a complete gzip file (cut short at compressed byte'"
+head -c 1000 "$nccl" >bad5.json.gz
+printf 'XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX' >>bad5.json.gz
+check "corrupt gzip data: named as corrupt, not as cut short" sh -c "'$damsim' check --trace bad5.json.gz 2>&1 | grep -q 'not a complete gzip file (corrupt data at compressed byte'"
 code "check --trace: a folder" 2 "$damsim" check --trace folder
 code "check --trace: missing file" 2 "$damsim" check --trace missing.json
 code "check --trace: /dev/zero is refused, not read forever" 2 "$damsim" check --trace /dev/zero
+# several ranks as a folder (tests/data/traces/make_job.py)
+job="$tr/job-a100-2ranks"
+"$damsim" run --trace "$job" --json >job.json
+check "run --trace FOLDER: two ranks, rank 1 the slowest, rank 0 waits" python3 -c "
+import json; d=json.load(open('job.json')); r=d['result']
+assert d['trace']['ranks']==2 and d['trace']['collectives_matched']==7
+assert r['slowest_rank']==1, r['slowest_rank']
+k=r['ranks']; assert [x['rank'] for x in k]==[0,1]
+assert abs(k[0]['collective_wait_s']-0.0049046)<1e-6 and k[1]['collective_wait_s']<1e-6
+assert abs(r['step_s']-d['trace']['measured_step_s'])<1e-9
+for x in k: assert abs(sum(x['breakdown']['parts_s'].values())-x['breakdown']['step_mean_s'])<1e-9"
+check "run --trace FOLDER: text names the slowest rank" sh -c \
+    "'$damsim' run --trace '$job' | grep -q 'slowest rank.s: rank 1'"
+check "whatif --trace FOLDER: per-rank rows" sh -c \
+    "'$damsim' whatif --trace '$job' --lever gpu=H100-SXM5-80GB | grep -q '^gpu=H100-SXM5-80GB .*rank 1 .*(slowest)'"
+mkdir dup mixed
+cp "$job/rank0.trace.json.gz" dup/a.json.gz
+cp "$job/rank0.trace.json.gz" dup/b.json.gz
+cp "$job/rank0.trace.json.gz" mixed/
+cp "$tr/recsys-a100-8gpu-3steps.trace.json.gz" mixed/
+code "check --trace FOLDER: one rank twice" 2 "$damsim" check --trace dup
+check "one rank twice: named" sh -c "'$damsim' check --trace dup 2>&1 | grep -q 'error: rank 0 again'"
+code "check --trace FOLDER: two jobs' traces" 2 "$damsim" check --trace mixed
 # with a scenario, --trace still names the simulation's timeline
 check "run SCENARIO --trace still writes its timeline" "$damsim" run --analytic "$src/scenarios/resnet50-dgx-a100.cfg" --trace out.json
 echo "$pass passed, $fail failed"

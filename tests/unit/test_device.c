@@ -94,23 +94,30 @@ static void fit_residuals(const dam_catalog *cat)
     }
 }
 
-/* Rows no constant was fitted on. */
+/*
+ * Rows no constant was fitted on. The tolerance comes from the model's own
+ * claim, not from these rows: a constant's sd is its 1-sigma uncertainty,
+ * so a row the model should transfer to lies within 2 sd (the two-sided
+ * 95 % band), either way. Rows with a known cause of a miss must miss in
+ * that cause's direction and by no more than 3 sd: B200's square shapes
+ * run slower than the best-shape search its constant was fitted on (the
+ * model above the row); L4 at 2048^3 runs before the 72 W limit throttles
+ * it, its constant was fitted at 8192^3 under the limit (the model below).
+ */
 static void out_of_sample(const dam_catalog *cat)
 {
     static const struct {
         const char *gpu, *row;
         dam_precision p;
         double n, tf;
+        int miss; /* 0: transfers; +1 / -1: the model above / below */
     } rows[] = {
-        /* square shapes on B200: c was fitted on the best-shape search */
-        {"B200-HGX-180GB", "gemm_B200_bf16_4096", DAM_BF16, 4096, 1410.0},
-        {"B200-HGX-180GB", "gemm_B200_bf16_8192", DAM_BF16, 8192, 1420.0},
-        /* L4 at 2048^3, before its 72 W limit throttles: c was fitted on
-         * 8192^3 */
-        {"L4", "gemm_L4_bf16_2048", DAM_BF16, 2048, 70.89},
-        {"L4", "gemm_L4_fp16_2048", DAM_FP16, 2048, 68.83},
+        {"B200-HGX-180GB", "gemm_B200_bf16_4096", DAM_BF16, 4096, 1410.0, 1},
+        {"B200-HGX-180GB", "gemm_B200_bf16_8192", DAM_BF16, 8192, 1420.0, 1},
+        {"L4", "gemm_L4_bf16_2048", DAM_BF16, 2048, 70.89, -1},
+        {"L4", "gemm_L4_fp16_2048", DAM_FP16, 2048, 68.83, -1},
         /* H200 bf16 is taken as H100's (same die, same limit) */
-        {"H200-SXM-141GB", "gemm_H200_bf16_zz", DAM_BF16, 8192, 790.29},
+        {"H200-SXM-141GB", "gemm_H200_bf16_zz", DAM_BF16, 8192, 790.29, 0},
     };
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
         const dam_gpu *g = gpu(cat, rows[i].gpu);
@@ -119,11 +126,16 @@ static void out_of_sample(const dam_catalog *cat)
         double n = rows[i].n;
         double got = tflops(g, rows[i].p, n, n, n);
         double sd = g->dev.gemm[rows[i].p].sd * g->peak[rows[i].p] / 1e12;
-        dam_check(fabs(got - rows[i].tf) <= 3.0 * sd,
-                  "out of sample %s: model %.1f TFLOP/s, measured %.1f "
-                  "(%+.0f %%, sd %.1f)",
+        double z = (got - rows[i].tf) / sd;
+        int ok = rows[i].miss == 0 ? fabs(z) <= 2.0
+                                   : z * rows[i].miss > 0.0 && fabs(z) <= 3.0;
+        dam_check(ok, "out of sample %s: model %.1f TFLOP/s, measured %.1f "
+                  "(%+.0f %%, z %+.2f: %s; sd %.1f)",
                   rows[i].row, got, rows[i].tf,
-                  100.0 * (got / rows[i].tf - 1.0), sd);
+                  100.0 * (got / rows[i].tf - 1.0), z,
+                  rows[i].miss == 0 ? "within 2 either way"
+                  : rows[i].miss > 0 ? "above it, within 3"
+                                     : "below it, within 3", sd);
     }
 }
 
