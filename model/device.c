@@ -961,6 +961,61 @@ double dam_device_cost(const dam_graph *g, const dam_cost_opts *o,
     return out->time;
 }
 
+void dam_device_attn_prepare(const dam_cost_opts *o, dam_attn_prep *p)
+{
+    dam_framework fwd;
+    const dam_framework *fw = o->fw;
+    if (!fw) {
+        dam_framework_default(&fwd);
+        fw = &fwd;
+    }
+    cost_ctx x;
+    cost_mem_setup(&x, o, fw);
+    cost_attn_setup(&x, o);
+    *p = (dam_attn_prep){.b = x.b, .fs = x.fs, .bs = x.bs, .act = x.act,
+                         .kv_el = x.kv_el, .inv_af = x.inv_af,
+                         .inv_ab = x.inv_ab, .inv_l2c = x.inv_l2c,
+                         .l2_save = x.l2_save, .inv_mem = x.inv_mem,
+                         .gap = x.gap, .weights_stream = o->weights_stream,
+                         .pass_mask = o->pass_mask};
+}
+
+double dam_device_attn_cost(const dam_attn_prep *p, const dam_op *ops,
+                            int n, double *kernels)
+{
+    cost_ctx x; /* only the fields cost_attn reads */
+    x.b = p->b;
+    x.fs = p->fs;
+    x.bs = p->bs;
+    x.act = p->act;
+    x.kv_el = p->kv_el;
+    x.inv_af = p->inv_af;
+    x.inv_ab = p->inv_ab;
+    x.inv_l2c = p->inv_l2c;
+    x.l2_save = p->l2_save;
+    x.inv_mem = p->inv_mem;
+    /* cost_ordered's sums for one phase, then cost_fold's (the passes'
+     * zeros add nothing) */
+    double acc[DAM_PASS_COUNT][5] = {{0.0}};
+    for (int i = 0; i < n; i++) {
+        const dam_op *op = &ops[i];
+        if (p->pass_mask && !(p->pass_mask & (1 << op->pass)))
+            continue;
+        double t, fl, by;
+        int cb = cost_attn(&x, op, &t, &fl, &by, p->weights_stream);
+        double *a = acc[op->pass];
+        a[cb ? 0 : 1] += op->count * t;
+        a[4] += op->count * op->kernels;
+    }
+    double time = 0.0, kern = 0.0;
+    for (int ps_ = 0; ps_ < DAM_PASS_COUNT; ps_++) {
+        time += acc[ps_][0] + acc[ps_][1];
+        kern += acc[ps_][4];
+    }
+    *kernels = kern;
+    return time + kern * p->gap + 0.0;
+}
+
 /* ---- constants by key ----------------------------------------------- */
 
 #define DEV(f) offsetof(dam_device, f)

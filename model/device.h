@@ -126,6 +126,23 @@ typedef struct dam_cost_opts {
 double dam_device_cost(const dam_graph *g, const dam_cost_opts *o,
                        dam_graph_cost *out);
 
+/*
+ * Fused-attention operators alone, costed many times under one set of
+ * options (serving: the attention of every iteration): the options'
+ * rates derived once by dam_device_attn_prepare, then
+ * dam_device_attn_cost gives the same double dam_device_cost gives for a
+ * one-phase graph of those n operators (DAM_OP_ATTN, any pass; no
+ * collectives), and *kernels its launches.
+ */
+typedef struct dam_attn_prep {
+    double b, fs, bs, act, kv_el, inv_af, inv_ab, inv_l2c, l2_save,
+        inv_mem, gap;
+    int weights_stream, pass_mask;
+} dam_attn_prep;
+void dam_device_attn_prepare(const dam_cost_opts *o, dam_attn_prep *p);
+double dam_device_attn_cost(const dam_attn_prep *p, const dam_op *ops,
+                            int n, double *kernels);
+
 /* One GEMM (M x N x K, groups products) in s, without launch costs;
  * *compute_bound says which term won (may be NULL). */
 double dam_device_gemm_time(const dam_gpu *gpu, dam_precision p, double m,

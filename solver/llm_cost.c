@@ -29,6 +29,7 @@ struct dam_llm_cost {
     int layers;
     dam_cost_opts lin;    /* GEMMs and the rest of the layer */
     dam_cost_opts att;    /* fused attention */
+    dam_attn_prep attp;   /* its rates, derived once */
     double iteration_s;   /* host overhead per iteration, s */
     double seq_s;         /* and per sequence of the iteration, s */
     int overlap;          /* host work hidden behind the GPU's */
@@ -138,6 +139,7 @@ dam_llm_cost *dam_llm_cost_create(const dam_scenario *s, int tp,
     c->att = *o;
     c->att.prec = dam_llm_act_precision(s);
     c->att.weight_elem = 0.0;
+    dam_device_attn_prepare(&c->att, &c->attp);
 
     c->iteration_s = q->iteration_s;
     c->seq_s = q->iteration_seq_s;
@@ -270,9 +272,12 @@ double dam_llm_cost_iteration(dam_llm_cost *c, const dam_llm_batch *b,
                                 &kv);
         att_op(c, f, el, kv);
     }
-    dam_graph_cost gc;
-    double ta = c->ag.nops ? dam_device_cost(&c->ag, &c->att, &gc) : 0.0;
-    double ka = c->ag.nops ? gc.kernels : 0.0;
+    /* the same double as dam_device_cost(&c->ag, &c->att), without
+     * deriving the rates again */
+    double ka = 0.0;
+    double ta = c->ag.nops ? dam_device_attn_cost(&c->attp, c->ag.ops,
+                                                  c->ag.nops, &ka)
+                           : 0.0;
 
     double draft = 0.0;
     if (c->draft && b->decode_seqs > 0.0) {

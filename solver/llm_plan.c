@@ -128,17 +128,16 @@ static double tokens_at(const dam_llm_tokens *t, double p)
     return x < t->min ? t->min : x > t->max ? t->max : x;
 }
 
-/* The fewest replicas of candidate c (GPU and degree set) for o; when
- * its floor (below) needs more than `cap` GPUs it is not searched (0 = no
- * cap). */
-static int plan_one(dam_scenario *c, const dam_sim_options *opt,
-                    dam_llm_plan_option *o, int cap, int *evals,
-                    dam_error *err)
+/* Step of plan_one: the analytic floors of candidate c; 0 when they rule
+ * it out (o->why says why), 1 to search from *need replicas (the requests
+ * in the system over what a replica holds), -1 on error. */
+static int plan_floor(dam_scenario *c, dam_llm_plan_option *o, int cap,
+                      double *need, dam_error *err)
 {
     const dam_llm *q = &c->serving.llm;
     dam_llm_cost *cost = dam_llm_cost_create(c, q->tp, err);
     if (!cost)
-        return DAM_EINPUT;
+        return -1;
     /* floors no replica count lowers: the prompt at the objectives'
      * quantile prefilled alone, and a decode step alone at its context */
     double chunk = q->chunked_prefill ? q->chunk_tokens : 0.0;
@@ -155,13 +154,13 @@ static int plan_one(dam_scenario *c, const dam_sim_options *opt,
                  "a lone %.0f-token prompt (p%.0f) prefills in %.4g ms, over "
                  "the TTFT objective",
                  qin, q->slo_quantile * 100.0, tpre * 1e3);
-        return DAM_OK;
+        return 0;
     }
     if (tdec > q->slo_tpot_s) {
         snprintf(o->why, sizeof o->why,
                  "a lone decode step takes %.4g ms, over the TPOT objective",
                  tdec * 1e3);
-        return DAM_OK;
+        return 0;
     }
     /* a start below the answer: the requests in the system (Little's law
      * with a lone request's time) over what one replica's cache holds */
@@ -171,15 +170,53 @@ static int plan_one(dam_scenario *c, const dam_sim_options *opt,
     double hold = per > 0.0 ? floor(mem.blocks / per) : 1.0;
     if (hold > q->max_seqs)
         hold = q->max_seqs;
-    int n0 = 1;
-    double need = c->serving.rate * tmean / (hold > 1.0 ? hold : 1.0);
-    if (cap > 0 && ceil(need) * q->tp > cap) {
+    *need = c->serving.rate * tmean / (hold > 1.0 ? hold : 1.0);
+    if (cap > 0 && ceil(*need) * q->tp > cap) {
         snprintf(o->why, sizeof o->why,
                  "needs about %.0f GPUs or more (a replica's cache holds "
                  "%.0f requests), over twice another degree's",
-                 ceil(need) * q->tp, hold);
-        return DAM_OK;
+                 ceil(*need) * q->tp, hold);
+        return 0;
     }
+    return 1;
+}
+
+/* Step of plan_one: o becomes best, feasible with hi replicas, priced
+ * (an hour of the GPUs, electricity too, and per million tokens). */
+static void plan_price(const dam_scenario *c, dam_llm_plan_option *o,
+                       const dam_llm_plan_option *best, int hi)
+{
+    *o = *best;
+    o->feasible = 1;
+    o->replicas = hi;
+    o->gpus = hi * c->serving.llm.tp;
+    dam_quality_cost hour;
+    o->cost_hour = o->price_hour > 0.0 &&
+                           dam_quality_scenario_cost(c, o->gpus, 3600.0,
+                                                     o->gpu_busy, &hour,
+                                                     NULL) == DAM_OK
+                       ? hour.usd
+                       : 0.0;
+    double toks = o->tokens_per_s_gpu * o->gpus;
+    o->cost_per_mtok = toks > 0.0 && o->price_hour > 0.0
+                           ? o->cost_hour / 3600.0 / toks * 1e6
+                           : 0.0;
+    o->why[0] = '\0';
+}
+
+/* The fewest replicas of candidate c (GPU and degree set) for o; when
+ * its floor (below) needs more than `cap` GPUs it is not searched (0 = no
+ * cap). */
+static int plan_one(dam_scenario *c, const dam_sim_options *opt,
+                    dam_llm_plan_option *o, int cap, int *evals,
+                    dam_error *err)
+{
+    const dam_llm *q = &c->serving.llm;
+    double need = 0.0;
+    int f = plan_floor(c, o, cap, &need, err);
+    if (f <= 0)
+        return f < 0 ? DAM_EINPUT : DAM_OK;
+    int n0 = 1;
     while (2 * n0 <= need && 2 * n0 <= DAM_LLM_PLAN_MAX_REPLICAS)
         n0 *= 2;
     dam_llm_plan_option best = *o;
@@ -268,22 +305,7 @@ static int plan_one(dam_scenario *c, const dam_sim_options *opt,
             lo = mid;
         }
     }
-    *o = best;
-    o->feasible = 1;
-    o->replicas = hi;
-    o->gpus = hi * c->serving.llm.tp;
-    dam_quality_cost hour; /* an hour of the GPUs, electricity too */
-    o->cost_hour = o->price_hour > 0.0 &&
-                           dam_quality_scenario_cost(c, o->gpus, 3600.0,
-                                                     o->gpu_busy, &hour,
-                                                     NULL) == DAM_OK
-                       ? hour.usd
-                       : 0.0;
-    double toks = o->tokens_per_s_gpu * o->gpus;
-    o->cost_per_mtok = toks > 0.0 && o->price_hour > 0.0
-                           ? o->cost_hour / 3600.0 / toks * 1e6
-                           : 0.0;
-    o->why[0] = '\0';
+    plan_price(c, o, &best, hi);
     return DAM_OK;
 }
 
@@ -467,6 +489,51 @@ static void max_rate_interval(const dam_scenario *s,
     dam_draws_free(d);
 }
 
+/* Step of dam_llm_plan_run: the first feasible of the sorted options
+ * that holds when re-simulated becomes p->best, with its intervals. */
+static int plan_confirm(const dam_scenario *s, const dam_catalog *cat,
+                        const dam_scenario *base, dam_scenario *c,
+                        double rate, const dam_sim_options *opt,
+                        dam_llm_plan *p, dam_error *err)
+{
+    const dam_sim_options o = *opt;
+    /* re-simulate the cheapest with other random numbers and twice the
+     * replications; the next one is tried if it does not hold */
+    dam_sim_options o2 = o;
+    o2.have_seed = 1;
+    o2.seed = (o.have_seed ? o.seed : s->seed) + 7919u;
+    o2.replications = 2 * (o.replications > 0 ? o.replications
+                                               : s->serving.replications);
+    for (int i = 0; i < p->noptions && i < 3 && p->best < 0; i++) {
+        dam_llm_plan_option *op = &p->options[i];
+        if (!op->feasible)
+            break;
+        *c = *base;
+        for (size_t k = 0; k < cat->ngpus; k++)
+            if (strcmp(cat->gpus[k].id, op->gpu) == 0)
+                c->machine.gpu = cat->gpus[k];
+        c->serving.rate = rate * (1.0 + DAM_LLM_PLAN_HEADROOM);
+        c->serving.replicas = op->replicas;
+        c->serving.llm.disaggregated = 0;
+        c->serving.llm.tp = c->serving.llm.prefill_tp =
+            c->serving.llm.decode_tp = op->tp;
+        dam_result *r = dam_malloc(sizeof *r);
+        int m = dam_llm_plan_meets(c, &o2, r, err);
+        p->evaluations++;
+        if (m > 0) {
+            p->best = i;
+            p->confirmed = 1;
+            p->confirm_ttft = r->serving.llm.ttft.q;
+            p->confirm_tpot = r->serving.llm.tpot.q;
+            best_interval(c, &o, op, p);
+        }
+        dam_free(r);
+        if (m < 0)
+            return DAM_EINPUT;
+    }
+    return DAM_OK;
+}
+
 int dam_llm_plan_run(const dam_scenario *s, const dam_catalog *cat,
                      double slo_ttft, double slo_tpot, double rate,
                      const dam_sim_options *opt, dam_llm_plan *p,
@@ -574,42 +641,8 @@ int dam_llm_plan_run(const dam_scenario *s, const dam_catalog *cat,
         }
         p->options[j + 1] = t;
     }
-    /* re-simulate the cheapest with other random numbers and twice the
-     * replications; the next one is tried if it does not hold */
-    dam_sim_options o2 = o;
-    o2.have_seed = 1;
-    o2.seed = (o.have_seed ? o.seed : s->seed) + 7919u;
-    o2.replications = 2 * (o.replications > 0 ? o.replications
-                                               : s->serving.replications);
-    for (int i = 0; i < p->noptions && i < 3 && p->best < 0; i++) {
-        dam_llm_plan_option *op = &p->options[i];
-        if (!op->feasible)
-            break;
-        *c = *base;
-        for (size_t k = 0; k < cat->ngpus; k++)
-            if (strcmp(cat->gpus[k].id, op->gpu) == 0)
-                c->machine.gpu = cat->gpus[k];
-        c->serving.rate = rate * (1.0 + DAM_LLM_PLAN_HEADROOM);
-        c->serving.replicas = op->replicas;
-        c->serving.llm.disaggregated = 0;
-        c->serving.llm.tp = c->serving.llm.prefill_tp =
-            c->serving.llm.decode_tp = op->tp;
-        dam_result *r = dam_malloc(sizeof *r);
-        int m = dam_llm_plan_meets(c, &o2, r, err);
-        p->evaluations++;
-        if (m > 0) {
-            p->best = i;
-            p->confirmed = 1;
-            p->confirm_ttft = r->serving.llm.ttft.q;
-            p->confirm_tpot = r->serving.llm.tpot.q;
-            best_interval(c, &o, op, p);
-        }
-        dam_free(r);
-        if (m < 0) {
-            rc = DAM_EINPUT;
-            goto done;
-        }
-    }
+    if ((rc = plan_confirm(s, cat, base, c, rate, &o, p, err)) != DAM_OK)
+        goto done;
     dam_progress_report(progress, units - 1.0, units);
     rc = dam_llm_plan_max_rate(base, &o, p, err);
     dam_progress_report(progress, units, units);

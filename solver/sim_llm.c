@@ -228,6 +228,9 @@ typedef struct sys {
     int nreps, nfront;      /* replicas; routed to the first nfront */
     int rr;                 /* round-robin position */
     double block_tokens;
+    const double *bfor;     /* bfor[t] = blocks_for(t) for whole t < nbfor
+                               (the same doubles, without the division) */
+    long nbfor;
     dam_stats *pool[L_COUNT], *rep[L_COUNT];
     acc a;                  /* from t0 to the end of the run */
     acc snap;               /* the same at the last arrival */
@@ -253,8 +256,14 @@ static void free_slot(sys *y, int slot)
 
 static double blocks_for(const sys *y, double tokens)
 {
+    if (tokens >= 0.0 && tokens < (double)y->nbfor) {
+        long t = (long)tokens;
+        if ((double)t == tokens)
+            return y->bfor[t];
+    }
     return ceil(tokens / y->block_tokens);
 }
+
 
 /* Blocks x holds itself for `tokens` cached tokens: its prefix-cache hit
  * lies in shared blocks. */
@@ -496,8 +505,13 @@ static void admit(sys *y, replica *p, int slot)
 /* Decodes of the running sequences, preempting for blocks. */
 static void sched_decodes(sys *y, replica *p, dam_llm_batch *b, int *budget)
 {
+    /* in locals, added to b and p once: nothing below reads them, and
+     * the sums are whole numbers (exact in any order) */
+    const int dq = y->dq;
+    int bud = *budget, ndec = p->ndec;
+    long nseq = 0, ctx = 0;
     int i = 0;
-    while (i < p->nrun && *budget >= y->dq) {
+    while (i < p->nrun && bud >= dq) {
         int slot = p->run[i];
         seq *x = &y->seqs[slot];
         if (x->kv < x->target) {
@@ -518,10 +532,20 @@ static void sched_decodes(sys *y, replica *p, dam_llm_batch *b, int *budget)
             break; /* it was the latest: nothing after it */
         if (need > 0.0)
             take(y, p, x, need);
-        add_decode(y, p, slot, b);
-        *budget -= y->dq;
+        /* add_decode's work */
+        p->dec[ndec++] = slot;
+        nseq++;
+        ctx += x->kv;
+        bud -= dq;
         i++;
     }
+    if (nseq > 0) {
+        b->decode_q = dq;
+        b->decode_seqs += (double)nseq;
+        b->decode_ctx += (double)ctx;
+    }
+    p->ndec = ndec;
+    *budget = bud;
 }
 
 /* Swapped sequences come back while blocks and places allow. */
@@ -777,22 +801,26 @@ static void on_iter_end(dam_des *des, void *ctx, dam_des_arg arg)
     /* decodes: one token each; sequences that ran the whole previous
      * iteration (most) share one gap, the others are added one by one */
     size_t same = 0;
-    double gap0 = now - p->it_start;
+    const double start = p->it_start;
+    const long warm = y->warm;
+    long out = 0; /* whole tokens: one sum, exact */
+    double gap0 = now - start;
     for (int i = 0; i < p->ndec; i++) {
         seq *x = &y->seqs[p->dec[i]];
         int n = decode_tokens(y, x);
         x->kv += n;
         x->gen += n;
-        if (x->idx >= y->warm) {
-            if (x->last == p->it_start)
+        if (x->idx >= warm) {
+            if (x->last == start)
                 same++;
             else
                 record(y, L_ITL, now - x->last);
         }
         x->last = now;
-        if (in_window)
-            y->a.out_tokens += n;
+        out += n;
     }
+    if (in_window)
+        y->a.out_tokens += (double)out;
     if (same) {
         dam_stats_add_n(y->pool[L_ITL], gap0, same);
         dam_stats_add_n(y->rep[L_ITL], gap0, same);
@@ -858,6 +886,8 @@ typedef struct deploy {
     int kind[2];             /* kinds of the front and back replicas */
     dam_llm_cost *cost[2];
     dam_llm_memory mem[2];
+    double *bfor;            /* the scheduler's blocks per token count */
+    long nbfor;
 } deploy;
 
 static void replicate(const dam_scenario *s, const dam_sim_options *opt,
@@ -890,6 +920,8 @@ static void replicate(const dam_scenario *s, const dam_sim_options *opt,
     y.interval = s->serving.rate > 0.0 ? 1.0 / s->serving.rate : 0.0;
     y.tA = INFINITY;
     y.block_tokens = q->block_tokens;
+    y.bfor = dp->bfor;
+    y.nbfor = dp->nbfor;
     for (int i = 0; i < L_COUNT; i++) {
         y.pool[i] = pool[i];
         y.rep[i] = rep[i];
@@ -1058,6 +1090,14 @@ static int deploy_make(const dam_scenario *s, const dam_llm_result *l,
     }
     dp->mem[0] = l->prefill_memory;
     dp->mem[1] = l->memory;
+    /* blocks_for over the token counts a drawn request can reach (a
+     * trace's longer ones divide), made once for every replication */
+    double n = q->input.max + q->output.max +
+               (q->spec ? q->spec_tokens + 1 : 1) + 2.0;
+    dp->nbfor = n > 0.0 && n < 262144.0 ? (long)n : 262144;
+    dp->bfor = dam_malloc((size_t)dp->nbfor * sizeof *dp->bfor);
+    for (long t = 0; t < dp->nbfor; t++)
+        dp->bfor[t] = ceil((double)t / q->block_tokens);
     if (q->disaggregated) {
         dp->nfront = q->prefill_replicas;
         dp->nreps = q->prefill_replicas + q->decode_replicas;
@@ -1074,6 +1114,7 @@ static void deploy_free(deploy *dp)
 {
     dam_llm_cost_free(dp->cost[0]);
     dam_llm_cost_free(dp->cost[1]);
+    dam_free(dp->bfor);
 }
 
 int dam_sim_llm_offline(const dam_scenario *s, const dam_sim_options *opt,
@@ -1121,6 +1162,127 @@ int dam_sim_llm_offline(const dam_scenario *s, const dam_sim_options *opt,
     stats_close(pool, rep);
     deploy_free(&dp);
     return DAM_OK;
+}
+
+/* Step: the LLM figures of reps replications (o, the pooled histograms)
+ * into r's llm result and its events, with the deployment's hourly cost and the verdict. */
+static void fold_llm(const dam_scenario *s, const rep_out *o, int reps,
+                     dam_stats **pool, dam_result *r)
+{
+    const dam_llm *q = &s->serving.llm;
+    dam_llm_result *l = &r->serving.llm;
+    double qv = q->slo_quantile;
+    fill_stat(&l->ttft, pool[L_TTFT], o, L_TTFT, reps, qv);
+    fill_stat(&l->tpot, pool[L_TPOT], o, L_TPOT, reps, qv);
+    fill_stat(&l->itl, pool[L_ITL], o, L_ITL, reps, qv);
+    fill_stat(&l->e2e, pool[L_E2E], o, L_E2E, reps, qv);
+    fill_stat(&l->queue, pool[L_QUEUE], o, L_QUEUE, reps, qv);
+    l->throughput = AVG(throughput);
+    l->tokens_per_s = AVG(tokens);
+    l->tokens_per_s_gpu = l->gpus > 0.0 ? l->tokens_per_s / l->gpus : 0.0;
+    l->prefill_tokens_per_s = AVG(pre_tokens);
+    l->goodput_fraction = AVG(good);
+    l->goodput = l->throughput * l->goodput_fraction;
+    l->kv_use_mean = AVG(kv);
+    l->kv_use_peak = 0.0;
+    l->running_peak = 0.0;
+    for (int k = 0; k < reps; k++) {
+        if (o[k].kv_peak > l->kv_use_peak)
+            l->kv_use_peak = o[k].kv_peak;
+        if (o[k].run_peak > l->running_peak)
+            l->running_peak = o[k].run_peak;
+    }
+    l->running_mean = AVG(run);
+    l->gpu_busy = AVG(busy);
+    l->iteration_mean = AVG(iter);
+    l->batch_tokens_mean = AVG(batch);
+    l->decode_seqs_mean = AVG(decodes);
+    l->preemptions = AVG(preempts);
+    l->kv_transfer_s = AVG(xfer);
+    l->kv_wait = AVG(waits);
+    double *sh[6] = {&l->share_linear, &l->share_attn, &l->share_comm,
+                     &l->share_head, &l->share_host, &l->share_swap};
+    for (int i = 0; i < 6; i++) {
+        double t = 0.0;
+        for (int k = 0; k < reps; k++)
+            t += o[k].sh[i];
+        *sh[i] = t / reps;
+    }
+    l->requests = 0.0;
+    r->events = 0.0;
+    for (int k = 0; k < reps; k++) {
+        l->requests += o[k].measured;
+        r->events += o[k].events;
+    }
+    dam_quality_cost hour; /* an hour of the deployment, electricity too */
+    if (dam_quality_scenario_cost(s, (int64_t)l->gpus, 3600.0, l->gpu_busy,
+                                  &hour, NULL) == DAM_OK)
+        l->cost_hour = hour.usd;
+    l->cost_per_mtok = l->tokens_per_s > 0.0
+                           ? l->cost_hour / 3600.0 / l->tokens_per_s * 1e6
+                           : 0.0;
+    l->met = dam_llm_slo_met(l);
+}
+
+/* Step: the generic serving figures of r (latency is end to end) and the
+ * terms: the queue, then the service split by iteration shares. */
+static void fold_serving(const dam_scenario *s, dam_stats **pool,
+                         dam_result *r)
+{
+    const dam_llm_result *l = &r->serving.llm;
+    dam_serving_result *sv = &r->serving;
+    dam_stat *lat = &sv->latency;
+    dam_stats_fill(pool[L_E2E], lat);
+    lat->ci95 = l->e2e.mean_ci;
+    sv->p99_ci95 = l->e2e.p99_ci;
+    sv->throughput = l->throughput;
+    sv->utilization = l->gpu_busy;
+    sv->gpu_busy = l->gpu_busy;
+    sv->slo_attainment = l->goodput_fraction;
+    dam_serving_cost_per_1k(s, l->gpus, l->throughput, l->gpu_busy, sv);
+    sv->mean_batch = l->decode_seqs_mean;
+    sv->t_batch1 = l->t_decode1;
+    dam_stats_fill(pool[L_QUEUE], &sv->phase[DAM_SPHASE_QUEUE]);
+    r->sim_step = *lat;
+    r->step = l->e2e.mean;
+    r->throughput = l->throughput;
+    r->tokens_per_s = l->tokens_per_s;
+
+    /* terms: the queue, then the service split by iteration shares */
+    double svc = l->e2e.mean - l->queue.mean - l->kv_transfer_s;
+    if (svc < 0.0)
+        svc = 0.0;
+    for (int i = 0; i < DAM_TERM_COUNT; i++)
+        r->terms[i] = 0.0;
+    r->terms[DAM_TERM_DATA] = l->queue.mean;
+    r->terms[DAM_TERM_COMPUTE] =
+        svc * (l->share_linear + l->share_attn + l->share_head);
+    r->terms[DAM_TERM_COMM] = svc * l->share_comm;
+    r->terms[DAM_TERM_TRANSFER] = svc * l->share_swap + l->kv_transfer_s;
+    r->terms[DAM_TERM_OVERHEAD] = svc * l->share_host;
+}
+
+/* Step: what binds r. */
+static void llm_bound(dam_result *r)
+{
+    const dam_llm_result *l = &r->serving.llm;
+    /* what binds: KV capacity when requests wait for blocks or are
+     * preempted; else queueing when the queue is a large part of TTFT;
+     * else the decode step's weights or compute */
+    if (l->preemptions > 0.01 || l->kv_wait > 0.05)
+        r->bound = DAM_BOUND_KV_CACHE;
+    else if (l->queue.mean > 0.5 * l->ttft.mean && l->gpu_busy > 0.9)
+        r->bound = DAM_BOUND_QUEUEING;
+    else if (l->share_comm > 0.3)
+        r->bound = DAM_BOUND_COMM;
+    else if (l->share_host > 0.3)
+        r->bound = DAM_BOUND_LATENCY;
+    else
+        r->bound = l->decode_seqs_mean * l->t_decode1 > 0.0 &&
+                           l->iteration_mean < 2.0 * l->weight_floor
+                       ? DAM_BOUND_WEIGHTS
+                       : DAM_BOUND_COMPUTE;
+
 }
 
 int dam_sim_llm(const dam_scenario *s, const dam_sim_options *opt,
@@ -1190,106 +1352,9 @@ int dam_sim_llm(const dam_scenario *s, const dam_sim_options *opt,
                             (double)reps * nreq);
     }
 
-    double qv = q->slo_quantile;
-    fill_stat(&l->ttft, pool[L_TTFT], o, L_TTFT, reps, qv);
-    fill_stat(&l->tpot, pool[L_TPOT], o, L_TPOT, reps, qv);
-    fill_stat(&l->itl, pool[L_ITL], o, L_ITL, reps, qv);
-    fill_stat(&l->e2e, pool[L_E2E], o, L_E2E, reps, qv);
-    fill_stat(&l->queue, pool[L_QUEUE], o, L_QUEUE, reps, qv);
-    l->throughput = AVG(throughput);
-    l->tokens_per_s = AVG(tokens);
-    l->tokens_per_s_gpu = l->gpus > 0.0 ? l->tokens_per_s / l->gpus : 0.0;
-    l->prefill_tokens_per_s = AVG(pre_tokens);
-    l->goodput_fraction = AVG(good);
-    l->goodput = l->throughput * l->goodput_fraction;
-    l->kv_use_mean = AVG(kv);
-    l->kv_use_peak = 0.0;
-    l->running_peak = 0.0;
-    for (int k = 0; k < reps; k++) {
-        if (o[k].kv_peak > l->kv_use_peak)
-            l->kv_use_peak = o[k].kv_peak;
-        if (o[k].run_peak > l->running_peak)
-            l->running_peak = o[k].run_peak;
-    }
-    l->running_mean = AVG(run);
-    l->gpu_busy = AVG(busy);
-    l->iteration_mean = AVG(iter);
-    l->batch_tokens_mean = AVG(batch);
-    l->decode_seqs_mean = AVG(decodes);
-    l->preemptions = AVG(preempts);
-    l->kv_transfer_s = AVG(xfer);
-    l->kv_wait = AVG(waits);
-    double *sh[6] = {&l->share_linear, &l->share_attn, &l->share_comm,
-                     &l->share_head, &l->share_host, &l->share_swap};
-    for (int i = 0; i < 6; i++) {
-        double t = 0.0;
-        for (int k = 0; k < reps; k++)
-            t += o[k].sh[i];
-        *sh[i] = t / reps;
-    }
-    l->requests = 0.0;
-    r->events = 0.0;
-    for (int k = 0; k < reps; k++) {
-        l->requests += o[k].measured;
-        r->events += o[k].events;
-    }
-    dam_quality_cost hour; /* an hour of the deployment, electricity too */
-    if (dam_quality_scenario_cost(s, (int64_t)l->gpus, 3600.0, l->gpu_busy,
-                                  &hour, NULL) == DAM_OK)
-        l->cost_hour = hour.usd;
-    l->cost_per_mtok = l->tokens_per_s > 0.0
-                           ? l->cost_hour / 3600.0 / l->tokens_per_s * 1e6
-                           : 0.0;
-    l->met = dam_llm_slo_met(l);
-
-    /* the generic serving figures: latency is end to end */
-    dam_serving_result *sv = &r->serving;
-    dam_stat *lat = &sv->latency;
-    dam_stats_fill(pool[L_E2E], lat);
-    lat->ci95 = l->e2e.mean_ci;
-    sv->p99_ci95 = l->e2e.p99_ci;
-    sv->throughput = l->throughput;
-    sv->utilization = l->gpu_busy;
-    sv->gpu_busy = l->gpu_busy;
-    sv->slo_attainment = l->goodput_fraction;
-    dam_serving_cost_per_1k(s, l->gpus, l->throughput, l->gpu_busy, sv);
-    sv->mean_batch = l->decode_seqs_mean;
-    sv->t_batch1 = l->t_decode1;
-    dam_stats_fill(pool[L_QUEUE], &sv->phase[DAM_SPHASE_QUEUE]);
-    r->sim_step = *lat;
-    r->step = l->e2e.mean;
-    r->throughput = l->throughput;
-    r->tokens_per_s = l->tokens_per_s;
-
-    /* terms: the queue, then the service split by iteration shares */
-    double svc = l->e2e.mean - l->queue.mean - l->kv_transfer_s;
-    if (svc < 0.0)
-        svc = 0.0;
-    for (int i = 0; i < DAM_TERM_COUNT; i++)
-        r->terms[i] = 0.0;
-    r->terms[DAM_TERM_DATA] = l->queue.mean;
-    r->terms[DAM_TERM_COMPUTE] =
-        svc * (l->share_linear + l->share_attn + l->share_head);
-    r->terms[DAM_TERM_COMM] = svc * l->share_comm;
-    r->terms[DAM_TERM_TRANSFER] = svc * l->share_swap + l->kv_transfer_s;
-    r->terms[DAM_TERM_OVERHEAD] = svc * l->share_host;
-
-    /* what binds: KV capacity when requests wait for blocks or are
-     * preempted; else queueing when the queue is a large part of TTFT;
-     * else the decode step's weights or compute */
-    if (l->preemptions > 0.01 || l->kv_wait > 0.05)
-        r->bound = DAM_BOUND_KV_CACHE;
-    else if (l->queue.mean > 0.5 * l->ttft.mean && l->gpu_busy > 0.9)
-        r->bound = DAM_BOUND_QUEUEING;
-    else if (l->share_comm > 0.3)
-        r->bound = DAM_BOUND_COMM;
-    else if (l->share_host > 0.3)
-        r->bound = DAM_BOUND_LATENCY;
-    else
-        r->bound = l->decode_seqs_mean * l->t_decode1 > 0.0 &&
-                           l->iteration_mean < 2.0 * l->weight_floor
-                       ? DAM_BOUND_WEIGHTS
-                       : DAM_BOUND_COMPUTE;
+    fold_llm(s, o, reps, pool, r);
+    fold_serving(s, pool, r);
+    llm_bound(r);
 
     stats_close(pool, rep);
     dam_free(o);
