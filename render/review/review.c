@@ -162,6 +162,16 @@ static const char *fmt_speedup(pool *P, const dam_whatif_row *x)
                   DAM_FMT_FACTOR);
 }
 
+/* An option's speed-up cell in a table: none over a baseline that cannot
+ * run (the what-if text's rule). */
+static const char *speedup_cell(pool *P, const dam_whatif *w,
+                                const dam_whatif_row *x)
+{
+    if (x != &w->rows[0] && !w->rows[0].result.memory.fits)
+        return "-";
+    return fmt_speedup(P, x);
+}
+
 /* ---- page 1 ------------------------------------------------------------ */
 
 /* The answer, and the 90 % intervals of the speed-ups it names. */
@@ -527,7 +537,7 @@ static void lever_cells_llm(cells *t, const ctx *c, const dam_whatif_row *x)
     int ok = x->result.has_sim && x->result.memory.fits;
     put(t, ok ? fmt_time(c->P, l->ttft.q) : "-");
     put(t, ok ? fmt_time(c->P, l->tpot.q) : "-");
-    put(t, fmt_speedup(c->P, x));
+    put(t, speedup_cell(c->P, c->w, x));
     put(t, keep(c->P, "%.0f", l->gpus));
     put(t, ok && l->cost_per_mtok > 0.0
                ? fmt_iv(c->P, l->cost_per_mtok, NULL, DAM_FMT_USD)
@@ -538,7 +548,7 @@ static void lever_table(cells *t, const ctx *c)
 {
     const dam_whatif *w = c->w;
     int sv = c->s->mode == DAM_MODE_SERVING;
-    double a[DAM_WHATIF_MAX], b[DAM_WHATIF_MAX];
+    double a[DAM_WHATIF_MAX] = {0}, b[DAM_WHATIF_MAX] = {0};
     for (int i = 0; i < w->nrows; i++) {
         a[i] = w->rows[i].result.step;
         b[i] = sv ? w->rows[i].result.serving.latency.p99
@@ -551,9 +561,11 @@ static void lever_table(cells *t, const ctx *c)
     for (int i = 0; i < w->nrows; i++) {
         const dam_whatif_row *x = &w->rows[i];
         put(t, x->name);
-        if (x->verdict == DAM_VERDICT_FAILED) {
-            for (int j = 0; j < 7; j++)
+        if (x->verdict == DAM_VERDICT_FAILED || !x->result.memory.fits) {
+            /* no figures for what cannot run (the what-if text's rule) */
+            for (int j = 0; j < 6; j++)
                 put(t, "-");
+            put(t, x->verdict == DAM_VERDICT_FAILED ? "-" : "does not fit");
         } else if (c->s->serving.llm.enabled) {
             lever_cells_llm(t, c, x);
             put(t, "-"); /* no quality metric for a deployment */
@@ -561,7 +573,7 @@ static void lever_table(cells *t, const ctx *c)
         } else {
             put(t, fmt_time_in(c->P, a[i], ua));
             put(t, fmt_time_in(c->P, b[i], ub));
-            put(t, fmt_speedup(c->P, x));
+            put(t, speedup_cell(c->P, w, x));
             put(t, fmt_iv(c->P, x->cost.gpu_hours * k, NULL, DAM_FMT_PLAIN));
             put(t, x->cost.usd > 0 ? fmt_iv(c->P, x->cost.usd * k, NULL,
                                             DAM_FMT_USD)

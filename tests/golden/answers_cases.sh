@@ -67,6 +67,16 @@ for o in w['options']:
         assert o['verdict'] in ('no fit', 'baseline'), o"
 check "C03: the baseline row is not priced" sh -c \
     "grep '^baseline' '$tmp/c03.txt' | grep -q 'does not fit' && ! grep '^baseline' '$tmp/c03.txt' | grep -q '\\$'"
+"$damsim" report -q "$dir/l70-ft8.cfg" -o "$tmp/c03.html" 2>/dev/null
+check "C03: the review's lever table gives no figures to an option that does not fit" py "
+import html, re, sys
+s = open(sys.argv[1] + '/c03.html').read()
+rows = [[html.unescape(re.sub(r'<[^>]+>', '', c)).strip() for c in re.findall(r'<t[dh][^>]*>(.*?)</t[dh]>', r, re.S)]
+        for r in re.findall(r'<tr>(.*?)</tr>', s, re.S)]
+nofit = [r for r in rows if 'does not fit' in r]
+assert len(nofit) >= 2, nofit
+for r in nofit:
+    assert not any(re.search(r'[0-9]', c) for c in r[1:]), r"
 "$damsim" run --json -q "$dir/train-does-not-fit-answers-yes.cfg" >"$tmp/t.json"
 "$damsim" run -q "$dir/train-does-not-fit-answers-yes.cfg" >"$tmp/t.txt"
 check "a run that does not fit answers no, first, in JSON and text" py "
