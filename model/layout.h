@@ -190,6 +190,9 @@ typedef struct dam_state_bytes {
     double act_linear;/* bytes per saved linear-layer input element (a
                        * recipe's quantized copy; 0 = the activation
                        * width) */
+    int sac_ops;      /* 1: recompute "selective" is torchtitan's op-level
+                       * policy (recipe.h sac_ops): a block keeps what
+                       * that policy saves, not Megatron's selection */
 } dam_state_bytes;
 
 /* Memory on one GPU of a layout (the worst stage), bytes. */

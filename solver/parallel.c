@@ -327,6 +327,8 @@ static void state_bytes(const dam_scenario *s, dam_state_bytes *sb)
                     (w->optimizer_bytes + (elem < 4.0 ? w->master_bytes : 0.0)) *
                     w->weight_scale;
     sb->act_linear = r ? r->saved_linear : 0.0;
+    const dam_fw_profile *pf = dam_profile_get(s->layout.profile);
+    sb->sac_ops = pf && pf->sac_ops;
 }
 
 /* Host-to-device bandwidth one GPU gets for offload traffic: its share
