@@ -490,7 +490,8 @@ void dam_layout_memory(const dam_layout *l, const dam_model_spec *m,
                  a_full > a_layer)                   /* the rest of it */
             buf += a_full - a_layer;
         if (s == l->pp - 1 && t->lm_head)            /* logits + fp32 loss */
-            buf += tokens * t->vocab / tp * (elem + 4.0);
+            buf += tokens * t->vocab / tp *
+                   (sb->logit_bytes > 0.0 ? sb->logit_bytes : elem + 4.0);
         r.buffers = buf;
         r.reserve = l->reserve;
         r.total = r.weights + r.gradients + r.optimizer + r.activations +

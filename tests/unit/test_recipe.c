@@ -193,7 +193,7 @@ static void sac_memory(void)
     dam_layout_init(&l);
     l.micro_batch = 2;
     l.recompute = DAM_RECOMPUTE_SELECTIVE;
-    dam_state_bytes sb = {2.0, 4.0, 12.0, 0.0, 1};
+    dam_state_bytes sb = {2.0, 4.0, 12.0, 0.0, 1, 0.0};
     dam_layout_mem mem;
     double tok = 2.0 * 8192.0;
     dam_layout_memory(&l, m, 8192.0, 2.0, &sb, 0.0, &mem);
