@@ -98,6 +98,11 @@ def scenario(r, legacy, gemm_frac=None, no_compile=False):
         if prof == "torchtitan" and r["compile"] == "1" and not no_compile:
             prof = "torchtitan-compile"
         par += ' profile = "%s";' % prof
+        # torchtitan's tensor-parallel plan shards the norms and the
+        # residual stream by sequence (SequenceParallel in
+        # parallelize_llama.py): sequence parallelism whenever tp > 1
+        if prof.startswith("torchtitan") and int(r["tp"]) > 1:
+            par += " sequence_parallel = true;"
         if r["tp_overlap"] == "1":
             par += " tp_comm_overlap = true;"
     if not r["profile"]:
