@@ -292,17 +292,60 @@ void dam_layout_param_split(const dam_transformer *t, dam_layout_params *p)
 }
 
 /*
+ * Bytes one dense block keeps per token under torchtitan's op-level
+ * selective checkpointing (recipe.c [TT-AC]): the checkpointed block's
+ * input, and the outputs of the ops its policy saves: aten.mm except
+ * every second one, counted in the order the block runs them (wq, wk,
+ * wv, wo, w1, w3, w2: wq, wv, w1 and w2 are kept; without a gate w1 and
+ * not w2), the SDPA kernel's output and fp32 log-sum-exp, and under
+ * sequence parallelism the reduce-scatters' outputs (in its save list).
+ * Everything else, norms, RoPE and SwiGLU included, is recomputed from
+ * these in backward. An mm output is the layer's output at 16 bits, also
+ * under Float8 linears (their outputs are high precision). A row-parallel
+ * mm (wo, w2) writes the full width before its reduction.
+ */
+static double sac_per_token(const dam_layout *l, const dam_transformer *t,
+                            double elem)
+{
+    double tp = l->tp, d = t->hidden, hd = head_dim(t);
+    double sp = l->sp && l->tp > 1 ? tp : 1.0;
+    double hq = t->heads / tp;
+    double hkv = t->kv_heads >= l->tp ? t->kv_heads / tp : 1.0;
+    double mm[7];
+    int n = 0;
+    mm[n++] = hq * hd;          /* wq */
+    mm[n++] = hkv * hd;         /* wk */
+    mm[n++] = hkv * hd;         /* wv */
+    mm[n++] = d;                /* wo */
+    mm[n++] = t->ffn / tp;      /* w1 */
+    if (t->gated)
+        mm[n++] = t->ffn / tp;  /* w3 */
+    mm[n++] = d;                /* w2 */
+    double e = d / sp;          /* the block's input */
+    for (int i = 0; i < n; i += 2)
+        e += mm[i];             /* the 1st, 3rd, ... mm of the block */
+    e += hq * hd + 2.0 * hq;    /* SDPA output, log-sum-exp (fp32) */
+    if (sp > 1.0)
+        e += 2.0 * d / sp;      /* reduce-scatters after wo and w2 */
+    return e * elem;
+}
+
+/*
  * Elements (and mask bytes) one block keeps per token of a micro-batch on
- * one GPU. `full`: everything the backward reads, no recomputation.
+ * one GPU. `full`: everything the backward reads, no recomputation. `sac`:
+ * selective is torchtitan's op-level policy (dense blocks; MoE blocks keep
+ * Megatron's count, torchtitan's Llama has none).
  */
 static double act_per_token(const dam_layout *l, const dam_transformer *t,
                             double seq_len, double elem, double lin,
-                            int dropout, int recompute)
+                            int dropout, int recompute, int sac)
 {
     double tp = l->tp, d = t->hidden, hd = head_dim(t);
     double sp = l->sp && l->tp > 1 ? tp : 1.0;
     if (recompute == DAM_RECOMPUTE_FULL)
         return elem * d / sp; /* the block's input only */
+    if (recompute == DAM_RECOMPUTE_SELECTIVE && sac && t->experts <= 1)
+        return sac_per_token(l, t, elem);
     double hq = t->heads / tp;
     double hkv = t->kv_heads >= l->tp ? t->kv_heads / tp : 1.0;
     /* e: elements kept at the activation width; li: linear-layer inputs,
@@ -347,7 +390,8 @@ double dam_layout_act_layer(const dam_layout *l, const dam_transformer *t,
 {
     double tokens = l->micro_batch * seq_len / l->cp;
     return tokens * act_per_token(l, t, seq_len, elem, 0.0,
-                                  train_dropout && t->dropout, l->recompute);
+                                  train_dropout && t->dropout, l->recompute,
+                                  0);
 }
 
 /* Chunk-activations (each of layers / (pp vpp) blocks) stage s keeps. */
@@ -386,10 +430,10 @@ void dam_layout_memory(const dam_layout *l, const dam_model_spec *m,
     double tokens = l->micro_batch * seq_len / l->cp;
     double a_layer = tokens * act_per_token(l, t, seq_len, elem,
                                             sb->act_linear, t->dropout,
-                                            l->recompute);
+                                            l->recompute, sb->sac_ops);
     double a_full = tokens * act_per_token(l, t, seq_len, elem,
                                            sb->act_linear, t->dropout,
-                                           DAM_RECOMPUTE_NONE);
+                                           DAM_RECOMPUTE_NONE, 0);
     double K = t->experts > 1 ? (t->top_k > 0 ? t->top_k : 1) : 0.0;
     double best = -1.0;
     for (int s = 0; s < l->pp; s++) {
@@ -442,8 +486,12 @@ void dam_layout_memory(const dam_layout *l, const dam_model_spec *m,
             buf += 2.0 * tokens * K * t->hidden * elem;
         if (l->recompute == DAM_RECOMPUTE_FULL)      /* the block recomputed */
             buf += a_full;
+        else if (l->recompute == DAM_RECOMPUTE_SELECTIVE && sb->sac_ops &&
+                 a_full > a_layer)                   /* the rest of it */
+            buf += a_full - a_layer;
         if (s == l->pp - 1 && t->lm_head)            /* logits + fp32 loss */
-            buf += tokens * t->vocab / tp * (elem + 4.0);
+            buf += tokens * t->vocab / tp *
+                   (sb->logit_bytes > 0.0 ? sb->logit_bytes : elem + 4.0);
         r.buffers = buf;
         r.reserve = l->reserve;
         r.total = r.weights + r.gradients + r.optimizer + r.activations +

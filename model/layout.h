@@ -190,6 +190,11 @@ typedef struct dam_state_bytes {
     double act_linear;/* bytes per saved linear-layer input element (a
                        * recipe's quantized copy; 0 = the activation
                        * width) */
+    int sac_ops;      /* 1: recompute "selective" is torchtitan's op-level
+                       * policy (recipe.h sac_ops): a block keeps what
+                       * that policy saves, not Megatron's selection */
+    double logit_bytes;/* bytes per logit held at the loss's peak (0 = the
+                       * activation width + an fp32 copy) */
 } dam_state_bytes;
 
 /* Memory on one GPU of a layout (the worst stage), bytes. */

@@ -112,14 +112,18 @@ int dam_recipe_find(const char *name)
  *            activation_checkpoint.mode "selective" and option "op" (the
  *            default of train_configs/llama3_8b.toml) a block saves the
  *            outputs of aten.mm and of the SDPA kernels except every
- *            second mm and recomputes everything else.
+ *            second mm and recomputes everything else. Memory follows
+ *            it too: a block keeps its input and those outputs
+ *            (layout.c sac_per_token).
  * [TT-OPS]   torchtitan torchtitan/models/norms.py (RMSNorm: the
  *            default norm_type "rmsnorm" runs x.float(), pow, mean,
  *            rsqrt, a product, type_as and the weight product as eager
  *            ops), torchtitan/models/llama/model.py (apply_rotary_emb in
  *            fp32 complex arithmetic; repeat_kv copies grouped K and V to
  *            every query head; F.silu(w1(x)) * w3(x)), train.py (loss =
- *            cross_entropy(pred.flatten(0, 1).float(), labels)). With
+ *            cross_entropy(pred.flatten(0, 1).float(), labels), the
+ *            logits deleted before backward: 12 B per logit at the loss's
+ *            backward peak, solver/parallel.c state_bytes). With
  *            training.compile, apply_compile compiles each
  *            TransformerBlock alone: Inductor fuses a block's pointwise
  *            chains, the repeated K and V are still written for the

@@ -327,6 +327,12 @@ static void state_bytes(const dam_scenario *s, dam_state_bytes *sb)
                     (w->optimizer_bytes + (elem < 4.0 ? w->master_bytes : 0.0)) *
                     w->weight_scale;
     sb->act_linear = r ? r->saved_linear : 0.0;
+    const dam_fw_profile *pf = dam_profile_get(s->layout.profile);
+    sb->sac_ops = pf && pf->sac_ops;
+    /* an eager fp32 loss (graph.h DAM_EAGER_HEAD, recipe.c [TT-OPS]):
+     * log-softmax output, its incoming gradient and its result, fp32 */
+    if (pf && (pf->eager_ops & DAM_EAGER_HEAD) && elem == 2.0)
+        sb->logit_bytes = 12.0;
 }
 
 /* Host-to-device bandwidth one GPU gets for offload traffic: its share

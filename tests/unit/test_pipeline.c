@@ -292,7 +292,7 @@ static void zero_memory(void)
     l.reserve = 0.0;
     dam_layout_params P;
     dam_layout_param_split(t, &P);
-    dam_state_bytes sb = {2.0, 2.0, 12.0, 0.0};
+    dam_state_bytes sb = {2.0, 2.0, 12.0, 0.0, 0, 0.0};
     static const double want[4] = {120.0, 31.4, 16.6, 1.9};
     for (int z = 0; z <= 3; z++) {
         l.zero = z;

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "model/layout.h"
 #include "model/lever.h"
 #include "model/loader.h"
 #include "model/recipe.h"
@@ -172,6 +173,74 @@ static void torchtitan_ops(void)
               r[1].step, r[2].step);
 }
 
+/*
+ * Activation memory under torchtitan's op-level selective checkpointing
+ * (recipe.c [TT-AC]; layout.c sac_per_token), by hand for Llama 3 8B
+ * (d 4096, 32 query and 8 KV heads of 128, gated FFN 14336): per token a
+ * block keeps its input (4096), the outputs of the 1st, 3rd, 5th and 7th
+ * mm of wq wk wv wo w1 w3 w2 (wq 4096, wv 1024, w1 14336, w2 4096), the
+ * SDPA output (4096) and its fp32 log-sum-exp (32 x 4 B): 31,744
+ * elements at 2 B + 128 B = 63,616 B, where Megatron's selective keeps
+ * 69,696 elements (139,392 B: norm, QKV, projection and MLP inputs).
+ */
+static void sac_memory(void)
+{
+    const dam_model_spec *m = dam_catalog_model(&cat, "llama3-8b");
+    dam_check(m != NULL, "llama3-8b in the catalog");
+    if (!m)
+        return;
+    dam_layout l;
+    dam_layout_init(&l);
+    l.micro_batch = 2;
+    l.recompute = DAM_RECOMPUTE_SELECTIVE;
+    dam_state_bytes sb = {2.0, 4.0, 12.0, 0.0, 1, 0.0};
+    dam_layout_mem mem;
+    double tok = 2.0 * 8192.0;
+    dam_layout_memory(&l, m, 8192.0, 2.0, &sb, 0.0, &mem);
+    dam_check_rel(mem.act_layer, tok * 63616.0, 1e-12,
+                  "op-level SAC, TP 1: 63,616 B per token and block "
+                  "(by hand)");
+    sb.sac_ops = 0;
+    dam_layout_memory(&l, m, 8192.0, 2.0, &sb, 0.0, &mem);
+    dam_check_rel(mem.act_layer, tok * 139392.0, 1e-12,
+                  "Megatron's selective, TP 1: 139,392 B (by hand)");
+    /* TP 8 with sequence parallelism: 4 query heads, 1 KV head; input
+     * 512, wq 512, wv 128, w1 1792, w2 4096 (row-parallel, before its
+     * reduce-scatter), SDPA 512, reduce-scatter outputs 2 x 512, and
+     * 4 x 4 B of log-sum-exp: 8,576 x 2 + 16 = 17,168 B */
+    l.tp = 8;
+    l.sp = 1;
+    sb.sac_ops = 1;
+    dam_layout_memory(&l, m, 8192.0, 2.0, &sb, 0.0, &mem);
+    dam_check_rel(mem.act_layer, tok * 17168.0, 1e-12,
+                  "op-level SAC, TP 8 + SP: 17,168 B per token (by hand)");
+    /* end to end: the torchtitan profile keeps 32 such blocks on 8 H100
+     * under FSDP (local batch 2); Megatron-Core's count is unchanged */
+    static const char *const prof[2] = {"torchtitan", "megatron-core"};
+    static const double per_tok[2] = {63616.0, 139392.0};
+    for (int i = 0; i < 2; i++) {
+        static dam_scenario sc;
+        static dam_result r;
+        char text[2048], par[256];
+        snprintf(par, sizeof par,
+                 "{ micro_batch = 2; global_batch = 16; zero = 3; "
+                 "recompute = \"selective\"; profile = \"%s\"; }",
+                 prof[i]);
+        layout_text(text, sizeof text,
+                    "{ model = \"llama3-8b\"; precision = \"bf16\"; "
+                    "seq_len = 8192; }",
+                    par);
+        if (dam_test_scenario_text(text, &cat, &sc) != DAM_OK)
+            return;
+        dam_parallel_solve(&sc, &r);
+        char what[128];
+        snprintf(what, sizeof what, "%s: 32 blocks x %.0f B per token "
+                 "(by hand)", prof[i], per_tok[i]);
+        dam_check_rel(r.memory.activations, 32.0 * tok * per_tok[i], 1e-9,
+                      what);
+    }
+}
+
 /* QLoRA on 8 L40S: frozen base, adapters, NF4. */
 static void qlora(void)
 {
@@ -280,6 +349,7 @@ int main(void)
     profiles();
     qlora();
     torchtitan_ops();
+    sac_memory();
     refusals();
     dam_catalog_free(&cat);
     return dam_check_done();

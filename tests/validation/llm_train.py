@@ -3,6 +3,7 @@
 
 Usage: python3 llm_train.py DAMSIM LLM_TRAIN.CSV [--max-median F]
                                                   [--before OLD_DAMSIM] [--logo]
+                                                  [--mem-before OLD_DAMSIM]
 
 Every row of LLM_TRAIN.CSV (tests/validation/llm_train.csv: one published
 measurement each, with its source) is written as a layout scenario the way
@@ -22,6 +23,11 @@ With --before OLD_DAMSIM the rows are also solved by an older damsim
 (without the keys it does not know: parallel.profile), and both medians
 are printed over the rows both could solve. With --max-median F the exit
 status is 1 when the median |error| over all rows exceeds F.
+
+Rows with a measured peak memory (memory_gib: the source's own figure, its
+reserved peak per GPU) are then listed with damsim's memory per GPU
+(memory.total_bytes); with --mem-before OLD_DAMSIM beside an older damsim's
+(solved with the same keys). Memory is reported, not part of the median.
 
 With --logo, leave one GPU out: for each GPU kind in turn, the framework's
 GEMM factor (workload.framework.gemm_frac, the one constant of the stack
@@ -92,6 +98,11 @@ def scenario(r, legacy, gemm_frac=None, no_compile=False):
         if prof == "torchtitan" and r["compile"] == "1" and not no_compile:
             prof = "torchtitan-compile"
         par += ' profile = "%s";' % prof
+        # torchtitan's tensor-parallel plan shards the norms and the
+        # residual stream by sequence (SequenceParallel in
+        # parallelize_llama.py): sequence parallelism whenever tp > 1
+        if prof.startswith("torchtitan") and int(r["tp"]) > 1:
+            par += " sequence_parallel = true;"
         if r["tp_overlap"] == "1":
             par += " tp_comm_overlap = true;"
     if not r["profile"]:
@@ -103,7 +114,7 @@ def scenario(r, legacy, gemm_frac=None, no_compile=False):
                        model=model, par=par, fw=fw)
 
 
-def predict(damsim, r, tmp, legacy=False, gemm_frac=None):
+def solve(damsim, r, tmp, legacy=False, gemm_frac=None):
     path = os.path.join(tmp, r["case_id"] + ".cfg")
     with open(path, "w") as f:
         f.write(scenario(r, legacy, gemm_frac))
@@ -111,7 +122,37 @@ def predict(damsim, r, tmp, legacy=False, gemm_frac=None):
                        capture_output=True, text=True)
     if p.returncode != 0:
         return None
-    res = json.loads(p.stdout)["result"]
+    return json.loads(p.stdout)["result"]
+
+
+def memory_gib(damsim, r, tmp):
+    """damsim's memory per GPU (GiB) for row r, None if it does not load."""
+    res = solve(damsim, r, tmp)
+    return res["memory"]["total_bytes"] / 2.0 ** 30 if res else None
+
+
+def memory_table(damsim, rs, before):
+    """Rows with a measured peak (memory_gib): damsim against it."""
+    print("\nmemory per GPU, GiB (the source's peak; + = damsim above):")
+    print("%-40s %8s %8s %8s%s" % ("case", "measured", "damsim", "error",
+                                   "   before  error" if before else ""))
+    with tempfile.TemporaryDirectory() as tmp:
+        for r in rs:
+            if not r.get("memory_gib"):
+                continue
+            meas = float(r["memory_gib"])
+            line = "%-40s %8.1f" % (r["case_id"], meas)
+            for b in [damsim] + ([before] if before else []):
+                got = memory_gib(b, r, tmp)
+                line += (" %8.1f %+7.1f%%" % (got, 100 * (got / meas - 1))
+                         if got is not None else "   does not load")
+            print(line)
+
+
+def predict(damsim, r, tmp, legacy=False, gemm_frac=None):
+    res = solve(damsim, r, tmp, legacy, gemm_frac)
+    if res is None:
+        return None
     gpus = int(r["nodes"]) * int(r["gpus_per_node"])
     if r["unit"] == "tokens/s/GPU":
         return res["throughput_tokens_per_s"] / gpus
@@ -202,6 +243,8 @@ def main(argv):
     if before and errs_b:
         print("\nrows both solve: before " + summary("", errs_b).strip() +
               "\n                 after  " + summary("", both).strip())
+    memory_table(damsim, rs, argv[argv.index("--mem-before") + 1]
+                 if "--mem-before" in argv else None)
     if "--logo" in argv:
         with tempfile.TemporaryDirectory() as tmp:
             logo(damsim, rs, tmp)
