@@ -269,7 +269,7 @@ int damsim_whatif_run(damsim_scenario *sc, const char *const *levers,
         memset(&e, 0, sizeof e);
         if (dam_whatif_run(s, extra, nlevers, &sc->cat, &opt, w, &e) ==
             DAM_OK) {
-            json_t *o = dam_whatif_json(w);
+            json_t *o = dam_page_whatif_json(w);
             damsim_whatif *x = dam_calloc(1, sizeof *x);
             struct damsim_result *r = dam_api_result_new(o);
             x->r = *r;

@@ -227,7 +227,7 @@ int dam_cli_sweep_run(dam_cli *c, const dam_sweep *sw)
     int rc = 0;
     if (rank == 0 && !r.json) {
         dam_buf h = {0};
-        dam_sweep_csv_header(&h, sw);
+        dam_page_sweep_csv_header(&h, sw);
         if (fwrite(h.data, 1, h.len, out) != h.len) {
             rc = 1;
             r.werr = errno;

@@ -121,16 +121,16 @@ int dam_cli_points(dam_cli *c, const char *path)
     if (rc == 0) {
         dam_buf b = {0};
         if (c->json)
-            dam_json_dump(&b, dam_roc_json(p, r));
+            dam_json_dump(&b, dam_page_roc_json(p, r));
         else if (c->csv)
-            dam_roc_csv(&b, p, r);
+            dam_page_roc_csv(&b, p, r);
         else
-            dam_roc_text(&b, p, r);
+            dam_page_roc_text(&b, p, r);
         rc = dam_cli_emit(c, &b);
         dam_buf_free(&b);
         if (rc == 0) {
             char answer[1024];
-            dam_roc_answer(answer, sizeof answer, p, r);
+            dam_page_roc_answer(answer, sizeof answer, p, r);
             dam_chartset *cs = dam_malloc(sizeof *cs);
             dam_chartset_points(cs, p, r, answer);
             rc = dam_cli_charts(c, cs);
@@ -158,16 +158,16 @@ int dam_cli_whatif(dam_cli *c, const char *path)
     if (rc == 0) {
         dam_buf b = {0};
         if (c->json)
-            dam_json_dump(&b, dam_whatif_json(w));
+            dam_json_dump(&b, dam_page_whatif_json(w));
         else if (c->csv)
-            dam_whatif_csv(&b, w);
+            dam_page_whatif_csv(&b, w);
         else
-            dam_whatif_text(&b, w);
+            dam_page_whatif_text(&b, w);
         rc = dam_cli_emit(c, &b);
         dam_buf_free(&b);
         if (rc == 0) {
             char answer[1024];
-            dam_whatif_answer(answer, sizeof answer, w);
+            dam_page_whatif_answer(answer, sizeof answer, w);
             dam_chartset *cs = dam_malloc(sizeof *cs);
             dam_chartset_whatif(cs, w, answer);
             if (w->rows[0].result.serving.llm.enabled)

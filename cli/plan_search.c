@@ -90,11 +90,11 @@ int dam_cli_plan_search(dam_cli *c, const dam_scenario *s)
     }
     dam_buf b = {0};
     if (c->json)
-        dam_json_dump(&b, dam_search_json(s, &o, r));
+        dam_json_dump(&b, dam_page_search_json(s, &o, r));
     else if (c->csv)
-        dam_search_csv(&b, r);
+        dam_page_search_csv(&b, r);
     else
-        dam_search_text(&b, s, &o, r);
+        dam_page_search_text(&b, s, &o, r);
     rc = dam_cli_emit(c, &b);
     dam_buf_free(&b);
     if (rc == 0 && dam_cli_plan_wants_chart(c)) {

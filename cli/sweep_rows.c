@@ -32,7 +32,7 @@ int dam_cli_sweep_chunk(const dam_cli_sweep *r, dam_sweep_worker *w,
         if (r->json)
             dam_sweep_jsonl_row(b, r->sw, row);
         else
-            dam_sweep_csv_row(b, r->sw, row);
+            dam_page_sweep_csv_row(b, r->sw, row);
         if (fig)
             dam_sweep_fig_of(row, &fig[i - lo]);
     }

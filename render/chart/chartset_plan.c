@@ -135,7 +135,7 @@ static void search_named(dam_chartset_plan *p, const dam_search_result *r,
         const dam_search_kind *sk = &r->kind[k];
         size_t g = group_of(p, sk->gpu);
         if (sk->nbest > 0 && &sk->best[0] != win) {
-            dam_search_layout_name(&sk->best[0].l, name, sizeof name);
+            dam_page_layout_name(&sk->best[0].l, name, sizeof name);
             snprintf(lab, sizeof lab, "fastest on %s: %s", sk->gpu, name);
             named(p, sx(a, &sk->best[0]), py(a, &sk->best[0]), g, 1,
                   DAM_CHART_PLAN_NAMED, lab);
@@ -143,7 +143,7 @@ static void search_named(dam_chartset_plan *p, const dam_search_result *r,
         if (sk->ncheap > 0 && (sk->nbest == 0 ||
                                memcmp(&sk->cheap[0].l, &sk->best[0].l,
                                       sizeof sk->cheap[0].l) != 0)) {
-            dam_search_layout_name(&sk->cheap[0].l, name, sizeof name);
+            dam_page_layout_name(&sk->cheap[0].l, name, sizeof name);
             snprintf(lab, sizeof lab, "cheapest on %s: %s", sk->gpu, name);
             named(p, sx(a, &sk->cheap[0]), py(a, &sk->cheap[0]), g, 1,
                   DAM_CHART_PLAN_NAMED, lab);
@@ -156,7 +156,7 @@ static void search_named(dam_chartset_plan *p, const dam_search_result *r,
         }
     }
     if (win) {
-        dam_search_layout_name(&win->l, name, sizeof name);
+        dam_page_layout_name(&win->l, name, sizeof name);
         snprintf(lab, sizeof lab, "fastest: %s", name);
         named(p, sx(a, win), py(a, win), group_of(p, r->kind[win->kind].gpu),
               1, DAM_CHART_PLAN_WINNER, lab);
@@ -217,7 +217,7 @@ int dam_chartset_search(dam_chartset *cs, const dam_scenario *s,
             dam_fmt_value(c, sizeof c, win->gpu_hours, DAM_FMT_GPU_HOURS, 3);
         else
             dam_fmt_usd(c, sizeof c, win->cost, 3);
-        dam_search_layout_name(&win->l, name, sizeof name);
+        dam_page_layout_name(&win->l, name, sizeof name);
         snprintf(title, sizeof cs->titles[0],
                  "Fastest layout that fits: %s on %lld %s, %s %s, %s%s",
                  name, (long long)win->gpus, r->kind[win->kind].gpu,

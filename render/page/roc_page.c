@@ -12,7 +12,7 @@
 
 #include "render/out/json.h"
 
-void dam_roc_answer(char *buf, size_t n, const dam_points *p,
+void dam_page_roc_answer(char *buf, size_t n, const dam_points *p,
                     const dam_roc *r)
 {
     size_t len = 0;
@@ -50,10 +50,10 @@ void dam_roc_answer(char *buf, size_t n, const dam_points *p,
     }
 }
 
-void dam_roc_text(dam_buf *b, const dam_points *p, const dam_roc *r)
+void dam_page_roc_text(dam_buf *b, const dam_points *p, const dam_roc *r)
 {
     char answer[1024];
-    dam_roc_answer(answer, sizeof answer, p, r);
+    dam_page_roc_answer(answer, sizeof answer, p, r);
     const dam_quality_point *c = &p->pts[r->cheapest];
     dam_buf_printf(b, "%s\n", p->name);
     dam_buf_printf(b, "  %zu options, quality in %s (%s is better), cost in "
@@ -98,7 +98,7 @@ void dam_roc_text(dam_buf *b, const dam_points *p, const dam_roc *r)
     }
 }
 
-void dam_roc_csv(dam_buf *b, const dam_points *p, const dam_roc *r)
+void dam_page_roc_csv(dam_buf *b, const dam_points *p, const dam_roc *r)
 {
     dam_buf_printf(b, "option,quality,cost,gain,extra_cost,roc,on_frontier,"
                       "marginal_roc_to_next\n");
@@ -118,11 +118,11 @@ void dam_roc_csv(dam_buf *b, const dam_points *p, const dam_roc *r)
     }
 }
 
-struct json_t *dam_roc_json(const dam_points *p, const dam_roc *r)
+struct json_t *dam_page_roc_json(const dam_points *p, const dam_roc *r)
 {
     json_t *o = json_object();
     char answer[1024];
-    dam_roc_answer(answer, sizeof answer, p, r);
+    dam_page_roc_answer(answer, sizeof answer, p, r);
     json_object_set_new(o, "name", json_string(p->name));
     json_object_set_new(o, "question", json_string(p->question));
     json_object_set_new(o, "answer", json_string(answer));

@@ -14,7 +14,7 @@
 #include "render/out/json.h"
 #include "render/out/fmt.h"
 
-void dam_search_layout_name(const dam_layout *l, char *buf, size_t n)
+void dam_page_layout_name(const dam_layout *l, char *buf, size_t n)
 {
     char cp[16] = "", ep[16] = "", v[16] = "";
     if (l->cp > 1)
@@ -62,7 +62,7 @@ static void usd(char *buf, size_t n, double v)
 static void row(dam_buf *b, int rank, const dam_search_cand *c)
 {
     char name[96], step[32], run[32], mem[32], cost[32], mfu[16];
-    dam_search_layout_name(&c->l, name, sizeof name);
+    dam_page_layout_name(&c->l, name, sizeof name);
     dam_fmt_time(step, sizeof step, c->step);
     dam_fmt_time(run, sizeof run, c->run_time);
     dam_fmt_memory(mem, sizeof mem, c->memory);
@@ -130,7 +130,7 @@ static void scenario_deadline(dam_buf *b, const dam_scenario *s,
                        dl, run, s->deadline / 86400.0);
 }
 
-void dam_search_text(dam_buf *b, const dam_scenario *s,
+void dam_page_search_text(dam_buf *b, const dam_scenario *s,
                      const dam_search_opts *o, const dam_search_result *r)
 {
     char cap[32], dl[32];
@@ -154,7 +154,7 @@ void dam_search_text(dam_buf *b, const dam_scenario *s,
         if (o->deadline > 0.0 && k->have_base) {
             char run[32], name[96];
             dam_fmt_time(run, sizeof run, k->base.run_time);
-            dam_search_layout_name(&k->base.l, name, sizeof name);
+            dam_page_layout_name(&k->base.l, name, sizeof name);
             dam_buf_printf(b, "\n%s x %lld (the scenario's count): %s, the "
                               "fastest layout that fits (%s) takes %s\n",
                            k->gpu, (long long)k->base_gpus,
@@ -208,7 +208,7 @@ void dam_search_text(dam_buf *b, const dam_scenario *s,
         }
         if (k->have_alt) {
             char an[96];
-            dam_search_layout_name(&k->alt.l, an, sizeof an);
+            dam_page_layout_name(&k->alt.l, an, sizeof an);
             dam_buf_printf(b, "  the fastest of another shape: %s\n", an);
             why(b, "it", &k->best[0], &k->alt);
         }
@@ -299,7 +299,7 @@ static json_t *cand_json(const dam_search_result *r, const dam_search_cand *c)
     return o;
 }
 
-json_t *dam_search_json(const dam_scenario *s, const dam_search_opts *o,
+json_t *dam_page_search_json(const dam_scenario *s, const dam_search_opts *o,
                         const dam_search_result *r)
 {
     json_t *root = json_object();
@@ -373,7 +373,7 @@ json_t *dam_search_json(const dam_scenario *s, const dam_search_opts *o,
     return root;
 }
 
-void dam_search_csv(dam_buf *b, const dam_search_result *r)
+void dam_page_search_csv(dam_buf *b, const dam_search_result *r)
 {
     dam_buf_printf(b, "gpu,gpus,tp,pp,dp,cp,ep,vpp,micro_batch,"
                       "micro_batches,zero,recompute,schedule,"

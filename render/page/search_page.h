@@ -13,19 +13,19 @@
 struct json_t;
 
 /* A layout in one line: "tp 8 pp 4 dp 32 mb 1 zero 1 selective". */
-void dam_search_layout_name(const dam_layout *l, char *buf, size_t n);
+void dam_page_layout_name(const dam_layout *l, char *buf, size_t n);
 
 /* The text report: per GPU kind the best few fitting layouts by step
  * time, the cheapest, the scenario's own, and the term the winner saves. */
-void dam_search_text(dam_buf *b, const dam_scenario *s,
+void dam_page_search_text(dam_buf *b, const dam_scenario *s,
                      const dam_search_opts *o, const dam_search_result *r);
 
 /* The same as JSON, with every candidate (r->all) (new reference). */
-struct json_t *dam_search_json(const dam_scenario *s,
+struct json_t *dam_page_search_json(const dam_scenario *s,
                                const dam_search_opts *o,
                                const dam_search_result *r);
 
 /* Every candidate, one CSV row each, with a header. */
-void dam_search_csv(dam_buf *b, const dam_search_result *r);
+void dam_page_search_csv(dam_buf *b, const dam_search_result *r);
 
 #endif

@@ -160,7 +160,7 @@ static char *csv_num(char *p, double x)
     return p + dam_sweep_fmt_g6(x, p);
 }
 
-void dam_sweep_csv_header(dam_buf *b, const dam_sweep *sw)
+void dam_page_sweep_csv_header(dam_buf *b, const dam_sweep *sw)
 {
     char line[ROW_MAX], *p = line;
     for (int k = 0; k < sw->nkeys; k++) {
@@ -179,7 +179,7 @@ void dam_sweep_csv_header(dam_buf *b, const dam_sweep *sw)
     dam_buf_printf(b, ",error\n");
 }
 
-void dam_sweep_csv_row(dam_buf *b, const dam_sweep *sw,
+void dam_page_sweep_csv_row(dam_buf *b, const dam_sweep *sw,
                        const dam_sweep_row *row)
 {
     _Static_assert(DAM_SWEEP_MAX_KEYS * (2 * DAM_SWEEP_VALUE_MAX + 1) +

@@ -26,9 +26,9 @@
 #include "solver/sweep.h"
 
 /* The CSV header line (with its newline) of sw's rows. */
-void dam_sweep_csv_header(dam_buf *b, const dam_sweep *sw);
+void dam_page_sweep_csv_header(dam_buf *b, const dam_sweep *sw);
 /* One CSV line for row. */
-void dam_sweep_csv_row(dam_buf *b, const dam_sweep *sw,
+void dam_page_sweep_csv_row(dam_buf *b, const dam_sweep *sw,
                        const dam_sweep_row *row);
 /* One JSON object on one line for row (JSON Lines). */
 void dam_sweep_jsonl_row(dam_buf *b, const dam_sweep *sw,

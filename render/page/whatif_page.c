@@ -215,7 +215,7 @@ static void answer_nofit(char *buf, size_t n, const dam_whatif *w)
     }
 }
 
-void dam_whatif_answer(char *buf, size_t n, const dam_whatif *w)
+void dam_page_whatif_answer(char *buf, size_t n, const dam_whatif *w)
 {
     if (!w->rows[0].result.memory.fits &&
         w->rows[0].result.memory.capacity > 0.0) {
@@ -604,7 +604,7 @@ static void whatif_short(dam_buf *b, const dam_whatif *w)
     dam_buf_printf(b, "\n");
 }
 
-void dam_whatif_text(dam_buf *b, const dam_whatif *w)
+void dam_page_whatif_text(dam_buf *b, const dam_whatif *w)
 {
     const dam_whatif_row *base = &w->rows[0];
     if (base->result.serving.llm.enabled) {
@@ -613,7 +613,7 @@ void dam_whatif_text(dam_buf *b, const dam_whatif *w)
     }
     const dam_scenario *s = &base->scenario;
     char answer[1024];
-    dam_whatif_answer(answer, sizeof answer, w);
+    dam_page_whatif_answer(answer, sizeof answer, w);
     dam_buf_printf(b, "%s\n", s->name);
     char g[32];
     dam_fmt_int(g, sizeof g, (long long)dam_scenario_gpus(s));
@@ -635,7 +635,7 @@ void dam_whatif_text(dam_buf *b, const dam_whatif *w)
     whatif_why(b, w);
 }
 
-void dam_whatif_csv(dam_buf *b, const dam_whatif *w)
+void dam_page_whatif_csv(dam_buf *b, const dam_whatif *w)
 {
     int serving = w->rows[0].scenario.mode == DAM_MODE_SERVING;
     dam_buf_printf(b, "option,verdict,step_s,epoch_s,run_s,speedup,"
@@ -702,11 +702,11 @@ void dam_whatif_csv(dam_buf *b, const dam_whatif *w)
     }
 }
 
-struct json_t *dam_whatif_json(const dam_whatif *w)
+struct json_t *dam_page_whatif_json(const dam_whatif *w)
 {
     json_t *o = json_object();
     char answer[1024];
-    dam_whatif_answer(answer, sizeof answer, w);
+    dam_page_whatif_answer(answer, sizeof answer, w);
     const dam_whatif_row *base = &w->rows[0];
     json_object_set_new(o, "scenario", dam_json_scenario(&base->scenario));
     json_object_set_new(o, "question", json_string(base->scenario.question));
@@ -827,7 +827,7 @@ struct json_t *dam_whatif_json(const dam_whatif *w)
 
 /* ---- LLM serving ------------------------------------------------------ */
 
-/* (Here, not in llm.c: it opens with dam_whatif_answer, no-fit first.) */
+/* (Here, not in llm.c: it opens with dam_page_whatif_answer, no-fit first.) */
 /* The short block after the answer: the objectives at their quantile for
  * the best option that meets them (else the baseline), and its cost per
  * million output tokens against the baseline's. */
@@ -863,7 +863,7 @@ void dam_llm_whatif_text(dam_buf *b, const dam_whatif *w)
     const dam_llm *q = &s->serving.llm;
     char answer[1024], dep[160];
     int pct = (int)lround(q->slo_quantile * 100.0);
-    dam_whatif_answer(answer, sizeof answer, w); /* no-fit first */
+    dam_page_whatif_answer(answer, sizeof answer, w); /* no-fit first */
     dam_llm_deployment_text(dep, sizeof dep, s);
     dam_buf_printf(b, "%s\n", s->name);
     dam_buf_printf(b, "  %s on %s at %.4g requests/s (simulated)\n",

@@ -854,7 +854,7 @@ void dam_review_build(dam_review *rv, const dam_whatif *w,
     c.serving = c.s->mode == DAM_MODE_SERVING && c.r->has_sim &&
                 c.r->serving.slo_s > 0.0;
     char answer[1024];
-    dam_whatif_answer(answer, sizeof answer, w);
+    dam_page_whatif_answer(answer, sizeof answer, w);
     dam_chartset *cs = dam_malloc(sizeof *cs);
     dam_chartset_whatif(cs, w, answer);
     rv->charts = cs;

@@ -246,7 +246,7 @@ static void whatif_charts(const char *name, const dam_scenario *s,
     dam_check(rc == DAM_OK, "%s: what-if solves (%s)", name, e.msg);
     if (rc == DAM_OK) {
         char answer[1024];
-        dam_whatif_answer(answer, sizeof answer, w);
+        dam_page_whatif_answer(answer, sizeof answer, w);
         dam_chartset *cs = dam_malloc(sizeof *cs);
         dam_chartset_whatif(cs, w, answer);
         if (s->serving.llm.enabled)
@@ -342,7 +342,7 @@ static void points_charts(const char *name, const char *path)
               "%s: points load", name);
     if (rc == DAM_OK) {
         char answer[1024];
-        dam_roc_answer(answer, sizeof answer, p, r);
+        dam_page_roc_answer(answer, sizeof answer, p, r);
         dam_chartset *cs = dam_malloc(sizeof *cs);
         dam_chartset_points(cs, p, r, answer);
         for (size_t i = 0; i < cs->ncharts; i++)

@@ -74,9 +74,9 @@ static void rows(const dam_sweep *sw, int reverse, dam_buf *b)
     for (uint64_t k = 0; k < sw->npoints; k++) {
         uint64_t i = reverse ? sw->npoints - 1 - k : k;
         dam_sweep_eval(w, i, row);
-        dam_sweep_csv_row(&each[i], sw, row);
+        dam_page_sweep_csv_row(&each[i], sw, row);
     }
-    dam_sweep_csv_header(b, sw);
+    dam_page_sweep_csv_header(b, sw);
     for (uint64_t i = 0; i < sw->npoints; i++) {
         dam_buf_append(b, dam_buf_str(&each[i]), each[i].len);
         dam_buf_free(&each[i]);
