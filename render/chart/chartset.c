@@ -201,12 +201,33 @@ static void split_answer(const char *answer, const char *context,
     }
     while (*rest == ' ' || *rest == ';' || *rest == '.' || *rest == ',')
         rest++;
+    /* details that open with the title's aside, "(slower): +41 %" or
+     * "(p99 TTFT 455 ms, ...): $4.23": its brackets go; the aside too when
+     * the title says it already ("it is slower") */
+    const char *open = NULL, *close = NULL;
+    int drop = 0;
+    if (*rest == '(' && (close = strchr(rest, ')')) != NULL &&
+        memchr(rest + 1, '(', (size_t)(close - rest - 1)) == NULL) {
+        open = rest;
+        char inner[128];
+        snprintf(inner, sizeof inner, "%.*s", (int)(close - rest - 1),
+                 rest + 1);
+        drop = inner[0] && strstr(head, inner) != NULL;
+    }
     /* the details without their bracketed asides (the text output keeps
      * them), ending in one full stop */
     char d[512];
     size_t k = 0;
     int depth = 0;
     for (const char *q = rest; *q && k + 1 < sizeof d; q++) {
+        if (open && (q == open || (drop && q < close)))
+            continue;
+        if (open && q == close) {
+            if (drop) /* and the colon after it */
+                while (q[1] == ':' || q[1] == ' ')
+                    q++;
+            continue;
+        }
         if (q == skip) {
             q += 1 + bl; /* past ". Best option: ..." */
             continue;
