@@ -185,8 +185,10 @@ static const char *answer_text(const ctx *c, const char *answer)
                                       c->best};
     for (int k = 0; k < 2; k++) {
         const dam_whatif_row *x = named[k];
+        /* none for an option that does not fit: it has no speed-up */
         if (!x || (k == 1 && x == named[0]) || !x->has_interval ||
-            x->verdict == DAM_VERDICT_FAILED || len >= sizeof extra)
+            x->verdict == DAM_VERDICT_FAILED || !x->result.memory.fits ||
+            len >= sizeof extra)
             continue;
         char iv[96];
         if (x->speedup_hi > x->speedup_lo) {
