@@ -682,8 +682,19 @@ void dam_chartset_points(dam_chartset *cs, const dam_points *p,
                          const dam_roc *r, const char *answer)
 {
     memset(cs, 0, sizeof *cs);
-    char *title = title_slot(cs);
-    snprintf(title, sizeof cs->titles[0], "%s %s", p->question, answer);
+    char *title = title_slot(cs), *sub = NULL;
+    /* the verdict on the frontier in the title, its steps below it (the
+     * steps of three options and more run past two lines) */
+    const char *verdict = strstr(answer, ": returns ");
+    if (verdict) {
+        sub = title_slot(cs);
+        snprintf(title, sizeof cs->titles[0], "%s R%s", p->question,
+                 verdict + 3);
+        snprintf(sub, sizeof cs->titles[0], "%.*s.",
+                 (int)(verdict - answer), answer);
+    } else {
+        snprintf(title, sizeof cs->titles[0], "%s %s", p->question, answer);
+    }
     size_t np = p->n < DAM_CHARTSET_BARS ? p->n : DAM_CHARTSET_BARS;
     for (size_t i = 0; i < np; i++) {
         snprintf(cs->roc_labels[i], sizeof cs->roc_labels[0], "%.63s",
@@ -708,6 +719,7 @@ void dam_chartset_points(dam_chartset *cs, const dam_points *p,
     snprintf(cs->mark_label, sizeof cs->mark_label, "per %.40s",
              p->cost_unit);
     cs->roc.title = title;
+    cs->roc.subtitle = sub;
     cs->roc.points = cs->roc_pts;
     cs->roc.npoints = np;
     cs->roc.segments = cs->roc_seg;
