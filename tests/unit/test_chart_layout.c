@@ -31,6 +31,7 @@
 #include "check.h"
 #include "model/alloc.h"
 #include "model/catalog.h"
+#include "render/chart/chart_plan.h"
 #include "render/chart/chartset.h"
 #include "render/page/compare.h"
 #include "render/review/report.h"
@@ -560,6 +561,20 @@ static void plan_serving_charts(const char *name, const dam_scenario *s,
             rc = dam_chartset_capacity(cs, s, p, &e);
         dam_free(p);
     }
+    /* GPUs against rate as steps, one per priced kind, beside the
+     * deployment's range */
+    size_t steps = 0;
+    if (rc == DAM_OK && cs->ncharts == 1)
+        for (size_t l = 0; l < cs->charts[0].u.plan->nlines; l++) {
+            const dam_chart_plan_line *ln = &cs->charts[0].u.plan->lines[l];
+            int rises = 0;
+            for (size_t i = 1; i < ln->n; i++)
+                rises += ln->y[i] > ln->y[i - 1] && ln->x[i] == ln->x[i - 1];
+            steps += !ln->label && rises > 0;
+        }
+    dam_check(rc != DAM_OK || steps >= 2, "%s: the plan draws %zu kinds' "
+                                          "GPUs against rate as steps",
+              name, steps);
     plan_chart_check(name, s->serving.llm.enabled ? "LLM serving plan"
                                                   : "capacity plan",
                      cs, rc, &e);
