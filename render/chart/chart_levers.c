@@ -225,14 +225,21 @@ static int lever_measure(cairo_t *cr, const dam_rect *r,
     dam_draw_axis_spec xs = {lo, hi, 0, 0,
                              L->latency ? DAM_AXIS_SECONDS : DAM_AXIS_FACTOR,
                              NULL, axis_title};
+    /* no lever with a cost (no price): no cost column of "n/a" */
+    int any_cost = 0;
+    for (size_t i = 0; i < c->nlevers; i++)
+        any_cost |= isfinite(c->levers[i].cost_usd);
+    if (!any_cost)
+        L->costw = 0;
     /* narrow areas: names ellipsized to a fifth, then no cost column */
-    L->show_cost = 1;
-    double pw = r->w - L->namew - 10 - gut_l - gut_r - L->costw - 12;
+    L->show_cost = any_cost;
+    double colw = L->show_cost ? L->costw + 12 : 0.0;
+    double pw = r->w - L->namew - 10 - gut_l - gut_r - colw;
     if (pw < 120) {
         L->namew = fmin(L->namew, r->w * 0.2);
-        pw = r->w - L->namew - 10 - gut_l - gut_r - L->costw - 12;
+        pw = r->w - L->namew - 10 - gut_l - gut_r - colw;
     }
-    if (pw < 120) {
+    if (pw < 120 && L->show_cost) {
         L->show_cost = 0;
         L->costw = 0;
         pw = r->w - L->namew - 10 - gut_l - gut_r;

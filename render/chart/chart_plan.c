@@ -264,9 +264,14 @@ static void lines(cairo_t *cr, const dam_chart_plan *c,
     const double dash[] = {6.0, 3.0};
     for (size_t l = 0; l < c->nlines; l++) {
         const dam_chart_plan_line *ln = &c->lines[l];
+        /* a solid line is wider by the solid lines drawn after it, so
+         * lines that coincide (two kinds' steps) show as nested stripes */
+        size_t later = 0;
+        for (size_t m = l + 1; m < c->nlines; m++)
+            later += !c->lines[m].dashed;
         cairo_save(cr);
         dam_draw_set_color(cr, ln->color, 1);
-        cairo_set_line_width(cr, 2.0);
+        cairo_set_line_width(cr, ln->dashed ? 2.0 : 2.0 + 2.0 * later);
         if (ln->dashed)
             cairo_set_dash(cr, dash, 2, 0);
         for (size_t i = 0; i < ln->n; i++) {
@@ -348,9 +353,18 @@ static void names(cairo_t *cr, const dam_chart_plan *c,
             cairo_set_source_rgb(cr, 0.05, 0.05, 0.05);
             double x = dam_axis_map(&xa->map, p->x);
             double y = dam_axis_map(&ya->map, p->y);
-            if (!name_at(cr, pl, x, y, mark_radius(p) + 2, p->label) && win)
-                dam_draw_placer_label(cr, pl, x, y, mark_radius(p) + 2,
-                                      p->label);
+            double gap = mark_radius(p) + 2;
+            if (name_at(cr, pl, x, y, gap, p->label))
+                continue;
+            /* crowded: the nearest clear spot with a leader, within a
+             * fifth of the plot (the winner's anywhere) */
+            if (win)
+                dam_draw_placer_label(cr, pl, x, y, gap, p->label);
+            else
+                dam_draw_placer_label_near(
+                    cr, pl, x, y, gap,
+                    0.2 * hypot(pl->bounds.w, pl->bounds.h),
+                    p->label);
         }
 }
 

@@ -201,12 +201,33 @@ static void split_answer(const char *answer, const char *context,
     }
     while (*rest == ' ' || *rest == ';' || *rest == '.' || *rest == ',')
         rest++;
+    /* details that open with the title's aside, "(slower): +41 %" or
+     * "(p99 TTFT 455 ms, ...): $4.23": its brackets go; the aside too when
+     * the title says it already ("it is slower") */
+    const char *open = NULL, *close = NULL;
+    int drop = 0;
+    if (*rest == '(' && (close = strchr(rest, ')')) != NULL &&
+        memchr(rest + 1, '(', (size_t)(close - rest - 1)) == NULL) {
+        open = rest;
+        char inner[128];
+        snprintf(inner, sizeof inner, "%.*s", (int)(close - rest - 1),
+                 rest + 1);
+        drop = inner[0] && strstr(head, inner) != NULL;
+    }
     /* the details without their bracketed asides (the text output keeps
      * them), ending in one full stop */
     char d[512];
     size_t k = 0;
     int depth = 0;
     for (const char *q = rest; *q && k + 1 < sizeof d; q++) {
+        if (open && (q == open || (drop && q < close)))
+            continue;
+        if (open && q == close) {
+            if (drop) /* and the colon after it */
+                while (q[1] == ':' || q[1] == ' ')
+                    q++;
+            continue;
+        }
         if (q == skip) {
             q += 1 + bl; /* past ". Best option: ..." */
             continue;
@@ -661,8 +682,19 @@ void dam_chartset_points(dam_chartset *cs, const dam_points *p,
                          const dam_roc *r, const char *answer)
 {
     memset(cs, 0, sizeof *cs);
-    char *title = title_slot(cs);
-    snprintf(title, sizeof cs->titles[0], "%s %s", p->question, answer);
+    char *title = title_slot(cs), *sub = NULL;
+    /* the verdict on the frontier in the title, its steps below it (the
+     * steps of three options and more run past two lines) */
+    const char *verdict = strstr(answer, ": returns ");
+    if (verdict) {
+        sub = title_slot(cs);
+        snprintf(title, sizeof cs->titles[0], "%s R%s", p->question,
+                 verdict + 3);
+        snprintf(sub, sizeof cs->titles[0], "%.*s.",
+                 (int)(verdict - answer), answer);
+    } else {
+        snprintf(title, sizeof cs->titles[0], "%s %s", p->question, answer);
+    }
     size_t np = p->n < DAM_CHARTSET_BARS ? p->n : DAM_CHARTSET_BARS;
     for (size_t i = 0; i < np; i++) {
         snprintf(cs->roc_labels[i], sizeof cs->roc_labels[0], "%.63s",
@@ -687,6 +719,7 @@ void dam_chartset_points(dam_chartset *cs, const dam_points *p,
     snprintf(cs->mark_label, sizeof cs->mark_label, "per %.40s",
              p->cost_unit);
     cs->roc.title = title;
+    cs->roc.subtitle = sub;
     cs->roc.points = cs->roc_pts;
     cs->roc.npoints = np;
     cs->roc.segments = cs->roc_seg;

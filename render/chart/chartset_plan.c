@@ -22,6 +22,7 @@
 #define PLAN_POINTS 6000 /* most candidates drawn (an even selection) */
 #define PLAN_NAMED 40    /* most named points */
 #define PLAN_LABEL 200
+#define PLAN_LINES 12    /* most lines (a serving plan: a step per kind) */
 
 /* What a plan's charts hold (owned by the chartset). */
 typedef struct dam_chartset_plan {
@@ -31,8 +32,9 @@ typedef struct dam_chartset_plan {
     size_t nlabels;
     const char *groups[64];
     char group_names[64][DAM_ID_MAX];
-    dam_chart_plan_line lines[4];
-    double lx[4][DAM_PLAN_FRONTIER_POINTS], ly[4][DAM_PLAN_FRONTIER_POINTS];
+    dam_chart_plan_line lines[PLAN_LINES];
+    double lx[PLAN_LINES][DAM_PLAN_FRONTIER_POINTS],
+        ly[PLAN_LINES][DAM_PLAN_FRONTIER_POINTS];
     double lp[DAM_PLAN_FRONTIER_POINTS];
     dam_chart_plan_ref refs[4];
     char ref_labels[4][PLAN_LABEL];
@@ -376,17 +378,16 @@ static void serving_common(dam_chartset *cs, dam_chartset_plan *p,
     dam_fmt_num(r, sizeof r, planned, 3);
     snprintf(p->ref_labels[0], PLAN_LABEL, "planned rate %s/s", r);
     p->refs[c->nrefs++] = (dam_chart_plan_ref){1, planned, p->ref_labels[0]};
-    if (found && max_rate > 0.0 && own_gpus > 0) {
-        p->lx[0][0] = 0.0;
-        p->lx[0][1] = max_rate;
-        p->ly[0][0] = own_gpus;
-        p->ly[0][1] = own_gpus;
+    if (found && max_rate > 0.0 && own_gpus > 0 && c->nlines < PLAN_LINES) {
+        size_t l = c->nlines++;
+        p->lx[l][0] = 0.0;
+        p->lx[l][1] = max_rate;
+        p->ly[l][0] = own_gpus;
+        p->ly[l][1] = own_gpus;
         snprintf(p->ref_labels[1], PLAN_LABEL,
                  "the scenario's deployment: rates within %s", slo);
-        p->lines[0] = (dam_chart_plan_line){p->ref_labels[1], p->lx[0],
-                                            p->ly[0], 2, DAM_COLOR_GREY, 1};
-        c->lines = p->lines;
-        c->nlines = 1;
+        p->lines[l] = (dam_chart_plan_line){p->ref_labels[1], p->lx[l],
+                                            p->ly[l], 2, DAM_COLOR_GREY, 1};
         char lab[PLAN_LABEL];
         dam_fmt_num(r, sizeof r, max_rate, 3);
         snprintf(lab, sizeof lab, "its limit: %s/s", r);
@@ -395,6 +396,7 @@ static void serving_common(dam_chartset *cs, dam_chartset_plan *p,
               1, DAM_CHART_PLAN_NAMED, lab);
     }
     (void)rate;
+    c->lines = c->nlines ? p->lines : NULL;
     c->refs = p->refs;
     c->points = p->pts;
     c->groups = p->groups;
@@ -407,21 +409,77 @@ static void serving_common(dam_chartset *cs, dam_chartset_plan *p,
     plan_add(cs, "plan");
 }
 
-/* An option of a serving plan: named (with its cost) when it has a
- * price or is the plan's choice, else a plain point of the group of
- * unpriced GPUs (so a catalog of twenty kinds stays legible). */
-static void serving_option(dam_chartset_plan *p, double rate, int gpus,
-                           const char *gpu, int priced, int chosen,
-                           const char *label)
+/* The GPUs a kind needs as the rate grows, as steps from 0 to xmax: the
+ * plan met the objectives at a rate on some replicas of per_replica GPUs,
+ * so each replica carries `share` (that rate over the replicas; the
+ * scenario's own deployment: the highest rate it sustains over its
+ * replicas) and a rate x takes ceil(x / share) replicas (an upper bound:
+ * one replica fewer might do). Unlabelled (the group's legend names it),
+ * in the group's colour; left out when the lines are used up. */
+static void serving_steps(dam_chartset_plan *p, size_t group, double share,
+                          int per_replica, double xmax)
 {
-    if (!priced && !chosen) {
+    dam_chart_plan *c = &p->chart;
+    if (c->nlines >= PLAN_LINES || per_replica <= 0 || !(share > 0.0) ||
+        !isfinite(share))
+        return;
+    size_t l = c->nlines++, n = 0;
+    for (int k = 1; n + 2 <= DAM_PLAN_FRONTIER_POINTS; k++) {
+        double x0 = (k - 1) * share, x1 = fmin(k * share, xmax);
+        p->lx[l][n] = x0;
+        p->ly[l][n++] = (double)k * per_replica;
+        p->lx[l][n] = x1;
+        p->ly[l][n++] = (double)k * per_replica;
+        if (x1 >= xmax)
+            break;
+    }
+    p->lines[l] = (dam_chart_plan_line){NULL, p->lx[l], p->ly[l], n,
+                                        dam_draw_series_color(group), 0};
+}
+
+/* An option of a serving plan. The lead option of a priced kind (its
+ * cheapest, or the plan's choice) is named with its cost and drawn with
+ * its kind's steps up to xmax; the kind's other options are plain points
+ * in its colour; an unpriced kind's options are plain points of one group
+ * (so a catalog of twenty kinds stays legible). */
+typedef struct serving_opt {
+    double rate;      /* the rate planned at, 1/s */
+    double share;     /* the rate one replica carries, 1/s (0: rate /
+                         replicas) */
+    int replicas;     /* replicas meeting the objectives there */
+    int per_replica;  /* GPUs per replica */
+    const char *gpu;  /* its kind */
+    int priced, chosen, lead;
+    const char *label;
+} serving_opt;
+
+static void serving_option(dam_chartset_plan *p, const serving_opt *o,
+                           double xmax)
+{
+    int gpus = o->replicas * o->per_replica;
+    if (!o->priced && !o->chosen) {
         p->pts[p->chart.npoints++] = (dam_chart_plan_point){
-            rate, gpus, group_of(p, "other GPU kinds (no price listed)"), 1,
-            DAM_CHART_PLAN_PLAIN, NULL};
+            o->rate, gpus, group_of(p, "other GPU kinds (no price listed)"),
+            1, DAM_CHART_PLAN_PLAIN, NULL};
         return;
     }
-    named(p, rate, gpus, group_of(p, gpu), 1,
-          chosen ? DAM_CHART_PLAN_WINNER : DAM_CHART_PLAN_NAMED, label);
+    size_t g = group_of(p, o->gpu);
+    if (!o->lead && !o->chosen) {
+        p->pts[p->chart.npoints++] = (dam_chart_plan_point){
+            o->rate, gpus, g, 1, DAM_CHART_PLAN_PLAIN, NULL};
+        return;
+    }
+    serving_steps(p, g, o->share > 0.0 ? o->share : o->rate / o->replicas,
+                  o->per_replica, xmax);
+    named(p, o->rate, gpus, g, 1,
+          o->chosen ? DAM_CHART_PLAN_WINNER : DAM_CHART_PLAN_NAMED, o->label);
+}
+
+/* How far the steps run: twice the planned rate, or to the deployment's
+ * limit when that is farther. */
+static double steps_end(double at, int found, double max_rate)
+{
+    return fmax(2.0 * at, found ? max_rate : 0.0);
 }
 
 /* The note of the options left off (no count meets the objectives). */
@@ -452,11 +510,21 @@ int dam_chartset_capacity(dam_chartset *cs, const dam_scenario *s,
                  o->price_hour > 0.0 ? ": " : "",
                  o->price_hour > 0.0 ? k : "",
                  o->price_hour > 0.0 ? " per M requests" : "");
-        int win = best < 0;
+        int win = best < 0, lead = 1;
         if (win)
             best = i;
-        serving_option(p, pl->rate, o->replicas, o->gpu,
-                       o->price_hour > 0.0, win, lab);
+        for (int j = 0; j < i && lead; j++)
+            lead = !(pl->options[j].supported && pl->options[j].feasible &&
+                     strcmp(pl->options[j].gpu, o->gpu) == 0);
+        int own = pl->max_rate_found && s->serving.replicas > 0 &&
+                  strcmp(o->gpu, s->machine.gpu.id) == 0;
+        serving_opt so = {pl->rate,
+                          own ? pl->max_rate / s->serving.replicas : 0.0,
+                          o->replicas, 1, o->gpu, o->price_hour > 0.0, win,
+                          lead, lab};
+        serving_option(p, &so,
+                       steps_end(pl->rate, pl->max_rate_found,
+                                 pl->max_rate));
     }
     left_out(p, missed, "GPU kinds");
     char slo[48], r[32], *title = cs->titles[cs->ntitles++],
@@ -474,8 +542,8 @@ int dam_chartset_capacity(dam_chartset *cs, const dam_scenario *s,
                  "No GPU serves %s requests/s within %s", r, slo);
     snprintf(sub, sizeof cs->titles[0],
              "%s: the fewest GPUs of each kind that meet the SLO with "
-             "headroom at the planned rate, and the highest rate the "
-             "scenario's own deployment sustains",
+             "headroom at the planned rate; steps: GPUs enough for each "
+             "rate, a replica per rate one was shown to meet",
              s->name);
     p->chart.title = title;
     p->chart.subtitle = sub;
@@ -508,8 +576,24 @@ int dam_chartset_llm_plan(dam_chartset *cs, const dam_scenario *s,
                  o->tp, o->price_hour > 0.0 ? ": " : "",
                  o->price_hour > 0.0 ? k : "",
                  o->price_hour > 0.0 ? " per M output tokens" : "");
-        serving_option(p, at, o->gpus, o->gpu, o->price_hour > 0.0,
-                       i == pl->best, lab);
+        /* its kind's lead: the plan's choice, else the cheapest */
+        int lead = pl->best < 0 || i == pl->best ||
+                   strcmp(pl->options[pl->best].gpu, o->gpu) != 0;
+        for (int j = 0; j < i && lead; j++)
+            lead = !(pl->options[j].usable && pl->options[j].feasible &&
+                     pl->options[j].gpus > 0 &&
+                     strcmp(pl->options[j].gpu, o->gpu) == 0);
+        if (i == pl->best)
+            lead = 1;
+        /* the scenario's own replica: the highest rate it sustains */
+        int own = pl->max_rate_found && s->serving.replicas > 0 &&
+                  o->tp == (s->serving.llm.tp > 0 ? s->serving.llm.tp : 1) &&
+                  strcmp(o->gpu, s->machine.gpu.id) == 0;
+        serving_opt so = {at, own ? pl->max_rate / s->serving.replicas : 0.0,
+                          o->replicas, o->tp, o->gpu, o->price_hour > 0.0,
+                          i == pl->best, lead, lab};
+        serving_option(p, &so,
+                       steps_end(at, pl->max_rate_found, pl->max_rate));
     }
     left_out(p, missed, "GPU kind and tensor-parallel pairs");
     char slo[96], t1[32], t2[32], r[32];
@@ -527,10 +611,10 @@ int dam_chartset_llm_plan(dam_chartset *cs, const dam_scenario *s,
         snprintf(title, sizeof cs->titles[0],
                  "No GPU serves %s requests/s within %s", r, slo);
     snprintf(sub, sizeof cs->titles[0],
-             "%s: the fewest GPUs of each kind and tensor-parallel degree "
-             "meeting both objectives at p%.0f, planned at %.0f %% above "
-             "the rate, and the highest rate the scenario's own deployment "
-             "sustains",
+             "%s: the fewest GPUs per kind and TP degree meeting both "
+             "objectives at p%.0f, %.0f %% above the rate; steps: GPUs "
+             "enough for each rate, a replica per rate one was shown to "
+             "meet",
              s->name, pl->quantile * 100.0, pl->headroom * 100.0);
     p->chart.title = title;
     p->chart.subtitle = sub;

@@ -723,10 +723,11 @@ static int leader_crosses(const dam_draw_placer *p, double x, double y,
     return 0;
 }
 
-/* Where s goes near (x, y): *best and whether it is far (a leader). */
+/* Where s goes near (x, y), the spiral reaching at most `reach` points
+ * away: *best and whether it is far (a leader). */
 static double place(cairo_t *cr, const dam_draw_placer *p, double x,
-                    double y, double gap, const char *s, dam_rect *best,
-                    int *far)
+                    double y, double gap, const char *s, double reach,
+                    dam_rect *best, int *far)
 {
     /* direction (dx, dy) and text anchors for each candidate */
     static const double dir[8][4] = {
@@ -755,7 +756,6 @@ static double place(cairo_t *cr, const dam_draw_placer *p, double x,
     if (best_bad < 0.5)
         return best_bad;
     /* a spiral over the bounds: the nearest free spot */
-    double reach = hypot(p->bounds.w, p->bounds.h);
     for (double rad = gap * 4.2 + 8; rad < reach; rad += 5) {
         int steps = (int)fmax(16, ceil(2 * 3.14159265358979 * rad / 10));
         for (int k = 0; k < steps; k++) {
@@ -772,14 +772,11 @@ static double place(cairo_t *cr, const dam_draw_placer *p, double x,
     return best_bad;
 }
 
-int dam_draw_placer_label(cairo_t *cr, dam_draw_placer *p, double x,
-                          double y, double gap, const char *s)
+/* Draw s at best (a leader from (x, y) when far) and block it. */
+static void put_label(cairo_t *cr, dam_draw_placer *p, double x, double y,
+                      double gap, const char *s, const dam_rect *bp, int far)
 {
-    dam_rect best = {x, y, 0, 0};
-    int far = 0;
-    if (!s || !*s)
-        return 1;
-    double bad = place(cr, p, x, y, gap, s, &best, &far);
+    dam_rect best = *bp;
     if (far) {
         /* a leader from the point's edge to the label's nearest corner */
         double cx, cy;
@@ -797,7 +794,33 @@ int dam_draw_placer_label(cairo_t *cr, dam_draw_placer *p, double x,
     }
     dam_draw_text(cr, best.x, best.y, s, 0, 0);
     block_label(p, &best);
+}
+
+int dam_draw_placer_label(cairo_t *cr, dam_draw_placer *p, double x,
+                          double y, double gap, const char *s)
+{
+    dam_rect best = {x, y, 0, 0};
+    int far = 0;
+    if (!s || !*s)
+        return 1;
+    double bad = place(cr, p, x, y, gap, s, hypot(p->bounds.w, p->bounds.h),
+                       &best, &far);
+    put_label(cr, p, x, y, gap, s, &best, far);
     return bad < 0.5;
+}
+
+int dam_draw_placer_label_near(cairo_t *cr, dam_draw_placer *p, double x,
+                               double y, double gap, double reach,
+                               const char *s)
+{
+    dam_rect best = {x, y, 0, 0};
+    int far = 0;
+    if (!s || !*s)
+        return 1;
+    if (place(cr, p, x, y, gap, s, reach, &best, &far) >= 0.5)
+        return 0;
+    put_label(cr, p, x, y, gap, s, &best, far);
+    return 1;
 }
 
 size_t dam_draw_placer_best(const dam_draw_placer *p, const dam_rect *cands,

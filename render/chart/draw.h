@@ -238,6 +238,11 @@ void dam_draw_placer_block(dam_draw_placer *p, const dam_rect *r);
  */
 int dam_draw_placer_label(cairo_t *cr, dam_draw_placer *p, double x,
                           double y, double gap, const char *s);
+/* As dam_draw_placer_label, but only where the label overlaps nothing and
+ * lies within reach points of (x, y); else draws nothing. 1 when drawn. */
+int dam_draw_placer_label_near(cairo_t *cr, dam_draw_placer *p, double x,
+                               double y, double gap, double reach,
+                               const char *s);
 /* Mark the segment (x0, y0)-(x1, y1) as occupied, as a chain of small
  * boxes, so that labels do not cross drawn lines. */
 void dam_draw_placer_block_line(dam_draw_placer *p, double x0, double y0,

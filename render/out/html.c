@@ -53,7 +53,7 @@ static const char style[] =
     "th{background:#0072B2;color:#fff;text-align:left;padding:0.25em 0.5em}"
     "td{padding:0.25em 0.5em;vertical-align:top}"
     "tr:nth-child(even) td{background:#f2f2f2}"
-    "td.num,th.num{text-align:right}"
+    "td.num,th.num{text-align:right}td.num{white-space:nowrap}"
     "figure{margin:1em 0}svg{max-width:100%;height:auto}"
     "pre{font-size:0.85em;overflow-x:auto}";
 

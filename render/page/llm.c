@@ -644,23 +644,23 @@ void dam_llm_plan_text(dam_buf *b, const dam_scenario *s,
                  (p->options[j].gpus == o->gpus && j < i)))
                 first = 0;
         if (first)
-            dam_buf_printf(b, "  %-18s %3d GPUs (%d x TP%d)\n", o->gpu,
+            dam_buf_printf(b, "  %-19s %3d GPUs (%d x TP%d)\n", o->gpu,
                            o->gpus, o->replicas, o->tp);
     }
-    dam_buf_printf(b, "\n%-18s %4s %8s %5s %9s %9s %8s %9s %9s %9s  %s\n",
+    dam_buf_printf(b, "\n%-19s %4s %8s %5s %9s %9s %8s %9s %9s %9s  %s\n",
                    "GPU", "TP", "replicas", "GPUs", "TTFT ms", "TPOT ms",
                    "goodput", "tok/s/GPU", "$/hour", "$/Mtok", "note");
     for (int i = 0; i < p->noptions; i++) {
         const dam_llm_plan_option *o = &p->options[i];
         if (!o->usable) {
-            dam_buf_printf(b, "%-18s %4s %8s %5s %9s %9s %8s %9s %9s %9s  "
+            dam_buf_printf(b, "%-19s %4s %8s %5s %9s %9s %8s %9s %9s %9s  "
                               "%s\n",
                            o->gpu, "-", "-", "-", "-", "-", "-", "-", "-",
                            "-", o->why);
             continue;
         }
         if (!o->feasible) {
-            dam_buf_printf(b, "%-18s %4d %8s %5s %9s %9s %8s %9s %9s %9s  "
+            dam_buf_printf(b, "%-19s %4d %8s %5s %9s %9s %8s %9s %9s %9s  "
                               "%s\n",
                            o->gpu, o->tp, "-", "-", "-", "-", "-", "-", "-",
                            "-", o->why);
@@ -675,7 +675,7 @@ void dam_llm_plan_text(dam_buf *b, const dam_scenario *s,
             snprintf(pm, sizeof pm, "n/a");
         }
         snprintf(gp, sizeof gp, "%.1f%%", o->goodput_fraction * 100.0);
-        dam_buf_printf(b, "%-18s %4d %8d %5d %9.4g %9.4g %8s %9.4g %9s %9s  "
+        dam_buf_printf(b, "%-19s %4d %8d %5d %9.4g %9.4g %8s %9.4g %9s %9s  "
                           "%s\n",
                        o->gpu, o->tp, o->replicas, o->gpus, o->ttft * 1e3,
                        o->tpot * 1e3, gp, o->tokens_per_s_gpu, ph, pm,

@@ -32,9 +32,10 @@ void dam_plan_report_capacity_text(dam_buf *b, const dam_scenario *s,
     dam_buf_printf(b, "  headroom: simulated p99 + its 95 %% CI half-width "
                       "<= SLO, replicas <= %.0f %% busy\n\n",
                    DAM_CAPACITY_MAX_UTIL * 100.0);
-    dam_buf_printf(b, "  %-18s %8s %10s %6s %17s %10s %10s\n", "gpu",
+    /* costs per million requests, the unit of the chart and the review */
+    dam_buf_printf(b, "  %-19s %8s %10s %6s %17s %10s %10s\n", "gpu",
                    "replicas", "p99", "util", "one fewer: p99", "$/hour",
-                   "$/1k req");
+                   "$/M req");
     int first = 1;
     for (int i = 0; i < p->noptions; i++) {
         const dam_capacity_option *o = &p->options[i];
@@ -46,9 +47,10 @@ void dam_plan_report_capacity_text(dam_buf *b, const dam_scenario *s,
                      o->fewer_p99 * 1e3, o->fewer_util * 100.0);
         if (o->price_hour > 0.0) {
             dam_fmt_usd(ph, sizeof ph, o->cost_hour, DAM_FMT_SIG);
-            dam_fmt_usd(pk, sizeof pk, o->cost_per_1k, DAM_FMT_SIG);
+            dam_fmt_usd(pk, sizeof pk, o->cost_per_1k * 1000.0,
+                        DAM_FMT_SIG);
         }
-        dam_buf_printf(b, "  %-18s %8d %7.4g ms %5.0f%% %17s %10s %10s%s\n",
+        dam_buf_printf(b, "  %-19s %8d %7.4g ms %5.0f%% %17s %10s %10s%s\n",
                        o->gpu, o->replicas, o->p99 * 1e3,
                        o->utilization * 100.0, fewer, ph, pk,
                        first && o->price_hour > 0.0 ? "  <- cheapest" : "");
@@ -60,7 +62,7 @@ void dam_plan_report_capacity_text(dam_buf *b, const dam_scenario *s,
         if (p->options[i].supported && !p->options[i].feasible) {
             if (!ninf++)
                 dam_buf_printf(b, "\n  Cannot meet the SLO:\n");
-            dam_buf_printf(b, "    %-18s %s\n", p->options[i].gpu,
+            dam_buf_printf(b, "    %-19s %s\n", p->options[i].gpu,
                            p->options[i].why);
         }
     int nun = 0;

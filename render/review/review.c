@@ -95,6 +95,8 @@ struct dam_review_store {
     dam_chart why;                  /* the summary's chart, short title */
     dam_chart_breakdown why_bd;     /* its input, when a breakdown */
     dam_chart_levers why_lv;        /* its input, when levers */
+    const char *lev_hdr[9];         /* the lever table's header and */
+    int lev_num[9];                 /* alignment, blank columns left out */
 };
 
 /* What a review section needs. */
@@ -183,8 +185,10 @@ static const char *answer_text(const ctx *c, const char *answer)
                                       c->best};
     for (int k = 0; k < 2; k++) {
         const dam_whatif_row *x = named[k];
+        /* none for an option that does not fit: it has no speed-up */
         if (!x || (k == 1 && x == named[0]) || !x->has_interval ||
-            x->verdict == DAM_VERDICT_FAILED || len >= sizeof extra)
+            x->verdict == DAM_VERDICT_FAILED || !x->result.memory.fits ||
+            len >= sizeof extra)
             continue;
         char iv[96];
         if (x->speedup_hi > x->speedup_lo) {
@@ -590,6 +594,36 @@ static void lever_table(cells *t, const ctx *c)
     }
 }
 
+/* Leave out the columns of t (ncols wide, header head, alignment num)
+ * where no row has a figure (every cell "-" or "n/a": a quality with no
+ * metric, a cost with no price), the first and the last kept; the
+ * header and alignment kept go to hdr and hnum. The columns kept. */
+static size_t drop_blank_columns(cells *t, size_t ncols,
+                                 const char *const *head, const int *num,
+                                 const char **hdr, int *hnum)
+{
+    size_t nrows = t->n / ncols, kept = 0, k = 0;
+    int keep[16];
+    for (size_t j = 0; j < ncols && j < 16; j++) {
+        int blank = nrows > 0 && j > 0 && j + 1 < ncols;
+        for (size_t i = 0; i < nrows && blank; i++) {
+            const char *v = t->c[i * ncols + j];
+            blank = v && (strcmp(v, "-") == 0 || strcmp(v, "n/a") == 0);
+        }
+        keep[j] = !blank;
+        if (keep[j]) {
+            hdr[kept] = head[j];
+            hnum[kept++] = num[j];
+        }
+    }
+    for (size_t i = 0; i < nrows; i++)
+        for (size_t j = 0; j < ncols; j++)
+            if (keep[j])
+                t->c[k++] = t->c[i * ncols + j];
+    t->n = k;
+    return kept;
+}
+
 static const char *const stg_head[] = {"stage", "D_vol", "BW", "D/BW", "O",
                                        "R*eta", "O/(R*eta)", "L_lat", "time"};
 static const int stg_num[] = {0, 1, 1, 1, 1, 1, 1, 1, 1};
@@ -863,17 +897,20 @@ void dam_review_build(dam_review *rv, const dam_whatif *w,
     headline(st, &c);
     key_numbers(&st->key, &c);
     lever_table(&st->cells[0], &c);
+    size_t lev_cols = drop_blank_columns(
+        &st->cells[0], 9,
+        c.s->serving.llm.enabled       ? lev_head_llm
+        : c.s->mode == DAM_MODE_SERVING ? lev_head_sv
+                                        : lev_head,
+        lev_num, st->lev_hdr, st->lev_num);
     stage_table(&st->cells[1], &c);
     phase_table(&st->cells[2], &c);
     diagnosis_table(&st->cells[3], &c);
     assumptions(&st->assumptions, &c);
 
     dam_report_table tables[DAM_REVIEW_TABLES] = {
-        {"Each lever alone and combined", 9,
-         c.s->serving.llm.enabled       ? lev_head_llm
-         : c.s->mode == DAM_MODE_SERVING ? lev_head_sv
-                                         : lev_head,
-         st->cells[0].c, st->cells[0].n / 9, lev_num},
+        {"Each lever alone and combined", lev_cols, st->lev_hdr,
+         st->cells[0].c, st->cells[0].n / lev_cols, st->lev_num},
         {"The iron law per stage (one GPU, one step)", 9, stg_head,
          st->cells[1].c, st->cells[1].n / 9, stg_num},
         {"Roofline of each compute phase", 7, ph_head, st->cells[2].c,

@@ -17,10 +17,12 @@
  * chart page of each scenario's review (the planning page included), solved
  * as the command line solves them (simulated, default options; the serving
  * plans with fewer simulated requests), at the chart file size, at the PDF
- * report's page size and beside the summary. First, the check itself is
+ * report's page size and beside the summary; every title takes at most
+ * two lines at the file and page sizes. First, the check itself is
  * shown to fail on planted collisions, so a pass means something.
  */
 #include <dirent.h>
+#include <math.h>
 #include <gsl/gsl_errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,6 +31,7 @@
 #include "check.h"
 #include "model/alloc.h"
 #include "model/catalog.h"
+#include "render/chart/chart_plan.h"
 #include "render/chart/chartset.h"
 #include "render/page/compare.h"
 #include "render/review/report.h"
@@ -50,10 +53,27 @@
 
 #define TOL 0.5 /* points two boxes may share (anti-aliasing slack) */
 
+/* The lines of the chart's title: the first box logged (the title is
+ * drawn first, as one paragraph) over the title font's line height (a
+ * title is set smaller only past four lines). */
+static size_t title_lines(cairo_t *cr, const dam_font_log *log)
+{
+    if (log->n == 0)
+        return 0;
+    cairo_save(cr);
+    dam_draw_font(cr, DAM_FONT_TITLE);
+    double line = 0;
+    dam_font_measure(cr, "Xg", 0, 1, NULL, &line);
+    cairo_restore(cr);
+    return line > 0 ? (size_t)floor(log->boxes[0].box.h / line + 0.5) : 0;
+}
+
 /* Draw chart c inside area on a recording surface of page size w x h,
- * logging its text; the number of layout problems (err: the first). */
+ * logging its text; the number of layout problems (err: the first) and
+ * the title's lines (*lines, may be NULL). */
 static size_t layout_problems(const dam_chart *c, double w, double h,
-                              const dam_rect *area, dam_error *err)
+                              const dam_rect *area, dam_error *err,
+                              size_t *lines)
 {
     cairo_rectangle_t ext = {0, 0, w, h};
     cairo_surface_t *s =
@@ -71,6 +91,8 @@ static size_t layout_problems(const dam_chart *c, double w, double h,
         dam_error_set(err, "", 0, "no text logged");
         bad = 1000;
     }
+    if (lines)
+        *lines = title_lines(cr, &log);
     dam_font_log_attach(cr, NULL);
     dam_font_log_free(&log);
     cairo_destroy(cr);
@@ -86,19 +108,28 @@ static void check_chart(const char *scen, const char *cmd, const char *name,
     dam_rect page = {36, 36, DAM_REPORT_WIDTH - 72, DAM_REPORT_HEIGHT - 90};
     dam_error e;
     memset(&e, 0, sizeof e);
+    size_t lines = 0;
     size_t bad = layout_problems(c, DAM_CHART_WIDTH, DAM_CHART_HEIGHT, &file,
-                                 &e);
+                                 &e, &lines);
     dam_check(bad == 0, "%s %s %s.png: labels clear (%zu problems%s%s)",
               scen, cmd, name, bad, bad ? "; " : "", bad ? e.msg : "");
+    /* the answer in at most two lines; the details go below it */
+    dam_check(lines >= 1 && lines <= 2, "%s %s %s.png: a title of %zu "
+                                        "line%s",
+              scen, cmd, name, lines, lines == 1 ? "" : "s");
     memset(&e, 0, sizeof e);
-    bad = layout_problems(c, DAM_REPORT_WIDTH, DAM_REPORT_HEIGHT, &page, &e);
+    bad = layout_problems(c, DAM_REPORT_WIDTH, DAM_REPORT_HEIGHT, &page, &e,
+                          &lines);
     dam_check(bad == 0, "%s %s %s on a report page: labels clear (%zu "
                         "problems%s%s)",
               scen, cmd, name, bad, bad ? "; " : "", bad ? e.msg : "");
+    dam_check(lines >= 1 && lines <= 2, "%s %s %s on a report page: a "
+                                        "title of %zu line%s",
+              scen, cmd, name, lines, lines == 1 ? "" : "s");
     dam_rect column = {440, 110, 360, 420};
     memset(&e, 0, sizeof e);
     bad = layout_problems(c, DAM_REPORT_WIDTH, DAM_REPORT_HEIGHT, &column,
-                          &e);
+                          &e, NULL);
     dam_check(bad == 0, "%s %s %s beside the summary: labels clear (%zu "
                         "problems%s%s)",
               scen, cmd, name, bad, bad ? "; " : "", bad ? e.msg : "");
@@ -530,6 +561,20 @@ static void plan_serving_charts(const char *name, const dam_scenario *s,
             rc = dam_chartset_capacity(cs, s, p, &e);
         dam_free(p);
     }
+    /* GPUs against rate as steps, one per priced kind, beside the
+     * deployment's range */
+    size_t steps = 0;
+    if (rc == DAM_OK && cs->ncharts == 1)
+        for (size_t l = 0; l < cs->charts[0].u.plan->nlines; l++) {
+            const dam_chart_plan_line *ln = &cs->charts[0].u.plan->lines[l];
+            int rises = 0;
+            for (size_t i = 1; i < ln->n; i++)
+                rises += ln->y[i] > ln->y[i - 1] && ln->x[i] == ln->x[i - 1];
+            steps += !ln->label && rises > 0;
+        }
+    dam_check(rc != DAM_OK || steps >= 2, "%s: the plan draws %zu kinds' "
+                                          "GPUs against rate as steps",
+              name, steps);
     plan_chart_check(name, s->serving.llm.enabled ? "LLM serving plan"
                                                   : "capacity plan",
                      cs, rc, &e);
