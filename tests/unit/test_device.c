@@ -297,8 +297,10 @@ static double weight_gemm(const dam_gpu *g, double m, double we)
  * W4A16 dequantisation (device.c DEQ_WPC; issue 29 item 5). Fit
  * residuals: inclusionAI/humming PR #2, H100 SXM, N = K = 8192, Marlin
  * W4A16 5.81, 11.63, 23.14, 46.36 TFLOP/s at M = 1, 2, 4, 8 (torch
- * W16A16 2.68 at M = 1). Out of sample: tile-ai/TileOPs PR #2159, the
- * Marlin W4 baseline at (1, 8192, 8192) on an H200, 23.84 us / 1.094.
+ * W16A16 2.68 at M = 1; the table of jinzhen-lin's comment of
+ * 2026-03-30). Out of sample: Marlin W8A16 in the same table, 4.29, 8.55,
+ * 17.22, 34.1 TFLOP/s; tile-ai/TileOPs PR #2159, the Marlin W4 baseline
+ * at (1, 8192, 8192) on an H200, 23.84 us / 1.094.
  */
 static void w4a16(const dam_catalog *cat)
 {
@@ -317,6 +319,21 @@ static void w4a16(const dam_catalog *cat)
                "(%+.1f %%)\n", ms[i], t * 1e6, meas * 1e6, 100.0 * e);
         worst = fabs(e) > worst ? fabs(e) : worst;
     }
+    /* out of sample: Marlin W8A16 on the same shape and GPU (weights at
+     * 1.02 bytes: the same scale per 128 as the W4A16 rows) */
+    static const double tf8[] = {4.29, 8.55, 17.22, 34.1};
+    double worst8 = 0.0;
+    for (int i = 0; i < 4; i++) {
+        double t = weight_gemm(h100, ms[i], 1.02);
+        double meas = 2.0 * ms[i] * 8192.0 * 8192.0 / (tf8[i] * 1e12);
+        double e = t / meas - 1.0;
+        printf("  H100 W8A16 M = %.0f: model %.2f us, measured %.2f us "
+               "(%+.1f %%, out of sample)\n", ms[i], t * 1e6, meas * 1e6,
+               100.0 * e);
+        worst8 = fabs(e) > worst8 ? fabs(e) : worst8;
+    }
+    dam_check(worst8 < 0.08, "H100 W8A16 at M = 1..8 within 8 %% (out of "
+              "sample; worst %.1f %%)", 100.0 * worst8);
     dam_check(worst < 0.08, "H100 W4A16 at M = 1..8 within 8 %% (fit "
               "residual; worst %.1f %%)", 100.0 * worst);
     double r = weight_gemm(h100, 1, 0.0) / weight_gemm(h100, 1, 0.52);
