@@ -348,9 +348,22 @@ static void names(cairo_t *cr, const dam_chart_plan *c,
             cairo_set_source_rgb(cr, 0.05, 0.05, 0.05);
             double x = dam_axis_map(&xa->map, p->x);
             double y = dam_axis_map(&ya->map, p->y);
-            if (!name_at(cr, pl, x, y, mark_radius(p) + 2, p->label) && win)
-                dam_draw_placer_label(cr, pl, x, y, mark_radius(p) + 2,
-                                      p->label);
+            if (name_at(cr, pl, x, y, mark_radius(p) + 2, p->label) || !win)
+                continue;
+            /* the winner's name with no clear spot (a narrow chart): its
+             * deployment alone, before the colon (the title names it too),
+             * else the nearest free spot */
+            char shortl[96];
+            const char *colon = strstr(p->label, ": ");
+            size_t n = colon ? (size_t)(colon - p->label) : 0;
+            if (n > 0 && n < sizeof shortl) {
+                memcpy(shortl, p->label, n);
+                shortl[n] = '\0';
+                if (name_at(cr, pl, x, y, mark_radius(p) + 2, shortl))
+                    continue;
+            }
+            dam_draw_placer_label(cr, pl, x, y, mark_radius(p) + 2,
+                                  p->label);
         }
 }
 
