@@ -29,8 +29,9 @@
  * The published figures disagree with each other: the vLLM project's
  * performance dashboard gave 5.13 requests/s for the same command, which
  * the reporter could not reproduce (3.28). And an offline batch's rate
- * is set by its longest requests: a length cv of 0.7 gave 5.3 requests/s,
- * 1.3 gave 3.5; at 1.0 it is 3.4 to 4.4 over seed bases 1 to 16. So this is a
+ * is set by its longest requests: an output cv of 0.7 gives 5.1
+ * requests/s, 1.3 gives 3.4 (tests/VALIDATION.md); at 1.0 it was 3.4 to
+ * 4.4 over seed bases 1 to 16 before the engines' gemm_frac. So this is a
  * range check, not a point check: the prediction at cv 1 lies between the
  * two published figures widened by 10 % (2.95 to 5.64 requests/s).
  *
