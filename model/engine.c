@@ -40,7 +40,7 @@ static const char *const profile_keys[] = {
     "id",          "name",         "overlap",           "host_ms",
     "host_seq_us", "token_budget", "max_seqs",          "token_budget_large",
     "max_seqs_large", "large_gib", "mixed_prefill",     "capacity_policy",
-    "preemption",  "cuda_graphs",  NULL};
+    "preemption",  "cuda_graphs",  "gemm_frac",         NULL};
 
 /* Fill e from profile g: 0, or -1 naming the bad key in why. */
 static int fill(const config_setting_t *g, dam_llm_engine *e, char *why,
@@ -77,6 +77,13 @@ static int fill(const config_setting_t *g, dam_llm_engine *e, char *why,
     e->token_budget_large = (int)v[4];
     e->max_seqs_large = (int)v[5];
     e->large_bytes = v[6] * 1073741824.0;
+    if (num(g, "gemm_frac", &e->gemm_frac) != 0 ||
+        !(e->gemm_frac >= 0.05 && e->gemm_frac <= 2.0)) {
+        snprintf(why, nwhy, "engines.cfg: engine \"%s\": 'gemm_frac' must "
+                            "be a number in [0.05, 2]",
+                 e->id);
+        return -1;
+    }
     const char *cap = NULL, *pre = NULL, *name = NULL;
     config_setting_lookup_string(g, "capacity_policy", &cap);
     config_setting_lookup_string(g, "preemption", &pre);

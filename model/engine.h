@@ -26,6 +26,9 @@ typedef struct dam_llm_engine {
     dam_llm_capacity capacity;
     dam_llm_preempt preemption;
     int cuda_graphs;
+    double gemm_frac;         /* its GEMMs against the catalog's
+                               * microbenchmark rate (the framework's
+                               * gemm_frac for serving) */
 } dam_llm_engine;
 
 /* The engine named id from the built-in profiles: 0, or -1 with why

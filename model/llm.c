@@ -40,6 +40,12 @@ double dam_llm_weight_bytes(const dam_scenario *s)
     }
 }
 
+int dam_llm_act_quant(dam_llm_weights w)
+{
+    return w == DAM_LLM_W_FP8 || w == DAM_LLM_W_INT8 ||
+           w == DAM_LLM_W_NVFP4 || w == DAM_LLM_W_MXFP4;
+}
+
 double dam_llm_gemm_peak_scale(const dam_scenario *s)
 {
     dam_llm_weights w = s->serving.llm.weights;

@@ -73,6 +73,20 @@ double dam_llm_weight_bytes(const dam_scenario *s);
  * and docs.vultr.com HGX B200 hardware overview "~9.0 PFLOPS (NVFP4)"). */
 #define DAM_LLM_FP4_OVER_FP8 2.0
 
+/* W8A8 and W4A4 formats (fp8, int8, nvfp4, mxfp4 weights) quantize each
+ * linear layer's input activations per token before its GEMM: a kernel of
+ * DAM_LLM_ACT_QUANT_S plus its bytes (2 read, 1 written per element) at the
+ * streaming rate. 3.3 us: the mean of vLLM's per-token-group fp8 quant
+ * kernel on an H100 at 4 to 256 tokens of hidden 2048 and 4096 (3.01, 3.06,
+ * 3.24, 3.60, 2.46, 3.17, 3.38, 4.44 us; pytorch/helion PR #3073, the
+ * 2026-07-17 comment's H100 table, "vllm (us)" column); at 1,024 and 2,048
+ * tokens the same table's 6.6 to 9.5 us is the bytes' term. The lm_head and
+ * an MoE router stay 16-bit (no quantization). */
+#define DAM_LLM_ACT_QUANT_S 3.3e-6
+
+/* 1 when weight format w quantizes activations (W8A8, W4A4). */
+int dam_llm_act_quant(dam_llm_weights w);
+
 /* The GEMM peak multiplier of the weight format (1 but for FP4). */
 double dam_llm_gemm_peak_scale(const dam_scenario *s);
 

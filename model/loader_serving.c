@@ -448,6 +448,14 @@ void dam_ld_load_llm(ld *L, const config_setting_t *root,
     llm_spec(L, g, cat, s);
     if (eng.id[0] && !(wg && member(L, wg, "cuda_graphs", "workload", 0)))
         s->workload.cuda_graphs = eng.cuda_graphs;
+    /* the engine's GEMM rate against the microbenchmark's, unless the
+     * workload's framework group gives one */
+    config_setting_t *wf = wg ? member(L, wg, "framework", "workload", 0)
+                              : NULL;
+    if (eng.id[0] &&
+        !(wf && config_setting_is_group(wf) &&
+          member(L, wf, "gemm_frac", "workload.framework", 0)))
+        s->workload.fw.gemm.v = eng.gemm_frac;
     llm_slo(L, g, q);
     q->prefill_tp = q->decode_tp = q->tp;
     config_setting_t *dg = group(L, g, "disaggregate", "llm", 0);

@@ -38,6 +38,8 @@ struct dam_llm_cost {
     double *lin_t, *lin_k, *lin_c;   /* lin(R): time, kernels, comm */
     double *head_t, *head_k;         /* head(S): time, kernels */
     double weight_bytes;  /* weights read per iteration on one GPU */
+    int act_quant;        /* W8A8/W4A4: activations quantized per GEMM */
+    double quant_inv_bw;  /* s per byte of that kernel */
     dam_llm_cost *draft;  /* speculative decoding's draft (NULL: none) */
     int spec_k;           /* its tokens per step */
     dam_graph g;          /* scratch for builds */
@@ -54,6 +56,26 @@ static void drop_attention(dam_graph *g)
     g->nops = n;
 }
 
+/* Per-token activation quantization before every quantized linear GEMM
+ * (not the lm_head nor a router): DAM_LLM_ACT_QUANT_S each, plus 2 bytes
+ * read and 1 written per input element (model/llm.h). */
+static double act_quant_time(const dam_llm_cost *c, const dam_graph *g)
+{
+    if (!c->act_quant)
+        return 0.0;
+    double t = 0.0;
+    for (int i = 0; i < g->nops; i++) {
+        const dam_op *op = &g->ops[i];
+        if (op->kind != DAM_OP_GEMM || !(op->flags & DAM_OPF_WEIGHT) ||
+            strcmp(op->name, "lm_head") == 0 ||
+            strcmp(op->name, "router") == 0)
+            continue;
+        t += op->count * (DAM_LLM_ACT_QUANT_S +
+                          3.0 * op->m * op->groups * op->k * c->quant_inv_bw);
+    }
+    return t;
+}
+
 /* Cost of the non-attention part of iteration `it`: time, kernels, comm. */
 static void cost_part(dam_llm_cost *c, const dam_llm_iter *it, double *t,
                       double *k, double *comm)
@@ -65,7 +87,7 @@ static void cost_part(dam_llm_cost *c, const dam_llm_iter *it, double *t,
         return; /* checked at create: cannot happen for a valid shape */
     drop_attention(&c->g);
     dam_device_cost(&c->g, &c->lin, &gc);
-    *t = gc.time;
+    *t = gc.time + act_quant_time(c, &c->g);
     *k = gc.kernels;
     *comm = gc.comm_time;
 }
@@ -115,6 +137,13 @@ dam_llm_cost *dam_llm_cost_create(const dam_scenario *s, int tp,
     const dam_transformer *tf = &c->m.arch.tf;
     double embed = tf->tied ? 0.0 : (double)tf->vocab / c->tp * tf->hidden;
     c->weight_bytes = (c->g.params - embed) * dam_llm_weight_bytes(s);
+    c->act_quant = dam_llm_act_quant(q->weights);
+    {
+        double mf = s->workload.eta_mem_given ? s->workload.eta_mem
+                                              : c->gpu.dev.mem.v;
+        double bw = c->gpu.mem_bw * mf;
+        c->quant_inv_bw = bw > 0.0 ? 1.0 / bw : 0.0;
+    }
 
     dam_cost_opts *o = &c->lin;
     o->gpu = &c->gpu;

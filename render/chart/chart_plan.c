@@ -356,15 +356,29 @@ static void names(cairo_t *cr, const dam_chart_plan *c,
             double gap = mark_radius(p) + 2;
             if (name_at(cr, pl, x, y, gap, p->label))
                 continue;
-            /* crowded: the nearest clear spot with a leader, within a
-             * fifth of the plot (the winner's anywhere) */
-            if (win)
-                dam_draw_placer_label(cr, pl, x, y, gap, p->label);
-            else
+            if (win) {
+                /* the winner's name with no clear spot (a narrow chart):
+                 * its deployment alone, before the colon (the title names
+                 * it too), else the nearest free spot with a leader */
+                char shortl[96];
+                const char *colon = strstr(p->label, ": ");
+                size_t n = colon ? (size_t)(colon - p->label) : 0;
+                if (n > 0 && n < sizeof shortl) {
+                    memcpy(shortl, p->label, n);
+                    shortl[n] = '\0';
+                    if (name_at(cr, pl, x, y, gap, shortl))
+                        continue;
+                }
+                dam_draw_placer_label(cr, pl, x, y, gap,
+                                      n > 0 && n < sizeof shortl ? shortl
+                                                                 : p->label);
+            } else {
+                /* crowded: the nearest clear spot with a leader, within a
+                 * fifth of the plot */
                 dam_draw_placer_label_near(
                     cr, pl, x, y, gap,
-                    0.2 * hypot(pl->bounds.w, pl->bounds.h),
-                    p->label);
+                    0.2 * hypot(pl->bounds.w, pl->bounds.h), p->label);
+            }
         }
 }
 
