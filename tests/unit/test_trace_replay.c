@@ -5,6 +5,7 @@
  * (solver/trace_whatif.h): synthetic traces for each kind of dependency,
  * bad traces, and the real traces in tests/data/traces.
  */
+#include <malloc.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -924,6 +925,117 @@ static void bad_jobs(void)
     rmdir(empty);
 }
 
+/* libdamsim's allocations, counted: tests/CMakeLists.txt links this test
+ * with the linker's --wrap on model/alloc.h's functions, so every call the
+ * libraries make to them lands here first (calls inside alloc.c itself,
+ * dam_strdup's and dam_grow's, are counted through those two). Blocks and
+ * bytes (malloc_usable_size) held now. */
+static long live_blocks, allocs;
+static long long live_bytes;
+
+void *__real_dam_malloc(size_t n);
+void *__real_dam_calloc(size_t count, size_t size);
+void *__real_dam_realloc(void *p, size_t n);
+void *__real_dam_grow(void *p, size_t elem, size_t need, size_t *cap);
+char *__real_dam_strdup(const char *s);
+void __real_dam_free(void *p);
+void *__wrap_dam_malloc(size_t n);
+void *__wrap_dam_calloc(size_t count, size_t size);
+void *__wrap_dam_realloc(void *p, size_t n);
+void *__wrap_dam_grow(void *p, size_t elem, size_t need, size_t *cap);
+char *__wrap_dam_strdup(const char *s);
+void __wrap_dam_free(void *p);
+
+static void held(void *p, int sign)
+{
+    if (p) {
+        allocs += sign > 0;
+        live_blocks += sign;
+        live_bytes += sign * (long long)malloc_usable_size(p);
+    }
+}
+
+void *__wrap_dam_malloc(size_t n)
+{
+    void *p = __real_dam_malloc(n);
+    held(p, 1);
+    return p;
+}
+
+void *__wrap_dam_calloc(size_t count, size_t size)
+{
+    void *p = __real_dam_calloc(count, size);
+    held(p, 1);
+    return p;
+}
+
+void *__wrap_dam_realloc(void *p, size_t n)
+{
+    held(p, -1);
+    void *q = __real_dam_realloc(p, n);
+    held(q, 1);
+    return q;
+}
+
+void *__wrap_dam_grow(void *p, size_t elem, size_t need, size_t *cap)
+{
+    held(p, -1);
+    void *q = __real_dam_grow(p, elem, need, cap);
+    held(q, 1);
+    return q;
+}
+
+char *__wrap_dam_strdup(const char *s)
+{
+    char *p = __real_dam_strdup(s);
+    held(p, 1);
+    return p;
+}
+
+void __wrap_dam_free(void *p)
+{
+    held(p, -1);
+    __real_dam_free(p);
+}
+
+static int job_read(const char *dir)
+{
+    dam_ktrace t;
+    dam_diag d;
+    dam_diag_init(&d);
+    int rc = dam_ktrace_load_dir(&t, dir, &d);
+    dam_diag_free(&d);
+    if (rc == DAM_OK)
+        dam_ktrace_free(&t);
+    return rc;
+}
+
+/* Reading a job's folder (several ranks: matched, merged) and freeing it
+ * hands back every block it allocated, as a job re-read by every `damsim
+ * trace` of a sweep must: none held after, and none held more after five
+ * reads than after one. */
+static void test_trace_job_memory(void)
+{
+    char dir[512];
+    snprintf(dir, sizeof dir, "%s/tests/data/traces/job-a100-2ranks",
+             DAM_SOURCE_DIR);
+    long b0 = live_blocks, a0 = allocs;
+    long long y0 = live_bytes;
+    int rc = job_read(dir);
+    long b1 = live_blocks;
+    long long y1 = live_bytes;
+    for (int i = 0; i < 4; i++)
+        rc |= job_read(dir);
+    dam_check(allocs - a0 >= 5 * 2, "job: the reads' allocations are "
+              "counted (%ld)", allocs - a0);
+    dam_check(rc == DAM_OK && b1 == b0 && y1 == y0,
+              "job: a read and free of the folder holds nothing after "
+              "(%ld blocks, %lld bytes)", b1 - b0, y1 - y0);
+    dam_check(live_blocks == b0 && live_bytes == y0,
+              "job: nor do five (%ld blocks, %lld bytes)", live_blocks - b0,
+              live_bytes - y0);
+}
+
 int main(void)
 {
     dam_catalog cat;
@@ -948,6 +1060,7 @@ int main(void)
          0.0);
     real(&cat, "recsys-a100-8gpu-3steps.trace.json.gz", 4279, 30, 3, 0.0);
     job(&cat);
+    test_trace_job_memory();
     bad_jobs();
     dam_catalog_free(&cat);
     return dam_check_done();
