@@ -744,6 +744,20 @@ static void real(const dam_catalog *cat, const char *file, long kernels,
             sum += br.part[k];
         dam_check_rel(sum * br.steps, br.window_s, 1e-9,
                       "breakdown parts add up to the steps");
+        /* the binding term's share of the mean step: its parts over the
+         * step (window / steps), the largest of shares that add to 1 */
+        double bound_part = 0.0;
+        for (int k = 0; k < DAM_TTERM_COUNT; k++)
+            if (dam_tterm_bound((dam_tterm)k) == br.bound)
+                bound_part += br.part[k];
+        dam_check(fabs(br.bound_share -
+                           bound_part * br.steps / br.window_s) <=
+                          1e-9 * br.bound_share &&
+                      br.bound_share >= 1.0 / DAM_BOUND_COUNT &&
+                      br.bound_share <= 1.0 + 1e-12,
+                  "%s: %s binds, %.1f %% of the mean step of %d", file,
+                  dam_bound_name(br.bound), 100.0 * br.bound_share,
+                  br.steps);
         /* device work scaled: the step moves the right way */
         dam_check(scaled(&g, DAM_KCLASS_GEMM, 0.5) <= r * (1 + 1e-12) &&
                       scaled(&g, DAM_KCLASS_GEMM, 2.0) >= r * (1 - 1e-12),
