@@ -781,6 +781,23 @@ static void real(const dam_catalog *cat, const char *file, long kernels,
                 dam_check_rel(w->rows[0].step_s, w->measured_mean_s, 1e-6,
                               "the baseline row replays the measured mean "
                               "step");
+            /* "GEMM kernels whose name did not say" (trace_whatif.h):
+             * the GEMM and attention kernels without a precision, and no
+             * other kernel */
+            long unknown = 0, gemms = 0;
+            for (int i = 0; i < g.nnodes; i++) {
+                const dam_rnode *n = &g.nodes[i];
+                int gemm = n->kind == DAM_RNODE_GPU &&
+                           (n->kclass == DAM_KCLASS_GEMM ||
+                            n->kclass == DAM_KCLASS_ATTENTION);
+                gemms += gemm;
+                unknown += gemm && n->prec < 0;
+            }
+            dam_check(rc == DAM_OK && w->gemm_unknown == unknown &&
+                          unknown <= gemms,
+                      "%s: %ld GEMM kernels of %ld name no precision (the "
+                      "what-if counts %ld)", file, unknown, gemms,
+                      w->gemm_unknown);
             dam_free(w);
         }
     }
