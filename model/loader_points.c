@@ -177,8 +177,7 @@ static void flatten_setting(config_setting_t *st, const char *prefix,
         snprintf(val, sizeof val, "%s", config_setting_get_string(st));
         break;
     case CONFIG_TYPE_ARRAY: {
-        size_t len = 0;
-        val[0] = '\0';
+        size_t len = (size_t)snprintf(val, sizeof val, "[");
         for (int i = 0; i < config_setting_length(st) && len < sizeof val;
              i++) {
             config_setting_t *e = config_setting_get_elem(st, (unsigned)i);
@@ -191,7 +190,7 @@ static void flatten_setting(config_setting_t *st, const char *prefix,
                 snprintf(one, sizeof one, "%lld",
                          config_setting_get_int64(e));
             len += (size_t)snprintf(val + len, sizeof val - len, "%s%s",
-                                    i ? ", " : "[", one);
+                                    i ? ", " : "", one);
         }
         if (len < sizeof val)
             snprintf(val + len, sizeof val - len, "]");

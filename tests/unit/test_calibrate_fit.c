@@ -717,6 +717,51 @@ static void test_overlay_units(void)
     dam_catalog_free(&cat);
 }
 
+/* ---- key text ---------------------------------------------------------- */
+
+/* dam_const_key_format keeps snprintf's contract at every buffer size: the
+ * full key when it fits, else its first n - 1 characters and a
+ * terminator, and not one byte written past buf[n - 1] (each part, the
+ * precision and the "@gpu" included, may be the one that does not fit). */
+static void test_key_text(void)
+{
+    static const char *const keys[] = {
+        "gpu/A100-SXM4-80GB/gemm_frac/bf16",
+        "model/resnet50/efficiency/fp16@V100-SXM2-32GB",
+        "framework/default/launch_us",
+    };
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+        dam_const_key k;
+        dam_error e;
+        int ok = dam_const_key_parse(keys[i], &k, &e) == DAM_OK;
+        dam_check(ok, "%s parses", keys[i]);
+        if (!ok)
+            continue;
+        char full[DAM_CONST_KEY_MAX];
+        dam_const_key_format(&k, full, sizeof full);
+        dam_check_str(full, keys[i], "its text is the key read");
+        size_t len = strlen(keys[i]);
+        int bad = 0;
+        for (size_t n = 1; n <= len + 1; n++) {
+            char buf[DAM_CONST_KEY_MAX + 16];
+            memset(buf, '#', sizeof buf);
+            dam_const_key_format(&k, buf, n);
+            int past = 0;
+            for (size_t j = n; j < sizeof buf; j++)
+                past |= buf[j] != '#';
+            if (past || buf[n - 1] != '\0' ||
+                strncmp(buf, keys[i], n - 1) != 0) {
+                printf("#   n = %zu: \"%.*s\"%s\n", n, (int)(n - 1), buf,
+                       past ? " (wrote past n)" : "");
+                bad++;
+            }
+        }
+        dam_check(bad == 0, "%s in a buffer of 1 .. %zu bytes: its first n - 1 "
+                  "characters, nothing past n (%d sizes wrong)", keys[i],
+                  len + 1, bad);
+    }
+}
+
 int main(void)
 {
     gsl_set_error_handler_off();
@@ -727,5 +772,6 @@ int main(void)
     test_round_trip();
     test_example();
     test_overlay_units();
+    test_key_text();
     return dam_check_done();
 }

@@ -18,6 +18,11 @@
  *    (solver/uncertainty.h, dam_interval), on a sample whose quantiles are
  *    known exactly: 0, 1, ..., 1000.
  *  - MFU scorecard: "investigate < 30 %, strong > 50 %" (solver/diagnose.c).
+ *  - serving scorecard (solver/diagnose_serving.c): SLO attainment
+ *    "investigate < 99 %, strong >= 99.9 %", replica utilisation
+ *    "investigate > 80 % (queueing), strong 40-70 %", CPU pool utilisation
+ *    "investigate > 80 %, strong < 60 %"; each judged on the analytic
+ *    answer of scenarios/resnet50-serving-l4.cfg with only that number set.
  */
 #include <gsl/gsl_errno.h>
 #include <string.h>
@@ -42,8 +47,17 @@ static const struct {
     {"interval: upper end the 95 % quantile", 0.95, 0.005},
     {"MFU: investigate below 30 %", 0.30, 0.01},
     {"MFU: strong above 50 %", 0.50, 0.01},
+    {"serving: SLO attainment investigate below 99 %", 0.99, 0.0009},
+    {"serving: SLO attainment strong from 99.9 %", 0.999, 0.0001},
+    {"serving: utilisation investigate above 80 %", 0.80, 0.01},
+    {"serving: utilisation strong from 40 %", 0.40, 0.01},
+    {"serving: utilisation strong up to 70 %", 0.70, 0.01},
+    {"serving: CPU pool investigate above 80 %", 0.80, 0.01},
+    {"serving: CPU pool strong below 60 %", 0.60, 0.01},
 };
-enum { T_WORKS, T_HURTS, T_LO, T_HI, T_MFU_LOW, T_MFU_HIGH };
+enum { T_WORKS, T_HURTS, T_LO, T_HI, T_MFU_LOW, T_MFU_HIGH, T_SLO_LOW,
+       T_SLO_HIGH, T_UTIL_HIGH, T_UTIL_STRONG_LO, T_UTIL_STRONG_HI,
+       T_CPU_HIGH, T_CPU_LOW };
 
 /* A what-if solver: the analytic answer, then the run time the test asks
  * for. The baseline's is 1000 s; a scenario with more loader workers than
@@ -102,6 +116,42 @@ static dam_score mfu_score(double mfu)
     return v;
 }
 
+/* The serving scorecard's verdict on metric (its row's name) when the
+ * answer base has that one number set to v. */
+static dam_score serving_score(const dam_scenario *s, const dam_result *base,
+                               const char *metric, double v)
+{
+    dam_result *r = dam_malloc(sizeof *r);
+    *r = *base;
+    if (strcmp(metric, "SLO attainment") == 0)
+        r->serving.slo_attainment = v;
+    else if (strcmp(metric, "replica utilisation") == 0)
+        r->serving.utilization = v;
+    else
+        r->serving.cpu_utilization = v;
+    dam_diagnosis *d = dam_malloc(sizeof *d);
+    dam_diagnose_serving(s, r, d);
+    dam_score got = (dam_score)-1;
+    for (int i = 0; i < d->nscore; i++)
+        if (strcmp(d->score[i].metric, metric) == 0)
+            got = d->score[i].verdict;
+    dam_free(d);
+    dam_free(r);
+    return got;
+}
+
+/* Both sides of threshold t on metric: below it `below`, above it `above`. */
+static void serving_sides(const dam_scenario *s, const dam_result *base,
+                          const char *metric, int t, dam_score below,
+                          dam_score above)
+{
+    double at = thresholds[t].at, m = thresholds[t].margin;
+    dam_check(serving_score(s, base, metric, at - m) == below &&
+                  serving_score(s, base, metric, at + m) == above,
+              "%s: %.2f %% and %.2f %% on either side", thresholds[t].name,
+              100 * (at - m), 100 * (at + m));
+}
+
 int main(void)
 {
     gsl_set_error_handler_off();
@@ -158,6 +208,30 @@ int main(void)
               thresholds[T_MFU_HIGH].name, 100 * (hi - mh));
     dam_check(mfu_score(hi + mh) == DAM_SCORE_STRONG, "%s: %.0f %% is strong",
               thresholds[T_MFU_HIGH].name, 100 * (hi + mh));
+
+    /* the serving scorecard, both sides of each threshold */
+    dam_scenario *sv = dam_malloc(sizeof *sv);
+    dam_result *base = dam_malloc(sizeof *base);
+    dam_check_int(dam_test_scenario("resnet50-serving-l4.cfg", &cat, sv),
+                  DAM_OK, "the serving scenario loads");
+    dam_analytic_solve(sv, base);
+    const dam_score I = DAM_SCORE_INVESTIGATE, O = DAM_SCORE_OK,
+                    S = DAM_SCORE_STRONG;
+    serving_sides(sv, base, "SLO attainment", T_SLO_LOW, I, O);
+    serving_sides(sv, base, "SLO attainment", T_SLO_HIGH, O, S);
+    serving_sides(sv, base, "replica utilisation", T_UTIL_HIGH, O, I);
+    serving_sides(sv, base, "replica utilisation", T_UTIL_STRONG_LO, O, S);
+    serving_sides(sv, base, "replica utilisation", T_UTIL_STRONG_HI, S, O);
+    serving_sides(sv, base, "CPU pool utilisation", T_CPU_HIGH, O, I);
+    serving_sides(sv, base, "CPU pool utilisation", T_CPU_LOW, S, O);
+    /* far from every threshold: an idle replica is not "strong", a
+     * saturated one is investigated */
+    dam_check(serving_score(sv, base, "replica utilisation", 0.05) == O,
+              "serving: a replica 5 %% busy is ok, not strong");
+    dam_check(serving_score(sv, base, "replica utilisation", 0.99) == I,
+              "serving: a replica 99 %% busy is investigated");
+    dam_free(base);
+    dam_free(sv);
 
     dam_free(w);
     dam_free(s);

@@ -8,7 +8,8 @@
  * forward GEMM work; recomputation repeats the forward; tensor parallelism
  * divides the per-rank GEMM work by t and adds two all-reduces per layer
  * and pass; a pipeline stage holds its share of blocks; LLM serving
- * iterations read the KV cache; inference folds batch-norm; bad options are
+ * iterations read the KV cache and append each new token's K and V to it;
+ * inference folds batch-norm; bad options are
  * errors. All checks are by construction (theory), none is fitted.
  */
 #include <gsl/gsl_errno.h>
@@ -43,6 +44,16 @@ static double kind_sum(const dam_graph *g, int kind, int pass, int elems)
         double c = o->kind == DAM_OP_MEM ? 1.0 : o->count;
         f += c * (elems ? o->elems : o->flops);
     }
+    return f;
+}
+
+/* Elements the KV-cache appends move (the memory ops flagged KV). */
+static double kv_append_elems(const dam_graph *g)
+{
+    double f = 0.0;
+    for (int i = 0; i < g->nops; i++)
+        if (g->ops[i].kind == DAM_OP_MEM && (g->ops[i].flags & DAM_OPF_KV))
+            f += g->ops[i].elems;
     return f;
 }
 
@@ -301,6 +312,11 @@ static void serving(const dam_catalog *cat)
     double want = 16.0 * 80 * (2.0 * 1001 * 8 * 128 + 2.0 * 64 * 128);
     dam_check_rel(kv, want, 1e-9,
                   "decode attention elements = KV cache + q, o");
+    /* the cache append: each new token's K and V (8 KV heads x 128 per
+     * layer, each) read from the projection's output and written into the
+     * cache, 4 element moves per KV channel; 16 new tokens, 80 layers */
+    dam_check_rel(kv_append_elems(&g), 80.0 * 16 * 4.0 * 8 * 128, 1e-9,
+                  "decode appends 16 tokens' K and V to the cache");
     /* prefill of 512 new tokens on 1 sequence with no past */
     memset(&it, 0, sizeof it);
     it.prefill_seqs = 1;
@@ -312,6 +328,8 @@ static void serving(const dam_catalog *cat)
                          3.0 * 8192 * 28672);
     dam_check_rel(gf, 2.0 * lin * 512 + 2.0 * 32000 * 8192, 1e-9,
                   "prefill GEMMs = 2 P_lin n + one head row");
+    dam_check_rel(kv_append_elems(&h), 80.0 * 512 * 4.0 * 8 * 128, 1e-9,
+                  "prefill appends its 512 tokens' K and V to the cache");
     it.decode_seqs = -1;
     dam_check_int(dam_graph_llm_iteration(&h, m, &it, &e), DAM_EINPUT,
                   "negative sequences: error");

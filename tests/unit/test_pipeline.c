@@ -28,6 +28,10 @@ static dam_catalog cat;
 static dam_scenario sc;
 static dam_result res;
 
+/* Settings load() applies over its text (none unless a test sets them). */
+static const dam_setting *load_over;
+static int load_nover;
+
 /* A scenario of model `model` on nodes x 8 H100s with parallel settings. */
 static int load(dam_scenario *s, const char *model, int nodes,
                 const char *net, const char *workload, const char *par)
@@ -49,7 +53,11 @@ static int load(dam_scenario *s, const char *model, int nodes,
              nodes, net, model, workload, par);
     dam_diag d;
     dam_diag_init(&d);
-    int rc = dam_scenario_load(s, "t.cfg", text, &cat, &d);
+    dam_load_options lo;
+    memset(&lo, 0, sizeof lo);
+    lo.overrides = load_over;
+    lo.noverrides = load_nover;
+    int rc = dam_scenario_load_with(s, "t.cfg", text, &cat, &lo, &d);
     for (size_t i = 0; i < d.n; i++)
         printf("  %s:%d: %s\n", d.items[i].file, d.items[i].line,
                d.items[i].msg);
@@ -442,6 +450,48 @@ static void pipeline_sends(void)
                   "2 B / tp (by hand)");
 }
 
+/* Reads far slower than the GPUs: the pipeline's first stage waits for
+ * each step's data before its first forward. Theory: the step is no
+ * shorter than the shared file system takes to deliver the step's bytes,
+ * nor longer than that plus the step without the reads (prefetching
+ * overlaps the two); the first of the 2 stages (half the ranks) idles on
+ * the reads for the step less its own work, so data is at least a quarter
+ * of the mean step (more than (step - fast) / 2 minus its waits on the
+ * second stage's gradients, which the fast step bounds). */
+static void data_bound(void)
+{
+    const char *par = "tp = 8; pp = 2; micro_batch = 1; global_batch = 16;";
+    if (load(&sc, "llama3-8b", 2, "", "", par) != DAM_OK)
+        return;
+    dam_sim_options o;
+    memset(&o, 0, sizeof o);
+    o.warmup = -1;
+    dam_error e;
+    int rc = dam_sim_training(&sc, &o, &res, NULL, &e);
+    double fast = res.step;
+    /* 16 samples a step from the file system the 2 nodes share (200 GB/s,
+     * over 50 GB/s NICs): 100 GB a sample makes the reads the bound */
+    static const dam_setting big = {"data.raw_bytes_per_sample", "1e11"};
+    load_over = &big;
+    load_nover = 1;
+    rc |= load(&sc, "llama3-8b", 2, "", "", par);
+    load_over = NULL;
+    load_nover = 0;
+    if (rc != DAM_OK)
+        return;
+    double read = 16.0 * 1e11 / sc.machine.fs_bw;
+    rc = dam_sim_training(&sc, &o, &res, NULL, &e);
+    dam_check(rc == DAM_OK && res.step >= read * (1.0 - 1e-9) &&
+                  res.step <= read + fast,
+              "reads bind: step %.4g s between the reads' %.4g s and that "
+              "plus the step without them (%.4g s) (theory)",
+              res.step, read, read + fast);
+    dam_check(res.terms[DAM_TERM_DATA] >= 0.25 * res.step,
+              "the first stage's wait for the reads is data: %.4g s of "
+              "%.4g s (waiting for ranks %.4g s)", res.terms[DAM_TERM_DATA],
+              res.step, res.terms[DAM_TERM_WAIT]);
+}
+
 int main(void)
 {
     gsl_set_error_handler_off();
@@ -455,6 +505,7 @@ int main(void)
     in_flight();
     plain_data_parallel();
     pipeline_sends();
+    data_bound();
     dam_catalog_free(&cat);
     return dam_check_done();
 }

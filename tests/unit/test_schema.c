@@ -547,6 +547,77 @@ static void test_doc(void)
     free(t);
 }
 
+/* Arrays in the settings dump: every element, in order, as written, in
+ * brackets (an empty array too). */
+static void test_settings_arrays(void)
+{
+    static const char text[] =
+        "a = { ints = [1, 2, 3]; words = [\"x\", \"y\"]; nums = [0.5, 2e9];"
+        " one = [7]; none = []; };\n";
+    static const char *const want[][2] = {
+        {"a.ints", "[1, 2, 3]"}, {"a.words", "[x, y]"},
+        {"a.nums", "[0.5, 2e9]"}, {"a.one", "[7]"}, {"a.none", "[]"}};
+    dam_setting *set = NULL;
+    int n = dam_scenario_settings("arrays.cfg", text, &set);
+    dam_check_int(n, 5, "five array settings read");
+    for (int i = 0; i < n && i < 5; i++) {
+        dam_check_str(set[i].key, want[i][0], "array key in file order");
+        dam_check_str(set[i].value, want[i][1], want[i][0]);
+    }
+    dam_settings_free(set, n);
+}
+
+/* A lever without a name is refused at its line (tables head its row
+ * with the name); the same lever named loads. */
+static void test_lever_name(void)
+{
+    dam_catalog *cat = calloc(1, sizeof *cat);
+    dam_test_catalog(cat);
+    static const char head[] =
+        "scenario: { name = \"t\"; question = \"q\"; mode = \"training\"; };\n"
+        "machine: { gpu = \"A100-SXM4-80GB\"; gpus_per_node = 1; host: { "
+        "cpu_cores = 8; pcie_gbs = 25.0; }; storage: { kind = \"local_nvme\";"
+        " read_gbs = 5.0; }; };\n"
+        "workload: { model = \"resnet50\"; batch_size = 256; precision = "
+        "\"bf16\"; };\n"
+        "data: { samples = 1000.0; };\n"
+        "pipeline: { loader_workers = 1; };\n"
+        "levers = (\n";
+    static const char *const lever[2] = {
+        "  { gpu = \"H100-SXM5-80GB\"; }\n);\n",
+        "  { name = \"H100\"; gpu = \"H100-SXM5-80GB\"; }\n);\n"};
+    for (int named = 0; named < 2; named++) {
+        char text[1024];
+        snprintf(text, sizeof text, "%s%s", head, lever[named]);
+        dam_scenario *sc = malloc(sizeof *sc);
+        dam_lever_list *lv = calloc(1, sizeof *lv);
+        dam_diag d;
+        dam_diag_init(&d);
+        dam_load_options opt = {0};
+        opt.levers = lv;
+        int rc = dam_scenario_load_with(sc, "t.cfg", text, cat, &opt, &d);
+        int said = 0;
+        for (size_t i = 0; i < d.n; i++) {
+            said |= d.items[i].line == 7 &&
+                    strstr(d.items[i].msg, "missing required key") &&
+                    strstr(d.items[i].msg, "name");
+            if (named)
+                printf("# %s\n", d.items[i].msg);
+        }
+        if (named)
+            dam_check(rc == DAM_OK && d.nerr == 0 && lv->n == 1,
+                      "a named lever loads");
+        else
+            dam_check(rc == DAM_EINPUT && said,
+                      "a lever without a name: missing 'name' at line 7");
+        dam_diag_free(&d);
+        free(lv);
+        free(sc);
+    }
+    dam_catalog_free(cat);
+    free(cat);
+}
+
 int main(void)
 {
     test_rows();
@@ -554,6 +625,8 @@ int main(void)
     test_lever_shadows();
     test_loader();
     test_settings();
+    test_settings_arrays();
+    test_lever_name();
     test_doc();
     test_readme();
     test_man_page();

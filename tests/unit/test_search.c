@@ -48,6 +48,14 @@ static void fixed_count(const dam_scenario *s)
         if ((double)l->dp * l->micro_batch * l->micro_batches !=
             dam_scenario_global_batch(s))
             bad++;
+        /* the run: whole steps over the samples, each epoch, at the
+         * step time; its GPU-hours: every GPU for the run */
+        double steps = ceil(s->data.samples / dam_scenario_global_batch(s)) *
+                       dam_scenario_run_epochs(s);
+        if (!(fabs(c->run_time - steps * c->step) <= 1e-12 * c->run_time) ||
+            !(fabs(c->gpu_hours - (double)c->gpus * c->run_time / 3600.0) <=
+              1e-12 * c->gpu_hours))
+            bad++;
         if (c->fits) {
             fit++;
             if (c->step < fastest)
@@ -58,8 +66,8 @@ static void fixed_count(const dam_scenario *s)
     }
     dam_check_int((long)bad, 0,
                   "every candidate obeys the layout's rules, keeps the "
-                  "global batch, and says whether and by how much it misses "
-                  "memory");
+                  "global batch, runs its steps at its step time, and says "
+                  "whether and by how much it misses memory");
     dam_check_int((long)fit, (long)k->fitting, "fitting count");
     dam_check(fit < r->nall, "some candidates do not fit (%zu of %zu fit)",
               fit, r->nall);

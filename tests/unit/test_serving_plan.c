@@ -3,10 +3,11 @@
  * test_serving_plan.c: the capacity planner (solver/capacity.h) on
  * scenarios/resnet50-serving-l4.cfg against three GPUs of the catalog (L4,
  * A100 40 GB, H100 SXM). Every answer, re-simulated, meets the SLO with
- * the planner's headroom and one GPU fewer does not; options are sorted by
- * cost per 1,000 requests; the highest rate found for the scenario's own
- * deployment meets the SLO and the rate where the bisection stopped
- * misses it. A training scenario is refused.
+ * the planner's headroom and one GPU fewer does not (the answer's evidence
+ * for one fewer is that run's, and a single replica shows none); options
+ * are sorted by cost per 1,000 requests; the highest rate found for the
+ * scenario's own deployment meets the SLO and the rate where the
+ * bisection stopped misses it. A training scenario is refused.
  */
 #include <gsl/gsl_errno.h>
 #include <math.h>
@@ -80,6 +81,20 @@ int main(void)
                       "busy)",
                       o->gpu, o->replicas - 1, r.serving.latency.p99 * 1e3,
                       r.serving.utilization * 100.0);
+            /* the evidence the answer shows for one fewer is that run's
+             * (the same inputs and seed: the same numbers) */
+            dam_check(o->fewer_p99_known &&
+                          fabs(o->fewer_p99 - r.serving.latency.p99) <=
+                              1e-9 * r.serving.latency.p99 &&
+                          fabs(o->fewer_util - r.serving.utilization) <=
+                              1e-9 * r.serving.utilization,
+                      "%s: the answer's evidence for %d replicas (p99 %.3g "
+                      "ms, %.0f %% busy) is that run's",
+                      o->gpu, o->replicas - 1, o->fewer_p99 * 1e3,
+                      o->fewer_util * 100.0);
+        } else {
+            dam_check(!o->fewer_p99_known,
+                      "%s x 1: no evidence for zero replicas", o->gpu);
         }
         if (i > 0 && p.options[i - 1].feasible &&
             o->price_hour > 0.0 && p.options[i - 1].price_hour > 0.0)
@@ -90,6 +105,17 @@ int main(void)
     }
     dam_check(feasible >= 2, "at least two GPUs can serve the rate (%d)",
               feasible);
+    /* a rate one replica of each GPU serves: one replica, and no "one
+     * fewer" to show */
+    static dam_capacity_result q;
+    dam_check_int(dam_capacity_plan(&s, &three, slo, 50.0, &opt, &q, &e),
+                  DAM_OK, "plan for 50 requests/s within 30 ms");
+    for (int i = 0; i < q.noptions; i++) {
+        const dam_capacity_option *o = &q.options[i];
+        dam_check(o->feasible && o->replicas == 1 && !o->fewer_p99_known,
+                  "%s at 50/s: 1 replica (%d), no evidence for 0 (%d)",
+                  o->gpu, o->replicas, o->fewer_p99_known);
+    }
     dam_check(p.options[0].feasible && strcmp(p.options[0].gpu, "L4") == 0,
               "cheapest first: %s", p.options[0].gpu);
 

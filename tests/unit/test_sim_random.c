@@ -77,6 +77,21 @@ static double rank_mean(const struct ranks *k, int rank)
     return k->n[rank] ? k->sum[rank] / k->n[rank] : 0.0;
 }
 
+/* Rank `rank`'s step end times, replication 0. */
+struct ends {
+    int rank;
+    double end[128];
+};
+
+static void on_end(void *ctx, int rep, int rank, int step, double seconds,
+                   double end)
+{
+    struct ends *x = ctx;
+    (void)seconds;
+    if (rep == 0 && rank == x->rank && step >= 0 && step < 128)
+        x->end[step] = end;
+}
+
 int main(void)
 {
     gsl_set_error_handler_off();
@@ -218,6 +233,33 @@ int main(void)
               ev ? json_array_size(ev) : 0);
     json_decref(tj);
     dam_buf_free(&tb);
+    dam_trace_free(&tr);
+
+    /* the window is the traced steps of the first traced rank (solver/
+     * sim.h): rank 3 asked alone, from an array whose next entry (not part
+     * of the list) is rank 0; offline inference, so that no all-reduce
+     * makes the ranks' steps end together */
+    static const int ranks[2] = {3, 0};
+    struct ends x3 = {3, {0.0}};
+    dam_sim_observer ob3 = {NULL, on_end, &x3};
+    dam_trace_init(&tr);
+    o = sim_opts(5, 40, 1, 0);
+    o.trace_first = 12;
+    o.trace_steps = 3;
+    o.trace_ranks = ranks;
+    o.ntrace_ranks = 1;
+    o.observer = &ob3;
+    s = base;
+    s.mode = DAM_MODE_INFERENCE;
+    dam_analytic_solve(&s, &r);
+    int rc3 = dam_sim_training(&s, &o, &r, &tr, &e);
+    int f = tr.first_step, l = tr.first_step + tr.nsteps - 1;
+    dam_check(rc3 == DAM_OK && f >= 1 && l < 128 && tr.nsteps == 3 &&
+                  tr.from == x3.end[f - 1] && tr.horizon == x3.end[l],
+              "trace of rank 3 alone: window from its step %d's end to its "
+              "step %d's (%.6g to %.6g s; the trace's %.6g to %.6g s)",
+              f - 1, l, f >= 1 ? x3.end[f - 1] : 0.0, l < 128 ? x3.end[l] : 0.0,
+              tr.from, tr.horizon);
     dam_trace_free(&tr);
 
     /* ---- errors --------------------------------------------------------- */

@@ -83,10 +83,39 @@ static void check_rate(const char *what, double step_by_hand)
     dam_check_str(dam_bound_name(r.bound), "data", "  bound by data");
 }
 
+/* The measured window (solver/sim.h, dam_sim_window): with W >= 1 loader
+ * workers, warm-up and steps are the least multiples of W at or above what
+ * was asked (the warm-up at least W); with none, as asked. */
+static void check_window(void)
+{
+    static const int ws[] = {0, 1, 3, 4, 8}, asks[] = {0, 1, 5, 7, 8, 9, 100};
+    int bad = 0, n = 0;
+    for (size_t i = 0; i < sizeof ws / sizeof ws[0]; i++)
+        for (size_t a = 0; a < sizeof asks / sizeof asks[0]; a++)
+            for (size_t b = 1; b < sizeof asks / sizeof asks[0]; b++) {
+                int W = ws[i], warm = asks[a], steps = asks[b], we, se;
+                dam_sim_window(W, warm, steps, &we, &se);
+                int wmin = W >= 1 && warm < W ? W : warm;
+                int ok = W < 1 ? we == warm && se == steps
+                               : we % W == 0 && we >= wmin && we < wmin + W &&
+                                     se % W == 0 && se >= steps &&
+                                     se < steps + W;
+                if (!ok)
+                    printf("#   W %d warm %d steps %d -> %d, %d\n", W, warm,
+                           steps, we, se);
+                bad += !ok;
+                n++;
+            }
+    dam_check(bad == 0, "measured window: %d of %d (workers, warm-up, "
+              "steps) rounded up to the least multiples of the workers",
+              n - bad, n);
+}
+
 int main(void)
 {
     gsl_set_error_handler_off();
     dam_check_int(sim_catalogs(), 0, "built-in catalogs load");
+    check_window();
 
     /* ---- nothing overlaps: T_seq exactly ------------------------------ */
     dam_check_int(sim_load("iron-law-data-bound.cfg", &s), DAM_OK,

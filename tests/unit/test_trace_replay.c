@@ -5,6 +5,7 @@
  * (solver/trace_whatif.h): synthetic traces for each kind of dependency,
  * bad traces, and the real traces in tests/data/traces.
  */
+#include <malloc.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -455,6 +456,54 @@ static void batch_lever(const dam_catalog *cat)
               "batch=0 refused");
 }
 
+/* CUDA graphs (trace_whatif.h: each kernel waits for the first launch of
+ * its step on its thread): a launch and its kernel done before the first
+ * ProfilerStep belong to no step, so they leave the step's prediction as
+ * it is without them. */
+static double graphs_step(const dam_catalog *cat, int before)
+{
+    begin();
+    if (before) {
+        call("cudaLaunchKernel", 2, 1, 9);
+        kernel("vectorized_elementwise_kernel", 7, 4, 2, 9);
+    }
+    step(20, 200);
+    call("cudaLaunchKernel", 30, 50, 1);
+    call("cudaLaunchKernel", 85, 5, 2);
+    call("cudaLaunchKernel", 95, 5, 3);
+    call("cudaDeviceSynchronize", 105, 85, -1);
+    kernel("ampere_sgemm_128x64_nn", 7, 82, 40, 1);
+    kernel("vectorized_elementwise_kernel", 7, 123, 30, 2);
+    kernel("vectorized_elementwise_kernel", 7, 154, 30, 3);
+    end();
+    dam_ktrace t;
+    dam_rgraph g;
+    double step_s = -1.0;
+    if (build(&t, &g, before ? "graphs, a launch before the step"
+                             : "graphs") == DAM_OK) {
+        dam_tlever l;
+        dam_error e;
+        dam_twhatif *w = dam_malloc(sizeof *w);
+        if (dam_tlever_parse("cuda_graphs=1", &l, &e) == DAM_OK &&
+            dam_trace_whatif(&g, cat, &l, 1, 0, 1, w, &e) == DAM_OK &&
+            w->rows[1].step_s > 0.0 && w->rows[1].speedup >= 1.0)
+            step_s = w->rows[1].step_s;
+        dam_free(w);
+    }
+    dam_rgraph_free(&g);
+    dam_ktrace_free(&t);
+    return step_s;
+}
+
+static void graphs_before_steps(const dam_catalog *cat)
+{
+    double a = graphs_step(cat, 0), b = graphs_step(cat, 1);
+    dam_check(a > 0.0 && fabs(b - a) <= 1e-9 * a,
+              "cuda_graphs: a launch before the first step leaves the "
+              "step's prediction (%.6g us without it, %.6g us with it)",
+              a * 1e6, b * 1e6);
+}
+
 /* More threads and names than the reader's first hash tables hold (1024
  * slots, grown at half load): 1,500 host threads, each with its own
  * operator name. */
@@ -743,6 +792,20 @@ static void real(const dam_catalog *cat, const char *file, long kernels,
             sum += br.part[k];
         dam_check_rel(sum * br.steps, br.window_s, 1e-9,
                       "breakdown parts add up to the steps");
+        /* the binding term's share of the mean step: its parts over the
+         * step (window / steps), the largest of shares that add to 1 */
+        double bound_part = 0.0;
+        for (int k = 0; k < DAM_TTERM_COUNT; k++)
+            if (dam_tterm_bound((dam_tterm)k) == br.bound)
+                bound_part += br.part[k];
+        dam_check(fabs(br.bound_share -
+                           bound_part * br.steps / br.window_s) <=
+                          1e-9 * br.bound_share &&
+                      br.bound_share >= 1.0 / DAM_BOUND_COUNT &&
+                      br.bound_share <= 1.0 + 1e-12,
+                  "%s: %s binds, %.1f %% of the mean step of %d", file,
+                  dam_bound_name(br.bound), 100.0 * br.bound_share,
+                  br.steps);
         /* device work scaled: the step moves the right way */
         dam_check(scaled(&g, DAM_KCLASS_GEMM, 0.5) <= r * (1 + 1e-12) &&
                       scaled(&g, DAM_KCLASS_GEMM, 2.0) >= r * (1 - 1e-12),
@@ -766,6 +829,23 @@ static void real(const dam_catalog *cat, const char *file, long kernels,
                 dam_check_rel(w->rows[0].step_s, w->measured_mean_s, 1e-6,
                               "the baseline row replays the measured mean "
                               "step");
+            /* "GEMM kernels whose name did not say" (trace_whatif.h):
+             * the GEMM and attention kernels without a precision, and no
+             * other kernel */
+            long unknown = 0, gemms = 0;
+            for (int i = 0; i < g.nnodes; i++) {
+                const dam_rnode *n = &g.nodes[i];
+                int gemm = n->kind == DAM_RNODE_GPU &&
+                           (n->kclass == DAM_KCLASS_GEMM ||
+                            n->kclass == DAM_KCLASS_ATTENTION);
+                gemms += gemm;
+                unknown += gemm && n->prec < 0;
+            }
+            dam_check(rc == DAM_OK && w->gemm_unknown == unknown &&
+                          unknown <= gemms,
+                      "%s: %ld GEMM kernels of %ld name no precision (the "
+                      "what-if counts %ld)", file, unknown, gemms,
+                      w->gemm_unknown);
             dam_free(w);
         }
     }
@@ -924,6 +1004,117 @@ static void bad_jobs(void)
     rmdir(empty);
 }
 
+/* libdamsim's allocations, counted: tests/CMakeLists.txt links this test
+ * with the linker's --wrap on model/alloc.h's functions, so every call the
+ * libraries make to them lands here first (calls inside alloc.c itself,
+ * dam_strdup's and dam_grow's, are counted through those two). Blocks and
+ * bytes (malloc_usable_size) held now. */
+static long live_blocks, allocs;
+static long long live_bytes;
+
+void *__real_dam_malloc(size_t n);
+void *__real_dam_calloc(size_t count, size_t size);
+void *__real_dam_realloc(void *p, size_t n);
+void *__real_dam_grow(void *p, size_t elem, size_t need, size_t *cap);
+char *__real_dam_strdup(const char *s);
+void __real_dam_free(void *p);
+void *__wrap_dam_malloc(size_t n);
+void *__wrap_dam_calloc(size_t count, size_t size);
+void *__wrap_dam_realloc(void *p, size_t n);
+void *__wrap_dam_grow(void *p, size_t elem, size_t need, size_t *cap);
+char *__wrap_dam_strdup(const char *s);
+void __wrap_dam_free(void *p);
+
+static void held(void *p, int sign)
+{
+    if (p) {
+        allocs += sign > 0;
+        live_blocks += sign;
+        live_bytes += sign * (long long)malloc_usable_size(p);
+    }
+}
+
+void *__wrap_dam_malloc(size_t n)
+{
+    void *p = __real_dam_malloc(n);
+    held(p, 1);
+    return p;
+}
+
+void *__wrap_dam_calloc(size_t count, size_t size)
+{
+    void *p = __real_dam_calloc(count, size);
+    held(p, 1);
+    return p;
+}
+
+void *__wrap_dam_realloc(void *p, size_t n)
+{
+    held(p, -1);
+    void *q = __real_dam_realloc(p, n);
+    held(q, 1);
+    return q;
+}
+
+void *__wrap_dam_grow(void *p, size_t elem, size_t need, size_t *cap)
+{
+    held(p, -1);
+    void *q = __real_dam_grow(p, elem, need, cap);
+    held(q, 1);
+    return q;
+}
+
+char *__wrap_dam_strdup(const char *s)
+{
+    char *p = __real_dam_strdup(s);
+    held(p, 1);
+    return p;
+}
+
+void __wrap_dam_free(void *p)
+{
+    held(p, -1);
+    __real_dam_free(p);
+}
+
+static int job_read(const char *dir)
+{
+    dam_ktrace t;
+    dam_diag d;
+    dam_diag_init(&d);
+    int rc = dam_ktrace_load_dir(&t, dir, &d);
+    dam_diag_free(&d);
+    if (rc == DAM_OK)
+        dam_ktrace_free(&t);
+    return rc;
+}
+
+/* Reading a job's folder (several ranks: matched, merged) and freeing it
+ * hands back every block it allocated, as a job re-read by every `damsim
+ * trace` of a sweep must: none held after, and none held more after five
+ * reads than after one. */
+static void test_trace_job_memory(void)
+{
+    char dir[512];
+    snprintf(dir, sizeof dir, "%s/tests/data/traces/job-a100-2ranks",
+             DAM_SOURCE_DIR);
+    long b0 = live_blocks, a0 = allocs;
+    long long y0 = live_bytes;
+    int rc = job_read(dir);
+    long b1 = live_blocks;
+    long long y1 = live_bytes;
+    for (int i = 0; i < 4; i++)
+        rc |= job_read(dir);
+    dam_check(allocs - a0 >= 5 * 2, "job: the reads' allocations are "
+              "counted (%ld)", allocs - a0);
+    dam_check(rc == DAM_OK && b1 == b0 && y1 == y0,
+              "job: a read and free of the folder holds nothing after "
+              "(%ld blocks, %lld bytes)", b1 - b0, y1 - y0);
+    dam_check(live_blocks == b0 && live_bytes == y0,
+              "job: nor do five (%ld blocks, %lld bytes)", live_blocks - b0,
+              live_bytes - y0);
+}
+
 int main(void)
 {
     dam_catalog cat;
@@ -939,6 +1130,7 @@ int main(void)
     conv_shapes(&cat);
     shape_other_thread();
     batch_lever(&cat);
+    graphs_before_steps(&cat);
     flows_only();
     bad_traces();
     real(&cat, "a100-nccl-train.trace.json.gz", 2700, 21, 3, 222.442);
@@ -948,6 +1140,7 @@ int main(void)
          0.0);
     real(&cat, "recsys-a100-8gpu-3steps.trace.json.gz", 4279, 30, 3, 0.0);
     job(&cat);
+    test_trace_job_memory();
     bad_jobs();
     dam_catalog_free(&cat);
     return dam_check_done();

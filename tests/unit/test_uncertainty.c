@@ -15,6 +15,7 @@
 #include "model/alloc.h"
 #include "model/loader.h"
 #include "solver/analytic.h"
+#include "solver/sim.h"
 #include "solver/uncertainty.h"
 #include "solver/whatif.h"
 
@@ -37,6 +38,68 @@ static int load_text(dam_catalog *cat, const char *eta, const char *decode,
     int rc = dam_scenario_load(s, "u.cfg", text, cat, d);
     s->seed = dam_test_seed(s->seed);
     return rc;
+}
+
+/* Solvers for the load interval: simulated (0), analytic only (1), or
+ * failing (2). */
+static int solve_kind(const dam_scenario *s, void *ctx, dam_result *r,
+                      dam_error *err)
+{
+    int kind = *(const int *)ctx;
+    dam_analytic_solve(s, r);
+    if (kind == 1)
+        return DAM_OK;
+    if (kind == 2)
+        return dam_error_set(err, "", 0, "no answer");
+    dam_sim_options o;
+    memset(&o, 0, sizeof o);
+    o.steps = 2000;
+    o.replications = 2;
+    return dam_sim_serving(s, &o, r, NULL, err);
+}
+
+/* The load interval of a service (dam_load_interval_of): from simulated
+ * draws it holds the nominal p99 between its ends; a solver that does not
+ * simulate, or fails, gives none (ok = 0), not the nominal's. */
+static void load_interval(dam_catalog *cat)
+{
+    dam_scenario *sv = dam_malloc(sizeof *sv);
+    dam_result *nom = dam_malloc(sizeof *nom);
+    if (dam_test_scenario("resnet50-serving-l4.cfg", cat, sv) != DAM_OK) {
+        dam_check(0, "the serving scenario loads");
+        dam_free(nom);
+        dam_free(sv);
+        return;
+    }
+    int kind = 0;
+    dam_error e;
+    dam_check_int(solve_kind(sv, &kind, nom, &e), DAM_OK,
+                  "the service simulates");
+    dam_draws *dr = dam_draws_create(40, dam_test_seed(5));
+    double *t = dam_draws_times(dr, sv);
+    static const char *const what[3] = {"simulated draws",
+                                        "draws solved without simulating",
+                                        "draws whose solve fails"};
+    for (kind = 0; kind < 3; kind++) {
+        dam_load_interval li;
+        int rc = dam_load_interval_of(dr, sv, sv, nom, t, 40, solve_kind,
+                                      &kind, &li);
+        if (kind == 0)
+            dam_check(rc == DAM_OK && li.ok &&
+                          li.p99[0] <= nom->serving.latency.p99 &&
+                          nom->serving.latency.p99 <= li.p99[1],
+                      "%s: the load interval %.3g .. %.3g ms holds the "
+                      "nominal p99 %.3g ms", what[kind], li.p99[0] * 1e3,
+                      li.p99[1] * 1e3, nom->serving.latency.p99 * 1e3);
+        else
+            dam_check(!li.ok && (kind == 1 ? rc == DAM_OK : rc != DAM_OK),
+                      "%s: no load interval (ok %d, rc %d)", what[kind],
+                      li.ok, rc);
+    }
+    dam_free(t);
+    dam_draws_free(dr);
+    dam_free(nom);
+    dam_free(sv);
 }
 
 int main(void)
@@ -264,6 +327,7 @@ int main(void)
     dam_free(own);
     dam_free(x);
     dam_free(s);
+    load_interval(&cat);
     dam_catalog_free(&cat);
     return dam_check_done();
 }
