@@ -91,21 +91,23 @@ enum { S_WAIT = 0, S_RUN, S_SWAP, S_XFER, S_DONE };
 
 /* One request in flight. */
 typedef struct seq {
-    long idx;          /* arrival number, 0-based */
-    double arrive;     /* s */
-    int in, out;       /* prompt tokens, tokens to generate */
-    int gen;           /* generated so far */
+    /* what every iteration reads first, together */
     int kv;            /* tokens whose keys and values are cached */
     int target;        /* tokens to prefill before the next token */
+    int gen;           /* generated so far */
+    int out;           /* tokens to generate */
     int blocks;        /* KV blocks held */
-    int chunk;         /* prefill tokens of the iteration in flight */
-    int state;         /* S_* */
-    int rep;           /* replica holding it */
-    int preempts;      /* times preempted */
     int cached;        /* prompt tokens found in the prefix cache (whole
                           blocks, shared: not in `blocks`) */
-    double first;      /* first token, s (< 0: none yet) */
+    int chunk;         /* prefill tokens of the iteration in flight */
+    int state;         /* S_* */
+    long idx;          /* arrival number, 0-based */
     double last;       /* latest token, s */
+    int in;            /* prompt tokens */
+    int rep;           /* replica holding it */
+    int preempts;      /* times preempted */
+    double arrive;     /* s */
+    double first;      /* first token, s (< 0: none yet) */
     double sched;      /* first scheduled, s (< 0: not yet) */
 } seq;
 
@@ -228,6 +230,8 @@ typedef struct sys {
     int nreps, nfront;      /* replicas; routed to the first nfront */
     int rr;                 /* round-robin position */
     double block_tokens;
+    int bt;                 /* the same, int (0: none) */
+    int out_min1;           /* every request asks for >= 1 token */
     const double *bfor;     /* bfor[t] = blocks_for(t) for whole t < nbfor
                                (the same doubles, without the division) */
     long nbfor;
@@ -502,36 +506,46 @@ static void admit(sys *y, replica *p, int slot)
     }
 }
 
-/* Decodes of the running sequences, preempting for blocks. */
-static void sched_decodes(sys *y, replica *p, dam_llm_batch *b, int *budget)
+/* Decodes of the running sequences, preempting for blocks. Returns 1
+ * when every running sequence was seen and none is part-way through its
+ * prompt (sched_partial has nothing to do). */
+static int sched_decodes(sys *y, replica *p, dam_llm_batch *b, int *budget)
 {
     /* in locals, added to b and p once: nothing below reads them, and
      * the sums are whole numbers (exact in any order) */
-    const int dq = y->dq;
-    int bud = *budget, ndec = p->ndec;
+    const int dq = y->dq, bt = y->bt;
+    int bud = *budget, ndec = p->ndec, partial = 0;
     long nseq = 0, ctx = 0;
     int i = 0;
     while (i < p->nrun && bud >= dq) {
         int slot = p->run[i];
         seq *x = &y->seqs[slot];
         if (x->kv < x->target) {
+            partial = 1;
             i++;
             continue;
         }
-        double need = own_for(y, x, decode_need(y, x)) - x->blocks;
-        int gone = 0;
-        while (need > p->free_blocks) {
-            int last = p->run[p->nrun - 1];
-            preempt_last(y, p, &b->swap_bytes);
-            if (last == slot) {
-                gone = 1;
-                break;
+        /* decode_need's tokens; the blocks held (and the shared prefix,
+         * whole blocks) cover blocks x bt + cached of them, so most steps
+         * need no block and skip own_for (the same answer: need <= 0) */
+        int left = x->out - x->gen;
+        int t = x->kv + (dq < left ? dq : (left > 0 ? left : 1));
+        if (bt <= 0 || t > x->blocks * bt + x->cached) {
+            double need = own_for(y, x, (double)t) - x->blocks;
+            int gone = 0;
+            while (need > p->free_blocks) {
+                int last = p->run[p->nrun - 1];
+                preempt_last(y, p, &b->swap_bytes);
+                if (last == slot) {
+                    gone = 1;
+                    break;
+                }
             }
+            if (gone)
+                break; /* it was the latest: nothing after it */
+            if (need > 0.0)
+                take(y, p, x, need);
         }
-        if (gone)
-            break; /* it was the latest: nothing after it */
-        if (need > 0.0)
-            take(y, p, x, need);
         /* add_decode's work */
         p->dec[ndec++] = slot;
         nseq++;
@@ -546,6 +560,7 @@ static void sched_decodes(sys *y, replica *p, dam_llm_batch *b, int *budget)
     }
     p->ndec = ndec;
     *budget = bud;
+    return i >= p->nrun && !partial;
 }
 
 /* Swapped sequences come back while blocks and places allow. */
@@ -683,10 +698,11 @@ static int schedule(sys *y, replica *p)
         sched_swap_in(y, p, &b, &budget);
         goto start;
     }
-    sched_decodes(y, p, &b, &budget);
+    int none_partial = sched_decodes(y, p, &b, &budget);
     sched_swap_in(y, p, &b, &budget);
     if (p->swapped.len == 0) {
-        sched_partial(y, p, &b, &budget);
+        if (!none_partial)
+            sched_partial(y, p, &b, &budget);
         sched_admit(y, p, &b, &budget, 0);
     }
 start:
@@ -805,11 +821,13 @@ static void on_iter_end(dam_des *des, void *ctx, dam_des_arg arg)
     const long warm = y->warm;
     long out = 0; /* whole tokens: one sum, exact */
     double gap0 = now - start;
+    int fin = 0; /* sequences of this iteration now done */
     for (int i = 0; i < p->ndec; i++) {
         seq *x = &y->seqs[p->dec[i]];
         int n = decode_tokens(y, x);
         x->kv += n;
         x->gen += n;
+        fin += x->gen >= x->out;
         if (x->idx >= warm) {
             if (x->last == start)
                 same++;
@@ -832,9 +850,11 @@ static void on_iter_end(dam_des *des, void *ctx, dam_des_arg arg)
         if (in_window)
             y->a.pre_tokens += x->chunk;
         x->chunk = 0;
+        fin += p->kind == K_PREFILL; /* hands it over: the pass below */
         if (x->kv < x->target)
             continue;
         x->gen++;
+        fin += x->gen >= x->out;
         if (in_window)
             y->a.out_tokens++;
         if (x->first < 0.0)
@@ -843,8 +863,15 @@ static void on_iter_end(dam_des *des, void *ctx, dam_des_arg arg)
             record(y, L_ITL, now - x->last);
         x->last = now;
     }
-    /* finished sequences leave; prefill replicas hand the rest over */
+    /* finished sequences leave; prefill replicas hand the rest over
+     * (only sequences of this iteration change: a sequence that asks for
+     * at least one token is not done before it ran) */
     int n = 0;
+    if (!fin && y->out_min1) {
+        p->ndec = p->npre = 0;
+        kick(y, p);
+        return;
+    }
     for (int i = 0; i < p->nrun; i++) {
         int slot = p->run[i];
         seq *x = &y->seqs[slot];
@@ -920,6 +947,10 @@ static void replicate(const dam_scenario *s, const dam_sim_options *opt,
     y.interval = s->serving.rate > 0.0 ? 1.0 / s->serving.rate : 0.0;
     y.tA = INFINITY;
     y.block_tokens = q->block_tokens;
+    y.bt = q->block_tokens > 0 ? q->block_tokens : 0;
+    y.out_min1 = y.trace ? 1 : q->output.min >= 1.0;
+    for (long i = 0; y.trace && i < nreq; i++)
+        y.out_min1 &= y.trace[i].output >= 1;
     y.bfor = dp->bfor;
     y.nbfor = dp->nbfor;
     for (int i = 0; i < L_COUNT; i++) {
