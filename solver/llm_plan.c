@@ -220,6 +220,10 @@ static int plan_one(dam_scenario *c, const dam_sim_options *opt,
     while (2 * n0 <= need && 2 * n0 <= DAM_LLM_PLAN_MAX_REPLICAS)
         n0 *= 2;
     dam_llm_plan_option best = *o;
+    /* a miss's figures are kept only while doubling (the why, the
+     * stall): below, a miss may stop early (llm_settle) */
+    dam_sim_options settled = *opt;
+    settled.llm_settle = 1;
     int lo = 0, hi = 0, stalled = 0;
     double prev = INFINITY;
     if (n0 > 1) {
@@ -233,7 +237,7 @@ static int plan_one(dam_scenario *c, const dam_sim_options *opt,
             best = t;
             for (int n = n0 / 2; n >= 1 && !lo; n /= 2) {
                 t = *o;
-                m = eval(c, n, opt, &t, evals, err);
+                m = eval(c, n, &settled, &t, evals, err);
                 if (m < 0)
                     return DAM_EINPUT;
                 if (m) {
@@ -295,7 +299,7 @@ static int plan_one(dam_scenario *c, const dam_sim_options *opt,
     while (hi - lo > 1) {
         int mid = lo + (hi - lo) / 2;
         dam_llm_plan_option t = *o;
-        int m = eval(c, mid, opt, &t, evals, err);
+        int m = eval(c, mid, &settled, &t, evals, err);
         if (m < 0)
             return DAM_EINPUT;
         if (m) {
@@ -374,8 +378,11 @@ static void max_rate_interval(const dam_scenario *s,
 static int probe(dam_scenario *c, double rate, const dam_sim_options *opt,
                  dam_result *r, dam_llm_plan *p, dam_error *err)
 {
+    /* a miss's figures are not kept: it may stop early */
+    dam_sim_options o = *opt;
+    o.llm_settle = 1;
     c->serving.rate = rate;
-    int m = dam_llm_plan_meets(c, opt, r, err);
+    int m = dam_llm_plan_meets(c, &o, r, err);
     p->evaluations++;
     if (m > 0) {
         p->max_rate = rate;
@@ -504,6 +511,7 @@ static int plan_confirm(const dam_scenario *s, const dam_catalog *cat,
     o2.seed = (o.have_seed ? o.seed : s->seed) + 7919u;
     o2.replications = 2 * (o.replications > 0 ? o.replications
                                                : s->serving.replications);
+    o2.llm_settle = 1; /* a miss passes on to the next */
     for (int i = 0; i < p->noptions && i < 3 && p->best < 0; i++) {
         dam_llm_plan_option *op = &p->options[i];
         if (!op->feasible)

@@ -231,6 +231,7 @@ typedef struct sys {
     int rr;                 /* round-robin position */
     double block_tokens;
     int bt;                 /* the same, int (0: none) */
+    struct settle *settle;  /* the early miss (NULL: run to the end) */
     int out_min1;           /* every request asks for >= 1 token */
     const double *bfor;     /* bfor[t] = blocks_for(t) for whole t < nbfor
                                (the same doubles, without the division) */
@@ -242,6 +243,30 @@ typedef struct sys {
 
 static void kick(sys *y, replica *p);
 static void on_iter_end(dam_des *des, void *ctx, dam_des_arg arg);
+
+/*
+ * The early miss (dam_sim_options.llm_settle), over all replications.
+ * The pooled quantile at p of N values is at least the i-th smallest,
+ * i = floor((N - 1) p) (dam_stats_quantile), which lies within 0.1 % of
+ * its bucket: once N - i of the measured requests are over 1.01 x the
+ * objective, the quantile is over it, whatever the others are. N: every
+ * measured request of every replication (TPOT's are no more: a request of
+ * one output token has none, and fewer values need no more over).
+ */
+typedef struct settle {
+    double ttft, tpot;     /* the thresholds, s */
+    long need;             /* N - i */
+    long over_ttft, over_tpot;
+    int done;              /* settled: missed */
+} settle;
+
+static void settle_over(sys *y, long *count)
+{
+    if (++*count >= y->settle->need) {
+        y->settle->done = 1;
+        dam_des_stop(y->des);
+    }
+}
 
 static int new_slot(sys *y)
 {
@@ -760,6 +785,8 @@ static void finish(sys *y, replica *p, int slot)
         record(y, L_TTFT, ttft);
         if (x->out > 1)
             record(y, L_TPOT, tpot);
+        if (y->settle && x->out > 1 && tpot > y->settle->tpot)
+            settle_over(y, &y->settle->over_tpot);
         y->a.measured++;
         const dam_llm *q = y->q;
         if (ttft <= q->slo_ttft_s * (1.0 + 1e-9) &&
@@ -857,9 +884,12 @@ static void on_iter_end(dam_des *des, void *ctx, dam_des_arg arg)
         fin += x->gen >= x->out;
         if (in_window)
             y->a.out_tokens++;
-        if (x->first < 0.0)
+        if (x->first < 0.0) {
             x->first = now;
-        else if (x->idx >= y->warm)
+            if (y->settle && x->idx >= y->warm &&
+                now - x->arrive > y->settle->ttft)
+                settle_over(y, &y->settle->over_ttft);
+        } else if (x->idx >= y->warm)
             record(y, L_ITL, now - x->last);
         x->last = now;
     }
@@ -919,8 +949,8 @@ typedef struct deploy {
 
 static void replicate(const dam_scenario *s, const dam_sim_options *opt,
                       const deploy *dp, uint64_t seed, int k, int reps,
-                      long nreq, long warm, int offline, dam_stats **pool,
-                      dam_stats **rep, rep_out *out)
+                      long nreq, long warm, int offline, settle *st,
+                      dam_stats **pool, dam_stats **rep, rep_out *out)
 {
     const dam_llm *q = &s->serving.llm;
     sys y;
@@ -948,6 +978,7 @@ static void replicate(const dam_scenario *s, const dam_sim_options *opt,
     y.tA = INFINITY;
     y.block_tokens = q->block_tokens;
     y.bt = q->block_tokens > 0 ? q->block_tokens : 0;
+    y.settle = st;
     y.out_min1 = y.trace ? 1 : q->output.min >= 1.0;
     for (long i = 0; y.trace && i < nreq; i++)
         y.out_min1 &= y.trace[i].output >= 1;
@@ -1183,7 +1214,7 @@ int dam_sim_llm_offline(const dam_scenario *s, const dam_sim_options *opt,
     memset(&o, 0, sizeof o);
     /* every request measured: warm-up 0, the window 0 to the last
      * completion (the arrivals span no time) */
-    replicate(s, &o1, &dp, seed, 0, 1, n, 0, 1, pool, rep, &o);
+    replicate(s, &o1, &dp, seed, 0, 1, n, 0, 1, NULL, pool, rep, &o);
     l->has_offline = 1;
     l->offline_requests = (double)n;
     l->offline_throughput = o.throughput;
@@ -1374,16 +1405,31 @@ int dam_sim_llm(const dam_scenario *s, const dam_sim_options *opt,
     dam_stats *pool[L_COUNT], *rep[L_COUNT];
     stats_open(pool, rep);
     rep_out *o = dam_calloc((size_t)reps, sizeof *o);
-    for (int k = 0; k < reps; k++) {
+    settle st = {0};
+    if (opt->llm_settle) {
+        long n = (long)reps * (nreq - warm);
+        double h = (double)(n - 1) * q->slo_quantile;
+        st.need = n - (long)h;
+        st.ttft = q->slo_ttft_s * (1.0 + 1e-9) * 1.01;
+        st.tpot = q->slo_tpot_s * (1.0 + 1e-9) * 1.01;
+    }
+    int ran = 0;
+    while (ran < reps && !st.done) {
         for (int i = 0; i < L_COUNT; i++)
             dam_stats_reset(rep[i]);
-        replicate(s, opt, &dp, seed, k, reps, nreq, warm, 0, pool, rep,
-                  &o[k]);
-        dam_progress_report(opt->progress, (double)(k + 1) * nreq,
+        replicate(s, opt, &dp, seed, ran, reps, nreq, warm, 0,
+                  opt->llm_settle && st.need > 0 ? &st : NULL, pool, rep,
+                  &o[ran]);
+        ran++;
+        dam_progress_report(opt->progress, (double)ran * nreq,
                             (double)reps * nreq);
     }
+    if (st.done)
+        r->replications = reps = ran;
 
     fold_llm(s, o, reps, pool, r);
+    l->missed_early = st.done;
+    l->met = l->met && !st.done;
     fold_serving(s, pool, r);
     llm_bound(r);
 
