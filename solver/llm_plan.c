@@ -370,7 +370,8 @@ static void unusable(const dam_scenario *c, const dam_gpu *g, int tp,
 /* Simulate c at `rate`: 1 meets (p's max-rate figures updated), 0 not,
  * -1 error. */
 static int bisect(dam_scenario *c, const dam_sim_options *opt, dam_result *r,
-                  dam_llm_plan *p, dam_error *err);
+                  dam_llm_plan *p, double start, double step,
+                  dam_error *err);
 static void max_rate_interval(const dam_scenario *s,
                               const dam_sim_options *opt, dam_llm_plan *p,
                               dam_error *err);
@@ -415,7 +416,7 @@ int dam_llm_plan_max_rate(const dam_scenario *s,
     p->offline_rate = off->serving.llm.offline_throughput;
     p->offline_tokens_per_s = off->serving.llm.offline_tokens_per_s;
     dam_free(off);
-    int m = bisect(c, opt, r, p, err);
+    int m = bisect(c, opt, r, p, p->rate, 2.0, err);
     if (m >= 0 && p->max_rate_found)
         max_rate_interval(s, opt, p, err);
     dam_free(r);
@@ -423,24 +424,37 @@ int dam_llm_plan_max_rate(const dam_scenario *s,
     return m < 0 ? DAM_EINPUT : DAM_OK;
 }
 
-/* The highest rate of c meeting both objectives, by doubling from p->rate
- * and then halving the gap (8 steps): p->max_rate and its figures;
- * 1 met at every rate tried, 0 found, -1 error. */
+/* The highest rate of c meeting both objectives, within
+ * DAM_LLM_RATE_BRACKET: from `start` up by `step` while it meets (at
+ * most 12 times) or down by `step` while it misses (to 1/256 of it), then
+ * halving the gap (at most 8 times): p->max_rate and its figures; 1 met
+ * at every rate tried, 0 found, -1 error. */
 static int bisect(dam_scenario *c, const dam_sim_options *opt, dam_result *r,
-                  dam_llm_plan *p, dam_error *err)
+                  dam_llm_plan *p, double start, double step,
+                  dam_error *err)
 {
-    double lo = 0.0, hi = p->rate;
+    double lo = 0.0, hi = start;
     int m = 1, i;
     for (i = 0; i < 12 && m > 0; i++) {
         m = probe(c, hi, opt, r, p, err);
         if (m > 0) {
             lo = hi;
-            hi *= 2.0;
+            hi *= step;
         }
     }
     p->max_rate_upper = m > 0 ? 0.0 : hi; /* 0: met at every rate tried */
-    for (i = 0; i < 8 && m == 0; i++) {
-        double mid = lo > 0.0 ? 0.5 * (lo + hi) : hi / 2.0;
+    int downs = (int)ceil(log(256.0) / log(step) - 1e-9), halves = 0;
+    while (m == 0) {
+        double mid;
+        if (lo > 0.0) {
+            if (hi - lo <= DAM_LLM_RATE_BRACKET * lo || halves++ >= 8)
+                break;
+            mid = 0.5 * (lo + hi);
+        } else {
+            if (downs-- <= 0)
+                break;
+            mid = hi / step;
+        }
         int k = probe(c, mid, opt, r, p, err);
         if (k < 0)
             m = -1;
@@ -478,7 +492,11 @@ static void max_rate_interval(const dam_scenario *s,
         *q = *p;
         q->max_rate_found = 0;
         q->max_rate = 0.0;
-        ok = bisect(x, opt, r, q, err) >= 0;
+        /* from the nominal answer, by smaller steps: a draw moves it by
+         * a fraction, and the same random numbers (the seed) serve each
+         * rate, so the draws' searches differ by the constants alone */
+        ok = bisect(x, opt, r, q, p->max_rate, DAM_LLM_RATE_DRAW_STEP,
+                    err) >= 0;
         p->evaluations = q->evaluations;
         double v = q->max_rate_found ? q->max_rate : 0.0;
         lo = v < lo ? v : lo;
