@@ -86,14 +86,19 @@ static void best_interval(const dam_scenario *c, const dam_sim_options *o,
     dam_draws_free(d);
 }
 
-/* Simulate c with `replicas` at c's rate; fill o's figures; 1/0/-1. */
-static int eval(dam_scenario *c, int replicas, const dam_sim_options *opt,
-                dam_llm_plan_option *o, int *evals, dam_error *err)
+/* Simulate c with `replicas` at c's rate; fill o's figures; 1/0/-1.
+ * *early (may be NULL): 1 when the miss was settled early (llm_settle;
+ * o's figures are then partial). */
+static int eval_early(dam_scenario *c, int replicas,
+                      const dam_sim_options *opt, dam_llm_plan_option *o,
+                      int *evals, int *early, dam_error *err)
 {
     c->serving.replicas = replicas;
     dam_result *r = dam_malloc(sizeof *r);
     int m = dam_llm_plan_meets(c, opt, r, err);
     (*evals)++;
+    if (early)
+        *early = m == 0 && r->serving.llm.missed_early;
     if (m >= 0) {
         const dam_llm_result *l = &r->serving.llm;
         o->ttft = l->ttft.q;
@@ -106,6 +111,12 @@ static int eval(dam_scenario *c, int replicas, const dam_sim_options *opt,
     }
     dam_free(r);
     return m;
+}
+
+static int eval(dam_scenario *c, int replicas, const dam_sim_options *opt,
+                dam_llm_plan_option *o, int *evals, dam_error *err)
+{
+    return eval_early(c, replicas, opt, o, evals, NULL, err);
 }
 
 /* The size at quantile p of a request-size distribution (kept in its
@@ -220,8 +231,9 @@ static int plan_one(dam_scenario *c, const dam_sim_options *opt,
     while (2 * n0 <= need && 2 * n0 <= DAM_LLM_PLAN_MAX_REPLICAS)
         n0 *= 2;
     dam_llm_plan_option best = *o;
-    /* a miss's figures are kept only while doubling (the why, the
-     * stall): below, a miss may stop early (llm_settle) */
+    /* a miss may stop early (llm_settle): its figures are kept only
+     * for the why and the stall while doubling, where a miss settled
+     * early is compared with nothing and the last is run whole */
     dam_sim_options settled = *opt;
     settled.llm_settle = 1;
     int lo = 0, hi = 0, stalled = 0;
@@ -254,14 +266,14 @@ static int plan_one(dam_scenario *c, const dam_sim_options *opt,
             n0 *= 2;
         }
     }
-    int capped = 0;
+    int capped = 0, early = 0;
     for (int n = n0; !hi && n <= DAM_LLM_PLAN_MAX_REPLICAS; n *= 2) {
         if (cap > 0 && n * q->tp > cap) {
             capped = 1;
             break;
         }
         dam_llm_plan_option t = *o;
-        int m = eval(c, n, opt, &t, evals, err);
+        int m = eval_early(c, n, &settled, &t, evals, &early, err);
         if (m < 0)
             return DAM_EINPUT;
         if (m) {
@@ -271,6 +283,12 @@ static int plan_one(dam_scenario *c, const dam_sim_options *opt,
         }
         lo = n;
         *o = t; /* the last failing figures, for the why */
+        if (early) {
+            /* a miss settled early has no figures to compare: the next
+             * full one starts the comparison again */
+            prev = INFINITY;
+            continue;
+        }
         /* the worse objective, as a share of its target: once doubling
          * the replicas no longer moves it, the queue is not the reason */
         double x = fmax(t.ttft / q->slo_ttft_s, t.tpot / q->slo_tpot_s);
@@ -286,6 +304,13 @@ static int plan_one(dam_scenario *c, const dam_sim_options *opt,
                  "twice another degree's GPUs",
                  lo, lo * q->tp);
         return DAM_OK;
+    }
+    if (!hi && early) {
+        /* the why's figures: the last miss run whole */
+        dam_llm_plan_option t = *o;
+        if (eval(c, lo, opt, &t, evals, err) < 0)
+            return DAM_EINPUT;
+        *o = t;
     }
     if (!hi) {
         snprintf(o->why, sizeof o->why,
