@@ -404,6 +404,11 @@ static void max_rate_interval(const dam_scenario *s,
 static int probe(dam_scenario *c, double rate, const dam_sim_options *opt,
                  dam_result *r, dam_llm_plan *p, dam_error *err)
 {
+    /* a rate over the same deployment's offline (saturated) throughput
+     * is not sustained: its queue grows without bound, and only a finite
+     * run's end could make it look met (test_llm_offline) */
+    if (p->offline_found && rate > p->offline_rate)
+        return 0;
     /* a miss's figures are not kept: it may stop early */
     dam_sim_options o = *opt;
     o.llm_settle = 1;
@@ -517,6 +522,7 @@ static void max_rate_interval(const dam_scenario *s,
         *q = *p;
         q->max_rate_found = 0;
         q->max_rate = 0.0;
+        q->offline_found = 0; /* the draw's own is not known */
         /* from the nominal answer, by smaller steps: a draw moves it by
          * a fraction, and the same random numbers (the seed) serve each
          * rate, so the draws' searches differ by the constants alone */

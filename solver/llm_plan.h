@@ -143,8 +143,9 @@ int dam_llm_plan_meets(const dam_scenario *s, const dam_sim_options *opt,
  * s's objectives (llm.slo_*), doubling from p->rate while it meets (at
  * most 12 times), then bisecting until the bracket is within
  * DAM_LLM_RATE_BRACKET (at most 8 times); and the offline throughput of
- * the same deployment beside it. Fills p's max_rate_* and offline_*
- * fields (p->rate set by the caller, > 0).
+ * the same deployment beside it, which caps it (a rate over it is a miss,
+ * not simulated: its queue grows without bound). Fills p's max_rate_* and
+ * offline_* fields (p->rate set by the caller, > 0).
  */
 int dam_llm_plan_max_rate(const dam_scenario *s, const dam_sim_options *opt,
                           dam_llm_plan *p, dam_error *err);
