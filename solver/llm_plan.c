@@ -86,14 +86,19 @@ static void best_interval(const dam_scenario *c, const dam_sim_options *o,
     dam_draws_free(d);
 }
 
-/* Simulate c with `replicas` at c's rate; fill o's figures; 1/0/-1. */
-static int eval(dam_scenario *c, int replicas, const dam_sim_options *opt,
-                dam_llm_plan_option *o, int *evals, dam_error *err)
+/* Simulate c with `replicas` at c's rate; fill o's figures; 1/0/-1.
+ * *early (may be NULL): 1 when the miss was settled early (llm_settle;
+ * o's figures are then partial). */
+static int eval_early(dam_scenario *c, int replicas,
+                      const dam_sim_options *opt, dam_llm_plan_option *o,
+                      int *evals, int *early, dam_error *err)
 {
     c->serving.replicas = replicas;
     dam_result *r = dam_malloc(sizeof *r);
     int m = dam_llm_plan_meets(c, opt, r, err);
     (*evals)++;
+    if (early)
+        *early = m == 0 && r->serving.llm.missed_early;
     if (m >= 0) {
         const dam_llm_result *l = &r->serving.llm;
         o->ttft = l->ttft.q;
@@ -106,6 +111,12 @@ static int eval(dam_scenario *c, int replicas, const dam_sim_options *opt,
     }
     dam_free(r);
     return m;
+}
+
+static int eval(dam_scenario *c, int replicas, const dam_sim_options *opt,
+                dam_llm_plan_option *o, int *evals, dam_error *err)
+{
+    return eval_early(c, replicas, opt, o, evals, NULL, err);
 }
 
 /* The size at quantile p of a request-size distribution (kept in its
@@ -220,6 +231,11 @@ static int plan_one(dam_scenario *c, const dam_sim_options *opt,
     while (2 * n0 <= need && 2 * n0 <= DAM_LLM_PLAN_MAX_REPLICAS)
         n0 *= 2;
     dam_llm_plan_option best = *o;
+    /* a miss may stop early (llm_settle): its figures are kept only
+     * for the why and the stall while doubling, where a miss settled
+     * early is compared with nothing and the last is run whole */
+    dam_sim_options settled = *opt;
+    settled.llm_settle = 1;
     int lo = 0, hi = 0, stalled = 0;
     double prev = INFINITY;
     if (n0 > 1) {
@@ -233,7 +249,7 @@ static int plan_one(dam_scenario *c, const dam_sim_options *opt,
             best = t;
             for (int n = n0 / 2; n >= 1 && !lo; n /= 2) {
                 t = *o;
-                m = eval(c, n, opt, &t, evals, err);
+                m = eval(c, n, &settled, &t, evals, err);
                 if (m < 0)
                     return DAM_EINPUT;
                 if (m) {
@@ -250,14 +266,14 @@ static int plan_one(dam_scenario *c, const dam_sim_options *opt,
             n0 *= 2;
         }
     }
-    int capped = 0;
+    int capped = 0, early = 0;
     for (int n = n0; !hi && n <= DAM_LLM_PLAN_MAX_REPLICAS; n *= 2) {
         if (cap > 0 && n * q->tp > cap) {
             capped = 1;
             break;
         }
         dam_llm_plan_option t = *o;
-        int m = eval(c, n, opt, &t, evals, err);
+        int m = eval_early(c, n, &settled, &t, evals, &early, err);
         if (m < 0)
             return DAM_EINPUT;
         if (m) {
@@ -267,6 +283,12 @@ static int plan_one(dam_scenario *c, const dam_sim_options *opt,
         }
         lo = n;
         *o = t; /* the last failing figures, for the why */
+        if (early) {
+            /* a miss settled early has no figures to compare: the next
+             * full one starts the comparison again */
+            prev = INFINITY;
+            continue;
+        }
         /* the worse objective, as a share of its target: once doubling
          * the replicas no longer moves it, the queue is not the reason */
         double x = fmax(t.ttft / q->slo_ttft_s, t.tpot / q->slo_tpot_s);
@@ -283,6 +305,13 @@ static int plan_one(dam_scenario *c, const dam_sim_options *opt,
                  lo, lo * q->tp);
         return DAM_OK;
     }
+    if (!hi && early) {
+        /* the why's figures: the last miss run whole */
+        dam_llm_plan_option t = *o;
+        if (eval(c, lo, opt, &t, evals, err) < 0)
+            return DAM_EINPUT;
+        *o = t;
+    }
     if (!hi) {
         snprintf(o->why, sizeof o->why,
                  "misses with %d replicas%s (p%.0f TTFT %.4g ms, TPOT %.4g "
@@ -295,7 +324,7 @@ static int plan_one(dam_scenario *c, const dam_sim_options *opt,
     while (hi - lo > 1) {
         int mid = lo + (hi - lo) / 2;
         dam_llm_plan_option t = *o;
-        int m = eval(c, mid, opt, &t, evals, err);
+        int m = eval(c, mid, &settled, &t, evals, err);
         if (m < 0)
             return DAM_EINPUT;
         if (m) {
@@ -366,7 +395,8 @@ static void unusable(const dam_scenario *c, const dam_gpu *g, int tp,
 /* Simulate c at `rate`: 1 meets (p's max-rate figures updated), 0 not,
  * -1 error. */
 static int bisect(dam_scenario *c, const dam_sim_options *opt, dam_result *r,
-                  dam_llm_plan *p, dam_error *err);
+                  dam_llm_plan *p, double start, double step,
+                  dam_error *err);
 static void max_rate_interval(const dam_scenario *s,
                               const dam_sim_options *opt, dam_llm_plan *p,
                               dam_error *err);
@@ -374,8 +404,16 @@ static void max_rate_interval(const dam_scenario *s,
 static int probe(dam_scenario *c, double rate, const dam_sim_options *opt,
                  dam_result *r, dam_llm_plan *p, dam_error *err)
 {
+    /* a rate over the same deployment's offline (saturated) throughput
+     * is not sustained: its queue grows without bound, and only a finite
+     * run's end could make it look met (test_llm_offline) */
+    if (p->offline_found && rate > p->offline_rate)
+        return 0;
+    /* a miss's figures are not kept: it may stop early */
+    dam_sim_options o = *opt;
+    o.llm_settle = 1;
     c->serving.rate = rate;
-    int m = dam_llm_plan_meets(c, opt, r, err);
+    int m = dam_llm_plan_meets(c, &o, r, err);
     p->evaluations++;
     if (m > 0) {
         p->max_rate = rate;
@@ -408,7 +446,7 @@ int dam_llm_plan_max_rate(const dam_scenario *s,
     p->offline_rate = off->serving.llm.offline_throughput;
     p->offline_tokens_per_s = off->serving.llm.offline_tokens_per_s;
     dam_free(off);
-    int m = bisect(c, opt, r, p, err);
+    int m = bisect(c, opt, r, p, p->rate, 2.0, err);
     if (m >= 0 && p->max_rate_found)
         max_rate_interval(s, opt, p, err);
     dam_free(r);
@@ -416,24 +454,37 @@ int dam_llm_plan_max_rate(const dam_scenario *s,
     return m < 0 ? DAM_EINPUT : DAM_OK;
 }
 
-/* The highest rate of c meeting both objectives, by doubling from p->rate
- * and then halving the gap (8 steps): p->max_rate and its figures;
- * 1 met at every rate tried, 0 found, -1 error. */
+/* The highest rate of c meeting both objectives, within
+ * DAM_LLM_RATE_BRACKET: from `start` up by `step` while it meets (at
+ * most 12 times) or down by `step` while it misses (to 1/256 of it), then
+ * halving the gap (at most 8 times): p->max_rate and its figures; 1 met
+ * at every rate tried, 0 found, -1 error. */
 static int bisect(dam_scenario *c, const dam_sim_options *opt, dam_result *r,
-                  dam_llm_plan *p, dam_error *err)
+                  dam_llm_plan *p, double start, double step,
+                  dam_error *err)
 {
-    double lo = 0.0, hi = p->rate;
+    double lo = 0.0, hi = start;
     int m = 1, i;
     for (i = 0; i < 12 && m > 0; i++) {
         m = probe(c, hi, opt, r, p, err);
         if (m > 0) {
             lo = hi;
-            hi *= 2.0;
+            hi *= step;
         }
     }
     p->max_rate_upper = m > 0 ? 0.0 : hi; /* 0: met at every rate tried */
-    for (i = 0; i < 8 && m == 0; i++) {
-        double mid = lo > 0.0 ? 0.5 * (lo + hi) : hi / 2.0;
+    int downs = (int)ceil(log(256.0) / log(step) - 1e-9), halves = 0;
+    while (m == 0) {
+        double mid;
+        if (lo > 0.0) {
+            if (hi - lo <= DAM_LLM_RATE_BRACKET * lo || halves++ >= 8)
+                break;
+            mid = 0.5 * (lo + hi);
+        } else {
+            if (downs-- <= 0)
+                break;
+            mid = hi / step;
+        }
         int k = probe(c, mid, opt, r, p, err);
         if (k < 0)
             m = -1;
@@ -471,7 +522,12 @@ static void max_rate_interval(const dam_scenario *s,
         *q = *p;
         q->max_rate_found = 0;
         q->max_rate = 0.0;
-        ok = bisect(x, opt, r, q, err) >= 0;
+        q->offline_found = 0; /* the draw's own is not known */
+        /* from the nominal answer, by smaller steps: a draw moves it by
+         * a fraction, and the same random numbers (the seed) serve each
+         * rate, so the draws' searches differ by the constants alone */
+        ok = bisect(x, opt, r, q, p->max_rate, DAM_LLM_RATE_DRAW_STEP,
+                    err) >= 0;
         p->evaluations = q->evaluations;
         double v = q->max_rate_found ? q->max_rate : 0.0;
         lo = v < lo ? v : lo;
@@ -504,6 +560,7 @@ static int plan_confirm(const dam_scenario *s, const dam_catalog *cat,
     o2.seed = (o.have_seed ? o.seed : s->seed) + 7919u;
     o2.replications = 2 * (o.replications > 0 ? o.replications
                                                : s->serving.replications);
+    o2.llm_settle = 1; /* a miss passes on to the next */
     for (int i = 0; i < p->noptions && i < 3 && p->best < 0; i++) {
         dam_llm_plan_option *op = &p->options[i];
         if (!op->feasible)

@@ -37,6 +37,10 @@
 #define DAM_LLM_PLAN_MAX 160        /* GPU x degree candidates */
 #define DAM_LLM_PLAN_HEADROOM 0.10  /* planned at 10 % above the rate */
 #define DAM_LLM_PLAN_MAX_REPLICAS 64 /* most replicas of one candidate */
+#define DAM_LLM_RATE_BRACKET 0.02   /* the highest rate's search stops once
+                                       its bracket is within 2 % */
+#define DAM_LLM_RATE_DRAW_STEP 1.25 /* the draws' searches step from the
+                                       nominal answer by this factor */
 
 /* One GPU at one tensor-parallel degree. */
 typedef struct dam_llm_plan_option {
@@ -137,9 +141,11 @@ int dam_llm_plan_meets(const dam_scenario *s, const dam_sim_options *opt,
 /*
  * Question 2 alone: the highest rate s's own deployment sustains within
  * s's objectives (llm.slo_*), doubling from p->rate while it meets (at
- * most 12 times), then bisecting 8 times; and the offline throughput of
- * the same deployment beside it. Fills p's max_rate_* and offline_*
- * fields (p->rate set by the caller, > 0).
+ * most 12 times), then bisecting until the bracket is within
+ * DAM_LLM_RATE_BRACKET (at most 8 times); and the offline throughput of
+ * the same deployment beside it, which caps it (a rate over it is a miss,
+ * not simulated: its queue grows without bound). Fills p's max_rate_* and
+ * offline_* fields (p->rate set by the caller, > 0).
  */
 int dam_llm_plan_max_rate(const dam_scenario *s, const dam_sim_options *opt,
                           dam_llm_plan *p, dam_error *err);

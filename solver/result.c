@@ -37,7 +37,8 @@ int dam_llm_slo_met(const dam_llm_result *l)
 {
     double tol = 1.0 + 1e-9;
     /* a deployment that serves nothing meets nothing */
-    if (!l->memory.fits || !(l->ttft.n > 0.0) || !(l->requests > 0.0))
+    if (!l->memory.fits || !(l->ttft.n > 0.0) || !(l->requests > 0.0) ||
+        l->missed_early)
         return 0;
     return l->ttft.q + l->ttft.q_ci <= l->slo_ttft_s * tol &&
            l->tpot.q + l->tpot.q_ci <= l->slo_tpot_s * tol;

@@ -144,6 +144,10 @@ typedef struct dam_llm_result {
     double slo_ttft_s, slo_tpot_s; /* objectives, s */
     double slo_quantile;    /* judged at this quantile */
     int met;                /* both quantiles + their CIs within the SLOs */
+    int missed_early;       /* 1: the simulation stopped once an objective
+                               was missed whatever the rest of the run
+                               brought (dam_sim_options.llm_settle); its
+                               figures are partial, its verdict "missed" */
     double goodput;         /* requests/s meeting both SLOs */
     double goodput_fraction;/* share of requests meeting both */
     double throughput;      /* requests/s completed */

@@ -79,6 +79,14 @@ typedef struct dam_sim_options {
      * server-mode simulation (dam_sim_llm_offline; `damsim run` asks for
      * it; searches and what-ifs that need only server figures do not). */
     int llm_offline;
+    /* LLM serving: 1 lets the simulation stop as soon as the pooled TTFT
+     * or TPOT quantile of all its replications is sure to exceed its
+     * objective (more of the measured requests are already over it than
+     * the quantile leaves room for): the result is then "missed"
+     * (dam_llm_result.missed_early) with partial figures. Searches that
+     * need only the verdict of a miss set it; a verdict of "met" is never
+     * reached early. */
+    int llm_settle;
 } dam_sim_options;
 
 /* What a simulation will cost, estimated before it runs (sim_work.c). */

@@ -91,21 +91,23 @@ enum { S_WAIT = 0, S_RUN, S_SWAP, S_XFER, S_DONE };
 
 /* One request in flight. */
 typedef struct seq {
-    long idx;          /* arrival number, 0-based */
-    double arrive;     /* s */
-    int in, out;       /* prompt tokens, tokens to generate */
-    int gen;           /* generated so far */
+    /* what every iteration reads first, together */
     int kv;            /* tokens whose keys and values are cached */
     int target;        /* tokens to prefill before the next token */
+    int gen;           /* generated so far */
+    int out;           /* tokens to generate */
     int blocks;        /* KV blocks held */
-    int chunk;         /* prefill tokens of the iteration in flight */
-    int state;         /* S_* */
-    int rep;           /* replica holding it */
-    int preempts;      /* times preempted */
     int cached;        /* prompt tokens found in the prefix cache (whole
                           blocks, shared: not in `blocks`) */
-    double first;      /* first token, s (< 0: none yet) */
+    int chunk;         /* prefill tokens of the iteration in flight */
+    int state;         /* S_* */
+    long idx;          /* arrival number, 0-based */
     double last;       /* latest token, s */
+    int in;            /* prompt tokens */
+    int rep;           /* replica holding it */
+    int preempts;      /* times preempted */
+    double arrive;     /* s */
+    double first;      /* first token, s (< 0: none yet) */
     double sched;      /* first scheduled, s (< 0: not yet) */
 } seq;
 
@@ -228,6 +230,9 @@ typedef struct sys {
     int nreps, nfront;      /* replicas; routed to the first nfront */
     int rr;                 /* round-robin position */
     double block_tokens;
+    int bt;                 /* the same, int (0: none) */
+    struct settle *settle;  /* the early miss (NULL: run to the end) */
+    int out_min1;           /* every request asks for >= 1 token */
     const double *bfor;     /* bfor[t] = blocks_for(t) for whole t < nbfor
                                (the same doubles, without the division) */
     long nbfor;
@@ -238,6 +243,30 @@ typedef struct sys {
 
 static void kick(sys *y, replica *p);
 static void on_iter_end(dam_des *des, void *ctx, dam_des_arg arg);
+
+/*
+ * The early miss (dam_sim_options.llm_settle), over all replications.
+ * The pooled quantile at p of N values is at least the i-th smallest,
+ * i = floor((N - 1) p) (dam_stats_quantile), which lies within 0.1 % of
+ * its bucket: once N - i of the measured requests are over 1.01 x the
+ * objective, the quantile is over it, whatever the others are. N: every
+ * measured request of every replication (TPOT's are no more: a request of
+ * one output token has none, and fewer values need no more over).
+ */
+typedef struct settle {
+    double ttft, tpot;     /* the thresholds, s */
+    long need;             /* N - i */
+    long over_ttft, over_tpot;
+    int done;              /* settled: missed */
+} settle;
+
+static void settle_over(sys *y, long *count)
+{
+    if (++*count >= y->settle->need) {
+        y->settle->done = 1;
+        dam_des_stop(y->des);
+    }
+}
 
 static int new_slot(sys *y)
 {
@@ -502,36 +531,46 @@ static void admit(sys *y, replica *p, int slot)
     }
 }
 
-/* Decodes of the running sequences, preempting for blocks. */
-static void sched_decodes(sys *y, replica *p, dam_llm_batch *b, int *budget)
+/* Decodes of the running sequences, preempting for blocks. Returns 1
+ * when every running sequence was seen and none is part-way through its
+ * prompt (sched_partial has nothing to do). */
+static int sched_decodes(sys *y, replica *p, dam_llm_batch *b, int *budget)
 {
     /* in locals, added to b and p once: nothing below reads them, and
      * the sums are whole numbers (exact in any order) */
-    const int dq = y->dq;
-    int bud = *budget, ndec = p->ndec;
+    const int dq = y->dq, bt = y->bt;
+    int bud = *budget, ndec = p->ndec, partial = 0;
     long nseq = 0, ctx = 0;
     int i = 0;
     while (i < p->nrun && bud >= dq) {
         int slot = p->run[i];
         seq *x = &y->seqs[slot];
         if (x->kv < x->target) {
+            partial = 1;
             i++;
             continue;
         }
-        double need = own_for(y, x, decode_need(y, x)) - x->blocks;
-        int gone = 0;
-        while (need > p->free_blocks) {
-            int last = p->run[p->nrun - 1];
-            preempt_last(y, p, &b->swap_bytes);
-            if (last == slot) {
-                gone = 1;
-                break;
+        /* decode_need's tokens; the blocks held (and the shared prefix,
+         * whole blocks) cover blocks x bt + cached of them, so most steps
+         * need no block and skip own_for (the same answer: need <= 0) */
+        int left = x->out - x->gen;
+        int t = x->kv + (dq < left ? dq : (left > 0 ? left : 1));
+        if (bt <= 0 || t > x->blocks * bt + x->cached) {
+            double need = own_for(y, x, (double)t) - x->blocks;
+            int gone = 0;
+            while (need > p->free_blocks) {
+                int last = p->run[p->nrun - 1];
+                preempt_last(y, p, &b->swap_bytes);
+                if (last == slot) {
+                    gone = 1;
+                    break;
+                }
             }
+            if (gone)
+                break; /* it was the latest: nothing after it */
+            if (need > 0.0)
+                take(y, p, x, need);
         }
-        if (gone)
-            break; /* it was the latest: nothing after it */
-        if (need > 0.0)
-            take(y, p, x, need);
         /* add_decode's work */
         p->dec[ndec++] = slot;
         nseq++;
@@ -546,6 +585,7 @@ static void sched_decodes(sys *y, replica *p, dam_llm_batch *b, int *budget)
     }
     p->ndec = ndec;
     *budget = bud;
+    return i >= p->nrun && !partial;
 }
 
 /* Swapped sequences come back while blocks and places allow. */
@@ -683,10 +723,11 @@ static int schedule(sys *y, replica *p)
         sched_swap_in(y, p, &b, &budget);
         goto start;
     }
-    sched_decodes(y, p, &b, &budget);
+    int none_partial = sched_decodes(y, p, &b, &budget);
     sched_swap_in(y, p, &b, &budget);
     if (p->swapped.len == 0) {
-        sched_partial(y, p, &b, &budget);
+        if (!none_partial)
+            sched_partial(y, p, &b, &budget);
         sched_admit(y, p, &b, &budget, 0);
     }
 start:
@@ -744,6 +785,8 @@ static void finish(sys *y, replica *p, int slot)
         record(y, L_TTFT, ttft);
         if (x->out > 1)
             record(y, L_TPOT, tpot);
+        if (y->settle && x->out > 1 && tpot > y->settle->tpot)
+            settle_over(y, &y->settle->over_tpot);
         y->a.measured++;
         const dam_llm *q = y->q;
         if (ttft <= q->slo_ttft_s * (1.0 + 1e-9) &&
@@ -805,11 +848,13 @@ static void on_iter_end(dam_des *des, void *ctx, dam_des_arg arg)
     const long warm = y->warm;
     long out = 0; /* whole tokens: one sum, exact */
     double gap0 = now - start;
+    int fin = 0; /* sequences of this iteration now done */
     for (int i = 0; i < p->ndec; i++) {
         seq *x = &y->seqs[p->dec[i]];
         int n = decode_tokens(y, x);
         x->kv += n;
         x->gen += n;
+        fin += x->gen >= x->out;
         if (x->idx >= warm) {
             if (x->last == start)
                 same++;
@@ -832,19 +877,31 @@ static void on_iter_end(dam_des *des, void *ctx, dam_des_arg arg)
         if (in_window)
             y->a.pre_tokens += x->chunk;
         x->chunk = 0;
+        fin += p->kind == K_PREFILL; /* hands it over: the pass below */
         if (x->kv < x->target)
             continue;
         x->gen++;
+        fin += x->gen >= x->out;
         if (in_window)
             y->a.out_tokens++;
-        if (x->first < 0.0)
+        if (x->first < 0.0) {
             x->first = now;
-        else if (x->idx >= y->warm)
+            if (y->settle && x->idx >= y->warm &&
+                now - x->arrive > y->settle->ttft)
+                settle_over(y, &y->settle->over_ttft);
+        } else if (x->idx >= y->warm)
             record(y, L_ITL, now - x->last);
         x->last = now;
     }
-    /* finished sequences leave; prefill replicas hand the rest over */
+    /* finished sequences leave; prefill replicas hand the rest over
+     * (only sequences of this iteration change: a sequence that asks for
+     * at least one token is not done before it ran) */
     int n = 0;
+    if (!fin && y->out_min1) {
+        p->ndec = p->npre = 0;
+        kick(y, p);
+        return;
+    }
     for (int i = 0; i < p->nrun; i++) {
         int slot = p->run[i];
         seq *x = &y->seqs[slot];
@@ -892,8 +949,8 @@ typedef struct deploy {
 
 static void replicate(const dam_scenario *s, const dam_sim_options *opt,
                       const deploy *dp, uint64_t seed, int k, int reps,
-                      long nreq, long warm, int offline, dam_stats **pool,
-                      dam_stats **rep, rep_out *out)
+                      long nreq, long warm, int offline, settle *st,
+                      dam_stats **pool, dam_stats **rep, rep_out *out)
 {
     const dam_llm *q = &s->serving.llm;
     sys y;
@@ -920,6 +977,11 @@ static void replicate(const dam_scenario *s, const dam_sim_options *opt,
     y.interval = s->serving.rate > 0.0 ? 1.0 / s->serving.rate : 0.0;
     y.tA = INFINITY;
     y.block_tokens = q->block_tokens;
+    y.bt = q->block_tokens > 0 ? q->block_tokens : 0;
+    y.settle = st;
+    y.out_min1 = y.trace ? 1 : q->output.min >= 1.0;
+    for (long i = 0; y.trace && i < nreq; i++)
+        y.out_min1 &= y.trace[i].output >= 1;
     y.bfor = dp->bfor;
     y.nbfor = dp->nbfor;
     for (int i = 0; i < L_COUNT; i++) {
@@ -1152,7 +1214,7 @@ int dam_sim_llm_offline(const dam_scenario *s, const dam_sim_options *opt,
     memset(&o, 0, sizeof o);
     /* every request measured: warm-up 0, the window 0 to the last
      * completion (the arrivals span no time) */
-    replicate(s, &o1, &dp, seed, 0, 1, n, 0, 1, pool, rep, &o);
+    replicate(s, &o1, &dp, seed, 0, 1, n, 0, 1, NULL, pool, rep, &o);
     l->has_offline = 1;
     l->offline_requests = (double)n;
     l->offline_throughput = o.throughput;
@@ -1343,16 +1405,31 @@ int dam_sim_llm(const dam_scenario *s, const dam_sim_options *opt,
     dam_stats *pool[L_COUNT], *rep[L_COUNT];
     stats_open(pool, rep);
     rep_out *o = dam_calloc((size_t)reps, sizeof *o);
-    for (int k = 0; k < reps; k++) {
+    settle st = {0};
+    if (opt->llm_settle) {
+        long n = (long)reps * (nreq - warm);
+        double h = (double)(n - 1) * q->slo_quantile;
+        st.need = n - (long)h;
+        st.ttft = q->slo_ttft_s * (1.0 + 1e-9) * 1.01;
+        st.tpot = q->slo_tpot_s * (1.0 + 1e-9) * 1.01;
+    }
+    int ran = 0;
+    while (ran < reps && !st.done) {
         for (int i = 0; i < L_COUNT; i++)
             dam_stats_reset(rep[i]);
-        replicate(s, opt, &dp, seed, k, reps, nreq, warm, 0, pool, rep,
-                  &o[k]);
-        dam_progress_report(opt->progress, (double)(k + 1) * nreq,
+        replicate(s, opt, &dp, seed, ran, reps, nreq, warm, 0,
+                  opt->llm_settle && st.need > 0 ? &st : NULL, pool, rep,
+                  &o[ran]);
+        ran++;
+        dam_progress_report(opt->progress, (double)ran * nreq,
                             (double)reps * nreq);
     }
+    if (st.done)
+        r->replications = reps = ran;
 
     fold_llm(s, o, reps, pool, r);
+    l->missed_early = st.done;
+    l->met = l->met && !st.done;
     fold_serving(s, pool, r);
     llm_bound(r);
 

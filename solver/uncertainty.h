@@ -53,8 +53,12 @@
  * widened by the 95 % CI half-width of the simulation's own estimate: a
  * figure that the lone request's time does not order (TTFT rides on the
  * prefill, the lone request's time on the decode) keeps its point inside.
- * ok = 0: not computed.
+ * The end draws run DAM_LOAD_DRAW_REPLICATIONS of the scenario's
+ * replications (the first, with the same random numbers; an explicit
+ * count in the solver's options still wins): the nominal run's CI carries
+ * the random error. ok = 0: not computed.
  */
+#define DAM_LOAD_DRAW_REPLICATIONS 1
 typedef struct dam_load_interval {
     int ok;
     double p99[2];          /* p99 latency, s (lo, hi) */
