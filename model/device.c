@@ -351,36 +351,49 @@ static inline double gemm_tiles(const gemm_ctx *c, double m, double n,
 
 /* gemm_waves: the time of `tiles` tiles over k (tfl: the GEMM's FLOPs at
  * the full-wave rate, its floor), s. */
-static inline double gemm_waves(const gemm_ctx *c, double tiles, double unit,
-                                double k, double tfl)
+/* The waves' time is (a x unit) x b: a and b depend on the tiles and k
+ * only, not on the rate (wave_factors), so that interval draws, which
+ * change the rate and nothing else, work them out once. */
+static inline void wave_factors(const gemm_ctx *c, double tiles, double k,
+                                double *a, double *b)
 {
-    double tc;
-    if (c->legacy)
-        return tfl;
     if (c->stream_k) {
         /* stream-K / persistent kernels spread the work evenly over the
          * SMs; a GEMM too small to split (K chunks of 256) cannot use
          * them all */
         double kc = floor_pos(k * (1.0 / 256.0));
         double chunks = tiles * (kc > 1.0 ? kc : 1.0);
-        double w = chunks < c->sms ? tiles / chunks : tiles * c->inv_sms;
-        tc = w * unit * k;
+        *a = chunks < c->sms ? tiles / chunks : tiles * c->inv_sms;
+        *b = k;
     } else if (tiles >= c->sms) {
         /* whole waves; from four waves on, the library's choice among its
          * tile shapes fills the tail wave (about as well as a fractional
          * wave), so quantization is charged only below */
         double w = tiles * c->inv_sms;
-        tc = (w < 4.0 ? ceil_pos(w - 1e-9) : w) * unit * k;
+        *a = w < 4.0 ? ceil_pos(w - 1e-9) : w;
+        *b = k;
     } else {
-        /* split-K over the idle SMs, chunks of at least 256 */
+        /* split-K over the idle SMs, chunks of at least 256 (a = 1: one
+         * wave of unit, exactly) */
         double split = floor_pos(c->sms / (tiles > 1.0 ? tiles : 1.0));
         double maxs = floor_pos(k * (1.0 / 256.0));
         if (split > maxs)
             split = maxs;
         if (split < 1.0)
             split = 1.0;
-        tc = unit * ceil_pos(k / split);
+        *a = 1.0;
+        *b = ceil_pos(k / split);
     }
+}
+
+static inline double gemm_waves(const gemm_ctx *c, double tiles, double unit,
+                                double k, double tfl)
+{
+    if (c->legacy)
+        return tfl;
+    double a, b;
+    wave_factors(c, tiles, k, &a, &b);
+    double tc = a * unit * b;
     return tc > tfl ? tc : tfl;
 }
 
@@ -903,10 +916,9 @@ static void cost_casts(const cost_ctx *x, const dam_graph *g, int pass_mask,
 
 /* Step 8: fold the per-phase, per-pass sums into out, with the kernel
  * boundaries' GPU time and the host's launch time. */
-static void cost_fold(const cost_ctx *x, const dam_cost_opts *o, int nph,
+static void cost_fold(double gap, int cuda_graphs, double launch_s, int nph,
                       cost_acc *acc, dam_graph_cost *out)
 {
-    const double gap = x->gap;
     for (int ph = 0; ph < nph; ph++) {
         dam_phase_cost *p = &out->phase[ph];
         for (int ps_ = 0; ps_ < DAM_PASS_COUNT; ps_++) {
@@ -929,7 +941,7 @@ static void cost_fold(const cost_ctx *x, const dam_cost_opts *o, int nph,
     }
     out->gap_time = out->kernels * gap;
     out->time = out->kernel_time + out->gap_time + out->comm_time;
-    out->host_time = o->cuda_graphs ? o->launch_s : out->kernels * o->launch_s;
+    out->host_time = cuda_graphs ? launch_s : out->kernels * launch_s;
     out->host_excess = out->host_time > out->time - out->comm_time
                            ? out->host_time - (out->time - out->comm_time)
                            : 0.0;
@@ -957,8 +969,246 @@ double dam_device_cost(const dam_graph *g, const dam_cost_opts *o,
     cost_gemms(&x, g, o->pass_mask, nph, acc, &s);
     cost_ordered(&x, g, o, nph, acc, &s, out);
     cost_casts(&x, g, o->pass_mask, &s);
-    cost_fold(&x, o, nph, acc, out);
+    cost_fold(x.gap, o->cuda_graphs, o->launch_s, nph, acc, out);
     return out->time;
+}
+
+/* ---- one graph under many draws ------------------------------------ */
+
+_Static_assert(sizeof(cost_ctx) <= sizeof(((dam_cost_plan *)0)->ref),
+               "dam_cost_plan.ref cannot hold a cost_ctx");
+
+/* The derived options of o (padding zeroed, so that two compare by their
+ * bytes). */
+static void cost_setup(const dam_cost_opts *o, cost_ctx *x)
+{
+    dam_framework fwd;
+    const dam_framework *fw = o->fw;
+    if (!fw) {
+        dam_framework_default(&fwd);
+        fw = &fwd;
+    }
+    memset(x, 0, sizeof *x);
+    cost_mem_setup(x, o, fw);
+    cost_gemm_setup(x, o, fw);
+    cost_attn_setup(x, o);
+}
+
+/* Clear what draws change in x (the rates dam_cost_lanes holds, and the
+ * ones the graph's costing does not read), and the pointer into x. */
+static void cost_ctx_neutral(cost_ctx *x)
+{
+    x->fs = x->bs = x->mfrac = x->inv_mem_k = x->inv_mem = 0.0;
+    x->inv_l2c = x->l2_save = x->inv_af = x->inv_ab = x->gap = 0.0;
+    gemm_ctx *c[3] = {&x->gc, &x->cc, &x->lc};
+    for (int i = 0; i < 3; i++)
+        c[i]->rate = c[i]->inv_rate = c[i]->unit = c[i]->inv_bw = 0.0;
+    x->lcp = NULL;
+}
+
+int dam_cost_plan_build(const dam_graph *g, const dam_cost_opts *o,
+                        dam_cost_plan *p)
+{
+    if (o->recipe || o->comm_busbw > 0.0)
+        return 0;
+    cost_ctx x;
+    cost_setup(o, &x);
+    if (x.wspecial || x.rc || x.cast_b > 0.0)
+        return 0;
+    int nph = g->nphases > 0 && g->nphases <= DAM_MAX_PHASES ? g->nphases
+                                                              : 1;
+    memset(p, 0, offsetof(dam_cost_plan, step)); /* compared by bytes */
+    /* the shapes and launches as dam_device_cost works them out */
+    cost_acc acc[DAM_MAX_PHASES];
+    memset(acc, 0, (size_t)nph * sizeof acc[0]);
+    gemm_scratch s;
+    dam_graph_cost scratch;
+    memset(&scratch, 0, sizeof scratch);
+    cost_gemms(&x, g, o->pass_mask, nph, acc, &s);
+    cost_ordered(&x, g, o, nph, acc, &s, &scratch);
+    p->nph = nph;
+    p->cuda_graphs = o->cuda_graphs;
+    p->pass_mask = o->pass_mask;
+    p->recipe = o->recipe;
+    p->comm_busbw = o->comm_busbw;
+    for (int ph = 0; ph < nph; ph++)
+        for (int ps_ = 0; ps_ < DAM_PASS_COUNT; ps_++)
+            p->kern[ph][ps_] = acc[ph][ps_][4];
+    int nops = g->nops < DAM_MAX_OPS ? g->nops : DAM_MAX_OPS;
+    int gj[DAM_MAX_OPS];
+    int ng = 0;
+    for (int i = 0; i < nops; i++) {
+        const dam_op *op = &g->ops[i];
+        gj[i] = op->kind == DAM_OP_GEMM &&
+                        !(o->pass_mask && !(o->pass_mask & (1 << op->pass)))
+                    ? ng++
+                    : -1;
+    }
+    const double b = x.b;
+    const double se[4] = {1.0, b, b, b};
+    const double units[2] = {x.gc.unit, x.cc.unit};
+    int n = 0;
+    for (int i = 0; i < nops; i++) {
+        const dam_op *op = &g->ops[i];
+        if (o->pass_mask && !(o->pass_mask & (1 << op->pass)))
+            continue;
+        dam_cost_step *st = &p->step[n];
+        memset(st, 0, sizeof *st);
+        unsigned ph = op->phase < (unsigned)nph ? op->phase : 0u;
+        st->acc = (unsigned short)(ph * DAM_PASS_COUNT + op->pass);
+        st->kind = op->kind;
+        double sc = op->scale == DAM_SCALE_NONE ? 1.0 : b;
+        if (op->kind == DAM_OP_GEMM) {
+            /* (a x unit x 2^-s) x b against f0 / rate (cost_gemms) */
+            int j = gj[i];
+            st->ci = (op->flags & DAM_OPF_CONV) != 0;
+            if (x.gc.legacy) {
+                st->c[0] = st->c[1] = 0.0; /* the waves: 0, FLOPs win */
+            } else {
+                wave_factors(&x.gc, s.stiles[j], s.sk_[j], &st->c[0],
+                             &st->c[1]);
+            }
+            st->c[2] = s.sunit[j] / units[st->ci]; /* 2^-s, exact */
+            st->c[3] = op->flops * se[op->scale & 3u];
+            st->c[4] = s.gby[i];
+            st->c[5] = op->count;
+            st->c[6] = x.gc.t0;
+        } else if (op->kind == DAM_OP_ATTN) {
+            st->ci = op->pass == DAM_PASS_BWD;
+            st->c[0] = op->flops * sc;
+            st->c[1] = op->kv_elems * x.kv_el * sc;
+            st->c[2] = (op->elems - op->kv_elems) * x.act * sc;
+            st->c[3] = op->count;
+        } else if (op->kind == DAM_OP_MEM) {
+            if ((op->flags & DAM_OPF_LOWP) && !x.lowp)
+                continue;
+            double keep = op->pass == DAM_PASS_OPT ? 1.0 : x.mem_keep;
+            st->c[0] = op->elems * sc *
+                       (op->flags & DAM_OPF_KV ? x.kv_el : x.act);
+            st->c[1] = op->weight_elems * x.act * x.ws;
+            st->c[2] = op->fixed_bytes * x.ws;
+            st->c[3] = keep;
+            st->c[4] = op->kernels * keep;
+        } else {
+            continue; /* collectives: no time without a fabric */
+        }
+        n++;
+    }
+    p->nsteps = n;
+    cost_ctx_neutral(&x);
+    memcpy(p->ref, &x, sizeof x);
+    return 1;
+}
+
+int dam_cost_lanes_set(const dam_cost_plan *p, const dam_cost_opts *o,
+                       dam_cost_lanes *l, int lane)
+{
+    if (o->cuda_graphs != p->cuda_graphs || o->pass_mask != p->pass_mask ||
+        o->recipe != p->recipe || o->comm_busbw != p->comm_busbw)
+        return 0;
+    cost_ctx x;
+    cost_setup(o, &x);
+    l->fs[lane] = x.fs;
+    l->bs[lane] = x.bs;
+    l->inv_mem_k[lane] = x.inv_mem_k;
+    l->inv_mem[lane] = x.inv_mem;
+    l->inv_l2c[lane] = x.inv_l2c;
+    l->l2_save[lane] = x.l2_save;
+    l->unit[0][lane] = x.gc.unit;
+    l->unit[1][lane] = x.cc.unit;
+    l->inv_rate[0][lane] = x.gc.inv_rate;
+    l->inv_rate[1][lane] = x.cc.inv_rate;
+    l->inv_af[lane] = x.inv_af;
+    l->inv_ab[lane] = x.inv_ab;
+    l->gap[lane] = x.gap;
+    l->launch_s[lane] = o->launch_s;
+    cost_ctx_neutral(&x);
+    return memcmp(&x, p->ref, sizeof x) == 0;
+}
+
+/* l2_factor across the lanes (the same operations). */
+#define L2F(w, j) \
+    (1.0 - fmin_nan0(fmax_nan0(2.0 - (w) * il2[j])) * l2s[j])
+static inline double fmax_nan0(double h)
+{
+    return h > 0.0 ? h : 0.0;
+}
+static inline double fmin_nan0(double h)
+{
+    return h < 1.0 ? h : 1.0;
+}
+
+void dam_cost_lanes_run(const dam_cost_plan *p, dam_cost_lanes *l)
+{
+    enum { L = DAM_COST_LANES };
+    memset(l->acc, 0, (size_t)p->nph * DAM_PASS_COUNT * sizeof l->acc[0]);
+    const double *restrict fs = l->fs, *restrict bs = l->bs;
+    const double *restrict imk = l->inv_mem_k, *restrict im = l->inv_mem;
+    const double *restrict il2 = l->inv_l2c, *restrict l2s = l->l2_save;
+    for (int i = 0; i < p->nsteps; i++) {
+        const dam_cost_step *st = &p->step[i];
+        double *restrict a0 = l->acc[st->acc][0];
+        double *restrict a1 = l->acc[st->acc][1];
+        const double *c = st->c;
+        if (st->kind == DAM_OP_GEMM) {
+            const double *restrict un = l->unit[st->ci];
+            const double *restrict ir = l->inv_rate[st->ci];
+            const double A = c[0], B = c[1], P = c[2], f0 = c[3], by = c[4],
+                         cnt = c[5], t0 = c[6];
+            for (int j = 0; j < L; j++) {
+                /* gemm_waves, gemm_join, cost_ordered */
+                double unit = un[j] * P;
+                double tc = A * unit * B, tfl = f0 * ir[j];
+                tc = tc > tfl ? tc : tfl;
+                double tm = by * L2F(by, j) * im[j];
+                tc += t0;
+                int cb = tc >= tm;
+                double v = cnt * ((cb ? tc : tm) * fs[j]);
+                a0[j] += cb ? v : 0.0;
+                a1[j] += cb ? 0.0 : v;
+            }
+        } else if (st->kind == DAM_OP_ATTN) {
+            const double *restrict ia = st->ci ? l->inv_ab : l->inv_af;
+            const double F = c[0], KV = c[1], AE = c[2], cnt = c[3];
+            for (int j = 0; j < L; j++) {
+                /* cost_attn without streamed cache reads */
+                double fl = F * fs[j];
+                double by = AE * bs[j] + KV * bs[j];
+                double tc = fl * ia[j];
+                double tmm = by * L2F(by, j) * im[j];
+                int cb = tc >= tmm;
+                double v = cnt * (cb ? tc : tmm);
+                a0[j] += cb ? v : 0.0;
+                a1[j] += cb ? 0.0 : v;
+            }
+        } else {
+            const double E = c[0], W = c[1], F = c[2], keep = c[3],
+                         kern = c[4];
+            /* the working set: one kernel's bytes (cost_ordered) */
+            const double ik = kern > 0.0 ? kern : 1.0;
+            for (int j = 0; j < L; j++) {
+                double by = (E * bs[j] + W + F) * keep;
+                a1[j] += by * imk[j] * L2F(by / ik, j);
+            }
+        }
+    }
+}
+
+void dam_cost_lanes_get(const dam_cost_plan *p, const dam_cost_lanes *l,
+                        int lane, dam_graph_cost *out)
+{
+    cost_acc acc[DAM_MAX_PHASES];
+    for (int ph = 0; ph < p->nph; ph++)
+        for (int ps_ = 0; ps_ < DAM_PASS_COUNT; ps_++) {
+            double *a = acc[ph][ps_];
+            a[0] = l->acc[ph * DAM_PASS_COUNT + ps_][0][lane];
+            a[1] = l->acc[ph * DAM_PASS_COUNT + ps_][1][lane];
+            a[2] = a[3] = 0.0;
+            a[4] = p->kern[ph][ps_];
+        }
+    memset(out, 0, sizeof *out);
+    cost_fold(l->gap[lane], p->cuda_graphs, l->launch_s[lane], p->nph, acc,
+              out);
 }
 
 void dam_device_attn_prepare(const dam_cost_opts *o, dam_attn_prep *p)

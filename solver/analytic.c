@@ -139,13 +139,17 @@ static const dam_graph_cost *memo_cost(const dam_scenario *s,
 
 static void graph_compute(const dam_scenario *s, const dam_graph *g, double b,
                           dam_compute *c, dam_phase_result *ph, int *nph,
-                          dam_analytic_memo *memo)
+                          dam_analytic_memo *memo,
+                          const dam_graph_cost *given)
 {
     const dam_workload *w = &s->workload;
     dam_cost_opts o;
     dam_graph_cost scratch;
-    dam_cost_opts_scenario(s, b, &o);
-    const dam_graph_cost *gcp = memo_cost(s, g, &o, memo, &scratch);
+    const dam_graph_cost *gcp = given;
+    if (!gcp) {
+        dam_cost_opts_scenario(s, b, &o);
+        gcp = memo_cost(s, g, &o, memo, &scratch);
+    }
     c->graph = 1;
     c->fwd = gcp->pass_kernel_time[DAM_PASS_FWD];
     c->bwd = gcp->pass_kernel_time[DAM_PASS_BWD] +
@@ -186,13 +190,18 @@ static void graph_compute(const dam_scenario *s, const dam_graph *g, double b,
 
 static void compute(const dam_scenario *s, double b, dam_compute *c,
                     dam_phase_result *phases, int *nphases,
-                    dam_analytic_memo *memo)
+                    dam_analytic_memo *memo, const dam_graph *gg,
+                    const dam_graph_cost *given)
 {
     memset(c, 0, sizeof *c);
+    if (given) { /* the caller costed the scenario's graph gg */
+        graph_compute(s, gg, b, c, phases, nphases, NULL, given);
+        return;
+    }
     dam_graph scratch;
     const dam_graph *g = dam_scenario_graph(s, &scratch);
     if (g) {
-        graph_compute(s, g, b, c, phases, nphases, memo);
+        graph_compute(s, g, b, c, phases, nphases, memo, NULL);
         return;
     }
     /* legacy: the phases' roofline at peak x eta, backward = 2 x forward */
@@ -220,7 +229,7 @@ static void compute(const dam_scenario *s, double b, dam_compute *c,
 void dam_analytic_compute(const dam_scenario *s, double b, dam_compute *c,
                           dam_phase_result *phases, int *nphases)
 {
-    compute(s, b, c, phases, nphases, NULL);
+    compute(s, b, c, phases, nphases, NULL, NULL, NULL);
 }
 
 double dam_analytic_grad_bytes(const dam_scenario *s)
@@ -556,8 +565,25 @@ static double grad_sync(const dam_scenario *s, dam_result *r, double bwd,
     return t_comm;
 }
 
+static void solve(const dam_scenario *s, dam_result *r,
+                  dam_analytic_memo *memo, const dam_graph *g,
+                  const dam_graph_cost *given);
+
 void dam_analytic_solve_memo(const dam_scenario *s, dam_result *r,
                              dam_analytic_memo *memo)
+{
+    solve(s, r, memo, NULL, NULL);
+}
+
+void dam_analytic_solve_given(const dam_scenario *s, dam_result *r,
+                              const dam_graph *g, const dam_graph_cost *gc)
+{
+    solve(s, r, NULL, g, gc);
+}
+
+static void solve(const dam_scenario *s, dam_result *r,
+                  dam_analytic_memo *memo, const dam_graph *g,
+                  const dam_graph_cost *given)
 {
     if (s->layout.on) { /* a parallel layout: its own step (parallel.h) */
         dam_parallel_solve(s, r);
@@ -593,7 +619,7 @@ void dam_analytic_solve_memo(const dam_scenario *s, dam_result *r,
     /* Compute: the graph's passes on the device (or the phases' roofline,
      * backward = twice the forward, for a model without architecture). */
     dam_compute cp;
-    compute(s, b, &cp, r->phases, &r->nphases, memo);
+    compute(s, b, &cp, r->phases, &r->nphases, memo, g, given);
     double fwd = cp.fwd;
     double pf = pass_factor(s);
     dam_stage *fs = stage(r, "forward");

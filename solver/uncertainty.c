@@ -117,7 +117,21 @@ struct dam_draws {
      * draws are solved in (a memo knows a graph by its address). */
     dam_analytic_memo *memo;
     dam_scenario *xs;
+    struct lane_state *ls; /* solve_lanes' (allocated on first use) */
+    unsigned long lane_hits; /* draws whose lanes' costs were reused */
 };
+
+/* Draws solved in lanes (solve_lanes): the point's graph when it is not
+ * the stored one, its cost plan, the previous point's (kept: 1 when
+ * valid) and the lanes of every DAM_COST_LANES draws, which a memoizing
+ * dam_draws reuses while the plan and the lanes' rates stay the same
+ * bytes. */
+typedef struct lane_state {
+    dam_graph g;
+    dam_cost_plan plan, kept_plan;
+    int kept;
+    dam_cost_lanes chunk[];
+} lane_state;
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -244,6 +258,7 @@ void dam_draws_free(dam_draws *d)
     dam_free(d->plan.gm);
     dam_free(d->memo);
     dam_free(d->xs);
+    dam_free(d->ls);
     dam_free(d);
 }
 
@@ -558,6 +573,107 @@ static dam_figures solve_draw(dam_draws *d, int k, const dam_scenario *base,
     return dam_figures_of(r);
 }
 
+/*
+ * Every draw of s (x prepared by plan_prepare) in lanes of
+ * DAM_COST_LANES: the graph and the cost plan worked out once for the
+ * point, each lane's rates from its draw's options, the graph costed
+ * for all lanes at once (dam_cost_lanes_run), then each draw solved on
+ * its lane's cost: the same figures and bound as solve_draw's, draw by
+ * draw. A draw whose options the plan does not cover is solved as
+ * solve_draw does. Returns 0 (nothing done) when the plan does not
+ * apply: a layout, serving, no operator graph, or options the lanes do
+ * not cover (dam_cost_plan_build).
+ */
+static int solve_lanes(dam_draws *d, const dam_scenario *s, dam_scenario *x,
+                       dam_result *r, dam_figures *f, int *bound)
+{
+    enum { L = DAM_COST_LANES };
+    if (s->layout.on || s->mode == DAM_MODE_SERVING ||
+        x->workload.model.arch.kind == DAM_ARCH_NONE)
+        return 0;
+    int nchunk = (d->n + L - 1) / L;
+    if (!d->ls)
+        d->ls = dam_calloc(1, sizeof *d->ls +
+                                  (size_t)nchunk * sizeof d->ls->chunk[0]);
+    lane_state *ls = d->ls;
+    const dam_graph *g = dam_scenario_graph(x, &ls->g);
+    if (!g)
+        return 0;
+    double b = x->workload.batch_size;
+    dam_cost_opts o;
+    plan_fill(d, 0, s, x);
+    dam_cost_opts_scenario(x, b, &o);
+    if (!dam_cost_plan_build(g, &o, &ls->plan)) {
+        ls->kept = 0;
+        return 0;
+    }
+    /* the kept lanes' costs stand while the plan (and below each lane's
+     * rates) is the same bytes: a memoizing dam_draws only */
+    size_t head = offsetof(dam_cost_plan, step);
+    int reuse = d->memo && ls->kept &&
+                memcmp(&ls->plan, &ls->kept_plan, head) == 0 &&
+                ls->plan.nsteps == ls->kept_plan.nsteps &&
+                memcmp(ls->plan.step, ls->kept_plan.step,
+                       (size_t)ls->plan.nsteps * sizeof ls->plan.step[0]) ==
+                    0;
+    if (!reuse) {
+        memcpy(&ls->kept_plan, &ls->plan,
+               head + (size_t)ls->plan.nsteps * sizeof ls->plan.step[0]);
+        ls->kept = 1;
+    }
+    dam_graph_cost gc;
+    unsigned char own[L];
+    dam_cost_lanes *lanes = dam_malloc(sizeof *lanes);
+    size_t rates = offsetof(dam_cost_lanes, acc);
+    for (int k0 = 0, c = 0; k0 < d->n; k0 += L, c++) {
+        int m = d->n - k0 < L ? d->n - k0 : L;
+        memcpy(lanes, &ls->chunk[c], rates); /* the lanes past m as kept */
+        for (int j = 0; j < m; j++) {
+            plan_fill(d, k0 + j, s, x);
+            dam_cost_opts_scenario(x, b, &o);
+            own[j] = !dam_cost_lanes_set(&ls->plan, &o, lanes, j);
+        }
+        lanes->n = m;
+        if (reuse && memcmp(lanes, &ls->chunk[c], rates) == 0) {
+            for (int j = 0; j < m; j++)
+                d->lane_hits += !own[j];
+        } else {
+            dam_cost_lanes_run(&ls->plan, lanes);
+            memcpy(&ls->chunk[c], lanes, sizeof *lanes);
+        }
+        const dam_cost_lanes *kl = &ls->chunk[c];
+        for (int j = 0; j < m; j++) {
+            int k = k0 + j;
+            plan_fill(d, k, s, x);
+            if (own[j]) {
+                dam_analytic_solve_memo(x, r, d->memo && x == d->xs
+                                                  ? &d->memo[k]
+                                                  : NULL);
+            } else {
+                dam_cost_lanes_get(&ls->plan, kl, j, &gc);
+                dam_analytic_solve_given(x, r, g, &gc);
+            }
+            f[k] = dam_figures_of(r);
+            bound[k] = r->bound;
+        }
+    }
+    dam_free(lanes);
+    return 1;
+}
+
+/* Every draw of s into f and bound (solve_draw's figures and r->bound). */
+static void solve_all(dam_draws *d, const dam_scenario *base,
+                      const dam_scenario *s, dam_scenario *x, dam_result *r,
+                      int planned, dam_figures *f, int *bound)
+{
+    if (planned && solve_lanes(d, s, x, r, f, bound))
+        return;
+    for (int k = 0; k < d->n; k++) {
+        f[k] = solve_draw(d, k, base, s, x, r, planned);
+        bound[k] = r->bound;
+    }
+}
+
 void dam_draws_memoize(dam_draws *d)
 {
     if (d->memo)
@@ -584,7 +700,7 @@ static dam_scenario *draw_scratch(dam_draws *d, const dam_scenario *s,
 
 unsigned long dam_draws_memo_hits(const dam_draws *d)
 {
-    unsigned long h = 0;
+    unsigned long h = d->lane_hits;
     for (int k = 0; d->memo && k < d->n; k++)
         h += d->memo[k].hits;
     return h;
@@ -612,9 +728,12 @@ void dam_uncertainty_answer(dam_draws *d, const dam_scenario *base,
            *cost = v + 4 * n, *sp = v + 5 * n;
     int faster = 0, slower = 0;
     int planned = plan_prepare(d, base, s, x);
+    dam_figures *fs = dam_malloc((size_t)n * sizeof *fs);
+    int *bound = dam_malloc((size_t)n * sizeof *bound);
+    solve_all(d, base, s, x, r, planned, fs, bound);
     for (int k = 0; k < n; k++) {
-        dam_figures f = solve_draw(d, k, base, s, x, r, planned);
-        double t = r->mode == DAM_MODE_SERVING ? f.step : f.run_time;
+        dam_figures f = fs[k];
+        double t = s->mode == DAM_MODE_SERVING ? f.step : f.run_time;
         step[k] = f.step;
         run[k] = f.run_time;
         tp[k] = f.throughput;
@@ -628,6 +747,8 @@ void dam_uncertainty_answer(dam_draws *d, const dam_scenario *base,
             slower += sp[k] > 0.0 && sp[k] <= 1.0 / (1.0 + DAM_FASTER_BY);
         }
     }
+    dam_free(bound);
+    dam_free(fs);
     dam_analytic_solve(s, r);
     a->nominal = dam_figures_of(r);
     a->samples = n;
@@ -659,16 +780,21 @@ static int intervals_of(dam_draws *d, const dam_scenario *s, dam_scenario *x,
     u->samples = samples;
     x = draw_scratch(d, s, x);
     int planned = plan_prepare(d, s, s, x);
+    dam_figures *fs = dam_malloc((size_t)samples * sizeof *fs);
+    int *bound = dam_malloc((size_t)samples * sizeof *bound);
+    solve_all(d, s, s, x, r, planned, fs, bound);
     for (int k = 0; k < samples; k++) {
-        dam_figures f = solve_draw(d, k, s, s, x, r, planned);
+        dam_figures f = fs[k];
         step[k] = f.step;
         run[k] = f.run_time;
         tp[k] = f.throughput;
         cost[k] = f.cost_usd;
         gh[k] = f.gpu_hours;
-        if ((unsigned)r->bound < DAM_BOUND_COUNT)
-            u->p_bound[r->bound] += 1.0 / samples;
+        if ((unsigned)bound[k] < DAM_BOUND_COUNT)
+            u->p_bound[bound[k]] += 1.0 / samples;
     }
+    dam_free(bound);
+    dam_free(fs);
     dam_analytic_solve(s, r);
     u->nominal = dam_figures_of(r);
     u->step = dam_interval_of(step, samples);
