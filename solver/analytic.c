@@ -567,33 +567,50 @@ static double grad_sync(const dam_scenario *s, dam_result *r, double bwd,
 
 static void solve(const dam_scenario *s, dam_result *r,
                   dam_analytic_memo *memo, const dam_graph *g,
-                  const dam_graph_cost *given);
+                  const dam_graph_cost *given, int figures);
 
 void dam_analytic_solve_memo(const dam_scenario *s, dam_result *r,
                              dam_analytic_memo *memo)
 {
-    solve(s, r, memo, NULL, NULL);
+    solve(s, r, memo, NULL, NULL, 0);
 }
 
 void dam_analytic_solve_given(const dam_scenario *s, dam_result *r,
                               const dam_graph *g, const dam_graph_cost *gc)
 {
-    solve(s, r, NULL, g, gc);
+    solve(s, r, NULL, g, gc, 0);
 }
 
+void dam_analytic_figures_given(const dam_scenario *s, dam_result *r,
+                                const dam_graph *g, const dam_graph_cost *gc)
+{
+    solve(s, r, NULL, g, gc, !s->layout.on && s->mode != DAM_MODE_SERVING);
+}
+
+/* The solve; figures: 1 for the figures and the bound alone (training or
+ * inference without a layout): the same operations on the way to them,
+ * none of the rest (r is not cleared; the breakdown's rates, MFU, the
+ * memory footprint and the quality are left out). */
 static void solve(const dam_scenario *s, dam_result *r,
                   dam_analytic_memo *memo, const dam_graph *g,
-                  const dam_graph_cost *given)
+                  const dam_graph_cost *given, int figures)
 {
     if (s->layout.on) { /* a parallel layout: its own step (parallel.h) */
         dam_parallel_solve(s, r);
         return;
     }
-    memset(r, 0, sizeof *r);
+    if (figures) { /* what the figures' path reads before writing */
+        r->nstages = 0;
+        r->nphases = 0;
+        memset(r->terms, 0, sizeof r->terms);
+    } else {
+        memset(r, 0, sizeof *r);
+    }
     r->mode = s->mode;
     r->gpus = dam_scenario_gpus(s);
     r->global_batch = dam_scenario_global_batch(s);
-    r->quality = dam_quality_after(s);
+    if (!figures)
+        r->quality = dam_quality_after(s);
     if (s->mode == DAM_MODE_SERVING && s->serving.llm.enabled) {
         dam_llm_solve_static(s, r);
         return;
@@ -638,7 +655,7 @@ static void solve(const dam_scenario *s, dam_result *r,
     if (s->mode == DAM_MODE_TRAINING)
         optimizer_stage(s, r, opt);
     /* Annotate rates of the compute stages for the breakdown table. */
-    for (int i = 0; i < r->nstages; i++) {
+    for (int i = 0; i < (figures ? 0 : r->nstages); i++) {
         dam_stage *st = &r->stages[i];
         if (st == fs || st == bs) {
             double share = st == fs ? 1.0 : pf - 1.0;
@@ -700,16 +717,19 @@ static void solve(const dam_scenario *s, dam_result *r,
 
 
     r->bound = dam_analytic_bound(s, r, 0.0);
-    r->model_flops_step = dam_analytic_model_flops(s);
     r->throughput = r->global_batch / r->step;
-    r->tokens_per_s = r->throughput * w->model.seq_len;
-    double peak = dam_scenario_peak(s);
-    r->mfu = peak > 0.0 ? r->model_flops_step / (r->step * peak) : 0.0;
-    r->io_overhead = data_wait / r->step;
+    if (!figures) {
+        r->model_flops_step = dam_analytic_model_flops(s);
+        r->tokens_per_s = r->throughput * w->model.seq_len;
+        double peak = dam_scenario_peak(s);
+        r->mfu = peak > 0.0 ? r->model_flops_step / (r->step * peak) : 0.0;
+        r->io_overhead = data_wait / r->step;
+    }
     r->steps_per_epoch = dam_scenario_steps_per_epoch(s);
     r->epoch_time = r->steps_per_epoch * r->step;
     r->run_time = r->epoch_time * dam_scenario_run_epochs(s);
-    memory(s, r);
+    if (!figures)
+        memory(s, r);
     cost(s, r, r->run_time, r->step > 0.0 ? t_compute / r->step : 0.0);
 }
 

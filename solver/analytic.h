@@ -57,6 +57,11 @@ void dam_analytic_solve_memo(const dam_scenario *s, dam_result *r,
  */
 void dam_analytic_solve_given(const dam_scenario *s, dam_result *r,
                               const dam_graph *g, const dam_graph_cost *gc);
+/* The same for the figures alone (dam_figures_of(r)) and r->bound: the
+ * same doubles, less the work (r is not cleared; nothing else of it is
+ * meant to be read). Interval draws. */
+void dam_analytic_figures_given(const dam_scenario *s, dam_result *r,
+                                const dam_graph *g, const dam_graph_cost *gc);
 
 /*
  * What binds a batch-mode step, from r's terms and phases (the one rule

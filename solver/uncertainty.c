@@ -651,7 +651,7 @@ static int solve_lanes(dam_draws *d, const dam_scenario *s, dam_scenario *x,
                                                   : NULL);
             } else {
                 dam_cost_lanes_get(&ls->plan, kl, j, &gc);
-                dam_analytic_solve_given(x, r, g, &gc);
+                dam_analytic_figures_given(x, r, g, &gc);
             }
             f[k] = dam_figures_of(r);
             bound[k] = r->bound;

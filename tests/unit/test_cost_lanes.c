@@ -3,7 +3,8 @@
  * test_cost_lanes.c: interval draws costed in lanes (dam_cost_plan,
  * dam_cost_lanes) give the same doubles, bit for bit, as costing each
  * draw on its own (dam_device_cost), and a solve on a lane's cost
- * (dam_analytic_solve_given) the same figures and bound as
+ * (dam_analytic_solve_given, and dam_analytic_figures_given for the
+ * figures alone) the same figures and bound as
  * dam_analytic_solve: for the example scenarios that train or infer on
  * an operator graph without a layout, at their batch and at others, in
  * every draw of their uncertain inputs, calibrated constants and model
@@ -93,6 +94,9 @@ static void check_scenario(const char *name, const dam_scenario *s0, int b,
             (*costs)++;
             dam_analytic_solve(x, r1);
             dam_analytic_solve_given(x, r2, g, &lane);
+            bad_solve += !same_figures(r1, r2);
+            memset(r2, 0x5a, sizeof *r2); /* nothing read before written */
+            dam_analytic_figures_given(x, r2, g, &lane);
             bad_solve += !same_figures(r1, r2);
         }
     }
