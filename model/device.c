@@ -947,20 +947,14 @@ static void cost_fold(double gap, int cuda_graphs, double launch_s, int nph,
                            : 0.0;
 }
 
+static void cost_setup(const dam_cost_opts *o, cost_ctx *x);
+
 double dam_device_cost(const dam_graph *g, const dam_cost_opts *o,
                        dam_graph_cost *out)
 {
-    dam_framework fwd;
-    const dam_framework *fw = o->fw;
-    if (!fw) {
-        dam_framework_default(&fwd);
-        fw = &fwd;
-    }
     memset(out, 0, sizeof *out);
     cost_ctx x;
-    cost_mem_setup(&x, o, fw);
-    cost_gemm_setup(&x, o, fw);
-    cost_attn_setup(&x, o);
+    cost_setup(o, &x);
     int nph = g->nphases > 0 && g->nphases <= DAM_MAX_PHASES ? g->nphases
                                                               : 1;
     cost_acc acc[DAM_MAX_PHASES];
