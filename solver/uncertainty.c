@@ -130,6 +130,16 @@ typedef struct lane_state {
     dam_graph g;
     dam_cost_plan plan, kept_plan;
     int kept;
+    /* the lanes' rates are those of the draws of a scenario whose cost
+     * options (less the batch), GPU and framework are these, under the
+     * draw plan built plan_builds-th (rates: 1 when valid); own: the draws
+     * the cost plan did not cover */
+    int rates;
+    long plan_builds;
+    dam_cost_opts o;
+    dam_gpu gpu;
+    dam_framework fw;
+    unsigned char *own;
     dam_cost_lanes chunk[];
 } lane_state;
 
@@ -258,6 +268,8 @@ void dam_draws_free(dam_draws *d)
     dam_free(d->plan.gm);
     dam_free(d->memo);
     dam_free(d->xs);
+    if (d->ls)
+        dam_free(d->ls->own);
     dam_free(d->ls);
     dam_free(d);
 }
@@ -592,9 +604,11 @@ static int solve_lanes(dam_draws *d, const dam_scenario *s, dam_scenario *x,
         x->workload.model.arch.kind == DAM_ARCH_NONE)
         return 0;
     int nchunk = (d->n + L - 1) / L;
-    if (!d->ls)
+    if (!d->ls) {
         d->ls = dam_calloc(1, sizeof *d->ls +
                                   (size_t)nchunk * sizeof d->ls->chunk[0]);
+        d->ls->own = dam_calloc((size_t)d->n, 1);
+    }
     lane_state *ls = d->ls;
     const dam_graph *g = dam_scenario_graph(x, &ls->g);
     if (!g)
@@ -621,31 +635,56 @@ static int solve_lanes(dam_draws *d, const dam_scenario *s, dam_scenario *x,
                head + (size_t)ls->plan.nsteps * sizeof ls->plan.step[0]);
         ls->kept = 1;
     }
+    /* each draw's rates are a function of the draw plan's values and of
+     * what s gives the cost options, but for the batch: the kept ones
+     * stand while those are the same bytes (a sweep's points that vary
+     * the batch or the loader) */
+    dam_cost_opts ko;
+    dam_cost_opts_scenario(s, 0.0, &ko);
+    ko.gpu = NULL;
+    ko.fw = NULL;
+    int same_rates = ls->rates && ls->plan_builds == d->plan_builds &&
+                     memcmp(&ko, &ls->o, sizeof ko) == 0 &&
+                     memcmp(&s->machine.gpu, &ls->gpu, sizeof ls->gpu) == 0 &&
+                     memcmp(&s->workload.fw, &ls->fw, sizeof ls->fw) == 0;
+    if (!same_rates) {
+        ls->rates = 1;
+        ls->plan_builds = d->plan_builds;
+        ls->o = ko;
+        ls->gpu = s->machine.gpu;
+        ls->fw = s->workload.fw;
+    }
     dam_graph_cost gc;
-    unsigned char own[L];
     dam_cost_lanes *lanes = dam_malloc(sizeof *lanes);
     size_t rates = offsetof(dam_cost_lanes, acc);
     for (int k0 = 0, c = 0; k0 < d->n; k0 += L, c++) {
         int m = d->n - k0 < L ? d->n - k0 : L;
-        memcpy(lanes, &ls->chunk[c], rates); /* the lanes past m as kept */
-        for (int j = 0; j < m; j++) {
-            plan_fill(d, k0 + j, s, x);
-            dam_cost_opts_scenario(x, b, &o);
-            own[j] = !dam_cost_lanes_set(&ls->plan, &o, lanes, j);
+        dam_cost_lanes *cl = &ls->chunk[c];
+        int changed = 0;
+        if (!same_rates) {
+            memcpy(lanes, cl, rates); /* the lanes past m as kept */
+            for (int j = 0; j < m; j++) {
+                plan_fill(d, k0 + j, s, x);
+                dam_cost_opts_scenario(x, b, &o);
+                ls->own[k0 + j] =
+                    !dam_cost_lanes_set(&ls->plan, &o, lanes, j);
+            }
+            lanes->n = m;
+            changed = memcmp(lanes, cl, rates) != 0;
+            if (changed)
+                memcpy(cl, lanes, rates);
         }
-        lanes->n = m;
-        if (reuse && memcmp(lanes, &ls->chunk[c], rates) == 0) {
+        if (reuse && !changed) {
             for (int j = 0; j < m; j++)
-                d->lane_hits += !own[j];
+                d->lane_hits += !ls->own[k0 + j];
         } else {
-            dam_cost_lanes_run(&ls->plan, lanes);
-            memcpy(&ls->chunk[c], lanes, sizeof *lanes);
+            dam_cost_lanes_run(&ls->plan, cl);
         }
-        const dam_cost_lanes *kl = &ls->chunk[c];
+        const dam_cost_lanes *kl = cl;
         for (int j = 0; j < m; j++) {
             int k = k0 + j;
             plan_fill(d, k, s, x);
-            if (own[j]) {
+            if (ls->own[k]) {
                 dam_analytic_solve_memo(x, r, d->memo && x == d->xs
                                                   ? &d->memo[k]
                                                   : NULL);
