@@ -1028,6 +1028,15 @@ int dam_cost_plan_build(const dam_graph *g, const dam_cost_opts *o,
     for (int ph = 0; ph < nph; ph++)
         for (int ps_ = 0; ps_ < DAM_PASS_COUNT; ps_++)
             p->kern[ph][ps_] = acc[ph][ps_][4];
+    /* the launches' sums (cost_fold's, the same in every lane) */
+    dam_graph_cost *kf = &scratch;
+    memset(kf, 0, sizeof *kf);
+    cost_fold(0.0, 0, 0.0, nph, acc, kf);
+    for (int ph = 0; ph < nph; ph++)
+        p->ph_kern[ph] = kf->phase[ph].kernels;
+    for (int ps_ = 0; ps_ < DAM_PASS_COUNT; ps_++)
+        p->pass_kern[ps_] = kf->pass_kernels[ps_];
+    p->kernels = kf->kernels;
     int nops = g->nops < DAM_MAX_OPS ? g->nops : DAM_MAX_OPS;
     int gj[DAM_MAX_OPS];
     int ng = 0;
@@ -1132,6 +1141,18 @@ static inline double fmin_nan0(double h)
     return h < 1.0 ? h : 1.0;
 }
 
+/* x86-64: a second copy of the lanes' loop for AVX2 (four doubles a
+ * vector instead of SSE2's two), picked at load time; the same operations
+ * in the same order either way (no FMA: no contraction), so the same
+ * doubles. */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && \
+    defined(__linux__)
+#define LANES_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define LANES_CLONES
+#endif
+
+LANES_CLONES
 void dam_cost_lanes_run(const dam_cost_plan *p, dam_cost_lanes *l)
 {
     enum { L = DAM_COST_LANES };
@@ -1186,23 +1207,71 @@ void dam_cost_lanes_run(const dam_cost_plan *p, dam_cost_lanes *l)
             }
         }
     }
+    /* cost_fold, lane by lane (the launches' sums are the plan's) */
+    memset(l->ph_tc, 0, sizeof l->ph_tc);
+    memset(l->ph_tm, 0, sizeof l->ph_tm);
+    memset(l->ph_time, 0, sizeof l->ph_time);
+    memset(l->pass_time, 0, sizeof l->pass_time);
+    memset(l->pass_kt, 0, sizeof l->pass_kt);
+    memset(l->kernel_time, 0, sizeof l->kernel_time);
+    const double *restrict gap = l->gap;
+    for (int ph = 0; ph < p->nph; ph++) {
+        double *restrict tc = l->ph_tc[ph], *restrict tm = l->ph_tm[ph];
+        double *restrict tt_ = l->ph_time[ph];
+        for (int ps_ = 0; ps_ < DAM_PASS_COUNT; ps_++) {
+            const double *restrict a0 = l->acc[ph * DAM_PASS_COUNT + ps_][0];
+            const double *restrict a1 = l->acc[ph * DAM_PASS_COUNT + ps_][1];
+            double *restrict pt = l->pass_time[ps_];
+            double *restrict pk = l->pass_kt[ps_];
+            const double a4 = p->kern[ph][ps_];
+            for (int j = 0; j < L; j++) {
+                double tt = a0[j] + a1[j];
+                tc[j] += a0[j];
+                tm[j] += a1[j];
+                tt_[j] += tt;
+                pt[j] += tt + a4 * gap[j];
+                pk[j] += tt;
+            }
+        }
+        double *restrict kt = l->kernel_time;
+        for (int j = 0; j < L; j++)
+            kt[j] += tt_[j];
+    }
+    const double kernels = p->kernels;
+    const double *restrict ls = l->launch_s;
+    for (int j = 0; j < L; j++) {
+        double gt = kernels * gap[j];
+        double t = l->kernel_time[j] + gt + 0.0; /* no collectives */
+        double ht = p->cuda_graphs ? ls[j] : kernels * ls[j];
+        l->gap_time[j] = gt;
+        l->time[j] = t;
+        l->host_time[j] = ht;
+        l->host_excess[j] = ht > t - 0.0 ? ht - (t - 0.0) : 0.0;
+    }
 }
 
 void dam_cost_lanes_get(const dam_cost_plan *p, const dam_cost_lanes *l,
                         int lane, dam_graph_cost *out)
 {
-    cost_acc acc[DAM_MAX_PHASES];
-    for (int ph = 0; ph < p->nph; ph++)
-        for (int ps_ = 0; ps_ < DAM_PASS_COUNT; ps_++) {
-            double *a = acc[ph][ps_];
-            a[0] = l->acc[ph * DAM_PASS_COUNT + ps_][0][lane];
-            a[1] = l->acc[ph * DAM_PASS_COUNT + ps_][1][lane];
-            a[2] = a[3] = 0.0;
-            a[4] = p->kern[ph][ps_];
-        }
     memset(out, 0, sizeof *out);
-    cost_fold(l->gap[lane], p->cuda_graphs, l->launch_s[lane], p->nph, acc,
-              out);
+    for (int ph = 0; ph < p->nph; ph++) {
+        dam_phase_cost *q = &out->phase[ph];
+        q->t_compute = l->ph_tc[ph][lane];
+        q->t_memory = l->ph_tm[ph][lane];
+        q->time = l->ph_time[ph][lane];
+        q->kernels = p->ph_kern[ph];
+    }
+    for (int ps_ = 0; ps_ < DAM_PASS_COUNT; ps_++) {
+        out->pass_time[ps_] = l->pass_time[ps_][lane];
+        out->pass_kernel_time[ps_] = l->pass_kt[ps_][lane];
+        out->pass_kernels[ps_] = p->pass_kern[ps_];
+    }
+    out->kernel_time = l->kernel_time[lane];
+    out->kernels = p->kernels;
+    out->gap_time = l->gap_time[lane];
+    out->time = l->time[lane];
+    out->host_time = l->host_time[lane];
+    out->host_excess = l->host_excess[lane];
 }
 
 void dam_device_attn_prepare(const dam_cost_opts *o, dam_attn_prep *p)

@@ -163,6 +163,7 @@ typedef struct dam_cost_plan {
     double ref[112];     /* the derived options the plan was built on
                           * (device.c), less the rates */
     double kern[DAM_MAX_PHASES][DAM_PASS_COUNT]; /* launches */
+    double ph_kern[DAM_MAX_PHASES], pass_kern[DAM_PASS_COUNT], kernels;
     dam_cost_step step[DAM_MAX_OPS];
 } dam_cost_plan;
 
@@ -177,6 +178,15 @@ typedef struct dam_cost_lanes {
     double gap[DAM_COST_LANES], launch_s[DAM_COST_LANES];
     /* compute- and memory-bound time per phase and pass */
     double acc[DAM_MAX_PHASES * DAM_PASS_COUNT][2][DAM_COST_LANES];
+    /* their sums as dam_graph_cost's (cost_fold's, lane by lane) */
+    double ph_tc[DAM_MAX_PHASES][DAM_COST_LANES];
+    double ph_tm[DAM_MAX_PHASES][DAM_COST_LANES];
+    double ph_time[DAM_MAX_PHASES][DAM_COST_LANES];
+    double pass_time[DAM_PASS_COUNT][DAM_COST_LANES];
+    double pass_kt[DAM_PASS_COUNT][DAM_COST_LANES];
+    double kernel_time[DAM_COST_LANES], gap_time[DAM_COST_LANES];
+    double time[DAM_COST_LANES], host_time[DAM_COST_LANES];
+    double host_excess[DAM_COST_LANES];
 } dam_cost_lanes;
 
 int dam_cost_plan_build(const dam_graph *g, const dam_cost_opts *o,

@@ -140,7 +140,7 @@ static const dam_graph_cost *memo_cost(const dam_scenario *s,
 static void graph_compute(const dam_scenario *s, const dam_graph *g, double b,
                           dam_compute *c, dam_phase_result *ph, int *nph,
                           dam_analytic_memo *memo,
-                          const dam_graph_cost *given)
+                          const dam_graph_cost *given, int figures)
 {
     const dam_workload *w = &s->workload;
     dam_cost_opts o;
@@ -167,6 +167,15 @@ static void graph_compute(const dam_scenario *s, const dam_graph *g, double b,
     const dam_gpu *gpu = &s->machine.gpu;
     double mfrac = dam_scenario_mem_frac(s);
     int n = g->nphases < DAM_MAX_PHASES ? g->nphases : DAM_MAX_PHASES;
+    *nph = n;
+    if (figures) { /* what dam_analytic_bound reads */
+        for (int i = 0; i < n; i++) {
+            ph[i].time = gcp->phase[i].time;
+            ph[i].memory_bound =
+                gcp->phase[i].t_memory > gcp->phase[i].t_compute;
+        }
+        return;
+    }
     for (int i = 0; i < n; i++) {
         dam_phase_result *p = &ph[i];
         const dam_phase_cost *q = &gcp->phase[i];
@@ -185,23 +194,22 @@ static void graph_compute(const dam_scenario *s, const dam_graph *g, double b,
         p->time = q->time;
         p->memory_bound = q->t_memory > q->t_compute;
     }
-    *nph = n;
 }
 
 static void compute(const dam_scenario *s, double b, dam_compute *c,
                     dam_phase_result *phases, int *nphases,
                     dam_analytic_memo *memo, const dam_graph *gg,
-                    const dam_graph_cost *given)
+                    const dam_graph_cost *given, int figures)
 {
     memset(c, 0, sizeof *c);
     if (given) { /* the caller costed the scenario's graph gg */
-        graph_compute(s, gg, b, c, phases, nphases, NULL, given);
+        graph_compute(s, gg, b, c, phases, nphases, NULL, given, figures);
         return;
     }
     dam_graph scratch;
     const dam_graph *g = dam_scenario_graph(s, &scratch);
     if (g) {
-        graph_compute(s, g, b, c, phases, nphases, memo, NULL);
+        graph_compute(s, g, b, c, phases, nphases, memo, NULL, 0);
         return;
     }
     /* legacy: the phases' roofline at peak x eta, backward = 2 x forward */
@@ -229,7 +237,7 @@ static void compute(const dam_scenario *s, double b, dam_compute *c,
 void dam_analytic_compute(const dam_scenario *s, double b, dam_compute *c,
                           dam_phase_result *phases, int *nphases)
 {
-    compute(s, b, c, phases, nphases, NULL, NULL, NULL);
+    compute(s, b, c, phases, nphases, NULL, NULL, NULL, 0);
 }
 
 double dam_analytic_grad_bytes(const dam_scenario *s)
@@ -636,7 +644,7 @@ static void solve(const dam_scenario *s, dam_result *r,
     /* Compute: the graph's passes on the device (or the phases' roofline,
      * backward = twice the forward, for a model without architecture). */
     dam_compute cp;
-    compute(s, b, &cp, r->phases, &r->nphases, memo, g, given);
+    compute(s, b, &cp, r->phases, &r->nphases, memo, g, given, figures);
     double fwd = cp.fwd;
     double pf = pass_factor(s);
     dam_stage *fs = stage(r, "forward");
