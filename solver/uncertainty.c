@@ -48,30 +48,19 @@ static const scaled_field scaled_fields[] = {
 #define NSCALED ((int)(sizeof scaled_fields / sizeof scaled_fields[0]))
 
 /* The GPU's (rest = 0) or the rest's (rest = 1) scaled fields of x: each
- * one's value in from (x itself, or the scenario a plan restores it from)
- * scaled by m. from_x (NULL: all from `from`) marks the fields to take
- * from x instead. */
-static void scale_fields_from(dam_scenario *x, const dam_scenario *from,
-                              const unsigned char *from_x, double m,
-                              int rest)
+ * one's value in from (x itself, or another scenario) scaled by m. */
+static void scale_fields(dam_scenario *x, const dam_scenario *from, double m,
+                         int rest)
 {
     for (int f = 0; f < NSCALED; f++) {
         const scaled_field *sf = &scaled_fields[f];
         if (sf->rest != rest)
             continue;
         double v;
-        memcpy(&v, (from_x && from_x[f] ? (const char *)x
-                                         : (const char *)from) + sf->off,
-               sizeof v);
+        memcpy(&v, (const char *)from + sf->off, sizeof v);
         v = sf->div ? v / m : v * m;
         memcpy((char *)x + sf->off, &v, sizeof v);
     }
-}
-
-static void scale_fields(dam_scenario *x, const dam_scenario *from, double m,
-                         int rest)
-{
-    scale_fields_from(x, from, NULL, m, rest);
 }
 
 /*
@@ -96,6 +85,8 @@ typedef struct draw_plan {
     /* derived */
     size_t off[DAM_MAX_UNCERTAIN + DAM_MAX_CONST_USES]; /* inputs, then uses */
     unsigned char from_x[NSCALED]; /* 1: an input or constant sets it */
+    double sv[NSCALED];  /* the scenario's own value of each (the point's:
+                          * set by plan_prepare) */
     double *val;         /* (nin + nuse) x n: each quantity in each draw */
     double *gm, *rm;     /* n each: GPU and rest error multipliers */
 } draw_plan;
@@ -188,16 +179,21 @@ static void select_kth(double *v, int lo, int hi, int k)
 }
 
 /* The q quantile of v (n values, linear between order statistics), v
- * reordered by selection: the same number as on the sorted values. */
-static double quantile_select(double *v, int n, double q)
+ * reordered by selection: the same number as on the sorted values. *from:
+ * none of v[0 .. *from - 1] is larger than any after (a selection before
+ * this one left it so; 0: none known), and gets the same for the next. */
+static double quantile_select(double *v, int n, double q, int *from)
 {
     double pos = q * (n - 1);
     int i = (int)floor(pos);
+    int lo = *from <= i ? *from : 0;
     if (i >= n - 1) {
-        select_kth(v, 0, n - 1, n - 1);
+        select_kth(v, lo, n - 1, n - 1);
+        *from = n - 1;
         return v[n - 1];
     }
-    select_kth(v, 0, n - 1, i);
+    select_kth(v, lo, n - 1, i);
+    *from = i + 1;
     double next = v[i + 1]; /* the smallest after v[i] */
     for (int j = i + 2; j < n; j++)
         next = v[j] < next ? v[j] : next;
@@ -219,9 +215,10 @@ dam_interval dam_interval_of(double *v, int n)
             iv.hi = quantile_sorted(v, n, 0.95);
             return iv;
         }
-    iv.lo = quantile_select(v, n, 0.05);
-    iv.median = quantile_select(v, n, 0.5);
-    iv.hi = quantile_select(v, n, 0.95);
+    int from = 0; /* each selection goes on above the one before */
+    iv.lo = quantile_select(v, n, 0.05, &from);
+    iv.median = quantile_select(v, n, 0.5, &from);
+    iv.hi = quantile_select(v, n, 0.95, &from);
     return iv;
 }
 
@@ -538,6 +535,9 @@ static int plan_prepare(dam_draws *d, const dam_scenario *base,
         p->ok = 1;
         d->plan_builds++;
     }
+    for (int f = 0; f < NSCALED; f++)
+        memcpy(&p->sv[f], (const char *)s + scaled_fields[f].off,
+               sizeof p->sv[f]);
     if (x != s)
         *x = *s;
     for (int i = 0; i < base->nuncertain; i++)
@@ -557,9 +557,17 @@ static void plan_fill(const dam_draws *d, int k, const dam_scenario *s,
     for (int i = 0; i < nv; i++)
         memcpy((char *)x + p->off[i], &p->val[(size_t)i * n + k],
                sizeof(double));
-    /* the GPU's error, then the rest's (dam_draws_apply_all's order) */
-    scale_fields_from(x, s, p->from_x, p->gm[k], 0);
-    scale_fields_from(x, s, p->from_x, p->rm[k], 1);
+    /* the GPU's error and the rest's (scale_fields_from's operations,
+     * each field once: the order among them is immaterial) */
+    const double m[2] = {p->gm[k], p->rm[k]};
+    for (int f = 0; f < NSCALED; f++) {
+        const scaled_field *sf = &scaled_fields[f];
+        double v = p->sv[f], mf = m[sf->rest];
+        if (p->from_x[f])
+            memcpy(&v, (const char *)x + sf->off, sizeof v);
+        v = sf->div ? v / mf : v * mf;
+        memcpy((char *)x + sf->off, &v, sizeof v);
+    }
 }
 
 dam_figures dam_figures_of(const dam_result *r)
