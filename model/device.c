@@ -1132,14 +1132,18 @@ int dam_cost_lanes_set(const dam_cost_plan *p, const dam_cost_opts *o,
 void dam_cost_lanes_get(const dam_cost_plan *p, const dam_cost_lanes *l,
                         int lane, dam_graph_cost *out)
 {
-    memset(out, 0, sizeof *out);
-    for (int ph = 0; ph < p->nph; ph++) {
+    /* every field written (the phases past nph as dam_device_cost leaves
+     * them: 0) */
+    for (int ph = 0; ph < DAM_MAX_PHASES; ph++) {
         dam_phase_cost *q = &out->phase[ph];
-        q->t_compute = l->ph_tc[ph][lane];
-        q->t_memory = l->ph_tm[ph][lane];
-        q->time = l->ph_time[ph][lane];
-        q->kernels = p->ph_kern[ph];
+        int in = ph < p->nph;
+        q->flops = q->bytes = 0.0;
+        q->t_compute = in ? l->ph_tc[ph][lane] : 0.0;
+        q->t_memory = in ? l->ph_tm[ph][lane] : 0.0;
+        q->time = in ? l->ph_time[ph][lane] : 0.0;
+        q->kernels = in ? p->ph_kern[ph] : 0.0;
     }
+    out->comm_time = out->comm_bytes = out->flops = out->bytes = 0.0;
     for (int ps_ = 0; ps_ < DAM_PASS_COUNT; ps_++) {
         out->pass_time[ps_] = l->pass_time[ps_][lane];
         out->pass_kernel_time[ps_] = l->pass_kt[ps_][lane];
