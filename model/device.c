@@ -947,14 +947,14 @@ static void cost_fold(double gap, int cuda_graphs, double launch_s, int nph,
                            : 0.0;
 }
 
-static void cost_setup(const dam_cost_opts *o, cost_ctx *x);
+static void cost_setup(const dam_cost_opts *o, cost_ctx *x, int clear);
 
 double dam_device_cost(const dam_graph *g, const dam_cost_opts *o,
                        dam_graph_cost *out)
 {
     memset(out, 0, sizeof *out);
     cost_ctx x;
-    cost_setup(o, &x);
+    cost_setup(o, &x, 0);
     int nph = g->nphases > 0 && g->nphases <= DAM_MAX_PHASES ? g->nphases
                                                               : 1;
     cost_acc acc[DAM_MAX_PHASES];
@@ -972,9 +972,9 @@ double dam_device_cost(const dam_graph *g, const dam_cost_opts *o,
 _Static_assert(sizeof(cost_ctx) <= sizeof(((dam_cost_plan *)0)->ref),
                "dam_cost_plan.ref cannot hold a cost_ctx");
 
-/* The derived options of o (padding zeroed, so that two compare by their
- * bytes). */
-static void cost_setup(const dam_cost_opts *o, cost_ctx *x)
+/* The derived options of o (clear: first zero x, padding and the fields
+ * a costing leaves unset included, so that two compare by their bytes). */
+static void cost_setup(const dam_cost_opts *o, cost_ctx *x, int clear)
 {
     dam_framework fwd;
     const dam_framework *fw = o->fw;
@@ -982,7 +982,8 @@ static void cost_setup(const dam_cost_opts *o, cost_ctx *x)
         dam_framework_default(&fwd);
         fw = &fwd;
     }
-    memset(x, 0, sizeof *x);
+    if (clear)
+        memset(x, 0, sizeof *x);
     cost_mem_setup(x, o, fw);
     cost_gemm_setup(x, o, fw);
     cost_attn_setup(x, o);
@@ -1006,7 +1007,7 @@ int dam_cost_plan_build(const dam_graph *g, const dam_cost_opts *o,
     if (o->recipe || o->comm_busbw > 0.0)
         return 0;
     cost_ctx x;
-    cost_setup(o, &x);
+    cost_setup(o, &x, 1);
     if (x.wspecial || x.rc || x.cast_b > 0.0)
         return 0;
     int nph = g->nphases > 0 && g->nphases <= DAM_MAX_PHASES ? g->nphases
@@ -1110,7 +1111,7 @@ int dam_cost_lanes_set(const dam_cost_plan *p, const dam_cost_opts *o,
         o->recipe != p->recipe || o->comm_busbw != p->comm_busbw)
         return 0;
     cost_ctx x;
-    cost_setup(o, &x);
+    cost_setup(o, &x, 1);
     l->fs[lane] = x.fs;
     l->bs[lane] = x.bs;
     l->inv_mem_k[lane] = x.inv_mem_k;

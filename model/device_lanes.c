@@ -39,58 +39,83 @@ static inline double fmin_nan0(double h)
 #define LANES_CLONES
 #endif
 
+/* A GEMM's time in every lane (gemm_waves, gemm_join, cost_ordered): the
+ * waves (a x unit x 2^-s) x b against f0 / rate, plus the tile
+ * pipeline's t0, against the DRAM time; restrict: the sums are apart
+ * from the rates. */
+static inline void gemm_lanes(const double *c, const double *restrict un,
+                              const double *restrict ir,
+                              const double *restrict im,
+                              const double *restrict il2,
+                              const double *restrict l2s,
+                              const double *restrict fs, double *restrict a0,
+                              double *restrict a1)
+{
+    const double A = c[0], B = c[1], P = c[2], f0 = c[3], by = c[4],
+                 cnt = c[5], t0 = c[6];
+    for (int j = 0; j < DAM_COST_LANES; j++) {
+        double unit = un[j] * P;
+        double tc = A * unit * B, tfl = f0 * ir[j];
+        tc = tc > tfl ? tc : tfl;
+        double tm = by * L2F(by, j) * im[j];
+        tc += t0;
+        double v = cnt * ((tc >= tm ? tc : tm) * fs[j]);
+        a0[j] += tc >= tm ? v : 0.0;
+        a1[j] += tc >= tm ? 0.0 : v;
+    }
+}
+
+/* Fused attention in every lane (cost_attn without streamed cache
+ * reads; ia: the pass's 1 / rate). */
+static inline void attn_lanes(const double *c, const dam_cost_lanes *l,
+                              const double *ia, double *a0, double *a1)
+{
+    const double *restrict im = l->inv_mem, *restrict il2 = l->inv_l2c;
+    const double *restrict l2s = l->l2_save, *restrict fs = l->fs;
+    const double *restrict bs = l->bs;
+    const double F = c[0], KV = c[1], AE = c[2], cnt = c[3];
+    for (int j = 0; j < DAM_COST_LANES; j++) {
+        double fl = F * fs[j];
+        double by = AE * bs[j] + KV * bs[j];
+        double tc = fl * ia[j];
+        double tmm = by * L2F(by, j) * im[j];
+        double v = cnt * (tc >= tmm ? tc : tmm);
+        a0[j] += tc >= tmm ? v : 0.0;
+        a1[j] += tc >= tmm ? 0.0 : v;
+    }
+}
+
+/* Merged memory-bound kernels in every lane (cost_ordered; the working
+ * set one kernel's bytes). */
+static inline void mem_lanes(const double *c, const double *restrict imk,
+                             const double *restrict il2,
+                             const double *restrict l2s,
+                             const double *restrict bs, double *restrict a1)
+{
+    const double E = c[0], W = c[1], F = c[2], keep = c[3], kern = c[4];
+    const double ik = kern > 0.0 ? kern : 1.0;
+    for (int j = 0; j < DAM_COST_LANES; j++) {
+        double by = (E * bs[j] + W + F) * keep;
+        a1[j] += by * imk[j] * L2F(by / ik, j);
+    }
+}
+
 LANES_CLONES
 void dam_cost_lanes_run(const dam_cost_plan *p, dam_cost_lanes *l)
 {
     enum { L = DAM_COST_LANES };
     memset(l->acc, 0, (size_t)p->nph * DAM_PASS_COUNT * sizeof l->acc[0]);
-    const double *restrict fs = l->fs, *restrict bs = l->bs;
-    const double *restrict imk = l->inv_mem_k, *restrict im = l->inv_mem;
-    const double *restrict il2 = l->inv_l2c, *restrict l2s = l->l2_save;
     for (int i = 0; i < p->nsteps; i++) {
         const dam_cost_step *st = &p->step[i];
-        double *restrict a0 = l->acc[st->acc][0];
-        double *restrict a1 = l->acc[st->acc][1];
-        const double *c = st->c;
-        if (st->kind == DAM_OP_GEMM) {
-            const double *restrict un = l->unit[st->ci];
-            const double *restrict ir = l->inv_rate[st->ci];
-            const double A = c[0], B = c[1], P = c[2], f0 = c[3], by = c[4],
-                         cnt = c[5], t0 = c[6];
-            for (int j = 0; j < L; j++) {
-                /* gemm_waves, gemm_join, cost_ordered */
-                double unit = un[j] * P;
-                double tc = A * unit * B, tfl = f0 * ir[j];
-                tc = tc > tfl ? tc : tfl;
-                double tm = by * L2F(by, j) * im[j];
-                tc += t0;
-                double v = cnt * ((tc >= tm ? tc : tm) * fs[j]);
-                a0[j] += tc >= tm ? v : 0.0;
-                a1[j] += tc >= tm ? 0.0 : v;
-            }
-        } else if (st->kind == DAM_OP_ATTN) {
-            const double *restrict ia = st->ci ? l->inv_ab : l->inv_af;
-            const double F = c[0], KV = c[1], AE = c[2], cnt = c[3];
-            for (int j = 0; j < L; j++) {
-                /* cost_attn without streamed cache reads */
-                double fl = F * fs[j];
-                double by = AE * bs[j] + KV * bs[j];
-                double tc = fl * ia[j];
-                double tmm = by * L2F(by, j) * im[j];
-                double v = cnt * (tc >= tmm ? tc : tmm);
-                a0[j] += tc >= tmm ? v : 0.0;
-                a1[j] += tc >= tmm ? 0.0 : v;
-            }
-        } else {
-            const double E = c[0], W = c[1], F = c[2], keep = c[3],
-                         kern = c[4];
-            /* the working set: one kernel's bytes (cost_ordered) */
-            const double ik = kern > 0.0 ? kern : 1.0;
-            for (int j = 0; j < L; j++) {
-                double by = (E * bs[j] + W + F) * keep;
-                a1[j] += by * imk[j] * L2F(by / ik, j);
-            }
-        }
+        double *a0 = l->acc[st->acc][0], *a1 = l->acc[st->acc][1];
+        if (st->kind == DAM_OP_GEMM)
+            gemm_lanes(st->c, l->unit[st->ci], l->inv_rate[st->ci],
+                       l->inv_mem, l->inv_l2c, l->l2_save, l->fs, a0, a1);
+        else if (st->kind == DAM_OP_ATTN)
+            attn_lanes(st->c, l, st->ci ? l->inv_ab : l->inv_af, a0, a1);
+        else
+            mem_lanes(st->c, l->inv_mem_k, l->inv_l2c, l->l2_save, l->bs,
+                      a1);
     }
     /* cost_fold, lane by lane (the launches' sums are the plan's) */
     memset(l->ph_tc, 0, sizeof l->ph_tc);
