@@ -354,36 +354,49 @@ static inline double gemm_tiles(const gemm_ctx *c, double m, double n,
 
 /* gemm_waves: the time of `tiles` tiles over k (tfl: the GEMM's FLOPs at
  * the full-wave rate, its floor), s. */
-static inline double gemm_waves(const gemm_ctx *c, double tiles, double unit,
-                                double k, double tfl)
+/* The waves' time is (a x unit) x b: a and b depend on the tiles and k
+ * only, not on the rate (wave_factors), so that interval draws, which
+ * change the rate and nothing else, work them out once. */
+static inline void wave_factors(const gemm_ctx *c, double tiles, double k,
+                                double *a, double *b)
 {
-    double tc;
-    if (c->legacy)
-        return tfl;
     if (c->stream_k) {
         /* stream-K / persistent kernels spread the work evenly over the
          * SMs; a GEMM too small to split (K chunks of 256) cannot use
          * them all */
         double kc = floor_pos(k * (1.0 / 256.0));
         double chunks = tiles * (kc > 1.0 ? kc : 1.0);
-        double w = chunks < c->sms ? tiles / chunks : tiles * c->inv_sms;
-        tc = w * unit * k;
+        *a = chunks < c->sms ? tiles / chunks : tiles * c->inv_sms;
+        *b = k;
     } else if (tiles >= c->sms) {
         /* whole waves; from four waves on, the library's choice among its
          * tile shapes fills the tail wave (about as well as a fractional
          * wave), so quantization is charged only below */
         double w = tiles * c->inv_sms;
-        tc = (w < 4.0 ? ceil_pos(w - 1e-9) : w) * unit * k;
+        *a = w < 4.0 ? ceil_pos(w - 1e-9) : w;
+        *b = k;
     } else {
-        /* split-K over the idle SMs, chunks of at least 256 */
+        /* split-K over the idle SMs, chunks of at least 256 (a = 1: one
+         * wave of unit, exactly) */
         double split = floor_pos(c->sms / (tiles > 1.0 ? tiles : 1.0));
         double maxs = floor_pos(k * (1.0 / 256.0));
         if (split > maxs)
             split = maxs;
         if (split < 1.0)
             split = 1.0;
-        tc = unit * ceil_pos(k / split);
+        *a = 1.0;
+        *b = ceil_pos(k / split);
     }
+}
+
+static inline double gemm_waves(const gemm_ctx *c, double tiles, double unit,
+                                double k, double tfl)
+{
+    if (c->legacy)
+        return tfl;
+    double a, b;
+    wave_factors(c, tiles, k, &a, &b);
+    double tc = a * unit * b;
     return tc > tfl ? tc : tfl;
 }
 
@@ -912,10 +925,9 @@ static void cost_casts(const cost_ctx *x, const dam_graph *g, int pass_mask,
 
 /* Step 8: fold the per-phase, per-pass sums into out, with the kernel
  * boundaries' GPU time and the host's launch time. */
-static void cost_fold(const cost_ctx *x, const dam_cost_opts *o, int nph,
+static void cost_fold(double gap, int cuda_graphs, double launch_s, int nph,
                       cost_acc *acc, dam_graph_cost *out)
 {
-    const double gap = x->gap;
     for (int ph = 0; ph < nph; ph++) {
         dam_phase_cost *p = &out->phase[ph];
         for (int ps_ = 0; ps_ < DAM_PASS_COUNT; ps_++) {
@@ -938,26 +950,20 @@ static void cost_fold(const cost_ctx *x, const dam_cost_opts *o, int nph,
     }
     out->gap_time = out->kernels * gap;
     out->time = out->kernel_time + out->gap_time + out->comm_time;
-    out->host_time = o->cuda_graphs ? o->launch_s : out->kernels * o->launch_s;
+    out->host_time = cuda_graphs ? launch_s : out->kernels * launch_s;
     out->host_excess = out->host_time > out->time - out->comm_time
                            ? out->host_time - (out->time - out->comm_time)
                            : 0.0;
 }
 
+static void cost_setup(const dam_cost_opts *o, cost_ctx *x, int clear);
+
 double dam_device_cost(const dam_graph *g, const dam_cost_opts *o,
                        dam_graph_cost *out)
 {
-    dam_framework fwd;
-    const dam_framework *fw = o->fw;
-    if (!fw) {
-        dam_framework_default(&fwd);
-        fw = &fwd;
-    }
     memset(out, 0, sizeof *out);
     cost_ctx x;
-    cost_mem_setup(&x, o, fw);
-    cost_gemm_setup(&x, o, fw);
-    cost_attn_setup(&x, o);
+    cost_setup(o, &x, 0);
     int nph = g->nphases > 0 && g->nphases <= DAM_MAX_PHASES ? g->nphases
                                                               : 1;
     cost_acc acc[DAM_MAX_PHASES];
@@ -966,8 +972,199 @@ double dam_device_cost(const dam_graph *g, const dam_cost_opts *o,
     cost_gemms(&x, g, o->pass_mask, nph, acc, &s);
     cost_ordered(&x, g, o, nph, acc, &s, out);
     cost_casts(&x, g, o->pass_mask, &s);
-    cost_fold(&x, o, nph, acc, out);
+    cost_fold(x.gap, o->cuda_graphs, o->launch_s, nph, acc, out);
     return out->time;
+}
+
+/* ---- one graph under many draws ------------------------------------ */
+
+_Static_assert(sizeof(cost_ctx) <= sizeof(((dam_cost_plan *)0)->ref),
+               "dam_cost_plan.ref cannot hold a cost_ctx");
+
+/* The derived options of o (clear: first zero x, padding and the fields
+ * a costing leaves unset included, so that two compare by their bytes). */
+static void cost_setup(const dam_cost_opts *o, cost_ctx *x, int clear)
+{
+    dam_framework fwd;
+    const dam_framework *fw = o->fw;
+    if (!fw) {
+        dam_framework_default(&fwd);
+        fw = &fwd;
+    }
+    if (clear)
+        memset(x, 0, sizeof *x);
+    cost_mem_setup(x, o, fw);
+    cost_gemm_setup(x, o, fw);
+    cost_attn_setup(x, o);
+}
+
+/* Clear what draws change in x (the rates dam_cost_lanes holds, and the
+ * ones the graph's costing does not read), and the pointer into x. */
+static void cost_ctx_neutral(cost_ctx *x)
+{
+    x->fs = x->bs = x->mfrac = x->inv_mem_k = x->inv_mem = 0.0;
+    x->inv_l2c = x->l2_save = x->inv_af = x->inv_ab = x->gap = 0.0;
+    gemm_ctx *c[3] = {&x->gc, &x->cc, &x->lc};
+    for (int i = 0; i < 3; i++)
+        c[i]->rate = c[i]->inv_rate = c[i]->unit = c[i]->inv_bw = 0.0;
+    x->lcp = NULL;
+}
+
+int dam_cost_plan_build(const dam_graph *g, const dam_cost_opts *o,
+                        dam_cost_plan *p)
+{
+    if (o->recipe || o->comm_busbw > 0.0)
+        return 0;
+    cost_ctx x;
+    cost_setup(o, &x, 1);
+    if (x.wspecial || x.rc || x.cast_b > 0.0)
+        return 0;
+    int nph = g->nphases > 0 && g->nphases <= DAM_MAX_PHASES ? g->nphases
+                                                              : 1;
+    memset(p, 0, offsetof(dam_cost_plan, step)); /* compared by bytes */
+    /* the shapes and launches as dam_device_cost works them out */
+    cost_acc acc[DAM_MAX_PHASES];
+    memset(acc, 0, (size_t)nph * sizeof acc[0]);
+    gemm_scratch s;
+    dam_graph_cost scratch;
+    memset(&scratch, 0, sizeof scratch);
+    cost_gemms(&x, g, o->pass_mask, nph, acc, &s);
+    cost_ordered(&x, g, o, nph, acc, &s, &scratch);
+    p->nph = nph;
+    p->cuda_graphs = o->cuda_graphs;
+    p->pass_mask = o->pass_mask;
+    p->recipe = o->recipe;
+    p->comm_busbw = o->comm_busbw;
+    for (int ph = 0; ph < nph; ph++)
+        for (int ps_ = 0; ps_ < DAM_PASS_COUNT; ps_++)
+            p->kern[ph][ps_] = acc[ph][ps_][4];
+    /* the launches' sums (cost_fold's, the same in every lane) */
+    dam_graph_cost *kf = &scratch;
+    memset(kf, 0, sizeof *kf);
+    cost_fold(0.0, 0, 0.0, nph, acc, kf);
+    for (int ph = 0; ph < nph; ph++)
+        p->ph_kern[ph] = kf->phase[ph].kernels;
+    for (int ps_ = 0; ps_ < DAM_PASS_COUNT; ps_++)
+        p->pass_kern[ps_] = kf->pass_kernels[ps_];
+    p->kernels = kf->kernels;
+    int nops = g->nops < DAM_MAX_OPS ? g->nops : DAM_MAX_OPS;
+    int gj[DAM_MAX_OPS];
+    int ng = 0;
+    for (int i = 0; i < nops; i++) {
+        const dam_op *op = &g->ops[i];
+        gj[i] = op->kind == DAM_OP_GEMM &&
+                        !(o->pass_mask && !(o->pass_mask & (1 << op->pass)))
+                    ? ng++
+                    : -1;
+    }
+    const double b = x.b;
+    const double se[4] = {1.0, b, b, b};
+    const double units[2] = {x.gc.unit, x.cc.unit};
+    int n = 0;
+    for (int i = 0; i < nops; i++) {
+        const dam_op *op = &g->ops[i];
+        if (o->pass_mask && !(o->pass_mask & (1 << op->pass)))
+            continue;
+        dam_cost_step *st = &p->step[n];
+        memset(st, 0, sizeof *st);
+        unsigned ph = op->phase < (unsigned)nph ? op->phase : 0u;
+        st->acc = (unsigned short)(ph * DAM_PASS_COUNT + op->pass);
+        st->kind = op->kind;
+        double sc = op->scale == DAM_SCALE_NONE ? 1.0 : b;
+        if (op->kind == DAM_OP_GEMM) {
+            /* (a x unit x 2^-s) x b against f0 / rate (cost_gemms) */
+            int j = gj[i];
+            st->ci = (op->flags & DAM_OPF_CONV) != 0;
+            if (x.gc.legacy) {
+                st->c[0] = st->c[1] = 0.0; /* the waves: 0, FLOPs win */
+            } else {
+                wave_factors(&x.gc, s.stiles[j], s.sk_[j], &st->c[0],
+                             &st->c[1]);
+            }
+            st->c[2] = s.sunit[j] / units[st->ci]; /* 2^-s, exact */
+            st->c[3] = op->flops * se[op->scale & 3u];
+            st->c[4] = s.gby[i];
+            st->c[5] = op->count;
+            st->c[6] = x.gc.t0;
+        } else if (op->kind == DAM_OP_ATTN) {
+            st->ci = op->pass == DAM_PASS_BWD;
+            st->c[0] = op->flops * sc;
+            st->c[1] = op->kv_elems * x.kv_el * sc;
+            st->c[2] = (op->elems - op->kv_elems) * x.act * sc;
+            st->c[3] = op->count;
+        } else if (op->kind == DAM_OP_MEM) {
+            if ((op->flags & DAM_OPF_LOWP) && !x.lowp)
+                continue;
+            double keep = op->pass == DAM_PASS_OPT ? 1.0 : x.mem_keep;
+            st->c[0] = op->elems * sc *
+                       (op->flags & DAM_OPF_KV ? x.kv_el : x.act);
+            st->c[1] = op->weight_elems * x.act * x.ws;
+            st->c[2] = op->fixed_bytes * x.ws;
+            st->c[3] = keep;
+            st->c[4] = op->kernels * keep;
+        } else {
+            continue; /* collectives: no time without a fabric */
+        }
+        n++;
+    }
+    p->nsteps = n;
+    cost_ctx_neutral(&x);
+    memcpy(p->ref, &x, sizeof x);
+    return 1;
+}
+
+int dam_cost_lanes_set(const dam_cost_plan *p, const dam_cost_opts *o,
+                       dam_cost_lanes *l, int lane)
+{
+    if (o->cuda_graphs != p->cuda_graphs || o->pass_mask != p->pass_mask ||
+        o->recipe != p->recipe || o->comm_busbw != p->comm_busbw)
+        return 0;
+    cost_ctx x;
+    cost_setup(o, &x, 1);
+    l->fs[lane] = x.fs;
+    l->bs[lane] = x.bs;
+    l->inv_mem_k[lane] = x.inv_mem_k;
+    l->inv_mem[lane] = x.inv_mem;
+    l->inv_l2c[lane] = x.inv_l2c;
+    l->l2_save[lane] = x.l2_save;
+    l->unit[0][lane] = x.gc.unit;
+    l->unit[1][lane] = x.cc.unit;
+    l->inv_rate[0][lane] = x.gc.inv_rate;
+    l->inv_rate[1][lane] = x.cc.inv_rate;
+    l->inv_af[lane] = x.inv_af;
+    l->inv_ab[lane] = x.inv_ab;
+    l->gap[lane] = x.gap;
+    l->launch_s[lane] = o->launch_s;
+    cost_ctx_neutral(&x);
+    return memcmp(&x, p->ref, sizeof x) == 0;
+}
+
+void dam_cost_lanes_get(const dam_cost_plan *p, const dam_cost_lanes *l,
+                        int lane, dam_graph_cost *out)
+{
+    /* every field written (the phases past nph as dam_device_cost leaves
+     * them: 0) */
+    for (int ph = 0; ph < DAM_MAX_PHASES; ph++) {
+        dam_phase_cost *q = &out->phase[ph];
+        int in = ph < p->nph;
+        q->flops = q->bytes = 0.0;
+        q->t_compute = in ? l->ph_tc[ph][lane] : 0.0;
+        q->t_memory = in ? l->ph_tm[ph][lane] : 0.0;
+        q->time = in ? l->ph_time[ph][lane] : 0.0;
+        q->kernels = in ? p->ph_kern[ph] : 0.0;
+    }
+    out->comm_time = out->comm_bytes = out->flops = out->bytes = 0.0;
+    for (int ps_ = 0; ps_ < DAM_PASS_COUNT; ps_++) {
+        out->pass_time[ps_] = l->pass_time[ps_][lane];
+        out->pass_kernel_time[ps_] = l->pass_kt[ps_][lane];
+        out->pass_kernels[ps_] = p->pass_kern[ps_];
+    }
+    out->kernel_time = l->kernel_time[lane];
+    out->kernels = p->kernels;
+    out->gap_time = l->gap_time[lane];
+    out->time = l->time[lane];
+    out->host_time = l->host_time[lane];
+    out->host_excess = l->host_excess[lane];
 }
 
 void dam_device_attn_prepare(const dam_cost_opts *o, dam_attn_prep *p)

@@ -127,6 +127,77 @@ double dam_device_cost(const dam_graph *g, const dam_cost_opts *o,
                        dam_graph_cost *out);
 
 /*
+ * One graph under many draws of its constants (interval draws): the same
+ * graph at the same batch costed again and again with only the rates
+ * changed (the constants' draws, and the model's error on the FLOPs and
+ * bytes scales). dam_cost_plan_build works out once, from one draw's
+ * options, what each operator's time needs that those do not change
+ * (shapes, tiles, wave counts, bytes, launches); dam_cost_lanes_set
+ * takes another draw's options into a lane (its rates: 0 when they
+ * differ from the plan's in anything else, then cost that draw with
+ * dam_device_cost); dam_cost_lanes_run costs every lane at once,
+ * operator by operator across the lanes (a loop the compiler
+ * vectorises), each lane's sums in dam_device_cost's order, and
+ * dam_cost_lanes_get gives a lane's cost: every time, launch and
+ * per-phase time the same double dam_device_cost gives for that draw's
+ * options; flops and bytes (work, not time) are left 0.
+ * dam_cost_plan_build returns 0 for what it does not cover (a precision
+ * recipe, weight-only quantization or streamed weights, collectives
+ * costed on a fabric): dam_device_cost then. Nothing allocates.
+ */
+#define DAM_COST_LANES 16
+
+typedef struct dam_cost_step {
+    unsigned char kind;  /* DAM_OP_GEMM, DAM_OP_ATTN, DAM_OP_MEM */
+    unsigned char ci;    /* GEMM: 0 GEMM rate, 1 convolution rate;
+                          * ATTN: 1 backward */
+    unsigned short acc;  /* phase x DAM_PASS_COUNT + pass */
+    double c[7];         /* the operator's draw-independent factors */
+} dam_cost_step;
+
+typedef struct dam_cost_plan {
+    int nph, nsteps;
+    int cuda_graphs, pass_mask;
+    const struct dam_recipe *recipe;
+    double comm_busbw;
+    double ref[112];     /* the derived options the plan was built on
+                          * (device.c), less the rates */
+    double kern[DAM_MAX_PHASES][DAM_PASS_COUNT]; /* launches */
+    double ph_kern[DAM_MAX_PHASES], pass_kern[DAM_PASS_COUNT], kernels;
+    dam_cost_step step[DAM_MAX_OPS];
+} dam_cost_plan;
+
+typedef struct dam_cost_lanes {
+    int n;               /* lanes set (0 .. n - 1) */
+    /* each lane's rates */
+    double fs[DAM_COST_LANES], bs[DAM_COST_LANES];
+    double inv_mem_k[DAM_COST_LANES], inv_mem[DAM_COST_LANES];
+    double inv_l2c[DAM_COST_LANES], l2_save[DAM_COST_LANES];
+    double unit[2][DAM_COST_LANES], inv_rate[2][DAM_COST_LANES];
+    double inv_af[DAM_COST_LANES], inv_ab[DAM_COST_LANES];
+    double gap[DAM_COST_LANES], launch_s[DAM_COST_LANES];
+    /* compute- and memory-bound time per phase and pass */
+    double acc[DAM_MAX_PHASES * DAM_PASS_COUNT][2][DAM_COST_LANES];
+    /* their sums as dam_graph_cost's (cost_fold's, lane by lane) */
+    double ph_tc[DAM_MAX_PHASES][DAM_COST_LANES];
+    double ph_tm[DAM_MAX_PHASES][DAM_COST_LANES];
+    double ph_time[DAM_MAX_PHASES][DAM_COST_LANES];
+    double pass_time[DAM_PASS_COUNT][DAM_COST_LANES];
+    double pass_kt[DAM_PASS_COUNT][DAM_COST_LANES];
+    double kernel_time[DAM_COST_LANES], gap_time[DAM_COST_LANES];
+    double time[DAM_COST_LANES], host_time[DAM_COST_LANES];
+    double host_excess[DAM_COST_LANES];
+} dam_cost_lanes;
+
+int dam_cost_plan_build(const dam_graph *g, const dam_cost_opts *o,
+                        dam_cost_plan *p);
+int dam_cost_lanes_set(const dam_cost_plan *p, const dam_cost_opts *o,
+                       dam_cost_lanes *l, int lane);
+void dam_cost_lanes_run(const dam_cost_plan *p, dam_cost_lanes *l);
+void dam_cost_lanes_get(const dam_cost_plan *p, const dam_cost_lanes *l,
+                        int lane, dam_graph_cost *out);
+
+/*
  * Fused-attention operators alone, costed many times under one set of
  * options (serving: the attention of every iteration): the options'
  * rates derived once by dam_device_attn_prepare, then

@@ -32,7 +32,8 @@ double dam_lever_gpu_price(const dam_scenario *s, const char *id,
 
 double dam_gpu_price(const dam_scenario *s, const dam_gpu *g)
 {
-    if (strcasecmp(g->id, s->machine.gpu.id) == 0 &&
+    if ((g == &s->machine.gpu ||
+         strcasecmp(g->id, s->machine.gpu.id) == 0) &&
         s->cost.gpu_hour_usd > 0.0)
         return s->cost.gpu_hour_usd;
     return dam_lever_gpu_price(s, g->id, g);

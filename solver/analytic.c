@@ -139,13 +139,17 @@ static const dam_graph_cost *memo_cost(const dam_scenario *s,
 
 static void graph_compute(const dam_scenario *s, const dam_graph *g, double b,
                           dam_compute *c, dam_phase_result *ph, int *nph,
-                          dam_analytic_memo *memo)
+                          dam_analytic_memo *memo,
+                          const dam_graph_cost *given, int figures)
 {
     const dam_workload *w = &s->workload;
     dam_cost_opts o;
     dam_graph_cost scratch;
-    dam_cost_opts_scenario(s, b, &o);
-    const dam_graph_cost *gcp = memo_cost(s, g, &o, memo, &scratch);
+    const dam_graph_cost *gcp = given;
+    if (!gcp) {
+        dam_cost_opts_scenario(s, b, &o);
+        gcp = memo_cost(s, g, &o, memo, &scratch);
+    }
     c->graph = 1;
     c->fwd = gcp->pass_kernel_time[DAM_PASS_FWD];
     c->bwd = gcp->pass_kernel_time[DAM_PASS_BWD] +
@@ -163,6 +167,15 @@ static void graph_compute(const dam_scenario *s, const dam_graph *g, double b,
     const dam_gpu *gpu = &s->machine.gpu;
     double mfrac = dam_scenario_mem_frac(s);
     int n = g->nphases < DAM_MAX_PHASES ? g->nphases : DAM_MAX_PHASES;
+    *nph = n;
+    if (figures) { /* what dam_analytic_bound reads */
+        for (int i = 0; i < n; i++) {
+            ph[i].time = gcp->phase[i].time;
+            ph[i].memory_bound =
+                gcp->phase[i].t_memory > gcp->phase[i].t_compute;
+        }
+        return;
+    }
     for (int i = 0; i < n; i++) {
         dam_phase_result *p = &ph[i];
         const dam_phase_cost *q = &gcp->phase[i];
@@ -181,18 +194,22 @@ static void graph_compute(const dam_scenario *s, const dam_graph *g, double b,
         p->time = q->time;
         p->memory_bound = q->t_memory > q->t_compute;
     }
-    *nph = n;
 }
 
 static void compute(const dam_scenario *s, double b, dam_compute *c,
                     dam_phase_result *phases, int *nphases,
-                    dam_analytic_memo *memo)
+                    dam_analytic_memo *memo, const dam_graph *gg,
+                    const dam_graph_cost *given, int figures)
 {
     memset(c, 0, sizeof *c);
+    if (given) { /* the caller costed the scenario's graph gg */
+        graph_compute(s, gg, b, c, phases, nphases, NULL, given, figures);
+        return;
+    }
     dam_graph scratch;
     const dam_graph *g = dam_scenario_graph(s, &scratch);
     if (g) {
-        graph_compute(s, g, b, c, phases, nphases, memo);
+        graph_compute(s, g, b, c, phases, nphases, memo, NULL, 0);
         return;
     }
     /* legacy: the phases' roofline at peak x eta, backward = 2 x forward */
@@ -220,7 +237,7 @@ static void compute(const dam_scenario *s, double b, dam_compute *c,
 void dam_analytic_compute(const dam_scenario *s, double b, dam_compute *c,
                           dam_phase_result *phases, int *nphases)
 {
-    compute(s, b, c, phases, nphases, NULL);
+    compute(s, b, c, phases, nphases, NULL, NULL, NULL, 0);
 }
 
 double dam_analytic_grad_bytes(const dam_scenario *s)
@@ -556,18 +573,52 @@ static double grad_sync(const dam_scenario *s, dam_result *r, double bwd,
     return t_comm;
 }
 
+static void solve(const dam_scenario *s, dam_result *r,
+                  dam_analytic_memo *memo, const dam_graph *g,
+                  const dam_graph_cost *given, int figures);
+
 void dam_analytic_solve_memo(const dam_scenario *s, dam_result *r,
                              dam_analytic_memo *memo)
+{
+    solve(s, r, memo, NULL, NULL, 0);
+}
+
+void dam_analytic_solve_given(const dam_scenario *s, dam_result *r,
+                              const dam_graph *g, const dam_graph_cost *gc)
+{
+    solve(s, r, NULL, g, gc, 0);
+}
+
+void dam_analytic_figures_given(const dam_scenario *s, dam_result *r,
+                                const dam_graph *g, const dam_graph_cost *gc)
+{
+    solve(s, r, NULL, g, gc, !s->layout.on && s->mode != DAM_MODE_SERVING);
+}
+
+/* The solve; figures: 1 for the figures and the bound alone (training or
+ * inference without a layout): the same operations on the way to them,
+ * none of the rest (r is not cleared; the breakdown's rates, MFU, the
+ * memory footprint and the quality are left out). */
+static void solve(const dam_scenario *s, dam_result *r,
+                  dam_analytic_memo *memo, const dam_graph *g,
+                  const dam_graph_cost *given, int figures)
 {
     if (s->layout.on) { /* a parallel layout: its own step (parallel.h) */
         dam_parallel_solve(s, r);
         return;
     }
-    memset(r, 0, sizeof *r);
+    if (figures) { /* what the figures' path reads before writing */
+        r->nstages = 0;
+        r->nphases = 0;
+        memset(r->terms, 0, sizeof r->terms);
+    } else {
+        memset(r, 0, sizeof *r);
+    }
     r->mode = s->mode;
     r->gpus = dam_scenario_gpus(s);
     r->global_batch = dam_scenario_global_batch(s);
-    r->quality = dam_quality_after(s);
+    if (!figures)
+        r->quality = dam_quality_after(s);
     if (s->mode == DAM_MODE_SERVING && s->serving.llm.enabled) {
         dam_llm_solve_static(s, r);
         return;
@@ -593,7 +644,7 @@ void dam_analytic_solve_memo(const dam_scenario *s, dam_result *r,
     /* Compute: the graph's passes on the device (or the phases' roofline,
      * backward = twice the forward, for a model without architecture). */
     dam_compute cp;
-    compute(s, b, &cp, r->phases, &r->nphases, memo);
+    compute(s, b, &cp, r->phases, &r->nphases, memo, g, given, figures);
     double fwd = cp.fwd;
     double pf = pass_factor(s);
     dam_stage *fs = stage(r, "forward");
@@ -612,7 +663,7 @@ void dam_analytic_solve_memo(const dam_scenario *s, dam_result *r,
     if (s->mode == DAM_MODE_TRAINING)
         optimizer_stage(s, r, opt);
     /* Annotate rates of the compute stages for the breakdown table. */
-    for (int i = 0; i < r->nstages; i++) {
+    for (int i = 0; i < (figures ? 0 : r->nstages); i++) {
         dam_stage *st = &r->stages[i];
         if (st == fs || st == bs) {
             double share = st == fs ? 1.0 : pf - 1.0;
@@ -674,16 +725,19 @@ void dam_analytic_solve_memo(const dam_scenario *s, dam_result *r,
 
 
     r->bound = dam_analytic_bound(s, r, 0.0);
-    r->model_flops_step = dam_analytic_model_flops(s);
     r->throughput = r->global_batch / r->step;
-    r->tokens_per_s = r->throughput * w->model.seq_len;
-    double peak = dam_scenario_peak(s);
-    r->mfu = peak > 0.0 ? r->model_flops_step / (r->step * peak) : 0.0;
-    r->io_overhead = data_wait / r->step;
+    if (!figures) {
+        r->model_flops_step = dam_analytic_model_flops(s);
+        r->tokens_per_s = r->throughput * w->model.seq_len;
+        double peak = dam_scenario_peak(s);
+        r->mfu = peak > 0.0 ? r->model_flops_step / (r->step * peak) : 0.0;
+        r->io_overhead = data_wait / r->step;
+    }
     r->steps_per_epoch = dam_scenario_steps_per_epoch(s);
     r->epoch_time = r->steps_per_epoch * r->step;
     r->run_time = r->epoch_time * dam_scenario_run_epochs(s);
-    memory(s, r);
+    if (!figures)
+        memory(s, r);
     cost(s, r, r->run_time, r->step > 0.0 ? t_compute / r->step : 0.0);
 }
 

@@ -48,6 +48,22 @@ void dam_analytic_solve_memo(const dam_scenario *s, dam_result *r,
                              dam_analytic_memo *memo);
 
 /*
+ * dam_analytic_solve of a training or inference (not serving) scenario
+ * without a layout whose graph's device cost the caller already has: g,
+ * dam_scenario_graph(s), and gc, its cost at the batch size under
+ * dam_cost_opts_scenario(s) (dam_cost_lanes_get gives it for interval
+ * draws). The figures, stages and bound are dam_analytic_solve's; the
+ * phases' work (flops, bytes) is gc's.
+ */
+void dam_analytic_solve_given(const dam_scenario *s, dam_result *r,
+                              const dam_graph *g, const dam_graph_cost *gc);
+/* The same for the figures alone (dam_figures_of(r)) and r->bound: the
+ * same doubles, less the work (r is not cleared; nothing else of it is
+ * meant to be read). Interval draws. */
+void dam_analytic_figures_given(const dam_scenario *s, dam_result *r,
+                                const dam_graph *g, const dam_graph_cost *gc);
+
+/*
  * What binds a batch-mode step, from r's terms and phases (the one rule
  * both solvers use; r solved from s). A stage that runs on its own and
  * still leaves the GPU waiting sets the pace, however small its exposed

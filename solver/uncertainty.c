@@ -48,30 +48,19 @@ static const scaled_field scaled_fields[] = {
 #define NSCALED ((int)(sizeof scaled_fields / sizeof scaled_fields[0]))
 
 /* The GPU's (rest = 0) or the rest's (rest = 1) scaled fields of x: each
- * one's value in from (x itself, or the scenario a plan restores it from)
- * scaled by m. from_x (NULL: all from `from`) marks the fields to take
- * from x instead. */
-static void scale_fields_from(dam_scenario *x, const dam_scenario *from,
-                              const unsigned char *from_x, double m,
-                              int rest)
+ * one's value in from (x itself, or another scenario) scaled by m. */
+static void scale_fields(dam_scenario *x, const dam_scenario *from, double m,
+                         int rest)
 {
     for (int f = 0; f < NSCALED; f++) {
         const scaled_field *sf = &scaled_fields[f];
         if (sf->rest != rest)
             continue;
         double v;
-        memcpy(&v, (from_x && from_x[f] ? (const char *)x
-                                         : (const char *)from) + sf->off,
-               sizeof v);
+        memcpy(&v, (const char *)from + sf->off, sizeof v);
         v = sf->div ? v / m : v * m;
         memcpy((char *)x + sf->off, &v, sizeof v);
     }
-}
-
-static void scale_fields(dam_scenario *x, const dam_scenario *from, double m,
-                         int rest)
-{
-    scale_fields_from(x, from, NULL, m, rest);
 }
 
 /*
@@ -96,6 +85,8 @@ typedef struct draw_plan {
     /* derived */
     size_t off[DAM_MAX_UNCERTAIN + DAM_MAX_CONST_USES]; /* inputs, then uses */
     unsigned char from_x[NSCALED]; /* 1: an input or constant sets it */
+    double sv[NSCALED];  /* the scenario's own value of each (the point's:
+                          * set by plan_prepare) */
     double *val;         /* (nin + nuse) x n: each quantity in each draw */
     double *gm, *rm;     /* n each: GPU and rest error multipliers */
 } draw_plan;
@@ -117,7 +108,31 @@ struct dam_draws {
      * draws are solved in (a memo knows a graph by its address). */
     dam_analytic_memo *memo;
     dam_scenario *xs;
+    struct lane_state *ls; /* solve_lanes' (allocated on first use) */
+    unsigned long lane_hits; /* draws whose lanes' costs were reused */
 };
+
+/* Draws solved in lanes (solve_lanes): the point's graph when it is not
+ * the stored one, its cost plan, the previous point's (kept: 1 when
+ * valid) and the lanes of every DAM_COST_LANES draws, which a memoizing
+ * dam_draws reuses while the plan and the lanes' rates stay the same
+ * bytes. */
+typedef struct lane_state {
+    dam_graph g;
+    dam_cost_plan plan, kept_plan;
+    int kept;
+    /* the lanes' rates are those of the draws of a scenario whose cost
+     * options (less the batch), GPU and framework are these, under the
+     * draw plan built plan_builds-th (rates: 1 when valid); own: the draws
+     * the cost plan did not cover */
+    int rates;
+    long plan_builds;
+    dam_cost_opts o;
+    dam_gpu gpu;
+    dam_framework fw;
+    unsigned char *own;
+    dam_cost_lanes chunk[];
+} lane_state;
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -164,16 +179,21 @@ static void select_kth(double *v, int lo, int hi, int k)
 }
 
 /* The q quantile of v (n values, linear between order statistics), v
- * reordered by selection: the same number as on the sorted values. */
-static double quantile_select(double *v, int n, double q)
+ * reordered by selection: the same number as on the sorted values. *from:
+ * none of v[0 .. *from - 1] is larger than any after (a selection before
+ * this one left it so; 0: none known), and gets the same for the next. */
+static double quantile_select(double *v, int n, double q, int *from)
 {
     double pos = q * (n - 1);
     int i = (int)floor(pos);
+    int lo = *from <= i ? *from : 0;
     if (i >= n - 1) {
-        select_kth(v, 0, n - 1, n - 1);
+        select_kth(v, lo, n - 1, n - 1);
+        *from = n - 1;
         return v[n - 1];
     }
-    select_kth(v, 0, n - 1, i);
+    select_kth(v, lo, n - 1, i);
+    *from = i + 1;
     double next = v[i + 1]; /* the smallest after v[i] */
     for (int j = i + 2; j < n; j++)
         next = v[j] < next ? v[j] : next;
@@ -195,9 +215,10 @@ dam_interval dam_interval_of(double *v, int n)
             iv.hi = quantile_sorted(v, n, 0.95);
             return iv;
         }
-    iv.lo = quantile_select(v, n, 0.05);
-    iv.median = quantile_select(v, n, 0.5);
-    iv.hi = quantile_select(v, n, 0.95);
+    int from = 0; /* each selection goes on above the one before */
+    iv.lo = quantile_select(v, n, 0.05, &from);
+    iv.median = quantile_select(v, n, 0.5, &from);
+    iv.hi = quantile_select(v, n, 0.95, &from);
     return iv;
 }
 
@@ -244,6 +265,9 @@ void dam_draws_free(dam_draws *d)
     dam_free(d->plan.gm);
     dam_free(d->memo);
     dam_free(d->xs);
+    if (d->ls)
+        dam_free(d->ls->own);
+    dam_free(d->ls);
     dam_free(d);
 }
 
@@ -511,6 +535,9 @@ static int plan_prepare(dam_draws *d, const dam_scenario *base,
         p->ok = 1;
         d->plan_builds++;
     }
+    for (int f = 0; f < NSCALED; f++)
+        memcpy(&p->sv[f], (const char *)s + scaled_fields[f].off,
+               sizeof p->sv[f]);
     if (x != s)
         *x = *s;
     for (int i = 0; i < base->nuncertain; i++)
@@ -530,9 +557,17 @@ static void plan_fill(const dam_draws *d, int k, const dam_scenario *s,
     for (int i = 0; i < nv; i++)
         memcpy((char *)x + p->off[i], &p->val[(size_t)i * n + k],
                sizeof(double));
-    /* the GPU's error, then the rest's (dam_draws_apply_all's order) */
-    scale_fields_from(x, s, p->from_x, p->gm[k], 0);
-    scale_fields_from(x, s, p->from_x, p->rm[k], 1);
+    /* the GPU's error and the rest's (scale_fields_from's operations,
+     * each field once: the order among them is immaterial) */
+    const double m[2] = {p->gm[k], p->rm[k]};
+    for (int f = 0; f < NSCALED; f++) {
+        const scaled_field *sf = &scaled_fields[f];
+        double v = p->sv[f], mf = m[sf->rest];
+        if (p->from_x[f])
+            memcpy(&v, (const char *)x + sf->off, sizeof v);
+        v = sf->div ? v / mf : v * mf;
+        memcpy((char *)x + sf->off, &v, sizeof v);
+    }
 }
 
 dam_figures dam_figures_of(const dam_result *r)
@@ -556,6 +591,134 @@ static dam_figures solve_draw(dam_draws *d, int k, const dam_scenario *base,
     dam_analytic_solve_memo(x, r, d->memo && x == d->xs ? &d->memo[k]
                                                         : NULL);
     return dam_figures_of(r);
+}
+
+/*
+ * Every draw of s (x prepared by plan_prepare) in lanes of
+ * DAM_COST_LANES: the graph and the cost plan worked out once for the
+ * point, each lane's rates from its draw's options, the graph costed
+ * for all lanes at once (dam_cost_lanes_run), then each draw solved on
+ * its lane's cost: the same figures and bound as solve_draw's, draw by
+ * draw. A draw whose options the plan does not cover is solved as
+ * solve_draw does. Returns 0 (nothing done) when the plan does not
+ * apply: a layout, serving, no operator graph, or options the lanes do
+ * not cover (dam_cost_plan_build).
+ */
+static int solve_lanes(dam_draws *d, const dam_scenario *s, dam_scenario *x,
+                       dam_result *r, dam_figures *f, int *bound)
+{
+    enum { L = DAM_COST_LANES };
+    if (s->layout.on || s->mode == DAM_MODE_SERVING ||
+        x->workload.model.arch.kind == DAM_ARCH_NONE)
+        return 0;
+    int nchunk = (d->n + L - 1) / L;
+    if (!d->ls) {
+        d->ls = dam_calloc(1, sizeof *d->ls +
+                                  (size_t)nchunk * sizeof d->ls->chunk[0]);
+        d->ls->own = dam_calloc((size_t)d->n, 1);
+    }
+    lane_state *ls = d->ls;
+    const dam_graph *g = dam_scenario_graph(x, &ls->g);
+    if (!g)
+        return 0;
+    double b = x->workload.batch_size;
+    dam_cost_opts o;
+    plan_fill(d, 0, s, x);
+    dam_cost_opts_scenario(x, b, &o);
+    if (!dam_cost_plan_build(g, &o, &ls->plan)) {
+        ls->kept = 0;
+        return 0;
+    }
+    /* the kept lanes' costs stand while the plan (and below each lane's
+     * rates) is the same bytes: a memoizing dam_draws only */
+    size_t head = offsetof(dam_cost_plan, step);
+    int reuse = d->memo && ls->kept &&
+                memcmp(&ls->plan, &ls->kept_plan, head) == 0 &&
+                ls->plan.nsteps == ls->kept_plan.nsteps &&
+                memcmp(ls->plan.step, ls->kept_plan.step,
+                       (size_t)ls->plan.nsteps * sizeof ls->plan.step[0]) ==
+                    0;
+    if (!reuse) {
+        memcpy(&ls->kept_plan, &ls->plan,
+               head + (size_t)ls->plan.nsteps * sizeof ls->plan.step[0]);
+        ls->kept = 1;
+    }
+    /* each draw's rates are a function of the draw plan's values and of
+     * what s gives the cost options, but for the batch: the kept ones
+     * stand while those are the same bytes (a sweep's points that vary
+     * the batch or the loader) */
+    dam_cost_opts ko;
+    dam_cost_opts_scenario(s, 0.0, &ko);
+    ko.gpu = NULL;
+    ko.fw = NULL;
+    int same_rates = ls->rates && ls->plan_builds == d->plan_builds &&
+                     memcmp(&ko, &ls->o, sizeof ko) == 0 &&
+                     memcmp(&s->machine.gpu, &ls->gpu, sizeof ls->gpu) == 0 &&
+                     memcmp(&s->workload.fw, &ls->fw, sizeof ls->fw) == 0;
+    if (!same_rates) {
+        ls->rates = 1;
+        ls->plan_builds = d->plan_builds;
+        ls->o = ko;
+        ls->gpu = s->machine.gpu;
+        ls->fw = s->workload.fw;
+    }
+    dam_graph_cost gc;
+    dam_cost_lanes *lanes = dam_malloc(sizeof *lanes);
+    size_t rates = offsetof(dam_cost_lanes, acc);
+    for (int k0 = 0, c = 0; k0 < d->n; k0 += L, c++) {
+        int m = d->n - k0 < L ? d->n - k0 : L;
+        dam_cost_lanes *cl = &ls->chunk[c];
+        int changed = 0;
+        if (!same_rates) {
+            memcpy(lanes, cl, rates); /* the lanes past m as kept */
+            for (int j = 0; j < m; j++) {
+                plan_fill(d, k0 + j, s, x);
+                dam_cost_opts_scenario(x, b, &o);
+                ls->own[k0 + j] =
+                    !dam_cost_lanes_set(&ls->plan, &o, lanes, j);
+            }
+            lanes->n = m;
+            changed = memcmp(lanes, cl, rates) != 0;
+            if (changed)
+                memcpy(cl, lanes, rates);
+        }
+        if (reuse && !changed) {
+            for (int j = 0; j < m; j++)
+                d->lane_hits += !ls->own[k0 + j];
+        } else {
+            dam_cost_lanes_run(&ls->plan, cl);
+        }
+        const dam_cost_lanes *kl = cl;
+        for (int j = 0; j < m; j++) {
+            int k = k0 + j;
+            plan_fill(d, k, s, x);
+            if (ls->own[k]) {
+                dam_analytic_solve_memo(x, r, d->memo && x == d->xs
+                                                  ? &d->memo[k]
+                                                  : NULL);
+            } else {
+                dam_cost_lanes_get(&ls->plan, kl, j, &gc);
+                dam_analytic_figures_given(x, r, g, &gc);
+            }
+            f[k] = dam_figures_of(r);
+            bound[k] = r->bound;
+        }
+    }
+    dam_free(lanes);
+    return 1;
+}
+
+/* Every draw of s into f and bound (solve_draw's figures and r->bound). */
+static void solve_all(dam_draws *d, const dam_scenario *base,
+                      const dam_scenario *s, dam_scenario *x, dam_result *r,
+                      int planned, dam_figures *f, int *bound)
+{
+    if (planned && solve_lanes(d, s, x, r, f, bound))
+        return;
+    for (int k = 0; k < d->n; k++) {
+        f[k] = solve_draw(d, k, base, s, x, r, planned);
+        bound[k] = r->bound;
+    }
 }
 
 void dam_draws_memoize(dam_draws *d)
@@ -584,7 +747,7 @@ static dam_scenario *draw_scratch(dam_draws *d, const dam_scenario *s,
 
 unsigned long dam_draws_memo_hits(const dam_draws *d)
 {
-    unsigned long h = 0;
+    unsigned long h = d->lane_hits;
     for (int k = 0; d->memo && k < d->n; k++)
         h += d->memo[k].hits;
     return h;
@@ -612,9 +775,12 @@ void dam_uncertainty_answer(dam_draws *d, const dam_scenario *base,
            *cost = v + 4 * n, *sp = v + 5 * n;
     int faster = 0, slower = 0;
     int planned = plan_prepare(d, base, s, x);
+    dam_figures *fs = dam_malloc((size_t)n * sizeof *fs);
+    int *bound = dam_malloc((size_t)n * sizeof *bound);
+    solve_all(d, base, s, x, r, planned, fs, bound);
     for (int k = 0; k < n; k++) {
-        dam_figures f = solve_draw(d, k, base, s, x, r, planned);
-        double t = r->mode == DAM_MODE_SERVING ? f.step : f.run_time;
+        dam_figures f = fs[k];
+        double t = s->mode == DAM_MODE_SERVING ? f.step : f.run_time;
         step[k] = f.step;
         run[k] = f.run_time;
         tp[k] = f.throughput;
@@ -628,6 +794,8 @@ void dam_uncertainty_answer(dam_draws *d, const dam_scenario *base,
             slower += sp[k] > 0.0 && sp[k] <= 1.0 / (1.0 + DAM_FASTER_BY);
         }
     }
+    dam_free(bound);
+    dam_free(fs);
     dam_analytic_solve(s, r);
     a->nominal = dam_figures_of(r);
     a->samples = n;
@@ -659,16 +827,21 @@ static int intervals_of(dam_draws *d, const dam_scenario *s, dam_scenario *x,
     u->samples = samples;
     x = draw_scratch(d, s, x);
     int planned = plan_prepare(d, s, s, x);
+    dam_figures *fs = dam_malloc((size_t)samples * sizeof *fs);
+    int *bound = dam_malloc((size_t)samples * sizeof *bound);
+    solve_all(d, s, s, x, r, planned, fs, bound);
     for (int k = 0; k < samples; k++) {
-        dam_figures f = solve_draw(d, k, s, s, x, r, planned);
+        dam_figures f = fs[k];
         step[k] = f.step;
         run[k] = f.run_time;
         tp[k] = f.throughput;
         cost[k] = f.cost_usd;
         gh[k] = f.gpu_hours;
-        if ((unsigned)r->bound < DAM_BOUND_COUNT)
-            u->p_bound[r->bound] += 1.0 / samples;
+        if ((unsigned)bound[k] < DAM_BOUND_COUNT)
+            u->p_bound[bound[k]] += 1.0 / samples;
     }
+    dam_free(bound);
+    dam_free(fs);
     dam_analytic_solve(s, r);
     u->nominal = dam_figures_of(r);
     u->step = dam_interval_of(step, samples);
