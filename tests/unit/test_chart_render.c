@@ -14,26 +14,6 @@
 #include "check.h"
 #include "model/alloc.h"
 
-/* Read a whole file; NULL when it does not exist. */
-static unsigned char *slurp(const char *path, size_t *n)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    size_t cap = 0, len = 0;
-    unsigned char *buf = NULL;
-    for (;;) {
-        buf = dam_grow(buf, 1, len + 65536, &cap);
-        size_t got = fread(buf + len, 1, cap - len, f);
-        len += got;
-        if (got == 0)
-            break;
-    }
-    fclose(f);
-    *n = len;
-    return buf;
-}
-
 static int exists(const char *path)
 {
     return access(path, F_OK) == 0;
@@ -62,7 +42,7 @@ static unsigned long be32(const unsigned char *p)
 static void check_png(const char *path, double w, double h)
 {
     size_t n = 0;
-    unsigned char *b = slurp(path, &n);
+    unsigned char *b = dam_test_slurp(path, &n);
     static const unsigned char sig[8] = {0x89, 'P', 'N', 'G', '\r', '\n',
                                          0x1a, '\n'};
     dam_check(b && n > 33 && memcmp(b, sig, 8) == 0, "%s: PNG signature",
@@ -94,7 +74,7 @@ static void render_all(const char *stem, const dam_chart *c)
         rc = dam_chart_write(p2, 0, 0, c, &err);
         dam_check(rc == DAM_OK, "%s renders a second time", p2);
         size_t n1 = 0, n2 = 0;
-        unsigned char *b1 = slurp(p1, &n1), *b2 = slurp(p2, &n2);
+        unsigned char *b1 = dam_test_slurp(p1, &n1), *b2 = dam_test_slurp(p2, &n2);
         dam_check(b1 && n1 > 100, "%s is not empty (%zu bytes)", p1, n1);
         dam_check(b1 && b2 && n1 == n2 && memcmp(b1, b2, n1) == 0,
                   "%s: same bytes on a second render", p1);
@@ -128,7 +108,7 @@ int main(void)
     /* a PDF's dates are the fixed ones, not the clock */
     {
         size_t n = 0;
-        unsigned char *b = slurp("chart_breakdown.pdf", &n);
+        unsigned char *b = dam_test_slurp("chart_breakdown.pdf", &n);
         int found = 0;
         for (size_t i = 0; b && i + 20 < n; i++)
             if (memcmp(b + i, "/CreationDate (2000", 19) == 0 ||

@@ -27,18 +27,6 @@
 #include "check.h"
 #include "solver/stats.h"
 
-/* Erlang C: probability of waiting in M/M/c with offered load a. */
-static double erlang_c(int c, double a)
-{
-    double term = 1.0, sum = 0.0;
-    for (int k = 0; k < c; k++) {
-        sum += term;
-        term *= a / (k + 1);
-    }
-    double top = term * c / (c - a);
-    return top / (sum + top);
-}
-
 int main(void)
 {
     gsl_set_error_handler_off();
@@ -76,7 +64,8 @@ int main(void)
     const int c[3] = {4, 1, 1};
     double jackson = 0.0;
     for (int i = 0; i < 3; i++)
-        jackson += erlang_c(c[i], lambda / mu[i]) / (c[i] * mu[i] - lambda) +
+        jackson += dam_test_erlang_c(c[i], lambda / mu[i]) /
+                       (c[i] * mu[i] - lambda) +
                    1.0 / mu[i];
     double half = dam_test_t(1e-4, REPS - 1) * st.sd / sqrt(REPS);
     dam_check(fabs(st.mean - jackson) <= half,

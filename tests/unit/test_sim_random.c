@@ -80,16 +80,16 @@ static double rank_mean(const struct ranks *k, int rank)
 int main(void)
 {
     gsl_set_error_handler_off();
-    dam_check_int(sim_catalogs(), 0, "built-in catalogs load");
+    dam_test_catalog(&sim_cat);
     dam_check_int(sim_load("resnet50-dgx-a100.cfg", &base), DAM_OK,
                   "flagship loads");
 
     /* ---- determinism ---------------------------------------------------- */
     dam_sim_options o = sim_opts(5, 60, 3, 0);
     s = base;
-    sim_run(&s, &o, &r);
+    dam_test_simulate(&s, &o, &r);
     char *a = json_text(&s, &r);
-    sim_run(&s, &o, &r);
+    dam_test_simulate(&s, &o, &r);
     char *b = json_text(&s, &r);
     dam_check(a && b && strcmp(a, b) == 0,
               "same seed: byte-identical JSON (%zu bytes)",
@@ -112,7 +112,7 @@ int main(void)
     dam_check(r.nstage_times >= 5, "accounting has %d stages",
               r.nstage_times);
     o = sim_opts(5, 60, 3, 7);
-    sim_run(&s, &o, &r);
+    dam_test_simulate(&s, &o, &r);
     dam_check(r.step != step1, "another seed, another step (%.9g vs %.9g)",
               r.step, step1);
     free(a);
@@ -124,12 +124,12 @@ int main(void)
     o = sim_opts(2, 60, 1, 0);
     o.observer = &ob;
     s = base;
-    sim_run(&s, &o, &r);
+    dam_test_simulate(&s, &o, &r);
     double step_a100 = r.step;
     ob.ctx = &d2;
     s.machine.gpu = *dam_catalog_gpu(&sim_cat, "H100-SXM5-80GB");
     s.data.decode_cv = 0.3;
-    sim_run(&s, &o, &r);
+    dam_test_simulate(&s, &o, &r);
     int n = d1.n < d2.n ? d1.n : d2.n, same = n > 0;
     for (int i = 0; i < n; i++)
         same = same && d1.v[i] == d2.v[i];
@@ -155,14 +155,14 @@ int main(void)
     s.pipeline.loader_workers = 16; /* fast ranks: ~100 ms of loader */
     s.pipeline.prefetch_factor = 4;
     s.mode = DAM_MODE_INFERENCE;    /* no sync: ranks independent */
-    sim_run(&s, &o, &r);
+    dam_test_simulate(&s, &o, &r);
     double slow_alone = rank_mean(&k1, 3), fast_alone = rank_mean(&k1, 0);
     dam_check(slow_alone > 1.3 * fast_alone,
               "without sync only the slow rank slows (rank 3 %.4g s, rank "
               "0 %.4g s)", slow_alone, fast_alone);
     os.ctx = &k2;
     s.mode = DAM_MODE_TRAINING;
-    sim_run(&s, &o, &r);
+    dam_test_simulate(&s, &o, &r);
     int all = 1;
     double lo = HUGE_VAL;
     for (int i = 0; i < 8; i++) {

@@ -41,7 +41,7 @@ static double term_sum(const dam_result *res)
 static void check_tseq(const char *what)
 {
     dam_sim_options o = sim_opts(2, 6, 2, 0);
-    if (sim_run(&s, &o, &r) != DAM_OK) {
+    if (dam_test_simulate(&s, &o, &r) != DAM_OK) {
         dam_check(0, "%s: simulates", what);
         return;
     }
@@ -55,7 +55,7 @@ static void check_tseq(const char *what)
 static void check_bounds(const char *what, int steps)
 {
     dam_sim_options o = sim_opts(16, steps, 1, 0);
-    if (sim_run(&s, &o, &r) != DAM_OK) {
+    if (dam_test_simulate(&s, &o, &r) != DAM_OK) {
         dam_check(0, "%s: simulates", what);
         return;
     }
@@ -72,7 +72,7 @@ static void check_rate(const char *what, double step_by_hand)
 {
     int W = s.pipeline.loader_workers;
     dam_sim_options o = sim_opts(2 * W, 12 * W, 1, 0);
-    if (sim_run(&s, &o, &r) != DAM_OK) {
+    if (dam_test_simulate(&s, &o, &r) != DAM_OK) {
         dam_check(0, "%s: simulates", what);
         return;
     }
@@ -86,7 +86,7 @@ static void check_rate(const char *what, double step_by_hand)
 int main(void)
 {
     gsl_set_error_handler_off();
-    dam_check_int(sim_catalogs(), 0, "built-in catalogs load");
+    dam_test_catalog(&sim_cat);
 
     /* ---- nothing overlaps: T_seq exactly ------------------------------ */
     dam_check_int(sim_load("iron-law-data-bound.cfg", &s), DAM_OK,
@@ -187,7 +187,7 @@ int main(void)
     for (int ov = 0; ov < 2; ov++) {
         s.pipeline.overlap_transfer = ov;
         dam_sim_options o = sim_opts(64, 256, 1, 0);
-        if (sim_run(&s, &o, &r) != DAM_OK) {
+        if (dam_test_simulate(&s, &o, &r) != DAM_OK) {
             dam_check(0, "overlap %d: simulates", ov);
             continue;
         }
