@@ -19,8 +19,11 @@
 #include "model/quality.h"
 #include "render/out/fmt.h"
 
-static dam_chart *add(dam_chartset *cs, dam_chart_kind k, const char *name)
+dam_chart *dam_chartset_add(dam_chartset *cs, dam_chart_kind k,
+                            const char *name)
 {
+    if (cs->ncharts >= DAM_CHARTSET_MAX)
+        return NULL;
     dam_chart *c = &cs->charts[cs->ncharts];
     snprintf(cs->names[cs->ncharts], sizeof cs->names[0], "%s", name);
     cs->ncharts++;
@@ -70,7 +73,8 @@ static void breakdown(dam_chartset *cs, const char *title,
     cs->breakdown.nbars = cs->nbars;
     cs->breakdown.axis_title = serving ? "time of a request (exposed)"
                                        : "time per step (exposed)";
-    add(cs, DAM_CHART_BREAKDOWN, "breakdown")->u.breakdown = &cs->breakdown;
+    dam_chartset_add(cs, DAM_CHART_BREAKDOWN, "breakdown")->u.breakdown =
+        &cs->breakdown;
 }
 
 /* A GPU ceiling, once per (GPU, precision); its index. */
@@ -124,7 +128,8 @@ static void roofline(dam_chartset *cs, const char *title, const char *sub,
     cs->roofline.npoints = cs->npoints;
     cs->roofline.before_label = "as configured";
     cs->roofline.after_label = after;
-    add(cs, DAM_CHART_ROOFLINE, "roofline")->u.roofline = &cs->roofline;
+    dam_chartset_add(cs, DAM_CHART_ROOFLINE, "roofline")->u.roofline =
+        &cs->roofline;
 }
 
 /* Short answer for a run: "data-bound: step 206 ms, MFU 10 %". */
@@ -356,7 +361,8 @@ static void timeline(dam_chartset *cs, const dam_trace *tr, const char *title,
         cs->timeline.t0 = tr->from;
         cs->timeline.t1 = tr->horizon;
     }
-    add(cs, DAM_CHART_TIMELINE, "timeline")->u.timeline = &cs->timeline;
+    dam_chartset_add(cs, DAM_CHART_TIMELINE, "timeline")->u.timeline =
+        &cs->timeline;
 }
 
 void dam_chartset_serving_load(dam_chartset *cs, const double *rate,
@@ -389,7 +395,8 @@ void dam_chartset_serving_load(dam_chartset *cs, const double *rate,
         }
     cs->serving.y_log = lo > 0.0 && hi / lo > 10.0;
     cs->serving.rate_now = cs->serving_rate;
-    add(cs, DAM_CHART_SERVING, "serving")->u.serving = &cs->serving;
+    dam_chartset_add(cs, DAM_CHART_SERVING, "serving")->u.serving =
+        &cs->serving;
 }
 
 void dam_chartset_run(dam_chartset *cs, const dam_scenario *s,
@@ -440,7 +447,8 @@ static void chinchilla(dam_chartset *cs, const dam_scenario *s,
     cs->chin.model.label = cs->mark_label;
     cs->chin.model.params = cs->iso.model_params;
     cs->chin.model.loss = cs->iso.model_loss;
-    add(cs, DAM_CHART_CHINCHILLA, "chinchilla")->u.chinchilla = &cs->chin;
+    dam_chartset_add(cs, DAM_CHART_CHINCHILLA, "chinchilla")->u.chinchilla =
+        &cs->chin;
 }
 
 /* The cost of a what-if row in the levers chart's unit: per million
@@ -507,7 +515,8 @@ static void whatif_levers(dam_chartset *cs, const dam_whatif *w,
         cs->levers_chart.axis_title =
             "speed-up of a request (1.0x = baseline)";
     }
-    add(cs, DAM_CHART_LEVERS, "levers")->u.levers = &cs->levers_chart;
+    dam_chartset_add(cs, DAM_CHART_LEVERS, "levers")->u.levers =
+        &cs->levers_chart;
 }
 
 /* The roofline: the baseline's GPU, and any lever that moves GPU or
@@ -618,7 +627,7 @@ static void whatif_roc(dam_chartset *cs, const dam_whatif *w,
     /* a change that matters: a tenth of a nat of loss, or one point
      * of accuracy (ten times the what-if's "material" gain) */
     cs->roc.y_min_span = hib ? 1.0 : 0.1;
-    add(cs, DAM_CHART_ROC, "roc")->u.roc = &cs->roc;
+    dam_chartset_add(cs, DAM_CHART_ROC, "roc")->u.roc = &cs->roc;
 }
 
 void dam_chartset_whatif(dam_chartset *cs, const dam_whatif *w,
@@ -696,7 +705,7 @@ void dam_chartset_points(dam_chartset *cs, const dam_points *p,
     cs->roc.y_title = cs->roc_ytitle;
     cs->roc.y_unit = DAM_AXIS_PLAIN;
     cs->roc.marginal_unit = cs->mark_label;
-    add(cs, DAM_CHART_ROC, "roc")->u.roc = &cs->roc;
+    dam_chartset_add(cs, DAM_CHART_ROC, "roc")->u.roc = &cs->roc;
 }
 
 void dam_chartset_compare(dam_chartset *cs, const dam_scenario *const *s,

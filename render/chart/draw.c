@@ -351,15 +351,19 @@ int dam_draw_axis_prepare(cairo_t *cr, dam_draw_axis *a,
     if (spec->exact)
         maxt += 2;
 
-    if (!spec->log) {
+    if (!spec->log)
         dam_axis_ticks(lo, hi, maxt, t, &n, &step);
-        if (spec->exact && lo < hi) {
-            a->map.lo = lo;
-            a->map.hi = hi;
-        } else {
-            a->map.lo = t[0];
-            a->map.hi = t[n - 1];
-        }
+    else
+        dam_axis_log_ticks(lo, hi, maxt, t, &n, mn, &nm);
+    /* the ends: exact, or the outer ticks */
+    if (spec->exact && lo < hi) {
+        a->map.lo = lo;
+        a->map.hi = hi;
+    } else {
+        a->map.lo = t[0];
+        a->map.hi = t[n - 1];
+    }
+    if (!spec->log) {
         double eps = (a->map.hi - a->map.lo) * 1e-9;
         for (size_t i = 0; i < n; i++)
             if (t[i] >= a->map.lo - eps && t[i] <= a->map.hi + eps) {
@@ -369,14 +373,6 @@ int dam_draw_axis_prepare(cairo_t *cr, dam_draw_axis *a,
                     ref = fabs(t[i]);
             }
     } else {
-        dam_axis_log_ticks(lo, hi, maxt, t, &n, mn, &nm);
-        if (spec->exact && lo < hi) {
-            a->map.lo = lo;
-            a->map.hi = hi;
-        } else {
-            a->map.lo = t[0];
-            a->map.hi = t[n - 1];
-        }
         double l0 = a->map.lo * (1 - 1e-9), l1 = a->map.hi * (1 + 1e-9);
         size_t kept = 0;
         for (size_t i = 0; i < n; i++)

@@ -82,6 +82,19 @@ double dam_test_t(double alpha, double df)
     return gsl_cdf_tdist_Pinv(1.0 - alpha / 2.0, df);
 }
 
+int dam_test_leftovers(const char *prefix)
+{
+    char cmd[256], line[256];
+    int n = 0;
+    snprintf(cmd, sizeof cmd, "ls -1 2>/dev/null | grep -c '^%s' ", prefix);
+    FILE *p = popen(cmd, "r");
+    if (p && fgets(line, sizeof line, p))
+        n = atoi(line);
+    if (p)
+        pclose(p);
+    return n;
+}
+
 double dam_test_erlang_c(int c, double a)
 {
     double term = 1.0, sum = 0.0;

@@ -37,6 +37,9 @@ int dam_test_min_cover(int n, double c, double alpha, double *rate);
 /* Student's two-sided quantile: half-width factor t(1 - alpha/2, df) of a
  * (1 - alpha) interval. */
 double dam_test_t(double alpha, double df);
+/* How many files in the working folder have a name that starts with
+ * prefix (what a failed write left behind). */
+int dam_test_leftovers(const char *prefix);
 /* Erlang C: the probability of waiting in M/M/c with offered load a
  * (a < c). */
 double dam_test_erlang_c(int c, double a);

@@ -19,20 +19,6 @@ static int exists(const char *path)
     return access(path, F_OK) == 0;
 }
 
-/* Count files in the working folder whose name starts with prefix. */
-static int leftovers(const char *prefix)
-{
-    char cmd[256], line[256];
-    int n = 0;
-    snprintf(cmd, sizeof cmd, "ls -1 2>/dev/null | grep -c '^%s' ", prefix);
-    FILE *p = popen(cmd, "r");
-    if (p && fgets(line, sizeof line, p))
-        n = atoi(line);
-    if (p)
-        pclose(p);
-    return n;
-}
-
 static unsigned long be32(const unsigned char *p)
 {
     return (unsigned long)p[0] << 24 | (unsigned long)p[1] << 16 |
@@ -139,7 +125,7 @@ int main(void)
         dam_check(!exists("chart_bad.jpg"), "no chart_bad.jpg left");
         rc = dam_chart_write("chart_bad", 0, 0, &charts[0], &err);
         dam_check_int(rc, DAM_EINPUT, "no extension is DAM_EINPUT");
-        dam_check_int(leftovers("chart_bad"), 0, "no chart_bad* files left");
+        dam_check_int(dam_test_leftovers("chart_bad"), 0, "no chart_bad* files left");
     }
 
     /* non-finite input: DAM_EINPUT, no file, no temporary */
@@ -155,7 +141,7 @@ int main(void)
         dam_check_int(rc, DAM_EINPUT, "a NaN term is DAM_EINPUT");
         dam_check(strstr(err.msg, "compute") != NULL,
                   "the message names the term: %s", err.msg);
-        dam_check_int(leftovers("chart_nan"), 0, "no chart_nan* files left");
+        dam_check_int(dam_test_leftovers("chart_nan"), 0, "no chart_nan* files left");
 
         dam_chart_ceiling ceil = {"inf", INFINITY, 1e12};
         dam_chart_roofline rf = fx_roofline;
@@ -163,7 +149,7 @@ int main(void)
         rf.nceilings = 1;
         rc = dam_chart_roofline_write("chart_nan.pdf", 0, 0, &rf, &err);
         dam_check_int(rc, DAM_EINPUT, "an infinite peak is DAM_EINPUT");
-        dam_check_int(leftovers("chart_nan"), 0, "no chart_nan* files left");
+        dam_check_int(dam_test_leftovers("chart_nan"), 0, "no chart_nan* files left");
 
         double y[2] = {0.1, NAN}, x[2] = {1, 2};
         dam_chart_series s = {"p50", x, y, 2};
@@ -172,7 +158,7 @@ int main(void)
         sv.nseries = 1;
         rc = dam_chart_serving_write("chart_nan.png", 0, 0, &sv, &err);
         dam_check_int(rc, DAM_EINPUT, "a NaN latency is DAM_EINPUT");
-        dam_check_int(leftovers("chart_nan"), 0, "no chart_nan* files left");
+        dam_check_int(dam_test_leftovers("chart_nan"), 0, "no chart_nan* files left");
     }
 
     /* sweep charts: a NaN cost, a NaN cell value, a log axis at 0 */
@@ -201,7 +187,7 @@ int main(void)
         dam_check(rc == DAM_EINPUT && strstr(err.msg, "A100-SXM4-80GB, 32"),
                   "an infinite cell is DAM_EINPUT naming the cell: %s",
                   err.msg);
-        dam_check_int(leftovers("chart_nan"), 0, "no chart_nan* files left");
+        dam_check_int(dam_test_leftovers("chart_nan"), 0, "no chart_nan* files left");
     }
 
     /* an unwritable folder: DAM_ERUNTIME */

@@ -28,19 +28,6 @@ static long count_pages(const unsigned char *b, size_t n)
     return pages;
 }
 
-static int leftovers(const char *prefix)
-{
-    char cmd[256], line[256];
-    int n = 0;
-    snprintf(cmd, sizeof cmd, "ls -1 2>/dev/null | grep -c '^%s' ", prefix);
-    FILE *p = popen(cmd, "r");
-    if (p && fgets(line, sizeof line, p))
-        n = atoi(line);
-    if (p)
-        pclose(p);
-    return n;
-}
-
 #define NROWS 60
 
 int main(void)
@@ -198,7 +185,7 @@ int main(void)
     dam_check_int(rc, DAM_EINPUT, "a .xlsx report is DAM_EINPUT");
     rc = dam_report_write("chart_report_bad.docx", &rep, &err);
     dam_check_int(rc, DAM_EINPUT, "a .docx report is DAM_EINPUT");
-    dam_check_int(leftovers("chart_report_bad"), 0,
+    dam_check_int(dam_test_leftovers("chart_report_bad"), 0,
                   "no chart_report_bad* files left");
 
     /* a chart with bad input fails the whole report, leaving nothing */
@@ -218,7 +205,7 @@ int main(void)
     dam_check_int(rc, DAM_EINPUT, "a NaN speed-up in a chart is DAM_EINPUT");
     dam_check(strstr(err.msg, "speed-up") != NULL,
               "the message names the field: %s", err.msg);
-    dam_check_int(leftovers("chart_report_nan"), 0,
+    dam_check_int(dam_test_leftovers("chart_report_nan"), 0,
                   "no chart_report_nan* files left");
 
     /* a table with too many columns */
@@ -229,7 +216,7 @@ int main(void)
     broken.ntables = 1;
     rc = dam_report_write("chart_report_wide.pdf", &broken, &err);
     dam_check_int(rc, DAM_EINPUT, "13 columns is DAM_EINPUT");
-    dam_check_int(leftovers("chart_report_wide"), 0,
+    dam_check_int(dam_test_leftovers("chart_report_wide"), 0,
                   "no chart_report_wide* files left");
     return dam_check_done();
 }
