@@ -42,4 +42,19 @@ static inline void fuzz_catalogs(dam_catalog *cat, int models)
     dam_diag_free(&d);
 }
 
+/* A target that defines DAM_FUZZ_CATALOG before including this file gets
+ * the built-in catalogs in cat, loaded once by LLVMFuzzerInitialize (the
+ * model catalog too when DAM_FUZZ_CATALOG is 1). */
+#ifdef DAM_FUZZ_CATALOG
+static dam_catalog cat;
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+    (void)argc;
+    (void)argv;
+    fuzz_catalogs(&cat, DAM_FUZZ_CATALOG);
+    return 0;
+}
+#endif
+
 #endif

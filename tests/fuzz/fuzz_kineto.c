@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define DAM_FUZZ_CATALOG 0 /* the GPU catalog */
 #include "fuzz_common.h"
 #include "model/alloc.h"
 #include "model/embedded.h"
@@ -30,16 +31,6 @@
 #include "solver/replay.h"
 #include "solver/trace_whatif.h"
 #include "solver/whatif.h"
-
-static dam_catalog cat;
-
-int LLVMFuzzerInitialize(int *argc, char ***argv)
-{
-    (void)argc;
-    (void)argv;
-    fuzz_catalogs(&cat, 0);
-    return 0;
-}
 
 static void finding(const char *what, double v)
 {

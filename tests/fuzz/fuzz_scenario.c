@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define DAM_FUZZ_CATALOG 1 /* GPUs and models */
 #include "fuzz_common.h"
 #include "model/alloc.h"
 #include "model/embedded.h"
@@ -33,16 +34,6 @@
 #include "solver/analytic.h"
 #include "solver/sim.h"
 #include "solver/uncertainty.h"
-
-static dam_catalog cat;
-
-int LLVMFuzzerInitialize(int *argc, char ***argv)
-{
-    (void)argc;
-    (void)argv;
-    fuzz_catalogs(&cat, 1);
-    return 0;
-}
 
 /* A finding that no sanitizer would flag: say what and stop. */
 static void finding(const char *what, double v)
