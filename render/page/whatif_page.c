@@ -332,6 +332,17 @@ static void roc_cell(char *roc, size_t n, const dam_whatif *w,
 }
 
 /* The options table: one time unit per column, a row per option. */
+/* The head's question, the answer to it and what binds the baseline. */
+static void question_answer(dam_buf *b, const dam_scenario *s,
+                            const char *answer, const dam_whatif_row *base)
+{
+    dam_buf_printf(b, "Question  %s\n", s->question);
+    dam_buf_printf(b, "Answer    %s.\n", answer);
+    dam_buf_printf(b, "Binding   %s [%s]: %s\n",
+                   dam_bound_name(base->result.bound), base->diagnosis.axis,
+                   base->diagnosis.headline);
+}
+
 void dam_page_whatif_times_of(const dam_whatif *w, dam_page_whatif_times *t)
 {
     int serving = w->rows[0].scenario.mode == DAM_MODE_SERVING;
@@ -628,11 +639,7 @@ void dam_page_whatif_text(dam_buf *b, const dam_whatif *w)
                    s->workload.model.name, g, s->machine.gpu.id, dam_precision_name(s->workload.precision),
                    s->workload.batch_size,
                    base->result.has_sim ? "simulated" : "analytic");
-    dam_buf_printf(b, "Question  %s\n", s->question);
-    dam_buf_printf(b, "Answer    %s.\n", answer);
-    dam_buf_printf(b, "Binding   %s [%s]: %s\n",
-                   dam_bound_name(base->result.bound), base->diagnosis.axis,
-                   base->diagnosis.headline);
+    question_answer(b, s, answer, base);
     whatif_short(b, w);
     dam_buf_printf(b, "\n");
     whatif_table(b, w);
@@ -875,11 +882,7 @@ void dam_llm_whatif_text(dam_buf *b, const dam_whatif *w)
     dam_buf_printf(b, "%s\n", s->name);
     dam_buf_printf(b, "  %s on %s at %.4g requests/s (simulated)\n",
                    s->workload.model.name, dep, s->serving.rate);
-    dam_buf_printf(b, "Question  %s\n", s->question);
-    dam_buf_printf(b, "Answer    %s.\n", answer);
-    dam_buf_printf(b, "Binding   %s [%s]: %s\n",
-                   dam_bound_name(base->result.bound), base->diagnosis.axis,
-                   base->diagnosis.headline);
+    question_answer(b, s, answer, base);
     llm_whatif_short(b, w);
     dam_buf_printf(b, "\n");
     dam_buf_printf(b, "%-24s %5s %9s %9s %8s %9s %8s %9s %9s %-18s %s\n",
