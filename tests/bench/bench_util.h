@@ -14,6 +14,7 @@
 
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <sys/resource.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -36,6 +37,14 @@ static inline double bench_clock(clockid_t id)
 static inline double bench_wall(void)
 {
     return bench_clock(CLOCK_MONOTONIC);
+}
+
+/* The count given as argv[i] (dflt when absent); below 1 it is floor. */
+static inline long bench_count(int argc, char **argv, int i, long dflt,
+                               long floor)
+{
+    long v = argc > i ? atol(argv[i]) : dflt;
+    return v < 1 ? floor : v;
 }
 
 /* CPU seconds of this process: for single-threaded work on an idle
