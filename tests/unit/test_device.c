@@ -486,7 +486,6 @@ static void fabric(dam_catalog *cat)
 
 int main(void)
 {
-    gsl_set_error_handler_off();
     dam_catalog cat = {0};
     dam_test_catalog(&cat);
     complete(&cat);

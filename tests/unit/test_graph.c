@@ -446,7 +446,6 @@ static void eager_sac(const dam_catalog *cat)
 
 int main(void)
 {
-    gsl_set_error_handler_off();
     dam_catalog cat = {0};
     dam_test_catalog(&cat);
     params_all(&cat);

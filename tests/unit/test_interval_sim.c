@@ -100,7 +100,6 @@ out:
 
 int main(void)
 {
-    gsl_set_error_handler_off();
     dam_test_catalog(&sim_cat);
     one("resnet50-dgx-a100.cfg", 200);   /* flagship: loader and GPU near */
     one("iron-law-data-bound.cfg", 200); /* the loader binds */

@@ -24,7 +24,6 @@ static int load(const char *name, dam_scenario *s)
 
 int main(void)
 {
-    gsl_set_error_handler_off();
     dam_test_catalog(&cat);
 
     static dam_scenario s;

@@ -440,7 +440,6 @@ static void test_fp4(void)
 
 int main(void)
 {
-    gsl_set_error_handler_off();
     dam_test_catalog(&cat);
     test_kv_bytes();
     test_memory_plan();

@@ -140,7 +140,6 @@ static void check_no_evict(void)
 
 int main(void)
 {
-    gsl_set_error_handler_off();
     dam_test_catalog(&cat);
     check_ordered("8B on H100, chunked", "H100-SXM5-80GB", "llama3-8b",
                   "input_tokens = 1000; input_cv = 0.5; input_max = 4000; "

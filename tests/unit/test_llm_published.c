@@ -72,7 +72,6 @@ static const char cfg[] =
 
 int main(void)
 {
-    gsl_set_error_handler_off();
     dam_test_catalog(&cat);
     static dam_scenario s;
     static dam_result r;

@@ -444,7 +444,6 @@ static void pipeline_sends(void)
 
 int main(void)
 {
-    gsl_set_error_handler_off();
     dam_test_catalog(&cat);
     bubbles();
     analytic_vs_sim();

@@ -91,7 +91,6 @@ static const char batching_cfg[] =
 
 int main(void)
 {
-    gsl_set_error_handler_off();
     dam_test_catalog(&cat);
 
     static dam_scenario s, s2;

@@ -20,7 +20,6 @@
 
 int main(void)
 {
-    gsl_set_error_handler_off();
     static dam_catalog cat, three;
     dam_test_catalog(&cat);
     static dam_scenario s;

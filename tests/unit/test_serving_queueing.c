@@ -151,7 +151,6 @@ static void check_w(const char *name, dam_scenario *s, int reps, long nreq,
 
 int main(void)
 {
-    gsl_set_error_handler_off();
     dam_test_catalog(&cat);
     static dam_scenario s;
     static struct est e[SEEDS];

@@ -43,7 +43,6 @@ static const char text[] =
 
 int main(void)
 {
-    gsl_set_error_handler_off();
     dam_catalog cat = {0};
     dam_test_catalog(&cat);
     dam_scenario *s = dam_malloc(sizeof *s);

@@ -464,7 +464,6 @@ static void test_limits(void)
 
 int main(void)
 {
-    gsl_set_error_handler_off();
     dam_test_catalog(&cat);
     test_alone("alone, chunked in 512: TTFT is its 4 prefill iterations",
                "chunk_tokens = 512;", 0);

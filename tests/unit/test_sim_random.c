@@ -79,7 +79,6 @@ static double rank_mean(const struct ranks *k, int rank)
 
 int main(void)
 {
-    gsl_set_error_handler_off();
     dam_test_catalog(&sim_cat);
     dam_check_int(sim_load("resnet50-dgx-a100.cfg", &base), DAM_OK,
                   "flagship loads");

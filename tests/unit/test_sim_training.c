@@ -85,7 +85,6 @@ static void check_rate(const char *what, double step_by_hand)
 
 int main(void)
 {
-    gsl_set_error_handler_off();
     dam_test_catalog(&sim_cat);
 
     /* ---- nothing overlaps: T_seq exactly ------------------------------ */

@@ -621,7 +621,6 @@ static void check_no_price(void)
 
 int main(void)
 {
-    gsl_set_error_handler_off();
     dam_test_catalog(&cat);
     check_fmt();
     check_order_and_grid();

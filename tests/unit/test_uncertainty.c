@@ -41,7 +41,6 @@ static int load_text(dam_catalog *cat, const char *eta, const char *decode,
 
 int main(void)
 {
-    gsl_set_error_handler_off();
     dam_catalog cat = {0};
     dam_test_catalog(&cat);
     dam_scenario *s = dam_malloc(sizeof *s);

@@ -44,7 +44,6 @@
 
 int main(void)
 {
-    gsl_set_error_handler_off();
     dam_catalog cat = {0};
     dam_test_catalog(&cat);
     dam_measure_set set;

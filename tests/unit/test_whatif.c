@@ -114,7 +114,6 @@ static void fuse_relieves_memory(dam_scenario *s)
 
 int main(void)
 {
-    gsl_set_error_handler_off();
     dam_test_catalog(&cat);
 
     dam_scenario *s = dam_malloc(sizeof *s);
