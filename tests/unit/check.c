@@ -180,6 +180,19 @@ int dam_test_scenario_text(const char *text, dam_catalog *cat,
     return load_printing("t.cfg", text, cat, s, NULL);
 }
 
+dam_sim_options dam_test_options(int warmup, int steps, int reps,
+                                 unsigned long seed)
+{
+    dam_sim_options o;
+    memset(&o, 0, sizeof o);
+    o.warmup = warmup;
+    o.steps = steps;
+    o.replications = reps;
+    o.seed = dam_test_seed(seed);
+    o.have_seed = seed != 0;
+    return o;
+}
+
 /* Analytic, then the simulator the scenario's mode asks for. */
 static int solve_then_simulate(const dam_scenario *s, const dam_sim_options *o,
                                dam_result *r, dam_error *e)

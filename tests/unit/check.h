@@ -62,6 +62,10 @@ int dam_test_scenario(const char *name, struct dam_catalog *cat,
 /* The same for a scenario given as text (named t.cfg). */
 int dam_test_scenario_text(const char *text, struct dam_catalog *cat,
                            struct dam_scenario *s);
+/* Simulation options: warm-up, steps, replications (0: the scenario's)
+ * and seed (0: the scenario's; else through dam_test_seed). */
+struct dam_sim_options dam_test_options(int warmup, int steps, int reps,
+                                        unsigned long seed);
 /* Solve s analytically, then simulate it with o (the training or the
  * serving simulator, as its mode asks); returns the simulator's code,
  * printing its error. */

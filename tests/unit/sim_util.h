@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * sim_util.h: what the simulator's tests share: the built-in catalogs, a
- * scenario loader that prints its diagnostics, and simulation options with
- * fixed steps and replications (check.h's dam_test_simulate runs them).
+ * scenario loader that prints its diagnostics (check.h's dam_test_options
+ * and dam_test_simulate set and run the simulation).
  * Header-only (static functions), one copy per test program.
  */
 #ifndef DAM_SIM_UTIL_H
@@ -23,20 +23,6 @@ static dam_catalog sim_cat;
 static inline int sim_load(const char *name, dam_scenario *s)
 {
     return dam_test_scenario(name, &sim_cat, s);
-}
-
-/* Options: warmup, steps, replications, seed (0 = scenario's). */
-static inline dam_sim_options sim_opts(int warmup, int steps, int reps,
-                                unsigned long seed)
-{
-    dam_sim_options o;
-    memset(&o, 0, sizeof o);
-    o.warmup = warmup;
-    o.steps = steps;
-    o.replications = reps;
-    o.seed = dam_test_seed(seed);
-    o.have_seed = seed != 0;
-    return o;
 }
 
 /* All service times deterministic. */

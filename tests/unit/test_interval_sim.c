@@ -42,7 +42,7 @@ static void one(const char *name, int steps)
         dam_check(0, "%s loads", name);
         goto out;
     }
-    dam_sim_options o = sim_opts(-1, steps, 2, 0);
+    dam_sim_options o = dam_test_options(-1, steps, 2, 0);
     if (dam_test_simulate(s, &o, r) != DAM_OK) {
         dam_check(0, "%s simulates", name);
         goto out;

@@ -84,7 +84,7 @@ int main(void)
                   "flagship loads");
 
     /* ---- determinism ---------------------------------------------------- */
-    dam_sim_options o = sim_opts(5, 60, 3, 0);
+    dam_sim_options o = dam_test_options(5, 60, 3, 0);
     s = base;
     dam_test_simulate(&s, &o, &r);
     char *a = json_text(&s, &r);
@@ -110,7 +110,7 @@ int main(void)
               r.sim_step.mean, r.sim_step.p99, r.sim_step.max);
     dam_check(r.nstage_times >= 5, "accounting has %d stages",
               r.nstage_times);
-    o = sim_opts(5, 60, 3, 7);
+    o = dam_test_options(5, 60, 3, 7);
     dam_test_simulate(&s, &o, &r);
     dam_check(r.step != step1, "another seed, another step (%.9g vs %.9g)",
               r.step, step1);
@@ -120,7 +120,7 @@ int main(void)
     /* ---- common random numbers ----------------------------------------- */
     struct draws d1 = {{0}, 0}, d2 = {{0}, 0};
     dam_sim_observer ob = {on_decode, NULL, &d1};
-    o = sim_opts(2, 60, 1, 0);
+    o = dam_test_options(2, 60, 1, 0);
     o.observer = &ob;
     s = base;
     dam_test_simulate(&s, &o, &r);
@@ -146,7 +146,7 @@ int main(void)
     memset(&k2, 0, sizeof k2);
     k1.warm = k2.warm = 8;
     dam_sim_observer os = {NULL, on_step, &k1};
-    o = sim_opts(8, 96, 1, 0);
+    o = dam_test_options(8, 96, 1, 0);
     o.observer = &os;
     o.slow_rank = 3;
     o.slow_decode = 1.5;
@@ -184,7 +184,7 @@ int main(void)
     /* ---- trace -------------------------------------------------------- */
     dam_trace tr;
     dam_trace_init(&tr);
-    o = sim_opts(5, 40, 2, 0);
+    o = dam_test_options(5, 40, 2, 0);
     o.trace_steps = 3;
     s = base;
     dam_error e;
