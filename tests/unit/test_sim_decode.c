@@ -53,12 +53,7 @@ int main(void)
     for (int k = 0; k < 4; k++) {
         char buf[2048];
         snprintf(buf, sizeof buf, text, cvs[k], dists[k]);
-        dam_diag d;
-        dam_diag_init(&d);
-        int rc = dam_scenario_load(s, "d.cfg", buf, &cat, &d);
-        s->seed = dam_test_seed(s->seed);
-        dam_diag_free(&d);
-        if (rc != DAM_OK) {
+        if (dam_test_scenario_text(buf, &cat, s) != DAM_OK) {
             dam_check(0, "%s scenario loads", dists[k]);
             continue;
         }
