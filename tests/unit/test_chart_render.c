@@ -14,6 +14,15 @@
 #include "check.h"
 #include "model/alloc.h"
 
+/* A chart write of non-finite input: DAM_EINPUT, and nothing named
+ * chart_nan* left behind. */
+static void refused(int rc, const char *what)
+{
+    dam_check(rc == DAM_EINPUT, "%s is DAM_EINPUT (got %d)", what, rc);
+    dam_check_int(dam_test_leftovers("chart_nan"), 0,
+                  "no chart_nan* files left");
+}
+
 static int exists(const char *path)
 {
     return access(path, F_OK) == 0;
@@ -137,28 +146,25 @@ int main(void)
         b.nbars = 1;
         dam_error err;
         memset(&err, 0, sizeof err);
-        int rc = dam_chart_breakdown_write("chart_nan.svg", 0, 0, &b, &err);
-        dam_check_int(rc, DAM_EINPUT, "a NaN term is DAM_EINPUT");
+        refused(dam_chart_breakdown_write("chart_nan.svg", 0, 0, &b, &err),
+                "a NaN term");
         dam_check(strstr(err.msg, "compute") != NULL,
                   "the message names the term: %s", err.msg);
-        dam_check_int(dam_test_leftovers("chart_nan"), 0, "no chart_nan* files left");
 
         dam_chart_ceiling ceil = {"inf", INFINITY, 1e12};
         dam_chart_roofline rf = fx_roofline;
         rf.ceilings = &ceil;
         rf.nceilings = 1;
-        rc = dam_chart_roofline_write("chart_nan.pdf", 0, 0, &rf, &err);
-        dam_check_int(rc, DAM_EINPUT, "an infinite peak is DAM_EINPUT");
-        dam_check_int(dam_test_leftovers("chart_nan"), 0, "no chart_nan* files left");
+        refused(dam_chart_roofline_write("chart_nan.pdf", 0, 0, &rf, &err),
+                "an infinite peak");
 
         double y[2] = {0.1, NAN}, x[2] = {1, 2};
         dam_chart_series s = {"p50", x, y, 2};
         dam_chart_serving sv = fx_serving;
         sv.series = &s;
         sv.nseries = 1;
-        rc = dam_chart_serving_write("chart_nan.png", 0, 0, &sv, &err);
-        dam_check_int(rc, DAM_EINPUT, "a NaN latency is DAM_EINPUT");
-        dam_check_int(dam_test_leftovers("chart_nan"), 0, "no chart_nan* files left");
+        refused(dam_chart_serving_write("chart_nan.png", 0, 0, &sv, &err),
+                "a NaN latency");
     }
 
     /* sweep charts: a NaN cost, a NaN cell value, a log axis at 0 */
