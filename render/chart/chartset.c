@@ -19,18 +19,6 @@
 #include "model/quality.h"
 #include "render/out/fmt.h"
 
-dam_chart *dam_chartset_add(dam_chartset *cs, dam_chart_kind k,
-                            const char *name)
-{
-    if (cs->ncharts >= DAM_CHARTSET_MAX)
-        return NULL;
-    dam_chart *c = &cs->charts[cs->ncharts];
-    snprintf(cs->names[cs->ncharts], sizeof cs->names[0], "%s", name);
-    cs->ncharts++;
-    c->kind = k;
-    return c;
-}
-
 /* The chart's colour for a what-if verdict. */
 static dam_chart_verdict chart_verdict(dam_verdict v)
 {

@@ -128,9 +128,14 @@ unsigned char *dam_test_slurp(const char *path, size_t *n)
     return buf;
 }
 
-void dam_test_catalog(dam_catalog *cat)
+void dam_test_start(dam_catalog *cat)
 {
     gsl_set_error_handler_off();
+    dam_test_catalog(cat);
+}
+
+void dam_test_catalog(dam_catalog *cat)
+{
     dam_diag d;
     dam_diag_init(&d);
     dam_catalog_load_gpus(cat, "gpus.cfg", dam_embedded_find("gpus.cfg")->text,

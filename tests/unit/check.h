@@ -50,10 +50,11 @@ unsigned char *dam_test_slurp(const char *path, size_t *n);
 /* Fixtures shared by the tests. */
 struct dam_catalog;
 struct dam_scenario;
-/* A test's start: GSL's error handler off (the code checks GSL's return
- * codes; a test must not abort inside GSL), then the built-in catalogs
- * into cat (checks that they load). */
+/* Load the built-in catalogs into cat (checks that they load). */
 void dam_test_catalog(struct dam_catalog *cat);
+/* A unit test's start: GSL's error handler off (the code checks GSL's
+ * return codes; a test must not abort inside GSL), then dam_test_catalog. */
+void dam_test_start(struct dam_catalog *cat);
 /* Load scenarios/NAME from the source tree, printing any diagnostics;
  * returns the loader's code. The scenario's seed goes through
  * dam_test_seed. */

@@ -173,7 +173,7 @@ static void scenario_text(const meas *m, char *buf, size_t n)
 
 int main(void)
 {
-    dam_test_catalog(&cat);
+    dam_test_start(&cat);
     dam_diag d;
 
     static dam_scenario s;

@@ -28,7 +28,7 @@ static const char text[] =
 int main(void)
 {
     dam_catalog cat = {0};
-    dam_test_catalog(&cat);
+    dam_test_start(&cat);
     dam_scenario *s = dam_malloc(sizeof *s);
     char buf[2048], path[512];
     snprintf(path, sizeof path, "%s/tests/data/decode_ms_synthetic.txt",

@@ -447,7 +447,7 @@ static void eager_sac(const dam_catalog *cat)
 int main(void)
 {
     dam_catalog cat = {0};
-    dam_test_catalog(&cat);
+    dam_test_start(&cat);
     params_all(&cat);
     resnet(&cat);
     transformer(&cat);

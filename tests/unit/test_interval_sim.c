@@ -100,7 +100,7 @@ out:
 
 int main(void)
 {
-    dam_test_catalog(&sim_cat);
+    dam_test_start(&sim_cat);
     one("resnet50-dgx-a100.cfg", 200);   /* flagship: loader and GPU near */
     one("iron-law-data-bound.cfg", 200); /* the loader binds */
     one("iron-law-compute-bound.cfg", 200);

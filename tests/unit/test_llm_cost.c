@@ -440,7 +440,7 @@ static void test_fp4(void)
 
 int main(void)
 {
-    dam_test_catalog(&cat);
+    dam_test_start(&cat);
     test_kv_bytes();
     test_memory_plan();
     test_engines();

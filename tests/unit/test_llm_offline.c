@@ -134,7 +134,7 @@ static void check_no_evict(void)
 
 int main(void)
 {
-    dam_test_catalog(&cat);
+    dam_test_start(&cat);
     check_ordered("8B on H100, chunked", "H100-SXM5-80GB", "llama3-8b",
                   "input_tokens = 1000; input_cv = 0.5; input_max = 4000; "
                   "output_tokens = 200; output_cv = 0.5; "

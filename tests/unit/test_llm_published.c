@@ -72,7 +72,7 @@ static const char cfg[] =
 
 int main(void)
 {
-    dam_test_catalog(&cat);
+    dam_test_start(&cat);
     static dam_scenario s;
     static dam_result r;
     dam_diag d;

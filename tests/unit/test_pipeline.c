@@ -436,7 +436,7 @@ static void pipeline_sends(void)
 
 int main(void)
 {
-    dam_test_catalog(&cat);
+    dam_test_start(&cat);
     bubbles();
     analytic_vs_sim();
     straggler();

@@ -19,7 +19,7 @@
 int main(void)
 {
     dam_catalog cat = {0};
-    dam_test_catalog(&cat);
+    dam_test_start(&cat);
     dam_scenario *s = dam_malloc(sizeof *s);
     dam_plan *p = dam_malloc(sizeof *p);
     dam_error e;

@@ -91,7 +91,7 @@ static const char batching_cfg[] =
 
 int main(void)
 {
-    dam_test_catalog(&cat);
+    dam_test_start(&cat);
 
     static dam_scenario s, s2;
     static dam_result r, r2;

@@ -21,7 +21,7 @@
 int main(void)
 {
     static dam_catalog cat, three;
-    dam_test_catalog(&cat);
+    dam_test_start(&cat);
     static dam_scenario s;
     dam_check_int(dam_test_scenario("resnet50-serving-l4.cfg", &cat, &s),
                   DAM_OK, "resnet50-serving-l4.cfg loads");

@@ -151,7 +151,7 @@ static void check_w(const char *name, dam_scenario *s, int reps, long nreq,
 
 int main(void)
 {
-    dam_test_catalog(&cat);
+    dam_test_start(&cat);
     static dam_scenario s;
     static struct est e[SEEDS];
     dam_check_int(dam_test_scenario_text(cfg, &cat, &s), DAM_OK,

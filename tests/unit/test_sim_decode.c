@@ -44,7 +44,7 @@ static const char text[] =
 int main(void)
 {
     dam_catalog cat = {0};
-    dam_test_catalog(&cat);
+    dam_test_start(&cat);
     dam_scenario *s = dam_malloc(sizeof *s);
     dam_result *r = dam_malloc(sizeof *r);
     static const char *const dists[] = {"lognormal", "normal", "uniform",

@@ -464,7 +464,7 @@ static void test_limits(void)
 
 int main(void)
 {
-    dam_test_catalog(&cat);
+    dam_test_start(&cat);
     test_alone("alone, chunked in 512: TTFT is its 4 prefill iterations",
                "chunk_tokens = 512;", 0);
     test_alone("alone, whole prompt: TTFT is one prefill iteration",

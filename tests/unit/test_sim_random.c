@@ -79,7 +79,7 @@ static double rank_mean(const struct ranks *k, int rank)
 
 int main(void)
 {
-    dam_test_catalog(&sim_cat);
+    dam_test_start(&sim_cat);
     dam_check_int(sim_load("resnet50-dgx-a100.cfg", &base), DAM_OK,
                   "flagship loads");
 

@@ -85,7 +85,7 @@ static void check_rate(const char *what, double step_by_hand)
 
 int main(void)
 {
-    dam_test_catalog(&sim_cat);
+    dam_test_start(&sim_cat);
 
     /* ---- nothing overlaps: T_seq exactly ------------------------------ */
     dam_check_int(sim_load("iron-law-data-bound.cfg", &s), DAM_OK,

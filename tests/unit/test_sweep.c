@@ -621,7 +621,7 @@ static void check_no_price(void)
 
 int main(void)
 {
-    dam_test_catalog(&cat);
+    dam_test_start(&cat);
     check_fmt();
     check_order_and_grid();
     check_errors();

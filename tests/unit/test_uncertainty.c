@@ -42,7 +42,7 @@ static int load_text(dam_catalog *cat, const char *eta, const char *decode,
 int main(void)
 {
     dam_catalog cat = {0};
-    dam_test_catalog(&cat);
+    dam_test_start(&cat);
     dam_scenario *s = dam_malloc(sizeof *s);
     dam_diag d;
 

@@ -45,7 +45,7 @@
 int main(void)
 {
     dam_catalog cat = {0};
-    dam_test_catalog(&cat);
+    dam_test_start(&cat);
     dam_measure_set set;
     dam_diag d;
     dam_diag_init(&d);

@@ -114,7 +114,7 @@ static void fuse_relieves_memory(dam_scenario *s)
 
 int main(void)
 {
-    dam_test_catalog(&cat);
+    dam_test_start(&cat);
 
     dam_scenario *s = dam_malloc(sizeof *s);
     dam_whatif *w = dam_malloc(sizeof *w);
