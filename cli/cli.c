@@ -28,6 +28,21 @@
 
 #define FLAGSHIP "resnet50-dgx-a100.cfg"
 
+int dam_cli_usage_error(const char *cmd, const char *msg, const char *arg)
+{
+    fprintf(stderr, "damsim: %s", msg);
+    if (arg)
+        fprintf(stderr, " '%s'", arg);
+    fprintf(stderr, "\n(see 'damsim %s --help')\n", cmd);
+    return 2;
+}
+
+int dam_cli_help(const char *text)
+{
+    fputs(text, stdout);
+    return 0;
+}
+
 void dam_cli_error(const dam_error *e)
 {
     char line[1024];

@@ -120,6 +120,11 @@ int dam_cli_trace_work_error(const dam_cli *c, const char *path,
                              int requests, dam_error *e);
 /* Print one error as "file:line: error: message" on stderr. */
 void dam_cli_error(const dam_error *e);
+/* A command's usage error on stderr: "damsim: MSG" (then " 'ARG'" where
+ * arg is not NULL) and where CMD's help is; returns the exit code 2. */
+int dam_cli_usage_error(const char *cmd, const char *msg, const char *arg);
+/* --help: text on stdout; returns the exit code 0. */
+int dam_cli_help(const char *text);
 /* Print diagnostics as file:line: messages; 2 if any error, else 0. */
 int dam_cli_report_diag(const dam_diag *d, int quiet);
 /* Built-in catalogs, then --gpus/--models over them; 0 or 2. */

@@ -62,15 +62,12 @@ static int has_ext(const char *path, const char *ext)
 
 int dam_cmd_calibrate(dam_cli *c)
 {
-    if (c->help) {
-        fputs(calibrate_help, stdout);
-        return 0;
-    }
-    if (c->nargs != 1) {
-        fprintf(stderr, "damsim: calibrate needs one measurements file\n"
-                        "(see 'damsim calibrate --help')\n");
-        return 2;
-    }
+    if (c->help)
+        return dam_cli_help(calibrate_help);
+    if (c->nargs != 1)
+        return dam_cli_usage_error("calibrate",
+                                   "calibrate needs one measurements file",
+                                   NULL);
     const char *overlay = NULL;
     if (c->out_file && has_ext(c->out_file, ".cfg")) {
         overlay = c->out_file;

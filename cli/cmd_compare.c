@@ -24,15 +24,13 @@ static const char compare_help[] =
 
 int dam_cmd_compare(dam_cli *c)
 {
-    if (c->help) {
-        fputs(compare_help, stdout);
-        return 0;
-    }
+    if (c->help)
+        return dam_cli_help(compare_help);
     if (c->nargs < 2 || c->nargs > MAX_CMP) {
-        fprintf(stderr, "damsim: compare needs 2 to %d scenario files\n(see "
-                        "'damsim compare --help')\n",
-                MAX_CMP);
-        return 2;
+        char msg[64];
+        snprintf(msg, sizeof msg, "compare needs 2 to %d scenario files",
+                 MAX_CMP);
+        return dam_cli_usage_error("compare", msg, NULL);
     }
     int n = c->nargs;
     dam_scenario *s = dam_calloc((size_t)n, sizeof *s);

@@ -107,11 +107,7 @@ static double in_range(const char *opt, const char *s, const char *key,
 
 static int usage_error(const char *msg, const char *arg)
 {
-    fprintf(stderr, "damsim: %s", msg);
-    if (arg)
-        fprintf(stderr, " '%s'", arg);
-    fprintf(stderr, "\n(see 'damsim plan --help')\n");
-    return 2;
+    return dam_cli_usage_error("plan", msg, arg);
 }
 
 /* Simulation options for a plan, with progress shown per GPU kind through
@@ -289,10 +285,8 @@ static int plan_training(dam_cli *c, const dam_scenario *s)
 
 int dam_cmd_plan(dam_cli *c)
 {
-    if (c->help) {
-        fputs(plan_help, stdout);
-        return 0;
-    }
+    if (c->help)
+        return dam_cli_help(plan_help);
     if (c->nargs != 1)
         return usage_error("plan needs one scenario file", NULL);
     dam_scenario *s = dam_malloc(sizeof *s);

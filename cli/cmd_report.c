@@ -202,16 +202,13 @@ static void explore_free(explorer *xp)
 
 int dam_cmd_report(dam_cli *c)
 {
-    if (c->help) {
-        fputs(report_help, stdout);
-        return 0;
-    }
-    if (c->nargs != 1 || !c->out_file) {
-        fprintf(stderr, "damsim: report needs one scenario file and -o "
-                        "FILE.pdf or FILE.html\n(see 'damsim report "
-                        "--help')\n");
-        return 2;
-    }
+    if (c->help)
+        return dam_cli_help(report_help);
+    if (c->nargs != 1 || !c->out_file)
+        return dam_cli_usage_error("report",
+                                   "report needs one scenario file and -o "
+                                   "FILE.pdf or FILE.html",
+                                   NULL);
     const char *dot = strrchr(c->out_file, '.');
     if (!dot || (strcmp(dot, ".pdf") != 0 && strcmp(dot, ".html") != 0 &&
                  strcmp(dot, ".png") != 0 && strcmp(dot, ".svg") != 0)) {

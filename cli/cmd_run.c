@@ -342,15 +342,10 @@ done:
 
 int dam_cmd_run(dam_cli *c)
 {
-    if (c->help) {
-        fputs(run_help, stdout);
-        return 0;
-    }
-    if (c->nargs != 1) {
-        fprintf(stderr, "damsim: run needs one scenario file\n(see 'damsim "
-                        "run --help')\n");
-        return 2;
-    }
+    if (c->help)
+        return dam_cli_help(run_help);
+    if (c->nargs != 1)
+        return dam_cli_usage_error("run", "run needs one scenario file", NULL);
     if (strcmp(c->args[0], "-") != 0 && dam_points_probe(c->args[0], NULL))
         return dam_cli_points(c, c->args[0]);
     return run_one(c, c->args[0]);

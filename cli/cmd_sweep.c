@@ -309,15 +309,13 @@ int dam_cli_sweep_run(dam_cli *c, const dam_sweep *sw)
 
 int dam_cmd_sweep(dam_cli *c)
 {
-    if (c->help) {
-        fputs(sweep_help, stdout);
-        return 0;
-    }
-    if (c->nargs != 1) {
-        fprintf(stderr, "damsim: sweep needs one scenario file (or - for "
-                        "standard input)\n(see 'damsim sweep --help')\n");
-        return 2;
-    }
+    if (c->help)
+        return dam_cli_help(sweep_help);
+    if (c->nargs != 1)
+        return dam_cli_usage_error("sweep",
+                                   "sweep needs one scenario file (or - for "
+                                   "standard input)",
+                                   NULL);
     dam_sweep sw;
     int rc = sweep_options(c, &sw);
     if (rc == 0)

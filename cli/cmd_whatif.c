@@ -191,10 +191,8 @@ int dam_cmd_whatif(dam_cli *c)
         dam_free(levers);
         return 0;
     }
-    if (c->nargs != 1) {
-        fprintf(stderr, "damsim: whatif needs one scenario file\n(see "
-                        "'damsim whatif --help')\n");
-        return 2;
-    }
+    if (c->nargs != 1)
+        return dam_cli_usage_error("whatif", "whatif needs one scenario file",
+                                   NULL);
     return dam_cli_whatif(c, c->args[0]);
 }

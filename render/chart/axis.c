@@ -241,14 +241,8 @@ void dam_axis_format(char *buf, size_t n, double v, double step, double ref,
 
 void dam_axis_format_signed(char *buf, size_t n, double v)
 {
-    if (!isfinite(v)) {
-        snprintf(buf, n, "n/a");
+    if (dam_fmt_special(buf, n, v))
         return;
-    }
-    if (v == 0.0) {
-        snprintf(buf, n, "0");
-        return;
-    }
     int dec = 1 - (int)floor(log10(fabs(v)) + 1e-9);
     if (dec < 0)
         dec = 0;

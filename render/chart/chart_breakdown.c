@@ -152,18 +152,14 @@ int dam_chart_breakdown_draw(cairo_t *cr, const dam_rect *r,
         for (size_t i = 0; i < c->nbars; i++)
             used |= c->bars[i].terms[t] > 0;
         if (used) {
-            items[ni].label = dam_term_name((dam_term)t);
-            items[ni].color = dam_chart_term_color((dam_term)t);
-            items[ni].key = DAM_KEY_BOX;
-            items[ni++].marker = DAM_MARK_CIRCLE;
+            items[ni++] = (dam_legend_item){dam_term_name((dam_term)t),
+                                            dam_chart_term_color((dam_term)t),
+                                            DAM_KEY_BOX, DAM_MARK_CIRCLE};
         }
     }
-    items[ni].label = "binding term";
-    items[ni].color = DAM_COLOR_BLACK;
-    items[ni].key = DAM_KEY_OUTLINE;
-    items[ni++].marker = DAM_MARK_CIRCLE;
-    dam_rect lr = {r->x, y, r->w, r->h};
-    y += dam_draw_legend(cr, &lr, items, ni);
+    items[ni++] = (dam_legend_item){"binding term", DAM_COLOR_BLACK,
+                                    DAM_KEY_OUTLINE, DAM_MARK_CIRCLE};
+    y += dam_draw_legend(cr, r, y, items, ni);
 
     /* margins: bar labels on the left, totals on the right */
     double maxtot = 0, labw = 0, totw = 0;

@@ -60,23 +60,17 @@ int dam_chart_chinchilla_draw(cairo_t *cr, const dam_rect *r,
     dam_legend_item items[16];
     size_t ni = 0;
     for (size_t i = 0; i < c->ncurves && ni < 12; i++) {
-        items[ni].label = c->curves[i].label ? c->curves[i].label : "";
-        items[ni].color = dam_draw_series_color(i);
-        items[ni].key = DAM_KEY_LINE;
-        items[ni++].marker = DAM_MARK_CIRCLE;
+        items[ni++] = (dam_legend_item){
+            c->curves[i].label ? c->curves[i].label : "",
+            dam_draw_series_color(i), DAM_KEY_LINE, DAM_MARK_CIRCLE};
     }
-    items[ni].label = "optimum of each budget";
-    items[ni].color = DAM_COLOR_BLACK;
-    items[ni].key = DAM_KEY_MARKER;
-    items[ni++].marker = DAM_MARK_CIRCLE;
+    items[ni++] = (dam_legend_item){"optimum of each budget", DAM_COLOR_BLACK,
+                                    DAM_KEY_MARKER, DAM_MARK_CIRCLE};
     if (c->model.label) {
-        items[ni].label = c->model.label;
-        items[ni].color = DAM_COLOR_VERMILLION;
-        items[ni].key = DAM_KEY_MARKER;
-        items[ni++].marker = DAM_MARK_STAR;
+        items[ni++] = (dam_legend_item){c->model.label, DAM_COLOR_VERMILLION,
+                                        DAM_KEY_MARKER, DAM_MARK_STAR};
     }
-    dam_rect lr = {r->x, y, r->w, r->h};
-    y += dam_draw_legend(cr, &lr, items, ni);
+    y += dam_draw_legend(cr, r, y, items, ni);
 
     double xlo = INFINITY, xhi = 0, ylo = INFINITY, yhi = -INFINITY;
     double omin = INFINITY, omax = -INFINITY;
@@ -107,30 +101,15 @@ int dam_chart_chinchilla_draw(cairo_t *cr, const dam_rect *r,
                              "parameters"};
     dam_draw_axis_spec ys = {ylo - dy, yhi + dy, 0, 1, DAM_AXIS_PLAIN, NULL,
                              "predicted loss (nats/token)"};
-    if ((rc = dam_draw_xy_frame(cr, &area, &xs, &ys, &plot, &xa, &ya, err)))
-        return rc;
-
     dam_draw_placer pl;
-    dam_draw_placer_init(&pl, &plot);
-    cairo_save(cr);
-    cairo_rectangle(cr, plot.x, plot.y, plot.w, plot.h);
-    cairo_clip(cr);
+    if ((rc = dam_draw_xy_begin(cr, &area, &xs, &ys, 0, &plot, &xa, &ya, &pl,
+                                err)))
+        return rc;
     for (size_t i = 0; i < c->ncurves; i++) {
         const dam_chart_curve *k = &c->curves[i];
         dam_draw_set_color(cr, dam_draw_series_color(i), 1);
         cairo_set_line_width(cr, 2.0);
-        for (size_t j = 0; j < k->n; j++) {
-            double px = dam_axis_map(&xa.map, k->params[j]);
-            double py = dam_axis_map(&ya.map, k->loss[j]);
-            if (j == 0)
-                cairo_move_to(cr, px, py);
-            else
-                cairo_line_to(cr, px, py);
-            if (j > 0)
-                dam_draw_placer_block_line(
-                    &pl, dam_axis_map(&xa.map, k->params[j - 1]),
-                    dam_axis_map(&ya.map, k->loss[j - 1]), px, py);
-        }
+        dam_draw_polyline(cr, &xa, &ya, k->params, k->loss, k->n, &pl);
         cairo_stroke(cr);
     }
     /* the optima, joined in the order given */

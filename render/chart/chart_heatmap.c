@@ -320,8 +320,7 @@ int dam_chart_heatmap_draw(cairo_t *cr, const dam_rect *r,
                                         DAM_COLOR_GREY, DAM_KEY_HATCH,
                                         DAM_MARK_SQUARE};
     }
-    dam_rect lr = {r->x, y, r->w, r->h};
-    y += dam_draw_legend(cr, &lr, items, ni);
+    y += dam_draw_legend(cr, r, y, items, ni);
 
     /* margins: row names and the rows' title at the left, column names
      * and the columns' title below */

@@ -115,39 +115,30 @@ static double legend(cairo_t *cr, const dam_chart_levers *c, double y,
             used |= (int)c->levers[i].verdict == v;
         if (!used || !verdict_names[v])
             continue;
-        items[ni].label = verdict_names[v];
-        items[ni].color = verdict_colors[v];
-        items[ni].key = DAM_KEY_BOX;
-        items[ni++].marker = DAM_MARK_CIRCLE;
+        items[ni++] = (dam_legend_item){verdict_names[v], verdict_colors[v],
+                                        DAM_KEY_BOX, DAM_MARK_CIRCLE};
     }
     int any_iv = 0;
     for (size_t i = 0; i < c->nlevers; i++)
         any_iv |= has_interval(&c->levers[i]);
     if (any_iv) {
-        items[ni].label = "90 % interval";
-        items[ni].color = DAM_COLOR_BLACK;
-        items[ni].key = DAM_KEY_LINE;
-        items[ni++].marker = DAM_MARK_CIRCLE;
+        items[ni++] = (dam_legend_item){"90 % interval", DAM_COLOR_BLACK,
+                                        DAM_KEY_LINE, DAM_MARK_CIRCLE};
     }
     char slo[64], base[64], t[48];
     if (c->slo > 0) {
         dam_fmt_time(t, sizeof t, c->slo);
         snprintf(slo, sizeof slo, "SLO: p99 <= %s", t);
-        items[ni].label = slo;
-        items[ni].color = DAM_COLOR_VERMILLION;
-        items[ni].key = DAM_KEY_DASH;
-        items[ni++].marker = DAM_MARK_CIRCLE;
+        items[ni++] = (dam_legend_item){slo, DAM_COLOR_VERMILLION, DAM_KEY_DASH,
+                                        DAM_MARK_CIRCLE};
         if (c->baseline > 0) {
             dam_fmt_time(t, sizeof t, c->baseline);
             snprintf(base, sizeof base, "baseline p99 %s", t);
-            items[ni].label = base;
-            items[ni].color = DAM_COLOR_BLACK;
-            items[ni].key = DAM_KEY_DASH;
-            items[ni++].marker = DAM_MARK_CIRCLE;
+            items[ni++] = (dam_legend_item){base, DAM_COLOR_BLACK, DAM_KEY_DASH,
+                                            DAM_MARK_CIRCLE};
         }
     }
-    dam_rect lr = {r->x, y, r->w, r->h};
-    return dam_draw_legend(cr, &lr, items, ni);
+    return dam_draw_legend(cr, r, y, items, ni);
 }
 
 /* The columns and rows of a levers chart, measured before anything is

@@ -325,8 +325,7 @@ int dam_chart_pareto_draw(cairo_t *cr, const dam_rect *r,
                                         DAM_COLOR_VERMILLION, DAM_KEY_HOLLOW,
                                         DAM_MARK_TRIANGLE};
     }
-    dam_rect lr = {r->x, y, r->w, r->h};
-    y += dam_draw_legend(cr, &lr, items, ni);
+    y += dam_draw_legend(cr, r, y, items, ni);
 
     double xlo, xhi, ylo, yhi;
     range_of(c, 1, &xlo, &xhi);

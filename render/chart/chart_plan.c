@@ -148,8 +148,7 @@ static double legend(cairo_t *cr, const dam_rect *r, double y,
                 DAM_MARK_CIRCLE};
     if (n == 0)
         return 0.0;
-    dam_rect lr = {r->x, y, r->w, r->h};
-    return dam_draw_legend(cr, &lr, items, n);
+    return dam_draw_legend(cr, r, y, items, n);
 }
 
 static double mark_radius(const dam_chart_plan_point *p)
@@ -407,14 +406,10 @@ int dam_chart_plan_draw(cairo_t *cr, const dam_rect *r,
     dam_rect area = {r->x, y, r->w, r->y + r->h - y - note_h};
     dam_draw_axis xa, ya;
     dam_rect plot;
-    if ((rc = dam_draw_xy_frame(cr, &area, &xs, &ys, &plot, &xa, &ya, err)))
-        return rc;
-
     dam_draw_placer pl;
-    dam_draw_placer_init(&pl, &plot);
-    cairo_save(cr);
-    cairo_rectangle(cr, plot.x - 8, plot.y - 8, plot.w + 16, plot.h + 16);
-    cairo_clip(cr);
+    if ((rc = dam_draw_xy_begin(cr, &area, &xs, &ys, 8, &plot, &xa, &ya, &pl,
+                                err)))
+        return rc;
     references(cr, c, &plot, &xa, &ya, &pl);
     lines(cr, c, &xa, &ya, &pl);
     for (int layer = 0; layer < 4; layer++)

@@ -89,29 +89,25 @@ int dam_chart_roc_draw(cairo_t *cr, const dam_rect *r, const dam_chart_roc *c,
     dam_legend_item items[3];
     size_t ni = 0;
     if (c->nsegments) {
-        items[ni].label = c->marginal_unit || c->x_unit != DAM_AXIS_USD
-                              ? "Pareto frontier (marginal return on each "
-                                "segment)"
-                              : "Pareto frontier (each segment: the gain "
-                                "and what it costs)";
-        items[ni].color = DAM_COLOR_BLUE;
-        items[ni].key = DAM_KEY_LINE;
-        items[ni++].marker = DAM_MARK_CIRCLE;
+        items[ni++] =
+            (dam_legend_item){c->marginal_unit || c->x_unit != DAM_AXIS_USD
+                                  ? "Pareto frontier (marginal return on each "
+                                    "segment)"
+                                  : "Pareto frontier (each segment: the gain "
+                                    "and what it costs)",
+                              DAM_COLOR_BLUE, DAM_KEY_LINE, DAM_MARK_CIRCLE};
     }
     if (front) {
-        items[ni].label = c->front_label ? c->front_label : "on the frontier";
-        items[ni].color = DAM_COLOR_BLUE;
-        items[ni].key = DAM_KEY_MARKER;
-        items[ni++].marker = DAM_MARK_CIRCLE;
+        items[ni++] = (dam_legend_item){
+            c->front_label ? c->front_label : "on the frontier", DAM_COLOR_BLUE,
+            DAM_KEY_MARKER, DAM_MARK_CIRCLE};
     }
     if (other) {
-        items[ni].label = c->other_label ? c->other_label : "dominated";
-        items[ni].color = DAM_COLOR_GREY;
-        items[ni].key = DAM_KEY_HOLLOW;
-        items[ni++].marker = DAM_MARK_CIRCLE;
+        items[ni++] =
+            (dam_legend_item){c->other_label ? c->other_label : "dominated",
+                              DAM_COLOR_GREY, DAM_KEY_HOLLOW, DAM_MARK_CIRCLE};
     }
-    dam_rect lr = {r->x, y, r->w, r->h};
-    y += dam_draw_legend(cr, &lr, items, ni);
+    y += dam_draw_legend(cr, r, y, items, ni);
 
     double xlo = INFINITY, xhi = -INFINITY, ylo = INFINITY, yhi = -INFINITY;
     for (size_t i = 0; i < c->npoints; i++) {
@@ -151,14 +147,10 @@ int dam_chart_roc_draw(cairo_t *cr, const dam_rect *r, const dam_chart_roc *c,
                              c->x_unit_name, c->x_title};
     dam_draw_axis_spec ys = {ylo, yhi, 0, 0, c->y_unit, c->y_unit_name,
                              c->y_title};
-    if ((rc = dam_draw_xy_frame(cr, &area, &xs, &ys, &plot, &xa, &ya, err)))
-        return rc;
-
     dam_draw_placer pl;
-    dam_draw_placer_init(&pl, &plot);
-    cairo_save(cr);
-    cairo_rectangle(cr, plot.x, plot.y, plot.w, plot.h);
-    cairo_clip(cr);
+    if ((rc = dam_draw_xy_begin(cr, &area, &xs, &ys, 0, &plot, &xa, &ya, &pl,
+                                err)))
+        return rc;
 
 #define PX(i) dam_axis_map(&xa.map, c->points[i].cost)
 #define PY(i) dam_axis_map(&ya.map, c->points[i].quality)

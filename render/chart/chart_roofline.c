@@ -119,31 +119,27 @@ int dam_chart_roofline_draw(cairo_t *cr, const dam_rect *r,
                         "FLOP/s");
         dam_axis_format(b, sizeof b, c->ceilings[i].bw, 0, 0, DAM_AXIS_SI,
                         "B/s");
-        snprintf(roof[ni], sizeof roof[ni], "%s (%s, %s)",
+        snprintf(roof[i], sizeof roof[i], "%s (%s, %s)",
                  c->ceilings[i].label ? c->ceilings[i].label : "", a, b);
-        items[ni].label = roof[ni];
-        items[ni].color = dam_draw_series_color(i);
-        items[ni].key = i % 4 ? DAM_KEY_DASH : DAM_KEY_LINE;
-        items[ni++].marker = DAM_MARK_CIRCLE;
+        items[ni++] = (dam_legend_item){roof[i], dam_draw_series_color(i),
+                                        i % 4 ? DAM_KEY_DASH : DAM_KEY_LINE,
+                                        DAM_MARK_CIRCLE};
     }
     int groups = 0;
     for (size_t i = 0; i < c->npoints; i++)
         groups |= 1 << (c->points[i].group == DAM_GROUP_AFTER);
     /* the groups by shape, in black: colour says which roof */
     if (groups & 1) {
-        items[ni].label = c->before_label ? c->before_label : "as configured";
-        items[ni].color = DAM_COLOR_BLACK;
-        items[ni].key = DAM_KEY_HOLLOW;
-        items[ni++].marker = DAM_MARK_CIRCLE;
+        items[ni++] = (dam_legend_item){
+            c->before_label ? c->before_label : "as configured",
+            DAM_COLOR_BLACK, DAM_KEY_HOLLOW, DAM_MARK_CIRCLE};
     }
     if (groups & 2) {
-        items[ni].label = c->after_label ? c->after_label : "with the lever";
-        items[ni].color = DAM_COLOR_BLACK;
-        items[ni].key = DAM_KEY_MARKER;
-        items[ni++].marker = DAM_MARK_DIAMOND;
+        items[ni++] = (dam_legend_item){
+            c->after_label ? c->after_label : "with the lever", DAM_COLOR_BLACK,
+            DAM_KEY_MARKER, DAM_MARK_DIAMOND};
     }
-    dam_rect lr = {r->x, y, r->w, r->h};
-    y += dam_draw_legend(cr, &lr, items, ni);
+    y += dam_draw_legend(cr, r, y, items, ni);
 
     /* ranges: every point and ridge, with room around */
     double xlo = INFINITY, xhi = 0, ylo = INFINITY, yhi = 0;
@@ -173,14 +169,10 @@ int dam_chart_roofline_draw(cairo_t *cr, const dam_rect *r,
                              "arithmetic intensity (FLOP/byte)"};
     dam_draw_axis_spec ys = {ylo, yhi, 1, 1, DAM_AXIS_SI, "FLOP/s",
                              "attainable performance"};
-    if ((rc = dam_draw_xy_frame(cr, &area, &xs, &ys, &plot, &xa, &ya, err)))
-        return rc;
-
     dam_draw_placer pl;
-    dam_draw_placer_init(&pl, &plot);
-    cairo_save(cr);
-    cairo_rectangle(cr, plot.x, plot.y, plot.w, plot.h);
-    cairo_clip(cr);
+    if ((rc = dam_draw_xy_begin(cr, &area, &xs, &ys, 0, &plot, &xa, &ya, &pl,
+                                err)))
+        return rc;
 
     /* roofs, the first (as configured) on top */
     draw_roofs(cr, c, &xa, &ya, &pl);
@@ -190,14 +182,8 @@ int dam_chart_roofline_draw(cairo_t *cr, const dam_rect *r,
         double ridge = k->peak / k->bw;
         double px = dam_axis_map(&xa.map, ridge);
         double py = dam_axis_map(&ya.map, k->peak);
-        double d[2] = {1.5, 2.5};
         dam_draw_set_color(cr, dam_draw_series_color(i), 0.8);
-        cairo_set_line_width(cr, 1.0);
-        cairo_set_dash(cr, d, 2, 0);
-        cairo_move_to(cr, px, py);
-        cairo_line_to(cr, px, plot.y + plot.h);
-        cairo_stroke(cr);
-        cairo_set_dash(cr, NULL, 0, 0);
+        dam_draw_dashed(cr, px, py, px, plot.y + plot.h, 1.5, 2.5, 1.0);
         dam_draw_marker(cr, DAM_MARK_SQUARE, px, py, 3.5,
                         dam_draw_series_color(i), 1);
         dam_rect mb = {px - 4, py - 4, 8, 8};

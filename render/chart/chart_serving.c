@@ -62,19 +62,16 @@ int dam_chart_serving_draw(cairo_t *cr, const dam_rect *r,
     dam_legend_item items[16];
     size_t ni = 0;
     for (size_t i = 0; i < c->nseries && ni < 12; i++) {
-        items[ni].label = c->series[i].label ? c->series[i].label : "";
-        items[ni].color = dam_draw_series_color(i);
-        items[ni].key = DAM_KEY_MARKER;
-        items[ni++].marker = marks[i % 4];
+        items[ni++] = (dam_legend_item){
+            c->series[i].label ? c->series[i].label : "",
+            dam_draw_series_color(i), DAM_KEY_MARKER, marks[i % 4]};
     }
     if (c->slo > 0) {
-        items[ni].label = c->slo_label ? c->slo_label : "SLO";
-        items[ni].color = DAM_COLOR_VERMILLION;
-        items[ni].key = DAM_KEY_DASH;
-        items[ni++].marker = DAM_MARK_CIRCLE;
+        items[ni++] = (dam_legend_item){c->slo_label ? c->slo_label : "SLO",
+                                        DAM_COLOR_VERMILLION, DAM_KEY_DASH,
+                                        DAM_MARK_CIRCLE};
     }
-    dam_rect lr = {r->x, y, r->w, r->h};
-    y += dam_draw_legend(cr, &lr, items, ni);
+    y += dam_draw_legend(cr, r, y, items, ni);
 
     double xhi = -INFINITY, ylo = INFINITY, yhi = -INFINITY;
     for (size_t i = 0; i < c->nseries; i++)
@@ -95,22 +92,13 @@ int dam_chart_serving_draw(cairo_t *cr, const dam_rect *r,
                              c->y_log ? yhi * 1.3 : (yhi > 0 ? yhi : 1),
                              c->y_log, c->y_log, DAM_AXIS_SECONDS, NULL,
                              "latency of a request"};
-    if ((rc = dam_draw_xy_frame(cr, &area, &xs, &ys, &plot, &xa, &ya, err)))
+    if ((rc = dam_draw_xy_begin(cr, &area, &xs, &ys, 0, &plot, &xa, &ya, NULL,
+                                err)))
         return rc;
-
-    cairo_save(cr);
-    cairo_rectangle(cr, plot.x, plot.y, plot.w, plot.h);
-    cairo_clip(cr);
     if (c->slo > 0) {
         double sy = dam_axis_map(&ya.map, c->slo);
-        double d[2] = {6, 3};
-        cairo_set_dash(cr, d, 2, 0);
         dam_draw_set_color(cr, DAM_COLOR_VERMILLION, 1);
-        cairo_set_line_width(cr, 1.5);
-        cairo_move_to(cr, plot.x, sy);
-        cairo_line_to(cr, plot.x + plot.w, sy);
-        cairo_stroke(cr);
-        cairo_set_dash(cr, NULL, 0, 0);
+        dam_draw_dashed(cr, plot.x, sy, plot.x + plot.w, sy, 6, 3, 1.5);
         char v[DAM_AXIS_LABEL_MAX];
         dam_axis_format(v, sizeof v, c->slo, 0, 0, DAM_AXIS_SECONDS, NULL);
         snprintf(buf, sizeof buf, "%s", c->slo_label ? c->slo_label : v);
@@ -120,14 +108,8 @@ int dam_chart_serving_draw(cairo_t *cr, const dam_rect *r,
     }
     if (c->rate_now > 0 && isfinite(c->rate_now) && c->rate_now <= xhi) {
         double rx = dam_axis_map(&xa.map, c->rate_now);
-        double d[2] = {1.5, 2.5};
-        cairo_set_dash(cr, d, 2, 0);
         cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
-        cairo_set_line_width(cr, 1.0);
-        cairo_move_to(cr, rx, plot.y);
-        cairo_line_to(cr, rx, plot.y + plot.h);
-        cairo_stroke(cr);
-        cairo_set_dash(cr, NULL, 0, 0);
+        dam_draw_dashed(cr, rx, plot.y, rx, plot.y + plot.h, 1.5, 2.5, 1.0);
         char v[DAM_AXIS_LABEL_MAX];
         dam_axis_format(v, sizeof v, c->rate_now, 0, 0, DAM_AXIS_PLAIN,
                         NULL);
@@ -141,14 +123,7 @@ int dam_chart_serving_draw(cairo_t *cr, const dam_rect *r,
         dam_color col = dam_draw_series_color(i);
         dam_draw_set_color(cr, col, 1);
         cairo_set_line_width(cr, 2.0);
-        for (size_t j = 0; j < s->n; j++) {
-            double px = dam_axis_map(&xa.map, s->x[j]);
-            double py = dam_axis_map(&ya.map, s->y[j]);
-            if (j == 0)
-                cairo_move_to(cr, px, py);
-            else
-                cairo_line_to(cr, px, py);
-        }
+        dam_draw_polyline(cr, &xa, &ya, s->x, s->y, s->n, NULL);
         cairo_stroke(cr);
         for (size_t j = 0; j < s->n; j++)
             dam_draw_marker(cr, marks[i % 4], dam_axis_map(&xa.map, s->x[j]),

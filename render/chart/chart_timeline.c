@@ -181,14 +181,8 @@ static void draw_counter(cairo_t *cr, const dam_rect *r,
     cairo_stroke(cr);
     if (c->counter_capacity > 0) {
         double cy = dam_axis_map(&ya->map, c->counter_capacity);
-        double d[2] = {4, 3};
-        cairo_set_dash(cr, d, 2, 0);
         cairo_set_source_rgb(cr, 0.3, 0.3, 0.3);
-        cairo_set_line_width(cr, 1.0);
-        cairo_move_to(cr, lower->x, cy);
-        cairo_line_to(cr, lower->x + lower->w, cy);
-        cairo_stroke(cr);
-        cairo_set_dash(cr, NULL, 0, 0);
+        dam_draw_dashed(cr, lower->x, cy, lower->x + lower->w, cy, 4, 3, 1.0);
         char v[DAM_AXIS_LABEL_MAX];
         dam_axis_format(v, sizeof v, c->counter_capacity, 0, 0,
                         DAM_AXIS_PLAIN, NULL);
@@ -226,16 +220,15 @@ int dam_chart_timeline_draw(cairo_t *cr, const dam_rect *r,
                 used |= (int)c->lanes[i].spans[j].kind == k;
         if (!used)
             continue;
-        items[ni].label = kind_names[k];
-        items[ni].color = dam_chart_span_color((dam_chart_span_kind)k);
-        items[ni].key = k == DAM_CHART_SPAN_STALL || k == DAM_CHART_SPAN_BLOCKED ||
-                       k == DAM_CHART_SPAN_WAIT
-                            ? DAM_KEY_HATCH
-                            : DAM_KEY_BOX;
-        items[ni++].marker = DAM_MARK_CIRCLE;
+        items[ni++] = (dam_legend_item){
+            kind_names[k], dam_chart_span_color((dam_chart_span_kind)k),
+            k == DAM_CHART_SPAN_STALL || k == DAM_CHART_SPAN_BLOCKED ||
+                    k == DAM_CHART_SPAN_WAIT
+                ? DAM_KEY_HATCH
+                : DAM_KEY_BOX,
+            DAM_MARK_CIRCLE};
     }
-    dam_rect lr = {r->x, y, r->w, r->h};
-    y += dam_draw_legend(cr, &lr, items, ni);
+    y += dam_draw_legend(cr, r, y, items, ni);
 
     /* axes: time shared; counter on the lower panel */
     dam_draw_axis xa, ya;

@@ -19,15 +19,6 @@
 #include "model/quality.h"
 #include "render/out/fmt.h"
 
-static dam_chart *add(dam_chartset *cs, dam_chart_kind k, const char *name)
-{
-    dam_chart *c = &cs->charts[cs->ncharts];
-    snprintf(cs->names[cs->ncharts], sizeof cs->names[0], "%s", name);
-    cs->ncharts++;
-    c->kind = k;
-    return c;
-}
-
 /* The chart's colour for a what-if verdict. */
 static dam_chart_verdict chart_verdict(dam_verdict v)
 {
@@ -70,7 +61,8 @@ static void breakdown(dam_chartset *cs, const char *title,
     cs->breakdown.nbars = cs->nbars;
     cs->breakdown.axis_title = serving ? "time of a request (exposed)"
                                        : "time per step (exposed)";
-    add(cs, DAM_CHART_BREAKDOWN, "breakdown")->u.breakdown = &cs->breakdown;
+    dam_chartset_add(cs, DAM_CHART_BREAKDOWN, "breakdown")->u.breakdown =
+        &cs->breakdown;
 }
 
 /* A GPU ceiling, once per (GPU, precision); its index. */
@@ -124,7 +116,8 @@ static void roofline(dam_chartset *cs, const char *title, const char *sub,
     cs->roofline.npoints = cs->npoints;
     cs->roofline.before_label = "as configured";
     cs->roofline.after_label = after;
-    add(cs, DAM_CHART_ROOFLINE, "roofline")->u.roofline = &cs->roofline;
+    dam_chartset_add(cs, DAM_CHART_ROOFLINE, "roofline")->u.roofline =
+        &cs->roofline;
 }
 
 /* Short answer for a run: "data-bound: step 206 ms, MFU 10 %". */
@@ -377,7 +370,8 @@ static void timeline(dam_chartset *cs, const dam_trace *tr, const char *title,
         cs->timeline.t0 = tr->from;
         cs->timeline.t1 = tr->horizon;
     }
-    add(cs, DAM_CHART_TIMELINE, "timeline")->u.timeline = &cs->timeline;
+    dam_chartset_add(cs, DAM_CHART_TIMELINE, "timeline")->u.timeline =
+        &cs->timeline;
 }
 
 void dam_chartset_serving_load(dam_chartset *cs, const double *rate,
@@ -410,7 +404,8 @@ void dam_chartset_serving_load(dam_chartset *cs, const double *rate,
         }
     cs->serving.y_log = lo > 0.0 && hi / lo > 10.0;
     cs->serving.rate_now = cs->serving_rate;
-    add(cs, DAM_CHART_SERVING, "serving")->u.serving = &cs->serving;
+    dam_chartset_add(cs, DAM_CHART_SERVING, "serving")->u.serving =
+        &cs->serving;
 }
 
 void dam_chartset_run(dam_chartset *cs, const dam_scenario *s,
@@ -461,7 +456,8 @@ static void chinchilla(dam_chartset *cs, const dam_scenario *s,
     cs->chin.model.label = cs->mark_label;
     cs->chin.model.params = cs->iso.model_params;
     cs->chin.model.loss = cs->iso.model_loss;
-    add(cs, DAM_CHART_CHINCHILLA, "chinchilla")->u.chinchilla = &cs->chin;
+    dam_chartset_add(cs, DAM_CHART_CHINCHILLA, "chinchilla")->u.chinchilla =
+        &cs->chin;
 }
 
 /* The cost of a what-if row in the levers chart's unit: per million
@@ -528,7 +524,8 @@ static void whatif_levers(dam_chartset *cs, const dam_whatif *w,
         cs->levers_chart.axis_title =
             "speed-up of a request (1.0x = baseline)";
     }
-    add(cs, DAM_CHART_LEVERS, "levers")->u.levers = &cs->levers_chart;
+    dam_chartset_add(cs, DAM_CHART_LEVERS, "levers")->u.levers =
+        &cs->levers_chart;
 }
 
 /* The roofline: the baseline's GPU, and any lever that moves GPU or
@@ -639,7 +636,7 @@ static void whatif_roc(dam_chartset *cs, const dam_whatif *w,
     /* a change that matters: a tenth of a nat of loss, or one point
      * of accuracy (ten times the what-if's "material" gain) */
     cs->roc.y_min_span = hib ? 1.0 : 0.1;
-    add(cs, DAM_CHART_ROC, "roc")->u.roc = &cs->roc;
+    dam_chartset_add(cs, DAM_CHART_ROC, "roc")->u.roc = &cs->roc;
 }
 
 void dam_chartset_whatif(dam_chartset *cs, const dam_whatif *w,
@@ -729,7 +726,7 @@ void dam_chartset_points(dam_chartset *cs, const dam_points *p,
     cs->roc.y_title = cs->roc_ytitle;
     cs->roc.y_unit = DAM_AXIS_PLAIN;
     cs->roc.marginal_unit = cs->mark_label;
-    add(cs, DAM_CHART_ROC, "roc")->u.roc = &cs->roc;
+    dam_chartset_add(cs, DAM_CHART_ROC, "roc")->u.roc = &cs->roc;
 }
 
 void dam_chartset_compare(dam_chartset *cs, const dam_scenario *const *s,

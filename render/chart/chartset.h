@@ -81,6 +81,10 @@ typedef struct dam_chartset {
                                            chartset_plan.c) */
 } dam_chartset;
 
+/* The next chart slot of kind k, named name, or NULL when the set is full
+ * (the chart's data is the caller's to point at). */
+dam_chart *dam_chartset_add(dam_chartset *cs, dam_chart_kind k,
+                            const char *name);
 /* Charts of a run: breakdown, roofline, timeline (when traced). */
 void dam_chartset_run(dam_chartset *cs, const dam_scenario *s,
                       const dam_result *r, const dam_trace *trace);

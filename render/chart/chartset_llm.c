@@ -17,18 +17,6 @@
 
 #include "render/chart/chartset.h"
 
-/* The next chart slot named name, or NULL when the set is full. */
-static dam_chart *slot(dam_chartset *cs, dam_chart_kind k, const char *name)
-{
-    if (cs->ncharts >= DAM_CHARTSET_MAX)
-        return NULL;
-    dam_chart *c = &cs->charts[cs->ncharts];
-    snprintf(cs->names[cs->ncharts], sizeof cs->names[0], "%s", name);
-    cs->ncharts++;
-    c->kind = k;
-    return c;
-}
-
 static void load_chart(dam_chartset *cs, int which, const double *rate,
                        const double *const y[3], size_t n, double slo,
                        const char *title, const char *name)
@@ -58,7 +46,7 @@ static void load_chart(dam_chartset *cs, int which, const double *rate,
             hi = fmax(hi, y[k][i]);
         }
     c->y_log = lo > 0.0 && hi / lo > 10.0;
-    dam_chart *ch = slot(cs, DAM_CHART_SERVING, name);
+    dam_chart *ch = dam_chartset_add(cs, DAM_CHART_SERVING, name);
     if (ch)
         ch->u.serving = c;
 }
@@ -94,7 +82,7 @@ static void scatter(dam_chartset *cs, int which, size_t first, size_t n,
     c->y_unit_name = yname;
     c->front_label = front;
     c->other_label = other;
-    dam_chart *ch = slot(cs, DAM_CHART_ROC, name);
+    dam_chart *ch = dam_chartset_add(cs, DAM_CHART_ROC, name);
     if (ch)
         ch->u.roc = c;
 }

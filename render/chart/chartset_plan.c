@@ -57,11 +57,9 @@ void dam_chartset_plan_release(dam_chartset *cs)
 
 static void plan_add(dam_chartset *cs, const char *name)
 {
-    dam_chart *c = &cs->charts[cs->ncharts];
-    snprintf(cs->names[cs->ncharts], sizeof cs->names[0], "%s", name);
-    cs->ncharts++;
-    c->kind = DAM_CHART_PLAN;
-    c->u.plan = &cs->plan->chart;
+    dam_chart *c = dam_chartset_add(cs, DAM_CHART_PLAN, name);
+    if (c)
+        c->u.plan = &cs->plan->chart;
 }
 
 /* A labelled point (dropped when the labels are used up). */

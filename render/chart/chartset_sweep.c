@@ -61,15 +61,6 @@ void dam_chartset_sweep_release(dam_chartset *cs)
     cs->sweep = NULL;
 }
 
-static dam_chart *add(dam_chartset *cs, dam_chart_kind k, const char *name)
-{
-    dam_chart *c = &cs->charts[cs->ncharts];
-    snprintf(cs->names[cs->ncharts], sizeof cs->names[0], "%s", name);
-    cs->ncharts++;
-    c->kind = k;
-    return c;
-}
-
 /* 1 when s is a number and nothing else, or a bin "A-B" of numbers. */
 static int numeric(const char *s)
 {
@@ -423,7 +414,7 @@ static int build_pareto(dam_chartset *cs, struct dam_chartset_sweep *d,
     pareto_titles(d, sw, figs, x, y, front, nf, u, failed, nofit, noprice);
     d->pareto.title = d->p_title;
     d->pareto.subtitle = d->p_sub;
-    add(cs, DAM_CHART_PARETO, "pareto")->u.pareto = &d->pareto;
+    dam_chartset_add(cs, DAM_CHART_PARETO, "pareto")->u.pareto = &d->pareto;
     dam_free(ties);
     dam_free(src);
 out:
@@ -616,7 +607,7 @@ static int build_heatmap(dam_chartset *cs, struct dam_chartset_sweep *d,
                  " Under each value: what binds.");
     c->title = d->h_title;
     c->subtitle = d->h_sub;
-    add(cs, DAM_CHART_HEATMAP, "heatmap")->u.heatmap = c;
+    dam_chartset_add(cs, DAM_CHART_HEATMAP, "heatmap")->u.heatmap = c;
     return DAM_OK;
 }
 

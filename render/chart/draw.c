@@ -296,7 +296,7 @@ static void draw_key(cairo_t *cr, const dam_legend_item *it, double x,
     cairo_restore(cr);
 }
 
-double dam_draw_legend(cairo_t *cr, const dam_rect *r,
+double dam_draw_legend(cairo_t *cr, const dam_rect *r, double top,
                        const dam_legend_item *items, size_t n)
 {
     if (!n)
@@ -304,7 +304,7 @@ double dam_draw_legend(cairo_t *cr, const dam_rect *r,
     cairo_save(cr);
     dam_draw_font(cr, DAM_FONT_AXIS);
     double th = dam_draw_text_height(cr), s = 9.0, rowh = th + 5;
-    double x = r->x, y = r->y + rowh / 2;
+    double x = r->x, y = top + rowh / 2;
     for (size_t i = 0; i < n; i++) {
         const char *lab = items[i].label;
         double w = s + 5 + dam_draw_fit_width(cr, lab, r->w - s - 8);
@@ -318,7 +318,7 @@ double dam_draw_legend(cairo_t *cr, const dam_rect *r,
         x += w + 16;
     }
     cairo_restore(cr);
-    return y + rowh / 2 - r->y + 6;
+    return y + rowh / 2 - top + 6;
 }
 
 /* ---- axes ---------------------------------------------------------- */
@@ -351,15 +351,19 @@ int dam_draw_axis_prepare(cairo_t *cr, dam_draw_axis *a,
     if (spec->exact)
         maxt += 2;
 
-    if (!spec->log) {
+    if (!spec->log)
         dam_axis_ticks(lo, hi, maxt, t, &n, &step);
-        if (spec->exact && lo < hi) {
-            a->map.lo = lo;
-            a->map.hi = hi;
-        } else {
-            a->map.lo = t[0];
-            a->map.hi = t[n - 1];
-        }
+    else
+        dam_axis_log_ticks(lo, hi, maxt, t, &n, mn, &nm);
+    /* the ends: exact, or the outer ticks */
+    if (spec->exact && lo < hi) {
+        a->map.lo = lo;
+        a->map.hi = hi;
+    } else {
+        a->map.lo = t[0];
+        a->map.hi = t[n - 1];
+    }
+    if (!spec->log) {
         double eps = (a->map.hi - a->map.lo) * 1e-9;
         for (size_t i = 0; i < n; i++)
             if (t[i] >= a->map.lo - eps && t[i] <= a->map.hi + eps) {
@@ -369,14 +373,6 @@ int dam_draw_axis_prepare(cairo_t *cr, dam_draw_axis *a,
                     ref = fabs(t[i]);
             }
     } else {
-        dam_axis_log_ticks(lo, hi, maxt, t, &n, mn, &nm);
-        if (spec->exact && lo < hi) {
-            a->map.lo = lo;
-            a->map.hi = hi;
-        } else {
-            a->map.lo = t[0];
-            a->map.hi = t[n - 1];
-        }
         double l0 = a->map.lo * (1 - 1e-9), l1 = a->map.hi * (1 + 1e-9);
         size_t kept = 0;
         for (size_t i = 0; i < n; i++)
@@ -625,6 +621,55 @@ int dam_draw_xy_frame(cairo_t *cr, const dam_rect *area,
     dam_draw_axis_draw(cr, xa, plot, 1);
     dam_draw_axis_draw(cr, ya, plot, 1);
     return DAM_OK;
+}
+
+int dam_draw_xy_begin(cairo_t *cr, const dam_rect *area,
+                      const dam_draw_axis_spec *xs,
+                      const dam_draw_axis_spec *ys, double margin,
+                      dam_rect *plot, dam_draw_axis *xa, dam_draw_axis *ya,
+                      dam_draw_placer *pl, dam_error *err)
+{
+    int rc = dam_draw_xy_frame(cr, area, xs, ys, plot, xa, ya, err);
+    if (rc)
+        return rc;
+    if (pl)
+        dam_draw_placer_init(pl, plot);
+    cairo_save(cr);
+    cairo_rectangle(cr, plot->x - margin, plot->y - margin,
+                    plot->w + 2 * margin, plot->h + 2 * margin);
+    cairo_clip(cr);
+    return DAM_OK;
+}
+
+void dam_draw_polyline(cairo_t *cr, const dam_draw_axis *xa,
+                       const dam_draw_axis *ya, const double *x,
+                       const double *y, size_t n, dam_draw_placer *pl)
+{
+    double px0 = 0, py0 = 0;
+    for (size_t j = 0; j < n; j++) {
+        double px = dam_axis_map(&xa->map, x[j]);
+        double py = dam_axis_map(&ya->map, y[j]);
+        if (j == 0)
+            cairo_move_to(cr, px, py);
+        else
+            cairo_line_to(cr, px, py);
+        if (j > 0 && pl)
+            dam_draw_placer_block_line(pl, px0, py0, px, py);
+        px0 = px;
+        py0 = py;
+    }
+}
+
+void dam_draw_dashed(cairo_t *cr, double x0, double y0, double x1,
+                     double y1, double on, double off, double width)
+{
+    double d[2] = {on, off};
+    cairo_set_dash(cr, d, 2, 0);
+    cairo_set_line_width(cr, width);
+    cairo_move_to(cr, x0, y0);
+    cairo_line_to(cr, x1, y1);
+    cairo_stroke(cr);
+    cairo_set_dash(cr, NULL, 0, 0);
 }
 
 /* ---- label placement ---------------------------------------------- */

@@ -136,9 +136,10 @@ typedef struct dam_legend_item {
     dam_marker marker; /* shape when key is DAM_KEY_MARKER */
 } dam_legend_item;
 
-/* Lay the items out left to right in rows across r (wrapping), draw them,
- * and return the height used including the gap below. */
-double dam_draw_legend(cairo_t *cr, const dam_rect *r,
+/* Lay the items out left to right in rows across r's width (wrapping),
+ * from top down, draw them, and return the height used including the gap
+ * below. */
+double dam_draw_legend(cairo_t *cr, const dam_rect *r, double top,
                        const dam_legend_item *items, size_t n);
 
 /* What an axis should show. */
@@ -212,6 +213,30 @@ int dam_draw_xy_frame(cairo_t *cr, const dam_rect *area,
                       const dam_draw_axis_spec *xs,
                       const dam_draw_axis_spec *ys, dam_rect *plot,
                       dam_draw_axis *xa, dam_draw_axis *ya, dam_error *err);
+
+struct dam_draw_placer;
+/*
+ * A plot begun: dam_draw_xy_frame, then (where pl is not NULL) a placer
+ * started over the plot, then cairo_save and a clip to the plot grown by
+ * margin points on every side; the caller ends with cairo_restore.
+ * Returns dam_draw_xy_frame's code (nothing saved when it fails).
+ */
+int dam_draw_xy_begin(cairo_t *cr, const dam_rect *area,
+                      const dam_draw_axis_spec *xs,
+                      const dam_draw_axis_spec *ys, double margin,
+                      dam_rect *plot, dam_draw_axis *xa, dam_draw_axis *ya,
+                      struct dam_draw_placer *pl, dam_error *err);
+/* Path (not stroke) the line through the n points (x[j], y[j]) placed by
+ * the axes; each segment is blocked in pl for labels where pl is not
+ * NULL. */
+void dam_draw_polyline(cairo_t *cr, const dam_draw_axis *xa,
+                       const dam_draw_axis *ya, const double *x,
+                       const double *y, size_t n,
+                       struct dam_draw_placer *pl);
+/* Stroke one dashed segment (on, off points) of the given width in the
+ * current source; the dash is cleared afterwards. */
+void dam_draw_dashed(cairo_t *cr, double x0, double y0, double x1,
+                     double y1, double on, double off, double width);
 
 /* Places labels beside points without overlap: a list of occupied boxes
  * within bounds. Owns its array; free with dam_draw_placer_free. */

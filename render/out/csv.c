@@ -31,6 +31,14 @@ void dam_csv_num(dam_buf *b, double v)
         dam_buf_printf(b, "%.9g", v == 0.0 ? 0.0 : v);
 }
 
+void dam_csv_nums(dam_buf *b, const double *v, size_t n)
+{
+    for (size_t k = 0; k < n; k++) {
+        dam_csv_num(b, v[k]);
+        dam_buf_printf(b, ",");
+    }
+}
+
 void dam_csv_ident(char *out, size_t n, const char *name)
 {
     size_t k = 0;
@@ -233,21 +241,11 @@ void dam_csv_plan_budget(dam_buf *b, const dam_plan *p)
         double v[] = {o->tokens_per_s, o->mfu, o->run_time, o->gpu_hours,
                       o->price_hour > 0 ? o->price_hour : (double)NAN,
                       o->cost_usd > 0 ? o->cost_usd : (double)NAN};
-        for (size_t k = 0; k < sizeof v / sizeof v[0]; k++) {
-            dam_csv_num(b, v[k]);
-            dam_buf_printf(b, ",");
-        }
+        dam_csv_nums(b, v, sizeof v / sizeof v[0]);
         dam_buf_printf(b, "%d,", o->fits_memory);
-        dam_csv_num(b, o->memory_bytes);
-        dam_buf_printf(b, ",");
-        dam_csv_num(b, p->flops);
-        dam_buf_printf(b, ",");
-        dam_csv_num(b, p->n_opt);
-        dam_buf_printf(b, ",");
-        dam_csv_num(b, p->d_opt);
-        dam_buf_printf(b, ",");
-        dam_csv_num(b, p->loss);
-        dam_buf_printf(b, ",");
+        const double fit[] = {o->memory_bytes, p->flops, p->n_opt, p->d_opt,
+                              p->loss};
+        dam_csv_nums(b, fit, sizeof fit / sizeof fit[0]);
         dam_csv_field(b, o->note);
         dam_buf_printf(b, "\n");
     }
@@ -265,7 +263,7 @@ void dam_csv_plan_capacity(dam_buf *b, const dam_capacity_result *p)
         int f = o->feasible;
         double nan = (double)NAN;
         dam_csv_field(b, o->gpu);
-        dam_buf_printf(b, ",%d,%d,%d", o->supported, f, f ? o->replicas : 0);
+        dam_buf_printf(b, ",%d,%d,%d,", o->supported, f, f ? o->replicas : 0);
         double v[] = {f ? o->p99 : nan,
                       f ? o->p99_ci95 : nan,
                       p->slo_s,
@@ -277,11 +275,7 @@ void dam_csv_plan_capacity(dam_buf *b, const dam_capacity_result *p)
                       f && o->price_hour > 0 ? o->cost_per_1k : nan,
                       f && o->fewer_p99_known ? o->fewer_p99 : nan,
                       f && o->fewer_p99_known ? o->fewer_util : nan};
-        for (size_t k = 0; k < sizeof v / sizeof v[0]; k++) {
-            dam_buf_printf(b, ",");
-            dam_csv_num(b, v[k]);
-        }
-        dam_buf_printf(b, ",");
+        dam_csv_nums(b, v, sizeof v / sizeof v[0]);
         dam_csv_field(b, f ? "" : o->why);
         dam_buf_printf(b, "\n");
     }

@@ -26,6 +26,8 @@
 void dam_csv_field(dam_buf *b, const char *s);
 /* Append v as one field ("%.9g"; empty when not finite). */
 void dam_csv_num(dam_buf *b, double v);
+/* Append the n numbers as fields, each followed by a comma. */
+void dam_csv_nums(dam_buf *b, const double *v, size_t n);
 /* name as a header identifier: lower case, anything but a letter or a
  * digit becomes '_' ("data wait" -> "data_wait"). */
 void dam_csv_ident(char *out, size_t n, const char *name);

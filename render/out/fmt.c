@@ -96,17 +96,19 @@ static int clamp_sig(int sig)
     return sig < 1 ? 1 : sig > 15 ? 15 : sig;
 }
 
+int dam_fmt_special(char *buf, size_t n, double v)
+{
+    if (isfinite(v) && v != 0.0)
+        return 0;
+    snprintf(buf, n, "%s", isfinite(v) ? "0" : "n/a");
+    return 1;
+}
+
 void dam_fmt_num(char *buf, size_t n, double v, int sig)
 {
     sig = clamp_sig(sig);
-    if (!isfinite(v)) {
-        snprintf(buf, n, "n/a");
+    if (dam_fmt_special(buf, n, v))
         return;
-    }
-    if (v == 0.0) {
-        snprintf(buf, n, "0");
-        return;
-    }
     double a = fabs(v);
     if (a < 1e-4 || a >= 1e15) {
         snprintf(buf, n, "%.*g", sig, v);

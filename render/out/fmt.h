@@ -44,6 +44,9 @@ typedef enum dam_fmt_time_unit {
     DAM_FMT_D       /* days */
 } dam_fmt_time_unit;
 
+/* "n/a" for a v that is not finite, "0" for zero: 1 when buf got one of
+ * them, else 0 (buf untouched). */
+int dam_fmt_special(char *buf, size_t n, double v);
 /* v with sig significant digits (1..15), thousands separators from 1,000,
  * no exponent from 1e-4 up to 1e15 (outside: "1.2e-06"). */
 void dam_fmt_num(char *buf, size_t n, double v, int sig);

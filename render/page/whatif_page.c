@@ -332,18 +332,35 @@ static void roc_cell(char *roc, size_t n, const dam_whatif *w,
 }
 
 /* The options table: one time unit per column, a row per option. */
+/* The head's question, the answer to it and what binds the baseline. */
+static void question_answer(dam_buf *b, const dam_scenario *s,
+                            const char *answer, const dam_whatif_row *base)
+{
+    dam_buf_printf(b, "Question  %s\n", s->question);
+    dam_buf_printf(b, "Answer    %s.\n", answer);
+    dam_buf_printf(b, "Binding   %s [%s]: %s\n",
+                   dam_bound_name(base->result.bound), base->diagnosis.axis,
+                   base->diagnosis.headline);
+}
+
+void dam_page_whatif_times_of(const dam_whatif *w, dam_page_whatif_times *t)
+{
+    int serving = w->rows[0].scenario.mode == DAM_MODE_SERVING;
+    for (int i = 0; i < w->nrows; i++) {
+        t->step[i] = w->rows[i].result.step;
+        t->run[i] = serving ? w->rows[i].result.serving.latency.p99
+                            : w->rows[i].result.run_time;
+    }
+    t->step_unit = dam_fmt_time_pick_column(t->step, (size_t)w->nrows);
+    t->run_unit = dam_fmt_time_pick_column(t->run, (size_t)w->nrows);
+}
+
 static void whatif_table(dam_buf *b, const dam_whatif *w)
 {
     const dam_whatif_row *base = &w->rows[0];
     int serving = base->scenario.mode == DAM_MODE_SERVING;
-    double ca[DAM_WHATIF_MAX], cb[DAM_WHATIF_MAX];
-    for (int i = 0; i < w->nrows; i++) {
-        ca[i] = w->rows[i].result.step;
-        cb[i] = serving ? w->rows[i].result.serving.latency.p99
-                        : w->rows[i].result.run_time;
-    }
-    dam_fmt_time_unit ua = dam_fmt_time_pick_column(ca, (size_t)w->nrows);
-    dam_fmt_time_unit ub = dam_fmt_time_pick_column(cb, (size_t)w->nrows);
+    dam_page_whatif_times tc;
+    dam_page_whatif_times_of(w, &tc);
     dam_buf_printf(b, "%-26s %9s %9s %8s %9s %8s %7s %9s %9s %9s %-22s "
                       "%s\n",
                    "option", serving ? "mean" : "step",
@@ -359,8 +376,9 @@ static void whatif_table(dam_buf *b, const dam_whatif *w)
             table_row_norun(b, r);
             continue;
         }
-        dam_fmt_time_in(step, sizeof step, ca[i], ua, DAM_FMT_SIG);
-        dam_fmt_time_in(run, sizeof run, cb[i], ub, DAM_FMT_SIG);
+        dam_fmt_time_in(step, sizeof step, tc.step[i], tc.step_unit,
+                        DAM_FMT_SIG);
+        dam_fmt_time_in(run, sizeof run, tc.run[i], tc.run_unit, DAM_FMT_SIG);
         money(cost, sizeof cost, r->cost.usd);
         snprintf(q, sizeof q, r->quality_unknown ? "%.4g?" : "%.4g",
                  r->quality);
@@ -621,11 +639,7 @@ void dam_page_whatif_text(dam_buf *b, const dam_whatif *w)
                    s->workload.model.name, g, s->machine.gpu.id, dam_precision_name(s->workload.precision),
                    s->workload.batch_size,
                    base->result.has_sim ? "simulated" : "analytic");
-    dam_buf_printf(b, "Question  %s\n", s->question);
-    dam_buf_printf(b, "Answer    %s.\n", answer);
-    dam_buf_printf(b, "Binding   %s [%s]: %s\n",
-                   dam_bound_name(base->result.bound), base->diagnosis.axis,
-                   base->diagnosis.headline);
+    question_answer(b, s, answer, base);
     whatif_short(b, w);
     dam_buf_printf(b, "\n");
     whatif_table(b, w);
@@ -868,11 +882,7 @@ void dam_llm_whatif_text(dam_buf *b, const dam_whatif *w)
     dam_buf_printf(b, "%s\n", s->name);
     dam_buf_printf(b, "  %s on %s at %.4g requests/s (simulated)\n",
                    s->workload.model.name, dep, s->serving.rate);
-    dam_buf_printf(b, "Question  %s\n", s->question);
-    dam_buf_printf(b, "Answer    %s.\n", answer);
-    dam_buf_printf(b, "Binding   %s [%s]: %s\n",
-                   dam_bound_name(base->result.bound), base->diagnosis.axis,
-                   base->diagnosis.headline);
+    question_answer(b, s, answer, base);
     llm_whatif_short(b, w);
     dam_buf_printf(b, "\n");
     dam_buf_printf(b, "%-24s %5s %9s %9s %8s %9s %8s %9s %9s %-18s %s\n",

@@ -552,15 +552,8 @@ static void lever_table(cells *t, const ctx *c)
 {
     const dam_whatif *w = c->w;
     int sv = c->s->mode == DAM_MODE_SERVING;
-    double a[DAM_WHATIF_MAX] = {0}, b[DAM_WHATIF_MAX] = {0};
-    for (int i = 0; i < w->nrows; i++) {
-        a[i] = w->rows[i].result.step;
-        b[i] = sv ? w->rows[i].result.serving.latency.p99
-                  : w->rows[i].result.run_time;
-    }
-    /* one unit per column */
-    dam_fmt_time_unit ua = dam_fmt_time_pick_column(a, (size_t)w->nrows);
-    dam_fmt_time_unit ub = dam_fmt_time_pick_column(b, (size_t)w->nrows);
+    dam_page_whatif_times tc; /* one unit per column */
+    dam_page_whatif_times_of(w, &tc);
     double k = sv ? 1000.0 : 1.0; /* serving costs per million requests */
     for (int i = 0; i < w->nrows; i++) {
         const dam_whatif_row *x = &w->rows[i];
@@ -575,8 +568,8 @@ static void lever_table(cells *t, const ctx *c)
             put(t, "-"); /* no quality metric for a deployment */
             put(t, dam_bound_name(x->result.bound));
         } else {
-            put(t, fmt_time_in(c->P, a[i], ua));
-            put(t, fmt_time_in(c->P, b[i], ub));
+            put(t, fmt_time_in(c->P, tc.step[i], tc.step_unit));
+            put(t, fmt_time_in(c->P, tc.run[i], tc.run_unit));
             put(t, speedup_cell(c->P, w, x));
             put(t, fmt_iv(c->P, x->cost.gpu_hours * k, NULL, DAM_FMT_PLAIN));
             put(t, x->cost.usd > 0 ? fmt_iv(c->P, x->cost.usd * k, NULL,

@@ -14,6 +14,8 @@
 
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <sys/resource.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -22,6 +24,8 @@
 
 #include "model/embedded.h"
 #include "model/loader.h"
+#include "solver/analytic.h"
+#include "solver/sim.h"
 
 /* Seconds on clock id (CLOCK_MONOTONIC: wall time; CLOCK_PROCESS_CPUTIME_ID:
  * this process's CPU time), from an arbitrary origin. */
@@ -38,12 +42,43 @@ static inline double bench_wall(void)
     return bench_clock(CLOCK_MONOTONIC);
 }
 
+/* The count given as argv[i] (dflt when absent); below 1 it is floor. */
+static inline long bench_count(int argc, char **argv, int i, long dflt,
+                               long floor)
+{
+    long v = argc > i ? atol(argv[i]) : dflt;
+    return v < 1 ? floor : v;
+}
+
 /* CPU seconds of this process: for single-threaded work on an idle
  * machine its wall time; on a shared one it leaves out the time other
  * processes held the CPU. */
 static inline double bench_cpu(void)
 {
     return bench_clock(CLOCK_PROCESS_CPUTIME_ID);
+}
+
+/* Solve s analytically, then simulate it for steps measured steps x
+ * reps replications (0: the scenario's) after the default warm-up, into
+ * r; *cpu gets the simulation's CPU seconds. An error is printed after
+ * who. Returns the simulator's code. */
+static inline int bench_simulate(const char *who, const dam_scenario *s,
+                                 int steps, int reps, dam_result *r,
+                                 double *cpu)
+{
+    dam_sim_options o;
+    memset(&o, 0, sizeof o);
+    o.warmup = -1;
+    o.steps = steps;
+    o.replications = reps;
+    dam_error e;
+    dam_analytic_solve(s, r);
+    double t0 = bench_cpu();
+    int rc = dam_sim_training(s, &o, r, NULL, &e);
+    *cpu = bench_cpu() - t0;
+    if (rc != DAM_OK)
+        fprintf(stderr, "%s: %s\n", who, e.msg);
+    return rc;
 }
 
 /* Peak resident memory of this process so far, MiB (getrusage ru_maxrss,

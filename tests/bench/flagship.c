@@ -68,19 +68,8 @@ static struct meas one(int gpn, int nodes, int steps, int reps)
     s.machine.nodes = nodes;
     if (s.machine.gpus_per_pcie_link > gpn)
         s.machine.gpus_per_pcie_link = gpn;
-    dam_sim_options o = {0};
-    o.warmup = -1;
-    o.steps = steps;
-    o.replications = reps;
-    dam_error e;
-    dam_analytic_solve(&s, &r);
-    double t0 = bench_cpu();
-    rc = dam_sim_training(&s, &o, &r, NULL, &e);
-    m.cpu = bench_cpu() - t0;
-    if (rc != DAM_OK) {
-        fprintf(stderr, "flagship: %s\n", e.msg);
+    if (bench_simulate("flagship", &s, steps, reps, &r, &m.cpu) != DAM_OK)
         return m;
-    }
     m.ok = 1;
     m.events = r.events;
     m.step = r.step;

@@ -73,9 +73,7 @@ static double run_intervals(const dam_scenario *base, dam_scenario *s,
 int main(int argc, char **argv)
 {
     gsl_set_error_handler_off();
-    long npts = argc > 1 ? atol(argv[1]) : 2000;
-    if (npts < 1)
-        npts = 2000;
+    long npts = bench_count(argc, argv, 1, 2000, 2000);
     static dam_catalog cat;
     dam_scenario *base = malloc(sizeof *base), *s = malloc(sizeof *s);
     dam_diag dg;

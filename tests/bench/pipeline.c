@@ -83,21 +83,11 @@ static struct meas one(int nodes, int tp, int pp, int dp, int global,
         l->micro_batches = global / (dp * l->micro_batch);
         s.machine.net.domain = s.machine.gpus_per_node;
     }
-    dam_analytic_solve(&s, &r);
-    dam_error e;
-    dam_sim_options o;
-    memset(&o, 0, sizeof o);
-    o.warmup = -1;
-    o.steps = steps;
-    double c1 = bench_cpu();
-    rc = dam_sim_training(&s, &o, &r, NULL, &e);
-    m.sim_cpu = bench_cpu() - c1;
+    rc = bench_simulate("pipeline", &s, steps, 0, &r, &m.sim_cpu);
     m.wall = bench_wall() - t0;
     m.cpu = bench_cpu() - c0;
-    if (rc != DAM_OK) {
-        fprintf(stderr, "pipeline: %s\n", e.msg);
+    if (rc != DAM_OK)
         return m;
-    }
     m.ok = 1;
     m.events = r.events;
     m.step = r.step;

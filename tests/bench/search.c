@@ -71,9 +71,7 @@ static double rate(const char *file, int nkinds, int reps, size_t *n)
 int main(int argc, char **argv)
 {
     gsl_set_error_handler_off();
-    int reps = argc > 1 ? atoi(argv[1]) : 3;
-    if (reps < 1)
-        reps = 1;
+    int reps = (int)bench_count(argc, argv, 1, 3, 1);
     dam_diag d;
     dam_diag_init(&d);
     bench_load_catalogs(&cat, &d);

@@ -24,6 +24,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "fuzz_common.h"
 #include "model/alloc.h"
 #include "model/arrivals.h"
 #include "model/csvline.h"
@@ -32,15 +33,6 @@
 #include "model/profile.h"
 #include "model/scenario.h"
 #include "solver/sweep.h"
-
-_Noreturn void dam_out_of_memory(size_t n)
-{
-    fprintf(stderr, "fuzz: out of memory (asked for %zu bytes)\n", n);
-    abort();
-}
-
-int LLVMFuzzerInitialize(int *argc, char ***argv);
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static char path[64];
 

@@ -22,6 +22,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define DAM_FUZZ_CATALOG 0 /* the GPU catalog */
+#include "fuzz_common.h"
 #include "model/alloc.h"
 #include "model/embedded.h"
 #include "model/kineto.h"
@@ -29,31 +31,6 @@
 #include "solver/replay.h"
 #include "solver/trace_whatif.h"
 #include "solver/whatif.h"
-
-static dam_catalog cat;
-
-_Noreturn void dam_out_of_memory(size_t n)
-{
-    fprintf(stderr, "fuzz: out of memory (asked for %zu bytes)\n", n);
-    abort();
-}
-
-int LLVMFuzzerInitialize(int *argc, char ***argv);
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-int LLVMFuzzerInitialize(int *argc, char ***argv)
-{
-    (void)argc;
-    (void)argv;
-    gsl_set_error_handler_off();
-    dam_diag d;
-    dam_diag_init(&d);
-    const dam_embedded_file *g = dam_embedded_find("gpus.cfg");
-    if (!g || dam_catalog_load_gpus(&cat, "gpus.cfg", g->text, &d) != DAM_OK)
-        abort();
-    dam_diag_free(&d);
-    return 0;
-}
 
 static void finding(const char *what, double v)
 {

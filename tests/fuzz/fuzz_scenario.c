@@ -25,6 +25,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define DAM_FUZZ_CATALOG 1 /* GPUs and models */
+#include "fuzz_common.h"
 #include "model/alloc.h"
 #include "model/embedded.h"
 #include "model/lever.h"
@@ -32,34 +34,6 @@
 #include "solver/analytic.h"
 #include "solver/sim.h"
 #include "solver/uncertainty.h"
-
-static dam_catalog cat;
-
-_Noreturn void dam_out_of_memory(size_t n)
-{
-    fprintf(stderr, "fuzz: out of memory (asked for %zu bytes)\n", n);
-    abort();
-}
-
-int LLVMFuzzerInitialize(int *argc, char ***argv);
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-int LLVMFuzzerInitialize(int *argc, char ***argv)
-{
-    (void)argc;
-    (void)argv;
-    gsl_set_error_handler_off();
-    dam_diag d;
-    dam_diag_init(&d);
-    const dam_embedded_file *g = dam_embedded_find("gpus.cfg");
-    const dam_embedded_file *m = dam_embedded_find("models.cfg");
-    if (!g || !m ||
-        dam_catalog_load_gpus(&cat, "gpus.cfg", g->text, &d) != DAM_OK ||
-        dam_catalog_load_models(&cat, "models.cfg", m->text, &d) != DAM_OK)
-        abort();
-    dam_diag_free(&d);
-    return 0;
-}
 
 /* A finding that no sanitizer would flag: say what and stop. */
 static void finding(const char *what, double v)

@@ -3,8 +3,11 @@
  * the counters here are the one piece of static state outside cli/. */
 #include "check.h"
 
+#include "model/alloc.h"
 #include "model/embedded.h"
 #include "model/loader.h"
+#include "solver/analytic.h"
+#include "solver/sim.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -13,6 +16,7 @@
 #include <string.h>
 
 #include <gsl/gsl_cdf.h>
+#include <gsl/gsl_errno.h>
 
 static int passed, failed;
 
@@ -79,6 +83,57 @@ double dam_test_t(double alpha, double df)
     return gsl_cdf_tdist_Pinv(1.0 - alpha / 2.0, df);
 }
 
+int dam_test_leftovers(const char *prefix)
+{
+    char cmd[256], line[256];
+    int n = 0;
+    snprintf(cmd, sizeof cmd, "ls -1 2>/dev/null | grep -c '^%s' ", prefix);
+    FILE *p = popen(cmd, "r");
+    if (p && fgets(line, sizeof line, p))
+        n = atoi(line);
+    if (p)
+        pclose(p);
+    return n;
+}
+
+double dam_test_erlang_c(int c, double a)
+{
+    double term = 1.0, sum = 0.0;
+    for (int k = 0; k < c; k++) {
+        sum += term;
+        term *= a / (k + 1);
+    }
+    double top = term * c / (c - a);
+    return top / (sum + top);
+}
+
+unsigned char *dam_test_slurp(const char *path, size_t *n)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    size_t cap = 0, len = 0;
+    unsigned char *buf = NULL;
+    for (;;) {
+        buf = dam_grow(buf, 1, len + 65537, &cap);
+        size_t got = fread(buf + len, 1, cap - len - 1, f);
+        len += got;
+        if (got == 0)
+            break;
+    }
+    fclose(f);
+    buf[len] = 0;
+    if (n != NULL)
+        *n = len;
+    return buf;
+}
+
+void dam_test_start(dam_catalog *cat)
+{
+    gsl_set_error_handler_off();
+    dam_test_catalog(cat);
+}
+
 void dam_test_catalog(dam_catalog *cat)
 {
     dam_diag d;
@@ -128,4 +183,51 @@ int dam_test_scenario_text(const char *text, dam_catalog *cat,
                            dam_scenario *s)
 {
     return load_printing("t.cfg", text, cat, s, NULL);
+}
+
+dam_sim_options dam_test_options(int warmup, int steps, int reps,
+                                 unsigned long seed)
+{
+    dam_sim_options o;
+    memset(&o, 0, sizeof o);
+    o.warmup = warmup;
+    o.steps = steps;
+    o.replications = reps;
+    o.seed = dam_test_seed(seed);
+    o.have_seed = seed != 0;
+    return o;
+}
+
+/* Analytic, then the simulator the scenario's mode asks for. */
+static int solve_then_simulate(const dam_scenario *s, const dam_sim_options *o,
+                               dam_result *r, dam_error *e)
+{
+    dam_analytic_solve(s, r);
+    return s->mode == DAM_MODE_SERVING ? dam_sim_serving(s, o, r, NULL, e)
+                                       : dam_sim_training(s, o, r, NULL, e);
+}
+
+int dam_test_simulate(const dam_scenario *s, const dam_sim_options *o,
+                      dam_result *r)
+{
+    dam_error e;
+    int rc = solve_then_simulate(s, o, r, &e);
+    if (rc != DAM_OK)
+        printf("  simulation failed: %s\n", e.msg);
+    return rc;
+}
+
+int dam_test_solve(const dam_scenario *s, void *ctx, dam_result *r,
+                   dam_error *err)
+{
+    (void)ctx;
+    dam_sim_options o;
+    memset(&o, 0, sizeof o);
+    o.warmup = -1;
+    if (s->mode == DAM_MODE_SERVING &&
+        s->serving.arrival == DAM_ARRIVAL_TRACE) {
+        dam_analytic_solve(s, r);
+        return DAM_OK;
+    }
+    return solve_then_simulate(s, &o, r, err);
 }

@@ -28,9 +28,8 @@ static int fin(double v)
 
 int main(void)
 {
-    gsl_set_error_handler_off();
     dam_catalog cat = {0};
-    dam_test_catalog(&cat);
+    dam_test_start(&cat);
     dam_scenario *s = dam_malloc(sizeof *s);
     dam_result *r = dam_malloc(sizeof *r);
     char text[2048];

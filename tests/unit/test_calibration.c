@@ -173,8 +173,7 @@ static void scenario_text(const meas *m, char *buf, size_t n)
 
 int main(void)
 {
-    gsl_set_error_handler_off();
-    dam_test_catalog(&cat);
+    dam_test_start(&cat);
     dam_diag d;
 
     static dam_scenario s;

@@ -203,24 +203,6 @@ static void planted(void)
 
 /* ---- every chart of every example scenario --------------------------- */
 
-/* The command line's solver: analytic, then simulated with the
- * scenario's options. */
-static int solve(const dam_scenario *s, void *ctx, dam_result *r,
-                 dam_error *err)
-{
-    (void)ctx;
-    dam_sim_options o;
-    memset(&o, 0, sizeof o);
-    o.warmup = -1;
-    dam_analytic_solve(s, r);
-    if (s->mode == DAM_MODE_SERVING) {
-        if (s->serving.arrival == DAM_ARRIVAL_TRACE)
-            return DAM_OK;
-        return dam_sim_serving(s, &o, r, NULL, err);
-    }
-    return dam_sim_training(s, &o, r, NULL, err);
-}
-
 /* The review's executive summary: its text and its chart. */
 static void summary_page(const char *name, const dam_whatif *w)
 {
@@ -268,7 +250,7 @@ static void whatif_charts(const char *name, const dam_scenario *s,
     dam_whatif_options opt;
     memset(&opt, 0, sizeof opt);
     opt.levers = levers;
-    opt.solve = solve;
+    opt.solve = dam_test_solve;
     opt.measure = DAM_QUALITY_USD;
     opt.uncertainty_samples = DAM_UNCERTAINTY_SAMPLES;
     dam_error e;
@@ -591,7 +573,7 @@ static void compare_charts(dam_scenario *const *s, size_t n)
     for (size_t i = 0; i < n; i++) {
         dam_error e;
         memset(&e, 0, sizeof e);
-        ok[i] = solve(s[i], NULL, &r[i], &e) == DAM_OK;
+        ok[i] = dam_test_solve(s[i], NULL, &r[i], &e) == DAM_OK;
         dam_check(ok[i], "compare: %s solves (%s)", s[i]->name, e.msg);
     }
     size_t groups = 0;

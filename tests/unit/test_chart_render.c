@@ -14,43 +14,18 @@
 #include "check.h"
 #include "model/alloc.h"
 
-/* Read a whole file; NULL when it does not exist. */
-static unsigned char *slurp(const char *path, size_t *n)
+/* A chart write of non-finite input: DAM_EINPUT, and nothing named
+ * chart_nan* left behind. */
+static void refused(int rc, const char *what)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    size_t cap = 0, len = 0;
-    unsigned char *buf = NULL;
-    for (;;) {
-        buf = dam_grow(buf, 1, len + 65536, &cap);
-        size_t got = fread(buf + len, 1, cap - len, f);
-        len += got;
-        if (got == 0)
-            break;
-    }
-    fclose(f);
-    *n = len;
-    return buf;
+    dam_check(rc == DAM_EINPUT, "%s is DAM_EINPUT (got %d)", what, rc);
+    dam_check_int(dam_test_leftovers("chart_nan"), 0,
+                  "no chart_nan* files left");
 }
 
 static int exists(const char *path)
 {
     return access(path, F_OK) == 0;
-}
-
-/* Count files in the working folder whose name starts with prefix. */
-static int leftovers(const char *prefix)
-{
-    char cmd[256], line[256];
-    int n = 0;
-    snprintf(cmd, sizeof cmd, "ls -1 2>/dev/null | grep -c '^%s' ", prefix);
-    FILE *p = popen(cmd, "r");
-    if (p && fgets(line, sizeof line, p))
-        n = atoi(line);
-    if (p)
-        pclose(p);
-    return n;
 }
 
 static unsigned long be32(const unsigned char *p)
@@ -62,7 +37,7 @@ static unsigned long be32(const unsigned char *p)
 static void check_png(const char *path, double w, double h)
 {
     size_t n = 0;
-    unsigned char *b = slurp(path, &n);
+    unsigned char *b = dam_test_slurp(path, &n);
     static const unsigned char sig[8] = {0x89, 'P', 'N', 'G', '\r', '\n',
                                          0x1a, '\n'};
     dam_check(b && n > 33 && memcmp(b, sig, 8) == 0, "%s: PNG signature",
@@ -94,7 +69,7 @@ static void render_all(const char *stem, const dam_chart *c)
         rc = dam_chart_write(p2, 0, 0, c, &err);
         dam_check(rc == DAM_OK, "%s renders a second time", p2);
         size_t n1 = 0, n2 = 0;
-        unsigned char *b1 = slurp(p1, &n1), *b2 = slurp(p2, &n2);
+        unsigned char *b1 = dam_test_slurp(p1, &n1), *b2 = dam_test_slurp(p2, &n2);
         dam_check(b1 && n1 > 100, "%s is not empty (%zu bytes)", p1, n1);
         dam_check(b1 && b2 && n1 == n2 && memcmp(b1, b2, n1) == 0,
                   "%s: same bytes on a second render", p1);
@@ -128,7 +103,7 @@ int main(void)
     /* a PDF's dates are the fixed ones, not the clock */
     {
         size_t n = 0;
-        unsigned char *b = slurp("chart_breakdown.pdf", &n);
+        unsigned char *b = dam_test_slurp("chart_breakdown.pdf", &n);
         int found = 0;
         for (size_t i = 0; b && i + 20 < n; i++)
             if (memcmp(b + i, "/CreationDate (2000", 19) == 0 ||
@@ -159,7 +134,7 @@ int main(void)
         dam_check(!exists("chart_bad.jpg"), "no chart_bad.jpg left");
         rc = dam_chart_write("chart_bad", 0, 0, &charts[0], &err);
         dam_check_int(rc, DAM_EINPUT, "no extension is DAM_EINPUT");
-        dam_check_int(leftovers("chart_bad"), 0, "no chart_bad* files left");
+        dam_check_int(dam_test_leftovers("chart_bad"), 0, "no chart_bad* files left");
     }
 
     /* non-finite input: DAM_EINPUT, no file, no temporary */
@@ -171,28 +146,25 @@ int main(void)
         b.nbars = 1;
         dam_error err;
         memset(&err, 0, sizeof err);
-        int rc = dam_chart_breakdown_write("chart_nan.svg", 0, 0, &b, &err);
-        dam_check_int(rc, DAM_EINPUT, "a NaN term is DAM_EINPUT");
+        refused(dam_chart_breakdown_write("chart_nan.svg", 0, 0, &b, &err),
+                "a NaN term");
         dam_check(strstr(err.msg, "compute") != NULL,
                   "the message names the term: %s", err.msg);
-        dam_check_int(leftovers("chart_nan"), 0, "no chart_nan* files left");
 
         dam_chart_ceiling ceil = {"inf", INFINITY, 1e12};
         dam_chart_roofline rf = fx_roofline;
         rf.ceilings = &ceil;
         rf.nceilings = 1;
-        rc = dam_chart_roofline_write("chart_nan.pdf", 0, 0, &rf, &err);
-        dam_check_int(rc, DAM_EINPUT, "an infinite peak is DAM_EINPUT");
-        dam_check_int(leftovers("chart_nan"), 0, "no chart_nan* files left");
+        refused(dam_chart_roofline_write("chart_nan.pdf", 0, 0, &rf, &err),
+                "an infinite peak");
 
         double y[2] = {0.1, NAN}, x[2] = {1, 2};
         dam_chart_series s = {"p50", x, y, 2};
         dam_chart_serving sv = fx_serving;
         sv.series = &s;
         sv.nseries = 1;
-        rc = dam_chart_serving_write("chart_nan.png", 0, 0, &sv, &err);
-        dam_check_int(rc, DAM_EINPUT, "a NaN latency is DAM_EINPUT");
-        dam_check_int(leftovers("chart_nan"), 0, "no chart_nan* files left");
+        refused(dam_chart_serving_write("chart_nan.png", 0, 0, &sv, &err),
+                "a NaN latency");
     }
 
     /* sweep charts: a NaN cost, a NaN cell value, a log axis at 0 */
@@ -221,7 +193,7 @@ int main(void)
         dam_check(rc == DAM_EINPUT && strstr(err.msg, "A100-SXM4-80GB, 32"),
                   "an infinite cell is DAM_EINPUT naming the cell: %s",
                   err.msg);
-        dam_check_int(leftovers("chart_nan"), 0, "no chart_nan* files left");
+        dam_check_int(dam_test_leftovers("chart_nan"), 0, "no chart_nan* files left");
     }
 
     /* an unwritable folder: DAM_ERUNTIME */

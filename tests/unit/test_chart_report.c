@@ -16,25 +16,6 @@
 #include "model/alloc.h"
 #include "render/review/report.h"
 
-static unsigned char *slurp(const char *path, size_t *n)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    size_t cap = 0, len = 0;
-    unsigned char *buf = NULL;
-    for (;;) {
-        buf = dam_grow(buf, 1, len + 65536, &cap);
-        size_t got = fread(buf + len, 1, cap - len, f);
-        len += got;
-        if (got == 0)
-            break;
-    }
-    fclose(f);
-    *n = len;
-    return buf;
-}
-
 /* Page objects: "/Type /Page" not followed by "s" (that is /Pages). */
 static long count_pages(const unsigned char *b, size_t n)
 {
@@ -45,19 +26,6 @@ static long count_pages(const unsigned char *b, size_t n)
         if (memcmp(b + i, key, kl) == 0 && b[i + kl] != 's')
             pages++;
     return pages;
-}
-
-static int leftovers(const char *prefix)
-{
-    char cmd[256], line[256];
-    int n = 0;
-    snprintf(cmd, sizeof cmd, "ls -1 2>/dev/null | grep -c '^%s' ", prefix);
-    FILE *p = popen(cmd, "r");
-    if (p && fgets(line, sizeof line, p))
-        n = atoi(line);
-    if (p)
-        pclose(p);
-    return n;
 }
 
 #define NROWS 60
@@ -164,8 +132,8 @@ int main(void)
     rc = dam_report_write("chart_report.again.pdf", &rep, &err);
     dam_check(rc == DAM_OK, "report renders a second time");
     size_t n1 = 0, n2 = 0;
-    unsigned char *b1 = slurp("chart_report.pdf", &n1);
-    unsigned char *b2 = slurp("chart_report.again.pdf", &n2);
+    unsigned char *b1 = dam_test_slurp("chart_report.pdf", &n1);
+    unsigned char *b2 = dam_test_slurp("chart_report.again.pdf", &n2);
     dam_check(b1 && n1 > 5 && memcmp(b1, "%PDF-", 5) == 0,
               "report starts %%PDF-");
     dam_check_int(b1 ? count_pages(b1, n1) : -1, (long)want,
@@ -182,7 +150,7 @@ int main(void)
     dam_check_int((long)dam_report_page_count(&small), 1,
                   "summary-only report: 1 page");
     rc = dam_report_write("chart_report_small.pdf", &small, &err);
-    b1 = slurp("chart_report_small.pdf", &n1);
+    b1 = dam_test_slurp("chart_report_small.pdf", &n1);
     dam_check(rc == DAM_OK && b1 && count_pages(b1, n1) == 1,
               "summary-only report has one page object");
     dam_free(b1);
@@ -190,13 +158,13 @@ int main(void)
 
     /* the summary page alone as PNG; HTML with every chart inline */
     rc = dam_report_write("chart_report_page.png", &rep, &err);
-    b1 = slurp("chart_report_page.png", &n1);
+    b1 = dam_test_slurp("chart_report_page.png", &n1);
     dam_check(rc == DAM_OK && b1 && n1 > 8 && memcmp(b1, "\x89PNG", 4) == 0,
               "the summary page as PNG (%s)", rc ? err.msg : "ok");
     dam_free(b1);
     remove("chart_report_page.png");
     rc = dam_report_write("chart_report.html", &rep, &err);
-    b1 = slurp("chart_report.html", &n1);
+    b1 = dam_test_slurp("chart_report.html", &n1);
     long svgs = 0;
     for (size_t i = 0; b1 && i + 4 < n1; i++)
         svgs += memcmp(b1 + i, "<svg", 4) == 0;
@@ -217,7 +185,7 @@ int main(void)
     dam_check_int(rc, DAM_EINPUT, "a .xlsx report is DAM_EINPUT");
     rc = dam_report_write("chart_report_bad.docx", &rep, &err);
     dam_check_int(rc, DAM_EINPUT, "a .docx report is DAM_EINPUT");
-    dam_check_int(leftovers("chart_report_bad"), 0,
+    dam_check_int(dam_test_leftovers("chart_report_bad"), 0,
                   "no chart_report_bad* files left");
 
     /* a chart with bad input fails the whole report, leaving nothing */
@@ -237,7 +205,7 @@ int main(void)
     dam_check_int(rc, DAM_EINPUT, "a NaN speed-up in a chart is DAM_EINPUT");
     dam_check(strstr(err.msg, "speed-up") != NULL,
               "the message names the field: %s", err.msg);
-    dam_check_int(leftovers("chart_report_nan"), 0,
+    dam_check_int(dam_test_leftovers("chart_report_nan"), 0,
                   "no chart_report_nan* files left");
 
     /* a table with too many columns */
@@ -248,7 +216,7 @@ int main(void)
     broken.ntables = 1;
     rc = dam_report_write("chart_report_wide.pdf", &broken, &err);
     dam_check_int(rc, DAM_EINPUT, "13 columns is DAM_EINPUT");
-    dam_check_int(leftovers("chart_report_wide"), 0,
+    dam_check_int(dam_test_leftovers("chart_report_wide"), 0,
                   "no chart_report_wide* files left");
     return dam_check_done();
 }

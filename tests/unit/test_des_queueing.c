@@ -119,17 +119,6 @@ static double replicate(int c, double lambda, dam_dist service, int link,
     return w;
 }
 
-static double erlang_c(int c, double a)
-{
-    double term = 1.0, sum = 0.0;
-    for (int k = 0; k < c; k++) {
-        sum += term;
-        term *= a / (k + 1);
-    }
-    double top = term * c / (c - a);
-    return top / (sum + top);
-}
-
 static void check_model(const char *name, int c, double lambda,
                         dam_dist service, int link, double want)
 {
@@ -155,7 +144,7 @@ int main(void)
     dam_dist d1 = {DAM_DIST_DETERMINISTIC, 1.0, 0.0, NULL, 0};
     check_model("M/M/1 rho 0.75", 1, 0.75, ex1, 0, 0.75 / (1.0 - 0.75));
     check_model("M/M/3 rho 0.75 (link pool)", 3, 2.25, ex1, 1,
-                erlang_c(3, 2.25) / (3.0 - 2.25));
+                dam_test_erlang_c(3, 2.25) / (3.0 - 2.25));
     check_model("M/D/1 rho 0.75", 1, 0.75, d1, 0,
                 0.75 * 1.0 / (2.0 * (1.0 - 0.75)));
     /* The same replication twice gives the same number. */

@@ -27,16 +27,29 @@
 #include "check.h"
 #include "solver/stats.h"
 
-/* Erlang C: probability of waiting in M/M/c with offered load a. */
-static double erlang_c(int c, double a)
+/* One replication of the tandem line (the model, or the hand-written
+ * simulator when hand is set): its mean sojourn; *done gets the jobs
+ * completed. */
+static double replication(int hand, uint64_t jobs, uint64_t seed,
+                          uint64_t warm, uint64_t *done)
 {
-    double term = 1.0, sum = 0.0;
-    for (int k = 0; k < c; k++) {
-        sum += term;
-        term *= a / (k + 1);
+    double mean;
+    struct tandem_hand h;
+    struct tandem tm;
+    if (hand) {
+        tandem_hand_init(&h, jobs, 1.0, seed, warm);
+        tandem_hand_run(&h);
+        mean = tandem_hand_mean_sojourn(&h);
+        *done = h.n_done;
+        tandem_hand_free(&h);
+    } else {
+        tandem_init(&tm, jobs, 1.0, seed, warm);
+        tandem_run(&tm);
+        mean = tandem_mean_sojourn(&tm);
+        *done = tm.n_done;
+        tandem_free(&tm);
     }
-    double top = term * c / (c - a);
-    return top / (sum + top);
+    return mean;
 }
 
 int main(void)
@@ -44,39 +57,34 @@ int main(void)
     gsl_set_error_handler_off();
     enum { REPS = 20 };
     const uint64_t jobs = 100000, warm = 2000;
-    double means[REPS];
-    struct tandem tm;
-    for (int r = 0; r < REPS; r++) {
-        tandem_init(&tm, jobs, 1.0, dam_test_seed(1000 + (uint64_t)r),
-                    warm);
-        tandem_run(&tm);
-        means[r] = tandem_mean_sojourn(&tm);
-        if (r == 0)
-            dam_check_int((long)tm.n_done, (long)jobs, "every job completes");
-        tandem_free(&tm);
+    static const char *const who[2] = {"", "hand-written: "};
+    dam_stat stat[2];
+    double first = 0.0; /* the model's replication 0 */
+    for (int hand = 0; hand < 2; hand++) {
+        double means[REPS];
+        for (int r = 0; r < REPS; r++) {
+            uint64_t done = 0;
+            means[r] = replication(hand, jobs,
+                                   dam_test_seed(1000 + (uint64_t)r), warm,
+                                   &done);
+            if (r == 0)
+                dam_check((long)done == (long)jobs,
+                          "%severy job completes: got %ld, want %ld",
+                          who[hand], (long)done, (long)jobs);
+        }
+        if (!hand)
+            first = means[0];
+        dam_stats_replications(means, REPS, &stat[hand], NULL);
     }
-    dam_stat st, hs;
-    dam_stats_replications(means, REPS, &st, NULL);
-    double hmeans[REPS];
-    struct tandem_hand hand;
-    for (int r = 0; r < REPS; r++) {
-        tandem_hand_init(&hand, jobs, 1.0, dam_test_seed(1000 + (uint64_t)r),
-                         warm);
-        tandem_hand_run(&hand);
-        hmeans[r] = tandem_hand_mean_sojourn(&hand);
-        if (r == 0)
-            dam_check_int((long)hand.n_done, (long)jobs,
-                          "hand-written: every job completes");
-        tandem_hand_free(&hand);
-    }
-    dam_stats_replications(hmeans, REPS, &hs, NULL);
+    const dam_stat st = stat[0], hs = stat[1];
     /* Jackson: each station an independent M/M/c at lambda = 1; sojourn
      * C(c, a)/(c mu - lambda) + 1/mu with a = lambda/mu. */
     const double lambda = 1.0, mu[3] = {1.0, 5.0, 1.25};
     const int c[3] = {4, 1, 1};
     double jackson = 0.0;
     for (int i = 0; i < 3; i++)
-        jackson += erlang_c(c[i], lambda / mu[i]) / (c[i] * mu[i] - lambda) +
+        jackson += dam_test_erlang_c(c[i], lambda / mu[i]) /
+                       (c[i] * mu[i] - lambda) +
                    1.0 / mu[i];
     double half = dam_test_t(1e-4, REPS - 1) * st.sd / sqrt(REPS);
     dam_check(fabs(st.mean - jackson) <= half,
@@ -91,10 +99,9 @@ int main(void)
               "(half-width %.4f)", st.ci95);
 
     /* Determinism: rerun replication 0. */
-    tandem_init(&tm, jobs, 1.0, dam_test_seed(1000), warm);
-    tandem_run(&tm);
-    dam_check(tandem_mean_sojourn(&tm) == means[0],
+    uint64_t done = 0;
+    dam_check(replication(0, jobs, dam_test_seed(1000), warm, &done) ==
+                  first,
               "same seed gives an identical mean sojourn");
-    tandem_free(&tm);
     return dam_check_done();
 }

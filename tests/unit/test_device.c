@@ -504,9 +504,8 @@ static void fabric(dam_catalog *cat)
 
 int main(void)
 {
-    gsl_set_error_handler_off();
     dam_catalog cat = {0};
-    dam_test_catalog(&cat);
+    dam_test_start(&cat);
     complete(&cat);
     fit_residuals(&cat);
     out_of_sample(&cat);

@@ -27,20 +27,15 @@ static const char text[] =
 
 int main(void)
 {
-    gsl_set_error_handler_off();
     dam_catalog cat = {0};
-    dam_test_catalog(&cat);
+    dam_test_start(&cat);
     dam_scenario *s = dam_malloc(sizeof *s);
     char buf[2048], path[512];
     snprintf(path, sizeof path, "%s/tests/data/decode_ms_synthetic.txt",
              DAM_SOURCE_DIR);
     snprintf(buf, sizeof buf, text, path);
-    dam_diag d;
-    dam_diag_init(&d);
-    dam_check_int(dam_scenario_load(s, "e.cfg", buf, &cat, &d), DAM_OK,
+    dam_check_int(dam_test_scenario_text(buf, &cat, s), DAM_OK,
                   "a scenario with decode samples loads");
-    s->seed = dam_test_seed(s->seed);
-    dam_diag_free(&d);
     dam_check_int(s->data.ndecode_samples, 500, "500 samples read");
     dam_check(s->data.decode_dist == DAM_DIST_EMPIRICAL,
               "the decode distribution is empirical");
@@ -71,6 +66,7 @@ int main(void)
     fputs("# ms\n5.0\n6.5\nfast\n-1\n", f);
     fclose(f);
     snprintf(buf, sizeof buf, text, "bad_samples.txt");
+    dam_diag d;
     dam_diag_init(&d);
     dam_check_int(dam_scenario_load(s, "e.cfg", buf, &cat, &d), DAM_EINPUT,
                   "bad samples are an input error");

@@ -464,9 +464,8 @@ static void eager_sac(const dam_catalog *cat)
 
 int main(void)
 {
-    gsl_set_error_handler_off();
     dam_catalog cat = {0};
-    dam_test_catalog(&cat);
+    dam_test_start(&cat);
     params_all(&cat);
     resnet(&cat);
     transformer(&cat);

@@ -294,8 +294,7 @@ static void passes(const char *mode, int recompute, double want)
 
 int main(void)
 {
-    gsl_set_error_handler_off();
-    dam_test_catalog(&cat);
+    dam_test_start(&cat);
     optimizer("Adam, bf16 mixed precision: 28 B per parameter, 28 ms",
               "bf16", "adam", 28.0);
     optimizer("Adam, fp32: 28 B per parameter, 28 ms", "fp32", "adam", 28.0);

@@ -16,25 +16,6 @@
 #include "render/out/html.h"
 #include "render/review/report.h"
 
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    size_t cap = 0, len = 0;
-    char *buf = NULL;
-    for (;;) {
-        buf = dam_grow(buf, 1, len + 65537, &cap);
-        size_t got = fread(buf + len, 1, cap - len - 1, f);
-        len += got;
-        if (got == 0)
-            break;
-    }
-    fclose(f);
-    buf[len] = '\0';
-    return buf;
-}
-
 /* Occurrences of s in t. */
 static int count(const char *t, const char *s)
 {
@@ -70,7 +51,7 @@ int main(void)
     int rc = dam_report_write("html_review.html", &r, &err);
     dam_check(rc == DAM_OK, "the review is written (%s)",
               rc ? err.msg : "ok");
-    char *t = slurp("html_review.html");
+    char *t = (char *)dam_test_slurp("html_review.html", NULL);
     dam_check(t != NULL, "and read back");
     if (t) {
         dam_check(!strstr(t, "no rows") && !strstr(t, "Roofline"),

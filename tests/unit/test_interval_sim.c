@@ -42,8 +42,8 @@ static void one(const char *name, int steps)
         dam_check(0, "%s loads", name);
         goto out;
     }
-    dam_sim_options o = sim_opts(-1, steps, 2, 0);
-    if (sim_run(s, &o, r) != DAM_OK) {
+    dam_sim_options o = dam_test_options(-1, steps, 2, 0);
+    if (dam_test_simulate(s, &o, r) != DAM_OK) {
         dam_check(0, "%s simulates", name);
         goto out;
     }
@@ -64,7 +64,7 @@ static void one(const char *name, int steps)
     dam_draws *dr = dam_draws_create(NREF, s->seed ^ 0x5eedULL);
     for (int k = 0; k < NREF; k++) {
         dam_draws_apply_all(dr, k, s, s, x);
-        if (sim_run(x, &o, rx) != DAM_OK) {
+        if (dam_test_simulate(x, &o, rx) != DAM_OK) {
             dam_check(0, "%s: draw %d simulates", name, k);
             dam_draws_free(dr);
             goto out;
@@ -100,8 +100,7 @@ out:
 
 int main(void)
 {
-    gsl_set_error_handler_off();
-    dam_check(sim_catalogs() == 0, "catalogs load");
+    dam_test_start(&sim_cat);
     one("resnet50-dgx-a100.cfg", 200);   /* flagship: loader and GPU near */
     one("iron-law-data-bound.cfg", 200); /* the loader binds */
     one("iron-law-compute-bound.cfg", 200);

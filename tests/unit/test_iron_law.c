@@ -24,8 +24,7 @@ static int load(const char *name, dam_scenario *s)
 
 int main(void)
 {
-    gsl_set_error_handler_off();
-    dam_test_catalog(&cat);
+    dam_test_start(&cat);
 
     static dam_scenario s;
     static dam_result r;

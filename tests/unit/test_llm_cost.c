@@ -444,8 +444,7 @@ static void test_fp4(void)
 
 int main(void)
 {
-    gsl_set_error_handler_off();
-    dam_test_catalog(&cat);
+    dam_test_start(&cat);
     test_kv_bytes();
     test_memory_plan();
     test_engines();

@@ -60,10 +60,7 @@ static void check_ordered(const char *what, const char *gpu,
     dam_check(ok, "%s loads", what);
     if (!ok)
         return;
-    dam_sim_options o;
-    memset(&o, 0, sizeof o);
-    o.steps = 800;
-    o.replications = 2;
+    dam_sim_options o = dam_test_options(0, 800, 2, 0);
     memset(&p, 0, sizeof p);
     p.rate = 0.5;
     dam_error e;
@@ -97,10 +94,7 @@ static void check_no_evict(void)
                        "input_max = 1500; memory_fraction = 0.215; "
                        "token_budget = 2048;";
     char k2[512];
-    dam_sim_options o;
-    memset(&o, 0, sizeof o);
-    o.steps = 600;
-    o.replications = 2;
+    dam_sim_options o = dam_test_options(0, 600, 2, 0);
     o.llm_offline = 1;
     dam_error e;
     for (int pol = 0; pol < 2; pol++) {
@@ -140,8 +134,7 @@ static void check_no_evict(void)
 
 int main(void)
 {
-    gsl_set_error_handler_off();
-    dam_test_catalog(&cat);
+    dam_test_start(&cat);
     check_ordered("8B on H100, chunked", "H100-SXM5-80GB", "llama3-8b",
                   "input_tokens = 1000; input_cv = 0.5; input_max = 4000; "
                   "output_tokens = 200; output_cv = 0.5; "

@@ -80,8 +80,7 @@ static const char cfg[] =
 
 int main(void)
 {
-    gsl_set_error_handler_off();
-    dam_test_catalog(&cat);
+    dam_test_start(&cat);
     static dam_scenario s;
     static dam_result r;
     dam_diag d;

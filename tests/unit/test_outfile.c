@@ -26,6 +26,15 @@ static void path_of(char *out, size_t n, const char *name)
     snprintf(out, n, "%s/%s", dir, name);
 }
 
+/* A symbolic link named name in the test folder to target; its path in
+ * out. */
+static void link_to(char *out, size_t n, const char *name, const char *target,
+                    const char *what)
+{
+    path_of(out, n, name);
+    dam_check(symlink(target, out) == 0, "%s", what);
+}
+
 /* Files in dir whose names start with '.' (temporaries), other than . and .. */
 static int temporaries(void)
 {
@@ -103,20 +112,17 @@ int main(void)
     /* a link to a FIFO is refused; a dangling link too */
     char l[512];
     path_of(b, sizeof b, "fifo");
-    path_of(l, sizeof l, "link-to-fifo");
-    dam_check(symlink(b, l) == 0, "symlink to the FIFO");
+    link_to(l, sizeof l, "link-to-fifo", b, "symlink to the FIFO");
     dam_check_int(dam_write_file_atomic(l, "x", 1, &e), DAM_EINPUT,
                   "a link to a FIFO is refused");
     dam_check(lstat(l, &st) == 0 && S_ISLNK(st.st_mode),
               "the link is still a link");
-    path_of(l, sizeof l, "dangling");
-    dam_check(symlink("/nonexistent/dam", l) == 0, "dangling symlink");
+    link_to(l, sizeof l, "dangling", "/nonexistent/dam", "dangling symlink");
     dam_check_int(dam_write_file_atomic(l, "x", 1, &e), DAM_EINPUT,
                   "a dangling link is refused");
 
     /* a link to a regular file: the file is written, the link kept */
-    path_of(l, sizeof l, "link-to-out");
-    dam_check(symlink(a, l) == 0, "symlink to out.txt");
+    link_to(l, sizeof l, "link-to-out", a, "symlink to out.txt");
     dam_check_int(dam_write_file_atomic(l, "three\n", 6, &e), DAM_OK,
                   "a link to a regular file is written through");
     dam_check(lstat(l, &st) == 0 && S_ISLNK(st.st_mode),

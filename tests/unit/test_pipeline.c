@@ -84,11 +84,7 @@ static void uniform_cost(const dam_scenario *s, double F, double B,
 static double sim_cost(const dam_scenario *s, const dam_parallel_cost *c,
                        dam_sim_parallel_out *o)
 {
-    dam_sim_options opt;
-    memset(&opt, 0, sizeof opt);
-    opt.warmup = 1;
-    opt.steps = 3;
-    opt.replications = 1;
+    dam_sim_options opt = dam_test_options(1, 3, 1, 0);
     dam_error e;
     int rc = dam_sim_parallel_cost(s, c, &opt, o, NULL, &e);
     dam_check_int(rc, DAM_OK, "pipeline simulation runs");
@@ -183,9 +179,7 @@ static void analytic_vs_sim(void)
             continue;
         dam_analytic_solve(&sc, &res);
         double a = res.step;
-        dam_sim_options o;
-        memset(&o, 0, sizeof o);
-        o.warmup = -1;
+        dam_sim_options o = dam_test_options(-1, 0, 0, 0);
         dam_error e;
         int rc = dam_sim_training(&sc, &o, &res, NULL, &e);
         dam_check_int(rc, DAM_OK, "simulation runs");
@@ -211,9 +205,7 @@ static void straggler(void)
                       "zero = 1; recompute = \"full\";";
     if (load(&sc, "llama3-70b", 64, "", "", par) != DAM_OK)
         return;
-    dam_sim_options o;
-    memset(&o, 0, sizeof o);
-    o.warmup = -1;
+    dam_sim_options o = dam_test_options(-1, 0, 0, 0);
     dam_error e;
     dam_analytic_solve(&sc, &res);
     dam_sim_training(&sc, &o, &res, NULL, &e);
@@ -494,8 +486,7 @@ static void data_bound(void)
 
 int main(void)
 {
-    gsl_set_error_handler_off();
-    dam_test_catalog(&cat);
+    dam_test_start(&cat);
     bubbles();
     analytic_vs_sim();
     straggler();

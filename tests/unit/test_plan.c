@@ -18,9 +18,8 @@
 
 int main(void)
 {
-    gsl_set_error_handler_off();
     dam_catalog cat = {0};
-    dam_test_catalog(&cat);
+    dam_test_start(&cat);
     dam_scenario *s = dam_malloc(sizeof *s);
     dam_plan *p = dam_malloc(sizeof *p);
     dam_error e;

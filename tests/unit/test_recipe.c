@@ -128,6 +128,28 @@ static void layout_text(char *text, size_t n, const char *w, const char *p)
              w, p);
 }
 
+/* Llama 3 8B in bf16 at 8k tokens under FSDP (ZeRO 3, selective
+ * recomputation) with micro-batch mb, global batch gb and the framework
+ * profile prof, solved by the parallel solver into r; DAM_OK or the
+ * loader's code. */
+static int llama8b_fsdp(int mb, int gb, const char *prof, dam_scenario *s,
+                        dam_result *r)
+{
+    char text[2048], par[256];
+    snprintf(par, sizeof par,
+             "{ micro_batch = %d; global_batch = %d; zero = 3; "
+             "recompute = \"selective\"; profile = \"%s\"; }",
+             mb, gb, prof);
+    layout_text(text, sizeof text,
+                "{ model = \"llama3-8b\"; precision = \"bf16\"; "
+                "seq_len = 8192; }",
+                par);
+    int rc = dam_test_scenario_text(text, &cat, s);
+    if (rc == DAM_OK)
+        dam_parallel_solve(s, r);
+    return rc;
+}
+
 /* torchtitan's eager chains and op-level checkpointing on a layout: the
  * same FSDP layout under megatron-core, torchtitan-compile and torchtitan
  * differs where the profiles say (recipe.c [TT-AC], [TT-OPS]). */
@@ -137,20 +159,9 @@ static void torchtitan_ops(void)
     static dam_result r[3];
     static const char *const prof[3] = {"megatron-core", "torchtitan-compile",
                                         "torchtitan"};
-    for (int i = 0; i < 3; i++) {
-        char text[2048], par[256];
-        snprintf(par, sizeof par,
-                 "{ micro_batch = 1; global_batch = 8; zero = 3; "
-                 "recompute = \"selective\"; profile = \"%s\"; }",
-                 prof[i]);
-        layout_text(text, sizeof text,
-                    "{ model = \"llama3-8b\"; precision = \"bf16\"; "
-                    "seq_len = 8192; }",
-                    par);
-        if (dam_test_scenario_text(text, &cat, &s[i]) != DAM_OK)
+    for (int i = 0; i < 3; i++)
+        if (llama8b_fsdp(1, 8, prof[i], &s[i], &r[i]) != DAM_OK)
             return;
-        dam_parallel_solve(&s[i], &r[i]);
-    }
     /* by construction: the eager chains move more bytes, compiled blocks
      * fewer, Megatron's fused kernels fewest */
     double e0 = phase_time(&r[0], "elementwise"),
@@ -221,18 +232,8 @@ static void sac_memory(void)
     for (int i = 0; i < 2; i++) {
         static dam_scenario sc;
         static dam_result r;
-        char text[2048], par[256];
-        snprintf(par, sizeof par,
-                 "{ micro_batch = 2; global_batch = 16; zero = 3; "
-                 "recompute = \"selective\"; profile = \"%s\"; }",
-                 prof[i]);
-        layout_text(text, sizeof text,
-                    "{ model = \"llama3-8b\"; precision = \"bf16\"; "
-                    "seq_len = 8192; }",
-                    par);
-        if (dam_test_scenario_text(text, &cat, &sc) != DAM_OK)
+        if (llama8b_fsdp(2, 16, prof[i], &sc, &r) != DAM_OK)
             return;
-        dam_parallel_solve(&sc, &r);
         char what[128];
         snprintf(what, sizeof what, "%s: 32 blocks x %.0f B per token "
                  "(by hand)", prof[i], per_tok[i]);

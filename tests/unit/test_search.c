@@ -150,8 +150,7 @@ static void errors(dam_scenario *s)
 
 int main(void)
 {
-    gsl_set_error_handler_off();
-    dam_test_catalog(&cat);
+    dam_test_start(&cat);
     static dam_scenario s;
     if (load(&s, "llama3-70b-1024-h100.cfg") != DAM_OK) {
         dam_check(0, "example scenario loads");

@@ -19,7 +19,6 @@
 #include "check.h"
 #include "model/alloc.h"
 #include "model/arrivals.h"
-#include "model/embedded.h"
 #include "model/loader.h"
 #include "solver/analytic.h"
 #include "solver/diagnose.h"
@@ -27,46 +26,9 @@
 
 static dam_catalog cat;
 
-static void show(dam_diag *d)
-{
-    for (size_t i = 0; i < d->n; i++)
-        printf("  %s:%d: %s\n", d->items[i].file, d->items[i].line,
-               d->items[i].msg);
-}
-
 static int load_file(const char *name, dam_scenario *s)
 {
-    char path[512];
-    snprintf(path, sizeof path, "%s/scenarios/%s", DAM_SOURCE_DIR, name);
-    dam_diag d;
-    dam_diag_init(&d);
-    int rc = dam_scenario_load(s, path, NULL, &cat, &d);
-    s->seed = dam_test_seed(s->seed);
-    show(&d);
-    dam_diag_free(&d);
-    return rc;
-}
-
-static int load_text(const char *text, dam_scenario *s)
-{
-    dam_diag d;
-    dam_diag_init(&d);
-    int rc = dam_scenario_load(s, "inline.cfg", text, &cat, &d);
-    s->seed = dam_test_seed(s->seed);
-    show(&d);
-    dam_diag_free(&d);
-    return rc;
-}
-
-static int simulate(const dam_scenario *s, const dam_sim_options *o,
-                    dam_result *r)
-{
-    dam_error e;
-    dam_analytic_solve(s, r);
-    int rc = dam_sim_serving(s, o, r, NULL, &e);
-    if (rc != DAM_OK)
-        printf("  sim error: %s\n", e.msg);
-    return rc;
+    return dam_test_scenario(name, &cat, s);
 }
 
 static int contains(const dam_diagnosis *d, const char *what)
@@ -145,7 +107,7 @@ static void compute_split(void)
         opt.warmup = 0;
         opt.steps = counts[i];
         opt.replications = 1;
-        int rc = simulate(&s, &opt, &r);
+        int rc = dam_test_simulate(&s, &opt, &r);
         const dam_serving_result *sv = &r.serving;
         double comp = sv->phase[DAM_SPHASE_COMPUTE].mean;
         dam_check(rc == DAM_OK && sv->compute_overhead > 0.0 &&
@@ -159,15 +121,7 @@ static void compute_split(void)
 
 int main(void)
 {
-    gsl_set_error_handler_off();
-    dam_diag d;
-    dam_diag_init(&d);
-    dam_catalog_load_gpus(&cat, "gpus.cfg",
-                          dam_embedded_find("gpus.cfg")->text, &d);
-    dam_catalog_load_models(&cat, "models.cfg",
-                            dam_embedded_find("models.cfg")->text, &d);
-    dam_check_int(d.nerr, 0, "built-in catalogs load");
-    dam_diag_free(&d);
+    dam_test_start(&cat);
 
     static dam_scenario s, s2;
     static dam_result r, r2;
@@ -178,7 +132,7 @@ int main(void)
     /* ---- the reference's 40 ms service ------------------------------- */
     dam_check_int(load_file("serving-30ms-slo.cfg", &s), DAM_OK,
                   "serving-30ms-slo.cfg loads");
-    dam_check_int(simulate(&s, &opt, &r), DAM_OK, "40 ms service simulates");
+    dam_check_int(dam_test_simulate(&s, &opt, &r), DAM_OK, "40 ms service simulates");
     const double base[6] = {0.0, 8e-3, 12e-3, 10e-3, 10e-3, 0.0};
     check_phases(&r, base, "40 ms service");
     dam_check(fabs(r.serving.latency.mean - 40e-3) <= 40e-9 &&
@@ -245,14 +199,14 @@ int main(void)
     dam_trace_free(&tr);
 
     /* Same seed, same numbers. */
-    dam_check_int(simulate(&s, &opt, &r2), DAM_OK, "second run");
+    dam_check_int(dam_test_simulate(&s, &opt, &r2), DAM_OK, "second run");
     dam_check(memcmp(&r.serving, &r2.serving, sizeof r.serving) == 0,
               "same scenario and seed: identical serving figures");
 
     /* ---- the faster GPU: inference 10 -> 7 ms --------------------------- */
     s2 = s;
     s2.machine.gpu.mem_bw *= 10.0 / 7.0;
-    dam_check_int(simulate(&s2, &opt, &r2), DAM_OK, "faster GPU simulates");
+    dam_check_int(dam_test_simulate(&s2, &opt, &r2), DAM_OK, "faster GPU simulates");
     const double fast[6] = {0.0, 8e-3, 12e-3, 10e-3, 7e-3, 0.0};
     check_phases(&r2, fast, "faster GPU");
     dam_check_rel(r2.serving.latency.p99, 37e-3, 1e-6,
@@ -270,7 +224,7 @@ int main(void)
     const dam_gpu *h200 = dam_catalog_gpu(&cat, "H200-SXM-141GB");
     s2 = s;
     s2.machine.gpu = *h200;
-    simulate(&s2, &opt, &r2);
+    dam_test_simulate(&s2, &opt, &r2);
     dam_check(fabs(r2.serving.phase[DAM_SPHASE_COMPUTE].mean - 7e-3) < 0.05e-3,
               "H200 (4.8 vs 3.35 TB/s): inference %.4g ms, the reference's 7",
               r2.serving.phase[DAM_SPHASE_COMPUTE].mean * 1e3);
@@ -278,16 +232,16 @@ int main(void)
     /* Cutting the batching timeout: 32 ms, still over (12 + 10 + 10). */
     s2 = s;
     s2.serving.batch_timeout_s = 0.0;
-    simulate(&s2, &opt, &r2);
+    dam_test_simulate(&s2, &opt, &r2);
     dam_check_rel(r2.serving.latency.p99, 32e-3, 1e-6,
                   "no batching wait: 32 ms");
 
     /* ---- batch 1 meets, batch 16 misses at low load -------------------- */
-    dam_check_int(load_text(batching_cfg, &s), DAM_OK, "toy batcher loads");
-    simulate(&s, &opt, &r);
+    dam_check_int(dam_test_scenario_text(batching_cfg, &cat, &s), DAM_OK, "toy batcher loads");
+    dam_test_simulate(&s, &opt, &r);
     s2 = s;
     s2.serving.max_batch = 16;
-    simulate(&s2, &opt, &r2);
+    dam_test_simulate(&s2, &opt, &r2);
     printf("  batch 1: p99 %.3g ms; batch 16: p99 %.3g ms\n",
            r.serving.latency.p99 * 1e3, r2.serving.latency.p99 * 1e3);
     dam_check(r.serving.latency.p99 + r.serving.p99_ci95 <= 20e-3,
@@ -312,10 +266,10 @@ int main(void)
     /* ---- the reverse as the load grows: 400/s ------------------------- */
     s.serving.rate = 400.0;
     s.serving.batch_timeout_s = 2e-3;
-    simulate(&s, &opt, &r);
+    dam_test_simulate(&s, &opt, &r);
     s2 = s;
     s2.serving.max_batch = 16;
-    simulate(&s2, &opt, &r2);
+    dam_test_simulate(&s2, &opt, &r2);
     dam_check(r.serving.latency.p99 > 20e-3 && r.serving.utilization > 0.95,
               "400/s: max_batch 1 saturates (4 ms each, 250/s): p99 %.3g "
               "ms, %.0f %% busy",
@@ -344,6 +298,7 @@ int main(void)
     fclose(f);
     double *times = NULL;
     size_t n = 0;
+    dam_diag d;
     dam_diag_init(&d);
     dam_check_int(dam_arrivals_load(good, &times, &n, &d), DAM_OK,
                   "a trace with a header and a comment loads");
@@ -358,7 +313,7 @@ int main(void)
                   "trace arrival without arrivals is an input error");
     to.arrivals = times;
     to.narrivals = n;
-    dam_check_int(simulate(&s, &to, &r), DAM_OK, "trace simulates");
+    dam_check_int(dam_test_simulate(&s, &to, &r), DAM_OK, "trace simulates");
     dam_check_rel(r.serving.latency.p99, 40e-3, 1e-6,
                   "a 50 ms trace reproduces the 40 ms service");
     dam_check_rel(r.sim_steps, 360.0, 0.0, "360 requests after warm-up");

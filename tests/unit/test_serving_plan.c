@@ -16,28 +16,16 @@
 
 #include "check.h"
 #include "model/alloc.h"
-#include "model/embedded.h"
 #include "model/loader.h"
 #include "solver/capacity.h"
 
 int main(void)
 {
-    gsl_set_error_handler_off();
     static dam_catalog cat, three;
-    dam_diag d;
-    dam_diag_init(&d);
-    dam_catalog_load_gpus(&cat, "gpus.cfg",
-                          dam_embedded_find("gpus.cfg")->text, &d);
-    dam_catalog_load_models(&cat, "models.cfg",
-                            dam_embedded_find("models.cfg")->text, &d);
+    dam_test_start(&cat);
     static dam_scenario s;
-    char path[512];
-    snprintf(path, sizeof path, "%s/scenarios/resnet50-serving-l4.cfg",
-             DAM_SOURCE_DIR);
-    dam_check_int(dam_scenario_load(&s, path, NULL, &cat, &d), DAM_OK,
-                  "resnet50-serving-l4.cfg loads");
-    s.seed = dam_test_seed(s.seed);
-    dam_diag_free(&d);
+    dam_check_int(dam_test_scenario("resnet50-serving-l4.cfg", &cat, &s),
+                  DAM_OK, "resnet50-serving-l4.cfg loads");
 
     const char *ids[3] = {"H100-SXM5-80GB", "A100-SXM4-40GB", "L4"};
     three.gpus = dam_calloc(3, sizeof *three.gpus);

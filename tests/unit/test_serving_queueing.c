@@ -42,7 +42,6 @@
 #include <string.h>
 
 #include "check.h"
-#include "model/embedded.h"
 #include "model/loader.h"
 #include "solver/analytic.h"
 #include "solver/sim.h"
@@ -70,17 +69,6 @@ static const char cfg[] =
     " 0.0; max_batch = 1; replicas = 1; slo_p99_ms = 100.0; request_bytes ="
     " 0.0; compute_dist = \"exponential\"; requests = 50000;"
     " replications = 20; };\n";
-
-static double erlang_c(int c, double a)
-{
-    double term = 1.0, sum = 0.0;
-    for (int k = 0; k < c; k++) {
-        sum += term;
-        term *= a / (k + 1);
-    }
-    double top = term * c / (c - a);
-    return top / (sum + top);
-}
 
 /* One seed's estimates. */
 struct est {
@@ -163,20 +151,11 @@ static void check_w(const char *name, dam_scenario *s, int reps, long nreq,
 
 int main(void)
 {
-    gsl_set_error_handler_off();
-    dam_diag d;
-    dam_diag_init(&d);
-    dam_catalog_load_gpus(&cat, "gpus.cfg",
-                          dam_embedded_find("gpus.cfg")->text, &d);
-    dam_catalog_load_models(&cat, "models.cfg",
-                            dam_embedded_find("models.cfg")->text, &d);
+    dam_test_start(&cat);
     static dam_scenario s;
     static struct est e[SEEDS];
-    int rc = dam_scenario_load(&s, "queue.cfg", cfg, &cat, &d);
-    for (size_t i = 0; i < d.n; i++)
-        printf("  %d: %s\n", d.items[i].line, d.items[i].msg);
-    dam_check_int(rc, DAM_OK, "queue scenario loads");
-    dam_diag_free(&d);
+    dam_check_int(dam_test_scenario_text(cfg, &cat, &s), DAM_OK,
+                  "queue scenario loads");
 
     double mu = 100.0, lambda = 75.0;
     check_w("M/M/1 rho 0.75", &s, 10, 50000, 1.0 / (mu - lambda), e);
@@ -212,7 +191,7 @@ int main(void)
     s.serving.replicas = 3;
     s.serving.rate = 225.0;
     check_w("M/M/3 rho 0.75 (three replicas)", &s, 5, 20000,
-            erlang_c(3, 2.25) / (3.0 * mu - 225.0) + 1.0 / mu, e);
+            dam_test_erlang_c(3, 2.25) / (3.0 * mu - 225.0) + 1.0 / mu, e);
     dam_catalog_free(&cat);
     return dam_check_done();
 }

@@ -43,9 +43,8 @@ static const char text[] =
 
 int main(void)
 {
-    gsl_set_error_handler_off();
     dam_catalog cat = {0};
-    dam_test_catalog(&cat);
+    dam_test_start(&cat);
     dam_scenario *s = dam_malloc(sizeof *s);
     dam_result *r = dam_malloc(sizeof *r);
     static const char *const dists[] = {"lognormal", "normal", "uniform",
@@ -54,12 +53,7 @@ int main(void)
     for (int k = 0; k < 4; k++) {
         char buf[2048];
         snprintf(buf, sizeof buf, text, cvs[k], dists[k]);
-        dam_diag d;
-        dam_diag_init(&d);
-        int rc = dam_scenario_load(s, "d.cfg", buf, &cat, &d);
-        s->seed = dam_test_seed(s->seed);
-        dam_diag_free(&d);
-        if (rc != DAM_OK) {
+        if (dam_test_scenario_text(buf, &cat, s) != DAM_OK) {
             dam_check(0, "%s scenario loads", dists[k]);
             continue;
         }

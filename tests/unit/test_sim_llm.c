@@ -80,11 +80,23 @@ static int simulate(const dam_scenario *s, int nreq, int reps,
         o.seed = seed;
         o.have_seed = 1;
     }
-    dam_error e;
-    dam_analytic_solve(s, r);
-    int rc = dam_sim_serving(s, &o, r, NULL, &e);
-    if (rc != DAM_OK)
-        printf("  %s\n", e.msg);
+    return dam_test_simulate(s, &o, r);
+}
+
+/* Requests of in tokens in, out tokens out (with the llm keys), arriving
+ * one at a time at rate per second, loaded into s and simulated for nreq
+ * requests into r; the checks are named by what. */
+static int lone(dam_scenario *s, dam_result *r, int in, int out,
+                const char *rate, const char *llm, int nreq, const char *what)
+{
+    char keys[512], serving[128];
+    snprintf(keys, sizeof keys,
+             "input_tokens = %d; output_tokens = %d; %s", in, out, llm);
+    snprintf(serving, sizeof serving,
+             "arrival = \"deterministic\"; rate_per_s = %s;", rate);
+    dam_check(load(s, serving, keys) == DAM_OK, "%s: loads", what);
+    int rc = simulate(s, nreq, 1, 0, r);
+    dam_check(rc == DAM_OK, "%s: simulates", what);
     return rc;
 }
 
@@ -94,13 +106,7 @@ static void test_alone(const char *what, const char *llm, int disagg)
     static dam_scenario s;
     static dam_result r;
     int in = 1700, out = 40;
-    char keys[512];
-    snprintf(keys, sizeof keys,
-             "input_tokens = %d; output_tokens = %d; %s", in, out, llm);
-    dam_check(load(&s, "arrival = \"deterministic\"; rate_per_s = 0.01;",
-                   keys) == DAM_OK,
-              "%s: loads", what);
-    dam_check(simulate(&s, 3, 1, 0, &r) == DAM_OK, "%s: simulates", what);
+    lone(&s, &r, in, out, "0.01", llm, 3, what);
     const dam_llm *q = &s.serving.llm;
     dam_error e;
     dam_llm_cost *c = dam_llm_cost_create(&s, q->tp, &e);
@@ -294,13 +300,7 @@ static void test_speculative(const char *what, const char *spec, int gains)
 {
     static dam_scenario s;
     static dam_result r;
-    char keys[512];
-    snprintf(keys, sizeof keys,
-             "input_tokens = 500; output_tokens = 401; %s", spec);
-    dam_check(load(&s, "arrival = \"deterministic\"; rate_per_s = 0.05;",
-                   keys) == DAM_OK,
-              "%s: loads", what);
-    dam_check(simulate(&s, 300, 1, 0, &r) == DAM_OK, "%s: simulates", what);
+    lone(&s, &r, 500, 401, "0.05", spec, 300, what);
     const dam_llm *q = &s.serving.llm;
     dam_error e;
     dam_llm_cost *c = dam_llm_cost_create(&s, 1, &e);
@@ -464,8 +464,7 @@ static void test_limits(void)
 
 int main(void)
 {
-    gsl_set_error_handler_off();
-    dam_test_catalog(&cat);
+    dam_test_start(&cat);
     test_alone("alone, chunked in 512: TTFT is its 4 prefill iterations",
                "chunk_tokens = 512;", 0);
     test_alone("alone, whole prompt: TTFT is one prefill iteration",

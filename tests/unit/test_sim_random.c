@@ -94,17 +94,16 @@ static void on_end(void *ctx, int rep, int rank, int step, double seconds,
 
 int main(void)
 {
-    gsl_set_error_handler_off();
-    dam_check_int(sim_catalogs(), 0, "built-in catalogs load");
+    dam_test_start(&sim_cat);
     dam_check_int(sim_load("resnet50-dgx-a100.cfg", &base), DAM_OK,
                   "flagship loads");
 
     /* ---- determinism ---------------------------------------------------- */
-    dam_sim_options o = sim_opts(5, 60, 3, 0);
+    dam_sim_options o = dam_test_options(5, 60, 3, 0);
     s = base;
-    sim_run(&s, &o, &r);
+    dam_test_simulate(&s, &o, &r);
     char *a = json_text(&s, &r);
-    sim_run(&s, &o, &r);
+    dam_test_simulate(&s, &o, &r);
     char *b = json_text(&s, &r);
     dam_check(a && b && strcmp(a, b) == 0,
               "same seed: byte-identical JSON (%zu bytes)",
@@ -126,8 +125,8 @@ int main(void)
               r.sim_step.mean, r.sim_step.p99, r.sim_step.max);
     dam_check(r.nstage_times >= 5, "accounting has %d stages",
               r.nstage_times);
-    o = sim_opts(5, 60, 3, 7);
-    sim_run(&s, &o, &r);
+    o = dam_test_options(5, 60, 3, 7);
+    dam_test_simulate(&s, &o, &r);
     dam_check(r.step != step1, "another seed, another step (%.9g vs %.9g)",
               r.step, step1);
     free(a);
@@ -136,15 +135,15 @@ int main(void)
     /* ---- common random numbers ----------------------------------------- */
     struct draws d1 = {{0}, 0}, d2 = {{0}, 0};
     dam_sim_observer ob = {on_decode, NULL, &d1};
-    o = sim_opts(2, 60, 1, 0);
+    o = dam_test_options(2, 60, 1, 0);
     o.observer = &ob;
     s = base;
-    sim_run(&s, &o, &r);
+    dam_test_simulate(&s, &o, &r);
     double step_a100 = r.step;
     ob.ctx = &d2;
     s.machine.gpu = *dam_catalog_gpu(&sim_cat, "H100-SXM5-80GB");
     s.data.decode_cv = 0.3;
-    sim_run(&s, &o, &r);
+    dam_test_simulate(&s, &o, &r);
     int n = d1.n < d2.n ? d1.n : d2.n, same = n > 0;
     for (int i = 0; i < n; i++)
         same = same && d1.v[i] == d2.v[i];
@@ -162,7 +161,7 @@ int main(void)
     memset(&k2, 0, sizeof k2);
     k1.warm = k2.warm = 8;
     dam_sim_observer os = {NULL, on_step, &k1};
-    o = sim_opts(8, 96, 1, 0);
+    o = dam_test_options(8, 96, 1, 0);
     o.observer = &os;
     o.slow_rank = 3;
     o.slow_decode = 1.5;
@@ -170,14 +169,14 @@ int main(void)
     s.pipeline.loader_workers = 16; /* fast ranks: ~100 ms of loader */
     s.pipeline.prefetch_factor = 4;
     s.mode = DAM_MODE_INFERENCE;    /* no sync: ranks independent */
-    sim_run(&s, &o, &r);
+    dam_test_simulate(&s, &o, &r);
     double slow_alone = rank_mean(&k1, 3), fast_alone = rank_mean(&k1, 0);
     dam_check(slow_alone > 1.3 * fast_alone,
               "without sync only the slow rank slows (rank 3 %.4g s, rank "
               "0 %.4g s)", slow_alone, fast_alone);
     os.ctx = &k2;
     s.mode = DAM_MODE_TRAINING;
-    sim_run(&s, &o, &r);
+    dam_test_simulate(&s, &o, &r);
     int all = 1;
     double lo = HUGE_VAL;
     for (int i = 0; i < 8; i++) {
@@ -200,7 +199,7 @@ int main(void)
     /* ---- trace -------------------------------------------------------- */
     dam_trace tr;
     dam_trace_init(&tr);
-    o = sim_opts(5, 40, 2, 0);
+    o = dam_test_options(5, 40, 2, 0);
     o.trace_steps = 3;
     s = base;
     dam_error e;
@@ -243,7 +242,7 @@ int main(void)
     struct ends x3 = {3, {0.0}};
     dam_sim_observer ob3 = {NULL, on_end, &x3};
     dam_trace_init(&tr);
-    o = sim_opts(5, 40, 1, 0);
+    o = dam_test_options(5, 40, 1, 0);
     o.trace_first = 12;
     o.trace_steps = 3;
     o.trace_ranks = ranks;

@@ -40,8 +40,8 @@ static double term_sum(const dam_result *res)
  * figures after some calls check the costs. */
 static void check_tseq(const char *what)
 {
-    dam_sim_options o = sim_opts(2, 6, 2, 0);
-    if (sim_run(&s, &o, &r) != DAM_OK) {
+    dam_sim_options o = dam_test_options(2, 6, 2, 0);
+    if (dam_test_simulate(&s, &o, &r) != DAM_OK) {
         dam_check(0, "%s: simulates", what);
         return;
     }
@@ -54,8 +54,8 @@ static void check_tseq(const char *what)
 /* T_pipe <= simulated step <= T_seq (deterministic, with overlap). */
 static void check_bounds(const char *what, int steps)
 {
-    dam_sim_options o = sim_opts(16, steps, 1, 0);
-    if (sim_run(&s, &o, &r) != DAM_OK) {
+    dam_sim_options o = dam_test_options(16, steps, 1, 0);
+    if (dam_test_simulate(&s, &o, &r) != DAM_OK) {
         dam_check(0, "%s: simulates", what);
         return;
     }
@@ -71,8 +71,8 @@ static void check_bounds(const char *what, int steps)
 static void check_rate(const char *what, double step_by_hand)
 {
     int W = s.pipeline.loader_workers;
-    dam_sim_options o = sim_opts(2 * W, 12 * W, 1, 0);
-    if (sim_run(&s, &o, &r) != DAM_OK) {
+    dam_sim_options o = dam_test_options(2 * W, 12 * W, 1, 0);
+    if (dam_test_simulate(&s, &o, &r) != DAM_OK) {
         dam_check(0, "%s: simulates", what);
         return;
     }
@@ -113,8 +113,7 @@ static void check_window(void)
 
 int main(void)
 {
-    gsl_set_error_handler_off();
-    dam_check_int(sim_catalogs(), 0, "built-in catalogs load");
+    dam_test_start(&sim_cat);
     check_window();
 
     /* ---- nothing overlaps: T_seq exactly ------------------------------ */
@@ -215,8 +214,8 @@ int main(void)
     s.pipeline.prefetch_factor = 4;
     for (int ov = 0; ov < 2; ov++) {
         s.pipeline.overlap_transfer = ov;
-        dam_sim_options o = sim_opts(64, 256, 1, 0);
-        if (sim_run(&s, &o, &r) != DAM_OK) {
+        dam_sim_options o = dam_test_options(64, 256, 1, 0);
+        if (dam_test_simulate(&s, &o, &r) != DAM_OK) {
             dam_check(0, "overlap %d: simulates", ov);
             continue;
         }

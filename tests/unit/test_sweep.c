@@ -621,8 +621,7 @@ static void check_no_price(void)
 
 int main(void)
 {
-    gsl_set_error_handler_off();
-    dam_test_catalog(&cat);
+    dam_test_start(&cat);
     check_fmt();
     check_order_and_grid();
     check_errors();

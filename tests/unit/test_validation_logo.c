@@ -44,9 +44,8 @@
 
 int main(void)
 {
-    gsl_set_error_handler_off();
     dam_catalog cat = {0};
-    dam_test_catalog(&cat);
+    dam_test_start(&cat);
     dam_measure_set set;
     dam_diag d;
     dam_diag_init(&d);

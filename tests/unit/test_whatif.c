@@ -28,16 +28,26 @@ static int load(const char *name, dam_scenario *s)
     return dam_test_scenario_levers(name, &cat, s, &own);
 }
 
-/* Serving scenarios are judged on the simulated p99. */
-static int solve_serving(const dam_scenario *s, void *ctx, dam_result *r,
-                         dam_error *err)
+/* Load a one-GPU fp16 training scenario of model (with extra workload
+ * keys) into a, and apply lv to it into b. */
+static void load_apply(const char *model, const char *extra,
+                       const dam_lever *lv, dam_scenario *a, dam_scenario *b)
 {
-    (void)ctx;
-    dam_sim_options o;
-    memset(&o, 0, sizeof o);
-    o.warmup = -1;
-    dam_analytic_solve(s, r);
-    return dam_sim_serving(s, &o, r, NULL, err);
+    static const char t[] =
+        "scenario: { name = \"e\"; question = \"q?\"; mode = "
+        "\"training\"; };\n"
+        "machine: { gpu = \"A100-SXM4-80GB\"; gpus_per_node = 1;\n"
+        "  host: { cpu_cores = 32; pcie_gbs = 25.0; };\n"
+        "  storage: { read_gbs = 10.0; }; };\n"
+        "workload: { model = \"%s\"; precision = \"fp16\"; "
+        "batch_size = 256; %s };\n"
+        "data: { samples = 1.0e6; decode_ms = 0.0; };\n"
+        "pipeline: { loader_workers = 8; };\n";
+    char buf[1024];
+    snprintf(buf, sizeof buf, t, model, extra);
+    dam_test_scenario_text(buf, &cat, a);
+    dam_error e;
+    dam_lever_apply(a, lv, &cat, b, &e);
 }
 
 static const dam_whatif_row *row(const dam_whatif *w, const char *name)
@@ -104,8 +114,7 @@ static void fuse_relieves_memory(dam_scenario *s)
 
 int main(void)
 {
-    gsl_set_error_handler_off();
-    dam_test_catalog(&cat);
+    dam_test_start(&cat);
 
     dam_scenario *s = dam_malloc(sizeof *s);
     dam_whatif *w = dam_malloc(sizeof *w);
@@ -218,17 +227,6 @@ int main(void)
             "  efficiency = { fp16 = 0.415; };\n"
             "  gpu_efficiency = ( { gpu = \"V100-SXM2-32GB\"; fp16 = "
             "0.575; } ); } );\n";
-        static const char t[] =
-            "scenario: { name = \"e\"; question = \"q?\"; mode = "
-            "\"training\"; };\n"
-            "machine: { gpu = \"A100-SXM4-80GB\"; gpus_per_node = 1;\n"
-            "  host: { cpu_cores = 32; pcie_gbs = 25.0; };\n"
-            "  storage: { read_gbs = 10.0; }; };\n"
-            "workload: { model = \"%s\"; precision = \"fp16\"; "
-            "batch_size = 256; %s };\n"
-            "data: { samples = 1.0e6; decode_ms = 0.0; };\n"
-            "pipeline: { loader_workers = 8; };\n";
-        char buf[1024];
         dam_scenario *a = dam_malloc(sizeof *a), *b = dam_malloc(sizeof *b);
         dam_diag dd;
         dam_diag_init(&dd);
@@ -237,29 +235,17 @@ int main(void)
         dam_diag_free(&dd);
         dam_lever v100;
         dam_lever_parse_kv("gpu=V100-SXM2-32GB", &v100, &e);
-        snprintf(buf, sizeof buf, t, "eta-net", "");
-        dam_diag_init(&dd);
-        dam_scenario_load(a, "e.cfg", buf, &cat, &dd);
-        dam_diag_free(&dd);
+        load_apply("eta-net", "", &v100, a, b);
         dam_check_rel(a->workload.eta, 0.415, 1e-12,
                       "a catalog eta is taken (an override of the device "
                       "model)");
-        dam_lever_apply(a, &v100, &cat, b, &e);
         dam_check_rel(b->workload.eta, 0.575, 1e-12,
                       "the V100 lever takes V100's calibrated eta");
-        snprintf(buf, sizeof buf, t, "eta-net", "efficiency = 0.5;");
-        dam_diag_init(&dd);
-        dam_scenario_load(a, "e.cfg", buf, &cat, &dd);
-        dam_diag_free(&dd);
-        dam_lever_apply(a, &v100, &cat, b, &e);
+        load_apply("eta-net", "efficiency = 0.5;", &v100, a, b);
         dam_check_rel(b->workload.eta, 0.5, 1e-12,
                       "an efficiency the scenario set is kept");
         /* ResNet-50 from the shipped catalog: no eta, the device model */
-        snprintf(buf, sizeof buf, t, "resnet50", "");
-        dam_diag_init(&dd);
-        dam_scenario_load(a, "e.cfg", buf, &cat, &dd);
-        dam_diag_free(&dd);
-        dam_lever_apply(a, &v100, &cat, b, &e);
+        load_apply("resnet50", "", &v100, a, b);
         dam_result ra, rb;
         dam_analytic_solve(a, &ra);
         dam_analytic_solve(b, &rb);
@@ -295,7 +281,7 @@ int main(void)
                   "the 30 ms service loads");
     dam_whatif_options so;
     memset(&so, 0, sizeof so);
-    so.solve = solve_serving;
+    so.solve = dam_test_solve; /* judged on the simulated p99 */
     so.levers = &own;
     dam_check_int(dam_whatif_run(s, NULL, 0, &cat, &so, w, &e), DAM_OK,
                   "the service's what-if runs");
