@@ -99,26 +99,26 @@ static int fill(const config_setting_t *g, dam_llm_engine *e, char *why,
         return -1;
     }
     snprintf(e->name, sizeof e->name, "%s", name);
-    if (strcmp(cap, "guaranteed_no_evict") == 0)
-        e->capacity = DAM_LLM_CAP_NO_EVICT;
-    else if (strcmp(cap, "max_utilization") == 0)
-        e->capacity = DAM_LLM_CAP_MAX_UTIL;
-    else {
-        snprintf(why, nwhy, "engines.cfg: engine \"%s\": unknown "
-                            "capacity_policy \"%s\"",
-                 e->id, cap);
-        return -1;
+    /* the two policies by name: 0 or 1 in each pair's order */
+    static const char *const names[2][2] = {
+        {"guaranteed_no_evict", "max_utilization"}, {"swap", "recompute"}};
+    static const char *const keys[2] = {"capacity_policy", "preemption"};
+    const char *const given[2] = {cap, pre};
+    int code[2];
+    for (int k = 0; k < 2; k++) {
+        code[k] = strcmp(given[k], names[k][0]) == 0   ? 0
+                  : strcmp(given[k], names[k][1]) == 0 ? 1
+                                                       : -1;
+        if (code[k] < 0) {
+            snprintf(why, nwhy, "engines.cfg: engine \"%s\": unknown %s "
+                                "\"%s\"",
+                     e->id, keys[k], given[k]);
+            return -1;
+        }
     }
-    if (strcmp(pre, "swap") == 0)
-        e->preemption = DAM_LLM_PREEMPT_SWAP;
-    else if (strcmp(pre, "recompute") == 0)
-        e->preemption = DAM_LLM_PREEMPT_RECOMPUTE;
-    else {
-        snprintf(why, nwhy, "engines.cfg: engine \"%s\": unknown "
-                            "preemption \"%s\"",
-                 e->id, pre);
-        return -1;
-    }
+    e->capacity = code[0] ? DAM_LLM_CAP_MAX_UTIL : DAM_LLM_CAP_NO_EVICT;
+    e->preemption = code[1] ? DAM_LLM_PREEMPT_RECOMPUTE
+                            : DAM_LLM_PREEMPT_SWAP;
     return 0;
 }
 

@@ -84,6 +84,7 @@
 #include "solver/des.h"
 #include "solver/llm_cost.h"
 #include "solver/rng.h"
+#include "solver/slotq.h"
 #include "solver/stats.h"
 
 enum { K_COLO = 0, K_PREFILL, K_DECODE };
@@ -111,60 +112,12 @@ typedef struct seq {
     double sched;      /* first scheduled, s (< 0: not yet) */
 } seq;
 
-/* A double-ended queue of sequence slots (grows to its peak length). */
-typedef struct deque {
-    int *v;
-    size_t cap, head, len;
-} deque;
-
-static void dq_grow(deque *q)
-{
-    size_t ncap = q->cap ? 2 * q->cap : 64;
-    int *nv = dam_malloc(ncap * sizeof *nv);
-    for (size_t i = 0; i < q->len; i++)
-        nv[i] = q->v[(q->head + i) % q->cap];
-    dam_free(q->v);
-    q->v = nv;
-    q->cap = ncap;
-    q->head = 0;
-}
-
-static void dq_push_back(deque *q, int x)
-{
-    if (q->len == q->cap)
-        dq_grow(q);
-    q->v[(q->head + q->len) % q->cap] = x;
-    q->len++;
-}
-
-static void dq_push_front(deque *q, int x)
-{
-    if (q->len == q->cap)
-        dq_grow(q);
-    q->head = (q->head + q->cap - 1) % q->cap;
-    q->v[q->head] = x;
-    q->len++;
-}
-
-static int dq_front(const deque *q)
-{
-    return q->v[q->head];
-}
-
-static int dq_pop_front(deque *q)
-{
-    int x = q->v[q->head];
-    q->head = (q->head + 1) % q->cap;
-    q->len--;
-    return x;
-}
-
 /* One replica: its queues, its running sequences and its KV blocks. */
 typedef struct replica {
     int kind;            /* K_COLO, K_PREFILL, K_DECODE */
     dam_llm_cost *cost;  /* shared by the replicas of a kind */
-    deque wait;          /* admitted by the router, not running */
-    deque swapped;       /* preempted by swap */
+    dam_slotq wait;          /* admitted by the router, not running */
+    dam_slotq swapped;       /* preempted by swap */
     int *run;            /* running sequences, admission order */
     int nrun;
     int *dec, ndec;      /* this iteration's decodes */
@@ -397,7 +350,7 @@ static void on_arrive(dam_des *des, void *ctx, dam_des_arg arg)
     replica *p = &y->reps[ri];
     x->rep = ri;
     p->load++;
-    dq_push_back(&p->wait, slot);
+    dam_slotq_push_back(&p->wait, slot);
     if (idx + 1 < y->nreq) {
         double t;
         if (y->offline)
@@ -462,14 +415,14 @@ static void preempt_last(sys *y, replica *p, double *swap_bytes)
         p->swap_free -= x->blocks;
         release(y, p, x);
         x->state = S_SWAP;
-        dq_push_back(&p->swapped, slot);
+        dam_slotq_push_back(&p->swapped, slot);
         return;
     }
     release(y, p, x);
     x->kv = x->cached; /* the shared prefix stays cached */
     x->target = x->in + x->gen;
     x->state = S_WAIT;
-    dq_push_front(&p->wait, slot);
+    dam_slotq_push_front(&p->wait, slot);
 }
 
 /* ---- the scheduler -------------------------------------------------- */
@@ -593,12 +546,12 @@ static void sched_swap_in(sys *y, replica *p, dam_llm_batch *b, int *budget)
 {
     while (p->swapped.len > 0 && p->nrun < y->q->max_seqs &&
            *budget >= y->dq) {
-        int slot = dq_front(&p->swapped);
+        int slot = dam_slotq_at(&p->swapped, 0);
         seq *x = &y->seqs[slot];
         double need = own_for(y, x, decode_need(y, x));
         if (need > p->free_blocks)
             break;
-        dq_pop_front(&p->swapped);
+        dam_slotq_pop(&p->swapped);
         p->swap_free += own_for(y, x, x->kv);
         b->swap_bytes += (x->kv - x->cached) * p->kv_token;
         admit(y, p, slot);
@@ -662,7 +615,7 @@ static void sched_admit(sys *y, replica *p, dam_llm_batch *b, int *budget,
                         int whole)
 {
     while (p->wait.len > 0 && p->nrun < y->q->max_seqs && *budget > 0) {
-        int slot = dq_front(&p->wait);
+        int slot = dam_slotq_at(&p->wait, 0);
         seq *x = &y->seqs[slot];
         if (x->kv >= x->target) {
             /* a cache handed over by a prefill replica */
@@ -671,7 +624,7 @@ static void sched_admit(sys *y, replica *p, dam_llm_batch *b, int *budget,
                 y->a.waits += y->measuring;
                 break;
             }
-            dq_pop_front(&p->wait);
+            dam_slotq_pop(&p->wait);
             admit(y, p, slot);
             take(y, p, x, need);
             add_decode(y, p, slot, b);
@@ -694,7 +647,7 @@ static void sched_admit(sys *y, replica *p, dam_llm_batch *b, int *budget,
             y->a.waits += y->measuring;
             break;
         }
-        dq_pop_front(&p->wait);
+        dam_slotq_pop(&p->wait);
         admit(y, p, slot);
         take(y, p, x, need);
         add_prefill(y, p, slot, c, b);
@@ -812,7 +765,7 @@ static void on_xfer_done(dam_des *des, void *ctx, dam_des_arg arg)
     x->rep = di;
     x->state = S_WAIT;
     d->load++;
-    dq_push_back(&d->wait, slot);
+    dam_slotq_push_back(&d->wait, slot);
     kick(y, d);
 }
 

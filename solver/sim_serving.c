@@ -73,6 +73,7 @@
 #include "solver/des.h"
 #include "solver/link.h"
 #include "solver/rng.h"
+#include "solver/slotq.h"
 #include "solver/stats.h"
 
 /* One request in flight. */
@@ -83,42 +84,6 @@ typedef struct req {
     double pre_end;    /* preprocessed and joined the batch queue, s */
     int worker;        /* worker that preprocessed it */
 } req;
-
-/* A FIFO of request slots (grows to the peak length). */
-typedef struct ring {
-    int *v;
-    size_t cap, head, len;
-} ring;
-
-static void ring_push(ring *q, int x)
-{
-    if (q->len == q->cap) {
-        size_t old = q->cap;
-        size_t ncap = old ? 2 * old : 64;
-        int *nv = dam_malloc(ncap * sizeof *nv);
-        for (size_t i = 0; i < q->len; i++)
-            nv[i] = q->v[(q->head + i) % (old ? old : 1)];
-        dam_free(q->v);
-        q->v = nv;
-        q->cap = ncap;
-        q->head = 0;
-    }
-    q->v[(q->head + q->len) % q->cap] = x;
-    q->len++;
-}
-
-static int ring_at(const ring *q, size_t i)
-{
-    return q->v[(q->head + i) % q->cap];
-}
-
-static int ring_pop(ring *q)
-{
-    int x = q->v[q->head];
-    q->head = (q->head + 1) % q->cap;
-    q->len--;
-    return x;
-}
 
 /* One GPU replica and the batch it holds. */
 typedef struct replica {
@@ -153,7 +118,7 @@ typedef struct sys {
 
     req *reqs;                 /* slots */
     size_t nslots, cap_slots;
-    ring free_slots, preq, bq;
+    dam_slotq free_slots, preq, bq;
     int *free_workers;         /* stack of idle worker ids */
     int nfree_workers;
     replica *reps;
@@ -205,7 +170,7 @@ static void account(sys *y)
 static int new_slot(sys *y)
 {
     if (y->free_slots.len > 0)
-        return ring_pop(&y->free_slots);
+        return dam_slotq_pop(&y->free_slots);
     y->reqs = dam_grow(y->reqs, sizeof *y->reqs, y->nslots + 1,
                        &y->cap_slots);
     return (int)y->nslots++;
@@ -247,10 +212,10 @@ static void on_pre_done(dam_des *des, void *ctx, dam_des_arg arg)
                            (int)q->idx);
     int w = q->worker;
     if (y->preq.len > 0)
-        start_preprocess(y, ring_pop(&y->preq), w);
+        start_preprocess(y, dam_slotq_pop(&y->preq), w);
     else
         y->free_workers[y->nfree_workers++] = w;
-    ring_push(&y->bq, slot);
+    dam_slotq_push_back(&y->bq, slot);
     try_dispatch(y);
 }
 
@@ -283,7 +248,7 @@ static void on_arrive(dam_des *des, void *ctx, dam_des_arg arg)
     if (y->nfree_workers > 0)
         start_preprocess(y, slot, y->free_workers[--y->nfree_workers]);
     else
-        ring_push(&y->preq, slot);
+        dam_slotq_push_back(&y->preq, slot);
     if (y->arrived < y->nreq) {
         double next;
         if (y->arrivals)
@@ -340,7 +305,7 @@ static void finish(sys *y, replica *p, int slot, double comp_end)
         if (lat <= y->slo * (1.0 + 1e-9))
             y->within_slo++;
     }
-    ring_push(&y->free_slots, slot);
+    dam_slotq_push_back(&y->free_slots, slot);
 }
 
 static void on_compute_done(dam_des *des, void *ctx, dam_des_arg arg)
@@ -386,7 +351,7 @@ static void try_dispatch(sys *y)
     const dam_serving *v = &y->s->serving;
     double now = dam_des_now(y->des);
     while (y->bq.len > 0 && y->nfree_reps > 0) {
-        double first = y->reqs[ring_at(&y->bq, 0)].pre_end;
+        double first = y->reqs[dam_slotq_at(&y->bq, 0)].pre_end;
         size_t mb = (size_t)v->max_batch;
         int full = y->bq.len >= mb;
         if (!full && now < first + v->batch_timeout_s)
@@ -399,7 +364,7 @@ static void try_dispatch(sys *y)
         p->members = dam_grow(p->members, sizeof *p->members, b, &p->cap);
         p->nmem = b;
         for (size_t i = 0; i < b; i++)
-            p->members[i] = ring_pop(&y->bq);
+            p->members[i] = dam_slotq_pop(&y->bq);
         p->ready = first + v->batch_timeout_s;
         if (full) {
             double jb = y->reqs[p->members[b - 1]].pre_end;
@@ -424,7 +389,7 @@ static void try_dispatch(sys *y)
     /* A forming batch that is not full waits for its timeout. */
     if (y->bq.len > 0 && y->bq.len < (size_t)v->max_batch &&
         y->nfree_reps > 0) {
-        double t = y->reqs[ring_at(&y->bq, 0)].pre_end + v->batch_timeout_s;
+        double t = y->reqs[dam_slotq_at(&y->bq, 0)].pre_end + v->batch_timeout_s;
         if (y->timer && y->timer_t != t) {
             dam_des_cancel(y->des, y->timer);
             y->timer = 0;
