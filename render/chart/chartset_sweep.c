@@ -224,6 +224,18 @@ static void pareto_titles(struct dam_chartset_sweep *d, const dam_sweep *sw,
                           size_t noprice)
 {
     size_t n = (size_t)sw->npoints;
+    if (nf == 0) {
+        /* no point fits: no front, the markers are all "does not fit" */
+        snprintf(d->p_title, sizeof d->p_title,
+                 "Which configuration is worth it? None: no point of %zu "
+                 "fits in GPU memory",
+                 n);
+        snprintf(d->p_sub, sizeof d->p_sub,
+                 "%zu do%s not fit; %zu fail%s (the rows say why). %s.",
+                 nofit, nofit == 1 ? "es" : "", failed,
+                 failed == 1 ? "s" : "", sw->base->name);
+        return;
+    }
     double us = dam_fmt_time_unit_seconds(u);
     /* the answer: how many are worth it, and the front's two ends, in the
      * axis's time unit */

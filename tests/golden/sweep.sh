@@ -30,6 +30,9 @@ check "charts: the same bytes for -j 1 and -j 2" sh -c "cmp front.png front1.png
 check "-o DIR writes the rows and both charts" sh -c "'$damsim' sweep '$flag' $issue -o out && test -s out/sweep.csv && test -s out/pareto.png && test -s out/heatmap.png && cmp out/sweep.csv sweep.csv"
 check "-o DIR --format pdf --json: JSON Lines and PDF charts" sh -c "'$damsim' sweep '$flag' $issue -o outp --format pdf --json && test -s outp/sweep.jsonl && head -c 5 outp/pareto.pdf | grep -q '%PDF' && test -s outp/heatmap.pdf"
 check "-o DIR with one key: the rows and the front" sh -c "'$damsim' sweep '$flag' --vary batch_size=64,128 -o one && test -s one/pareto.png && ! test -e one/heatmap.png"
+# No point fits in GPU memory and half fail (once a crash, exit 139): the
+# front chart says so and draws the points as "does not fit".
+check "--pareto where no point fits" sh -c "'$damsim' sweep '$llama' --vary batch_size=256,512 --vary precision=bf16,fp8 --pareto nofit.svg >/dev/null && grep -q '<svg' nofit.svg"
 code "--heatmap with one varied key" 2 "$damsim" sweep "$flag" --vary batch_size=64,128 --heatmap h1.png
 check "... and nothing written" sh -c "! test -e h1.png"
 code "--pareto FILE.jpg" 2 "$damsim" sweep "$flag" $issue --pareto p.jpg
