@@ -52,7 +52,8 @@ static int load(dam_scenario *s, const char *gpu, const char *model,
 }
 
 static void check_ordered(const char *what, const char *gpu,
-                          const char *model, const char *llm)
+                          const char *model, const char *llm,
+                          int preempts)
 {
     static dam_scenario s;
     static dam_llm_plan p;
@@ -76,11 +77,25 @@ static void check_ordered(const char *what, const char *gpu,
               "%s: the highest rate (%.4g/s) does not exceed the offline "
               "throughput (%.4g/s)",
               what, p.max_rate, p.offline_rate);
-    /* and it is not far below: the bisection stops near saturation */
-    dam_check(p.max_rate > 0.5 * p.offline_rate,
-              "%s: loose objectives put the highest rate near saturation "
-              "(%.4g of %.4g/s)",
-              what, p.max_rate, p.offline_rate);
+    /* the search brackets the highest rate: it met at max_rate and missed
+     * at max_rate_upper, within the bracket (eight halvings of the last
+     * doubling leave 1/256 of it, inside the bracket too) */
+    dam_check(p.max_rate_upper > p.max_rate &&
+                  p.max_rate_upper - p.max_rate <=
+                      DAM_LLM_RATE_BRACKET * p.max_rate * (1.0 + 1e-12),
+              "%s: the search brackets the highest rate (%.4g to %.4g/s)",
+              what, p.max_rate, p.max_rate_upper);
+    /* and, where nothing is preempted, it is not far below: with loose
+     * objectives only saturation stops it. Under max-utilisation with a
+     * small cache, Poisson bursts over-admit and preempt (recomputing the
+     * evicted prefixes), so the server's capacity can sit well below the
+     * offline run of the same requests (0.35-0.6 of it on seeds 0-7):
+     * there only the ordering above binds. */
+    if (!preempts)
+        dam_check(p.max_rate > 0.5 * p.offline_rate,
+                  "%s: loose objectives put the highest rate near "
+                  "saturation (%.4g of %.4g/s)",
+                  what, p.max_rate, p.offline_rate);
 }
 
 static void check_no_evict(void)
@@ -138,20 +153,20 @@ int main(void)
     check_ordered("8B on H100, chunked", "H100-SXM5-80GB", "llama3-8b",
                   "input_tokens = 1000; input_cv = 0.5; input_max = 4000; "
                   "output_tokens = 200; output_cv = 0.5; "
-                  "output_max = 1000;");
+                  "output_max = 1000;", 0);
     check_ordered("8B on A100 80GB, whole prompts", "A100-SXM4-80GB",
                   "llama3-8b",
                   "input_tokens = 500; input_cv = 0.5; input_max = 4096; "
                   "output_tokens = 300; output_max = 2000; "
-                  "chunked_prefill = false; token_budget = 4096;");
+                  "chunked_prefill = false; token_budget = 4096;", 0);
     check_ordered("70B on 4 H200, no-evict", "H200-SXM-141GB", "llama3-70b",
                   "tp = 4; input_tokens = 2000; output_tokens = 500; "
-                  "capacity_policy = \"guaranteed_no_evict\";");
+                  "capacity_policy = \"guaranteed_no_evict\";", 0);
     check_ordered("8B on H100, small cache, max-utilisation",
                   "H100-SXM5-80GB", "llama3-8b",
                   "input_tokens = 1500; input_max = 1500; "
                   "output_tokens = 600; output_cv = 0.5; output_max = 2000; "
-                  "memory_fraction = 0.215; token_budget = 2048;");
+                  "memory_fraction = 0.215; token_budget = 2048;", 1);
     check_no_evict();
     return dam_check_done();
 }

@@ -208,12 +208,20 @@ int main(void)
                   "what-if with intervals");
     for (int i = 1; i < w->nrows; i++) {
         const dam_whatif_row *row = &w->rows[i];
+        /* The flagship waits on decode in nearly every draw, so a faster
+         * GPU helps only in the few draws where decode is quick: about
+         * 3.5 % over seeds 0-9. With 200 draws the share's binomial sd is
+         * 1.3 points, so "under 10 %" (5 sd above) holds on any seed yet
+         * still fails if the H100 helped in a real share of draws. */
         if (strcmp(row->name, "H100") == 0)
-            dam_check(row->has_interval && row->p_faster < 0.05,
+            dam_check(row->has_interval && row->p_faster < 0.10,
                       "H100 is faster in almost no draw (%.0f %%)",
                       row->p_faster * 100);
+        /* more workers relieve the decode wait: faster in about 96.7 % of
+         * draws over seeds 0-30 (sd 1.3 points at 200 draws), so "over
+         * 90 %" on any seed */
         if (strcmp(row->name, "more workers") == 0)
-            dam_check(row->has_interval && row->p_faster > 0.95 &&
+            dam_check(row->has_interval && row->p_faster > 0.90 &&
                           row->speedup_lo > 1.0,
                       "more workers is faster in nearly every draw (%.0f %%, "
                       "%.2fx..%.2fx)",
