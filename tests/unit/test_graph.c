@@ -462,12 +462,70 @@ static void eager_sac(const dam_catalog *cat)
                   "memory-bound kernels");
 }
 
+/* Kernel launches of the memory-bound kernels of one pass. */
+static double mem_kernels(const dam_graph *x, int pass)
+{
+    double k = 0.0;
+    for (int i = 0; i < x->nops; i++)
+        if (x->ops[i].kind == DAM_OP_MEM && x->ops[i].pass == pass)
+            k += x->ops[i].kernels;
+    return k;
+}
+
+/* Two of the MLP's memory-bound counts by hand: eager SwiGLU launches SiLU
+ * and the product as two kernels forward (one fused) and three backward
+ * (one fused); one more expert per token (Mixtral, top 2 -> 3) adds per
+ * layer and token its dispatch (4 d), activation (3 f forward, 5 f
+ * backward: gated) and combine (2 d, both passes) elements. */
+static void mlp_counts(const dam_catalog *cat)
+{
+    const dam_model_spec *m = model(cat, "llama3-8b");
+    const dam_model_spec *mx = model(cat, "mixtral-8x7b");
+    if (!m || !mx)
+        return;
+    dam_graph_opts o;
+    memset(&o, 0, sizeof o);
+    o.mode = DAM_GRAPH_TRAIN;
+    o.seq_len = 512;
+    o.no_optimizer = 1;
+    dam_error e;
+    double L = m->arch.tf.layers;
+    dam_check(dam_graph_build(&g, m, &o, &e) == DAM_OK, "fused SwiGLU");
+    o.eager_ops = DAM_EAGER_SWIGLU;
+    dam_check(dam_graph_build(&h, m, &o, &e) == DAM_OK, "eager SwiGLU");
+    dam_check_rel(mem_kernels(&h, DAM_PASS_FWD) - mem_kernels(&g, DAM_PASS_FWD),
+                  L, 1e-12, "eager SwiGLU: one more kernel per layer forward");
+    dam_check_rel(mem_kernels(&h, DAM_PASS_BWD) - mem_kernels(&g, DAM_PASS_BWD),
+                  2.0 * L, 1e-12,
+                  "eager SwiGLU: two more kernels per layer backward");
+    static dam_model_spec k3;
+    k3 = *mx;
+    k3.arch.tf.top_k = 3;
+    o.eager_ops = 0;
+    o.seq_len = 1024;
+    dam_check(dam_graph_build(&g, mx, &o, &e) == DAM_OK, "Mixtral top 2");
+    dam_check(dam_graph_build(&h, &k3, &o, &e) == DAM_OK, "Mixtral top 3");
+    double T = 1024, d = mx->arch.tf.hidden, f = mx->arch.tf.ffn;
+    double Lx = mx->arch.tf.layers;
+    dam_check_rel(kind_sum(&h, DAM_OP_MEM, DAM_PASS_FWD, 1) -
+                      kind_sum(&g, DAM_OP_MEM, DAM_PASS_FWD, 1),
+                  Lx * T * (6.0 * d + 3.0 * f), 1e-9,
+                  "one more expert per token: forward dispatch, activation "
+                  "and combine elements");
+    dam_check_rel(kind_sum(&h, DAM_OP_MEM, DAM_PASS_BWD, 1) -
+                      kind_sum(&g, DAM_OP_MEM, DAM_PASS_BWD, 1),
+                  Lx * T * (6.0 * d + 5.0 * f), 1e-9,
+                  "one more expert per token: backward dispatch, activation "
+                  "and combine elements");
+}
+
 int main(void)
 {
     dam_catalog cat = {0};
     dam_test_start(&cat);
     params_all(&cat);
     resnet(&cat);
+    mlp_counts(&cat);
     transformer(&cat);
     serving(&cat);
     seq_len_key(&cat);

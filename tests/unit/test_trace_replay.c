@@ -382,6 +382,21 @@ static void conv_shapes(const dam_catalog *cat)
     dam_check(gm[0] == 32.0f * 56 * 56 && gm[2] == (float)k,
               "conv without Concrete Inputs: stride 1, same size (M %.0f)",
               (double)gm[0]);
+    /* each spatial dimension with its own stride, padding and dilation:
+     * height (56 + 2 x 1 - 1 x 2 - 1) / 2 + 1 = 28, width
+     * (56 + 0 - 2 x 2 - 1) / 1 + 1 = 52 */
+    static const char *uneven =
+        "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": "
+        "\"aten::cudnn_convolution\", \"pid\": 1, \"tid\": 1, \"ts\": 5, "
+        "\"dur\": 20, \"args\": {\"Input Dims\": [[32, 64, 56, 56], "
+        "[128, 64, 3, 3], [], [], [], [], [], [], []], \"Concrete Inputs\": "
+        "[\"\", \"\", \"[1, 0]\", \"[2, 1]\", \"[1, 2]\", \"1\", \"False\", "
+        "\"False\", \"True\"]}}";
+    conv_step(cat, uneven, "void fft2d_r2c_32x32<float>", &nconv, gm);
+    dam_check(gm[0] == 32.0f * 28 * 52 && gm[2] == (float)k,
+              "conv: stride, padding and dilation per dimension (M %.0f, "
+              "want 46592)",
+              (double)gm[0]);
 }
 
 /* batch=2,from=1: a GEMM (200 us) and an elementwise kernel (100 us) take
