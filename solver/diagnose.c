@@ -87,9 +87,13 @@ static void headline(const dam_scenario *s, const dam_result *r, double step,
     switch (r->bound) {
     case DAM_BOUND_DATA:
         ms(b, sizeof b, r->t_data);
-        ms(c, sizeof c, r->terms[DAM_TERM_COMPUTE] +
-                            r->terms[DAM_TERM_OVERHEAD] +
-                            r->terms[DAM_TERM_COMM]);
+        /* the GPUs' own work: compute, communication, overhead and, in
+         * a pipeline, the stages waiting on each other (its bubble) */
+        ms(c, sizeof c,
+           r->terms[DAM_TERM_COMPUTE] + r->terms[DAM_TERM_OVERHEAD] +
+               r->terms[DAM_TERM_COMM] +
+               (s->layout.on && s->layout.pp > 1 ? r->terms[DAM_TERM_WAIT]
+                                                 : 0.0));
         snprintf(d->headline, sizeof d->headline,
                  "data-bound: the input pipeline needs %s per batch, the GPU "
                  "%s; the step is %s",

@@ -588,6 +588,34 @@ static void stage_costs(const assembly *x, dam_parallel_cost *out)
     }
 }
 
+/* One replica's storage read of a step's data, as the simulation makes it
+ * (sim_parallel.c start_reads, build_links): a replica's samples from the
+ * cluster's file system at its 1/dp share, through its share of the
+ * node's NICs, or from the node's own storage shared by the node's
+ * replicas; the read's latency once. */
+static double data_read(const dam_scenario *s, const dam_layout *l)
+{
+    const dam_machine *mc = &s->machine;
+    double bytes = (double)l->micro_batches * l->micro_batch *
+                   s->data.raw_bytes;
+    if (!(bytes > 0.0))
+        return 0.0;
+    double G = mc->gpus_per_node, per = (double)l->tp * l->cp;
+    double u = per >= G ? per / G : 1.0; /* nodes per replica's stage */
+    double c = per >= G ? 1.0 : G / per; /* stages per node */
+    double rate;
+    if (mc->fs_bw > 0.0) {
+        const dam_network *nw = &mc->net;
+        double nic = nw->nics * nw->nic_bw * nw->nic_eff * u / c;
+        rate = mc->fs_bw / l->dp;
+        if (nic > 0.0 && nic < rate)
+            rate = nic;
+    } else {
+        rate = mc->storage_bw * u / c;
+    }
+    return rate > 0.0 ? mc->storage_latency + bytes / rate : 0.0;
+}
+
 void dam_parallel_assemble(const dam_scenario *s, const dam_layout *l,
                            const dam_parallel_layers *lc,
                            dam_parallel_cost *out)
@@ -665,6 +693,7 @@ void dam_parallel_assemble(const dam_scenario *s, const dam_layout *l,
         hw += out->fwd[k].flops + out->bwd[k].flops;
     }
     out->hw_flops = hw * m * (double)l->tp * l->cp * l->dp;
+    out->data_read = data_read(s, l);
 }
 
 /* ---- the step ---------------------------------------------------------- */
@@ -785,6 +814,11 @@ void dam_parallel_step_analytic(const dam_parallel_cost *c,
             gather = g;
     }
     out->step = barrier + opt + gather + c->overhead;
+    /* the first stage reads the next step's data during this one: a read
+     * longer than the step holds every stage of the replica back */
+    double data_wait = c->data_read > out->step ? c->data_read - out->step
+                                                : 0.0;
+    out->step += data_wait;
     out->pipeline = pipe;
     out->bottleneck = bott;
     out->bubble = pipe > 0.0 ? 1.0 - mx * m / pipe : 0.0;
@@ -814,7 +848,8 @@ void dam_parallel_step_analytic(const dam_parallel_cost *c,
     out->terms[DAM_TERM_COMPUTE] = tc;
     out->terms[DAM_TERM_COMM] = tm;
     out->terms[DAM_TERM_OVERHEAD] = c->overhead;
-    double wait = out->step - tc - tm - c->overhead;
+    out->terms[DAM_TERM_DATA] = data_wait;
+    double wait = out->step - tc - tm - c->overhead - data_wait;
     out->terms[DAM_TERM_WAIT] = wait > 0.0 ? wait : 0.0;
 }
 
@@ -944,6 +979,7 @@ void dam_parallel_solve(const dam_scenario *s, dam_result *r)
                 s0->grad.time + s0->gather.time + zt +
                 per_stage * (c.fwd[k0].a2a.time + c.bwd[k0].a2a.time);
     r->t_latency = c.overhead;
+    r->t_data = c.data_read;
     r->t_seq = r->t_compute + r->t_comm + r->t_latency;
     double busy = st.terms[DAM_TERM_COMPUTE] + st.terms[DAM_TERM_COMM] +
                   c.overhead;
@@ -1000,10 +1036,11 @@ void dam_parallel_solve(const dam_scenario *s, dam_result *r)
     mm->capacity = s->machine.gpu.mem_bytes;
     dam_memory_judge(mm);
 
-    dam_parallel_derive(s, c.tokens, r);
+    dam_parallel_derive(s, c.tokens, 0.0, r);
 }
 
-void dam_parallel_derive(const dam_scenario *s, double tokens, dam_result *r)
+void dam_parallel_derive(const dam_scenario *s, double tokens,
+                         double data_floor, dam_result *r)
 {
     double step = r->step;
     r->throughput = step > 0.0 ? r->global_batch / step : 0.0;
@@ -1029,6 +1066,8 @@ void dam_parallel_derive(const dam_scenario *s, double tokens, dam_result *r)
     for (int t = 0; t < DAM_TERM_COUNT; t++)
         if (r->terms[t] > r->terms[best])
             best = t;
+    if (r->terms[DAM_TERM_DATA] > data_floor)
+        best = DAM_TERM_DATA; /* the read sets the step: nothing else pays */
     r->bound = best == DAM_TERM_COMM       ? DAM_BOUND_COMM
                : best == DAM_TERM_DATA     ? DAM_BOUND_DATA
                : best == DAM_TERM_OVERHEAD ? DAM_BOUND_LATENCY

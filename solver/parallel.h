@@ -149,6 +149,10 @@ typedef struct dam_parallel_cost {
     double model_flops;              /* model FLOPs per step, all GPUs */
     double hw_flops;                 /* FLOP executed per step, all GPUs */
     double tokens;                   /* tokens per step, all GPUs */
+    double data_read;                /* one replica's storage read of a
+                                      * step's data (its first stage
+                                      * prefetches it during the step
+                                      * before), latency included, s */
 } dam_parallel_cost;
 
 /* Kind of chunk v (0 <= v < chunks) and of stage s. */
@@ -195,7 +199,11 @@ void dam_parallel_memory(const dam_scenario *s, const dam_layout *l,
 void dam_parallel_solve(const dam_scenario *s, dam_result *r);
 
 /* From r's step, terms and phases: throughput, tokens/s (tokens per
- * step), MFU, epoch and run time, GPU-hours and cost, and what binds. */
-void dam_parallel_derive(const dam_scenario *s, double tokens, dam_result *r);
+ * step), MFU, epoch and run time, GPU-hours and cost, and what binds: the
+ * data when its wait passes data_floor (s; the analytic solve 0, a
+ * simulation a share of the step, for its jitter), else the largest
+ * term. */
+void dam_parallel_derive(const dam_scenario *s, double tokens,
+                         double data_floor, dam_result *r);
 
 #endif

@@ -585,6 +585,7 @@ static void ent_ready_next(dam_des *des, void *ctx, dam_des_arg arg)
     ent *e = ctx;
     struct psim *ps = e->ps;
     e->t_comm += dam_des_now(des) - arg.d;
+    e->last_end = dam_des_now(des); /* idle from here to the step's end */
     if (++ps->ent_done == ps->nent)
         begin_step(ps);
 }
@@ -684,10 +685,23 @@ static void begin_step(struct psim *ps)
             for (int i = 0; i < ps->nent; i++) {
                 ent *e = &ps->e[i];
                 double wt = ps->rep_weight[e->j];
+                /* the later stages' idle time, up to the first stage's
+                 * wait for the step's data, is that wait passed on */
+                /* an entity ready before the last one (a shorter
+                 * optimizer, no gather) waits for it: without that tail
+                 * the terms summed to 0.45 % less than the step measured
+                 * (property test "ordered", the mean below every step) */
+                double data = e->t_data, idle = e->t_wait + now - e->last_end;
+                if (e->s > 0) {
+                    double d0 = ent_at(ps, 0, e->j)->t_data;
+                    double mv = idle < d0 ? idle : d0;
+                    data += mv;
+                    idle -= mv;
+                }
                 tw[DAM_TERM_COMPUTE] += wt * e->t_comp;
                 tw[DAM_TERM_COMM] += wt * e->t_comm;
-                tw[DAM_TERM_WAIT] += wt * e->t_wait;
-                tw[DAM_TERM_DATA] += wt * e->t_data;
+                tw[DAM_TERM_WAIT] += wt * idle;
+                tw[DAM_TERM_DATA] += wt * data;
                 tw[DAM_TERM_OVERHEAD] += wt * ps->c->overhead;
                 w += wt;
             }
@@ -1090,6 +1104,6 @@ int dam_sim_parallel(const dam_scenario *s, const dam_sim_options *opt,
     r->sim_peer_wait = r->terms[DAM_TERM_WAIT];
     r->nstage_times = 0;
     r->step = step;
-    dam_parallel_derive(s, c.tokens, r);
+    dam_parallel_derive(s, c.tokens, 0.02 * step, r);
     return DAM_OK;
 }

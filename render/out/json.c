@@ -20,6 +20,11 @@ static json_t *stat_json(const dam_stat *st)
 {
     json_t *o = json_object();
     NUM(o, "mean", st->mean);
+    if (!(st->n > 0.0)) { /* a mean without observations of its own (a
+                           * layout's data wait): no spread to give */
+        NUM(o, "n", 0.0);
+        return o;
+    }
     NUM(o, "ci95", st->ci95);
     NUM(o, "sd", st->sd);
     NUM(o, "p50", st->p50);

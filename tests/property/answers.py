@@ -22,8 +22,11 @@ model and against themselves:
   bound      the simulated step is not below the printed lower bound
              T_pipe (perfect overlap), beyond the simulation's noise;
   ordered    every set of percentiles is ordered (p50 <= p90/p95 <= p99 <=
-             max);
-  same       the text's "Answer" line is the JSON's result.answer.
+             max), and a mean lies between its min and max;
+  same       the text's "Answer" line is the JSON's result.answer;
+  agree      training: the simulated step is within 0.67x to 1.5x of the
+             analytic step printed beside it (the simulation adds queueing
+             and jitter to the same terms, not terms of its own).
 
 Each property's violations are counted; the test fails when any is not 0.
 A failure names the scenario and its seed, so it reproduces.
@@ -47,7 +50,9 @@ N = int(args[1]) if len(args) > 1 else 300
 SEED = (int(args[2]) if len(args) > 2 else
         int(os.environ.get("DAM_TEST_SEED_BASE", "20261202")))
 PROPS = ("interval", "fit", "slo", "cost", "finite", "bound", "ordered",
-         "same")
+         "same", "agree")
+# agree: simulated / analytic step within these factors
+AGREE = (0.67, 1.5)
 # JSON numbers that may be negative: changes, gains, signed deltas
 SIGNED = ("change", "gain", "delta", "saved", "quality", "roc", "marginal",
           "slack", "margin")
@@ -229,6 +234,13 @@ def ordered(x, path, bad):
         for a, c in zip(qs, qs[1:]):
             if x[c] < x[a] * (1 - 2e-3) - 1e-12:
                 bad.append("%s.%s %g < %s %g" % (path, c, x[c], a, x[a]))
+        # a mean lies between the least and the greatest observation
+        if all(isinstance(x.get(k), (int, float)) for k in
+               ("mean", "min", "max")) and \
+                not (x["min"] * (1 - 2e-3) - 1e-12 <= x["mean"] <=
+                     x["max"] * (1 + 2e-3) + 1e-12):
+            bad.append("%s.mean %g outside [min %g, max %g]" %
+                       (path, x["mean"], x["min"], x["max"]))
         for k, v in x.items():
             ordered(v, path + "." + k, bad)
     elif isinstance(x, list):
@@ -330,6 +342,16 @@ def one(job):
         if r["step_s"] + 4 * se < tp * (1 - 0.01):
             v["bound"].append("simulated %.6g < T_pipe %.6g" %
                               (r["step_s"], tp))
+    # agree: the simulated and the analytic step printed side by side
+    # model the same system: the simulation adds queueing and jitter, not
+    # whole terms the analytic solve leaves out (a 2-stage pipeline reading
+    # from a slow file system was simulated at 8.0 s, analytic 1.59 s)
+    if sim and kind not in ("serving", "llm") and fits and \
+            sim.get("analytic_step_s", 0) > 0:
+        ratio = r["step_s"] / sim["analytic_step_s"]
+        if not AGREE[0] <= ratio <= AGREE[1]:
+            v["agree"].append("simulated %.6g, analytic %.6g (%.3gx)" %
+                              (r["step_s"], sim["analytic_step_s"], ratio))
     # percentiles in order
     ob = []
     ordered(doc, "", ob)

@@ -194,6 +194,13 @@ static void analytic_vs_sim(void)
             sum += res.terms[t];
         dam_check_rel(sum, res.step, 1e-9,
                       "the simulated terms sum to the step (by construction)");
+        /* and that sum is the mean of the steps measured: an entity ready
+         * before the slowest (a shorter optimizer) waits for it */
+        dam_check(res.step >= res.sim_step.min * (1 - 1e-9) &&
+                      res.step <= res.sim_step.max * (1 + 1e-9),
+                  "  the step %.9g s lies among the steps measured (%.9g "
+                  "to %.9g s)", res.step, res.sim_step.min,
+                  res.sim_step.max);
     }
 }
 
@@ -482,6 +489,26 @@ static void data_bound(void)
               "the first stage's wait for the reads is data: %.4g s of "
               "%.4g s (waiting for ranks %.4g s)", res.terms[DAM_TERM_DATA],
               res.step, res.terms[DAM_TERM_WAIT]);
+    dam_check(res.bound == DAM_BOUND_DATA, "the simulation names the data "
+              "as the bound (bound %d)", (int)res.bound);
+    /* the analytic step sees the same reads: the step is the reads (the
+     * first stage prefetches the next step's data during this one) */
+    double sim = res.step;
+    dam_analytic_solve(&sc, &res);
+    dam_check(res.step >= read * (1.0 - 1e-9) && res.step <= read + fast,
+              "analytic: step %.4g s between the reads' %.4g s and that "
+              "plus the step without them (%.4g s) (theory)",
+              res.step, read, read + fast);
+    dam_check_rel(res.step, sim, 0.05, "analytic step within 5 % of the "
+                  "simulated one (theory, as analytic_vs_sim)");
+    dam_check(res.bound == DAM_BOUND_DATA && res.terms[DAM_TERM_DATA] > 0.0,
+              "analytic: the data binds (bound %d, data wait %.4g s)",
+              (int)res.bound, res.terms[DAM_TERM_DATA]);
+    double sum = 0.0;
+    for (int t = 0; t < DAM_TERM_COUNT; t++)
+        sum += res.terms[t];
+    dam_check_rel(sum, res.step, 1e-9,
+                  "analytic terms sum to the step (by construction)");
 }
 
 int main(void)
