@@ -404,15 +404,18 @@ static json_t *interval_json(const dam_interval *iv)
     return o;
 }
 
-json_t *dam_json_answer_interval(const dam_answer_interval *a)
+json_t *dam_json_answer_interval(const dam_answer_interval *a, int per_run)
 {
     json_t *o = json_object();
     INT(o, "draws", a->samples);
     json_object_set_new(o, "step_s", interval_json(&a->step));
-    json_object_set_new(o, "run_s", interval_json(&a->run_time));
+    if (per_run)
+        json_object_set_new(o, "run_s", interval_json(&a->run_time));
     json_object_set_new(o, "throughput", interval_json(&a->throughput));
-    json_object_set_new(o, "gpu_hours", interval_json(&a->gpu_hours));
-    json_object_set_new(o, "cost_usd", interval_json(&a->cost_usd));
+    if (per_run) {
+        json_object_set_new(o, "gpu_hours", interval_json(&a->gpu_hours));
+        json_object_set_new(o, "cost_usd", interval_json(&a->cost_usd));
+    }
     if (a->has_speedup) {
         json_object_set_new(o, "speedup", interval_json(&a->speedup));
         NUM(o, "share_of_draws_faster", a->p_faster);

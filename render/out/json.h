@@ -20,10 +20,13 @@ struct json_t *dam_json_result(const dam_scenario *s, const dam_result *r,
 /* Intervals over uncertain inputs (new reference). */
 #include "solver/uncertainty.h"
 /* The 90 % intervals of one answer (uncertainty.h): {"draws", "step_s",
- * "run_s", "throughput", "gpu_hours", "cost_usd" each {p05, p50, p95},
- * and against a baseline "speedup" and the shares of draws faster and
- * slower}. */
-struct json_t *dam_json_answer_interval(const dam_answer_interval *a);
+ * "throughput", with per_run "run_s", "gpu_hours" and "cost_usd", each
+ * {p05, p50, p95}, and against a baseline "speedup" and the shares of
+ * draws faster and slower}. per_run 0 for a service: its run figures are
+ * of the simulated window, not of the cost per 1,000 requests beside
+ * them (the text prints "-" there). */
+struct json_t *dam_json_answer_interval(const dam_answer_interval *a,
+                                        int per_run);
 struct json_t *dam_json_uncertainty(const dam_scenario *s,
                                     const dam_uncertainty *u);
 /* The GPU catalog (gpus), the model catalog (models) or both as one JSON

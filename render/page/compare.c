@@ -311,7 +311,8 @@ static void compare_json(dam_buf *b, const dam_scenario *s,
                             dam_json_result(&s[i], &r[i], &d[i]));
         if (iv && iv[i].samples > 0)
             json_object_set_new(e, "intervals_90",
-                                dam_json_answer_interval(&iv[i]));
+                                dam_json_answer_interval(
+                                    &iv[i], s[i].mode != DAM_MODE_SERVING));
         json_array_append_new(sc, e);
     }
     json_object_set_new(o, "scenarios", sc);

@@ -378,7 +378,7 @@ json_t *dam_plan_report_budget_json(const dam_scenario *s,
         json_object_set_new(e, "note", json_string(x->note));
         if (x->interval.samples > 0) {
             json_object_set_new(e, "intervals_90",
-                                dam_json_answer_interval(&x->interval));
+                                dam_json_answer_interval(&x->interval, 1));
             json_object_set_new(e, "share_of_draws_by_deadline",
                                 dam_json_num(x->p_deadline));
         }

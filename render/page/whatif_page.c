@@ -767,7 +767,9 @@ struct json_t *dam_page_whatif_json(const dam_whatif *w)
                 json_object_set_new(e, "speedup_over_uncertain_inputs", iv);
             }
             json_object_set_new(e, "intervals_90",
-                                dam_json_answer_interval(&r->interval));
+                                dam_json_answer_interval(
+                                    &r->interval, r->scenario.mode !=
+                                                      DAM_MODE_SERVING));
         }
         if (r->has_load) {
             /* simulated under load in the draws at a lone request's 5th

@@ -405,6 +405,22 @@ def whatif(path, kind, r, v):
             v["fit"].append("whatif: a speed-up quoted for %s (fits %s, "
                             "baseline fits %s)" % (o["option"], o.get("fits", True),
                                                    base_fits))
+        # each 90 % interval is of the figure beside it (a service's
+        # run figures are of its simulated window: none printed)
+        i9 = o.get("intervals_90")
+        if i9 and o.get("fits", True) and base_fits:
+            beside = [("step_s", o["result"]["step_s"]),
+                      ("gpu_hours", o["cost"]["gpu_hours"]),
+                      ("cost_usd", o["cost"]["usd"])]
+            for k, x in beside:
+                if k in i9 and x > 0 and not inside(i9[k], x):
+                    v["interval"].append(
+                        "whatif %s: %s %.6g outside %.6g..%.6g" %
+                        (o["option"], k, x, i9[k]["p05"], i9[k]["p95"]))
+        # a cost that is not known is not "cheaper" nor a return
+        if not o["cost"]["usd"] > 0 and o.get("roc") is not None:
+            v["cost"].append("whatif %s: cost n/a, RoC %r" %
+                             (o["option"], o["roc"]))
         iv = o.get("speedup_over_uncertain_inputs")
         if iv and "speedup" in o and not (
                 iv["p05"] <= o["speedup"] * (1 + 1e-9) and
@@ -412,6 +428,15 @@ def whatif(path, kind, r, v):
             v["interval"].append("whatif %s: speed-up %.4g outside %.4g..%.4g"
                                  % (o["option"], o["speedup"], iv["p05"],
                                     iv["p95"]))
+    # the cost frontier names no option that misses its SLO
+    byname = {o["option"]: o for o in w["options"]}
+    for f in w.get("frontier", []):
+        o = byname.get(f["option"], {})
+        sv = o.get("result", {}).get("serving")
+        if sv and (sv.get("slo_p99_s", 0) > 0 or sv.get("llm")) and \
+                not sv["slo_met"]:
+            v["slo"].append("whatif frontier: %s misses its SLO" %
+                            f["option"])
     if not base_fits and not w["answer"].startswith(
             "the baseline does not fit"):
         v["fit"].append("whatif answer: %s" % w["answer"][:80])
