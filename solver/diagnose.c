@@ -308,4 +308,17 @@ void dam_diagnose(const dam_scenario *s, const dam_result *r,
     scorecard(s, r, step, d);
     symptoms(s, r, step, d);
     levers(s, r, d);
+    if (!r->memory.fits) {
+        /* what cannot run binds on its memory first: the step's terms
+         * are what would bind once it fits (a run 53.6 GiB short read
+         * "compute-bound" alone) */
+        char was[132]; /* the prefix takes the rest of the line */
+        snprintf(was, sizeof was, "%.131s", d->headline);
+        snprintf(d->headline, sizeof d->headline,
+                 "does not fit (%.3g of %.3g GiB per GPU); once it fits, %s",
+                 r->memory.total / DAM_GIB, r->memory.capacity / DAM_GIB,
+                 was);
+        snprintf(d->axis, sizeof d->axis, "Algorithm/Machine");
+        d->no_fit = 1;
+    }
 }

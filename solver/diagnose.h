@@ -58,6 +58,10 @@ typedef struct dam_diagnosis {
     int nwasted;
     dam_advice wasted[DAM_LEVER_KIND_COUNT];
     char anti_pattern[DAM_DIAG_TEXT];    /* the trap a wasted lever falls into */
+    int no_fit;                          /* 1: memory exceeds the GPU's; the
+                                            headline says so first, and the
+                                            rest is what would bind once it
+                                            fits */
 } dam_diagnosis;
 
 /* Helpers shared by the training and serving diagnoses. */

@@ -163,12 +163,14 @@ void dam_text_diagnosis(dam_buf *b, const dam_diagnosis *d)
         dam_buf_printf(b, "  - %s\n", d->evidence[i]);
     for (int i = 0; i < d->nsymptoms; i++)
         dam_buf_printf(b, "  ! %s\n", d->symptoms[i]);
-    dam_buf_printf(b, "  Works:\n");
+    dam_buf_printf(b, d->no_fit ? "  Works, once it fits:\n"
+                                : "  Works:\n");
     for (int i = 0; i < d->nworks; i++)
         dam_buf_printf(b, "    + %-*s %s\n", w,
                        dam_lever_kind_name(d->works[i].kind),
                        d->works[i].why);
-    dam_buf_printf(b, "  Wasted:\n");
+    dam_buf_printf(b, d->no_fit ? "  Wasted, once it fits:\n"
+                                : "  Wasted:\n");
     for (int i = 0; i < d->nwasted; i++)
         dam_buf_printf(b, "    - %-*s %s\n", w,
                        dam_lever_kind_name(d->wasted[i].kind),
@@ -269,6 +271,15 @@ void dam_text_short(dam_buf *b, const dam_scenario *s, const dam_result *r,
     }
     if (s->mode == DAM_MODE_SERVING) {
         short_serving(b, r, u);
+        return;
+    }
+    /* what does not fit has no time nor cost to quote */
+    if (!r->memory.fits) {
+        dam_buf_printf(b, "Figure    needs %.3g GiB per GPU, the %s holds "
+                          "%.3g GiB: it does not fit\n",
+                       r->memory.total / DAM_GIB, s->machine.gpu.id,
+                       r->memory.capacity / DAM_GIB);
+        dam_buf_printf(b, "Cost      n/a: it cannot run as configured\n");
         return;
     }
     /* training: the run against its deadline, else the step; the cost */

@@ -410,11 +410,19 @@ void dam_text_run(dam_buf *b, const dam_scenario *s, const dam_result *r,
     rule(b);
     dam_buf_printf(b, "Question  %s\n", s->question);
     dam_buf_printf(b, "Answer    %s\n", answer);
-    dam_buf_printf(b, "Binding   %s  [axis: %s]\n", dam_bound_name(r->bound),
-                   d->axis);
+    if (r->memory.fits)
+        dam_buf_printf(b, "Binding   %s  [axis: %s]\n",
+                       dam_bound_name(r->bound), d->axis);
+    else
+        dam_buf_printf(b, "Binding   memory capacity: it does not fit (once "
+                          "it fits, %s)  [axis: %s]\n",
+                       dam_bound_name(r->bound), d->axis);
     dam_text_short(b, s, r, u);
     rule(b);
 
+    if (!r->memory.fits)
+        dam_buf_printf(b, "As if it fitted (it does not: none of these "
+                          "figures is an answer)\n");
     run_figures(b, s, r);
     if (u)
         interval_lines(b, s, u);

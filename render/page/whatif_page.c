@@ -339,8 +339,10 @@ static void question_answer(dam_buf *b, const dam_scenario *s,
     dam_buf_printf(b, "Question  %s\n", s->question);
     dam_buf_printf(b, "Answer    %s.\n", answer);
     dam_buf_printf(b, "Binding   %s [%s]: %s\n",
-                   dam_bound_name(base->result.bound), base->diagnosis.axis,
-                   base->diagnosis.headline);
+                   base->result.memory.fits
+                       ? dam_bound_name(base->result.bound)
+                       : "memory capacity",
+                   base->diagnosis.axis, base->diagnosis.headline);
 }
 
 void dam_page_whatif_times_of(const dam_whatif *w, dam_page_whatif_times *t)

@@ -183,7 +183,9 @@ static const char *answer_text(const ctx *c, const char *answer)
     size_t len = 0;
     const dam_whatif_row *named[2] = {c->w->nrows > 1 ? &c->w->rows[1] : NULL,
                                       c->best};
-    for (int k = 0; k < 2; k++) {
+    /* none over a baseline that cannot run (the what-if's rule: "no
+     * speed-up is quoted against it" read beside "B200 5x (4 to 7x)") */
+    for (int k = 0; k < 2 && c->w->rows[0].result.memory.fits; k++) {
         const dam_whatif_row *x = named[k];
         /* none for an option that does not fit: it has no speed-up */
         if (!x || (k == 1 && x == named[0]) || !x->has_interval ||
@@ -246,6 +248,23 @@ static void headline(dam_review_store *st, const ctx *c)
                                 : keep(c->P, "%.0f", l->gpus));
             }
         }
+    } else if (c->s->mode != DAM_MODE_SERVING && !b->result.memory.fits) {
+        /* what does not fit has no time nor cost: the best option's */
+        static const char *const what[3] = {"time to train",
+                                            "cost of the run", "GPU-hours"};
+        for (int k = 0; k < 3; k++) {
+            put(t, what[k]);
+            put(t, "does not fit");
+            if (x)
+                put(t, k == 0   ? fmt_iv(c->P, x->result.run_time,
+                                         IV(x, run_time), DAM_FMT_TIME)
+                       : k == 1 ? (x->cost.usd > 0.0
+                                       ? fmt_iv(c->P, x->cost.usd,
+                                                IV(x, cost_usd), DAM_FMT_USD)
+                                       : "n/a")
+                                : fmt_iv(c->P, x->cost.gpu_hours,
+                                         IV(x, gpu_hours), DAM_FMT_PLAIN));
+        }
     } else if (c->s->mode == DAM_MODE_SERVING) {
         /* per million requests: the rows' costs are per 1,000 */
         dam_interval cb = {0, 0, 0}, cx = {0, 0, 0};
@@ -257,16 +276,21 @@ static void headline(dam_review_store *st, const ctx *c)
             cx = (dam_interval){x->interval.cost_usd.lo * 1000.0,
                                 x->interval.cost_usd.median * 1000.0,
                                 x->interval.cost_usd.hi * 1000.0};
+        int bf = b->result.memory.fits;
         put(t, "p99 latency");
-        put(t, fmt_time(c->P, b->result.serving.latency.p99));
+        put(t, bf ? fmt_time(c->P, b->result.serving.latency.p99)
+                  : "does not fit");
         if (x)
             put(t, fmt_time(c->P, x->result.serving.latency.p99));
         put(t, "cost per million requests");
-        put(t, fmt_iv(c->P, b->cost.usd * 1000.0, &cb, DAM_FMT_USD));
+        put(t, bf ? fmt_iv(c->P, b->cost.usd * 1000.0, &cb, DAM_FMT_USD)
+                  : "does not fit");
         if (x)
             put(t, fmt_iv(c->P, x->cost.usd * 1000.0, &cx, DAM_FMT_USD));
         put(t, "GPU-hours per million requests");
-        put(t, fmt_iv(c->P, b->cost.gpu_hours * 1000.0, NULL, DAM_FMT_PLAIN));
+        put(t, bf ? fmt_iv(c->P, b->cost.gpu_hours * 1000.0, NULL,
+                           DAM_FMT_PLAIN)
+                  : "does not fit");
         if (x)
             put(t, fmt_iv(c->P, x->cost.gpu_hours * 1000.0, NULL,
                           DAM_FMT_PLAIN));
@@ -421,6 +445,19 @@ static const char *would_change(const ctx *c)
             next = t;
     char out[1024], a[48], b[48], ta[48];
     size_t len = 0;
+    if (!r->memory.fits) {
+        /* what cannot run is judged on its memory, not on its step */
+        dam_fmt_memory(a, sizeof a, r->memory.total);
+        dam_fmt_memory(b, sizeof b, r->memory.capacity);
+        snprintf(out, sizeof out,
+                 "The answer rests on memory: as configured it needs %s per "
+                 "GPU of %s, so it cannot run. Sharding the state (ZeRO, "
+                 "tensor or pipeline parallelism), recomputing activations, "
+                 "a smaller batch or a GPU with more memory change it; once "
+                 "it fits, %s would bind.",
+                 a, b, dam_bound_name(r->bound));
+        return keep(c->P, "%s", out);
+    }
     if (total > 0 && bt >= 0 && r->terms[bt] > 0) {
         dam_fmt_pct(a, sizeof a, r->terms[bt] / total, 2);
         dam_fmt_time(ta, sizeof ta, r->terms[bt]);
@@ -476,19 +513,32 @@ static void key_numbers(rows *key, const ctx *c)
     const dam_whatif_row *bw = c->base;
     pool *P = c->P;
     char m1[48], m2[48];
-    row(key, "binding term", keep(P, "%s [%s]", dam_bound_name(r->bound),
-                                  c->base->diagnosis.axis), NULL);
+    int fits = r->memory.fits;
+    if (fits)
+        row(key, "binding term", keep(P, "%s [%s]", dam_bound_name(r->bound),
+                                      c->base->diagnosis.axis), NULL);
+    else
+        row(key, "binding term",
+            keep(P, "memory capacity: it does not fit (once it fits, %s) "
+                    "[%s]",
+                 dam_bound_name(r->bound), c->base->diagnosis.axis), NULL);
     row(key, s->mode == DAM_MODE_SERVING ? "mean latency" : "step time",
         keep(P, "%s (%s)",
              fmt_iv(P, r->step, c->serving ? NULL : IV(bw, step),
                     DAM_FMT_TIME),
-             r->has_sim ? "simulated" : "analytic"), NULL);
+             !fits        ? "as if it fitted: not an answer"
+             : r->has_sim ? "simulated"
+                          : "analytic"), NULL);
     row(key, "throughput",
         keep(P, "%s %s/s",
              fmt_iv(P, r->throughput, c->serving ? NULL : IV(bw, throughput),
                     DAM_FMT_PLAIN),
              s->mode == DAM_MODE_SERVING ? "requests" : "samples"), NULL);
-    if (s->mode != DAM_MODE_SERVING) {
+    if (s->mode != DAM_MODE_SERVING && !fits) {
+        row(key, "time to train", "does not fit", NULL);
+        row(key, "GPU-hours", "does not fit", NULL);
+        row(key, "cost", "does not fit", NULL);
+    } else if (s->mode != DAM_MODE_SERVING) {
         char ep[48];
         dam_fmt_num(ep, sizeof ep, s->data.epochs, DAM_FMT_SIG);
         row(key, "time to train",

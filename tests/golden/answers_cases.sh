@@ -76,7 +76,34 @@ rows = [[html.unescape(re.sub(r'<[^>]+>', '', c)).strip() for c in re.findall(r'
 nofit = [r for r in rows if 'does not fit' in r]
 assert len(nofit) >= 2, nofit
 for r in nofit:
-    assert not any(re.search(r'[0-9]', c) for c in r[1:]), r"
+    # the figures of that option (before its 'does not fit'; after it on
+    # page 1 come the recommended option's)
+    assert not any(re.search(r'[0-9]', c) for c in r[1:r.index('does not fit')]), r"
+check "C03: the review's page 1 prices nothing that cannot run, quotes no speed-up over it, and rests on memory" py "
+import html, re, sys
+s = open(sys.argv[1] + '/c03.html').read()
+s = re.sub(r'<(style|script).*?</\\1>', '', s, flags=re.S)
+t = [l.strip() for l in html.unescape(re.sub(r'<[^>]+>', '\\n', s)).splitlines() if l.strip()]
+i = t.index('as configured')
+head = t[i:t.index('RECOMMENDATION')]
+for k in ('time to train', 'cost of the run', 'GPU-hours'):
+    assert head[head.index(k) + 1] == 'does not fit', head
+a = t[t.index('ANSWER') + 1]
+assert 'no speed-up is quoted' in a and 'Speed-up, 90' not in a, a
+w = t[t.index('WHAT WOULD CHANGE IT') + 1]
+assert w.startswith('The answer rests on memory'), w
+b = t[t.index('binding term') + 1]
+assert b.startswith('memory capacity'), b"
+"$damsim" run -q "$dir/l70-ft8.cfg" >"$tmp/c03run.txt"
+check "C03: run's page 1 of what does not fit: no figure, no cost, memory binds" py "
+import sys
+l = open(sys.argv[1] + '/c03run.txt').read().split(chr(10))
+r = [k for k, x in enumerate(l) if x.startswith('-----')]
+head = l[:r[1]]
+assert not any('\$' in x for x in head), head
+assert [x for x in head if x.startswith('Binding')][0].startswith('Binding   memory capacity'), head
+assert 'does not fit' in [x for x in head if x.startswith('Figure')][0], head
+assert [x for x in head if x.startswith('Cost')][0].startswith('Cost      n/a'), head"
 "$damsim" run --json -q "$dir/train-does-not-fit-answers-yes.cfg" >"$tmp/t.json"
 "$damsim" run -q "$dir/train-does-not-fit-answers-yes.cfg" >"$tmp/t.txt"
 check "a run that does not fit answers no, first, in JSON and text" py "

@@ -288,6 +288,20 @@ def one(job):
     says = r["answer"].startswith("no: it does not fit")
     if fits == says:
         v["fit"].append("fits %s, answer: %s" % (fits, r["answer"][:90]))
+    # what does not fit quotes no time nor cost on page 1, and binds on
+    # its memory (a run 53.6 GiB short printed "Binding compute", a step,
+    # "$1,390 the run")
+    if not fits and kind not in ("serving", "llm"):
+        lines = pt.stdout.splitlines()
+        rules = [k for k, l in enumerate(lines) if l.startswith("-----")]
+        head = lines[:rules[1]] if len(rules) > 1 else lines
+        bind = [l for l in head if l.startswith("Binding")]
+        if "$" in "\n".join(head) or not bind or \
+                not bind[0].startswith("Binding   memory capacity") or \
+                any(l.startswith("Figure") and "does not fit" not in l
+                    for l in head):
+            v["fit"].append("page 1 of what does not fit: %r" %
+                            [l[:60] for l in head[3:]])
     # the answer is the same in text and JSON
     line = [l for l in pt.stdout.splitlines() if l.startswith("Answer")]
     if not line or line[0][len("Answer"):].strip() != r["answer"].strip():
