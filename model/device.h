@@ -10,6 +10,7 @@
  *     waves  = ceil(tiles / SMs)                     quantization over SMs
  *     T_c    = waves SMs 2 tm tn K / (peak_p c_g,p)  (c: conv kernels x conv)
  *              few tiles: split-K over the idle SMs instead of waves
+ *              no SMs (Gaudi's matrix engines): T_c = 2 M N K g / rate
  *     T_m    = elem (M K + K N + M N) g / (BW m_g)
  *     T      = max(T_c, T_m)
  *   fused attention:  T = max(F / (peak_p a_g), bytes / (BW m_g)),
