@@ -480,6 +480,13 @@ double dam_device_gemm_time(const dam_gpu *gpu, dam_precision p, double m,
     return gemm_t(&c, m, n, k, groups > 0.0 ? groups : 1.0, compute_bound);
 }
 
+int dam_device_per_sm(const dam_gpu *gpu)
+{
+    unsigned gi = (unsigned)gpu->gen < DAM_GEN_COUNT ? (unsigned)gpu->gen
+                                                      : 0u;
+    return !gen_table[gi].no_sm;
+}
+
 double dam_device_gemm_rate(const dam_gpu *gpu, dam_precision p)
 {
     double c_g = gpu->dev.gemm[(unsigned)p < DAM_PREC_COUNT ? p : 0].v;
@@ -585,9 +592,7 @@ static void cost_mem_setup(cost_ctx *x, const dam_cost_opts *o,
      * slower of the two limits, joined smoothly (a 4-norm of the two
      * times, so either limit always has some say and a fit can move it);
      * a generation without SMs has no such limit */
-    unsigned gi = (unsigned)gpu->gen < DAM_GEN_COUNT ? (unsigned)gpu->gen
-                                                      : 0u;
-    int per_sm = !gen_table[gi].no_sm;
+    int per_sm = dam_device_per_sm(gpu);
     double sm_rate = per_sm ? fw->sm_bpc.v * gpu->sms * gpu->boost_hz : 0.0;
     if (!(o->eta > 0.0) && sm_rate > 0.0) {
         double a = inv_mem_k * inv_mem_k, c = 1.0 / (sm_rate * sm_rate);

@@ -227,6 +227,11 @@ double dam_device_mem_time(const dam_gpu *gpu, double bytes);
 /* Achieved GEMM rate of gpu at p on a large, full-wave GEMM, FLOP/s. */
 double dam_device_gemm_rate(const dam_gpu *gpu, dam_precision p);
 
+/* 1 when gpu's generation has SMs and the model applies its per-SM limits
+ * (waves of tiles, bytes per SM clock, dequantisation per SM); 0 for one
+ * without (Gaudi), whose SM count and clock mean nothing. */
+int dam_device_per_sm(const dam_gpu *gpu);
+
 /*
  * A collective of `bytes` per rank over `ranks` GPUs at bus bandwidth
  * busbw (nccl-tests convention) with per-hop latency alpha, s. Ring

@@ -349,6 +349,79 @@ static void w4a16(const dam_catalog *cat)
               "16-bit weights: no dequantisation");
 }
 
+/* One memory-bound kernel of 1e9 elements (2 GB at bf16), costed alone. */
+static double mem_kernel(const dam_gpu *g)
+{
+    static dam_graph gr;
+    memset(&gr, 0, sizeof gr);
+    gr.nops = gr.nphases = 1;
+    snprintf(gr.phase[0], sizeof gr.phase[0], "elementwise");
+    dam_op *o = &gr.ops[0];
+    snprintf(o->name, sizeof o->name, "norm");
+    o->kind = DAM_OP_MEM;
+    o->pass = DAM_PASS_FWD;
+    o->scale = DAM_SCALE_NONE;
+    o->elems = 1e9;
+    o->count = o->kernels = 1.0;
+    dam_framework fw;
+    dam_framework_default(&fw);
+    dam_cost_opts co;
+    memset(&co, 0, sizeof co);
+    co.gpu = g;
+    co.fw = &fw;
+    co.prec = DAM_BF16;
+    co.b = 1.0;
+    dam_graph_cost c;
+    dam_device_cost(&gr, &co, &c);
+    return c.kernel_time;
+}
+
+/*
+ * Generation "gaudi" (Intel Gaudi 3: matrix engines and vector cores, no
+ * SMs) turns off the device model's per-SM limits (by construction;
+ * model/device.c no_sm). The GAUDI3 entry given 256 "SMs" at 1.6 GHz: its
+ * GEMMs pay no wave quantization (288 tiles of 128 x 128 run at the rate
+ * of 256), and its memory-bound kernels no bytes-per-SM-clock cap (one
+ * "SM" at 1 MHz would cap them at 10 MB/s). The same entry relabelled as
+ * Ada (no stream-K) pays both: the checks can tell the two apart.
+ */
+static void no_sm_limits(const dam_catalog *cat)
+{
+    const dam_gpu *g3 = gpu(cat, "GAUDI3");
+    if (!g3)
+        return;
+    dam_check(!dam_device_per_sm(g3), "GAUDI3: no per-SM limits");
+    dam_gpu g = *g3, ada;
+    g.sms = 256;
+    g.boost_hz = 1.6e9;
+    ada = g;
+    ada.gen = DAM_GEN_ADA;
+    /* compute-bound (about 820 FLOP/B against a ridge of 450) */
+    double r1 = tflops(&g, DAM_BF16, 1024, 4096, 16384);
+    double r2 = tflops(&g, DAM_BF16, 1152, 4096, 16384);
+    dam_check(fabs(r2 / r1 - 1.0) < 0.02,
+              "Gaudi: 288 tiles run at the rate of 256 (%.3f x; no waves "
+              "over SMs)", r2 / r1);
+    double a1 = tflops(&ada, DAM_BF16, 1024, 4096, 16384);
+    double a2 = tflops(&ada, DAM_BF16, 1152, 4096, 16384);
+    dam_check(a2 / a1 < 0.7,
+              "the same entry as Ada: 288 tiles on 256 SMs at %.3f x the "
+              "rate of 256 (two waves against one)", a2 / a1);
+    double rate = g.mem_bw * g.dev.mem.v;
+    g.sms = ada.sms = 1;
+    g.boost_hz = ada.boost_hz = 1e6;
+    dam_framework fw;
+    dam_framework_default(&fw);
+    double want = 2e9 / (rate * fw.mem.v);
+    dam_check_rel(mem_kernel(&g), want, 1e-9,
+                  "Gaudi: a memory-bound kernel streams at m x bandwidth x "
+                  "the framework's factor whatever its SM count and clock");
+    dam_check(mem_kernel(&ada) > 100.0 * want,
+              "the same entry as Ada with one SM at 1 MHz: capped by bytes "
+              "per SM clock (%.3g s against %.3g s)", mem_kernel(&ada),
+              want);
+}
+
 static void graph_cost(const dam_catalog *cat)
 {
     static dam_graph g;
@@ -512,6 +585,7 @@ int main(void)
     gemm_model(&cat);
     gemm_shape(&cat);
     w4a16(&cat);
+    no_sm_limits(&cat);
     graph_cost(&cat);
     params(&cat);
     fabric(&cat);
