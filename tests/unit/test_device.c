@@ -263,23 +263,32 @@ static void gemm_shape(const dam_catalog *cat)
               "weights without the fixed time (%.2f us)", gemv * 1e6);
 }
 
+/* A graph of one forward operator of kind k (a dam_op_kind) in phase ph,
+ * its count and kernels 1; the caller fills in the rest. */
+static dam_op *one_op(dam_graph *gr, const char *ph, int k)
+{
+    memset(gr, 0, sizeof *gr);
+    gr->nops = gr->nphases = 1;
+    snprintf(gr->phase[0], sizeof gr->phase[0], "%s", ph);
+    dam_op *o = &gr->ops[0];
+    snprintf(o->name, sizeof o->name, "%s", ph);
+    o->kind = (unsigned char)k;
+    o->pass = DAM_PASS_FWD;
+    o->scale = DAM_SCALE_NONE;
+    o->count = o->kernels = 1.0;
+    return o;
+}
+
 /* One weight GEMM (M x 8192 x 8192) of a serving step, streamed weights
  * at we bytes (0: the compute format's), s. */
 static double weight_gemm(const dam_gpu *g, double m, double we)
 {
     static dam_graph gr;
-    memset(&gr, 0, sizeof gr);
-    gr.nops = gr.nphases = 1;
-    snprintf(gr.phase[0], sizeof gr.phase[0], "dense");
-    dam_op *o = &gr.ops[0];
-    snprintf(o->name, sizeof o->name, "w");
-    o->kind = DAM_OP_GEMM;
-    o->pass = DAM_PASS_FWD;
-    o->scale = DAM_SCALE_NONE;
+    dam_op *o = one_op(&gr, "dense", DAM_OP_GEMM);
     o->flags = DAM_OPF_WEIGHT;
     o->m = m;
     o->n = o->k = 8192.0;
-    o->groups = o->count = o->kernels = 1.0;
+    o->groups = 1.0;
     o->flops = 2.0 * m * 8192.0 * 8192.0;
     o->weight_elems = 8192.0 * 8192.0 + 2.0 * m * 8192.0;
     dam_cost_opts co;
@@ -349,28 +358,26 @@ static void w4a16(const dam_catalog *cat)
               "16-bit weights: no dequantisation");
 }
 
+/* Costing options: g at bf16 and batch b under the framework fw. */
+static void bf16_opts(dam_cost_opts *co, const dam_gpu *g,
+                      const dam_framework *fw, double b)
+{
+    memset(co, 0, sizeof *co);
+    co->gpu = g;
+    co->fw = fw;
+    co->prec = DAM_BF16;
+    co->b = b;
+}
+
 /* One memory-bound kernel of 1e9 elements (2 GB at bf16), costed alone. */
 static double mem_kernel(const dam_gpu *g)
 {
     static dam_graph gr;
-    memset(&gr, 0, sizeof gr);
-    gr.nops = gr.nphases = 1;
-    snprintf(gr.phase[0], sizeof gr.phase[0], "elementwise");
-    dam_op *o = &gr.ops[0];
-    snprintf(o->name, sizeof o->name, "norm");
-    o->kind = DAM_OP_MEM;
-    o->pass = DAM_PASS_FWD;
-    o->scale = DAM_SCALE_NONE;
-    o->elems = 1e9;
-    o->count = o->kernels = 1.0;
+    one_op(&gr, "elementwise", DAM_OP_MEM)->elems = 1e9;
     dam_framework fw;
     dam_framework_default(&fw);
     dam_cost_opts co;
-    memset(&co, 0, sizeof co);
-    co.gpu = g;
-    co.fw = &fw;
-    co.prec = DAM_BF16;
-    co.b = 1.0;
+    bf16_opts(&co, g, &fw, 1.0);
     dam_graph_cost c;
     dam_device_cost(&gr, &co, &c);
     return c.kernel_time;
@@ -436,11 +443,7 @@ static void graph_cost(const dam_catalog *cat)
     dam_framework fw;
     dam_framework_default(&fw);
     dam_cost_opts co;
-    memset(&co, 0, sizeof co);
-    co.gpu = a;
-    co.fw = &fw;
-    co.prec = DAM_BF16;
-    co.b = 256;
+    bf16_opts(&co, a, &fw, 256);
     co.launch_s = 4e-6;
     dam_graph_cost c;
     double t = dam_device_cost(&g, &co, &c);
