@@ -100,7 +100,7 @@ const char *dam_catalog_suggest_model(const dam_catalog *c, const char *id)
 
 static const char *const gen_names[DAM_GEN_COUNT] = {
     "unknown", "volta", "turing", "ampere", "ada", "hopper", "blackwell",
-    "cdna3"};
+    "cdna3", "gaudi"};
 
 const char *dam_gpu_gen_name(dam_gpu_gen g)
 {

@@ -46,7 +46,8 @@ int dam_precision_parse(const char *s, dam_precision *out);
                                     refuses more; plans list every one) */
 
 /* GPU generations: they pick per-generation defaults of the device model
- * (GEMM tile, fused-attention efficiency) when an entry does not give them. */
+ * (GEMM tile, fused-attention efficiency) when an entry does not give them,
+ * and whether its per-SM limits apply (device.c). */
 typedef enum {
     DAM_GEN_UNKNOWN = 0,
     DAM_GEN_VOLTA,     /* V100 */
@@ -56,6 +57,10 @@ typedef enum {
     DAM_GEN_HOPPER,    /* H100, H200, GH200 */
     DAM_GEN_BLACKWELL, /* B200 */
     DAM_GEN_CDNA3,     /* MI300X */
+    DAM_GEN_GAUDI,     /* Intel Gaudi 3: matrix engines (MME) and vector
+                        * cores (TPC), no SMs: the device model's per-SM
+                        * limits (waves of tiles, bytes per SM clock,
+                        * dequantisation per SM) do not apply */
     DAM_GEN_COUNT
 } dam_gpu_gen;
 
@@ -141,7 +146,8 @@ typedef struct dam_gpu {
     double tdp_w;                 /* board power, W */
     double price_hour;            /* reference price, USD per GPU-hour (0 = unknown) */
     dam_gpu_gen gen;              /* architecture generation */
-    int sms;                      /* streaming multiprocessors (AMD: compute units) */
+    int sms;                      /* streaming multiprocessors (AMD: compute
+                                   * units; Gaudi: none, 1 as a placeholder) */
     double boost_hz;              /* maximum boost clock, Hz (0 = unknown) */
     double sustained_hz;          /* clock sustained under a full tensor load at
                                    * the power limit, Hz (0 = unknown) */

@@ -102,6 +102,9 @@ typedef struct gen_defaults {
     double l2_sd;   /* relative sd of the achieved L2 bandwidth */
     int l2_split;   /* 1: the L2 is two partitions that each cache what
                      * their SMs read (shared data held twice) */
+    int no_sm;      /* 1: no SMs (Gaudi's matrix engines and vector
+                     * cores): the per-SM limits are off (gemm_setup,
+                     * cost_mem_setup) */
 } gen_defaults;
 
 /*
@@ -132,6 +135,12 @@ static const gen_defaults gen_table[DAM_GEN_COUNT] = {
     [DAM_GEN_HOPPER] = {128, 256, 1, 0.35, 0.05, 0.28, 0.05, 38.8, 0.2, 1},
     [DAM_GEN_BLACKWELL] = {128, 256, 1, 0.45, 0.15, 0.36, 0.15, 38.8, 0.3, 1},
     [DAM_GEN_CDNA3] = {128, 128, 0, 0.40, 0.15, 0.32, 0.15, 26.9, 0.3, 0},
+    /* Gaudi: no tiles over SMs (the graph compiler spreads a GEMM over the
+     * 8 matrix engines, Kaplan, Hot Chips 2024, "Intel Gaudi 3 AI
+     * Accelerator" slide 4); fused attention without a measurement: the
+     * other non-NVIDIA part's assumption (CDNA3's); no per-SM L2 figure
+     * (an entry gives l2_gbs) */
+    [DAM_GEN_GAUDI] = {128, 128, 0, 0.40, 0.15, 0.32, 0.15, 0.0, 0.3, 0, 1},
 };
 
 /* Achieved share of the peak L2 bandwidth (Jia et al. 2018, V100: 2155.88
@@ -306,6 +315,8 @@ typedef struct gemm_ctx {
     double t0;       /* fixed GPU time of one GEMM kernel's tile pipeline
                       * (fill and epilogue), s; 0 under eta */
     int stream_k;    /* 1: the library balances partial waves (Hopper+) */
+    int no_waves;    /* 1: no waves of tiles over SMs (Gaudi): a GEMM's
+                      * compute time is its FLOPs at the rate */
     int ncfg;        /* dam_op.nshift index for tile width tn (0: 128,
                       * 1: 256), -1: narrow N tiles on the fly */
 } gemm_ctx;
@@ -392,7 +403,7 @@ static inline void wave_factors(const gemm_ctx *c, double tiles, double k,
 static inline double gemm_waves(const gemm_ctx *c, double tiles, double unit,
                                 double k, double tfl)
 {
-    if (c->legacy)
+    if (c->legacy || c->no_waves)
         return tfl;
     double a, b;
     wave_factors(c, tiles, k, &a, &b);
@@ -454,6 +465,7 @@ static void gemm_setup(gemm_ctx *c, const dam_gpu *g, dam_precision p,
     c->legacy = 0.0;
     unsigned gi = (unsigned)g->gen < DAM_GEN_COUNT ? (unsigned)g->gen : 0u;
     c->stream_k = gen_table[gi].stream_k;
+    c->no_waves = gen_table[gi].no_sm;
     c->t0 = GEMM_T0;
     c->ncfg = c->tn == 128.0 ? 0 : c->tn == 256.0 ? 1 : -1;
 }
@@ -466,6 +478,13 @@ double dam_device_gemm_time(const dam_gpu *gpu, dam_precision p, double m,
     double mf = gpu->dev.mem.v > 0.0 ? gpu->dev.mem.v : 0.78;
     gemm_setup(&c, gpu, p, elem, mf);
     return gemm_t(&c, m, n, k, groups > 0.0 ? groups : 1.0, compute_bound);
+}
+
+int dam_device_per_sm(const dam_gpu *gpu)
+{
+    unsigned gi = (unsigned)gpu->gen < DAM_GEN_COUNT ? (unsigned)gpu->gen
+                                                      : 0u;
+    return !gen_table[gi].no_sm;
 }
 
 double dam_device_gemm_rate(const dam_gpu *gpu, dam_precision p)
@@ -571,8 +590,10 @@ static void cost_mem_setup(cost_ctx *x, const dam_cost_opts *o,
     double inv_mem_k = 1.0 / (mem_rate * (o->eta > 0.0 ? 1.0 : fw_mem));
     /* the framework's kernels move at most sm_bpc bytes per SM clock: the
      * slower of the two limits, joined smoothly (a 4-norm of the two
-     * times, so either limit always has some say and a fit can move it) */
-    double sm_rate = fw->sm_bpc.v * gpu->sms * gpu->boost_hz;
+     * times, so either limit always has some say and a fit can move it);
+     * a generation without SMs has no such limit */
+    int per_sm = dam_device_per_sm(gpu);
+    double sm_rate = per_sm ? fw->sm_bpc.v * gpu->sms * gpu->boost_hz : 0.0;
     if (!(o->eta > 0.0) && sm_rate > 0.0) {
         double a = inv_mem_k * inv_mem_k, c = 1.0 / (sm_rate * sm_rate);
         inv_mem_k = sqrt(sqrt(a * a + c * c));
@@ -588,9 +609,10 @@ static void cost_mem_setup(cost_ctx *x, const dam_cost_opts *o,
     x->wspecial = x->w_extra != 0.0 || o->weights_stream;
     x->welem = o->weight_elem > 0.0 ? o->weight_elem : x->pelem;
     /* 16-bit compute only: FP4 and FP8 weights under an FP8 (or FP4)
-     * compute format go into the tensor cores as they are */
+     * compute format go into the tensor cores as they are; a rate per SM
+     * clock, so none on a generation without SMs */
     x->inv_dq = x->w_extra < 0.0 && x->pelem >= 2.0 && !(o->eta > 0.0) &&
-                        gpu->sms > 0 && gpu->boost_hz > 0.0
+                        per_sm && gpu->sms > 0 && gpu->boost_hz > 0.0
                     ? 1.0 / (DEQ_WPC * gpu->sms * gpu->boost_hz)
                     : 0.0;
     /* L2 residency: a kernel whose working set W fits the usable L2 C is
@@ -1075,7 +1097,7 @@ int dam_cost_plan_build(const dam_graph *g, const dam_cost_opts *o,
             /* (a x unit x 2^-s) x b against f0 / rate (cost_gemms) */
             int j = gj[i];
             st->ci = (op->flags & DAM_OPF_CONV) != 0;
-            if (x.gc.legacy) {
+            if (x.gc.legacy || x.gc.no_waves) {
                 st->c[0] = st->c[1] = 0.0; /* the waves: 0, FLOPs win */
             } else {
                 wave_factors(&x.gc, s.stiles[j], s.sk_[j], &st->c[0],

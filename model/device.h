@@ -10,6 +10,7 @@
  *     waves  = ceil(tiles / SMs)                     quantization over SMs
  *     T_c    = waves SMs 2 tm tn K / (peak_p c_g,p)  (c: conv kernels x conv)
  *              few tiles: split-K over the idle SMs instead of waves
+ *              no SMs (Gaudi's matrix engines): T_c = 2 M N K g / rate
  *     T_m    = elem (M K + K N + M N) g / (BW m_g)
  *     T      = max(T_c, T_m)
  *   fused attention:  T = max(F / (peak_p a_g), bytes / (BW m_g)),
@@ -225,6 +226,11 @@ double dam_device_mem_time(const dam_gpu *gpu, double bytes);
 
 /* Achieved GEMM rate of gpu at p on a large, full-wave GEMM, FLOP/s. */
 double dam_device_gemm_rate(const dam_gpu *gpu, dam_precision p);
+
+/* 1 when gpu's generation has SMs and the model applies its per-SM limits
+ * (waves of tiles, bytes per SM clock, dequantisation per SM); 0 for one
+ * without (Gaudi), whose SM count and clock mean nothing. */
+int dam_device_per_sm(const dam_gpu *gpu);
 
 /*
  * A collective of `bytes` per rank over `ranks` GPUs at bus bandwidth

@@ -34,7 +34,8 @@ static const char *const gpu_keys[] = {
     "boost_mhz", "sustained_mhz", "l2_mib", "device", "source", NULL};
 static const char *const gen_choices[] = {"unknown", "volta", "turing",
                                           "ampere", "ada", "hopper",
-                                          "blackwell", "cdna3", NULL};
+                                          "blackwell", "cdna3", "gaudi",
+                                          NULL};
 
 /*
  * A GPU's device-model constants (device.h): every device-scope constant

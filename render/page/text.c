@@ -484,9 +484,15 @@ void dam_text_catalog_gpus(dam_buf *b, const dam_catalog *c)
         snprintf(gemm, sizeof gemm, "%.3f+-%.3f%s", d->gemm[p].v,
                  d->gemm[p].sd, p == DAM_BF16 ? "" : "*");
         snprintf(mem, sizeof mem, "%.2f+-%.2f", d->mem.v, d->mem.sd);
-        dam_buf_printf(b, "%-18s %4d %6.0f %5.0f %13s %11s %8.2f %7.0f "
+        /* no SMs (Gaudi): no SM count or SM clock to show */
+        char sms[16] = "-", boost[16] = "-";
+        if (dam_device_per_sm(g)) {
+            snprintf(sms, sizeof sms, "%d", g->sms);
+            snprintf(boost, sizeof boost, "%.0f", g->boost_hz / 1e6);
+        }
+        dam_buf_printf(b, "%-18s %4s %6s %5.0f %13s %11s %8.2f %7.0f "
                           "%7.1f\n",
-                       g->id, g->sms, g->boost_hz / 1e6,
+                       g->id, sms, boost,
                        g->l2_bytes / 1048576.0, gemm, mem,
                        d->kernel_gap.v * 1e6,
                        dam_device_fabric_busbw(g, 0.0) / 1e9, d->h2d.v / 1e9);

@@ -263,23 +263,32 @@ static void gemm_shape(const dam_catalog *cat)
               "weights without the fixed time (%.2f us)", gemv * 1e6);
 }
 
+/* A graph of one forward operator of kind k (a dam_op_kind) in phase ph,
+ * its count and kernels 1; the caller fills in the rest. */
+static dam_op *one_op(dam_graph *gr, const char *ph, int k)
+{
+    memset(gr, 0, sizeof *gr);
+    gr->nops = gr->nphases = 1;
+    snprintf(gr->phase[0], sizeof gr->phase[0], "%s", ph);
+    dam_op *o = &gr->ops[0];
+    snprintf(o->name, sizeof o->name, "%s", ph);
+    o->kind = (unsigned char)k;
+    o->pass = DAM_PASS_FWD;
+    o->scale = DAM_SCALE_NONE;
+    o->count = o->kernels = 1.0;
+    return o;
+}
+
 /* One weight GEMM (M x 8192 x 8192) of a serving step, streamed weights
  * at we bytes (0: the compute format's), s. */
 static double weight_gemm(const dam_gpu *g, double m, double we)
 {
     static dam_graph gr;
-    memset(&gr, 0, sizeof gr);
-    gr.nops = gr.nphases = 1;
-    snprintf(gr.phase[0], sizeof gr.phase[0], "dense");
-    dam_op *o = &gr.ops[0];
-    snprintf(o->name, sizeof o->name, "w");
-    o->kind = DAM_OP_GEMM;
-    o->pass = DAM_PASS_FWD;
-    o->scale = DAM_SCALE_NONE;
+    dam_op *o = one_op(&gr, "dense", DAM_OP_GEMM);
     o->flags = DAM_OPF_WEIGHT;
     o->m = m;
     o->n = o->k = 8192.0;
-    o->groups = o->count = o->kernels = 1.0;
+    o->groups = 1.0;
     o->flops = 2.0 * m * 8192.0 * 8192.0;
     o->weight_elems = 8192.0 * 8192.0 + 2.0 * m * 8192.0;
     dam_cost_opts co;
@@ -349,6 +358,77 @@ static void w4a16(const dam_catalog *cat)
               "16-bit weights: no dequantisation");
 }
 
+/* Costing options: g at bf16 and batch b under the framework fw. */
+static void bf16_opts(dam_cost_opts *co, const dam_gpu *g,
+                      const dam_framework *fw, double b)
+{
+    memset(co, 0, sizeof *co);
+    co->gpu = g;
+    co->fw = fw;
+    co->prec = DAM_BF16;
+    co->b = b;
+}
+
+/* One memory-bound kernel of 1e9 elements (2 GB at bf16), costed alone. */
+static double mem_kernel(const dam_gpu *g)
+{
+    static dam_graph gr;
+    one_op(&gr, "elementwise", DAM_OP_MEM)->elems = 1e9;
+    dam_framework fw;
+    dam_framework_default(&fw);
+    dam_cost_opts co;
+    bf16_opts(&co, g, &fw, 1.0);
+    dam_graph_cost c;
+    dam_device_cost(&gr, &co, &c);
+    return c.kernel_time;
+}
+
+/*
+ * Generation "gaudi" (Intel Gaudi 3: matrix engines and vector cores, no
+ * SMs) turns off the device model's per-SM limits (by construction;
+ * model/device.c no_sm). The GAUDI3 entry given 256 "SMs" at 1.6 GHz: its
+ * GEMMs pay no wave quantization (288 tiles of 128 x 128 run at the rate
+ * of 256), and its memory-bound kernels no bytes-per-SM-clock cap (one
+ * "SM" at 1 MHz would cap them at 10 MB/s). The same entry relabelled as
+ * Ada (no stream-K) pays both: the checks can tell the two apart.
+ */
+static void no_sm_limits(const dam_catalog *cat)
+{
+    const dam_gpu *g3 = gpu(cat, "GAUDI3");
+    if (!g3)
+        return;
+    dam_check(!dam_device_per_sm(g3), "GAUDI3: no per-SM limits");
+    dam_gpu g = *g3, ada;
+    g.sms = 256;
+    g.boost_hz = 1.6e9;
+    ada = g;
+    ada.gen = DAM_GEN_ADA;
+    /* compute-bound (about 820 FLOP/B against a ridge of 450) */
+    double r1 = tflops(&g, DAM_BF16, 1024, 4096, 16384);
+    double r2 = tflops(&g, DAM_BF16, 1152, 4096, 16384);
+    dam_check(fabs(r2 / r1 - 1.0) < 0.02,
+              "Gaudi: 288 tiles run at the rate of 256 (%.3f x; no waves "
+              "over SMs)", r2 / r1);
+    double a1 = tflops(&ada, DAM_BF16, 1024, 4096, 16384);
+    double a2 = tflops(&ada, DAM_BF16, 1152, 4096, 16384);
+    dam_check(a2 / a1 < 0.7,
+              "the same entry as Ada: 288 tiles on 256 SMs at %.3f x the "
+              "rate of 256 (two waves against one)", a2 / a1);
+    double rate = g.mem_bw * g.dev.mem.v;
+    g.sms = ada.sms = 1;
+    g.boost_hz = ada.boost_hz = 1e6;
+    dam_framework fw;
+    dam_framework_default(&fw);
+    double want = 2e9 / (rate * fw.mem.v);
+    dam_check_rel(mem_kernel(&g), want, 1e-9,
+                  "Gaudi: a memory-bound kernel streams at m x bandwidth x "
+                  "the framework's factor whatever its SM count and clock");
+    dam_check(mem_kernel(&ada) > 100.0 * want,
+              "the same entry as Ada with one SM at 1 MHz: capped by bytes "
+              "per SM clock (%.3g s against %.3g s)", mem_kernel(&ada),
+              want);
+}
+
 static void graph_cost(const dam_catalog *cat)
 {
     static dam_graph g;
@@ -363,11 +443,7 @@ static void graph_cost(const dam_catalog *cat)
     dam_framework fw;
     dam_framework_default(&fw);
     dam_cost_opts co;
-    memset(&co, 0, sizeof co);
-    co.gpu = a;
-    co.fw = &fw;
-    co.prec = DAM_BF16;
-    co.b = 256;
+    bf16_opts(&co, a, &fw, 256);
     co.launch_s = 4e-6;
     dam_graph_cost c;
     double t = dam_device_cost(&g, &co, &c);
@@ -512,6 +588,7 @@ int main(void)
     gemm_model(&cat);
     gemm_shape(&cat);
     w4a16(&cat);
+    no_sm_limits(&cat);
     graph_cost(&cat);
     params(&cat);
     fabric(&cat);
