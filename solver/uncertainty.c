@@ -1014,6 +1014,8 @@ void dam_interval_carry(dam_answer_interval *a, const dam_figures *shown,
                         double speedup_shown, double speedup_nominal,
                         const double *t_base, const double *t, int n)
 {
+    if (!a->carried)
+        a->step_analytic = a->step;
     carry_figures(&a->step, &a->run_time, &a->throughput, &a->gpu_hours,
                   &a->cost_usd, &a->nominal, shown);
     if (a->has_speedup && speedup_shown > 0.0 && speedup_nominal > 0.0) {
@@ -1037,6 +1039,8 @@ void dam_interval_carry(dam_answer_interval *a, const dam_figures *shown,
 
 void dam_interval_carry_run(dam_uncertainty *u, const dam_figures *shown)
 {
+    if (!u->carried)
+        u->step_analytic = u->step;
     carry_figures(&u->step, &u->run_time, &u->throughput, &u->gpu_hours,
                   &u->cost_usd, &u->nominal, shown);
     u->carried = 1;

@@ -117,6 +117,9 @@ typedef struct dam_uncertainty {
     int carried;                    /* 1 after dam_interval_carry_run: the
                                        intervals are of the simulated
                                        figures */
+    dam_interval step_analytic;     /* with carried: step before the
+                                       carry, of nominal.step (one LLM
+                                       request alone) */
     dam_load_interval load;         /* serving under load (dam_load_interval_of) */
     double p_bound[DAM_BOUND_COUNT];/* share of samples in which each bound binds */
     int nconstants;                 /* calibrated constants drawn (the
@@ -144,6 +147,8 @@ typedef struct dam_answer_interval {
     dam_figures nominal;    /* the analytic solution of s itself (no draw) */
     int carried;            /* 1 after dam_interval_carry: the intervals are
                                of the simulated figures */
+    dam_interval step_analytic; /* with carried: step before the carry, of
+                                   nominal.step */
 } dam_answer_interval;
 
 /*

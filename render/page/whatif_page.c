@@ -945,8 +945,11 @@ void dam_llm_whatif_text(dam_buf *b, const dam_whatif *w)
             const dam_whatif_row *r = &w->rows[i];
             if (!r->has_interval)
                 continue;
-            dam_buf_printf(b, "  %-24.24s %.4g to %.4g s\n", r->name,
-                           r->interval.step.lo, r->interval.step.hi);
+            const dam_interval *iv = r->interval.carried
+                                         ? &r->interval.step_analytic
+                                         : &r->interval.step;
+            dam_buf_printf(b, "  %-24.24s %.4g to %.4g s\n", r->name, iv->lo,
+                           iv->hi);
         }
     }
 }

@@ -302,6 +302,21 @@ def one(job):
                     for l in head):
             v["fit"].append("page 1 of what does not fit: %r" %
                             [l[:60] for l in head[3:]])
+    # an LLM request alone: its time inside the interval printed under it
+    # (the interval was of the loaded mean: 3.975 s over "10.3 to 11.76 s")
+    import re
+    m = re.search(r"One request alone .*?, ([0-9.e+-]+) s end to end\n"
+                  r"  90 % interval of its end-to-end time: ([0-9.e+-]+) to "
+                  r"([0-9.e+-]+) s", pt.stdout)
+    if m:
+        x, lo, hi = (float(g) for g in m.groups())
+        # printed to 4 significant figures
+        if not lo * (1 - 5e-4) <= x <= hi * (1 + 5e-4):
+            v["interval"].append("one request alone %g s outside %g..%g" %
+                                 (x, lo, hi))
+    elif kind == "llm" and fits and "One request alone" in pt.stdout and \
+            "90 % interval of its end-to-end" in pt.stdout:
+        v["interval"].append("one request alone: unparsed")
     # the answer is the same in text and JSON
     line = [l for l in pt.stdout.splitlines() if l.startswith("Answer")]
     if not line or line[0][len("Answer"):].strip() != r["answer"].strip():
