@@ -9,9 +9,13 @@ enough for CI), `damsim run --json` and `damsim run` are checked against the
 model and against themselves:
 
   interval   the point printed (step, run time, GPU-hours, cost) lies inside
-             the 90 % interval printed beside it, which has a width;
+             the 90 % interval printed beside it, which has a width; so
+             does every "v (lo to hi)" of the review (every eighth
+             scenario, `report`), every what-if option's, and an LLM
+             request alone's;
   fit        memory.fits is false exactly when the answer opens with
-             "no: it does not fit";
+             "no: it does not fit"; then page 1 binds on memory capacity
+             and quotes no time nor cost (text and review);
   slo        serving: the SLO flags agree (serving.slo_met with
              llm.slo_met, with the answer's words); a deployment that serves
              nothing never meets its SLO;
@@ -403,7 +407,53 @@ def one(job):
             v["slo"].append("slo_met %s, answer: %s" % (met, r["answer"][:80]))
     if i % 4 == 0:
         whatif(path, kind, r, v)
+    if i % 8 == 2:
+        review(path, kind, fits, v)
     return i, kind, v, None
+
+
+def review(path, kind, fits, v):
+    """Every eighth scenario: `report -o x.html`; on its page 1 (the
+    numbers that matter, the numbers behind the answer) every value
+    printed with its 90 % interval, "v (lo to hi)", lies inside it, and
+    what does not fit gets no time nor cost as configured."""
+    import html as H
+    import re
+    out = path[:-4] + ".html"
+    p = subprocess.run([damsim, "report", "-q", path, "-o", out],
+                       capture_output=True, text=True, timeout=600)
+    if p.returncode != 0:
+        if p.returncode != 2:
+            v["finite"].append("report exit %d: %s" %
+                               (p.returncode, p.stderr.strip()[:200]))
+        return
+    s = open(out).read()
+    s = re.sub(r"<(style|script).*?</\1>", "", s, flags=re.S)
+    cells = [c.strip() for c in H.unescape(re.sub(r"<[^>]+>", "\n", s))
+             .splitlines() if c.strip()]
+    num = r"\$?(-?[0-9][0-9,]*\.?[0-9]*)\s*([A-Za-z%]*)"
+    cell_re = re.compile("^" + num + r"\s*\(" + num + " to " + num +
+                         r"\)")
+    for c in cells:
+        m = cell_re.match(c)
+        if not m:
+            continue
+        x, ux, lo, ulo, hi, uhi = m.groups()
+        x, lo, hi = (float(t.replace(",", "")) for t in (x, lo, hi))
+        # one unit for the three (the interval's own, or none on the
+        # value when the unit follows the interval)
+        if ulo not in ("", uhi) or ux not in ("", uhi):
+            continue
+        if not lo <= x <= hi:
+            v["interval"].append("review: %r" % c)
+    if not fits and kind not in ("serving", "llm") and \
+            "as configured" in cells:
+        k = cells.index("as configured")
+        head = cells[k:k + 12]
+        for what in ("time to train", "cost of the run", "GPU-hours"):
+            if what in head and head[head.index(what) + 1] != "does not fit":
+                v["fit"].append("review of what does not fit: %s %r" %
+                                (what, head[head.index(what) + 1]))
 
 
 def whatif(path, kind, r, v):
