@@ -24,7 +24,8 @@ model and against themselves:
   finite     no negative (outside the signed fields), null or non-finite
              number anywhere in the JSON;
   bound      the simulated step is not below the printed lower bound
-             T_pipe (perfect overlap), beyond the simulation's noise;
+             T_pipe (perfect overlap), beyond the simulation's noise; the
+             analytic step is not above T_seq (nothing overlapped);
   ordered    every set of percentiles is ordered (p50 <= p90/p95 <= p99 <=
              max), and a mean lies between its min and max;
   same       the text's "Answer" line is the JSON's result.answer;
@@ -375,6 +376,14 @@ def one(job):
         if r["step_s"] + 4 * se < tp * (1 - 0.01):
             v["bound"].append("simulated %.6g < T_pipe %.6g" %
                               (r["step_s"], tp))
+    # bound: the analytic step is at most T_seq (nothing overlapped)
+    if kind not in ("serving", "llm") and fits:
+        a = sim["analytic_step_s"] if sim and \
+            sim.get("analytic_step_s", 0) > 0 else \
+            (r["step_s"] if not sim else 0)
+        ts = r["iron_law"]["t_seq_s"]
+        if a > 0 and a > ts * (1 + 1e-9):
+            v["bound"].append("analytic step %.6g > T_seq %.6g" % (a, ts))
     # agree: the simulated and the analytic step printed side by side
     # model the same system: the simulation adds queueing and jitter, not
     # whole terms the analytic solve leaves out (a 2-stage pipeline reading
