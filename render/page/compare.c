@@ -196,7 +196,8 @@ static flat *flatten_all(const dam_scenario *s, int n)
 
 /* The intervals of the scenarios, one row per quantity, into t. */
 static void interval_rows(table *t, const dam_scenario *s,
-                          const dam_answer_interval *iv, int n)
+                          const dam_result *r, const dam_answer_interval *iv,
+                          int n)
 {
     int any = 0, batch = 0, carried = 0;
     for (int i = 0; i < n; i++) {
@@ -223,6 +224,15 @@ static void interval_rows(table *t, const dam_scenario *s,
         for (int i = 0; i < n; i++) {
             const dam_answer_interval *a = &iv[i];
             char *c = t->c[row][i + 1], x[40], y[40];
+            /* none for what cannot run, nor a speed-up over it */
+            if (!r[i].memory.fits) {
+                snprintf(c, CELL, "does not fit");
+                continue;
+            }
+            if (!r[0].memory.fits && (q == 1 || q == 2)) {
+                snprintf(c, CELL, "-");
+                continue;
+            }
             if (a->samples == 0 || (i == 0 && (q == 1 || q == 2)) ||
                 (q == 4 && !(a->cost_usd.hi > 0.0))) {
                 snprintf(c, CELL, q == 4 && a->samples ? "n/a" : "-");
@@ -377,7 +387,7 @@ static void input_rows(table *t, const flat *fl,
 
 /* The outputs, each with its change from the first scenario. */
 static void output_table_rows(table *t, const out_row *rows, size_t nrows,
-                              int n)
+                              const dam_result *r, int n)
 {
     trow(t, "#Outputs (change from the first)");
     for (size_t k = 0; k < nrows; k++) {
@@ -385,8 +395,16 @@ static void output_table_rows(table *t, const out_row *rows, size_t nrows,
         dam_fmt_time_unit tu = dam_fmt_time_pick_column(rows[k].v, (size_t)n);
         for (int i = 0; i < n; i++) {
             char v[48];
+            /* what does not fit has no figures to compare, nor is a
+             * change from it one (a fine-tune 53.6 GiB short was priced
+             * at $1,390, the next scenario "+1787571 %") */
+            if (!r[i].memory.fits) {
+                snprintf(t->c[row][i + 1], CELL, "does not fit");
+                continue;
+            }
             cell(v, sizeof v, rows[k].v[i], rows[k].kind, tu);
-            if (i > 0 && rows[k].v[0] != 0.0 && isfinite(rows[k].v[i]))
+            if (i > 0 && r[0].memory.fits && rows[k].v[0] != 0.0 &&
+                isfinite(rows[k].v[i]))
                 snprintf(t->c[row][i + 1], CELL, "%s (%+.0f %%)", v,
                          (rows[k].v[i] / rows[k].v[0] - 1.0) * 100.0);
             else
@@ -441,12 +459,14 @@ void dam_compare_write(dam_buf *b, const dam_scenario *s, const dam_result *r,
         for (int i = 0; i < n; i++)
             snprintf(t.c[h][i + 1], CELL, "[%d]", i + 1);
         input_rows(&t, fl, settings, nsettings, n);
-        output_table_rows(&t, rows, nrows, n);
+        output_table_rows(&t, rows, nrows, r, n);
         int row = trow(&t, "binding");
         for (int i = 0; i < n; i++)
-            snprintf(t.c[row][i + 1], CELL, "%s", dam_bound_name(r[i].bound));
+            snprintf(t.c[row][i + 1], CELL, "%s",
+                     r[i].memory.fits ? dam_bound_name(r[i].bound)
+                                      : "memory capacity");
         if (iv)
-            interval_rows(&t, s, iv, n);
+            interval_rows(&t, s, r, iv, n);
         term_rows(&t, r, n);
         tprint(b, &t, n);
         dam_free(t.c);

@@ -104,6 +104,18 @@ assert not any('\$' in x for x in head), head
 assert [x for x in head if x.startswith('Binding')][0].startswith('Binding   memory capacity'), head
 assert 'does not fit' in [x for x in head if x.startswith('Figure')][0], head
 assert [x for x in head if x.startswith('Cost')][0].startswith('Cost      n/a'), head"
+"$damsim" compare -q "$dir/l70-ft8.cfg" "$src/scenarios/llama2-7b-pretrain.cfg" >"$tmp/c03cmp.txt"
+check "C03: compare gives what does not fit no figures, and no change from it" py "
+import re, sys
+rows = {}
+for l in open(sys.argv[1] + '/c03cmp.txt'):
+    p = re.split(r'\\s{2,}', l.strip())
+    if p[0] in ('run', 'GPU-hours', 'cost (USD)', 'step', 'binding'):
+        rows.setdefault(p[0], p[1])
+        assert '%)' not in l, l
+assert rows['binding'] == 'memory capacity', rows
+for k in ('run', 'GPU-hours', 'cost (USD)', 'step'):
+    assert rows[k] == 'does not fit', rows"
 "$damsim" run --json -q "$dir/train-does-not-fit-answers-yes.cfg" >"$tmp/t.json"
 "$damsim" run -q "$dir/train-does-not-fit-answers-yes.cfg" >"$tmp/t.txt"
 check "a run that does not fit answers no, first, in JSON and text" py "
