@@ -78,6 +78,20 @@ int main(void)
               "the first bad line is reported at its own line, quoting "
               "only the byte that breaks the number (%zu errors)", d.n);
     dam_diag_free(&d);
+
+    /* A file of comments only holds no samples: an error, not a mean of
+     * 0 / 0 (mutation testing: the check skipped unless a line was bad
+     * went unnoticed) */
+    f = fopen("bad_samples.txt", "w");
+    fputs("# ms\n# none yet\n", f);
+    fclose(f);
+    dam_diag_init(&d);
+    dam_check_int(dam_scenario_load(s, "e.cfg", buf, &cat, &d), DAM_EINPUT,
+                  "a samples file without samples is an input error");
+    dam_check(d.n == 1 && strstr(d.items[0].msg, "no decode samples"),
+              "it says so once (%zu errors: %s)", d.n,
+              d.n ? d.items[0].msg : "none");
+    dam_diag_free(&d);
     remove("bad_samples.txt");
     dam_free(s);
     dam_catalog_free(&cat);
