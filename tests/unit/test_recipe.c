@@ -92,6 +92,32 @@ static void fp8_vs_bf16(void)
     dam_check_rel(rb.memory.activations - rf.memory.activations,
                   t->layers * tokens * lin * 1.0, 1e-9,
                   "saved linear inputs in FP8 (1 byte less an element)");
+
+    /* Block scaling on Blackwell: MXFP8's weight copies carry an E8M0
+     * scale per 32 elements, NVFP4's are half a byte with an E4M3 scale
+     * per 16: 2 (1 + 1/32) and 2 (1/2 + 1/16) bytes a parameter against
+     * delayed scaling's 2 ([MX], [NVFP4]; mutation testing: MXFP8's copies
+     * at 1 (1 + 1/32) went unnoticed) */
+    static dam_scenario bw, mx;
+    static dam_result rw, rm;
+    if (!with_lever(&f8, "gpu=B200-HGX-180GB", &bw))
+        return;
+    dam_parallel_solve(&bw, &rw);
+    static const struct {
+        int recipe;
+        double copy;
+        const char *what;
+    } blk[] = {{DAM_RECIPE_MXFP8, 2.0 * (1.0 + 1.0 / 32.0),
+                "MXFP8 weight copies: 2 (1 + 1/32) bytes a parameter"},
+               {DAM_RECIPE_NVFP4, 2.0 * (0.5 + 1.0 / 16.0),
+                "NVFP4 weight copies: 2 (1/2 + 1/16) bytes a parameter"}};
+    for (size_t i = 0; i < sizeof blk / sizeof blk[0]; i++) {
+        mx = bw;
+        mx.workload.recipe = blk[i].recipe;
+        dam_parallel_solve(&mx, &rm);
+        dam_check_rel(rm.memory.weights - rw.memory.weights,
+                      (blk[i].copy - 2.0) * P.total, 1e-9, blk[i].what);
+    }
 }
 
 /* A profile sets gradient widths; a scenario key overrides it. */
