@@ -210,6 +210,18 @@ static void storage_hook(ld *L, const config_setting_t *st,
     dam_load_key(L, st, "machine.storage", k, -1, &shared);
     if (shared)
         mc->fs_bw = mc->storage_bw;
+    /* one node's NVMe drives: a PCIe 5.0 x4 drive reads at most about
+     * 14 GB/s (Kioxia's PCIe 5.0 prototype, China Flash Market Summit
+     * 2021: 14,000 MB/s; TechPowerUp 2023: 13.5 GB/s), 24 bays of them
+     * 336 GB/s; far above it, the figure is likely MB/s (C15-16: 3000
+     * "GB/s" meant for 3 GB/s passed in silence) */
+    if (!shared && mc->storage_kind == DAM_STORAGE_LOCAL_NVME &&
+        mc->storage_bw > 24.0 * 14e9)
+        dam_diag_warn(L->d, AT(member(L, st, "read_gbs", "", 0)),
+                      "read_gbs %.4g GB/s from one node's local NVMe is above "
+                      "24 PCIe 5.0 drives at 14 GB/s each (336 GB/s): is it "
+                      "MB/s (%.4g GB/s)?",
+                      mc->storage_bw / 1e9, mc->storage_bw / 1e12);
 }
 
 /* machine.network: nic_gbs is read first (with intra_busbw_gbs' row), as
