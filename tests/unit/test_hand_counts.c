@@ -218,6 +218,27 @@ static void sparse24(void)
                   "dense weights read: 1e9 x 2 B");
     dam_check_rel(sparse.phases[0].bytes, 2e9 * 36.0 / 64.0, 1e-12,
                   "2:4 weights read: 36 of every 64 bits, 1.125e9 B");
+    /* a phase without weights (weight_frac 0) reads its activations
+     * only: 8 x 1e8 B at fp16 (mutation testing: the weights' share
+     * divided instead of multiplied went unnoticed) */
+    dam_check_rel(dense.phases[1].bytes, 8.0 * 1e8, 1e-12,
+                  "elementwise phase reads 8 x 1e8 B of activations, no "
+                  "weights");
+    /* act_bytes are of 16-bit elements: at fp32 the phase reads twice
+     * them (mutation testing: dividing by the width ratio instead went
+     * unnoticed, as every phase check ran at 16 bits) */
+    static dam_scenario s32;
+    static dam_result r32;
+    if (load_phases(&s32, 1e9, "fp32", "adam", 1, 0, "inference",
+                    "phases = ({ name = \"ew\"; kind = \"elementwise\"; "
+                    "flops = 1.0e12; act_bytes = 1.0e8; weight_frac = 0.0; "
+                    "});") != DAM_OK) {
+        dam_check(0, "fp32 phases: scenario loads");
+        return;
+    }
+    dam_analytic_solve(&s32, &r32);
+    dam_check_rel(r32.phases[0].bytes, 8.0 * 1e8 * 2.0, 1e-12,
+                  "fp32: 8 x 1e8 16-bit activation bytes x 2");
 }
 
 /* Parameters and FLOPs of a grouped convolution, counted by hand. */
