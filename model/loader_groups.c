@@ -96,6 +96,15 @@ static int entry_ref(ld *L, const config_setting_t *g, const char *key,
     }
     if (config_setting_type(s) == CONFIG_TYPE_STRING) {
         snprintf(id, n, "%s", config_setting_get_string(s));
+        if (!id[0]) {
+            /* an empty id named nothing and ran as an all-zero entry
+             * ("step = inf") */
+            dam_diag_error(L->d, AT(s), "'%s' is empty: give a catalog id "
+                           "(see 'damsim catalog %s') or a group",
+                           full, strcmp(key, "gpu") == 0 ? "gpus"
+                                                         : "models");
+            return -1;
+        }
         return 0;
     }
     dam_diag_error(L->d, AT(s), "'%s' must be a catalog id or a group, got %s",

@@ -86,6 +86,10 @@ check "the flagship answers the H100 question" sh -c "'$damsim' | grep -q '^Answ
 "$damsim" whatif --json "$src/scenarios/llama2-7b-pretrain.cfg" >w2.json
 check "whatif: same scenario, byte-identical JSON" cmp w1.json w2.json
 code "whatif: a bad --lever" 2 "$damsim" whatif --lever frobs=3 "$src/scenarios/resnet50-dgx-a100.cfg"
+"$damsim" whatif --lever g=3 "$src/scenarios/resnet50-dgx-a100.cfg" 2>lever-g.err
+check "whatif: a one-letter lever key gets the nearest one suggested" grep -q "unknown key 'g' (did you mean 'gpu'?)" lever-g.err
+"$damsim" whatif --lever =3 "$src/scenarios/resnet50-dgx-a100.cfg" 2>lever-empty.err
+check "whatif: an empty lever key is named, nothing guessed for it" sh -c "grep -q \"unknown key ''\" lever-empty.err && ! grep -q 'did you mean' lever-empty.err"
 code "whatif: --combine names an unknown lever" 2 "$damsim" whatif --combine nope "$src/scenarios/resnet50-dgx-a100.cfg"
 code "whatif: a bad --cost" 2 "$damsim" whatif --cost yen "$src/scenarios/resnet50-dgx-a100.cfg"
 check "compare --help" "$damsim" compare --help

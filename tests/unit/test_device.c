@@ -591,6 +591,15 @@ static void l2_derived(dam_catalog *cat)
                   "A100 L2: 0.69 of the whitepaper's 7219 GB/s");
     dam_check_rel(v100->dev.l2_bw.v, 0.69 * 3133e9, 0.005,
                   "V100 L2: 0.69 of 3133 GB/s (Jia et al. measured 2156)");
+    /* the A100's L2 is two partitions, each caching what its SMs read
+     * (shared data held twice: half usable); a GA102 Ampere part such as
+     * the A10 (6 MiB) has one (mutation testing: every Ampere part split
+     * went unnoticed) */
+    const dam_gpu *a10 = dam_catalog_gpu(cat, "A10");
+    dam_check(a100->dev.l2_frac.v < a10->dev.l2_frac.v,
+              "A100's split L2 keeps a smaller usable share than the A10's "
+              "monolithic one (%.2f < %.2f)", a100->dev.l2_frac.v,
+              a10->dev.l2_frac.v);
 }
 
 int main(void)
