@@ -646,6 +646,24 @@ check(rc == 2 and (name + ":2: error:") in err and "gemm_frac" in err and
       "5 images/s of ResNet-50: the row's line and the constant it cannot "
       "reach (exit %d: %s)" % (rc, err.strip()[:140]))
 
+# ... and with a second row on another GPU, each constant is blamed on
+# the rows that use it only (mutation testing: blaming the rows that do
+# not use it went unnoticed with one row)
+work = tempfile.mkdtemp(prefix="dam_rel3_")
+shutil.copy(case("resnet50-a100.cfg"), work)
+with open(os.path.join(work, "two.csv"), "w") as f:
+    f.write("scenario,levers,quantity,value,unit,id,source\n"
+            "resnet50-a100.cfg,,throughput, 5,images/s,a,b\n"
+            "resnet50-a100.cfg,gpu=H100-SXM5-80GB,throughput,3000,"
+            "images/s,c,d\n")
+rc, out, err = run("calibrate", os.path.join(work, "two.csv"))
+bad = [l for l in err.splitlines() if "two.csv:3:" in l and "A100" in l]
+check(rc == 2 and "two.csv:2:" in err and "A100-SXM4-80GB/gemm_frac" in err
+      and not bad,
+      "two rows: the A100's constant blamed on the A100 row only (exit %d; "
+      "%s)" % (rc, bad[:1]))
+shutil.rmtree(work, ignore_errors=True)
+
 # issue 21 item 8 (C15/C16): bad -o and unknown --vary keys before the work
 rc, out, err = run("run", flagship, "-o", "nope/dir/x.png")
 check(rc == 2 and out == "" and "nope/dir" in err,
