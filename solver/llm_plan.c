@@ -581,6 +581,7 @@ static int plan_confirm(const dam_scenario *s, const dam_catalog *cat,
             p->best = i;
             p->confirmed = 1;
             p->confirm_ttft = r->serving.llm.ttft.q;
+            p->confirm_rate = c->serving.rate;
             p->confirm_tpot = r->serving.llm.tpot.q;
             best_interval(c, &o, op, p);
         }

@@ -75,6 +75,8 @@ typedef struct dam_llm_plan {
     int confirmed;                 /* 1: the best met both again when
                                       re-simulated */
     double confirm_ttft, confirm_tpot; /* the re-simulation's figures, s */
+    double confirm_rate;           /* the rate it ran at, requests/s (the
+                                      plan's, with its headroom) */
     int has_interval;              /* 1: the best's 90 % intervals below
                                       (solver/uncertainty.h,
                                       dam_load_interval_of) */

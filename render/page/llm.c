@@ -753,6 +753,11 @@ json_t *dam_llm_plan_json(const dam_scenario *s, const dam_llm_plan *p)
     }
     json_object_set_new(o, "options", a);
     json_object_set_new(o, "confirmed", json_boolean(p->confirmed));
+    if (p->confirmed) { /* the re-simulation's own figures */
+        NUM(o, "confirmed_ttft_s", p->confirm_ttft);
+        NUM(o, "confirmed_tpot_s", p->confirm_tpot);
+        NUM(o, "confirmed_at_rate_per_s", p->confirm_rate);
+    }
     if (p->has_interval) {
         /* the plan's 90 % intervals under load (dam_load_interval_of) */
         json_t *iv = json_object();

@@ -75,6 +75,8 @@ import json
 p = json.load(open('plan.json'))
 assert p['slo_ttft_s'] == 2.0 and p['slo_tpot_s'] == 0.06 and p['rate_per_s'] == 2
 assert any(o['feasible'] for o in p['options'])
+# the plan named was re-simulated at the rate it plans for, with headroom
+assert p['confirmed'] and abs(p['confirmed_at_rate_per_s'] - 2 * (1 + p['headroom'])) < 1e-9, p.get('confirmed_at_rate_per_s')
 "
 code "plan --slo-ttft-ms -5: 2" 2 "$damsim" plan "$h" --slo-ttft-ms -5
 code "plan --slo-tpot-ms abc: 2" 2 "$damsim" plan "$h" --slo-tpot-ms abc
