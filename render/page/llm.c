@@ -482,18 +482,30 @@ json_t *dam_llm_json(const dam_scenario *s, const dam_result *r)
 static const dam_whatif_row *cheapest_met(const dam_whatif *w)
 {
     const dam_whatif_row *best = NULL;
+    double bc = 0.0;
     for (int i = 0; i < w->nrows; i++) {
         const dam_whatif_row *r = &w->rows[i];
         if (r->verdict == DAM_VERDICT_FAILED || !r->result.memory.fits ||
             !dam_llm_slo_met(&r->result.serving.llm))
             continue;
+        /* an option without a price is not the cheapest at $0: it ranks
+         * after every priced one */
         double c = r->result.serving.llm.cost_per_mtok;
-        if (!best || c < best->result.serving.llm.cost_per_mtok ||
-            (c == best->result.serving.llm.cost_per_mtok &&
-             r->result.serving.llm.gpus < best->result.serving.llm.gpus))
+        if (!(c > 0.0))
+            c = HUGE_VAL;
+        if (!best || c < bc ||
+            (c == bc &&
+             r->result.serving.llm.gpus < best->result.serving.llm.gpus)) {
             best = r;
+            bc = c;
+        }
     }
     return best;
+}
+
+const dam_whatif_row *dam_llm_whatif_cheapest(const dam_whatif *w)
+{
+    return cheapest_met(w);
 }
 
 /* The option meeting both SLOs on the fewest GPUs (cheapest among equals),
@@ -576,12 +588,17 @@ void dam_llm_whatif_answer(char *buf, size_t n, const dam_whatif *w)
         if (len >= n)
             return;
     }
-    if (c)
+    if (c && c->result.serving.llm.cost_per_mtok > 0.0)
         snprintf(buf + len, n - len,
                  ". Cheapest option that meets both SLOs: %s, %.0f GPUs at "
                  "$%.3g per million output tokens",
                  c->name, c->result.serving.llm.gpus,
                  c->result.serving.llm.cost_per_mtok);
+    else if (c)
+        snprintf(buf + len, n - len,
+                 ". Option that meets both SLOs: %s, %.0f GPUs (no price "
+                 "per GPU-hour to compare costs)",
+                 c->name, c->result.serving.llm.gpus);
     else
         snprintf(buf + len, n - len, ". No option here meets both SLOs");
 }

@@ -33,6 +33,10 @@ const char *dam_llm_weights_text(const dam_scenario *s);
  * objectives, goodput, throughput per GPU, cost per million tokens,
  * cache, concurrency, verdicts with their reasons; whatif.c). */
 void dam_llm_whatif_answer(char *buf, size_t n, const dam_whatif *w);
+/* The option the answer names last: the cheapest meeting both objectives
+ * (unpriced ones after every priced one; fewer GPUs among equals), or
+ * NULL. Page 1's figure and the review's recommendation are of it. */
+const dam_whatif_row *dam_llm_whatif_cheapest(const dam_whatif *w);
 void dam_llm_whatif_text(dam_buf *b, const dam_whatif *w);
 
 /* The capacity plan (solver/llm_plan.h) as text and JSON. */

@@ -852,7 +852,11 @@ struct json_t *dam_page_whatif_json(const dam_whatif *w)
 static void llm_whatif_short(dam_buf *b, const dam_whatif *w)
 {
     const dam_whatif_row *base = &w->rows[0];
-    const dam_whatif_row *o = dam_whatif_best(w);
+    /* the option the answer names (a figure of the fastest beside an
+     * answer naming the cheapest read as two recommendations) */
+    const dam_whatif_row *o = dam_llm_whatif_cheapest(w);
+    if (!o)
+        o = dam_whatif_best(w);
     if (!o)
         o = base;
     const dam_llm_result *l = &o->result.serving.llm;

@@ -24,6 +24,7 @@
 #include "model/alloc.h"
 #include "model/scaling.h"
 #include "render/out/fmt.h"
+#include "render/page/llm.h"
 #include "render/page/whatif_page.h"
 
 /* ---- storage ---------------------------------------------------------- */
@@ -386,7 +387,11 @@ static const char *recommendation(const ctx *c)
     }
     if (x->result.serving.llm.enabled) {
         /* LLM serving: the objectives and the price of a token */
-        return keep(c->P, "Take %s: %s.", x->name, x->why);
+        return keep(c->P, "Take %s: %s.%s", x->name, x->why,
+                    x->quality_unknown
+                        ? " Its effect on quality is unknown: measure it "
+                          "before taking it."
+                        : "");
     }
     if (!b->result.memory.fits) {
         dam_fmt_time(t1, sizeof t1, x->result.run_time);
@@ -925,6 +930,14 @@ void dam_review_build(dam_review *rv, const dam_whatif *w,
     rv->store = st;
     ctx c = {w, &w->rows[0], dam_whatif_best(w), &w->rows[0].scenario,
              &w->rows[0].result, u, 0, &st->pool};
+    /* LLM serving: the option the answer names, the cheapest meeting both
+     * objectives (the review said "Take H100 TP8", 8 GPUs at $7.56, under
+     * an answer naming B200 TP2, 2 GPUs at $3.78) */
+    if (c.s->serving.llm.enabled) {
+        const dam_whatif_row *ch = dam_llm_whatif_cheapest(w);
+        if (ch && ch != &w->rows[0])
+            c.best = ch;
+    }
     c.serving = c.s->mode == DAM_MODE_SERVING && c.r->has_sim &&
                 c.r->serving.slo_s > 0.0;
     char answer[1024];

@@ -116,6 +116,19 @@ for l in open(sys.argv[1] + '/c03cmp.txt'):
 assert rows['binding'] == 'memory capacity', rows
 for k in ('run', 'GPU-hours', 'cost (USD)', 'step'):
     assert rows[k] == 'does not fit', rows"
+"$damsim" whatif -q "$dir/l70-serve.cfg" >"$tmp/c12.txt"
+"$damsim" report -q "$dir/l70-serve.cfg" -o "$tmp/c12.html" 2>/dev/null
+check "C12: page 1's figure and the review's recommendation are of the option the answer names cheapest" py "
+import html, re, sys
+t = open(sys.argv[1] + '/c12.txt').read()
+name = re.search(r'Cheapest option that meets both SLOs: (.+?), [0-9]+ GPUs', t).group(1)
+fig = [l for l in t.splitlines() if l.startswith('Figure')][0]
+assert fig.startswith('Figure    ' + name + ':'), (name, fig)
+s = open(sys.argv[1] + '/c12.html').read()
+s = re.sub(r'<(style|script).*?</\\1>', '', s, flags=re.S)
+c = [x.strip() for x in html.unescape(re.sub(r'<[^>]+>', '\\n', s)).splitlines() if x.strip()]
+rec = c[c.index('RECOMMENDATION') + 1]
+assert rec.startswith('Take ' + name + ':'), (name, rec)"
 "$damsim" run --json -q "$dir/train-does-not-fit-answers-yes.cfg" >"$tmp/t.json"
 "$damsim" run -q "$dir/train-does-not-fit-answers-yes.cfg" >"$tmp/t.txt"
 check "a run that does not fit answers no, first, in JSON and text" py "
