@@ -139,6 +139,22 @@ static void bubbles(void)
                  "construction)",
                  cases[i].sched, p, m, v);
         dam_check_rel(st.step, want, 1e-12, what);
+        if (v == 1) {
+            /* the reported bubble fraction, on a schedule of 10 ms and
+             * 20 ms stages too (mutation testing: a bubble reported only
+             * for schedules over 1 s went unnoticed) */
+            for (int k = 0; k < 2; k++) {
+                uniform_cost(&sc, k ? 0.01 : F, k ? 0.02 : B, &c);
+                dam_parallel_step_analytic(&c, &st);
+                snprintf(what, sizeof what,
+                         "%s p %d m %d, %s stages: bubble fraction %.6f "
+                         "(theory)",
+                         cases[i].sched, p, m, k ? "10/20 ms" : "1/2 s",
+                         (p - 1.0) / (m + p - 1.0));
+                dam_check_rel(st.bubble, (p - 1.0) / (m + p - 1.0), 1e-9,
+                              what);
+            }
+        }
     }
 }
 
