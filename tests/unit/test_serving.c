@@ -158,6 +158,16 @@ int main(void)
                   1e-3, "cost per 1k = 50 s of one $12.29/h GPU");
     dam_check_str(dam_bound_name(r.bound), "preprocessing",
                   "what binds: preprocessing (the largest phase, 12 ms)");
+    /* pageable copies run at pageable_fraction of the link: 10 ms pinned,
+     * 10 / 0.5 = 20 ms pageable (mutation testing: the link divided by
+     * the fraction, 5 ms, went unnoticed) */
+    s2 = s;
+    s2.pipeline.pin_memory = 0;
+    s2.machine.pageable_fraction = 0.5;
+    dam_check_int(dam_test_simulate(&s2, &opt, &r2), DAM_OK,
+                  "pageable copies simulate");
+    dam_check_rel(r2.serving.phase[DAM_SPHASE_TRANSFER].mean, 20e-3, 1e-6,
+                  "pageable: the 10 ms copy at half the link takes 20 ms");
     dam_diagnose(&s, &r, &dg);
     dam_check(strstr(dg.headline, "preprocessing") != NULL &&
                   strstr(dg.headline, "misses") != NULL,
