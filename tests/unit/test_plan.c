@@ -56,6 +56,30 @@ int main(void)
         }
     }
     dam_check(feasible >= 3, "several GPU kinds can do it (%d)", feasible);
+    /* every option runs the same resized model on its own GPU count:
+     * model FLOPs per token = MFU x GPUs x peak / tokens per s is one
+     * number across them (mutation testing: a node too many solved went
+     * unnoticed) */
+    double k0 = 0.0;
+    int same = 1, nk = 0;
+    for (int i = 0; i < p->noptions; i++) {
+        const dam_plan_option *o = &p->options[i];
+        const dam_gpu *g = dam_catalog_gpu(&cat, o->gpu);
+        if (!g || !(o->tokens_per_s > 0.0) || !(o->mfu > 0.0))
+            continue;
+        double k = o->mfu * o->gpus * g->peak[s->workload.precision] /
+                   o->tokens_per_s;
+        if (nk++ == 0)
+            k0 = k;
+        else if (fabs(k / k0 - 1.0) > 1e-9) {
+            printf("#   %s x %d: %.9g FLOP a token, first %.9g\n", o->gpu,
+                   o->gpus, k, k0);
+            same = 0;
+        }
+    }
+    dam_check(nk >= 3 && same,
+              "MFU x GPUs x peak / tokens per s: one FLOPs per token across "
+              "%d options (%.4g)", nk, k0);
     dam_check(sorted, "priced options are sorted cheapest first");
 
     dam_plan *q = dam_malloc(sizeof *q);
