@@ -246,6 +246,17 @@ static void subtitle_of(char *buf, size_t n, const dam_scenario *s,
                         const dam_result *r)
 {
     char g[32];
+    if (s->mode == DAM_MODE_SERVING && s->serving.llm.enabled) {
+        /* the deployment, as the page's head says it (the training line
+         * read "8 x H200-SXM-141GB, bf16, batch 1/GPU" over 2 GPUs at
+         * FP8) */
+        char dep[160];
+        dam_llm_deployment_text(dep, sizeof dep, s);
+        snprintf(buf, n, "%s: %s on %s at %.4g requests/s (%s)", s->name,
+                 s->workload.model.name, dep, s->serving.rate,
+                 r->has_sim ? "simulated" : "analytic");
+        return;
+    }
     dam_fmt_int(g, sizeof g, (long long)dam_scenario_gpus(s));
     snprintf(buf, n, "%s: %s, %s x %s, %s, batch %d/GPU (%s)", s->name,
              s->workload.model.name, g, s->machine.gpu.id,

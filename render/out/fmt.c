@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "model/catalog.h"
+#include "model/llm.h"
 
 /* Decimal exponent of v rounded to sig significant digits (v != 0). */
 static int exponent(double v, int sig)
@@ -421,4 +422,21 @@ void dam_fmt_interval(char *buf, size_t n, double v, double lo, double hi,
     else
         snprintf(buf, n, "%s%s%s (%s to %s%s%s)", a, sp, post, b, c, sp,
                  post);
+}
+
+void dam_llm_deployment_text(char *buf, size_t n, const dam_scenario *s)
+{
+    const dam_llm *q = &s->serving.llm;
+    if (q->disaggregated)
+        snprintf(buf, n,
+                 "%d prefill x %d + %d decode x %d %s (disaggregated, %lld "
+                 "GPUs)",
+                 q->prefill_replicas, q->prefill_tp, q->decode_replicas,
+                 q->decode_tp, s->machine.gpu.id,
+                 (long long)dam_llm_gpus(s));
+    else
+        snprintf(buf, n, "%d replica%s x %d %s (%lld GPU%s)",
+                 s->serving.replicas, s->serving.replicas == 1 ? "" : "s",
+                 q->tp, s->machine.gpu.id, (long long)dam_llm_gpus(s),
+                 dam_llm_gpus(s) == 1 ? "" : "s");
 }

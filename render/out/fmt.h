@@ -22,6 +22,8 @@
 
 #include <stddef.h>
 
+#include "model/scenario.h"
+
 #define DAM_FMT_SIG 3 /* significant digits of a value without interval */
 
 /* What a number is (its unit and how it is written). */
@@ -114,5 +116,9 @@ void dam_fmt_value(char *buf, size_t n, double v, dam_fmt_kind k, int sig);
  * that is not finite or not around v gives v alone. */
 void dam_fmt_interval(char *buf, size_t n, double v, double lo, double hi,
                       dam_fmt_kind k);
+
+/* An LLM deployment in words: "2 replicas x 4 H100-SXM5-80GB (8 GPUs)",
+ * or its prefill and decode pools (disaggregated), into buf. */
+void dam_llm_deployment_text(char *buf, size_t n, const dam_scenario *s);
 
 #endif

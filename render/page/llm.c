@@ -56,23 +56,6 @@ const char *dam_llm_weights_text(const dam_scenario *s)
     }
 }
 
-void dam_llm_deployment_text(char *buf, size_t n, const dam_scenario *s)
-{
-    const dam_llm *q = &s->serving.llm;
-    if (q->disaggregated)
-        snprintf(buf, n,
-                 "%d prefill x %d + %d decode x %d %s (disaggregated, %lld "
-                 "GPUs)",
-                 q->prefill_replicas, q->prefill_tp, q->decode_replicas,
-                 q->decode_tp, s->machine.gpu.id,
-                 (long long)dam_llm_gpus(s));
-    else
-        snprintf(buf, n, "%d replica%s x %d %s (%lld GPU%s)",
-                 s->serving.replicas, s->serving.replicas == 1 ? "" : "s",
-                 q->tp, s->machine.gpu.id, (long long)dam_llm_gpus(s),
-                 dam_llm_gpus(s) == 1 ? "" : "s");
-}
-
 /* One latency row: mean, p50, p90, p99 (ms) and the p99's CI. */
 static void lat_row(dam_buf *b, const char *name, const dam_llm_stat *st)
 {

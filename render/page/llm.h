@@ -23,8 +23,6 @@ void dam_llm_text(dam_buf *b, const dam_scenario *s, const dam_result *r,
                   const dam_diagnosis *d, const dam_uncertainty *u);
 /* The "llm" JSON object (new reference). */
 json_t *dam_llm_json(const dam_scenario *s, const dam_result *r);
-/* "2 replicas x 4 H100-SXM5-80GB (8 GPUs)" into buf. */
-void dam_llm_deployment_text(char *buf, size_t n, const dam_scenario *s);
 /* The weight format as shown ("bf16", "fp8 (W8A8)", "int4 (W4A16)"). */
 const char *dam_llm_weights_text(const dam_scenario *s);
 

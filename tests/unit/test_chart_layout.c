@@ -262,8 +262,18 @@ static void whatif_charts(const char *name, const dam_scenario *s,
         dam_page_whatif_answer(answer, sizeof answer, w);
         dam_chartset *cs = dam_malloc(sizeof *cs);
         dam_chartset_whatif(cs, w, answer);
-        if (s->serving.llm.enabled)
+        if (s->serving.llm.enabled) {
+            /* the context under the title is the deployment, as the
+             * page's head says it, not a training line ("8 x H200, bf16,
+             * batch 1/GPU" over 2 GPUs) */
+            char dep[160];
+            dam_llm_deployment_text(dep, sizeof dep, s);
+            dam_check(strstr(cs->titles[1], dep) != NULL &&
+                          strstr(cs->titles[1], "/GPU") == NULL,
+                      "%s: the charts' context names the deployment (%s)",
+                      name, dep);
             dam_chartset_llm_cost(cs, w, cs->titles[0]);
+        }
         for (size_t i = 0; i < cs->ncharts; i++)
             check_chart(name, "whatif", cs->names[i], &cs->charts[i]);
         dam_chartset_free(cs);
