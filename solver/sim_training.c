@@ -359,36 +359,6 @@ static void worker_begin(struct worker *w)
         worker_latency(sm->des, w, item);
 }
 
-/* A worker's first batch, after its start offset. */
-static void worker_start(dam_des *des, void *ctx, dam_des_arg arg)
-{
-    (void)des;
-    (void)arg;
-    worker_begin(ctx);
-}
-
-/* Start offset of worker i: a node's gn * W workers begin spread evenly
- * over one worker's expected batch time (its file latencies, its read at
- * the node's whole bandwidth, its decode), in the order worker 0 of every
- * GPU, then worker 1, ... A steady loader is not in lockstep: started
- * together, symmetric workers with near-deterministic times would read
- * their batches at the same instants for the whole run, each at 1/(gn W)
- * of the storage bandwidth, where a real DataLoader's workers drift apart
- * (reads and decodes interleave file by file, times vary). Lockstep put
- * the simulated step of a 2-GPU loader reading from a disk 1.57x above
- * the analytic step, the storage 39 % busy (property test "agree"). */
-static double worker_offset(const struct sim *sm, int i)
-{
-    const dam_machine *m = &sm->s->machine;
-    double node_bw = m->fs_bw > 0.0 ? m->fs_bw / m->nodes : m->storage_bw;
-    double period = sm->read_lat +
-                    (node_bw > 0.0 ? sm->read_bytes / node_bw : 0.0) +
-                    (sm->cpu_decode ? sm->b * sm->decode.mean : 0.0);
-    int r = i / sm->W, j = i % sm->W;
-    int k = j * sm->gn + r % sm->gn;
-    return period * (double)k / (double)(sm->gn * sm->W);
-}
-
 /* ---- gradient sync ---------------------------------------------------- */
 
 static void gpu_optimizer(struct gpu *g);
@@ -778,14 +748,8 @@ static int run_replication(struct sim *sm, dam_error *err)
     if (rc == DAM_OK) {
         if (sm->warm == 0)
             sm->a0 = (struct acc){0};
-        for (int i = 0; i < sm->nworkers && sm->W > 0; i++) {
-            double t = worker_offset(sm, i);
-            if (t > 0.0)
-                dam_des_after(sm->des, t, worker_start, &sm->workers[i],
-                              dam_des_u(0));
-            else
-                worker_begin(&sm->workers[i]);
-        }
+        for (int i = 0; i < sm->nworkers && sm->W > 0; i++)
+            worker_begin(&sm->workers[i]);
         for (int r = 0; r < sm->G; r++) {
             if (sm->overlap)
                 copy_pump(&sm->gpus[r]);
