@@ -21,6 +21,16 @@
 #include "model/llm.h"
 #include "model/quality.h"
 
+enum { DAM_LLM_ROW_BLOCK = 256 };
+
+struct lin_row {
+    double t, k, c; /* time, kernels, comm; t NaN: not filled yet */
+};
+
+struct head_row {
+    double t, k; /* time, kernels; t NaN: not filled yet */
+};
+
 struct dam_llm_cost {
     dam_model_spec m;     /* the model, attention fused (serving kernels) */
     dam_gpu gpu;          /* copies: the context outlives its scenario */
@@ -35,8 +45,14 @@ struct dam_llm_cost {
     int overlap;          /* host work hidden behind the GPU's */
     double swap_bw;       /* pinned host copies, bytes/s */
     int cap;              /* cache entries: rows 0..cap-1 */
-    double *lin_t, *lin_k, *lin_c;   /* lin(R): time, kernels, comm */
-    double *head_t, *head_k;         /* head(S): time, kernels */
+    /* lin(R) and head(S), filled on first use in blocks of
+     * DAM_LLM_ROW_BLOCK rows allocated as they are first touched: a
+     * simulation visits a few hundred of the token budget's rows, and
+     * filling the whole table at every create cost more page faults than
+     * the simulation's work (a what-if creates thousands) */
+    int nblk;
+    struct lin_row **linb;
+    struct head_row **headb;
     double weight_bytes;  /* weights read per iteration on one GPU */
     int act_quant;        /* W8A8/W4A4: activations quantized per GEMM */
     double quant_inv_bw;  /* s per byte of that kernel */
@@ -92,22 +108,52 @@ static void cost_part(dam_llm_cost *c, const dam_llm_iter *it, double *t,
     *comm = gc.comm_time;
 }
 
-static void fill_lin(dam_llm_cost *c, int r)
+static void fill_lin(dam_llm_cost *c, int r, struct lin_row *l)
 {
     dam_llm_iter it = {.prefill_seqs = 1.0, .prefill_tokens = r, .tp = c->tp,
                        .no_head = 1};
-    cost_part(c, &it, &c->lin_t[r], &c->lin_k[r], &c->lin_c[r]);
+    cost_part(c, &it, &l->t, &l->k, &l->c);
 }
 
-static void fill_head(dam_llm_cost *c, int s)
+static void fill_head(dam_llm_cost *c, int s, struct head_row *h)
 {
     dam_llm_iter it = {.decode_seqs = s, .tp = c->tp};
     double t1, k1, c1, t0, k0, c0;
     cost_part(c, &it, &t1, &k1, &c1);
     it.no_head = 1;
     cost_part(c, &it, &t0, &k0, &c0);
-    c->head_t[s] = t1 - t0 > 0.0 ? t1 - t0 : 0.0;
-    c->head_k[s] = k1 - k0 > 0.0 ? k1 - k0 : 0.0;
+    h->t = t1 - t0 > 0.0 ? t1 - t0 : 0.0;
+    h->k = k1 - k0 > 0.0 ? k1 - k0 : 0.0;
+}
+
+/* Row r of lin(R), filled if new (r in 1..cap-1). */
+static const struct lin_row *lin_row(dam_llm_cost *c, int r)
+{
+    struct lin_row **b = &c->linb[r / DAM_LLM_ROW_BLOCK];
+    if (!*b) {
+        *b = dam_malloc(DAM_LLM_ROW_BLOCK * sizeof **b);
+        for (int i = 0; i < DAM_LLM_ROW_BLOCK; i++)
+            (*b)[i].t = NAN;
+    }
+    struct lin_row *l = &(*b)[r % DAM_LLM_ROW_BLOCK];
+    if (isnan(l->t))
+        fill_lin(c, r, l);
+    return l;
+}
+
+/* Row s of head(S), filled if new. */
+static const struct head_row *head_row(dam_llm_cost *c, int s)
+{
+    struct head_row **b = &c->headb[s / DAM_LLM_ROW_BLOCK];
+    if (!*b) {
+        *b = dam_malloc(DAM_LLM_ROW_BLOCK * sizeof **b);
+        for (int i = 0; i < DAM_LLM_ROW_BLOCK; i++)
+            (*b)[i].t = NAN;
+    }
+    struct head_row *h = &(*b)[s % DAM_LLM_ROW_BLOCK];
+    if (isnan(h->t))
+        fill_head(c, s, h);
+    return h;
 }
 
 dam_llm_cost *dam_llm_cost_create(const dam_scenario *s, int tp,
@@ -198,14 +244,9 @@ dam_llm_cost *dam_llm_cost_create(const dam_scenario *s, int tp,
         c->spec_k = q->spec_tokens;
     }
     c->cap = (q->token_budget > 0 ? q->token_budget : 1) + 1;
-    size_t n = (size_t)c->cap;
-    c->lin_t = dam_malloc(5 * n * sizeof(double));
-    c->lin_k = c->lin_t + n;
-    c->lin_c = c->lin_k + n;
-    c->head_t = c->lin_c + n;
-    c->head_k = c->head_t + n;
-    for (size_t i = 0; i < 5 * n; i++)
-        c->lin_t[i] = NAN;
+    c->nblk = (c->cap + DAM_LLM_ROW_BLOCK - 1) / DAM_LLM_ROW_BLOCK;
+    c->linb = dam_calloc((size_t)c->nblk, sizeof *c->linb);
+    c->headb = dam_calloc((size_t)c->nblk, sizeof *c->headb);
     memset(&c->ag, 0, sizeof c->ag);
     c->ag.nphases = 1;
     snprintf(c->ag.phase[0], sizeof c->ag.phase[0], "attention");
@@ -218,7 +259,12 @@ void dam_llm_cost_free(dam_llm_cost *c)
     if (!c)
         return;
     dam_llm_cost_free(c->draft);
-    dam_free(c->lin_t);
+    for (int i = 0; i < c->nblk; i++) {
+        dam_free(c->linb[i]);
+        dam_free(c->headb[i]);
+    }
+    dam_free(c->linb);
+    dam_free(c->headb);
     dam_free(c);
 }
 
@@ -284,10 +330,8 @@ double dam_llm_cost_iteration(dam_llm_cost *c, const dam_llm_batch *b,
         r = 1;
     if (sq < 1)
         sq = 1;
-    if (isnan(c->lin_t[r]))
-        fill_lin(c, r);
-    if (isnan(c->head_t[sq]))
-        fill_head(c, sq);
+    const struct lin_row *lr = lin_row(c, r);
+    const struct head_row *hr = head_row(c, sq);
 
     c->ag.nops = 0;
     if (b->prefill_seqs > 0.0)
@@ -321,9 +365,9 @@ double dam_llm_cost_iteration(dam_llm_cost *c, const dam_llm_batch *b,
          * overhead of its own: the target's iteration pays it) */
         draft = c->spec_k * dt.total;
     }
-    double gpu = c->lin_t[r] + c->head_t[sq] + ta + draft;
-    double comm = c->lin_c[r];
-    double kern = c->lin_k[r] + c->head_k[sq] + ka;
+    double gpu = lr->t + hr->t + ta + draft;
+    double comm = lr->c;
+    double kern = lr->k + hr->k + ka;
     double host = c->lin.cuda_graphs ? c->lin.launch_s
                                      : kern * c->lin.launch_s;
     double excess = host > gpu - comm ? host - (gpu - comm) : 0.0;
@@ -332,9 +376,9 @@ double dam_llm_cost_iteration(dam_llm_cost *c, const dam_llm_batch *b,
     if (split) {
         split->total = total;
         split->gpu = gpu;
-        split->linear = c->lin_t[r] - comm + draft;
+        split->linear = lr->t - comm + draft;
         split->comm = comm;
-        split->head = c->head_t[sq];
+        split->head = hr->t;
         split->attn = ta;
         split->host = total - gpu - swap;
         split->swap = swap;
