@@ -443,8 +443,8 @@ int dam_llm_plan_max_rate(const dam_scenario *s,
         return DAM_EINPUT;
     }
     p->offline_found = off->serving.llm.has_offline;
-    p->offline_rate = off->serving.llm.offline_throughput;
-    p->offline_tokens_per_s = off->serving.llm.offline_tokens_per_s;
+    p->offline_rate = off->serving.llm.offline_saturated_throughput;
+    p->offline_tokens_per_s = off->serving.llm.offline_saturated_tokens_per_s;
     dam_free(off);
     int m = bisect(c, opt, r, p, p->rate, 2.0, err);
     if (m >= 0 && p->max_rate_found)

@@ -94,7 +94,9 @@ typedef struct dam_llm_plan {
     double offline_rate;           /* the same deployment's offline
                                       (saturated) throughput, requests/s:
                                       every request queued at time 0
-                                      (dam_sim_llm_offline); max_rate never
+                                      (dam_sim_llm_offline), while every
+                                      replica had requests waiting (the
+                                      batch's drain left out); max_rate never
                                       exceeds it (tests/property) */
     double offline_tokens_per_s;   /* its output tokens/s */
     int evaluations;               /* simulations run */

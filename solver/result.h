@@ -196,6 +196,17 @@ typedef struct dam_llm_result {
     double offline_tokens_per_s; /* output tokens/s, the whole deployment */
     double offline_preemptions;  /* per request */
     double offline_makespan_s;   /* time to the last completion, s */
+    /* its rates while saturated, from the first completion (before it,
+     * the start-up burst) to the moment a replica's queue first ran dry
+     * (after it, the drain of the batch's last requests): the
+     * deployment's capacity, which server mode cannot exceed (the
+     * makespan's rates above hold the start-up and the drain).
+     * offline_saturated_s 0: the batch never saturated it for a request's
+     * mean service time (too few requests): the rates are the makespan's */
+    double offline_saturated_from_s;
+    double offline_saturated_s;
+    double offline_saturated_throughput;   /* requests/s */
+    double offline_saturated_tokens_per_s; /* output tokens/s */
 } dam_llm_result;
 
 /* 1 when both objectives hold with the headroom of their intervals: the

@@ -192,6 +192,13 @@ typedef struct sys {
     dam_stats *pool[L_COUNT], *rep[L_COUNT];
     acc a;                  /* from t0 to the end of the run */
     acc snap;               /* the same at the last arrival */
+    /* offline: the saturated window, from the first completion (before
+     * it every sequence is in its start-up burst) to the moment a front
+     * replica's queue first runs dry (after it the batch drains) */
+    double t_first;         /* the first completion, s (INFINITY: none) */
+    acc first;              /* `a` then */
+    double t_sat;           /* the queue ran dry, s (INFINITY: not yet) */
+    acc sat;                /* `a` then */
 } sys;
 
 static void kick(sys *y, replica *p);
@@ -725,6 +732,12 @@ static void finish(sys *y, replica *p, int slot)
     release(y, p, x);
     x->state = S_DONE;
     p->load--;
+    if (y->offline && isinf(y->t_first)) {
+        for (int i = 0; i < y->nreps; i++)
+            touch(y, &y->reps[i]);
+        y->first = y->a;
+        y->t_first = now;
+    }
     if (y->measuring)
         y->a.done++;
     y->t_end = now;
@@ -878,6 +891,18 @@ static void kick(sys *y, replica *p)
 {
     if (!p->busy)
         schedule(y, p);
+    /* offline: the deployment is saturated while every replica the
+     * router feeds has requests waiting; the first to run dry ends that
+     * window (what follows is the batch's drain: its last long requests
+     * run in a part-filled batch, which says nothing of the deployment's
+     * capacity) */
+    if (y->offline && isinf(y->t_sat) && p - y->reps < y->nfront &&
+        p->wait.len == 0 && p->swapped.len == 0) {
+        for (int i = 0; i < y->nreps; i++)
+            touch(y, &y->reps[i]);
+        y->sat = y->a;
+        y->t_sat = dam_des_now(y->des);
+    }
 }
 
 /* ---- one replication ------------------------------------------------ */
@@ -888,6 +913,10 @@ typedef struct rep_out {
     double throughput, tokens, pre_tokens, good, kv, kv_peak, run, run_peak;
     double busy, iter, batch, decodes, preempts, sh[6], xfer, waits;
     double measured, events, t_end;
+    /* offline: the saturated window (t_first to t_sat) and its rates;
+     * t_sat 0 when the batch never saturated the deployment for a
+     * request's mean service time */
+    double t_first, t_sat, sat_throughput, sat_tokens;
 } rep_out;
 
 /* The replicas of a deployment (their costs are the caller's). */
@@ -929,6 +958,7 @@ static void replicate(const dam_scenario *s, const dam_sim_options *opt,
     y.offline = offline;
     y.interval = s->serving.rate > 0.0 ? 1.0 / s->serving.rate : 0.0;
     y.tA = INFINITY;
+    y.t_sat = y.t_first = INFINITY;
     y.block_tokens = q->block_tokens;
     y.bt = q->block_tokens > 0 ? q->block_tokens : 0;
     y.settle = st;
@@ -1012,6 +1042,16 @@ static void replicate(const dam_scenario *s, const dam_sim_options *opt,
     out->measured = all->measured;
     out->events = (double)dam_des_events(y.des);
     out->t_end = y.t_end;
+    /* a steady state only when the window holds a request's mean
+     * service time (its time less its queue) */
+    double serve = dam_stats_mean(rep[L_E2E]) - dam_stats_mean(rep[L_QUEUE]);
+    if (offline && !isinf(y.t_sat) && y.t_sat - y.t_first > serve) {
+        double w = y.t_sat - y.t_first;
+        out->t_sat = y.t_sat;
+        out->t_first = y.t_first;
+        out->sat_throughput = (y.sat.done - y.first.done) / w;
+        out->sat_tokens = (y.sat.out_tokens - y.first.out_tokens) / w;
+    }
 
     for (int i = 0; i < dp->nreps; i++) {
         replica *p = &y.reps[i];
@@ -1174,6 +1214,16 @@ int dam_sim_llm_offline(const dam_scenario *s, const dam_sim_options *opt,
     l->offline_tokens_per_s = o.tokens;
     l->offline_preemptions = o.preempts;
     l->offline_makespan_s = o.t_end;
+    /* the capacity is at least what the whole batch made: the window is
+     * taken where it shows more (the drain of a few long requests held
+     * the makespan back), not where the scheduler's phases make it less
+     * (without chunked prefill every prompt is prefilled before a decode
+     * runs, so the queue runs dry before the first decodes end) */
+    int win = o.t_sat > 0.0 && o.sat_tokens > o.tokens;
+    l->offline_saturated_from_s = win ? o.t_first : 0.0;
+    l->offline_saturated_s = win ? o.t_sat : 0.0;
+    l->offline_saturated_throughput = win ? o.sat_throughput : o.throughput;
+    l->offline_saturated_tokens_per_s = win ? o.sat_tokens : o.tokens;
     stats_close(pool, rep);
     deploy_free(&dp);
     return DAM_OK;
