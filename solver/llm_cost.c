@@ -23,12 +23,10 @@
 
 enum { DAM_LLM_ROW_BLOCK = 256 };
 
-struct lin_row {
-    double t, k, c; /* time, kernels, comm; t NaN: not filled yet */
-};
-
-struct head_row {
-    double t, k; /* time, kernels; t NaN: not filled yet */
+/* A row of lin(R) or head(S): time, kernels, comm (the head's 0); t NaN:
+ * not filled yet. */
+struct cost_row {
+    double t, k, c;
 };
 
 struct dam_llm_cost {
@@ -51,8 +49,8 @@ struct dam_llm_cost {
      * filling the whole table at every create cost more page faults than
      * the simulation's work (a what-if creates thousands) */
     int nblk;
-    struct lin_row **linb;
-    struct head_row **headb;
+    struct cost_row **linb;
+    struct cost_row **headb;
     double weight_bytes;  /* weights read per iteration on one GPU */
     int act_quant;        /* W8A8/W4A4: activations quantized per GEMM */
     double quant_inv_bw;  /* s per byte of that kernel */
@@ -108,14 +106,14 @@ static void cost_part(dam_llm_cost *c, const dam_llm_iter *it, double *t,
     *comm = gc.comm_time;
 }
 
-static void fill_lin(dam_llm_cost *c, int r, struct lin_row *l)
+static void fill_lin(dam_llm_cost *c, int r, struct cost_row *l)
 {
     dam_llm_iter it = {.prefill_seqs = 1.0, .prefill_tokens = r, .tp = c->tp,
                        .no_head = 1};
     cost_part(c, &it, &l->t, &l->k, &l->c);
 }
 
-static void fill_head(dam_llm_cost *c, int s, struct head_row *h)
+static void fill_head(dam_llm_cost *c, int s, struct cost_row *h)
 {
     dam_llm_iter it = {.decode_seqs = s, .tp = c->tp};
     double t1, k1, c1, t0, k0, c0;
@@ -124,36 +122,20 @@ static void fill_head(dam_llm_cost *c, int s, struct head_row *h)
     cost_part(c, &it, &t0, &k0, &c0);
     h->t = t1 - t0 > 0.0 ? t1 - t0 : 0.0;
     h->k = k1 - k0 > 0.0 ? k1 - k0 : 0.0;
+    h->c = 0.0;
 }
 
-/* Row r of lin(R), filled if new (r in 1..cap-1). */
-static const struct lin_row *lin_row(dam_llm_cost *c, int r)
+/* Row i of a table in blocks, its block allocated (rows not filled) on
+ * first touch. */
+static struct cost_row *row_at(struct cost_row **blocks, int i)
 {
-    struct lin_row **b = &c->linb[r / DAM_LLM_ROW_BLOCK];
+    struct cost_row **b = &blocks[i / DAM_LLM_ROW_BLOCK];
     if (!*b) {
         *b = dam_malloc(DAM_LLM_ROW_BLOCK * sizeof **b);
-        for (int i = 0; i < DAM_LLM_ROW_BLOCK; i++)
-            (*b)[i].t = NAN;
+        for (int j = 0; j < DAM_LLM_ROW_BLOCK; j++)
+            (*b)[j].t = NAN;
     }
-    struct lin_row *l = &(*b)[r % DAM_LLM_ROW_BLOCK];
-    if (isnan(l->t))
-        fill_lin(c, r, l);
-    return l;
-}
-
-/* Row s of head(S), filled if new. */
-static const struct head_row *head_row(dam_llm_cost *c, int s)
-{
-    struct head_row **b = &c->headb[s / DAM_LLM_ROW_BLOCK];
-    if (!*b) {
-        *b = dam_malloc(DAM_LLM_ROW_BLOCK * sizeof **b);
-        for (int i = 0; i < DAM_LLM_ROW_BLOCK; i++)
-            (*b)[i].t = NAN;
-    }
-    struct head_row *h = &(*b)[s % DAM_LLM_ROW_BLOCK];
-    if (isnan(h->t))
-        fill_head(c, s, h);
-    return h;
+    return &(*b)[i % DAM_LLM_ROW_BLOCK];
 }
 
 dam_llm_cost *dam_llm_cost_create(const dam_scenario *s, int tp,
@@ -330,8 +312,12 @@ double dam_llm_cost_iteration(dam_llm_cost *c, const dam_llm_batch *b,
         r = 1;
     if (sq < 1)
         sq = 1;
-    const struct lin_row *lr = lin_row(c, r);
-    const struct head_row *hr = head_row(c, sq);
+    struct cost_row *lr = row_at(c->linb, r);
+    if (isnan(lr->t))
+        fill_lin(c, r, lr);
+    struct cost_row *hr = row_at(c->headb, sq);
+    if (isnan(hr->t))
+        fill_head(c, sq, hr);
 
     c->ag.nops = 0;
     if (b->prefill_seqs > 0.0)
