@@ -24,7 +24,8 @@ model and against themselves:
   finite     no negative (outside the signed fields), null or non-finite
              number anywhere in the JSON;
   bound      the simulated step is not below the printed lower bound
-             T_pipe (perfect overlap), beyond the simulation's noise;
+             T_pipe (perfect overlap), beyond the simulation's noise, and
+             the analytic step is not above T_seq (nothing overlapped);
   ordered    every set of percentiles is ordered (p50 <= p90/p95 <= p99 <=
              max), and a mean lies between its min and max;
   same       the text's "Answer" line is the JSON's result.answer;
@@ -393,6 +394,15 @@ def one(job):
         if r["step_s"] + 4 * se < tp * (1 - 0.01):
             v["bound"].append("simulated %.6g < T_pipe %.6g" %
                               (r["step_s"], tp))
+    # bound: the analytic step is not above T_seq (nothing overlapped):
+    # overlap only hides time (a 4-stage layout of 1 micro-batch printed
+    # T_seq 363 ms under its 396 ms analytic step: T_seq counted a stage's
+    # own sends, the step the fill and drain's)
+    if kind not in ("serving", "llm") and fits:
+        ts = r["iron_law"].get("t_seq_s", 0)
+        an = (sim or {}).get("analytic_step_s") or r["step_s"]
+        if ts > 0 and an > ts * (1 + 1e-9):
+            v["bound"].append("analytic step %.6g > T_seq %.6g" % (an, ts))
     # agree: the simulated and the analytic step printed side by side
     # model the same system: the simulation adds queueing and jitter, not
     # whole terms the analytic solve leaves out (a 2-stage pipeline reading
