@@ -723,6 +723,10 @@ typedef struct gemm_scratch {
     double *gacc[DAM_MAX_OPS];
     double sk_[DAM_MAX_OPS], stfl[DAM_MAX_OPS], stiles[DAM_MAX_OPS],
         sunit[DAM_MAX_OPS], stmm[DAM_MAX_OPS], sdq[DAM_MAX_OPS];
+    /* for gemm_shapes_all: m / tile_m (-1: stiles is given), the N tiles
+     * and groups that multiply its ceiling, the bytes and streamed bytes */
+    double sq[DAM_MAX_OPS], sntl[DAM_MAX_OPS], sgr[DAM_MAX_OPS],
+        sby[DAM_MAX_OPS], swb[DAM_MAX_OPS];
 } gemm_scratch;
 
 /* x86-64 with GCC: a second copy of the wave loop for AVX2 (four doubles
@@ -749,6 +753,28 @@ static inline void waves_join(double a, double b, double unit, double tfl,
     tc += t0;
     *gt = (tc >= tm ? tc : tm) * fs;
     *cb = tc < tm;
+}
+
+/* Step 4a: the tiles of each of ng GEMMs whose m is above a half tile
+ * (q >= 0: gemm_tiles' full-height tiles, ceil(q) x N tiles x groups) and
+ * each one's DRAM time with its L2 residency, the GEMMs side by side (a
+ * loop the compiler vectorises, as gemm_waves_all): the operations of
+ * cost_gemms' one-GEMM form, in its order. */
+WAVES_CLONES
+static void gemm_shapes_all(int ng, double inv_l2c, double l2_save,
+                            double inv_mem, const double *restrict q,
+                            const double *restrict ntl,
+                            const double *restrict gr,
+                            const double *restrict by,
+                            const double *restrict wb, double *restrict tl,
+                            double *restrict tm)
+{
+    for (int j = 0; j < ng; j++) {
+        double t = ceil_pos(q[j]) * ntl[j] * gr[j];
+        tl[j] = q[j] >= 0.0 ? t : tl[j];
+        tm[j] = ((by[j] - wb[j]) * l2_factor(by[j], inv_l2c, l2_save) +
+                 wb[j]) * inv_mem;
+    }
 }
 
 /*
@@ -863,26 +889,31 @@ static void cost_gemms(const cost_ctx *x, const dam_graph *g,
             if (wstream)
                 wb = welem * op->k * op->n * op->groups;
         }
-        double unit = units[ci], tiles;
-        if (m > mthr) {
+        double unit = units[ci];
+        if (m > mthr) { /* the tiles: gemm_shapes_all */
             unit *= pow2_neg[op->nshift[ncfg] & 7u];
-            tiles = ceil_pos(m * itm0) * op->ntiles[ncfg] * gr;
+            s->sq[ng] = m * itm0;
+            s->sntl[ng] = op->ntiles[ncfg];
+            s->sgr[ng] = gr;
         } else {
-            tiles = gemm_tiles(ctx[ci & 1u], m, op->n, gr, op->ntiles,
-                               op->nshift, &unit);
+            s->stiles[ng] = gemm_tiles(ctx[ci & 1u], m, op->n, gr,
+                                       op->ntiles, op->nshift, &unit);
+            s->sq[ng] = -1.0;
+            s->sntl[ng] = s->sgr[ng] = 0.0;
         }
-        s->stiles[ng] = tiles;
         s->sunit[ng] = unit;
         s->sk_[ng] = k;
         s->stfl[ng] = f0 * irates[ci];
         s->sdq[ng] = dq;
-        s->stmm[ng] = ((by - wb) * l2_factor(by, inv_l2c, l2_save) + wb) *
-                      inv_mem;
+        s->sby[ng] = by;
+        s->swb[ng] = wb;
         s->gfl[i] = f0 * fs;
         s->gby[i] = by;
         s->gacc[i] = acc[op->phase < (unsigned)nph ? op->phase : 0u][op->pass];
         ng++;
     }
+    gemm_shapes_all(ng, inv_l2c, l2_save, inv_mem, s->sq, s->sntl, s->sgr,
+                    s->sby, s->swb, s->stiles, s->stmm);
     /* the wave model reads only what the two contexts share */
     if (!(x->inv_dq > 0.0)) {
         gemm_waves_all(gc, ng, fs, s->stiles, s->sunit, s->sk_, s->stfl,
