@@ -8,6 +8,10 @@
  * operator of a model's graph, so it avoids divisions where a reciprocal
  * can be hoisted and ceil() from libm (a call without SSE4.1): ceil_pos
  * below is two instructions for the positive, moderate values it sees.
+ * The GEMMs' tiles, DRAM times and waves are worked out side by side in
+ * branch-free loops the compiler vectorises (gemm_shapes_all,
+ * gemm_waves_all): in a vector a division costs less than a mispredicted
+ * branch, and the operations are the one-GEMM functions' own.
  */
 #include "model/device.h"
 
