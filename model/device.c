@@ -8,6 +8,10 @@
  * operator of a model's graph, so it avoids divisions where a reciprocal
  * can be hoisted and ceil() from libm (a call without SSE4.1): ceil_pos
  * below is two instructions for the positive, moderate values it sees.
+ * The GEMMs' tiles, DRAM times and waves are worked out side by side in
+ * branch-free loops the compiler vectorises (gemm_shapes_all,
+ * gemm_waves_all): in a vector a division costs less than a mispredicted
+ * branch, and the operations are the one-GEMM functions' own.
  */
 #include "model/device.h"
 
@@ -713,16 +717,120 @@ static void cost_attn_setup(cost_ctx *x, const dam_cost_opts *o)
  * launches. */
 typedef double cost_acc[DAM_PASS_COUNT][5];
 
-/* The GEMMs' results, per op, waiting for the ordered fold, and the
- * shapes between the two GEMM loops. */
+/* The GEMMs' results waiting for the ordered fold (gt, gcb: by GEMM, in
+ * graph order; gfl, gby, gacc: by op), and the shapes between the two
+ * GEMM loops. */
 typedef struct gemm_scratch {
     double gt[DAM_MAX_OPS], gfl[DAM_MAX_OPS], gby[DAM_MAX_OPS];
-    unsigned char gcb[DAM_MAX_OPS];
+    long long gcb[DAM_MAX_OPS]; /* as wide as a double: the wave loop's
+                                 * vectors hold both */
     double *gacc[DAM_MAX_OPS];
     double sk_[DAM_MAX_OPS], stfl[DAM_MAX_OPS], stiles[DAM_MAX_OPS],
         sunit[DAM_MAX_OPS], stmm[DAM_MAX_OPS], sdq[DAM_MAX_OPS];
-    unsigned char sidx[DAM_MAX_OPS];
+    /* for gemm_shapes_all: m / tile_m (-1: stiles is given), the N tiles
+     * and groups that multiply its ceiling, the bytes and streamed bytes */
+    double sq[DAM_MAX_OPS], sntl[DAM_MAX_OPS], sgr[DAM_MAX_OPS],
+        sby[DAM_MAX_OPS], swb[DAM_MAX_OPS];
 } gemm_scratch;
+
+/* x86-64 with GCC: a second copy of the wave loop for AVX2 (four doubles
+ * a vector instead of SSE2's two), picked at load time; the same
+ * operations in the same order either way (no FMA: no contraction), so
+ * the same doubles (as device_lanes.c's loops). */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && \
+    defined(__linux__)
+#define WAVES_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define WAVES_CLONES
+#endif
+
+/* The end of gemm_waves and gemm_join for one of gemm_waves_all's GEMMs
+ * (the waves' factors a and b): its time times fs into *gt and the acc
+ * index into *cb (0: compute-bound). */
+static inline void waves_join(double a, double b, double unit, double tfl,
+                              double tm, double t0, int flat, double fs,
+                              double *gt, long long *cb)
+{
+    double tc = a * unit * b;
+    tc = tc > tfl ? tc : tfl;
+    tc = flat ? tfl : tc;
+    tc += t0;
+    *gt = (tc >= tm ? tc : tm) * fs;
+    *cb = tc < tm;
+}
+
+/* Step 4a: the tiles of each of ng GEMMs whose m is above a half tile
+ * (q >= 0: gemm_tiles' full-height tiles, ceil(q) x N tiles x groups) and
+ * each one's DRAM time with its L2 residency, the GEMMs side by side (a
+ * loop the compiler vectorises, as gemm_waves_all): the operations of
+ * cost_gemms' one-GEMM form, in its order. */
+WAVES_CLONES
+static void gemm_shapes_all(int ng, double inv_l2c, double l2_save,
+                            double inv_mem, const double *restrict q,
+                            const double *restrict ntl,
+                            const double *restrict gr,
+                            const double *restrict by,
+                            const double *restrict wb, double *restrict tl,
+                            double *restrict tm)
+{
+    for (int j = 0; j < ng; j++) {
+        double t = ceil_pos(q[j]) * ntl[j] * gr[j];
+        tl[j] = q[j] >= 0.0 ? t : tl[j];
+        tm[j] = ((by[j] - wb[j]) * l2_factor(by[j], inv_l2c, l2_save) +
+                 wb[j]) * inv_mem;
+    }
+}
+
+/*
+ * Step 4b: the time of each of ng GEMMs as gemm_waves and gemm_join give
+ * it, into gt (times fs) and gcb, the GEMMs side by side: the branches of
+ * wave_factors are worked out for every GEMM and the one gemm_waves takes
+ * is selected, so that the loop has no branches and the compiler
+ * vectorises it (device.c is built without FP traps, CMakeLists.txt: the
+ * split-K divisions run where their result is not kept). Stream-K has a
+ * loop of its own, so that neither pays for the other's divisions. The
+ * same operations on the same doubles as the one-GEMM functions, which
+ * the dequantising path still uses. Selects, never || or a nested ?: in
+ * the loops (control flow the vectoriser does not if-convert).
+ */
+WAVES_CLONES
+static void gemm_waves_all(const gemm_ctx *c, int ng, double fs,
+                           const double *restrict tl,
+                           const double *restrict un,
+                           const double *restrict kk,
+                           const double *restrict fl,
+                           const double *restrict mm, double *restrict gt,
+                           long long *restrict gcb)
+{
+    const double sms = c->sms, inv_sms = c->inv_sms, t0 = c->t0;
+    const int flat = c->legacy != 0.0 || c->no_waves;
+    if (c->stream_k) {
+        for (int j = 0; j < ng; j++) {
+            double tiles = tl[j], k = kk[j];
+            double kc = floor_pos(k * (1.0 / 256.0));
+            double chunks = tiles * (kc > 1.0 ? kc : 1.0);
+            double a = chunks < sms ? tiles / chunks : tiles * inv_sms;
+            waves_join(a, k, un[j], fl[j], mm[j], t0, flat, fs, &gt[j],
+                       &gcb[j]);
+        }
+        return;
+    }
+    for (int j = 0; j < ng; j++) {
+        double tiles = tl[j], k = kk[j];
+        /* whole waves */
+        double w = tiles * inv_sms;
+        double a_w = w < 4.0 ? ceil_pos(w - 1e-9) : w;
+        /* split-K */
+        double split = floor_pos(sms / (tiles > 1.0 ? tiles : 1.0));
+        double maxs = floor_pos(k * (1.0 / 256.0));
+        split = split > maxs ? maxs : split;
+        split = split < 1.0 ? 1.0 : split;
+        double b_s = ceil_pos(k / split);
+        int whole = tiles >= sms;
+        waves_join(whole ? a_w : 1.0, whole ? k : b_s, un[j], fl[j], mm[j],
+                   t0, flat, fs, &gt[j], &gcb[j]);
+    }
+}
 
 /* Step 4: every GEMM's shape, tiles and memory time (first loop), then
  * its waves (second loop): each keeps few values live and its iterations
@@ -785,29 +893,38 @@ static void cost_gemms(const cost_ctx *x, const dam_graph *g,
             if (wstream)
                 wb = welem * op->k * op->n * op->groups;
         }
-        double unit = units[ci], tiles;
-        if (m > mthr) {
+        double unit = units[ci];
+        if (m > mthr) { /* the tiles: gemm_shapes_all */
             unit *= pow2_neg[op->nshift[ncfg] & 7u];
-            tiles = ceil_pos(m * itm0) * op->ntiles[ncfg] * gr;
+            s->sq[ng] = m * itm0;
+            s->sntl[ng] = op->ntiles[ncfg];
+            s->sgr[ng] = gr;
         } else {
-            tiles = gemm_tiles(ctx[ci & 1u], m, op->n, gr, op->ntiles,
-                               op->nshift, &unit);
+            s->stiles[ng] = gemm_tiles(ctx[ci & 1u], m, op->n, gr,
+                                       op->ntiles, op->nshift, &unit);
+            s->sq[ng] = -1.0;
+            s->sntl[ng] = s->sgr[ng] = 0.0;
         }
-        s->stiles[ng] = tiles;
         s->sunit[ng] = unit;
         s->sk_[ng] = k;
         s->stfl[ng] = f0 * irates[ci];
         s->sdq[ng] = dq;
-        s->stmm[ng] = ((by - wb) * l2_factor(by, inv_l2c, l2_save) + wb) *
-                      inv_mem;
-        s->sidx[ng] = (unsigned char)i;
+        s->sby[ng] = by;
+        s->swb[ng] = wb;
         s->gfl[i] = f0 * fs;
         s->gby[i] = by;
         s->gacc[i] = acc[op->phase < (unsigned)nph ? op->phase : 0u][op->pass];
         ng++;
     }
+    gemm_shapes_all(ng, inv_l2c, l2_save, inv_mem, s->sq, s->sntl, s->sgr,
+                    s->sby, s->swb, s->stiles, s->stmm);
+    /* the wave model reads only what the two contexts share */
+    if (!(x->inv_dq > 0.0)) {
+        gemm_waves_all(gc, ng, fs, s->stiles, s->sunit, s->sk_, s->stfl,
+                       s->stmm, s->gt, s->gcb);
+        return;
+    }
     for (int j = 0; j < ng; j++) {
-        /* the wave model reads only what the two contexts share */
         double tc = gemm_waves(gc, s->stiles[j], s->sunit[j], s->sk_[j],
                                s->stfl[j]);
         int cbj;
@@ -816,8 +933,8 @@ static void cost_gemms(const cost_ctx *x, const dam_graph *g,
          * 2-norm of the two (DEQ_WPC) */
         if (s->sdq[j] > 0.0)
             t = sqrt(t * t + s->sdq[j] * s->sdq[j]);
-        s->gt[s->sidx[j]] = t * fs;
-        s->gcb[s->sidx[j]] = (unsigned char)!cbj; /* acc index: 0 compute-bound */
+        s->gt[j] = t * fs;
+        s->gcb[j] = !cbj; /* acc index: 0 compute-bound */
     }
 }
 
@@ -852,13 +969,15 @@ static void cost_ordered(const cost_ctx *x, const dam_graph *g,
                  ws = x->ws, lowp = x->lowp, mem_keep = x->mem_keep;
     const int pass_mask = o->pass_mask;
     int nops = g->nops < DAM_MAX_OPS ? g->nops : DAM_MAX_OPS;
+    int j = 0; /* the GEMMs in cost_gemms' order */
     for (int i = 0; i < nops; i++) {
         const dam_op *op = &g->ops[i];
         if (pass_mask && !(pass_mask & (1 << op->pass)))
             continue;
         if (op->kind == DAM_OP_GEMM) {
             double cnt = op->count, *a = s->gacc[i];
-            a[s->gcb[i]] += cnt * s->gt[i];
+            a[s->gcb[j]] += cnt * s->gt[j];
+            j++;
             a[2] += cnt * s->gfl[i];
             a[3] += cnt * s->gby[i];
             a[4] += cnt * op->kernels;
