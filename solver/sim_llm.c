@@ -110,6 +110,7 @@ typedef struct seq {
     double arrive;     /* s */
     double first;      /* first token, s (< 0: none yet) */
     double sched;      /* first scheduled, s (< 0: not yet) */
+    double cached_blocks; /* cached / block_tokens (own_for's, once) */
 } seq;
 
 /* One replica: its queues, its running sequences and its KV blocks. */
@@ -140,6 +141,7 @@ typedef struct replica {
     double it_start;     /* the iteration in flight began, s */
     dam_llm_iter_time split; /* its time split */
     double touched;      /* time averages accumulated up to, s */
+    double peak_used;    /* the most blocks in use note_peaks saw */
 } replica;
 
 /* Per-replication accumulators. */
@@ -257,7 +259,7 @@ static double blocks_for(const sys *y, double tokens)
  * lies in shared blocks. */
 static double own_for(const sys *y, const seq *x, double tokens)
 {
-    return blocks_for(y, tokens) - x->cached / y->block_tokens;
+    return blocks_for(y, tokens) - x->cached_blocks;
 }
 
 
@@ -284,10 +286,15 @@ static void note_peaks(sys *y, replica *p)
 {
     if (!y->measuring)
         return;
-    double u = p->blocks > 0.0 ? (p->blocks - p->free_blocks) / p->blocks
-                               : 0.0;
-    if (u > y->a.peak_kv)
-        y->a.peak_kv = u;
+    /* the share is monotone in the blocks used (a correctly rounded
+     * division): no more used than already noted is no new peak */
+    double used = p->blocks - p->free_blocks;
+    if (used > p->peak_used) {
+        p->peak_used = used;
+        double u = p->blocks > 0.0 ? used / p->blocks : 0.0;
+        if (u > y->a.peak_kv)
+            y->a.peak_kv = u;
+    }
     if (p->nrun > y->a.peak_run)
         y->a.peak_run = p->nrun;
 }
@@ -335,6 +342,7 @@ static void on_arrive(dam_des *des, void *ctx, dam_des_arg arg)
     }
     x->target = x->in;
     x->cached = (int)dam_llm_prefix_hit(y->q, x->in);
+    x->cached_blocks = x->cached / y->block_tokens;
     x->kv = x->cached;
     x->first = x->sched = -1.0;
     x->state = S_WAIT;
