@@ -125,11 +125,15 @@ typedef struct replica {
     int *pre, npre;      /* this iteration's prefill chunks */
     int busy;            /* an iteration is in flight */
     int ready;           /* on_iter_end's look at the next iteration: when
-                            it is nrun, every running sequence decodes
-                            next, in admission order (-1: not known) */
-    long ready_ctx;      /* then their cached tokens, in all, */
-    int *flag, nflag;    /* and the running positions whose step needs a
-                            block, ascending (the others need none) */
+                            it is nrun, it saw every running sequence, in
+                            admission order (-1: not known) */
+    int ready_dec;       /* then those that decode next (the others are
+                            part-way through their prompt), */
+    long ready_ctx;      /* their cached tokens, in all, */
+    int *flag, nflag;    /* and the running positions that need a look:
+                            a step that needs a block, or a prompt
+                            part-way, ascending (the others decode and
+                            need no block) */
     long load;           /* requests assigned and not finished */
     double blocks;       /* KV blocks of the replica */
     double free_blocks;
@@ -521,8 +525,9 @@ static int decode_room(sys *y, replica *p, int slot, dam_llm_batch *b,
     double need = own_for(y, x, decode_need(y, x)) - x->blocks;
     while (need > p->free_blocks) {
         int last = p->run[p->nrun - 1];
-        if (ctx)
-            *ctx -= y->seqs[last].kv; /* before preempt_last drops it */
+        const seq *l = &y->seqs[last];
+        if (ctx && l->kv >= l->target)
+            *ctx -= l->kv; /* a decode's, before preempt_last drops it */
         preempt_last(y, p, &b->swap_bytes);
         if (last == slot)
             return 0;
@@ -533,10 +538,11 @@ static int decode_room(sys *y, replica *p, int slot, dam_llm_batch *b,
 }
 
 /* sched_decodes' pass when on_iter_end made p ready and the budget holds
- * every running sequence: each decodes, and only those on_iter_end
- * flagged need a look (a block, or a preemption, which ends the pass).
- * Returns the decodes, *ctx their cached tokens. */
-static int sched_ready(sys *y, replica *p, dam_llm_batch *b, long *ctx)
+ * every decode: only the sequences on_iter_end flagged need a look (a
+ * prompt part-way, *partial; a block, or a preemption, which ends the
+ * pass). Returns the decodes, *ctx their cached tokens. */
+static int sched_ready(sys *y, replica *p, dam_llm_batch *b, long *ctx,
+                       int *partial)
 {
     int *dec = p->dec, ndec = 0, i = 0;
     *ctx = p->ready_ctx;
@@ -549,6 +555,12 @@ static int sched_ready(sys *y, replica *p, dam_llm_batch *b, long *ctx)
         if (i >= p->nrun)
             break;
         int slot = p->run[i];
+        const seq *x = &y->seqs[slot];
+        if (x->kv < x->target) {
+            *partial = 1;
+            i++;
+            continue;
+        }
         if (!decode_room(y, p, slot, b, ctx))
             break;
         dec[ndec++] = slot;
@@ -570,8 +582,11 @@ static int sched_decodes(sys *y, replica *p, dam_llm_batch *b, int *budget,
     int bud = *budget, ndec = p->ndec, partial = 0;
     long nseq = 0, ctx = 0;
     int i = 0;
-    if (ready == p->nrun && ndec == 0 && (long)bud >= (long)ready * dq) {
-        ndec = sched_ready(y, p, b, &ctx);
+    if (ready == p->nrun && ndec == 0 &&
+        (long)bud >= (long)p->ready_dec * dq) {
+        /* a prompt part-way makes the answer 0 whether or not the pass
+         * below would reach it (its budget spent on the decodes) */
+        ndec = sched_ready(y, p, b, &ctx, &partial);
         nseq = ndec;
         bud -= ndec * dq;
         i = p->nrun; /* all seen (a preemption ends at the latest) */
@@ -903,9 +918,8 @@ static void on_iter_end(dam_des *des, void *ctx, dam_des_arg arg)
      * iteration (most) share one gap, the others are added one by one */
     double gap0 = now - p->it_start;
     /* the next iteration's decodes while the sequences are at hand (for
-     * p->ready): whether all decode, their cached tokens, and which need
-     * a block */
-    int fits = 1;
+     * p->ready): how many, their cached tokens, and which sequences need
+     * a look */
     iter_sums u = {0};
     /* in locals: the stores below are to ints the compiler cannot tell
      * apart from these */
@@ -925,6 +939,7 @@ static void on_iter_end(dam_des *des, void *ctx, dam_des_arg arg)
     int fin = u.fin; /* sequences of this iteration now done */
     int nflag = u.nflag, *flag = p->flag;
     long next_ctx = u.ctx, out = u.out;
+    int ndecode = ndec; /* none is done, or the pass below counts again */
     size_t same = u.same;
     if (in_window)
         y->a.out_tokens += (double)out;
@@ -941,11 +956,12 @@ static void on_iter_end(dam_des *des, void *ctx, dam_des_arg arg)
         x->chunk = 0;
         fin += p->kind == K_PREFILL; /* hands it over: the pass below */
         if (x->kv < x->target) {
-            fits = 0; /* a chunk next, not a decode */
+            flag[nflag++] = ndec + i; /* a chunk next, not a decode */
             continue;
         }
         x->gen++;
         fin += x->gen >= x->out;
+        ndecode++;
         if (!step_fits(x, dq, bt))
             flag[nflag++] = ndec + i;
         next_ctx += x->kv;
@@ -968,21 +984,21 @@ static void on_iter_end(dam_des *des, void *ctx, dam_des_arg arg)
         /* the running list is as it was: ready when it is the decodes
          * followed by the chunks, every one of them now decoding (the
          * usual iteration: no sequence waits part-way or idle) */
-        p->ready = fits && p->ndec + p->npre == p->nrun &&
+        p->ready = p->ndec + p->npre == p->nrun &&
                            memcmp(p->run, p->dec,
                                   (size_t)p->ndec * sizeof *p->run) == 0 &&
                            memcmp(p->run + p->ndec, p->pre,
                                   (size_t)p->npre * sizeof *p->run) == 0
                        ? p->nrun
                        : -1;
+        p->ready_dec = ndecode;
         p->ready_ctx = next_ctx;
         p->nflag = nflag;
         p->ndec = p->npre = 0;
         kick(y, p);
         return;
     }
-    fits = 1;
-    nflag = 0;
+    ndecode = nflag = 0;
     next_ctx = 0;
     for (int i = 0; i < p->nrun; i++) {
         int slot = p->run[i];
@@ -995,14 +1011,19 @@ static void on_iter_end(dam_des *des, void *ctx, dam_des_arg arg)
             handoff(y, p, slot);
             continue;
         }
-        fits &= x->kv >= x->target;
-        if (!step_fits(x, dq, bt))
+        if (x->kv < x->target) {
             flag[nflag++] = n;
-        next_ctx += x->kv;
+        } else {
+            ndecode++;
+            if (!step_fits(x, dq, bt))
+                flag[nflag++] = n;
+            next_ctx += x->kv;
+        }
         p->run[n++] = slot;
     }
     p->nrun = n;
-    p->ready = fits ? n : -1;
+    p->ready = n;
+    p->ready_dec = ndecode;
     p->ready_ctx = next_ctx;
     p->nflag = nflag;
     p->ndec = p->npre = 0;
