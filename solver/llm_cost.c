@@ -57,7 +57,9 @@ struct dam_llm_cost {
     dam_llm_cost *draft;  /* speculative decoding's draft (NULL: none) */
     int spec_k;           /* its tokens per step */
     dam_graph g;          /* scratch for builds */
-    dam_graph ag;         /* the attention operators of an iteration */
+    dam_op att_ops[2];    /* an iteration's fused attention, per layer:
+                             its prefill chunks, its decodes (made once;
+                             each iteration sets their work) */
 };
 
 /* Drop the attention operators of g (the split costs them itself). */
@@ -136,6 +138,20 @@ static struct cost_row *row_at(struct cost_row **blocks, int i)
             (*b)[j].t = NAN;
     }
     return &(*b)[i % DAM_LLM_ROW_BLOCK];
+}
+
+/* A fused-attention operator, per layer, its work left 0 (each
+ * iteration sets it). */
+static void att_op(dam_op *o, int layers)
+{
+    memset(o, 0, sizeof *o);
+    snprintf(o->name, sizeof o->name, "flash_attn");
+    o->kind = DAM_OP_ATTN;
+    o->pass = DAM_PASS_FWD;
+    o->scale = DAM_SCALE_NONE;
+    o->count = layers;
+    o->groups = 1.0;
+    o->kernels = 1.0;
 }
 
 dam_llm_cost *dam_llm_cost_create(const dam_scenario *s, int tp,
@@ -229,10 +245,8 @@ dam_llm_cost *dam_llm_cost_create(const dam_scenario *s, int tp,
     c->nblk = (c->cap + DAM_LLM_ROW_BLOCK - 1) / DAM_LLM_ROW_BLOCK;
     c->linb = dam_calloc((size_t)c->nblk, sizeof *c->linb);
     c->headb = dam_calloc((size_t)c->nblk, sizeof *c->headb);
-    memset(&c->ag, 0, sizeof c->ag);
-    c->ag.nphases = 1;
-    snprintf(c->ag.phase[0], sizeof c->ag.phase[0], "attention");
-    c->ag.phase_kind[0] = DAM_PHASE_ATTENTION;
+    att_op(&c->att_ops[0], c->layers);
+    att_op(&c->att_ops[1], c->layers);
     return c;
 }
 
@@ -279,21 +293,22 @@ static double with_host(const dam_llm_cost *c, double device, double S)
     return device + host;
 }
 
-/* One fused-attention operator of the iteration, per layer. */
-static void att_op(dam_llm_cost *c, double flops, double elems, double kv)
+/* The cache row of a row or sequence count: v rounded, in 1..cap-1.
+ * The simulator's counts are whole (sums of whole tokens), so most need
+ * no llround. */
+static int cache_row(const dam_llm_cost *c, double v)
 {
-    dam_op *o = &c->ag.ops[c->ag.nops++];
-    memset(o, 0, sizeof *o);
-    snprintf(o->name, sizeof o->name, "flash_attn");
-    o->kind = DAM_OP_ATTN;
-    o->pass = DAM_PASS_FWD;
-    o->scale = DAM_SCALE_NONE;
-    o->count = c->layers;
-    o->groups = 1.0;
-    o->kernels = 1.0;
-    o->flops = flops;
-    o->elems = elems;
-    o->kv_elems = kv;
+    if (v >= 1.0 && v < (double)c->cap) {
+        int i = (int)v;
+        if ((double)i == v)
+            return i;
+    }
+    long long i = llround(v);
+    if (i >= c->cap)
+        i = c->cap - 1;
+    if (i < 1)
+        i = 1;
+    return (int)i;
 }
 
 double dam_llm_cost_iteration(dam_llm_cost *c, const dam_llm_batch *b,
@@ -303,15 +318,7 @@ double dam_llm_cost_iteration(dam_llm_cost *c, const dam_llm_batch *b,
     /* every verified token is a row of the GEMMs and of the head */
     double R = b->prefill_tokens + b->decode_seqs * dq;
     double S = b->prefill_seqs + b->decode_seqs * dq;
-    int r = (int)llround(R), sq = (int)llround(S);
-    if (r >= c->cap)
-        r = c->cap - 1;
-    if (sq >= c->cap)
-        sq = c->cap - 1;
-    if (r < 1)
-        r = 1;
-    if (sq < 1)
-        sq = 1;
+    int r = cache_row(c, R), sq = cache_row(c, S);
     struct cost_row *lr = row_at(c->linb, r);
     if (isnan(lr->t))
         fill_lin(c, r, lr);
@@ -319,24 +326,30 @@ double dam_llm_cost_iteration(dam_llm_cost *c, const dam_llm_batch *b,
     if (isnan(hr->t))
         fill_head(c, sq, hr);
 
-    c->ag.nops = 0;
-    if (b->prefill_seqs > 0.0)
-        att_op(c, b->prefill_flops, b->prefill_elems, b->prefill_kv);
+    /* the operators in the graph's order: prefill, then decode */
+    dam_op *ops = c->att_ops;
+    int nops = 0;
+    if (b->prefill_seqs > 0.0) {
+        ops[0].flops = b->prefill_flops;
+        ops[0].elems = b->prefill_elems;
+        ops[0].kv_elems = b->prefill_kv;
+        nops = 1;
+    } else {
+        ops++;
+    }
     if (b->decode_seqs > 0.0) {
-        double f, el, kv;
+        dam_op *o = &c->att_ops[1];
         /* linear in the sequences and their contexts: the mean is exact */
         dam_graph_llm_attention(&c->m.arch.tf, c->tp, b->decode_seqs, dq,
                                 b->decode_ctx / b->decode_seqs,
-                                dq > 1.0 ? c->m.arch.tf.causal : 0, &f, &el,
-                                &kv);
-        att_op(c, f, el, kv);
+                                dq > 1.0 ? c->m.arch.tf.causal : 0,
+                                &o->flops, &o->elems, &o->kv_elems);
+        nops++;
     }
-    /* the same double as dam_device_cost(&c->ag, &c->att), without
-     * deriving the rates again */
+    /* the same double as dam_device_cost of a one-phase graph of these
+     * operators under c->att, without deriving the rates again */
     double ka = 0.0;
-    double ta = c->ag.nops ? dam_device_attn_cost(&c->attp, c->ag.ops,
-                                                  c->ag.nops, &ka)
-                           : 0.0;
+    double ta = nops ? dam_device_attn_cost(&c->attp, ops, nops, &ka) : 0.0;
 
     double draft = 0.0;
     if (c->draft && b->decode_seqs > 0.0) {

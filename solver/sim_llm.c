@@ -110,6 +110,7 @@ typedef struct seq {
     double arrive;     /* s */
     double first;      /* first token, s (< 0: none yet) */
     double sched;      /* first scheduled, s (< 0: not yet) */
+    double cached_blocks; /* cached / block_tokens (own_for's, once) */
 } seq;
 
 /* One replica: its queues, its running sequences and its KV blocks. */
@@ -123,6 +124,16 @@ typedef struct replica {
     int *dec, ndec;      /* this iteration's decodes */
     int *pre, npre;      /* this iteration's prefill chunks */
     int busy;            /* an iteration is in flight */
+    int ready;           /* on_iter_end's look at the next iteration: when
+                            it is nrun, it saw every running sequence, in
+                            admission order (-1: not known) */
+    int ready_dec;       /* then those that decode next (the others are
+                            part-way through their prompt), */
+    long ready_ctx;      /* their cached tokens, in all, */
+    int *flag, nflag;    /* and the running positions that need a look:
+                            a step that needs a block, or a prompt
+                            part-way, ascending (the others decode and
+                            need no block) */
     long load;           /* requests assigned and not finished */
     double blocks;       /* KV blocks of the replica */
     double free_blocks;
@@ -134,6 +145,7 @@ typedef struct replica {
     double it_start;     /* the iteration in flight began, s */
     dam_llm_iter_time split; /* its time split */
     double touched;      /* time averages accumulated up to, s */
+    double peak_used;    /* the most blocks in use note_peaks saw */
 } replica;
 
 /* Per-replication accumulators. */
@@ -258,7 +270,7 @@ static double blocks_for(const sys *y, double tokens)
  * lies in shared blocks. */
 static double own_for(const sys *y, const seq *x, double tokens)
 {
-    return blocks_for(y, tokens) - x->cached / y->block_tokens;
+    return blocks_for(y, tokens) - x->cached_blocks;
 }
 
 
@@ -285,10 +297,15 @@ static void note_peaks(sys *y, replica *p)
 {
     if (!y->measuring)
         return;
-    double u = p->blocks > 0.0 ? (p->blocks - p->free_blocks) / p->blocks
-                               : 0.0;
-    if (u > y->a.peak_kv)
-        y->a.peak_kv = u;
+    /* the share is monotone in the blocks used (a correctly rounded
+     * division): no more used than already noted is no new peak */
+    double used = p->blocks - p->free_blocks;
+    if (used > p->peak_used) {
+        p->peak_used = used;
+        double u = p->blocks > 0.0 ? used / p->blocks : 0.0;
+        if (u > y->a.peak_kv)
+            y->a.peak_kv = u;
+    }
     if (p->nrun > y->a.peak_run)
         y->a.peak_run = p->nrun;
 }
@@ -336,6 +353,7 @@ static void on_arrive(dam_des *des, void *ctx, dam_des_arg arg)
     }
     x->target = x->in;
     x->cached = (int)dam_llm_prefix_hit(y->q, x->in);
+    x->cached_blocks = x->cached / y->block_tokens;
     x->kv = x->cached;
     x->first = x->sched = -1.0;
     x->state = S_WAIT;
@@ -491,17 +509,95 @@ static void admit(sys *y, replica *p, int slot)
     }
 }
 
-/* Decodes of the running sequences, preempting for blocks. Returns 1
- * when every running sequence was seen and none is part-way through its
- * prompt (sched_partial has nothing to do). */
-static int sched_decodes(sys *y, replica *p, dam_llm_batch *b, int *budget)
+/* A decode step of x (decode_need's tokens; dq and bt: y's) needs no
+ * new block: the blocks held (and the shared prefix, whole blocks) cover
+ * blocks x bt + cached tokens, so most steps skip own_for (the same
+ * answer: need <= 0). */
+static inline int step_fits(const seq *x, int dq, int bt)
+{
+    int left = x->out - x->gen;
+    /* one token whatever is left when dq is 1 */
+    int t = x->kv + (dq == 1 ? 1 : dq < left ? dq : (left > 0 ? left : 1));
+    return bt > 0 && t <= x->blocks * bt + x->cached;
+}
+
+/* Blocks for the decode step of running sequence `slot` of p, preempting
+ * the latest admitted while they are short. Returns 0 when slot itself
+ * was preempted (it was the latest: nothing after it). *ctx, when not
+ * NULL, loses the cached tokens of every sequence preempted. */
+static int decode_room(sys *y, replica *p, int slot, dam_llm_batch *b,
+                       long *ctx)
+{
+    seq *x = &y->seqs[slot];
+    double need = own_for(y, x, decode_need(y, x)) - x->blocks;
+    while (need > p->free_blocks) {
+        int last = p->run[p->nrun - 1];
+        const seq *l = &y->seqs[last];
+        if (ctx && l->kv >= l->target)
+            *ctx -= l->kv; /* a decode's, before preempt_last drops it */
+        preempt_last(y, p, &b->swap_bytes);
+        if (last == slot)
+            return 0;
+    }
+    if (need > 0.0)
+        take(y, p, x, need);
+    return 1;
+}
+
+/* sched_decodes' pass when on_iter_end made p ready and the budget holds
+ * every decode: only the sequences on_iter_end flagged need a look (a
+ * prompt part-way, *partial; a block, or a preemption, which ends the
+ * pass). Returns the decodes, *ctx their cached tokens. */
+static int sched_ready(sys *y, replica *p, dam_llm_batch *b, long *ctx,
+                       int *partial)
+{
+    int *dec = p->dec, ndec = 0, i = 0;
+    *ctx = p->ready_ctx;
+    for (int f = 0; i < p->nrun; f++) {
+        int next = f < p->nflag && p->flag[f] < p->nrun ? p->flag[f]
+                                                        : p->nrun;
+        memcpy(&dec[ndec], &p->run[i], (size_t)(next - i) * sizeof *dec);
+        ndec += next - i;
+        i = next;
+        if (i >= p->nrun)
+            break;
+        int slot = p->run[i];
+        const seq *x = &y->seqs[slot];
+        if (x->kv < x->target) {
+            *partial = 1;
+            i++;
+            continue;
+        }
+        if (!decode_room(y, p, slot, b, ctx))
+            break;
+        dec[ndec++] = slot;
+        i++;
+    }
+    return ndec;
+}
+
+/* Decodes of the running sequences, preempting for blocks; `ready` is
+ * p->ready as on_iter_end left it. Returns 1 when every running sequence
+ * was seen and none is part-way through its prompt (sched_partial has
+ * nothing to do). */
+static int sched_decodes(sys *y, replica *p, dam_llm_batch *b, int *budget,
+                         int ready)
 {
     /* in locals, added to b and p once: nothing below reads them, and
      * the sums are whole numbers (exact in any order) */
-    const int dq = y->dq, bt = y->bt;
+    const int dq = y->dq;
     int bud = *budget, ndec = p->ndec, partial = 0;
     long nseq = 0, ctx = 0;
     int i = 0;
+    if (ready == p->nrun && ndec == 0 &&
+        (long)bud >= (long)p->ready_dec * dq) {
+        /* a prompt part-way makes the answer 0 whether or not the pass
+         * below would reach it (its budget spent on the decodes) */
+        ndec = sched_ready(y, p, b, &ctx, &partial);
+        nseq = ndec;
+        bud -= ndec * dq;
+        i = p->nrun; /* all seen (a preemption ends at the latest) */
+    }
     while (i < p->nrun && bud >= dq) {
         int slot = p->run[i];
         seq *x = &y->seqs[slot];
@@ -510,27 +606,8 @@ static int sched_decodes(sys *y, replica *p, dam_llm_batch *b, int *budget)
             i++;
             continue;
         }
-        /* decode_need's tokens; the blocks held (and the shared prefix,
-         * whole blocks) cover blocks x bt + cached of them, so most steps
-         * need no block and skip own_for (the same answer: need <= 0) */
-        int left = x->out - x->gen;
-        int t = x->kv + (dq < left ? dq : (left > 0 ? left : 1));
-        if (bt <= 0 || t > x->blocks * bt + x->cached) {
-            double need = own_for(y, x, (double)t) - x->blocks;
-            int gone = 0;
-            while (need > p->free_blocks) {
-                int last = p->run[p->nrun - 1];
-                preempt_last(y, p, &b->swap_bytes);
-                if (last == slot) {
-                    gone = 1;
-                    break;
-                }
-            }
-            if (gone)
-                break; /* it was the latest: nothing after it */
-            if (need > 0.0)
-                take(y, p, x, need);
-        }
+        if (!step_fits(x, dq, y->bt) && !decode_room(y, p, slot, b, NULL))
+            break; /* it was the latest: nothing after it */
         /* add_decode's work */
         p->dec[ndec++] = slot;
         nseq++;
@@ -670,6 +747,8 @@ static int schedule(sys *y, replica *p)
     p->ndec = p->npre = 0;
     int budget = y->q->token_budget;
     int chunked = y->q->chunked_prefill || p->kind == K_DECODE;
+    int ready = p->ready;
+    p->ready = -1;
     if (y->measuring)
         y->a.decisions++;
     if (!chunked) {
@@ -679,11 +758,11 @@ static int schedule(sys *y, replica *p)
             if (p->npre > 0)
                 goto start;
         }
-        sched_decodes(y, p, &b, &budget);
+        sched_decodes(y, p, &b, &budget, ready);
         sched_swap_in(y, p, &b, &budget);
         goto start;
     }
-    int none_partial = sched_decodes(y, p, &b, &budget);
+    int none_partial = sched_decodes(y, p, &b, &budget, ready);
     sched_swap_in(y, p, &b, &budget);
     if (p->swapped.len == 0) {
         if (!none_partial)
@@ -799,6 +878,47 @@ static void handoff(sys *y, replica *p, int slot)
     dam_des_at(y->des, end, on_xfer_done, y, dam_des_u((uint64_t)slot));
 }
 
+/* What on_iter_end's decodes share: y's bt, the iteration's start and
+ * end, the warm-up, where flagged positions go. */
+typedef struct iter_ends {
+    int bt;
+    double start, now;
+    long warm;
+    int *flag;
+} iter_ends;
+
+/* What on_iter_end sums over the decodes of an iteration. */
+typedef struct iter_sums {
+    long out;     /* tokens made (whole: one sum, exact) */
+    long ctx;     /* cached tokens after them */
+    size_t same;  /* measured sequences that ran the whole previous
+                     iteration too (their gap is the iteration's) */
+    int fin;      /* sequences now done */
+    int nflag;    /* positions put in the replica's flag (step_fits 0) */
+} iter_sums;
+
+/* Decoding sequence x, at position i of the iteration's decodes, made n
+ * tokens. Inlined in on_iter_end's two loops so that its common one (no
+ * speculation) runs with n and dq as constants. */
+static inline void decoded(sys *y, seq *x, int n, int i, int dq,
+                           const iter_ends *e, iter_sums *u)
+{
+    x->kv += n;
+    x->gen += n;
+    u->fin += x->gen >= x->out;
+    if (!step_fits(x, dq, e->bt))
+        e->flag[u->nflag++] = i;
+    u->ctx += x->kv;
+    if (x->idx >= e->warm) {
+        if (x->last == e->start)
+            u->same++;
+        else
+            record(y, L_ITL, e->now - x->last);
+    }
+    x->last = e->now;
+    u->out += n;
+}
+
 static void on_iter_end(dam_des *des, void *ctx, dam_des_arg arg)
 {
     sys *y = ctx;
@@ -809,27 +929,31 @@ static void on_iter_end(dam_des *des, void *ctx, dam_des_arg arg)
     p->busy = 0;
     /* decodes: one token each; sequences that ran the whole previous
      * iteration (most) share one gap, the others are added one by one */
-    size_t same = 0;
-    const double start = p->it_start;
-    const long warm = y->warm;
-    long out = 0; /* whole tokens: one sum, exact */
-    double gap0 = now - start;
-    int fin = 0; /* sequences of this iteration now done */
-    for (int i = 0; i < p->ndec; i++) {
-        seq *x = &y->seqs[p->dec[i]];
-        int n = decode_tokens(y, x);
-        x->kv += n;
-        x->gen += n;
-        fin += x->gen >= x->out;
-        if (x->idx >= warm) {
-            if (x->last == start)
-                same++;
-            else
-                record(y, L_ITL, now - x->last);
+    double gap0 = now - p->it_start;
+    /* the next iteration's decodes while the sequences are at hand (for
+     * p->ready): how many, their cached tokens, and which sequences need
+     * a look */
+    iter_sums u = {0};
+    /* in locals: the stores below are to ints the compiler cannot tell
+     * apart from these */
+    const iter_ends e = {y->bt, p->it_start, now, y->warm, p->flag};
+    const int *dec = p->dec, ndec = p->ndec, dq = y->dq, bt = y->bt;
+    seq *seqs = y->seqs;
+    if (y->spec_rng) {
+        for (int i = 0; i < ndec; i++) {
+            seq *x = &seqs[dec[i]];
+            decoded(y, x, decode_tokens(y, x), i, dq, &e, &u);
         }
-        x->last = now;
-        out += n;
+    } else {
+        /* one token a step (decode_tokens' 1, dq 1), as constants */
+        for (int i = 0; i < ndec; i++)
+            decoded(y, &seqs[dec[i]], 1, i, 1, &e, &u);
     }
+    int fin = u.fin; /* sequences of this iteration now done */
+    int nflag = u.nflag, *flag = p->flag;
+    long next_ctx = u.ctx, out = u.out;
+    int ndecode = ndec; /* none is done, or the pass below counts again */
+    size_t same = u.same;
     if (in_window)
         y->a.out_tokens += (double)out;
     if (same) {
@@ -844,10 +968,16 @@ static void on_iter_end(dam_des *des, void *ctx, dam_des_arg arg)
             y->a.pre_tokens += x->chunk;
         x->chunk = 0;
         fin += p->kind == K_PREFILL; /* hands it over: the pass below */
-        if (x->kv < x->target)
+        if (x->kv < x->target) {
+            flag[nflag++] = ndec + i; /* a chunk next, not a decode */
             continue;
+        }
         x->gen++;
         fin += x->gen >= x->out;
+        ndecode++;
+        if (!step_fits(x, dq, bt))
+            flag[nflag++] = ndec + i;
+        next_ctx += x->kv;
         if (in_window)
             y->a.out_tokens++;
         if (x->first < 0.0) {
@@ -864,10 +994,25 @@ static void on_iter_end(dam_des *des, void *ctx, dam_des_arg arg)
      * at least one token is not done before it ran) */
     int n = 0;
     if (!fin && y->out_min1) {
+        /* the running list is as it was: ready when it is the decodes
+         * followed by the chunks, every one of them now decoding (the
+         * usual iteration: no sequence waits part-way or idle) */
+        p->ready = p->ndec + p->npre == p->nrun &&
+                           memcmp(p->run, p->dec,
+                                  (size_t)p->ndec * sizeof *p->run) == 0 &&
+                           memcmp(p->run + p->ndec, p->pre,
+                                  (size_t)p->npre * sizeof *p->run) == 0
+                       ? p->nrun
+                       : -1;
+        p->ready_dec = ndecode;
+        p->ready_ctx = next_ctx;
+        p->nflag = nflag;
         p->ndec = p->npre = 0;
         kick(y, p);
         return;
     }
+    ndecode = nflag = 0;
+    next_ctx = 0;
     for (int i = 0; i < p->nrun; i++) {
         int slot = p->run[i];
         seq *x = &y->seqs[slot];
@@ -879,9 +1024,21 @@ static void on_iter_end(dam_des *des, void *ctx, dam_des_arg arg)
             handoff(y, p, slot);
             continue;
         }
+        if (x->kv < x->target) {
+            flag[nflag++] = n;
+        } else {
+            ndecode++;
+            if (!step_fits(x, dq, bt))
+                flag[nflag++] = n;
+            next_ctx += x->kv;
+        }
         p->run[n++] = slot;
     }
     p->nrun = n;
+    p->ready = n;
+    p->ready_dec = ndecode;
+    p->ready_ctx = next_ctx;
+    p->nflag = nflag;
     p->ndec = p->npre = 0;
     kick(y, p);
 }
@@ -981,6 +1138,7 @@ static void replicate(const dam_scenario *s, const dam_sim_options *opt,
         const dam_llm_memory *m = &dp->mem[b];
         p->kind = dp->kind[b];
         p->cost = dp->cost[b];
+        p->ready = -1;
         /* a prefix every request shares stays cached: its blocks are
          * the replica's, not a request's */
         double pre = floor(q->prefix_tokens / q->block_tokens);
@@ -992,6 +1150,7 @@ static void replicate(const dam_scenario *s, const dam_sim_options *opt,
         p->run = dam_malloc((size_t)cap * sizeof *p->run);
         p->dec = dam_malloc((size_t)cap * sizeof *p->dec);
         p->pre = dam_malloc((size_t)cap * sizeof *p->pre);
+        p->flag = dam_malloc((size_t)cap * sizeof *p->flag);
     }
 
     double first = y.trace && !offline ? y.trace[0].arrive : 0.0;
@@ -1058,6 +1217,7 @@ static void replicate(const dam_scenario *s, const dam_sim_options *opt,
         dam_free(p->run);
         dam_free(p->dec);
         dam_free(p->pre);
+        dam_free(p->flag);
         dam_free(p->wait.v);
         dam_free(p->swapped.v);
     }
