@@ -203,6 +203,11 @@ typedef struct dam_llm_result {
      * makespan's rates above hold the start-up and the drain).
      * offline_saturated_s 0: the batch never saturated it for a request's
      * mean service time (too few requests): the rates are the makespan's */
+    double offline_saturated_requests; /* the batch they come from: the
+                                          scenario's, or a larger one
+                                          where it is too small to
+                                          saturate (its first requests
+                                          the same) */
     double offline_saturated_from_s;
     double offline_saturated_s;
     double offline_saturated_throughput;   /* requests/s */

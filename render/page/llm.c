@@ -168,10 +168,11 @@ static void llm_load(dam_buf *b, const dam_scenario *s, const dam_result *r,
         double of = sat > 0.0 ? 100.0 * l->tokens_per_s / sat : 0.0;
         if (l->offline_saturated_s > 0.0)
             dam_buf_printf(b, "Offline     %.4g requests/s, %.4g output "
-                              "tokens/s while saturated (%.4g to %.4g s: "
-                              "from its first completion while every "
-                              "replica had requests waiting): the "
-                              "same %.0f requests all queued at time 0; to "
+                              "tokens/s while saturated (%.4g to %.4g s of "
+                              "%.0f requests queued at time 0: from the "
+                              "first completion while every replica had "
+                              "requests waiting); the scenario's %.0f "
+                              "requests all queued at time 0: to "
                               "the last completion (%.4g s, the drain "
                               "included) %.4g requests/s, %.4g output "
                               "tokens/s; served at %.0f %% of the "
@@ -179,7 +180,9 @@ static void llm_load(dam_buf *b, const dam_scenario *s, const dam_result *r,
                               "request\n",
                            l->offline_saturated_throughput, sat,
                            l->offline_saturated_from_s,
-                           l->offline_saturated_s, l->offline_requests,
+                           l->offline_saturated_s,
+                           l->offline_saturated_requests,
+                           l->offline_requests,
                            l->offline_makespan_s, l->offline_throughput,
                            l->offline_tokens_per_s, of,
                            l->offline_preemptions);
@@ -430,6 +433,7 @@ json_t *dam_llm_json(const dam_scenario *s, const dam_result *r)
         NUM(off, "output_tokens_per_s", l->offline_tokens_per_s);
         NUM(off, "preemptions_per_request", l->offline_preemptions);
         NUM(off, "makespan_s", l->offline_makespan_s);
+        NUM(off, "saturated_requests", l->offline_saturated_requests);
         NUM(off, "saturated_from_s", l->offline_saturated_from_s);
         NUM(off, "saturated_to_s", l->offline_saturated_s);
         NUM(off, "saturated_requests_per_s", l->offline_saturated_throughput);

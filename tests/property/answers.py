@@ -62,9 +62,8 @@ PROPS = ("interval", "fit", "slo", "cost", "finite", "bound", "ordered",
          "same", "agree", "offline")
 # offline: an LLM service's output tokens/s at most its offline saturated
 # rate times this: the two runs draw their requests apart (the service's
-# window holds a few hundred), and a batch too small to saturate the
-# deployment for a request's service time is measured to its last
-# completion, its drain included (1.033x on seed 5)
+# window holds a few hundred; a prefill-bound service of 228 requests read
+# 1.01x on seed 9)
 OFFLINE = 1.05
 # agree: simulated / analytic step within these factors. The upper one
 # leaves room for one known difference: the simulation's loader workers
