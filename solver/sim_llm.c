@@ -1389,6 +1389,10 @@ int dam_sim_llm_offline(const dam_scenario *s, const dam_sim_options *opt,
     long n2 = (long)DAM_LLM_SATURATE_BATCHES * q->max_seqs * dp.nfront;
     if (n2 > DAM_LLM_SATURATE_MAX)
         n2 = DAM_LLM_SATURATE_MAX;
+    /* a trace has the requests it has */
+    if (s->serving.arrival == DAM_ARRIVAL_TRACE && opt->requests &&
+        (size_t)n2 > opt->nrequests)
+        n2 = (long)opt->nrequests;
     l->offline_saturated_requests = (double)n;
     if (!(o.t_sat > 0.0) && n2 > n) {
         stats_close(pool, rep);
