@@ -1341,6 +1341,28 @@ double dam_device_attn_cost(const dam_attn_prep *p, const dam_op *ops,
     x.inv_l2c = p->inv_l2c;
     x.l2_save = p->l2_save;
     x.inv_mem = p->inv_mem;
+    /* operators of one pass (a serving step's, the usual call): its two
+     * sums alone; the other passes' zeros would add nothing (x + 0.0 is
+     * x), so this is the general path's double */
+    int one = 1;
+    for (int i = 1; i < n; i++)
+        one &= ops[i].pass == ops[0].pass;
+    if (one) {
+        double a0 = 0.0, a1 = 0.0, kern = 0.0;
+        for (int i = 0; i < n; i++) {
+            const dam_op *op = &ops[i];
+            if (p->pass_mask && !(p->pass_mask & (1 << op->pass)))
+                continue;
+            double t, fl, by;
+            if (cost_attn(&x, op, &t, &fl, &by, p->weights_stream))
+                a0 += op->count * t;
+            else
+                a1 += op->count * t;
+            kern += op->count * op->kernels;
+        }
+        *kernels = kern;
+        return a0 + a1 + kern * p->gap + 0.0;
+    }
     /* cost_ordered's sums for one phase, then cost_fold's (the passes'
      * zeros add nothing) */
     double acc[DAM_PASS_COUNT][5] = {{0.0}};
