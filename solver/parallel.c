@@ -698,19 +698,35 @@ void dam_parallel_assemble(const dam_scenario *s, const dam_layout *l,
 
 /* ---- the step ---------------------------------------------------------- */
 
+/* 1: transfer x crosses the NICs (the simulation's flow beside the op). */
+static int on_nics(const dam_parallel_xfer *x)
+{
+    return x->nic_bytes > 0.0 && x->nic_rate > 0.0;
+}
+
 double dam_parallel_op_time(const dam_parallel_op *op)
 {
-    /* what runs beside the compute shows only where it is longer */
+    /* what runs beside the compute shows only where it is longer; a
+     * transfer through the NICs runs beside the tensor-parallel
+     * collectives too (they stay inside the node's fabric), as the
+     * simulation's flow does (solver/sim_parallel.c: "on the NICs: beside
+     * everything"); one inside the fabric only beside the compute */
     double z = op->zero.time, a = op->a2a.time, c = op->compute;
+    double m = op->comm;
     if (op->a2a_overlap && op->zero_overlap) {
         double o = z + a; /* both through the same NICs */
-        return c + op->comm + (o > c ? o - c : 0.0);
+        double w = on_nics(&op->zero) && on_nics(&op->a2a) ? c + m : c;
+        return c + m + (o > w ? o - w : 0.0);
     }
-    if (op->zero_overlap)
-        z = z > c ? z - c : 0.0;
-    if (op->a2a_overlap)
-        a = a > c ? a - c : 0.0;
-    return c + op->comm + a + z;
+    if (op->zero_overlap) {
+        double w = on_nics(&op->zero) ? c + m : c;
+        z = z > w ? z - w : 0.0;
+    }
+    if (op->a2a_overlap) {
+        double w = on_nics(&op->a2a) ? c + m : c;
+        a = a > w ? a - w : 0.0;
+    }
+    return c + m + a + z;
 }
 
 /* An op's time with its compute slowed by f (a straggler). */
