@@ -2,23 +2,11 @@
 /*
  * rng.c: seeded streams and distribution sampling (see rng.h).
  *
- * The generator is xoshiro256+ (Blackman and Vigna, 2018) wrapped as a
- * gsl_rng_type, so GSL's samplers (gsl_ran_lognormal, the ziggurat
- * Gaussian, gsl_rng_uniform_int) draw from it unchanged: doubles are the
- * top 53 bits of an output (gsl_rng_uniform, and the inline
- * dam_rng_uniform of rng.h, which reads the state directly); gsl_rng_get
- * is the top 32 bits, a 32-bit generator to GSL (its low bits are the
- * weak ones of xoshiro256+, and GSL's integer samplers assume nothing
- * wider). Its 32-byte state, against MT19937's 2.5 kB, stays in cache
- * when a simulation holds thousands of streams.
- *
- * Seeding: dam_rng_mix(seed, stream), 64 bits, runs splitmix64 to fill
- * the four state words, so neighbouring (seed, stream) pairs (0, 1, 2...)
- * land far apart and no pair gives the all-zero state xoshiro cannot
- * leave (splitmix64 is a bijection: four outputs in a row are never all
- * 0). Seed 0 is a seed like any other. Other gsl_rng types passed to
- * dam_rng_reseed (sim_parallel's Tausworthe streams) get gsl_rng_set with
- * the mix folded to 32 bits, never 0 (GSL's default seed).
+ * Seeding: gsl_rng_set takes an unsigned long, and MT19937 uses 32 bits of
+ * it, so two (seed, stream) pairs collide with probability 2^-32 per pair;
+ * mixing with splitmix64 makes neighbouring stream ids (0, 1, 2...) land
+ * far apart. A seed of 0 would make GSL pick its default seed, so it is
+ * mapped to another value.
  */
 #include "solver/rng.h"
 
@@ -44,45 +32,9 @@ uint64_t dam_rng_mix(uint64_t seed, uint64_t stream)
     return splitmix64(splitmix64(seed) ^ stream);
 }
 
-/* Fill a xoshiro256+ state from a 64-bit seed: splitmix64 as a counter
- * from it (the seeding its authors recommend). */
-static void xoshiro_seed(uint64_t *s, uint64_t seed)
-{
-    for (int i = 0; i < 4; i++) {
-        s[i] = splitmix64(seed);
-        seed += 0x9e3779b97f4a7c15ull;
-    }
-}
-
-static void xoshiro_set(void *state, unsigned long int seed)
-{
-    xoshiro_seed(state, (uint64_t)seed);
-}
-
-static unsigned long int xoshiro_get(void *state)
-{
-    return (unsigned long int)(dam_rng_next(state) >> 32);
-}
-
-static double xoshiro_get_double(void *state)
-{
-    return (double)(dam_rng_next(state) >> 11) * 0x1.0p-53;
-}
-
-const gsl_rng_type dam_rng_xoshiro256p = {
-    "xoshiro256+",               /* name */
-    0xffffffffUL,                /* RAND_MAX: gsl_rng_get gives 32 bits */
-    0,                           /* RAND_MIN */
-    4 * sizeof(uint64_t),        /* size of state */
-    xoshiro_set, xoshiro_get, xoshiro_get_double};
-
 void dam_rng_reseed(gsl_rng *r, uint64_t seed, uint64_t stream)
 {
     uint64_t m = dam_rng_mix(seed, stream);
-    if (r->type == &dam_rng_xoshiro256p) {
-        xoshiro_seed(r->state, m);
-        return;
-    }
     unsigned long s = (unsigned long)((m >> 32) ^ (m & 0xffffffffu));
     gsl_rng_set(r, s != 0 ? s : 0x6a09e667ul);
 }
@@ -90,7 +42,7 @@ void dam_rng_reseed(gsl_rng *r, uint64_t seed, uint64_t stream)
 gsl_rng *dam_rng_create(uint64_t seed, uint64_t stream)
 {
     /* GSL returns NULL only when out of memory */
-    gsl_rng *r = dam_alloc_check(gsl_rng_alloc(&dam_rng_xoshiro256p),
+    gsl_rng *r = dam_alloc_check(gsl_rng_alloc(gsl_rng_mt19937),
                                  sizeof(gsl_rng));
     dam_rng_reseed(r, seed, stream);
     return r;
@@ -144,9 +96,9 @@ double dam_dist_sample(const dam_dist *d, gsl_rng *r)
     case DAM_DIST_DETERMINISTIC:
         return m;
     case DAM_DIST_EXPONENTIAL:
-        /* 1 - u is exact for u in [0, 1) of 53 bits (u = k 2^-53), and
-         * log is several times cheaper than log1p in glibc. */
-        return -m * log(1.0 - dam_rng_uniform(r));
+        /* 1 - u is exact for u in [0, 1) from a 32-bit generator, and log
+         * is several times cheaper than log1p in glibc. */
+        return -m * log(1.0 - gsl_rng_uniform(r));
     case DAM_DIST_LOGNORMAL:
         if (d->cv == 0.0 || m == 0.0)
             return m;
@@ -156,7 +108,7 @@ double dam_dist_sample(const dam_dist *d, gsl_rng *r)
         if (d->cv == 0.0)
             return m;
         s = sqrt(3.0) * d->cv * m;
-        return m - s + 2.0 * s * dam_rng_uniform(r);
+        return m - s + 2.0 * s * gsl_rng_uniform(r);
     case DAM_DIST_NORMAL: {
         if (d->cv == 0.0 || m == 0.0)
             return m;

@@ -925,9 +925,8 @@ static void build_entities(struct psim *ps, uint64_t seed)
             e->slow = (ps->rep_of[j] == slow_rep && st == slow_stage)
                           ? s->layout.slow_factor
                           : 1.0;
-            /* thousands of streams: Tausworthe's 24-byte state (chosen
-             * when streams were MT19937's 2.5 kB; kept, so these draws
-             * do not depend on the default generator) */
+            /* thousands of streams: Tausworthe's 24-byte state (MT19937's
+             * 2.5 kB per entity would not stay in cache) */
             e->rng = dam_alloc_check(gsl_rng_alloc(gsl_rng_taus2),
                                      sizeof(gsl_rng));
             dam_rng_reseed(e->rng, seed,

@@ -77,7 +77,7 @@
  * data wait under 2 % of the step counts as queueing noise, not as a
  * binding loader.
  *
- * Common random numbers: one xoshiro256+ stream per worker and per GPU, seeded
+ * Common random numbers: one MT19937 stream per worker and per GPU, seeded
  * from (seed of the replication, stable entity index), so a lever that
  * changes only the GPU leaves every loader draw unchanged.
  *

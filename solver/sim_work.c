@@ -26,10 +26,9 @@
  * per GPU-step; a bucket update costs 5 ns where an event costs 100 to
  * 300 ns.
  *
- * Memory, in bytes: a loader worker or a GPU holds its own random stream
- * and its state (6 KB each, measured when a stream was MT19937's 5 KB:
- * 2,048 GPUs with 16,384 workers peaked at 105 MB; xoshiro256+'s 48
- * bytes leave the figure an upper bound); a prefetch queue 16 bytes a slot; buckets 24
+ * Memory, in bytes: a loader worker or a GPU holds its own MT19937 stream
+ * (about 5 KB) and its state (6 KB each, measured: 2,048 GPUs with 16,384
+ * workers peak at 105 MB); a prefetch queue 16 bytes a slot; buckets 24
  * bytes; serving keeps every request in flight (48 bytes), which in an
  * overloaded system is all of them. A base of 32 MB covers the program.
  */

@@ -20,10 +20,9 @@
 #include "tandem_model.h"
 
 /* Where the difference goes: the cost of one job's four exponential
- * draws on each side (the engine's xoshiro256+ streams, a gsl_rng type,
- * through dam_dist, which every simulation's outputs depend on, against
- * the hand-written program's own inline xoshiro256+), timed here over as
- * many draws as the runs made. */
+ * draws on each side (the engine's MT19937 streams through dam_dist,
+ * which every simulation's outputs depend on, against xoshiro256+), timed
+ * here over as many draws as the runs made. */
 static void draw_costs(uint64_t ne, double te, uint64_t nh, double th)
 {
     uint64_t n = 4 * ne;
@@ -42,8 +41,8 @@ static void draw_costs(uint64_t ne, double te, uint64_t nh, double th)
     dam_rng_free(r);
     volatile double keep = sink; /* the loops are not optimised away */
     (void)keep;
-    printf("  per job: engine %.0f ns, of which its 4 draws (xoshiro256+ "
-           "via dam_dist) %.0f ns; hand-written %.0f ns, of which its 4 draws "
+    printf("  per job: engine %.0f ns, of which its 4 draws (MT19937) "
+           "%.0f ns; hand-written %.0f ns, of which its 4 draws "
            "(xoshiro256+) %.0f ns\n", 1e9 * te / (double)ne,
            1e9 * tm / (double)ne, 1e9 * th / (double)nh,
            1e9 * tx / (double)ne);
