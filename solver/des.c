@@ -234,8 +234,10 @@ dam_des_id dam_des_after(dam_des *des, double delay, dam_des_fn fn,
 {
     if (!(delay > 0.0))
         delay = 0.0;
+    /* dam_des_at's clamp, kept though a delay >= 0 on a clock >= 0
+     * never sums to less than now */
     double t = des->now + delay;
-    if (!(t >= des->now)) /* NaN: delay was infinite and now too */
+    if (!(t >= des->now))
         t = des->now;
     return schedule(des, t, fn, ctx, arg);
 }
