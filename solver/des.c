@@ -18,9 +18,15 @@
  * in L1. An id is (generation << 32 | slot); the generation bumps when the
  * slot is freed, so a stale id never cancels a later event in that slot.
  *
- * Hot path (dam_des_run): pop the root, move the last entry down with a
- * hole (no swaps), free the slot, set the clock, call the handler. No
- * allocation once the arrays have grown to the peak pending count.
+ * Hot path (dam_des_run): pop the root and leave the root vacant, free
+ * the slot, set the clock, call the handler. A handler usually schedules
+ * the next event of its process: that event goes straight into the vacant
+ * root and sifts down, one sift where a pop and a push would take two.
+ * Any other operation first fills the vacancy with the last entry (what a
+ * plain pop would have done). Keys (time, sequence) are unique, so the
+ * order events run in does not depend on the heap's shape: the vacancy
+ * changes no run. No allocation once the arrays have grown to the peak
+ * pending count.
  */
 #include "solver/des.h"
 
@@ -47,9 +53,10 @@ struct slot {
 #define NONE UINT32_MAX
 
 struct dam_des {
-    double now;          /* the clock, s */
+    double now;          /* the clock, s; first member (des.h reads it) */
     struct entry *heap;  /* pending events, heap-ordered */
     size_t n;            /* pending events */
+    int vacant;          /* heap[0] is empty, the n events are at 1..n */
     size_t heap_cap;     /* allocated heap entries */
     struct slot *slots;  /* slot table */
     size_t nslots;       /* slots in use or on the free list */
@@ -82,12 +89,12 @@ static inline void sift_up(dam_des *des, size_t i, struct entry e)
     s[e.slot].pos = (uint32_t)i;
 }
 
-/* Place e at hole i moving smaller children up. */
-static inline void sift_down(dam_des *des, size_t i, struct entry e)
+/* Place e at hole i of a heap of n entries moving smaller children up. */
+static inline void sift_down(dam_des *des, size_t i, struct entry e,
+                             size_t n)
 {
     struct entry *h = des->heap;
     struct slot *s = des->slots;
-    size_t n = des->n;
     for (;;) {
         size_t c = 2 * i + 1;
         if (c >= n)
@@ -104,7 +111,17 @@ static inline void sift_down(dam_des *des, size_t i, struct entry e)
     s[e.slot].pos = (uint32_t)i;
 }
 
-/* Remove the entry at heap index i (n > i). */
+/* Fill a vacant root with the last entry, as a plain pop would have. */
+static inline void settle(dam_des *des)
+{
+    if (des->vacant) {
+        des->vacant = 0;
+        if (des->n > 0)
+            sift_down(des, 0, des->heap[des->n], des->n);
+    }
+}
+
+/* Remove the entry at heap index i (n > i, no vacancy). */
 static void heap_remove(dam_des *des, size_t i)
 {
     struct entry last = des->heap[--des->n];
@@ -113,7 +130,7 @@ static void heap_remove(dam_des *des, size_t i)
     if (i > 0 && before(&last, &des->heap[(i - 1) >> 1]))
         sift_up(des, i, last);
     else
-        sift_down(des, i, last);
+        sift_down(des, i, last, des->n);
 }
 
 static inline void slot_release(dam_des *des, uint32_t k)
@@ -173,6 +190,7 @@ void dam_des_free(dam_des *des)
 
 void dam_des_reset(dam_des *des)
 {
+    settle(des);
     while (des->n > 0)
         slot_release(des, des->heap[--des->n].slot);
     des->now = 0.0;
@@ -181,22 +199,34 @@ void dam_des_reset(dam_des *des)
     des->stop = 0;
 }
 
-dam_des_id dam_des_at(dam_des *des, double t, dam_des_fn fn, void *ctx,
-                      dam_des_arg arg)
+/* dam_des_at for t >= now. */
+static inline dam_des_id schedule(dam_des *des, double t, dam_des_fn fn,
+                                  void *ctx, dam_des_arg arg)
 {
-    if (!(t >= des->now))
-        t = des->now;
-    if (des->n == des->heap_cap)
-        des->heap = dam_grow(des->heap, sizeof *des->heap, des->n + 1,
-                             &des->heap_cap);
     uint32_t k = slot_take(des);
     struct slot *s = &des->slots[k];
     s->fn = fn;
     s->ctx = ctx;
     s->arg = arg;
     struct entry e = {t, des->seq++, k};
-    sift_up(des, des->n++, e);
+    if (des->vacant) { /* the array already has room for n + 1 */
+        des->vacant = 0;
+        sift_down(des, 0, e, ++des->n);
+    } else {
+        if (des->n == des->heap_cap)
+            des->heap = dam_grow(des->heap, sizeof *des->heap, des->n + 1,
+                                 &des->heap_cap);
+        sift_up(des, des->n++, e);
+    }
     return ((uint64_t)s->gen << 32) | k;
+}
+
+dam_des_id dam_des_at(dam_des *des, double t, dam_des_fn fn, void *ctx,
+                      dam_des_arg arg)
+{
+    if (!(t >= des->now))
+        t = des->now;
+    return schedule(des, t, fn, ctx, arg);
 }
 
 dam_des_id dam_des_after(dam_des *des, double delay, dam_des_fn fn,
@@ -204,7 +234,12 @@ dam_des_id dam_des_after(dam_des *des, double delay, dam_des_fn fn,
 {
     if (!(delay > 0.0))
         delay = 0.0;
-    return dam_des_at(des, des->now + delay, fn, ctx, arg);
+    /* dam_des_at's clamp, kept though a delay >= 0 on a clock >= 0
+     * never sums to less than now */
+    double t = des->now + delay;
+    if (!(t >= des->now))
+        t = des->now;
+    return schedule(des, t, fn, ctx, arg);
 }
 
 int dam_des_cancel(dam_des *des, dam_des_id id)
@@ -212,6 +247,7 @@ int dam_des_cancel(dam_des *des, dam_des_id id)
     uint32_t k = lookup(des, id);
     if (k == NONE)
         return 0;
+    settle(des);
     heap_remove(des, des->slots[k].pos);
     slot_release(des, k);
     return 1;
@@ -224,13 +260,14 @@ int dam_des_reschedule(dam_des *des, dam_des_id id, double t)
         return 0;
     if (!(t >= des->now))
         t = des->now;
+    settle(des);
     size_t i = des->slots[k].pos;
     struct entry e = {t, des->seq++, k};
     /* The new key may sort either way: the sequence grew, time may not. */
     if (i > 0 && before(&e, &des->heap[(i - 1) >> 1]))
         sift_up(des, i, e);
     else
-        sift_down(des, i, e);
+        sift_down(des, i, e, des->n);
     return 1;
 }
 
@@ -242,7 +279,10 @@ int dam_des_pending(const dam_des *des, dam_des_id id)
 uint64_t dam_des_run_until(dam_des *des, double t)
 {
     uint64_t ran = 0;
-    while (des->n > 0 && !des->stop) {
+    while (!des->stop) {
+        settle(des);
+        if (des->n == 0)
+            break;
         struct entry top = des->heap[0];
         if (top.t > t)
             break;
@@ -250,15 +290,17 @@ uint64_t dam_des_run_until(dam_des *des, double t)
         dam_des_fn fn = s->fn;
         void *ctx = s->ctx;
         dam_des_arg arg = s->arg;
-        struct entry last = des->heap[--des->n];
-        if (des->n > 0)
-            sift_down(des, 0, last);
+        /* the last entry stays where it is: a handler's next event takes
+         * the root, or settle moves the last entry there */
+        des->n--;
+        des->vacant = 1;
         slot_release(des, top.slot);
         des->now = top.t;
         ran++;
         des->events++;
         fn(des, ctx, arg);
     }
+    settle(des);
     if (!des->stop && isfinite(t) && t > des->now)
         des->now = t;
     des->stop = 0;
@@ -275,11 +317,6 @@ void dam_des_stop(dam_des *des)
     des->stop = 1;
 }
 
-double dam_des_now(const dam_des *des)
-{
-    return des->now;
-}
-
 uint64_t dam_des_events(const dam_des *des)
 {
     return des->events;
@@ -292,5 +329,12 @@ size_t dam_des_size(const dam_des *des)
 
 double dam_des_next_time(const dam_des *des)
 {
-    return des->n > 0 ? des->heap[0].t : HUGE_VAL;
+    if (des->n == 0)
+        return HUGE_VAL;
+    if (!des->vacant)
+        return des->heap[0].t;
+    /* the earliest is one of the vacant root's children (1 and 2 of the
+     * n + 1 places) */
+    const struct entry *h = des->heap;
+    return des->n >= 2 && before(&h[2], &h[1]) ? h[2].t : h[1].t;
 }

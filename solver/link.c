@@ -279,6 +279,13 @@ static inline void heap_down(struct heap *h, uint32_t *pos, size_t i,
         size_t c = 2 * i + 1;
         if (c >= n)
             break;
+        /* the grandchildren (4 entries, 96 bytes) load while this level
+         * compares: below the cached top levels of a large heap every
+         * level is a cache miss */
+        if (4 * i + 3 < n) {
+            __builtin_prefetch(&a[4 * i + 3]);
+            __builtin_prefetch(&a[4 * i + 6]);
+        }
         if (c + 1 < n && hless(&a[c + 1], &a[c]))
             c++;
         if (!hless(&a[c], &e))

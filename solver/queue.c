@@ -10,6 +10,7 @@
  */
 #include "solver/queue.h"
 
+#include <math.h>
 #include <string.h>
 
 #include "model/alloc.h"
@@ -68,14 +69,22 @@ struct dam_queue {
     double t_start;        /* creation or reset time, s */
 };
 
-/* Bring the integrals up to now. */
+/* Bring the integrals up to now. A count of 0 adds 0 * dt = +0 to an
+ * integral that is never -0, which leaves it as it is, so the term is
+ * skipped (most ops see two or three zero counts); only an infinite dt
+ * (an event at +infinity) makes 0 * dt a NaN, and then every term is
+ * added as before. */
 static inline void account(dam_queue *q)
 {
     double now = dam_des_now(q->des), dt = now - q->t_last;
     if (dt > 0.0) {
-        q->st.depth_area += (double)q->items.n * dt;
-        q->st.blocked_time += (double)q->putters.n * dt;
-        q->st.starved_time += (double)q->getters.n * dt;
+        int all = !(dt < HUGE_VAL);
+        if (q->items.n > 0 || all)
+            q->st.depth_area += (double)q->items.n * dt;
+        if (q->putters.n > 0 || all)
+            q->st.blocked_time += (double)q->putters.n * dt;
+        if (q->getters.n > 0 || all)
+            q->st.starved_time += (double)q->getters.n * dt;
         q->t_last = now;
     }
 }
