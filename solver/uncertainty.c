@@ -88,6 +88,11 @@ typedef struct draw_plan {
     double sv[NSCALED];  /* the scenario's own value of each (the point's:
                           * set by plan_prepare) */
     double *val;         /* (nin + nuse) x n: each quantity in each draw */
+    int lanes_ok;        /* 1: every quantity drawn is one the lanes'
+                          * figures cover (dam_analytic_lanes_cover) */
+    int lf_src[DAM_LF_COUNT];   /* each lane field's quantity (the last
+                                 * one at its offset), -1: none */
+    int lf_scaled[DAM_LF_COUNT];/* its scaled_fields entry, -1: none */
     double *gm, *rm;     /* n each: GPU and rest error multipliers */
 } draw_plan;
 
@@ -509,6 +514,49 @@ static void plan_values(dam_draws *d, const dam_scenario *s, draw_plan *p)
         for (int i = 0; i < p->nin + p->nuse; i++)
             p->from_x[f] |= p->off[i] == scaled_fields[f].off;
     }
+    p->lanes_ok = 1;
+    for (int i = 0; i < p->nin + p->nuse; i++)
+        p->lanes_ok &= dam_analytic_lanes_cover(p->off[i]);
+    for (int f = 0; f < NSCALED; f++)
+        p->lanes_ok &= dam_analytic_lanes_cover(scaled_fields[f].off);
+    for (int f = 0; f < DAM_LF_COUNT; f++) {
+        size_t off = dam_analytic_lane_field(f);
+        p->lf_src[f] = p->lf_scaled[f] = -1;
+        for (int i = 0; i < p->nin + p->nuse; i++)
+            if (p->off[i] == off)
+                p->lf_src[f] = i;
+        for (int e = 0; e < NSCALED; e++)
+            if (scaled_fields[e].off == off)
+                p->lf_scaled[f] = e;
+    }
+}
+
+/* Each lane field of s in draws k0 .. k0 + DAM_COST_LANES - 1 into v
+ * (draws past the last as the last): plan_fill's value of the field. */
+static void plan_lanes(const dam_draws *d, int k0, const dam_scenario *s,
+                       double (*v)[DAM_COST_LANES])
+{
+    const draw_plan *p = &d->plan;
+    int n = d->n;
+    for (int f = 0; f < DAM_LF_COUNT; f++) {
+        double own;
+        memcpy(&own, (const char *)s + dam_analytic_lane_field(f),
+               sizeof own);
+        const double *val = p->lf_src[f] >= 0
+                                ? p->val + (size_t)p->lf_src[f] * n
+                                : NULL;
+        int e = p->lf_scaled[f];
+        const double *mult = e < 0 ? NULL
+                                   : (scaled_fields[e].rest ? p->rm : p->gm);
+        int div = e >= 0 && scaled_fields[e].div;
+        for (int j = 0; j < DAM_COST_LANES; j++) {
+            int k = k0 + j < n ? k0 + j : n - 1;
+            double x = val ? val[k] : own;
+            if (mult)
+                x = div ? x / mult[k] : x * mult[k];
+            v[f][j] = x;
+        }
+    }
 }
 
 /*
@@ -664,6 +712,10 @@ static int solve_lanes(dam_draws *d, const dam_scenario *s, dam_scenario *x,
     }
     dam_graph_cost gc;
     dam_cost_lanes *lanes = dam_malloc(sizeof *lanes);
+    /* the lanes' figures, when the draws move only what they cover */
+    int fast = d->plan.lanes_ok;
+    double v[DAM_LF_COUNT][L];
+    dam_lane_figures *lf = dam_malloc(sizeof *lf);
     size_t rates = offsetof(dam_cost_lanes, acc);
     for (int k0 = 0, c = 0; k0 < d->n; k0 += L, c++) {
         int m = d->n - k0 < L ? d->n - k0 : L;
@@ -689,8 +741,20 @@ static int solve_lanes(dam_draws *d, const dam_scenario *s, dam_scenario *x,
             dam_cost_lanes_run(&ls->plan, cl);
         }
         const dam_cost_lanes *kl = cl;
+        if (fast) { /* every draw's figures at once */
+            plan_lanes(d, k0, s, v);
+            dam_analytic_figures_lanes(s, g, &ls->plan, kl,
+                                       (const double(*)[L])v, lf);
+        }
         for (int j = 0; j < m; j++) {
             int k = k0 + j;
+            if (fast && !ls->own[k]) {
+                f[k] = (dam_figures){lf->step[j], lf->run_time[j],
+                                     lf->throughput[j], lf->gpu_hours[j],
+                                     lf->cost_usd[j]};
+                bound[k] = lf->bound[j];
+                continue;
+            }
             plan_fill(d, k, s, x);
             if (ls->own[k]) {
                 dam_analytic_solve_memo(x, r, d->memo && x == d->xs
@@ -704,6 +768,7 @@ static int solve_lanes(dam_draws *d, const dam_scenario *s, dam_scenario *x,
             bound[k] = r->bound;
         }
     }
+    dam_free(lf);
     dam_free(lanes);
     return 1;
 }
