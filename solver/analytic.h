@@ -101,7 +101,7 @@ typedef struct dam_lane_figures {
 void dam_analytic_figures_lanes(const dam_scenario *s, const dam_graph *g,
                                 const dam_cost_plan *p,
                                 const dam_cost_lanes *l,
-                                const double (*v)[DAM_COST_LANES],
+                                const double *const *v,
                                 dam_lane_figures *out);
 
 /*

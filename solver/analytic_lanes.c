@@ -78,7 +78,7 @@ enum { L = DAM_COST_LANES };
 
 /* analytic.c's loader() in every lane: its time per batch. */
 static void loader_lanes(const dam_scenario *s,
-                         const double (*v)[DAM_COST_LANES],
+                         const double *const *v,
                          double *restrict t_load)
 {
     const dam_machine *m = &s->machine;
@@ -123,7 +123,7 @@ static void loader_lanes(const dam_scenario *s,
 
 /* dam_analytic_optimizer in every lane (training). */
 static void optimizer_lanes(const dam_scenario *s,
-                            const double (*v)[DAM_COST_LANES],
+                            const double *const *v,
                             double *restrict opt)
 {
     const dam_workload *w = &s->workload;
@@ -149,7 +149,7 @@ static void optimizer_lanes(const dam_scenario *s,
 /* grad_sync in every lane: the all-reduce's time and its exposed part
  * (training on more than one GPU). */
 static void sync_lanes(const dam_scenario *s,
-                       const double (*v)[DAM_COST_LANES],
+                       const double *const *v,
                        const double *restrict bwd, double *restrict t_comm,
                        double *restrict exposed)
 {
@@ -193,7 +193,7 @@ LANES_CLONES
 void dam_analytic_figures_lanes(const dam_scenario *s, const dam_graph *g,
                                 const dam_cost_plan *p,
                                 const dam_cost_lanes *l,
-                                const double (*v)[DAM_COST_LANES],
+                                const double *const *v,
                                 dam_lane_figures *out)
 {
     const dam_workload *w = &s->workload;

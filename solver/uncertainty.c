@@ -93,6 +93,12 @@ typedef struct draw_plan {
     int lf_src[DAM_LF_COUNT];   /* each lane field's quantity (the last
                                  * one at its offset), -1: none */
     int lf_scaled[DAM_LF_COUNT];/* its scaled_fields entry, -1: none */
+    int npad;            /* n rounded up to whole lanes */
+    double *lf_col;      /* DAM_LF_COUNT x npad: each lane field in each
+                          * draw (past n as in the last) */
+    int lf_built[DAM_LF_COUNT]; /* 1: its column is of lf_own (a field no
+                                 * quantity sets: the point's value) */
+    double lf_own[DAM_LF_COUNT];
     double *gm, *rm;     /* n each: GPU and rest error multipliers */
 } draw_plan;
 
@@ -268,6 +274,7 @@ void dam_draws_free(dam_draws *d)
     dam_free(d->col);
     dam_free(d->plan.val);
     dam_free(d->plan.gm);
+    dam_free(d->plan.lf_col);
     dam_free(d->memo);
     dam_free(d->xs);
     if (d->ls)
@@ -519,8 +526,13 @@ static void plan_values(dam_draws *d, const dam_scenario *s, draw_plan *p)
         p->lanes_ok &= dam_analytic_lanes_cover(p->off[i]);
     for (int f = 0; f < NSCALED; f++)
         p->lanes_ok &= dam_analytic_lanes_cover(scaled_fields[f].off);
+    p->npad = (n + DAM_COST_LANES - 1) / DAM_COST_LANES * DAM_COST_LANES;
+    dam_free(p->lf_col);
+    p->lf_col = dam_malloc((size_t)DAM_LF_COUNT * (size_t)p->npad *
+                           sizeof *p->lf_col);
     for (int f = 0; f < DAM_LF_COUNT; f++) {
         size_t off = dam_analytic_lane_field(f);
+        p->lf_built[f] = 0;
         p->lf_src[f] = p->lf_scaled[f] = -1;
         for (int i = 0; i < p->nin + p->nuse; i++)
             if (p->off[i] == off)
@@ -531,31 +543,44 @@ static void plan_values(dam_draws *d, const dam_scenario *s, draw_plan *p)
     }
 }
 
-/* Each lane field of s in draws k0 .. k0 + DAM_COST_LANES - 1 into v
- * (draws past the last as the last): plan_fill's value of the field. */
-static void plan_lanes(const dam_draws *d, int k0, const dam_scenario *s,
-                       double (*v)[DAM_COST_LANES])
+/* Lane field f's column for the point s (plan_lanes_prepare). */
+static void plan_lane_column(const dam_draws *d, draw_plan *p, int f,
+                             double own)
 {
-    const draw_plan *p = &d->plan;
     int n = d->n;
+    const double *val = p->lf_src[f] >= 0
+                            ? p->val + (size_t)p->lf_src[f] * n
+                            : NULL;
+    int e = p->lf_scaled[f];
+    const double *mult = e < 0 ? NULL
+                               : (scaled_fields[e].rest ? p->rm : p->gm);
+    int div = e >= 0 && scaled_fields[e].div;
+    double *col = p->lf_col + (size_t)f * p->npad;
+    for (int k = 0; k < n; k++) {
+        double x = val ? val[k] : own;
+        if (mult)
+            x = div ? x / mult[k] : x * mult[k];
+        col[k] = x;
+    }
+    for (int k = n; k < p->npad; k++)
+        col[k] = col[n - 1];
+    p->lf_built[f] = 1;
+    p->lf_own[f] = own;
+}
+
+/* Each lane field of s in every draw (plan_fill's value of the field):
+ * the columns a drawn quantity sets are built with the plan, the others
+ * again when the point's value of the field changes. */
+static void plan_lanes_prepare(const dam_draws *d, draw_plan *p,
+                               const dam_scenario *s)
+{
     for (int f = 0; f < DAM_LF_COUNT; f++) {
         double own;
         memcpy(&own, (const char *)s + dam_analytic_lane_field(f),
                sizeof own);
-        const double *val = p->lf_src[f] >= 0
-                                ? p->val + (size_t)p->lf_src[f] * n
-                                : NULL;
-        int e = p->lf_scaled[f];
-        const double *mult = e < 0 ? NULL
-                                   : (scaled_fields[e].rest ? p->rm : p->gm);
-        int div = e >= 0 && scaled_fields[e].div;
-        for (int j = 0; j < DAM_COST_LANES; j++) {
-            int k = k0 + j < n ? k0 + j : n - 1;
-            double x = val ? val[k] : own;
-            if (mult)
-                x = div ? x / mult[k] : x * mult[k];
-            v[f][j] = x;
-        }
+        if (!p->lf_built[f] ||
+            (p->lf_src[f] < 0 && memcmp(&own, &p->lf_own[f], sizeof own)))
+            plan_lane_column(d, p, f, own);
     }
 }
 
@@ -575,10 +600,11 @@ static int plan_prepare(dam_draws *d, const dam_scenario *base,
     if (p->ok && plan_same_key(p, &key)) {
         d->plan_reuses++;
     } else {
-        double *val = p->val, *gm = p->gm;
+        double *val = p->val, *gm = p->gm, *col = p->lf_col;
         *p = key;
         p->val = val;
         p->gm = gm;
+        p->lf_col = col;
         plan_values(d, s, p);
         p->ok = 1;
         d->plan_builds++;
@@ -714,7 +740,9 @@ static int solve_lanes(dam_draws *d, const dam_scenario *s, dam_scenario *x,
     dam_cost_lanes *lanes = dam_malloc(sizeof *lanes);
     /* the lanes' figures, when the draws move only what they cover */
     int fast = d->plan.lanes_ok;
-    double v[DAM_LF_COUNT][L];
+    const double *v[DAM_LF_COUNT];
+    if (fast)
+        plan_lanes_prepare(d, &d->plan, s);
     dam_lane_figures *lf = dam_malloc(sizeof *lf);
     size_t rates = offsetof(dam_cost_lanes, acc);
     for (int k0 = 0, c = 0; k0 < d->n; k0 += L, c++) {
@@ -742,9 +770,9 @@ static int solve_lanes(dam_draws *d, const dam_scenario *s, dam_scenario *x,
         }
         const dam_cost_lanes *kl = cl;
         if (fast) { /* every draw's figures at once */
-            plan_lanes(d, k0, s, v);
-            dam_analytic_figures_lanes(s, g, &ls->plan, kl,
-                                       (const double(*)[L])v, lf);
+            for (int q = 0; q < DAM_LF_COUNT; q++)
+                v[q] = d->plan.lf_col + (size_t)q * d->plan.npad + k0;
+            dam_analytic_figures_lanes(s, g, &ls->plan, kl, v, lf);
         }
         for (int j = 0; j < m; j++) {
             int k = k0 + j;
