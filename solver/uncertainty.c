@@ -233,6 +233,105 @@ dam_interval dam_interval_of(double *v, int n)
     return iv;
 }
 
+/* The interval of the n values whose k-th smallest is v[ord[k]] (ord:
+ * an order of v), or, rev, v[ord[n - 1 - k]]: quantile_sorted's numbers,
+ * which are dam_interval_of's. */
+static dam_interval interval_ordered(const double *v, const int *ord, int n,
+                                     int rev)
+{
+    double q[3] = {0.05, 0.5, 0.95}, out[3];
+    for (int e = 0; e < 3; e++) {
+        double pos = q[e] * (n - 1);
+        int i = (int)floor(pos);
+        int a = rev ? n - 1 - i : i;
+        if (i >= n - 1) {
+            out[e] = v[ord[rev ? 0 : n - 1]];
+            continue;
+        }
+        int b = rev ? a - 1 : a + 1;
+        double f = pos - i;
+        out[e] = v[ord[a]] * (1.0 - f) + v[ord[b]] * f;
+    }
+    return (dam_interval){out[0], out[1], out[2]};
+}
+
+/* ord = the draws in ascending order of v (n values, each positive and
+ * finite: their bits order them as their values), an LSD radix sort of
+ * the bits a byte at a time, skipping bytes every value shares. */
+static void order_positive(const double *v, int n, int *ord)
+{
+    unsigned long long *key = dam_malloc(2 * (size_t)n * sizeof *key);
+    unsigned long long *k2 = key + n;
+    int *o2 = dam_malloc((size_t)n * sizeof *o2);
+    int count[8][256];
+    memset(count, 0, sizeof count);
+    for (int i = 0; i < n; i++) {
+        memcpy(&key[i], &v[i], sizeof key[i]);
+        ord[i] = i;
+        for (int b = 0; b < 8; b++)
+            count[b][(key[i] >> (8 * b)) & 255]++;
+    }
+    for (int b = 0; b < 8; b++) {
+        int *c = count[b];
+        if (c[(key[0] >> (8 * b)) & 255] == n)
+            continue; /* one value of this byte: the order stands */
+        int sum = 0;
+        for (int d = 0; d < 256; d++) {
+            int t = c[d];
+            c[d] = sum;
+            sum += t;
+        }
+        for (int i = 0; i < n; i++) {
+            int at = c[(key[i] >> (8 * b)) & 255]++;
+            k2[at] = key[i];
+            o2[at] = ord[i];
+        }
+        memcpy(key, k2, (size_t)n * sizeof *key);
+        memcpy(ord, o2, (size_t)n * sizeof *ord);
+    }
+    dam_free(o2);
+    dam_free(key);
+}
+
+/*
+ * dam_interval_of of each of the m arrays v[0 .. m - 1] (n values each)
+ * into iv: v[0] is ordered once, and every array that the same order
+ * leaves ascending or descending (a figure that moves with the first:
+ * the run, the throughput) takes its quantiles from it; the others, and
+ * every one when v[0] holds a value that is not positive and finite, are
+ * selected on their own. The same numbers (each order statistic is the
+ * value a sort puts there).
+ */
+static void intervals_of_arrays(double *const *v, int m, int n,
+                                dam_interval *iv)
+{
+    int ok = n > 1;
+    for (int k = 0; k < n && ok; k++)
+        ok = v[0][k] > 0.0 && isfinite(v[0][k]);
+    if (!ok) {
+        for (int i = 0; i < m; i++)
+            iv[i] = dam_interval_of(v[i], n);
+        return;
+    }
+    int *ord = dam_malloc((size_t)n * sizeof *ord);
+    order_positive(v[0], n, ord);
+    iv[0] = interval_ordered(v[0], ord, n, 0);
+    for (int i = 1; i < m; i++) {
+        const double *y = v[i];
+        int up = 1, down = 1;
+        for (int k = 0; k + 1 < n; k++) {
+            double a = y[ord[k]], b = y[ord[k + 1]];
+            up &= a <= b;
+            down &= a >= b;
+        }
+        if (up || down)
+            iv[i] = interval_ordered(y, ord, n, !up);
+        else
+            iv[i] = dam_interval_of(v[i], n);
+    }
+    dam_free(ord);
+}
+
 /* 1 when input u of base has another value in s (a lever set it). */
 static int lever_set(const dam_scenario *base, const dam_scenario *s,
                      const dam_uncertain *u)
@@ -892,14 +991,20 @@ void dam_uncertainty_answer(dam_draws *d, const dam_scenario *base,
     dam_analytic_solve(s, r);
     a->nominal = dam_figures_of(r);
     a->samples = n;
-    a->step = dam_interval_of(step, n);
-    a->run_time = dam_interval_of(run, n);
-    a->throughput = dam_interval_of(tp, n);
-    a->gpu_hours = dam_interval_of(gh, n);
-    a->cost_usd = dam_interval_of(cost, n);
+    {
+        double *const arr[6] = {step, run, tp, gh, cost, sp};
+        dam_interval iv[6];
+        intervals_of_arrays(arr, t_base ? 6 : 5, n, iv);
+        a->step = iv[0];
+        a->run_time = iv[1];
+        a->throughput = iv[2];
+        a->gpu_hours = iv[3];
+        a->cost_usd = iv[4];
+        if (t_base)
+            a->speedup = iv[5];
+    }
     if (t_base) {
         a->has_speedup = 1;
-        a->speedup = dam_interval_of(sp, n);
         a->p_faster = (double)faster / n;
         a->p_slower = (double)slower / n;
     }
@@ -937,11 +1042,16 @@ static int intervals_of(dam_draws *d, const dam_scenario *s, dam_scenario *x,
     dam_free(fs);
     dam_analytic_solve(s, r);
     u->nominal = dam_figures_of(r);
-    u->step = dam_interval_of(step, samples);
-    u->run_time = dam_interval_of(run, samples);
-    u->throughput = dam_interval_of(tp, samples);
-    u->cost_usd = dam_interval_of(cost, samples);
-    u->gpu_hours = dam_interval_of(gh, samples);
+    {
+        double *const arr[5] = {step, run, tp, cost, gh};
+        dam_interval iv[5];
+        intervals_of_arrays(arr, 5, samples, iv);
+        u->step = iv[0];
+        u->run_time = iv[1];
+        u->throughput = iv[2];
+        u->cost_usd = iv[3];
+        u->gpu_hours = iv[4];
+    }
     dam_free(v);
     int rc = DAM_OK;
     const dam_interval *iv[5] = {&u->step, &u->run_time, &u->throughput,
