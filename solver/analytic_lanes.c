@@ -77,7 +77,7 @@ int dam_analytic_lanes_cover(size_t off)
 enum { L = DAM_COST_LANES };
 
 /* analytic.c's loader() in every lane: its time per batch. */
-static void loader_lanes(const dam_scenario *s,
+static inline void loader_lanes(const dam_scenario *s,
                          const double *const *v,
                          double *restrict t_load)
 {
@@ -100,29 +100,32 @@ static void loader_lanes(const dam_scenario *s,
         v[DAM_LF_STORAGE_BW];
     const double *restrict sl = v[DAM_LF_STORAGE_LATENCY];
     const double *restrict ds = v[DAM_LF_DECODE_S];
+    double nbw[L], tops[L], opsv[L];
     for (int j = 0; j < L; j++) {
         double node_bw = fs[j] > 0.0 ? fs[j] / nodes : sb[j];
-        double bw = node_bw / gn;
-        double t_data = bytes / bw;
-        double t_lat = lat_reads * sl[j] / wdiv;
-        double st_time = t_data + t_lat;
+        double t_data = bytes / (node_bw / gn);
         double ops = on_gpu ? 0.0 : b * ds[j];
         double t_ops = ops / cores;
-        if (wk == 0) {
-            t_load[j] = st_time + t_ops;
-        } else {
-            double t = (lat_reads * sl[j] + bytes / node_bw + ops) / wkd;
-            if (t_ops > t)
-                t = t_ops;
-            if (t_data > t)
-                t = t_data;
-            t_load[j] = t;
-        }
+        if (wk == 0) /* read then decode, in line */
+            t_load[j] = t_data + lat_reads * sl[j] / wdiv + t_ops;
+        else /* W workers build whole batches at once */
+            t_load[j] = t_data;
+        /* (the worker's chain, the cores and the storage: below) */
+        nbw[j] = node_bw;
+        tops[j] = t_ops;
+        opsv[j] = ops;
+    }
+    if (wk == 0)
+        return;
+    for (int j = 0; j < L; j++) {
+        double t = (lat_reads * sl[j] + bytes / nbw[j] + opsv[j]) / wkd;
+        t = tops[j] > t ? tops[j] : t;
+        t_load[j] = t_load[j] > t ? t_load[j] : t;
     }
 }
 
 /* dam_analytic_optimizer in every lane (training). */
-static void optimizer_lanes(const dam_scenario *s,
+static inline void optimizer_lanes(const dam_scenario *s,
                             const double *const *v,
                             double *restrict opt)
 {
@@ -148,7 +151,7 @@ static void optimizer_lanes(const dam_scenario *s,
 
 /* grad_sync in every lane: the all-reduce's time and its exposed part
  * (training on more than one GPU). */
-static void sync_lanes(const dam_scenario *s,
+static inline void sync_lanes(const dam_scenario *s,
                        const double *const *v,
                        const double *restrict bwd, double *restrict t_comm,
                        double *restrict exposed)
@@ -172,20 +175,18 @@ static void sync_lanes(const dam_scenario *s,
         v[DAM_LF_INTER_BUSBW];
     const double *restrict nl = v[DAM_LF_NET_LATENCY];
     for (int j = 0; j < L; j++) {
+        /* adding 0.0 where analytic.c adds nothing: the same sum (t is
+         * never -0.0) */
         double t = 0.0;
-        if (intra && ia[j] > 0.0)
-            t += qa / ia[j];
-        if (inter && ie[j] > 0.0)
-            t += qe / ie[j];
-        double tc = t + nb * (hops * nl[j]);
-        t_comm[j] = tc;
-        if (overlap) {
-            double last = tc / nb;
-            double rest = tc - bwd[j] * (nb - 1.0) / nb;
-            exposed[j] = last > rest ? last : rest;
-        } else {
-            exposed[j] = tc;
-        }
+        t += intra && ia[j] > 0.0 ? qa / ia[j] : 0.0;
+        t += inter && ie[j] > 0.0 ? qe / ie[j] : 0.0;
+        t_comm[j] = t + nb * (hops * nl[j]);
+    }
+    for (int j = 0; j < L; j++) {
+        double tc = t_comm[j];
+        double last = tc / nb;
+        double rest = tc - bwd[j] * (nb - 1.0) / nb;
+        exposed[j] = !overlap ? tc : (last > rest ? last : rest);
     }
 }
 
@@ -282,52 +283,61 @@ void dam_analytic_figures_lanes(const dam_scenario *s, const dam_graph *g,
     double tdp = s->machine.gpu.tdp_w;
     double idle = DAM_IDLE_POWER_FRACTION * tdp;
     int priced = gpus >= 1 && price >= 0.0 && kwh_usd >= 0.0 && pue >= 1.0;
-    static const dam_bound map[DAM_TERM_COUNT] = {
-        DAM_BOUND_DATA, DAM_BOUND_TRANSFER, DAM_BOUND_COMPUTE, DAM_BOUND_COMM,
-        DAM_BOUND_LATENCY, DAM_BOUND_COMPUTE};
+    double bound[L];
+    double gd = (double)gpus; /* as the products convert it */
     for (int j = 0; j < L; j++) {
         double gpu = t_compute[j] + lat[j] + exposed[j];
         double tr = tr_time[j];
         double xfer = overlaps ? (tr > gpu ? tr - gpu : 0.0) : tr;
         gpu += xfer;
-        double data_wait;
-        if (workers == 0)
-            data_wait = t_load[j];
-        else
-            data_wait = t_load[j] > gpu ? t_load[j] - gpu : 0.0;
+        double tl = t_load[j];
+        double data_wait = workers == 0 ? tl : (tl > gpu ? tl - gpu : 0.0);
         double step = data_wait + gpu;
-        double terms[DAM_TERM_COUNT] = {data_wait, xfer, t_compute[j],
-                                        exposed[j], lat[j], 0.0};
-        int bound;
-        if (workers > 0 && data_wait > 0.0) {
-            bound = DAM_BOUND_DATA;
-        } else if (overlaps && xfer > 0.0) {
-            bound = DAM_BOUND_TRANSFER;
-        } else {
-            int best = DAM_TERM_DATA;
-            for (int t = 1; t < DAM_TERM_COUNT; t++)
-                if (terms[t] > terms[best])
-                    best = t;
-            bound = map[best];
-            if (best == DAM_TERM_WAIT && data_wait > 0.0)
-                bound = DAM_BOUND_DATA;
-            if (bound == DAM_BOUND_COMPUTE &&
-                mem_time[j] > 0.5 * t_compute[j])
-                bound = DAM_BOUND_MEMORY;
-        }
+        /* dam_analytic_bound: the largest term (the first of equals),
+         * its bound; the waiting term is 0 */
+        double best = DAM_BOUND_DATA, top = data_wait;
+        best = xfer > top ? DAM_BOUND_TRANSFER : best;
+        top = xfer > top ? xfer : top;
+        best = t_compute[j] > top ? DAM_BOUND_COMPUTE : best;
+        top = t_compute[j] > top ? t_compute[j] : top;
+        best = exposed[j] > top ? DAM_BOUND_COMM : best;
+        top = exposed[j] > top ? exposed[j] : top;
+        best = lat[j] > top ? DAM_BOUND_LATENCY : best;
+        top = lat[j] > top ? lat[j] : top;
+        /* the waiting term (0) when it alone is the largest: data when
+         * there is data wait, else compute */
+        best = 0.0 > top ? (data_wait > 0.0 ? DAM_BOUND_DATA
+                                            : DAM_BOUND_COMPUTE)
+                         : best;
+        best = best == DAM_BOUND_COMPUTE && mem_time[j] > 0.5 * t_compute[j]
+                   ? DAM_BOUND_MEMORY
+                   : best;
+        best = overlaps && xfer > 0.0 ? DAM_BOUND_TRANSFER : best;
+        best = workers > 0 && data_wait > 0.0 ? DAM_BOUND_DATA : best;
+        bound[j] = best;
+        out->step[j] = step;
+    }
+    for (int j = 0; j < L; j++) {
+        double step = out->step[j];
         double run = spe * step * epochs;
         double busy = step > 0.0 ? t_compute[j] / step : 0.0;
         double bz = busy > 0.0 ? (busy < 1.0 ? busy : 1.0) : 0.0;
         double power = idle + (tdp - idle) * bz;
-        int ok = priced && run >= 0.0 && isfinite(run) && power >= 0.0;
-        double gh = gpus * run / 3600.0;
-        double kwh = gpus * power * run * pue / 3.6e6;
+        double gh = gd * run / 3600.0;
+        double kwh = gd * power * run * pue / 3.6e6;
         double usd = gh * price + kwh * kwh_usd;
-        out->step[j] = step;
+        /* dam_quality_run_cost's checks (isfinite(run): run - run is 0
+         * for a finite run, else NaN); none met: no cost */
+        double okr = run >= 0.0 ? run - run : 1.0;
+        okr = power >= 0.0 ? okr : 1.0;
         out->run_time[j] = run;
         out->throughput[j] = gb / step;
-        out->gpu_hours[j] = ok ? gh : 0.0;
-        out->cost_usd[j] = ok ? usd : 0.0;
-        out->bound[j] = (int)bound;
+        out->gpu_hours[j] = okr == 0.0 ? gh : 0.0;
+        out->cost_usd[j] = okr == 0.0 ? usd : 0.0;
+    }
+    for (int j = 0; j < L; j++) {
+        out->bound[j] = (int)bound[j];
+        if (!priced)
+            out->gpu_hours[j] = out->cost_usd[j] = 0.0;
     }
 }
