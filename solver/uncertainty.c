@@ -6,6 +6,7 @@
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
+#include <float.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -255,25 +256,61 @@ static dam_interval interval_ordered(const double *v, const int *ord, int n,
     return (dam_interval){out[0], out[1], out[2]};
 }
 
+/* Insertion sort of key[0 .. n - 1] (and ord with it), ascending; at
+ * most limit moves (limit < 0: no limit). Returns 0 when it stopped at
+ * the limit (the order then is not whole). */
+static int insertion_sort(unsigned long long *key, int *ord, int n,
+                          long limit)
+{
+    long moves = 0;
+    for (int i = 1; i < n; i++) {
+        unsigned long long k = key[i];
+        int o = ord ? ord[i] : 0, j = i;
+        for (; j > 0 && key[j - 1] > k; j--) {
+            key[j] = key[j - 1];
+            if (ord)
+                ord[j] = ord[j - 1];
+        }
+        key[j] = k;
+        if (ord)
+            ord[j] = o;
+        moves += i - j;
+        if (limit >= 0 && moves > limit)
+            return 0;
+    }
+    return 1;
+}
+
+/* The bits of a double that is positive and finite order it among such
+ * doubles as its value does; ok: 0 when x is not one. */
+static unsigned long long key_of(double x, int *ok)
+{
+    unsigned long long k;
+    memcpy(&k, &x, sizeof k);
+    *ok &= x > 0.0 && x <= DBL_MAX;
+    return k;
+}
+
 /* ord = the draws in ascending order of v (n values, each positive and
- * finite: their bits order them as their values), an LSD radix sort of
- * the bits a byte at a time, skipping bytes every value shares. */
+ * finite): an LSD radix sort of the bits' upper five bytes, a byte at a
+ * time (skipping the bytes every value shares), then an insertion sort
+ * on all the bits (values equal in their upper bits are rare). */
 static void order_positive(const double *v, int n, int *ord)
 {
     unsigned long long *key = dam_malloc(2 * (size_t)n * sizeof *key);
     unsigned long long *k2 = key + n;
-    int *o2 = dam_malloc((size_t)n * sizeof *o2);
-    int count[8][256];
+    int *o2 = dam_malloc((size_t)n * sizeof *o2), *o1 = ord;
+    int count[5][256];
     memset(count, 0, sizeof count);
     for (int i = 0; i < n; i++) {
         memcpy(&key[i], &v[i], sizeof key[i]);
         ord[i] = i;
-        for (int b = 0; b < 8; b++)
-            count[b][(key[i] >> (8 * b)) & 255]++;
+        for (int b = 0; b < 5; b++)
+            count[b][(key[i] >> (8 * (b + 3))) & 255]++;
     }
-    for (int b = 0; b < 8; b++) {
-        int *c = count[b];
-        if (c[(key[0] >> (8 * b)) & 255] == n)
+    for (int b = 0; b < 5; b++) {
+        int *c = count[b], sh = 8 * (b + 3);
+        if (c[(key[0] >> sh) & 255] == n)
             continue; /* one value of this byte: the order stands */
         int sum = 0;
         for (int d = 0; d < 256; d++) {
@@ -282,32 +319,68 @@ static void order_positive(const double *v, int n, int *ord)
             sum += t;
         }
         for (int i = 0; i < n; i++) {
-            int at = c[(key[i] >> (8 * b)) & 255]++;
+            int at = c[(key[i] >> sh) & 255]++;
             k2[at] = key[i];
-            o2[at] = ord[i];
+            o2[at] = o1[i];
         }
-        memcpy(key, k2, (size_t)n * sizeof *key);
-        memcpy(ord, o2, (size_t)n * sizeof *ord);
+        unsigned long long *tk = key;
+        key = k2;
+        k2 = tk;
+        int *to = o1;
+        o1 = o2;
+        o2 = to;
+    }
+    insertion_sort(key, o1, n, -1);
+    if (o1 != ord) {
+        memcpy(ord, o1, (size_t)n * sizeof *ord);
+        o2 = o1;
     }
     dam_free(o2);
+    dam_free(key < k2 ? key : k2);
+}
+
+/* The interval of y (n values) taken in the order ord of another
+ * figure: y's values in that order (reversed when it ends lower than it
+ * starts), put in order by an insertion sort that stops past 8 n moves.
+ * Returns 0 (nothing set) when it stopped, or a value of y is not
+ * positive and finite. */
+static int interval_nearly_ordered(const double *y, const int *ord, int n,
+                                   dam_interval *iv)
+{
+    unsigned long long *key = dam_malloc((size_t)n * sizeof *key);
+    int ok = 1, rev = y[ord[n - 1]] < y[ord[0]];
+    for (int k = 0; k < n; k++)
+        key[k] = key_of(y[ord[rev ? n - 1 - k : k]], &ok);
+    ok = ok && insertion_sort(key, NULL, n, 8L * n);
+    if (ok) {
+        /* the sorted values: quantile_sorted's numbers */
+        double *sv = dam_malloc((size_t)n * sizeof *sv);
+        memcpy(sv, key, (size_t)n * sizeof *sv);
+        iv->lo = quantile_sorted(sv, n, 0.05);
+        iv->median = quantile_sorted(sv, n, 0.5);
+        iv->hi = quantile_sorted(sv, n, 0.95);
+        dam_free(sv);
+    }
     dam_free(key);
+    return ok;
 }
 
 /*
  * dam_interval_of of each of the m arrays v[0 .. m - 1] (n values each)
  * into iv: v[0] is ordered once, and every array that the same order
  * leaves ascending or descending (a figure that moves with the first:
- * the run, the throughput) takes its quantiles from it; the others, and
- * every one when v[0] holds a value that is not positive and finite, are
- * selected on their own. The same numbers (each order statistic is the
- * value a sort puts there).
+ * the run, the throughput) takes its quantiles from it; one that it
+ * leaves nearly in order (the cost) is put in order from there; the
+ * others, and every one when v[0] holds a value that is not positive and
+ * finite, are selected on their own. The same numbers (each order
+ * statistic is the value a sort puts there).
  */
 static void intervals_of_arrays(double *const *v, int m, int n,
                                 dam_interval *iv)
 {
     int ok = n > 1;
     for (int k = 0; k < n && ok; k++)
-        ok = v[0][k] > 0.0 && isfinite(v[0][k]);
+        ok = v[0][k] > 0.0 && v[0][k] <= DBL_MAX;
     if (!ok) {
         for (int i = 0; i < m; i++)
             iv[i] = dam_interval_of(v[i], n);
@@ -326,7 +399,7 @@ static void intervals_of_arrays(double *const *v, int m, int n,
         }
         if (up || down)
             iv[i] = interval_ordered(y, ord, n, !up);
-        else
+        else if (!interval_nearly_ordered(y, ord, n, &iv[i]))
             iv[i] = dam_interval_of(v[i], n);
     }
     dam_free(ord);
