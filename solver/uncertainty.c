@@ -614,7 +614,7 @@ static int input_moves_constants(size_t off)
 /* The plan's key for (base, s) into p (the values are left alone);
  * 0 when s needs the general path. */
 static int plan_key(const dam_scenario *base, const dam_scenario *s,
-                    draw_plan *p)
+                    draw_plan *p, const dam_const_use *use, int nuse)
 {
     if (s->data.ndecode_samples > 0)
         return 0; /* the error scales each measured decode time */
@@ -627,7 +627,12 @@ static int plan_key(const dam_scenario *base, const dam_scenario *s,
             return 0;
         p->in[p->nin++] = *u;
     }
-    p->nuse = dam_scenario_constants(s, p->use, DAM_MAX_CONST_USES);
+    if (nuse >= 0) { /* the caller listed them */
+        p->nuse = nuse;
+        memcpy(p->use, use, (size_t)nuse * sizeof *use);
+    } else {
+        p->nuse = dam_scenario_constants(s, p->use, DAM_MAX_CONST_USES);
+    }
     for (int i = 0; i < p->nuse; i++)
         if (p->use[i].key.owner == DAM_CONST_MODEL)
             return 0; /* the model's efficiency sits in two places */
@@ -763,10 +768,11 @@ static void plan_lanes_prepare(const dam_draws *d, draw_plan *p,
  * (dam_draws_apply_all per draw).
  */
 static int plan_prepare(dam_draws *d, const dam_scenario *base,
-                        const dam_scenario *s, dam_scenario *x)
+                        const dam_scenario *s, dam_scenario *x,
+                        const dam_const_use *use, int nuse)
 {
     draw_plan key;
-    if (!plan_key(base, s, &key))
+    if (!plan_key(base, s, &key, use, nuse))
         return 0;
     draw_plan *p = &d->plan;
     if (p->ok && plan_same_key(p, &key)) {
@@ -1018,13 +1024,21 @@ unsigned long dam_draws_memo_hits(const dam_draws *d)
     return h;
 }
 
-int dam_uncertainty_sources(const dam_scenario *s)
+/* dam_uncertainty_sources of s, whose constants are use[0 .. nu - 1]. */
+static int sources_of(const dam_scenario *s, const dam_const_use *use,
+                      int nu)
 {
-    dam_const_use use[DAM_MAX_CONST_USES];
-    int nu = dam_scenario_constants(s, use, DAM_MAX_CONST_USES), n = 0;
+    int n = 0;
     for (int i = 0; i < nu; i++)
         n += use[i].sd > 0.0;
     return s->nuncertain + n + (dam_scenario_step_error(s) > 0.0);
+}
+
+int dam_uncertainty_sources(const dam_scenario *s)
+{
+    dam_const_use use[DAM_MAX_CONST_USES];
+    int nu = dam_scenario_constants(s, use, DAM_MAX_CONST_USES);
+    return sources_of(s, use, nu);
 }
 
 void dam_uncertainty_answer(dam_draws *d, const dam_scenario *base,
@@ -1039,7 +1053,7 @@ void dam_uncertainty_answer(dam_draws *d, const dam_scenario *base,
     double *step = v, *run = v + n, *tp = v + 2 * n, *gh = v + 3 * n,
            *cost = v + 4 * n, *sp = v + 5 * n;
     int faster = 0, slower = 0;
-    int planned = plan_prepare(d, base, s, x);
+    int planned = plan_prepare(d, base, s, x, NULL, -1);
     dam_figures *fs = dam_malloc((size_t)n * sizeof *fs);
     int *bound = dam_malloc((size_t)n * sizeof *bound);
     solve_all(d, base, s, x, r, planned, fs, bound);
@@ -1087,9 +1101,11 @@ void dam_uncertainty_answer(dam_draws *d, const dam_scenario *base,
 }
 
 /* The intervals of s over the draws of d into u (samples, step, run_time,
- * throughput, cost, GPU-hours, nominal, p_bound); x and r are scratch. */
+ * throughput, cost, GPU-hours, nominal, p_bound); x and r are scratch;
+ * use[0 .. nuse - 1]: s's constants (nuse < 0: not listed). */
 static int intervals_of(dam_draws *d, const dam_scenario *s, dam_scenario *x,
-                        dam_result *r, dam_uncertainty *u, dam_error *err)
+                        dam_result *r, dam_uncertainty *u, dam_error *err,
+                        const dam_const_use *use, int nuse)
 {
     int samples = d->n;
     double *v = dam_malloc((size_t)samples * 5 * sizeof *v);
@@ -1097,7 +1113,7 @@ static int intervals_of(dam_draws *d, const dam_scenario *s, dam_scenario *x,
            *cost = v + 3 * samples, *gh = v + 4 * samples;
     u->samples = samples;
     x = draw_scratch(d, s, x);
-    int planned = plan_prepare(d, s, s, x);
+    int planned = plan_prepare(d, s, s, x, use, nuse);
     dam_figures *fs = dam_malloc((size_t)samples * sizeof *fs);
     int *bound = dam_malloc((size_t)samples * sizeof *bound);
     solve_all(d, s, s, x, r, planned, fs, bound);
@@ -1146,12 +1162,14 @@ int dam_uncertainty_intervals(dam_draws *d, const dam_scenario *s,
                               dam_uncertainty *u, dam_error *err)
 {
     memset(u, 0, sizeof *u);
-    if (dam_uncertainty_sources(s) == 0)
+    dam_const_use use[DAM_MAX_CONST_USES]; /* listed once a point */
+    int nuse = dam_scenario_constants(s, use, DAM_MAX_CONST_USES);
+    if (sources_of(s, use, nuse) == 0)
         return dam_error_set(err, s->file, 0,
                              "no uncertain inputs or calibrated constants");
     dam_scenario *x = dam_malloc(sizeof *x);
     dam_result *r = dam_malloc(sizeof *r);
-    int rc = intervals_of(d, s, x, r, u, err);
+    int rc = intervals_of(d, s, x, r, u, err, use, nuse);
     dam_free(r);
     dam_free(x);
     return rc;
@@ -1177,7 +1195,7 @@ int dam_uncertainty_run(const dam_scenario *s, int samples,
     dam_draws *d = dam_draws_create(samples, seed);
     dam_scenario *x = dam_malloc(sizeof *x);
     dam_result *r = dam_malloc(sizeof *r);
-    int rc = intervals_of(d, s, x, r, u, err);
+    int rc = intervals_of(d, s, x, r, u, err, NULL, -1);
 
     /* Tornado: one input at a time, the others at their means. */
     for (int i = 0; i < s->nuncertain; i++) {
