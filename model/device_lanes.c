@@ -110,6 +110,37 @@ gemm_lanes_avx2(const double *c, const double *restrict un,
                                                _mm256_andnot_pd(ge, v)));
     }
 }
+
+/* mem_lanes in AVX2 vectors written out, as gemm_lanes_avx2. */
+__attribute__((target("avx2"))) static void
+mem_lanes_avx2(const double *c, const double *restrict imk,
+               const double *restrict il2, const double *restrict l2s,
+               const double *restrict bs, double *restrict a1)
+{
+    const double kern = c[4];
+    const __m256d E = _mm256_set1_pd(c[0]), W = _mm256_set1_pd(c[1]),
+                  F = _mm256_set1_pd(c[2]), keep = _mm256_set1_pd(c[3]),
+                  ik = _mm256_set1_pd(kern > 0.0 ? kern : 1.0);
+    const __m256d zero = _mm256_setzero_pd(), one = _mm256_set1_pd(1.0),
+                  two = _mm256_set1_pd(2.0);
+    for (int j = 0; j < DAM_COST_LANES; j += 4) {
+        __m256d by = _mm256_mul_pd(
+            _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(
+                                            E, _mm256_loadu_pd(bs + j)),
+                                        W),
+                          F),
+            keep);
+        __m256d w = _mm256_div_pd(by, ik);
+        __m256d h = _mm256_sub_pd(two,
+                                  _mm256_mul_pd(w, _mm256_loadu_pd(il2 + j)));
+        h = _mm256_min_pd(_mm256_max_pd(h, zero), one);
+        __m256d l2f = _mm256_sub_pd(
+            one, _mm256_mul_pd(h, _mm256_loadu_pd(l2s + j)));
+        __m256d t = _mm256_mul_pd(
+            _mm256_mul_pd(by, _mm256_loadu_pd(imk + j)), l2f);
+        _mm256_storeu_pd(a1 + j, _mm256_add_pd(_mm256_loadu_pd(a1 + j), t));
+    }
+}
 #endif
 
 /* Fused attention in every lane (cost_attn without streamed cache
@@ -170,6 +201,11 @@ void dam_cost_lanes_run(const dam_cost_plan *p, dam_cost_lanes *l)
                        l->inv_mem, l->inv_l2c, l->l2_save, l->fs, a0, a1);
         else if (st->kind == DAM_OP_ATTN)
             attn_lanes(st->c, l, st->ci ? l->inv_ab : l->inv_af, a0, a1);
+#ifdef LANES_AVX2
+        else if (avx2)
+            mem_lanes_avx2(st->c, l->inv_mem_k, l->inv_l2c, l->l2_save,
+                           l->bs, a1);
+#endif
         else
             mem_lanes(st->c, l->inv_mem_k, l->inv_l2c, l->l2_save, l->bs,
                       a1);
