@@ -285,6 +285,8 @@ void dam_analytic_figures_lanes(const dam_scenario *s, const dam_graph *g,
     int priced = gpus >= 1 && price >= 0.0 && kwh_usd >= 0.0 && pue >= 1.0;
     double bound[L];
     double gd = (double)gpus; /* as the products convert it */
+    double over_floor = overlaps ? 0.0 : HUGE_VAL;
+    double data_floor = workers > 0 ? 0.0 : HUGE_VAL;
     for (int j = 0; j < L; j++) {
         double gpu = t_compute[j] + lat[j] + exposed[j];
         double tr = tr_time[j];
@@ -312,8 +314,10 @@ void dam_analytic_figures_lanes(const dam_scenario *s, const dam_graph *g,
         best = best == DAM_BOUND_COMPUTE && mem_time[j] > 0.5 * t_compute[j]
                    ? DAM_BOUND_MEMORY
                    : best;
-        best = overlaps && xfer > 0.0 ? DAM_BOUND_TRANSFER : best;
-        best = workers > 0 && data_wait > 0.0 ? DAM_BOUND_DATA : best;
+        /* xfer > 0 with overlaps, data_wait > 0 with workers (above
+         * infinity, never, without) */
+        best = xfer > over_floor ? DAM_BOUND_TRANSFER : best;
+        best = data_wait > data_floor ? DAM_BOUND_DATA : best;
         bound[j] = best;
         out->step[j] = step;
     }
