@@ -210,43 +210,41 @@ void dam_cost_lanes_run(const dam_cost_plan *p, dam_cost_lanes *l)
             mem_lanes(st->c, l->inv_mem_k, l->inv_l2c, l->l2_save, l->bs,
                       a1);
     }
-    /* cost_fold, lane by lane (the launches' sums are the plan's), the
-     * sums from 0 in locals; the phases past nph are left as they were
-     * (dam_cost_lanes_get reads none of them) */
-    double pt[DAM_PASS_COUNT][L], pk[DAM_PASS_COUNT][L], kt[L];
-    for (int j = 0; j < L; j++) {
-        kt[j] = 0.0;
-        for (int ps_ = 0; ps_ < DAM_PASS_COUNT; ps_++)
-            pt[ps_][j] = pk[ps_][j] = 0.0;
-    }
+    /* cost_fold, lane by lane (the launches' sums are the plan's): each
+     * sum's first term added to 0.0 where it starts (no zeroing pass:
+     * GCC makes those memsets of 128 bytes each); the phases past nph
+     * are left as they were (dam_cost_lanes_get reads none of them) */
     const double *restrict gap = l->gap;
+    double *restrict kt = l->kernel_time;
     for (int ph = 0; ph < p->nph; ph++) {
-        double tc[L], tm[L], tt_[L];
-        for (int j = 0; j < L; j++)
-            tc[j] = tm[j] = tt_[j] = 0.0;
+        double *restrict tc = l->ph_tc[ph], *restrict tm = l->ph_tm[ph];
+        double *restrict tt_ = l->ph_time[ph];
         for (int ps_ = 0; ps_ < DAM_PASS_COUNT; ps_++) {
             const double *restrict a0 = l->acc[ph * DAM_PASS_COUNT + ps_][0];
             const double *restrict a1 = l->acc[ph * DAM_PASS_COUNT + ps_][1];
+            double *restrict pt = l->pass_time[ps_];
+            double *restrict pk = l->pass_kt[ps_];
             const double a4 = p->kern[ph][ps_];
+            /* tc, tm, tt_ start at the phase's first pass, pt and pk at
+             * the first phase */
+            double fph = ps_ == 0 ? 0.0 : 1.0, fps = ph == 0 ? 0.0 : 1.0;
             for (int j = 0; j < L; j++) {
                 double tt = a0[j] + a1[j];
-                tc[j] += a0[j];
-                tm[j] += a1[j];
-                tt_[j] += tt;
-                pt[ps_][j] += tt + a4 * gap[j];
-                pk[ps_][j] += tt;
+                tc[j] = (fph == 0.0 ? 0.0 : tc[j]) + a0[j];
+                tm[j] = (fph == 0.0 ? 0.0 : tm[j]) + a1[j];
+                tt_[j] = (fph == 0.0 ? 0.0 : tt_[j]) + tt;
+                pt[j] = (fps == 0.0 ? 0.0 : pt[j]) + (tt + a4 * gap[j]);
+                pk[j] = (fps == 0.0 ? 0.0 : pk[j]) + tt;
             }
         }
-        for (int j = 0; j < L; j++) {
-            kt[j] += tt_[j];
-            l->ph_tc[ph][j] = tc[j];
-            l->ph_tm[ph][j] = tm[j];
-            l->ph_time[ph][j] = tt_[j];
-        }
+        for (int j = 0; j < L; j++)
+            kt[j] = (ph == 0 ? 0.0 : kt[j]) + tt_[j];
     }
-    memcpy(l->pass_time, pt, sizeof pt);
-    memcpy(l->pass_kt, pk, sizeof pk);
-    memcpy(l->kernel_time, kt, sizeof kt);
+    if (p->nph == 0) {
+        memset(l->pass_time, 0, sizeof l->pass_time);
+        memset(l->pass_kt, 0, sizeof l->pass_kt);
+        memset(l->kernel_time, 0, sizeof l->kernel_time);
+    }
     const double kernels = p->kernels;
     const double *restrict ls = l->launch_s;
     const int graphs = p->cuda_graphs;
