@@ -160,6 +160,9 @@ double dam_analytic_grad_bytes(const dam_scenario *s);
  * the legacy path or with an explicit kernels_per_step; the framework
  * overhead alone for a graph model (its launches: dam_compute.launch). */
 double dam_analytic_overhead(const dam_scenario *s);
+/* Storage reads of one GPU's batch that each pay the storage latency:
+ * one a sample, or one a shard when the data is sharded. */
+double dam_analytic_batch_reads(const dam_scenario *s);
 /* Optimizer step time, s. */
 double dam_analytic_optimizer(const dam_scenario *s);
 /* Effective host-to-device bandwidth of one GPU's copies, bytes/s. */

@@ -82,20 +82,15 @@ static inline void loader_lanes(const dam_scenario *s,
                          double *restrict t_load)
 {
     const dam_machine *m = &s->machine;
-    const dam_data *d = &s->data;
-    double b = s->workload.batch_size;
-    int gn = m->gpus_per_node;
-    int wk = s->pipeline.loader_workers;
-    double lat_reads = d->sharded && d->shard_bytes > 0.0
-                           ? ceil(b * d->raw_bytes / d->shard_bytes)
-                           : b;
-    double bytes = b * d->raw_bytes;
+    double b = s->workload.batch_size, lat_reads = dam_analytic_batch_reads(s);
+    double bytes = b * s->data.raw_bytes;
+    int gn = m->gpus_per_node, wk = s->pipeline.loader_workers;
     double nodes = m->nodes, wdiv = wk > 0 ? wk : 1, wkd = wk;
     double cores = wk > 0 ? wk : 1;
     double per_gpu_cores = (double)m->cpu_cores / gn;
     if (cores > per_gpu_cores)
         cores = per_gpu_cores;
-    int on_gpu = d->decode_on_gpu;
+    int on_gpu = s->data.decode_on_gpu;
     const double *restrict fs = v[DAM_LF_FS_BW], *restrict sb =
         v[DAM_LF_STORAGE_BW];
     const double *restrict sl = v[DAM_LF_STORAGE_LATENCY];
