@@ -122,6 +122,8 @@ struct dam_draws {
     dam_scenario *xs;
     struct lane_state *ls; /* solve_lanes' (allocated on first use) */
     unsigned long lane_hits; /* draws whose lanes' costs were reused */
+    double *share;       /* n + 1: share[m], 1 / n added m times to 0 in
+                          * turn (a bound's share of m draws) */
 };
 
 /* Draws solved in lanes (solve_lanes): the point's graph when it is not
@@ -449,6 +451,7 @@ void dam_draws_free(dam_draws *d)
     dam_free(d->plan.lf_col);
     dam_free(d->memo);
     dam_free(d->xs);
+    dam_free(d->share);
     if (d->ls)
         dam_free(d->ls->own);
     dam_free(d->ls);
@@ -1116,6 +1119,7 @@ static int intervals_of(dam_draws *d, const dam_scenario *s, dam_scenario *x,
     int planned = plan_prepare(d, s, s, x, use, nuse);
     dam_figures *fs = dam_malloc((size_t)samples * sizeof *fs);
     int *bound = dam_malloc((size_t)samples * sizeof *bound);
+    int nbound[DAM_BOUND_COUNT + 1] = {0};
     solve_all(d, s, s, x, r, planned, fs, bound);
     for (int k = 0; k < samples; k++) {
         dam_figures f = fs[k];
@@ -1124,9 +1128,19 @@ static int intervals_of(dam_draws *d, const dam_scenario *s, dam_scenario *x,
         tp[k] = f.throughput;
         cost[k] = f.cost_usd;
         gh[k] = f.gpu_hours;
-        if ((unsigned)bound[k] < DAM_BOUND_COUNT)
-            u->p_bound[bound[k]] += 1.0 / samples;
+        nbound[(unsigned)bound[k] < DAM_BOUND_COUNT ? bound[k]
+                                                     : DAM_BOUND_COUNT]++;
     }
+    /* each bound's share: 1 / samples added once a draw it binds in, in
+     * turn from 0 (the sums, counted) */
+    if (!d->share) {
+        d->share = dam_malloc(((size_t)samples + 1) * sizeof *d->share);
+        d->share[0] = 0.0;
+        for (int m = 1; m <= samples; m++)
+            d->share[m] = d->share[m - 1] + 1.0 / samples;
+    }
+    for (int b = 0; b < DAM_BOUND_COUNT; b++)
+        u->p_bound[b] = d->share[nbound[b]];
     dam_free(bound);
     dam_free(fs);
     dam_analytic_solve(s, r);
