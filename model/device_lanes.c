@@ -34,7 +34,8 @@ static inline double fmin_nan0(double h)
  * doubles. */
 #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && \
     defined(__linux__)
-#define LANES_CLONES __attribute__((target_clones("avx2", "default")))
+#define LANES_CLONES \
+    __attribute__((target_clones("avx2", "default"), flatten))
 #define LANES_AVX2 1
 #include <immintrin.h>
 #else
