@@ -169,19 +169,25 @@ static inline void sync_lanes(const dam_scenario *s,
     const double *restrict ia = v[DAM_LF_INTRA_BUSBW], *restrict ie =
         v[DAM_LF_INTER_BUSBW];
     const double *restrict nl = v[DAM_LF_NET_LATENCY];
-    for (int j = 0; j < L; j++) {
-        /* adding 0.0 where analytic.c adds nothing: the same sum (t is
-         * never -0.0) */
-        double t = 0.0;
-        t += intra && ia[j] > 0.0 ? qa / ia[j] : 0.0;
-        t += inter && ie[j] > 0.0 ? qe / ie[j] : 0.0;
-        t_comm[j] = t + nb * (hops * nl[j]);
+    /* t = 0.0, the intra-node ring's time added when there is one, the
+     * inter-node ring's when there is one (analytic.c's sums) */
+    for (int j = 0; j < L; j++)
+        t_comm[j] = intra ? 0.0 + (ia[j] > 0.0 ? qa / ia[j] : 0.0) : 0.0;
+    if (inter)
+        for (int j = 0; j < L; j++)
+            t_comm[j] += ie[j] > 0.0 ? qe / ie[j] : 0.0;
+    for (int j = 0; j < L; j++)
+        t_comm[j] = t_comm[j] + nb * (hops * nl[j]);
+    if (!overlap) {
+        for (int j = 0; j < L; j++)
+            exposed[j] = t_comm[j];
+        return;
     }
     for (int j = 0; j < L; j++) {
         double tc = t_comm[j];
         double last = tc / nb;
         double rest = tc - bwd[j] * (nb - 1.0) / nb;
-        exposed[j] = !overlap ? tc : (last > rest ? last : rest);
+        exposed[j] = last > rest ? last : rest;
     }
 }
 
