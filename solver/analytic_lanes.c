@@ -273,8 +273,8 @@ void dam_analytic_figures_lanes(const dam_scenario *s, const dam_graph *g,
             mem_time[j] += opt[j];
 
     /* the pipeline's steady state, the bound and the figures */
-    int overlaps = s->pipeline.overlap_transfer && s->pipeline.loader_workers > 0;
     int workers = s->pipeline.loader_workers;
+    int overlaps = s->pipeline.overlap_transfer && workers > 0;
     double gb = dam_scenario_global_batch(s);
     double spe = dam_scenario_steps_per_epoch(s);
     double epochs = dam_scenario_run_epochs(s);
