@@ -424,6 +424,17 @@ static int eta_on_gpu(const dam_scenario *s)
 
 /* Fill a use from its key, value and sd (the field's default sd when sd
  * is 0). */
+/* snprintf(dst, n, "%s", src) without the format interpreter (n > 0):
+ * the same bytes (interval draws list a scenario's constants per point). */
+static void copy_str(char *dst, size_t n, const char *src)
+{
+    size_t l = strlen(src);
+    if (l >= n)
+        l = n - 1;
+    memcpy(dst, src, l);
+    dst[l] = '\0';
+}
+
 static void fill_use(dam_const_use *u, const dam_const_key *k, double v,
                      double sd)
 {
@@ -451,11 +462,11 @@ int dam_scenario_constants(const dam_scenario *s, dam_const_use *out,
         dam_const_key k;
         memset(&k, 0, sizeof k);
         k.owner = DAM_CONST_MODEL;
-        snprintf(k.entry, sizeof k.entry, "%s", w->model.id);
-        snprintf(k.field, sizeof k.field, "efficiency");
+        copy_str(k.entry, sizeof k.entry, w->model.id);
+        copy_str(k.field, sizeof k.field, "efficiency");
         k.precision = (int)w->precision;
         if (eta_on_gpu(s))
-            snprintf(k.on_gpu, sizeof k.on_gpu, "%s", s->machine.gpu.id);
+            copy_str(k.on_gpu, sizeof k.on_gpu, s->machine.gpu.id);
         fill_use(&out[n++], &k, w->eta,
                  dam_model_eta_sd(&w->model, s->machine.gpu.id,
                                   w->precision));
@@ -478,10 +489,10 @@ int dam_scenario_constants(const dam_scenario *s, dam_const_use *out,
         memset(&k, 0, sizeof k);
         k.owner = pi->scope == DAM_PARAM_DEVICE ? DAM_CONST_GPU
                                                 : DAM_CONST_FRAMEWORK;
-        snprintf(k.entry, sizeof k.entry, "%s",
+        copy_str(k.entry, sizeof k.entry,
                  k.owner == DAM_CONST_GPU ? s->machine.gpu.id
                  : w->framework_name[0] ? w->framework_name : "default");
-        snprintf(k.field, sizeof k.field, "%s", pi->field);
+        copy_str(k.field, sizeof k.field, pi->field);
         k.precision = pi->prec;
         fill_use(&out[n++], &k, *v, *sd);
     }

@@ -34,7 +34,10 @@ static inline double fmin_nan0(double h)
  * doubles. */
 #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && \
     defined(__linux__)
-#define LANES_CLONES __attribute__((target_clones("avx2", "default")))
+#define LANES_CLONES \
+    __attribute__((target_clones("avx2", "default"), flatten))
+#define LANES_AVX2 1
+#include <immintrin.h>
 #else
 #define LANES_CLONES
 #endif
@@ -64,6 +67,82 @@ static inline void gemm_lanes(const double *c, const double *restrict un,
         a1[j] += tc >= tm ? 0.0 : v;
     }
 }
+
+#ifdef LANES_AVX2
+/* gemm_lanes in AVX2 vectors written out: GCC's own vectorisation of
+ * l2_factor's clamp merges its two selects into one of three compares
+ * and a blend; here they are a max and a min. The same IEEE operations
+ * in the same order, lane by lane: vmaxpd (a, b) is a > b ? a : b (NaN:
+ * b) and vminpd (a, b) a < b ? a : b, as fmax_nan0 and fmin_nan0; the
+ * compares are ordered (false on NaN) as C's; no FMA. */
+__attribute__((target("avx2"))) static void
+gemm_lanes_avx2(const double *c, const double *restrict un,
+                const double *restrict ir, const double *restrict im,
+                const double *restrict il2, const double *restrict l2s,
+                const double *restrict fs, double *restrict a0,
+                double *restrict a1)
+{
+    const __m256d A = _mm256_set1_pd(c[0]), B = _mm256_set1_pd(c[1]),
+                  P = _mm256_set1_pd(c[2]), f0 = _mm256_set1_pd(c[3]),
+                  by = _mm256_set1_pd(c[4]), cnt = _mm256_set1_pd(c[5]),
+                  t0 = _mm256_set1_pd(c[6]);
+    const __m256d zero = _mm256_setzero_pd(), one = _mm256_set1_pd(1.0),
+                  two = _mm256_set1_pd(2.0);
+    for (int j = 0; j < DAM_COST_LANES; j += 4) {
+        __m256d unit = _mm256_mul_pd(_mm256_loadu_pd(un + j), P);
+        __m256d tc = _mm256_mul_pd(_mm256_mul_pd(A, unit), B);
+        __m256d tfl = _mm256_mul_pd(f0, _mm256_loadu_pd(ir + j));
+        tc = _mm256_max_pd(tc, tfl);
+        __m256d h = _mm256_sub_pd(two, _mm256_mul_pd(by,
+                                                     _mm256_loadu_pd(il2 + j)));
+        h = _mm256_min_pd(_mm256_max_pd(h, zero), one);
+        __m256d l2f = _mm256_sub_pd(
+            one, _mm256_mul_pd(h, _mm256_loadu_pd(l2s + j)));
+        __m256d tm = _mm256_mul_pd(_mm256_mul_pd(by, l2f),
+                                   _mm256_loadu_pd(im + j));
+        tc = _mm256_add_pd(tc, t0);
+        __m256d ge = _mm256_cmp_pd(tc, tm, _CMP_GE_OQ);
+        __m256d v = _mm256_mul_pd(
+            cnt, _mm256_mul_pd(_mm256_blendv_pd(tm, tc, ge),
+                               _mm256_loadu_pd(fs + j)));
+        _mm256_storeu_pd(a0 + j, _mm256_add_pd(_mm256_loadu_pd(a0 + j),
+                                               _mm256_and_pd(ge, v)));
+        _mm256_storeu_pd(a1 + j, _mm256_add_pd(_mm256_loadu_pd(a1 + j),
+                                               _mm256_andnot_pd(ge, v)));
+    }
+}
+
+/* mem_lanes in AVX2 vectors written out, as gemm_lanes_avx2. */
+__attribute__((target("avx2"))) static void
+mem_lanes_avx2(const double *c, const double *restrict imk,
+               const double *restrict il2, const double *restrict l2s,
+               const double *restrict bs, double *restrict a1)
+{
+    const double kern = c[4];
+    const __m256d E = _mm256_set1_pd(c[0]), W = _mm256_set1_pd(c[1]),
+                  F = _mm256_set1_pd(c[2]), keep = _mm256_set1_pd(c[3]),
+                  ik = _mm256_set1_pd(kern > 0.0 ? kern : 1.0);
+    const __m256d zero = _mm256_setzero_pd(), one = _mm256_set1_pd(1.0),
+                  two = _mm256_set1_pd(2.0);
+    for (int j = 0; j < DAM_COST_LANES; j += 4) {
+        __m256d by = _mm256_mul_pd(
+            _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(
+                                            E, _mm256_loadu_pd(bs + j)),
+                                        W),
+                          F),
+            keep);
+        __m256d w = _mm256_div_pd(by, ik);
+        __m256d h = _mm256_sub_pd(two,
+                                  _mm256_mul_pd(w, _mm256_loadu_pd(il2 + j)));
+        h = _mm256_min_pd(_mm256_max_pd(h, zero), one);
+        __m256d l2f = _mm256_sub_pd(
+            one, _mm256_mul_pd(h, _mm256_loadu_pd(l2s + j)));
+        __m256d t = _mm256_mul_pd(
+            _mm256_mul_pd(by, _mm256_loadu_pd(imk + j)), l2f);
+        _mm256_storeu_pd(a1 + j, _mm256_add_pd(_mm256_loadu_pd(a1 + j), t));
+    }
+}
+#endif
 
 /* Fused attention in every lane (cost_attn without streamed cache
  * reads; ia: the pass's 1 / rate). */
@@ -105,26 +184,39 @@ void dam_cost_lanes_run(const dam_cost_plan *p, dam_cost_lanes *l)
 {
     enum { L = DAM_COST_LANES };
     memset(l->acc, 0, (size_t)p->nph * DAM_PASS_COUNT * sizeof l->acc[0]);
+#ifdef LANES_AVX2
+    int avx2 = __builtin_cpu_supports("avx2");
+#endif
     for (int i = 0; i < p->nsteps; i++) {
         const dam_cost_step *st = &p->step[i];
         double *a0 = l->acc[st->acc][0], *a1 = l->acc[st->acc][1];
+#ifdef LANES_AVX2
+        if (st->kind == DAM_OP_GEMM && avx2)
+            gemm_lanes_avx2(st->c, l->unit[st->ci], l->inv_rate[st->ci],
+                            l->inv_mem, l->inv_l2c, l->l2_save, l->fs, a0,
+                            a1);
+        else
+#endif
         if (st->kind == DAM_OP_GEMM)
             gemm_lanes(st->c, l->unit[st->ci], l->inv_rate[st->ci],
                        l->inv_mem, l->inv_l2c, l->l2_save, l->fs, a0, a1);
         else if (st->kind == DAM_OP_ATTN)
             attn_lanes(st->c, l, st->ci ? l->inv_ab : l->inv_af, a0, a1);
+#ifdef LANES_AVX2
+        else if (avx2)
+            mem_lanes_avx2(st->c, l->inv_mem_k, l->inv_l2c, l->l2_save,
+                           l->bs, a1);
+#endif
         else
             mem_lanes(st->c, l->inv_mem_k, l->inv_l2c, l->l2_save, l->bs,
                       a1);
     }
-    /* cost_fold, lane by lane (the launches' sums are the plan's) */
-    memset(l->ph_tc, 0, sizeof l->ph_tc);
-    memset(l->ph_tm, 0, sizeof l->ph_tm);
-    memset(l->ph_time, 0, sizeof l->ph_time);
-    memset(l->pass_time, 0, sizeof l->pass_time);
-    memset(l->pass_kt, 0, sizeof l->pass_kt);
-    memset(l->kernel_time, 0, sizeof l->kernel_time);
+    /* cost_fold, lane by lane (the launches' sums are the plan's): each
+     * sum's first term added to 0.0 where it starts (no zeroing pass:
+     * GCC makes those memsets of 128 bytes each); the phases past nph
+     * are left as they were (dam_cost_lanes_get reads none of them) */
     const double *restrict gap = l->gap;
+    double *restrict kt = l->kernel_time;
     for (int ph = 0; ph < p->nph; ph++) {
         double *restrict tc = l->ph_tc[ph], *restrict tm = l->ph_tm[ph];
         double *restrict tt_ = l->ph_time[ph];
@@ -134,18 +226,25 @@ void dam_cost_lanes_run(const dam_cost_plan *p, dam_cost_lanes *l)
             double *restrict pt = l->pass_time[ps_];
             double *restrict pk = l->pass_kt[ps_];
             const double a4 = p->kern[ph][ps_];
+            /* tc, tm, tt_ start at the phase's first pass, pt and pk at
+             * the first phase */
+            double fph = ps_ == 0 ? 0.0 : 1.0, fps = ph == 0 ? 0.0 : 1.0;
             for (int j = 0; j < L; j++) {
                 double tt = a0[j] + a1[j];
-                tc[j] += a0[j];
-                tm[j] += a1[j];
-                tt_[j] += tt;
-                pt[j] += tt + a4 * gap[j];
-                pk[j] += tt;
+                tc[j] = (fph == 0.0 ? 0.0 : tc[j]) + a0[j];
+                tm[j] = (fph == 0.0 ? 0.0 : tm[j]) + a1[j];
+                tt_[j] = (fph == 0.0 ? 0.0 : tt_[j]) + tt;
+                pt[j] = (fps == 0.0 ? 0.0 : pt[j]) + (tt + a4 * gap[j]);
+                pk[j] = (fps == 0.0 ? 0.0 : pk[j]) + tt;
             }
         }
-        double *restrict kt = l->kernel_time;
         for (int j = 0; j < L; j++)
-            kt[j] += tt_[j];
+            kt[j] = (ph == 0 ? 0.0 : kt[j]) + tt_[j];
+    }
+    if (p->nph == 0) {
+        memset(l->pass_time, 0, sizeof l->pass_time);
+        memset(l->pass_kt, 0, sizeof l->pass_kt);
+        memset(l->kernel_time, 0, sizeof l->kernel_time);
     }
     const double kernels = p->kernels;
     const double *restrict ls = l->launch_s;

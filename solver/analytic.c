@@ -353,6 +353,15 @@ static inline dam_stage *stage(dam_result *r, const char *name)
     return st;
 }
 
+double dam_analytic_batch_reads(const dam_scenario *s)
+{
+    const dam_data *d = &s->data;
+    double b = s->workload.batch_size;
+    return d->sharded && d->shard_bytes > 0.0
+               ? ceil(b * d->raw_bytes / d->shard_bytes)
+               : b;
+}
+
 /* Loader: storage read and CPU decode for one GPU's batch; *lower: a
  * lower bound of it for T_pipe. */
 static double loader(const dam_scenario *s, dam_result *r, double *lower)
@@ -362,9 +371,7 @@ static double loader(const dam_scenario *s, dam_result *r, double *lower)
     double b = s->workload.batch_size;
     int gn = m->gpus_per_node;
     int wk = s->pipeline.loader_workers;
-    double lat_reads = d->sharded && d->shard_bytes > 0.0
-                           ? ceil(b * d->raw_bytes / d->shard_bytes)
-                           : b;
+    double lat_reads = dam_analytic_batch_reads(s);
 
     dam_stage *st = stage(r, "storage");
     st->bytes = b * d->raw_bytes;

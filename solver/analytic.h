@@ -64,6 +64,47 @@ void dam_analytic_figures_given(const dam_scenario *s, dam_result *r,
                                 const dam_graph *g, const dam_graph_cost *gc);
 
 /*
+ * The figures of DAM_COST_LANES interval draws at once (the lanes
+ * dam_cost_lanes_run costed): dam_analytic_figures_given's step, run
+ * time, throughput, GPU-hours, cost and bound for each lane, the same
+ * doubles, computed across the lanes (loops the compiler vectorises).
+ * Each draw moves some doubles of the scenario: those the figures read
+ * come in lanes (v[DAM_LF_...], the draw's value of the field at
+ * dam_analytic_lane_field's offset); every other double is the point's
+ * (s). dam_analytic_lanes_cover says whether a moved double is one of
+ * these fields or one the figures do not read (the device's and the
+ * framework's constants and the work's scales, which reach the figures
+ * through the lanes' costs): when a draw moves any other, the lanes'
+ * figures do not apply (solve each draw). s: training or inference
+ * without a layout, on the operator graph g the lanes costed.
+ */
+enum {
+    DAM_LF_DECODE_S, DAM_LF_GPU_DECODE_S, DAM_LF_STORAGE_BW,
+    DAM_LF_STORAGE_LATENCY, DAM_LF_FS_BW, DAM_LF_PCIE_BW, DAM_LF_PAGEABLE,
+    DAM_LF_INTRA_BUSBW, DAM_LF_INTER_BUSBW, DAM_LF_NET_LATENCY,
+    DAM_LF_FRAMEWORK_OVERHEAD, DAM_LF_LAUNCH_S, DAM_LF_MEM_BW,
+    DAM_LF_DEV_MEM, DAM_LF_FW_MEM, DAM_LF_ETA_MEM, DAM_LF_COUNT
+};
+/* The offset in dam_scenario of lane field f. */
+size_t dam_analytic_lane_field(int f);
+/* 1 when a draw may move the double at offset off and the lanes' figures
+ * still apply. */
+int dam_analytic_lanes_cover(size_t off);
+
+typedef struct dam_lane_figures {
+    double step[DAM_COST_LANES], run_time[DAM_COST_LANES];
+    double throughput[DAM_COST_LANES], gpu_hours[DAM_COST_LANES];
+    double cost_usd[DAM_COST_LANES];
+    int bound[DAM_COST_LANES];
+} dam_lane_figures;
+
+void dam_analytic_figures_lanes(const dam_scenario *s, const dam_graph *g,
+                                const dam_cost_plan *p,
+                                const dam_cost_lanes *l,
+                                const double *const *v,
+                                dam_lane_figures *out);
+
+/*
  * What binds a batch-mode step, from r's terms and phases (the one rule
  * both solvers use; r solved from s). A stage that runs on its own and
  * still leaves the GPU waiting sets the pace, however small its exposed
@@ -119,6 +160,9 @@ double dam_analytic_grad_bytes(const dam_scenario *s);
  * the legacy path or with an explicit kernels_per_step; the framework
  * overhead alone for a graph model (its launches: dam_compute.launch). */
 double dam_analytic_overhead(const dam_scenario *s);
+/* Storage reads of one GPU's batch that each pay the storage latency:
+ * one a sample, or one a shard when the data is sharded. */
+double dam_analytic_batch_reads(const dam_scenario *s);
 /* Optimizer step time, s. */
 double dam_analytic_optimizer(const dam_scenario *s);
 /* Effective host-to-device bandwidth of one GPU's copies, bytes/s. */

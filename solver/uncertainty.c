@@ -6,6 +6,7 @@
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
+#include <float.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -88,6 +89,17 @@ typedef struct draw_plan {
     double sv[NSCALED];  /* the scenario's own value of each (the point's:
                           * set by plan_prepare) */
     double *val;         /* (nin + nuse) x n: each quantity in each draw */
+    int lanes_ok;        /* 1: every quantity drawn is one the lanes'
+                          * figures cover (dam_analytic_lanes_cover) */
+    int lf_src[DAM_LF_COUNT];   /* each lane field's quantity (the last
+                                 * one at its offset), -1: none */
+    int lf_scaled[DAM_LF_COUNT];/* its scaled_fields entry, -1: none */
+    int npad;            /* n rounded up to whole lanes */
+    double *lf_col;      /* DAM_LF_COUNT x npad: each lane field in each
+                          * draw (past n as in the last) */
+    int lf_built[DAM_LF_COUNT]; /* 1: its column is of lf_own (a field no
+                                 * quantity sets: the point's value) */
+    double lf_own[DAM_LF_COUNT];
     double *gm, *rm;     /* n each: GPU and rest error multipliers */
 } draw_plan;
 
@@ -110,6 +122,8 @@ struct dam_draws {
     dam_scenario *xs;
     struct lane_state *ls; /* solve_lanes' (allocated on first use) */
     unsigned long lane_hits; /* draws whose lanes' costs were reused */
+    double *share;       /* n + 1: share[m], 1 / n added m times to 0 in
+                          * turn (a bound's share of m draws) */
 };
 
 /* Draws solved in lanes (solve_lanes): the point's graph when it is not
@@ -222,6 +236,177 @@ dam_interval dam_interval_of(double *v, int n)
     return iv;
 }
 
+/* The interval of the n values whose k-th smallest is v[ord[k]] (ord:
+ * an order of v), or, rev, v[ord[n - 1 - k]]: quantile_sorted's numbers,
+ * which are dam_interval_of's. */
+static dam_interval interval_ordered(const double *v, const int *ord, int n,
+                                     int rev)
+{
+    double q[3] = {0.05, 0.5, 0.95}, out[3];
+    for (int e = 0; e < 3; e++) {
+        double pos = q[e] * (n - 1);
+        int i = (int)floor(pos);
+        int a = rev ? n - 1 - i : i;
+        if (i >= n - 1) {
+            out[e] = v[ord[rev ? 0 : n - 1]];
+            continue;
+        }
+        int b = rev ? a - 1 : a + 1;
+        double f = pos - i;
+        out[e] = v[ord[a]] * (1.0 - f) + v[ord[b]] * f;
+    }
+    return (dam_interval){out[0], out[1], out[2]};
+}
+
+/* Insertion sort of key[0 .. n - 1] (and ord with it), ascending; at
+ * most limit moves (limit < 0: no limit). Returns 0 when it stopped at
+ * the limit (the order then is not whole). */
+static int insertion_sort(unsigned long long *key, int *ord, int n,
+                          long limit)
+{
+    long moves = 0;
+    for (int i = 1; i < n; i++) {
+        unsigned long long k = key[i];
+        int o = ord ? ord[i] : 0, j = i;
+        for (; j > 0 && key[j - 1] > k; j--) {
+            key[j] = key[j - 1];
+            if (ord)
+                ord[j] = ord[j - 1];
+        }
+        key[j] = k;
+        if (ord)
+            ord[j] = o;
+        moves += i - j;
+        if (limit >= 0 && moves > limit)
+            return 0;
+    }
+    return 1;
+}
+
+/* The bits of a double that is positive and finite order it among such
+ * doubles as its value does; ok: 0 when x is not one. */
+static unsigned long long key_of(double x, int *ok)
+{
+    unsigned long long k;
+    memcpy(&k, &x, sizeof k);
+    *ok &= x > 0.0 && x <= DBL_MAX;
+    return k;
+}
+
+/* ord = the draws in ascending order of v (n values, each positive and
+ * finite): an LSD radix sort of the bits' upper five bytes, a byte at a
+ * time (skipping the bytes every value shares), then an insertion sort
+ * on all the bits (values equal in their upper bits are rare). */
+static void order_positive(const double *v, int n, int *ord)
+{
+    unsigned long long *key = dam_malloc(2 * (size_t)n * sizeof *key);
+    unsigned long long *k2 = key + n;
+    int *o2 = dam_malloc((size_t)n * sizeof *o2), *o1 = ord;
+    int count[5][256];
+    memset(count, 0, sizeof count);
+    for (int i = 0; i < n; i++) {
+        memcpy(&key[i], &v[i], sizeof key[i]);
+        ord[i] = i;
+        for (int b = 0; b < 5; b++)
+            count[b][(key[i] >> (8 * (b + 3))) & 255]++;
+    }
+    for (int b = 0; b < 5; b++) {
+        int *c = count[b], sh = 8 * (b + 3);
+        if (c[(key[0] >> sh) & 255] == n)
+            continue; /* one value of this byte: the order stands */
+        int sum = 0;
+        for (int d = 0; d < 256; d++) {
+            int t = c[d];
+            c[d] = sum;
+            sum += t;
+        }
+        for (int i = 0; i < n; i++) {
+            int at = c[(key[i] >> sh) & 255]++;
+            k2[at] = key[i];
+            o2[at] = o1[i];
+        }
+        unsigned long long *tk = key;
+        key = k2;
+        k2 = tk;
+        int *to = o1;
+        o1 = o2;
+        o2 = to;
+    }
+    insertion_sort(key, o1, n, -1);
+    if (o1 != ord) {
+        memcpy(ord, o1, (size_t)n * sizeof *ord);
+        o2 = o1;
+    }
+    dam_free(o2);
+    dam_free(key < k2 ? key : k2);
+}
+
+/* The interval of y (n values) taken in the order ord of another
+ * figure: y's values in that order (reversed when it ends lower than it
+ * starts), put in order by an insertion sort that stops past 8 n moves.
+ * Returns 0 (nothing set) when it stopped, or a value of y is not
+ * positive and finite. */
+static int interval_nearly_ordered(const double *y, const int *ord, int n,
+                                   dam_interval *iv)
+{
+    unsigned long long *key = dam_malloc((size_t)n * sizeof *key);
+    int ok = 1, rev = y[ord[n - 1]] < y[ord[0]];
+    for (int k = 0; k < n; k++)
+        key[k] = key_of(y[ord[rev ? n - 1 - k : k]], &ok);
+    ok = ok && insertion_sort(key, NULL, n, 8L * n);
+    if (ok) {
+        /* the sorted values: quantile_sorted's numbers */
+        double *sv = dam_malloc((size_t)n * sizeof *sv);
+        memcpy(sv, key, (size_t)n * sizeof *sv);
+        iv->lo = quantile_sorted(sv, n, 0.05);
+        iv->median = quantile_sorted(sv, n, 0.5);
+        iv->hi = quantile_sorted(sv, n, 0.95);
+        dam_free(sv);
+    }
+    dam_free(key);
+    return ok;
+}
+
+/*
+ * dam_interval_of of each of the m arrays v[0 .. m - 1] (n values each)
+ * into iv: v[0] is ordered once, and every array that the same order
+ * leaves ascending or descending (a figure that moves with the first:
+ * the run, the throughput) takes its quantiles from it; one that it
+ * leaves nearly in order (the cost) is put in order from there; the
+ * others, and every one when v[0] holds a value that is not positive and
+ * finite, are selected on their own. The same numbers (each order
+ * statistic is the value a sort puts there).
+ */
+static void intervals_of_arrays(double *const *v, int m, int n,
+                                dam_interval *iv)
+{
+    int ok = n > 1;
+    for (int k = 0; k < n && ok; k++)
+        ok = v[0][k] > 0.0 && v[0][k] <= DBL_MAX;
+    if (!ok) {
+        for (int i = 0; i < m; i++)
+            iv[i] = dam_interval_of(v[i], n);
+        return;
+    }
+    int *ord = dam_malloc((size_t)n * sizeof *ord);
+    order_positive(v[0], n, ord);
+    iv[0] = interval_ordered(v[0], ord, n, 0);
+    for (int i = 1; i < m; i++) {
+        const double *y = v[i];
+        int up = 1, down = 1;
+        for (int k = 0; k + 1 < n; k++) {
+            double a = y[ord[k]], b = y[ord[k + 1]];
+            up &= a <= b;
+            down &= a >= b;
+        }
+        if (up || down)
+            iv[i] = interval_ordered(y, ord, n, !up);
+        else if (!interval_nearly_ordered(y, ord, n, &iv[i]))
+            iv[i] = dam_interval_of(v[i], n);
+    }
+    dam_free(ord);
+}
+
 /* 1 when input u of base has another value in s (a lever set it). */
 static int lever_set(const dam_scenario *base, const dam_scenario *s,
                      const dam_uncertain *u)
@@ -263,8 +448,10 @@ void dam_draws_free(dam_draws *d)
     dam_free(d->col);
     dam_free(d->plan.val);
     dam_free(d->plan.gm);
+    dam_free(d->plan.lf_col);
     dam_free(d->memo);
     dam_free(d->xs);
+    dam_free(d->share);
     if (d->ls)
         dam_free(d->ls->own);
     dam_free(d->ls);
@@ -430,7 +617,7 @@ static int input_moves_constants(size_t off)
 /* The plan's key for (base, s) into p (the values are left alone);
  * 0 when s needs the general path. */
 static int plan_key(const dam_scenario *base, const dam_scenario *s,
-                    draw_plan *p)
+                    draw_plan *p, const dam_const_use *use, int nuse)
 {
     if (s->data.ndecode_samples > 0)
         return 0; /* the error scales each measured decode time */
@@ -443,7 +630,12 @@ static int plan_key(const dam_scenario *base, const dam_scenario *s,
             return 0;
         p->in[p->nin++] = *u;
     }
-    p->nuse = dam_scenario_constants(s, p->use, DAM_MAX_CONST_USES);
+    if (nuse >= 0) { /* the caller listed them */
+        p->nuse = nuse;
+        memcpy(p->use, use, (size_t)nuse * sizeof *use);
+    } else {
+        p->nuse = dam_scenario_constants(s, p->use, DAM_MAX_CONST_USES);
+    }
     for (int i = 0; i < p->nuse; i++)
         if (p->use[i].key.owner == DAM_CONST_MODEL)
             return 0; /* the model's efficiency sits in two places */
@@ -509,6 +701,67 @@ static void plan_values(dam_draws *d, const dam_scenario *s, draw_plan *p)
         for (int i = 0; i < p->nin + p->nuse; i++)
             p->from_x[f] |= p->off[i] == scaled_fields[f].off;
     }
+    p->lanes_ok = 1;
+    for (int i = 0; i < p->nin + p->nuse; i++)
+        p->lanes_ok &= dam_analytic_lanes_cover(p->off[i]);
+    for (int f = 0; f < NSCALED; f++)
+        p->lanes_ok &= dam_analytic_lanes_cover(scaled_fields[f].off);
+    p->npad = (n + DAM_COST_LANES - 1) / DAM_COST_LANES * DAM_COST_LANES;
+    dam_free(p->lf_col);
+    p->lf_col = dam_malloc((size_t)DAM_LF_COUNT * (size_t)p->npad *
+                           sizeof *p->lf_col);
+    for (int f = 0; f < DAM_LF_COUNT; f++) {
+        size_t off = dam_analytic_lane_field(f);
+        p->lf_built[f] = 0;
+        p->lf_src[f] = p->lf_scaled[f] = -1;
+        for (int i = 0; i < p->nin + p->nuse; i++)
+            if (p->off[i] == off)
+                p->lf_src[f] = i;
+        for (int e = 0; e < NSCALED; e++)
+            if (scaled_fields[e].off == off)
+                p->lf_scaled[f] = e;
+    }
+}
+
+/* Lane field f's column for the point s (plan_lanes_prepare). */
+static void plan_lane_column(const dam_draws *d, draw_plan *p, int f,
+                             double own)
+{
+    int n = d->n;
+    const double *val = p->lf_src[f] >= 0
+                            ? p->val + (size_t)p->lf_src[f] * n
+                            : NULL;
+    int e = p->lf_scaled[f];
+    const double *mult = e < 0 ? NULL
+                               : (scaled_fields[e].rest ? p->rm : p->gm);
+    int div = e >= 0 && scaled_fields[e].div;
+    double *col = p->lf_col + (size_t)f * p->npad;
+    for (int k = 0; k < n; k++) {
+        double x = val ? val[k] : own;
+        if (mult)
+            x = div ? x / mult[k] : x * mult[k];
+        col[k] = x;
+    }
+    for (int k = n; k < p->npad; k++)
+        col[k] = col[n - 1];
+    p->lf_built[f] = 1;
+    p->lf_own[f] = own;
+}
+
+/* Each lane field of s in every draw (plan_fill's value of the field):
+ * the columns a drawn quantity sets are built with the plan, the others
+ * again when the point's value of the field changes. */
+static void plan_lanes_prepare(const dam_draws *d, draw_plan *p,
+                               const dam_scenario *s)
+{
+    for (int f = 0; f < DAM_LF_COUNT; f++) {
+        double own;
+        memcpy(&own, (const char *)s + dam_analytic_lane_field(f),
+               sizeof own);
+        if (!p->lf_built[f] ||
+            (p->lf_src[f] < 0 && memcmp(&own, &p->lf_own[f], sizeof own)))
+            plan_lane_column(d, p, f, own);
+    }
 }
 
 /*
@@ -518,19 +771,21 @@ static void plan_values(dam_draws *d, const dam_scenario *s, draw_plan *p)
  * (dam_draws_apply_all per draw).
  */
 static int plan_prepare(dam_draws *d, const dam_scenario *base,
-                        const dam_scenario *s, dam_scenario *x)
+                        const dam_scenario *s, dam_scenario *x,
+                        const dam_const_use *use, int nuse)
 {
     draw_plan key;
-    if (!plan_key(base, s, &key))
+    if (!plan_key(base, s, &key, use, nuse))
         return 0;
     draw_plan *p = &d->plan;
     if (p->ok && plan_same_key(p, &key)) {
         d->plan_reuses++;
     } else {
-        double *val = p->val, *gm = p->gm;
+        double *val = p->val, *gm = p->gm, *col = p->lf_col;
         *p = key;
         p->val = val;
         p->gm = gm;
+        p->lf_col = col;
         plan_values(d, s, p);
         p->ok = 1;
         d->plan_builds++;
@@ -664,6 +919,12 @@ static int solve_lanes(dam_draws *d, const dam_scenario *s, dam_scenario *x,
     }
     dam_graph_cost gc;
     dam_cost_lanes *lanes = dam_malloc(sizeof *lanes);
+    /* the lanes' figures, when the draws move only what they cover */
+    int fast = d->plan.lanes_ok;
+    const double *v[DAM_LF_COUNT];
+    if (fast)
+        plan_lanes_prepare(d, &d->plan, s);
+    dam_lane_figures *lf = dam_malloc(sizeof *lf);
     size_t rates = offsetof(dam_cost_lanes, acc);
     for (int k0 = 0, c = 0; k0 < d->n; k0 += L, c++) {
         int m = d->n - k0 < L ? d->n - k0 : L;
@@ -689,8 +950,20 @@ static int solve_lanes(dam_draws *d, const dam_scenario *s, dam_scenario *x,
             dam_cost_lanes_run(&ls->plan, cl);
         }
         const dam_cost_lanes *kl = cl;
+        if (fast) { /* every draw's figures at once */
+            for (int q = 0; q < DAM_LF_COUNT; q++)
+                v[q] = d->plan.lf_col + (size_t)q * d->plan.npad + k0;
+            dam_analytic_figures_lanes(s, g, &ls->plan, kl, v, lf);
+        }
         for (int j = 0; j < m; j++) {
             int k = k0 + j;
+            if (fast && !ls->own[k]) {
+                f[k] = (dam_figures){lf->step[j], lf->run_time[j],
+                                     lf->throughput[j], lf->gpu_hours[j],
+                                     lf->cost_usd[j]};
+                bound[k] = lf->bound[j];
+                continue;
+            }
             plan_fill(d, k, s, x);
             if (ls->own[k]) {
                 dam_analytic_solve_memo(x, r, d->memo && x == d->xs
@@ -704,6 +977,7 @@ static int solve_lanes(dam_draws *d, const dam_scenario *s, dam_scenario *x,
             bound[k] = r->bound;
         }
     }
+    dam_free(lf);
     dam_free(lanes);
     return 1;
 }
@@ -753,13 +1027,21 @@ unsigned long dam_draws_memo_hits(const dam_draws *d)
     return h;
 }
 
-int dam_uncertainty_sources(const dam_scenario *s)
+/* dam_uncertainty_sources of s, whose constants are use[0 .. nu - 1]. */
+static int sources_of(const dam_scenario *s, const dam_const_use *use,
+                      int nu)
 {
-    dam_const_use use[DAM_MAX_CONST_USES];
-    int nu = dam_scenario_constants(s, use, DAM_MAX_CONST_USES), n = 0;
+    int n = 0;
     for (int i = 0; i < nu; i++)
         n += use[i].sd > 0.0;
     return s->nuncertain + n + (dam_scenario_step_error(s) > 0.0);
+}
+
+int dam_uncertainty_sources(const dam_scenario *s)
+{
+    dam_const_use use[DAM_MAX_CONST_USES];
+    int nu = dam_scenario_constants(s, use, DAM_MAX_CONST_USES);
+    return sources_of(s, use, nu);
 }
 
 void dam_uncertainty_answer(dam_draws *d, const dam_scenario *base,
@@ -774,7 +1056,7 @@ void dam_uncertainty_answer(dam_draws *d, const dam_scenario *base,
     double *step = v, *run = v + n, *tp = v + 2 * n, *gh = v + 3 * n,
            *cost = v + 4 * n, *sp = v + 5 * n;
     int faster = 0, slower = 0;
-    int planned = plan_prepare(d, base, s, x);
+    int planned = plan_prepare(d, base, s, x, NULL, -1);
     dam_figures *fs = dam_malloc((size_t)n * sizeof *fs);
     int *bound = dam_malloc((size_t)n * sizeof *bound);
     solve_all(d, base, s, x, r, planned, fs, bound);
@@ -799,14 +1081,20 @@ void dam_uncertainty_answer(dam_draws *d, const dam_scenario *base,
     dam_analytic_solve(s, r);
     a->nominal = dam_figures_of(r);
     a->samples = n;
-    a->step = dam_interval_of(step, n);
-    a->run_time = dam_interval_of(run, n);
-    a->throughput = dam_interval_of(tp, n);
-    a->gpu_hours = dam_interval_of(gh, n);
-    a->cost_usd = dam_interval_of(cost, n);
+    {
+        double *const arr[6] = {step, run, tp, gh, cost, sp};
+        dam_interval iv[6];
+        intervals_of_arrays(arr, t_base ? 6 : 5, n, iv);
+        a->step = iv[0];
+        a->run_time = iv[1];
+        a->throughput = iv[2];
+        a->gpu_hours = iv[3];
+        a->cost_usd = iv[4];
+        if (t_base)
+            a->speedup = iv[5];
+    }
     if (t_base) {
         a->has_speedup = 1;
-        a->speedup = dam_interval_of(sp, n);
         a->p_faster = (double)faster / n;
         a->p_slower = (double)slower / n;
     }
@@ -816,9 +1104,11 @@ void dam_uncertainty_answer(dam_draws *d, const dam_scenario *base,
 }
 
 /* The intervals of s over the draws of d into u (samples, step, run_time,
- * throughput, cost, GPU-hours, nominal, p_bound); x and r are scratch. */
+ * throughput, cost, GPU-hours, nominal, p_bound); x and r are scratch;
+ * use[0 .. nuse - 1]: s's constants (nuse < 0: not listed). */
 static int intervals_of(dam_draws *d, const dam_scenario *s, dam_scenario *x,
-                        dam_result *r, dam_uncertainty *u, dam_error *err)
+                        dam_result *r, dam_uncertainty *u, dam_error *err,
+                        const dam_const_use *use, int nuse)
 {
     int samples = d->n;
     double *v = dam_malloc((size_t)samples * 5 * sizeof *v);
@@ -826,9 +1116,10 @@ static int intervals_of(dam_draws *d, const dam_scenario *s, dam_scenario *x,
            *cost = v + 3 * samples, *gh = v + 4 * samples;
     u->samples = samples;
     x = draw_scratch(d, s, x);
-    int planned = plan_prepare(d, s, s, x);
+    int planned = plan_prepare(d, s, s, x, use, nuse);
     dam_figures *fs = dam_malloc((size_t)samples * sizeof *fs);
     int *bound = dam_malloc((size_t)samples * sizeof *bound);
+    int nbound[DAM_BOUND_COUNT + 1] = {0};
     solve_all(d, s, s, x, r, planned, fs, bound);
     for (int k = 0; k < samples; k++) {
         dam_figures f = fs[k];
@@ -837,18 +1128,33 @@ static int intervals_of(dam_draws *d, const dam_scenario *s, dam_scenario *x,
         tp[k] = f.throughput;
         cost[k] = f.cost_usd;
         gh[k] = f.gpu_hours;
-        if ((unsigned)bound[k] < DAM_BOUND_COUNT)
-            u->p_bound[bound[k]] += 1.0 / samples;
+        nbound[(unsigned)bound[k] < DAM_BOUND_COUNT ? bound[k]
+                                                     : DAM_BOUND_COUNT]++;
     }
+    /* each bound's share: 1 / samples added once a draw it binds in, in
+     * turn from 0 (the sums, counted) */
+    if (!d->share) {
+        d->share = dam_malloc(((size_t)samples + 1) * sizeof *d->share);
+        d->share[0] = 0.0;
+        for (int m = 1; m <= samples; m++)
+            d->share[m] = d->share[m - 1] + 1.0 / samples;
+    }
+    for (int b = 0; b < DAM_BOUND_COUNT; b++)
+        u->p_bound[b] = d->share[nbound[b]];
     dam_free(bound);
     dam_free(fs);
     dam_analytic_solve(s, r);
     u->nominal = dam_figures_of(r);
-    u->step = dam_interval_of(step, samples);
-    u->run_time = dam_interval_of(run, samples);
-    u->throughput = dam_interval_of(tp, samples);
-    u->cost_usd = dam_interval_of(cost, samples);
-    u->gpu_hours = dam_interval_of(gh, samples);
+    {
+        double *const arr[5] = {step, run, tp, cost, gh};
+        dam_interval iv[5];
+        intervals_of_arrays(arr, 5, samples, iv);
+        u->step = iv[0];
+        u->run_time = iv[1];
+        u->throughput = iv[2];
+        u->cost_usd = iv[3];
+        u->gpu_hours = iv[4];
+    }
     dam_free(v);
     int rc = DAM_OK;
     const dam_interval *iv[5] = {&u->step, &u->run_time, &u->throughput,
@@ -870,12 +1176,14 @@ int dam_uncertainty_intervals(dam_draws *d, const dam_scenario *s,
                               dam_uncertainty *u, dam_error *err)
 {
     memset(u, 0, sizeof *u);
-    if (dam_uncertainty_sources(s) == 0)
+    dam_const_use use[DAM_MAX_CONST_USES]; /* listed once a point */
+    int nuse = dam_scenario_constants(s, use, DAM_MAX_CONST_USES);
+    if (sources_of(s, use, nuse) == 0)
         return dam_error_set(err, s->file, 0,
                              "no uncertain inputs or calibrated constants");
     dam_scenario *x = dam_malloc(sizeof *x);
     dam_result *r = dam_malloc(sizeof *r);
-    int rc = intervals_of(d, s, x, r, u, err);
+    int rc = intervals_of(d, s, x, r, u, err, use, nuse);
     dam_free(r);
     dam_free(x);
     return rc;
@@ -901,7 +1209,7 @@ int dam_uncertainty_run(const dam_scenario *s, int samples,
     dam_draws *d = dam_draws_create(samples, seed);
     dam_scenario *x = dam_malloc(sizeof *x);
     dam_result *r = dam_malloc(sizeof *r);
-    int rc = intervals_of(d, s, x, r, u, err);
+    int rc = intervals_of(d, s, x, r, u, err, NULL, -1);
 
     /* Tornado: one input at a time, the others at their means. */
     for (int i = 0; i < s->nuncertain; i++) {

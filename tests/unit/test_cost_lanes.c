@@ -4,8 +4,9 @@
  * dam_cost_lanes) give the same doubles, bit for bit, as costing each
  * draw on its own (dam_device_cost), and a solve on a lane's cost
  * (dam_analytic_solve_given, and dam_analytic_figures_given for the
- * figures alone) the same figures and bound as
- * dam_analytic_solve: for the example scenarios that train or infer on
+ * figures alone, and dam_analytic_figures_lanes for every lane at once)
+ * the same figures and bound as dam_analytic_solve: for the example
+ * scenarios that train or infer on
  * an operator graph without a layout, at their batch and at others, in
  * every draw of their uncertain inputs, calibrated constants and model
  * errors (dam_draws_apply_all).
@@ -54,6 +55,19 @@ static int same_figures(const dam_result *a, const dam_result *b)
            a->bound == b->bound;
 }
 
+/* The lanes' figures of lane j bit for bit r's. */
+static int same_lane(const dam_lane_figures *f, int j, const dam_result *r)
+{
+    return memcmp(&f->step[j], &r->step, sizeof r->step) == 0 &&
+           memcmp(&f->run_time[j], &r->run_time, sizeof r->run_time) == 0 &&
+           memcmp(&f->throughput[j], &r->throughput, sizeof r->throughput) ==
+               0 &&
+           memcmp(&f->gpu_hours[j], &r->gpu_hours, sizeof r->gpu_hours) ==
+               0 &&
+           memcmp(&f->cost_usd[j], &r->cost_usd, sizeof r->cost_usd) == 0 &&
+           f->bound[j] == (int)r->bound;
+}
+
 /* Every draw of s at batch size b, in lanes against one by one. */
 static void check_scenario(const char *name, const dam_scenario *s0, int b,
                            long *costs)
@@ -72,16 +86,31 @@ static void check_scenario(const char *name, const dam_scenario *s0, int b,
     dam_cost_opts_scenario(x, b, &o);
     int built = g && dam_cost_plan_build(g, &o, plan);
     dam_check(built, "%s at batch %d: a cost plan", name, b);
-    int bad_cost = 0, bad_solve = 0, own = 0;
+    int bad_cost = 0, bad_solve = 0, bad_lanes = 0, own = 0;
+    /* each draw's lane fields (a draw past the last as the first) */
+    double col[DAM_LF_COUNT][DAM_COST_LANES];
+    const double *v[DAM_LF_COUNT];
+    dam_lane_figures *lf = dam_malloc(sizeof *lf);
+    for (int f = 0; f < DAM_LF_COUNT; f++)
+        v[f] = col[f];
     for (int k0 = 0; built && k0 < DRAWS; k0 += DAM_COST_LANES) {
         int set[DAM_COST_LANES];
-        for (int j = 0; j < DAM_COST_LANES && k0 + j < DRAWS; j++) {
-            dam_draws_apply_all(d, k0 + j, s, s, x);
+        for (int j = 0; j < DAM_COST_LANES; j++) {
+            dam_draws_apply_all(d, k0 + j < DRAWS ? k0 + j : 0, s, s, x);
+            for (int f = 0; f < DAM_LF_COUNT; f++)
+                memcpy(&col[f][j],
+                       (const char *)x + dam_analytic_lane_field(f),
+                       sizeof col[f][j]);
+            if (k0 + j >= DRAWS)
+                continue;
             dam_cost_opts_scenario(x, b, &o);
             set[j] = dam_cost_lanes_set(plan, &o, lanes, j);
             own += !set[j];
         }
         dam_cost_lanes_run(plan, lanes);
+        /* the point's other doubles: any draw's (the lanes' figures read
+         * none that a draw moves) */
+        dam_analytic_figures_lanes(x, g, plan, lanes, v, lf);
         for (int j = 0; j < DAM_COST_LANES && k0 + j < DRAWS; j++) {
             if (!set[j])
                 continue;
@@ -98,8 +127,10 @@ static void check_scenario(const char *name, const dam_scenario *s0, int b,
             memset(r2, 0x5a, sizeof *r2); /* nothing read before written */
             dam_analytic_figures_given(x, r2, g, &lane);
             bad_solve += !same_figures(r1, r2);
+            bad_lanes += !same_lane(lf, j, r1);
         }
     }
+    dam_free(lf);
     if (built) {
         dam_check(own == 0, "%s at batch %d: every draw in a lane (%d not)",
                   name, b, own);
@@ -111,6 +142,10 @@ static void check_scenario(const char *name, const dam_scenario *s0, int b,
                   "%s at batch %d: figures and bound on a lane's cost bit "
                   "for bit dam_analytic_solve's (%d of %d differ)",
                   name, b, bad_solve, DRAWS);
+        dam_check(bad_lanes == 0,
+                  "%s at batch %d: the lanes' figures and bound bit for bit "
+                  "dam_analytic_solve's (%d of %d differ)",
+                  name, b, bad_lanes, DRAWS);
     }
     dam_draws_free(d);
     dam_free(r2);
@@ -143,11 +178,31 @@ int main(void)
         }
         char what[96];
         /* as given, then inferring (a graph the scenario does not hold),
-         * then with the legacy efficiency override (no wave model) */
-        for (int v = 0; v < 3; v++) {
-            snprintf(what, sizeof what, "%s%s", names[i],
-                     v == 1 ? " inferring" : v == 2 ? " at efficiency 0.4"
-                                                     : "");
+         * then with the legacy efficiency override (no wave model), then
+         * the pipeline's other branches: no loader workers and no pinned
+         * memory; two nodes, the copy overlapped and the sync not; the
+         * decode on the GPU with CUDA graphs */
+        static const char *const variant[] = {
+            "", " inferring", " at efficiency 0.4", " loading in line",
+            " on two nodes", " decoding on the GPU"};
+        for (int v = 0; v < 6; v++) {
+            snprintf(what, sizeof what, "%s%s", names[i], variant[v]);
+            if (v == 3) {
+                s->workload.eta_given = 0;
+                s->pipeline.loader_workers = 0;
+                s->pipeline.pin_memory = 0;
+            }
+            if (v == 4) {
+                s->pipeline.loader_workers = 4;
+                s->machine.nodes = 2;
+                s->pipeline.overlap_transfer = 1;
+                s->pipeline.overlap_sync = 0;
+            }
+            if (v == 5) {
+                s->data.decode_on_gpu = 1;
+                s->workload.cuda_graphs = 1;
+                s->pipeline.overlap_sync = 1;
+            }
             if (v == 1)
                 s->mode = DAM_MODE_INFERENCE;
             if (v == 2) {
