@@ -304,8 +304,7 @@ double dam_analytic_optimizer(const dam_scenario *s)
            (s->machine.gpu.mem_bw * dam_scenario_mem_frac(s) * fw) / shard;
 }
 
-/* GPUs whose copies share one host link. */
-static int pcie_share(const dam_machine *m)
+int dam_analytic_pcie_share(const dam_machine *m)
 {
     int share = m->gpus_per_pcie_link < m->gpus_per_node
                     ? m->gpus_per_pcie_link
@@ -318,16 +317,14 @@ double dam_analytic_h2d_bw(const dam_scenario *s)
     const dam_machine *m = &s->machine;
     double bw = m->pcie_bw * (s->pipeline.pin_memory ? 1.0
                                                      : m->pageable_fraction);
-    return bw / pcie_share(m);
+    return bw / dam_analytic_pcie_share(m);
 }
 
-/* Mean time a copy spends on a link shared by k GPUs, each copying for t1
- * alone and then away for z (its own work): exact mean value analysis of
- * the closed network (the link shares its rate among the copies under
- * way, a processor-sharing station, whose means do not depend on the
- * copy time's distribution; Reiser and Lavenberg 1980). At least t1 and
- * at least k t1 - z: the link carries k copies a cycle. */
-static double link_residence(int k, double t1, double z)
+/* The link shares its rate among the copies under way, a
+ * processor-sharing station, whose means do not depend on the copy time's
+ * distribution (Reiser and Lavenberg 1980). At least t1 and at least
+ * k t1 - z: the link carries k copies a cycle. */
+double dam_analytic_link_residence(int k, double t1, double z)
 {
     double q = 0.0, r = t1;
     for (int n = 1; n <= k; n++) {
@@ -737,7 +734,7 @@ static void solve(const dam_scenario *s, dam_result *r,
     /* The configured pipeline's steady state. */
     double gpu = t_compute + lat + exposed_comm;
     double xfer;
-    int k = pcie_share(&s->machine);
+    int k = dam_analytic_pcie_share(&s->machine);
     if (copy_overlaps(s)) {
         xfer = tr->time > gpu ? tr->time - gpu : 0.0;
     } else if (s->mode != DAM_MODE_TRAINING && k > 1) {
@@ -746,7 +743,7 @@ static void solve(const dam_scenario *s, dam_result *r,
          * own work (the loads too, in the loop), and the link serves the
          * copies under way (a closed network, by mean value analysis) */
         double z = gpu + (s->pipeline.loader_workers == 0 ? t_load : 0.0);
-        xfer = link_residence(k, tr->time / k, z);
+        xfer = dam_analytic_link_residence(k, tr->time / k, z);
     } else {
         /* in lockstep (training): every copy shares the link at once */
         xfer = tr->time;

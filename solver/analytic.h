@@ -167,6 +167,12 @@ double dam_analytic_batch_reads(const dam_scenario *s);
 double dam_analytic_optimizer(const dam_scenario *s);
 /* Effective host-to-device bandwidth of one GPU's copies, bytes/s. */
 double dam_analytic_h2d_bw(const dam_scenario *s);
+/* GPUs whose copies share one host link (>= 1). */
+int dam_analytic_pcie_share(const dam_machine *m);
+/* Mean time a copy spends on a link shared by k GPUs, each copying for t1
+ * alone and then away for z (its own work): exact mean value analysis of
+ * the closed network (the link a processor-sharing station). */
+double dam_analytic_link_residence(int k, double t1, double z);
 /* Model FLOPs of one step on one GPU (fwd + bwd for training), FLOP. */
 double dam_analytic_model_flops(const dam_scenario *s);
 

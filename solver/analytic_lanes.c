@@ -288,12 +288,18 @@ void dam_analytic_figures_lanes(const dam_scenario *s, const dam_graph *g,
     double gd = (double)gpus; /* as the products convert it */
     double over_floor = overlaps ? 0.0 : HUGE_VAL;
     double data_floor = workers > 0 ? 0.0 : HUGE_VAL;
+    /* analytic.c: GPUs sharing a link without a sync (inference) */
+    int lshare = dam_analytic_pcie_share(&s->machine);
+    int unsynced = !overlaps && !train && lshare > 1;
     for (int j = 0; j < L; j++) {
         double gpu = t_compute[j] + lat[j] + exposed[j];
         double tr = tr_time[j];
-        double xfer = overlaps ? (tr > gpu ? tr - gpu : 0.0) : tr;
-        gpu += xfer;
         double tl = t_load[j];
+        double xfer = overlaps ? (tr > gpu ? tr - gpu : 0.0) : tr;
+        if (unsynced)
+            xfer = dam_analytic_link_residence(
+                lshare, tr / lshare, gpu + (workers == 0 ? tl : 0.0));
+        gpu += xfer;
         double data_wait = workers == 0 ? tl : (tl > gpu ? tl - gpu : 0.0);
         double step = data_wait + gpu;
         /* dam_analytic_bound: the largest term (the first of equals),

@@ -181,11 +181,14 @@ int main(void)
          * then with the legacy efficiency override (no wave model), then
          * the pipeline's other branches: no loader workers and no pinned
          * memory; two nodes, the copy overlapped and the sync not; the
-         * decode on the GPU with CUDA graphs */
+         * decode on the GPU with CUDA graphs; inferring with four GPUs
+         * to a PCIe link, the copies in line and the loads too (the
+         * link's closed network: no sync keeps the GPUs together) */
         static const char *const variant[] = {
             "", " inferring", " at efficiency 0.4", " loading in line",
-            " on two nodes", " decoding on the GPU"};
-        for (int v = 0; v < 6; v++) {
+            " on two nodes", " decoding on the GPU",
+            " inferring, 4 GPUs to a link"};
+        for (int v = 0; v < 7; v++) {
             snprintf(what, sizeof what, "%s%s", names[i], variant[v]);
             if (v == 3) {
                 s->workload.eta_given = 0;
@@ -202,6 +205,15 @@ int main(void)
                 s->data.decode_on_gpu = 1;
                 s->workload.cuda_graphs = 1;
                 s->pipeline.overlap_sync = 1;
+            }
+            if (v == 6) {
+                s->mode = DAM_MODE_INFERENCE;
+                s->data.decode_on_gpu = 0;
+                s->pipeline.loader_workers = 0;
+                s->pipeline.overlap_transfer = 0;
+                s->machine.gpus_per_pcie_link =
+                    s->machine.gpus_per_node < 4 ? s->machine.gpus_per_node
+                                                 : 4;
             }
             if (v == 1)
                 s->mode = DAM_MODE_INFERENCE;
