@@ -191,6 +191,27 @@ static inline void sync_lanes(const dam_scenario *s,
     }
 }
 
+/* analytic.c's exposed copy in every lane: hidden behind the GPU's work
+ * when it overlaps; without a sync (inference) GPUs sharing a link copy
+ * when ready, the link's closed network; in lockstep the whole copy. */
+static void copy_lanes(const dam_scenario *s, int overlaps,
+                       const double *t_compute, const double *lat,
+                       const double *exposed, const double *tr_time,
+                       const double *t_load, double *restrict xf)
+{
+    int k = dam_analytic_pcie_share(&s->machine);
+    int unsynced = !overlaps && s->mode != DAM_MODE_TRAINING && k > 1;
+    int in_line = s->pipeline.loader_workers == 0;
+    for (int j = 0; j < L; j++) {
+        double gpu = t_compute[j] + lat[j] + exposed[j];
+        double tr = tr_time[j];
+        xf[j] = overlaps ? (tr > gpu ? tr - gpu : 0.0) : tr;
+        if (unsynced)
+            xf[j] = dam_analytic_link_residence(
+                k, tr / k, gpu + (in_line ? t_load[j] : 0.0));
+    }
+}
+
 LANES_CLONES
 void dam_analytic_figures_lanes(const dam_scenario *s, const dam_graph *g,
                                 const dam_cost_plan *p,
@@ -288,17 +309,12 @@ void dam_analytic_figures_lanes(const dam_scenario *s, const dam_graph *g,
     double gd = (double)gpus; /* as the products convert it */
     double over_floor = overlaps ? 0.0 : HUGE_VAL;
     double data_floor = workers > 0 ? 0.0 : HUGE_VAL;
-    /* analytic.c: GPUs sharing a link without a sync (inference) */
-    int lshare = dam_analytic_pcie_share(&s->machine);
-    int unsynced = !overlaps && !train && lshare > 1;
+    double xf[L];
+    copy_lanes(s, overlaps, t_compute, lat, exposed, tr_time, t_load, xf);
     for (int j = 0; j < L; j++) {
         double gpu = t_compute[j] + lat[j] + exposed[j];
-        double tr = tr_time[j];
         double tl = t_load[j];
-        double xfer = overlaps ? (tr > gpu ? tr - gpu : 0.0) : tr;
-        if (unsynced)
-            xfer = dam_analytic_link_residence(
-                lshare, tr / lshare, gpu + (workers == 0 ? tl : 0.0));
+        double xfer = xf[j];
         gpu += xfer;
         double data_wait = workers == 0 ? tl : (tl > gpu ? tl - gpu : 0.0);
         double step = data_wait + gpu;
