@@ -334,6 +334,26 @@ double dam_analytic_link_residence(int k, double t1, double z)
     return r;
 }
 
+double dam_analytic_unsynced(int k, double tl, int n, double ts, double z,
+                             double *rs)
+{
+    /* each station's residence with the other's in its think time, to
+     * their fixed point (each alone: its own analysis, exactly) */
+    double rl = dam_analytic_link_residence(k, tl, z);
+    double r = dam_analytic_link_residence(n, ts, z + rl);
+    for (int i = 0; i < 200; i++) {
+        double l2 = dam_analytic_link_residence(k, tl, z + r);
+        double r2 = dam_analytic_link_residence(n, ts, z + l2);
+        int done = l2 == rl && r2 == r;
+        rl = l2;
+        r = r2;
+        if (done)
+            break;
+    }
+    *rs = r;
+    return rl;
+}
+
 double dam_analytic_model_flops(const dam_scenario *s)
 {
     const dam_workload *w = &s->workload;
@@ -361,7 +381,8 @@ double dam_analytic_batch_reads(const dam_scenario *s)
 
 /* Loader: storage read and CPU decode for one GPU's batch; *lower: a
  * lower bound of it for T_pipe. */
-static double loader(const dam_scenario *s, dam_result *r, double *lower)
+static double loader(const dam_scenario *s, dam_result *r, double *lower,
+                     double *alone, double *rest)
 {
     const dam_machine *m = &s->machine;
     const dam_data *d = &s->data;
@@ -399,6 +420,10 @@ static double loader(const dam_scenario *s, dam_result *r, double *lower)
          * T_pipe 18 % above a simulated step: property test, issue 21) */
         double chain = st->t_lat + st->bytes / node_bw + dc->time;
         *lower = chain > st->t_data ? chain : st->t_data;
+        /* a read alone at the node's bandwidth, and what the GPU's loop
+         * adds to it (for GPUs out of lockstep: solve's step) */
+        *alone = st->bytes / node_bw;
+        *rest = st->t_lat + dc->time;
         return st->time + dc->time;
     }
     /* W workers each build whole batches; the node's cores and storage cap
@@ -454,6 +479,35 @@ static void memory(const dam_scenario *s, dam_result *r)
     m->total = m->weights + m->gradients + m->optimizer + m->activations;
     m->capacity = s->machine.gpu.mem_bytes;
     dam_memory_judge(m);
+}
+
+/* The step's exposed copy (tr: the copy at its share of the link) beside
+ * the GPU's own work gpu; loading in the loop, *data_wait (the loop's load,
+ * t_load on entry) too. read_alone and load_rest: loader()'s. */
+static double exposed_copy(const dam_scenario *s, double tr, double gpu,
+                           double read_alone, double load_rest,
+                           double *data_wait)
+{
+    int k = dam_analytic_pcie_share(&s->machine);
+    int gn = s->machine.gpus_per_node;
+    if (copy_overlaps(s))
+        return tr > gpu ? tr - gpu : 0.0;
+    if (s->mode == DAM_MODE_TRAINING)
+        return tr; /* in lockstep: every copy shares the link at once */
+    if (s->pipeline.loader_workers == 0 && gn > 1) {
+        /* without a gradient sync the GPUs of a node do not read nor copy
+         * together: each cycles through its read (the node's storage
+         * shared), its copy (its link shared) and its own work, and each
+         * shared resource serves those under way (closed networks, by
+         * mean value analysis) */
+        double rs;
+        double x = dam_analytic_unsynced(k, tr / k, gn, read_alone,
+                                         gpu + load_rest, &rs);
+        *data_wait = load_rest + rs;
+        return x;
+    }
+    /* the copies alone are shared (the workers read apart) */
+    return k > 1 ? dam_analytic_link_residence(k, tr / k, gpu) : tr;
 }
 
 /* Cost of running the result's GPUs for seconds, busy the share of it
@@ -658,8 +712,8 @@ static void solve(const dam_scenario *s, dam_result *r,
     const dam_workload *w = &s->workload;
     double b = w->batch_size;
 
-    double t_load_lower;
-    double t_load = loader(s, r, &t_load_lower);
+    double t_load_lower, read_alone = 0.0, load_rest = 0.0;
+    double t_load = loader(s, r, &t_load_lower, &read_alone, &load_rest);
 
     dam_stage *tr = stage(r, "transfer");
     tr->bytes = b * dam_scenario_copy_bytes(s);
@@ -733,26 +787,11 @@ static void solve(const dam_scenario *s, dam_result *r,
 
     /* The configured pipeline's steady state. */
     double gpu = t_compute + lat + exposed_comm;
-    double xfer;
-    int k = dam_analytic_pcie_share(&s->machine);
-    if (copy_overlaps(s)) {
-        xfer = tr->time > gpu ? tr->time - gpu : 0.0;
-    } else if (s->mode != DAM_MODE_TRAINING && k > 1) {
-        /* without a gradient sync the GPUs sharing a link do not start
-         * their copies together: each cycles through its copy and its
-         * own work (the loads too, in the loop), and the link serves the
-         * copies under way (a closed network, by mean value analysis) */
-        double z = gpu + (s->pipeline.loader_workers == 0 ? t_load : 0.0);
-        xfer = dam_analytic_link_residence(k, tr->time / k, z);
-    } else {
-        /* in lockstep (training): every copy shares the link at once */
-        xfer = tr->time;
-    }
+    double data_wait = t_load;
+    double xfer = exposed_copy(s, tr->time, gpu, read_alone, load_rest,
+                               &data_wait);
     gpu += xfer;
-    double data_wait;
-    if (s->pipeline.loader_workers == 0)
-        data_wait = t_load;
-    else
+    if (s->pipeline.loader_workers > 0)
         data_wait = t_load > gpu ? t_load - gpu : 0.0;
     r->terms[DAM_TERM_DATA] = data_wait;
     r->terms[DAM_TERM_TRANSFER] = xfer;

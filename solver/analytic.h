@@ -173,6 +173,13 @@ int dam_analytic_pcie_share(const dam_machine *m);
  * alone and then away for z (its own work): exact mean value analysis of
  * the closed network (the link a processor-sharing station). */
 double dam_analytic_link_residence(int k, double t1, double z);
+/* GPUs out of lockstep (no sync) with two shared resources: a link of k
+ * GPUs (a copy tl alone) and the node's storage of n GPUs (a read ts
+ * alone), each GPU away for z besides: the copy's mean residence, *rs the
+ * read's (two closed networks, each with the other's residence in its
+ * think time, to their fixed point). */
+double dam_analytic_unsynced(int k, double tl, int n, double ts, double z,
+                             double *rs);
 /* Model FLOPs of one step on one GPU (fwd + bwd for training), FLOP. */
 double dam_analytic_model_flops(const dam_scenario *s);
 

@@ -79,7 +79,8 @@ enum { L = DAM_COST_LANES };
 /* analytic.c's loader() in every lane: its time per batch. */
 static inline void loader_lanes(const dam_scenario *s,
                          const double *const *v,
-                         double *restrict t_load)
+                         double *restrict t_load, double *restrict alone,
+                         double *restrict rest)
 {
     const dam_machine *m = &s->machine;
     double b = s->workload.batch_size, lat_reads = dam_analytic_batch_reads(s);
@@ -105,6 +106,9 @@ static inline void loader_lanes(const dam_scenario *s,
             t_load[j] = t_data + lat_reads * sl[j] / wdiv + t_ops;
         else /* W workers build whole batches at once */
             t_load[j] = t_data;
+        /* in line: a read alone, and the rest of the loop's load */
+        alone[j] = bytes / node_bw;
+        rest[j] = lat_reads * sl[j] / wdiv + t_ops;
         /* (the worker's chain, the cores and the storage: below) */
         nbw[j] = node_bw;
         tops[j] = t_ops;
@@ -191,24 +195,34 @@ static inline void sync_lanes(const dam_scenario *s,
     }
 }
 
-/* analytic.c's exposed copy in every lane: hidden behind the GPU's work
- * when it overlaps; without a sync (inference) GPUs sharing a link copy
- * when ready, the link's closed network; in lockstep the whole copy. */
+/* analytic.c's exposed copy in every lane, and a loop's load (in line:
+ * dw): the copy hidden behind the GPU's work when it overlaps; without a
+ * sync (inference) the GPUs read and copy when ready, the storage's and
+ * the link's closed networks; in lockstep the whole copy. */
 static void copy_lanes(const dam_scenario *s, int overlaps,
                        const double *t_compute, const double *lat,
                        const double *exposed, const double *tr_time,
-                       const double *t_load, double *restrict xf)
+                       const double *t_load, const double *alone,
+                       const double *rest, double *restrict xf,
+                       double *restrict dw)
 {
     int k = dam_analytic_pcie_share(&s->machine);
-    int unsynced = !overlaps && s->mode != DAM_MODE_TRAINING && k > 1;
+    int gn = s->machine.gpus_per_node;
+    int infer = s->mode != DAM_MODE_TRAINING;
     int in_line = s->pipeline.loader_workers == 0;
     for (int j = 0; j < L; j++) {
         double gpu = t_compute[j] + lat[j] + exposed[j];
         double tr = tr_time[j];
         xf[j] = overlaps ? (tr > gpu ? tr - gpu : 0.0) : tr;
-        if (unsynced)
-            xf[j] = dam_analytic_link_residence(
-                k, tr / k, gpu + (in_line ? t_load[j] : 0.0));
+        dw[j] = t_load[j];
+        if (!overlaps && infer && in_line && gn > 1) {
+            double rs;
+            xf[j] = dam_analytic_unsynced(k, tr / k, gn, alone[j],
+                                          gpu + rest[j], &rs);
+            dw[j] = rest[j] + rs;
+        } else if (!overlaps && infer && k > 1) {
+            xf[j] = dam_analytic_link_residence(k, tr / k, gpu);
+        }
     }
 }
 
@@ -223,9 +237,9 @@ void dam_analytic_figures_lanes(const dam_scenario *s, const dam_graph *g,
     int train = s->mode == DAM_MODE_TRAINING;
     int64_t gpus = dam_scenario_gpus(s);
     double b = w->batch_size;
-    double t_load[L], fwd[L], bwd[L], launch[L], opt[L];
+    double t_load[L], alone[L], rest[L], fwd[L], bwd[L], launch[L], opt[L];
     double t_comm[L], exposed[L], t_compute[L], lat[L], mem_time[L];
-    loader_lanes(s, v, t_load);
+    loader_lanes(s, v, t_load, alone, rest);
 
     /* the copy (dam_analytic_h2d_bw) */
     const dam_machine *m = &s->machine;
@@ -305,18 +319,16 @@ void dam_analytic_figures_lanes(const dam_scenario *s, const dam_graph *g,
     double tdp = s->machine.gpu.tdp_w;
     double idle = DAM_IDLE_POWER_FRACTION * tdp;
     int priced = gpus >= 1 && price >= 0.0 && kwh_usd >= 0.0 && pue >= 1.0;
-    double bound[L];
+    double bound[L], xf[L], dw[L];
     double gd = (double)gpus; /* as the products convert it */
     double over_floor = overlaps ? 0.0 : HUGE_VAL;
     double data_floor = workers > 0 ? 0.0 : HUGE_VAL;
-    double xf[L];
-    copy_lanes(s, overlaps, t_compute, lat, exposed, tr_time, t_load, xf);
+    copy_lanes(s, overlaps, t_compute, lat, exposed, tr_time, t_load, alone,
+               rest, xf, dw);
     for (int j = 0; j < L; j++) {
-        double gpu = t_compute[j] + lat[j] + exposed[j];
-        double tl = t_load[j];
-        double xfer = xf[j];
-        gpu += xfer;
-        double data_wait = workers == 0 ? tl : (tl > gpu ? tl - gpu : 0.0);
+        double tl = t_load[j], xfer = xf[j];
+        double gpu = t_compute[j] + lat[j] + exposed[j] + xfer;
+        double data_wait = workers == 0 ? dw[j] : (tl > gpu ? tl - gpu : 0.0);
         double step = data_wait + gpu;
         /* dam_analytic_bound: the largest term (the first of equals),
          * its bound; the waiting term is 0 */

@@ -29,7 +29,7 @@ model and against themselves:
   ordered    every set of percentiles is ordered (p50 <= p90/p95 <= p99 <=
              max), and a mean lies between its min and max;
   same       the text's "Answer" line is the JSON's result.answer;
-  agree      training: the simulated step is within 0.8x to 2x of the
+  agree      training: the simulated step is within 0.85x to 2x of the
              analytic step printed beside it (the simulation adds queueing,
              jitter and lockstep loader reads to the same terms, not terms
              of its own);
@@ -76,11 +76,10 @@ OFFLINE = 1.05
 # 1.73x. The lower one was 0.6 while the analytic step charged inference
 # GPUs sharing a PCIe link their copies in series (0.636x on seed 5) and
 # hid ZeRO traffic over the NICs behind the compute only (0.67x, a ZeRO-3
-# layout); with both mended the lowest on seeds 1-11 and 20261202 is
-# 0.836x (seed 9: inference on 4 GPUs loading in the loop from one disk,
-# charged its reads at a quarter of the disk in series, the same lockstep
-# assumption for the node's storage; not mended)
-AGREE = (0.8, 2.0)
+# layout), and charged inference GPUs loading in the loop their reads at
+# a share of the node's disk in series (0.836x, seed 9); with the three
+# mended the lowest on seeds 1-11 and 20261202 is 0.93x
+AGREE = (0.85, 2.0)
 # JSON numbers that may be negative: changes, gains, signed deltas
 SIGNED = ("change", "gain", "delta", "saved", "quality", "roc", "marginal",
           "slack", "margin")

@@ -22,9 +22,50 @@ static int load(const char *name, dam_scenario *s)
     return dam_test_scenario(name, &cat, s);
 }
 
+/* The closed network of GPUs sharing a link (inference: no sync keeps
+ * them together): mean value analysis by hand, its limits and bounds. */
+static void check_closed_network(void)
+{
+    dam_check_rel(dam_analytic_link_residence(1, 0.3, 2.0), 0.3, 0.0,
+                  "one GPU on its link: the copy alone");
+    /* two GPUs, copy 1, away 1: R(1) = 1, Q(1) = 1/2, R(2) = 1.5 */
+    dam_check_rel(dam_analytic_link_residence(2, 1.0, 1.0), 1.5, 1e-15,
+                  "two GPUs, copy 1 s, away 1 s: 1.5 s at the link");
+    dam_check_rel(dam_analytic_link_residence(3, 1.0, 0.0), 3.0, 1e-15,
+                  "never away: every copy waits for the others (k t1)");
+    dam_check_rel(dam_analytic_link_residence(4, 1.0, 1e9), 1.0, 1e-8,
+                  "away for ages: the copies never meet");
+    for (int k = 1; k <= 16; k *= 2)
+        for (double z = 0.0; z <= 8.0; z += 0.5) {
+            double r = dam_analytic_link_residence(k, 0.5, z);
+            dam_check(r >= 0.5 * (1 - 1e-12) &&
+                          r >= (k * 0.5 - z) * (1 - 1e-12) &&
+                          r <= k * 0.5 * (1 + 1e-12),
+                      "k %d, z %g: t1 and k t1 - z <= %g <= k t1", k, z, r);
+        }
+    double rs = -1.0;
+    double rl = dam_analytic_unsynced(4, 0.5, 8, 0.0, 2.0, &rs);
+    dam_check(rs == 0.0 &&
+                  rl == dam_analytic_link_residence(4, 0.5, 2.0),
+              "no read: the link's network alone");
+    rl = dam_analytic_unsynced(1, 0.5, 8, 0.25, 2.0, &rs);
+    dam_check(rl == 0.5 &&
+                  rs == dam_analytic_link_residence(8, 0.25, 2.5),
+              "a link each: the storage's network, the copy in its "
+              "think time");
+    rl = dam_analytic_unsynced(4, 0.5, 4, 0.5, 1.0, &rs);
+    dam_check_rel(rl, rs, 1e-12, "two equal stations, equal residences");
+    /* the other's residence is at least its copy alone (0.5) and at most
+     * all four's (2): a longer think time, a shorter residence */
+    dam_check(rl <= dam_analytic_link_residence(4, 0.5, 1.0 + 0.5) &&
+                  rl >= dam_analytic_link_residence(4, 0.5, 1.0 + 2.0),
+              "a station's residence within the other's extremes (%g)", rl);
+}
+
 int main(void)
 {
     dam_test_start(&cat);
+    check_closed_network();
 
     static dam_scenario s;
     static dam_result r;
