@@ -793,6 +793,8 @@ static void solve(const dam_scenario *s, dam_result *r,
     gpu += xfer;
     if (s->pipeline.loader_workers > 0)
         data_wait = t_load > gpu ? t_load - gpu : 0.0;
+    else /* the loop's load, out of lockstep when nothing syncs */
+        r->t_data = data_wait;
     r->terms[DAM_TERM_DATA] = data_wait;
     r->terms[DAM_TERM_TRANSFER] = xfer;
     r->terms[DAM_TERM_COMPUTE] = t_compute;
