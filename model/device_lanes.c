@@ -35,7 +35,7 @@ static inline double fmin_nan0(double h)
 #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && \
     defined(__linux__)
 #define LANES_CLONES \
-    __attribute__((target_clones("avx2", "default"), flatten))
+    __attribute__((target_clones("avx512f", "avx2", "default"), flatten))
 #define LANES_AVX2 1
 #include <immintrin.h>
 #else
@@ -142,6 +142,77 @@ mem_lanes_avx2(const double *c, const double *restrict imk,
         _mm256_storeu_pd(a1 + j, _mm256_add_pd(_mm256_loadu_pd(a1 + j), t));
     }
 }
+
+/* gemm_lanes in AVX-512 vectors written out, as gemm_lanes_avx2: the
+ * selects are masks, and a lane's sums gain v or 0.0 as C's do. */
+__attribute__((target("avx512f"))) static void
+gemm_lanes_avx512(const double *c, const double *restrict un,
+                  const double *restrict ir, const double *restrict im,
+                  const double *restrict il2, const double *restrict l2s,
+                  const double *restrict fs, double *restrict a0,
+                  double *restrict a1)
+{
+    const __m512d A = _mm512_set1_pd(c[0]), B = _mm512_set1_pd(c[1]),
+                  P = _mm512_set1_pd(c[2]), f0 = _mm512_set1_pd(c[3]),
+                  by = _mm512_set1_pd(c[4]), cnt = _mm512_set1_pd(c[5]),
+                  t0 = _mm512_set1_pd(c[6]);
+    const __m512d zero = _mm512_setzero_pd(), one = _mm512_set1_pd(1.0),
+                  two = _mm512_set1_pd(2.0);
+    for (int j = 0; j < DAM_COST_LANES; j += 8) {
+        __m512d unit = _mm512_mul_pd(_mm512_loadu_pd(un + j), P);
+        __m512d tc = _mm512_mul_pd(_mm512_mul_pd(A, unit), B);
+        __m512d tfl = _mm512_mul_pd(f0, _mm512_loadu_pd(ir + j));
+        tc = _mm512_max_pd(tc, tfl);
+        __m512d h = _mm512_sub_pd(
+            two, _mm512_mul_pd(by, _mm512_loadu_pd(il2 + j)));
+        h = _mm512_min_pd(_mm512_max_pd(h, zero), one);
+        __m512d l2f = _mm512_sub_pd(
+            one, _mm512_mul_pd(h, _mm512_loadu_pd(l2s + j)));
+        __m512d tm = _mm512_mul_pd(_mm512_mul_pd(by, l2f),
+                                   _mm512_loadu_pd(im + j));
+        tc = _mm512_add_pd(tc, t0);
+        __mmask8 ge = _mm512_cmp_pd_mask(tc, tm, _CMP_GE_OQ);
+        __m512d v = _mm512_mul_pd(
+            cnt, _mm512_mul_pd(_mm512_mask_blend_pd(ge, tm, tc),
+                               _mm512_loadu_pd(fs + j)));
+        _mm512_storeu_pd(a0 + j, _mm512_add_pd(_mm512_loadu_pd(a0 + j),
+                                               _mm512_maskz_mov_pd(ge, v)));
+        _mm512_storeu_pd(a1 + j,
+                         _mm512_add_pd(_mm512_loadu_pd(a1 + j),
+                                       _mm512_maskz_mov_pd((__mmask8)~ge,
+                                                           v)));
+    }
+}
+
+/* mem_lanes in AVX-512 vectors written out, as mem_lanes_avx2. */
+__attribute__((target("avx512f"))) static void
+mem_lanes_avx512(const double *c, const double *restrict imk,
+                 const double *restrict il2, const double *restrict l2s,
+                 const double *restrict bs, double *restrict a1)
+{
+    const double kern = c[4];
+    const __m512d E = _mm512_set1_pd(c[0]), W = _mm512_set1_pd(c[1]),
+                  F = _mm512_set1_pd(c[2]), keep = _mm512_set1_pd(c[3]),
+                  ik = _mm512_set1_pd(kern > 0.0 ? kern : 1.0);
+    const __m512d zero = _mm512_setzero_pd(), one = _mm512_set1_pd(1.0),
+                  two = _mm512_set1_pd(2.0);
+    for (int j = 0; j < DAM_COST_LANES; j += 8) {
+        __m512d by = _mm512_mul_pd(
+            _mm512_add_pd(
+                _mm512_add_pd(_mm512_mul_pd(E, _mm512_loadu_pd(bs + j)), W),
+                F),
+            keep);
+        __m512d w = _mm512_div_pd(by, ik);
+        __m512d h = _mm512_sub_pd(
+            two, _mm512_mul_pd(w, _mm512_loadu_pd(il2 + j)));
+        h = _mm512_min_pd(_mm512_max_pd(h, zero), one);
+        __m512d l2f = _mm512_sub_pd(
+            one, _mm512_mul_pd(h, _mm512_loadu_pd(l2s + j)));
+        __m512d t = _mm512_mul_pd(
+            _mm512_mul_pd(by, _mm512_loadu_pd(imk + j)), l2f);
+        _mm512_storeu_pd(a1 + j, _mm512_add_pd(_mm512_loadu_pd(a1 + j), t));
+    }
+}
 #endif
 
 /* Fused attention in every lane (cost_attn without streamed cache
@@ -186,12 +257,17 @@ void dam_cost_lanes_run(const dam_cost_plan *p, dam_cost_lanes *l)
     memset(l->acc, 0, (size_t)p->nph * DAM_PASS_COUNT * sizeof l->acc[0]);
 #ifdef LANES_AVX2
     int avx2 = __builtin_cpu_supports("avx2");
+    int avx512 = __builtin_cpu_supports("avx512f");
 #endif
     for (int i = 0; i < p->nsteps; i++) {
         const dam_cost_step *st = &p->step[i];
         double *a0 = l->acc[st->acc][0], *a1 = l->acc[st->acc][1];
 #ifdef LANES_AVX2
-        if (st->kind == DAM_OP_GEMM && avx2)
+        if (st->kind == DAM_OP_GEMM && avx512)
+            gemm_lanes_avx512(st->c, l->unit[st->ci], l->inv_rate[st->ci],
+                              l->inv_mem, l->inv_l2c, l->l2_save, l->fs, a0,
+                              a1);
+        else if (st->kind == DAM_OP_GEMM && avx2)
             gemm_lanes_avx2(st->c, l->unit[st->ci], l->inv_rate[st->ci],
                             l->inv_mem, l->inv_l2c, l->l2_save, l->fs, a0,
                             a1);
@@ -203,6 +279,9 @@ void dam_cost_lanes_run(const dam_cost_plan *p, dam_cost_lanes *l)
         else if (st->kind == DAM_OP_ATTN)
             attn_lanes(st->c, l, st->ci ? l->inv_ab : l->inv_af, a0, a1);
 #ifdef LANES_AVX2
+        else if (avx512)
+            mem_lanes_avx512(st->c, l->inv_mem_k, l->inv_l2c, l->l2_save,
+                             l->bs, a1);
         else if (avx2)
             mem_lanes_avx2(st->c, l->inv_mem_k, l->inv_l2c, l->l2_save,
                            l->bs, a1);

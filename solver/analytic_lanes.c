@@ -69,7 +69,8 @@ int dam_analytic_lanes_cover(size_t off)
  * operations in the same order. */
 #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && \
     defined(__linux__)
-#define LANES_CLONES __attribute__((target_clones("avx2", "default")))
+#define LANES_CLONES \
+    __attribute__((target_clones("avx512f", "avx2", "default")))
 #else
 #define LANES_CLONES
 #endif

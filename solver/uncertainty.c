@@ -294,26 +294,32 @@ static unsigned long long key_of(double x, int *ok)
 }
 
 /* ord = the draws in ascending order of v (n values, each positive and
- * finite): an LSD radix sort of the bits' upper five bytes, a byte at a
- * time (skipping the bytes every value shares), then an insertion sort
- * on all the bits (values equal in their upper bits are rare). */
+ * finite): an LSD radix sort, a byte at a time, of the sixteen bits
+ * below the highest bit where two values differ (the bits above it every
+ * value shares), then an insertion sort on all the bits (values equal in
+ * those sixteen bits are rare, and left in draw order by the radix
+ * passes). */
 static void order_positive(const double *v, int n, int *ord)
 {
     unsigned long long *key = dam_malloc(2 * (size_t)n * sizeof *key);
     unsigned long long *k2 = key + n;
     int *o2 = dam_malloc((size_t)n * sizeof *o2), *o1 = ord;
-    int count[5][256];
-    memset(count, 0, sizeof count);
+    unsigned long long k0, diff = 0;
+    memcpy(&k0, &v[0], sizeof k0);
     for (int i = 0; i < n; i++) {
         memcpy(&key[i], &v[i], sizeof key[i]);
         ord[i] = i;
-        for (int b = 0; b < 5; b++)
-            count[b][(key[i] >> (8 * (b + 3))) & 255]++;
+        diff |= key[i] ^ k0;
     }
-    for (int b = 0; b < 5; b++) {
-        int *c = count[b], sh = 8 * (b + 3);
-        if (c[(key[0] >> sh) & 255] == n)
-            continue; /* one value of this byte: the order stands */
+    int top = 0; /* past the highest differing bit */
+    while (top < 64 && (diff >> top) != 0)
+        top++;
+    int low = top > 16 ? top - 16 : 0;
+    for (int sh = low; sh < top; sh += 8) {
+        int c[256];
+        memset(c, 0, sizeof c);
+        for (int i = 0; i < n; i++)
+            c[(key[i] >> sh) & 255]++;
         int sum = 0;
         for (int d = 0; d < 256; d++) {
             int t = c[d];
