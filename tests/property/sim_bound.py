@@ -16,14 +16,22 @@ and short runs; the ranges are still the documented ones).
 Checks, per scenario:
   - damsim accepts it (a valid scenario is never refused) and exits 0;
   - simulated step >= T_pipe x (1 - 1 %) - noise, where noise is 4
-    standard errors of the simulated mean from the random draws of the
-    scenario (decode and compute coefficients of variation over the number
-    of measured batches): 0 when every service time is deterministic;
+    standard errors of the simulated mean: the larger of the one from the
+    random draws of the scenario (decode and compute coefficients of
+    variation over the number of measured batches; 0 when every service
+    time is deterministic) and the one the simulation reports beside its
+    mean (its 95 % half-width / 1.96). The second counts what the first
+    cannot: a loader that delivers its batches in bursts (13 workers
+    sharing one disk finish together) makes the steps of one measured
+    window anything but independent; its mean then moves by 10-20 % from
+    one simulation seed to the next, and the simulation says so;
   - every number in the JSON is finite;
   - where the largest analytic resource time is at least twice the next
     one, the simulated binding term is the analytic one.
 
 usage: sim_bound.py DAMSIM SOURCE_DIR [N [SEED]]
+SEED (or DAM_TEST_SEED_BASE) draws the scenarios; DAM_PROP_SIM_SEED=S runs
+the same scenarios with simulation seeds S + i (a check holds on any).
 """
 import json
 import math
@@ -36,7 +44,8 @@ import tempfile
 
 damsim, src = sys.argv[1], sys.argv[2]
 N = int(sys.argv[3]) if len(sys.argv) > 3 else 300
-SEED = int(sys.argv[4]) if len(sys.argv) > 4 else 20261130
+SEED = (int(sys.argv[4]) if len(sys.argv) > 4 else
+        int(os.environ.get("DAM_TEST_SEED_BASE", "20261130")))
 EVENT_BUDGET = 4e5   # simulated events per scenario (CI time)
 
 # key -> (kind, lo, hi): "int" uniform, "ilog" log-uniform integer,
@@ -174,6 +183,11 @@ def scenario(rng, cat, i):
                 v[k] = draw(rng, *RANGES[k])
         v["pipeline.bucket_mb"] = max(v["pipeline.bucket_mb"],
                                       grad / 1e6 / 1e6 * 1.01)
+    else:
+        # no draw fitted in 1,000 tries (seed 2's scenario 264 kept 7.9 M
+        # GPUs): each size key at the low end of its range, which fits
+        for k in SIZE_KEYS:
+            v[k] = max(RANGES[k][1], 1 if k != "pipeline.warmup_steps" else 0)
     gpn = v["machine.gpus_per_node"]
     links = rng.randint(1, gpn)
     dist = rng.choice(["deterministic", "exponential", "lognormal", "uniform",
@@ -246,6 +260,10 @@ def main():
     try:
         for i in range(N):
             text, v, dist = scenario(rng, cat, i)
+            if os.environ.get("DAM_PROP_SIM_SEED"):
+                # the same scenarios, another simulation seed
+                text = re.sub(r"seed = \d+;", "seed = %d;" % (
+                    int(os.environ["DAM_PROP_SIM_SEED"]) + i), text, count=1)
             path = os.path.join(work, "s%03d.cfg" % i)
             with open(path, "w") as f:
                 f.write(text)
@@ -263,8 +281,12 @@ def main():
             sim = r["simulation"]
             step, il = r["step_s"], r["iron_law"]
             tpipe = il["t_pipe_s"]
-            tol = 0.01 + 4.0 * noise(v, dist, text, sim["steps_per_replication"],
-                                     sim["replications"])
+            # the simulation's own standard error of its mean step
+            se_sim = (sim["step_s"]["ci95"] / 1.96 / step
+                      if step > 0.0 else 0.0)
+            tol = 0.01 + 4.0 * max(noise(v, dist, text,
+                                         sim["steps_per_replication"],
+                                         sim["replications"]), se_sim)
             strict += tol <= 0.02
             check(step >= tpipe * (1.0 - tol),
                   "scenario %d: simulated step %.6g >= T_pipe %.6g x (1 - %.3g)"
