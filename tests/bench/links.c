@@ -13,9 +13,11 @@
  *  - mixed, level binds: a third of the flows uncapped, the rest capped
  *    at 0.2 to 1.8 times the fair share 1/n, so the fair level binds and
  *    the boundary between capped and level flows moves on most events.
- * Last, the mixed caps at n = 1,000 on the general path (progressive
+ * Each ratio is of the best of 3 rounds at each size, the sizes taking
+ * turns. Last, the mixed caps at n = 1,000 on the general path (progressive
  * filling, O(n log n) per event) with N/100 completions, for comparison.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -26,6 +28,8 @@
 #include "solver/rng.h"
 
 #include "bench_util.h"
+
+#define ROUNDS 3
 
 /* Kinds of caps the flows get. */
 enum caps { EQUAL, MIXED, BINDING };
@@ -99,11 +103,19 @@ int main(int argc, char **argv)
     uint64_t n = argc > 1 ? strtoull(argv[1], NULL, 10) : 1000000;
     printf("links: %llu completions per size\n", (unsigned long long)n);
     for (int c = EQUAL; c <= BINDING; c++) {
-        double a = run(1000, n, (enum caps)c, 1);
-        double b = run(100000, n, (enum caps)c, 1);
+        /* best of ROUNDS rounds each, alternating, so a burst of another
+         * tenant's load on a shared machine hits neither size alone */
+        double a = HUGE_VAL, b = HUGE_VAL;
+        for (int r = 0; r < ROUNDS; r++) {
+            double t = run(1000, n, (enum caps)c, 1);
+            a = t < a ? t : a;
+            t = run(100000, n, (enum caps)c, 1);
+            b = t < b ? t : b;
+        }
         printf("per-completion time ratio n=100000 / n=1000: %.2fx "
-               "(goal <= 2.00x, issue 26: %s; log ratio %.2f, linear "
-               "ratio 100)\n", b / a, b / a <= 2.0 ? "met" : "NOT met",
+               "(best of %d rounds: %.1f / %.1f ns; goal <= 2.00x, issue "
+               "26: %s; log ratio %.2f, linear ratio 100)\n", b / a,
+               ROUNDS, b * 1e9, a * 1e9, b / a <= 2.0 ? "met" : "NOT met",
                5.0 / 3.0);
     }
     printf("general path, for comparison:\n");
