@@ -27,6 +27,61 @@ static uint64_t splitmix64(uint64_t x)
     return x ^ (x >> 31);
 }
 
+/* ---- MT19937, as GSL's mt.c (Makoto Matsumoto and Takuji Nishimura's
+ * generator with their 2002 seeding), on 32-bit words ---------------- */
+
+#define MT_M 397
+#define MT_UPPER 0x80000000u
+#define MT_LOWER 0x7fffffffu
+#define MT_MAGIC(y) (((y) & 0x1u) ? 0x9908b0dfu : 0u)
+
+static void mt_refill(dam_mt_state *s)
+{
+    uint32_t *mt = s->mt;
+    int kk;
+    for (kk = 0; kk < DAM_MT_N - MT_M; kk++) {
+        uint32_t y = (mt[kk] & MT_UPPER) | (mt[kk + 1] & MT_LOWER);
+        mt[kk] = mt[kk + MT_M] ^ (y >> 1) ^ MT_MAGIC(y);
+    }
+    for (; kk < DAM_MT_N - 1; kk++) {
+        uint32_t y = (mt[kk] & MT_UPPER) | (mt[kk + 1] & MT_LOWER);
+        mt[kk] = mt[kk + (MT_M - DAM_MT_N)] ^ (y >> 1) ^ MT_MAGIC(y);
+    }
+    uint32_t y = (mt[DAM_MT_N - 1] & MT_UPPER) | (mt[0] & MT_LOWER);
+    mt[DAM_MT_N - 1] = mt[MT_M - 1] ^ (y >> 1) ^ MT_MAGIC(y);
+    s->mti = 0;
+}
+
+static unsigned long mt_get(void *vs)
+{
+    dam_mt_state *s = vs;
+    if (s->mti >= DAM_MT_N)
+        mt_refill(s);
+    return dam_mt_next(s);
+}
+
+static double mt_get_double(void *vs)
+{
+    return (double)mt_get(vs) / 4294967296.0;
+}
+
+static void mt_set(void *vs, unsigned long seed)
+{
+    dam_mt_state *s = vs;
+    if (seed == 0)
+        seed = 4357; /* GSL's default seed */
+    s->mt[0] = (uint32_t)(seed & 0xffffffffu);
+    for (int i = 1; i < DAM_MT_N; i++)
+        s->mt[i] = 1812433253u * (s->mt[i - 1] ^ (s->mt[i - 1] >> 30)) +
+                   (uint32_t)i;
+    s->mti = DAM_MT_N;
+}
+
+static const gsl_rng_type mt_type = {"dam-mt19937", 0xffffffffUL, 0,
+                                     sizeof(dam_mt_state), mt_set, mt_get,
+                                     mt_get_double};
+const gsl_rng_type *const dam_rng_mt19937 = &mt_type;
+
 uint64_t dam_rng_mix(uint64_t seed, uint64_t stream)
 {
     return splitmix64(splitmix64(seed) ^ stream);
@@ -42,7 +97,7 @@ void dam_rng_reseed(gsl_rng *r, uint64_t seed, uint64_t stream)
 gsl_rng *dam_rng_create(uint64_t seed, uint64_t stream)
 {
     /* GSL returns NULL only when out of memory */
-    gsl_rng *r = dam_alloc_check(gsl_rng_alloc(gsl_rng_mt19937),
+    gsl_rng *r = dam_alloc_check(gsl_rng_alloc(dam_rng_mt19937),
                                  sizeof(gsl_rng));
     dam_rng_reseed(r, seed, stream);
     return r;
@@ -89,16 +144,14 @@ int dam_dist_check(const dam_dist *d, dam_error *err)
     return DAM_OK;
 }
 
-double dam_dist_sample(const dam_dist *d, gsl_rng *r)
+double dam_dist_sample_rest(const dam_dist *d, gsl_rng *r)
 {
     double m = d->mean, s;
     switch (d->kind) {
     case DAM_DIST_DETERMINISTIC:
         return m;
-    case DAM_DIST_EXPONENTIAL:
-        /* 1 - u is exact for u in [0, 1) from a 32-bit generator, and log
-         * is several times cheaper than log1p in glibc. */
-        return -m * log(1.0 - gsl_rng_uniform(r));
+    case DAM_DIST_EXPONENTIAL: /* dam_dist_sample's, out of line */
+        return -m * log(1.0 - dam_rng_uniform(r));
     case DAM_DIST_LOGNORMAL:
         if (d->cv == 0.0 || m == 0.0)
             return m;
@@ -108,7 +161,7 @@ double dam_dist_sample(const dam_dist *d, gsl_rng *r)
         if (d->cv == 0.0)
             return m;
         s = sqrt(3.0) * d->cv * m;
-        return m - s + 2.0 * s * gsl_rng_uniform(r);
+        return m - s + 2.0 * s * dam_rng_uniform(r);
     case DAM_DIST_NORMAL: {
         if (d->cv == 0.0 || m == 0.0)
             return m;

@@ -469,7 +469,7 @@ static int decode_tokens(sys *y, const seq *x)
     int n = 1;
     if (y->spec_rng) {
         int k = y->dq - 1;
-        while (n <= k && gsl_rng_uniform(y->spec_rng) < y->q->spec_acceptance)
+        while (n <= k && dam_rng_uniform(y->spec_rng) < y->q->spec_acceptance)
             n++;
     }
     int left = x->out - x->gen;

@@ -256,7 +256,7 @@ static void on_arrive(dam_des *des, void *ctx, dam_des_arg arg)
         else if (y->s->serving.arrival == DAM_ARRIVAL_DETERMINISTIC)
             next = (double)y->arrived * y->interval;
         else
-            next = now - log1p(-gsl_rng_uniform(y->arr_rng)) /
+            next = now - log1p(-dam_rng_uniform(y->arr_rng)) /
                              y->s->serving.rate;
         dam_des_at(des, next, on_arrive, y, dam_des_u(0));
     }

@@ -114,7 +114,7 @@ static void tandem_arrive(dam_des *des, void *ctx, dam_des_arg arg)
     struct tandem *tm = ctx;
     dam_queue_put(tm->q[0], dam_des_d(dam_des_now(des)), NULL, NULL);
     if (++tm->n_arrived < tm->n_jobs)
-        dam_des_after(des, -log(1.0 - gsl_rng_uniform(tm->arr_rng)) / tm->lambda,
+        dam_des_after(des, -log(1.0 - dam_rng_uniform(tm->arr_rng)) / tm->lambda,
                       tandem_arrive, tm, dam_des_u(0));
 }
 

@@ -281,10 +281,46 @@ static void test_quantiles(void)
     dam_rng_free(r);
 }
 
+/* The streams' MT19937 (dam_rng_mt19937, its uniform inline) draws what
+ * GSL's gsl_rng_mt19937 draws: every 32-bit output and every uniform,
+ * through several refills of the 624-word block, for seeds 0 (GSL's
+ * default), 1, 2^32 - 1 and a few more; interleaving the inline and the
+ * GSL paths on one stream keeps its sequence. */
+static void test_mt_as_gsl(void)
+{
+    static const unsigned long seeds[] = {0, 1, 4357, 0xffffffffUL,
+                                          0x6a09e667UL, 123456789UL};
+    int same = 1, n = 0;
+    for (size_t i = 0; i < sizeof seeds / sizeof seeds[0]; i++) {
+        gsl_rng *g = gsl_rng_alloc(gsl_rng_mt19937);
+        gsl_rng *m = gsl_rng_alloc(dam_rng_mt19937);
+        gsl_rng_set(g, seeds[i]);
+        gsl_rng_set(m, seeds[i]);
+        for (int k = 0; k < 5000; k++, n++) {
+            if (k % 3 == 0)
+                same = same && gsl_rng_get(g) == gsl_rng_get(m);
+            else if (k % 3 == 1)
+                same = same && gsl_rng_uniform(g) == dam_rng_uniform(m);
+            else
+                same = same && gsl_rng_uniform(g) == gsl_rng_uniform(m);
+        }
+        gsl_rng_free(g);
+        gsl_rng_free(m);
+    }
+    dam_check(same, "dam_rng_mt19937 gives GSL's MT19937 outputs (%d draws "
+              "over 6 seeds)", n);
+    gsl_rng *r = dam_rng_create(9, 3);
+    dam_check(r->type == dam_rng_mt19937 &&
+                  gsl_rng_max(r) == 0xffffffffUL && gsl_rng_min(r) == 0,
+              "dam_rng_create's streams are dam_rng_mt19937 on [0, 2^32)");
+    dam_rng_free(r);
+}
+
 int main(void)
 {
     gsl_set_error_handler_off();
     test_streams();
+    test_mt_as_gsl();
     test_dists();
     test_stats();
     test_quantiles();
