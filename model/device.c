@@ -733,13 +733,14 @@ typedef struct gemm_scratch {
         sby[DAM_MAX_OPS], swb[DAM_MAX_OPS];
 } gemm_scratch;
 
-/* x86-64 with GCC: a second copy of the wave loop for AVX2 (four doubles
- * a vector instead of SSE2's two), picked at load time; the same
- * operations in the same order either way (no FMA: no contraction), so
- * the same doubles (as device_lanes.c's loops). */
+/* x86-64 with GCC: copies of the wave loop for AVX-512 and AVX2 (eight
+ * or four doubles a vector instead of SSE2's two), picked at load time;
+ * the same operations in the same order either way (no FMA: no
+ * contraction), so the same doubles (as device_lanes.c's loops). */
 #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && \
     defined(__linux__)
-#define WAVES_CLONES __attribute__((target_clones("avx2", "default")))
+#define WAVES_CLONES \
+    __attribute__((target_clones("avx512f", "avx2", "default")))
 #else
 #define WAVES_CLONES
 #endif
