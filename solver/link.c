@@ -15,10 +15,15 @@
  * set by (finishing V, seq) and by (cap, seq) least first, the capped set
  * by (finishing time, seq) and by (cap, seq) most first (key -cap, seq
  * complemented, so every heap is least first); a flow's index in its
- * set's finishing heap is net->fpos[slot], in its cap heap net->cpos[slot]
- * (compact arrays, not the flow structs), written on every move and
- * rebuilt in O(n) on entering the mode. The boundary is a cut in the
- * order (cap, seq).
+ * set's finishing heap is net->fpos[slot] (a compact array, not the flow
+ * structs), written on every move and rebuilt in O(n) on entering the
+ * mode. The cap heaps are read only at their roots, so they delete
+ * lazily: a flow leaving its set bumps its slot's tag (net->ctag, a
+ * compact array), which leaves its entry stale; stale roots are dropped
+ * before a root is read, and a heap more than half stale is rebuilt from
+ * its live entries (O(n) after n departures). No positions are written
+ * for them, and a departure costs no sift there. The boundary is a cut
+ * in the order (cap, seq).
  *
  * Invariants: an equal-cap fast link holds only single-link flows of cap
  * link->capf; a mixed link only single-link flows, every capped cap <= L
@@ -81,6 +86,7 @@ struct hent {
     uint64_t seq;       /* start sequence (complemented in a most-first
                          * heap) */
     uint32_t slot;      /* flow slot */
+    uint32_t tag;       /* cap heaps: the slot's tag when pushed */
 };
 
 /* A binary heap of entries; positions go to a per-slot array passed to
@@ -131,7 +137,9 @@ struct dam_link_net {
     size_t nflows, flows_cap;
     uint32_t *fpos;         /* mixed: index of each slot in its set's
                              * finishing heap (flows_cap entries) */
-    uint32_t *cpos;         /* mixed: index in its set's cap heap */
+    uint32_t *ctag;         /* mixed: each slot's cap-heap tag, bumped
+                             * when its flow leaves its cap heap (its
+                             * entry there is then stale) */
     uint32_t free_head;     /* first free flow slot */
     uint64_t seq;           /* next start sequence */
     uint32_t stamp;         /* component search stamp */
@@ -186,12 +194,13 @@ static uint32_t flow_take(dam_link_net *net)
                               net->nflows + 1, &net->flows_cap);
         net->fpos = dam_realloc(net->fpos,
                                 net->flows_cap * sizeof *net->fpos);
-        net->cpos = dam_realloc(net->cpos,
-                                net->flows_cap * sizeof *net->cpos);
+        net->ctag = dam_realloc(net->ctag,
+                                net->flows_cap * sizeof *net->ctag);
     }
     k = (uint32_t)net->nflows++;
     net->flows[k].gen = 1;
     net->flows[k].mark = 0;
+    net->ctag[k] = 0;
     return k;
 }
 
@@ -235,17 +244,19 @@ static inline int hless(const struct hent *a, const struct hent *b)
  * cap most first. */
 static inline struct hent fin_ent(const struct flow *f, uint32_t k)
 {
-    return (struct hent){f->work, f->seq, k};
+    return (struct hent){f->work, f->seq, k, 0};
 }
 
-static inline struct hent cmin_ent(const struct flow *f, uint32_t k)
+static inline struct hent cmin_ent(const struct flow *f, uint32_t k,
+                                   uint32_t tag)
 {
-    return (struct hent){f->cap, f->seq, k};
+    return (struct hent){f->cap, f->seq, k, tag};
 }
 
-static inline struct hent cmax_ent(const struct flow *f, uint32_t k)
+static inline struct hent cmax_ent(const struct flow *f, uint32_t k,
+                                   uint32_t tag)
 {
-    return (struct hent){-f->cap, ~f->seq, k};
+    return (struct hent){-f->cap, ~f->seq, k, tag};
 }
 
 /* Put e at index i of h, noting its index in pos (when kept). */
@@ -329,6 +340,39 @@ static void heap_reserve(struct heap *h, size_t need)
 {
     if (h->cap < need)
         h->a = dam_grow(h->a, sizeof *h->a, need, &h->cap);
+}
+
+/* ---- cap heaps: lazy deletion ---------------------------------------- */
+
+/* 1 while e is its flow's entry: every way out of a cap heap bumps the
+ * slot's tag, and a flow enters with its slot's tag as it stands, so a
+ * later flow in the slot never revives an old entry. */
+static inline int cap_live(const dam_link_net *net, const struct hent *e)
+{
+    return net->ctag[e->slot] == e->tag;
+}
+
+/* Drop stale entries at the root of a cap heap. */
+static inline void cap_clean(const dam_link_net *net, struct heap *h)
+{
+    while (h->n > 0 && !cap_live(net, &h->a[0]))
+        heap_remove(h, NULL, 0);
+}
+
+/* The flow in slot k leaves its cap heap h (live: the flows left in its
+ * set): its entry goes stale; past half stale the heap is rebuilt. */
+static void cap_leave(dam_link_net *net, struct heap *h, uint32_t k,
+                      size_t live)
+{
+    net->ctag[k]++;
+    if (h->n <= 2 * live + 64)
+        return;
+    size_t j = 0;
+    for (size_t i = 0; i < h->n; i++)
+        if (cap_live(net, &h->a[i]))
+            h->a[j++] = h->a[i];
+    h->n = j;
+    heapify(h, NULL);
 }
 
 /* ---- fast mode, equal caps: lfin by (finishing V, seq), no positions -- */
@@ -449,27 +493,29 @@ static inline void mixed_advance(dam_link_net *net, struct link *l)
 /* The least-cap level flow joins the capped set (V is up to date). */
 static void move_down(dam_link_net *net, struct link *l, double now)
 {
-    uint32_t k = l->lcap.a[0].slot;
+    uint32_t k = l->lcap.a[0].slot; /* live: mixed_balance cleaned it */
     struct flow *f = &net->flows[k];
-    heap_remove(&l->lcap, net->cpos, 0);
+    heap_remove(&l->lcap, NULL, 0);
+    net->ctag[k]++;
     heap_remove(&l->lfin, net->fpos, net->fpos[k]);
     double rem = f->work - l->V;
     f->work = now + (rem > 0.0 ? rem : 0.0) / f->cap;
     f->capped = 1;
     heap_push(&l->kfin, net->fpos, fin_ent(f, k));
-    heap_push(&l->kcap, net->cpos, cmax_ent(f, k));
+    heap_push(&l->kcap, NULL, cmax_ent(f, k, net->ctag[k]));
     ksum_add(l, f->cap);
 }
 
 /* The greatest-cap capped flow joins the level set (V is up to date). */
 static void move_up(dam_link_net *net, struct link *l, double now)
 {
-    uint32_t k = l->kcap.a[0].slot;
+    uint32_t k = l->kcap.a[0].slot; /* live: mixed_balance cleaned it */
     struct flow *f = &net->flows[k];
-    heap_remove(&l->kcap, net->cpos, 0);
+    heap_remove(&l->kcap, NULL, 0);
+    net->ctag[k]++;
     heap_remove(&l->kfin, net->fpos, net->fpos[k]);
     ksum_add(l, -f->cap);
-    if (l->kcap.n == 0)
+    if (l->kfin.n == 0)
         l->ks = l->kc = 0.0;
     if (l->lfin.n == 0)
         l->V = 0.0; /* rebase while no flow reads V */
@@ -477,7 +523,7 @@ static void move_up(dam_link_net *net, struct link *l, double now)
     f->work = l->V + (rem > 0.0 ? rem : 0.0);
     f->capped = 0;
     heap_push(&l->lfin, net->fpos, fin_ent(f, k));
-    heap_push(&l->lcap, net->cpos, cmin_ent(f, k));
+    heap_push(&l->lcap, NULL, cmin_ent(f, k, net->ctag[k]));
 }
 
 /* Move flows across the boundary until every capped cap is <= L <= every
@@ -493,6 +539,8 @@ static void mixed_balance(dam_link_net *net, struct link *l)
     int dir = 0;
     for (;;) {
         double L = mixed_level(l);
+        cap_clean(net, &l->lcap);
+        cap_clean(net, &l->kcap);
         if (dir <= 0 && l->lcap.n > 0 && l->lcap.a[0].key < L) {
             move_down(net, l, now);
             dir = -1;
@@ -539,7 +587,6 @@ static void mixed_schedule(dam_link_net *net, struct link *l, int li)
     l->evk = evk;
     uint32_t k = evk ? l->kfin.a[0].slot : l->lfin.a[0].slot;
     prefetch_flow(net, k);
-    __builtin_prefetch(&net->cpos[k], 1);
     if (l->ev == 0 || !dam_des_reschedule(net->des, l->ev, t))
         l->ev = dam_des_at(net->des, t, fast_done, net,
                            dam_des_u((uint64_t)li));
@@ -560,14 +607,14 @@ static uint32_t mixed_pop(dam_link_net *net, struct link *l)
     if (l->evk) {
         k = l->kfin.a[0].slot;
         heap_remove(&l->kfin, net->fpos, 0);
-        heap_remove(&l->kcap, net->cpos, net->cpos[k]);
+        cap_leave(net, &l->kcap, k, l->kfin.n);
         ksum_add(l, -net->flows[k].cap);
-        if (l->kcap.n == 0)
+        if (l->kfin.n == 0)
             l->ks = l->kc = 0.0;
     } else {
         k = l->lfin.a[0].slot;
         heap_remove(&l->lfin, net->fpos, 0);
-        heap_remove(&l->lcap, net->cpos, net->cpos[k]);
+        cap_leave(net, &l->lcap, k, l->lfin.n);
     }
     l->n--;
     return k;
@@ -585,7 +632,7 @@ static void mixed_start(dam_link_net *net, int li, uint32_t k, double work)
         f->capped = 1;
         f->work = now + work / f->cap;
         heap_push(&l->kfin, net->fpos, fin_ent(f, k));
-        heap_push(&l->kcap, net->cpos, cmax_ent(f, k));
+        heap_push(&l->kcap, NULL, cmax_ent(f, k, net->ctag[k]));
         ksum_add(l, f->cap);
     } else {
         if (l->lfin.n == 0)
@@ -593,7 +640,7 @@ static void mixed_start(dam_link_net *net, int li, uint32_t k, double work)
         f->capped = 0;
         f->work = l->V + work;
         heap_push(&l->lfin, net->fpos, fin_ent(f, k));
-        heap_push(&l->lcap, net->cpos, cmin_ent(f, k));
+        heap_push(&l->lcap, NULL, cmin_ent(f, k, net->ctag[k]));
     }
     l->n++;
     mixed_balance(net, l);
@@ -614,11 +661,11 @@ static void to_mixed(dam_link_net *net, struct link *l, int li)
     for (size_t i = 0; i < l->n; i++) {
         uint32_t k = l->lfin.a[i].slot;
         fs[k].capped = 0;
-        l->lcap.a[i] = cmin_ent(&fs[k], k);
+        l->lcap.a[i] = cmin_ent(&fs[k], k, net->ctag[k]);
     }
     l->lcap.n = l->n;
     heapify(&l->lfin, net->fpos);
-    heapify(&l->lcap, net->cpos);
+    heapify(&l->lcap, NULL);
     l->mixed = 1;
     mixed_balance(net, l);
     mixed_schedule(net, l, li);
@@ -738,11 +785,11 @@ static void general_to_mixed(dam_link_net *net, struct link *l, int li)
         f->ev = 0;
         f->capped = 0;
         l->lfin.a[i] = fin_ent(f, k);
-        l->lcap.a[i] = cmin_ent(f, k);
+        l->lcap.a[i] = cmin_ent(f, k, net->ctag[k]);
     }
     l->lfin.n = l->lcap.n = l->n;
     heapify(&l->lfin, net->fpos);
-    heapify(&l->lcap, net->cpos);
+    heapify(&l->lcap, NULL);
     mixed_balance(net, l);
     mixed_schedule(net, l, li);
 }
@@ -995,7 +1042,7 @@ void dam_link_net_free(dam_link_net *net)
     dam_free(net->links);
     dam_free(net->flows);
     dam_free(net->fpos);
-    dam_free(net->cpos);
+    dam_free(net->ctag);
     dam_free(net->cl);
     dam_free(net->cf);
     dam_free(net->keys);
