@@ -28,10 +28,10 @@ static inline double fmin_nan0(double h)
     return h < 1.0 ? h : 1.0;
 }
 
-/* x86-64 with GCC: a second copy of the loops for AVX2 (four doubles a
- * vector instead of SSE2's two), picked at load time; the same operations
- * in the same order either way (no FMA: no contraction), so the same
- * doubles. */
+/* x86-64 with GCC: copies of the loops for AVX-512 and AVX2 (eight or
+ * four doubles a vector instead of SSE2's two), picked at load time; the
+ * same operations in the same order either way (no FMA: no contraction),
+ * so the same doubles. */
 #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && \
     defined(__linux__)
 #define LANES_CLONES \
@@ -69,150 +69,120 @@ static inline void gemm_lanes(const double *c, const double *restrict un,
 }
 
 #ifdef LANES_AVX2
-/* gemm_lanes in AVX2 vectors written out: GCC's own vectorisation of
- * l2_factor's clamp merges its two selects into one of three compares
- * and a blend; here they are a max and a min. The same IEEE operations
- * in the same order, lane by lane: vmaxpd (a, b) is a > b ? a : b (NaN:
- * b) and vminpd (a, b) a < b ? a : b, as fmax_nan0 and fmin_nan0; the
- * compares are ordered (false on NaN) as C's; no FMA. */
+/*
+ * gemm_lanes and mem_lanes in vectors written out, once for AVX2 (V4:
+ * four doubles) and once for AVX-512 (V8: eight). GCC's own vectorisation
+ * of l2_factor's clamp merges its two selects into one of three compares
+ * and a blend; here they are a max and a min. The same IEEE operations in
+ * the same order, lane by lane: vmaxpd (a, b) is a > b ? a : b (NaN: b)
+ * and vminpd (a, b) a < b ? a : b, as fmax_nan0 and fmin_nan0; the
+ * compares are ordered (false on NaN) as C's; a lane's sums gain v or
+ * +0.0 as C's do (AVX2: and with the compare's all-ones lanes; AVX-512:
+ * a zeroing move under its mask); no FMA.
+ */
+#define V4_W 4
+#define V4_T __m256d
+#define V4_LD(p) _mm256_loadu_pd(p)
+#define V4_ST(p, v) _mm256_storeu_pd(p, v)
+#define V4_SET1(x) _mm256_set1_pd(x)
+#define V4_ZERO() _mm256_setzero_pd()
+#define V4_MUL(a, b) _mm256_mul_pd(a, b)
+#define V4_ADD(a, b) _mm256_add_pd(a, b)
+#define V4_SUB(a, b) _mm256_sub_pd(a, b)
+#define V4_DIV(a, b) _mm256_div_pd(a, b)
+#define V4_MAX(a, b) _mm256_max_pd(a, b)
+#define V4_MIN(a, b) _mm256_min_pd(a, b)
+#define V4_GE(a, b) _mm256_cmp_pd(a, b, _CMP_GE_OQ)
+#define V4_SEL(m, a, b) _mm256_blendv_pd(b, a, m) /* m ? a : b */
+#define V4_IF(m, v) _mm256_and_pd(m, v)           /* m ? v : +0.0 */
+#define V4_IFNOT(m, v) _mm256_andnot_pd(m, v)     /* m ? +0.0 : v */
+
+#define V8_W 8
+#define V8_T __m512d
+#define V8_LD(p) _mm512_loadu_pd(p)
+#define V8_ST(p, v) _mm512_storeu_pd(p, v)
+#define V8_SET1(x) _mm512_set1_pd(x)
+#define V8_ZERO() _mm512_setzero_pd()
+#define V8_MUL(a, b) _mm512_mul_pd(a, b)
+#define V8_ADD(a, b) _mm512_add_pd(a, b)
+#define V8_SUB(a, b) _mm512_sub_pd(a, b)
+#define V8_DIV(a, b) _mm512_div_pd(a, b)
+#define V8_MAX(a, b) _mm512_max_pd(a, b)
+#define V8_MIN(a, b) _mm512_min_pd(a, b)
+#define V8_GE(a, b) _mm512_cmp_pd_mask(a, b, _CMP_GE_OQ)
+#define V8_SEL(m, a, b) _mm512_mask_blend_pd(m, b, a)
+#define V8_IF(m, v) _mm512_maskz_mov_pd(m, v)
+#define V8_IFNOT(m, v) _mm512_maskz_mov_pd((__mmask8)~(m), v)
+
+/* l2_factor of w bytes across the lanes at j: 1 - clamp(2 - w / L2) x
+ * save. */
+#define V_L2F(V, w, j)                                                      \
+    V##_SUB(one, V##_MUL(V##_MIN(V##_MAX(V##_SUB(two,                       \
+                                                 V##_MUL(w, V##_LD(il2 +   \
+                                                                   (j)))),  \
+                                         zero),                             \
+                                 one),                                      \
+                         V##_LD(l2s + (j))))
+
+#define GEMM_LANES_BODY(V)                                                  \
+    {                                                                       \
+        const V##_T A = V##_SET1(c[0]), B = V##_SET1(c[1]),                 \
+                    P = V##_SET1(c[2]), f0 = V##_SET1(c[3]),                \
+                    by = V##_SET1(c[4]), cnt = V##_SET1(c[5]),              \
+                    t0 = V##_SET1(c[6]);                                    \
+        const V##_T zero = V##_ZERO(), one = V##_SET1(1.0),                 \
+                    two = V##_SET1(2.0);                                    \
+        for (int j = 0; j < DAM_COST_LANES; j += V##_W) {                   \
+            V##_T unit = V##_MUL(V##_LD(un + j), P);                        \
+            V##_T tc = V##_MUL(V##_MUL(A, unit), B);                        \
+            tc = V##_MAX(tc, V##_MUL(f0, V##_LD(ir + j)));                  \
+            V##_T tm = V##_MUL(V##_MUL(by, V_L2F(V, by, j)),                \
+                               V##_LD(im + j));                             \
+            tc = V##_ADD(tc, t0);                                           \
+            __typeof__(V##_GE(tc, tm)) ge = V##_GE(tc, tm);                 \
+            V##_T v = V##_MUL(cnt, V##_MUL(V##_SEL(ge, tc, tm),             \
+                                           V##_LD(fs + j)));                \
+            V##_ST(a0 + j, V##_ADD(V##_LD(a0 + j), V##_IF(ge, v)));         \
+            V##_ST(a1 + j, V##_ADD(V##_LD(a1 + j), V##_IFNOT(ge, v)));      \
+        }                                                                   \
+    }
+
+#define MEM_LANES_BODY(V)                                                   \
+    {                                                                       \
+        const double kern = c[4];                                           \
+        const V##_T E = V##_SET1(c[0]), W = V##_SET1(c[1]),                 \
+                    F = V##_SET1(c[2]), keep = V##_SET1(c[3]),              \
+                    ik = V##_SET1(kern > 0.0 ? kern : 1.0);                 \
+        const V##_T zero = V##_ZERO(), one = V##_SET1(1.0),                 \
+                    two = V##_SET1(2.0);                                    \
+        for (int j = 0; j < DAM_COST_LANES; j += V##_W) {                   \
+            V##_T by = V##_MUL(                                             \
+                V##_ADD(V##_ADD(V##_MUL(E, V##_LD(bs + j)), W), F), keep);  \
+            V##_T w = V##_DIV(by, ik);                                      \
+            V##_T t = V##_MUL(V##_MUL(by, V##_LD(imk + j)),                 \
+                              V_L2F(V, w, j));                              \
+            V##_ST(a1 + j, V##_ADD(V##_LD(a1 + j), t));                     \
+        }                                                                   \
+    }
+
+#define GEMM_LANES_ARGS                                                     \
+    const double *c, const double *restrict un, const double *restrict ir, \
+        const double *restrict im, const double *restrict il2,             \
+        const double *restrict l2s, const double *restrict fs,             \
+        double *restrict a0, double *restrict a1
+#define MEM_LANES_ARGS                                                      \
+    const double *c, const double *restrict imk,                           \
+        const double *restrict il2, const double *restrict l2s,            \
+        const double *restrict bs, double *restrict a1
+
 __attribute__((target("avx2"))) static void
-gemm_lanes_avx2(const double *c, const double *restrict un,
-                const double *restrict ir, const double *restrict im,
-                const double *restrict il2, const double *restrict l2s,
-                const double *restrict fs, double *restrict a0,
-                double *restrict a1)
-{
-    const __m256d A = _mm256_set1_pd(c[0]), B = _mm256_set1_pd(c[1]),
-                  P = _mm256_set1_pd(c[2]), f0 = _mm256_set1_pd(c[3]),
-                  by = _mm256_set1_pd(c[4]), cnt = _mm256_set1_pd(c[5]),
-                  t0 = _mm256_set1_pd(c[6]);
-    const __m256d zero = _mm256_setzero_pd(), one = _mm256_set1_pd(1.0),
-                  two = _mm256_set1_pd(2.0);
-    for (int j = 0; j < DAM_COST_LANES; j += 4) {
-        __m256d unit = _mm256_mul_pd(_mm256_loadu_pd(un + j), P);
-        __m256d tc = _mm256_mul_pd(_mm256_mul_pd(A, unit), B);
-        __m256d tfl = _mm256_mul_pd(f0, _mm256_loadu_pd(ir + j));
-        tc = _mm256_max_pd(tc, tfl);
-        __m256d h = _mm256_sub_pd(two, _mm256_mul_pd(by,
-                                                     _mm256_loadu_pd(il2 + j)));
-        h = _mm256_min_pd(_mm256_max_pd(h, zero), one);
-        __m256d l2f = _mm256_sub_pd(
-            one, _mm256_mul_pd(h, _mm256_loadu_pd(l2s + j)));
-        __m256d tm = _mm256_mul_pd(_mm256_mul_pd(by, l2f),
-                                   _mm256_loadu_pd(im + j));
-        tc = _mm256_add_pd(tc, t0);
-        __m256d ge = _mm256_cmp_pd(tc, tm, _CMP_GE_OQ);
-        __m256d v = _mm256_mul_pd(
-            cnt, _mm256_mul_pd(_mm256_blendv_pd(tm, tc, ge),
-                               _mm256_loadu_pd(fs + j)));
-        _mm256_storeu_pd(a0 + j, _mm256_add_pd(_mm256_loadu_pd(a0 + j),
-                                               _mm256_and_pd(ge, v)));
-        _mm256_storeu_pd(a1 + j, _mm256_add_pd(_mm256_loadu_pd(a1 + j),
-                                               _mm256_andnot_pd(ge, v)));
-    }
-}
-
-/* mem_lanes in AVX2 vectors written out, as gemm_lanes_avx2. */
+gemm_lanes_avx2(GEMM_LANES_ARGS) GEMM_LANES_BODY(V4)
 __attribute__((target("avx2"))) static void
-mem_lanes_avx2(const double *c, const double *restrict imk,
-               const double *restrict il2, const double *restrict l2s,
-               const double *restrict bs, double *restrict a1)
-{
-    const double kern = c[4];
-    const __m256d E = _mm256_set1_pd(c[0]), W = _mm256_set1_pd(c[1]),
-                  F = _mm256_set1_pd(c[2]), keep = _mm256_set1_pd(c[3]),
-                  ik = _mm256_set1_pd(kern > 0.0 ? kern : 1.0);
-    const __m256d zero = _mm256_setzero_pd(), one = _mm256_set1_pd(1.0),
-                  two = _mm256_set1_pd(2.0);
-    for (int j = 0; j < DAM_COST_LANES; j += 4) {
-        __m256d by = _mm256_mul_pd(
-            _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(
-                                            E, _mm256_loadu_pd(bs + j)),
-                                        W),
-                          F),
-            keep);
-        __m256d w = _mm256_div_pd(by, ik);
-        __m256d h = _mm256_sub_pd(two,
-                                  _mm256_mul_pd(w, _mm256_loadu_pd(il2 + j)));
-        h = _mm256_min_pd(_mm256_max_pd(h, zero), one);
-        __m256d l2f = _mm256_sub_pd(
-            one, _mm256_mul_pd(h, _mm256_loadu_pd(l2s + j)));
-        __m256d t = _mm256_mul_pd(
-            _mm256_mul_pd(by, _mm256_loadu_pd(imk + j)), l2f);
-        _mm256_storeu_pd(a1 + j, _mm256_add_pd(_mm256_loadu_pd(a1 + j), t));
-    }
-}
-
-/* gemm_lanes in AVX-512 vectors written out, as gemm_lanes_avx2: the
- * selects are masks, and a lane's sums gain v or 0.0 as C's do. */
+mem_lanes_avx2(MEM_LANES_ARGS) MEM_LANES_BODY(V4)
 __attribute__((target("avx512f"))) static void
-gemm_lanes_avx512(const double *c, const double *restrict un,
-                  const double *restrict ir, const double *restrict im,
-                  const double *restrict il2, const double *restrict l2s,
-                  const double *restrict fs, double *restrict a0,
-                  double *restrict a1)
-{
-    const __m512d A = _mm512_set1_pd(c[0]), B = _mm512_set1_pd(c[1]),
-                  P = _mm512_set1_pd(c[2]), f0 = _mm512_set1_pd(c[3]),
-                  by = _mm512_set1_pd(c[4]), cnt = _mm512_set1_pd(c[5]),
-                  t0 = _mm512_set1_pd(c[6]);
-    const __m512d zero = _mm512_setzero_pd(), one = _mm512_set1_pd(1.0),
-                  two = _mm512_set1_pd(2.0);
-    for (int j = 0; j < DAM_COST_LANES; j += 8) {
-        __m512d unit = _mm512_mul_pd(_mm512_loadu_pd(un + j), P);
-        __m512d tc = _mm512_mul_pd(_mm512_mul_pd(A, unit), B);
-        __m512d tfl = _mm512_mul_pd(f0, _mm512_loadu_pd(ir + j));
-        tc = _mm512_max_pd(tc, tfl);
-        __m512d h = _mm512_sub_pd(
-            two, _mm512_mul_pd(by, _mm512_loadu_pd(il2 + j)));
-        h = _mm512_min_pd(_mm512_max_pd(h, zero), one);
-        __m512d l2f = _mm512_sub_pd(
-            one, _mm512_mul_pd(h, _mm512_loadu_pd(l2s + j)));
-        __m512d tm = _mm512_mul_pd(_mm512_mul_pd(by, l2f),
-                                   _mm512_loadu_pd(im + j));
-        tc = _mm512_add_pd(tc, t0);
-        __mmask8 ge = _mm512_cmp_pd_mask(tc, tm, _CMP_GE_OQ);
-        __m512d v = _mm512_mul_pd(
-            cnt, _mm512_mul_pd(_mm512_mask_blend_pd(ge, tm, tc),
-                               _mm512_loadu_pd(fs + j)));
-        _mm512_storeu_pd(a0 + j, _mm512_add_pd(_mm512_loadu_pd(a0 + j),
-                                               _mm512_maskz_mov_pd(ge, v)));
-        _mm512_storeu_pd(a1 + j,
-                         _mm512_add_pd(_mm512_loadu_pd(a1 + j),
-                                       _mm512_maskz_mov_pd((__mmask8)~ge,
-                                                           v)));
-    }
-}
-
-/* mem_lanes in AVX-512 vectors written out, as mem_lanes_avx2. */
+gemm_lanes_avx512(GEMM_LANES_ARGS) GEMM_LANES_BODY(V8)
 __attribute__((target("avx512f"))) static void
-mem_lanes_avx512(const double *c, const double *restrict imk,
-                 const double *restrict il2, const double *restrict l2s,
-                 const double *restrict bs, double *restrict a1)
-{
-    const double kern = c[4];
-    const __m512d E = _mm512_set1_pd(c[0]), W = _mm512_set1_pd(c[1]),
-                  F = _mm512_set1_pd(c[2]), keep = _mm512_set1_pd(c[3]),
-                  ik = _mm512_set1_pd(kern > 0.0 ? kern : 1.0);
-    const __m512d zero = _mm512_setzero_pd(), one = _mm512_set1_pd(1.0),
-                  two = _mm512_set1_pd(2.0);
-    for (int j = 0; j < DAM_COST_LANES; j += 8) {
-        __m512d by = _mm512_mul_pd(
-            _mm512_add_pd(
-                _mm512_add_pd(_mm512_mul_pd(E, _mm512_loadu_pd(bs + j)), W),
-                F),
-            keep);
-        __m512d w = _mm512_div_pd(by, ik);
-        __m512d h = _mm512_sub_pd(
-            two, _mm512_mul_pd(w, _mm512_loadu_pd(il2 + j)));
-        h = _mm512_min_pd(_mm512_max_pd(h, zero), one);
-        __m512d l2f = _mm512_sub_pd(
-            one, _mm512_mul_pd(h, _mm512_loadu_pd(l2s + j)));
-        __m512d t = _mm512_mul_pd(
-            _mm512_mul_pd(by, _mm512_loadu_pd(imk + j)), l2f);
-        _mm512_storeu_pd(a1 + j, _mm512_add_pd(_mm512_loadu_pd(a1 + j), t));
-    }
-}
+mem_lanes_avx512(MEM_LANES_ARGS) MEM_LANES_BODY(V8)
 #endif
 
 /* Fused attention in every lane (cost_attn without streamed cache
