@@ -2,11 +2,12 @@
 /*
  * rng.h: random streams and service-time distributions.
  *
- * One gsl_rng (MT19937, dam_rng_mt19937) per simulated entity, seeded from the scenario seed
- * and the entity's stream id through splitmix64, so streams are independent
- * of each other and of the order they are created in: changing one entity
- * (more draws, a different distribution) leaves every other stream's draws
- * unchanged (common random numbers across what-if variants).
+ * One gsl_rng (MT19937: dam_rng_mt19937) per simulated entity, seeded from
+ * the scenario seed and the entity's stream id through splitmix64, so
+ * streams are independent of each other and of the order they are created
+ * in: changing one entity (more draws, a different distribution) leaves
+ * every other stream's draws unchanged (common random numbers across
+ * what-if variants).
  *
  * dam_dist is a plain value (kind from model/scenario.h, mean, cv, optional
  * sample array the caller owns); dam_dist_sample never fails, so check a
@@ -91,7 +92,9 @@ int dam_dist_check(const dam_dist *d, dam_error *err);
  * lognormal with the given mean and cv; uniform on mean +- sqrt(3)*cv*mean;
  * normal(mean, cv*mean) redrawn until positive (so its mean is above
  * `mean` when cv is large); empirical a uniformly chosen value. cv = 0
- * gives mean for lognormal, uniform and normal without drawing. */
+ * gives mean for lognormal, uniform and normal without drawing. The
+ * exponential and deterministic kinds are inline, the others in
+ * dam_dist_sample_rest. */
 double dam_dist_sample_rest(const dam_dist *d, gsl_rng *r);
 static inline double dam_dist_sample(const dam_dist *d, gsl_rng *r)
 {

@@ -13,11 +13,13 @@
  *  - mixed, level binds: a third of the flows uncapped, the rest capped
  *    at 0.2 to 1.8 times the fair share 1/n, so the fair level binds and
  *    the boundary between capped and level flows moves on most events.
- * The two sizes run in turns, 20 chunks of N / 20 completions each (after
- * a warm-up in which every flow turned over twice), and the ratio printed against the goal is the
- * median of the 20 chunks' ratios: a burst of another tenant's load on a
- * shared machine falls on a few chunk pairs, not on one size. Last, the mixed caps at n = 1,000 on the general path (progressive
- * filling, O(n log n) per event) with N/100 completions, for comparison.
+ * The two sizes run in turns, 20 chunks of N / 20 completions each
+ * (after a warm-up in which every flow turned over twice), and the ratio
+ * printed against the goal is the median of the 20 chunks' ratios: a
+ * burst of another tenant's load on a shared machine falls on a few chunk
+ * pairs, not on one size. Last, the mixed caps at n = 1,000 on the
+ * general path (progressive filling, O(n log n) per event) with N/100
+ * completions, for comparison.
  */
 #include <math.h>
 #include <stdio.h>
