@@ -63,6 +63,7 @@ typedef struct dam_cli {
     unsigned long long samples;          /* sweep --samples (0 = grid) */
     const char *method;                  /* sweep --method */
     const char *intervals;               /* sweep --intervals on|off */
+    int stats;                           /* sweep --stats */
     int simulate;                        /* sweep --simulate */
     int jobs;                            /* -j N threads (0 = the cores) */
     const char *pareto, *heatmap;        /* sweep chart files */

@@ -149,6 +149,7 @@ static int explore_solve(dam_cli *c, explorer *xp)
     xp->rows = dam_calloc(np, sizeof *xp->rows);
     xp->terms = dam_calloc(np, sizeof *xp->terms);
     dam_sweep_worker *w = dam_sweep_worker_create(&xp->sw);
+    dam_sweep_worker_full(w);
     size_t said = 0; /* distinct messages */
     for (size_t i = 0; i < np; i++) {
         dam_sweep_eval(w, i, &xp->rows[i]);

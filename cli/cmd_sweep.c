@@ -29,7 +29,7 @@ static const char sweep_help[] =
     "usage: damsim sweep SCENARIO.cfg --vary KEY=V1,V2,... [--vary ...]\n"
     "                    [--vary KEY=LO:HI:N[:log]] [--samples N --method\n"
     "                    random|lhs] [--simulate [--seed N]] [-j N]\n"
-    "                    [--intervals on|off]\n"
+    "                    [--intervals on|off] [--stats]\n"
     "                    [--json] [-o FILE.csv|FILE.jsonl|DIR]\n"
     "                    [--pareto FILE.png|svg|pdf]\n"
     "                    [--heatmap FILE.png|svg|pdf] [--metric M]\n"
@@ -48,6 +48,8 @@ static const char sweep_help[] =
     "                          :log); whole-number bounds give whole numbers\n"
     "  --samples N             draw N points instead of the full grid\n"
     "  --method random|lhs     how --samples draws (lhs: Latin hypercube)\n"
+    "  --stats                 after the rows, on stderr: how many graph\n"
+    "                          costs were worked out and how many reused\n"
     "  --intervals on|off      the 90 % interval columns where the scenario\n"
     "                          has uncertain inputs (default on; off: no\n"
     "                          such columns, and 400 fewer solves a point)\n"
@@ -297,6 +299,16 @@ int dam_cli_sweep_run(dam_cli *c, const dam_sweep *sw)
         if (rc == 0 && r.figs)
             rc = dam_cli_sweep_charts(c, sw, r.figs,
                                       dir ? c->out_file : NULL);
+        if (c->stats)
+            fprintf(stderr,
+                    "damsim: sweep: %llu rows (%llu solved); graph costs "
+                    "worked out %llu, reused %llu; interval draws whose "
+                    "device cost was reused %llu%s\n",
+                    (unsigned long long)r.done,
+                    (unsigned long long)r.solved,
+                    r.counts.graph_costs, r.counts.graph_reused,
+                    r.counts.draws_reused,
+                    size > 1 ? " (rank 0's points only)" : "");
     }
     dam_free(r.figs);
     if (rc == 130)

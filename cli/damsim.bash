@@ -19,7 +19,7 @@ _damsim()
     case $cmd in
     plan) opts="$opts --budget --deadline --fit --search --gpu-kinds --count
         --slo-p99-ms --slo-ttft-ms --slo-tpot-ms --rate" ;;
-    sweep) opts="$opts --vary --samples --method --intervals --simulate -j --jobs
+    sweep) opts="$opts --vary --samples --method --intervals --stats --simulate -j --jobs
         --pareto --heatmap --metric" ;;
     report) opts="$opts --explore --simulate" ;;
     calibrate) opts="$opts --fit-constant --hold-out --cross-validate" ;;

@@ -120,6 +120,7 @@ enum {
     OPT_SAMPLES,
     OPT_METHOD,
     OPT_INTERVALS,
+    OPT_STATS,
     OPT_SIMULATE,
     OPT_PARETO,
     OPT_HEATMAP,
@@ -165,6 +166,7 @@ static const struct option long_opts[] = {
     {"samples", required_argument, 0, OPT_SAMPLES},
     {"method", required_argument, 0, OPT_METHOD},
     {"intervals", required_argument, 0, OPT_INTERVALS},
+    {"stats", no_argument, 0, OPT_STATS},
     {"simulate", no_argument, 0, OPT_SIMULATE},
     {"pareto", required_argument, 0, OPT_PARETO},
     {"heatmap", required_argument, 0, OPT_HEATMAP},
@@ -292,6 +294,7 @@ static int parse_options(dam_cli *c, int argc, char **argv)
             break;
         case OPT_METHOD: c->method = optarg; break;
         case OPT_INTERVALS: c->intervals = optarg; break;
+        case OPT_STATS: c->stats = 1; break;
         case OPT_SIMULATE: c->simulate = 1; break;
         case OPT_PARETO: c->pareto = optarg; break;
         case OPT_HEATMAP: c->heatmap = optarg; break;

@@ -71,6 +71,7 @@ typedef struct dam_cli_sweep {
                             * its chunks' figures */
     dam_sweep_fig *figs;   /* rank 0: npoints figures when charts are
                             * asked for */
+    dam_sweep_counts counts; /* this process's workers' (--stats) */
     dam_cli_progress progress;
 } dam_cli_sweep;
 

@@ -157,6 +157,7 @@ static int send_chunks(dam_cli_sweep *r, int rank, int size)
     }
     /* else: sends may be in flight and every rank is about to be aborted:
      * their buffers stay */
+    dam_sweep_worker_counts(w, &r->counts);
     dam_free(row);
     dam_sweep_worker_free(w);
     return rc;
@@ -213,6 +214,7 @@ int dam_cli_sweep_mpi(dam_cli_sweep *r, FILE *out, int rank, int size)
     }
     dam_buf_free(&b);
     dam_free(fig);
+    dam_sweep_worker_counts(w, &r->counts);
     dam_free(row);
     dam_sweep_worker_free(w);
     return rc;

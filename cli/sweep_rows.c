@@ -96,6 +96,7 @@ typedef struct pool {
     int stop;              /* 1: workers stop taking chunks */
     slot *slots;
     uint64_t window;       /* slots */
+    dam_sweep_counts counts; /* the workers', added as each ends */
 } pool;
 
 static void *worker_main(void *arg)
@@ -131,6 +132,9 @@ static void *worker_main(void *arg)
         if (cut)
             break;
     }
+    pthread_mutex_lock(&p->mu);
+    dam_sweep_worker_counts(w, &p->counts);
+    pthread_mutex_unlock(&p->mu);
     dam_free(row);
     dam_sweep_worker_free(w);
     return NULL;
@@ -195,6 +199,9 @@ int dam_cli_sweep_threads(dam_cli_sweep *r, FILE *out)
     pthread_mutex_unlock(&p.mu);
     for (int i = 0; i < nth; i++)
         pthread_join(th[i], NULL);
+    r->counts.graph_costs += p.counts.graph_costs;
+    r->counts.graph_reused += p.counts.graph_reused;
+    r->counts.draws_reused += p.counts.draws_reused;
     for (uint64_t i = 0; i < p.window; i++) {
         dam_buf_free(&p.slots[i].text);
         dam_free(p.slots[i].fig);

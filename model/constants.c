@@ -435,21 +435,27 @@ static void copy_str(char *dst, size_t n, const char *src)
     dst[l] = '\0';
 }
 
+static void fill_use_in(dam_const_use *u, const dam_const_key *k, double v,
+                        double sd, double lo, double hi, double rel_sd)
+{
+    memset(u, 0, sizeof *u);
+    u->key = *k;
+    u->value = v;
+    u->lo = lo;
+    u->hi = hi;
+    u->sd = sd;
+    if (!(u->sd > 0.0)) {
+        u->sd = rel_sd * fabs(v);
+        u->default_sd = 1;
+    }
+}
+
 static void fill_use(dam_const_use *u, const dam_const_key *k, double v,
                      double sd)
 {
     fdesc f;
-    memset(u, 0, sizeof *u);
-    u->key = *k;
-    u->value = v;
     find_field(k->owner, k->field, &f);
-    u->lo = f.lo;
-    u->hi = f.hi;
-    u->sd = sd;
-    if (!(u->sd > 0.0)) {
-        u->sd = f.rel_sd * fabs(v);
-        u->default_sd = 1;
-    }
+    fill_use_in(u, k, v, sd, f.lo, f.hi, f.rel_sd);
 }
 
 int dam_scenario_constants(const dam_scenario *s, dam_const_use *out,
@@ -494,7 +500,9 @@ int dam_scenario_constants(const dam_scenario *s, dam_const_use *out,
                  : w->framework_name[0] ? w->framework_name : "default");
         copy_str(k.field, sizeof k.field, pi->field);
         k.precision = pi->prec;
-        fill_use(&out[n++], &k, *v, *sd);
+        /* find_field's range for the field is pi's (the rows of one
+         * field share it; test_constants checks) and the default sd */
+        fill_use_in(&out[n++], &k, *v, *sd, pi->lo, pi->hi, DEFAULT_REL_SD);
     }
     return n;
 }

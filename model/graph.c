@@ -33,6 +33,8 @@
 #include "model/graph.h"
 
 #include <math.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -55,14 +57,25 @@ static int phase_of(dam_graph *g, const char *name, dam_phase_kind kind)
 }
 
 /* A new op slot, or an existing identical one (same shape) to add to. */
+/* The bytes from kind to ranks, which an identical op shares, as one
+ * word (the scan compares them at once). */
+#define OP_HEAD offsetof(dam_op, kind)
+_Static_assert(offsetof(dam_op, ranks) + sizeof(unsigned short) ==
+                   OP_HEAD + sizeof(uint64_t),
+               "kind .. ranks are 8 contiguous bytes");
+static uint64_t op_head(const dam_op *o)
+{
+    uint64_t h;
+    memcpy(&h, (const char *)o + OP_HEAD, sizeof h);
+    return h;
+}
+
 static dam_op *slot(dam_graph *g, const dam_op *proto)
 {
+    const uint64_t head = op_head(proto);
     for (int i = 0; i < g->nops; i++) {
         dam_op *o = &g->ops[i];
-        if (o->kind != proto->kind || o->pass != proto->pass ||
-            o->phase != proto->phase || o->scale != proto->scale ||
-            o->flags != proto->flags || o->comm != proto->comm ||
-            o->ranks != proto->ranks)
+        if (op_head(o) != head)
             continue;
         if (proto->kind == DAM_OP_MEM) {
             /* linear in its work: one entry per pass, phase and size
@@ -217,6 +230,16 @@ typedef struct bld {
  * times larger im2col matrix its GEMM shape implies; the halo reuse
  * happens on chip).
  */
+/* snprintf(nm, DAM_OP_NAME + 8, "%.*s.%s", DAM_OP_NAME - 7, name, suffix)
+ * without the format interpreter (suffix: at most 7 characters). */
+static void suffixed(char *nm, const char *name, const char *suffix)
+{
+    size_t a = strnlen(name, DAM_OP_NAME - 7), b = strlen(suffix);
+    memcpy(nm, name, a);
+    nm[a] = '.';
+    memcpy(nm + a + 1, suffix, b + 1);
+}
+
 static void gemm_x(bld *B, const char *name, int phase, double m, double n,
                    double k, double groups, unsigned flags, int weight,
                    int dgrad, double act, double count)
@@ -248,7 +271,7 @@ static void gemm_x(bld *B, const char *name, int phase, double m, double n,
                  dq, 1.0, count);
     }
     if (dgrad) {
-        snprintf(nm, sizeof nm, "%.*s.dgrad", DAM_OP_NAME - 7, name);
+        suffixed(nm, name, "dgrad");
         gemm1(B->g, nm, DAM_PASS_BWD, phase, sf, flags | wf, m, k, n, groups,
               act, count);
         if (dqk)
@@ -257,8 +280,7 @@ static void gemm_x(bld *B, const char *name, int phase, double m, double n,
     }
     if (weight && B->frozen)
         return; /* a frozen weight has no gradient */
-    snprintf(nm, sizeof nm, "%.*s.%s", DAM_OP_NAME - 7, name,
-             weight ? "wgrad" : "dgradB");
+    suffixed(nm, name, weight ? "wgrad" : "dgradB");
     dam_scale sw = weight ? (B->rows == DAM_SCALE_NONE ? DAM_SCALE_NONE
                                                        : DAM_SCALE_K)
                           : sf;

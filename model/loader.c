@@ -278,42 +278,34 @@ int dam_scenario_load(dam_scenario *s, const char *path, const char *text,
     return dam_scenario_load_with(s, path, text, cat, NULL, d);
 }
 
-int dam_scenario_load_with(dam_scenario *s, const char *path,
-                           const char *text, dam_catalog *cat,
-                           const dam_load_options *opt, dam_diag *d)
+/* The scenario of the parsed tree (root of cfg, L begun on it, the
+ * overrides applied) into s, whose defaults are set; cfg is only read. */
+static int load_tree(dam_scenario *s, ld *L, const config_setting_t *root,
+                     dam_catalog *cat, const dam_load_options *opt,
+                     dam_diag *d)
 {
-    config_t cfg;
-    defaults(s);
-    snprintf(s->file, sizeof s->file, "%s", path);
-    if (opt && opt->levers)
-        opt->levers->n = 0;
-    ld L;
-    const config_setting_t *root = dam_ld_begin(&L, &cfg, path, text, d, s);
-    if (!root)
-        return DAM_EINPUT;
-    for (int i = 0; opt && i < opt->noverrides; i++)
-        apply_override(&cfg, path, &opt->overrides[i], d);
-    dam_load_check(&L, root, TABLE(""));
+    const char *path = L->file;
+    dam_load_check(L, root, TABLE(""));
 
-    config_setting_t *sc = group(&L, root, "scenario", "", 1);
+    config_setting_t *sc = group(L, root, "scenario", "", 1);
     if (sc)
-        dam_load_group(&L, sc, TABLE("scenario"), scenario_hook, NULL);
+        dam_load_group(L, sc, TABLE("scenario"), scenario_hook, NULL);
     if (opt && opt->skip_catalogs) {
-        config_setting_t *c = group(&L, root, "catalogs", "", 0);
+        config_setting_t *c = group(L, root, "catalogs", "", 0);
         if (c)
-            dam_load_check(&L, c, TABLE("catalogs"));
+            dam_load_check(L, c, TABLE("catalogs"));
     } else {
-        load_catalogs(&L, root, cat);
+        load_catalogs(L, root, cat);
     }
-    load_machine(&L, root, cat, s);
-    load_workload(&L, root, cat, s);
+    load_machine(L, root, cat, s);
+    load_workload(L, root, cat, s);
     int batchy = s->mode != DAM_MODE_SERVING;
-    load_data(&L, root, s, batchy);
-    load_pipeline(&L, root, s, batchy);
+    load_data(L, root, s, batchy);
+    load_pipeline(L, root, s, batchy);
     if (!batchy) {
         const char *const only_batch[] = {"data", "pipeline"};
         for (int i = 0; i < 2; i++) {
-            config_setting_t *x = member(&L, root, only_batch[i], "", 0);
+            config_setting_t *x = member(L, root, only_batch[i], "", 0);
             if (x)
                 dam_diag_error(d, path, line_of(x),
                                "'%s' is not used in serving mode (the "
@@ -321,20 +313,126 @@ int dam_scenario_load_with(dam_scenario *s, const char *path,
                                only_batch[i]);
         }
     }
-    load_parallel(&L, root, s);
-    load_serving(&L, root, s);
-    load_llm(&L, root, cat, s);
-    load_quality_cost(&L, root, s);
+    load_parallel(L, root, s);
+    load_serving(L, root, s);
+    load_llm(L, root, cat, s);
+    load_quality_cost(L, root, s);
     dam_lever_list *lv = opt && opt->levers ? opt->levers
                                             : dam_malloc(sizeof *lv);
     lv->n = 0;
-    load_levers(&L, root, cat, s, lv);
-    check_about(&L, sc, s, lv);
-    cross_checks(&L, root, s);
+    load_levers(L, root, cat, s, lv);
+    check_about(L, sc, s, lv);
+    cross_checks(L, root, s);
     if (!(opt && opt->levers))
         dam_free(lv);
+    return d->nerr > L->before ? DAM_EINPUT : DAM_OK;
+}
+
+/* What every load does first: s's defaults and file, no levers yet. */
+static void load_start(dam_scenario *s, const char *path,
+                       const dam_load_options *opt)
+{
+    defaults(s);
+    snprintf(s->file, sizeof s->file, "%s", path);
+    if (opt && opt->levers)
+        opt->levers->n = 0;
+}
+
+int dam_scenario_load_with(dam_scenario *s, const char *path,
+                           const char *text, dam_catalog *cat,
+                           const dam_load_options *opt, dam_diag *d)
+{
+    config_t cfg;
+    load_start(s, path, opt);
+    ld L;
+    const config_setting_t *root = dam_ld_begin(&L, &cfg, path, text, d, s);
+    if (!root)
+        return DAM_EINPUT;
+    for (int i = 0; opt && i < opt->noverrides; i++)
+        apply_override(&cfg, path, &opt->overrides[i], d);
+    int rc = load_tree(s, &L, root, cat, opt, d);
     config_destroy(&cfg);
-    return d->nerr > L.before ? DAM_EINPUT : DAM_OK;
+    return rc;
+}
+
+/* ---- one key's values over one parse (sweeps) ----------------------------- */
+
+struct dam_key_loads {
+    char *path, *text;
+    char *key;
+    int parsed;            /* 1: cfg holds the file's tree */
+    config_t cfg;
+    ld L;                  /* begun on cfg (its folder for @include) */
+    config_setting_t *set; /* key's scalar setting in cfg, or NULL (every
+                            * value then takes a whole load) */
+    int type;              /* its type in the file */
+};
+
+dam_key_loads *dam_key_loads_open(const char *path, const char *text,
+                                const char *key)
+{
+    dam_key_loads *k = dam_calloc(1, sizeof *k);
+    k->path = dam_strdup(path);
+    k->text = text ? dam_strdup(text) : NULL;
+    k->key = dam_strdup(key);
+    dam_diag d;
+    dam_diag_init(&d);
+    if (dam_ld_begin(&k->L, &k->cfg, path, text, &d, NULL)) {
+        k->parsed = 1;
+        /* the setting apply_override would set in place: a scalar at
+         * the end of groups named by the key's dotted parts (a key of
+         * other characters takes whole loads) */
+        int plain = key[0] != '\0' && strlen(key) < 256;
+        for (const char *c = key; *c && plain; c++)
+            plain = (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
+                    (*c >= '0' && *c <= '9') || *c == '_' ||
+                    (*c == '.' && c != key && c[1] && c[1] != '.');
+        config_setting_t *st = plain ? config_lookup(&k->cfg, key) : NULL;
+        for (config_setting_t *p = st ? st->parent : NULL; p && st;
+             p = p->parent)
+            if (!config_setting_is_group(p))
+                st = NULL;
+        if (st && config_setting_is_scalar(st)) {
+            k->set = st;
+            k->type = config_setting_type(st);
+        }
+    }
+    dam_diag_free(&d);
+    return k;
+}
+
+int dam_key_loads_value(dam_key_loads *k, dam_scenario *s, const char *value,
+                       dam_catalog *cat, const dam_load_options *opt,
+                       dam_diag *d)
+{
+    /* in place when the value reads as the file's type (apply_override
+     * then sets it in place too: the same tree); else a whole load */
+    if (k->set && config_setting_type(k->set) == k->type &&
+        set_scalar(k->set, k->type, value)) {
+        load_start(s, k->path, opt);
+        k->L.d = d;
+        k->L.file = k->path;
+        k->L.scen = s;
+        k->L.before = d->nerr;
+        return load_tree(s, &k->L, config_root_setting(&k->cfg), cat, opt,
+                         d);
+    }
+    dam_setting ov = {k->key, value};
+    dam_load_options o = {&ov, 1, opt ? opt->skip_catalogs : 0,
+                          opt ? opt->levers : NULL};
+    return dam_scenario_load_with(s, k->path, k->text, cat, &o, d);
+}
+
+void dam_key_loads_close(dam_key_loads *k)
+{
+    if (!k)
+        return;
+    if (k->parsed)
+        config_destroy(&k->cfg);
+    dam_free(k->path);
+    dam_free(k->text);
+    dam_free(k->key);
+    dam_free(k);
 }
 
 int dam_scenario_key_range(const char *key, double *lo, double *hi)

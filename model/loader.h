@@ -73,6 +73,24 @@ int dam_scenario_load_with(dam_scenario *s, const char *path,
                            const char *text, dam_catalog *cat,
                            const dam_load_options *opt, dam_diag *d);
 
+/*
+ * Many loads of one file, each with one key set to a value (a sweep's
+ * values of a key): the file is parsed once, and a value that reads as
+ * the type the file gives the key is set in that tree and the scenario
+ * read from it; any other value (or a key the file does not give as a
+ * scalar) is a whole dam_scenario_load_with with the override. Either
+ * way s and d are what dam_scenario_load_with(s, path, text, cat,
+ * {key = value} with opt's catalogs and levers, d) gives. opt's
+ * overrides must be empty. One thread's.
+ */
+typedef struct dam_key_loads dam_key_loads;
+dam_key_loads *dam_key_loads_open(const char *path, const char *text,
+                                const char *key);
+int dam_key_loads_value(dam_key_loads *k, dam_scenario *s, const char *value,
+                       dam_catalog *cat, const dam_load_options *opt,
+                       dam_diag *d);
+void dam_key_loads_close(dam_key_loads *k);
+
 /* The documented range [lo, hi] of a scenario number key (a full dotted
  * path, in the file's units: "serving.rate_per_s", "scenario.deadline_days")
  * for the command line's options that stand for one; -1 when it has none. */

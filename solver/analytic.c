@@ -19,6 +19,7 @@
  * bytes, which leaves every figure as recomputing would.
  */
 #include "solver/analytic.h"
+#include "model/alloc.h"
 #include "solver/llm_cost.h"
 
 #include "model/device.h"
@@ -27,6 +28,7 @@
 #include "solver/parallel.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <string.h>
 
 /* Phase names are copied with memcpy on every evaluation: the sizes this
@@ -107,6 +109,93 @@ double dam_analytic_phase_time(const dam_scenario *s, int i, double b,
  */
 /* dam_device_cost of g under o, from memo when its inputs are the
  * memo's (g the scenario's stored graph), byte for byte. */
+struct dam_memo_entry {
+    unsigned gen;           /* full when the memo's */
+    uint64_t hash;
+    dam_cost_opts o;        /* the options, gpu and fw pointers cleared */
+    dam_graph_cost cost;
+};
+
+void dam_analytic_memo_table(dam_analytic_memo *memo, int cap)
+{
+    dam_free(memo->tab);
+    memo->tab = cap > 0 ? dam_calloc((size_t)cap, sizeof *memo->tab) : NULL;
+    memo->cap = cap > 0 ? cap : 0;
+    memo->used = 0;
+    memo->gen = 1;
+    memo->valid = 0;
+}
+
+void dam_analytic_memo_release(dam_analytic_memo *memo)
+{
+    if (!memo)
+        return;
+    dam_free(memo->tab);
+    memo->tab = NULL;
+    memo->cap = 0;
+}
+
+/* A 64-bit hash of the options' bytes. */
+static uint64_t opts_hash(const dam_cost_opts *o)
+{
+    uint64_t h = 0x9e3779b97f4a7c15ULL;
+    const unsigned char *b = (const unsigned char *)o;
+    size_t i = 0;
+    for (; i + 8 <= sizeof *o; i += 8) {
+        uint64_t w;
+        memcpy(&w, b + i, sizeof w);
+        h = (h ^ w) * 0xff51afd7ed558ccdULL;
+        h ^= h >> 32;
+    }
+    for (; i < sizeof *o; i++)
+        h = (h ^ b[i]) * 0x100000001b3ULL;
+    return h ^ (h >> 29);
+}
+
+/* memo_cost with a table: the entry of key (of g on o's GPU and
+ * framework, memo's generation), costed when it is not there. */
+static const dam_graph_cost *memo_table_cost(const dam_graph *g,
+                                             const dam_cost_opts *o,
+                                             const dam_cost_opts *key,
+                                             dam_analytic_memo *memo)
+{
+    if (!memo->valid || memo->g != g ||
+        memcmp(&memo->gpu, o->gpu, sizeof memo->gpu) != 0 ||
+        memcmp(&memo->fw, o->fw, sizeof memo->fw) != 0) {
+        memo->g = g; /* another generation: every entry stale */
+        memcpy(&memo->gpu, o->gpu, sizeof memo->gpu);
+        memcpy(&memo->fw, o->fw, sizeof memo->fw);
+        memo->valid = 1;
+        memo->gen++;
+        memo->used = 0;
+    }
+    uint64_t h = opts_hash(key);
+    int mask = memo->cap - 1; /* cap: a power of two */
+    int i = (int)(h & (uint64_t)mask);
+    for (;; i = (i + 1) & mask) {
+        struct dam_memo_entry *e = &memo->tab[i];
+        if (e->gen != memo->gen)
+            break;
+        if (e->hash == h && memcmp(&e->o, key, sizeof *key) == 0) {
+            memo->hits++;
+            return &e->cost;
+        }
+    }
+    if (memo->used >= memo->cap / 4 * 3) { /* full: start again */
+        memo->gen++;
+        memo->used = 0;
+        i = (int)(h & (uint64_t)mask);
+    }
+    struct dam_memo_entry *e = &memo->tab[i];
+    dam_device_cost(g, o, &e->cost);
+    e->gen = memo->gen;
+    e->hash = h;
+    memcpy(&e->o, key, sizeof *key);
+    memo->used++;
+    memo->misses++;
+    return &e->cost;
+}
+
 static const dam_graph_cost *memo_cost(const dam_scenario *s,
                                        const dam_graph *g,
                                        const dam_cost_opts *o,
@@ -121,6 +210,8 @@ static const dam_graph_cost *memo_cost(const dam_scenario *s,
     memcpy(&key, o, sizeof key);
     key.gpu = NULL;
     key.fw = NULL;
+    if (memo->tab)
+        return memo_table_cost(g, o, &key, memo);
     if (memo->valid && memo->g == g &&
         memcmp(&memo->o, &key, sizeof key) == 0 &&
         memcmp(&memo->gpu, o->gpu, sizeof memo->gpu) == 0 &&
@@ -129,6 +220,7 @@ static const dam_graph_cost *memo_cost(const dam_scenario *s,
         return &memo->cost;
     }
     dam_device_cost(g, o, &memo->cost);
+    memo->misses++;
     memo->g = g;
     memcpy(&memo->o, &key, sizeof key);
     memcpy(&memo->gpu, o->gpu, sizeof memo->gpu);
@@ -209,7 +301,7 @@ static void compute(const dam_scenario *s, double b, dam_compute *c,
     dam_graph scratch;
     const dam_graph *g = dam_scenario_graph(s, &scratch);
     if (g) {
-        graph_compute(s, g, b, c, phases, nphases, memo, NULL, 0);
+        graph_compute(s, g, b, c, phases, nphases, memo, NULL, figures);
         return;
     }
     /* legacy: the phases' roofline at peak x eta, backward = 2 x forward */
@@ -675,10 +767,18 @@ void dam_analytic_figures_given(const dam_scenario *s, dam_result *r,
     solve(s, r, NULL, g, gc, !s->layout.on && s->mode != DAM_MODE_SERVING);
 }
 
+void dam_analytic_row_memo(const dam_scenario *s, dam_result *r,
+                           dam_analytic_memo *memo)
+{
+    solve(s, r, memo, NULL, NULL,
+          !s->layout.on && s->mode != DAM_MODE_SERVING ? 2 : 0);
+}
+
 /* The solve; figures: 1 for the figures and the bound alone (training or
  * inference without a layout): the same operations on the way to them,
  * none of the rest (r is not cleared; the breakdown's rates, MFU, the
- * memory footprint and the quality are left out). */
+ * memory footprint and the quality are left out); 2: those and the
+ * memory footprint (a sweep's row). */
 static void solve(const dam_scenario *s, dam_result *r,
                   dam_analytic_memo *memo, const dam_graph *g,
                   const dam_graph_cost *given, int figures)
@@ -815,7 +915,9 @@ static void solve(const dam_scenario *s, dam_result *r,
     r->steps_per_epoch = dam_scenario_steps_per_epoch(s);
     r->epoch_time = r->steps_per_epoch * r->step;
     r->run_time = r->epoch_time * dam_scenario_run_epochs(s);
-    if (!figures)
+    if (figures == 2)
+        memset(&r->memory, 0, sizeof r->memory);
+    if (figures != 1)
         memory(s, r);
     cost(s, r, r->run_time, r->step > 0.0 ? t_compute / r->step : 0.0);
 }

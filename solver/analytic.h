@@ -33,6 +33,7 @@ void dam_analytic_solve(const dam_scenario *s, dam_result *r);
  * it (valid = 0) whenever the graph at that address may have changed
  * (another scenario loaded there).
  */
+struct dam_memo_entry;
 typedef struct dam_analytic_memo {
     int valid;              /* 0: empty */
     const dam_graph *g;     /* the stored graph costed */
@@ -41,7 +42,22 @@ typedef struct dam_analytic_memo {
     dam_framework fw;       /* the framework it was costed with */
     dam_graph_cost cost;    /* the cost */
     unsigned long hits;     /* solves that reused the cost */
+    unsigned long misses;   /* solves that costed the graph */
+    /* dam_analytic_memo_table: the costs of many options (batch sizes,
+     * rate scales) of the same graph, GPU and framework; NULL: one */
+    struct dam_memo_entry *tab;
+    int cap, used;
+    unsigned gen;           /* the table's entries of this generation are
+                             * full (a clear bumps it) */
 } dam_analytic_memo;
+
+/* Let memo keep up to cap costs of its graph, GPU and framework, each
+ * under its own options (a sweep whose outer keys leave the graph's cost
+ * alone, as the loader or the price, meets each inner batch size again):
+ * about 0.75 kB an entry; a full table starts again empty. */
+void dam_analytic_memo_table(dam_analytic_memo *memo, int cap);
+/* Free memo's table (memo itself is the caller's). */
+void dam_analytic_memo_release(dam_analytic_memo *memo);
 
 /* dam_analytic_solve with a memo of the device cost (NULL: none). */
 void dam_analytic_solve_memo(const dam_scenario *s, dam_result *r,
@@ -62,6 +78,14 @@ void dam_analytic_solve_given(const dam_scenario *s, dam_result *r,
  * meant to be read). Interval draws. */
 void dam_analytic_figures_given(const dam_scenario *s, dam_result *r,
                                 const dam_graph *g, const dam_graph_cost *gc);
+
+/* What a sweep's row reads of dam_analytic_solve_memo(s, r, memo): the
+ * figures, energy, the bound and the memory footprint (r->memory), the
+ * same doubles; the rest of r is not meant to be read (the breakdown's
+ * rates, MFU, the phases' detail and the quality are left out) when s is
+ * training or inference without a layout, else r is the whole solve. */
+void dam_analytic_row_memo(const dam_scenario *s, dam_result *r,
+                           dam_analytic_memo *memo);
 
 /*
  * The figures of DAM_COST_LANES interval draws at once (the lanes

@@ -17,10 +17,16 @@
  * per combination, which is exact by construction.
  *
  * The device cost of the graph (the bulk of an analytic solve) is kept in
- * a memo (dam_analytic_memo) across the points that share loaded's graph
- * and cost inputs, which in a grid is every point whose outer keys stay:
- * reused only when its inputs match byte for byte, reset at every reload,
- * never used for a lever's scenario or when a patch writes into the graph.
+ * a memo (dam_analytic_memo, with a table of DAM_SWEEP_MEMO_ENTRIES cost
+ * options) across the points that share loaded's graph, which in a grid
+ * is every point whose keys leave the graph's cost alone (the loader, the
+ * price) for each value of those that do not (the batch): reused only
+ * when its inputs match byte for byte, reset at every reload, never used
+ * for a lever's scenario or when a patch writes into the graph.
+ *
+ * Preparing a patched key loads the file once per value: parsed once
+ * (dam_key_loads), each value set in the parsed tree where it reads as
+ * the file's type, which is what a whole load with the override reads.
  */
 #include "solver/sweep.h"
 
@@ -271,14 +277,22 @@ int dam_sweep_add(dam_sweep *sw, const char *arg, dam_error *err)
 
 /* Load sw's text with n overrides into s; the first error into msg
  * (NULL: don't keep it). */
-static int load_point(const dam_sweep *sw, const dam_setting *ov, int n,
-                      dam_scenario *s, char *msg, size_t len)
+static int load_point_with(const dam_sweep *sw, const dam_setting *ov, int n,
+                           dam_key_loads *lk, dam_scenario *s, char *msg,
+                           size_t len)
 {
     dam_diag d;
     dam_diag_init(&d);
     dam_load_options o = {ov, n, 1, NULL};
-    int rc = dam_scenario_load_with(s, sw->path, sw->text,
+    int rc;
+    if (lk) { /* one key's value over the parse kept in lk */
+        dam_load_options oc = {NULL, 0, 1, NULL};
+        rc = dam_key_loads_value(lk, s, ov[0].value, (dam_catalog *)sw->cat,
+                                &oc, &d);
+    } else {
+        rc = dam_scenario_load_with(s, sw->path, sw->text,
                                     (dam_catalog *)sw->cat, &o, &d);
+    }
     if (rc != DAM_OK && msg) {
         msg[0] = '\0';
         for (size_t i = 0; i < d.n; i++)
@@ -289,6 +303,12 @@ static int load_point(const dam_sweep *sw, const dam_setting *ov, int n,
     }
     dam_diag_free(&d);
     return rc;
+}
+
+static int load_point(const dam_sweep *sw, const dam_setting *ov, int n,
+                      dam_scenario *s, char *msg, size_t len)
+{
+    return load_point_with(sw, ov, n, NULL, s, msg, len);
 }
 
 /*
@@ -317,11 +337,13 @@ static int try_patch(dam_sweep *sw, int ki, dam_scenario *tmp)
     int *nval = dam_calloc((size_t)k->nvalues, sizeof *nval);
     size_t nchanged = 0;
     int ok = 1;
-    /* One load per value: the bytes it changes. */
+    /* One load per value (the file parsed once): the bytes it changes. */
+    dam_key_loads *lk = dam_key_loads_open(sw->path, sw->text, k->key);
     for (int v = 0; v < k->nvalues && ok; v++) {
         dam_setting ov = {k->key, k->values[v]};
         char msg[600];
-        if (load_point(sw, &ov, 1, tmp, msg, sizeof msg) != DAM_OK) {
+        if (load_point_with(sw, &ov, 1, lk, tmp, msg, sizeof msg) !=
+            DAM_OK) {
             errors[v] = dam_strdup(msg);
             continue;
         }
@@ -350,6 +372,7 @@ static int try_patch(dam_sweep *sw, int ki, dam_scenario *tmp)
             }
         }
     }
+    dam_key_loads_close(lk);
     /* Their runs, apart from every other patched key's. */
     int nspans = 0;
     size_t off[DAM_SWEEP_PATCH_SPANS] = {0}, wid[DAM_SWEEP_PATCH_SPANS] = {0};
@@ -614,7 +637,23 @@ struct dam_sweep_worker {
                               * when a patch writes into the graph */
     dam_draws *draws;       /* the intervals' draws, kept from point to
                              * point (every point uses the sweep's seed) */
+    int full;               /* 1: r is each point's whole result */
 };
+
+void dam_sweep_worker_full(dam_sweep_worker *w)
+{
+    w->full = 1;
+}
+
+void dam_sweep_worker_counts(const dam_sweep_worker *w, dam_sweep_counts *c)
+{
+    if (w->memo) {
+        c->graph_costs += w->memo->misses;
+        c->graph_reused += w->memo->hits;
+    }
+    if (w->draws)
+        c->draws_reused += dam_draws_memo_hits(w->draws);
+}
 
 const dam_result *dam_sweep_worker_result(const dam_sweep_worker *w)
 {
@@ -645,8 +684,10 @@ dam_sweep_worker *dam_sweep_worker_create(const dam_sweep *sw)
     w->loaded = dam_malloc(sizeof *w->loaded);
     w->cur = dam_malloc(sizeof *w->cur);
     w->r = dam_malloc(sizeof *w->r);
-    if (!patches_graph(sw))
+    if (!patches_graph(sw)) {
         w->memo = dam_calloc(1, sizeof *w->memo);
+        dam_analytic_memo_table(w->memo, DAM_SWEEP_MEMO_ENTRIES);
+    }
     return w;
 }
 
@@ -657,6 +698,7 @@ void dam_sweep_worker_free(dam_sweep_worker *w)
     dam_free(w->loaded);
     dam_free(w->cur);
     dam_free(w->r);
+    dam_analytic_memo_release(w->memo);
     dam_free(w->memo);
     dam_draws_free(w->draws);
     dam_free(w);
@@ -740,8 +782,14 @@ static void solve_point(dam_sweep_worker *w, const dam_scenario *s,
     const dam_sweep *sw = w->sw;
     dam_result *r = w->r;
     uint64_t seed = dam_rng_mix(sw->seed, i);
-    /* the memo only for loaded itself: a lever may change the model */
-    dam_analytic_solve_memo(s, r, s == w->loaded ? w->memo : NULL);
+    /* the memo only for loaded itself: a lever may change the model; what
+     * the row reads, unless the caller reads the whole result or the
+     * simulation starts from it */
+    dam_analytic_memo *memo = s == w->loaded ? w->memo : NULL;
+    if (w->full || sw->simulate)
+        dam_analytic_solve_memo(s, r, memo);
+    else
+        dam_analytic_row_memo(s, r, memo);
     if (sw->simulate) {
         dam_sim_options o;
         memset(&o, 0, sizeof o);
@@ -784,7 +832,10 @@ static void solve_point(dam_sweep_worker *w, const dam_scenario *s,
             w->draws = dam_draws_create(sw->uncertainty_samples, sw->seed);
             dam_draws_memoize(w->draws);
         }
-        if (dam_uncertainty_intervals(w->draws, s, &u, &e) == DAM_OK) {
+        /* r is s's analytic solve unless the point was simulated */
+        if (dam_uncertainty_intervals_given(w->draws, s,
+                                            sw->simulate ? NULL : r, &u,
+                                            &e) == DAM_OK) {
             row->has_interval = 1;
             row->step_i = u.step;
             row->run_time_i = u.run_time;

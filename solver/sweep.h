@@ -41,6 +41,9 @@
 #define DAM_SWEEP_VALUE_MAX 64    /* characters of one value, with the NUL */
 #define DAM_SWEEP_PATCH_SPANS 4   /* runs of bytes one patched key changes */
 #define DAM_SWEEP_PATCH_BYTES 32  /* bytes one patched key changes in all */
+/* Graph costs a worker keeps (dam_analytic_memo_table; a power of two):
+ * about 3 MB, the costs of up to 3,072 option sets (batch sizes). */
+#define DAM_SWEEP_MEMO_ENTRIES 4096
 
 typedef enum {
     DAM_SWEEP_GRID = 0, /* every combination */
@@ -180,10 +183,23 @@ dam_sweep_worker *dam_sweep_worker_create(const dam_sweep *sw);
 /* Free a worker; NULL is a no-op. */
 void dam_sweep_worker_free(dam_sweep_worker *w);
 
+/* What w's points cost (sweep --stats): graph costs worked out and
+ * reused from its memo (a point with intervals counts its nominal
+ * solve), and interval draws whose device cost was reused. */
+typedef struct dam_sweep_counts {
+    unsigned long long graph_costs, graph_reused, draws_reused;
+} dam_sweep_counts;
+/* Add w's counts so far to c. */
+void dam_sweep_worker_counts(const dam_sweep_worker *w, dam_sweep_counts *c);
+
+/* Keep each point's whole result (dam_sweep_worker_result), not only
+ * what its row reads. */
+void dam_sweep_worker_full(dam_sweep_worker *w);
 /* The whole result of the last point w solved (after dam_sweep_eval set
  * row->ok = 1): the terms, phases and memory behind the row, for a
- * caller that shows more than a row (report --explore). Valid until w
- * evaluates another point. */
+ * caller that shows more than a row (report --explore); w must have been
+ * made full (dam_sweep_worker_full). Valid until w evaluates another
+ * point. */
 const dam_result *dam_sweep_worker_result(const dam_sweep_worker *w);
 
 /* Solve the base scenario (the file as loaded, no key varied) the way a

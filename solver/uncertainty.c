@@ -124,6 +124,8 @@ struct dam_draws {
     unsigned long lane_hits; /* draws whose lanes' costs were reused */
     double *share;       /* n + 1: share[m], 1 / n added m times to 0 in
                           * turn (a bound's share of m draws) */
+    dam_scenario *sx;    /* dam_uncertainty_intervals' scratch */
+    dam_result *sr;
 };
 
 /* Draws solved in lanes (solve_lanes): the point's graph when it is not
@@ -458,6 +460,8 @@ void dam_draws_free(dam_draws *d)
     dam_free(d->memo);
     dam_free(d->xs);
     dam_free(d->share);
+    dam_free(d->sx);
+    dam_free(d->sr);
     if (d->ls)
         dam_free(d->ls->own);
     dam_free(d->ls);
@@ -1114,7 +1118,8 @@ void dam_uncertainty_answer(dam_draws *d, const dam_scenario *base,
  * use[0 .. nuse - 1]: s's constants (nuse < 0: not listed). */
 static int intervals_of(dam_draws *d, const dam_scenario *s, dam_scenario *x,
                         dam_result *r, dam_uncertainty *u, dam_error *err,
-                        const dam_const_use *use, int nuse)
+                        const dam_const_use *use, int nuse,
+                        const dam_result *nominal)
 {
     int samples = d->n;
     double *v = dam_malloc((size_t)samples * 5 * sizeof *v);
@@ -1149,8 +1154,11 @@ static int intervals_of(dam_draws *d, const dam_scenario *s, dam_scenario *x,
         u->p_bound[b] = d->share[nbound[b]];
     dam_free(bound);
     dam_free(fs);
-    dam_analytic_solve(s, r);
-    u->nominal = dam_figures_of(r);
+    if (!nominal) {
+        dam_analytic_solve(s, r);
+        nominal = r;
+    }
+    u->nominal = dam_figures_of(nominal);
     {
         double *const arr[5] = {step, run, tp, cost, gh};
         dam_interval iv[5];
@@ -1178,8 +1186,9 @@ static int intervals_of(dam_draws *d, const dam_scenario *s, dam_scenario *x,
     return rc;
 }
 
-int dam_uncertainty_intervals(dam_draws *d, const dam_scenario *s,
-                              dam_uncertainty *u, dam_error *err)
+int dam_uncertainty_intervals_given(dam_draws *d, const dam_scenario *s,
+                                    const dam_result *nominal,
+                                    dam_uncertainty *u, dam_error *err)
 {
     memset(u, 0, sizeof *u);
     dam_const_use use[DAM_MAX_CONST_USES]; /* listed once a point */
@@ -1187,12 +1196,20 @@ int dam_uncertainty_intervals(dam_draws *d, const dam_scenario *s,
     if (sources_of(s, use, nuse) == 0)
         return dam_error_set(err, s->file, 0,
                              "no uncertain inputs or calibrated constants");
-    dam_scenario *x = dam_malloc(sizeof *x);
-    dam_result *r = dam_malloc(sizeof *r);
-    int rc = intervals_of(d, s, x, r, u, err, use, nuse);
-    dam_free(r);
-    dam_free(x);
-    return rc;
+    /* scratch kept from point to point (a memoizing d solves its draws
+     * in its own scenario, xs) */
+    if (!d->sr)
+        d->sr = dam_malloc(sizeof *d->sr);
+    if (!d->memo && !d->sx)
+        d->sx = dam_malloc(sizeof *d->sx);
+    return intervals_of(d, s, d->memo ? d->xs : d->sx, d->sr, u, err, use,
+                        nuse, nominal);
+}
+
+int dam_uncertainty_intervals(dam_draws *d, const dam_scenario *s,
+                              dam_uncertainty *u, dam_error *err)
+{
+    return dam_uncertainty_intervals_given(d, s, NULL, u, err);
 }
 
 void dam_draws_plan_counts(const dam_draws *d, long *builds, long *reuses)
@@ -1215,7 +1232,7 @@ int dam_uncertainty_run(const dam_scenario *s, int samples,
     dam_draws *d = dam_draws_create(samples, seed);
     dam_scenario *x = dam_malloc(sizeof *x);
     dam_result *r = dam_malloc(sizeof *r);
-    int rc = intervals_of(d, s, x, r, u, err, NULL, -1);
+    int rc = intervals_of(d, s, x, r, u, err, NULL, -1, NULL);
 
     /* Tornado: one input at a time, the others at their means. */
     for (int i = 0; i < s->nuncertain; i++) {

@@ -271,6 +271,12 @@ int dam_uncertainty_run(const dam_scenario *s, int samples,
  */
 int dam_uncertainty_intervals(dam_draws *d, const dam_scenario *s,
                               dam_uncertainty *u, dam_error *err);
+/* The same with s's analytic result given (dam_analytic_solve(s) or a
+ * memo's, which the caller has solved): u's nominal figures are its, not
+ * solved again. */
+int dam_uncertainty_intervals_given(dam_draws *d, const dam_scenario *s,
+                                    const dam_result *nominal,
+                                    dam_uncertainty *u, dam_error *err);
 
 /* Keep each draw's device cost of the operator graph in d from one
  * dam_uncertainty_intervals to the next, reused while a scenario's graph,

@@ -50,6 +50,17 @@ vary="--vary gpu=A100-SXM4-80GB,H100-SXM5-80GB --vary workload.batch_size=1:64:1
 "$damsim" sweep "$llama" $vary -j 2 >j2.csv 2>/dev/null
 "$damsim" sweep "$llama" $vary -j 3 >j3.csv 2>/dev/null
 check "-j 1, -j 2, -j 3: the same bytes" sh -c "cmp j1.csv j2.csv && cmp j1.csv j3.csv"
+# --stats: the same rows, and on stderr the graph costs worked out and
+# reused: the loader leaves the graph's cost alone, so 3 loader values x 4
+# batch sizes work out 4 costs and reuse 8, on any number of threads (each
+# thread works out the batch sizes it meets)
+"$damsim" sweep "$flag" --vary pipeline.loader_workers=1,2,3 --vary workload.batch_size=8,16,32,64 --intervals off -j 1 --stats >st.csv 2>st.err
+"$damsim" sweep "$flag" --vary pipeline.loader_workers=1,2,3 --vary workload.batch_size=8,16,32,64 --intervals off -j 1 >st0.csv 2>/dev/null
+check "--stats: the same rows" cmp st.csv st0.csv
+check "--stats: 12 rows, 4 graph costs worked out, 8 reused" grep -q "^damsim: sweep: 12 rows (12 solved); graph costs worked out 4, reused 8; interval draws whose device cost was reused 0$" st.err
+"$damsim" sweep "$flag" --vary pipeline.loader_workers=1,2,3 --vary workload.batch_size=8,16,32,64 --intervals off -j 2 --stats >st2.csv 2>st2.err
+wr=$(sed -n 's/.*worked out \([0-9]*\), reused \([0-9]*\);.*/\1 \2/p' st2.err)
+check "--stats -j 2: the same rows, 12 solves counted, at least 4 worked out ($wr)" sh -c "cmp st.csv st2.csv && set -- $wr && test \$((\$1 + \$2)) -eq 12 && test \$1 -ge 4"
 check "fp8 on an A100 is a row with its error" grep -q "A100-SXM4-80GB,.*,fp8,,.*not supported" j1.csv
 "$damsim" sweep "$flag" --vary batch_size=64,128 --vary data.decode_ms=4,8 --simulate --steps 40 --replications 2 -j 1 >s1.csv 2>/dev/null
 "$damsim" sweep "$flag" --vary batch_size=64,128 --vary data.decode_ms=4,8 --simulate --steps 40 --replications 2 -j 2 >s2.csv 2>/dev/null

@@ -25,6 +25,7 @@
 #include "check.h"
 #include "model/alloc.h"
 #include "model/constants.h"
+#include "model/device.h"
 #include "model/lever.h"
 #include "model/loader.h"
 #include "model/measure.h"
@@ -762,9 +763,38 @@ static void test_key_text(void)
     }
 }
 
+/* dam_scenario_constants takes a device or framework constant's range
+ * from its own row of the device model's table, find_field from the
+ * field's first row: every row of a field has the same range. */
+static void test_field_ranges(void)
+{
+    int bad = 0;
+    for (int i = 0; i < dam_param_count(); i++) {
+        const dam_param_info *pi = dam_param_get(i);
+        double lo = -1.0, hi = -1.0;
+        dam_const_owner o = pi->scope == DAM_PARAM_DEVICE
+                                ? DAM_CONST_GPU
+                                : DAM_CONST_FRAMEWORK;
+        if (!dam_const_field_info(o, pi->field, &lo, &hi, NULL, NULL) ||
+            lo != pi->lo || hi != pi->hi) {
+            printf("#   %s (precision %d): row [%g, %g], field [%g, %g]\n",
+                   pi->field, pi->prec, pi->lo, pi->hi, lo, hi);
+            bad++;
+        }
+        if (dam_const_default_rel_sd(o, pi->field) != 0.10) {
+            printf("#   %s: default relative sd %g\n", pi->field,
+                   dam_const_default_rel_sd(o, pi->field));
+            bad++;
+        }
+    }
+    dam_check(bad == 0, "each of the %d device-model rows has its field's "
+              "range and the default sd of 10 %% (%d differ)", dam_param_count(), bad);
+}
+
 int main(void)
 {
     gsl_set_error_handler_off();
+    test_field_ranges();
     test_measure();
     test_profile();
     test_fit();

@@ -219,6 +219,133 @@ static void check_memo(void)
     dam_sweep_free(&sw);
 }
 
+/* A memo with a table (a sweep worker's) keeps the costs of several batch
+ * sizes: each batch met again is a hit, and every solve gives the bytes
+ * a plain solve gives; another GPU constant starts the table again. The
+ * row's solve (dam_analytic_row_memo) gives a row's figures, bound and
+ * memory as the whole solve. */
+static void check_memo_table(const char *name)
+{
+    const char *args[1] = {"pipeline.loader_workers=1,2"};
+    dam_sweep sw;
+    if (make(&sw, name, args, 1, 0) != DAM_OK) {
+        dam_check(0, "memo table: %s loads", name);
+        return;
+    }
+    dam_scenario *s = dam_malloc(sizeof *s);
+    *s = *sw.base;
+    dam_result *a = dam_malloc(sizeof *a), *b = dam_malloc(sizeof *b);
+    dam_analytic_memo *m = dam_calloc(1, sizeof *m);
+    dam_analytic_memo_table(m, 8); /* 6 entries before it starts again */
+    int bad = 0, badrow = 0;
+    const int b0 = s->workload.batch_size;
+    /* 5 batch sizes twice, then 7 (the table is full after 6: it starts
+     * again), then a GPU constant changed */
+    static const int seq[] = {1, 2, 3, 4, 5, 1, 2, 3, 4, 5, 6, 7, 1, 1, 1};
+    for (size_t i = 0; i < sizeof seq / sizeof *seq; i++) {
+        s->workload.batch_size = b0 + seq[i];
+        if (i == 14)
+            s->machine.gpu.mem_bw *= 1.1;
+        dam_analytic_solve(s, a);
+        int memo = i % 2 == 0;
+        if (memo)
+            dam_analytic_solve_memo(s, b, m);
+        else
+            dam_analytic_row_memo(s, b, m);
+        if (memo && memcmp(a, b, sizeof *a) != 0)
+            bad++;
+        if (!memo &&
+            (memcmp(&a->step, &b->step, sizeof a->step) ||
+             memcmp(&a->throughput, &b->throughput, sizeof a->throughput) ||
+             memcmp(&a->run_time, &b->run_time, sizeof a->run_time) ||
+             memcmp(&a->gpu_hours, &b->gpu_hours, sizeof a->gpu_hours) ||
+             memcmp(&a->cost_usd, &b->cost_usd, sizeof a->cost_usd) ||
+             memcmp(&a->energy_kwh, &b->energy_kwh, sizeof a->energy_kwh) ||
+             a->bound != b->bound ||
+             memcmp(&a->memory, &b->memory, sizeof a->memory) != 0))
+            badrow++;
+    }
+    dam_check(bad == 0, "memo table (%s): every solve the bytes of a plain "
+              "solve (%d differ)", name, bad);
+    dam_check(badrow == 0, "memo table (%s): the row's solve gives the "
+              "whole solve's figures, bound and memory (%d differ)", name,
+              badrow);
+    /* hits: the second round of 5 (5), then 6 and 7 miss (the table
+     * starts again at 7), 1 misses, 1 again hits, the GPU change misses */
+    dam_check(m->hits == 6 && m->misses == 9,
+              "memo table (%s): %lu hits, %lu misses (want 6 and 9)", name,
+              m->hits, m->misses);
+    dam_analytic_memo_release(m);
+    dam_free(m);
+    dam_free(a);
+    dam_free(b);
+    dam_free(s);
+    dam_sweep_free(&sw);
+}
+
+/* One key's values loaded over one parse give the scenario bytes and the
+ * messages a whole load with the override gives: values of the file's
+ * type (set in the parsed tree), of another type, out of range, and a key
+ * the file leaves out. */
+static void check_key_loads(void)
+{
+    static const struct {
+        const char *key;
+        const char *values[6];
+    } cases[] = {
+        {"workload.batch_size", {"1", "300", "0", "2.5", "many", "-4"}},
+        {"pipeline.loader_workers", {"16", "0", "1", "1e9", "x", "3"}},
+        {"cost.gpu_hour_usd", {"2", "3.5", "-1", "cheap", "1e400", "4"}},
+        {"pipeline.pin_memory", {"true", "false", "2", "yes", "1", "0"}},
+        {"pipeline.prefetch_factor", {"2", "1", "0", "8", "2.0", "3"}},
+        {"nosuch.key", {"1", "2", "3", "4", "5", "6"}},
+    };
+    const char *name = "resnet50-dgx-a100.cfg";
+    char *text = scenario_text(name);
+    dam_scenario *x = dam_malloc(sizeof *x), *y = dam_malloc(sizeof *y);
+    int n = 0, bad = 0;
+    for (size_t c = 0; text && c < sizeof cases / sizeof *cases; c++) {
+        dam_key_loads *k = dam_key_loads_open(name, text, cases[c].key);
+        for (int v = 0; v < 6; v++) {
+            dam_diag dk, dw;
+            dam_diag_init(&dk);
+            dam_diag_init(&dw);
+            memset(x, 0xa5, sizeof *x);
+            memset(y, 0x5a, sizeof *y);
+            dam_load_options o = {NULL, 0, 1, NULL};
+            int rk = dam_key_loads_value(k, x, cases[c].values[v], &cat, &o,
+                                         &dk);
+            dam_setting ov = {cases[c].key, cases[c].values[v]};
+            dam_load_options ow = {&ov, 1, 1, NULL};
+            int rw = dam_scenario_load_with(y, name, text, &cat, &ow, &dw);
+            int same = rk == rw && dk.n == dw.n && dk.nerr == dw.nerr;
+            for (size_t i = 0; same && i < dk.n; i++) {
+                char a[600], b[600];
+                dam_error_format(&dk.items[i], a, sizeof a);
+                dam_error_format(&dw.items[i], b, sizeof b);
+                same = strcmp(a, b) == 0;
+            }
+            if (same && rk == DAM_OK)
+                same = memcmp(x, y, sizeof *x) == 0;
+            if (!same) {
+                printf("#   %s = %s: %d/%d, %zu/%zu messages\n",
+                       cases[c].key, cases[c].values[v], rk, rw, dk.n, dw.n);
+                bad++;
+            }
+            n += rk == DAM_OK;
+            dam_diag_free(&dk);
+            dam_diag_free(&dw);
+        }
+        dam_key_loads_close(k);
+    }
+    dam_check(text && bad == 0 && n > 10,
+              "one parse, many values: the bytes and messages of a whole "
+              "load (%d values loaded, %d differ)", n, bad);
+    dam_free(x);
+    dam_free(y);
+    dam_free(text);
+}
+
 /* machine.gpu varied, the price not: each point is priced as the gpu
  * lever prices its GPU (the file's price for its own GPU, the file's
  * lever price for H100, the catalog's for A100 40GB, none for A100 PCIe
@@ -628,6 +755,9 @@ int main(void)
     check_lhs();
     check_bench_keys_patched();
     check_memo();
+    check_memo_table("llama2-7b-pretrain.cfg");
+    check_memo_table("resnet50-dgx-a100.cfg");
+    check_key_loads();
     check_gpu_price();
     check_front_by_hand();
     check_front_brute();
