@@ -85,7 +85,9 @@ int dam_cli_sweep_work(const dam_cli *c, const dam_sweep *sw, int prepared)
     char how[160];
     snprintf(how, sizeof how, "%.3g points x %.0f evaluations%s", points,
              (1.0 + draws) * reps,
-             draws > 0.0 ? " (a solve and its interval draws)" : "");
+             draws > 0.0 ? " (a solve and its interval draws; --intervals "
+                           "off: one)"
+                         : "");
     return dam_cli_work_check(c, "sweep", points * (1.0 + draws) * reps,
                               how);
 }

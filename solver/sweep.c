@@ -503,7 +503,10 @@ int dam_sweep_prepare(dam_sweep *sw, const char *path, const char *text,
         return DAM_EINPUT;
     if (!sw->have_seed)
         sw->seed = sw->base->seed;
-    sw->uncertain = sw->base->nuncertain > 0 && !sw->no_intervals;
+    /* intervals where `run` gives them: uncertain inputs, calibrated
+     * constants or the model's step error */
+    sw->uncertain =
+        dam_uncertainty_sources(sw->base) > 0 && !sw->no_intervals;
     int gpu = 0, price = 0;
     for (int i = 0; i < sw->nkeys; i++)
         if (!sw->keys[i].lever) {
@@ -821,8 +824,7 @@ static void solve_point(dam_sweep_worker *w, const dam_scenario *s,
     row->energy_kwh = r->energy_kwh;
     row->bound = r->bound;
     row->fits = r->memory.fits;
-    if (s->nuncertain > 0 && !sw->no_intervals &&
-        sw->uncertainty_samples >= 10) {
+    if (sw->uncertain && sw->uncertainty_samples >= 10) {
         dam_uncertainty u;
         dam_error e;
         /* one seed for every point (common random numbers): differences

@@ -101,7 +101,8 @@ typedef struct dam_sweep {
     int no_patch;         /* 1: reload every scenario key (the reference
                            * the patched path is tested against) */
     int uncertainty_samples; /* Monte Carlo samples per point where the
-                              * scenario has uncertain inputs (default
+                              * scenario has sources of uncertainty
+                              * (dam_uncertainty_sources; default
                               * DAM_UNCERTAINTY_SAMPLES) */
     int no_intervals;     /* 1: no intervals (the rows' _lo and _hi
                            * columns are empty) */
@@ -110,7 +111,9 @@ typedef struct dam_sweep {
     char *text;           /* the scenario file's text (owned) */
     const dam_catalog *cat; /* resolves ids; must outlive the sweep */
     dam_scenario *base; /* the file as loaded (owned) */
-    int uncertain;        /* 1: the base has uncertain inputs: rows carry
+    int uncertain;        /* 1: the base has sources of uncertainty (its
+                           * uncertain inputs, calibrated constants or
+                           * step error, as `run` counts them): rows carry
                            * 90 % intervals */
     int reprice;          /* 1: machine.gpu is varied and the price is
                            * not: each point's price is the one the gpu

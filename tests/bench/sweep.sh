@@ -25,7 +25,7 @@ set -u
 src=$(cd "$(dirname "$0")/../.." && pwd)
 scen="$src/scenarios/llama2-7b-pretrain.cfg"
 # 64 x 64 x 250 = 1,024,000 points of patched scenario keys
-vary="--vary workload.batch_size=1:64:64 --vary pipeline.loader_workers=1:64:64 --vary cost.gpu_hour_usd=1:4:250"
+vary="--vary workload.batch_size=1:64:64 --vary pipeline.loader_workers=1:64:64 --vary cost.gpu_hour_usd=1:4:250 --intervals off"
 # "WALL CPU": seconds of one run of the command (its CSV to /dev/null) and
 # the CPU seconds of the processes it started (the shell's `times`)
 run() {
@@ -52,9 +52,9 @@ for r in $(seq "$rounds"); do
         wo=$(min "$1" "$wo"); co=$(min "$2" "$co")
         set -- $(run mpirun $root --oversubscribe -n 2 "$damsim" sweep "$scen" $vary -o "$tmp/mpi.csv")
         wm=$(min "$1" "$wm"); cm=$(min "$2" "$cm")
-        set -- $(run "$damsim" sweep "$scen" --vary workload.batch_size=1,2 -j 2 -o "$tmp/s2.csv")
+        set -- $(run "$damsim" sweep "$scen" --vary workload.batch_size=1,2 --intervals off -j 2 -o "$tmp/s2.csv")
         so=$(min "$1" "$so"); sc=$(min "$2" "$sc")
-        set -- $(run mpirun $root --oversubscribe -n 2 "$damsim" sweep "$scen" --vary workload.batch_size=1,2 -o "$tmp/sm.csv")
+        set -- $(run mpirun $root --oversubscribe -n 2 "$damsim" sweep "$scen" --vary workload.batch_size=1,2 --intervals off -o "$tmp/sm.csv")
         sm=$(min "$1" "$sm"); smc=$(min "$2" "$smc")
     fi
 done

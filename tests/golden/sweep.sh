@@ -82,10 +82,16 @@ code "a bad scenario file" 2 "$damsim" sweep no-such.cfg --vary cost.pue=1:2:3
     --vary cost.pue=1:2:1000 --vary cost.kwh_usd=0:1:1000 >/dev/null 2>work.err
 check "a 1e9-point sweep over the default --max-work: exit 2 with the estimate" \
     sh -c "[ $? -eq 2 ] && grep -q 'sweep: error: an estimated 1e+09 .*--max-work' work.err"
-"$damsim" sweep "$llama" --vary cost.pue=1:2:10 --max-work 9 >/dev/null 2>work.err
+"$damsim" sweep "$llama" --vary cost.pue=1:2:10 --intervals off --max-work 9 >/dev/null 2>work.err
 check "--max-work 9 refuses a 10-point sweep (exit 2)" \
     sh -c "[ $? -eq 2 ] && grep -q 'above the limit of 9' work.err"
-check "--max-work 10 runs it" sh -c "'$damsim' sweep '$llama' --vary cost.pue=1:2:10 --max-work 10 | wc -l | grep -q '^11$'"
+check "--max-work 10 runs it" sh -c "'$damsim' sweep '$llama' --vary cost.pue=1:2:10 --intervals off --max-work 10 | wc -l | grep -q '^11$'"
+# with intervals (llama2-7b's calibrated constants: `run` gives it one) a
+# point is a solve and 400 draws
+"$damsim" sweep "$llama" --vary cost.pue=1:2:10 --max-work 4009 >/dev/null 2>work.err
+check "with intervals a point counts 401 evaluations: 4,010 over --max-work 4009, and the way out named" \
+    sh -c "[ $? -eq 2 ] && grep -q '10 points x 401 evaluations (a solve and its interval draws; --intervals off: one)' work.err"
+check "... --max-work 4010 runs it, with the interval columns" sh -c "'$damsim' sweep '$llama' --vary cost.pue=1:2:10 --max-work 4010 | head -1 | grep -q 'step_s_lo,step_s_hi'"
 code "--max-work 0" 2 "$damsim" sweep "$llama" --vary cost.pue=1:2:3 --max-work 0
 rm -f work.err
 

@@ -35,7 +35,12 @@ model and against themselves:
              of its own);
   offline    LLM serving: the service's output tokens/s does not exceed the
              same deployment's offline saturated rate (every request queued
-             at time 0) beyond the two runs' sampling (issue 29).
+             at time 0) beyond the two runs' sampling (issue 29);
+  sweep      every fourth scenario, `damsim sweep --vary cost.pue=1.1,1.4`
+             (a key that leaves the step alone): each row's step, run time,
+             GPU-hours, bound and memory fit are `run --json --analytic`'s
+             (to the row's 6 digits), and its step, run time and cost lie
+             inside the interval columns beside them.
 
 Each property's violations are counted; the test fails when any is not 0.
 A failure names the scenario and its seed, so it reproduces.
@@ -59,7 +64,7 @@ N = int(args[1]) if len(args) > 1 else 300
 SEED = (int(args[2]) if len(args) > 2 else
         int(os.environ.get("DAM_TEST_SEED_BASE", "20261202")))
 PROPS = ("interval", "fit", "slo", "cost", "finite", "bound", "ordered",
-         "same", "agree", "offline")
+         "same", "agree", "offline", "sweep")
 # offline: an LLM service's output tokens/s at most its offline saturated
 # rate times this: the two runs draw their requests apart (the service's
 # window holds a few hundred; a prefill-bound service of 228 requests read
@@ -449,9 +454,48 @@ def one(job):
             v["slo"].append("slo_met %s, answer: %s" % (met, r["answer"][:80]))
     if i % 4 == 0:
         whatif(path, kind, r, v)
+        sweep(path, v)
     if i % 8 == 2:
         review(path, kind, fits, v)
     return i, kind, v, None
+
+
+def g6(x):
+    return "%.6g" % x
+
+
+def sweep(path, v):
+    """Every fourth scenario: a sweep's rows against `run --analytic`."""
+    pa = subprocess.run([damsim, "run", "--json", "-q", "--analytic", path],
+                        capture_output=True, text=True, timeout=600)
+    ps = subprocess.run([damsim, "sweep", "-q", path, "--vary",
+                         "cost.pue=1.1,1.4"], capture_output=True, text=True,
+                        timeout=600)
+    if pa.returncode != 0 or ps.returncode != 0:
+        v["sweep"].append("exit %d/%d: %s" % (pa.returncode, ps.returncode,
+                                              (pa.stderr + ps.stderr)[:200]))
+        return
+    r = json.loads(pa.stdout)["result"]
+    lines = ps.stdout.strip().split("\n")
+    head = lines[0].split(",")
+    for line in lines[1:]:
+        row = dict(zip(head, line.split(",")))
+        if row.get("error"):
+            v["sweep"].append("row failed: %s" % row["error"][:120])
+            continue
+        want = {"step_s": g6(r["step_s"]), "run_time_s": g6(r["run_s"]),
+                "gpu_hours": g6(r["cost"]["gpu_hours"]), "bound": r["bound"],
+                "fits_memory": "1" if r["memory"]["fits"] else "0"}
+        for k, w in want.items():
+            if row.get(k) != w:
+                v["sweep"].append("pue %s: %s %s, run --analytic %s" %
+                                  (row["cost.pue"], k, row.get(k), w))
+        for k in ("step_s", "run_time_s", "cost_usd"):
+            lo, hi = row.get(k + "_lo", ""), row.get(k + "_hi", "")
+            if lo and row[k] and not (float(lo) <= float(row[k]) <= float(hi)):
+                v["sweep"].append("pue %s: %s %s outside its interval "
+                                  "[%s, %s]" % (row["cost.pue"], k, row[k],
+                                                lo, hi))
 
 
 def review(path, kind, fits, v):
