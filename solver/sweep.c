@@ -838,6 +838,12 @@ static void solve_point(dam_sweep_worker *w, const dam_scenario *s,
         if (dam_uncertainty_intervals_given(w->draws, s,
                                             sw->simulate ? NULL : r, &u,
                                             &e) == DAM_OK) {
+            /* simulated: the interval of the simulated figures shown, as
+             * run gives it (the draws are the analytic model's) */
+            if (sw->simulate) {
+                dam_figures shown = dam_figures_of(r);
+                dam_interval_carry_run(&u, &shown);
+            }
             row->has_interval = 1;
             row->step_i = u.step;
             row->run_time_i = u.run_time;

@@ -66,6 +66,21 @@ check "fp8 on an A100 is a row with its error" grep -q "A100-SXM4-80GB,.*,fp8,,.
 "$damsim" sweep "$flag" --vary batch_size=64,128 --vary data.decode_ms=4,8 --simulate --steps 40 --replications 2 -j 2 >s2.csv 2>/dev/null
 check "--simulate: the same bytes for -j 1 and -j 2" cmp s1.csv s2.csv
 check "--simulate: 4 rows" test "$(wc -l <s1.csv)" -eq 5
+# the interval beside a simulated figure is of that figure (run's carry:
+# the analytic draws scaled by simulated / analytic), so it holds it
+check "--simulate: each row's step, run time and cost inside the intervals beside them" sh -c "awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) h[\$i] = i; next }
+    { for (k = 0; k < 3; k++) { c = k == 0 ? \"step_s\" : k == 1 ? \"run_time_s\" : \"cost_usd\"
+        x = \$h[c]; lo = \$h[c \"_lo\"]; hi = \$h[c \"_hi\"]
+        if (lo == \"\" || x + 0 < lo + 0 || x + 0 > hi + 0) bad++ } }
+    END { exit bad > 0 || NR != 5 }' s1.csv"
+"$damsim" sweep "$flag" --vary batch_size=64,128 --vary data.decode_ms=4,8 -j 1 >a1.csv 2>/dev/null
+check "--simulate: each interval is the analytic one scaled to the simulated step (lo / step and hi / step as the analytic sweep's, to its 6 digits)" sh -c "paste -d';' s1.csv a1.csv | awk -F';' 'NR == 1 { n = split(\$1, h, \",\"); for (i = 1; i <= n; i++) c[h[i]] = i; next }
+    { split(\$1, s, \",\"); split(\$2, a, \",\")
+      for (k = 0; k < 2; k++) { e = k ? \"step_s_hi\" : \"step_s_lo\"
+        rs = s[c[e]] / s[c[\"step_s\"]]; ra = a[c[e]] / a[c[\"step_s\"]]
+        if (rs / ra > 1.00002 || ra / rs > 1.00002) bad++ }
+      if (s[c[\"step_s\"]] == a[c[\"step_s\"]]) same++ }
+    END { exit bad > 0 || same == NR - 1 || NR != 5 }'"
 "$damsim" sweep "$llama" --vary cost.pue=1:1.5:9 --vary gpu=A100-SXM4-80GB,H100-SXM5-80GB --samples 40 --method lhs -j 1 >l1.csv
 "$damsim" sweep "$llama" --vary cost.pue=1:1.5:9 --vary gpu=A100-SXM4-80GB,H100-SXM5-80GB --samples 40 --method lhs -j 2 >l2.csv
 check "--method lhs: the same bytes for -j 1 and -j 2" cmp l1.csv l2.csv
