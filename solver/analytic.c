@@ -107,8 +107,8 @@ double dam_analytic_phase_time(const dam_scenario *s, int i, double b,
  * phase's t_compute is the time of its compute-bound kernels, t_memory of
  * its memory-bound ones, time their sum).
  */
-/* dam_device_cost of g under o, from memo when its inputs are the
- * memo's (g the scenario's stored graph), byte for byte. */
+/* A cost in a memo's table: its options' bytes and their hash, full
+ * while gen is the memo's. */
 struct dam_memo_entry {
     unsigned gen;           /* full when the memo's */
     uint64_t hash;
@@ -118,9 +118,12 @@ struct dam_memo_entry {
 
 void dam_analytic_memo_table(dam_analytic_memo *memo, int cap)
 {
+    int n = 1; /* a power of two (the probe masks with n - 1) */
+    while (n < cap && n < (1 << 24))
+        n *= 2;
     dam_free(memo->tab);
-    memo->tab = cap > 0 ? dam_calloc((size_t)cap, sizeof *memo->tab) : NULL;
-    memo->cap = cap > 0 ? cap : 0;
+    memo->tab = cap > 0 ? dam_calloc((size_t)n, sizeof *memo->tab) : NULL;
+    memo->cap = cap > 0 ? n : 0;
     memo->used = 0;
     memo->gen = 1;
     memo->valid = 0;
@@ -196,6 +199,8 @@ static const dam_graph_cost *memo_table_cost(const dam_graph *g,
     return &e->cost;
 }
 
+/* dam_device_cost of g under o, from memo when its inputs are the
+ * memo's (g the scenario's stored graph), byte for byte. */
 static const dam_graph_cost *memo_cost(const dam_scenario *s,
                                        const dam_graph *g,
                                        const dam_cost_opts *o,

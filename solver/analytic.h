@@ -51,10 +51,11 @@ typedef struct dam_analytic_memo {
                              * full (a clear bumps it) */
 } dam_analytic_memo;
 
-/* Let memo keep up to cap costs of its graph, GPU and framework, each
- * under its own options (a sweep whose outer keys leave the graph's cost
- * alone, as the loader or the price, meets each inner batch size again):
- * about 0.75 kB an entry; a full table starts again empty. */
+/* Let memo keep the costs of its graph, GPU and framework under up to
+ * 3/4 of cap sets of options (cap rounded up to a power of two; a sweep
+ * whose outer keys leave the graph's cost alone, as the loader or the
+ * price, meets each inner batch size again): about 0.75 kB an entry; a
+ * table that fills starts again empty. */
 void dam_analytic_memo_table(dam_analytic_memo *memo, int cap);
 /* Free memo's table (memo itself is the caller's). */
 void dam_analytic_memo_release(dam_analytic_memo *memo);
