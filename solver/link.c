@@ -38,15 +38,17 @@
  * when the capped set empties, so it does not drift over millions of
  * events.
  *
- * Determinism: component order follows link and flow-array order, sorts
- * and heaps break ties by start sequence, and rescheduling happens in that
- * order. Links whose flows share one cap take exactly the path they took
+ * Determinism: component order follows link and flow-array order, heaps
+ * break ties by start sequence, the tightest-link tournament by component
+ * order (the first link with the least level, as a scan would find it),
+ * and rescheduling happens in that order. Links whose flows share one cap take exactly the path they took
  * before the mixed mode existed.
  */
 #include "solver/link.h"
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "model/alloc.h"
 
@@ -123,8 +125,8 @@ struct link {
     double busy;        /* integral of used/C, s */
     double active;      /* time with n > 0, s */
     double delivered;   /* integral of used, units */
-    double R;           /* progressive filling: capacity left */
-    size_t nu;          /* progressive filling: unfixed flows */
+    uint32_t ch;        /* progressive filling: index in the component
+                         * arrays (net->cR, cnu, clev) */
     uint32_t mark;      /* component search stamp */
 };
 
@@ -148,17 +150,23 @@ struct dam_link_net {
     size_t cl_cap;
     uint32_t *cf;           /* scratch: component flows */
     size_t cf_cap;
-    struct capkey *keys;    /* scratch: sort keys of component flows */
-    size_t keys_cap;
-};
-
-/* Order in which capped flows are fixed: cap, then start sequence. qsort
- * has no context argument in C11, so the keys carry what the comparison
- * needs and no static state is used. */
-struct capkey {
-    double cap;    /* the flow's cap, units/s */
-    uint64_t seq;  /* its start sequence */
-    uint32_t slot; /* its pool slot */
+    /* progressive filling scratch, per component link (index ch): the
+     * capacity left, the unfixed flows and their fair level (R / nu,
+     * HUGE_VAL when none is left, and past the component's links), and a
+     * tournament tree over the levels: ctree[1] is the index of the least
+     * level, the first in component order among equals; node i's children
+     * are 2i and 2i + 1, leaf h is node cleaves + h */
+    double *cR;
+    size_t *cnu;
+    double *clev;
+    uint32_t *ctree;
+    size_t cleaves;
+    uint32_t *cdirty;   /* leaves whose level changed since the tree was
+                         * last brought up to date */
+    size_t ndirty;
+    unsigned char *cflag; /* 1: leaf is in cdirty */
+    size_t cc_cap;
+    struct heap keys;       /* scratch: component flows by (cap, seq) */
 };
 
 static void fast_done(dam_des *des, void *ctx, dam_des_arg arg);
@@ -834,12 +842,32 @@ static void maybe_fast(dam_link_net *net, struct link *l, int li)
     fast_schedule(net, l, li);
 }
 
-static int capkey_cmp(const void *a, const void *b)
+/* A component link's fair level: what each unfixed flow would get. */
+static inline double level(double R, size_t nu)
 {
-    const struct capkey *x = a, *y = b;
-    if (x->cap != y->cap)
-        return x->cap < y->cap ? -1 : 1;
-    return x->seq < y->seq ? -1 : x->seq > y->seq;
+    return nu > 0 ? (R > 0.0 ? R : 0.0) / (double)nu : HUGE_VAL;
+}
+
+/* The tournament's winner of two indices: the lesser level, the left
+ * (earlier) one among equals. */
+static inline uint32_t tpick(const double *lev, uint32_t a, uint32_t b)
+{
+    return lev[b] < lev[a] ? b : a;
+}
+
+/* Replay the matches above every leaf whose level changed, up to the
+ * root. */
+static void tree_update(dam_link_net *net)
+{
+    uint32_t *t = net->ctree;
+    const double *lev = net->clev;
+    for (size_t d = 0; d < net->ndirty; d++) {
+        uint32_t h = net->cdirty[d];
+        net->cflag[h] = 0;
+        for (size_t i = (net->cleaves + h) >> 1; i >= 1; i >>= 1)
+            t[i] = tpick(lev, t[2 * i], t[2 * i + 1]);
+    }
+    net->ndirty = 0;
 }
 
 static void fix_flow(dam_link_net *net, struct flow *f, double x)
@@ -847,9 +875,14 @@ static void fix_flow(dam_link_net *net, struct flow *f, double x)
     f->newrate = x;
     f->fixed = 1;
     for (int j = 0; j < f->nlinks; j++) {
-        struct link *l = &net->links[f->link[j]];
-        l->R -= x;
-        l->nu--;
+        uint32_t h = net->links[f->link[j]].ch;
+        net->cR[h] -= x;
+        net->cnu[h]--;
+        net->clev[h] = level(net->cR[h], net->cnu[h]);
+        if (!net->cflag[h]) {
+            net->cflag[h] = 1;
+            net->cdirty[net->ndirty++] = h;
+        }
     }
 }
 
@@ -897,52 +930,70 @@ static void recompute(dam_link_net *net, const int *seeds, int nseeds)
         }
     }
 
+    size_t P = 1;
+    while (P < ncl)
+        P <<= 1;
+    if (P > net->cc_cap) {
+        net->cR = dam_realloc(net->cR, P * sizeof *net->cR);
+        net->cnu = dam_realloc(net->cnu, P * sizeof *net->cnu);
+        net->clev = dam_realloc(net->clev, P * sizeof *net->clev);
+        net->ctree = dam_realloc(net->ctree, 2 * P * sizeof *net->ctree);
+        net->cdirty = dam_realloc(net->cdirty, P * sizeof *net->cdirty);
+        net->cflag = dam_realloc(net->cflag, P * sizeof *net->cflag);
+        net->cc_cap = P;
+    }
+    net->cleaves = P;
     for (size_t h = 0; h < ncl; h++) {
         struct link *l = &net->links[net->cl[h]];
         account(net, l);
-        l->R = l->C;
-        l->nu = l->n;
+        l->ch = (uint32_t)h;
+        net->cR[h] = l->C;
+        net->cnu[h] = l->n;
+        net->clev[h] = level(l->C, l->n);
     }
-    if (ncf > net->keys_cap)
-        net->keys = dam_grow(net->keys, sizeof *net->keys, ncf,
-                             &net->keys_cap);
-    struct capkey *keys = net->keys;
+    for (size_t h = ncl; h < P; h++)
+        net->clev[h] = HUGE_VAL;
+    memset(net->cflag, 0, P);
+    net->ndirty = 0;
+    uint32_t *tree = net->ctree;
+    for (size_t h = 0; h < P; h++)
+        tree[P + h] = (uint32_t)h;
+    for (size_t i = P; i-- > 1;)
+        tree[i] = tpick(net->clev, tree[2 * i], tree[2 * i + 1]);
+    struct heap *keys = &net->keys;
+    heap_reserve(keys, ncf);
     for (size_t i = 0; i < ncf; i++) {
         struct flow *f = &net->flows[net->cf[i]];
         double rem = f->work - f->rate * (now - f->t_last);
         f->work = rem > 0.0 ? rem : 0.0;
         f->t_last = now;
         f->fixed = 0;
-        keys[i].cap = f->cap;
-        keys[i].seq = f->seq;
-        keys[i].slot = net->cf[i];
+        keys->a[i] = cmin_ent(f, net->cf[i], 0);
     }
-    qsort(keys, ncf, sizeof *keys, capkey_cmp);
+    keys->n = ncf;
+    heapify(keys, NULL);
 
     /* Progressive filling: all unfixed flows rise together; the next to
-     * stop is either the lowest cap or the tightest link's fair level. */
-    size_t left = ncf, ci = 0;
+     * stop is either the lowest cap or the tightest link's fair level.
+     * Capped flows are taken in (cap, seq) order from a heap popped only
+     * as far as the filling needs (fixed flows leave it lazily); the
+     * tightest link is the first in component order with the least
+     * level, the tournament's winner. */
+    size_t left = ncf;
     while (left > 0) {
-        double lmin = HUGE_VAL;
-        int best = -1;
-        for (size_t h = 0; h < ncl; h++) {
-            struct link *l = &net->links[net->cl[h]];
-            if (l->nu == 0)
-                continue;
-            double lev = (l->R > 0.0 ? l->R : 0.0) / (double)l->nu;
-            if (lev < lmin) {
-                lmin = lev;
-                best = net->cl[h];
-            }
-        }
-        while (ci < ncf && net->flows[keys[ci].slot].fixed)
-            ci++;
-        if (ci < ncf && keys[ci].cap <= lmin) {
-            fix_flow(net, &net->flows[keys[ci].slot], keys[ci].cap);
+        tree_update(net);
+        size_t best = tree[1];
+        double lmin = net->clev[best];
+        while (keys->n > 0 && net->flows[keys->a[0].slot].fixed)
+            heap_remove(keys, NULL, 0);
+        if (keys->n > 0 && keys->a[0].key <= lmin) {
+            struct flow *f = &net->flows[keys->a[0].slot];
+            heap_remove(keys, NULL, 0);
+            fix_flow(net, f, f->cap);
             left--;
             continue;
         }
-        struct link *b = &net->links[best];
+        struct link *b = &net->links[net->cl[best]];
         for (size_t i = 0; i < b->n; i++) {
             struct flow *f = &net->flows[b->fl[i]];
             if (!f->fixed) {
@@ -1045,7 +1096,13 @@ void dam_link_net_free(dam_link_net *net)
     dam_free(net->ctag);
     dam_free(net->cl);
     dam_free(net->cf);
-    dam_free(net->keys);
+    dam_free(net->cR);
+    dam_free(net->cnu);
+    dam_free(net->clev);
+    dam_free(net->ctree);
+    dam_free(net->cdirty);
+    dam_free(net->cflag);
+    dam_free(net->keys.a);
     dam_free(net);
 }
 
