@@ -818,6 +818,25 @@ static double median_abs(double *v, int n)
     return dam_interval_of(v, n).median;
 }
 
+/* A case's rows in one draw (predict's dam_draws_each). */
+typedef struct draw_rows {
+    problem *pb;
+    dam_calibration *out;
+    const int *head, *next; /* each case's rows in row order */
+    int c;                  /* the case */
+} draw_rows;
+
+/* Solve the case in draw k (x) and note each of its rows' quantity. */
+static void draw_rows_solve(const dam_scenario *x, int k, void *ctx)
+{
+    draw_rows *w = ctx;
+    double q[2 + DAM_KCLASS_COUNT];
+    solve_q(x, w->pb->r, q);
+    for (int i = w->head[w->c]; i >= 0; i = w->next[i])
+        w->out->draws[(size_t)i * w->out->samples + k] =
+            q[row_q(&w->pb->rows[i])];
+}
+
 /* Predict every row at the fitted constants, with intervals and the
  * per-draw predictions. */
 static void predict(problem *pb, dam_calibration *out, int samples,
@@ -837,7 +856,6 @@ static void predict(problem *pb, dam_calibration *out, int samples,
     out->draws = dam_calloc((size_t)pb->nrows * (size_t)out->samples,
                             sizeof *out->draws);
     dam_scenario *x = dam_malloc(sizeof *x);
-    double q[2 + DAM_KCLASS_COUNT];
     double *col = dam_malloc((size_t)out->samples * sizeof *col);
     /* each case's rows as a linked list in row order */
     int *head = dam_malloc(((size_t)pb->ncases + 1) * sizeof *head);
@@ -848,15 +866,11 @@ static void predict(problem *pb, dam_calibration *out, int samples,
         next[i] = head[pb->row_case[i]];
         head[pb->row_case[i]] = i;
     }
+    draw_rows dw = {pb, out, head, next, 0};
     for (int c = 0; c < pb->ncases; c++) {
         const dam_scenario *sc = case_scn(pb, c);
-        for (int k = 0; k < out->samples; k++) {
-            dam_draws_apply(dr, k, sc, sc, x);
-            solve_q(x, pb->r, q);
-            for (int i = head[c]; i >= 0; i = next[i])
-                out->draws[(size_t)i * out->samples + k] =
-                    q[row_q(&pb->rows[i])];
-        }
+        dw.c = c;
+        dam_draws_each(dr, sc, sc, x, draw_rows_solve, &dw);
     }
     dam_free(next);
     dam_free(head);

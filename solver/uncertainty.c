@@ -813,9 +813,11 @@ static int plan_prepare(dam_draws *d, const dam_scenario *base,
 }
 
 /* x (prepared by plan_prepare for s) in draw k: the same bytes as
- * dam_draws_apply_all(d, k, base, s, x). */
-static void plan_fill(const dam_draws *d, int k, const dam_scenario *s,
-                      dam_scenario *x)
+ * dam_draws_apply_all(d, k, base, s, x) when rest is 1, as
+ * dam_draws_apply's when it is 0 (the rest's fields then keep their
+ * value: times 1). */
+static void plan_fill_as(const dam_draws *d, int k, const dam_scenario *s,
+                         dam_scenario *x, int rest)
 {
     const draw_plan *p = &d->plan;
     int n = d->n, nv = p->nin + p->nuse;
@@ -824,7 +826,7 @@ static void plan_fill(const dam_draws *d, int k, const dam_scenario *s,
                sizeof(double));
     /* the GPU's error and the rest's (scale_fields_from's operations,
      * each field once: the order among them is immaterial) */
-    const double m[2] = {p->gm[k], p->rm[k]};
+    const double m[2] = {p->gm[k], rest ? p->rm[k] : 1.0};
     for (int f = 0; f < NSCALED; f++) {
         const scaled_field *sf = &scaled_fields[f];
         double v = p->sv[f], mf = m[sf->rest];
@@ -832,6 +834,26 @@ static void plan_fill(const dam_draws *d, int k, const dam_scenario *s,
             memcpy(&v, (const char *)x + sf->off, sizeof v);
         v = sf->div ? v / mf : v * mf;
         memcpy((char *)x + sf->off, &v, sizeof v);
+    }
+}
+
+static void plan_fill(const dam_draws *d, int k, const dam_scenario *s,
+                      dam_scenario *x)
+{
+    plan_fill_as(d, k, s, x, 1);
+}
+
+void dam_draws_each(dam_draws *d, const dam_scenario *base,
+                    const dam_scenario *s, dam_scenario *x,
+                    dam_draw_fn fn, void *ctx)
+{
+    int planned = x != s && x != base && plan_prepare(d, base, s, x, NULL, -1);
+    for (int k = 0; k < d->n; k++) {
+        if (planned)
+            plan_fill_as(d, k, s, x, 0);
+        else
+            dam_draws_apply(d, k, base, s, x);
+        fn(x, k, ctx);
     }
 }
 

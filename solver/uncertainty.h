@@ -195,6 +195,20 @@ double dam_draws_u(dam_draws *d, const char *name, int k);
 int dam_draws_apply(dam_draws *d, int k, const dam_scenario *base,
                     const dam_scenario *s, dam_scenario *x);
 
+/* What dam_draws_each calls on each draw: x is the scenario in draw k. */
+typedef void (*dam_draw_fn)(const dam_scenario *x, int k, void *ctx);
+
+/*
+ * Every draw of s in turn: x as dam_draws_apply(d, k, base, s, x) leaves
+ * it (the same doubles), then fn(x, k, ctx), for k = 0 .. count - 1. A
+ * draw is a few stores from the draw plan (worked out once, and reused
+ * while the next scenario draws the same quantities) where the plan
+ * applies, else dam_draws_apply. x is scratch, neither s nor base.
+ */
+void dam_draws_each(dam_draws *d, const dam_scenario *base,
+                    const dam_scenario *s, dam_scenario *x,
+                    dam_draw_fn fn, void *ctx);
+
 /* dam_draws_apply, and the model's error on everything else a step is
  * made of: the loader's decode, storage, the host link, the collectives
  * and the host overheads, scaled by a lognormal of median 1 and log-sd the
