@@ -826,12 +826,16 @@ typedef struct draw_rows {
     int c;                  /* the case */
 } draw_rows;
 
-/* Solve the case in draw k (x) and note each of its rows' quantity. */
-static void draw_rows_solve(const dam_scenario *x, int k, void *ctx)
+/* The case in draw k (x, solved into r): note each of its rows'
+ * quantity. */
+static void draw_rows_note(const dam_scenario *x, const dam_result *r,
+                           int k, void *ctx)
 {
     draw_rows *w = ctx;
     double q[2 + DAM_KCLASS_COUNT];
-    solve_q(x, w->pb->r, q);
+    q[Q_STEP] = r->step;
+    q[Q_THROUGHPUT] = r->throughput;
+    dam_calibrate_class_times(x, r, q + Q_CLASS);
     for (int i = w->head[w->c]; i >= 0; i = w->next[i])
         w->out->draws[(size_t)i * w->out->samples + k] =
             q[row_q(&w->pb->rows[i])];
@@ -870,7 +874,7 @@ static void predict(problem *pb, dam_calibration *out, int samples,
     for (int c = 0; c < pb->ncases; c++) {
         const dam_scenario *sc = case_scn(pb, c);
         dw.c = c;
-        dam_draws_each(dr, sc, sc, x, draw_rows_solve, &dw);
+        dam_draws_solve_each(dr, sc, sc, x, pb->r, draw_rows_note, &dw);
     }
     dam_free(next);
     dam_free(head);

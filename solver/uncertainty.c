@@ -121,6 +121,7 @@ struct dam_draws {
     dam_analytic_memo *memo;
     dam_scenario *xs;
     struct lane_state *ls; /* solve_lanes' (allocated on first use) */
+    struct each_state *es; /* solve_each_lanes' (allocated on first use) */
     unsigned long lane_hits; /* draws whose lanes' costs were reused */
     double *share;       /* n + 1: share[m], 1 / n added m times to 0 in
                           * turn (a bound's share of m draws) */
@@ -149,6 +150,15 @@ typedef struct lane_state {
     unsigned char *own;
     dam_cost_lanes chunk[];
 } lane_state;
+
+/* solve_each_lanes' scratch: a point's graph, its cost plan, one chunk
+ * of lanes (kept in dam_draws from one scenario to the next, so that a
+ * calibration's cases do not allocate them afresh). */
+typedef struct each_state {
+    dam_graph g;
+    dam_cost_plan plan;
+    dam_cost_lanes lanes;
+} each_state;
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -465,6 +475,7 @@ void dam_draws_free(dam_draws *d)
     if (d->ls)
         dam_free(d->ls->own);
     dam_free(d->ls);
+    dam_free(d->es);
     dam_free(d);
 }
 
@@ -843,17 +854,73 @@ static void plan_fill(const dam_draws *d, int k, const dam_scenario *s,
     plan_fill_as(d, k, s, x, 1);
 }
 
-void dam_draws_each(dam_draws *d, const dam_scenario *base,
-                    const dam_scenario *s, dam_scenario *x,
-                    dam_draw_fn fn, void *ctx)
+/* dam_draws_solve_each's draws in lanes of DAM_COST_LANES (x prepared by
+ * plan_prepare): the graph and its cost plan worked out once, every
+ * lane's graph cost at once, then each draw solved on its lane's cost
+ * (dam_analytic_solve_given: dam_analytic_solve's result, the phases'
+ * work aside). Returns 0 (nothing done) where the lanes do not apply: a
+ * layout, serving, no operator graph, or options the cost plan does not
+ * cover. */
+static int solve_each_lanes(dam_draws *d, const dam_scenario *s,
+                            dam_scenario *x, dam_result *r,
+                            dam_draw_solved_fn fn, void *ctx)
+{
+    enum { L = DAM_COST_LANES };
+    if (s->layout.on || s->mode == DAM_MODE_SERVING ||
+        x->workload.model.arch.kind == DAM_ARCH_NONE)
+        return 0;
+    if (!d->es)
+        d->es = dam_malloc(sizeof *d->es);
+    dam_cost_plan *plan = &d->es->plan;
+    dam_cost_lanes *lanes = &d->es->lanes;
+    const dam_graph *g = dam_scenario_graph(x, &d->es->g);
+    double b = x->workload.batch_size;
+    dam_cost_opts o;
+    int ok = 0;
+    if (g) {
+        plan_fill_as(d, 0, s, x, 0);
+        dam_cost_opts_scenario(x, b, &o);
+        ok = dam_cost_plan_build(g, &o, plan);
+    }
+    for (int k0 = 0; ok && k0 < d->n; k0 += L) {
+        int m = d->n - k0 < L ? d->n - k0 : L;
+        unsigned char own[L];
+        for (int j = 0; j < m; j++) {
+            plan_fill_as(d, k0 + j, s, x, 0);
+            dam_cost_opts_scenario(x, b, &o);
+            own[j] = !dam_cost_lanes_set(plan, &o, lanes, j);
+        }
+        lanes->n = m;
+        dam_cost_lanes_run(plan, lanes);
+        for (int j = 0; j < m; j++) {
+            plan_fill_as(d, k0 + j, s, x, 0);
+            if (own[j]) {
+                dam_analytic_solve(x, r);
+            } else {
+                dam_graph_cost gc;
+                dam_cost_lanes_get(plan, lanes, j, &gc);
+                dam_analytic_solve_given(x, r, g, &gc);
+            }
+            fn(x, r, k0 + j, ctx);
+        }
+    }
+    return ok;
+}
+
+void dam_draws_solve_each(dam_draws *d, const dam_scenario *base,
+                          const dam_scenario *s, dam_scenario *x,
+                          dam_result *r, dam_draw_solved_fn fn, void *ctx)
 {
     int planned = x != s && x != base && plan_prepare(d, base, s, x, NULL, -1);
+    if (planned && solve_each_lanes(d, s, x, r, fn, ctx))
+        return;
     for (int k = 0; k < d->n; k++) {
         if (planned)
             plan_fill_as(d, k, s, x, 0);
         else
             dam_draws_apply(d, k, base, s, x);
-        fn(x, k, ctx);
+        dam_analytic_solve(x, r);
+        fn(x, r, k, ctx);
     }
 }
 

@@ -195,19 +195,25 @@ double dam_draws_u(dam_draws *d, const char *name, int k);
 int dam_draws_apply(dam_draws *d, int k, const dam_scenario *base,
                     const dam_scenario *s, dam_scenario *x);
 
-/* What dam_draws_each calls on each draw: x is the scenario in draw k. */
-typedef void (*dam_draw_fn)(const dam_scenario *x, int k, void *ctx);
+/* What dam_draws_solve_each calls on each draw: x is the scenario in
+ * draw k, r its analytic result. */
+typedef void (*dam_draw_solved_fn)(const dam_scenario *x,
+                                   const dam_result *r, int k, void *ctx);
 
 /*
- * Every draw of s in turn: x as dam_draws_apply(d, k, base, s, x) leaves
- * it (the same doubles), then fn(x, k, ctx), for k = 0 .. count - 1. A
- * draw is a few stores from the draw plan (worked out once, and reused
- * while the next scenario draws the same quantities) where the plan
- * applies, else dam_draws_apply. x is scratch, neither s nor base.
+ * Every draw of s solved in turn: x as dam_draws_apply(d, k, base, s, x)
+ * leaves it (the same doubles), r as dam_analytic_solve(x, r) leaves it
+ * (the phases' flops and bytes aside: they may be 0), then
+ * fn(x, r, k, ctx), for k = 0 .. count - 1. A draw is a few stores from
+ * the draw plan (worked out once, and reused while the next scenario
+ * draws the same quantities) where the plan applies, else
+ * dam_draws_apply; the operator graph is costed for DAM_COST_LANES draws
+ * at once where the cost plan covers it. x is scratch, neither s nor
+ * base.
  */
-void dam_draws_each(dam_draws *d, const dam_scenario *base,
-                    const dam_scenario *s, dam_scenario *x,
-                    dam_draw_fn fn, void *ctx);
+void dam_draws_solve_each(dam_draws *d, const dam_scenario *base,
+                          const dam_scenario *s, dam_scenario *x,
+                          dam_result *r, dam_draw_solved_fn fn, void *ctx);
 
 /* dam_draws_apply, and the model's error on everything else a step is
  * made of: the loader's decode, storage, the host link, the collectives
