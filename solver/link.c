@@ -125,6 +125,7 @@ struct link {
     double busy;        /* integral of used/C, s */
     double active;      /* time with n > 0, s */
     double delivered;   /* integral of used, units */
+    int pending;        /* 1: in net->pend */
     uint32_t ch;        /* progressive filling: index in the component
                          * arrays (net->cR, cnu, clev) */
     uint32_t mark;      /* component search stamp */
@@ -146,6 +147,10 @@ struct dam_link_net {
     uint64_t seq;           /* next start sequence */
     uint32_t stamp;         /* component search stamp */
     int fast_enabled;       /* 0: general path only */
+    int coalesce;           /* 1: one recompute per instant (flush) */
+    dam_des_id flush_ev;    /* the pending flush event, 0 none */
+    int *pend;              /* links whose component awaits the flush */
+    size_t npend, pend_cap;
     int *cl;                /* scratch: component links */
     size_t cl_cap;
     uint32_t *cf;           /* scratch: component flows */
@@ -1042,6 +1047,52 @@ static void gen_unlink(dam_link_net *net, uint32_t k, int j)
     }
 }
 
+/* The pending links' components recomputed at once (the instant's last
+ * change is in), then each pending link back to a fast mode where it
+ * can be. */
+static void flush(dam_des *des, void *ctx, dam_des_arg arg)
+{
+    dam_link_net *net = ctx;
+    (void)des;
+    (void)arg;
+    net->flush_ev = 0;
+    recompute(net, net->pend, (int)net->npend);
+    for (size_t i = 0; i < net->npend; i++) {
+        int li = net->pend[i];
+        net->links[li].pending = 0;
+        maybe_fast(net, &net->links[li], li);
+    }
+    net->npend = 0;
+}
+
+/* A flow started (ended: 0) or ended (1) on the general links seeds:
+ * recompute their component now, or, coalescing, at the instant's flush
+ * (scheduled by the first change). A link that ended a flow may go back
+ * to a fast mode (the flush tries every link it recomputes from). */
+static void changed(dam_link_net *net, const int *seeds, int nseeds,
+                    int ended)
+{
+    if (!net->coalesce) {
+        recompute(net, seeds, nseeds);
+        for (int j = 0; j < nseeds && ended; j++)
+            maybe_fast(net, &net->links[seeds[j]], seeds[j]);
+        return;
+    }
+    for (int j = 0; j < nseeds; j++) {
+        struct link *l = &net->links[seeds[j]];
+        if (l->pending)
+            continue;
+        l->pending = 1;
+        if (net->npend == net->pend_cap)
+            net->pend = dam_grow(net->pend, sizeof *net->pend,
+                                 net->npend + 1, &net->pend_cap);
+        net->pend[net->npend++] = seeds[j];
+    }
+    if (net->flush_ev == 0)
+        net->flush_ev = dam_des_after(net->des, 0.0, flush, net,
+                                      dam_des_u(0));
+}
+
 static void gen_done(dam_des *des, void *ctx, dam_des_arg arg)
 {
     dam_link_net *net = ctx;
@@ -1061,9 +1112,7 @@ static void gen_done(dam_des *des, void *ctx, dam_des_arg arg)
     void *dctx = f->ctx;
     dam_des_arg darg = f->arg;
     flow_release(net, k);
-    recompute(net, seeds, ns);
-    for (int j = 0; j < ns; j++)
-        maybe_fast(net, &net->links[seeds[j]], seeds[j]);
+    changed(net, seeds, ns, 1);
     done(des, dctx, darg);
 }
 
@@ -1082,6 +1131,8 @@ void dam_link_net_free(dam_link_net *net)
 {
     if (net == NULL)
         return;
+    if (net->flush_ev != 0)
+        dam_des_cancel(net->des, net->flush_ev);
     for (int i = 0; i < net->nlinks; i++) {
         struct link *l = &net->links[i];
         dam_free(l->fl);
@@ -1095,6 +1146,7 @@ void dam_link_net_free(dam_link_net *net)
     dam_free(net->fpos);
     dam_free(net->ctag);
     dam_free(net->cl);
+    dam_free(net->pend);
     dam_free(net->cf);
     dam_free(net->cR);
     dam_free(net->cnu);
@@ -1109,6 +1161,10 @@ void dam_link_net_free(dam_link_net *net)
 void dam_link_net_reset(dam_link_net *net)
 {
     double now = dam_des_now(net->des);
+    if (net->flush_ev != 0)
+        dam_des_cancel(net->des, net->flush_ev);
+    net->flush_ev = 0;
+    net->npend = 0;
     for (size_t k = 0; k < net->nflows; k++) {
         struct flow *f = &net->flows[k];
         if (f->done == NULL)
@@ -1124,6 +1180,7 @@ void dam_link_net_reset(dam_link_net *net)
             dam_des_cancel(net->des, l->ev);
         l->ev = 0;
         l->n = 0;
+        l->pending = 0;
         l->fast = 1;
         mixed_clear(l);
         l->V = l->r = l->used = 0.0;
@@ -1135,6 +1192,11 @@ void dam_link_net_reset(dam_link_net *net)
 void dam_link_net_set_fast(dam_link_net *net, int on)
 {
     net->fast_enabled = on != 0;
+}
+
+void dam_link_net_set_coalesce(dam_link_net *net, int on)
+{
+    net->coalesce = on != 0;
 }
 
 int dam_link_add(dam_link_net *net, double capacity, dam_error *err)
@@ -1245,7 +1307,7 @@ int dam_link_flow_start(dam_link_net *net, const int *links, int nlinks,
     f->work = work;
     f->rate = 0.0;
     f->t_last = dam_des_now(net->des);
-    recompute(net, links, nlinks);
+    changed(net, links, nlinks, 0);
     return DAM_OK;
 }
 

@@ -35,9 +35,11 @@
  *    in this mode. Each flow keeps (remaining, rate, last update) and its
  *    own completion event; a start or end recomputes progressive filling
  *    over the connected component of links (through shared flows) and
- *    moves only the events whose rate changed. Cost O(F log F + F L) for
- *    F flows and L links in the component. A link returns to a fast mode
- *    once all its flows are single-link again.
+ *    moves only the events whose rate changed. Cost O((F + L) log(F + L))
+ *    for F flows and L links in the component. A link returns to a fast
+ *    mode once all its flows are single-link again. With coalescing on
+ *    (dam_link_net_set_coalesce), the starts and ends of one instant
+ *    share one recompute, at the end of that instant's events so far.
  *
  * A link's busy time is the integral of its utilisation (used/capacity),
  * so busy/elapsed is its mean utilisation.
@@ -71,6 +73,16 @@ void dam_link_net_reset(dam_link_net *net);
  * always the general path (for validating one against the other). Set
  * before flows start. */
 void dam_link_net_set_fast(dam_link_net *net, int on);
+/* on = 1: general-mode starts and ends at one instant are recomputed
+ * together, once, by an event at that instant (scheduled by the first of
+ * them), instead of once each. Flows that start and end together (a
+ * collective across replicas, a step's reads) then cost one recompute of
+ * their component, not one each. The rates are the same max-min fair
+ * allocation once the instant's changes are in (no time passes between);
+ * what may differ is the order of completion events that fall at exactly
+ * the same time. Rates queried between a start and that event are the
+ * previous ones. Default off. Set before flows start. */
+void dam_link_net_set_coalesce(dam_link_net *net, int on);
 
 /* Add a link of capacity (units/s, >= 0). Returns its index (0, 1, ...),
  * or -1 with err filled when capacity is negative or not finite. */

@@ -1008,6 +1008,9 @@ int dam_sim_parallel_cost(const dam_scenario *s, const dam_parallel_cost *c,
     build_entities(&ps, seed);
     ps.des = dam_des_create();
     ps.net = dam_link_net_create(ps.des);
+    /* a collective across replicas starts and ends its flows at one
+     * instant: one recompute for them all (link.h) */
+    dam_link_net_set_coalesce(ps.net, 1);
     ps.st_step = dam_stats_create();
     ps.trace = trace;
     ps.trace_steps = opt->trace_steps;

@@ -612,6 +612,94 @@ static void test_errors(void)
     dam_des_free(des);
 }
 
+/* A burst: 300 flows of random work start at t = 0 and 100 more at
+ * t = 0.5 (each from its own event at that instant), a third crossing
+ * both links, a third capped; the symmetric ones end together. With
+ * coalescing (one recompute per instant) every completion time is the
+ * one-recompute-per-change path's; with coalescing and the hand-worked
+ * two-link case of test_two_links the times are the same. */
+static void run_burst(int coalesce, struct done *d, struct later *lt)
+{
+    dam_des *des = dam_des_create();
+    dam_link_net *net = dam_link_net_create(des);
+    dam_link_net_set_coalesce(net, coalesce);
+    int l1 = dam_link_add(net, 4.0, NULL);
+    int l2 = dam_link_add(net, 3.0, NULL);
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(r, 99);
+    for (uint64_t i = 0; i < 400; i++) {
+        /* every fourth flow's work repeats the one before: ends together */
+        double work = i % 4 == 3 ? 0.5 : 0.1 + gsl_rng_uniform(r);
+        double cap = i % 3 == 1 ? 0.02 + 0.2 * gsl_rng_uniform(r) : 0.0;
+        int both[2] = {l1, l2};
+        if (i < 300 && i % 3 == 0) {
+            int rc = dam_link_flow_start(net, both, 2, work, cap, on_done, d,
+                                         dam_des_u(i), NULL, NULL);
+            dam_check(rc == 0, "burst flow %llu starts", (unsigned long long)i);
+        } else if (i < 300) {
+            start(net, i % 2 ? l1 : l2, work, cap, d, i);
+        } else {
+            lt[i - 300] = (struct later){net, d, i % 2 ? l1 : l2, work, cap,
+                                         i};
+            dam_des_at(des, 0.5, start_later, &lt[i - 300], dam_des_u(0));
+        }
+    }
+    dam_des_run(des);
+    dam_check(dam_link_is_fast(net, l1) && dam_link_is_fast(net, l2),
+              "burst (coalesce %d): links end in fast mode", coalesce);
+    gsl_rng_free(r);
+    dam_link_net_free(net);
+    dam_des_free(des);
+}
+
+static void test_coalesce(void)
+{
+    static struct done a, b;
+    static struct later lt[100];
+    run_burst(0, &a, lt);
+    run_burst(1, &b, lt);
+    double worst = 0.0;
+    int all = 1;
+    for (int i = 0; i < 400; i++) {
+        all = all && a.t[i] > 0.0 && b.t[i] > 0.0;
+        double e = fabs(a.t[i] - b.t[i]) / b.t[i];
+        if (e > worst)
+            worst = e;
+    }
+    dam_check(all, "burst of 400 flows: all complete, coalescing or not");
+    dam_check(worst < 1e-9,
+              "burst of 400 flows: one recompute per instant gives every "
+              "completion time of one per change (worst rel diff %.2e)",
+              worst);
+
+    /* test_two_links's first case, coalescing: X done at 2, Y at 3, the
+     * link-2 flows at 31/3 */
+    dam_des *des = dam_des_create();
+    dam_link_net *net = dam_link_net_create(des);
+    dam_link_net_set_coalesce(net, 1);
+    struct done d = {{0}};
+    int l1 = dam_link_add(net, 1.0, NULL);
+    int l2 = dam_link_add(net, 3.0, NULL);
+    int both[2] = {l1, l2};
+    dam_link_flow_start(net, both, 2, 1.0, 0, on_done, &d, dam_des_u(0), NULL,
+                        NULL);
+    start(net, l1, 2.0, 0, &d, 1);
+    for (uint64_t i = 0; i < 3; i++)
+        start(net, l2, 10.0, 0, &d, 2 + i);
+    dam_des_run(des);
+    dam_check_rel(d.t[0], 2.0, TOL, "coalescing: two-link flow done at 2");
+    dam_check_rel(d.t[1], 3.0, TOL, "coalescing: its neighbour done at 3");
+    dam_check_rel(d.t[2], 2.0 + 25.0 / 3.0, TOL,
+                  "coalescing: link-2 flows done at 31/3");
+    /* a net freed with its flush pending (a simulation stopped mid-instant)
+     * cancels it: the engine never calls into freed memory */
+    dam_link_flow_start(net, both, 2, 1.0, 0, on_done, &d, dam_des_u(0), NULL,
+                        NULL);
+    dam_link_net_free(net);
+    dam_check(dam_des_run(des) == 0, "a freed net's pending flush is cancelled");
+    dam_des_free(des);
+}
+
 int main(void)
 {
     gsl_set_error_handler_off();
@@ -631,6 +719,7 @@ int main(void)
     test_equal_to_mixed(0);
     test_fast_vs_general();
     test_many_caps();
+    test_coalesce();
     test_errors();
     return dam_check_done();
 }
