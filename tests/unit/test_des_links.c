@@ -501,6 +501,22 @@ static int run_random(int fast, double cap, int cross, struct done *d)
     return s.mixed_fast;
 }
 
+/* The worst relative difference of the first n completion times of a
+ * and b; *all: 1 when every one of them completed in both. */
+static double worst_rel(const struct done *a, const struct done *b, int n,
+                        int *all)
+{
+    double worst = 0.0;
+    *all = 1;
+    for (int i = 0; i < n; i++) {
+        *all = *all && a->t[i] > 0.0 && b->t[i] > 0.0;
+        double e = fabs(a->t[i] - b->t[i]) / b->t[i];
+        if (e > worst)
+            worst = e;
+    }
+    return worst;
+}
+
 static void test_fast_vs_general(void)
 {
     static struct done a, b;
@@ -510,14 +526,8 @@ static void test_fast_vs_general(void)
         a = b = (struct done){{0}};
         int seen = run_random(1, caps[c], cross[c], &a);
         run_random(0, caps[c], cross[c], &b);
-        double worst = 0.0;
-        int all = 1;
-        for (int i = 0; i < 400; i++) {
-            all = all && a.t[i] > 0.0 && b.t[i] > 0.0;
-            double e = fabs(a.t[i] - b.t[i]) / b.t[i];
-            if (e > worst)
-                worst = e;
-        }
+        int all;
+        double worst = worst_rel(&a, &b, 400, &all);
         const char *kind = caps[c] >= 0.0 ? "equal caps"
                            : cross[c]     ? "random caps, two links"
                                           : "random caps";
@@ -658,14 +668,8 @@ static void test_coalesce(void)
     static struct later lt[100];
     run_burst(0, &a, lt);
     run_burst(1, &b, lt);
-    double worst = 0.0;
-    int all = 1;
-    for (int i = 0; i < 400; i++) {
-        all = all && a.t[i] > 0.0 && b.t[i] > 0.0;
-        double e = fabs(a.t[i] - b.t[i]) / b.t[i];
-        if (e > worst)
-            worst = e;
-    }
+    int all;
+    double worst = worst_rel(&a, &b, 400, &all);
     dam_check(all, "burst of 400 flows: all complete, coalescing or not");
     dam_check(worst < 1e-9,
               "burst of 400 flows: one recompute per instant gives every "
