@@ -22,6 +22,7 @@
 #include <gsl/gsl_matrix.h>
 #include <gsl/gsl_roots.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
@@ -97,6 +98,12 @@ typedef struct ccase {
     dam_scenario *s;          /* the scenario with its levers applied, or
                                * NULL when not resident (case_scn) */
     const dam_scenario *base; /* its file as loaded (before levers) */
+    /* not resident: what its levers changed in base, as the 8-byte words
+     * that differ (index, value) and the bytes past the last whole word */
+    uint32_t *dpos;
+    uint64_t *dval;
+    int ndiff;
+    unsigned char dtail[8];
     const dam_measure *m;     /* its row */
     int row0;                 /* its first row */
     double step_error;        /* its model's step error once fitted (0:
@@ -178,18 +185,38 @@ static int row_q(const dam_calib_row *row)
  * solved (case_scn). */
 #define DAM_CALIB_RESIDENT_BYTES (16.0 * 1048576.0)
 
-static int apply_levers(const dam_measure *m, const dam_catalog *cat,
-                        dam_scenario *s, dam_error *err);
-
 /*
  * Case c's scenario: its own copy when resident, else rebuilt in
- * pb->scratch from its file as loaded, its row's levers, the constants'
+ * pb->scratch from its file as loaded, what its row's levers changed
+ * there (the same bytes as applying them again), the constants'
  * values at its last solve (and their sd when pb->with_sd) and its
  * model's fitted step error: the same scenario the resident copy would
  * be, since setting a constant overwrites it whatever it held. Cases past
  * the first DAM_CALIB_RESIDENT_BYTES of scenarios are not resident, so
  * memory stays linear in rows with a small constant.
  */
+/* A case leaving residency keeps what its levers changed in its file's
+ * scenario (s, its resident copy, against cc->base): the differing 8-byte
+ * words and the tail, so case_scn rebuilds it without parsing them. */
+static void keep_diff(ccase *cc, const dam_scenario *s)
+{
+    const unsigned char *a = (const unsigned char *)s;
+    const unsigned char *b = (const unsigned char *)cc->base;
+    size_t nw = sizeof *s / 8;
+    int n = 0;
+    for (size_t w = 0; w < nw; w++)
+        n += memcmp(a + 8 * w, b + 8 * w, 8) != 0;
+    cc->dpos = dam_malloc((size_t)(n ? n : 1) * sizeof *cc->dpos);
+    cc->dval = dam_malloc((size_t)(n ? n : 1) * sizeof *cc->dval);
+    cc->ndiff = 0;
+    for (size_t w = 0; w < nw; w++)
+        if (memcmp(a + 8 * w, b + 8 * w, 8) != 0) {
+            cc->dpos[cc->ndiff] = (uint32_t)w;
+            memcpy(&cc->dval[cc->ndiff++], a + 8 * w, 8);
+        }
+    memcpy(cc->dtail, a + 8 * nw, sizeof *s % 8);
+}
+
 static dam_scenario *case_scn(problem *pb, int c)
 {
     ccase *cc = &pb->cases[c];
@@ -197,8 +224,11 @@ static dam_scenario *case_scn(problem *pb, int c)
         return cc->s;
     dam_scenario *x = pb->scratch;
     memcpy(x, cc->base, sizeof *x);
-    dam_error e;
-    apply_levers(cc->m, pb->cat, x, &e); /* it applied when loaded */
+    /* its levers' changes, as they applied when loaded (keep_diff) */
+    unsigned char *b = (unsigned char *)x;
+    for (int i = 0; i < cc->ndiff; i++)
+        memcpy(b + 8 * (size_t)cc->dpos[i], &cc->dval[i], 8);
+    memcpy(b + sizeof *x / 8 * 8, cc->dtail, sizeof *x % 8);
     for (int u = 0; u < cc->nuse; u++) {
         const dam_calib_const *k = &pb->consts[cc->use[u]];
         dam_scenario_const_set(x, &k->key, cc->last[u],
@@ -374,8 +404,11 @@ static void problem_free(problem *pb, int keep_rows)
         dam_free(pb->tab);
     }
     dam_free(pb->scratch);
-    for (int c = 0; c < pb->ncases; c++)
+    for (int c = 0; c < pb->ncases; c++) {
         dam_free(pb->cases[c].s);
+        dam_free(pb->cases[c].dpos);
+        dam_free(pb->cases[c].dval);
+    }
     dam_free(pb->cases);
     if (!keep_rows)
         dam_free(pb->rows);
@@ -580,7 +613,11 @@ static int load_cases(const dam_measure_set *set, dam_catalog *cat,
                         "step");
         }
         /* past the resident budget the case keeps no scenario of its own */
-        if ((double)pb->ncases * sizeof *s > DAM_CALIB_RESIDENT_BYTES) {
+        double budget = opt && opt->resident_bytes != 0.0
+                            ? opt->resident_bytes
+                            : DAM_CALIB_RESIDENT_BYTES;
+        if ((double)pb->ncases * sizeof *s > budget) {
+            keep_diff(cc, cc->s);
             dam_free(cc->s);
             cc->s = NULL;
         }

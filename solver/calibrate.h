@@ -149,6 +149,10 @@ typedef struct dam_calib_options {
                                  the device's own rate, not from the
                                  catalog: the folds of dam_calibrate_crossval
                                  always do */
+    double resident_bytes;    /* scenarios kept whole, at most, bytes (0 =
+                                 16 MiB; < 0: none); past it a case keeps
+                                 what its levers changed and is rebuilt
+                                 when solved: the same bytes, less memory */
 } dam_calib_options;
 
 /*

@@ -657,6 +657,54 @@ static void test_example(void)
     dam_catalog_free(&cat);
 }
 
+/* The example fitted with every case's scenario kept whole and with none
+ * kept (each rebuilt from its file's scenario and what its levers changed
+ * there, as a calibration past the resident budget does): every fitted
+ * constant, prediction, interval and draw is the same double. */
+static void test_resident(void)
+{
+    dam_calibration cal[2];
+    for (int k = 0; k < 2; k++) {
+        dam_catalog cat = {0};
+        dam_test_catalog(&cat);
+        dam_measure_set set;
+        dam_diag d;
+        dam_diag_init(&d);
+        dam_check_int(dam_measure_load(&set, DATA "measurements.csv", NULL,
+                                       &d),
+                      DAM_OK, "the example measurements load");
+        dam_calib_options opt = {0};
+        opt.resident_bytes = k ? -1.0 : 1e12;
+        dam_check_int(dam_calibrate_run(&set, &cat, &opt, &cal[k], &d),
+                      DAM_OK, k ? "calibrate runs with no scenario kept whole"
+                                : "calibrate runs with every scenario kept");
+        dam_measure_set_free(&set);
+        dam_diag_free(&d);
+        dam_catalog_free(&cat);
+    }
+    int same = cal[0].nconst == cal[1].nconst &&
+               cal[0].nrows == cal[1].nrows &&
+               cal[0].samples == cal[1].samples && cal[0].nrows > 3;
+    for (int i = 0; same && i < cal[0].nconst; i++)
+        same = cal[0].consts[i].value == cal[1].consts[i].value &&
+               cal[0].consts[i].se == cal[1].consts[i].se;
+    for (int i = 0; same && i < cal[0].nrows; i++) {
+        const dam_calib_row *a = &cal[0].rows[i], *b = &cal[1].rows[i];
+        same = a->start == b->start && a->predicted == b->predicted &&
+               a->interval.lo == b->interval.lo &&
+               a->interval.hi == b->interval.hi;
+    }
+    size_t nd = (size_t)cal[0].nrows * (size_t)cal[0].samples;
+    same = same && memcmp(cal[0].draws, cal[1].draws,
+                          nd * sizeof *cal[0].draws) == 0;
+    dam_check(same, "the example's fit, predictions, intervals and draws "
+                    "are the same with scenarios rebuilt from their levers' "
+                    "changes as with every scenario kept (%d rows)",
+              cal[0].nrows);
+    dam_calibration_free(&cal[0]);
+    dam_calibration_free(&cal[1]);
+}
+
 /* Overlays of device and framework constants reach the scenarios loaded
  * after them, in the catalog's display units. */
 static void test_overlay_units(void)
@@ -801,6 +849,7 @@ int main(void)
     test_draws();
     test_round_trip();
     test_example();
+    test_resident();
     test_overlay_units();
     test_key_text();
     return dam_check_done();
