@@ -41,8 +41,9 @@
  * Determinism: component order follows link and flow-array order, heaps
  * break ties by start sequence, the tightest-link tournament by component
  * order (the first link with the least level, as a scan would find it),
- * and rescheduling happens in that order. Links whose flows share one cap take exactly the path they took
- * before the mixed mode existed.
+ * and rescheduling happens in that order. Coalescing (one recompute per
+ * instant) keeps that order within the flush. Links whose flows share one
+ * cap take exactly the path they took before the mixed mode existed.
  */
 #include "solver/link.h"
 

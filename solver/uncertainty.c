@@ -911,7 +911,8 @@ void dam_draws_solve_each(dam_draws *d, const dam_scenario *base,
                           const dam_scenario *s, dam_scenario *x,
                           dam_result *r, dam_draw_solved_fn fn, void *ctx)
 {
-    int planned = x != s && x != base && plan_prepare(d, base, s, x, NULL, -1);
+    int planned =
+        x != s && x != base && plan_prepare(d, base, s, x, NULL, -1);
     if (planned && solve_each_lanes(d, s, x, r, fn, ctx))
         return;
     for (int k = 0; k < d->n; k++) {

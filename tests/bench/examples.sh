@@ -13,22 +13,7 @@ rounds=${2:-1}
 src=$(cd "$(dirname "$0")/../.." && pwd)
 rows=$(mktemp)
 trap 'rm -f "$rows"' EXIT
-# CPU seconds of the processes the command started (output discarded)
-cpu() {
-    ("$@" >/dev/null 2>&1; times) | awk 'NR == 2 {
-        split($1, u, /[ms]/); split($2, y, /[ms]/)
-        print u[1] * 60 + u[2] + y[1] * 60 + y[2] }'
-}
-best() {
-    b=999
-    i=0
-    while [ $i -lt "$rounds" ]; do
-        c=$(cpu "$@")
-        b=$(awk "BEGIN {print ($c < $b) ? $c : $b}")
-        i=$((i + 1))
-    done
-    echo "$b"
-}
+. "$src/tests/bench/timing.sh"
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg); cores: $(nproc)"
 for s in "$src"/scenarios/*.cfg; do
     n=$(basename "$s" .cfg)
