@@ -507,10 +507,20 @@ int dam_scenario_constants(const dam_scenario *s, dam_const_use *out,
     return n;
 }
 
-int dam_scenario_const_set(dam_scenario *s, const dam_const_key *k, double v,
-                           double sd)
+/* Byte offset of p inside s. */
+static size_t offset_in(const dam_scenario *s, const double *p)
 {
-    dam_workload *w = &s->workload;
+    return (size_t)((const char *)p - (const char *)s);
+}
+
+int dam_scenario_const_place(const dam_scenario *s, const dam_const_key *k,
+                             dam_const_place *pl)
+{
+    /* the lookups below take the scenario's own fields; nothing is
+     * written */
+    dam_scenario *m = (dam_scenario *)s;
+    dam_workload *w = &m->workload;
+    memset(pl, 0, sizeof *pl);
     if (k->owner != DAM_CONST_MODEL) {
         if (k->owner == DAM_CONST_GPU &&
             strcasecmp(k->entry, s->machine.gpu.id) != 0)
@@ -522,11 +532,10 @@ int dam_scenario_const_set(dam_scenario *s, const dam_const_key *k, double v,
         if (k->precision >= 0 && k->precision != (int)w->precision)
             return 0;
         double *pv, *psd;
-        if (dam_param_ref(param_index(k), s, &pv, &psd) != 0)
+        if (dam_param_ref(param_index(k), m, &pv, &psd) != 0)
             return 0;
-        *pv = v;
-        if (sd >= 0.0)
-            *psd = sd;
+        pl->value[pl->nvalue++] = offset_in(s, pv);
+        pl->sd[pl->nsd++] = offset_in(s, psd);
         return 1;
     }
     if (strcmp(k->field, "efficiency") != 0 ||
@@ -542,10 +551,30 @@ int dam_scenario_const_set(dam_scenario *s, const dam_const_key *k, double v,
         return 0;
     slot sl;
     if (model_efficiency(&w->model, k->precision, k->on_gpu, 0, &sl)) {
-        *sl.value = v;
-        if (sd >= 0.0)
-            *sl.sd = sd;
+        pl->value[pl->nvalue++] = offset_in(s, sl.value);
+        pl->sd[pl->nsd++] = offset_in(s, sl.sd);
     }
-    w->eta = v;
+    pl->value[pl->nvalue++] = offset_in(s, &w->eta);
+    return 1;
+}
+
+void dam_const_place_write(dam_scenario *s, const dam_const_place *pl,
+                           double v, double sd)
+{
+    char *b = (char *)s;
+    for (int i = 0; i < pl->nvalue; i++)
+        memcpy(b + pl->value[i], &v, sizeof v);
+    if (sd >= 0.0)
+        for (int i = 0; i < pl->nsd; i++)
+            memcpy(b + pl->sd[i], &sd, sizeof sd);
+}
+
+int dam_scenario_const_set(dam_scenario *s, const dam_const_key *k, double v,
+                           double sd)
+{
+    dam_const_place pl;
+    if (!dam_scenario_const_place(s, k, &pl))
+        return 0;
+    dam_const_place_write(s, &pl, v, sd);
     return 1;
 }

@@ -147,6 +147,29 @@ int dam_scenario_constants(const dam_scenario *s, dam_const_use *out,
 int dam_scenario_const_set(dam_scenario *s, const dam_const_key *k, double v,
                            double sd);
 
+/* Where dam_scenario_const_set writes a constant in one scenario: the
+ * byte offsets of the value's copies and of its sd (doubles inside the
+ * dam_scenario), so a caller that sets the same constant on the same
+ * scenario many times (calibrate's fit) resolves its key once. The
+ * offsets stay valid while the fields the key is matched on (GPU id,
+ * precision, framework, model id and its per-GPU entries) do not
+ * change. */
+typedef struct dam_const_place {
+    int nvalue;      /* copies of the value (1 or 2) */
+    size_t value[2];
+    int nsd;         /* 0 or 1 */
+    size_t sd[1];
+} dam_const_place;
+
+/* Fill pl for constant k on s. Returns 1 when s uses k (the same test as
+ * dam_scenario_const_set), 0 when not (pl then has no offsets). */
+int dam_scenario_const_place(const dam_scenario *s, const dam_const_key *k,
+                             dam_const_place *pl);
+/* Write v (and sd, when sd >= 0) at pl's offsets of s: what
+ * dam_scenario_const_set(s, k, v, sd) does for the k pl was filled for. */
+void dam_const_place_write(dam_scenario *s, const dam_const_place *pl,
+                           double v, double sd);
+
 /* The default relative uncertainty of a field without its own sd, as a
  * fraction of the value. */
 double dam_const_default_rel_sd(dam_const_owner owner, const char *field);

@@ -111,6 +111,9 @@ typedef struct ccase {
     int profile;              /* index into profiles, -1 when not a trace */
     int nuse;                 /* parameters it uses */
     int use[DAM_MAX_CONST_USES];   /* their indices */
+    int *place;               /* per use: where it is written in the
+                               * case's scenario (index into pb->places),
+                               * NULL until resolved (resolve_places) */
     double last[DAM_MAX_CONST_USES];/* values at the last solve */
     int solved;               /* 1 once q holds a solve */
     double q[2 + DAM_KCLASS_COUNT];/* step, throughput, class times */
@@ -135,6 +138,10 @@ typedef struct problem {
     const dam_catalog *cat;   /* resolves the rows' levers */
     struct loadtab *tab;      /* the scenario files, loaded once */
     dam_scenario *scratch;    /* a non-resident case's scenario */
+    int scratch_case;         /* the case scratch holds, -1: none known */
+    dam_const_place *places;  /* distinct places of the cases' uses */
+    int nplaces;
+    size_t places_cap;
     int with_sd;              /* case_scn also sets the constants' sd */
     double wscale;            /* measurement errors are rel_error x wscale
                                  (empirical Bayes: see dam_calibrate_run) */
@@ -217,25 +224,76 @@ static void keep_diff(ccase *cc, const dam_scenario *s)
     memcpy(cc->dtail, a + 8 * nw, sizeof *s % 8);
 }
 
+/* Copy the 8-byte word at byte offset off from base into x. */
+static void restore_word(dam_scenario *x, const dam_scenario *base,
+                         size_t off)
+{
+    memcpy((char *)x + off, (const char *)base + off, 8);
+}
+
+/* Write case cc's constants (its last values) into x. */
+static void write_consts(const problem *pb, const ccase *cc, dam_scenario *x)
+{
+    for (int u = 0; u < cc->nuse; u++) {
+        const dam_calib_const *k = &pb->consts[cc->use[u]];
+        double sd = pb->with_sd ? k->sd : -1.0;
+        if (cc->place) {
+            if (cc->place[u] >= 0)
+                dam_const_place_write(x, &pb->places[cc->place[u]],
+                                      cc->last[u], sd);
+        } else {
+            dam_scenario_const_set(x, &k->key, cc->last[u], sd);
+        }
+    }
+}
+
+/*
+ * Scratch holds case prev's scenario: put back from prev's file, as
+ * loaded, every word prev's build changed (its levers' words, its
+ * constants' places and its step error), so scratch is that file's
+ * scenario again without copying all of it. Returns 0 when prev's
+ * changes are not all known (its constants not resolved to places).
+ */
+static int unbuild(problem *pb, const ccase *pc)
+{
+    dam_scenario *x = pb->scratch;
+    if (pc->nuse > 0 && !pc->place)
+        return 0;
+    for (int i = 0; i < pc->ndiff; i++)
+        restore_word(x, pc->base, 8 * (size_t)pc->dpos[i]);
+    for (int u = 0; u < pc->nuse; u++) {
+        if (pc->place[u] < 0)
+            continue;
+        const dam_const_place *pl = &pb->places[pc->place[u]];
+        for (int i = 0; i < pl->nvalue; i++)
+            restore_word(x, pc->base, pl->value[i]);
+        for (int i = 0; i < pl->nsd; i++)
+            restore_word(x, pc->base, pl->sd[i]);
+    }
+    x->workload.model.step_error = pc->base->workload.model.step_error;
+    return 1;
+}
+
 static dam_scenario *case_scn(problem *pb, int c)
 {
     ccase *cc = &pb->cases[c];
     if (cc->s)
         return cc->s;
     dam_scenario *x = pb->scratch;
-    memcpy(x, cc->base, sizeof *x);
+    int prev = pb->scratch_case;
+    pb->scratch_case = -1;
+    if (prev < 0 || pb->cases[prev].base != cc->base ||
+        !unbuild(pb, &pb->cases[prev]))
+        memcpy(x, cc->base, sizeof *x);
     /* its levers' changes, as they applied when loaded (keep_diff) */
     unsigned char *b = (unsigned char *)x;
     for (int i = 0; i < cc->ndiff; i++)
         memcpy(b + 8 * (size_t)cc->dpos[i], &cc->dval[i], 8);
     memcpy(b + sizeof *x / 8 * 8, cc->dtail, sizeof *x % 8);
-    for (int u = 0; u < cc->nuse; u++) {
-        const dam_calib_const *k = &pb->consts[cc->use[u]];
-        dam_scenario_const_set(x, &k->key, cc->last[u],
-                               pb->with_sd ? k->sd : -1.0);
-    }
+    write_consts(pb, cc, x);
     if (cc->step_error > 0.0)
         x->workload.model.step_error = cc->step_error;
+    pb->scratch_case = c;
     return x;
 }
 
@@ -248,10 +306,16 @@ static void update(problem *pb, const double *x)
         for (int u = 0; u < cc->nuse; u++) {
             double v = x[cc->use[u]];
             if (v != cc->last[u]) {
-                if (cc->s)
+                if (cc->s && cc->place) {
+                    if (cc->place[u] >= 0)
+                        dam_const_place_write(cc->s,
+                                              &pb->places[cc->place[u]], v,
+                                              -1.0);
+                } else if (cc->s) {
                     dam_scenario_const_set(cc->s,
                                            &pb->consts[cc->use[u]].key, v,
                                            -1.0);
+                }
                 cc->last[u] = v;
                 moved = 1;
             }
@@ -408,7 +472,9 @@ static void problem_free(problem *pb, int keep_rows)
         dam_free(pb->cases[c].s);
         dam_free(pb->cases[c].dpos);
         dam_free(pb->cases[c].dval);
+        dam_free(pb->cases[c].place);
     }
+    dam_free(pb->places);
     dam_free(pb->cases);
     if (!keep_rows)
         dam_free(pb->rows);
@@ -545,6 +611,7 @@ static int load_cases(const dam_measure_set *set, dam_catalog *cat,
     size_t cap = 0;
     pb->cat = cat;
     pb->scratch = dam_malloc(sizeof *pb->scratch);
+    pb->scratch_case = -1;
     pb->tab = dam_malloc(sizeof *pb->tab);
     loadtab_init(pb->tab, set->n);
     loadtab *tp = pb->tab;
@@ -644,6 +711,46 @@ static int neutral(const dam_const_key *k)
             !strcmp(k->field, "elementwise_frac"));
 }
 
+/* Index of place pl in pb->places, added when new. */
+static int place_index(problem *pb, const dam_const_place *pl)
+{
+    for (int i = 0; i < pb->nplaces; i++) {
+        const dam_const_place *q = &pb->places[i];
+        int same = q->nvalue == pl->nvalue && q->nsd == pl->nsd;
+        for (int j = 0; same && j < pl->nvalue; j++)
+            same = q->value[j] == pl->value[j];
+        for (int j = 0; same && j < pl->nsd; j++)
+            same = q->sd[j] == pl->sd[j];
+        if (same)
+            return i;
+    }
+    pb->places = dam_grow(pb->places, sizeof *pb->places,
+                          (size_t)pb->nplaces + 1, &pb->places_cap);
+    pb->places[pb->nplaces] = *pl;
+    return pb->nplaces++;
+}
+
+/* Where each case's uses are written in its scenario, resolved once (the
+ * fit sets them at every solve). */
+static void resolve_places(problem *pb)
+{
+    for (int c = 0; c < pb->ncases; c++) {
+        ccase *cc = &pb->cases[c];
+        if (cc->nuse == 0)
+            continue;
+        const dam_scenario *x = case_scn(pb, c);
+        int *pi = dam_malloc((size_t)cc->nuse * sizeof *pi);
+        for (int u = 0; u < cc->nuse; u++) {
+            dam_const_place pl;
+            pi[u] = dam_scenario_const_place(x, &pb->consts[cc->use[u]].key,
+                                             &pl)
+                        ? place_index(pb, &pl)
+                        : -1;
+        }
+        cc->place = pi;
+    }
+}
+
 /* The parameters: every constant the fitted cases use (and the options
  * want), in first-use order; each case's uses mapped to them. */
 static void collect_params(problem *pb, const dam_calib_options *opt)
@@ -689,6 +796,7 @@ static void collect_params(problem *pb, const dam_calib_options *opt)
                 cc->nuse++;
             }
         }
+    resolve_places(pb);
 }
 
 /*

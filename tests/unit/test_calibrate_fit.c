@@ -811,6 +811,95 @@ static void test_key_text(void)
     }
 }
 
+/* A constant's place (where dam_scenario_const_set writes it, resolved
+ * once for calibrate's fit): writing there sets it (the scenario's list
+ * of constants reads it back at the value and sd written) and is what
+ * dam_scenario_const_set does, byte for byte, for every constant the
+ * example scenarios use, a model's own efficiency too; a key the
+ * scenario does not use has no place. */
+static void test_const_place(void)
+{
+    static const char *const files[] = {"resnet50-a100.cfg",
+                                        "mpt-1b-a100.cfg"};
+    dam_scenario *s = dam_malloc(sizeof *s);
+    dam_scenario *a = dam_malloc(sizeof *a);
+    dam_scenario *b = dam_malloc(sizeof *b);
+    int checked = 0, bad = 0, model = 0;
+    /* the shipped catalog (device constants), then with a model's own
+     * efficiency, which is set in two places */
+    for (int eff = 0; eff < 2; eff++)
+    for (size_t f = 0; f < sizeof files / sizeof files[0]; f++) {
+        dam_catalog cat = {0};
+        dam_test_catalog(&cat);
+        if (eff)
+            with_efficiencies(&cat);
+        char path[512];
+        snprintf(path, sizeof path, DATA "%s", files[f]);
+        dam_diag d;
+        dam_diag_init(&d);
+        int ok = dam_scenario_load(s, path, NULL, &cat, &d) == DAM_OK;
+        dam_diag_free(&d);
+        dam_catalog_free(&cat);
+        dam_check(ok, "%s loads", files[f]);
+        if (!ok)
+            continue;
+        dam_const_use use[DAM_MAX_CONST_USES];
+        int nu = dam_scenario_constants(s, use, DAM_MAX_CONST_USES);
+        for (int u = 0; u < nu; u++) {
+            model += use[u].key.owner == DAM_CONST_MODEL;
+            for (int with_sd = 0; with_sd < 2; with_sd++) {
+                double v = use[u].value * 1.05;
+                double sd = with_sd ? use[u].sd * 1.5 : -1.0;
+                memcpy(a, s, sizeof *s);
+                memcpy(b, s, sizeof *s);
+                dam_const_place pl;
+                int used = dam_scenario_const_set(a, &use[u].key, v, sd);
+                int placed = dam_scenario_const_place(b, &use[u].key, &pl);
+                if (placed)
+                    dam_const_place_write(b, &pl, v, sd);
+                /* read back through the constants' own listing: the
+                 * key, at v (and sd) */
+                dam_const_use back[DAM_MAX_CONST_USES];
+                int nb = dam_scenario_constants(b, back, DAM_MAX_CONST_USES);
+                int found = 0;
+                for (int i = 0; i < nb; i++)
+                    if (dam_const_key_equal(&back[i].key, &use[u].key))
+                        found = back[i].value == v &&
+                                (sd < 0.0 || back[i].sd == sd);
+                if (!used || !placed || !found ||
+                    memcmp(a, b, sizeof *a) != 0 ||
+                    memcmp(a, s, sizeof *a) == 0) {
+                    char name[DAM_CONST_KEY_MAX];
+                    dam_const_key_format(&use[u].key, name, sizeof name);
+                    printf("#   %s %s: set %d, placed %d\n", files[f], name,
+                           used, placed);
+                    bad++;
+                }
+                checked++;
+            }
+        }
+        /* the same field on another GPU: not this scenario's */
+        dam_const_key other = use[nu - 1].key;
+        if (other.owner == DAM_CONST_GPU) {
+            snprintf(other.entry, sizeof other.entry, "%s", "H100-SXM5-80GB");
+            dam_const_place pl;
+            memcpy(a, s, sizeof *s);
+            int placed = dam_scenario_const_place(a, &other, &pl);
+            bad += placed || pl.nvalue != 0 ||
+                   dam_scenario_const_set(a, &other, 1.0, 1.0) ||
+                   memcmp(a, s, sizeof *a) != 0;
+            checked++;
+        }
+    }
+    dam_check(checked > 10 && model > 0 && bad == 0,
+              "writing a constant at its place is setting it, byte for byte "
+              "(%d cases, %d of a model's efficiency; %d differ)", checked,
+              model, bad);
+    dam_free(b);
+    dam_free(a);
+    dam_free(s);
+}
+
 /* dam_scenario_constants takes a device or framework constant's range
  * from its own row of the device model's table, find_field from the
  * field's first row: every row of a field has the same range. */
@@ -850,6 +939,7 @@ int main(void)
     test_round_trip();
     test_example();
     test_resident();
+    test_const_place();
     test_overlay_units();
     test_key_text();
     return dam_check_done();
