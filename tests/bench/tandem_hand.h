@@ -18,6 +18,12 @@
  * payloads, fixed-size rings, xoshiro256+ streams seeded by splitmix64
  * (one per station and one for arrivals, as in the engine's model),
  * exponential draws as -mean log(1 - u) with u of 53 bits.
+ *
+ * The same logic can also run on the engine's event list instead of its
+ * own heap (tandem_hand_run_on_engine: each event a dam_des event with
+ * the server in its payload), which splits the engine's cost over the
+ * hand-written program into its event list's share and the rest (queues,
+ * continuations, stations).
  */
 #ifndef DAM_TANDEM_HAND_H
 #define DAM_TANDEM_HAND_H
@@ -26,6 +32,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "solver/des.h"
 
 /* xoshiro256+ (Blackman and Vigna), seeded through splitmix64. */
 struct th_rng {
@@ -113,13 +121,21 @@ struct tandem_hand {
     double job[TH_WHO];       /* arrival time of each server's job */
     int busy[TH_WHO];         /* server holds a job (serving or blocked) */
     int blocked[4], nblocked; /* loaders holding a job, FIFO */
+    dam_des *des;             /* the engine's event list, or NULL: the
+                                 heap above */
     double lambda;
     uint64_t n_jobs, n_arrived, n_done, warmup, events;
     double sum_sojourn, t_end;
 };
 
+static void th_on_engine(dam_des *des, void *ctx, dam_des_arg who);
+
 static inline void th_schedule(struct tandem_hand *h, double t, uint32_t who)
 {
+    if (h->des) {
+        dam_des_at(h->des, t, th_on_engine, h, dam_des_u(who));
+        return;
+    }
     int i = h->n++;
     while (i > 0) {
         int p = (i - 1) >> 1;
@@ -195,6 +211,40 @@ static void tandem_hand_init(struct tandem_hand *h, uint64_t n,
         th_seed(&h->st[i], seed * 4 + 1 + (uint64_t)i);
 }
 
+/* What event who does at now. */
+static inline void th_event(struct tandem_hand *h, uint32_t w)
+{
+    h->events++;
+    if (w == TH_ARRIVE) {
+        th_enter(h, 0, h->now);
+        if (++h->n_arrived < h->n_jobs)
+            th_schedule(h, h->now + th_exp(&h->arr, 1.0 / h->lambda),
+                        TH_ARRIVE);
+    } else if (w < TH_TRANSFER) { /* a loader finished */
+        if (h->q[1].n == 8) { /* full: hold the job */
+            h->blocked[h->nblocked++] = (int)w;
+            return;
+        }
+        th_enter(h, 1, h->job[w]);
+        th_fetch(h, w, 0, 1.0);
+    } else if (w == TH_TRANSFER) {
+        th_enter(h, 2, h->job[w]);
+        th_fetch(h, w, 1, 0.2);
+        if (h->nblocked > 0 && h->q[1].n < 8) { /* admit the first */
+            uint32_t b = (uint32_t)h->blocked[0];
+            memmove(h->blocked, h->blocked + 1,
+                    (size_t)--h->nblocked * sizeof h->blocked[0]);
+            th_enter(h, 1, h->job[b]);
+            th_fetch(h, b, 0, 1.0);
+        }
+    } else { /* compute finished: the job leaves */
+        if (h->n_done++ >= h->warmup)
+            h->sum_sojourn += h->now - h->job[w];
+        h->t_end = h->now;
+        th_fetch(h, w, 2, 0.8);
+    }
+}
+
 /* Run to the last completion (lambda > 0). */
 static void tandem_hand_run(struct tandem_hand *h)
 {
@@ -202,37 +252,25 @@ static void tandem_hand_run(struct tandem_hand *h)
     while (h->n > 0) {
         struct th_event e = th_next(h);
         h->now = e.t;
-        h->events++;
-        uint32_t w = e.who;
-        if (w == TH_ARRIVE) {
-            th_enter(h, 0, h->now);
-            if (++h->n_arrived < h->n_jobs)
-                th_schedule(h, h->now + th_exp(&h->arr, 1.0 / h->lambda),
-                            TH_ARRIVE);
-        } else if (w < TH_TRANSFER) { /* a loader finished */
-            if (h->q[1].n == 8) { /* full: hold the job */
-                h->blocked[h->nblocked++] = (int)w;
-                continue;
-            }
-            th_enter(h, 1, h->job[w]);
-            th_fetch(h, w, 0, 1.0);
-        } else if (w == TH_TRANSFER) {
-            th_enter(h, 2, h->job[w]);
-            th_fetch(h, w, 1, 0.2);
-            if (h->nblocked > 0 && h->q[1].n < 8) { /* admit the first */
-                uint32_t b = (uint32_t)h->blocked[0];
-                memmove(h->blocked, h->blocked + 1,
-                        (size_t)--h->nblocked * sizeof h->blocked[0]);
-                th_enter(h, 1, h->job[b]);
-                th_fetch(h, b, 0, 1.0);
-            }
-        } else { /* compute finished: the job leaves */
-            if (h->n_done++ >= h->warmup)
-                h->sum_sojourn += h->now - h->job[w];
-            h->t_end = h->now;
-            th_fetch(h, w, 2, 0.8);
-        }
+        th_event(h, e.who);
     }
+}
+
+static void th_on_engine(dam_des *des, void *ctx, dam_des_arg who)
+{
+    struct tandem_hand *h = ctx;
+    h->now = dam_des_now(des);
+    th_event(h, (uint32_t)who.u);
+}
+
+/* The same run with the engine's event list in place of the heap. */
+static void tandem_hand_run_on_engine(struct tandem_hand *h)
+{
+    h->des = dam_des_create();
+    th_schedule(h, 0.0, TH_ARRIVE);
+    dam_des_run(h->des);
+    dam_des_free(h->des);
+    h->des = NULL;
 }
 
 static double tandem_hand_mean_sojourn(const struct tandem_hand *h)
