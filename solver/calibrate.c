@@ -231,20 +231,25 @@ static void restore_word(dam_scenario *x, const dam_scenario *base,
     memcpy((char *)x + off, (const char *)base + off, 8);
 }
 
+/* Set case cc's use u to v (and sd, when sd >= 0) in x, its scenario: at
+ * its place once resolved, else by its key. */
+static void put_const(const problem *pb, const ccase *cc, int u,
+                      dam_scenario *x, double v, double sd)
+{
+    if (cc->place) {
+        if (cc->place[u] >= 0)
+            dam_const_place_write(x, &pb->places[cc->place[u]], v, sd);
+    } else {
+        dam_scenario_const_set(x, &pb->consts[cc->use[u]].key, v, sd);
+    }
+}
+
 /* Write case cc's constants (its last values) into x. */
 static void write_consts(const problem *pb, const ccase *cc, dam_scenario *x)
 {
-    for (int u = 0; u < cc->nuse; u++) {
-        const dam_calib_const *k = &pb->consts[cc->use[u]];
-        double sd = pb->with_sd ? k->sd : -1.0;
-        if (cc->place) {
-            if (cc->place[u] >= 0)
-                dam_const_place_write(x, &pb->places[cc->place[u]],
-                                      cc->last[u], sd);
-        } else {
-            dam_scenario_const_set(x, &k->key, cc->last[u], sd);
-        }
-    }
+    for (int u = 0; u < cc->nuse; u++)
+        put_const(pb, cc, u, x, cc->last[u],
+                  pb->with_sd ? pb->consts[cc->use[u]].sd : -1.0);
 }
 
 /*
@@ -306,16 +311,8 @@ static void update(problem *pb, const double *x)
         for (int u = 0; u < cc->nuse; u++) {
             double v = x[cc->use[u]];
             if (v != cc->last[u]) {
-                if (cc->s && cc->place) {
-                    if (cc->place[u] >= 0)
-                        dam_const_place_write(cc->s,
-                                              &pb->places[cc->place[u]], v,
-                                              -1.0);
-                } else if (cc->s) {
-                    dam_scenario_const_set(cc->s,
-                                           &pb->consts[cc->use[u]].key, v,
-                                           -1.0);
-                }
+                if (cc->s)
+                    put_const(pb, cc, u, cc->s, v, -1.0);
                 cc->last[u] = v;
                 moved = 1;
             }
@@ -996,7 +993,7 @@ static void predict(problem *pb, dam_calibration *out, int samples,
         ccase *cc = &pb->cases[c];
         for (int u = 0; u < cc->nuse && cc->s; u++) {
             const dam_calib_const *k = &pb->consts[cc->use[u]];
-            dam_scenario_const_set(cc->s, &k->key, k->value, k->sd);
+            put_const(pb, cc, u, cc->s, k->value, k->sd);
         }
         solve_q(case_scn(pb, c), pb->r, cc->q);
     }
