@@ -55,18 +55,33 @@
 
 #define NONE UINT32_MAX
 
+/* What a flow's start and completion on an equal-cap link need, apart
+ * from the rest of the flow (40 bytes): with many flows a completion's
+ * flow is seldom in cache, and this compact array (net->hot) is all the
+ * flow memory an equal-cap start or completion touches. Such a flow's
+ * struct flow is not written at all while its link stays in the
+ * equal-cap mode (its cap is the link's, its work and seq are in its
+ * heap entry, it crosses one link): materialize() writes it when the link
+ * leaves that mode. */
+struct fhot {
+    dam_des_fn done;    /* completion callback; NULL when the slot is free */
+    void *ctx;          /* its context */
+    dam_des_arg arg;    /* its payload */
+    double key;         /* equal-cap link: finishing V, units */
+    uint32_t gen;       /* slot generation */
+    union {
+        uint32_t next_free; /* free: free list link */
+        int32_t link;       /* running: its (first) link */
+    } u;
+};
+
 struct flow {
-    /* first cache line: what a fast completion and a start touch */
+    /* first: what a start and a mixed-mode move touch */
     double work;        /* fast, and mixed level set: finishing V, units;
                          * mixed capped set: finishing time, s;
                          * general: remaining at t_last, units */
     double cap;         /* rate cap, units/s (HUGE_VAL = none) */
     uint64_t seq;       /* start order, tie-break */
-    dam_des_fn done;    /* completion callback; NULL when the slot is free */
-    void *ctx;          /* its context */
-    dam_des_arg arg;    /* its payload */
-    uint32_t gen;       /* slot generation */
-    uint32_t next_free; /* free list link */
     int nlinks;         /* links crossed */
     int capped;         /* mixed: 1 in the capped set, 0 in the level set */
     /* the rest: general mode and progressive filling */
@@ -100,6 +115,36 @@ struct heap {
     size_t cap;         /* allocated entries of a */
 };
 
+/* A heap by (key, seq) for keys that, like finishing times and finishing
+ * virtual times, never fall below the last least key taken out (a radix
+ * heap): entries with key <= last sit in a binary heap, the front, which
+ * holds the least entries; an entry with key > last sits in bucket i, i
+ * the highest bit in which key and last differ. Keys are >= 0, so their
+ * bit patterns order as their values. When the front empties, the least
+ * bucket's least key becomes last and that bucket's entries move to the
+ * front (those equal to it) or to lower buckets; an entry moves down at
+ * most 64 times over its life, each move a sequential copy, where a
+ * binary heap of n entries would sift through log2 n scattered levels at
+ * every removal. A key below last (a flow that finishes before the one
+ * last taken out) just joins the front, a plain heap. Removal of any
+ * entry is O(1) in a bucket (swap with the bucket's last), O(log n) in
+ * the front. Which entry comes out first is the (key, seq) order, the
+ * same as a binary heap's. */
+struct fbucket {
+    struct hent *a;
+    size_t n, cap;
+};
+
+struct fheap {
+    struct heap front;      /* entries with key <= last */
+    struct fbucket bk[64];  /* entries with key > last, by highest bit
+                             * differing from last */
+    uint64_t mask;          /* bit i set: bk[i] is not empty */
+    double last;            /* >= 0; no bucket key is <= last */
+    uint64_t lastbits;      /* its bit pattern */
+    size_t n;               /* entries in all */
+};
+
 struct link {
     double C;           /* capacity, units/s */
     int fast;           /* 1: virtual-time mode (equal or mixed caps) */
@@ -114,10 +159,10 @@ struct link {
                          * units/s */
     dam_des_id ev;      /* fast: next completion event, 0 none */
     int evk;            /* mixed: 1 when ev completes a capped flow */
-    struct heap lfin;   /* equal caps: all flows, mixed: level flows, by
+    struct fheap lfin;  /* equal caps: all flows, mixed: level flows, by
                          * (finishing V, seq) */
     struct heap lcap;   /* mixed: level flows by (cap, seq), least first */
-    struct heap kfin;   /* mixed: capped flows by (finishing time, seq) */
+    struct fheap kfin;  /* mixed: capped flows by (finishing time, seq) */
     struct heap kcap;   /* mixed: capped flows by (cap, seq), most first */
     double ks, kc;      /* mixed: sum of the capped flows' caps, units/s,
                          * as a Neumaier sum and its compensation */
@@ -138,9 +183,13 @@ struct dam_link_net {
     int nlinks;
     size_t links_cap;
     struct flow *flows;     /* flow pool */
+    struct fhot *hot;       /* each slot's callback and generation */
     size_t nflows, flows_cap;
     uint32_t *fpos;         /* mixed: index of each slot in its set's
                              * finishing heap (flows_cap entries) */
+    uint8_t *fwhere;        /* mixed: where each slot's entry is in its
+                             * set's finishing heap (FH_FRONT or bucket
+                             * + 1; flows_cap entries) */
     uint32_t *ctag;         /* mixed: each slot's cap-heap tag, bumped
                              * when its flow leaves its cap heap (its
                              * entry there is then stale) */
@@ -173,6 +222,8 @@ struct dam_link_net {
     unsigned char *cflag; /* 1: leaf is in cdirty */
     size_t cc_cap;
     struct heap keys;       /* scratch: component flows by (cap, seq) */
+    struct hent *flat;      /* scratch: a finishing heap's entries */
+    size_t flat_cap;
 };
 
 static void fast_done(dam_des *des, void *ctx, dam_des_arg arg);
@@ -200,19 +251,22 @@ static uint32_t flow_take(dam_link_net *net)
 {
     uint32_t k = net->free_head;
     if (k != NONE) {
-        net->free_head = net->flows[k].next_free;
+        net->free_head = net->hot[k].u.next_free;
         return k;
     }
     if (net->nflows == net->flows_cap) {
         net->flows = dam_grow(net->flows, sizeof *net->flows,
                               net->nflows + 1, &net->flows_cap);
+        net->hot = dam_realloc(net->hot, net->flows_cap * sizeof *net->hot);
         net->fpos = dam_realloc(net->fpos,
                                 net->flows_cap * sizeof *net->fpos);
         net->ctag = dam_realloc(net->ctag,
                                 net->flows_cap * sizeof *net->ctag);
+        net->fwhere = dam_realloc(net->fwhere,
+                                  net->flows_cap * sizeof *net->fwhere);
     }
     k = (uint32_t)net->nflows++;
-    net->flows[k].gen = 1;
+    net->hot[k].gen = 1;
     net->flows[k].mark = 0;
     net->ctag[k] = 0;
     return k;
@@ -220,11 +274,11 @@ static uint32_t flow_take(dam_link_net *net)
 
 static void flow_release(dam_link_net *net, uint32_t k)
 {
-    struct flow *f = &net->flows[k];
+    struct fhot *f = &net->hot[k];
     f->done = NULL;
     if (++f->gen == 0)
         f->gen = 1;
-    f->next_free = net->free_head;
+    f->u.next_free = net->free_head;
     net->free_head = k;
 }
 
@@ -234,10 +288,10 @@ static const struct flow *flow_lookup(const dam_link_net *net,
     uint32_t k = (uint32_t)(id & 0xffffffffu);
     if (id == 0 || k >= net->nflows)
         return NULL;
-    const struct flow *f = &net->flows[k];
-    if (f->done == NULL || f->gen != (uint32_t)(id >> 32))
+    const struct fhot *h = &net->hot[k];
+    if (h->done == NULL || h->gen != (uint32_t)(id >> 32))
         return NULL;
-    return f;
+    return &net->flows[k];
 }
 
 static void fl_push(struct link *l, uint32_t k)
@@ -356,6 +410,184 @@ static void heap_reserve(struct heap *h, size_t need)
         h->a = dam_grow(h->a, sizeof *h->a, need, &h->cap);
 }
 
+/* ---- finishing heaps: a front heap and radix buckets ------------------ */
+
+/* Where a tracked slot's entry is (net->fwhere): FH_FRONT, or 1 + i for
+ * bucket i. */
+#define FH_FRONT 0
+
+static inline uint64_t fh_bits(double x)
+{
+    uint64_t u;
+    memcpy(&u, &x, sizeof u);
+    return u;
+}
+
+/* Bucket of a key > last (both >= +0, so their bit patterns order as the
+ * values do): the highest bit in which they differ. */
+static inline int fh_bucket(const struct fheap *h, double key)
+{
+    return 63 - __builtin_clzll(fh_bits(key) ^ h->lastbits);
+}
+
+static inline void fh_setlast(struct fheap *h, double last)
+{
+    h->last = last;
+    h->lastbits = fh_bits(last);
+}
+
+/* Put e into bucket i, noting where it is (pos, wh: NULL when the heap
+ * keeps no positions). */
+static inline void fh_bucket_put(struct fheap *h, uint32_t *pos,
+                                 uint8_t *wh, int i, struct hent e)
+{
+    struct fbucket *b = &h->bk[i];
+    if (b->n == b->cap)
+        b->a = dam_grow(b->a, sizeof *b->a, b->n + 1, &b->cap);
+    if (pos != NULL) {
+        pos[e.slot] = (uint32_t)b->n;
+        wh[e.slot] = (uint8_t)(1 + i);
+    }
+    b->a[b->n++] = e;
+    h->mask |= (uint64_t)1 << i;
+}
+
+/* Place e: the front when its key is <= last, else its bucket. */
+static inline void fh_place(struct fheap *h, uint32_t *pos, uint8_t *wh,
+                            struct hent e)
+{
+    if (e.key > h->last) {
+        fh_bucket_put(h, pos, wh, fh_bucket(h, e.key), e);
+        return;
+    }
+    if (pos != NULL)
+        wh[e.slot] = FH_FRONT;
+    heap_push(&h->front, pos, e);
+}
+
+static void fh_push(struct fheap *h, uint32_t *pos, uint8_t *wh,
+                    struct hent e)
+{
+    if (h->n++ == 0)
+        fh_setlast(h, e.key > 0.0 ? e.key : 0.0);
+    fh_place(h, pos, wh, e);
+}
+
+/* With the front empty, move the least bucket's least key up to last and
+ * share that bucket's entries out: the ones at last to the front, the
+ * rest to lower buckets (every key in the bucket agrees with the new last
+ * above the bucket's bit, and no other bucket changes). */
+static void fh_settle(struct fheap *h, uint32_t *pos, uint8_t *wh)
+{
+    if (h->front.n > 0 || h->mask == 0)
+        return;
+    int i = __builtin_ctzll(h->mask);
+    struct fbucket *b = &h->bk[i];
+    size_t m = 0;
+    for (size_t j = 1; j < b->n; j++)
+        if (hless(&b->a[j], &b->a[m]))
+            m = j;
+    fh_setlast(h, b->a[m].key);
+    size_t n = b->n;
+    b->n = 0;
+    h->mask &= ~((uint64_t)1 << i);
+    for (size_t j = 0; j < n; j++)
+        fh_place(h, pos, wh, b->a[j]);
+}
+
+/* The least entry by (key, seq); the heap is not empty. */
+static inline const struct hent *fh_top(struct fheap *h, uint32_t *pos,
+                                        uint8_t *wh)
+{
+    fh_settle(h, pos, wh);
+    return &h->front.a[0];
+}
+
+static inline void fh_emptied(struct fheap *h)
+{
+    if (--h->n == 0)
+        fh_setlast(h, 0.0);
+}
+
+/* Remove the least entry; the heap is not empty. */
+static inline void fh_pop(struct fheap *h, uint32_t *pos, uint8_t *wh)
+{
+    fh_settle(h, pos, wh);
+    heap_remove(&h->front, pos, 0);
+    fh_emptied(h);
+}
+
+/* Remove slot k's entry (positions kept). */
+static void fh_remove(struct fheap *h, uint32_t *pos, uint8_t *wh,
+                      uint32_t k)
+{
+    if (wh[k] == FH_FRONT) {
+        heap_remove(&h->front, pos, pos[k]);
+    } else {
+        int i = wh[k] - 1;
+        struct fbucket *b = &h->bk[i];
+        struct hent last = b->a[--b->n];
+        if (pos[k] < b->n) {
+            b->a[pos[k]] = last;
+            pos[last.slot] = pos[k];
+        }
+        if (b->n == 0)
+            h->mask &= ~((uint64_t)1 << i);
+    }
+    fh_emptied(h);
+}
+
+static void fh_clear(struct fheap *h)
+{
+    h->front.n = 0;
+    for (uint64_t m = h->mask; m != 0; m &= m - 1)
+        h->bk[__builtin_ctzll(m)].n = 0;
+    h->mask = 0;
+    h->n = 0;
+    fh_setlast(h, 0.0);
+}
+
+static void fh_free(struct fheap *h)
+{
+    dam_free(h->front.a);
+    for (int i = 0; i < 64; i++)
+        dam_free(h->bk[i].a);
+}
+
+/* The heap's entries in storage order (the front, then the buckets from
+ * the least) into net->flat; returns how many. */
+static size_t fh_flatten(dam_link_net *net, const struct fheap *h)
+{
+    if (net->flat_cap < h->n)
+        net->flat = dam_grow(net->flat, sizeof *net->flat, h->n,
+                             &net->flat_cap);
+    size_t j = 0;
+    for (size_t i = 0; i < h->front.n; i++)
+        net->flat[j++] = h->front.a[i];
+    for (uint64_t m = h->mask; m != 0; m &= m - 1) {
+        const struct fbucket *b = &h->bk[__builtin_ctzll(m)];
+        for (size_t i = 0; i < b->n; i++)
+            net->flat[j++] = b->a[i];
+    }
+    return j;
+}
+
+/* Note every entry's position (entering the mixed mode). */
+static void fh_note(struct fheap *h, uint32_t *pos, uint8_t *wh)
+{
+    for (size_t i = 0; i < h->front.n; i++) {
+        pos[h->front.a[i].slot] = (uint32_t)i;
+        wh[h->front.a[i].slot] = FH_FRONT;
+    }
+    for (uint64_t m = h->mask; m != 0; m &= m - 1) {
+        int i = __builtin_ctzll(m);
+        for (size_t j = 0; j < h->bk[i].n; j++) {
+            pos[h->bk[i].a[j].slot] = (uint32_t)j;
+            wh[h->bk[i].a[j].slot] = (uint8_t)(1 + i);
+        }
+    }
+}
+
 /* ---- cap heaps: lazy deletion ---------------------------------------- */
 
 /* 1 while e is its flow's entry: every way out of a cap heap bumps the
@@ -420,9 +652,22 @@ static inline void fast_rate(struct link *l)
  * by then). */
 static inline void prefetch_flow(const dam_link_net *net, uint32_t k)
 {
-    const struct flow *f = &net->flows[k];
-    __builtin_prefetch(&f->work, 1);
-    __builtin_prefetch(&f->next_free, 1);
+    __builtin_prefetch(&net->hot[k], 1);
+    __builtin_prefetch((const char *)&net->hot[k] + sizeof net->hot[k] - 1,
+                       1);
+}
+
+/* The least bucket of a finishing heap holds the flows that finish next
+ * after its root: the first few are fetched too, a completion or more
+ * before they are needed. */
+static inline void prefetch_next(const dam_link_net *net,
+                                 const struct fheap *h)
+{
+    if (h->mask == 0)
+        return;
+    const struct fbucket *b = &h->bk[__builtin_ctzll(h->mask)];
+    for (size_t j = 0; j < b->n && j < 4; j++)
+        prefetch_flow(net, b->a[j].slot);
 }
 
 /* (Re)schedule the link's completion event for the heap's root. */
@@ -434,9 +679,11 @@ static void fast_schedule(dam_link_net *net, struct link *l, int li)
         l->ev = 0;
         return;
     }
-    double dv = l->lfin.a[0].key - l->V;
+    const struct hent *top = fh_top(&l->lfin, NULL, NULL);
+    double dv = top->key - l->V;
     double t = dam_des_now(net->des) + (dv > 0.0 ? dv / l->r : 0.0);
-    prefetch_flow(net, l->lfin.a[0].slot);
+    prefetch_flow(net, top->slot);
+    prefetch_next(net, &l->lfin);
     if (l->ev == 0 || !dam_des_reschedule(net->des, l->ev, t))
         l->ev = dam_des_at(net->des, t, fast_done, net, dam_des_u((uint64_t)li));
 }
@@ -453,17 +700,14 @@ static void fast_done(dam_des *des, void *ctx, dam_des_arg arg)
     l->ev = 0;
     account(net, l);
     fast_advance(net, l);
-    uint32_t k = l->lfin.a[0].slot;
-    heap_remove(&l->lfin, NULL, 0);
+    uint32_t k = fh_top(&l->lfin, NULL, NULL)->slot;
+    fh_pop(&l->lfin, NULL, NULL);
     l->n--;
     fast_rate(l);
     fast_schedule(net, l, li);
-    struct flow *f = &net->flows[k];
-    dam_des_fn done = f->done;
-    void *dctx = f->ctx;
-    dam_des_arg darg = f->arg;
+    struct fhot h = net->hot[k];
     flow_release(net, k);
-    done(des, dctx, darg);
+    h.done(des, h.ctx, h.arg);
 }
 
 /* ---- mixed mode: single-link flows with caps that differ -------------- */
@@ -511,11 +755,11 @@ static void move_down(dam_link_net *net, struct link *l, double now)
     struct flow *f = &net->flows[k];
     heap_remove(&l->lcap, NULL, 0);
     net->ctag[k]++;
-    heap_remove(&l->lfin, net->fpos, net->fpos[k]);
+    fh_remove(&l->lfin, net->fpos, net->fwhere, k);
     double rem = f->work - l->V;
     f->work = now + (rem > 0.0 ? rem : 0.0) / f->cap;
     f->capped = 1;
-    heap_push(&l->kfin, net->fpos, fin_ent(f, k));
+    fh_push(&l->kfin, net->fpos, net->fwhere, fin_ent(f, k));
     heap_push(&l->kcap, NULL, cmax_ent(f, k, net->ctag[k]));
     ksum_add(l, f->cap);
 }
@@ -527,7 +771,7 @@ static void move_up(dam_link_net *net, struct link *l, double now)
     struct flow *f = &net->flows[k];
     heap_remove(&l->kcap, NULL, 0);
     net->ctag[k]++;
-    heap_remove(&l->kfin, net->fpos, net->fpos[k]);
+    fh_remove(&l->kfin, net->fpos, net->fwhere, k);
     ksum_add(l, -f->cap);
     if (l->kfin.n == 0)
         l->ks = l->kc = 0.0;
@@ -536,7 +780,7 @@ static void move_up(dam_link_net *net, struct link *l, double now)
     double rem = (f->work - now) * f->cap;
     f->work = l->V + (rem > 0.0 ? rem : 0.0);
     f->capped = 0;
-    heap_push(&l->lfin, net->fpos, fin_ent(f, k));
+    fh_push(&l->lfin, net->fpos, net->fwhere, fin_ent(f, k));
     heap_push(&l->lcap, NULL, cmin_ent(f, k, net->ctag[k]));
 }
 
@@ -584,13 +828,20 @@ static void mixed_schedule(dam_link_net *net, struct link *l, int li)
 {
     double now = dam_des_now(net->des), t = HUGE_VAL;
     int evk = 0;
+    uint32_t k = NONE;
     if (l->lfin.n > 0 && l->r > 0.0) {
-        double dv = l->lfin.a[0].key - l->V;
+        const struct hent *top = fh_top(&l->lfin, net->fpos, net->fwhere);
+        double dv = top->key - l->V;
         t = now + (dv > 0.0 ? dv / l->r : 0.0);
+        k = top->slot;
     }
-    if (l->kfin.n > 0 && l->kfin.a[0].key <= t) {
-        t = l->kfin.a[0].key;
-        evk = 1;
+    if (l->kfin.n > 0) {
+        const struct hent *top = fh_top(&l->kfin, net->fpos, net->fwhere);
+        if (top->key <= t) {
+            t = top->key;
+            evk = 1;
+            k = top->slot;
+        }
     }
     if (t == HUGE_VAL) {
         if (l->ev != 0)
@@ -599,8 +850,10 @@ static void mixed_schedule(dam_link_net *net, struct link *l, int li)
         return;
     }
     l->evk = evk;
-    uint32_t k = evk ? l->kfin.a[0].slot : l->lfin.a[0].slot;
+    /* a mixed completion reads its flow's cap and set, and the start
+     * that takes the slot writes the same line */
     prefetch_flow(net, k);
+    __builtin_prefetch(&net->flows[k], 1);
     if (l->ev == 0 || !dam_des_reschedule(net->des, l->ev, t))
         l->ev = dam_des_at(net->des, t, fast_done, net,
                            dam_des_u((uint64_t)li));
@@ -610,7 +863,9 @@ static void mixed_schedule(dam_link_net *net, struct link *l, int li)
 static void mixed_clear(struct link *l)
 {
     l->mixed = 0;
-    l->lfin.n = l->lcap.n = l->kfin.n = l->kcap.n = 0;
+    fh_clear(&l->lfin);
+    fh_clear(&l->kfin);
+    l->lcap.n = l->kcap.n = 0;
     l->ks = l->kc = 0.0;
 }
 
@@ -619,15 +874,15 @@ static uint32_t mixed_pop(dam_link_net *net, struct link *l)
 {
     uint32_t k;
     if (l->evk) {
-        k = l->kfin.a[0].slot;
-        heap_remove(&l->kfin, net->fpos, 0);
+        k = fh_top(&l->kfin, net->fpos, net->fwhere)->slot;
+        fh_pop(&l->kfin, net->fpos, net->fwhere);
         cap_leave(net, &l->kcap, k, l->kfin.n);
         ksum_add(l, -net->flows[k].cap);
         if (l->kfin.n == 0)
             l->ks = l->kc = 0.0;
     } else {
-        k = l->lfin.a[0].slot;
-        heap_remove(&l->lfin, net->fpos, 0);
+        k = fh_top(&l->lfin, net->fpos, net->fwhere)->slot;
+        fh_pop(&l->lfin, net->fpos, net->fwhere);
         cap_leave(net, &l->lcap, k, l->lfin.n);
     }
     l->n--;
@@ -645,7 +900,7 @@ static void mixed_start(dam_link_net *net, int li, uint32_t k, double work)
     if (f->cap < HUGE_VAL && f->cap <= mixed_level(l)) {
         f->capped = 1;
         f->work = now + work / f->cap;
-        heap_push(&l->kfin, net->fpos, fin_ent(f, k));
+        fh_push(&l->kfin, net->fpos, net->fwhere, fin_ent(f, k));
         heap_push(&l->kcap, NULL, cmax_ent(f, k, net->ctag[k]));
         ksum_add(l, f->cap);
     } else {
@@ -653,12 +908,30 @@ static void mixed_start(dam_link_net *net, int li, uint32_t k, double work)
             l->V = 0.0;
         f->capped = 0;
         f->work = l->V + work;
-        heap_push(&l->lfin, net->fpos, fin_ent(f, k));
+        fh_push(&l->lfin, net->fpos, net->fwhere, fin_ent(f, k));
         heap_push(&l->lcap, NULL, cmin_ent(f, k, net->ctag[k]));
     }
     l->n++;
     mixed_balance(net, l);
     mixed_schedule(net, l, li);
+}
+
+/* An equal-cap link leaves that mode: its flows' records are written from
+ * their heap entries and the link (see struct fhot). */
+static void materialize(dam_link_net *net, struct link *l)
+{
+    int li = (int)(l - net->links);
+    size_t n = fh_flatten(net, &l->lfin);
+    for (size_t i = 0; i < n; i++) {
+        struct flow *f = &net->flows[net->flat[i].slot];
+        f->work = net->flat[i].key;
+        f->seq = net->flat[i].seq;
+        f->cap = l->capf;
+        f->ev = 0;
+        f->nlinks = 1;
+        f->link[0] = li;
+        f->capped = 0;
+    }
 }
 
 /* Equal-cap fast link -> mixed: its heap by finishing V becomes the level
@@ -669,16 +942,19 @@ static void to_mixed(dam_link_net *net, struct link *l, int li)
     struct flow *fs = net->flows;
     account(net, l);
     fast_advance(net, l);
-    l->lcap.n = l->kfin.n = l->kcap.n = 0;
+    materialize(net, l);
+    fh_clear(&l->kfin);
+    l->lcap.n = l->kcap.n = 0;
     l->ks = l->kc = 0.0;
     heap_reserve(&l->lcap, l->n);
-    for (size_t i = 0; i < l->n; i++) {
-        uint32_t k = l->lfin.a[i].slot;
+    size_t n = fh_flatten(net, &l->lfin);
+    for (size_t i = 0; i < n; i++) {
+        uint32_t k = net->flat[i].slot;
         fs[k].capped = 0;
         l->lcap.a[i] = cmin_ent(&fs[k], k, net->ctag[k]);
     }
-    l->lcap.n = l->n;
-    heapify(&l->lfin, net->fpos);
+    l->lcap.n = n;
+    fh_note(&l->lfin, net->fpos, net->fwhere);
     heapify(&l->lcap, NULL);
     l->mixed = 1;
     mixed_balance(net, l);
@@ -699,12 +975,9 @@ static void mixed_done(dam_des *des, dam_link_net *net, int li)
         mixed_balance(net, l);
         mixed_schedule(net, l, li);
     }
-    struct flow *f = &net->flows[k];
-    dam_des_fn done = f->done;
-    void *dctx = f->ctx;
-    dam_des_arg darg = f->arg;
+    struct fhot h = net->hot[k];
     flow_release(net, k);
-    done(des, dctx, darg);
+    h.done(des, h.ctx, h.arg);
 }
 
 /* ---- general mode: progressive filling over a component --------------- */
@@ -718,19 +991,21 @@ static void mixed_to_general(dam_link_net *net, struct link *l)
     mixed_advance(net, l);
     if (l->fl_cap < l->n)
         l->fl = dam_grow(l->fl, sizeof *l->fl, l->n, &l->fl_cap);
-    for (size_t j = 0; j < l->lfin.n; j++, i++) {
-        struct flow *f = &net->flows[l->lfin.a[j].slot];
+    size_t n = fh_flatten(net, &l->lfin);
+    for (size_t j = 0; j < n; j++, i++) {
+        struct flow *f = &net->flows[net->flat[j].slot];
         double rem = f->work - l->V;
         f->work = rem > 0.0 ? rem : 0.0;
         f->rate = l->r;
-        l->fl[i] = l->lfin.a[j].slot;
+        l->fl[i] = net->flat[j].slot;
     }
-    for (size_t j = 0; j < l->kfin.n; j++, i++) {
-        struct flow *f = &net->flows[l->kfin.a[j].slot];
+    n = fh_flatten(net, &l->kfin);
+    for (size_t j = 0; j < n; j++, i++) {
+        struct flow *f = &net->flows[net->flat[j].slot];
         double rem = (f->work - now) * f->cap;
         f->work = rem > 0.0 ? rem : 0.0;
         f->rate = f->cap;
-        l->fl[i] = l->kfin.a[j].slot;
+        l->fl[i] = net->flat[j].slot;
     }
     for (i = 0; i < l->n; i++) {
         struct flow *f = &net->flows[l->fl[i]];
@@ -757,8 +1032,9 @@ static void to_general(dam_link_net *net, struct link *l)
     fast_advance(net, l);
     if (l->fl_cap < l->n)
         l->fl = dam_grow(l->fl, sizeof *l->fl, l->n, &l->fl_cap);
+    materialize(net, l); /* leaves the entries in net->flat */
     for (size_t i = 0; i < l->n; i++) {
-        uint32_t k = l->lfin.a[i].slot;
+        uint32_t k = net->flat[i].slot;
         struct flow *f = &net->flows[k];
         double rem = f->work - l->V;
         f->work = rem > 0.0 ? rem : 0.0;
@@ -768,7 +1044,7 @@ static void to_general(dam_link_net *net, struct link *l)
         f->pos[0] = (uint32_t)i;
         l->fl[i] = k;
     }
-    l->lfin.n = 0;
+    fh_clear(&l->lfin);
     if (l->ev != 0)
         dam_des_cancel(net->des, l->ev);
     l->ev = 0;
@@ -787,7 +1063,6 @@ static void general_to_mixed(dam_link_net *net, struct link *l, int li)
     l->mixed = 1;
     l->V = 0.0;
     l->tV = now;
-    heap_reserve(&l->lfin, l->n);
     heap_reserve(&l->lcap, l->n);
     for (size_t i = 0; i < l->n; i++) {
         uint32_t k = l->fl[i];
@@ -798,11 +1073,10 @@ static void general_to_mixed(dam_link_net *net, struct link *l, int li)
             dam_des_cancel(net->des, f->ev);
         f->ev = 0;
         f->capped = 0;
-        l->lfin.a[i] = fin_ent(f, k);
+        fh_push(&l->lfin, net->fpos, net->fwhere, fin_ent(f, k));
         l->lcap.a[i] = cmin_ent(f, k, net->ctag[k]);
     }
-    l->lfin.n = l->lcap.n = l->n;
-    heapify(&l->lfin, net->fpos);
+    l->lcap.n = l->n;
     heapify(&l->lcap, NULL);
     mixed_balance(net, l);
     mixed_schedule(net, l, li);
@@ -832,8 +1106,7 @@ static void maybe_fast(dam_link_net *net, struct link *l, int li)
     l->capf = capf;
     l->V = 0.0;
     l->tV = now;
-    l->lfin.n = 0;
-    heap_reserve(&l->lfin, l->n);
+    fh_clear(&l->lfin);
     for (size_t i = 0; i < l->n; i++) {
         uint32_t k = l->fl[i];
         struct flow *f = &net->flows[k];
@@ -842,7 +1115,8 @@ static void maybe_fast(dam_link_net *net, struct link *l, int li)
         if (f->ev != 0)
             dam_des_cancel(net->des, f->ev);
         f->ev = 0;
-        heap_push(&l->lfin, NULL, fin_ent(f, k));
+        net->hot[k].key = f->work;
+        fh_push(&l->lfin, NULL, NULL, fin_ent(f, k));
     }
     fast_rate(l);
     fast_schedule(net, l, li);
@@ -1109,12 +1383,10 @@ static void gen_done(dam_des *des, void *ctx, dam_des_arg arg)
     for (int j = 0; j < ns; j++)
         gen_unlink(net, k, j);
     f->rate = 0.0;
-    dam_des_fn done = f->done;
-    void *dctx = f->ctx;
-    dam_des_arg darg = f->arg;
+    struct fhot h = net->hot[k];
     flow_release(net, k);
     changed(net, seeds, ns, 1);
-    done(des, dctx, darg);
+    h.done(des, h.ctx, h.arg);
 }
 
 /* ---- public ---------------------------------------------------------- */
@@ -1137,15 +1409,18 @@ void dam_link_net_free(dam_link_net *net)
     for (int i = 0; i < net->nlinks; i++) {
         struct link *l = &net->links[i];
         dam_free(l->fl);
-        dam_free(l->lfin.a);
+        fh_free(&l->lfin);
         dam_free(l->lcap.a);
-        dam_free(l->kfin.a);
+        fh_free(&l->kfin);
         dam_free(l->kcap.a);
     }
     dam_free(net->links);
     dam_free(net->flows);
+    dam_free(net->hot);
     dam_free(net->fpos);
     dam_free(net->ctag);
+    dam_free(net->fwhere);
+    dam_free(net->flat);
     dam_free(net->cl);
     dam_free(net->pend);
     dam_free(net->cf);
@@ -1168,11 +1443,12 @@ void dam_link_net_reset(dam_link_net *net)
     net->npend = 0;
     for (size_t k = 0; k < net->nflows; k++) {
         struct flow *f = &net->flows[k];
-        if (f->done == NULL)
+        if (net->hot[k].done == NULL)
             continue;
-        if (f->ev != 0)
+        /* only a general-mode flow has an event of its own (an equal-cap
+         * flow's record is not even written) */
+        if (!net->links[net->hot[k].u.link].fast && f->ev != 0)
             dam_des_cancel(net->des, f->ev);
-        f->ev = 0;
         flow_release(net, (uint32_t)k);
     }
     for (int i = 0; i < net->nlinks; i++) {
@@ -1261,37 +1537,43 @@ int dam_link_flow_start(dam_link_net *net, const int *links, int nlinks,
     }
 
     uint32_t k = flow_take(net);
+    struct fhot *h = &net->hot[k];
+    h->done = done;
+    h->ctx = ctx;
+    h->arg = arg;
+    h->u.link = links[0];
+    if (id != NULL)
+        *id = ((uint64_t)h->gen << 32) | k;
+    uint64_t seq = net->seq++;
+
+    struct link *l = &net->links[links[0]];
+    if (nlinks == 1 && l->fast && net->fast_enabled && !l->mixed &&
+        (l->n == 0 || l->capf == cap)) {
+        /* equal caps: the heap entry and the hot record are the flow */
+        account(net, l);
+        fast_advance(net, l);
+        if (l->n == 0)
+            l->capf = cap;
+        h->key = l->V + work;
+        fh_push(&l->lfin, NULL, NULL, (struct hent){h->key, seq, k, 0});
+        l->n++;
+        fast_rate(l);
+        fast_schedule(net, l, links[0]);
+        return DAM_OK;
+    }
+
     struct flow *f = &net->flows[k];
     f->cap = cap;
-    f->seq = net->seq++;
-    f->done = done;
-    f->ctx = ctx;
-    f->arg = arg;
+    f->seq = seq;
     f->ev = 0;
     f->nlinks = nlinks;
     for (int j = 0; j < nlinks; j++)
         f->link[j] = links[j];
-    if (id != NULL)
-        *id = ((uint64_t)f->gen << 32) | k;
-
-    struct link *l = &net->links[links[0]];
     if (nlinks == 1 && l->fast && net->fast_enabled &&
         (l->mixed || (l->n > 0 && l->capf != cap))) {
         if (!l->mixed)
             to_mixed(net, l, links[0]);
         mixed_start(net, links[0], k, work);
-        return DAM_OK;
-    }
-    if (nlinks == 1 && l->fast && net->fast_enabled) {
-        account(net, l);
-        fast_advance(net, l);
-        if (l->n == 0)
-            l->capf = cap;
-        f->work = l->V + work;
-        heap_push(&l->lfin, NULL, fin_ent(f, k));
-        l->n++;
-        fast_rate(l);
-        fast_schedule(net, l, links[0]);
         return DAM_OK;
     }
 
@@ -1317,7 +1599,7 @@ double dam_link_flow_rate(const dam_link_net *net, dam_link_flow id)
     const struct flow *f = flow_lookup(net, id);
     if (f == NULL)
         return 0.0;
-    const struct link *l = &net->links[f->link[0]];
+    const struct link *l = &net->links[net->hot[f - net->flows].u.link];
     if (l->mixed && f->capped)
         return f->cap;
     return l->fast ? l->r : f->rate;
@@ -1329,11 +1611,14 @@ double dam_link_flow_remaining(const dam_link_net *net, dam_link_flow id)
     if (f == NULL)
         return 0.0;
     double now = dam_des_now(net->des), rem;
-    const struct link *l = &net->links[f->link[0]];
+    const struct fhot *h = &net->hot[f - net->flows];
+    const struct link *l = &net->links[h->u.link];
     if (l->mixed && f->capped)
         rem = (f->work - now) * f->cap;
-    else if (l->fast)
+    else if (l->mixed)
         rem = f->work - (l->V + l->r * (now - l->tV));
+    else if (l->fast) /* the record is not written: the entry's key */
+        rem = h->key - (l->V + l->r * (now - l->tV));
     else
         rem = f->work - f->rate * (now - f->t_last);
     return rem > 0.0 ? rem : 0.0;

@@ -704,6 +704,111 @@ static void test_coalesce(void)
     dam_des_free(des);
 }
 
+/* Completion order: tags in the order their flows completed. */
+struct order {
+    int tag[64];
+    double t[64];
+    int n;
+};
+
+static void on_order(dam_des *des, void *ctx, dam_des_arg arg)
+{
+    struct order *o = ctx;
+    o->tag[o->n] = (int)arg.u;
+    o->t[o->n++] = dam_des_now(des);
+}
+
+/* Flows of one equal-cap link (capacity 1, no caps) in the order the
+ * finishing values come out: ties (flows started together with the same
+ * work) complete together in start order, and flows started after some
+ * have finished with less work than any left (keys below the last one
+ * taken out) come first. Expected: an exact processor-sharing run worked
+ * out here, flows with equal remaining work finishing together in start
+ * order. */
+static void test_finish_order(void)
+{
+    enum { NA = 40, NB = 11, N = NA + NB };
+    double st[N], work[N];
+    for (int i = 0; i < NA; i++) { /* four groups of ten, interleaved */
+        st[i] = 0.0;
+        work[i] = 1.0 + (double)(i % 4);
+    }
+    for (int i = NA; i < N; i++) { /* at 41: 8 short ones tied, 3 tied */
+        st[i] = 41.0;
+        work[i] = i < NA + 8 ? 0.01 : 0.5;
+    }
+    dam_des *des = dam_des_create();
+    dam_link_net *net = dam_link_net_create(des);
+    int link = dam_link_add(net, 1.0, NULL);
+    struct order got = {{0}, {0}, 0};
+    int links[1] = {link};
+    for (int i = 0; i < NA; i++)
+        dam_link_flow_start(net, links, 1, work[i], 0.0, on_order, &got,
+                            dam_des_u((uint64_t)i), NULL, NULL);
+    dam_des_run_until(des, 41.0);
+    for (int i = NA; i < N; i++)
+        dam_link_flow_start(net, links, 1, work[i], 0.0, on_order, &got,
+                            dam_des_u((uint64_t)i), NULL, NULL);
+    dam_des_run(des);
+    dam_link_net_free(net);
+    dam_des_free(des);
+
+    /* the reference: share 1 among the running flows between events */
+    struct order want = {{0}, {0}, 0};
+    double rem[N], t = 0.0;
+    int on[N] = {0}, next = 0;
+    for (int i = 0; i < N; i++)
+        rem[i] = work[i];
+    while (want.n < N) {
+        while (next < N && st[next] <= t)
+            on[next++] = 1;
+        int n = 0;
+        double least = HUGE_VAL;
+        for (int i = 0; i < N; i++)
+            if (on[i]) {
+                n++;
+                least = rem[i] < least ? rem[i] : least;
+            }
+        double ts = next < N ? st[next] : HUGE_VAL;
+        if (n == 0 || t + least * n > ts) { /* the next start comes first */
+            for (int i = 0; i < N; i++)
+                if (on[i])
+                    rem[i] -= (ts - t) / n;
+            t = ts;
+            continue;
+        }
+        t += least * n;
+        for (int i = 0; i < N; i++)
+            if (on[i] && rem[i] == least) { /* in start order */
+                on[i] = 0;
+                want.tag[want.n] = i;
+                want.t[want.n++] = t;
+            }
+        for (int i = 0; i < N; i++)
+            if (on[i])
+                rem[i] -= least;
+    }
+    int same = got.n == N, at = -1;
+    double worst = 0.0;
+    for (int j = 0; j < N && same; j++) {
+        if (got.tag[j] != want.tag[j] && at < 0)
+            at = j;
+        double e = fabs(got.t[j] - want.t[j]) / want.t[j];
+        worst = e > worst ? e : worst;
+    }
+    dam_check(same && at < 0,
+              "%d flows with ties and late short ones complete in the "
+              "order (finishing value, start) (%d completed; first "
+              "difference at %d: flow %d, expected %d)", N, got.n, at,
+              at >= 0 ? got.tag[at] : -1, at >= 0 ? want.tag[at] : -1);
+    dam_check(worst < TOL, "the same flows complete at the expected "
+              "times (worst rel diff %.2e)", worst);
+    /* and the late short ones were first after 41 */
+    dam_check(want.tag[10] == NA && want.tag[17] == NA + 7,
+              "the reference puts the late short flows right after the "
+              "first group (%d, %d)", want.tag[10], want.tag[17]);
+}
+
 int main(void)
 {
     gsl_set_error_handler_off();
@@ -723,6 +828,7 @@ int main(void)
     test_equal_to_mixed(0);
     test_fast_vs_general();
     test_many_caps();
+    test_finish_order();
     test_coalesce();
     test_errors();
     return dam_check_done();
