@@ -752,8 +752,8 @@ static void test_swing(void)
 
 /* Completion order: tags in the order their flows completed. */
 struct order {
-    int tag[64];
-    double t[64];
+    int tag[512];
+    double t[512];
     int n;
 };
 
@@ -768,19 +768,21 @@ static void on_order(dam_des *des, void *ctx, dam_des_arg arg)
  * finishing values come out: ties (flows started together with the same
  * work) complete together in start order, and flows started after some
  * have finished with less work than any left (keys below the last one
- * taken out) come first. Expected: an exact processor-sharing run worked
- * out here, flows with equal remaining work finishing together in start
+ * taken out) come first. 400 at once, so the finishing heap takes its
+ * radix buckets. Expected: an exact processor-sharing run worked out
+ * here, flows with equal remaining work finishing together in start
  * order. */
 static void test_finish_order(void)
 {
-    enum { NA = 40, NB = 11, N = NA + NB };
+    enum { NA = 400, NB = 11, N = NA + NB, G = NA / 4 };
     double st[N], work[N];
-    for (int i = 0; i < NA; i++) { /* four groups of ten, interleaved */
+    for (int i = 0; i < NA; i++) { /* four groups of G, interleaved */
         st[i] = 0.0;
         work[i] = 1.0 + (double)(i % 4);
     }
-    for (int i = NA; i < N; i++) { /* at 41: 8 short ones tied, 3 tied */
-        st[i] = 41.0;
+    for (int i = NA; i < N; i++) { /* after the first group: 8 short ones
+                                    * tied, 3 tied */
+        st[i] = NA + 1.0;
         work[i] = i < NA + 8 ? 0.01 : 0.5;
     }
     dam_des *des = dam_des_create();
@@ -791,7 +793,7 @@ static void test_finish_order(void)
     for (int i = 0; i < NA; i++)
         dam_link_flow_start(net, links, 1, work[i], 0.0, on_order, &got,
                             dam_des_u((uint64_t)i), NULL, NULL);
-    dam_des_run_until(des, 41.0);
+    dam_des_run_until(des, NA + 1.0);
     for (int i = NA; i < N; i++)
         dam_link_flow_start(net, links, 1, work[i], 0.0, on_order, &got,
                             dam_des_u((uint64_t)i), NULL, NULL);
@@ -849,10 +851,10 @@ static void test_finish_order(void)
               at >= 0 ? got.tag[at] : -1, at >= 0 ? want.tag[at] : -1);
     dam_check(worst < TOL, "the same flows complete at the expected "
               "times (worst rel diff %.2e)", worst);
-    /* and the late short ones were first after 41 */
-    dam_check(want.tag[10] == NA && want.tag[17] == NA + 7,
+    /* and the late short ones were first after the first group */
+    dam_check(want.tag[G] == NA && want.tag[G + 7] == NA + 7,
               "the reference puts the late short flows right after the "
-              "first group (%d, %d)", want.tag[10], want.tag[17]);
+              "first group (%d, %d)", want.tag[G], want.tag[G + 7]);
 }
 
 int main(void)
