@@ -615,6 +615,16 @@ void dam_llm_whatif_answer(char *buf, size_t n, const dam_whatif *w)
 
 /* ---- capacity plan ------------------------------------------------------ */
 
+/* A simulated latency v (s) with its 95 % confidence half-width ci, in ms:
+ * "373.2 +- 9.1" (the half-width left out when the simulation gave none). */
+static void ms_ci(char *buf, size_t n, double v, double ci)
+{
+    if (ci > 0.0 && isfinite(ci))
+        snprintf(buf, n, "%.4g +- %.3g", v * 1e3, ci * 1e3);
+    else
+        snprintf(buf, n, "%.4g", v * 1e3);
+}
+
 void dam_llm_plan_text(dam_buf *b, const dam_scenario *s,
                        const dam_llm_plan *p)
 {
@@ -628,16 +638,19 @@ void dam_llm_plan_text(dam_buf *b, const dam_scenario *s,
                    dam_precision_name(s->serving.llm.kv_precision));
     dam_buf_printf(b, "Plan for %.4g requests/s with p%d TTFT <= %.4g ms "
                       "and TPOT <= %.4g ms (simulated at %.4g/s, %.0f %% "
-                      "headroom, each figure with its 95 %% interval)\n\n",
+                      "headroom; each simulated p%d with its 95 %% "
+                      "confidence interval, +-)\n\n",
                    p->rate, pct, p->slo_ttft_s * 1e3, p->slo_tpot_s * 1e3,
-                   p->rate * (1.0 + p->headroom), p->headroom * 100.0);
+                   p->rate * (1.0 + p->headroom), p->headroom * 100.0, pct);
+    char tt[40], tp[40];
     if (p->best >= 0) {
         const dam_llm_plan_option *o = &p->options[p->best];
+        ms_ci(tt, sizeof tt, o->ttft, o->ttft_ci);
+        ms_ci(tp, sizeof tp, o->tpot, o->tpot_ci);
         dam_buf_printf(b, "Answer    %d x %s (%d replica%s of TP%d): p%d "
-                          "TTFT %.4g ms, TPOT %.4g ms",
+                          "TTFT %s ms, TPOT %s ms",
                        o->gpus, o->gpu, o->replicas,
-                       o->replicas == 1 ? "" : "s", o->tp, pct,
-                       o->ttft * 1e3, o->tpot * 1e3);
+                       o->replicas == 1 ? "" : "s", o->tp, pct, tt, tp);
         if (o->price_hour > 0.0)
             dam_buf_printf(b, ", $%.4g per hour, $%.3g per million output "
                               "tokens",
@@ -682,20 +695,20 @@ void dam_llm_plan_text(dam_buf *b, const dam_scenario *s,
             dam_buf_printf(b, "  %-19s %3d GPUs (%d x TP%d)\n", o->gpu,
                            o->gpus, o->replicas, o->tp);
     }
-    dam_buf_printf(b, "\n%-19s %4s %8s %5s %9s %9s %8s %9s %9s %9s  %s\n",
+    dam_buf_printf(b, "\n%-19s %4s %8s %5s %15s %15s %8s %9s %9s %9s  %s\n",
                    "GPU", "TP", "replicas", "GPUs", "TTFT ms", "TPOT ms",
                    "goodput", "tok/s/GPU", "$/hour", "$/Mtok", "note");
     for (int i = 0; i < p->noptions; i++) {
         const dam_llm_plan_option *o = &p->options[i];
         if (!o->usable) {
-            dam_buf_printf(b, "%-19s %4s %8s %5s %9s %9s %8s %9s %9s %9s  "
+            dam_buf_printf(b, "%-19s %4s %8s %5s %15s %15s %8s %9s %9s %9s  "
                               "%s\n",
                            o->gpu, "-", "-", "-", "-", "-", "-", "-", "-",
                            "-", o->why);
             continue;
         }
         if (!o->feasible) {
-            dam_buf_printf(b, "%-19s %4d %8s %5s %9s %9s %8s %9s %9s %9s  "
+            dam_buf_printf(b, "%-19s %4d %8s %5s %15s %15s %8s %9s %9s %9s  "
                               "%s\n",
                            o->gpu, o->tp, "-", "-", "-", "-", "-", "-", "-",
                            "-", o->why);
@@ -710,10 +723,12 @@ void dam_llm_plan_text(dam_buf *b, const dam_scenario *s,
             snprintf(pm, sizeof pm, "n/a");
         }
         snprintf(gp, sizeof gp, "%.1f%%", o->goodput_fraction * 100.0);
-        dam_buf_printf(b, "%-19s %4d %8d %5d %9.4g %9.4g %8s %9.4g %9s %9s  "
+        ms_ci(tt, sizeof tt, o->ttft, o->ttft_ci);
+        ms_ci(tp, sizeof tp, o->tpot, o->tpot_ci);
+        dam_buf_printf(b, "%-19s %4d %8d %5d %15s %15s %8s %9.4g %9s %9s  "
                           "%s\n",
-                       o->gpu, o->tp, o->replicas, o->gpus, o->ttft * 1e3,
-                       o->tpot * 1e3, gp, o->tokens_per_s_gpu, ph, pm,
+                       o->gpu, o->tp, o->replicas, o->gpus, tt, tp, gp,
+                       o->tokens_per_s_gpu, ph, pm,
                        i == p->best ? "<- plan" : "");
     }
     dam_llm_deployment_text(dep, sizeof dep, s);

@@ -69,6 +69,18 @@ check "plan --slo-ttft-ms/--slo-tpot-ms: exit 0" test -s plan.txt
 check "plan: names a plan that was re-simulated" grep -q "re-simulated with other random numbers" plan.txt
 check "plan: fewest GPUs per kind, H100 and H200" sh -c "grep -q '^  H100-SXM5-80GB' plan.txt && grep -q '^  H200-SXM-141GB' plan.txt"
 check "plan: the highest rate of the scenario's deployment" grep -q "^Highest rate" plan.txt
+# the header promises each simulated p99 with its 95 % confidence interval:
+# the answer and every simulated row print one beside TTFT and TPOT
+check "plan: the answer's and every simulated row's TTFT and TPOT carry their +- 95 % CI" python3 -c "
+import re
+t = open('plan.txt').read()
+assert 'with its 95 % confidence interval, +-' in t, t[:400]
+ans = [l for l in t.splitlines() if l.startswith('Answer ')][0]
+assert re.search(r'TTFT [0-9.]+ \+- [0-9.]+ ms, TPOT [0-9.]+ \+- [0-9.]+ ms', ans), ans
+rows = t.split('tok/s/GPU')[1].split('Highest rate')[0].splitlines()
+sim = [l for l in rows if re.match(r'\S+ +[0-9]+ +[0-9]+ +[0-9]+ ', l)]
+assert sim and all(l.count('+-') == 2 for l in sim), sim
+"
 "$damsim" plan "$k" --rate 2 --steps 300 --replications 2 --json >plan.json 2>&1
 check "plan --json (objectives from the file)" python3 -c "
 import json
