@@ -50,9 +50,12 @@
  * whose lone-request time is at its 5th and 95th percentile (quantile
  * mapping through a monotone function), and each figure's interval is the
  * envelope of those two and the nominal simulation (the median draw),
- * widened by the 95 % CI half-width of the simulation's own estimate: a
- * figure that the lone request's time does not order (TTFT rides on the
- * prefill, the lone request's time on the decode) keeps its point inside.
+ * widened by the 95 % CI half-width ci of the simulation's own estimate x:
+ * the upper end up by ci, the lower end divided by 1 + ci / x (the same
+ * share of itself: a latency's lower end stays above 0 when an overloaded
+ * nominal run's CI is wider than a stable end draw's figure); a figure
+ * that the lone request's time does not order (TTFT rides on the prefill,
+ * the lone request's time on the decode) keeps its point inside.
  * The end draws run DAM_LOAD_DRAW_REPLICATIONS of the scenario's
  * replications (the first, with the same random numbers; an explicit
  * count in the solver's options still wins): the nominal run's CI carries
@@ -64,7 +67,11 @@ typedef struct dam_load_interval {
     double p99[2];          /* p99 latency, s (lo, hi) */
     double ttft[2], tpot[2];/* LLM: at the SLO quantile, s */
     double throughput[2];   /* requests/s */
-    int met[2];             /* the SLO(s) met in the fast and slow draw */
+    int met[2];             /* the SLO(s) met in the fast and slow draw,
+                               judged with the nominal run's CI */
+    /* each end draw's own figures ([0] fast, [1] slow), s: those met[]
+     * judges, before the envelope above takes them in */
+    double draw_p99[2], draw_ttft[2], draw_tpot[2];
 } dam_load_interval;
 
 /* A solver of one scenario (the what-if's and the CLI's). */

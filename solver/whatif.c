@@ -482,6 +482,9 @@ static void load_ends(dam_whatif_row *row, dam_draws *d,
         row->load_p99[e] = li.p99[e];
         row->load_ttft[e] = li.ttft[e];
         row->load_tpot[e] = li.tpot[e];
+        row->load_draw_p99[e] = li.draw_p99[e];
+        row->load_draw_ttft[e] = li.draw_ttft[e];
+        row->load_draw_tpot[e] = li.draw_tpot[e];
         row->load_met[e] = li.met[e];
     }
     row->has_load = 1;

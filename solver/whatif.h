@@ -77,12 +77,16 @@ typedef struct dam_whatif_row {
      * 90 % range: the row simulated again in the draw whose lone request
      * is at its 5th percentile ([0], fast) and in the one at its 95th
      * ([1], slow). has_load = 0 when not computed (not a simulated
-     * service, or nothing uncertain). load_p99: the p99 latency (LLM: the
-     * TTFT and TPOT at the SLO quantile), s; load_met: the SLO (LLM: both)
-     * met with the headroom of its interval at that end. */
+     * service, or nothing uncertain). load_p99: the 90 % interval (lo,
+     * hi) of the p99 latency (LLM: load_ttft and load_tpot, of the TTFT
+     * and TPOT at the SLO quantile), s: the envelope of the two draws and
+     * the row's own figure, widened by its CI (dam_load_interval);
+     * load_draw_*: each draw's own figures, s; load_met: the SLO (LLM:
+     * both) met in that draw with the headroom of the row's CI. */
     int has_load;
     double load_p99[2];
     double load_ttft[2], load_tpot[2];
+    double load_draw_p99[2], load_draw_ttft[2], load_draw_tpot[2];
     int load_met[2];
 } dam_whatif_row;
 

@@ -54,7 +54,35 @@ for o in w['options']:
         assert isinstance(x['slo_met'], bool)
 r = {o['option']: o['under_load_at_interval_ends'] for o in w['options']}
 assert not r['H200 x2 (TP2)']['fast_draw']['slo_met'] and not r['H200 x2 (TP2)']['slow_draw']['slo_met']"
+# Each end draw's figures and the CI its verdict adds are its own, and
+# agree with the verdict; the 90 % interval holds both draws and the
+# option's figure, its lower end above 0 (the FP8 KV example's overloaded
+# options once printed "TTFT 0.00 to 160994 ms": the CI of a run 126 s
+# deep taken off a stable end draw's 0.89 s, and the JSON gave that 0 as
+# the fast draw's TTFT beside slo_met false)
+"$damsim" whatif --json "$k" >kv.json 2>&1
+for f in whatif.json kv.json; do
+check "whatif --json ($f): end draws' figures agree with their SLO verdicts; the interval under load holds them, above 0" python3 -c "
+import json, sys
+w = json.load(open('$f'))
+tol = 1 + 1e-9
+for o in w['options']:
+    u, l = o['under_load_at_interval_ends'], o['result']['serving']['llm']
+    iv = u['interval_90']
+    for end in ('fast_draw', 'slow_draw'):
+        x = u[end]
+        met = (x['ttft_s'] + x['ttft_ci95_s'] <= l['slo_ttft_s'] * tol and
+               x['tpot_s'] + x['tpot_ci95_s'] <= l['slo_tpot_s'] * tol)
+        assert x['slo_met'] == met, (o['option'], end, x)
+        assert x['ttft_ci95_s'] == l['ttft_s']['at_slo_quantile_ci95'], (o['option'], x)
+        for k, f in (('ttft_s', 'ttft_q_s'), ('tpot_s', 'tpot_q_s')):
+            assert 0 < iv[f]['p05'] <= x[k] <= iv[f]['p95'], (o['option'], end, k, x, iv)
+    for k, f in (('ttft_s', 'ttft_q_s'), ('tpot_s', 'tpot_q_s')):
+        assert iv[f]['p05'] <= l[k]['at_slo_quantile'] <= iv[f]['p95'], (o['option'], f, iv)
+"
+done
 "$damsim" whatif "$k" >kv.txt 2>&1
+check "whatif FP8 KV: no interval under load starts at 0 ms" sh -c "! grep -q 'TTFT 0.00 to' kv.txt"
 check "whatif FP8 KV: the FP8 cache works" grep -q "^Answer    FP8 KV cache: yes" kv.txt
 check "whatif FP8 KV: says what the cache holds and runs" grep -q "a cache of 1.02M tokens per replica (was 508k)" kv.txt
 check "whatif FP8 KV: the doubled cache is room for twice the sequences; fewer run once the backlog is gone" grep -q "a cache of 1.02M tokens per replica (was 508k): room for 25[0-9] sequences of mean length (was 12[0-9]), [0-9.]* running on average (was 1[0-9][0-9])" kv.txt

@@ -542,6 +542,50 @@ def review(path, kind, fits, v):
                                 (what, head[head.index(what) + 1]))
 
 
+def load_ends(o, v):
+    """A served option's end draws under load: each draw's SLO verdict is
+    its figures plus the option's CI against the objectives; the 90 %
+    interval under load holds both draws and the option's own figure, and
+    a latency's lower end is above 0."""
+    u = o.get("under_load_at_interval_ends")
+    sv = o.get("result", {}).get("serving")
+    if not u or not sv:
+        return
+    llm = sv.get("llm")
+    tol = 1 + 1e-9
+    figs = []  # (draw key, ci key, interval key, objective, own figure)
+    if llm:
+        figs += [("ttft_s", "ttft_ci95_s", "ttft_q_s", llm["slo_ttft_s"],
+                  llm["ttft_s"]["at_slo_quantile"]),
+                 ("tpot_s", "tpot_ci95_s", "tpot_q_s", llm["slo_tpot_s"],
+                  llm["tpot_s"]["at_slo_quantile"])]
+    if not llm or sv.get("slo_p99_s", 0) > 0:
+        figs.append(("p99_s", "p99_ci95_s", "p99_s", sv.get("slo_p99_s", 0),
+                     sv["latency_s"]["p99"]))
+    iv = u["interval_90"]
+    for end in ("fast_draw", "slow_draw"):
+        x = u[end]
+        within = all(x[d] + x[c] <= slo * tol for d, c, _, slo, _ in figs)
+        if x["slo_met"] and not within:
+            v["slo"].append("whatif %s %s: SLO met with %r" %
+                            (o["option"], end, x))
+        if within and not x["slo_met"] and o.get("fits", True):
+            v["slo"].append("whatif %s %s: SLO missed with %r" %
+                            (o["option"], end, x))
+        for d, _, k, _, _ in figs:
+            if not (iv[k]["p05"] <= x[d] * tol and x[d] <= iv[k]["p95"] * tol):
+                v["interval"].append("whatif %s %s: %s %.6g outside "
+                                     "%.6g..%.6g under load" %
+                                     (o["option"], end, d, x[d],
+                                      iv[k]["p05"], iv[k]["p95"]))
+    for d, _, k, _, own in figs:
+        if own > 0 and not (0 < iv[k]["p05"] <= own * tol and
+                            own <= iv[k]["p95"] * tol):
+            v["interval"].append("whatif %s: %s %.6g outside %.6g..%.6g "
+                                 "under load" % (o["option"], d, own,
+                                                 iv[k]["p05"], iv[k]["p95"]))
+
+
 def whatif(path, kind, r, v):
     """Every fourth scenario: `whatif` with a faster-GPU lever, text and
     JSON: the same answer, speed-ups inside their intervals, no speed-up
@@ -586,6 +630,7 @@ def whatif(path, kind, r, v):
         if not o["cost"]["usd"] > 0 and o.get("roc") is not None:
             v["cost"].append("whatif %s: cost n/a, RoC %r" %
                              (o["option"], o["roc"]))
+        load_ends(o, v)
         iv = o.get("speedup_over_uncertain_inputs")
         if iv and "speedup" in o and not (
                 iv["p05"] <= o["speedup"] * (1 + 1e-9) and
