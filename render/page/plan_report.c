@@ -259,31 +259,53 @@ void dam_plan_report_budget_text(dam_buf *b, const dam_scenario *s,
                                                     (size_t)p->noptions);
     for (int i = 0; i < p->noptions; i++) {
         const dam_plan_option *o = &p->options[i];
-        dam_fmt_si(t1, sizeof t1, o->tokens_per_s, "");
-        dam_fmt_time_in(t2, sizeof t2, o->run_time, tu, DAM_FMT_SIG);
-        if (o->cost_usd > 0.0)
-            dam_fmt_usd(t3, sizeof t3, o->cost_usd, DAM_FMT_SIG);
-        else
-            snprintf(t3, sizeof t3, "n/a");
-        char gh[32], note[sizeof o->note + 64];
-        dam_fmt_num(gh, sizeof gh, o->gpu_hours, DAM_FMT_SIG);
+        char gh[32], mfu[16], ng[16], note[sizeof o->note + 64];
+        if (o->fits_memory) {
+            snprintf(ng, sizeof ng, "%d", o->gpus);
+            dam_fmt_si(t1, sizeof t1, o->tokens_per_s, "");
+            snprintf(mfu, sizeof mfu, "%.1f%%", o->mfu * 100.0);
+            dam_fmt_time_in(t2, sizeof t2, o->run_time, tu, DAM_FMT_SIG);
+            dam_fmt_num(gh, sizeof gh, o->gpu_hours, DAM_FMT_SIG);
+            if (o->cost_usd > 0.0)
+                dam_fmt_usd(t3, sizeof t3, o->cost_usd, DAM_FMT_SIG);
+            else
+                snprintf(t3, sizeof t3, "n/a");
+        } else {
+            /* what does not fit has no speed, time nor cost to quote (as
+             * in whatif; --json and --csv keep them beside fits_memory) */
+            snprintf(ng, sizeof ng, "-");
+            snprintf(t1, sizeof t1, "-");
+            snprintf(mfu, sizeof mfu, "-");
+            snprintf(t2, sizeof t2, "-");
+            snprintf(gh, sizeof gh, "-");
+            snprintf(t3, sizeof t3, "-");
+        }
         snprintf(note, sizeof note, "%s",
                  o->note[0] ? o->note : o->feasible ? "" : "NOT FEASIBLE");
-        if (o->over_budget == 1) {
+        if (o->over_budget == 1 && o->fits_memory) {
             double have = p->kind == DAM_BUDGET_USD ? o->cost_usd
                                                     : o->gpu_hours;
             size_t n = o->note[0] ? strlen(note) : 0;
             snprintf(note + n, sizeof note - n, "%sOVER THE BUDGET by %.0f %%",
                      n ? "; " : "", (have / p->budget - 1.0) * 100.0);
         }
-        dam_buf_printf(b, "%-*s %7d %12s %6.1f%% %10s %12s %12s  %s\n",
-                       gw, o->gpu, o->gpus, t1, o->mfu * 100.0, t2, gh, t3,
-                       note);
+        dam_buf_printf(b, "%-*s %7s %12s %7s %10s %12s %12s  %s\n",
+                       gw, o->gpu, ng, t1, mfu, t2, gh, t3, note);
     }
     budget_verdict(b, p);
+    int nofit = 0;
+    for (int i = 0; i < p->noptions; i++)
+        nofit += !p->options[i].fits_memory;
+    if (nofit > 0 && !s->layout.on)
+        dam_buf_printf(b, "A GPU that does not fit the model with data "
+                          "parallelism alone may fit it sharded: give the "
+                          "scenario a parallel group (ZeRO stage 3, tensor "
+                          "or pipeline parallelism) and each option is "
+                          "planned in the fastest layout that fits.\n");
     int any = 0;
     for (int i = 0; i < p->noptions; i++)
-        any |= p->options[i].interval.samples > 0;
+        any |= p->options[i].interval.samples > 0 &&
+               p->options[i].fits_memory;
     if (any) {
         dam_buf_printf(b, "\n90 %% intervals (analytic; %d draws of the "
                           "calibrated constants and uncertain inputs, the "
@@ -294,7 +316,7 @@ void dam_plan_report_budget_text(dam_buf *b, const dam_scenario *s,
         for (int i = 0; i < p->noptions; i++) {
             const dam_plan_option *o = &p->options[i];
             const dam_answer_interval *a = &o->interval;
-            if (a->samples == 0)
+            if (a->samples == 0 || !o->fits_memory)
                 continue;
             char r1[24], r2[24], run[56], g1[24], g2[24], gh[56], c1[24],
                 c2[24], cost[56];
