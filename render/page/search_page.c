@@ -88,6 +88,33 @@ static void row(dam_buf *b, int rank, const dam_search_cand *c)
     }
 }
 
+/* What a term's saving is called, and its growth. */
+static const char *term_more(int t)
+{
+    switch (t) {
+    case DAM_TERM_DATA: return "data wait";
+    case DAM_TERM_TRANSFER: return "exposed transfer";
+    case DAM_TERM_COMPUTE: return "GPU work";
+    case DAM_TERM_COMM: return "exposed communication";
+    case DAM_TERM_OVERHEAD: return "overhead";
+    case DAM_TERM_WAIT: return "waiting (pipeline bubble)";
+    default: return "?";
+    }
+}
+
+static const char *term_less(int t)
+{
+    switch (t) {
+    case DAM_TERM_DATA: return "less data wait";
+    case DAM_TERM_TRANSFER: return "less exposed transfer";
+    case DAM_TERM_COMPUTE: return "less GPU work";
+    case DAM_TERM_COMM: return "less exposed communication";
+    case DAM_TERM_OVERHEAD: return "less overhead";
+    case DAM_TERM_WAIT: return "less waiting (pipeline bubble)";
+    default: return "?";
+    }
+}
+
 static void why(dam_buf *b, const char *who, const dam_search_cand *a,
                 const dam_search_cand *o)
 {
@@ -100,15 +127,30 @@ static void why(dam_buf *b, const char *who, const dam_search_cand *a,
         dam_buf_printf(b, "  %s is no slower than the winner\n", who);
         return;
     }
-    dam_buf_printf(b, "  why #1 wins over %s: %s faster per step, most of "
-                      "it (%s) %s\n",
-                   who, st, d, t == DAM_TERM_COMPUTE
-                                   ? "less GPU work"
-                                   : t == DAM_TERM_COMM
-                                         ? "less exposed communication"
-                                   : t == DAM_TERM_WAIT
-                                         ? "less waiting (pipeline bubble)"
-                                         : term_short(t));
+    double diff = o->step - a->step;
+    if (saves > diff * (1.0 + 1e-9)) {
+        /* the term saves more than the whole difference: name what the
+         * winner pays back elsewhere (terms sum to the step) */
+        int w = t;
+        double more = 0.0;
+        for (int k = 0; k < DAM_TERM_COUNT; k++) {
+            double x = a->terms[k] - o->terms[k];
+            if (x > more) {
+                more = x;
+                w = k;
+            }
+        }
+        char m[32];
+        dam_fmt_time(m, sizeof m, more);
+        dam_buf_printf(b, "  why #1 wins over %s: %s faster per step: %s "
+                          "%s, against %s more %s\n",
+                       who, st, d, term_less(t), m, term_more(w));
+        return;
+    }
+    dam_buf_printf(b, "  why #1 wins over %s: %s faster per step, %s (%s) "
+                      "%s\n",
+                   who, st, saves >= 0.5 * diff ? "most of it" : "the largest part",
+                   d, term_less(t));
 }
 
 /* In a search at a fixed count, the answer to the scenario's own

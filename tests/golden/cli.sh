@@ -127,6 +127,26 @@ assert all(c['fits'] for c in k['fastest']) and any(not c['fits'] for c in d['ca
 assert k['fastest'][0]['step_s'] == min(c['step_s'] for c in d['candidates'] if c['fits'])\""
 check "plan --search --csv: a header and a row per candidate" sh -c "'$damsim' plan --csv '$l70' --search | python3 -c \"
 import csv,sys; rows=list(csv.DictReader(sys.stdin)); assert len(rows) > 1000 and set(r['fits'] for r in rows) == {'0','1'}\""
+# why #1 wins: a term that saves more than the whole difference is not
+# "most of it" (it said "34.7 ms faster per step, most of it (114 ms)")
+check "plan --search: each 'why #1 wins' line adds up (a part no larger than the whole; 'most' at least half)" sh -c "'$damsim' plan --search --gpu-kinds H100-SXM5-80GB,A100-SXM4-40GB --count 64 '$src/scenarios/llama2-7b-pretrain.cfg' | python3 -c \"
+import re, sys
+u = {'us': 1e-6, 'ms': 1e-3, 's': 1.0}
+sec = lambda v, k: float(v) * u[k]
+n = 0
+for l in sys.stdin:
+    m = re.search(r'why #1 wins over .*: ([0-9.]+) (us|ms|s) faster per step(, most of it| the largest part|:) \\(?([0-9.]+) (us|ms|s)', l)
+    if not m:
+        continue
+    n += 1
+    whole, part = sec(m.group(1), m.group(2)), sec(m.group(4), m.group(5))
+    if m.group(3) == ':':
+        assert part > whole and 'against' in l, l
+    else:
+        assert part <= whole * 1.001, l
+        assert (part >= 0.5 * whole) == (m.group(3) == ', most of it'), l
+assert n >= 2, n
+\""
 check "plan --search --deadline 60d finds a GPU count" sh -c "'$damsim' plan '$l70' --search --deadline 60d | grep -q 'fit in memory'"
 check "run answers the scenario's deadline: no" sh -c "'$damsim' run --analytic '$l70' | grep -q '^Answer    no: the run takes [12][0-9][0-9] d, past the 60.0 d deadline'"
 sed 's/deadline_days = 60.0;/deadline_days = 365.0;/' "$l70" >l70-year.cfg
