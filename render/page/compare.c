@@ -74,11 +74,13 @@ static void flat_free(flat *f)
 }
 
 /* One output row: name, value per scenario, unit kind (0 time, 1 number,
- * 2 percent). */
+ * 2 percent); unknown_zero: a value of 0 means not known (a cost without
+ * a price, energy without a power figure), printed "n/a". */
 typedef struct out_row {
     const char *name;
     double v[MAX_CMP];
     int kind;
+    int unknown_zero;
 } out_row;
 
 /* A value of an output row; times in the row's unit tu. */
@@ -274,6 +276,7 @@ static size_t output_rows(out_row *rows, const dam_scenario *s,
     do {                                                                      \
         rows[nrows].name = label;                                             \
         rows[nrows].kind = unit;                                              \
+        rows[nrows].unknown_zero = 0;                                         \
         for (int i = 0; i < n; i++)                                           \
             rows[nrows].v[i] = (expr);                                        \
         nrows++;                                                              \
@@ -289,7 +292,9 @@ static size_t output_rows(out_row *rows, const dam_scenario *s,
         ROW("I/O overhead", 2, r[i].io_overhead);
         ROW("GPU-hours", 1, r[i].gpu_hours);
         ROW("cost (USD)", 1, r[i].cost_usd);
+        rows[nrows - 1].unknown_zero = 1;
         ROW("energy (kWh)", 1, r[i].energy_kwh);
+        rows[nrows - 1].unknown_zero = 1;
         ROW("T_seq", 0, r[i].t_seq);
         ROW("T_pipe", 0, r[i].t_pipe);
     }
@@ -300,6 +305,7 @@ static size_t output_rows(out_row *rows, const dam_scenario *s,
         ROW("SLO attainment", 2, r[i].serving.slo_attainment);
         ROW("GPU utilisation", 2, r[i].serving.utilization);
         ROW("USD per 1,000 requests", 1, r[i].serving.cost_per_1k);
+        rows[nrows - 1].unknown_zero = 1;
     }
 #undef ROW
     return nrows;
@@ -400,6 +406,11 @@ static void output_table_rows(table *t, const out_row *rows, size_t nrows,
              * at $1,390, the next scenario "+1787571 %") */
             if (!r[i].memory.fits) {
                 snprintf(t->c[row][i + 1], CELL, "does not fit");
+                continue;
+            }
+            /* not known is not 0 (the interval rows say n/a too) */
+            if (rows[k].unknown_zero && !(rows[k].v[i] > 0.0)) {
+                snprintf(t->c[row][i + 1], CELL, "n/a");
                 continue;
             }
             cell(v, sizeof v, rows[k].v[i], rows[k].kind, tu);

@@ -94,6 +94,9 @@ code "whatif: --combine names an unknown lever" 2 "$damsim" whatif --combine nop
 code "whatif: a bad --cost" 2 "$damsim" whatif --cost yen "$src/scenarios/resnet50-dgx-a100.cfg"
 check "compare --help" "$damsim" compare --help
 check "compare two scenarios" sh -c "'$damsim' compare '$src/scenarios/iron-law-data-bound.cfg' '$src/scenarios/iron-law-compute-bound.cfg' | grep -q 'Inputs that differ'"
+# a cost without a price and energy without a power figure are not known,
+# not 0 (the toy accelerator has neither; the DGX A100 example has both)
+check "compare: unknown cost and energy are n/a, known ones are figures" sh -c "'$damsim' compare '$src/scenarios/resnet50-dgx-a100.cfg' '$src/scenarios/iron-law-compute-bound.cfg' | grep -Eq '^  cost \\(USD\\) +[0-9.]+ +n/a\$' && '$damsim' compare '$src/scenarios/resnet50-dgx-a100.cfg' '$src/scenarios/iron-law-compute-bound.cfg' | grep -Eq '^  energy \\(kWh\\) +[0-9.]+ +n/a\$'"
 check "compare --json is JSON" sh -c "'$damsim' compare --json '$src/scenarios/iron-law-data-bound.cfg' '$src/scenarios/iron-law-compute-bound.cfg' | python3 -m json.tool"
 code "compare needs two files" 2 "$damsim" compare "$src/scenarios/iron-law-data-bound.cfg"
 check "run -o DIR writes charts" "$damsim" run "$src/scenarios/resnet50-dgx-a100.cfg" -o charts
