@@ -232,6 +232,88 @@ static void scorecard(const dam_scenario *s, const dam_result *r, double step,
     dam_diagnose_score_memory(d, r);
 }
 
+/* The communication stages of a step. */
+static const struct {
+    const char *stage, *what; /* its stage's name; what it is, and a verb */
+} comm_kinds[] = {
+    {"sync", "the gradient all-reduce takes"},
+    {"gradient sync", "the gradient sync takes"},
+    {"tensor parallel", "tensor-parallel collectives take"},
+    {"pipeline sends", "pipeline sends take"},
+    {"expert all-to-all", "expert all-to-alls take"},
+};
+
+/* What shortens communication stage k of s (an overlap already on is not
+ * offered again). */
+static const char *comm_remedy(const dam_scenario *s, size_t k)
+{
+    switch (k) {
+    case 0:
+        return s->pipeline.overlap_sync
+                   ? "it already overlaps the backward pass: a faster "
+                     "network, or fewer GPUs across nodes"
+                   : "overlap it with the backward pass "
+                     "(pipeline.overlap_sync)";
+    case 1:
+        return s->layout.overlap_grad
+                   ? "it already overlaps the last backward: a faster "
+                     "network, or fewer data-parallel ranks across nodes"
+                   : "overlap it with the last backward "
+                     "(parallel.overlap_grad_reduce)";
+    case 2:
+        return s->layout.tp_overlap
+                   ? "they already overlap their GEMMs: keep tp within a "
+                     "node's fabric, or lower tp"
+                   : "overlap them with their GEMMs "
+                     "(parallel.tp_comm_overlap), keep tp within a node's "
+                     "fabric, or lower tp";
+    case 3:
+        return "fewer pipeline stages or a faster link between them";
+    default:
+        return s->layout.overlap_a2a
+                   ? "they already overlap another micro-batch: keep the "
+                     "experts within a node's fabric"
+                   : "overlap them with another micro-batch "
+                     "(parallel.overlap_all_to_all), or keep the experts "
+                     "within a node's fabric";
+    }
+}
+
+/* The exposed-communication symptom, naming the communication stage that
+ * takes most time a step (the gradient all-reduce, tensor-parallel
+ * collectives, pipeline sends, expert all-to-alls) and its remedy: the
+ * all-reduce's remedy is no remedy for tensor-parallel collectives. */
+static void comm_symptom(const dam_scenario *s, const dam_result *r,
+                         double step, dam_diagnosis *d)
+{
+    size_t best = 0;
+    int found = 0;
+    double top = 0.0, sum = 0.0;
+    for (int i = 0; i < r->nstages; i++)
+        for (size_t k = 0; k < sizeof comm_kinds / sizeof comm_kinds[0];
+             k++)
+            if (strcmp(r->stages[i].name, comm_kinds[k].stage) == 0) {
+                double t = r->stages[i].time;
+                sum += t;
+                if (t > top) {
+                    top = t;
+                    best = k;
+                    found = 1;
+                }
+            }
+    double share = r->terms[DAM_TERM_COMM] / step * 100.0;
+    if (!found)
+        dam_diagnose_add(d->symptoms, &d->nsymptoms,
+             "high inter-GPU overhead (%.0f %% of the step in exposed "
+             "communication): overlap it with compute", share);
+    else
+        dam_diagnose_add(d->symptoms, &d->nsymptoms,
+             "high inter-GPU overhead (%.0f %% of the step in exposed "
+             "communication; %s %.3g s of the %.3g s of communication "
+             "a step): %s",
+             share, comm_kinds[best].what, top, sum, comm_remedy(s, best));
+}
+
 /* The diagnostic matrix: symptoms with their hypotheses. */
 static void symptoms(const dam_scenario *s, const dam_result *r, double step,
                      dam_diagnosis *d)
@@ -244,10 +326,7 @@ static void symptoms(const dam_scenario *s, const dam_result *r, double step,
              "starvation; prefetch, parallelise, or cut launches",
              busy * 100.0);
     if (r->terms[DAM_TERM_COMM] > 0.10 * step)
-        dam_diagnose_add(d->symptoms, &d->nsymptoms,
-             "high inter-GPU overhead (%.0f %% exposed all-reduce): bucket "
-             "the all-reduce and overlap it with backward",
-             r->terms[DAM_TERM_COMM] / step * 100.0);
+        comm_symptom(s, r, step, d);
     if (s->mode == DAM_MODE_TRAINING && r->mfu < 0.30)
         dam_diagnose_add(d->symptoms, &d->nsymptoms,
              "high training cost (MFU %.0f %%): reduce the largest loss or "

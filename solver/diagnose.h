@@ -16,7 +16,7 @@
 #include "solver/result.h"
 
 #define DAM_DIAG_LINES 8
-#define DAM_DIAG_TEXT 200
+#define DAM_DIAG_TEXT 320
 
 /* Screening verdict of one scorecard indicator. */
 typedef enum {
