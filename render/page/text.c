@@ -302,8 +302,15 @@ static void run_iron_law(dam_buf *b, const dam_scenario *s,
 {
     char t1[48], t2[48], t3[48], t4[48];
     dam_buf_printf(b, "\nIron law per stage (one GPU, one step)\n");
-    dam_buf_printf(b, "  %-11s %10s %12s %10s %11s %10s %9s %10s\n", "stage",
-                   "D_vol", "BW", "D/BW", "O", "R*eta", "O/(R*eta)", "L_lat");
+    /* the stage column as wide as its longest name ("tensor parallel") */
+    int w = 11;
+    for (int i = 0; i < r->nstages; i++) {
+        int l = (int)strlen(r->stages[i].name);
+        w = l > w ? l : w;
+    }
+    dam_buf_printf(b, "  %-*s %10s %12s %10s %12s %12s %9s %10s\n", w,
+                   "stage", "D_vol", "BW", "D/BW", "O", "R*eta", "O/(R*eta)",
+                   "L_lat");
     for (int i = 0; i < r->nstages; i++) {
         const dam_stage *st = &r->stages[i];
         char v[8][32];
@@ -320,8 +327,8 @@ static void run_iron_law(dam_buf *b, const dam_scenario *s,
         }
         dam_fmt_time(v[5], 32, st->t_ops);
         dam_fmt_time(v[6], 32, st->t_lat);
-        dam_buf_printf(b, "  %-11s %10s %12s %10s %11s %10s %9s %10s\n",
-                       st->name, st->bytes > 0 ? v[0] : "-",
+        dam_buf_printf(b, "  %-*s %10s %12s %10s %12s %12s %9s %10s\n",
+                       w, st->name, st->bytes > 0 ? v[0] : "-",
                        st->bw > 0 ? v[1] : "-", st->t_data > 0 ? v[2] : "-",
                        st->ops > 0 ? v[3] : "-", st->rate > 0 ? v[4] : "-",
                        st->t_ops > 0 ? v[5] : "-", st->t_lat > 0 ? v[6] : "-");
