@@ -320,9 +320,10 @@ static void roc_cell(char *roc, size_t n, const dam_whatif *w,
     const dam_whatif_row *base = &w->rows[0];
     double dc = dam_quality_cost_in(&r->cost, w->measure) -
                 dam_quality_cost_in(&base->cost, w->measure);
+    int has_q = base->scenario.quality.metric[0] != '\0';
     if (!base->result.memory.fits)
         snprintf(roc, n, "-");
-    else if (r->roc_defined && !r->quality_unknown && dc > 0.0)
+    else if (has_q && r->roc_defined && !r->quality_unknown && dc > 0.0)
         snprintf(roc, n, "%.3g", r->roc == 0.0 ? 0.0 : r->roc);
     else if (r->roc_defined && !r->quality_unknown && dc < 0.0 &&
              r->quality_gain >= 0.0)
@@ -384,7 +385,11 @@ static void whatif_table(dam_buf *b, const dam_whatif *w)
         money(cost, sizeof cost, r->cost.usd);
         snprintf(q, sizeof q, r->quality_unknown ? "%.4g?" : "%.4g",
                  r->quality);
-        if (i == 0)
+        /* no metric: nothing to show, not a 0 (as the review) */
+        int has_q = base->scenario.quality.metric[0] != '\0';
+        if (!has_q)
+            snprintf(q, sizeof q, "-");
+        if (i == 0 || !has_q)
             snprintf(gain, sizeof gain, "-");
         else if (r->quality_unknown)
             snprintf(gain, sizeof gain, "?");
@@ -428,6 +433,14 @@ static void whatif_legend(dam_buf *b, const dam_whatif *w)
                           "requests\n",
                        slo);
     }
+    if (!s->quality.metric[0]) {
+        dam_buf_printf(b, "\nquality, gain, RoC: the scenario gives no "
+                          "quality metric (a quality group), so no option's "
+                          "quality is weighed against its cost (\"cheaper\": "
+                          "costs less, and no lever it takes changes the "
+                          "model's quality)\n");
+        return;
+    }
     dam_buf_printf(b, "\nquality: %s, %s is better (\"?\": a lever's effect on "
                       "it is unknown); gain: the improvement on the baseline, "
                       "+ is better (%s); RoC: gain per %s of extra cost, + is "
@@ -443,7 +456,8 @@ static void whatif_legend(dam_buf *b, const dam_whatif *w)
 static void whatif_frontier(dam_buf *b, const dam_whatif *w)
 {
     const dam_scenario *s = &w->rows[0].scenario;
-    if (w->nfrontier <= 0)
+    /* without a quality metric there is no return to chart */
+    if (w->nfrontier <= 0 || !s->quality.metric[0])
         return;
     dam_buf_printf(b, "\nReturn on compute along the cost frontier (%s "
                       "per %s):\n",

@@ -264,5 +264,34 @@ for name, (what, remedy) in want.items():
     m = re.search(r'takes? ([0-9.e+]+) s of the ([0-9.e+]+) s of communication', l)
     assert m and float(m.group(1)) <= float(m.group(2)), (name, l)"
 
+# No quality metric (no quality group): the what-if had a quality column of
+# 0, gains of +0, a RoC of 0 and a "return on compute" frontier of quality
+# 0; the review shows "-" there. Now the text does too, and says why.
+"$damsim" whatif --analytic "$src/scenarios/llama3-8b-fp8-nemo-h100.cfg" >"$tmp/noq.txt" 2>"$tmp/err"
+"$damsim" whatif --analytic "$src/scenarios/resnet50-dgx-a100.cfg" >"$tmp/q.txt" 2>"$tmp/err"
+check "whatif without a quality metric: no quality, gain nor RoC of 0, no frontier; with one, all of them" py "
+import sys
+t = sys.argv[1]
+def cells(name):
+    # the quality, gain and RoC cells of each option that runs, by the
+    # header's right-aligned columns (9 wide)
+    txt = open(t + '/' + name).read()
+    lines = txt.split('\\n')
+    h = [i for i, l in enumerate(lines) if l.startswith('option ')][0]
+    ends = [lines[h].index(w) + len(w) for w in (' quality', ' gain', ' RoC')]
+    out = []
+    for l in lines[h + 1:]:
+        if not l.strip():
+            break
+        if ' does not fit ' not in l:
+            out.append([l[e - 9:e].strip() for e in ends])
+    return txt, out
+txt, rs = cells('noq.txt')
+assert rs and all(r == ['-', '-', '-'] for r in rs), rs
+assert 'Return on compute' not in txt and 'gives no quality metric' in txt, txt
+txt, rs = cells('q.txt')
+assert rs and all(r[0] == '76.1' for r in rs), rs
+assert 'Return on compute' in txt"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
