@@ -1536,6 +1536,7 @@ int dam_load_interval_of(dam_draws *d, const dam_scenario *base,
         out->draw_p99[e] = out->p99[e];
         out->draw_ttft[e] = out->ttft[e];
         out->draw_tpot[e] = out->tpot[e];
+        out->draw_step[e] = r->step;
     }
     if (rc == DAM_OK && r->has_sim) {
         const dam_serving_result *sv = &nominal->serving;

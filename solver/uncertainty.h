@@ -72,6 +72,8 @@ typedef struct dam_load_interval {
     /* each end draw's own figures ([0] fast, [1] slow), s: those met[]
      * judges, before the envelope above takes them in */
     double draw_p99[2], draw_ttft[2], draw_tpot[2];
+    double draw_step[2];    /* each end draw's mean latency (the figure a
+                               serving speed-up compares), s */
 } dam_load_interval;
 
 /* A solver of one scenario (the what-if's and the CLI's). */

@@ -87,7 +87,11 @@ typedef struct dam_whatif_row {
     double load_p99[2];
     double load_ttft[2], load_tpot[2];
     double load_draw_p99[2], load_draw_ttft[2], load_draw_tpot[2];
+    double load_draw_step[2]; /* each draw's mean latency, s */
     int load_met[2];
+    /* 1: speedup_lo/hi are the speed-ups of the mean latency under load
+     * in the two end draws (LLM serving; p_faster is then not known) */
+    int speedup_under_load;
 } dam_whatif_row;
 
 typedef struct dam_whatif {

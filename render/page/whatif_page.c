@@ -778,8 +778,14 @@ struct json_t *dam_page_whatif_json(const dam_whatif *w)
                 json_t *iv = json_object();
                 json_object_set_new(iv, "p05", dam_json_num(r->speedup_lo));
                 json_object_set_new(iv, "p95", dam_json_num(r->speedup_hi));
-                json_object_set_new(iv, "share_of_draws_faster",
-                                    dam_json_num(r->p_faster));
+                /* under load (LLM serving) the two end draws give the
+                 * interval: no share of draws is known */
+                if (r->speedup_under_load)
+                    json_object_set_new(iv, "under_load_end_draws",
+                                        json_true());
+                else
+                    json_object_set_new(iv, "share_of_draws_faster",
+                                        dam_json_num(r->p_faster));
                 json_object_set_new(e, "speedup_over_uncertain_inputs", iv);
             }
             json_object_set_new(e, "intervals_90",
@@ -814,6 +820,8 @@ struct json_t *dam_page_whatif_json(const dam_whatif *w)
                     json_object_set_new(x, "p99_ci95_s",
                                         dam_json_num(sv->p99_ci95));
                 }
+                json_object_set_new(x, "mean_latency_s",
+                                    dam_json_num(r->load_draw_step[k]));
                 json_object_set_new(x, "slo_met",
                                     json_boolean(r->load_met[k]));
                 json_object_set_new(u, end[k], x);

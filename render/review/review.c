@@ -578,8 +578,12 @@ static const char *const lev_head_sv[] = {"option", "mean latency", "p99",
                                           "speed-up", "GPU-h per 1M req",
                                           "cost per 1M req", "quality",
                                           "binds after", "verdict"};
+/* an LLM service's speed-up is of its mean latency under load; its
+ * interval spans the two end draws simulated under load (solver/whatif.c
+ * load_speedup) */
 static const char *const lev_head_llm[] = {"option", "TTFT", "TPOT",
-                                           "speed-up", "GPUs",
+                                           "speed-up (90 %: end draws "
+                                           "under load)", "GPUs",
                                            "cost per 1M output tokens",
                                            "quality", "binds after",
                                            "verdict"};
