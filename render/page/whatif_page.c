@@ -732,6 +732,55 @@ void dam_page_whatif_csv(dam_buf *b, const dam_whatif *w)
     }
 }
 
+/* A service simulated under load in the draws at a lone request's 5th
+ * and 95th percentile (dam_whatif_row.has_load), as JSON: each draw's own
+ * figures, with the CI half-widths (the row's) its SLO verdict adds to
+ * them, then the 90 % interval they span. */
+static json_t *load_json(const dam_whatif_row *r)
+{
+    const dam_serving_result *sv = &r->result.serving;
+    int llm = sv->llm.enabled;
+    json_t *u = json_object();
+    const char *end[2] = {"fast_draw", "slow_draw"};
+    for (int k = 0; k < 2; k++) {
+        json_t *x = json_object();
+        if (llm) {
+            json_object_set_new(x, "ttft_s",
+                                dam_json_num(r->load_draw_ttft[k]));
+            json_object_set_new(x, "tpot_s",
+                                dam_json_num(r->load_draw_tpot[k]));
+            json_object_set_new(x, "ttft_ci95_s",
+                                dam_json_num(sv->llm.ttft.q_ci));
+            json_object_set_new(x, "tpot_ci95_s",
+                                dam_json_num(sv->llm.tpot.q_ci));
+        }
+        if (!llm || sv->slo_s > 0.0) {
+            json_object_set_new(x, "p99_s",
+                                dam_json_num(r->load_draw_p99[k]));
+            json_object_set_new(x, "p99_ci95_s",
+                                dam_json_num(sv->p99_ci95));
+        }
+        json_object_set_new(x, "mean_latency_s",
+                            dam_json_num(r->load_draw_step[k]));
+        json_object_set_new(x, "slo_met",
+                            json_boolean(r->load_met[k]));
+        json_object_set_new(u, end[k], x);
+    }
+    json_t *iv = json_object();
+    const double *v[3] = {r->load_ttft, r->load_tpot, r->load_p99};
+    static const char *const nm[3] = {"ttft_q_s", "tpot_q_s", "p99_s"};
+    for (int f = llm ? 0 : 2; f < 3; f++) {
+        if (f == 2 && llm && !(sv->slo_s > 0.0))
+            continue;
+        json_t *y = json_object();
+        json_object_set_new(y, "p05", dam_json_num(v[f][0]));
+        json_object_set_new(y, "p95", dam_json_num(v[f][1]));
+        json_object_set_new(iv, nm[f], y);
+    }
+    json_object_set_new(u, "interval_90", iv);
+    return u;
+}
+
 struct json_t *dam_page_whatif_json(const dam_whatif *w)
 {
     json_t *o = json_object();
@@ -793,54 +842,9 @@ struct json_t *dam_page_whatif_json(const dam_whatif *w)
                                     &r->interval, r->scenario.mode !=
                                                       DAM_MODE_SERVING));
         }
-        if (r->has_load) {
-            /* simulated under load in the draws at a lone request's 5th
-             * and 95th percentile (dam_whatif_row.has_load): each draw's
-             * own figures, with the CI half-widths (the row's) its SLO
-             * verdict adds to them, then the 90 % interval they span */
-            const dam_serving_result *sv = &r->result.serving;
-            int llm = sv->llm.enabled;
-            json_t *u = json_object();
-            const char *end[2] = {"fast_draw", "slow_draw"};
-            for (int k = 0; k < 2; k++) {
-                json_t *x = json_object();
-                if (llm) {
-                    json_object_set_new(x, "ttft_s",
-                                        dam_json_num(r->load_draw_ttft[k]));
-                    json_object_set_new(x, "tpot_s",
-                                        dam_json_num(r->load_draw_tpot[k]));
-                    json_object_set_new(x, "ttft_ci95_s",
-                                        dam_json_num(sv->llm.ttft.q_ci));
-                    json_object_set_new(x, "tpot_ci95_s",
-                                        dam_json_num(sv->llm.tpot.q_ci));
-                }
-                if (!llm || sv->slo_s > 0.0) {
-                    json_object_set_new(x, "p99_s",
-                                        dam_json_num(r->load_draw_p99[k]));
-                    json_object_set_new(x, "p99_ci95_s",
-                                        dam_json_num(sv->p99_ci95));
-                }
-                json_object_set_new(x, "mean_latency_s",
-                                    dam_json_num(r->load_draw_step[k]));
-                json_object_set_new(x, "slo_met",
-                                    json_boolean(r->load_met[k]));
-                json_object_set_new(u, end[k], x);
-            }
-            json_t *iv = json_object();
-            const double *v[3] = {r->load_ttft, r->load_tpot, r->load_p99};
-            static const char *const nm[3] = {"ttft_q_s", "tpot_q_s",
-                                              "p99_s"};
-            for (int f = llm ? 0 : 2; f < 3; f++) {
-                if (f == 2 && llm && !(sv->slo_s > 0.0))
-                    continue;
-                json_t *y = json_object();
-                json_object_set_new(y, "p05", dam_json_num(v[f][0]));
-                json_object_set_new(y, "p95", dam_json_num(v[f][1]));
-                json_object_set_new(iv, nm[f], y);
-            }
-            json_object_set_new(u, "interval_90", iv);
-            json_object_set_new(e, "under_load_at_interval_ends", u);
-        }
+        if (r->has_load)
+            json_object_set_new(e, "under_load_at_interval_ends",
+                                load_json(r));
         json_object_set_new(e, "step_change", dam_json_num(r->step_change));
         json_object_set_new(e, "run_change", dam_json_num(r->run_change));
         json_t *c = json_object();
