@@ -478,16 +478,7 @@ static void load_ends(dam_whatif_row *row, dam_draws *d,
                              opt->solve, opt->solve_ctx, &li) != DAM_OK ||
         !li.ok)
         return;
-    for (int e = 0; e < 2; e++) {
-        row->load_p99[e] = li.p99[e];
-        row->load_ttft[e] = li.ttft[e];
-        row->load_tpot[e] = li.tpot[e];
-        row->load_draw_p99[e] = li.draw_p99[e];
-        row->load_draw_ttft[e] = li.draw_ttft[e];
-        row->load_draw_tpot[e] = li.draw_tpot[e];
-        row->load_draw_step[e] = li.draw_step[e];
-        row->load_met[e] = li.met[e];
-    }
+    row->load = li;
     row->has_load = 1;
 }
 
@@ -503,10 +494,10 @@ static void load_speedup(dam_whatif_row *row, const dam_whatif_row *base)
         return;
     double lo = row->speedup, hi = row->speedup;
     for (int e = 0; e < 2; e++) {
-        if (!(row->load_draw_step[e] > 0.0) ||
-            !(base->load_draw_step[e] > 0.0))
+        if (!(row->load.draw_step[e] > 0.0) ||
+            !(base->load.draw_step[e] > 0.0))
             return;
-        double x = base->load_draw_step[e] / row->load_draw_step[e];
+        double x = base->load.draw_step[e] / row->load.draw_step[e];
         lo = x < lo ? x : lo;
         hi = x > hi ? x : hi;
     }
@@ -527,20 +518,20 @@ static void load_note(dam_whatif_row *row)
         return;
     int llm = row->result.serving.llm.enabled;
     /* nothing to say when the constants do not move it */
-    if (llm ? same_ends(row->load_ttft) && same_ends(row->load_tpot)
-            : same_ends(row->load_p99))
+    if (llm ? same_ends(row->load.ttft) && same_ends(row->load.tpot)
+            : same_ends(row->load.p99))
         return;
     char note[320];
-    const char *end = row->load_met[0] && row->load_met[1]
+    const char *end = row->load.met[0] && row->load.met[1]
                           ? "met in both end draws"
-                      : !row->load_met[0] && !row->load_met[1]
+                      : !row->load.met[0] && !row->load.met[1]
                           ? "missed in both end draws"
-                      : row->load_met[0] ? "missed in the slow one"
+                      : row->load.met[0] ? "missed in the slow one"
                                          : "missed in the fast one";
     /* the figures: "TTFT x and y ms, TPOT x and y ms" or "p99 x and y ms" */
     char figs[160] = "", a[32], b[32];
-    const double *v[2] = {llm ? row->load_ttft : row->load_p99,
-                          llm ? row->load_tpot : NULL};
+    const double *v[2] = {llm ? row->load.ttft : row->load.p99,
+                          llm ? row->load.tpot : NULL};
     const char *lab[2] = {llm ? "TTFT" : "p99", "TPOT"};
     for (int k = 0; k < 2 && v[k]; k++) {
         ms_text(a, sizeof a, v[k][0]);

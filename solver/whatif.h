@@ -77,18 +77,14 @@ typedef struct dam_whatif_row {
      * 90 % range: the row simulated again in the draw whose lone request
      * is at its 5th percentile ([0], fast) and in the one at its 95th
      * ([1], slow). has_load = 0 when not computed (not a simulated
-     * service, or nothing uncertain). load_p99: the 90 % interval (lo,
-     * hi) of the p99 latency (LLM: load_ttft and load_tpot, of the TTFT
-     * and TPOT at the SLO quantile), s: the envelope of the two draws and
-     * the row's own figure, widened by its CI (dam_load_interval);
-     * load_draw_*: each draw's own figures, s; load_met: the SLO (LLM:
-     * both) met in that draw with the headroom of the row's CI. */
+     * service, or nothing uncertain). load: the 90 % intervals (lo, hi)
+     * of the p99 latency (LLM: TTFT and TPOT at the SLO quantile), the
+     * envelope of the two draws and the row's own figure widened by its
+     * CI; each draw's own figures (draw_*); met: the SLO (LLM: both) met
+     * in that draw with the headroom of the row's CI (dam_load_interval).
+     */
     int has_load;
-    double load_p99[2];
-    double load_ttft[2], load_tpot[2];
-    double load_draw_p99[2], load_draw_ttft[2], load_draw_tpot[2];
-    double load_draw_step[2]; /* each draw's mean latency, s */
-    int load_met[2];
+    dam_load_interval load;
     /* 1: speedup_lo/hi are the speed-ups of the mean latency under load
      * in the two end draws (LLM serving; p_faster is then not known) */
     int speedup_under_load;

@@ -746,9 +746,9 @@ static json_t *load_json(const dam_whatif_row *r)
         json_t *x = json_object();
         if (llm) {
             json_object_set_new(x, "ttft_s",
-                                dam_json_num(r->load_draw_ttft[k]));
+                                dam_json_num(r->load.draw_ttft[k]));
             json_object_set_new(x, "tpot_s",
-                                dam_json_num(r->load_draw_tpot[k]));
+                                dam_json_num(r->load.draw_tpot[k]));
             json_object_set_new(x, "ttft_ci95_s",
                                 dam_json_num(sv->llm.ttft.q_ci));
             json_object_set_new(x, "tpot_ci95_s",
@@ -756,18 +756,18 @@ static json_t *load_json(const dam_whatif_row *r)
         }
         if (!llm || sv->slo_s > 0.0) {
             json_object_set_new(x, "p99_s",
-                                dam_json_num(r->load_draw_p99[k]));
+                                dam_json_num(r->load.draw_p99[k]));
             json_object_set_new(x, "p99_ci95_s",
                                 dam_json_num(sv->p99_ci95));
         }
         json_object_set_new(x, "mean_latency_s",
-                            dam_json_num(r->load_draw_step[k]));
+                            dam_json_num(r->load.draw_step[k]));
         json_object_set_new(x, "slo_met",
-                            json_boolean(r->load_met[k]));
+                            json_boolean(r->load.met[k]));
         json_object_set_new(u, end[k], x);
     }
     json_t *iv = json_object();
-    const double *v[3] = {r->load_ttft, r->load_tpot, r->load_p99};
+    const double *v[3] = {r->load.ttft, r->load.tpot, r->load.p99};
     static const char *const nm[3] = {"ttft_q_s", "tpot_q_s", "p99_s"};
     for (int f = llm ? 0 : 2; f < 3; f++) {
         if (f == 2 && llm && !(sv->slo_s > 0.0))
