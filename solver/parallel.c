@@ -896,6 +896,67 @@ static void carry(const dam_parallel_xfer *x, double n, double unhidden,
         *fabric += n * unhidden * x->time;
 }
 
+/* The perfect-overlap bound T_pipe of a layout's step: the longest a
+ * resource is busy, given the first stage's chunk kind k0, its per_stage
+ * micro-batch chunks, its ZeRO traffic zt, the step's busy time outside
+ * communication and the compute. */
+static double pipe_bound(const dam_parallel_cost *c, int k0,
+                         double per_stage, double zt, double busy,
+                         double t_compute)
+{
+    const dam_parallel_stage *s0 = &c->stage[dam_parallel_stage_kind(c, 0)];
+    /* Perfect overlap: each resource busy all the step and no longer. The
+     * GPUs compute; the node fabric carries the tensor-parallel
+     * collectives and whatever stays inside a node; the NICs the rest.
+     * Fabric and NICs are different wires, so the bound is the longest of
+     * the three, not compute against all communication (which a step
+     * whose gradient traffic crosses the NICs under NVLink collectives
+     * beats). */
+    /* What the first stage's GPU cannot hide: its ZeRO traffic (beside
+     * its compute, never beside its tensor-parallel collectives inside
+     * the node), the gradient reduction beyond its last backward, the
+     * parameter gather beyond the next forwards, the pipeline sends on
+     * the critical path. Expert all-to-alls may run under compute, but
+     * not in less than their own time on the wire: each op takes at least
+     * its all-to-all (dam_parallel_op_time), and a stage's all-to-alls
+     * share its NICs (or fabric) with the rest (left out, T_pipe read
+     * 3.55 s beside 15.1 s of all-to-alls a step, moe-2048-nvl72). */
+    double fabric = c->tp_comm, nic = 0.0;
+    carry(&c->fwd[k0].zero, per_stage, 1.0, &fabric, &nic);
+    carry(&c->bwd[k0].zero, per_stage, 1.0, &fabric, &nic);
+    carry(&c->fwd[k0].a2a, per_stage, 1.0, &fabric, &nic);
+    carry(&c->bwd[k0].a2a, per_stage, 1.0, &fabric, &nic);
+    if (c->l.pp > 1)
+        carry(&c->p2p, 2.0 * (c->l.pp - 1.0), 1.0, &fabric, &nic);
+    double T = s0->grad.time;
+    if (T > 0.0) {
+        double lb = dam_parallel_op_time(&c->bwd[k0]), left = T;
+        if (c->l.overlap_grad)
+            left = T - lb > T / s0->buckets ? T - lb : T / s0->buckets;
+        carry(&s0->grad, 1.0, left / T, &fabric, &nic);
+    }
+    if (s0->gather.time > 0.0)
+        carry(&s0->gather, 1.0,
+              dam_parallel_gather_exposed(c, 0) / s0->gather.time, &fabric,
+              &nic);
+    /* The data-parallel traffic (gradient reduction, parameter gathers,
+     * ZeRO's per-op traffic, all in the same group) may hide under the
+     * compute, but not in less than its own time on its wire (T_pipe
+     * 7.72 s beside 8.14 s of gradient sync and gathers: property test,
+     * tests/property/answers.py). */
+    double dpw = s0->grad.time + s0->gather.time + zt;
+    double t = t_compute;
+    if (t < busy)
+        t = busy;
+    if (t < fabric)
+        t = fabric;
+    if (t < nic)
+        t = nic;
+    if (t < dpw)
+        t = dpw;
+    return t;
+}
+
 static dam_stage *add_stage(dam_result *r, const char *name, double time)
 {
     if (r->nstages >= DAM_MAX_STAGES)
@@ -1015,41 +1076,8 @@ void dam_parallel_solve(const dam_scenario *s, dam_result *r)
     r->t_seq = seq_time(r, &st);
     double busy = st.terms[DAM_TERM_COMPUTE] + st.terms[DAM_TERM_COMM] +
                   c.overhead;
-    /* Perfect overlap: each resource busy all the step and no longer. The
-     * GPUs compute; the node fabric carries the tensor-parallel
-     * collectives and whatever stays inside a node; the NICs the rest.
-     * Fabric and NICs are different wires, so the bound is the longest of
-     * the three, not compute against all communication (which a step
-     * whose gradient traffic crosses the NICs under NVLink collectives
-     * beats). */
-    /* What the first stage's GPU cannot hide: its ZeRO traffic (beside
-     * its compute, never beside its tensor-parallel collectives inside
-     * the node), the gradient reduction beyond its last backward, the
-     * parameter gather beyond the next forwards, the pipeline sends on
-     * the critical path; expert all-to-alls may run under compute. */
-    double fabric = c.tp_comm, nic = 0.0;
-    carry(&c.fwd[k0].zero, per_stage, 1.0, &fabric, &nic);
-    carry(&c.bwd[k0].zero, per_stage, 1.0, &fabric, &nic);
-    if (l->pp > 1)
-        carry(&c.p2p, 2.0 * (l->pp - 1.0), 1.0, &fabric, &nic);
-    double T = s0->grad.time;
-    if (T > 0.0) {
-        double lb = dam_parallel_op_time(&c.bwd[k0]), left = T;
-        if (l->overlap_grad)
-            left = T - lb > T / s0->buckets ? T - lb : T / s0->buckets;
-        carry(&s0->grad, 1.0, left / T, &fabric, &nic);
-    }
-    if (s0->gather.time > 0.0)
-        carry(&s0->gather, 1.0,
-              dam_parallel_gather_exposed(&c, 0) / s0->gather.time, &fabric,
-              &nic);
-    r->t_pipe = r->t_compute;
-    if (r->t_pipe < busy - r->t_comm)
-        r->t_pipe = busy - r->t_comm;
-    if (r->t_pipe < fabric)
-        r->t_pipe = fabric;
-    if (r->t_pipe < nic)
-        r->t_pipe = nic;
+    r->t_pipe = pipe_bound(&c, k0, per_stage, zt, busy - r->t_comm,
+                           r->t_compute);
     r->step = st.step;
     for (int t = 0; t < DAM_TERM_COUNT; t++)
         r->terms[t] = st.terms[t];
