@@ -202,6 +202,8 @@ typedef struct sys {
                                (the same doubles, without the division) */
     long nbfor;
     dam_stats *pool[L_COUNT], *rep[L_COUNT];
+    dam_batches **bat;      /* one replication: each latency in batches
+                               (its own CI); NULL with several */
     acc a;                  /* from t0 to the end of the run */
     acc snap;               /* the same at the last arrival */
     /* offline: the saturated window, from the first completion (before
@@ -505,6 +507,8 @@ static void admit(sys *y, replica *p, int slot)
             double w = x->sched - x->arrive;
             dam_stats_add(y->pool[L_QUEUE], w);
             dam_stats_add(y->rep[L_QUEUE], w);
+            if (y->bat)
+                dam_batches_add(y->bat[L_QUEUE], w);
         }
     }
 }
@@ -802,6 +806,8 @@ static void record(sys *y, int k, double v)
 {
     dam_stats_add(y->pool[k], v);
     dam_stats_add(y->rep[k], v);
+    if (y->bat)
+        dam_batches_add(y->bat[k], v);
 }
 
 static void finish(sys *y, replica *p, int slot)
@@ -959,6 +965,8 @@ static void on_iter_end(dam_des *des, void *ctx, dam_des_arg arg)
     if (same) {
         dam_stats_add_n(y->pool[L_ITL], gap0, same);
         dam_stats_add_n(y->rep[L_ITL], gap0, same);
+        if (y->bat)
+            dam_batches_add_n(y->bat[L_ITL], gap0, same);
     }
     /* prefill chunks: the one that completes a prompt samples a token */
     for (int i = 0; i < p->npre; i++) {
@@ -1089,7 +1097,8 @@ typedef struct deploy {
 static void replicate(const dam_scenario *s, const dam_sim_options *opt,
                       const deploy *dp, uint64_t seed, int k, int reps,
                       long nreq, long warm, int offline, settle *st,
-                      dam_stats **pool, dam_stats **rep, rep_out *out)
+                      dam_stats **pool, dam_stats **rep, dam_batches **bat,
+                      rep_out *out)
 {
     const dam_llm *q = &s->serving.llm;
     sys y;
@@ -1128,6 +1137,7 @@ static void replicate(const dam_scenario *s, const dam_sim_options *opt,
         y.pool[i] = pool[i];
         y.rep[i] = rep[i];
     }
+    y.bat = bat;
     y.nreps = dp->nreps;
     y.nfront = dp->nfront;
     y.reps = dam_calloc((size_t)dp->nreps, sizeof *y.reps);
@@ -1234,9 +1244,10 @@ static void replicate(const dam_scenario *s, const dam_sim_options *opt,
 
 /* ---- the simulation ------------------------------------------------- */
 
-/* Fill an dam_llm_stat from pooled h and per-replication values x[rep][5]. */
+/* Fill an dam_llm_stat from pooled h and per-replication values
+ * x[rep][5]; with one replication, its CIs from its batches bb. */
 static void fill_stat(dam_llm_stat *st, dam_stats *h, const rep_out *o,
-                      int k, int reps, double qv)
+                      int k, int reps, double qv, const dam_batches *bb)
 {
     memset(st, 0, sizeof *st);
     st->n = (double)dam_stats_count(h);
@@ -1257,6 +1268,11 @@ static void fill_stat(dam_llm_stat *st, dam_stats *h, const rep_out *o,
         dam_stat c;
         if (dam_stats_replications(x, (size_t)reps, &c, NULL) == DAM_OK)
             *ci[j] = c.ci95;
+    }
+    if (reps == 1 && bb) {
+        const double p[5] = {-1.0, 0.5, 0.9, 0.99, qv};
+        for (int j = 0; j < 5; j++)
+            *ci[j] = dam_batches_ci95(bb, p[j]);
     }
     dam_free(x);
 }
@@ -1372,7 +1388,7 @@ int dam_sim_llm_offline(const dam_scenario *s, const dam_sim_options *opt,
     memset(&o, 0, sizeof o);
     /* every request measured: warm-up 0, the window 0 to the last
      * completion (the arrivals span no time) */
-    replicate(s, &o1, &dp, seed, 0, 1, n, 0, 1, NULL, pool, rep, &o);
+    replicate(s, &o1, &dp, seed, 0, 1, n, 0, 1, NULL, pool, rep, NULL, &o);
     l->has_offline = 1;
     l->offline_requests = (double)n;
     l->offline_throughput = o.throughput;
@@ -1398,7 +1414,8 @@ int dam_sim_llm_offline(const dam_scenario *s, const dam_sim_options *opt,
         stats_close(pool, rep);
         stats_open(pool, rep);
         memset(&big, 0, sizeof big);
-        replicate(s, &o1, &dp, seed, 0, 1, n2, 0, 1, NULL, pool, rep, &big);
+        replicate(s, &o1, &dp, seed, 0, 1, n2, 0, 1, NULL, pool, rep, NULL,
+                  &big);
         l->offline_saturated_requests = (double)n2;
     }
     /* the capacity is at least what the whole batch made: the window is
@@ -1422,16 +1439,15 @@ int dam_sim_llm_offline(const dam_scenario *s, const dam_sim_options *opt,
 /* Step: the LLM figures of reps replications (o, the pooled histograms)
  * into r's llm result and its events, with the deployment's hourly cost and the verdict. */
 static void fold_llm(const dam_scenario *s, const rep_out *o, int reps,
-                     dam_stats **pool, dam_result *r)
+                     dam_stats **pool, dam_batches **bat, dam_result *r)
 {
     const dam_llm *q = &s->serving.llm;
     dam_llm_result *l = &r->serving.llm;
     double qv = q->slo_quantile;
-    fill_stat(&l->ttft, pool[L_TTFT], o, L_TTFT, reps, qv);
-    fill_stat(&l->tpot, pool[L_TPOT], o, L_TPOT, reps, qv);
-    fill_stat(&l->itl, pool[L_ITL], o, L_ITL, reps, qv);
-    fill_stat(&l->e2e, pool[L_E2E], o, L_E2E, reps, qv);
-    fill_stat(&l->queue, pool[L_QUEUE], o, L_QUEUE, reps, qv);
+    dam_llm_stat *st[L_COUNT] = {&l->ttft, &l->tpot, &l->itl, &l->e2e,
+                                 &l->queue};
+    for (int k = 0; k < L_COUNT; k++)
+        fill_stat(st[k], pool[k], o, k, reps, qv, bat ? bat[k] : NULL);
     l->throughput = AVG(throughput);
     l->tokens_per_s = AVG(tokens);
     l->tokens_per_s_gpu = l->gpus > 0.0 ? l->tokens_per_s / l->gpus : 0.0;
@@ -1597,6 +1613,10 @@ int dam_sim_llm(const dam_scenario *s, const dam_sim_options *opt,
 
     dam_stats *pool[L_COUNT], *rep[L_COUNT];
     stats_open(pool, rep);
+    /* one replication: each latency's CI from batches of its own run */
+    dam_batches *bat[L_COUNT] = {NULL};
+    for (int i = 0; reps == 1 && i < L_COUNT; i++)
+        bat[i] = dam_batches_create();
     rep_out *o = dam_calloc((size_t)reps, sizeof *o);
     settle st = {0};
     if (opt->llm_settle) {
@@ -1612,7 +1632,7 @@ int dam_sim_llm(const dam_scenario *s, const dam_sim_options *opt,
             dam_stats_reset(rep[i]);
         replicate(s, opt, &dp, seed, ran, reps, nreq, warm, 0,
                   opt->llm_settle && st.need > 0 ? &st : NULL, pool, rep,
-                  &o[ran]);
+                  reps == 1 ? bat : NULL, &o[ran]);
         ran++;
         dam_progress_report(opt->progress, (double)ran * nreq,
                             (double)reps * nreq);
@@ -1620,13 +1640,15 @@ int dam_sim_llm(const dam_scenario *s, const dam_sim_options *opt,
     if (st.done)
         r->replications = reps = ran;
 
-    fold_llm(s, o, reps, pool, r);
+    fold_llm(s, o, reps, pool, bat, r);
     l->missed_early = st.done;
     l->met = l->met && !st.done;
     fold_serving(s, pool, r);
     llm_bound(r);
 
     stats_close(pool, rep);
+    for (int i = 0; i < L_COUNT; i++)
+        dam_batches_free(bat[i]);
     dam_free(o);
     deploy_free(&dp);
     if (opt->llm_offline)

@@ -136,6 +136,9 @@ struct psim {
     /* statistics */
     int warm, steps;
     dam_stats *st_step;
+    double *k_step;            /* one replication: each measured step's
+                                * time, s, for its CI by batch means (else
+                                * NULL) */
     double sum_step, nobs, sum_terms[DAM_TERM_COUNT];
     double sum_pipe;
     double prev_end;
@@ -679,6 +682,8 @@ static void begin_step(struct psim *ps)
         double dur = now - ps->prev_end;
         if (ps->step >= ps->warm) {
             dam_stats_add(ps->st_step, dur);
+            if (ps->k_step && ps->step - ps->warm < ps->steps)
+                ps->k_step[ps->step - ps->warm] = dur;
             ps->sum_step += dur;
             ps->nobs += 1.0;
             double w = 0.0, tw[DAM_TERM_COUNT] = {0};
@@ -1016,6 +1021,8 @@ int dam_sim_parallel_cost(const dam_scenario *s, const dam_parallel_cost *c,
     ps.trace_steps = opt->trace_steps;
     int rc = build_links(&ps, err);
     double *rep_step = dam_calloc((size_t)reps, sizeof *rep_step);
+    if (reps == 1 && ps.steps > 0)
+        ps.k_step = dam_calloc((size_t)ps.steps, sizeof *ps.k_step);
     double events = 0.0;
     ps.reps = reps;
     for (int k = 0; k < reps && rc == DAM_OK; k++) {
@@ -1061,6 +1068,9 @@ int dam_sim_parallel_cost(const dam_scenario *s, const dam_parallel_cost *c,
         if (dam_stats_replications(rep_step, (size_t)reps, &ci, NULL) ==
             DAM_OK)
             out->step_stat.ci95 = ci.ci95;
+        if (ps.k_step)
+            out->step_stat.ci95 = dam_batch_means_ci95(
+                ps.k_step, (size_t)(ps.nobs < ps.steps ? ps.nobs : ps.steps));
         out->events = events;
         out->entities = ps.nent;
         out->replicas = ps.nrep;
@@ -1068,6 +1078,7 @@ int dam_sim_parallel_cost(const dam_scenario *s, const dam_parallel_cost *c,
         out->steps = ps.steps;
     }
     dam_free(rep_step);
+    dam_free(ps.k_step);
     free_psim(&ps);
     return rc;
 }

@@ -102,6 +102,8 @@ typedef struct replica {
 /* Accumulators pooled over replications. */
 typedef struct pool_stats {
     dam_stats *lat, *phase[DAM_SPHASE_COUNT], *preq, *data;
+    dam_batches *bat; /* the latencies in batches: one replication's CI
+                         (NULL with several) */
 } pool_stats;
 
 /* The whole simulated system for one replication. */
@@ -299,6 +301,8 @@ static void finish(sys *y, replica *p, int slot, double comp_end)
                                        ph[DAM_SPHASE_PREPROCESS]);
         dam_stats_add(y->ps->lat, lat);
         dam_stats_add(y->rep_lat, lat);
+        if (y->ps->bat)
+            dam_batches_add(y->ps->bat, lat);
         y->sum_roof += p->roof;
         y->sum_ovh += p->ovh;
         y->measured++;
@@ -585,6 +589,8 @@ int dam_sim_serving_batches(const dam_scenario *s,
     ps.data = dam_stats_create();
     for (int i = 0; i < DAM_SPHASE_COUNT; i++)
         ps.phase[i] = dam_stats_create();
+    /* one replication: its CI from batches of its own requests */
+    ps.bat = reps == 1 ? dam_batches_create() : NULL;
     dam_stats *rep_lat = dam_stats_create();
     rep_out *o = dam_calloc((size_t)reps, sizeof *o);
     double *x = dam_calloc((size_t)reps, sizeof *x);
@@ -616,11 +622,11 @@ int dam_sim_serving_batches(const dam_scenario *s,
         x[k] = o[k].mean;
     dam_stat ci;
     dam_stats_replications(x, (size_t)reps, &ci, NULL);
-    sv->latency.ci95 = ci.ci95;
+    sv->latency.ci95 = ps.bat ? dam_batches_ci95(ps.bat, -1.0) : ci.ci95;
     for (int k = 0; k < reps; k++)
         x[k] = o[k].p99;
     dam_stats_replications(x, (size_t)reps, &ci, NULL);
-    sv->p99_ci95 = ci.ci95;
+    sv->p99_ci95 = ps.bat ? dam_batches_ci95(ps.bat, 0.99) : ci.ci95;
     for (int i = 0; i < DAM_SPHASE_COUNT; i++) {
         dam_stats_fill(ps.phase[i], &sv->phase[i]);
         clean(&sv->phase[i]);
@@ -693,6 +699,7 @@ int dam_sim_serving_batches(const dam_scenario *s,
     dam_free(x);
     dam_free(o);
     dam_stats_free(rep_lat);
+    dam_batches_free(ps.bat);
     dam_stats_free(ps.lat);
     dam_stats_free(ps.preq);
     dam_stats_free(ps.data);

@@ -218,6 +218,9 @@ struct sim {
     double t_meas0, t_end;
     struct acc a0, a1;
     dam_stats *st_step, *st_wait; /* pooled over ranks and replications */
+    double *k_step, *k_wait; /* one replication: each measured step's step
+                                time and data wait summed over ranks, s,
+                                for its CI by batch means (else NULL) */
     double sum_step, sum_p[DAM_TERM_COUNT], nobs; /* this replication */
     double *rank_sum;        /* per rank: measured step time (G), s */
     double *rank_p;          /* per rank: pieces (G x DAM_TERM_COUNT), s */
@@ -440,6 +443,10 @@ static void record(struct sim *sm, struct gpu *g, int k, double step)
         return;
     dam_stats_add(sm->st_step, step);
     dam_stats_add(sm->st_wait, g->p[DAM_TERM_DATA]);
+    if (sm->k_step) {
+        sm->k_step[k - sm->warm] += step;
+        sm->k_wait[k - sm->warm] += g->p[DAM_TERM_DATA];
+    }
     sm->rank_sum[g->rank] += step;
     for (int t = 0; t < DAM_TERM_COUNT; t++)
         sm->rank_p[(size_t)g->rank * DAM_TERM_COUNT + t] += g->p[t];
@@ -1149,6 +1156,10 @@ int dam_sim_training_gpus(const dam_scenario *s, const dam_sim_options *opt,
         create_entities(sm, seed);
         rep_step = dam_calloc((size_t)reps, sizeof *rep_step);
         rep_wait = dam_calloc((size_t)reps, sizeof *rep_wait);
+        if (reps == 1 && sm->steps > 0) {
+            sm->k_step = dam_calloc((size_t)sm->steps, sizeof *sm->k_step);
+            sm->k_wait = dam_calloc((size_t)sm->steps, sizeof *sm->k_wait);
+        }
     }
     double sum_p[DAM_TERM_COUNT] = {0}, nobs = 0.0, events = 0.0;
     double sum_peer = 0.0;
@@ -1205,6 +1216,12 @@ int dam_sim_training_gpus(const dam_scenario *s, const dam_sim_options *opt,
         r->sim_step.ci95 = ci.ci95;
         dam_stats_replications(rep_wait, (size_t)reps, &ci, NULL);
         r->sim_data_wait.ci95 = ci.ci95;
+        if (sm->k_step) { /* the ranks' sums: G times the steps' means */
+            r->sim_step.ci95 =
+                dam_batch_means_ci95(sm->k_step, (size_t)sm->steps) / sm->G;
+            r->sim_data_wait.ci95 =
+                dam_batch_means_ci95(sm->k_wait, (size_t)sm->steps) / sm->G;
+        }
         double step = 0.0;
         for (int t = 0; t < DAM_TERM_COUNT; t++) {
             r->terms[t] = sum_p[t] / nobs;
@@ -1228,6 +1245,8 @@ int dam_sim_training_gpus(const dam_scenario *s, const dam_sim_options *opt,
     free_sim(sm);
     dam_free(rep_step);
     dam_free(rep_wait);
+    dam_free(sm->k_step);
+    dam_free(sm->k_wait);
     dam_free(sm);
     return rc;
 }

@@ -248,3 +248,132 @@ int dam_stats_replications(const double *x, size_t n, dam_stat *out,
     dam_free(sorted);
     return DAM_OK;
 }
+
+/* ---- batch means ------------------------------------------------------ */
+
+struct dam_batches {
+    dam_stats *b[DAM_BATCHES_MAX];
+    int cur;     /* the batch being filled */
+    size_t size; /* observations a batch holds */
+};
+
+/* Pool src into dst (Chan et al.'s merge of the moments) and empty src. */
+static void stats_merge(dam_stats *dst, dam_stats *src)
+{
+    if (src->n == 0)
+        return;
+    if (dst->n == 0) {
+        dst->mean = src->mean;
+        dst->m2 = src->m2;
+        dst->min = src->min;
+        dst->max = src->max;
+    } else {
+        double na = (double)dst->n, nb = (double)src->n, n = na + nb;
+        double delta = src->mean - dst->mean;
+        dst->mean += delta * nb / n;
+        dst->m2 += src->m2 + delta * delta * na * nb / n;
+        if (src->min < dst->min)
+            dst->min = src->min;
+        if (src->max > dst->max)
+            dst->max = src->max;
+    }
+    dst->n += src->n;
+    for (int k = 0; k < NBLK; k++) {
+        block *sb = src->blk[k];
+        if (sb == NULL || sb->n == 0)
+            continue;
+        if (dst->blk[k] == NULL)
+            dst->blk[k] = dam_calloc(1, sizeof *dst->blk[k]);
+        block *db = dst->blk[k];
+        db->n += sb->n;
+        for (int j = 0; j < SUB; j++)
+            db->c[j] += sb->c[j];
+    }
+    dam_stats_reset(src);
+}
+
+dam_batches *dam_batches_create(void)
+{
+    dam_batches *b = dam_calloc(1, sizeof *b);
+    for (int i = 0; i < DAM_BATCHES_MAX; i++)
+        b->b[i] = dam_stats_create();
+    b->size = 1;
+    return b;
+}
+
+void dam_batches_free(dam_batches *b)
+{
+    if (b == NULL)
+        return;
+    for (int i = 0; i < DAM_BATCHES_MAX; i++)
+        dam_stats_free(b->b[i]);
+    dam_free(b);
+}
+
+/* After an add: move on when the batch is full, halving the batches
+ * (doubling their size) when the last one is. */
+static void batches_step(dam_batches *b)
+{
+    if (b->b[b->cur]->n < b->size)
+        return;
+    if (++b->cur < DAM_BATCHES_MAX)
+        return;
+    for (int i = 0; i < DAM_BATCHES_MAX / 2; i++) {
+        if (i != 2 * i)
+            stats_merge(b->b[i], b->b[2 * i]);
+        stats_merge(b->b[i], b->b[2 * i + 1]);
+    }
+    b->cur = DAM_BATCHES_MAX / 2;
+    b->size *= 2;
+}
+
+void dam_batches_add(dam_batches *b, double x)
+{
+    if (isnan(x))
+        return;
+    dam_stats_add(b->b[b->cur], x);
+    batches_step(b);
+}
+
+void dam_batches_add_n(dam_batches *b, double x, size_t count)
+{
+    if (isnan(x) || count == 0)
+        return;
+    dam_stats_add_n(b->b[b->cur], x, count);
+    batches_step(b);
+}
+
+double dam_batches_ci95(const dam_batches *b, double p)
+{
+    double v[DAM_BATCHES_MAX];
+    size_t m = 0;
+    for (int i = 0; i <= b->cur && i < DAM_BATCHES_MAX; i++) {
+        const dam_stats *s = b->b[i];
+        if (s->n == 0 || 2 * s->n < b->size)
+            continue;
+        v[m++] = p < 0.0 ? dam_stats_mean(s) : dam_stats_quantile(s, p);
+    }
+    dam_stat c;
+    if (m < 2 || dam_stats_replications(v, m, &c, NULL) != DAM_OK)
+        return 0.0;
+    return c.ci95;
+}
+
+double dam_batch_means_ci95(const double *x, size_t n)
+{
+    size_t k = n < DAM_BATCHES_MAX / 2 ? n : DAM_BATCHES_MAX / 2;
+    if (k < 2)
+        return 0.0;
+    size_t size = n / k, skip = n - k * size;
+    double v[DAM_BATCHES_MAX / 2];
+    for (size_t i = 0; i < k; i++) {
+        double sum = 0.0;
+        for (size_t j = 0; j < size; j++)
+            sum += x[skip + i * size + j];
+        v[i] = sum / (double)size;
+    }
+    dam_stat c;
+    if (dam_stats_replications(v, k, &c, NULL) != DAM_OK)
+        return 0.0;
+    return c.ci95;
+}

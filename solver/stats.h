@@ -54,4 +54,31 @@ void dam_stats_fill(const dam_stats *s, dam_stat *out);
 int dam_stats_replications(const double *x, size_t n, dam_stat *out,
                            dam_error *err);
 
+/* Batch means over one replication (Law and Kelton, "Simulation Modeling
+ * and Analysis", batch means; for quantiles, sectioning): the
+ * observations in the order they came, in contiguous batches of equal
+ * size (the size doubles, two batches merging into one, whenever
+ * DAM_BATCHES_MAX are full, so a run of any length ends with
+ * DAM_BATCHES_MAX / 2 to DAM_BATCHES_MAX of them). What one replication
+ * can say of its own precision; several replications say it better. */
+enum { DAM_BATCHES_MAX = 20 };
+typedef struct dam_batches dam_batches;
+
+/* A new, empty set of batches. Never NULL. */
+dam_batches *dam_batches_create(void);
+/* Free; NULL is a no-op. */
+void dam_batches_free(dam_batches *b);
+/* Add one observation (NaN is ignored), or count equal ones. */
+void dam_batches_add(dam_batches *b, double x);
+void dam_batches_add_n(dam_batches *b, double x, size_t count);
+/* The 95 % half-width of the mean (p < 0) or of the p-quantile of the
+ * observations: t(0.975, m - 1) * sd / sqrt(m) over the m full batches'
+ * means or p-quantiles (a last batch under half full is left out); 0
+ * with fewer than 2 such batches. */
+double dam_batches_ci95(const dam_batches *b, double p);
+/* The same for the mean of n values x[0..n-1] in the order they came (a
+ * run's step times): min(n, DAM_BATCHES_MAX / 2) contiguous batches of
+ * equal size, the first n mod batches values left out; 0 when n < 2. */
+double dam_batch_means_ci95(const double *x, size_t n);
+
 #endif

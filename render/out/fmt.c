@@ -440,3 +440,13 @@ void dam_llm_deployment_text(char *buf, size_t n, const dam_scenario *s)
                  q->tp, s->machine.gpu.id, (long long)dam_llm_gpus(s),
                  dam_llm_gpus(s) == 1 ? "" : "s");
 }
+
+void dam_fmt_reps(char *buf, size_t n, int reps, double measured,
+                   const char *unit)
+{
+    if (reps == 1)
+        snprintf(buf, n, "batch means of 1 replication x %.0f %s", measured,
+                 unit);
+    else
+        snprintf(buf, n, "%d replications x %.0f %s", reps, measured, unit);
+}

@@ -121,4 +121,10 @@ void dam_fmt_interval(char *buf, size_t n, double v, double lo, double hi,
  * or its prefill and decode pools (disaggregated), into buf. */
 void dam_llm_deployment_text(char *buf, size_t n, const dam_scenario *s);
 
+/* What a simulation's 95 % CIs come from, into buf: "3 replications x
+ * 304 steps", or with one replication "batch means of 1 replication x 304
+ * steps" (unit: "steps", "requests"). */
+void dam_fmt_reps(char *buf, size_t n, int reps, double measured,
+                   const char *unit);
+
 #endif

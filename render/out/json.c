@@ -202,6 +202,11 @@ static json_t *sim_json(const dam_result *r)
 {
     json_t *sim = json_object();
     INT(sim, "replications", r->replications);
+    /* one replication's CIs come from batches of its own steps or
+     * requests (solver/stats.h), several replications' from their spread */
+    json_object_set_new(sim, "ci95_from",
+                        json_string(r->replications == 1 ? "batch_means"
+                                                         : "replications"));
     NUM(sim, "steps_per_replication", r->sim_steps);
     json_object_set_new(sim, "step_s", stat_json(&r->sim_step));
     json_object_set_new(sim, "data_wait_s", stat_json(&r->sim_data_wait));

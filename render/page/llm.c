@@ -152,9 +152,9 @@ static void llm_load(dam_buf *b, const dam_scenario *s, const dam_result *r,
     dam_buf_printf(b, "  goodput %.4g requests/s: %.2f %% of requests "
                       "meet both\n",
                    l->goodput, l->goodput_fraction * 100.0);
-    dam_buf_printf(b, "  (%d replications x %.0f requests after "
-                      "warm-up)\n",
-                   r->replications, r->sim_steps);
+    char rp[96];
+    dam_fmt_reps(rp, sizeof rp, r->replications, r->sim_steps, "requests");
+    dam_buf_printf(b, "  (%s after warm-up)\n", rp);
     dam_buf_printf(b, "\nThroughput  %.4g requests/s, %.4g output "
                       "tokens/s (%.4g per GPU), %.4g prompt tokens/s\n",
                    l->throughput, l->tokens_per_s, l->tokens_per_s_gpu,

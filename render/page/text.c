@@ -93,9 +93,11 @@ static void serving_section(dam_buf *b, const dam_scenario *s,
     }
     else
         dam_buf_printf(b, "  cost n/a (no price per GPU-hour)\n");
-    dam_buf_printf(b, "  (%d replications x %.0f requests after warm-up)\n",
-                   r->replications, r->sim_steps);
+    char rp[96];
+    dam_fmt_reps(rp, sizeof rp, r->replications, r->sim_steps, "requests");
+    dam_buf_printf(b, "  (%s after warm-up)\n", rp);
 }
+
 
 /* "90 % interval" lines under the headline figures. */
 static void interval_lines(dam_buf *b, const dam_scenario *s,
@@ -178,11 +180,11 @@ static void run_figures(dam_buf *b, const dam_scenario *s,
         dam_fmt_time(t1, sizeof t1, r->sim_step.ci95);
         dam_fmt_time(t2, sizeof t2, r->sim_step.p50);
         dam_fmt_time(t3, sizeof t3, r->sim_step.p99);
-        dam_buf_printf(b, "     +- %s (95 %% CI, %d replications x %.0f "
-                          "%s), p50 %s, p99 %s\n",
-                       t1, r->replications, r->sim_steps,
-                       s->mode == DAM_MODE_SERVING ? "requests" : "steps", t2,
-                       t3);
+        char rp[96];
+        dam_fmt_reps(rp, sizeof rp, r->replications, r->sim_steps,
+                      s->mode == DAM_MODE_SERVING ? "requests" : "steps");
+        dam_buf_printf(b, "     +- %s (95 %% CI, %s), p50 %s, p99 %s\n", t1,
+                       rp, t2, t3);
     }
     if (s->mode == DAM_MODE_SERVING)
         return;

@@ -293,5 +293,35 @@ txt, rs = cells('q.txt')
 assert rs and all(r[0] == '76.1' for r in rs), rs
 assert 'Return on compute' in txt"
 
+# One replication: every 95 % CI read "+- 0" (no spread over one value)
+# beside a step of p50 105 ms and p99 851 ms, and an SLO verdict added
+# that 0 to its p99. Now one replication's CIs come from batch means of
+# its own steps or requests, the text says so, and the JSON names where
+# they came from.
+"$damsim" run --json --replications 1 "$src/scenarios/resnet50-dgx-a100.cfg" >"$tmp/r1.json" 2>"$tmp/err"
+"$damsim" run --replications 1 "$src/scenarios/resnet50-dgx-a100.cfg" >"$tmp/r1.txt" 2>"$tmp/err"
+"$damsim" run --json --replications 1 "$src/scenarios/resnet50-serving-l4.cfg" >"$tmp/s1.json" 2>"$tmp/err"
+"$damsim" run --json --replications 1 "$src/scenarios/llama3-70b-fp8-kv-h100.cfg" >"$tmp/l1.json" 2>"$tmp/err"
+"$damsim" run --json --replications 3 "$src/scenarios/resnet50-dgx-a100.cfg" >"$tmp/r3.json" 2>"$tmp/err"
+check "one replication: CIs from batch means, not 0" py "
+import json, sys
+t = sys.argv[1]
+r = json.load(open(t + '/r1.json'))['result']
+sim = r['simulation']
+assert sim['replications'] == 1 and sim['ci95_from'] == 'batch_means', sim
+st = sim['step_s']
+assert st['p99'] > 2 * st['p50'] and st['ci95'] > 0, st
+txt = open(t + '/r1.txt').read()
+assert 'batch means of 1 replication x' in txt and '+- 0 ms' not in txt, txt
+s = json.load(open(t + '/s1.json'))['result']
+assert s['simulation']['ci95_from'] == 'batch_means'
+sv = s['serving']
+assert sv['p99_ci95_s'] > 0 and sv['latency_s']['ci95'] > 0, sv
+l = json.load(open(t + '/l1.json'))['result']['serving']['llm']
+for k in ('ttft_s', 'tpot_s', 'e2e_s'):
+    assert l[k]['p99_ci95'] > 0 and l[k]['mean_ci95'] > 0, (k, l[k])
+r3 = json.load(open(t + '/r3.json'))['result']['simulation']
+assert r3['ci95_from'] == 'replications', r3"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

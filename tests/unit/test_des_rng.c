@@ -316,6 +316,81 @@ static void test_mt_as_gsl(void)
     dam_rng_free(r);
 }
 
+/* Batch means (one replication's CI). Deterministic: the batches of a
+ * known sequence, and a merged batch's quantile against a single
+ * accumulator's. Stochastic (any seed): coverage of the mean of AR(1)
+ * streams, phi 0.9, whose neighbours are correlated as a queue's waits
+ * are: the interval by batch means holds the true mean 0 about 95 % of
+ * the time, where the naive one of the n values as if independent holds
+ * it far less often (its half-width is sqrt((1 - phi) / (1 + phi)) = 0.23
+ * of what it needs). */
+static void test_batches(void)
+{
+    /* 1..100 in 10 batches of 10: batch means 5.5, 15.5, ..., 95.5, sd
+     * sqrt(var of 10 k) = 30.2765, half-width t(0.975, 9) sd / sqrt 10 */
+    double x[103];
+    for (int i = 0; i < 103; i++)
+        x[i] = i < 3 ? 1e9 : (double)(i - 2);
+    double want = dam_test_t(0.05, 9) * 10.0 * sqrt(110.0 / 12.0) / sqrt(10.0);
+    dam_check_rel(dam_batch_means_ci95(x + 3, 100), want, 1e-9,
+                  "batch means of 1..100");
+    dam_check_rel(dam_batch_means_ci95(x, 103), want, 1e-9,
+                  "the first n mod 10 values are left out");
+    dam_check(dam_batch_means_ci95(x + 3, 1) == 0.0,
+              "one value: no interval");
+    dam_batches *b = dam_batches_create();
+    dam_stats *all = dam_stats_create();
+    for (int i = 1; i <= 100; i++) {
+        dam_batches_add(b, (double)i);
+        dam_stats_add(all, (double)i);
+    }
+    /* 100 values: batches of 8 (sizes 1, 2, 4, 8 as 20 filled), 12 full
+     * and a 13th of 4, half full, so counted: 13 means */
+    double v[13], m = 0.0, ss = 0.0;
+    for (int k = 0; k < 13; k++) {
+        int lo = 8 * k + 1, hi = k < 12 ? 8 * k + 8 : 100;
+        v[k] = 0.5 * (lo + hi);
+        m += v[k] / 13.0;
+    }
+    for (int k = 0; k < 13; k++)
+        ss += (v[k] - m) * (v[k] - m);
+    dam_check_rel(dam_batches_ci95(b, -1.0),
+                  dam_test_t(0.05, 12) * sqrt(ss / 12.0) / sqrt(13.0), 1e-9,
+                  "batches double as they fill: 13 batch means of 1..100");
+    dam_check(dam_batches_ci95(b, 0.5) > 0.0, "quantile CI over batches");
+    dam_batches_free(b);
+    dam_stats_free(all);
+    dam_batches_free(NULL);
+
+    gsl_rng *r = dam_rng_create(dam_test_seed(2026), 3);
+    const int runs = 400, n = 2000;
+    const double phi = 0.9;
+    int cover = 0, naive = 0;
+    for (int k = 0; k < runs; k++) {
+        dam_batches *bb = dam_batches_create();
+        double y = gsl_ran_gaussian(r, 1.0) / sqrt(1.0 - phi * phi);
+        double sum = 0.0, sum2 = 0.0;
+        for (int i = 0; i < n; i++) {
+            y = phi * y + gsl_ran_gaussian(r, 1.0);
+            dam_batches_add(bb, y);
+            sum += y;
+            sum2 += y * y;
+        }
+        double mean = sum / n, sd = sqrt((sum2 - n * mean * mean) / (n - 1));
+        cover += fabs(mean) <= dam_batches_ci95(bb, -1.0);
+        naive += fabs(mean) <= 1.96 * sd / sqrt((double)n);
+        dam_batches_free(bb);
+    }
+    double rate;
+    int need = dam_test_min_cover(runs, 0.95, 1e-6, &rate);
+    dam_check(cover >= need && cover <= runs - 2,
+              "batch means hold the mean of AR(1) streams in %d of %d runs "
+              "(at least %d)", cover, runs, need);
+    dam_check(naive < need, "where the independent-values interval holds it "
+              "in %d", naive);
+    dam_rng_free(r);
+}
+
 int main(void)
 {
     gsl_set_error_handler_off();
@@ -324,5 +399,6 @@ int main(void)
     test_dists();
     test_stats();
     test_quantiles();
+    test_batches();
     return dam_check_done();
 }
