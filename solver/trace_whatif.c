@@ -250,6 +250,8 @@ typedef struct ctx {
     dam_gpu cur;              /* the GPU after the levers so far */
     int have_cur;
     const double *z;          /* this draw's normals (NULL: central) */
+    const double *zg;         /* its normal for the graph gap (NULL:
+                                 central) */
     int defprec;
 } ctx;
 
@@ -442,7 +444,16 @@ static int apply(ctx *c, const dam_tlever *l, dam_rgraph *h, char *msg,
         if (!c->have_cur)
             return fail(msg, n, "the trace's GPU is not in the catalog "
                         "(its graph_gap is needed): add gpu=ID,from=ID", "");
-        cuda_graphs(h, c->cur.dev.graph_gap.v);
+        {
+            const dam_est *gg = &c->cur.dev.graph_gap;
+            double gap = gg->v;
+            if (c->zg) {
+                gap = gg->v + *c->zg * gg->sd;
+                if (gap < 0.2 * gg->v)
+                    gap = 0.2 * gg->v;
+            }
+            cuda_graphs(h, gap);
+        }
         return 0;
     case DAM_TLEVER_OVERLAP:
         overlap(h);
@@ -455,11 +466,12 @@ static int apply(ctx *c, const dam_tlever *l, dam_rgraph *h, char *msg,
 /* Replay base under levers l[0..nl) (draw z or central); the median step,
  * or -1 with msg. */
 static double solve(const dam_rgraph *base, ctx *c0, const dam_tlever *l,
-                    int nl, const double *z, dam_tbreak *br, dam_trow *row,
-                    char *msg, size_t n)
+                    int nl, const double *z, const double *zg,
+                    dam_tbreak *br, dam_trow *row, char *msg, size_t n)
 {
     ctx c = *c0;
     c.z = z;
+    c.zg = zg;
     dam_rgraph h;
     dam_rgraph_copy(&h, base);
     double step = -1.0;
@@ -529,9 +541,9 @@ static double quantile(const double *v, int n, double q)
 
 static void fill_row(dam_trow *r, const dam_rgraph *g, ctx *c,
                      const dam_tlever *l, int nl, const double *z,
-                     int draws, const dam_trow *base)
+                     const double *zg, int draws, const dam_trow *base)
 {
-    r->step_s = solve(g, c, l, nl, NULL, &r->br, r, r->error,
+    r->step_s = solve(g, c, l, nl, NULL, NULL, &r->br, r, r->error,
                       sizeof r->error);
     if (r->step_s < 0.0) {
         char e[sizeof r->error];
@@ -548,13 +560,14 @@ static void fill_row(dam_trow *r, const dam_rgraph *g, ctx *c,
     int device = 0;
     for (int i = 0; i < nl; i++)
         device |= l[i].kind == DAM_TLEVER_GPU ||
-                  l[i].kind == DAM_TLEVER_PRECISION;
+                  l[i].kind == DAM_TLEVER_PRECISION ||
+                  l[i].kind == DAM_TLEVER_CUDA_GRAPHS;
     if (device && draws > 1) {
         double *v = dam_malloc((size_t)draws * sizeof *v);
         int m = 0, faster = 0;
         char msg[200];
         for (int d = 0; d < draws; d++) {
-            double s = solve(g, c, l, nl, z + 8 * d, NULL, NULL, msg,
+            double s = solve(g, c, l, nl, z + 8 * d, zg + d, NULL, NULL, msg,
                              sizeof msg);
             if (s > 0.0) {
                 v[m++] = s;
@@ -669,13 +682,22 @@ int dam_trace_whatif(const dam_rgraph *g, const dam_catalog *cat,
     for (int i = 0; i < draws * 8; i++)
         z[i] = gsl_ran_gaussian(rng, 1.0);
     gsl_rng_free(rng);
+    /* and one for the GPU's graph gap (CUDA graphs), from its own stream
+     * so the eight above stay as they were */
+    double *zg = dam_malloc(((size_t)draws + 1) * sizeof *zg);
+    rng = dam_rng_create(seed, 26);
+    for (int i = 0; i < draws; i++)
+        zg[i] = gsl_ran_gaussian(rng, 1.0);
+    gsl_rng_free(rng);
     w->draws = draws > 1 ? draws : 0;
     dam_trow *base = &w->rows[0];
     snprintf(base->name, sizeof base->name, "baseline (replay)");
-    base->step_s = solve(g, &c, NULL, 0, NULL, &base->br, base, base->error,
+    base->step_s = solve(g, &c, NULL, 0, NULL, NULL, &base->br, base,
+                         base->error,
                          sizeof base->error);
     if (base->step_s < 0.0) {
         dam_free(z);
+        dam_free(zg);
         return dam_error_set(err, t->file, 0, "%s", base->error);
     }
     base->speedup = 1.0;
@@ -686,7 +708,7 @@ int dam_trace_whatif(const dam_rgraph *g, const dam_catalog *cat,
     for (int i = 0; i < nlevers && w->nrows < DAM_TWHATIF_MAX - 1; i++) {
         dam_trow *r = &w->rows[w->nrows++];
         snprintf(r->name, sizeof r->name, "%s", levers[i].text);
-        fill_row(r, g, &c, &levers[i], 1, z, draws, base);
+        fill_row(r, g, &c, &levers[i], 1, z, zg, draws, base);
         if (r->verdict == DAM_VERDICT_WORKS)
             works[nworks++] = levers[i];
     }
@@ -697,8 +719,9 @@ int dam_trace_whatif(const dam_rgraph *g, const dam_catalog *cat,
             k += (size_t)snprintf(r->name + k, k < sizeof r->name
                                   ? sizeof r->name - k : 0, "%s%s",
                                   i ? " + " : "", works[i].text);
-        fill_row(r, g, &c, works, nworks, z, draws, base);
+        fill_row(r, g, &c, works, nworks, z, zg, draws, base);
     }
     dam_free(z);
+    dam_free(zg);
     return DAM_OK;
 }

@@ -106,7 +106,9 @@ typedef struct dam_trow {
                                without step spans */
     double speedup;         /* baseline step / step (a batch lever:
                                per sample, x its batch ratio) */
-    int has_interval;
+    int has_interval;       /* rows with a gpu, precision or cuda_graphs
+                               lever: the device constants (and the graph
+                               gap) drawn */
     double step_lo, step_hi;       /* 90 % interval of the step, s */
     double speedup_lo, speedup_hi; /* and of the speed-up */
     double p_faster;        /* share of draws at least 2 % faster */

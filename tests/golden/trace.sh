@@ -37,6 +37,17 @@ check "whatif --trace: a verdict and an interval for H100" python3 -c "
 import json; d=json.load(open('w.json')); r=d['rows']
 assert r[0]['verdict']=='baseline' and r[1]['name']=='gpu=H100-SXM5-80GB'
 assert r[1]['verdict'] in ('works','wasted','hurts') and r[1]['speedup_lo'] <= r[1]['speedup_hi']"
+# CUDA graphs: the row had no interval (the graph gap, 0.5 +- 0.3 us, was
+# not drawn); now it is, from its own stream (the GPU rows' draws as they
+# were). The NCCL trace's step does not move with the gap (its GPU waits
+# on the host): a zero-width interval; the 80 GB trace's does.
+"$damsim" whatif --trace "$tr/a100-80gb-train-rank0-3steps.trace.json.gz" --lever cuda_graphs=1 --json >wg.json
+check "whatif --trace: cuda_graphs rows carry an interval about their speed-up" python3 -c "
+import json
+for f, wide in (('w.json', False), ('wg.json', True)):
+    r = [x for x in json.load(open(f))['rows'] if x['name'] == 'cuda_graphs=1'][0]
+    assert r['speedup_lo'] <= r['speedup'] * (1 + 1e-9) and r['speedup'] <= r['speedup_hi'] * (1 + 1e-9), r
+    assert (r['speedup_hi'] - r['speedup_lo'] > 1e-4) == wide, (f, r)"
 check "whatif --trace: text table" sh -c \
     "'$damsim' whatif --trace '$nccl' --lever gpu=H100-SXM5-80GB | grep -q '^gpu=H100-SXM5-80GB'"
 code "whatif --trace: unknown GPU" 2 "$damsim" whatif --trace "$nccl" --lever gpu=H999
