@@ -1247,7 +1247,7 @@ static void replicate(const dam_scenario *s, const dam_sim_options *opt,
 /* Fill an dam_llm_stat from pooled h and per-replication values
  * x[rep][5]; with one replication, its CIs from its batches bb. */
 static void fill_stat(dam_llm_stat *st, dam_stats *h, const rep_out *o,
-                      int k, int reps, double qv, const dam_batches *bb)
+                      int k, int reps, double qv, dam_batches *bb)
 {
     memset(st, 0, sizeof *st);
     st->n = (double)dam_stats_count(h);

@@ -251,121 +251,134 @@ int dam_stats_replications(const double *x, size_t n, dam_stat *out,
 
 /* ---- batch means ------------------------------------------------------ */
 
-struct dam_batches {
-    dam_stats *b[DAM_BATCHES_MAX];
-    int cur;     /* the batch being filled */
-    size_t size; /* observations a batch holds */
-};
+/* One record: a value and how many times it came. */
+typedef struct brec {
+    double x;
+    uint64_t c;
+} brec;
 
-/* Pool src into dst (Chan et al.'s merge of the moments) and empty src. */
-static void stats_merge(dam_stats *dst, dam_stats *src)
-{
-    if (src->n == 0)
-        return;
-    if (dst->n == 0) {
-        dst->mean = src->mean;
-        dst->m2 = src->m2;
-        dst->min = src->min;
-        dst->max = src->max;
-    } else {
-        double na = (double)dst->n, nb = (double)src->n, n = na + nb;
-        double delta = src->mean - dst->mean;
-        dst->mean += delta * nb / n;
-        dst->m2 += src->m2 + delta * delta * na * nb / n;
-        if (src->min < dst->min)
-            dst->min = src->min;
-        if (src->max > dst->max)
-            dst->max = src->max;
-    }
-    dst->n += src->n;
-    for (int k = 0; k < NBLK; k++) {
-        block *sb = src->blk[k];
-        if (sb == NULL || sb->n == 0)
-            continue;
-        if (dst->blk[k] == NULL)
-            dst->blk[k] = dam_calloc(1, sizeof *dst->blk[k]);
-        block *db = dst->blk[k];
-        db->n += sb->n;
-        for (int j = 0; j < SUB; j++)
-            db->c[j] += sb->c[j];
-    }
-    dam_stats_reset(src);
-}
+struct dam_batches {
+    brec *r;         /* the kept records, in order (sorted per batch once
+                        cut) */
+    size_t n, cap;   /* records kept, allocated */
+    uint64_t kept;   /* observations in them */
+    uint64_t all;    /* observations added */
+    size_t cut[DAM_BATCHES + 1]; /* batch k: records cut[k] .. cut[k+1] */
+    uint64_t cnt[DAM_BATCHES];   /* and its observations */
+    int sorted;      /* batches cut and sorted */
+};
 
 dam_batches *dam_batches_create(void)
 {
-    dam_batches *b = dam_calloc(1, sizeof *b);
-    for (int i = 0; i < DAM_BATCHES_MAX; i++)
-        b->b[i] = dam_stats_create();
-    b->size = 1;
-    return b;
+    return dam_calloc(1, sizeof(dam_batches));
 }
 
 void dam_batches_free(dam_batches *b)
 {
     if (b == NULL)
         return;
-    for (int i = 0; i < DAM_BATCHES_MAX; i++)
-        dam_stats_free(b->b[i]);
+    dam_free(b->r);
     dam_free(b);
-}
-
-/* After an add: move on when the batch is full, halving the batches
- * (doubling their size) when the last one is. */
-static void batches_step(dam_batches *b)
-{
-    if (b->b[b->cur]->n < b->size)
-        return;
-    if (++b->cur < DAM_BATCHES_MAX)
-        return;
-    for (int i = 0; i < DAM_BATCHES_MAX / 2; i++) {
-        if (i != 2 * i)
-            stats_merge(b->b[i], b->b[2 * i]);
-        stats_merge(b->b[i], b->b[2 * i + 1]);
-    }
-    b->cur = DAM_BATCHES_MAX / 2;
-    b->size *= 2;
-}
-
-void dam_batches_add(dam_batches *b, double x)
-{
-    if (isnan(x))
-        return;
-    dam_stats_add(b->b[b->cur], x);
-    batches_step(b);
 }
 
 void dam_batches_add_n(dam_batches *b, double x, size_t count)
 {
     if (isnan(x) || count == 0)
         return;
-    dam_stats_add_n(b->b[b->cur], x, count);
-    batches_step(b);
+    b->all += count;
+    if (b->n == DAM_BATCHES_KEEP)
+        return;
+    if (b->n == b->cap)
+        b->r = dam_grow(b->r, sizeof *b->r, b->n + 1, &b->cap);
+    b->r[b->n].x = x;
+    b->r[b->n].c = count;
+    b->n++;
+    b->kept += count;
 }
 
-double dam_batches_ci95(const dam_batches *b, double p)
+void dam_batches_add(dam_batches *b, double x)
 {
-    double v[DAM_BATCHES_MAX];
+    dam_batches_add_n(b, x, 1);
+}
+
+static int by_x(const void *a, const void *b)
+{
+    double u = ((const brec *)a)->x, v = ((const brec *)b)->x;
+    return (u > v) - (u < v);
+}
+
+/* Cut the records into DAM_BATCHES of (about) equal counts, a record
+ * where its first observation falls, and sort each by value. */
+static void batches_cut(dam_batches *b)
+{
+    uint64_t seen = 0;
+    size_t i = 0;
+    for (int k = 0; k < DAM_BATCHES; k++) {
+        uint64_t end = b->kept * (uint64_t)(k + 1) / DAM_BATCHES;
+        b->cut[k] = i;
+        b->cnt[k] = 0;
+        while (i < b->n && (seen < end || k == DAM_BATCHES - 1)) {
+            seen += b->r[i].c;
+            b->cnt[k] += b->r[i].c;
+            i++;
+        }
+        qsort(b->r + b->cut[k], i - b->cut[k], sizeof *b->r, by_x);
+    }
+    b->cut[DAM_BATCHES] = b->n;
+    b->sorted = 1;
+}
+
+/* The i-th smallest observation (0-based) of batch k (sorted). */
+static double batch_order(const dam_batches *b, int k, uint64_t i)
+{
+    for (size_t j = b->cut[k]; j < b->cut[k + 1]; j++) {
+        if (i < b->r[j].c)
+            return b->r[j].x;
+        i -= b->r[j].c;
+    }
+    return b->r[b->cut[k + 1] - 1].x;
+}
+
+double dam_batches_ci95(dam_batches *b, double p)
+{
+    if (b->kept < DAM_BATCHES)
+        return 0.0;
+    if (!b->sorted)
+        batches_cut(b);
+    double v[DAM_BATCHES];
     size_t m = 0;
-    for (int i = 0; i <= b->cur && i < DAM_BATCHES_MAX; i++) {
-        const dam_stats *s = b->b[i];
-        if (s->n == 0 || 2 * s->n < b->size)
+    for (int k = 0; k < DAM_BATCHES; k++) {
+        uint64_t n = b->cnt[k];
+        if (n == 0)
             continue;
-        v[m++] = p < 0.0 ? dam_stats_mean(s) : dam_stats_quantile(s, p);
+        if (p < 0.0) {
+            double sum = 0.0;
+            for (size_t j = b->cut[k]; j < b->cut[k + 1]; j++)
+                sum += b->r[j].x * (double)b->r[j].c;
+            v[m++] = sum / (double)n;
+            continue;
+        }
+        /* gsl_stats_quantile_from_sorted_data's definition */
+        double h = (double)(n - 1) * (p < 1.0 ? p : 1.0);
+        uint64_t i = (uint64_t)h;
+        double f = h - (double)i, x = batch_order(b, k, i);
+        if (f > 0.0 && i + 1 < n)
+            x += f * (batch_order(b, k, i + 1) - x);
+        v[m++] = x;
     }
     dam_stat c;
     if (m < 2 || dam_stats_replications(v, m, &c, NULL) != DAM_OK)
         return 0.0;
-    return c.ci95;
+    return c.ci95 * sqrt((double)b->kept / (double)b->all);
 }
 
 double dam_batch_means_ci95(const double *x, size_t n)
 {
-    size_t k = n < DAM_BATCHES_MAX / 2 ? n : DAM_BATCHES_MAX / 2;
+    size_t k = n < DAM_BATCHES ? n : DAM_BATCHES;
     if (k < 2)
         return 0.0;
     size_t size = n / k, skip = n - k * size;
-    double v[DAM_BATCHES_MAX / 2];
+    double v[DAM_BATCHES];
     for (size_t i = 0; i < k; i++) {
         double sum = 0.0;
         for (size_t j = 0; j < size; j++)

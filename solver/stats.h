@@ -56,15 +56,17 @@ int dam_stats_replications(const double *x, size_t n, dam_stat *out,
 
 /* Batch means over one replication (Law and Kelton, "Simulation Modeling
  * and Analysis", batch means; for quantiles, sectioning): the
- * observations in the order they came, in contiguous batches of equal
- * size (the size doubles, two batches merging into one, whenever
- * DAM_BATCHES_MAX are full, so a run of any length ends with
- * DAM_BATCHES_MAX / 2 to DAM_BATCHES_MAX of them). What one replication
- * can say of its own precision; several replications say it better. */
-enum { DAM_BATCHES_MAX = 20 };
+ * observations are kept in the order they came (a value and its count:
+ * a token stream adds many equal ones at once), then cut into
+ * DAM_BATCHES contiguous batches of equal counts; the interval comes from
+ * the spread of the batches' means or quantiles. What one replication
+ * can say of its own precision; several replications say it better. At
+ * most DAM_BATCHES_KEEP records are kept: past them the interval is the
+ * kept prefix's, narrowed by sqrt(kept / all) as a mean's would be. */
+enum { DAM_BATCHES = 10, DAM_BATCHES_KEEP = 1 << 20 };
 typedef struct dam_batches dam_batches;
 
-/* A new, empty set of batches. Never NULL. */
+/* A new, empty record. Never NULL. */
 dam_batches *dam_batches_create(void);
 /* Free; NULL is a no-op. */
 void dam_batches_free(dam_batches *b);
@@ -72,12 +74,12 @@ void dam_batches_free(dam_batches *b);
 void dam_batches_add(dam_batches *b, double x);
 void dam_batches_add_n(dam_batches *b, double x, size_t count);
 /* The 95 % half-width of the mean (p < 0) or of the p-quantile of the
- * observations: t(0.975, m - 1) * sd / sqrt(m) over the m full batches'
- * means or p-quantiles (a last batch under half full is left out); 0
- * with fewer than 2 such batches. */
-double dam_batches_ci95(const dam_batches *b, double p);
+ * observations: t(0.975, m - 1) * sd / sqrt(m) over the m = DAM_BATCHES
+ * batches' means or p-quantiles; 0 with fewer observations than batches.
+ * The first call sorts each batch in place: call it after the last add. */
+double dam_batches_ci95(dam_batches *b, double p);
 /* The same for the mean of n values x[0..n-1] in the order they came (a
- * run's step times): min(n, DAM_BATCHES_MAX / 2) contiguous batches of
+ * run's step times): min(n, DAM_BATCHES) contiguous batches of
  * equal size, the first n mod batches values left out; 0 when n < 2. */
 double dam_batch_means_ci95(const double *x, size_t n);
 

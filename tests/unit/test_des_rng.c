@@ -338,28 +338,39 @@ static void test_batches(void)
                   "the first n mod 10 values are left out");
     dam_check(dam_batch_means_ci95(x + 3, 1) == 0.0,
               "one value: no interval");
+    /* the same 1..100 as records: 10 batches of 10, each sorted, so the
+     * median of batch k is 10 k + 5.5 and the interval the means' */
     dam_batches *b = dam_batches_create();
-    dam_stats *all = dam_stats_create();
-    for (int i = 1; i <= 100; i++) {
+    for (int i = 1; i <= 100; i++)
         dam_batches_add(b, (double)i);
-        dam_stats_add(all, (double)i);
-    }
-    /* 100 values: batches of 8 (sizes 1, 2, 4, 8 as 20 filled), 12 full
-     * and a 13th of 4, half full, so counted: 13 means */
-    double v[13], m = 0.0, ss = 0.0;
-    for (int k = 0; k < 13; k++) {
-        int lo = 8 * k + 1, hi = k < 12 ? 8 * k + 8 : 100;
-        v[k] = 0.5 * (lo + hi);
-        m += v[k] / 13.0;
-    }
-    for (int k = 0; k < 13; k++)
-        ss += (v[k] - m) * (v[k] - m);
-    dam_check_rel(dam_batches_ci95(b, -1.0),
-                  dam_test_t(0.05, 12) * sqrt(ss / 12.0) / sqrt(13.0), 1e-9,
-                  "batches double as they fill: 13 batch means of 1..100");
-    dam_check(dam_batches_ci95(b, 0.5) > 0.0, "quantile CI over batches");
+    dam_check_rel(dam_batches_ci95(b, -1.0), want, 1e-9,
+                  "records: the batch means' interval");
+    dam_check_rel(dam_batches_ci95(b, 0.5), want, 1e-9,
+                  "records: the batch medians' interval (sectioning)");
     dam_batches_free(b);
-    dam_stats_free(all);
+    /* counts: 100 records of 10 equal values each are 10 batches of
+     * 100 observations, 10 records each, the same means as above */
+    b = dam_batches_create();
+    for (int i = 1; i <= 100; i++)
+        dam_batches_add_n(b, (double)i, 10);
+    dam_check_rel(dam_batches_ci95(b, -1.0), want, 1e-9,
+                  "records with counts: the same interval");
+    dam_batches_free(b);
+    /* past DAM_BATCHES_KEEP records: the kept prefix's interval,
+     * narrowed by sqrt(kept / all) */
+    dam_batches *p1 = dam_batches_create(), *p2 = dam_batches_create();
+    for (int i = 0; i < DAM_BATCHES_KEEP; i++) {
+        double v = (double)(((uint64_t)i * 7919u) % 1000u);
+        dam_batches_add(p1, v);
+        dam_batches_add(p2, v);
+    }
+    for (int i = 0; i < 3 * DAM_BATCHES_KEEP; i++)
+        dam_batches_add(p2, 1.0);
+    dam_check_rel(dam_batches_ci95(p2, 0.9), 0.5 * dam_batches_ci95(p1, 0.9),
+                  1e-12, "past the records kept: the prefix's interval x "
+                  "sqrt(1/4)");
+    dam_batches_free(p1);
+    dam_batches_free(p2);
     dam_batches_free(NULL);
 
     gsl_rng *r = dam_rng_create(dam_test_seed(2026), 3);
