@@ -127,11 +127,14 @@ void dam_diagnose_score_memory(dam_diagnosis *d, const dam_result *r)
                          ? r->memory.total / r->memory.capacity
                          : 0.0;
     snprintf(a, sizeof a, "%.0f %% of HBM", memfrac * 100.0);
+    /* investigate where the memory line says "tight" (under
+     * DAM_MEMORY_HEADROOM to spare: "it may not run"), not only past
+     * 100 %: a 95 % footprint read "ok" beside "it may not run" */
     dam_diagnose_score(d, "Machine", "memory footprint", memfrac, a,
-          "investigate > 100 %, strong < 80 %",
-          memfrac > 1.0   ? DAM_SCORE_INVESTIGATE
-          : memfrac < 0.8 ? DAM_SCORE_STRONG
-                          : DAM_SCORE_OK);
+          "investigate > 90 %, strong < 80 %",
+          r->memory.tight || memfrac > 1.0 ? DAM_SCORE_INVESTIGATE
+          : memfrac < 0.8                  ? DAM_SCORE_STRONG
+                                           : DAM_SCORE_OK);
 }
 
 int dam_diagnose_bubble_binds(const dam_scenario *s, const dam_result *r)

@@ -323,5 +323,15 @@ for k in ('ttft_s', 'tpot_s', 'e2e_s'):
 r3 = json.load(open(t + '/r3.json'))['result']['simulation']
 assert r3['ci95_from'] == 'replications', r3"
 
+# Memory: the scorecard read "95 % of HBM ok" beside "Memory is tight ...
+# it may not run"; a tight footprint is one to investigate.
+"$damsim" run --analytic "$src/scenarios/llama3-70b-qlora-l40s.cfg" >"$tmp/tight.txt" 2>"$tmp/err"
+check "a tight memory footprint is scored 'investigate', as page 1 warns" py "
+import sys
+txt = open(sys.argv[1] + '/tight.txt').read()
+assert 'Memory is tight' in txt and 'fits, TIGHT' in txt, txt
+row = [l for l in txt.splitlines() if 'memory footprint' in l]
+assert len(row) == 1 and ' investigate ' in row[0], row"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
