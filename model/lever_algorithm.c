@@ -614,5 +614,5 @@ const dam_lever_type dam_lever_distill_type = {
     DAM_LEVER_DISTILL, "distill", "a smaller student model",
     KEYS(distill_keys), 0, NULL, DAM_MODES_ALL, NULL, op_distill,
     B(COMPUTE) | B(MEMORY) | B(WEIGHTS) | B(COMM) | B(QUEUEING), 0, NULL,
-    "a smaller model does less work", 0,
+    "a smaller model does less work and sends fewer bytes", 0,
     "accuracy_delta when given, else unknown", "distill=66e6"};

@@ -65,8 +65,11 @@ const char *dam_diagnose_anti_pattern(const dam_scenario *s,
                    "pipeline binds";
         return "optimising a term that does not bind";
     case DAM_BOUND_COMM:
+        /* not "changing the model": a smaller model (distill) sends
+         * fewer gradient bytes and is listed as working beside this */
         if (algorithm)
-            return "the model twiddle: changing the model while the network "
+            return "the model twiddle: trimming the model's arithmetic "
+                   "(pruning, quantization, precision) while the network "
                    "binds";
         return "optimising a term that does not bind";
     case DAM_BOUND_COMPUTE:

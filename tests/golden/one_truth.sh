@@ -333,5 +333,17 @@ assert 'Memory is tight' in txt and 'fits, TIGHT' in txt, txt
 row = [l for l in txt.splitlines() if 'memory footprint' in l]
 assert len(row) == 1 and ' investigate ' in row[0], row"
 
+# The trap and the levers that work: the MoE example listed distill (a
+# smaller model) as working and then warned against "changing the model
+# while the network binds".
+"$damsim" run --analytic "$src/scenarios/moe-2048-nvl72.cfg" >"$tmp/moe.txt" 2>"$tmp/err"
+check "the trap to avoid does not name a lever listed as working" py "
+import sys
+txt = open(sys.argv[1] + '/moe.txt').read()
+works = [l.split()[1] for l in txt.splitlines() if l.startswith('    + ')]
+trap = [l for l in txt.splitlines() if 'Trap to avoid' in l]
+assert 'distill' in works and len(trap) == 1, (works, trap)
+assert 'changing the model' not in trap[0], trap"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
