@@ -1029,6 +1029,8 @@ void dam_parallel_solve(const dam_scenario *s, dam_result *r)
                        per_stage * (c.fwd[k0].a2a.time + c.bwd[k0].a2a.time)))) {
         x->bytes = c.a2a_traffic;
         x->t_data = x->time;
+        if (x->time > 0.0)
+            x->bw = x->bytes / x->time; /* effective: D/BW is its time */
     }
     const dam_parallel_stage *s0 = &c.stage[dam_parallel_stage_kind(&c, 0)];
     double zt = per_stage * (c.fwd[k0].zero.time + c.bwd[k0].zero.time);
@@ -1037,6 +1039,8 @@ void dam_parallel_solve(const dam_scenario *s, dam_result *r)
     if (x) {
         x->bytes = c.dp_traffic;
         x->t_data = x->time;
+        if (x->bytes > 0.0 && x->time > 0.0)
+            x->bw = x->bytes / x->time; /* effective, as above */
     }
     x = add_stage(r, "optimizer", s0->optimizer);
     if (x)

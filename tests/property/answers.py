@@ -26,8 +26,8 @@ model and against themselves:
   bound      the simulated step is not below the printed lower bound
              T_pipe (perfect overlap), beyond the simulation's noise; no
              stage of the iron-law table takes longer alone (D/BW or
-             O/(R eta)) than T_pipe; the analytic step is not above T_seq
-             (nothing overlapped);
+             O/(R eta)) than T_pipe, and a row's D_vol / BW is its D/BW;
+             the analytic step is not above T_seq (nothing overlapped);
   ordered    every set of percentiles is ordered (p50 <= p90/p95 <= p99 <=
              max), and a mean lies between its min and max;
   same       the text's "Answer" line is the JSON's result.answer;
@@ -420,6 +420,14 @@ def one(job):
     if kind not in ("serving", "llm") and fits:
         tp = r["iron_law"]["t_pipe_s"]
         for stg in r.get("stages", []):
+            # the row's D_vol, BW and D/BW agree: a volume with a time has
+            # the rate it moved at (layout rows printed "406 GB  -  15.1 s")
+            d, bw, t = (stg.get("d_vol_bytes", 0), stg.get("bw_bytes_per_s", 0),
+                        stg.get("d_over_bw_s", 0))
+            if d > 0 and t > 0 and not (bw > 0 and
+                                        abs(d / bw - t) <= 1e-6 * t):
+                v["bound"].append("%s: D_vol %.6g, BW %.6g, D/BW %.6g" %
+                                  (stg["stage"], d, bw, t))
             own = max(stg.get("d_over_bw_s", 0), stg.get("o_over_r_eta_s", 0))
             if own > tp * (1 + 1e-9):
                 v["bound"].append("T_pipe %.6g < %s's own %.6g" %
