@@ -241,7 +241,10 @@ void dam_page_whatif_answer(char *buf, size_t n, const dam_whatif *w)
         len += (size_t)snprintf(buf + len, n - len,
                                 ". Best option: %s, %.2fx faster%s%s",
                                 best->name, best->speedup,
-                                base->scenario.mode == DAM_MODE_SERVING
+                                /* the analytic solve has no p99 */
+                                base->scenario.mode == DAM_MODE_SERVING &&
+                                        dam_serving_slo_met(
+                                            &best->result.serving)
                                     ? " and within the SLO"
                                     : "",
                                 note);
@@ -382,6 +385,8 @@ static void whatif_table(dam_buf *b, const dam_whatif *w)
         dam_fmt_time_in(step, sizeof step, tc.step[i], tc.step_unit,
                         DAM_FMT_SIG);
         dam_fmt_time_in(run, sizeof run, tc.run[i], tc.run_unit, DAM_FMT_SIG);
+        if (serving && !r->result.has_sim) /* no p99 without a simulation */
+            snprintf(run, sizeof run, "-");
         money(cost, sizeof cost, r->cost.usd);
         snprintf(q, sizeof q, r->quality_unknown ? "%.4g?" : "%.4g",
                  r->quality);
@@ -428,10 +433,16 @@ static void whatif_legend(dam_buf *b, const dam_whatif *w)
     if (s->mode == DAM_MODE_SERVING && base->result.serving.slo_s > 0.0) {
         char slo[48];
         dam_text_ms(slo, sizeof slo, base->result.serving.slo_s, 3);
-        dam_buf_printf(b, "\nSLO: p99 <= %s; \"short\": faster, but p99 "
-                          "still misses it; GPU-h and cost per 1,000 "
-                          "requests\n",
-                       slo);
+        if (base->result.has_sim)
+            dam_buf_printf(b, "\nSLO: p99 <= %s; \"short\": faster, but "
+                              "p99 still misses it; GPU-h and cost per 1,000 "
+                              "requests\n",
+                           slo);
+        else
+            dam_buf_printf(b, "\nSLO: p99 <= %s; the analytic solve gives "
+                              "no p99 (simulate for it); GPU-h and cost per "
+                              "1,000 requests\n",
+                           slo);
     }
     if (!s->quality.metric[0]) {
         dam_buf_printf(b, "\nquality, gain, RoC: the scenario gives no "
