@@ -929,6 +929,17 @@ static void solve(const dam_scenario *s, dam_result *r,
     cost(s, r, r->run_time, r->step > 0.0 ? t_compute / r->step : 0.0);
 }
 
+/* Compute binds as memory when its memory-bound phases take more than
+ * half of it. */
+static dam_bound compute_or_memory(const dam_result *r)
+{
+    double mem = 0.0;
+    for (int i = 0; i < r->nphases; i++)
+        if (r->phases[i].memory_bound)
+            mem += r->phases[i].time;
+    return mem > 0.5 * r->t_compute ? DAM_BOUND_MEMORY : DAM_BOUND_COMPUTE;
+}
+
 /* What binds a request's latency, analytically: its largest term (it was
  * "fixed latency" whatever they were: the L4 example's 2.08 ms of launches
  * marked as binding beside 4.00 ms of preprocessing, which its simulation
@@ -944,14 +955,8 @@ static dam_bound serving_bound(const dam_result *r)
         return DAM_BOUND_PREPROCESS;
     case DAM_TERM_TRANSFER:
         return DAM_BOUND_TRANSFER;
-    case DAM_TERM_COMPUTE: {
-        double mem = 0.0;
-        for (int i = 0; i < r->nphases; i++)
-            if (r->phases[i].memory_bound)
-                mem += r->phases[i].time;
-        return mem > 0.5 * r->t_compute ? DAM_BOUND_MEMORY
-                                        : DAM_BOUND_COMPUTE;
-    }
+    case DAM_TERM_COMPUTE:
+        return compute_or_memory(r);
     default:
         return DAM_BOUND_LATENCY;
     }
@@ -974,11 +979,5 @@ dam_bound dam_analytic_bound(const dam_scenario *s, const dam_result *r,
     dam_bound b = map[best];
     if (best == DAM_TERM_WAIT && r->terms[DAM_TERM_DATA] > 0.0)
         b = DAM_BOUND_DATA;
-    double mem_time = 0.0;
-    for (int i = 0; i < r->nphases; i++)
-        if (r->phases[i].memory_bound)
-            mem_time += r->phases[i].time;
-    if (b == DAM_BOUND_COMPUTE && mem_time > 0.5 * r->t_compute)
-        b = DAM_BOUND_MEMORY;
-    return b;
+    return b == DAM_BOUND_COMPUTE ? compute_or_memory(r) : b;
 }
