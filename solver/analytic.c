@@ -621,6 +621,37 @@ static void cost(const dam_scenario *s, dam_result *r, double seconds,
     r->energy_kwh = c.kwh;
 }
 
+/* Serving: the model's capacity (result.h) from t_batch_max, set first:
+ * the least of the CPU pool's, the replicas' at full batches (each holds
+ * its link for the batch's copy, then computes) and the links' (as
+ * sim_serving.c lays them out: gpus_per_pcie_link replicas on each). */
+static void serving_capacity(const dam_scenario *s, dam_serving_result *sv)
+{
+    const dam_serving *v = &s->serving;
+    const dam_machine *m = &s->machine;
+    double bw = m->pcie_bw * (s->pipeline.pin_memory ? 1.0
+                                                     : m->pageable_fraction);
+    double b = v->max_batch, copy = b * v->request_bytes / bw;
+    int share = m->gpus_per_pcie_link > 0 ? m->gpus_per_pcie_link : 1;
+    int nlinks = (v->replicas + share - 1) / share;
+    double cap[3] = {
+        v->preprocess_s > 0.0 ? v->preprocess_workers / v->preprocess_s
+                              : HUGE_VAL,
+        v->replicas * b / (copy + sv->t_batch_max),
+        v->request_bytes > 0.0 ? nlinks * bw / v->request_bytes : HUGE_VAL};
+    static const dam_bound by[3] = {DAM_BOUND_PREPROCESS, DAM_BOUND_QUEUEING,
+                                    DAM_BOUND_TRANSFER};
+    int k = 0;
+    for (int i = 1; i < 3; i++)
+        if (cap[i] < cap[k])
+            k = i;
+    for (int i = 0; i < 3; i++)
+        sv->capacity_parts[i] = cap[i];
+    sv->capacity = cap[k];
+    sv->capacity_by = by[k];
+    sv->overloaded = v->rate >= cap[k];
+}
+
 /* Serving: one request's phases at a batch of one (queueing is the DES's). */
 static void solve_serving(const dam_scenario *s, dam_result *r)
 {
@@ -674,15 +705,19 @@ static void solve_serving(const dam_scenario *s, dam_result *r)
     /* A full batch, for the weight-bandwidth versus compute story. */
     dam_analytic_compute(s, v->max_batch, &cp, NULL, NULL);
     r->serving.t_batch_max = cp.fwd + dam_analytic_overhead(s) + cp.launch;
-    r->throughput = v->rate;
+    serving_capacity(s, &r->serving);
+    r->throughput = r->serving.overloaded ? r->serving.capacity : v->rate;
+    r->serving.throughput = r->throughput;
     memory(s, r);
-    double horizon = v->rate > 0.0 ? v->requests / v->rate : 0.0;
+    /* served at the rate, or past the capacity at the capacity */
+    double x = r->throughput;
+    double horizon = x > 0.0 ? v->requests / x : 0.0;
     /* busy: each request computes t on one of the replicas */
-    double busy = v->rate * t / (s->serving.replicas > 0 ? s->serving.replicas
-                                                         : 1);
+    double busy = x * t / (s->serving.replicas > 0 ? s->serving.replicas
+                                                   : 1);
+    busy = busy < 1.0 ? busy : 1.0;
     cost(s, r, horizon, busy);
-    dam_serving_cost_per_1k(s, s->serving.replicas, v->rate, busy,
-                            &r->serving);
+    dam_serving_cost_per_1k(s, s->serving.replicas, x, busy, &r->serving);
 }
 
 void dam_analytic_solve(const dam_scenario *s, dam_result *r)
@@ -946,6 +981,10 @@ static dam_bound compute_or_memory(const dam_result *r)
  * named). */
 static dam_bound serving_bound(const dam_result *r)
 {
+    /* past its capacity the queue binds, whatever a lone request's terms:
+     * the part that sets the capacity */
+    if (r->serving.overloaded)
+        return r->serving.capacity_by;
     int best = DAM_TERM_DATA;
     for (int t = 1; t < DAM_TERM_COUNT; t++)
         if (r->terms[t] > r->terms[best] * (1.0 + 1e-9))

@@ -166,8 +166,9 @@ static void evidence(const dam_scenario *s, const dam_result *r, double step,
         if (r->terms[t] <= 0.0)
             continue;
         ms(b, sizeof b, r->terms[t]);
-        dam_diagnose_add(d->evidence, &d->nevidence, "%s %s (%.1f %% of the step)",
-             dam_term_name((dam_term)t), b, r->terms[t] / step * 100.0);
+        dam_diagnose_add(d->evidence, &d->nevidence, "%s %s (%.1f %% of the %s)",
+             dam_term_name((dam_term)t), b, r->terms[t] / step * 100.0,
+             s->mode == DAM_MODE_SERVING ? "request" : "step");
     }
     if (r->terms[DAM_TERM_WAIT] > 0.02 * step && s->layout.on) {
         /* a parallel layout: the pipeline's fill and drain first */
@@ -190,6 +191,18 @@ static void evidence(const dam_scenario *s, const dam_result *r, double step,
                          b, r->terms[DAM_TERM_DATA] > 0.0 ? "data" :
                                                             "compute");
     }
+    const dam_serving_result *sv = &r->serving;
+    if (s->mode == DAM_MODE_SERVING && sv->capacity > 0.0)
+        dam_diagnose_add(d->evidence, &d->nevidence,
+             "capacity %.4g requests/s against %.4g offered (%s): the CPU "
+             "pool's %.4g (%d workers, %.3g ms a request), the replicas' "
+             "%.4g at full batches of %d, the PCIe links' %.4g",
+             sv->capacity, s->serving.rate,
+             sv->overloaded ? "overloaded: the queue grows without bound"
+                            : "a lone request's latency above, no queueing",
+             sv->capacity_parts[0], s->serving.preprocess_workers,
+             s->serving.preprocess_s * 1e3, sv->capacity_parts[1],
+             s->serving.max_batch, sv->capacity_parts[2]);
     if (s->mode != DAM_MODE_SERVING) {
         ms(a, sizeof a, r->t_seq);
         ms(b, sizeof b, r->t_pipe);
@@ -383,6 +396,13 @@ void dam_diagnose(const dam_scenario *s, const dam_result *r,
     snprintf(d->axis, sizeof d->axis, "%s", dam_bound_axis(r->bound));
     double step = r->step > 0.0 ? r->step : 1.0;
     headline(s, r, step, d);
+    if (s->mode == DAM_MODE_SERVING && r->serving.overloaded) {
+        char was[132];
+        snprintf(was, sizeof was, "%.131s", d->headline);
+        snprintf(d->headline, sizeof d->headline,
+                 "overloaded: capacity %.4g of the %.4g requests/s offered; "
+                 "%s", r->serving.capacity, s->serving.rate, was);
+    }
     evidence(s, r, step, d);
     scorecard(s, r, step, d);
     symptoms(s, r, step, d);

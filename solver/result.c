@@ -59,6 +59,15 @@ void dam_serving_cost_per_1k(const dam_scenario *s, double gpus,
     sv->kwh_per_1k = c.kwh;
 }
 
+const char *dam_serving_capacity_part(dam_bound by)
+{
+    switch (by) {
+    case DAM_BOUND_PREPROCESS: return "its CPU preprocessing pool";
+    case DAM_BOUND_TRANSFER: return "its PCIe links";
+    default: return "its replicas at full batches";
+    }
+}
+
 int dam_serving_slo_met(const dam_serving_result *sv)
 {
     /* LLM serving: both token objectives; the end-to-end p99 objective

@@ -230,6 +230,18 @@ typedef struct dam_serving_result {
     double mean_batch;          /* mean formed batch */
     double t_batch1;            /* compute time of a batch of one, s */
     double t_batch_max;         /* compute time of a full batch, s */
+    /* The model's capacity (analytic, in every solve): the most requests/s
+     * the deployment serves, the least of its CPU pool (workers over the
+     * mean preprocessing time), its replicas at full batches (max_batch
+     * over the batch's copy and compute) and its PCIe links (their bytes
+     * per second over a request's); capacity_by names that part
+     * (DAM_BOUND_PREPROCESS, DAM_BOUND_QUEUEING: the replicas,
+     * DAM_BOUND_TRANSFER). At an arrival rate at or above it the queue
+     * grows without bound: overloaded. */
+    double capacity;            /* requests/s (0: not serving) */
+    double capacity_parts[3];   /* CPU pool, replicas, links (inf: none) */
+    dam_bound capacity_by;      /* the part that sets it */
+    int overloaded;             /* rate >= capacity */
     /* Added with the serving simulator (sim_serving.c). */
     double p99_ci95;            /* half-width of the 95 % CI of the p99
                                    latency over replications, s */
@@ -246,6 +258,10 @@ typedef struct dam_serving_result {
     double slo_s;               /* the SLO the attainment is against, s */
     dam_llm_result llm;         /* LLM serving (llm.enabled) */
 } dam_serving_result;
+
+/* What sets a serving capacity (capacity_by), as a noun phrase: "its CPU
+ * preprocessing pool", "its replicas at full batches", "its PCIe links". */
+const char *dam_serving_capacity_part(dam_bound by);
 
 /* 1 when a simulated serving result meets its SLO with the headroom of
  * its interval: p99 + p99_ci95 <= slo_s (to a relative 1e-9, so that a

@@ -125,6 +125,45 @@ static void attribution(const dam_whatif_row *base, dam_whatif_row *row,
 static void judge_row(const dam_whatif_row *base, dam_whatif_row *row,
                       dam_quality_measure measure);
 
+/* Analytic serving past its capacity (result.h): a lone request's latency
+ * says nothing of a queue that grows without bound, so an option is
+ * judged on whether it serves the rate offered. Returns 1 when it judged
+ * the row (the baseline or the option is overloaded). */
+static int overload_judged(const dam_whatif_row *base, dam_whatif_row *row)
+{
+    const dam_serving_result *v0 = &base->result.serving,
+                             *v = &row->result.serving;
+    if (row->scenario.mode != DAM_MODE_SERVING || row->result.has_sim ||
+        v->llm.enabled || !(v0->overloaded || v->overloaded))
+        return 0;
+    double rate = row->scenario.serving.rate;
+    row->anti_pattern[0] = '\0';
+    if (!v->overloaded) {
+        row->verdict = DAM_VERDICT_WORKS;
+        snprintf(row->why, sizeof row->why,
+                 "serves the %.4g requests/s offered: capacity %.4g (was "
+                 "%.4g, overloaded)", rate, v->capacity, v0->capacity);
+    } else if (!v0->overloaded) {
+        row->verdict = DAM_VERDICT_HURTS;
+        snprintf(row->why, sizeof row->why,
+                 "overloads it: capacity %.4g requests/s (was %.4g) against "
+                 "%.4g offered, set by %s", v->capacity, v0->capacity, rate,
+                 dam_serving_capacity_part(v->capacity_by));
+    } else {
+        int more = v->capacity > 1.02 * v0->capacity;
+        int less = v->capacity < v0->capacity / 1.02;
+        row->verdict = more   ? DAM_VERDICT_SHORT
+                       : less ? DAM_VERDICT_HURTS
+                              : DAM_VERDICT_WASTED;
+        snprintf(row->why, sizeof row->why,
+                 "still overloaded: capacity %.4g requests/s (was %.4g) "
+                 "against %.4g offered, set by %s", v->capacity,
+                 v0->capacity, rate,
+                 dam_serving_capacity_part(v->capacity_by));
+    }
+    return 1;
+}
+
 /* Judge a row, then add the caveat of a carried-over efficiency. */
 static void judge(const dam_whatif_row *base, dam_whatif_row *row,
                   dam_quality_measure measure)
@@ -145,6 +184,8 @@ static void judge(const dam_whatif_row *base, dam_whatif_row *row,
                      "; if it fitted: %.2fx", row->speedup);
         return;
     }
+    if (overload_judged(base, row))
+        return;
     const dam_memory *m0 = &base->result.memory;
     if (!m0->fits && m0->capacity > 0.0) {
         /* the baseline cannot run: no speed-up over it means anything;
@@ -599,7 +640,9 @@ static void intervals(dam_whatif *w, const dam_scenario *base, int n,
          * against a baseline that does not fit, nor for an option that
          * does not */
         if (row->result.serving.llm.enabled || !b->result.memory.fits ||
-            row->verdict == DAM_VERDICT_NOFIT)
+            row->verdict == DAM_VERDICT_NOFIT ||
+            (!row->result.has_sim && (b->result.serving.overloaded ||
+                                      row->result.serving.overloaded)))
             continue;
         char note[128];
         /* the interval is of the speed-up shown (carried to the

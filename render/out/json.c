@@ -241,23 +241,32 @@ static json_t *sim_json(const dam_result *r)
 static json_t *serving_json(const dam_scenario *s, const dam_result *r)
 {
     json_t *sv = json_object();
-    json_object_set_new(sv, "latency_s",
-                        stat_json(&r->serving.latency));
-    json_t *ph = json_object();
-    for (int i = 0; i < DAM_SPHASE_COUNT; i++)
-        json_object_set_new(ph, dam_serving_phase_name(i),
-                            stat_json(&r->serving.phase[i]));
-    json_object_set_new(sv, "phases_s", ph);
+    /* the model's figures; the requests' (latency, phases, load, SLO)
+     * only where a simulation served them: an analytic solve has none */
     NUM(sv, "throughput_per_s", r->serving.throughput);
-    NUM(sv, "utilization", r->serving.utilization);
-    NUM(sv, "slo_attainment", r->serving.slo_attainment);
+    if (r->serving.capacity > 0.0) {
+        NUM(sv, "capacity_per_s", r->serving.capacity);
+        STR(sv, "capacity_set_by",
+            r->serving.capacity_by == DAM_BOUND_PREPROCESS ? "cpu_pool"
+            : r->serving.capacity_by == DAM_BOUND_TRANSFER ? "pcie_links"
+                                                           : "replicas");
+        BOOL(sv, "overloaded", r->serving.overloaded);
+    }
     NUM(sv, "cost_per_1k_usd", r->serving.cost_per_1k);
     NUM(sv, "energy_per_1k_kwh", r->serving.kwh_per_1k);
-    NUM(sv, "mean_batch", r->serving.mean_batch);
     NUM(sv, "t_batch1_s", r->serving.t_batch1);
     NUM(sv, "t_batch_max_s", r->serving.t_batch_max);
     if (r->has_sim) {
         const dam_serving_result *x = &r->serving;
+        json_object_set_new(sv, "latency_s", stat_json(&x->latency));
+        json_t *ph = json_object();
+        for (int i = 0; i < DAM_SPHASE_COUNT; i++)
+            json_object_set_new(ph, dam_serving_phase_name(i),
+                                stat_json(&x->phase[i]));
+        json_object_set_new(sv, "phases_s", ph);
+        NUM(sv, "utilization", x->utilization);
+        NUM(sv, "slo_attainment", x->slo_attainment);
+        NUM(sv, "mean_batch", x->mean_batch);
         NUM(sv, "slo_p99_s", x->slo_s);
         NUM(sv, "p99_ci95_s", x->p99_ci95);
         BOOL(sv, "slo_met", dam_serving_slo_met(x));

@@ -110,6 +110,28 @@ void dam_text_answer(char *buf, size_t n, const dam_scenario *s,
                  " Memory is tight: %s of %s, under 10 %% to spare for "
                  "fragmentation; it may not run.",
                  need, cap);
+    if (s->mode == DAM_MODE_SERVING && !r->has_sim) {
+        /* analytic: a lone request's latency, beside the capacity */
+        const dam_serving_result *sv = &r->serving;
+        char capn[48], rate[48];
+        dam_fmt_value(capn, sizeof capn, sv->capacity, DAM_FMT_PLAIN,
+                      DAM_FMT_SIG);
+        dam_fmt_value(rate, sizeof rate, s->serving.rate, DAM_FMT_PLAIN,
+                      DAM_FMT_SIG);
+        if (sv->overloaded)
+            snprintf(buf, n, "no: overloaded: it serves at most %s of the "
+                             "%s requests/s offered (set by %s), so its "
+                             "queue grows without bound and no latency is "
+                             "an answer; %s.%s",
+                     capn, rate, dam_serving_capacity_part(sv->capacity_by),
+                     lead, tight);
+        else
+            snprintf(buf, n, "%s (%s); %s requests/s offered of a capacity "
+                             "of %s (analytic: a lone request's latency, "
+                             "no queueing).%s",
+                     lead, d->headline, rate, capn, tight);
+        return;
+    }
     if (s->mode == DAM_MODE_SERVING && r->has_sim) {
         const dam_serving_result *sv = &r->serving;
         int met = dam_serving_slo_met(sv);
@@ -240,8 +262,8 @@ static void short_llm(dam_buf *b, const dam_scenario *s, const dam_result *r,
 }
 /* The short block of a serving deployment: p99 against the SLO (or the
  * latency with its interval), the cost per million requests. */
-static void short_serving(dam_buf *b, const dam_result *r,
-                          const dam_uncertainty *u)
+static void short_serving(dam_buf *b, const dam_scenario *s,
+                          const dam_result *r, const dam_uncertainty *u)
 {
     char f[256], t1[48], t2[48], t3[48];
     const dam_serving_result *sv = &r->serving;
@@ -252,8 +274,17 @@ static void short_serving(dam_buf *b, const dam_result *r,
         dam_buf_printf(b, "Figure    p99 %s +- %s (95 %% CI) against the %s "
                           "SLO: %s\n",
                        t1, t2, t3, dam_serving_slo_met(sv) ? "met" : "missed");
+    } else if (sv->overloaded) {
+        /* past its capacity no latency is an answer */
+        dam_fmt_value(t1, sizeof t1, sv->capacity, DAM_FMT_PLAIN,
+                      DAM_FMT_SIG);
+        dam_fmt_value(t2, sizeof t2, s->serving.rate, DAM_FMT_PLAIN,
+                      DAM_FMT_SIG);
+        dam_buf_printf(b, "Figure    capacity %s requests/s against %s "
+                          "offered: overloaded\n", t1, t2);
     } else {
-        timed(f, sizeof f, "latency", r->step, u ? &u->step : NULL);
+        timed(f, sizeof f, "latency of a lone request", r->step,
+              u ? &u->step : NULL);
         dam_buf_printf(b, "Figure    %s\n", f);
     }
     if (r->has_sim && sv->cost_per_1k > 0.0) {
@@ -270,7 +301,7 @@ void dam_text_short(dam_buf *b, const dam_scenario *s, const dam_result *r,
         return;
     }
     if (s->mode == DAM_MODE_SERVING) {
-        short_serving(b, r, u);
+        short_serving(b, s, r, u);
         return;
     }
     /* what does not fit has no time nor cost to quote */

@@ -75,12 +75,14 @@ static void flat_free(flat *f)
 
 /* One output row: name, value per scenario, unit kind (0 time, 1 number,
  * 2 percent); unknown_zero: a value of 0 means not known (a cost without
- * a price, energy without a power figure), printed "n/a". */
+ * a price, energy without a power figure), printed "n/a"; sim_only: a simulated figure (a request's quantiles,
+ * the SLO's attainment, the load), "-" beside an analytic solve. */
 typedef struct out_row {
     const char *name;
     double v[MAX_CMP];
     int kind;
     int unknown_zero;
+    int sim_only;
 } out_row;
 
 /* A value of an output row; times in the row's unit tu. */
@@ -277,11 +279,18 @@ static size_t output_rows(out_row *rows, const dam_scenario *s,
         rows[nrows].name = label;                                             \
         rows[nrows].kind = unit;                                              \
         rows[nrows].unknown_zero = 0;                                         \
+        rows[nrows].sim_only = 0;                                             \
         for (int i = 0; i < n; i++)                                           \
             rows[nrows].v[i] = (expr);                                        \
         nrows++;                                                              \
     } while (0)
-    ROW(any_serving && !any_batch ? "mean latency" : "step", 0, r[i].step);
+    int any_sim = 0;
+    for (int i = 0; i < n; i++)
+        any_sim |= r[i].has_sim;
+    ROW(any_serving && !any_batch
+            ? (any_sim ? "mean latency" : "latency of a lone request")
+            : "step",
+        0, r[i].step);
     ROW("throughput (per s)", 1, s[i].mode == DAM_MODE_SERVING
                                      ? r[i].serving.throughput
                                      : r[i].throughput);
@@ -300,10 +309,16 @@ static size_t output_rows(out_row *rows, const dam_scenario *s,
     }
     if (any_serving) {
         ROW("p50 latency", 0, r[i].serving.latency.p50);
+        rows[nrows - 1].sim_only = 1;
         ROW("p99 latency", 0, r[i].serving.latency.p99);
+        rows[nrows - 1].sim_only = 1;
         ROW("SLO p99", 0, s[i].serving.slo_p99_s);
         ROW("SLO attainment", 2, r[i].serving.slo_attainment);
+        rows[nrows - 1].sim_only = 1;
         ROW("GPU utilisation", 2, r[i].serving.utilization);
+        rows[nrows - 1].sim_only = 1;
+        ROW("capacity (per s)", 1, r[i].serving.capacity);
+        rows[nrows - 1].unknown_zero = 1;
         ROW("USD per 1,000 requests", 1, r[i].serving.cost_per_1k);
         rows[nrows - 1].unknown_zero = 1;
     }
@@ -406,6 +421,10 @@ static void output_table_rows(table *t, const out_row *rows, size_t nrows,
              * at $1,390, the next scenario "+1787571 %") */
             if (!r[i].memory.fits) {
                 snprintf(t->c[row][i + 1], CELL, "does not fit");
+                continue;
+            }
+            if (rows[k].sim_only && !r[i].has_sim) {
+                snprintf(t->c[row][i + 1], CELL, "- (analytic)");
                 continue;
             }
             /* not known is not 0 (the interval rows say n/a too) */

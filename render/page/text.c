@@ -168,12 +168,26 @@ static void run_figures(dam_buf *b, const dam_scenario *s,
         snprintf(t2, sizeof t2, "%.36s requests/s", tp);
     dam_buf_printf(b, "%s %s (%s)   throughput %s",
                    s->mode == DAM_MODE_SERVING ? "Latency" : "Step", t1,
-                   r->has_sim ? "simulated mean" : "analytic", t2);
+                   r->has_sim ? "simulated mean"
+                   : s->mode == DAM_MODE_SERVING ? "analytic, a lone request"
+                                                 : "analytic",
+                   t2);
     if (r->tokens_per_s > 0.0 && s->workload.model.seq_len > 1.0) {
         dam_fmt_value(tp, sizeof tp, r->tokens_per_s, DAM_FMT_PLAIN,
                       DAM_FMT_SIG);
         snprintf(t3, sizeof t3, "%.36s tokens/s", tp);
         dam_buf_printf(b, " (%s)", t3);
+    }
+    if (s->mode == DAM_MODE_SERVING && r->serving.capacity > 0.0) {
+        dam_fmt_value(tp, sizeof tp, r->serving.capacity, DAM_FMT_PLAIN,
+                      DAM_FMT_SIG);
+        dam_fmt_value(t3, sizeof t3, s->serving.rate, DAM_FMT_PLAIN,
+                      DAM_FMT_SIG);
+        if (r->serving.overloaded)
+            dam_buf_printf(b, " (capacity %s; %s offered: OVERLOADED)", tp,
+                           t3);
+        else if (!r->has_sim)
+            dam_buf_printf(b, " of a capacity of %s", tp);
     }
     dam_buf_printf(b, "   MFU %.1f %%\n", r->mfu * 100.0);
     if (r->has_sim) {

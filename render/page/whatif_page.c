@@ -77,6 +77,14 @@ static size_t answer_baseline(char *buf, size_t n, const dam_whatif_row *b)
             dam_serving_slo_met(sv) ? "is within" : "misses", slo,
             b->scenario.serving.rate, dam_bound_name(r->bound));
     }
+    if (b->scenario.mode == DAM_MODE_SERVING && !r->has_sim &&
+        sv->overloaded)
+        return (size_t)snprintf(
+            buf, n, "no: overloaded: capacity %.4g of the %.4g requests/s "
+                    "offered, set by %s; %s binds",
+            sv->capacity, b->scenario.serving.rate,
+            dam_serving_capacity_part(sv->capacity_by),
+            dam_bound_name(r->bound));
     if (b->scenario.mode == DAM_MODE_TRAINING && b->scenario.deadline > 0.0 &&
         r->run_time > 0.0) {
         char run[48], dl[48];
@@ -265,7 +273,11 @@ void dam_page_whatif_answer(char *buf, size_t n, const dam_whatif *w)
                      u->speedup);
         else if (!u)
             snprintf(buf + len, n - len, ". No option here %s",
-                     serving ? "meets the SLO" : "shortens the run");
+                     !serving                   ? "shortens the run"
+                     : base->result.has_sim     ? "meets the SLO"
+                     : base->result.serving.overloaded
+                         ? "serves the rate offered"
+                         : "shortens a request");
     }
 }
 
@@ -620,6 +632,15 @@ static void whatif_short(dam_buf *b, const dam_whatif *w)
         dam_buf_printf(b, "Figure    %s: p99 %s +- %s (95 %% CI) against the "
                           "%s SLO\n",
                        o->name, t1, t2, t3);
+    } else if (serving && !o->result.has_sim &&
+               (o->result.serving.overloaded ||
+                base->result.serving.overloaded)) {
+        /* past the capacity no latency is the answer: the capacity is */
+        dam_buf_printf(b, "Figure    %s: capacity %.4g requests/s against "
+                          "%.4g offered%s\n",
+                       o->name, o->result.serving.capacity,
+                       o->scenario.serving.rate,
+                       o->result.serving.overloaded ? ": overloaded" : "");
     } else if (o != base && base->result.memory.fits) {
         dam_buf_printf(b, "Figure    %s: %.2fx", o->name, o->speedup);
         if (o->has_interval && o->speedup_hi > o->speedup_lo)

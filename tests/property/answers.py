@@ -39,6 +39,12 @@ model and against themselves:
              same deployment's offline saturated rate (every request queued
              at time 0) beyond the two runs' sampling (issue 29), where its
              window holds two turnovers of the running batch;
+  capacity   serving: the simulated throughput is within the analytic
+             capacity (the least of the CPU pool's, the replicas' at full
+             batches and the links'); the analytic solve says "overloaded"
+             exactly when the rate reaches it, then serves at the capacity
+             and answers "no: overloaded", and carries no simulated figure
+             (latency, attainment, load);
   sweep      every fourth scenario, `damsim sweep --vary cost.pue=1.1,1.4`
              (a key that leaves the step alone): each row's step, run time,
              GPU-hours, bound and memory fit are `run --json --analytic`'s
@@ -67,7 +73,10 @@ N = int(args[1]) if len(args) > 1 else 300
 SEED = (int(args[2]) if len(args) > 2 else
         int(os.environ.get("DAM_TEST_SEED_BASE", "20261202")))
 PROPS = ("interval", "fit", "slo", "cost", "finite", "bound", "ordered",
-         "same", "agree", "offline", "sweep")
+         "same", "agree", "offline", "sweep", "capacity")
+# capacity: a simulation serves at most its analytic capacity times this
+# (its compute draws have mean 1; its window is finite)
+CAP_TOL = 1.05
 # offline: an LLM service's output tokens/s at most its offline saturated
 # rate times this: the two runs draw their requests apart (the service's
 # window holds a few hundred; a prefill-bound service of 228 requests read
@@ -295,6 +304,38 @@ def inside(iv, v):
     return lo <= v * (1 + 1e-9) and v <= hi * (1 + 1e-9) and hi > lo
 
 
+def capacity(path, sv, v):
+    """A serving deployment's analytic capacity bounds what its simulation
+    serves, and past it the analytic answer is "overloaded", not a latency.
+    """
+    cap = sv["capacity_per_s"]
+    if sv["throughput_per_s"] > CAP_TOL * cap:
+        v["capacity"].append("simulated %g requests/s above the capacity %g"
+                             % (sv["throughput_per_s"], cap))
+    pa = subprocess.run([damsim, "run", "--json", "--analytic", "-q", path],
+                        capture_output=True, text=True, timeout=600)
+    if pa.returncode != 0:
+        v["capacity"].append("analytic run: exit %d" % pa.returncode)
+        return
+    a = json.loads(pa.stdout)
+    s, ra = a["result"]["serving"], a["result"]
+    rate = a["scenario"]["serving"]["rate_per_s"]
+    if s["overloaded"] != (rate >= s["capacity_per_s"]):
+        v["capacity"].append("overloaded %s at %g of a capacity of %g" %
+                             (s["overloaded"], rate, s["capacity_per_s"]))
+    if ra["memory"]["fits"] and \
+            ra["answer"].startswith("no: overloaded") != s["overloaded"]:
+        v["capacity"].append("overloaded %s, answer: %s" %
+                             (s["overloaded"], ra["answer"][:80]))
+    if s["throughput_per_s"] != min(rate, s["capacity_per_s"]):
+        v["capacity"].append("analytic throughput %g, rate %g, capacity %g"
+                             % (s["throughput_per_s"], rate,
+                                s["capacity_per_s"]))
+    for k in ("slo_attainment", "latency_s", "utilization", "mean_batch"):
+        if k in s:
+            v["capacity"].append("analytic serving carries %s" % k)
+
+
 def one(job):
     i, kind, text, price, kwh, work = job
     path = os.path.join(work, "s%04d.cfg" % i)
@@ -486,6 +527,7 @@ def one(job):
             if met and sv["throughput_per_s"] <= 0:
                 v["slo"].append("met with no request served")
             words = r["answer"].startswith("the SLO is met")
+            capacity(path, sv, v)
         if fits and words != met:
             v["slo"].append("slo_met %s, answer: %s" % (met, r["answer"][:80]))
     if i % 4 == 0:
