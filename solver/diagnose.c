@@ -42,6 +42,9 @@ static double bound_share(const dam_result *r, dam_bound b, const char **what)
     case DAM_BOUND_LATENCY:
         *what = "overhead";
         return r->terms[DAM_TERM_OVERHEAD] / step * 100.0;
+    case DAM_BOUND_PREPROCESS: /* serving: the CPU's part of a request */
+        *what = "preprocessing";
+        return r->terms[DAM_TERM_DATA] / step * 100.0;
     default:
         *what = "GPU work";
         return r->terms[DAM_TERM_COMPUTE] / step * 100.0;
@@ -56,15 +59,16 @@ static void reason(const dam_scenario *s, const dam_result *r,
     const dam_lever_type *t = dam_lever_type_get(k);
     const char *what;
     double share = bound_share(r, r->bound, &what);
+    const char *of = s->mode == DAM_MODE_SERVING ? "a request" : "the step";
     if (works)
-        snprintf(buf, n, "%s binds (%s %.0f %% of the step): %s",
-                 dam_bound_name(r->bound), what, share, t->moves);
+        snprintf(buf, n, "%s binds (%s %.0f %% of %s): %s",
+                 dam_bound_name(r->bound), what, share, of, t->moves);
     else if (t->relieves & DAM_BOUND_BIT(r->bound))
         snprintf(buf, n, "%s binds, but this scenario already has what %s "
                  "offers there", dam_bound_name(r->bound), t->name);
     else
         snprintf(buf, n, "moves nothing that binds: %s binds (%s %.0f %% of "
-                 "the step)", dam_bound_name(r->bound), what, share);
+                 "%s)", dam_bound_name(r->bound), what, share, of);
 }
 
 /* A duration for a sentence: "572 ms", "5.02 s", "3.2 us". */
@@ -234,6 +238,12 @@ static void scorecard(const dam_scenario *s, const dam_result *r, double step,
               : r->io_overhead < 0.01 ? DAM_SCORE_STRONG
                                       : DAM_SCORE_OK);
     }
+    if (s->mode == DAM_MODE_SERVING && s->serving.llm.enabled) {
+        /* a request alone: no load to take an MFU of, and the engine's
+         * host time is inside its iterations, not a term of its own */
+        dam_diagnose_score_memory(d, r);
+        return;
+    }
     dam_diagnose_score_mfu(d, r);
     double lat_share = r->t_latency / step;
     snprintf(a, sizeof a, "%.1f %%", lat_share * 100.0);
@@ -352,12 +362,46 @@ static void symptoms(const dam_scenario *s, const dam_result *r, double step,
              r->memory.total / DAM_GIB, r->memory.capacity / DAM_GIB,
              r->memory.shortfall / DAM_GIB);
     }
-    if (s->mode == DAM_MODE_SERVING && s->serving.max_batch == 1)
+    /* an LLM engine batches sequences (llm.max_seqs), not max_batch */
+    if (s->mode == DAM_MODE_SERVING && !s->serving.llm.enabled &&
+        s->serving.max_batch == 1)
         dam_diagnose_add(d->symptoms, &d->nsymptoms,
              "batch size one: launch overhead and serial depth may bind");
 }
 
 /* Levers that work and that are wasted, and the anti-pattern to avoid. */
+/* Serving (analytic, within its capacity, not an LLM): a request's latency is the sum
+ * of its terms, so a lever that moves a term other than the largest still
+ * shortens it; the largest share of a request among the terms t can move
+ * (0 outside serving or past the capacity), and that term's name. The
+ * GPU lever is left to the trap it names. */
+static double serving_moved(const dam_scenario *s, const dam_result *r,
+                            const dam_lever_type *t, const char **what)
+{
+    static const struct {
+        dam_bound b;
+        dam_term term;
+        const char *name;
+    } m[] = {{DAM_BOUND_PREPROCESS, DAM_TERM_DATA, "preprocessing"},
+             {DAM_BOUND_TRANSFER, DAM_TERM_TRANSFER, "the host-to-device copy"},
+             {DAM_BOUND_COMPUTE, DAM_TERM_COMPUTE, "GPU work"},
+             {DAM_BOUND_MEMORY, DAM_TERM_COMPUTE, "GPU work"},
+             {DAM_BOUND_WEIGHTS, DAM_TERM_COMPUTE, "GPU work"},
+             {DAM_BOUND_LATENCY, DAM_TERM_OVERHEAD, "overhead"}};
+    if (s->mode != DAM_MODE_SERVING || s->serving.llm.enabled ||
+        r->serving.overloaded || !(r->step > 0.0))
+        return 0.0;
+    double best = 0.0;
+    for (size_t i = 0; i < sizeof m / sizeof m[0]; i++) {
+        double sh = r->terms[m[i].term] / r->step;
+        if (sh > best && dam_lever_can_move(t, s, m[i].b) == 1) {
+            best = sh;
+            *what = m[i].name;
+        }
+    }
+    return best;
+}
+
 static void levers(const dam_scenario *s, const dam_result *r,
                    dam_diagnosis *d)
 {
@@ -365,12 +409,29 @@ static void levers(const dam_scenario *s, const dam_result *r,
         const dam_lever_type *t = dam_lever_type_get((dam_lever_kind)k);
         if (t->quality_lever || !(t->modes & DAM_MODE_BIT(s->mode)))
             continue;
+        /* the LLM levers apply to an llm group only (lever_llm.c) */
+        if (!s->serving.llm.enabled &&
+            (k == DAM_LEVER_WEIGHTS || k == DAM_LEVER_KV_CACHE ||
+             k == DAM_LEVER_TENSOR_PARALLEL || k == DAM_LEVER_SCHEDULER ||
+             k == DAM_LEVER_DISAGGREGATE))
+            continue;
         int w = dam_diagnose_lever_works(s, r, (dam_lever_kind)k);
         if (w < 0)
             continue;
-        dam_advice *adv = w ? &d->works[d->nworks++] : &d->wasted[d->nwasted++];
+        const char *what = NULL;
+        double share = 0.0;
+        if (w == 0 && k != DAM_LEVER_GPU)
+            share = serving_moved(s, r, t, &what);
+        dam_advice *adv = w || share >= 0.05 ? &d->works[d->nworks++]
+                                             : &d->wasted[d->nwasted++];
         adv->kind = (dam_lever_kind)k;
-        reason(s, r, (dam_lever_kind)k, w, adv->why, sizeof adv->why);
+        if (share >= 0.05)
+            snprintf(adv->why, sizeof adv->why,
+                     "shortens %s (%.0f %% of a request), though %s binds: "
+                     "%s", what, share * 100.0, dam_bound_name(r->bound),
+                     t->moves);
+        else
+            reason(s, r, (dam_lever_kind)k, w, adv->why, sizeof adv->why);
     }
     const char *ap = dam_diagnose_anti_pattern(s, r, DAM_LEVER_GPU);
     if (!ap)

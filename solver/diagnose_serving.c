@@ -306,35 +306,53 @@ static void levers(const dam_scenario *s, const dam_result *r,
                ms(x->p.compute), ms(x->p.lat), x->p.compute / x->lat * 100.0,
                ms(x->faster),
                part_names[x->big], ms(x->rest));
-    int algo = compute_binds && sv->compute_roof > sv->compute_overhead;
-    dam_diagnose_advise(d, DAM_LEVER_QUANTIZE, algo,
-           algo ? "narrower weights shorten the binding inference (%.3g "
-                  "ms, of which weight reads %.3g ms)" :
-                  "inference (%.3g ms, of which weight reads %.3g ms) is "
-                  "not the binding phase",
-           ms(x->p.compute), ms(sv->batch_weight_time));
-    dam_diagnose_advise(d, DAM_LEVER_PRUNE, algo,
-           algo ? "fewer weights and FLOPs shorten the binding compute "
-                  "(%.3g ms)" :
-                  "the model's work (%.3g ms) is not what binds",
-           ms(x->p.compute));
-    dam_diagnose_advise(d, DAM_LEVER_DISTILL, algo,
-           algo ? "a smaller student shortens the binding compute (%.3g ms)"
-                : "the model's work (%.3g ms) is not what binds",
-           ms(x->p.compute));
-    int launches = compute_binds && x->c > 0.0 &&
-                   sv->compute_overhead >= 0.3 * x->c;
-    dam_diagnose_advise(d, DAM_LEVER_CUDA_GRAPHS, launches,
-           launches ? "launches and framework are %.0f %% of the binding "
-                      "compute: one graph launch per batch" :
-                      "launches and framework are only %.0f %% of compute, "
-                      "or compute does not bind",
-           x->c > 0.0 ? sv->compute_overhead / x->c * 100.0 : 0.0);
-    dam_diagnose_advise(d, DAM_LEVER_FUSE, launches,
-           launches ? "fusion removes launches (%.0f %% of compute)" :
-                      "launches are %.0f %% of compute, or compute does not "
-                      "bind",
-           x->c > 0.0 ? sv->compute_overhead / x->c * 100.0 : 0.0);
+    /* A request's latency is the sum of its phases: a lever works where
+     * what it removes is a material part of a request (5 %), binding or
+     * not (the what-if judges its options the same way: 2 % faster
+     * works); the largest phase is said beside it. */
+    double roof = sv->compute_roof, ovh = sv->compute_overhead;
+    int algo = roof >= 0.05 * x->lat;
+    char where[96] = "";
+    if (!compute_binds)
+        snprintf(where, sizeof where, ", though %s is the largest phase",
+                 part_names[x->big]);
+    if (algo) {
+        dam_diagnose_advise(d, DAM_LEVER_QUANTIZE, 1,
+               "narrower weights shorten inference's own work (%.3g of "
+               "%.3g ms per request, of which weight reads %.3g ms)%s",
+               ms(roof), ms(x->p.lat), ms(sv->batch_weight_time), where);
+        dam_diagnose_advise(d, DAM_LEVER_PRUNE, 1,
+               "fewer weights and FLOPs shorten inference's own work (%.3g "
+               "of %.3g ms per request)%s", ms(roof), ms(x->p.lat), where);
+        dam_diagnose_advise(d, DAM_LEVER_DISTILL, 1,
+               "a smaller student shortens inference's own work (%.3g of "
+               "%.3g ms per request)%s", ms(roof), ms(x->p.lat), where);
+    } else {
+        for (int k = 0; k < 3; k++)
+            dam_diagnose_advise(d, k == 0   ? DAM_LEVER_QUANTIZE
+                                   : k == 1 ? DAM_LEVER_PRUNE
+                                            : DAM_LEVER_DISTILL, 0,
+                   "inference's own work (%.3g ms, weight reads and FLOPs) "
+                   "is %.1f %% of %.3g ms per request: too little to pay",
+                   ms(roof), roof / x->lat * 100.0, ms(x->p.lat));
+    }
+    int launches = x->c > 0.0 && ovh >= 0.3 * x->c && ovh >= 0.05 * x->lat;
+    double lshare = x->c > 0.0 ? ovh / x->c * 100.0 : 0.0;
+    if (launches) {
+        dam_diagnose_advise(d, DAM_LEVER_CUDA_GRAPHS, 1,
+               "launches and framework are %.0f %% of compute (%.3g of "
+               "%.3g ms per request): one graph launch per batch%s",
+               lshare, ms(ovh), ms(x->p.lat), where);
+        dam_diagnose_advise(d, DAM_LEVER_FUSE, 1,
+               "fusion removes launches (%.0f %% of compute, %.3g of %.3g "
+               "ms per request)%s", lshare, ms(ovh), ms(x->p.lat), where);
+    } else {
+        for (int k = 0; k < 2; k++)
+            dam_diagnose_advise(d, k ? DAM_LEVER_FUSE : DAM_LEVER_CUDA_GRAPHS,
+                   0, "launches and framework are %.0f %% of compute, %.1f "
+                      "%% of %.3g ms per request: too little to pay",
+                   lshare, ovh / x->lat * 100.0, ms(x->p.lat));
+    }
     /* The serving lever: replicas, preprocess workers, batching. */
     if (x->big == 1 || sv->utilization > 0.8)
         dam_diagnose_advise(d, DAM_LEVER_SERVING, 1,
