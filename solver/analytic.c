@@ -679,6 +679,7 @@ static void solve_serving(const dam_scenario *s, dam_result *r)
     fw->t_ops = t;
     fw->rate = fw->ops / (t > 0.0 ? t : 1.0);
     fw->bw = s->machine.gpu.mem_bw;
+    fw->t_data = fw->bytes / fw->bw; /* its bytes at HBM's datasheet rate */
     fw->t_lat = dam_analytic_overhead(s) + cp.launch;
     fw->time = t + fw->t_lat;
 

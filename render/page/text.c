@@ -296,15 +296,22 @@ static void run_stage_times(dam_buf *b, const dam_result *r)
         return;
     dam_buf_printf(b, "\nSimulated time by stage (measured window, "
                       "mean of replications)\n");
-    dam_buf_printf(b, "  %-18s %8s %8s %8s %8s %8s\n", "stage", "entities",
+    /* the stage column as wide as its longest name ("replica
+     * (copy+compute)") */
+    int w = 18;
+    for (int i = 0; i < r->nstage_times; i++) {
+        int l = (int)strlen(r->stage_times[i].name);
+        w = l > w ? l : w;
+    }
+    dam_buf_printf(b, "  %-*s %8s %8s %8s %8s %8s\n", w, "stage", "entities",
                    "busy", "idle", "blocked", "starved");
     for (int i = 0; i < r->nstage_times; i++) {
         const dam_stage_time *st = &r->stage_times[i];
         double tot = st->busy + st->idle + st->blocked + st->starved;
         if (tot <= 0.0)
             tot = 1.0;
-        dam_buf_printf(b, "  %-18s %8d %7.1f%% %7.1f%% %7.1f%% %7.1f%%\n",
-                       st->name, st->entities, st->busy / tot * 100.0,
+        dam_buf_printf(b, "  %-*s %8d %7.1f%% %7.1f%% %7.1f%% %7.1f%%\n",
+                       w, st->name, st->entities, st->busy / tot * 100.0,
                        st->idle / tot * 100.0, st->blocked / tot * 100.0,
                        st->starved / tot * 100.0);
     }
@@ -317,7 +324,8 @@ static void run_iron_law(dam_buf *b, const dam_scenario *s,
                          const dam_result *r)
 {
     char t1[48], t2[48], t3[48], t4[48];
-    dam_buf_printf(b, "\nIron law per stage (one GPU, one step)\n");
+    dam_buf_printf(b, "\nIron law per stage (one GPU, one %s)\n",
+                   s->mode == DAM_MODE_SERVING ? "request" : "step");
     /* the stage column as wide as its longest name ("tensor parallel") */
     int w = 11;
     for (int i = 0; i < r->nstages; i++) {
@@ -336,7 +344,8 @@ static void run_iron_law(dam_buf *b, const dam_scenario *s,
         if (strcmp(st->name, "decode") == 0 ||
             strcmp(st->name, "preprocess") == 0) {
             snprintf(v[3], 32, "%.3g core-s", st->ops);
-            snprintf(v[4], 32, "%.3g cores", st->rate);
+            snprintf(v[4], 32, "%.3g core%s", st->rate,
+                     st->rate == 1.0 ? "" : "s");
         } else {
             dam_fmt_si(v[3], 32, st->ops, "FLOP");
             dam_fmt_si(v[4], 32, st->rate, "FLOP/s");
@@ -376,17 +385,31 @@ static void run_roofline(dam_buf *b, const dam_scenario *s,
     dam_buf_printf(b, "\nRoofline on %s at %s (ridge %.3g FLOP/byte)\n",
                    s->machine.gpu.id,
                    dam_precision_name(s->workload.precision), ridge);
+    int marked = 0;
     for (int i = 0; i < r->nphases; i++) {
         const dam_phase_result *p = &r->phases[i];
         dam_fmt_si(t1, sizeof t1, p->flops, "FLOP");
         dam_fmt_bytes(t2, sizeof t2, p->bytes);
         dam_fmt_time(t3, sizeof t3, p->time);
         dam_fmt_num(t4, sizeof t4, p->intensity, DAM_FMT_SIG);
-        dam_buf_printf(b, "  %-14s %11s %11s  %8s FLOP/B  %-14s %10s\n",
+        /* the label and time are its kernels' (device model), which the
+         * phase's average intensity against the ridge need not give */
+        int odd = (p->flops > 0.0 && p->bytes > 0.0 &&
+                   (p->intensity < ridge) != (p->memory_bound != 0)) ||
+                  (p->bytes > 0.0 &&
+                   p->time < 0.99 * p->bytes / s->machine.gpu.mem_bw);
+        marked |= odd;
+        dam_buf_printf(b, "  %-14s %11s %11s  %8s FLOP/B  %-14s %10s%s\n",
                        p->name, t1, t2, t4,
                        p->memory_bound ? "memory-bound" : "compute-bound",
-                       t3);
+                       t3, odd ? " *" : "");
     }
+    if (marked)
+        dam_buf_printf(b, "  * set by its kernels, not by its average "
+                          "intensity against the ridge: a small GEMM pads "
+                          "to whole tiles (compute-bound below the ridge), "
+                          "and operands that stay in L2 move faster than "
+                          "HBM (less time than bytes / HBM bandwidth)\n");
 }
 
 /* GPU memory in one unit (GiB), and every part of the total. */
