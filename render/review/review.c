@@ -352,6 +352,16 @@ static void usd_at(char *buf, size_t n, double v, const dam_interval *iv)
     snprintf(buf, n, "$%s%s", a, k == 1e9 ? "B" : k == 1e6 ? "M" : "");
 }
 
+/* A caveat for an option faster at its point estimate but in under 80 %
+ * of the interval's draws: the model cannot tell it from the baseline. */
+static const char *coin_flip(const dam_whatif_row *x)
+{
+    if (!x->has_interval || x->p_faster >= 0.8 || x->p_faster <= 0.0)
+        return "";
+    return " It is faster in too few of the draws to be sure: measure both "
+           "before buying.";
+}
+
 /* What to do. */
 static const char *recommendation(const ctx *c)
 {
@@ -415,16 +425,26 @@ static const char *recommendation(const ctx *c)
     /* to the precision of each option's interval, as in the table */
     value_at(t0, sizeof t0, b->result.run_time, IV(b, run_time), tu);
     value_at(t1, sizeof t1, x->result.run_time, IV(x, run_time), tu);
+    if (strcmp(t0, t1) == 0) {
+        /* "from 30 h to 30 h": a change inside the intervals' precision,
+         * said to three digits (34.7 h to 33.4 h) */
+        dam_fmt_time_in(t0, sizeof t0, b->result.run_time, tu, DAM_FMT_SIG);
+        dam_fmt_time_in(t1, sizeof t1, x->result.run_time, tu, DAM_FMT_SIG);
+    }
     if (b->cost.usd > 0.0 && x->cost.usd > 0.0) {
         usd_at(c0, sizeof c0, b->cost.usd, IV(b, cost_usd));
         usd_at(c1, sizeof c1, x->cost.usd, IV(x, cost_usd));
+        if (strcmp(c0, c1) == 0) {
+            dam_fmt_usd(c0, sizeof c0, b->cost.usd, DAM_FMT_SIG);
+            dam_fmt_usd(c1, sizeof c1, x->cost.usd, DAM_FMT_SIG);
+        }
         return keep(c->P,
                     "Take %s: the run from %s to %s and its cost from %s to "
-                    "%s. %s.",
-                    x->name, t0, t1, c0, c1, x->why);
+                    "%s. %s.%s",
+                    x->name, t0, t1, c0, c1, x->why, coin_flip(x));
     }
-    return keep(c->P, "Take %s: the run from %s to %s. %s.", x->name, t0, t1,
-                x->why);
+    return keep(c->P, "Take %s: the run from %s to %s. %s.%s", x->name, t0,
+                t1, x->why, coin_flip(x));
 }
 
 /* What would change the answer: the binding term's share and the term
