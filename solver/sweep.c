@@ -824,6 +824,9 @@ static void solve_point(dam_sweep_worker *w, const dam_scenario *s,
     row->energy_kwh = r->energy_kwh;
     row->bound = r->bound;
     row->fits = r->memory.fits;
+    row->overloaded = s->mode == DAM_MODE_SERVING && !s->serving.llm.enabled
+                          ? r->serving.overloaded
+                          : -1;
     if (sw->uncertain && sw->uncertainty_samples >= 10) {
         dam_uncertainty u;
         dam_error e;
@@ -923,4 +926,10 @@ void dam_sweep_eval(dam_sweep_worker *w, uint64_t i, dam_sweep_row *row)
         s = w->cur;
     }
     solve_point(w, s, i, row);
+}
+
+int dam_sweep_has_overload(const dam_sweep *sw)
+{
+    return sw->base && sw->base->mode == DAM_MODE_SERVING &&
+           !sw->base->serving.llm.enabled;
 }

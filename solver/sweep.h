@@ -139,9 +139,16 @@ typedef struct dam_sweep_row {
     double energy_kwh;    /* kWh of the run (with PUE) */
     dam_bound bound;      /* what binds */
     int fits;             /* 1: fits in GPU memory */
+    int overloaded;       /* serving (not LLM): 1 when the rate reaches the
+                           * capacity (result.h; step is then a lone
+                           * request's); -1 otherwise */
     int has_interval;     /* 1: the intervals below are set */
     dam_interval step_i, run_time_i, cost_i; /* 90 % intervals */
 } dam_sweep_row;
+
+/* 1 when a sweep of sw's scenario has the overloaded column (serving,
+ * not LLM). */
+int dam_sweep_has_overload(const dam_sweep *sw);
 
 /* The scenario keys that may be patched in place (NULL-terminated). */
 const char *const *dam_sweep_patchable(void);

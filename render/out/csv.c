@@ -96,16 +96,24 @@ GET(g_tpipe, r->t_pipe)
 GET(g_mem, r->memory.total)
 GET(g_cap, r->memory.capacity)
 GET(g_fits, (double)r->memory.fits)
-GET(g_p50, r->serving.latency.p50)
-GET(g_p95, r->serving.latency.p95)
-GET(g_p99, r->serving.latency.p99)
-GET(g_p99ci, r->serving.p99_ci95)
-GET(g_mean, r->serving.latency.mean)
+/* a request's quantiles, the SLO's verdict and the load are simulated
+ * figures: empty beside an analytic solve (which has a lone request's
+ * latency, mean_latency_s, and a capacity) */
+#define SIM(v) (r->has_sim ? (v) : (double)NAN)
+GET(g_p50, SIM(r->serving.latency.p50))
+GET(g_p95, SIM(r->serving.latency.p95))
+GET(g_p99, SIM(r->serving.latency.p99))
+GET(g_p99ci, SIM(r->serving.p99_ci95))
+GET(g_mean, r->has_sim ? r->serving.latency.mean : r->step)
 GET(g_slo, r->serving.slo_s > 0.0 ? r->serving.slo_s : s->serving.slo_p99_s)
-GET(g_att, r->serving.slo_attainment)
-GET(g_met, (double)dam_serving_slo_met(&r->serving))
+GET(g_att, SIM(r->serving.slo_attainment))
+GET(g_met, SIM((double)dam_serving_slo_met(&r->serving)))
 GET(g_stput, r->serving.throughput)
-GET(g_util, r->serving.utilization)
+GET(g_util, SIM(r->serving.utilization))
+GET(g_capa, r->serving.capacity > 0.0 ? r->serving.capacity : (double)NAN)
+GET(g_over, r->serving.capacity > 0.0 ? (double)r->serving.overloaded
+                                      : (double)NAN)
+#undef SIM
 GET(g_k, r->serving.cost_per_1k)
 GET(g_rate, s->serving.rate)
 GET(g_reps, (double)s->serving.replicas)
@@ -142,6 +150,8 @@ static const column serving_cols[] = {
     {"slo_attainment", g_att},
     {"slo_met", g_met},
     {"throughput_requests_per_s", g_stput},
+    {"capacity_requests_per_s", g_capa},
+    {"overloaded", g_over},
     {"gpu_utilization", g_util},
     {"mfu", g_mfu},
     {"cost_per_1k_requests_usd", g_k},

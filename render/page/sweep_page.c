@@ -172,6 +172,8 @@ void dam_page_sweep_csv_header(dam_buf *b, const dam_sweep *sw)
     for (size_t i = 0; i < sizeof figure_cols / sizeof *figure_cols; i++)
         dam_buf_printf(b, ",%s", figure_cols[i]);
     dam_buf_printf(b, ",bound,fits_memory");
+    if (dam_sweep_has_overload(sw))
+        dam_buf_printf(b, ",overloaded");
     if (sw->uncertain)
         for (size_t i = 0; i < sizeof interval_cols / sizeof *interval_cols;
              i++)
@@ -213,6 +215,11 @@ void dam_page_sweep_csv_row(dam_buf *b, const dam_sweep *sw,
     } else {
         memcpy(p, ",,,,,,,,", 8);
         p += 8;
+    }
+    if (dam_sweep_has_overload(sw)) {
+        *p++ = ',';
+        if (row->ok && row->overloaded >= 0)
+            *p++ = row->overloaded ? '1' : '0';
     }
     if (sw->uncertain) {
         if (row->ok && row->has_interval) {
@@ -282,6 +289,11 @@ void dam_sweep_jsonl_row(dam_buf *b, const dam_sweep *sw,
                                 : json_null());
     json_object_set_new(o, "fits_memory",
                         row->ok ? json_boolean(row->fits) : json_null());
+    if (dam_sweep_has_overload(sw))
+        json_object_set_new(o, "overloaded",
+                            row->ok && row->overloaded >= 0
+                                ? json_boolean(row->overloaded)
+                                : json_null());
     if (sw->uncertain) {
         int have = row->ok && row->has_interval;
         double iv[6] = {row->step_i.lo,     row->step_i.hi,

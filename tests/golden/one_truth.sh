@@ -476,5 +476,20 @@ assert m and m.group(1) != m.group(2), rec
 share = int(re.search(r'faster in ([0-9]+) % of draws', rec).group(1))
 assert (share < 80) == ('too few of the draws' in rec), rec"
 
+# ... and its sweep: rate 8,000 gave a 6.55 ms step beside throughput
+# 4,000 with nothing saying the queue grows without bound; run --csv gave
+# p99 0 and SLO attainment 0 from no simulation.
+"$damsim" sweep "$src/scenarios/resnet50-serving-l4.cfg" --vary serving.rate_per_s=400,8000 >"$tmp/ovsw.csv" 2>"$tmp/err"
+"$damsim" run --analytic --csv "$ov" >"$tmp/ov.csv" 2>"$tmp/err"
+check "serving sweep and CSV: overloaded said, no simulated figure from an analytic solve" py "
+import csv, sys
+t = sys.argv[1]
+rows = list(csv.DictReader(open(t + '/ovsw.csv')))
+assert [r['overloaded'] for r in rows] == ['0', '1'], rows
+r = list(csv.DictReader(open(t + '/ov.csv')))[0]
+assert r['overloaded'] == '1' and r['capacity_requests_per_s'] == '4000', r
+for k in ('p99_latency_s', 'slo_attainment', 'slo_met', 'gpu_utilization'):
+    assert r[k] == '', (k, r[k])"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
