@@ -59,6 +59,15 @@ void dam_serving_cost_per_1k(const dam_scenario *s, double gpus,
     sv->kwh_per_1k = c.kwh;
 }
 
+int dam_phase_off_roofline(const dam_phase_result *p, double ridge,
+                           double mem_bw)
+{
+    return (p->flops > 0.0 && p->bytes > 0.0 &&
+            (p->intensity < ridge) != (p->memory_bound != 0)) ||
+           (p->bytes > 0.0 && mem_bw > 0.0 &&
+            p->time < 0.99 * p->bytes / mem_bw);
+}
+
 const char *dam_serving_capacity_part(dam_bound by)
 {
     switch (by) {

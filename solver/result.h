@@ -259,6 +259,12 @@ typedef struct dam_serving_result {
     dam_llm_result llm;         /* LLM serving (llm.enabled) */
 } dam_serving_result;
 
+/* 1 when a roofline row's label or time is not what the classic roofline
+ * gives (its average intensity against ridge, its bytes at mem_bw): set
+ * by its kernels (whole tiles, L2 residency; device.h). */
+int dam_phase_off_roofline(const dam_phase_result *p, double ridge,
+                           double mem_bw);
+
 /* What sets a serving capacity (capacity_by), as a noun phrase: "its CPU
  * preprocessing pool", "its replicas at full batches", "its PCIe links". */
 const char *dam_serving_capacity_part(dam_bound by);

@@ -394,10 +394,7 @@ static void run_roofline(dam_buf *b, const dam_scenario *s,
         dam_fmt_num(t4, sizeof t4, p->intensity, DAM_FMT_SIG);
         /* the label and time are its kernels' (device model), which the
          * phase's average intensity against the ridge need not give */
-        int odd = (p->flops > 0.0 && p->bytes > 0.0 &&
-                   (p->intensity < ridge) != (p->memory_bound != 0)) ||
-                  (p->bytes > 0.0 &&
-                   p->time < 0.99 * p->bytes / s->machine.gpu.mem_bw);
+        int odd = dam_phase_off_roofline(p, ridge, s->machine.gpu.mem_bw);
         marked |= odd;
         dam_buf_printf(b, "  %-14s %11s %11s  %8s FLOP/B  %-14s %10s%s\n",
                        p->name, t1, t2, t4,

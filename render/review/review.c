@@ -704,7 +704,8 @@ static void stage_table(cells *t, const ctx *c)
     for (int i = 0; i < r->nstages; i++) {
         const dam_stage *st = &r->stages[i];
         char b1[32], b2[32], b3[32], b4[32];
-        int decode = strcmp(st->name, "decode") == 0;
+        int decode = strcmp(st->name, "decode") == 0 ||
+                     strcmp(st->name, "preprocess") == 0;
         dam_fmt_bytes(b1, sizeof b1, st->bytes);
         dam_fmt_si(b2, sizeof b2, st->bw, "B/s");
         dam_fmt_si(b3, sizeof b3, st->ops, decode ? "core-s" : "FLOP");
@@ -719,11 +720,20 @@ static void stage_table(cells *t, const ctx *c)
         put(t, st->t_lat > 0 ? fmt_time(P, st->t_lat) : "-");
         put(t, fmt_time(P, st->time));
     }
-    static const char *const totals[3] = {"T_seq (nothing overlapped)",
-                                          "T_pipe (perfect overlap)",
-                                          "step (as configured)"};
+    const char *totals[3] = {"T_seq (nothing overlapped)",
+                             "T_pipe (perfect overlap)",
+                             "step (as configured)"};
     double tv[3] = {r->t_seq, r->t_pipe, r->step};
-    for (int k = 0; k < 3; k++) {
+    int nt = 3;
+    if (c->s->mode == DAM_MODE_SERVING) {
+        /* a request's phases run one after another (the run page shows no
+         * T_pipe either): a lone request's sum, and the queue's mean */
+        totals[0] = "a lone request (T_seq)";
+        totals[1] = "mean latency (simulated)";
+        tv[1] = r->step;
+        nt = r->has_sim ? 2 : 1;
+    }
+    for (int k = 0; k < nt; k++) {
         put(t, totals[k]);
         for (int j = 0; j < 7; j++)
             put(t, "");
@@ -738,19 +748,27 @@ static const int ph_num[] = {0, 1, 1, 1, 1, 0, 1};
 static void phase_table(cells *t, const ctx *c)
 {
     const dam_result *r = c->r;
+    /* the run page's ridge (datasheet peak over HBM bandwidth), so both
+     * pages give one; a row its kernels, not that ridge, explain is
+     * marked as there */
+    const dam_gpu *g = &c->s->machine.gpu;
+    double ridge = dam_gpu_ridge(g, c->s->workload.precision);
     for (int i = 0; i < r->nphases; i++) {
         const dam_phase_result *p = &r->phases[i];
         char b1[32], b2[32], b3[32], b4[32];
         dam_fmt_si(b1, sizeof b1, p->flops, "FLOP");
         dam_fmt_bytes(b2, sizeof b2, p->bytes);
         dam_fmt_num(b3, sizeof b3, p->intensity, DAM_FMT_SIG);
-        dam_fmt_num(b4, sizeof b4, p->ridge, DAM_FMT_SIG);
+        dam_fmt_num(b4, sizeof b4, ridge, DAM_FMT_SIG);
         put(t, p->name);
         put(t, keep(c->P, "%s", b1));
         put(t, keep(c->P, "%s", b2));
         put(t, keep(c->P, "%s", b3));
         put(t, keep(c->P, "%s", b4));
-        put(t, p->memory_bound ? "memory" : "compute");
+        put(t, dam_phase_off_roofline(p, ridge, g->mem_bw)
+                   ? (p->memory_bound ? "memory (its kernels: tiles, L2)"
+                                      : "compute (its kernels: tiles, L2)")
+                   : (p->memory_bound ? "memory" : "compute"));
         put(t, fmt_time(c->P, p->time));
     }
 }
@@ -988,7 +1006,10 @@ void dam_review_build(dam_review *rv, const dam_whatif *w,
     dam_report_table tables[DAM_REVIEW_TABLES] = {
         {"Each lever alone and combined", lev_cols, st->lev_hdr,
          st->cells[0].c, st->cells[0].n / lev_cols, st->lev_num},
-        {"The iron law per stage (one GPU, one step)", 9, stg_head,
+        {c.s->mode == DAM_MODE_SERVING
+             ? "The iron law per stage (one GPU, one request)"
+             : "The iron law per stage (one GPU, one step)",
+         9, stg_head,
          st->cells[1].c, st->cells[1].n / 9, stg_num},
         {"Roofline of each compute phase", 7, ph_head, st->cells[2].c,
          st->cells[2].n / 7, ph_num},

@@ -491,5 +491,24 @@ assert r['overloaded'] == '1' and r['capacity_requests_per_s'] == '4000', r
 for k in ('p99_latency_s', 'slo_attainment', 'slo_met', 'gpu_utilization'):
     assert r[k] == '', (k, r[k])"
 
+# The L4 service's review gave the roofline a ridge of 576 FLOP/byte where
+# its run page says 403 (the same GPU), its preprocessing "0.00400 FLOP at
+# 1.00 FLOP/s" (core-seconds on cores) and a "T_pipe (perfect overlap)"
+# for a request whose phases run one after another.
+"$damsim" report -o "$tmp/svr.html" "$src/scenarios/resnet50-serving-l4.cfg" >/dev/null 2>"$tmp/err"
+check "serving review: the run page's ridge, core-seconds, no T_pipe" py "
+import html, re, sys
+t = sys.argv[1]
+h = open(t + '/svr.html').read()
+h = re.sub(r'<(script|style).*?</\\1>', '', h, flags=re.S)
+h = re.sub(r'\\|\\s*(\\|\\s*)+', '|', html.unescape(re.sub(r'<[^>]+>', '|', h)))
+roof = h[h.index('Roofline of each compute phase'):].split('Diagnosis')[0]
+ridge = re.search(r'[(]ridge ([0-9.,]+) FLOP/byte[)]', open(t + '/sa.txt').read()).group(1)
+cells = roof.split('|')
+rows = [cells[i:i + 7] for i, c in enumerate(cells) if c in ('conv', 'dense', 'elementwise')]
+assert rows and all(r[4] == ridge for r in rows), (ridge, rows)
+law = h[h.index('The iron law per stage (one GPU, one request)'):].split('Roofline')[0]
+assert 'core-s' in law and 'FLOP/s|4.00 ms' not in law and 'T_pipe' not in law, law"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
