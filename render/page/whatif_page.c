@@ -223,6 +223,8 @@ static void answer_nofit(char *buf, size_t n, const dam_whatif *w)
     }
 }
 
+static void answer_options(char *buf, size_t n, const dam_whatif *w);
+
 void dam_page_whatif_answer(char *buf, size_t n, const dam_whatif *w)
 {
     if (!w->rows[0].result.memory.fits &&
@@ -234,6 +236,26 @@ void dam_page_whatif_answer(char *buf, size_t n, const dam_whatif *w)
         dam_llm_whatif_answer(buf, n, w);
         return;
     }
+    const dam_whatif_row *base = &w->rows[0];
+    answer_options(buf, n, w);
+    /* as run's answer says: a footprint under 10 % from the GPU's memory
+     * may not run (the options are judged as if it does) */
+    const dam_memory *m = &base->result.memory;
+    size_t len = strlen(buf);
+    if (m->fits && m->tight && len < n) {
+        char need[32], cap[32];
+        dam_fmt_memory(need, sizeof need, m->total);
+        dam_fmt_memory(cap, sizeof cap, m->capacity);
+        snprintf(buf + len, n - len,
+                 "%s Memory is tight as configured: %s of %s, under 10 %% to "
+                 "spare for fragmentation; it may not run",
+                 len > 0 && buf[len - 1] == '.' ? "" : ".", need, cap);
+    }
+}
+
+/* The answer's sentences about the baseline and the options. */
+static void answer_options(char *buf, size_t n, const dam_whatif *w)
+{
     const dam_whatif_row *base = &w->rows[0];
     const dam_whatif_row *subj = subject(w);
     const dam_whatif_row *best = dam_whatif_best(w);

@@ -583,9 +583,15 @@ static void key_numbers(rows *key, const ctx *c)
         row(key, "MFU", fmt_iv(P, r->mfu, NULL, DAM_FMT_PERCENT), NULL);
     dam_fmt_memory(m1, sizeof m1, r->memory.total);
     dam_fmt_memory(m2, sizeof m2, r->memory.capacity);
-    row(key, "memory per GPU", keep(P, "%s of %s (%s)", m1, m2,
-                                    r->memory.fits ? "fits"
-                                                   : "DOES NOT FIT"), NULL);
+    /* the run page's words: tight under 10 % to spare, as its scorecard
+     * says "investigate" */
+    row(key, "memory per GPU",
+        keep(P, "%s of %s (%s)", m1, m2,
+             !r->memory.fits   ? "DOES NOT FIT"
+             : r->memory.tight ? "fits, TIGHT: under 10 % to spare for "
+                                 "fragmentation; it may not run"
+                               : "fits"),
+        NULL);
 }
 
 /* ---- tables ---------------------------------------------------------- */

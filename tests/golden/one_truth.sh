@@ -510,5 +510,16 @@ assert rows and all(r[4] == ridge for r in rows), (ridge, rows)
 law = h[h.index('The iron law per stage (one GPU, one request)'):].split('Roofline')[0]
 assert 'core-s' in law and 'FLOP/s|4.00 ms' not in law and 'T_pipe' not in law, law"
 
+# The QLoRA example uses 45.4 of 48 GiB: its run page says "TIGHT ... it
+# may not run", but its what-if answer and its review's key numbers said
+# "fits" alone, beside a scorecard that says "investigate".
+"$damsim" whatif "$src/scenarios/llama3-70b-qlora-l40s.cfg" >"$tmp/qlw.txt" 2>"$tmp/err"
+check "tight memory said on the what-if answer and the review's key numbers" py "
+import sys
+t = sys.argv[1]
+ans = [l for l in open(t + '/qlw.txt').read().splitlines() if l.startswith('Answer')][0]
+assert 'Memory is tight' in ans and '..' not in ans, ans
+assert 'fits, TIGHT' in open(t + '/ql.html').read()"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
