@@ -663,6 +663,7 @@ int dam_trace_whatif(const dam_rgraph *g, const dam_catalog *cat,
     w->measured_s = dam_replay_step(g, 0);
     w->measured_mean_s = w->measured_s;
     w->nranks = g->nranks;
+    w->nsteps = g->nsteps;
     if (g->nranks > 1) {
         dam_rrank x;
         dam_replay_rank(g, dam_replay_slowest(g, 0), &x);

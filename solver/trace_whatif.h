@@ -128,6 +128,9 @@ typedef struct dam_twhatif {
                                compare), s; several ranks: of the
                                slowest rank's common steps */
     int nranks;             /* the trace's ranks (1: one trace) */
+    int nsteps;             /* its ProfilerStep spans (0: the whole
+                               trace's device work is one "step", idle
+                               time between its kernels included) */
     char gpu[DAM_ID_MAX];   /* the trace's GPU in the catalog ("" = none) */
     int default_prec;       /* GEMM precision for kernels that do not say */
     long gemm_unknown;      /* GEMM kernels whose name did not say */

@@ -254,6 +254,12 @@ void dam_text_trace_whatif(dam_buf *b, const dam_ktrace *t,
     if (w->gpu[0])
         dam_buf_printf(b, ", GPU %s", w->gpu);
     dam_buf_printf(b, "\n");
+    if (w->nsteps == 0)
+        dam_buf_printf(b, "  no ProfilerStep spans: the \"step\" is the span "
+                          "of all its device work, with whatever the host did "
+                          "between kernels (loading, profiler start-up); "
+                          "CUDA graphs would capture all of it as one graph, "
+                          "so read their row as an upper bound\n");
     if (w->gemm_unknown > 0)
         dam_buf_printf(b, "  %ld GEMM kernels do not name their precision: "
                        "taken as %s\n", w->gemm_unknown,
@@ -314,6 +320,8 @@ json_t *dam_json_trace_whatif(const dam_ktrace *t, const dam_twhatif *w)
     STR(tr, "catalog_gpu", w->gpu);
     NUM(tr, "measured_step_s", w->measured_s);
     NUM(tr, "measured_mean_step_s", w->measured_mean_s);
+    /* 0: no ProfilerStep spans, the whole trace is the step */
+    INT(tr, "profiler_steps", w->nsteps);
     json_object_set_new(o, "trace", tr);
     INT(o, "draws", w->draws);
     json_t *rows = json_array();

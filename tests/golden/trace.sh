@@ -104,5 +104,13 @@ check "one rank twice: named" sh -c "'$damsim' check --trace dup 2>&1 | grep -q 
 code "check --trace FOLDER: two jobs' traces" 2 "$damsim" check --trace mixed
 # with a scenario, --trace still names the simulation's timeline
 check "run SCENARIO --trace still writes its timeline" "$damsim" run --analytic "$src/scenarios/resnet50-dgx-a100.cfg" --trace out.json
+# A trace without ProfilerStep spans (AlexNet: 79 kernels over 12.9 s)
+# is one "step" holding whatever the host did between kernels: its CUDA
+# graphs row (1.31x) captures all of that, so the what-if says so.
+"$damsim" whatif --trace "$alex" --lever cuda_graphs=1 >ga.txt
+"$damsim" whatif --trace "$alex" --lever cuda_graphs=1 --json >ga.json
+"$damsim" whatif --trace "$nccl" --lever cuda_graphs=1 >gn.txt
+check "whatif --trace: a trace without step spans says its graph row is an upper bound" sh -c \
+    "grep -q 'no ProfilerStep spans' ga.txt && ! grep -q 'no ProfilerStep spans' gn.txt && grep -q '\"profiler_steps\": 0' ga.json"
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
