@@ -80,7 +80,7 @@ void dam_text_answer(char *buf, size_t n, const dam_scenario *s,
                              "%s",
                      d->headline);
         else if (r->has_sim)
-            snprintf(buf, n, "%s at p%d (each quantile plus its 95 %% CI "
+            snprintf(buf, n, "%s at p%d (met: each quantile plus its 95 %% CI "
                              "within its SLO): %s",
                      dam_llm_slo_met(&r->serving.llm) ? "both SLOs are met"
                                                       : "the SLOs are missed",
