@@ -376,6 +376,22 @@ static void judge_row(const dam_whatif_row *base, dam_whatif_row *row,
             }
             return;
         }
+        /* Both meet it: what the deployment costs per request decides
+         * (as an LLM service's cost per token does), then latency at the
+         * same cost. A faster GPU at 15x the price per request read
+         * "works" and made the best option. */
+        double k0 = base->cost.usd, k = row->cost.usd;
+        if (met0 && k0 > 0.0 && k > 0.0 &&
+            (k >= 1.02 * k0 || k <= 0.98 * k0)) {
+            row->verdict = k <= 0.98 * k0 ? DAM_VERDICT_WORKS
+                                          : DAM_VERDICT_HURTS;
+            snprintf(row->why, sizeof row->why,
+                     "the SLO holds either way (p99 %.3g ms, was %.3g): "
+                     "$%.3g per million requests against $%.3g (%s)",
+                     p99, r0->serving.latency.p99 * 1e3, k * 1e3, k0 * 1e3,
+                     attr);
+            return;
+        }
     }
     double cost_ratio = base->cost.gpu_hours > 0.0
                             ? row->cost.gpu_hours / base->cost.gpu_hours
