@@ -242,8 +242,12 @@ static json_t *serving_json(const dam_scenario *s, const dam_result *r)
 {
     json_t *sv = json_object();
     /* the model's figures; the requests' (latency, phases, load, SLO)
-     * only where a simulation served them: an analytic solve has none */
-    NUM(sv, "throughput_per_s", r->serving.throughput);
+     * only where a simulation served them: an analytic solve has none.
+     * An LLM service has neither a batcher's phases nor its batch
+     * figures (its own are under "llm") */
+    int llm = r->serving.llm.enabled, sim = r->has_sim;
+    if (!llm || sim)
+        NUM(sv, "throughput_per_s", r->serving.throughput);
     if (r->serving.capacity > 0.0) {
         NUM(sv, "capacity_per_s", r->serving.capacity);
         STR(sv, "capacity_set_by",
@@ -252,27 +256,35 @@ static json_t *serving_json(const dam_scenario *s, const dam_result *r)
                                                            : "replicas");
         BOOL(sv, "overloaded", r->serving.overloaded);
     }
-    NUM(sv, "cost_per_1k_usd", r->serving.cost_per_1k);
-    NUM(sv, "energy_per_1k_kwh", r->serving.kwh_per_1k);
-    NUM(sv, "t_batch1_s", r->serving.t_batch1);
-    NUM(sv, "t_batch_max_s", r->serving.t_batch_max);
-    if (r->has_sim) {
+    if (!llm || sim) {
+        NUM(sv, "cost_per_1k_usd", r->serving.cost_per_1k);
+        NUM(sv, "energy_per_1k_kwh", r->serving.kwh_per_1k);
+    }
+    if (!llm) {
+        NUM(sv, "t_batch1_s", r->serving.t_batch1);
+        NUM(sv, "t_batch_max_s", r->serving.t_batch_max);
+    }
+    if (sim) {
         const dam_serving_result *x = &r->serving;
         json_object_set_new(sv, "latency_s", stat_json(&x->latency));
+        NUM(sv, "utilization", x->utilization);
+        NUM(sv, "slo_attainment", x->slo_attainment);
+        NUM(sv, "mean_batch", x->mean_batch);
+        if (!llm || x->slo_s > 0.0) /* an LLM's p99 objective is optional */
+            NUM(sv, "slo_p99_s", x->slo_s);
+        NUM(sv, "p99_ci95_s", x->p99_ci95);
+        BOOL(sv, "slo_met", dam_serving_slo_met(x));
+        NUM(sv, "gpu_busy", x->gpu_busy);
+    }
+    if (sim && !llm) {
+        const dam_serving_result *x = &r->serving;
         json_t *ph = json_object();
         for (int i = 0; i < DAM_SPHASE_COUNT; i++)
             json_object_set_new(ph, dam_serving_phase_name(i),
                                 stat_json(&x->phase[i]));
         json_object_set_new(sv, "phases_s", ph);
-        NUM(sv, "utilization", x->utilization);
-        NUM(sv, "slo_attainment", x->slo_attainment);
-        NUM(sv, "mean_batch", x->mean_batch);
-        NUM(sv, "slo_p99_s", x->slo_s);
-        NUM(sv, "p99_ci95_s", x->p99_ci95);
-        BOOL(sv, "slo_met", dam_serving_slo_met(x));
         json_object_set_new(sv, "preprocess_queue_s",
                             stat_json(&x->preprocess_queue));
-        NUM(sv, "gpu_busy", x->gpu_busy);
         NUM(sv, "cpu_utilization", x->cpu_utilization);
         NUM(sv, "compute_roofline_s", x->compute_roof);
         NUM(sv, "compute_overhead_s", x->compute_overhead);

@@ -386,23 +386,10 @@ static json_t *memory_json(const dam_llm_memory *m)
     return o;
 }
 
-json_t *dam_llm_json(const dam_scenario *s, const dam_result *r)
+/* What a simulation of the service measured: its requests' figures, load,
+ * cache use and cost per token (none from an analytic solve). */
+static void llm_sim_json(json_t *o, const dam_llm_result *l)
 {
-    const dam_llm *q = &s->serving.llm;
-    const dam_llm_result *l = &r->serving.llm;
-    json_t *o = json_object();
-    char dep[160];
-    dam_llm_deployment_text(dep, sizeof dep, s);
-    json_object_set_new(o, "deployment", json_string(dep));
-    NUM(o, "gpus", l->gpus);
-    json_object_set_new(o, "tp", json_integer(q->tp));
-    json_object_set_new(o, "weights",
-                        json_string(dam_llm_weights_name(q->weights)));
-    json_object_set_new(o, "kv_cache",
-                        json_string(dam_precision_name(q->kv_precision)));
-    NUM(o, "slo_ttft_s", l->slo_ttft_s);
-    NUM(o, "slo_tpot_s", l->slo_tpot_s);
-    NUM(o, "slo_quantile", l->slo_quantile);
     json_object_set_new(o, "slo_met", json_boolean(l->met));
     json_object_set_new(o, "ttft_s", stat_json(&l->ttft));
     json_object_set_new(o, "tpot_s", stat_json(&l->tpot));
@@ -415,13 +402,11 @@ json_t *dam_llm_json(const dam_scenario *s, const dam_result *r)
     NUM(o, "output_tokens_per_s", l->tokens_per_s);
     NUM(o, "output_tokens_per_s_per_gpu", l->tokens_per_s_gpu);
     NUM(o, "prompt_tokens_per_s", l->prefill_tokens_per_s);
-    NUM(o, "cost_per_hour_usd", l->cost_hour);
     NUM(o, "cost_per_million_output_tokens_usd", l->cost_per_mtok);
     NUM(o, "kv_use_mean", l->kv_use_mean);
     NUM(o, "kv_use_peak", l->kv_use_peak);
     NUM(o, "running_mean", l->running_mean);
     NUM(o, "running_peak", l->running_peak);
-    NUM(o, "max_concurrency", l->max_concurrency);
     NUM(o, "iteration_mean_s", l->iteration_mean);
     NUM(o, "iteration_new_tokens_mean", l->batch_tokens_mean);
     NUM(o, "iteration_decodes_mean", l->decode_seqs_mean);
@@ -441,6 +426,30 @@ json_t *dam_llm_json(const dam_scenario *s, const dam_result *r)
             l->offline_saturated_tokens_per_s);
         json_object_set_new(o, "offline", off);
     }
+}
+
+json_t *dam_llm_json(const dam_scenario *s, const dam_result *r)
+{
+    const dam_llm *q = &s->serving.llm;
+    const dam_llm_result *l = &r->serving.llm;
+    json_t *o = json_object();
+    char dep[160];
+    dam_llm_deployment_text(dep, sizeof dep, s);
+    json_object_set_new(o, "deployment", json_string(dep));
+    NUM(o, "gpus", l->gpus);
+    json_object_set_new(o, "tp", json_integer(q->tp));
+    json_object_set_new(o, "weights",
+                        json_string(dam_llm_weights_name(q->weights)));
+    json_object_set_new(o, "kv_cache",
+                        json_string(dam_precision_name(q->kv_precision)));
+    NUM(o, "slo_ttft_s", l->slo_ttft_s);
+    NUM(o, "slo_tpot_s", l->slo_tpot_s);
+    NUM(o, "slo_quantile", l->slo_quantile);
+    if (r->has_sim) /* an analytic solve serves no request */
+        llm_sim_json(o, l);
+    NUM(o, "cost_per_hour_usd", l->cost_hour);
+    /* sequences the cache holds at the mean length (the memory model) */
+    NUM(o, "max_concurrency", l->max_concurrency);
     json_object_set_new(o, "engine", json_string(q->engine));
     NUM(o, "host_per_iteration_s", q->iteration_s);
     NUM(o, "host_per_sequence_s", q->iteration_seq_s);
@@ -465,16 +474,18 @@ json_t *dam_llm_json(const dam_scenario *s, const dam_result *r)
                         json_string(q->capacity == DAM_LLM_CAP_NO_EVICT
                                         ? "guaranteed_no_evict"
                                         : "max_utilization"));
-    NUM(o, "replica_busy", l->gpu_busy);
-    NUM(o, "kv_transfer_s", l->kv_transfer_s);
-    json_t *sh = json_object();
-    NUM(sh, "gemm_elementwise", l->share_linear);
-    NUM(sh, "attention", l->share_attn);
-    NUM(sh, "allreduce", l->share_comm);
-    NUM(sh, "head", l->share_head);
-    NUM(sh, "host", l->share_host);
-    NUM(sh, "swap", l->share_swap);
-    json_object_set_new(o, "iteration_shares", sh);
+    if (r->has_sim) {
+        NUM(o, "replica_busy", l->gpu_busy);
+        NUM(o, "kv_transfer_s", l->kv_transfer_s);
+        json_t *sh = json_object();
+        NUM(sh, "gemm_elementwise", l->share_linear);
+        NUM(sh, "attention", l->share_attn);
+        NUM(sh, "allreduce", l->share_comm);
+        NUM(sh, "head", l->share_head);
+        NUM(sh, "host", l->share_host);
+        NUM(sh, "swap", l->share_swap);
+        json_object_set_new(o, "iteration_shares", sh);
+    }
     NUM(o, "lone_prefill_s", l->t_prefill);
     NUM(o, "lone_decode_step_s", l->t_decode1);
     NUM(o, "weight_floor_s", l->weight_floor);
@@ -482,7 +493,8 @@ json_t *dam_llm_json(const dam_scenario *s, const dam_result *r)
     if (q->disaggregated)
         json_object_set_new(o, "prefill_memory_per_gpu",
                             memory_json(&l->prefill_memory));
-    NUM(o, "requests_measured", l->requests);
+    if (r->has_sim)
+        NUM(o, "requests_measured", l->requests);
     return o;
 }
 

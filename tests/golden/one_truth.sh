@@ -538,5 +538,24 @@ for l in txt.splitlines():
         rows.setdefault(l[:29].strip(), l.split()[-1])
 assert rows == {'gpu=H100-SXM5-80GB': 'hurts', 'CUDA graphs': 'works'}, rows"
 
+# An analytic LLM service's JSON gave TTFT and TPOT quantiles of 0, a
+# throughput of 0 and slo_met false, none of them solved; its simulated
+# JSON carried a batcher's phases and batch figures (all 0) it has none of.
+"$damsim" run --analytic --json "$src/scenarios/llama3-70b-h100-vs-h200.cfg" >"$tmp/lla.json" 2>"$tmp/err"
+"$damsim" run --json "$src/scenarios/llama3-70b-h100-vs-h200.cfg" >"$tmp/lls.json" 2>"$tmp/err"
+check "LLM serving JSON: no simulated figure from an analytic solve, no batcher figures" py "
+import json, sys
+t = sys.argv[1]
+a = json.load(open(t + '/lla.json'))['result']['serving']
+for k in ('throughput_per_s', 'slo_met', 'latency_s', 'cost_per_1k_usd', 't_batch_max_s'):
+    assert k not in a, k
+for k in ('ttft_s', 'tpot_s', 'slo_met', 'goodput_fraction', 'requests_measured'):
+    assert k not in a['llm'], k
+assert a['llm']['lone_prefill_s'] > 0 and a['llm']['max_concurrency'] > 0, a['llm']
+s = json.load(open(t + '/lls.json'))['result']['serving']
+assert s['llm']['ttft_s']['p99'] > 0 and s['slo_met'] in (True, False), s
+for k in ('phases_s', 't_batch_max_s', 'compute_roofline_s', 'cpu_utilization'):
+    assert k not in s, k"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
