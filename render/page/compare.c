@@ -83,6 +83,8 @@ typedef struct out_row {
     int kind;
     int unknown_zero;
     int sim_only;
+    int llm;       /* 1: an LLM service's figure (n/a for the others);
+                    * 2: simulated only for an LLM service */
 } out_row;
 
 /* A value of an output row; times in the row's unit tu. */
@@ -280,13 +282,17 @@ static size_t output_rows(out_row *rows, const dam_scenario *s,
         rows[nrows].kind = unit;                                              \
         rows[nrows].unknown_zero = 0;                                         \
         rows[nrows].sim_only = 0;                                             \
+        rows[nrows].llm = 0;                                                  \
         for (int i = 0; i < n; i++)                                           \
             rows[nrows].v[i] = (expr);                                        \
         nrows++;                                                              \
     } while (0)
-    int any_sim = 0;
-    for (int i = 0; i < n; i++)
+    int any_sim = 0, any_llm = 0, any_capacity = 0;
+    for (int i = 0; i < n; i++) {
         any_sim |= r[i].has_sim;
+        any_llm |= s[i].serving.llm.enabled;
+        any_capacity |= r[i].serving.capacity > 0.0;
+    }
     ROW(any_serving && !any_batch
             ? (any_sim ? "mean latency" : "latency of a lone request")
             : "step",
@@ -294,7 +300,9 @@ static size_t output_rows(out_row *rows, const dam_scenario *s,
     ROW("throughput (per s)", 1, s[i].mode == DAM_MODE_SERVING
                                      ? r[i].serving.throughput
                                      : r[i].throughput);
+    rows[nrows - 1].llm = 2; /* an analytic LLM solve serves no load */
     ROW("MFU", 2, r[i].mfu);
+    rows[nrows - 1].unknown_zero = 1; /* an LLM service takes none */
     if (any_batch) {
         ROW("epoch", 0, r[i].epoch_time);
         ROW("run", 0, r[i].run_time);
@@ -313,13 +321,42 @@ static size_t output_rows(out_row *rows, const dam_scenario *s,
         ROW("p99 latency", 0, r[i].serving.latency.p99);
         rows[nrows - 1].sim_only = 1;
         ROW("SLO p99", 0, s[i].serving.slo_p99_s);
+        rows[nrows - 1].unknown_zero = 1; /* none set (an LLM service) */
         ROW("SLO attainment", 2, r[i].serving.slo_attainment);
         rows[nrows - 1].sim_only = 1;
         ROW("GPU utilisation", 2, r[i].serving.utilization);
         rows[nrows - 1].sim_only = 1;
-        ROW("capacity (per s)", 1, r[i].serving.capacity);
-        rows[nrows - 1].unknown_zero = 1;
+        if (any_capacity) {
+            ROW("capacity (per s)", 1, r[i].serving.capacity);
+            rows[nrows - 1].unknown_zero = 1;
+        }
         ROW("USD per 1,000 requests", 1, r[i].serving.cost_per_1k);
+        rows[nrows - 1].unknown_zero = 1;
+        rows[nrows - 1].llm = 2;
+    }
+    if (any_llm) {
+        /* an LLM service's objectives, at its SLO quantile */
+        ROW("TTFT at the SLO quantile", 0, r[i].serving.llm.ttft.q);
+        rows[nrows - 1].llm = 1;
+        rows[nrows - 1].sim_only = 1;
+        rows[nrows - 1].unknown_zero = 1;
+        ROW("SLO TTFT", 0, r[i].serving.llm.slo_ttft_s);
+        rows[nrows - 1].llm = 1;
+        rows[nrows - 1].unknown_zero = 1;
+        ROW("TPOT at the SLO quantile", 0, r[i].serving.llm.tpot.q);
+        rows[nrows - 1].llm = 1;
+        rows[nrows - 1].sim_only = 1;
+        rows[nrows - 1].unknown_zero = 1;
+        ROW("SLO TPOT", 0, r[i].serving.llm.slo_tpot_s);
+        rows[nrows - 1].llm = 1;
+        rows[nrows - 1].unknown_zero = 1;
+        ROW("goodput (both SLOs)", 2, r[i].serving.llm.goodput_fraction);
+        rows[nrows - 1].llm = 1;
+        rows[nrows - 1].sim_only = 1;
+        ROW("USD per million output tokens", 1,
+            r[i].serving.llm.cost_per_mtok);
+        rows[nrows - 1].llm = 1;
+        rows[nrows - 1].sim_only = 1;
         rows[nrows - 1].unknown_zero = 1;
     }
 #undef ROW
@@ -408,6 +445,7 @@ static void input_rows(table *t, const flat *fl,
 
 /* The outputs, each with its change from the first scenario. */
 static void output_table_rows(table *t, const out_row *rows, size_t nrows,
+                              const dam_scenario *s,
                               const dam_result *r, int n)
 {
     trow(t, "#Outputs (change from the first)");
@@ -423,7 +461,13 @@ static void output_table_rows(table *t, const out_row *rows, size_t nrows,
                 snprintf(t->c[row][i + 1], CELL, "does not fit");
                 continue;
             }
-            if (rows[k].sim_only && !r[i].has_sim) {
+            if (rows[k].llm == 1 && !s[i].serving.llm.enabled) {
+                snprintf(t->c[row][i + 1], CELL, "n/a");
+                continue;
+            }
+            if ((rows[k].sim_only ||
+                 (rows[k].llm == 2 && s[i].serving.llm.enabled)) &&
+                !r[i].has_sim) {
                 snprintf(t->c[row][i + 1], CELL, "- (analytic)");
                 continue;
             }
@@ -474,7 +518,7 @@ void dam_compare_write(dam_buf *b, const dam_scenario *s, const dam_result *r,
                        const int *nsettings, int n, int as_json)
 {
     flat *fl = flatten_all(s, n);
-    out_row rows[24];
+    out_row rows[32]; /* 3 + 10 batch + 7 serving + 6 LLM rows at most */
     size_t nrows = output_rows(rows, s, r, n);
     if (as_json) {
         compare_json(b, s, r, d, iv, fl, n);
@@ -489,7 +533,7 @@ void dam_compare_write(dam_buf *b, const dam_scenario *s, const dam_result *r,
         for (int i = 0; i < n; i++)
             snprintf(t.c[h][i + 1], CELL, "[%d]", i + 1);
         input_rows(&t, fl, settings, nsettings, n);
-        output_table_rows(&t, rows, nrows, r, n);
+        output_table_rows(&t, rows, nrows, s, r, n);
         int row = trow(&t, "binding");
         for (int i = 0; i < n; i++)
             snprintf(t.c[row][i + 1], CELL, "%s",

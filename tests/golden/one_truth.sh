@@ -557,5 +557,18 @@ assert s['llm']['ttft_s']['p99'] > 0 and s['slo_met'] in (True, False), s
 for k in ('phases_s', 't_batch_max_s', 'compute_roofline_s', 'cpu_utilization'):
     assert k not in s, k"
 
+# compare of two LLM services showed MFU "0 %" and "SLO p99 0 ms" (none
+# taken, none set) and none of their objectives (TTFT, TPOT, cost per
+# token); an analytic one showed a throughput of 0.
+"$damsim" compare --analytic "$src/scenarios/llama3-70b-h100-vs-h200.cfg" "$src/scenarios/resnet50-serving-l4.cfg" >"$tmp/lc.txt" 2>"$tmp/err"
+check "compare of LLM services: their objectives, no 0 for what was not solved" py "
+import sys
+c = open(sys.argv[1] + '/lc.txt').read()
+row = lambda name: [x for x in c.splitlines() if x.strip().startswith(name)][0]
+assert 'n/a' in row('MFU') and '0 %' not in row('MFU').split()[1], row('MFU')
+assert row('throughput (per s)').split()[3:5] == ['-', '(analytic)'], row('throughput (per s)')
+assert '500 ms' in row('SLO TTFT') and row('SLO TTFT').rstrip().endswith('n/a'), row('SLO TTFT')
+assert row('TTFT at the SLO quantile').rstrip().endswith('n/a')"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
