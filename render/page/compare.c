@@ -335,29 +335,24 @@ static size_t output_rows(out_row *rows, const dam_scenario *s,
         rows[nrows - 1].llm = 2;
     }
     if (any_llm) {
-        /* an LLM service's objectives, at its SLO quantile */
-        ROW("TTFT at the SLO quantile", 0, r[i].serving.llm.ttft.q);
-        rows[nrows - 1].llm = 1;
-        rows[nrows - 1].sim_only = 1;
-        rows[nrows - 1].unknown_zero = 1;
-        ROW("SLO TTFT", 0, r[i].serving.llm.slo_ttft_s);
-        rows[nrows - 1].llm = 1;
-        rows[nrows - 1].unknown_zero = 1;
-        ROW("TPOT at the SLO quantile", 0, r[i].serving.llm.tpot.q);
-        rows[nrows - 1].llm = 1;
-        rows[nrows - 1].sim_only = 1;
-        rows[nrows - 1].unknown_zero = 1;
-        ROW("SLO TPOT", 0, r[i].serving.llm.slo_tpot_s);
-        rows[nrows - 1].llm = 1;
-        rows[nrows - 1].unknown_zero = 1;
-        ROW("goodput (both SLOs)", 2, r[i].serving.llm.goodput_fraction);
-        rows[nrows - 1].llm = 1;
-        rows[nrows - 1].sim_only = 1;
-        ROW("USD per million output tokens", 1,
-            r[i].serving.llm.cost_per_mtok);
-        rows[nrows - 1].llm = 1;
-        rows[nrows - 1].sim_only = 1;
-        rows[nrows - 1].unknown_zero = 1;
+        /* an LLM service's objectives, at its SLO quantile (flags: its
+         * simulated figures; 0 means not known) */
+#define LLM_ROW(label, kind, expr, sim, unknown)                              \
+    do {                                                                      \
+        ROW(label, kind, expr);                                               \
+        rows[nrows - 1].llm = 1;                                              \
+        rows[nrows - 1].sim_only = sim;                                       \
+        rows[nrows - 1].unknown_zero = unknown;                               \
+    } while (0)
+        LLM_ROW("TTFT at the SLO quantile", 0, r[i].serving.llm.ttft.q, 1, 1);
+        LLM_ROW("SLO TTFT", 0, r[i].serving.llm.slo_ttft_s, 0, 1);
+        LLM_ROW("TPOT at the SLO quantile", 0, r[i].serving.llm.tpot.q, 1, 1);
+        LLM_ROW("SLO TPOT", 0, r[i].serving.llm.slo_tpot_s, 0, 1);
+        LLM_ROW("goodput (both SLOs)", 2, r[i].serving.llm.goodput_fraction,
+                1, 0);
+        LLM_ROW("USD per million output tokens", 1,
+                r[i].serving.llm.cost_per_mtok, 1, 1);
+#undef LLM_ROW
     }
 #undef ROW
     return nrows;
