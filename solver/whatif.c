@@ -265,8 +265,8 @@ static void judge_llm(const dam_whatif_row *base, dam_whatif_row *row)
     ms_text(t3, sizeof t3, l->tpot.q);
     ms_text(t4, sizeof t4, l->tpot.q_ci);
     int n = snprintf(objs, sizeof objs,
-                     "p%d TTFT %s +- %s ms, TPOT %s +- %s ms on %.0f GPUs",
-                     pct, t1, t2, t3, t4, l->gpus);
+                     "p%d TTFT %s +- %s ms, TPOT %s +- %s ms on %.0f GPU%s",
+                     pct, t1, t2, t3, t4, l->gpus, l->gpus == 1.0 ? "" : "s");
     /* a changed format: what the cache holds and what ran at once */
     const dam_llm *q0 = &base->scenario.serving.llm;
     const dam_llm *q1 = &row->scenario.serving.llm;

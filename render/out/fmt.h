@@ -127,4 +127,8 @@ void dam_llm_deployment_text(char *buf, size_t n, const dam_scenario *s);
 void dam_fmt_reps(char *buf, size_t n, int reps, double measured,
                    const char *unit);
 
+/* The plural ending of a count: "" for 1, "s" otherwise ("1 GPU",
+ * "2 GPUs"). */
+#define DAM_PLURAL(x) ((x) == 1.0 ? "" : "s")
+
 #endif

@@ -255,8 +255,9 @@ static void short_llm(dam_buf *b, const dam_scenario *s, const dam_result *r,
     dam_buf_printf(b, "\n");
     if (s->cost.gpu_hour_usd > 0.0)
         dam_buf_printf(b, "Cost      $%.4g per million output tokens "
-                          "($%.4g per hour for %.0f GPUs)\n",
-                       l->cost_per_mtok, l->cost_hour, l->gpus);
+                          "($%.4g per hour for %.0f GPU%s)\n",
+                       l->cost_per_mtok, l->cost_hour, l->gpus,
+                       DAM_PLURAL(l->gpus));
     else
         dam_buf_printf(b, "Cost      n/a (no price per GPU-hour)\n");
 }

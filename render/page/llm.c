@@ -571,9 +571,10 @@ void dam_llm_whatif_answer(char *buf, size_t n, const dam_whatif *w)
          * answer to it */
         const dam_whatif_row *f = &w->rows[1];
         len = (size_t)snprintf(
-            buf, n, "%s: no, it meets both SLOs but on %.0f GPUs, not fewer "
+            buf, n, "%s: no, it meets both SLOs but on %.0f GPU%s, not fewer "
                     "than the baseline's %.0f",
-            f->name, f->result.serving.llm.gpus, l0->gpus);
+            f->name, f->result.serving.llm.gpus,
+            DAM_PLURAL(f->result.serving.llm.gpus), l0->gpus);
     } else if (w->nrows >= 2) {
         const dam_whatif_row *f = &w->rows[1];
         if (f->verdict == DAM_VERDICT_FAILED)
@@ -599,8 +600,9 @@ void dam_llm_whatif_answer(char *buf, size_t n, const dam_whatif *w)
         if (fw)
             len += (size_t)snprintf(buf + len, n - len,
                                     ". Fewest GPUs that meet both SLOs: %s, "
-                                    "%.0f GPUs (baseline %.0f)",
+                                    "%.0f GPU%s (baseline %.0f)",
                                     fw->name, fw->result.serving.llm.gpus,
+                                    DAM_PLURAL(fw->result.serving.llm.gpus),
                                     l0->gpus);
         else
             len += (size_t)snprintf(buf + len, n - len,
@@ -612,15 +614,17 @@ void dam_llm_whatif_answer(char *buf, size_t n, const dam_whatif *w)
     }
     if (c && c->result.serving.llm.cost_per_mtok > 0.0)
         snprintf(buf + len, n - len,
-                 ". Cheapest option that meets both SLOs: %s, %.0f GPUs at "
+                 ". Cheapest option that meets both SLOs: %s, %.0f GPU%s at "
                  "$%.3g per million output tokens",
                  c->name, c->result.serving.llm.gpus,
+                 DAM_PLURAL(c->result.serving.llm.gpus),
                  c->result.serving.llm.cost_per_mtok);
     else if (c)
         snprintf(buf + len, n - len,
-                 ". Option that meets both SLOs: %s, %.0f GPUs (no price "
+                 ". Option that meets both SLOs: %s, %.0f GPU%s (no price "
                  "per GPU-hour to compare costs)",
-                 c->name, c->result.serving.llm.gpus);
+                 c->name, c->result.serving.llm.gpus,
+                 DAM_PLURAL(c->result.serving.llm.gpus));
     else
         snprintf(buf + len, n - len, ". No option here meets both SLOs");
 }

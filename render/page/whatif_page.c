@@ -968,10 +968,11 @@ static void llm_whatif_short(dam_buf *b, const dam_whatif *w)
         return;
     dam_buf_printf(b, "Figure    %s: p%.0f TTFT %.4g ms +- %.3g (95 %% CI) "
                       "against %.4g ms, TPOT %.4g ms +- %.3g against %.4g "
-                      "ms, on %.0f GPUs\n",
+                      "ms, on %.0f GPU%s\n",
                    o->name, l->slo_quantile * 100.0, l->ttft.q * 1e3,
                    l->ttft.q_ci * 1e3, l->slo_ttft_s * 1e3, l->tpot.q * 1e3,
-                   l->tpot.q_ci * 1e3, l->slo_tpot_s * 1e3, l->gpus);
+                   l->tpot.q_ci * 1e3, l->slo_tpot_s * 1e3, l->gpus,
+                   DAM_PLURAL(l->gpus));
     if (!(l->cost_per_mtok > 0.0))
         return;
     dam_buf_printf(b, "Cost      %s: $%.3g per million output tokens", o->name,
