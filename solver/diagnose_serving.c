@@ -34,6 +34,17 @@ static double ms(double s)
     return s * 1e3;
 }
 
+/* A duration for a headline, 3 digits and no exponent: "8.28 ms",
+ * "1.15 s", "2070 s". */
+static const char *dur(char *buf, size_t n, double s)
+{
+    if (s >= 1.0)
+        snprintf(buf, n, s >= 1000.0 ? "%.0f s" : "%.3g s", s);
+    else
+        snprintf(buf, n, "%.3g ms", s * 1e3);
+    return buf;
+}
+
 /* The split of a request's mean latency into the contributions a bound
  * is chosen from. */
 typedef struct parts {
@@ -148,15 +159,17 @@ static void headline(const dam_scenario *s, const dam_result *r,
     case DAM_BOUND_MEMORY: regime = "memory-bound"; break;
     default: regime = "compute-bound"; break;
     }
+    char a[32], b[32], c[32], e[32];
     snprintf(d->headline, sizeof d->headline,
-             "%s: %s is the largest phase, %.3g of %.3g ms (%.0f %%); p99 "
-             "%.3g ms %s the %.3g ms SLO",
-             regime, part_names[x->big], ms(x->pv[x->big]), ms(x->p.lat),
-             x->pv[x->big] / x->lat * 100.0, ms(x->p99),
+             "%s: %s is the largest phase, %s of %s (%.0f %%); p99 %s %s "
+             "the %s SLO",
+             regime, part_names[x->big], dur(a, sizeof a, x->pv[x->big]),
+             dur(b, sizeof b, x->p.lat), x->pv[x->big] / x->lat * 100.0,
+             dur(c, sizeof c, x->p99),
              x->meets                ? "meets"
              : x->p99 <= x->slo ? "is too close to"
                                 : "misses",
-             ms(x->slo));
+             dur(e, sizeof e, x->slo));
 }
 
 /* Evidence: the phases of the mean request, the latency against the

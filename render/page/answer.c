@@ -135,11 +135,26 @@ void dam_text_answer(char *buf, size_t n, const dam_scenario *s,
     if (s->mode == DAM_MODE_SERVING && r->has_sim) {
         const dam_serving_result *sv = &r->serving;
         int met = dam_serving_slo_met(sv);
-        snprintf(buf, n, "%s; %s (%s).%s",
+        char over[320] = "", x[3][48];
+        if (!met && sv->overloaded && sv->throughput > 0.0) {
+            /* as run --analytic says: past the capacity the queue grows
+             * for as long as the simulation runs */
+            const double v[3] = {sv->throughput, s->serving.rate,
+                                 sv->capacity};
+            for (int i = 0; i < 3; i++)
+                dam_fmt_value(x[i], sizeof x[i], v[i], DAM_FMT_PLAIN,
+                              DAM_FMT_SIG);
+            snprintf(over, sizeof over,
+                     ": overloaded, it serves %s of the %s requests/s "
+                     "offered (capacity %s, set by %s)",
+                     x[0], x[1], x[2],
+                     dam_serving_capacity_part(sv->capacity_by));
+        }
+        snprintf(buf, n, "%s%s; %s (%s).%s",
                  met ? "the SLO is met (p99 plus its 95 % CI within it)"
                  : sv->throughput > 0.0 ? "the SLO is missed"
                                         : "no: no request is served",
-                 lead, d->headline, tight);
+                 over, lead, d->headline, tight);
         return;
     }
     if (s->mode == DAM_MODE_TRAINING && s->deadline > 0.0 &&
