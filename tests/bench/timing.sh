@@ -4,11 +4,22 @@
 # $out when the script set it, else nowhere.
 
 # CPU seconds (user + system, the shell's `times`) of the processes the
-# command started
+# command started; a command that fails stops the benchmark (exit 1, its
+# message on stderr): a time of a run that did not happen is no figure
+# (given a folder instead of the binary, serving.sh printed "0.00 CPU-s
+# (goal <= 1 s: met)")
 cpu() {
-    ("$@" >"${out:-/dev/null}" 2>&1; times) | awk 'NR == 2 {
+    r=$( ("$@" >"${out:-/dev/null}" 2>&1; echo "rc $?"; times) | awk '
+        NR == 1 { rc = $2 } NR == 3 {
         split($1, u, /[ms]/); split($2, y, /[ms]/)
-        print u[1] * 60 + u[2] + y[1] * 60 + y[2] }'
+        print rc, u[1] * 60 + u[2] + y[1] * 60 + y[2] }')
+    set -- "$@"
+    case $r in
+    "0 "*) echo "${r#0 }" ;;
+    *) echo "benchmark: '$*' failed (exit ${r%% *})" >&2
+       [ -n "${out:-}" ] && head -3 "$out" >&2
+       kill -TERM $$ ;;
+    esac
 }
 
 # The least of cpu over $rounds runs, so that the machine's load hits it
@@ -18,6 +29,7 @@ best() {
     i=0
     while [ $i -lt "$rounds" ]; do
         c=$(cpu "$@")
+        [ -n "$c" ] || exit 1
         b=$(awk "BEGIN {print ($c < $b) ? $c : $b}")
         i=$((i + 1))
     done
