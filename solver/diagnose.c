@@ -63,6 +63,18 @@ static void reason(const dam_scenario *s, const dam_result *r,
     if (works)
         snprintf(buf, n, "%s binds (%s %.0f %% of %s): %s",
                  dam_bound_name(r->bound), what, share, of, t->moves);
+    else if ((t->relieves & DAM_BOUND_BIT(r->bound)) &&
+             (k == DAM_LEVER_QUANTIZE || k == DAM_LEVER_PRECISION))
+        /* can_quantize / can_precision: no faster format to move to */
+        snprintf(buf, n, "%s binds, but the %s runs no faster format than "
+                 "%s for %s", dam_bound_name(r->bound), s->machine.gpu.id,
+                 dam_precision_name(s->workload.precision),
+                 s->mode == DAM_MODE_TRAINING ? "training" : "this model");
+    else if ((t->relieves & DAM_BOUND_BIT(r->bound)) &&
+             k == DAM_LEVER_LAYOUT && !s->layout.on)
+        snprintf(buf, n, "%s binds, but the scenario has no parallel group "
+                 "for a layout to change (give it one to search layouts)",
+                 dam_bound_name(r->bound));
     else if (t->relieves & DAM_BOUND_BIT(r->bound))
         snprintf(buf, n, "%s binds, but this scenario already has what %s "
                  "offers there", dam_bound_name(r->bound), t->name);
