@@ -403,7 +403,10 @@ static void whatif_table(dam_buf *b, const dam_whatif *w)
     dam_page_whatif_times_of(w, &tc);
     dam_buf_printf(b, "%-26s %9s %9s %8s %9s %8s %7s %9s %9s %9s %-22s "
                       "%s\n",
-                   "option", serving ? "mean" : "step",
+                   "option",
+                   !serving               ? "step"
+                   : base->result.has_sim ? "mean"
+                                          : "request", /* a lone one */
                    serving ? "p99" : "run", "speedup", "GPU-h",
                    serving ? "$/1k req" : "cost", "kWh",
                    "quality", "gain", "RoC", "binds (before -> after)",
@@ -464,9 +467,14 @@ static void whatif_legend(dam_buf *b, const dam_whatif *w)
 {
     const dam_whatif_row *base = &w->rows[0];
     const dam_scenario *s = &base->scenario;
-    if (s->mode == DAM_MODE_SERVING && base->result.serving.slo_s > 0.0) {
+    /* the analytic solve sets no slo_s (no simulation judged it): the
+     * scenario's objective */
+    double slo_s = base->result.has_sim ? base->result.serving.slo_s
+                                        : s->serving.slo_p99_s;
+    if (s->mode == DAM_MODE_SERVING && !s->serving.llm.enabled &&
+        slo_s > 0.0) {
         char slo[48];
-        dam_text_ms(slo, sizeof slo, base->result.serving.slo_s, 3);
+        dam_text_ms(slo, sizeof slo, slo_s, 3);
         if (base->result.has_sim)
             dam_buf_printf(b, "\nSLO: p99 <= %s; \"short\": faster, but "
                               "p99 still misses it; GPU-h and cost per 1,000 "
@@ -474,8 +482,9 @@ static void whatif_legend(dam_buf *b, const dam_whatif *w)
                            slo);
         else
             dam_buf_printf(b, "\nSLO: p99 <= %s; the analytic solve gives "
-                              "no p99 (simulate for it); GPU-h and cost per "
-                              "1,000 requests\n",
+                              "no p99 (simulate for it); request: a lone "
+                              "request's latency, no queueing; GPU-h and "
+                              "cost per 1,000 requests\n",
                            slo);
     }
     if (!s->quality.metric[0]) {
