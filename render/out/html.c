@@ -360,9 +360,18 @@ static void xp_answer(char *buf, size_t n, const dam_html_explore *x,
             x->serving);
     if (x->serving) {
         xp_cell(a, sizeof a, p, XN_STEP, 1);
-        snprintf(buf, n, "At %s: %s takes %s; %s than as "
+        /* past its capacity the queue grows without bound: that comes
+         * first, as on the run page */
+        char over[160] = "";
+        if (p->overloaded > 0) {
+            dam_fmt_value(c, sizeof c, p->throughput, DAM_FMT_PLAIN,
+                          DAM_FMT_SIG);
+            snprintf(over, sizeof over, "OVERLOADED: it serves at most %s "
+                     "requests/s, so its queue grows without bound; ", c);
+        }
+        snprintf(buf, n, "At %s: %s%s takes %s; %s than as "
                          "configured, %s. %s binds%s.",
-                 name,
+                 name, over,
                  x->sw->simulate ? "a request under load" : "a lone request",
                  a, sp, b, cap(bn, sizeof bn, dam_bound_name(p->bound)),
                  p->fits ? "" : "; it does NOT fit in GPU memory");
