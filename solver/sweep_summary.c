@@ -24,6 +24,7 @@ void dam_sweep_fig_of(const dam_sweep_row *row, dam_sweep_fig *f)
 {
     f->ok = row->ok;
     f->fits = row->fits;
+    f->overloaded = row->overloaded > 0;
     f->step = row->step;
     f->throughput = row->throughput;
     f->run_time = row->run_time;
@@ -201,6 +202,7 @@ int dam_sweep_heat_build(const dam_sweep *sw, const dam_sweep_fig *figs,
     h->fit = dam_calloc(cells, sizeof *h->fit);
     h->failed = dam_calloc(cells, sizeof *h->failed);
     h->unknown = dam_calloc(cells, sizeof *h->unknown);
+    h->overloaded = dam_calloc(cells, sizeof *h->overloaded);
     for (size_t c = 0; c < cells; c++)
         h->best[c] = -1;
     int higher = dam_sweep_metric_higher_is_better(metric);
@@ -220,6 +222,10 @@ int dam_sweep_heat_build(const dam_sweep *sw, const dam_sweep_fig *figs,
         double v = dam_sweep_metric_of(f, metric);
         if (!f->fits)
             continue;
+        if (f->overloaded) {
+            h->overloaded[cell]++;
+            continue;
+        }
         if (!isfinite(v)) {
             h->unknown[cell]++;
             continue;
@@ -248,5 +254,6 @@ void dam_sweep_heat_free(dam_sweep_heat *h)
     dam_free(h->fit);
     dam_free(h->failed);
     dam_free(h->unknown);
+    dam_free(h->overloaded);
     memset(h, 0, sizeof *h);
 }

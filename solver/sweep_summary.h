@@ -33,6 +33,8 @@
 typedef struct dam_sweep_fig {
     int ok;               /* 1: the point solved */
     int fits;             /* 1: it fits in GPU memory */
+    int overloaded;       /* serving: 1 past its capacity (a lone
+                           * request's step, never a best nor on a front) */
     double step;          /* s per step (per request when serving) */
     double throughput;    /* samples/s (requests/s serving), all GPUs */
     double run_time;      /* s, all epochs */
@@ -99,6 +101,7 @@ typedef struct dam_sweep_heat {
     uint64_t *failed;         /* of them, failed to solve */
     uint64_t *unknown;        /* of them, fit but the metric is not known
                                  (cost without a price) */
+    uint64_t *overloaded;     /* of them, fit but past their capacity */
     uint64_t per_cell;        /* most points in a cell (1: one each) */
 } dam_sweep_heat;
 

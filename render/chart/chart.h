@@ -345,8 +345,11 @@ typedef enum dam_chart_cell {
                                  memory: hatched vermillion */
     DAM_CHART_CELL_FAILED,    /* none of its points solves: hatched grey */
     DAM_CHART_CELL_EMPTY,     /* no point fell in it (sampled sweeps) */
-    DAM_CHART_CELL_NA         /* its points fit but the value is not known
+    DAM_CHART_CELL_NA,        /* its points fit but the value is not known
                                  (a cost without a price): "n/a" */
+    DAM_CHART_CELL_OVERLOADED /* serving: its points fit but each is past
+                                 its capacity (no latency is an answer):
+                                 hatched orange, "overloaded" */
 } dam_chart_cell;
 
 /* Cells coloured by value on a sequential colour-blind-safe scale

@@ -58,7 +58,7 @@ static int check(const dam_chart_heatmap *c, dam_error *err)
         return dam_error_set(err, "", 0, "heat map: no cells");
     size_t n = c->nrows * c->ncols;
     for (size_t i = 0; i < n; i++) {
-        if ((unsigned)c->cells[i] > DAM_CHART_CELL_NA)
+        if ((unsigned)c->cells[i] > DAM_CHART_CELL_OVERLOADED)
             return dam_error_set(err, "", 0,
                                  "heat map: cell %zu: unknown state %d", i,
                                  (int)c->cells[i]);
@@ -163,7 +163,9 @@ static void value_range(const dam_chart_heatmap *c, double *lo, double *hi,
             *lo = fmin(*lo, c->values[i]);
             *hi = fmax(*hi, c->values[i]);
         }
+        /* bit 0: a cell that does not fit, bit 1: an overloaded one */
         *nofit |= c->cells[i] == DAM_CHART_CELL_NOFIT;
+        *nofit |= (c->cells[i] == DAM_CHART_CELL_OVERLOADED) << 1;
         *failed |= c->cells[i] == DAM_CHART_CELL_FAILED;
     }
     /* a linear scale spans at least a material change (a fifth of the
@@ -209,6 +211,11 @@ static void draw_cell(cairo_t *cr, const dam_chart_heatmap *c, size_t i,
         dam_draw_hatch(cr, cell, DAM_COLOR_VERMILLION);
         ink = (dam_rgb){1, 1, 1};
         line1 = "no fit";
+        break;
+    case DAM_CHART_CELL_OVERLOADED:
+        dam_draw_hatch(cr, cell, DAM_COLOR_ORANGE);
+        ink = (dam_rgb){1, 1, 1};
+        line1 = "overloaded";
         break;
     case DAM_CHART_CELL_FAILED:
         dam_draw_hatch(cr, cell, DAM_COLOR_GREY);
@@ -304,16 +311,21 @@ int dam_chart_heatmap_draw(cairo_t *cr, const dam_rect *r,
             return rc;
         y += used;
     }
-    dam_legend_item items[3];
+    dam_legend_item items[4];
     size_t ni = 0;
     if (c->best >= 0) {
         items[ni++] = (dam_legend_item){"best (and ties)", DAM_COLOR_BLACK,
                                         DAM_KEY_OUTLINE, DAM_MARK_SQUARE};
     }
-    if (nofit) {
+    if (nofit & 1) {
         items[ni++] = (dam_legend_item){"does not fit in GPU memory",
                                         DAM_COLOR_VERMILLION, DAM_KEY_HATCH,
                                         DAM_MARK_SQUARE};
+    }
+    if (nofit & 2) {
+        items[ni++] = (dam_legend_item){"overloaded: the rate is past its "
+                                        "capacity", DAM_COLOR_ORANGE,
+                                        DAM_KEY_HATCH, DAM_MARK_SQUARE};
     }
     if (failed) {
         items[ni++] = (dam_legend_item){"fails (see the rows' errors)",

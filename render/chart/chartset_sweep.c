@@ -223,7 +223,17 @@ static void pareto_titles(struct dam_chartset_sweep *d, const dam_sweep *sw,
                           dam_fmt_time_unit u, size_t failed, size_t nofit,
                           size_t noprice)
 {
-    size_t n = (size_t)sw->npoints;
+    size_t n = (size_t)sw->npoints, over = 0;
+    for (size_t i = 0; i < n; i++)
+        over += figs[i].ok && figs[i].fits && figs[i].overloaded;
+    if (nf == 0 && over > 0) {
+        snprintf(d->p_title, sizeof d->p_title,
+                 "Which configuration is worth it? None: %zu of %zu are past "
+                 "their capacity (overloaded), the rest do not fit or fail",
+                 over, n);
+        snprintf(d->p_sub, sizeof d->p_sub, "%s.", sw->base->name);
+        return;
+    }
     if (nf == 0) {
         /* no point fits: no front, the markers are all "does not fit" */
         snprintf(d->p_title, sizeof d->p_title,
@@ -278,6 +288,10 @@ static void pareto_titles(struct dam_chartset_sweep *d, const dam_sweep *sw,
         L += (size_t)snprintf(d->p_sub + L, sizeof d->p_sub - L,
                               " %zu do%s not fit in GPU memory.", nofit,
                               nofit == 1 ? "es" : "");
+    if (L < sizeof d->p_sub && over)
+        L += (size_t)snprintf(d->p_sub + L, sizeof d->p_sub - L,
+                              " %zu past %s capacity (overloaded) left out.",
+                              over, over == 1 ? "its" : "their");
     if (L < sizeof d->p_sub && noprice) {
         /* which, when few */
         char which[3 * NAME_MAX_LEN + 8] = "";
@@ -316,6 +330,10 @@ static int build_pareto(dam_chartset *cs, struct dam_chartset_sweep *d,
         failed += !figs[i].ok;
         noprice += figs[i].ok && !isfinite(y[i]);
         if (!figs[i].ok || !isfinite(x[i]) || !isfinite(y[i]))
+            continue;
+        /* past its capacity a point's latency is a lone request's and its
+         * queue grows without bound: left out (the subtitle counts it) */
+        if (figs[i].fits && figs[i].overloaded)
             continue;
         use[i] = figs[i].fits != 0;
         nofit += !figs[i].fits;
@@ -538,6 +556,8 @@ static int build_heatmap(dam_chartset *cs, struct dam_chartset_sweep *d,
             d->cells[i] = DAM_CHART_CELL_EMPTY;
         } else if (h->unknown[i] > 0) {
             d->cells[i] = DAM_CHART_CELL_NA;
+        } else if (h->overloaded[i] > 0) {
+            d->cells[i] = DAM_CHART_CELL_OVERLOADED;
         } else if (h->failed[i] == h->count[i]) {
             d->cells[i] = DAM_CHART_CELL_FAILED;
         } else {
