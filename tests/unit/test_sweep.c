@@ -659,6 +659,20 @@ static void check_heat(void)
     dam_sweep_heat_free(&h);
     rc = dam_sweep_heat_build(&sw, f, 1, 1, DAM_SWEEP_METRIC_COST, &h, &e);
     dam_check(rc == DAM_EINPUT, "one key twice is refused: %s", e.msg);
+    /* serving past its capacity: a point never the best of its cell, and
+     * a cell of such points counted apart (drawn "overloaded") */
+    f[9].overloaded = 1;
+    rc = dam_sweep_heat_build(&sw, f, 0, 1, DAM_SWEEP_METRIC_COST, &h, &e);
+    dam_check(rc == DAM_OK && h.best[4] == 8 && h.value[4] == 92.0 &&
+                  h.overloaded[4] == 1,
+              "cell (1,1): the cheaper point is overloaded, the other wins");
+    dam_sweep_heat_free(&h);
+    f[8].overloaded = 1;
+    rc = dam_sweep_heat_build(&sw, f, 0, 1, DAM_SWEEP_METRIC_COST, &h, &e);
+    dam_check(rc == DAM_OK && h.fit[4] == 0 && h.best[4] == -1 &&
+                  h.overloaded[4] == 2,
+              "cell (1,1): both overloaded, no best");
+    dam_sweep_heat_free(&h);
     dam_sweep_free(&sw);
 
     /* a Latin hypercube over a range: 5 bins of 1..100, every point in
