@@ -362,7 +362,7 @@ static void xp_answer(char *buf, size_t n, const dam_html_explore *x,
         xp_cell(a, sizeof a, p, XN_STEP, 1);
         /* past its capacity the queue grows without bound: that comes
          * first, as on the run page */
-        char over[160] = "";
+        char over[256] = "";
         if (p->overloaded > 0) {
             dam_fmt_value(c, sizeof c, p->throughput, DAM_FMT_PLAIN,
                           DAM_FMT_SIG);
