@@ -16,6 +16,7 @@
 
 #include "model/lever.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -208,17 +209,27 @@ static void evidence(const dam_scenario *s, const dam_result *r, double step,
                                                             "compute");
     }
     const dam_serving_result *sv = &r->serving;
-    if (s->mode == DAM_MODE_SERVING && sv->capacity > 0.0)
+    if (s->mode == DAM_MODE_SERVING && sv->capacity > 0.0) {
+        /* a part with no work (no preprocessing, no bytes to copy) sets
+         * no limit: "unbounded", never "inf" */
+        char part[3][32];
+        for (int i = 0; i < 3; i++)
+            if (isfinite(sv->capacity_parts[i]))
+                snprintf(part[i], sizeof part[i], "%.4g",
+                         sv->capacity_parts[i]);
+            else
+                snprintf(part[i], sizeof part[i], "unbounded");
         dam_diagnose_add(d->evidence, &d->nevidence,
              "capacity %.4g requests/s against %.4g offered (%s): the CPU "
-             "pool's %.4g (%d workers, %.3g ms a request), the replicas' "
-             "%.4g at full batches of %d, the PCIe links' %.4g",
+             "pool's %s (%d workers, %.3g ms a request), the replicas' "
+             "%s at full batches of %d, the PCIe links' %s",
              sv->capacity, s->serving.rate,
              sv->overloaded ? "overloaded: the queue grows without bound"
                             : "a lone request's latency above, no queueing",
-             sv->capacity_parts[0], s->serving.preprocess_workers,
-             s->serving.preprocess_s * 1e3, sv->capacity_parts[1],
-             s->serving.max_batch, sv->capacity_parts[2]);
+             part[0], s->serving.preprocess_workers,
+             s->serving.preprocess_s * 1e3, part[1], s->serving.max_batch,
+             part[2]);
+    }
     if (s->mode != DAM_MODE_SERVING) {
         ms(a, sizeof a, r->t_seq);
         ms(b, sizeof b, r->t_pipe);

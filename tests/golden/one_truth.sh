@@ -591,5 +591,15 @@ a = dict(re.findall(r'\"a\":\"At serving.rate_per_s = ([0-9]+): ([^\"]*)\"', h))
 assert a['8000'].startswith('OVERLOADED: it serves at most 4,000'), a
 assert 'OVERLOADED' not in a['400'], a"
 
+# A service with no preprocessing has no CPU-pool limit: its capacity
+# evidence said "the CPU pool's inf".
+sed 's/preprocess_ms = [0-9.]*;/preprocess_ms = 0;/' "$src/scenarios/resnet50-serving-l4.cfg" >"$tmp/nopre.cfg"
+"$damsim" run --analytic "$tmp/nopre.cfg" >"$tmp/nopre.txt" 2>"$tmp/err"
+check "no preprocessing: the CPU pool's capacity is unbounded, never inf" py "
+import re, sys
+txt = open(sys.argv[1] + '/nopre.txt').read()
+assert \"the CPU pool's unbounded\" in txt, txt
+assert not re.search(r'\\b(inf|nan)\\b', txt), re.search(r'\\b(inf|nan)\\b', txt)"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
