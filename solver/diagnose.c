@@ -364,8 +364,11 @@ static void comm_symptom(const dam_scenario *s, const dam_result *r,
 static void symptoms(const dam_scenario *s, const dam_result *r, double step,
                      dam_diagnosis *d)
 {
+    /* the GPUs' busy share as the stage table counts it: not waiting
+     * for data, for a copy, nor for slower ranks at a collective */
     double busy = 1.0 - r->terms[DAM_TERM_DATA] / step -
-                  r->terms[DAM_TERM_TRANSFER] / step;
+                  r->terms[DAM_TERM_TRANSFER] / step -
+                  r->terms[DAM_TERM_WAIT] / step;
     if (s->mode != DAM_MODE_SERVING && busy < 0.80)
         dam_diagnose_add(d->symptoms, &d->nsymptoms,
              "low accelerator utilisation (%.0f %% busy): data/host "

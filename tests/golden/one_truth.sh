@@ -601,5 +601,15 @@ txt = open(sys.argv[1] + '/nopre.txt').read()
 assert \"the CPU pool's unbounded\" in txt, txt
 assert not re.search(r'\\b(inf|nan)\\b', txt), re.search(r'\\b(inf|nan)\\b', txt)"
 
+# The flagship's symptom read "58 % busy" beside a stage table whose GPUs
+# are 52 % busy: it counted the wait for slower ranks as busy.
+"$damsim" run "$src/scenarios/resnet50-dgx-a100.cfg" >"$tmp/busy.txt" 2>"$tmp/err"
+check "the utilisation symptom's busy share is the stage table's GPU busy share" py "
+import re, sys
+txt = open(sys.argv[1] + '/busy.txt').read()
+sym = float(re.search(r'low accelerator utilisation \\(([0-9]+) % busy\\)', txt).group(1))
+gpu = float(re.search(r'^  gpu +[0-9]+ +([0-9.]+)%', txt, re.M).group(1))
+assert abs(sym - gpu) <= 1.0, (sym, gpu)"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
