@@ -477,9 +477,10 @@ double dam_analytic_batch_reads(const dam_scenario *s)
 }
 
 /* Loader: storage read and CPU decode for one GPU's batch; *lower: a
- * lower bound of it for T_pipe. */
+ * lower bound of it for T_pipe; *seq: the read and the decode one after
+ * the other (T_seq's share). */
 static double loader(const dam_scenario *s, dam_result *r, double *lower,
-                     double *alone, double *rest)
+                     double *alone, double *rest, double *seq)
 {
     const dam_machine *m = &s->machine;
     const dam_data *d = &s->data;
@@ -507,6 +508,7 @@ static double loader(const dam_scenario *s, dam_result *r, double *lower,
     dc->rate = cores;
     dc->t_ops = dc->ops / cores;
     dc->time = dc->t_ops;
+    *seq = st->time + dc->time;
 
     if (wk == 0) {
         /* the training loop loads: read then decode, in series, every GPU
@@ -855,8 +857,9 @@ static void solve(const dam_scenario *s, dam_result *r,
     const dam_workload *w = &s->workload;
     double b = w->batch_size;
 
-    double t_load_lower, read_alone = 0.0, load_rest = 0.0;
-    double t_load = loader(s, r, &t_load_lower, &read_alone, &load_rest);
+    double t_load_lower, read_alone = 0.0, load_rest = 0.0, load_seq;
+    double t_load = loader(s, r, &t_load_lower, &read_alone, &load_rest,
+                           &load_seq);
 
     dam_stage *tr = stage(r, "transfer");
     tr->bytes = b * dam_scenario_copy_bytes(s);
@@ -915,7 +918,13 @@ static void solve(const dam_scenario *s, dam_result *r,
     r->t_compute = t_compute;
     r->t_comm = t_comm;
     r->t_latency = lat;
-    r->t_seq = t_load + tr->time + t_compute + t_comm + lat;
+    /* nothing overlapped: the iron-law table's rows one after another
+     * (the loader's read, then its decode on the cores it has), which
+     * is at least the loader's time per batch with its workers reading
+     * while others decode */
+    if (load_seq < t_load)
+        load_seq = t_load;
+    r->t_seq = load_seq + tr->time + t_compute + t_comm + lat;
     /* Perfect overlap: every resource busy at once. L_lat (launches and
      * framework dispatch) is serial with the GPU's own work, so it joins the
      * compute term; loader workers, copies and the network overlap it. */

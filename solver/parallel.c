@@ -865,8 +865,10 @@ void dam_parallel_step_analytic(const dam_parallel_cost *c,
     out->terms[DAM_TERM_COMM] = tm;
     out->terms[DAM_TERM_OVERHEAD] = c->overhead;
     out->terms[DAM_TERM_DATA] = data_wait;
+    /* what is left of the step; a rounding residue (1e-16 s of a 5 s
+     * step printed "waiting for ranks 1.16e-10 us") is none */
     double wait = out->step - tc - tm - c->overhead - data_wait;
-    out->terms[DAM_TERM_WAIT] = wait > 0.0 ? wait : 0.0;
+    out->terms[DAM_TERM_WAIT] = wait > 1e-9 * out->step ? wait : 0.0;
 }
 
 /* ---- a scenario ------------------------------------------------------- */
@@ -984,6 +986,108 @@ static double seq_time(const dam_result *r, const dam_parallel_step *st)
            st->terms[DAM_TERM_WAIT];
 }
 
+/* The iron-law table of a layout's step (r->stages) and r->t_comm, the
+ * first stage's collectives in series; *zt_out: its ZeRO gathers. Returns
+ * r->t_comm. */
+static double iron_law_rows(const dam_parallel_cost *c,
+                            const dam_parallel_step *st, dam_result *r,
+                            double *zt_out)
+{
+    const dam_layout *l = &c->l;
+    double m = l->micro_batches;
+    int k0 = dam_parallel_chunk_kind(c, 0);
+    double per_stage = m * l->vpp;
+    /* The iron-law rows add up to T_seq: the compute rows are the mean
+     * over the pipeline stages (the step's compute term; the first
+     * stage's alone left the 405B example's rows 0.5 s short of it), the
+     * wait for other ranks (fill and drain, slower stages) has a row. */
+    double fw_t = 0.0, fw_o = 0.0, bw_t = 0.0, bw_o = 0.0, opt = 0.0;
+    for (int ps = 0; ps < l->pp; ps++) {
+        for (int j = 0; j < l->vpp; j++) {
+            int k = dam_parallel_chunk_kind(c, j * l->pp + ps);
+            fw_t += c->fwd[k].compute;
+            fw_o += c->fwd[k].flops;
+            bw_t += c->bwd[k].compute;
+            bw_o += c->bwd[k].flops;
+        }
+        opt += c->stage[dam_parallel_stage_kind(c, ps)].optimizer;
+    }
+    fw_t *= m / l->pp;
+    fw_o *= m / l->pp;
+    bw_t *= m / l->pp;
+    bw_o *= m / l->pp;
+    opt /= l->pp;
+    dam_stage *x;
+    if (c->data_read > 0.0 && (x = add_stage(r, "data read", c->data_read)))
+        x->t_data = c->data_read;
+    x = add_stage(r, "forward", fw_t);
+    if (x) {
+        x->ops = fw_o;
+        x->rate = x->time > 0.0 ? x->ops / x->time : 0.0;
+        x->t_ops = x->time;
+    }
+    x = add_stage(r, "backward", bw_t);
+    if (x) {
+        x->ops = bw_o;
+        x->rate = x->time > 0.0 ? x->ops / x->time : 0.0;
+        x->t_ops = x->time;
+    }
+    x = add_stage(r, "tensor parallel", c->tp_comm);
+    if (x)
+        x->t_data = c->tp_comm;
+    dam_stage *sends = NULL;
+    if (l->pp > 1 && (sends = add_stage(r, "pipeline sends",
+                                        2.0 * per_stage * c->p2p.time)))
+        sends->t_data = sends->time;
+    if (c->a2a_traffic > 0.0 &&
+        (x = add_stage(r, "expert all-to-all",
+                       per_stage * (c->fwd[k0].a2a.time + c->bwd[k0].a2a.time)))) {
+        x->bytes = c->a2a_traffic;
+        x->t_data = x->time;
+        if (x->time > 0.0)
+            x->bw = x->bytes / x->time; /* effective: D/BW is its time */
+    }
+    const dam_parallel_stage *s0 = &c->stage[dam_parallel_stage_kind(c, 0)];
+    double zt = *zt_out = per_stage * (c->fwd[k0].zero.time + c->bwd[k0].zero.time);
+    r->t_comm = c->tp_comm + 2.0 * per_stage * c->p2p.time +
+                s0->grad.time + s0->gather.time + zt +
+                per_stage * (c->fwd[k0].a2a.time + c->bwd[k0].a2a.time);
+    /* The schedule's communication term can exceed the first stage's
+     * collectives in series: it holds the sends on the fill and drain's
+     * critical path, 2 (p - 1) of them, where a stage's own are 2 m v
+     * (4 stages, 1 micro-batch: 63 ms against 30), so T_seq takes the
+     * larger (seq_time), and the sends' row (the gradient sync's without
+     * a pipeline) carries the difference; r->t_comm stays the first
+     * stage's own (a trace's NCCL time in calibrate.c). */
+    double comm_rows = r->t_comm;
+    double extra = st->terms[DAM_TERM_COMM] - comm_rows;
+    if (!(extra > 0.0))
+        extra = 0.0;
+    if (sends) {
+        sends->time += extra;
+        sends->t_data = sends->time;
+    }
+    x = add_stage(r, "gradient sync", s0->grad.time + s0->gather.time + zt +
+                                      (sends ? 0.0 : extra));
+    if (x) {
+        x->bytes = c->dp_traffic;
+        x->t_data = x->time;
+        if (x->bytes > 0.0 && x->time > 0.0)
+            x->bw = x->bytes / x->time; /* effective, as above */
+    }
+    x = add_stage(r, "optimizer", opt);
+    if (x)
+        x->t_data = opt;
+    x = add_stage(r, "overhead", c->overhead);
+    if (x)
+        x->t_lat = c->overhead;
+    if (st->terms[DAM_TERM_WAIT] > 0.0 &&
+        (x = add_stage(r, "waiting for ranks", st->terms[DAM_TERM_WAIT])))
+        x->t_lat = x->time;
+
+    return comm_rows;
+}
+
 void dam_parallel_solve(const dam_scenario *s, dam_result *r)
 {
     const dam_layout *l = &s->layout;
@@ -1005,49 +1109,8 @@ void dam_parallel_solve(const dam_scenario *s, dam_result *r)
 
     double m = l->micro_batches;
     int k0 = dam_parallel_chunk_kind(&c, 0);
-    double per_stage = m * l->vpp;
-    dam_stage *x = add_stage(r, "forward", per_stage * c.fwd[k0].compute);
-    if (x) {
-        x->ops = per_stage * c.fwd[k0].flops;
-        x->rate = x->time > 0.0 ? x->ops / x->time : 0.0;
-        x->t_ops = x->time;
-    }
-    x = add_stage(r, "backward", per_stage * c.bwd[k0].compute);
-    if (x) {
-        x->ops = per_stage * c.bwd[k0].flops;
-        x->rate = x->time > 0.0 ? x->ops / x->time : 0.0;
-        x->t_ops = x->time;
-    }
-    x = add_stage(r, "tensor parallel", c.tp_comm);
-    if (x)
-        x->t_data = c.tp_comm;
-    if (l->pp > 1 && (x = add_stage(r, "pipeline sends",
-                                    2.0 * per_stage * c.p2p.time)))
-        x->t_data = x->time;
-    if (c.a2a_traffic > 0.0 &&
-        (x = add_stage(r, "expert all-to-all",
-                       per_stage * (c.fwd[k0].a2a.time + c.bwd[k0].a2a.time)))) {
-        x->bytes = c.a2a_traffic;
-        x->t_data = x->time;
-        if (x->time > 0.0)
-            x->bw = x->bytes / x->time; /* effective: D/BW is its time */
-    }
-    const dam_parallel_stage *s0 = &c.stage[dam_parallel_stage_kind(&c, 0)];
-    double zt = per_stage * (c.fwd[k0].zero.time + c.bwd[k0].zero.time);
-    x = add_stage(r, "gradient sync",
-                  s0->grad.time + s0->gather.time + zt);
-    if (x) {
-        x->bytes = c.dp_traffic;
-        x->t_data = x->time;
-        if (x->bytes > 0.0 && x->time > 0.0)
-            x->bw = x->bytes / x->time; /* effective, as above */
-    }
-    x = add_stage(r, "optimizer", s0->optimizer);
-    if (x)
-        x->t_data = s0->optimizer;
-    x = add_stage(r, "overhead", c.overhead);
-    if (x)
-        x->t_lat = c.overhead;
+    double per_stage = m * l->vpp, zt;
+    double comm_rows = iron_law_rows(&c, &st, r, &zt);
 
     /* roofline phases of the first stage's blocks, per step */
     double blocks = m * dam_layout_stage_blocks(l, s->workload.model.arch.tf.layers, 0);
@@ -1072,15 +1135,12 @@ void dam_parallel_solve(const dam_scenario *s, dam_result *r)
     }
 
     r->t_compute = st.terms[DAM_TERM_COMPUTE];
-    r->t_comm = c.tp_comm + 2.0 * per_stage * c.p2p.time +
-                s0->grad.time + s0->gather.time + zt +
-                per_stage * (c.fwd[k0].a2a.time + c.bwd[k0].a2a.time);
     r->t_latency = c.overhead;
     r->t_data = c.data_read;
     r->t_seq = seq_time(r, &st);
     double busy = st.terms[DAM_TERM_COMPUTE] + st.terms[DAM_TERM_COMM] +
                   c.overhead;
-    r->t_pipe = pipe_bound(&c, k0, per_stage, zt, busy - r->t_comm,
+    r->t_pipe = pipe_bound(&c, k0, per_stage, zt, busy - comm_rows,
                            r->t_compute);
     r->step = st.step;
     for (int t = 0; t < DAM_TERM_COUNT; t++)

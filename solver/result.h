@@ -58,7 +58,7 @@ typedef struct dam_stage {
     double time;           /* this stage's time per step, s */
 } dam_stage;
 
-#define DAM_MAX_STAGES 10
+#define DAM_MAX_STAGES 12
 
 /* Memory footprint on one GPU. */
 typedef struct dam_memory {

@@ -27,7 +27,8 @@ model and against themselves:
              T_pipe (perfect overlap), beyond the simulation's noise; no
              stage of the iron-law table takes longer alone (D/BW or
              O/(R eta)) than T_pipe, and a row's D_vol / BW is its D/BW;
-             the analytic step is not above T_seq (nothing overlapped);
+             the analytic step is not above T_seq (nothing overlapped),
+             which is the sum of the table's rows;
   ordered    every set of percentiles is ordered (p50 <= p90/p95 <= p99 <=
              max), and a mean lies between its min and max;
   same       the text's "Answer" line is the JSON's result.answer;
@@ -482,6 +483,18 @@ def one(job):
         an = (sim or {}).get("analytic_step_s") or r["step_s"]
         if ts > 0 and an > ts * (1 + 1e-9):
             v["bound"].append("analytic step %.6g > T_seq %.6g" % (an, ts))
+    # bound: T_seq is the iron-law table's rows one after another (the
+    # 405B layout's rows summed 5.01 s under "T_seq (no overlap) 10.6 s":
+    # its pipeline bubble had no row and its compute rows were the first
+    # stage's; the flagship's 312 ms of rows sat under a T_seq of 301 ms
+    # that overlapped its loader's reads with its decode)
+    stages = r.get("stages", [])
+    ts = r.get("iron_law", {}).get("t_seq_s", 0)
+    if stages and ts > 0:
+        rows = sum(x.get("time_s", 0) for x in stages)
+        if abs(rows - ts) > 1e-6 * ts:
+            v["bound"].append("iron-law rows sum to %.6g, T_seq %.6g" %
+                              (rows, ts))
     # agree: the simulated and the analytic step printed side by side
     # model the same system: the simulation adds queueing and jitter, not
     # whole terms the analytic solve leaves out (a 2-stage pipeline reading
