@@ -365,15 +365,23 @@ static void symptoms(const dam_scenario *s, const dam_result *r, double step,
                      dam_diagnosis *d)
 {
     /* the GPUs' busy share as the stage table counts it: not waiting
-     * for data, for a copy, nor for slower ranks at a collective */
-    double busy = 1.0 - r->terms[DAM_TERM_DATA] / step -
-                  r->terms[DAM_TERM_TRANSFER] / step -
-                  r->terms[DAM_TERM_WAIT] / step;
-    if (s->mode != DAM_MODE_SERVING && busy < 0.80)
+     * for data, for a copy, nor for other ranks; the larger wait names
+     * the cause (a pipeline's bubble is no data starvation) */
+    double host = (r->terms[DAM_TERM_DATA] + r->terms[DAM_TERM_TRANSFER]) /
+                  step;
+    double ranks = r->terms[DAM_TERM_WAIT] / step;
+    double busy = 1.0 - host - ranks;
+    if (s->mode != DAM_MODE_SERVING && busy < 0.80 && host >= ranks)
         dam_diagnose_add(d->symptoms, &d->nsymptoms,
              "low accelerator utilisation (%.0f %% busy): data/host "
              "starvation; prefetch, parallelise, or cut launches",
              busy * 100.0);
+    else if (s->mode != DAM_MODE_SERVING && busy < 0.80)
+        dam_diagnose_add(d->symptoms, &d->nsymptoms,
+             "low accelerator utilisation (%.0f %% busy): the GPUs wait "
+             "%.0f %% of the step for other ranks (a pipeline's fill and "
+             "drain, slower stages, stragglers), not for data",
+             busy * 100.0, ranks * 100.0);
     if (r->terms[DAM_TERM_COMM] > 0.10 * step)
         comm_symptom(s, r, step, d);
     if (s->mode == DAM_MODE_TRAINING && r->mfu < 0.30)

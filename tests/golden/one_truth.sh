@@ -611,5 +611,16 @@ sym = float(re.search(r'low accelerator utilisation \\(([0-9]+) % busy\\)', txt)
 gpu = float(re.search(r'^  gpu +[0-9]+ +([0-9.]+)%', txt, re.M).group(1))
 assert abs(sym - gpu) <= 1.0, (sym, gpu)"
 
+# ... and a pipeline's bubble is no data starvation: the 405B layout's GPUs
+# wait 49 % of the step for other ranks and read no data to speak of.
+"$damsim" run --analytic "$src/scenarios/llama3-405b-16k-h100.cfg" >"$tmp/bubble.txt" 2>"$tmp/err"
+check "a layout idle in its pipeline bubble: utilisation said to wait for other ranks, not data/host starvation" py "
+import re, sys
+txt = open(sys.argv[1] + '/bubble.txt').read()
+m = re.search(r'low accelerator utilisation \\(([0-9]+) % busy\\): the GPUs wait ([0-9]+) % of the step for other ranks', txt)
+assert m and 'starvation' not in txt, txt
+w = float(re.search(r'^  waiting for ranks .*?([0-9.]+) %', txt, re.M).group(1))
+assert abs(float(m.group(2)) - w) <= 1.0 and abs(float(m.group(1)) + w - 100) <= 1.5, (m.groups(), w)"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
