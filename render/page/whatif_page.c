@@ -623,6 +623,8 @@ static void whatif_intervals(dam_buf *b, const dam_whatif *w)
 /* Why each option got its verdict (and the trap a wasted one hides). */
 static void whatif_why(dam_buf *b, const dam_whatif *w)
 {
+    if (w->nrows < 2) /* no option: no heading over nothing */
+        return;
     dam_buf_printf(b, "\nWhy\n");
     for (int i = 1; i < w->nrows; i++) {
         const dam_whatif_row *r = &w->rows[i];
@@ -1048,7 +1050,8 @@ void dam_llm_whatif_text(dam_buf *b, const dam_whatif *w)
                       "requests meeting both; KV tokens: the cache of one "
                       "replica; running: sequences at once, mean\n",
                    pct, q->slo_ttft_s * 1e3, q->slo_tpot_s * 1e3);
-    dam_buf_printf(b, "\nWhy:\n");
+    if (w->nrows > 1)
+        dam_buf_printf(b, "\nWhy:\n");
     for (int i = 1; i < w->nrows; i++) {
         const dam_whatif_row *r = &w->rows[i];
         dam_buf_printf(b, "  %-24.24s %s\n", r->name,
