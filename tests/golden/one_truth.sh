@@ -622,5 +622,19 @@ assert m and 'starvation' not in txt, txt
 w = float(re.search(r'^  waiting for ranks .*?([0-9.]+) %', txt, re.M).group(1))
 assert abs(float(m.group(2)) - w) <= 1.0 and abs(float(m.group(1)) + w - 100) <= 1.5, (m.groups(), w)"
 
+# compare: the 405B example's step is 5 % longer than the 70B's and its run
+# 1.83x shorter; the interval row said "speed-up vs the first 1.34x .. 2.57x"
+# beside "step +5 %". The speed-up is the run's, and says so.
+"$damsim" compare "$src/scenarios/llama3-70b-1024-h100.cfg" "$src/scenarios/llama3-405b-16k-h100.cfg" >"$tmp/cmp.txt" 2>"$tmp/err"
+"$damsim" compare --json "$src/scenarios/llama3-70b-1024-h100.cfg" "$src/scenarios/llama3-405b-16k-h100.cfg" >"$tmp/cmp.json" 2>"$tmp/err"
+check "compare: a batch run's speed-up row is the run's, and its interval holds the ratio of the runs printed" py "
+import json, re, sys
+txt = open(sys.argv[1] + '/cmp.txt').read()
+assert re.search(r'^  run speed-up vs the first +- +[0-9.]+x \\.\\. [0-9.]+x', txt, re.M), txt
+d = json.load(open(sys.argv[1] + '/cmp.json'))['scenarios']
+ratio = d[0]['result']['run_s'] / d[1]['result']['run_s']
+sp = d[1]['intervals_90']['speedup']
+assert sp['p05'] <= ratio <= sp['p95'], (ratio, sp)"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
