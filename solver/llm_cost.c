@@ -43,6 +43,12 @@ struct dam_llm_cost {
     double seq_s;         /* and per sequence of the iteration, s */
     int overlap;          /* host work hidden behind the GPU's */
     double swap_bw;       /* pinned host copies, bytes/s */
+    double gpu_scale;     /* multiplies the GPU's kernel time (not the
+                             tensor-parallel collectives): the workload's
+                             flops_scale, which the uncertainty draws move
+                             by the model's step error and structured
+                             pruning by the share of weights kept (both
+                             move bytes_scale with it) */
     int cap;              /* cache entries: rows 0..cap-1 */
     /* lin(R) and head(S), filled on first use in blocks of
      * DAM_LLM_ROW_BLOCK rows allocated as they are first touched: a
@@ -220,6 +226,8 @@ dam_llm_cost *dam_llm_cost_create(const dam_scenario *s, int tp,
     c->att.weight_elem = 0.0;
     dam_device_attn_prepare(&c->att, &c->attp);
 
+    c->gpu_scale = s->workload.flops_scale > 0.0 ? s->workload.flops_scale
+                                                 : 1.0;
     c->iteration_s = q->iteration_s;
     c->seq_s = q->iteration_seq_s;
     c->overlap = q->overlap;
@@ -370,8 +378,9 @@ double dam_llm_cost_iteration(dam_llm_cost *c, const dam_llm_batch *b,
          * overhead of its own: the target's iteration pays it) */
         draft = c->spec_k * dt.total;
     }
-    double gpu = lr->t + hr->t + ta + draft;
-    double comm = lr->c;
+    double comm = lr->c, g = c->gpu_scale;
+    /* the draft's own create scaled its time */
+    double gpu = (lr->t - comm + hr->t + ta) * g + comm + draft;
     double kern = lr->k + hr->k + ka;
     double host = c->lin.cuda_graphs ? c->lin.launch_s
                                      : kern * c->lin.launch_s;
@@ -381,10 +390,10 @@ double dam_llm_cost_iteration(dam_llm_cost *c, const dam_llm_batch *b,
     if (split) {
         split->total = total;
         split->gpu = gpu;
-        split->linear = lr->t - comm + draft;
+        split->linear = (lr->t - comm) * g + draft;
         split->comm = comm;
-        split->head = hr->t;
-        split->attn = ta;
+        split->head = hr->t * g;
+        split->attn = ta * g;
         split->host = total - gpu - swap;
         split->swap = swap;
     }

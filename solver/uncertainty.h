@@ -106,6 +106,8 @@ typedef struct dam_uncertainty_input {
                                lognormal), 0: an input of the scenario */
     int default_sd;         /* constants: 1 when its spread is its field's
                                default, not its own */
+    int step_error;         /* 1: the model's step error on the GPU's
+                               work, 2: on the rest; 0: neither */
     dam_uncertain_kind kind;
     double scale;           /* SI per unit of the key, for display */
     double value_lo;        /* the input at its 5th percentile (SI) */
@@ -134,7 +136,7 @@ typedef struct dam_uncertainty {
     int nconstants;                 /* calibrated constants drawn (the
                                        step error beside them) */
     int ninputs;                    /* entries in inputs */
-    dam_uncertainty_input inputs[DAM_MAX_UNCERTAIN + DAM_MAX_CONST_USES + 1];
+    dam_uncertainty_input inputs[DAM_MAX_UNCERTAIN + DAM_MAX_CONST_USES + 2];
                                     /* largest swing first */
 } dam_uncertainty;
 

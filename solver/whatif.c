@@ -102,10 +102,12 @@ static void attribution(const dam_whatif_row *base, dam_whatif_row *row,
         if (fabs(row->saved[t]) > fabs(row->saved[best]))
             best = t;
     double pct = row->step_change * 100.0;
-    /* a service's "step" is a request's time in it */
-    const char *what = base->scenario.mode == DAM_MODE_SERVING
-                           ? "mean latency"
-                           : "step time";
+    /* a service's "step" is a request's time in it: simulated, its mean;
+     * analytic, one request's alone (no queueing, no batching) */
+    const char *what = base->scenario.mode != DAM_MODE_SERVING
+                           ? "step time"
+                       : base->result.has_sim ? "mean latency"
+                                              : "a lone request's latency";
     if (fabs(total) < 1e-12 || fabs(pct) < 0.5) {
         snprintf(buf, n, "%s unchanged (within 0.5 %%)", what);
         return;

@@ -237,7 +237,7 @@ static void llm_alone(dam_buf *b, const dam_scenario *s, const dam_result *r,
     if (u && u->samples > 0)
         dam_buf_printf(b, "  90 %% interval of its end-to-end time: %.4g to "
                           "%.4g s (analytic, %d draws over %d calibrated "
-                          "constants)\n",
+                          "constants and the model's step error)\n",
                        iv->lo, iv->hi, u->samples, u->nconstants);
 
 }
@@ -563,6 +563,25 @@ void dam_llm_whatif_answer(char *buf, size_t n, const dam_whatif *w)
     const dam_whatif_row *base = &w->rows[0];
     const dam_llm_result *l0 = &base->result.serving.llm;
     size_t len = 0;
+    if (!base->result.has_sim) {
+        /* analytic: one request alone says nothing of SLOs under load,
+         * goodput or a cost per token (it said "No option here meets both
+         * SLOs" of options it never simulated) */
+        const dam_whatif_row *f = w->nrows >= 2 ? &w->rows[1] : NULL;
+        if (!f)
+            len = (size_t)snprintf(buf, n, "a lone request takes %.4g s end "
+                                           "to end", base->result.step);
+        else if (f->verdict == DAM_VERDICT_FAILED)
+            len = (size_t)snprintf(buf, n, "%s cannot apply (%s)", f->name,
+                                   f->error);
+        else
+            len = (size_t)snprintf(buf, n, "%s: %s", f->name, f->why);
+        if (len < n)
+            snprintf(buf + len, n - len,
+                     ". The SLOs, goodput and cost per token need the "
+                     "simulation (drop --analytic)");
+        return;
+    }
     int fewer = asks_fewer(base->scenario.question);
     if (w->nrows >= 2 && fewer && w->rows[1].verdict != DAM_VERDICT_FAILED &&
         dam_llm_slo_met(&w->rows[1].result.serving.llm) &&

@@ -593,7 +593,13 @@ void dam_text_uncertainty(dam_buf *b, const dam_scenario *s,
     dam_fmt_time(t1, sizeof t1, u->step.lo);
     dam_fmt_time(t2, sizeof t2, u->step.median);
     dam_fmt_time(t3, sizeof t3, u->step.hi);
-    dam_buf_printf(b, "  step            %s to %s (median %s)\n", t1, t3, t2);
+    /* a service's figure: its simulated mean latency (the interval
+     * carried to it) or a lone request's */
+    int serving = s->mode == DAM_MODE_SERVING;
+    const char *what = !serving ? "step"
+                       : u->carried ? "mean latency"
+                                    : "a lone request";
+    dam_buf_printf(b, "  %-15s %s to %s (median %s)\n", what, t1, t3, t2);
     if (s->mode != DAM_MODE_SERVING) {
         dam_fmt_time(t1, sizeof t1, u->run_time.lo);
         dam_fmt_time(t3, sizeof t3, u->run_time.hi);
@@ -614,13 +620,19 @@ void dam_text_uncertainty(dam_buf *b, const dam_scenario *s,
                            dam_bound_name((dam_bound)k), u->p_bound[k] * 100);
             first = 0;
         }
-    dam_buf_printf(b, " of samples\n  Which assumption matters most (step "
-                      "with each input at its 5th and 95th percentile):\n");
-    int quiet = 0;
+    dam_buf_printf(b, " of samples%s\n  Which assumption matters most (%s "
+                      "with each input at its 5th and 95th percentile):\n",
+                   serving ? ", for a lone request" : "",
+                   serving && !u->carried ? "a lone request's latency"
+                                          : what);
+    int quiet = 0, quiet_err = 0; /* quiet_err: the last quiet error row */
     for (int i = 0; i < u->ninputs; i++) {
         const dam_uncertainty_input *in = &u->inputs[i];
         if (in->constant && !(in->swing > 1e-6 * u->step.median)) {
-            quiet++;
+            if (in->step_error)
+                quiet_err = in->step_error;
+            else
+                quiet++;
             continue;
         }
         dam_fmt_time(t1, sizeof t1, in->step_lo);
@@ -635,10 +647,18 @@ void dam_text_uncertainty(dam_buf *b, const dam_scenario *s,
                        in->value_lo / in->scale, in->value_hi / in->scale, t1,
                        t2, t3);
     }
-    if (quiet)
-        dam_buf_printf(b, "    (%d more calibrated constant%s of this GPU "
-                          "and framework: no effect on this step)\n",
-                       quiet, quiet == 1 ? "" : "s");
+    if (quiet || quiet_err) {
+        const char *err = quiet_err == 1   ? "the step error of the GPU work"
+                          : quiet_err == 2 ? "the step error of the rest"
+                                           : "";
+        char more[64] = "";
+        if (quiet)
+            snprintf(more, sizeof more, "%d more calibrated constant%s of "
+                     "this GPU and framework", quiet, quiet == 1 ? "" : "s");
+        dam_buf_printf(b, "    (%s%s%s: no effect on this %s)\n", more,
+                       quiet && quiet_err ? ", and " : "", err,
+                       serving ? "latency" : "step");
+    }
     if (u->nconstants > 0)
         dam_buf_printf(b, "  Calibrated constants are drawn lognormally with "
                           "their uncertainty (\"catalog sd\": their own,\n"

@@ -994,6 +994,78 @@ static void llm_whatif_short(dam_buf *b, const dam_whatif *w)
     dam_buf_printf(b, "\n");
 }
 
+/* Each option's 90 % interval of one request alone, end to end. */
+static void llm_whatif_intervals(dam_buf *b, const dam_whatif *w)
+{
+    const dam_whatif_row *base = &w->rows[0];
+    if (!base->has_interval)
+        return;
+    dam_buf_printf(b, "\n90 %% intervals of one request alone, end to "
+                      "end (analytic, %d paired draws over the "
+                      "calibrated constants and the model's step "
+                      "error):\n",
+                   base->interval.samples);
+    for (int i = 0; i < w->nrows; i++) {
+        const dam_whatif_row *r = &w->rows[i];
+        if (!r->has_interval)
+            continue;
+        const dam_interval *iv = r->interval.carried
+                                     ? &r->interval.step_analytic
+                                     : &r->interval.step;
+        dam_buf_printf(b, "  %-24.24s %.4g to %.4g s\n", r->name, iv->lo,
+                       iv->hi);
+    }
+}
+
+/* Why each option got its verdict, then the intervals. */
+static void llm_whatif_why(dam_buf *b, const dam_whatif *w)
+{
+    if (w->nrows > 1)
+        dam_buf_printf(b, "\nWhy:\n");
+    for (int i = 1; i < w->nrows; i++) {
+        const dam_whatif_row *r = &w->rows[i];
+        dam_buf_printf(b, "  %-24.24s %s\n", r->name,
+                       r->verdict == DAM_VERDICT_FAILED ? r->error : r->why);
+    }
+    llm_whatif_intervals(b, w);
+}
+
+/* The analytic what-if of an LLM service: each option's one request of
+ * mean sizes alone (its prefill, a decode step, end to end), no queueing
+ * nor batching, so no SLO under load, goodput nor cost per token. */
+static void llm_whatif_alone(dam_buf *b, const dam_whatif *w)
+{
+    dam_buf_printf(b, "%-24s %5s %9s %9s %11s %9s %-18s %s\n", "option",
+                   "GPUs", "TTFT ms", "TPOT ms", "request s", "KV tokens",
+                   "binds", "verdict");
+    for (int i = 0; i < w->nrows; i++) {
+        const dam_whatif_row *r = &w->rows[i];
+        const dam_llm_result *l = &r->result.serving.llm;
+        if (r->verdict == DAM_VERDICT_FAILED)
+            dam_buf_printf(b, "%-24.24s %5s %9s %9s %11s %9s %-18s %s\n",
+                           r->name, "-", "-", "-", "-", "-", "-",
+                           dam_verdict_name(r->verdict));
+        else if (!r->result.memory.fits)
+            dam_buf_printf(b, "%-24.24s %5.0f %9s %9s %11s %9.3g %-18s %s\n",
+                           r->name, l->gpus, "-", "-", "-", l->memory.tokens,
+                           "does not fit", dam_verdict_name(r->verdict));
+        else
+            dam_buf_printf(b, "%-24.24s %5.0f %9.4g %9.4g %11.4g %9.3g "
+                              "%-18s %s\n",
+                           r->name, l->gpus, l->t_prefill * 1e3,
+                           l->t_decode1 * 1e3, r->result.step,
+                           l->memory.tokens,
+                           dam_bound_name(r->result.bound),
+                           dam_verdict_name(r->verdict));
+    }
+    dam_buf_printf(b, "\nOne request of mean sizes alone, no queueing nor "
+                      "batching: TTFT its prefill, TPOT a decode step at its "
+                      "mean context, request its end to end; KV tokens: the "
+                      "cache of one replica. The SLOs, goodput and cost per "
+                      "token need the simulation (drop --analytic).\n");
+    llm_whatif_why(b, w);
+}
+
 void dam_llm_whatif_text(dam_buf *b, const dam_whatif *w)
 {
     const dam_whatif_row *base = &w->rows[0];
@@ -1004,11 +1076,17 @@ void dam_llm_whatif_text(dam_buf *b, const dam_whatif *w)
     dam_page_whatif_answer(answer, sizeof answer, w); /* no-fit first */
     dam_llm_deployment_text(dep, sizeof dep, s);
     dam_buf_printf(b, "%s\n", s->name);
-    dam_buf_printf(b, "  %s on %s at %.4g requests/s (simulated)\n",
-                   s->workload.model.name, dep, s->serving.rate);
+    dam_buf_printf(b, "  %s on %s at %.4g requests/s (%s)\n",
+                   s->workload.model.name, dep, s->serving.rate,
+                   base->result.has_sim ? "simulated"
+                                        : "analytic: one request alone");
     question_answer(b, s, answer, base);
     llm_whatif_short(b, w);
     dam_buf_printf(b, "\n");
+    if (!base->result.has_sim) {
+        llm_whatif_alone(b, w);
+        return;
+    }
     dam_buf_printf(b, "%-24s %5s %9s %9s %8s %9s %8s %9s %9s %-18s %s\n",
                    "option", "GPUs", "TTFT ms", "TPOT ms", "goodput",
                    "tok/s/GPU", "$/Mtok", "KV tokens", "running", "binds",
@@ -1050,27 +1128,5 @@ void dam_llm_whatif_text(dam_buf *b, const dam_whatif *w)
                       "requests meeting both; KV tokens: the cache of one "
                       "replica; running: sequences at once, mean\n",
                    pct, q->slo_ttft_s * 1e3, q->slo_tpot_s * 1e3);
-    if (w->nrows > 1)
-        dam_buf_printf(b, "\nWhy:\n");
-    for (int i = 1; i < w->nrows; i++) {
-        const dam_whatif_row *r = &w->rows[i];
-        dam_buf_printf(b, "  %-24.24s %s\n", r->name,
-                       r->verdict == DAM_VERDICT_FAILED ? r->error : r->why);
-    }
-    if (base->has_interval) {
-        dam_buf_printf(b, "\n90 %% intervals of one request alone, end to "
-                          "end (analytic, %d paired draws over the "
-                          "calibrated constants):\n",
-                       base->interval.samples);
-        for (int i = 0; i < w->nrows; i++) {
-            const dam_whatif_row *r = &w->rows[i];
-            if (!r->has_interval)
-                continue;
-            const dam_interval *iv = r->interval.carried
-                                         ? &r->interval.step_analytic
-                                         : &r->interval.step;
-            dam_buf_printf(b, "  %-24.24s %.4g to %.4g s\n", r->name, iv->lo,
-                           iv->hi);
-        }
-    }
+    llm_whatif_why(b, w);
 }

@@ -636,5 +636,20 @@ ratio = d[0]['result']['run_s'] / d[1]['result']['run_s']
 sp = d[1]['intervals_90']['speedup']
 assert sp['p05'] <= ratio <= sp['p95'], (ratio, sp)"
 
+# The analytic what-if of an LLM service printed TTFT 0, TPOT 0 and goodput
+# 0.0 % for every option it never simulated, and answered "No option here
+# meets both SLOs"; structured pruning of a weight-bound 70B read "1.00x:
+# unchanged, wasted" (the LLM costs ignored the workload's scale).
+"$damsim" whatif --analytic --lever prune=structured:0.3 "$src/scenarios/llama3-70b-h100-vs-h200.cfg" >"$tmp/llmwa.txt" 2>"$tmp/err"
+check "LLM what-if, analytic: a lone request's figures, no SLO verdict, and structured pruning shortens it" py "
+import re, sys
+txt = open(sys.argv[1] + '/llmwa.txt').read()
+assert '(analytic: one request alone)' in txt and '(simulated)' not in txt, txt
+assert 'meets both SLOs' not in txt and 'need the simulation' in txt, txt
+rows = {l.split()[0]: l.split() for l in txt.splitlines() if re.match(r'^(baseline|prune=)', l)}
+b, p = rows['baseline'], [v for k, v in rows.items() if k.startswith('prune=')][0]
+assert float(b[2]) > 0 and float(b[3]) > 0, b
+assert float(p[4]) < 0.9 * float(b[4]) and p[-1] == 'works', (b, p)"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
