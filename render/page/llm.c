@@ -558,6 +558,16 @@ static int asks_fewer(const char *q)
     return 0;
 }
 
+/* What an option meeting both SLOs risks: its slow end draw of the
+ * constants (whatif.c load_ends) missing them. */
+static const char *slow_risk(const dam_whatif_row *r)
+{
+    return r->has_load && r->load.met[0] && !r->load.met[1]
+               ? " (with the constants at their slow end it misses them: "
+                 "measure before buying)"
+               : "";
+}
+
 void dam_llm_whatif_answer(char *buf, size_t n, const dam_whatif *w)
 {
     const dam_whatif_row *base = &w->rows[0];
@@ -614,15 +624,16 @@ void dam_llm_whatif_answer(char *buf, size_t n, const dam_whatif *w)
     const dam_whatif_row *c = cheapest_met(w);
     if (len >= n)
         return;
+    const dam_whatif_row *fw = NULL;
     if (fewer) {
-        const dam_whatif_row *fw = fewest_met(w, l0->gpus);
+        fw = fewest_met(w, l0->gpus);
         if (fw)
             len += (size_t)snprintf(buf + len, n - len,
                                     ". Fewest GPUs that meet both SLOs: %s, "
-                                    "%.0f GPU%s (baseline %.0f)",
+                                    "%.0f GPU%s (baseline %.0f)%s",
                                     fw->name, fw->result.serving.llm.gpus,
                                     DAM_PLURAL(fw->result.serving.llm.gpus),
-                                    l0->gpus);
+                                    l0->gpus, slow_risk(fw));
         else
             len += (size_t)snprintf(buf + len, n - len,
                                     ". No option here meets both SLOs on "
@@ -631,19 +642,23 @@ void dam_llm_whatif_answer(char *buf, size_t n, const dam_whatif *w)
         if (len >= n)
             return;
     }
-    if (c && c->result.serving.llm.cost_per_mtok > 0.0)
+    if (c && c == fw && c->result.serving.llm.cost_per_mtok > 0.0)
+        snprintf(buf + len, n - len,
+                 ". It is also the cheapest that meets them: $%.3g per "
+                 "million output tokens", c->result.serving.llm.cost_per_mtok);
+    else if (c && c->result.serving.llm.cost_per_mtok > 0.0)
         snprintf(buf + len, n - len,
                  ". Cheapest option that meets both SLOs: %s, %.0f GPU%s at "
-                 "$%.3g per million output tokens",
+                 "$%.3g per million output tokens%s",
                  c->name, c->result.serving.llm.gpus,
                  DAM_PLURAL(c->result.serving.llm.gpus),
-                 c->result.serving.llm.cost_per_mtok);
+                 c->result.serving.llm.cost_per_mtok, slow_risk(c));
     else if (c)
         snprintf(buf + len, n - len,
                  ". Option that meets both SLOs: %s, %.0f GPU%s (no price "
-                 "per GPU-hour to compare costs)",
+                 "per GPU-hour to compare costs)%s",
                  c->name, c->result.serving.llm.gpus,
-                 DAM_PLURAL(c->result.serving.llm.gpus));
+                 DAM_PLURAL(c->result.serving.llm.gpus), slow_risk(c));
     else
         snprintf(buf + len, n - len, ". No option here meets both SLOs");
 }

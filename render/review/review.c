@@ -513,8 +513,11 @@ static const char *would_change(const ctx *c)
                 out + len, sizeof out - len,
                 " Of the uncertain inputs, %s matters most: across its "
                 "90 %% range %s goes from %s to %s.",
-                in->key, serving ? "a lone request's time" : "the step", a,
-                b);
+                in->key,
+                !serving        ? "the step"
+                : c->u->carried ? "the mean latency (simulated)"
+                                : "a lone request's time",
+                a, b);
     }
     if (len < sizeof out && c->w->nrows > 1 &&
         c->w->rows[1].verdict == DAM_VERDICT_WASTED)

@@ -121,7 +121,10 @@ for k in ('run', 'GPU-hours', 'cost (USD)', 'step'):
 check "C12: page 1's figure and the review's recommendation are of the option the answer names cheapest" py "
 import html, re, sys
 t = open(sys.argv[1] + '/c12.txt').read()
-name = re.search(r'Cheapest option that meets both SLOs: (.+?), [0-9]+ GPUs', t).group(1)
+m = re.search(r'Cheapest option that meets both SLOs: (.+?), [0-9]+ GPUs', t)
+if not m and 'It is also the cheapest that meets them' in t:
+    m = re.search(r'Fewest GPUs that meet both SLOs: (.+?), [0-9]+ GPUs', t)
+name = m.group(1)
 fig = [l for l in t.splitlines() if l.startswith('Figure')][0]
 assert fig.startswith('Figure    ' + name + ':'), (name, fig)
 s = open(sys.argv[1] + '/c12.html').read()
