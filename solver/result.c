@@ -5,6 +5,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "model/error.h"
 #include "model/quality.h"
@@ -75,6 +76,15 @@ const char *dam_serving_capacity_part(dam_bound by)
     case DAM_BOUND_TRANSFER: return "its PCIe links";
     default: return "its replicas at full batches";
     }
+}
+
+double dam_serving_lone_floor(const dam_result *r)
+{
+    double t = r->step;
+    for (int i = 0; i < r->nstages; i++)
+        if (strcmp(r->stages[i].name, "batching") == 0)
+            t -= r->stages[i].time;
+    return t;
 }
 
 int dam_serving_slo_met(const dam_serving_result *sv)

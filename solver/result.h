@@ -346,6 +346,11 @@ typedef struct dam_result {
     dam_bound bound;            /* what binds */
 } dam_result;
 
+/* An analytic serving result's lone request less its batching wait, s: a
+ * floor of every request's latency at any load (a full batch leaves
+ * before the timeout; nothing else gets shorter under load). */
+double dam_serving_lone_floor(const dam_result *r);
+
 /* DAM_OK when every figure of r that reaches an output is a finite number
  * (times, rates, costs, energies, memory >= 0) and its quantiles are in
  * order (min <= p50 <= p95 <= p99 <= max); else DAM_EINPUT with err naming

@@ -319,6 +319,25 @@ static void judge_llm(const dam_whatif_row *base, dam_whatif_row *row)
              objs, g0, c, c0);
 }
 
+static void judge_generic(const dam_whatif_row *base, dam_whatif_row *row,
+                          const char *attr);
+
+/* The verdict of an option that still misses a serving SLO: short of it
+ * when 2 % faster, hurts when 2 % slower, else wasted (with the trap it
+ * falls into). */
+static void miss_verdict(const dam_whatif_row *base, dam_whatif_row *row)
+{
+    row->verdict = row->run_change <= -0.02 ? DAM_VERDICT_SHORT
+                   : row->run_change >= 0.02 ? DAM_VERDICT_HURTS
+                                             : DAM_VERDICT_WASTED;
+    if (row->verdict == DAM_VERDICT_WASTED) {
+        const char *ap = dam_diagnose_anti_pattern(&base->scenario,
+                                                   &base->result, row->kind);
+        snprintf(row->anti_pattern, sizeof row->anti_pattern, "%s",
+                 ap ? ap : "optimising a phase that does not bind");
+    }
+}
+
 static void judge_row(const dam_whatif_row *base, dam_whatif_row *row,
                       dam_quality_measure measure)
 {
@@ -364,18 +383,11 @@ static void judge_row(const dam_whatif_row *base, dam_whatif_row *row,
             return;
         }
         if (!met) {
-            row->verdict = row->run_change <= -0.02 ? DAM_VERDICT_SHORT
-                           : row->run_change >= 0.02 ? DAM_VERDICT_HURTS
-                                                     : DAM_VERDICT_WASTED;
+            miss_verdict(base, row);
             snprintf(row->why, sizeof row->why,
                      "p99 %.3g ms still misses the %.3g ms SLO; %s binds "
                      "(%s)",
                      p99, slo, dam_bound_name(r->bound), attr);
-            if (row->verdict == DAM_VERDICT_WASTED) {
-                const char *ap = dam_diagnose_anti_pattern(&base->scenario, r0, row->kind);
-                snprintf(row->anti_pattern, sizeof row->anti_pattern, "%s",
-                         ap ? ap : "optimising a phase that does not bind");
-            }
             return;
         }
         /* Both meet it: what the deployment costs per request decides
@@ -395,6 +407,45 @@ static void judge_row(const dam_whatif_row *base, dam_whatif_row *row,
             return;
         }
     }
+    /* Analytic serving with an SLO: a lone request's latency without its
+     * batching wait (a full batch leaves sooner) is a floor of every
+     * request's under load, so an option over the SLO there misses it at
+     * any load; "yes, 1.08x faster" answered "would a faster GPU get us
+     * under 30 ms?" with a lone request at 37 ms. */
+    if (r->mode == DAM_MODE_SERVING && !r->has_sim &&
+        !r->serving.llm.enabled && row->scenario.serving.slo_p99_s > 0.0 &&
+        !r->serving.overloaded) {
+        double floor = dam_serving_lone_floor(r), slo = row->scenario.serving.slo_p99_s;
+        if (floor > slo) {
+            miss_verdict(base, row);
+            snprintf(row->why, sizeof row->why,
+                     "a lone request still takes %.3g ms without waiting "
+                     "for a batch, over the %.3g ms SLO at any load (%s)",
+                     floor * 1e3, slo * 1e3, attr);
+            return;
+        }
+        judge_generic(base, row, attr);
+        size_t n = strlen(row->why);
+        if (n < sizeof row->why)
+            snprintf(row->why + n, sizeof row->why - n,
+                     r->step > slo
+                         ? "; a lone request takes %.3g ms, over the %.3g ms "
+                           "SLO unless its batch fills at once: the p99 "
+                           "needs the simulation"
+                         : "; a lone request takes %.3g ms, under the %.3g "
+                           "ms SLO: the p99 under load needs the simulation",
+                     r->step * 1e3, slo * 1e3);
+        return;
+    }
+    judge_generic(base, row, attr);
+}
+
+/* The verdict of an option on its time (or run), quality and cost. */
+static void judge_generic(const dam_whatif_row *base, dam_whatif_row *row,
+                          const char *attr)
+{
+    const dam_result *r0 = &base->result;
+    int hib = base->scenario.quality.higher_is_better;
     double cost_ratio = base->cost.gpu_hours > 0.0
                             ? row->cost.gpu_hours / base->cost.gpu_hours
                             : 1.0;

@@ -24,6 +24,45 @@ void dam_text_range(char *lo, char *hi, size_t n, double a, double b,
     snprintf(hi, n, "%s%s", usd ? "$" : "", y);
 }
 
+/* The analytic answer of a (non-LLM) service: a lone request's latency
+ * beside the capacity, and what it settles of the SLO. */
+static void serving_analytic(char *buf, size_t n, const dam_scenario *s,
+                             const dam_result *r, const dam_diagnosis *d,
+                             const char *lead, const char *tight)
+{
+    const dam_serving_result *sv = &r->serving;
+    char capn[48], rate[48];
+    dam_fmt_value(capn, sizeof capn, sv->capacity, DAM_FMT_PLAIN,
+                  DAM_FMT_SIG);
+    dam_fmt_value(rate, sizeof rate, s->serving.rate, DAM_FMT_PLAIN,
+                  DAM_FMT_SIG);
+    if (sv->overloaded)
+        snprintf(buf, n, "no: overloaded: it serves at most %s of the "
+                         "%s requests/s offered (set by %s), so its "
+                         "queue grows without bound and no latency is "
+                         "an answer; %s.%s",
+                 capn, rate, dam_serving_capacity_part(sv->capacity_by),
+                 lead, tight);
+    else if (s->serving.slo_p99_s > 0.0 &&
+             dam_serving_lone_floor(r) > s->serving.slo_p99_s)
+        snprintf(buf, n, "no: the SLO is missed at any load: even a "
+                         "lone request takes %.3g ms without waiting "
+                         "for a batch, over the %.3g ms p99 SLO; %s "
+                         "(%s).%s",
+                 dam_serving_lone_floor(r) * 1e3,
+                 s->serving.slo_p99_s * 1e3, lead, d->headline, tight);
+    else
+        snprintf(buf, n, "%s (%s); %s requests/s offered of a capacity "
+                         "of %s (analytic: a lone request's latency, "
+                         "no queueing%s).%s",
+                 lead, d->headline, rate, capn,
+                 s->serving.slo_p99_s > 0.0
+                     ? "; whether the p99 meets the SLO needs the "
+                       "simulation"
+                     : "",
+                 tight);
+}
+
 /* The one-sentence answer to the scenario's question. */
 void dam_text_answer(char *buf, size_t n, const dam_scenario *s,
                      const dam_result *r, const dam_diagnosis *d)
@@ -111,25 +150,7 @@ void dam_text_answer(char *buf, size_t n, const dam_scenario *s,
                  "fragmentation; it may not run.",
                  need, cap);
     if (s->mode == DAM_MODE_SERVING && !r->has_sim) {
-        /* analytic: a lone request's latency, beside the capacity */
-        const dam_serving_result *sv = &r->serving;
-        char capn[48], rate[48];
-        dam_fmt_value(capn, sizeof capn, sv->capacity, DAM_FMT_PLAIN,
-                      DAM_FMT_SIG);
-        dam_fmt_value(rate, sizeof rate, s->serving.rate, DAM_FMT_PLAIN,
-                      DAM_FMT_SIG);
-        if (sv->overloaded)
-            snprintf(buf, n, "no: overloaded: it serves at most %s of the "
-                             "%s requests/s offered (set by %s), so its "
-                             "queue grows without bound and no latency is "
-                             "an answer; %s.%s",
-                     capn, rate, dam_serving_capacity_part(sv->capacity_by),
-                     lead, tight);
-        else
-            snprintf(buf, n, "%s (%s); %s requests/s offered of a capacity "
-                             "of %s (analytic: a lone request's latency, "
-                             "no queueing).%s",
-                     lead, d->headline, rate, capn, tight);
+        serving_analytic(buf, n, s, r, d, lead, tight);
         return;
     }
     if (s->mode == DAM_MODE_SERVING && r->has_sim) {
