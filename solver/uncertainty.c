@@ -878,7 +878,7 @@ static int solve_each_lanes(dam_draws *d, const dam_scenario *s,
     dam_cost_opts o;
     int ok = 0;
     if (g) {
-        plan_fill_as(d, 0, s, x, 0);
+        plan_fill_as(d, 0, s, x, 1);
         dam_cost_opts_scenario(x, b, &o);
         ok = dam_cost_plan_build(g, &o, plan);
     }
@@ -886,14 +886,14 @@ static int solve_each_lanes(dam_draws *d, const dam_scenario *s,
         int m = d->n - k0 < L ? d->n - k0 : L;
         unsigned char own[L];
         for (int j = 0; j < m; j++) {
-            plan_fill_as(d, k0 + j, s, x, 0);
+            plan_fill_as(d, k0 + j, s, x, 1);
             dam_cost_opts_scenario(x, b, &o);
             own[j] = !dam_cost_lanes_set(plan, &o, lanes, j);
         }
         lanes->n = m;
         dam_cost_lanes_run(plan, lanes);
         for (int j = 0; j < m; j++) {
-            plan_fill_as(d, k0 + j, s, x, 0);
+            plan_fill_as(d, k0 + j, s, x, 1);
             if (own[j]) {
                 dam_analytic_solve(x, r);
             } else {
@@ -917,9 +917,9 @@ void dam_draws_solve_each(dam_draws *d, const dam_scenario *base,
         return;
     for (int k = 0; k < d->n; k++) {
         if (planned)
-            plan_fill_as(d, k, s, x, 0);
+            plan_fill_as(d, k, s, x, 1);
         else
-            dam_draws_apply(d, k, base, s, x);
+            dam_draws_apply_all(d, k, base, s, x);
         dam_analytic_solve(x, r);
         fn(x, r, k, ctx);
     }
