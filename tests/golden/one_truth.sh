@@ -673,5 +673,14 @@ assert 'over the 30 ms SLO unless its batch fills at once: the p99 needs the sim
 run = json.load(open(d + '/slo30an.json'))['result']['answer']
 assert run.startswith('no: the SLO is missed at any load: even a lone request takes 32 ms'), run"
 
+# calibrate: a trace's copy and NCCL rows drew no model error, so their
+# intervals had no width ("34.9 ms .. 34.9 ms (out)").
+"$damsim" calibrate --json "$src/tests/data/calibrate/measurements.csv" >"$tmp/cal.json" 2>"$tmp/err"
+check "calibrate: every row's 90 % interval has a width (at least 5 % of its prediction) and holds it" py "
+import json, sys
+for r in json.load(open(sys.argv[1] + '/cal.json'))['residuals']:
+    assert r['p05'] <= r['predicted'] <= r['p95'], r
+    assert r['p95'] - r['p05'] >= 0.05 * r['predicted'], r"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
