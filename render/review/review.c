@@ -846,13 +846,14 @@ static void assumptions(rows *a, const ctx *c)
     row(a, "GPU memory bandwidth", si(P, s->machine.gpu.mem_bw, "B/s"), gsrc);
     dam_fmt_memory(mem, sizeof mem, s->machine.gpu.mem_bytes);
     row(a, "GPU memory", keep(P, "%s", mem), gsrc);
-    row(a, "GPUs", keep(P, "%d per node x %d nodes", s->machine.gpus_per_node,
-                        s->machine.nodes), file);
+    row(a, "GPUs", keep(P, "%d per node x %d node%s", s->machine.gpus_per_node,
+                        s->machine.nodes,
+                        DAM_PLURAL((double)s->machine.nodes)), file);
     row(a, "host cores per node", keep(P, "%d", s->machine.cpu_cores), file);
     row(a, "PCIe host-to-device",
-        keep(P, "%s per link, %d GPUs per link",
-             si(P, s->machine.pcie_bw, "B/s"),
-             s->machine.gpus_per_pcie_link), file);
+        keep(P, "%s per link, %d GPU%s per link",
+             si(P, s->machine.pcie_bw, "B/s"), s->machine.gpus_per_pcie_link,
+             DAM_PLURAL((double)s->machine.gpus_per_pcie_link)), file);
     row(a, "storage", keep(P, "%s, %s, %s latency",
                            dam_storage_name(s->machine.storage_kind),
                            si(P, s->machine.storage_bw, "B/s"),
@@ -876,9 +877,27 @@ static void assumptions(rows *a, const ctx *c)
             "GEMM tiles and waves at each GPU's measured rates, fitted "
             "across GPUs (data/README.md); the result's MFU is the "
             "achieved share of peak");
-    row(a, "memory efficiency", num(P, s->workload.eta_mem),
-        "default 0.85 unless the scenario sets memory_efficiency: the share "
-        "of HBM bandwidth streaming kernels reach (assumption)");
+    /* the device model streams at the GPU's calibrated share unless the
+     * scenario sets one (device.c cost_mem_setup); it read "0.850, default
+     * 0.85" beside a 70B service costed at H100's calibrated 0.80 */
+    const dam_device *dv = &s->machine.gpu.dev;
+    if (s->workload.eta > 0.0 || s->workload.eta_mem_given)
+        row(a, "memory efficiency", num(P, s->workload.eta_mem),
+            s->workload.eta_mem_given
+                ? file
+                : "default 0.85 unless the scenario sets memory_efficiency: "
+                  "the share of HBM bandwidth streaming kernels reach "
+                  "(assumption)");
+    else
+        row(a, "memory efficiency",
+            num(P, dv->mem.v > 0.0 ? dv->mem.v : 0.78),
+            dv->mem.v > 0.0
+                ? "the GPU's calibrated share of HBM bandwidth streaming "
+                  "kernels reach (data/gpus.cfg mem_frac; the scenario's "
+                  "memory_efficiency would replace it)"
+                : "default 0.78 (no calibrated share for this GPU): the "
+                  "share of HBM bandwidth streaming kernels reach "
+                  "(assumption)");
     row(a, "precision, batch",
         keep(P, "%s, %d per GPU", dam_precision_name(s->workload.precision),
              s->workload.batch_size), file);
