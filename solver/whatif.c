@@ -70,6 +70,11 @@ static void cost_of(const dam_scenario *s, const dam_result *r,
                     dam_quality_cost *c)
 {
     memset(c, 0, sizeof *c);
+    /* an LLM service solved analytically is a lone request: what it
+     * serves, and so what 1,000 requests cost, is unknown (it read 0.222
+     * GPU-hours at $0) */
+    if (s->serving.llm.enabled && !r->has_sim)
+        return;
     if (s->mode == DAM_MODE_SERVING) {
         double tp = r->serving.throughput > 0.0 ? r->serving.throughput
                                                 : s->serving.rate;

@@ -437,7 +437,10 @@ json_t *dam_json_answer_interval(const dam_answer_interval *a, int per_run)
     json_object_set_new(o, "step_s", interval_json(&a->step));
     if (per_run)
         json_object_set_new(o, "run_s", interval_json(&a->run_time));
-    json_object_set_new(o, "throughput", interval_json(&a->throughput));
+    /* none where nothing gives a throughput (an LLM service solved
+     * analytically: a lone request): an interval of 0 .. 0 read as one */
+    if (a->throughput.hi > 0.0)
+        json_object_set_new(o, "throughput", interval_json(&a->throughput));
     if (per_run) {
         json_object_set_new(o, "gpu_hours", interval_json(&a->gpu_hours));
         json_object_set_new(o, "cost_usd", interval_json(&a->cost_usd));
@@ -472,7 +475,8 @@ json_t *dam_json_uncertainty(const dam_scenario *s, const dam_uncertainty *u)
     json_object_set_new(o, "inputs", in);
     json_object_set_new(o, "step_s", interval_json(&u->step));
     json_object_set_new(o, "run_s", interval_json(&u->run_time));
-    json_object_set_new(o, "throughput", interval_json(&u->throughput));
+    if (u->throughput.hi > 0.0)
+        json_object_set_new(o, "throughput", interval_json(&u->throughput));
     json_object_set_new(o, "cost_usd", interval_json(&u->cost_usd));
     json_object_set_new(o, "gpu_hours", interval_json(&u->gpu_hours));
     if (u->load.ok) {
