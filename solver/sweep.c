@@ -820,7 +820,8 @@ static void solve_point(dam_sweep_worker *w, const dam_scenario *s,
     row->run_time = r->run_time;
     row->gpu_hours = r->gpu_hours;
     row->cost_usd = r->cost_usd;
-    row->priced = dam_gpu_price(s, &s->machine.gpu) > 0.0;
+    row->run_known = !(s->serving.llm.enabled && !r->has_sim);
+    row->priced = row->run_known && dam_gpu_price(s, &s->machine.gpu) > 0.0;
     row->energy_kwh = r->energy_kwh;
     row->bound = r->bound;
     row->fits = r->memory.fits;

@@ -137,6 +137,9 @@ typedef struct dam_sweep_row {
                            * 0: cost_usd and cost_i mean nothing (the
                            * rows leave them empty, as "n/a") */
     double energy_kwh;    /* kWh of the run (with PUE) */
+    int run_known;        /* 0: an LLM service solved analytically (a
+                           * lone request): throughput, run, GPU-hours,
+                           * cost and energy are unknown (empty, null) */
     dam_bound bound;      /* what binds */
     int fits;             /* 1: fits in GPU memory */
     int overloaded;       /* serving (not LLM): 1 when the rate reaches the

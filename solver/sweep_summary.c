@@ -26,10 +26,11 @@ void dam_sweep_fig_of(const dam_sweep_row *row, dam_sweep_fig *f)
     f->fits = row->fits;
     f->overloaded = row->overloaded > 0;
     f->step = row->step;
-    f->throughput = row->throughput;
-    f->run_time = row->run_time;
+    /* unknown (an LLM service solved analytically): NaN, never a best */
+    f->throughput = row->run_known ? row->throughput : (double)NAN;
+    f->run_time = row->run_known ? row->run_time : (double)NAN;
     f->cost = row->priced ? row->cost_usd : (double)NAN;
-    f->energy = row->energy_kwh;
+    f->energy = row->run_known ? row->energy_kwh : (double)NAN;
     f->bound = row->bound;
 }
 

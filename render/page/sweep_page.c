@@ -160,6 +160,17 @@ static char *csv_num(char *p, double x)
     return p + dam_sweep_fmt_g6(x, p);
 }
 
+/* ",lo,hi" of iv at p, or ",," when it is not known; returns the end. */
+static char *csv_pair(char *p, int known, const dam_interval *iv)
+{
+    if (!known) {
+        memcpy(p, ",,", 2);
+        return p + 2;
+    }
+    p = csv_num(p, iv->lo);
+    return csv_num(p, iv->hi);
+}
+
 void dam_page_sweep_csv_header(dam_buf *b, const dam_sweep *sw)
 {
     char line[ROW_MAX], *p = line;
@@ -196,15 +207,24 @@ void dam_page_sweep_csv_row(dam_buf *b, const dam_sweep *sw,
     }
     if (row->ok) {
         p = csv_num(p, row->step);
-        p = csv_num(p, row->throughput);
-        p = csv_num(p, row->run_time);
-        p = csv_num(p, row->gpu_hours);
+        if (row->run_known) {
+            p = csv_num(p, row->throughput);
+            p = csv_num(p, row->run_time);
+            p = csv_num(p, row->gpu_hours);
+        } else {
+            memcpy(p, ",,,", 3); /* a lone LLM request: unknown */
+            p += 3;
+        }
         if (row->priced) {
             p = csv_num(p, row->cost_usd);
         } else {
             *p++ = ','; /* no price: n/a */
         }
-        p = csv_num(p, row->energy_kwh);
+        if (row->run_known) {
+            p = csv_num(p, row->energy_kwh);
+        } else {
+            *p++ = ',';
+        }
         const char *bn = dam_bound_name(row->bound);
         size_t n = strlen(bn);
         *p++ = ',';
@@ -225,15 +245,8 @@ void dam_page_sweep_csv_row(dam_buf *b, const dam_sweep *sw,
         if (row->ok && row->has_interval) {
             p = csv_num(p, row->step_i.lo);
             p = csv_num(p, row->step_i.hi);
-            p = csv_num(p, row->run_time_i.lo);
-            p = csv_num(p, row->run_time_i.hi);
-            if (row->priced) {
-                p = csv_num(p, row->cost_i.lo);
-                p = csv_num(p, row->cost_i.hi);
-            } else {
-                memcpy(p, ",,", 2);
-                p += 2;
-            }
+            p = csv_pair(p, row->run_known, &row->run_time_i);
+            p = csv_pair(p, row->priced, &row->cost_i);
         } else {
             memcpy(p, ",,,,,,", 6);
             p += 6;
@@ -281,7 +294,8 @@ void dam_sweep_jsonl_row(dam_buf *b, const dam_sweep *sw,
                      row->gpu_hours, row->cost_usd,   row->energy_kwh};
     for (int i = 0; i < 6; i++)
         json_object_set_new(o, figure_cols[i],
-                            row->ok && (i != 4 || row->priced)
+                            row->ok && (i != 4 || row->priced) &&
+                                    (i == 0 || row->run_known)
                                 ? num6(fig[i])
                                 : json_null());
     json_object_set_new(o, "bound",
@@ -301,7 +315,8 @@ void dam_sweep_jsonl_row(dam_buf *b, const dam_sweep *sw,
                         row->cost_i.lo,     row->cost_i.hi};
         for (int i = 0; i < 6; i++)
             json_object_set_new(o, interval_cols[i],
-                                have && (i < 4 || row->priced)
+                                have && (i < 4 || row->priced) &&
+                                        (i < 2 || row->run_known)
                                     ? num6(iv[i])
                                     : json_null());
     }
