@@ -624,22 +624,55 @@ static void cost(const dam_scenario *s, dam_result *r, double seconds,
 }
 
 /* Serving: the model's capacity (result.h) from t_batch_max, set first:
- * the least of the CPU pool's, the replicas' at full batches (each holds
- * its link for the batch's copy, then computes) and the links' (as
+ * the least of the CPU pool's, the replicas' at their best batch (each
+ * holds its link for the batch's copy, then computes) and the links' (as
  * sim_serving.c lays them out: gpus_per_pcie_link replicas on each). */
+double dam_analytic_replica_rate(const dam_scenario *s, double t_full,
+                                 int *best)
+{
+    const dam_serving *v = &s->serving;
+    const dam_machine *m = &s->machine;
+    double bw = m->pcie_bw * (s->pipeline.pin_memory ? 1.0
+                                                     : m->pageable_fraction);
+    double per = bw > 0.0 ? v->request_bytes / bw : 0.0; /* copy a request */
+    int mb = v->max_batch > 0 ? v->max_batch : 1;
+    double t = mb * per + t_full;
+    double top = t > 0.0 ? mb / t : HUGE_VAL;
+    int bb = mb;
+    double ovh = dam_analytic_overhead(s);
+    /* every batch below the full one (past 256, 2 % apart): a batch's
+     * time per request is not monotonic in it (a GEMM's tiles fill whole
+     * waves at some sizes), and a batcher takes what is queued */
+    for (int b = 1; b < mb && isfinite(top); b = b < 256 ? b + 1
+                                                        : (int)ceil(b * 1.02)) {
+        dam_compute cp;
+        dam_analytic_compute(s, (double)b, &cp, NULL, NULL);
+        double tb = b * per + ovh + cp.fwd + cp.launch;
+        if (tb > 0.0 && b / tb > top * (1.0 + 1e-12)) {
+            top = b / tb;
+            bb = b;
+        }
+    }
+    if (best)
+        *best = bb;
+    return top;
+}
+
 static void serving_capacity(const dam_scenario *s, dam_serving_result *sv)
 {
     const dam_serving *v = &s->serving;
     const dam_machine *m = &s->machine;
     double bw = m->pcie_bw * (s->pipeline.pin_memory ? 1.0
                                                      : m->pageable_fraction);
-    double b = v->max_batch, copy = b * v->request_bytes / bw;
     int share = m->gpus_per_pcie_link > 0 ? m->gpus_per_pcie_link : 1;
     int nlinks = (v->replicas + share - 1) / share;
+    int bb;
+    double per_replica = dam_analytic_replica_rate(s, sv->t_batch_max, &bb);
+    sv->capacity_batch = bb;
     double cap[3] = {
         v->preprocess_s > 0.0 ? v->preprocess_workers / v->preprocess_s
                               : HUGE_VAL,
-        v->replicas * b / (copy + sv->t_batch_max),
+        v->replicas * per_replica,
         v->request_bytes > 0.0 ? nlinks * bw / v->request_bytes : HUGE_VAL};
     static const dam_bound by[3] = {DAM_BOUND_PREPROCESS, DAM_BOUND_QUEUEING,
                                     DAM_BOUND_TRANSFER};

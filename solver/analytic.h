@@ -180,6 +180,12 @@ double dam_analytic_allreduce(const dam_scenario *s, double bytes);
 double dam_analytic_allreduce_latency(const dam_scenario *s);
 /* Gradient bytes per step per GPU. */
 double dam_analytic_grad_bytes(const dam_scenario *s);
+/* Requests/s one serving replica serves at its best batch (1 to
+ * max_batch: its copy, then its compute, with t_full the compute of a full
+ * batch); *best (may be NULL) that batch. A batch's time per request is
+ * not monotonic in its size, so the best is not always the full one. */
+double dam_analytic_replica_rate(const dam_scenario *s, double t_full,
+                                 int *best);
 /* Per-step launch + framework overhead that does not depend on the batch
  * (L_lat on the GPU side), s: kernels x launch_s + framework overhead on
  * the legacy path or with an explicit kernels_per_step; the framework

@@ -212,7 +212,14 @@ static void evidence(const dam_scenario *s, const dam_result *r, double step,
     if (s->mode == DAM_MODE_SERVING && sv->capacity > 0.0) {
         /* a part with no work (no preprocessing, no bytes to copy) sets
          * no limit: "unbounded", never "inf" */
-        char part[3][32];
+        char part[3][32], batch[80];
+        if (sv->capacity_batch < s->serving.max_batch)
+            snprintf(batch, sizeof batch,
+                     "batches of %d (their best: full batches of %d serve "
+                     "fewer)", sv->capacity_batch, s->serving.max_batch);
+        else
+            snprintf(batch, sizeof batch, "full batches of %d",
+                     s->serving.max_batch);
         for (int i = 0; i < 3; i++)
             if (isfinite(sv->capacity_parts[i]))
                 snprintf(part[i], sizeof part[i], "%.4g",
@@ -222,13 +229,12 @@ static void evidence(const dam_scenario *s, const dam_result *r, double step,
         dam_diagnose_add(d->evidence, &d->nevidence,
              "capacity %.4g requests/s against %.4g offered (%s): the CPU "
              "pool's %s (%d workers, %.3g ms a request), the replicas' "
-             "%s at full batches of %d, the PCIe links' %s",
+             "%s at %s, the PCIe links' %s",
              sv->capacity, s->serving.rate,
              sv->overloaded ? "overloaded: the queue grows without bound"
                             : "a lone request's latency above, no queueing",
              part[0], s->serving.preprocess_workers,
-             s->serving.preprocess_s * 1e3, part[1], s->serving.max_batch,
-             part[2]);
+             s->serving.preprocess_s * 1e3, part[1], batch, part[2]);
     }
     if (s->mode != DAM_MODE_SERVING) {
         ms(a, sizeof a, r->t_seq);

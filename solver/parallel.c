@@ -947,7 +947,14 @@ static double pipe_bound(const dam_parallel_cost *c, int k0,
      * 7.72 s beside 8.14 s of gradient sync and gathers: property test,
      * tests/property/answers.py). */
     double dpw = s0->grad.time + s0->gather.time + zt;
+    /* A stage's own sends, each way on its link: m v activations forward,
+     * m v gradients back (the iron-law row holds both, 2 m v); one way
+     * is a wire busy that long (a layout whose stage sent 123 ms each way
+     * had a T_pipe of 129 ms only by chance) */
+    double own = c->l.pp > 1 ? per_stage * c->p2p.time : 0.0;
     double t = t_compute;
+    if (t < own)
+        t = own;
     if (t < busy)
         t = busy;
     if (t < fabric)
@@ -1035,10 +1042,9 @@ static double iron_law_rows(const dam_parallel_cost *c,
     x = add_stage(r, "tensor parallel", c->tp_comm);
     if (x)
         x->t_data = c->tp_comm;
-    dam_stage *sends = NULL;
-    if (l->pp > 1 && (sends = add_stage(r, "pipeline sends",
-                                        2.0 * per_stage * c->p2p.time)))
-        sends->t_data = sends->time;
+    if (l->pp > 1 && (x = add_stage(r, "pipeline sends",
+                                    2.0 * per_stage * c->p2p.time)))
+        x->t_data = x->time;
     if (c->a2a_traffic > 0.0 &&
         (x = add_stage(r, "expert all-to-all",
                        per_stage * (c->fwd[k0].a2a.time + c->bwd[k0].a2a.time)))) {
@@ -1056,19 +1062,13 @@ static double iron_law_rows(const dam_parallel_cost *c,
      * collectives in series: it holds the sends on the fill and drain's
      * critical path, 2 (p - 1) of them, where a stage's own are 2 m v
      * (4 stages, 1 micro-batch: 63 ms against 30), so T_seq takes the
-     * larger (seq_time), and the sends' row (the gradient sync's without
-     * a pipeline) carries the difference; r->t_comm stays the first
-     * stage's own (a trace's NCCL time in calibrate.c). */
+     * larger (seq_time), and a row of its own carries the difference, as
+     * a latency: a chain through the stages, no one link's busy time
+     * (in the sends' row it stood above T_pipe); r->t_comm stays the
+     * first stage's own (a trace's NCCL time in calibrate.c). */
     double comm_rows = r->t_comm;
     double extra = st->terms[DAM_TERM_COMM] - comm_rows;
-    if (!(extra > 0.0))
-        extra = 0.0;
-    if (sends) {
-        sends->time += extra;
-        sends->t_data = sends->time;
-    }
-    x = add_stage(r, "gradient sync", s0->grad.time + s0->gather.time + zt +
-                                      (sends ? 0.0 : extra));
+    x = add_stage(r, "gradient sync", s0->grad.time + s0->gather.time + zt);
     if (x) {
         x->bytes = c->dp_traffic;
         x->t_data = x->time;
@@ -1081,6 +1081,11 @@ static double iron_law_rows(const dam_parallel_cost *c,
     x = add_stage(r, "overhead", c->overhead);
     if (x)
         x->t_lat = c->overhead;
+    if (extra > 1e-9 * st->step &&
+        (x = add_stage(r, l->pp > 1 ? "fill and drain sends"
+                                    : "critical-path comm",
+                       extra)))
+        x->t_lat = extra;
     if (st->terms[DAM_TERM_WAIT] > 0.0 &&
         (x = add_stage(r, "waiting for ranks", st->terms[DAM_TERM_WAIT])))
         x->t_lat = x->time;

@@ -74,7 +74,7 @@ const char *dam_serving_capacity_part(dam_bound by)
     switch (by) {
     case DAM_BOUND_PREPROCESS: return "its CPU preprocessing pool";
     case DAM_BOUND_TRANSFER: return "its PCIe links";
-    default: return "its replicas at full batches";
+    default: return "its replicas";
     }
 }
 

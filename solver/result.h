@@ -232,14 +232,16 @@ typedef struct dam_serving_result {
     double t_batch_max;         /* compute time of a full batch, s */
     /* The model's capacity (analytic, in every solve): the most requests/s
      * the deployment serves, the least of its CPU pool (workers over the
-     * mean preprocessing time), its replicas at full batches (max_batch
-     * over the batch's copy and compute) and its PCIe links (their bytes
+     * mean preprocessing time), its replicas at their best batch (b over
+     * the batch's copy and compute, b up to max_batch:
+     * dam_analytic_replica_rate) and its PCIe links (their bytes
      * per second over a request's); capacity_by names that part
      * (DAM_BOUND_PREPROCESS, DAM_BOUND_QUEUEING: the replicas,
      * DAM_BOUND_TRANSFER). At an arrival rate at or above it the queue
      * grows without bound: overloaded. */
     double capacity;            /* requests/s (0: not serving) */
     double capacity_parts[3];   /* CPU pool, replicas, links (inf: none) */
+    int capacity_batch;         /* the batch the replicas' part is at */
     dam_bound capacity_by;      /* the part that sets it */
     int overloaded;             /* rate >= capacity */
     /* Added with the serving simulator (sim_serving.c). */

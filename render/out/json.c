@@ -260,6 +260,16 @@ static json_t *serving_json(const dam_scenario *s, const dam_result *r)
         NUM(sv, "cost_per_1k_usd", r->serving.cost_per_1k);
         NUM(sv, "energy_per_1k_kwh", r->serving.kwh_per_1k);
     }
+    /* analytic, with a p99 SLO: a lone request without its batching wait
+     * is a floor of every request's latency; over the SLO, the SLO is
+     * missed at any load (the answer says so), else unknown here */
+    if (!llm && !sim && s->serving.slo_p99_s > 0.0) {
+        double floor = dam_serving_lone_floor(r);
+        NUM(sv, "slo_p99_s", s->serving.slo_p99_s);
+        NUM(sv, "lone_request_floor_s", floor);
+        if (floor > s->serving.slo_p99_s && !r->serving.overloaded)
+            BOOL(sv, "slo_met", 0);
+    }
     if (!llm) {
         NUM(sv, "t_batch1_s", r->serving.t_batch1);
         NUM(sv, "t_batch_max_s", r->serving.t_batch_max);
