@@ -31,6 +31,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include <gsl/gsl_cdf.h>
+
 /* Phase names are copied with memcpy on every evaluation: the sizes this
  * relies on. */
 _Static_assert(sizeof(((dam_phase *)0)->name) ==
@@ -830,6 +832,75 @@ static double grad_sync(const dam_scenario *s, dam_result *r, double bwd,
     return t_comm;
 }
 
+double dam_analytic_rank_spread(const dam_scenario *s, double *cv_decode)
+{
+    *cv_decode = 0.0;
+    if (s->mode != DAM_MODE_TRAINING || s->pipeline.loader_workers > 0 ||
+        s->layout.on)
+        return 0.0;
+    int g = dam_scenario_gpus(s);
+    if (g < 2)
+        return 0.0;
+    const dam_data *d = &s->data;
+    if (!d->decode_on_gpu) {
+        switch (d->decode_dist) {
+        case DAM_DIST_EXPONENTIAL:
+            *cv_decode = 1.0;
+            break;
+        case DAM_DIST_LOGNORMAL:
+        case DAM_DIST_UNIFORM:
+        case DAM_DIST_NORMAL:
+            *cv_decode = d->decode_cv;
+            break;
+        case DAM_DIST_EMPIRICAL: {
+            double m = 0.0, v = 0.0;
+            for (int i = 0; i < d->ndecode_samples; i++)
+                m += d->decode_samples[i];
+            m /= d->ndecode_samples > 0 ? d->ndecode_samples : 1;
+            for (int i = 0; i < d->ndecode_samples; i++)
+                v += (d->decode_samples[i] - m) * (d->decode_samples[i] - m);
+            v /= d->ndecode_samples > 1 ? d->ndecode_samples - 1 : 1;
+            *cv_decode = m > 0.0 ? sqrt(v) / m : 0.0;
+            break;
+        }
+        default:
+            break;
+        }
+    }
+    /* Blom's approximation of the mean of the largest of g standard
+     * normals: 1.43 for 8 ranks (1.42 exactly) */
+    return gsl_cdf_ugaussian_Pinv((g - 0.375) / (g + 0.25));
+}
+
+double dam_analytic_rank_wait(const dam_scenario *s, double e, double cv_decode,
+                              double decode_s, double t_compute)
+{
+    double sl = cv_decode * decode_s, sc = s->workload.compute_cv * t_compute;
+    return e * sqrt(s->workload.batch_size * sl * sl + sc * sc);
+}
+
+/* Loading in the loop with the ranks in lockstep (a collective every
+ * step), a step waits for the slowest rank's load and compute: the mean of
+ * the largest of G, into the step, its waiting term, T_seq and a row of
+ * the iron law (left out, 8 GPUs each decoding one sample of an
+ * exponential 16.8 ms read 22.9 ms against a simulated 50.3). */
+static void rank_wait(const dam_scenario *s, dam_result *r, double t_compute)
+{
+    double cv_dec, e = dam_analytic_rank_spread(s, &cv_dec);
+    if (!(e > 0.0))
+        return;
+    double w = dam_analytic_rank_wait(s, e, cv_dec, s->data.decode_s,
+                                      t_compute);
+    if (!(w > 0.0))
+        return;
+    r->terms[DAM_TERM_WAIT] = w;
+    r->step += w;
+    r->t_seq += w;
+    dam_stage *x = stage(r, "waiting for ranks");
+    x->t_lat = w;
+    x->time = w;
+}
+
 static dam_bound serving_bound(const dam_result *r);
 
 static void solve(const dam_scenario *s, dam_result *r,
@@ -995,6 +1066,7 @@ static void solve(const dam_scenario *s, dam_result *r,
     r->terms[DAM_TERM_COMM] = exposed_comm;
     r->terms[DAM_TERM_OVERHEAD] = lat;
     r->step = data_wait + gpu;
+    rank_wait(s, r, t_compute);
 
 
     r->bound = dam_analytic_bound(s, r, 0.0);

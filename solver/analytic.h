@@ -186,6 +186,15 @@ double dam_analytic_grad_bytes(const dam_scenario *s);
  * not monotonic in its size, so the best is not always the full one. */
 double dam_analytic_replica_rate(const dam_scenario *s, double t_full,
                                  int *best);
+/* The ranks' lockstep of a training step that loads in its loop on more
+ * than one GPU (a collective each step): returns the mean of the largest
+ * of G standard normals (0 where no rank waits for another) and sets
+ * *cv_decode, one sample's decode time's coefficient of variation. */
+double dam_analytic_rank_spread(const dam_scenario *s, double *cv_decode);
+/* The step's wait for its slowest rank then: e sd, sd of one rank's
+ * load (batch_size samples of decode_s) and compute (compute_cv). */
+double dam_analytic_rank_wait(const dam_scenario *s, double e, double cv_decode,
+                              double decode_s, double t_compute);
 /* Per-step launch + framework overhead that does not depend on the batch
  * (L_lat on the GPU side), s: kernels x launch_s + framework overhead on
  * the legacy path or with an explicit kernels_per_step; the framework

@@ -124,6 +124,19 @@ static inline void loader_lanes(const dam_scenario *s,
     }
 }
 
+/* The wait for the slowest rank in every lane (analytic.c rank_wait). */
+static inline void rank_wait_lanes(const dam_scenario *s,
+                                   const double *const *v,
+                                   const double *t_compute, double *rw)
+{
+    double cv_dec, e = dam_analytic_rank_spread(s, &cv_dec);
+    for (int j = 0; j < L; j++)
+        rw[j] = e > 0.0 ? dam_analytic_rank_wait(s, e, cv_dec,
+                                                 v[DAM_LF_DECODE_S][j],
+                                                 t_compute[j])
+                        : 0.0;
+}
+
 /* dam_analytic_optimizer in every lane (training). */
 static inline void optimizer_lanes(const dam_scenario *s,
                             const double *const *v,
@@ -326,11 +339,13 @@ void dam_analytic_figures_lanes(const dam_scenario *s, const dam_graph *g,
     double data_floor = workers > 0 ? 0.0 : HUGE_VAL;
     copy_lanes(s, overlaps, t_compute, lat, exposed, tr_time, t_load, alone,
                rest, xf, dw);
+    double rw[L];
+    rank_wait_lanes(s, v, t_compute, rw);
     for (int j = 0; j < L; j++) {
         double tl = t_load[j], xfer = xf[j];
         double gpu = t_compute[j] + lat[j] + exposed[j] + xfer;
         double data_wait = workers == 0 ? dw[j] : (tl > gpu ? tl - gpu : 0.0);
-        double step = data_wait + gpu;
+        double step = data_wait + gpu + rw[j];
         /* dam_analytic_bound: the largest term (the first of equals),
          * its bound; the waiting term is 0 */
         double best = DAM_BOUND_DATA, top = data_wait;
@@ -342,11 +357,11 @@ void dam_analytic_figures_lanes(const dam_scenario *s, const dam_graph *g,
         top = exposed[j] > top ? exposed[j] : top;
         best = lat[j] > top ? DAM_BOUND_LATENCY : best;
         top = lat[j] > top ? lat[j] : top;
-        /* the waiting term (0) when it alone is the largest: data when
+        /* the waiting term when it alone is the largest: data when
          * there is data wait, else compute */
-        best = 0.0 > top ? (data_wait > 0.0 ? DAM_BOUND_DATA
-                                            : DAM_BOUND_COMPUTE)
-                         : best;
+        best = rw[j] > top ? (data_wait > 0.0 ? DAM_BOUND_DATA
+                                              : DAM_BOUND_COMPUTE)
+                           : best;
         best = best == DAM_BOUND_COMPUTE && mem_time[j] > 0.5 * t_compute[j]
                    ? DAM_BOUND_MEMORY
                    : best;

@@ -718,5 +718,15 @@ r = json.load(open(sys.argv[1] + '/snd.json'))['result']
 s = [x for x in r['stages'] if x['stage'] == 'pipeline sends'][0]
 assert r['iron_law']['t_pipe_s'] >= s['d_over_bw_s'] / 2 * (1 - 1e-9), (r['iron_law'], s)"
 
+# Training that loads in its loop on 8 GPUs in lockstep: the analytic step
+# left out the wait for the slowest rank's load (22.9 ms against 50.3).
+"$damsim" run --json "$dir/train-in-loop-stragglers.cfg" >"$tmp/strag.json" 2>"$tmp/err"
+check "in-loop loading in lockstep: the analytic step waits for the slowest rank, as the simulation does" py "
+import json, sys
+r = json.load(open(sys.argv[1] + '/strag.json'))['result']
+sim, an = r['step_s'], r['simulation']['analytic_step_s']
+assert 0.85 <= sim / an <= 1.15, (sim, an)
+assert r['terms_s']['waiting for ranks'] > 0.3 * sim, r['terms_s']"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
