@@ -726,7 +726,12 @@ import json, sys
 r = json.load(open(sys.argv[1] + '/strag.json'))['result']
 sim, an = r['step_s'], r['simulation']['analytic_step_s']
 assert 0.85 <= sim / an <= 1.15, (sim, an)
-assert r['terms_s']['waiting for ranks'] > 0.3 * sim, r['terms_s']"
+assert r['terms_s']['waiting for ranks'] > 0.3 * sim, r['terms_s']
+import re
+m = re.search(r'loads each batch in ([0-9.]+) ms, in series with the GPU.s ([0-9.]+) ms, and the ranks wait ([0-9.]+) ms for the slowest one; the step is ([0-9.]+) ms', r['answer'])
+assert m, r['answer']
+parts = [float(x) for x in m.groups()]
+assert abs(sum(parts[:3]) - parts[3]) <= 0.01 * parts[3], parts"
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
