@@ -16,8 +16,10 @@
 
 #include "model/lever.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* The share of the step the stage behind bound b takes, and its name: the
@@ -494,19 +496,90 @@ static void levers(const dam_scenario *s, const dam_result *r,
     snprintf(d->anti_pattern, sizeof d->anti_pattern, "%s", ap ? ap : "");
 }
 
+size_t dam_plain_numbers(const char *s, size_t n, char *out, size_t cap)
+{
+    size_t o = 0;
+    if (cap == 0)
+        return 0;
+    for (size_t i = 0; i < n && o + 1 < cap;) {
+        int start = (i == 0 || !(isalnum((unsigned char)s[i - 1]) ||
+                                 s[i - 1] == '.' || s[i - 1] == '_')) &&
+                    isdigit((unsigned char)s[i]);
+        if (start) {
+            size_t j = i;
+            while (j < n && (isdigit((unsigned char)s[j]) || s[j] == '.'))
+                j++;
+            if (j + 3 < n && s[j] == 'e' && s[j + 1] == '+' &&
+                isdigit((unsigned char)s[j + 2]) &&
+                isdigit((unsigned char)s[j + 3]) &&
+                (j + 4 >= n || !isalnum((unsigned char)s[j + 4]))) {
+                char num[40], *end;
+                size_t len = j + 4 - i < sizeof num ? j + 4 - i
+                                                     : sizeof num - 1;
+                memcpy(num, s + i, len);
+                num[len] = '\0';
+                double v = strtod(num, &end);
+                if (end == num + len && v < 1e10) {
+                    int k = snprintf(out + o, cap - o, "%.0f", v);
+                    o = k > 0 && (size_t)k < cap - o ? o + (size_t)k
+                                                     : cap - 1;
+                    i = j + 4;
+                    continue;
+                }
+            }
+            while (i < j && o + 1 < cap)
+                out[o++] = s[i++];
+            continue;
+        }
+        out[o++] = s[i++];
+    }
+    out[o] = '\0';
+    return o;
+}
+
+/* dam_plain_numbers of s in place (cap bytes). */
+static void plain_numbers(char *s, size_t cap)
+{
+    char out[DAM_DIAG_TEXT];
+    dam_plain_numbers(s, strlen(s), out, sizeof out);
+    snprintf(s, cap, "%s", out);
+}
+
+/* plain_numbers on every sentence of d. */
+static void plain_diagnosis(dam_diagnosis *d)
+{
+    plain_numbers(d->headline, sizeof d->headline);
+    for (int i = 0; i < d->nevidence; i++)
+        plain_numbers(d->evidence[i], sizeof d->evidence[i]);
+    for (int i = 0; i < d->nsymptoms; i++)
+        plain_numbers(d->symptoms[i], sizeof d->symptoms[i]);
+    for (int i = 0; i < d->nworks; i++)
+        plain_numbers(d->works[i].why, sizeof d->works[i].why);
+    for (int i = 0; i < d->nwasted; i++)
+        plain_numbers(d->wasted[i].why, sizeof d->wasted[i].why);
+    plain_numbers(d->anti_pattern, sizeof d->anti_pattern);
+}
+
+static void diagnose(const dam_scenario *s, const dam_result *r,
+                     dam_diagnosis *d);
+
 void dam_diagnose(const dam_scenario *s, const dam_result *r,
                   dam_diagnosis *d)
 {
     /* a simulated serving result has its own diagnosis */
     if (s->mode == DAM_MODE_SERVING && r->has_sim &&
-        r->serving.llm.enabled) {
+        r->serving.llm.enabled)
         dam_diagnose_llm(s, r, d);
-        return;
-    }
-    if (s->mode == DAM_MODE_SERVING && r->has_sim) {
+    else if (s->mode == DAM_MODE_SERVING && r->has_sim)
         dam_diagnose_serving(s, r, d);
-        return;
-    }
+    else
+        diagnose(s, r, d);
+    plain_diagnosis(d);
+}
+
+static void diagnose(const dam_scenario *s, const dam_result *r,
+                     dam_diagnosis *d)
+{
     memset(d, 0, sizeof *d);
     d->bound = r->bound;
     snprintf(d->axis, sizeof d->axis, "%s", dam_bound_axis(r->bound));

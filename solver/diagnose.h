@@ -64,6 +64,14 @@ typedef struct dam_diagnosis {
                                             fits */
 } dam_diagnosis;
 
+/* The n bytes of s into out (cap bytes, NUL-terminated; returns its
+ * length) with every number written with a positive two-digit exponent
+ * ("9.863e+04", "1e+02") as plain digits ("98630", "100"): the pages
+ * write figures with %g, and a queue that grows for minutes read "p99
+ * TTFT 2.333e+05 ms". Values of 1e10 and more keep theirs. out needs at
+ * most 2 n + 1 bytes. */
+size_t dam_plain_numbers(const char *s, size_t n, char *out, size_t cap);
+
 /* Helpers shared by the training and serving diagnoses. */
 /* Append a formatted line to arr (at most DAM_DIAG_LINES lines). */
 /* 1 when a pipeline-parallel training layout binds on compute but its

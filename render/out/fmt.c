@@ -15,8 +15,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/alloc.h"
 #include "model/catalog.h"
 #include "model/llm.h"
+#include "render/out/buf.h"
+#include "solver/diagnose.h"
 
 /* Decimal exponent of v rounded to sig significant digits (v != 0). */
 static int exponent(double v, int sig)
@@ -449,4 +452,26 @@ void dam_fmt_reps(char *buf, size_t n, int reps, double measured,
                  unit);
     else
         snprintf(buf, n, "%d replications x %.0f %s", reps, measured, unit);
+}
+
+void dam_fmt_plain_tail(dam_buf *b, size_t from)
+{
+    if (!b->data || from >= b->len)
+        return;
+    size_t n = b->len - from, cap = 2 * n + 1;
+    char *out = dam_malloc(cap);
+    size_t m = dam_plain_numbers(b->data + from, n, out, cap);
+    b->len = from;
+    b->data[from] = '\0';
+    dam_buf_append(b, out, m);
+    dam_free(out);
+}
+
+void dam_fmt_plain_str(char *s, size_t n)
+{
+    size_t len = strlen(s), cap = 2 * len + 1;
+    char *out = dam_malloc(cap);
+    dam_plain_numbers(s, len, out, cap);
+    snprintf(s, n, "%s", out);
+    dam_free(out);
 }

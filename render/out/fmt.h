@@ -131,4 +131,12 @@ void dam_fmt_reps(char *buf, size_t n, int reps, double measured,
  * "2 GPUs"). */
 #define DAM_PLURAL(x) ((x) == 1.0 ? "" : "s")
 
+/* Every number of b's text from byte from on that has a positive
+ * two-digit exponent, as plain digits (dam_plain_numbers): for prose
+ * lines, never for tables whose columns the exponents aligned. */
+struct dam_buf;
+void dam_fmt_plain_tail(struct dam_buf *b, size_t from);
+/* The same on the string s (n bytes) in place. */
+void dam_fmt_plain_str(char *s, size_t n);
+
 #endif

@@ -64,8 +64,18 @@ static void serving_analytic(char *buf, size_t n, const dam_scenario *s,
 }
 
 /* The one-sentence answer to the scenario's question. */
+static void answer(char *buf, size_t n, const dam_scenario *s,
+                   const dam_result *r, const dam_diagnosis *d);
+
 void dam_text_answer(char *buf, size_t n, const dam_scenario *s,
                      const dam_result *r, const dam_diagnosis *d)
+{
+    answer(buf, n, s, r, d);
+    dam_fmt_plain_str(buf, n); /* no "2.333e+05 ms" in a sentence */
+}
+
+static void answer(char *buf, size_t n, const dam_scenario *s,
+                   const dam_result *r, const dam_diagnosis *d)
 {
     const char *lead;
     switch (r->bound) {

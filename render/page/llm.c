@@ -132,6 +132,7 @@ static void llm_load(dam_buf *b, const dam_scenario *s, const dam_result *r,
     lat_row(b, "inter-token latency", &l->itl);
     lat_row(b, "end to end", &l->e2e);
     lat_row(b, "queue (to first run)", &l->queue);
+    size_t prose = b->len;
     dam_buf_printf(b, "  SLOs at p%d: TTFT %.4g ms +- %.3g <= %.4g -> "
                       "%s; TPOT %.4g ms +- %.3g <= %.4g -> %s\n",
                    pct, l->ttft.q * 1e3, l->ttft.q_ci * 1e3,
@@ -152,6 +153,7 @@ static void llm_load(dam_buf *b, const dam_scenario *s, const dam_result *r,
     dam_buf_printf(b, "  goodput %.4g requests/s: %.2f %% of requests "
                       "meet both\n",
                    l->goodput, l->goodput_fraction * 100.0);
+    dam_fmt_plain_tail(b, prose);
     char rp[96];
     dam_fmt_reps(rp, sizeof rp, r->replications, r->sim_steps, "requests");
     dam_buf_printf(b, "  (%s after warm-up)\n", rp);
@@ -321,10 +323,12 @@ void dam_llm_text(dam_buf *b, const dam_scenario *s, const dam_result *r,
     dam_buf_printf(b, "Question  %s\n", s->question);
     char answer[1024];
     dam_text_answer(answer, sizeof answer, s, r, d);
+    size_t prose = b->len;
     dam_buf_printf(b, "Answer    %s\n", answer);
     dam_buf_printf(b, "Binding   %s  [axis: %s]\n", dam_bound_name(r->bound),
                    d->axis);
     dam_text_short(b, s, r, u);
+    dam_fmt_plain_tail(b, prose);
     rule(b);
 
     tokens_text(t1, sizeof t1, &q->input);

@@ -452,6 +452,7 @@ void dam_text_run(dam_buf *b, const dam_scenario *s, const dam_result *r,
     run_header(b, s);
     rule(b);
     dam_buf_printf(b, "Question  %s\n", s->question);
+    size_t prose = b->len;
     dam_buf_printf(b, "Answer    %s\n", answer);
     if (r->memory.fits)
         dam_buf_printf(b, "Binding   %s  [axis: %s]\n",
@@ -461,6 +462,7 @@ void dam_text_run(dam_buf *b, const dam_scenario *s, const dam_result *r,
                           "it fits, %s)  [axis: %s]\n",
                        dam_bound_name(r->bound), d->axis);
     dam_text_short(b, s, r, u);
+    dam_fmt_plain_tail(b, prose);
     rule(b);
 
     if (!r->memory.fits)

@@ -225,7 +225,15 @@ static void answer_nofit(char *buf, size_t n, const dam_whatif *w)
 
 static void answer_options(char *buf, size_t n, const dam_whatif *w);
 
+static void whatif_answer(char *buf, size_t n, const dam_whatif *w);
+
 void dam_page_whatif_answer(char *buf, size_t n, const dam_whatif *w)
+{
+    whatif_answer(buf, n, w);
+    dam_fmt_plain_str(buf, n); /* no "2.333e+05 ms" in a sentence */
+}
+
+static void whatif_answer(char *buf, size_t n, const dam_whatif *w)
 {
     if (!w->rows[0].result.memory.fits &&
         w->rows[0].result.memory.capacity > 0.0) {
@@ -375,12 +383,14 @@ static void question_answer(dam_buf *b, const dam_scenario *s,
                             const char *answer, const dam_whatif_row *base)
 {
     dam_buf_printf(b, "Question  %s\n", s->question);
+    size_t prose = b->len;
     dam_buf_printf(b, "Answer    %s.\n", answer);
     dam_buf_printf(b, "Binding   %s [%s]: %s\n",
                    base->result.memory.fits
                        ? dam_bound_name(base->result.bound)
                        : "memory capacity",
                    base->diagnosis.axis, base->diagnosis.headline);
+    dam_fmt_plain_tail(b, prose);
 }
 
 void dam_page_whatif_times_of(const dam_whatif *w, dam_page_whatif_times *t)

@@ -733,5 +733,15 @@ assert m, r['answer']
 parts = [float(x) for x in m.groups()]
 assert abs(sum(parts[:3]) - parts[3]) <= 0.01 * parts[3], parts"
 
+# A queue that grows for minutes printed its figures with exponents in
+# sentences: "p99 TTFT 2.333e+05 ms (SLO 2000)", "queue 1.38e+03 ms".
+"$damsim" run --replications 2 --steps 1500 "$src/scenarios/llama3-70b-fp8-kv-h100.cfg" >"$tmp/exp.txt" 2>"$tmp/err"
+"$damsim" run --replications 2 "$dir/l4-serving-8000-overloaded.cfg" >>"$tmp/exp.txt" 2>"$tmp/err"
+check "sentences (answer, figure, SLO lines, diagnosis) carry no exponent" py "
+import re, sys
+for l in open(sys.argv[1] + '/exp.txt'):
+    if re.match(r'^(Answer|Binding|Figure|Cost|  SLOs at|  90 % interval under load|  [-!+] |  [a-z-]+-bound|  overloaded)', l):
+        assert not re.search(r'[0-9]e[+][0-9]', l), l"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
